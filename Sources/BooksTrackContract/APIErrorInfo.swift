@@ -1,0 +1,93 @@
+/// A normalized API error, whatever shape the server used to send it (CONTRACT.md §1).
+public struct APIErrorInfo: Error, Sendable, Hashable, CustomStringConvertible {
+    public var code: ErrorCode
+    /// The server's message (or a sentence synthesized from the status).
+    public var message: String
+    public var retryable: Bool
+    /// How long to wait before retrying, from `retryAfterMs` or `details.retryAfter` (seconds).
+    public var retryAfterMs: Int?
+    public var provider: String?
+    /// From the rate limiter's `details.requestsRemaining`.
+    public var requestsRemaining: Int?
+    /// From the rate limiter's `details.requestsLimit`.
+    public var requestsLimit: Int?
+    public var details: [String: JSONValue]
+    /// The HTTP status the error arrived with.
+    public var httpStatus: Int
+
+    public init(
+        code: ErrorCode, message: String, retryable: Bool? = nil, retryAfterMs: Int? = nil, provider: String? = nil,
+        requestsRemaining: Int? = nil, requestsLimit: Int? = nil, details: [String: JSONValue] = [:], httpStatus: Int
+    ) {
+        self.code = code
+        self.message = message
+        self.retryable = retryable ?? code.defaultRetryable
+        self.retryAfterMs = retryAfterMs
+        self.provider = provider
+        self.requestsRemaining = requestsRemaining
+        self.requestsLimit = requestsLimit
+        self.details = details
+        self.httpStatus = httpStatus
+    }
+
+    /// Seconds to wait, rounded up.
+    public var retryAfterSeconds: Int? { retryAfterMs.map { ($0 + 999) / 1000 } }
+
+    /// The user-facing sentence (mobile wording of CONTRACT.md §2).
+    public var userMessage: String { code.userMessage(provider: provider, retryAfterSeconds: retryAfterSeconds) }
+
+    public var description: String { "\(code.rawValue) (HTTP \(httpStatus)): \(message)" }
+}
+
+extension ErrorCode {
+    /// Not in the contract: the client could not decode a JSON body (see `DecodingFailure`).
+    public static let invalidResponse: ErrorCode = "INVALID_RESPONSE"
+}
+
+/// Why a body could not be decoded: the coding path (`data.works[0].title`) and the reason.
+public struct DecodingFailure: Sendable, Hashable, CustomStringConvertible {
+    public var codingPath: String
+    public var reason: String
+
+    public init(codingPath: String, reason: String) {
+        self.codingPath = codingPath
+        self.reason = reason
+    }
+
+    /// Extracts path and reason from a `DecodingError` (or any error).
+    public init(_ error: any Error) {
+        guard let e = error as? DecodingError else {
+            self.init(codingPath: "", reason: String(describing: error))
+            return
+        }
+        switch e {
+        case .keyNotFound(let key, let ctx):
+            self.init(
+                codingPath: Self.render(ctx.codingPath + [key]),
+                reason: "missing key '\(key.stringValue)'")
+        case .typeMismatch(let type, let ctx):
+            self.init(codingPath: Self.render(ctx.codingPath), reason: "expected \(type): \(ctx.debugDescription)")
+        case .valueNotFound(let type, let ctx):
+            self.init(codingPath: Self.render(ctx.codingPath), reason: "null where \(type) expected: \(ctx.debugDescription)")
+        case .dataCorrupted(let ctx):
+            self.init(codingPath: Self.render(ctx.codingPath), reason: "corrupted: \(ctx.debugDescription)")
+        @unknown default:
+            self.init(codingPath: "", reason: String(describing: e))
+        }
+    }
+
+    public var description: String { codingPath.isEmpty ? reason : "at \(codingPath): \(reason)" }
+
+    static func render(_ path: [any CodingKey]) -> String {
+        var out = ""
+        for key in path {
+            if let i = key.intValue {
+                out += "[\(i)]"
+            } else {
+                if !out.isEmpty { out += "." }
+                out += key.stringValue
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,146 @@
+/// `data` of the `/v1/search/*` routes (CONTRACT.md §4). `editions[i]` belongs to `works[i]`.
+/// No match is 200 with empty arrays.
+///
+/// Author attribution: `authors` is a flat list; for a work, the client uses the work's
+/// `contributors` when present, else `authors[i]` when there is one author per work, else all
+/// authors when there is a single work (see `SearchResults`). The stand-in fills `contributors`.
+public struct BookSearchResponse: Codable, Sendable, Hashable {
+    public var works: [WorkDTO]
+    public var editions: [EditionDTO]
+    public var authors: [AuthorDTO]
+    public var resultCount: Int
+    public var totalResults: Int?
+
+    public init(
+        works: [WorkDTO], editions: [EditionDTO], authors: [AuthorDTO], resultCount: Int? = nil,
+        totalResults: Int? = nil
+    ) {
+        self.works = works
+        self.editions = editions
+        self.authors = authors
+        self.resultCount = resultCount ?? works.count
+        self.totalResults = totalResults
+    }
+
+    /// The empty result (no match).
+    public static let empty = BookSearchResponse(works: [], editions: [], authors: [], resultCount: 0)
+
+    enum CodingKeys: String, CodingKey { case works, editions, authors, resultCount, totalResults }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        works = try c.decodeArrayOrEmpty(WorkDTO.self, forKey: .works)
+        editions = try c.decodeArrayOrEmpty(EditionDTO.self, forKey: .editions)
+        authors = try c.decodeArrayOrEmpty(AuthorDTO.self, forKey: .authors)
+        resultCount = try c.decodeLenientInt(forKey: .resultCount) ?? works.count
+        totalResults = try c.decodeLenientInt(forKey: .totalResults)
+    }
+}
+
+/// The flat "Book" of the v3.x documents, also the shape of import results' `books`.
+public struct Book: Codable, Sendable, Hashable {
+    public var isbn: String
+    public var isbn13: String?
+    public var title: String
+    public var authors: [String]
+    public var publisher: String?
+    public var publishedDate: String?
+    public var description: String?
+    public var pageCount: Int?
+    public var categories: [String]?
+    public var language: String?
+    public var coverUrl: String?
+
+    public init(
+        isbn: String, isbn13: String? = nil, title: String, authors: [String], publisher: String? = nil,
+        publishedDate: String? = nil, description: String? = nil, pageCount: Int? = nil,
+        categories: [String]? = nil, language: String? = nil, coverUrl: String? = nil
+    ) {
+        self.isbn = isbn
+        self.isbn13 = isbn13
+        self.title = title
+        self.authors = authors
+        self.publisher = publisher
+        self.publishedDate = publishedDate
+        self.description = description
+        self.pageCount = pageCount
+        self.categories = categories
+        self.language = language
+        self.coverUrl = coverUrl
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case isbn, isbn13, title, authors, author, publisher, publishedDate, description, pageCount, categories
+        case language, coverUrl
+    }
+
+    /// Lenient: `isbn` may be missing when `isbn13` is present, `author` (string) is accepted for
+    /// `authors`, numbers may be strings.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        isbn13 = try c.decodeLenientString(forKey: .isbn13)
+        guard let isbn = try c.decodeLenientString(forKey: .isbn) ?? isbn13 else {
+            throw DecodingError.keyNotFound(
+                CodingKeys.isbn, .init(codingPath: c.codingPath, debugDescription: "a book needs 'isbn' or 'isbn13'"))
+        }
+        self.isbn = isbn
+        title = try c.decode(String.self, forKey: .title)
+        authors = try c.decodeAuthorNames(authors: .authors, author: .author)
+        publisher = try c.decodeIfPresent(String.self, forKey: .publisher)
+        publishedDate = try c.decodeLenientString(forKey: .publishedDate)
+        description = try c.decodeIfPresent(String.self, forKey: .description)
+        pageCount = try c.decodeLenientInt(forKey: .pageCount)
+        categories = try c.decodeIfPresent([String].self, forKey: .categories)
+        language = try c.decodeIfPresent(String.self, forKey: .language)
+        coverUrl = try c.decodeIfPresent(String.self, forKey: .coverUrl)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(isbn, forKey: .isbn)
+        try c.encodeIfPresent(isbn13, forKey: .isbn13)
+        try c.encode(title, forKey: .title)
+        try c.encode(authors, forKey: .authors)
+        try c.encodeIfPresent(publisher, forKey: .publisher)
+        try c.encodeIfPresent(publishedDate, forKey: .publishedDate)
+        try c.encodeIfPresent(description, forKey: .description)
+        try c.encodeIfPresent(pageCount, forKey: .pageCount)
+        try c.encodeIfPresent(categories, forKey: .categories)
+        try c.encodeIfPresent(language, forKey: .language)
+        try c.encodeIfPresent(coverUrl, forKey: .coverUrl)
+    }
+}
+
+/// `{books: [Book], totalResults, query}` of the v3.x documents.
+public struct LegacyBookSearchResponse: Codable, Sendable, Hashable {
+    public var books: [Book]
+    public var totalResults: Int
+    public var query: String?
+
+    public init(books: [Book], totalResults: Int? = nil, query: String? = nil) {
+        self.books = books
+        self.totalResults = totalResults ?? books.count
+        self.query = query
+    }
+
+    enum CodingKeys: String, CodingKey { case books, totalResults, query }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        books = try c.decode([Book].self, forKey: .books)
+        totalResults = try c.decodeLenientInt(forKey: .totalResults) ?? books.count
+        query = try? c.decodeLenientString(forKey: .query)
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// Author names from `authors` (strings or `{name}` objects) or a single `author` string
+    /// (which may list several names separated by commas is kept as one name).
+    func decodeAuthorNames(authors: Key, author: Key) throws -> [String] {
+        if let list = try decodeIfPresent([JSONValue].self, forKey: authors) {
+            return list.compactMap { $0.stringValue ?? $0["name"]?.stringValue }
+        }
+        if let one = try decodeLenientString(forKey: author), !one.isEmpty { return [one] }
+        return []
+    }
+}

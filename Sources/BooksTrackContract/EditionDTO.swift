@@ -1,0 +1,68 @@
+/// An edition (CONTRACT.md §4); `editions[i]` belongs to `works[i]`. Decoding is lenient like
+/// `WorkDTO` (missing collections empty, `isbndbQuality` 0, `format` `Other`).
+public struct EditionDTO: Codable, Sendable, Hashable {
+    public var isbns: [String]
+    public var format: EditionFormat
+    public var amazonASINs: [String]
+    public var googleBooksVolumeIDs: [String]
+    public var librarythingIDs: [String]
+    public var isbndbQuality: Int
+    public var isbn: String?
+    public var title: String?
+    public var publisher: String?
+    /// `YYYY-MM-DD` or `YYYY`.
+    public var publicationDate: String?
+    public var pageCount: Int?
+    public var coverImageURL: String?
+    public var editionTitle: String?
+    public var editionDescription: String?
+    public var language: String?
+
+    public init(
+        isbns: [String] = [], format: EditionFormat = .other, amazonASINs: [String] = [],
+        googleBooksVolumeIDs: [String] = [], librarythingIDs: [String] = [], isbndbQuality: Int = 0,
+        isbn: String? = nil, title: String? = nil, publisher: String? = nil, publicationDate: String? = nil,
+        pageCount: Int? = nil, coverImageURL: String? = nil, editionTitle: String? = nil,
+        editionDescription: String? = nil, language: String? = nil
+    ) {
+        self.isbns = isbns
+        self.format = format
+        self.amazonASINs = amazonASINs
+        self.googleBooksVolumeIDs = googleBooksVolumeIDs
+        self.librarythingIDs = librarythingIDs
+        self.isbndbQuality = isbndbQuality
+        self.isbn = isbn
+        self.title = title
+        self.publisher = publisher
+        self.publicationDate = publicationDate
+        self.pageCount = pageCount
+        self.coverImageURL = coverImageURL
+        self.editionTitle = editionTitle
+        self.editionDescription = editionDescription
+        self.language = language
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case isbns, format, amazonASINs, googleBooksVolumeIDs, librarythingIDs, isbndbQuality, isbn, title
+        case publisher, publicationDate, pageCount, coverImageURL, editionTitle, editionDescription, language
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        isbns = try c.decodeLenientStrings(forKey: .isbns)
+        format = try c.decodeIfPresent(EditionFormat.self, forKey: .format) ?? .other
+        amazonASINs = try c.decodeLenientStrings(forKey: .amazonASINs)
+        googleBooksVolumeIDs = try c.decodeLenientStrings(forKey: .googleBooksVolumeIDs)
+        librarythingIDs = try c.decodeLenientStrings(forKey: .librarythingIDs)
+        isbndbQuality = try c.decodeLenientInt(forKey: .isbndbQuality) ?? 0
+        isbn = try c.decodeLenientString(forKey: .isbn)
+        title = try c.decodeIfPresent(String.self, forKey: .title)
+        publisher = try c.decodeIfPresent(String.self, forKey: .publisher)
+        publicationDate = try c.decodeLenientString(forKey: .publicationDate)
+        pageCount = try c.decodeLenientInt(forKey: .pageCount)
+        coverImageURL = try c.decodeIfPresent(String.self, forKey: .coverImageURL)
+        editionTitle = try c.decodeIfPresent(String.self, forKey: .editionTitle)
+        editionDescription = try c.decodeIfPresent(String.self, forKey: .editionDescription)
+        language = try c.decodeIfPresent(String.self, forKey: .language)
+    }
+}

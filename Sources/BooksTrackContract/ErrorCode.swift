@@ -1,0 +1,119 @@
+/// A BooksTrack error code (CONTRACT.md §2).
+///
+/// A struct rather than an enum so that codes this build does not know still decode; compare with
+/// the static members (`code == .notFound`).
+public struct ErrorCode: RawRepresentable, Hashable, Codable, Sendable, ExpressibleByStringLiteral,
+    CustomStringConvertible
+{
+    public let rawValue: String
+
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public init(_ rawValue: String) { self.rawValue = rawValue }
+    public init(stringLiteral value: String) { self.rawValue = value }
+
+    public var description: String { rawValue }
+
+    /// Required parameter absent (400).
+    public static let missingParameter: ErrorCode = "MISSING_PARAMETER"
+    /// Malformed body or parameter (400).
+    public static let invalidRequest: ErrorCode = "INVALID_REQUEST"
+    /// Not a valid ISBN-10/13 (400).
+    public static let invalidISBN: ErrorCode = "INVALID_ISBN"
+    /// Bad query (400).
+    public static let invalidQuery: ErrorCode = "INVALID_QUERY"
+    /// CSV over 8 MB (413).
+    public static let fileTooLarge: ErrorCode = "FILE_TOO_LARGE"
+    /// Batch with 0 books (400).
+    public static let emptyBatch: ErrorCode = "EMPTY_BATCH"
+    /// Batch with more than 100 books (400).
+    public static let batchTooLarge: ErrorCode = "BATCH_TOO_LARGE"
+    /// Missing or invalid Bearer token (401).
+    public static let unauthorized: ErrorCode = "UNAUTHORIZED"
+    /// Book, job, route or expired results (404).
+    public static let notFound: ErrorCode = "NOT_FOUND"
+    /// Rate limited (429); wait `Retry-After` / `retryAfterMs`.
+    public static let rateLimitExceeded: ErrorCode = "RATE_LIMIT_EXCEEDED"
+    /// Upstream provider down (503 documented, 429 in production); wait `retryAfterMs`.
+    public static let circuitOpen: ErrorCode = "CIRCUIT_OPEN"
+    /// Feature disabled on this server (503).
+    public static let featureNotAvailable: ErrorCode = "FEATURE_NOT_AVAILABLE"
+    /// Upstream provider failure (502).
+    public static let providerError: ErrorCode = "PROVIDER_ERROR"
+    /// Upstream provider timed out (504).
+    public static let providerTimeout: ErrorCode = "PROVIDER_TIMEOUT"
+    /// Upstream API failure (502).
+    public static let apiError: ErrorCode = "API_ERROR"
+    /// Network failure (504; also used by the client for transport failures).
+    public static let networkError: ErrorCode = "NETWORK_ERROR"
+    /// Server error (500); retry once.
+    public static let internalError: ErrorCode = "INTERNAL_ERROR"
+    /// SSE requested without `Accept: text/event-stream` (400).
+    public static let invalidAcceptHeader: ErrorCode = "INVALID_ACCEPT_HEADER"
+    /// Job-level: the CSV import failed.
+    public static let csvProcessingFailed: ErrorCode = "E_CSV_PROCESSING_FAILED"
+    /// Job-level: the batch enrichment failed.
+    public static let batchProcessingFailed: ErrorCode = "E_BATCH_PROCESSING_FAILED"
+    /// Job-level: unknown failure.
+    public static let unknownError: ErrorCode = "E_UNKNOWN_ERROR"
+    /// Not in the contract: synthesized by the client for a bare 503 (e.g. a proxy page).
+    public static let serviceUnavailable: ErrorCode = "SERVICE_UNAVAILABLE"
+
+    /// Every code listed in CONTRACT.md §2.
+    public static let documented: [ErrorCode] = [
+        .missingParameter, .invalidRequest, .invalidISBN, .invalidQuery, .fileTooLarge, .emptyBatch,
+        .batchTooLarge, .unauthorized, .notFound, .rateLimitExceeded, .circuitOpen, .featureNotAvailable,
+        .providerError, .providerTimeout, .apiError, .networkError, .internalError, .invalidAcceptHeader,
+        .csvProcessingFailed, .batchProcessingFailed, .unknownError,
+    ]
+
+    /// True for codes this build knows (the documented ones plus `serviceUnavailable`).
+    public var isKnown: Bool { Self.documented.contains(self) || self == .serviceUnavailable }
+
+    /// The HTTP status the stand-in sends with this code (the documented one), `nil` for job-level
+    /// and unknown codes. `CIRCUIT_OPEN` is 503 here although production sends 429;
+    /// `PROVIDER_ERROR` is 502 and `PROVIDER_TIMEOUT` 504.
+    public var httpStatus: Int? {
+        switch self {
+        case .missingParameter, .invalidRequest, .invalidISBN, .invalidQuery, .emptyBatch, .batchTooLarge,
+            .invalidAcceptHeader:
+            return 400
+        case .unauthorized: return 401
+        case .notFound: return 404
+        case .fileTooLarge: return 413
+        case .rateLimitExceeded: return 429
+        case .internalError: return 500
+        case .providerError, .apiError: return 502
+        case .circuitOpen, .featureNotAvailable, .serviceUnavailable: return 503
+        case .providerTimeout, .networkError: return 504
+        default: return nil
+        }
+    }
+
+    /// Whether an error with this code is worth retrying when the body does not say
+    /// (`INTERNAL_ERROR` is retryable once; job-level and unknown codes are not).
+    public var defaultRetryable: Bool {
+        switch self {
+        case .rateLimitExceeded, .circuitOpen, .providerError, .providerTimeout, .apiError, .networkError,
+            .internalError, .serviceUnavailable:
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// The code a client assumes for an error status whose body carries none.
+    public init(httpStatus status: Int) {
+        switch status {
+        case 401: self = .unauthorized
+        case 403: self = "FORBIDDEN"
+        case 404: self = .notFound
+        case 413: self = .fileTooLarge
+        case 429: self = .rateLimitExceeded
+        case 502: self = .apiError
+        case 503: self = .serviceUnavailable
+        case 504: self = .networkError
+        case 500...599: self = .internalError
+        default: self = .invalidRequest
+        }
+    }
+}

@@ -1,0 +1,147 @@
+/// An ISBN-10 or ISBN-13, validated by checksum.
+///
+/// `ISBN(parsing:)` accepts hyphens and spaces between digits ("978-0-439-02348-1",
+/// "0 439 02348 3") and a final `X`/`x` check character for ISBN-10. The canonical form keeps
+/// digits only (and an upper-case `X`).
+public struct ISBN: Hashable, Sendable, CustomStringConvertible, Codable {
+    public enum Kind: Sendable, Hashable { case isbn10, isbn13 }
+
+    /// Why a string is not an ISBN; `message` is the user-facing wording.
+    public enum ParseError: Error, Sendable, Equatable, CustomStringConvertible {
+        case empty
+        case invalidCharacter(Character)
+        case wrongLength(Int)
+        case misplacedCheckCharacter
+        case badChecksum(expected: Character)
+        case badPrefix
+
+        public var description: String { message }
+
+        public var message: String {
+            switch self {
+            case .empty: return "ISBN is empty"
+            case .invalidCharacter(let c): return "ISBN contains an invalid character '\(c)'"
+            case .wrongLength(let n): return "ISBN must have 10 or 13 digits, got \(n)"
+            case .misplacedCheckCharacter: return "'X' may only be the last character of an ISBN-10"
+            case .badChecksum(let expected): return "ISBN checksum is wrong (the check digit should be \(expected))"
+            case .badPrefix: return "an ISBN-13 must start with 978 or 979"
+            }
+        }
+    }
+
+    /// Digits only (ISBN-10 may end in `X`).
+    public let value: String
+    public let kind: Kind
+
+    public init(parsing raw: String) throws(ParseError) {
+        var chars: [Character] = []
+        chars.reserveCapacity(13)
+        for ch in raw.trimmingWhitespace() {
+            if ch == "-" || ch == " " || ch == "\u{2010}" || ch == "\u{2011}" { continue }
+            if ch.isASCII, ch.isNumber { chars.append(ch); continue }
+            if ch == "X" || ch == "x" { chars.append("X"); continue }
+            throw .invalidCharacter(ch)
+        }
+        if chars.isEmpty { throw .empty }
+        if let xIndex = chars.firstIndex(of: "X"), xIndex != chars.count - 1 || chars.count != 10 {
+            throw chars.count == 10 || chars.count == 13 ? .misplacedCheckCharacter : .wrongLength(chars.count)
+        }
+        switch chars.count {
+        case 10:
+            let expected = ISBN.check10(chars.prefix(9))
+            guard chars[9] == expected else { throw .badChecksum(expected: expected) }
+            self.kind = .isbn10
+        case 13:
+            let prefix = String(chars.prefix(3))
+            guard prefix == "978" || prefix == "979" else { throw .badPrefix }
+            let expected = ISBN.check13(chars.prefix(12))
+            guard chars[12] == expected else { throw .badChecksum(expected: expected) }
+            self.kind = .isbn13
+        default:
+            throw .wrongLength(chars.count)
+        }
+        self.value = String(chars)
+    }
+
+    /// `nil` instead of an error.
+    public init?(_ raw: String) {
+        guard let isbn = try? ISBN(parsing: raw) else { return nil }
+        self = isbn
+    }
+
+    public var description: String { value }
+
+    /// The ISBN-13 form (978-prefixed for an ISBN-10).
+    public var isbn13: String {
+        switch kind {
+        case .isbn13: return value
+        case .isbn10:
+            let body = Array("978" + value.prefix(9))
+            return String(body) + String(ISBN.check13(body[...]))
+        }
+    }
+
+    /// The ISBN-10 form, when one exists (only 978-prefixed ISBN-13s have one).
+    public var isbn10: String? {
+        switch kind {
+        case .isbn10: return value
+        case .isbn13:
+            guard value.hasPrefix("978") else { return nil }
+            let body = Array(value.dropFirst(3).prefix(9))
+            return String(body) + String(ISBN.check10(body[...]))
+        }
+    }
+
+    /// True when `raw` looks like an attempt at an ISBN (digits, hyphens, spaces, X; 10–17 chars),
+    /// whether or not its checksum is right. The shell uses this to route `search QUERY`.
+    public static func looksLikeISBN(_ raw: String) -> Bool {
+        let trimmed = raw.trimmingWhitespace()
+        guard (9...17).contains(trimmed.count) else { return false }
+        var digits = 0
+        for ch in trimmed {
+            if ch.isASCII, ch.isNumber { digits += 1 } else if ch == "-" || ch == " " || ch == "X" || ch == "x" {
+                continue
+            } else {
+                return false
+            }
+        }
+        return digits >= 9
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let raw = try container.decode(String.self)
+        do {
+            self = try ISBN(parsing: raw)
+        } catch {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: error.message)
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(value)
+    }
+
+    static func check10(_ body: ArraySlice<Character>) -> Character {
+        var sum = 0
+        for (i, ch) in body.enumerated() { sum += (10 - i) * (ch.wholeNumberValue ?? 0) }
+        let check = (11 - sum % 11) % 11
+        return check == 10 ? "X" : Character(String(check))
+    }
+
+    static func check13(_ body: ArraySlice<Character>) -> Character {
+        var sum = 0
+        for (i, ch) in body.enumerated() { sum += (i % 2 == 0 ? 1 : 3) * (ch.wholeNumberValue ?? 0) }
+        return Character(String((10 - sum % 10) % 10))
+    }
+}
+
+extension String {
+    func trimmingWhitespace() -> Substring {
+        var s = self[...]
+        while let f = s.first, f.isWhitespace { s.removeFirst() }
+        while let l = s.last, l.isWhitespace { s.removeLast() }
+        return s
+    }
+}

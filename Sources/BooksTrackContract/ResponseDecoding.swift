@@ -1,0 +1,183 @@
+import Foundation
+
+/// The outcome of decoding one HTTP response body with `ResponseDecoding`.
+public enum DecodedResponse<T: Sendable>: Sendable {
+    /// The payload (`metadata` is nil for bare bodies).
+    case success(T, metadata: ResponseMetadata?)
+    /// The server reported an error, in any of the accepted shapes.
+    case failure(APIErrorInfo, metadata: ResponseMetadata?)
+    /// The body is empty or not JSON (a proxy's HTML 502 page, an empty 503).
+    case notJSON(status: Int, snippet: String)
+    /// JSON of the wrong shape for `T`; `failure` keeps the coding path.
+    case undecodable(status: Int, failure: DecodingFailure, snippet: String)
+
+    /// The payload, if any.
+    public var value: T? {
+        if case .success(let v, _) = self { return v }
+        return nil
+    }
+
+    /// The metadata, if the body carried an envelope.
+    public var metadata: ResponseMetadata? {
+        switch self {
+        case .success(_, let m), .failure(_, let m): return m
+        default: return nil
+        }
+    }
+
+    /// Every non-success outcome as one `APIErrorInfo` (non-JSON bodies map by status; wrong-shape
+    /// JSON becomes `INVALID_RESPONSE`).
+    public var errorInfo: APIErrorInfo? {
+        switch self {
+        case .success: return nil
+        case .failure(let info, _): return info
+        case .notJSON(let status, let snippet):
+            let code = (200..<300).contains(status) ? ErrorCode.invalidResponse : ErrorCode(httpStatus: status)
+            let what = snippet.isEmpty ? "an empty body" : "a non-JSON body (\(snippet))"
+            return APIErrorInfo(
+                code: code, message: "The server answered HTTP \(status) with \(what).",
+                retryable: code == .invalidResponse ? false : nil, httpStatus: status)
+        case .undecodable(let status, let failure, _):
+            return APIErrorInfo(
+                code: .invalidResponse, message: "Unexpected response shape \(failure)", retryable: false,
+                httpStatus: status)
+        }
+    }
+
+    /// The payload or the normalized error.
+    public func get() throws(APIErrorInfo) -> T {
+        if case .success(let v, _) = self { return v }
+        // errorInfo is non-nil for every other case.
+        throw errorInfo ?? APIErrorInfo(code: .invalidResponse, message: "no payload", httpStatus: 0)
+    }
+}
+
+/// Tolerant decoding of response bodies (client side; CONTRACT.md §1).
+///
+/// Accepts the stand-in envelope, the older envelope without `success`, `provider`/`retryAfterMs`
+/// at the top of `error` or in `error.details`, the rate limiter's non-envelope 429
+/// (`{"error": "<text>", "code", "details": {retryAfter, requestsRemaining, ...}}`), bare bodies,
+/// and empty or HTML bodies. Never throws.
+public enum ResponseDecoding {
+    /// Decodes `T` from an enveloped or bare body.
+    public static func decode<T: Decodable & Sendable>(_ type: T.Type, from body: Data, status: Int) -> DecodedResponse<T> {
+        let decoder = JSONCoding.decoder()
+        guard let root = try? decoder.decode(JSONValue.self, from: body) else {
+            return .notJSON(status: status, snippet: snippet(of: body))
+        }
+        let isErrorStatus = !(200..<300).contains(status)
+        if case .object(let obj) = root {
+            let metadata = obj["metadata"].flatMap { decodeValue(ResponseMetadata.self, from: $0) }
+            if let text = obj["error"]?.stringValue {
+                return .failure(errorInfo(fromRateLimiter: obj, text: text, status: status), metadata: metadata)
+            }
+            if let errObj = obj["error"]?.objectValue {
+                return .failure(errorInfo(fromErrorObject: errObj, status: status), metadata: metadata)
+            }
+            if obj["success"]?.boolValue == false || (isErrorStatus && isEnvelope(obj)) {
+                return .failure(errorInfo(status: status, message: obj["message"]?.stringValue), metadata: metadata)
+            }
+            if isEnvelope(obj) {
+                do {
+                    let box = try decoder.decode(DataBox<T>.self, from: body)
+                    return .success(box.value, metadata: metadata)
+                } catch {
+                    return .undecodable(status: status, failure: DecodingFailure(error), snippet: snippet(of: body))
+                }
+            }
+            if isErrorStatus {
+                let message = obj["message"]?.stringValue ?? obj["detail"]?.stringValue
+                var info = errorInfo(status: status, message: message)
+                if let c = obj["code"]?.stringValue { info.code = ErrorCode(c); info.retryable = info.code.defaultRetryable }
+                return .failure(info, metadata: nil)
+            }
+        } else if isErrorStatus {
+            return .failure(errorInfo(status: status, message: root.stringValue), metadata: nil)
+        }
+        do {
+            return .success(try decoder.decode(T.self, from: body), metadata: nil)
+        } catch {
+            return .undecodable(status: status, failure: DecodingFailure(error), snippet: snippet(of: body))
+        }
+    }
+
+    /// True when an object looks like an envelope rather than a bare payload.
+    static func isEnvelope(_ obj: [String: JSONValue]) -> Bool {
+        if obj["success"]?.boolValue != nil { return true }
+        guard obj["data"] != nil else { return false }
+        return obj["metadata"] != nil || obj["error"] != nil || obj.count == 1
+    }
+
+    static func errorInfo(fromErrorObject e: [String: JSONValue], status: Int) -> APIErrorInfo {
+        let details = e["details"]?.objectValue ?? [:]
+        let code = (e["code"]?.stringValue).map(ErrorCode.init(rawValue:)) ?? ErrorCode(httpStatus: status)
+        let retryAfterMs =
+            e["retryAfterMs"]?.intValue ?? details["retryAfterMs"]?.intValue
+            ?? (e["retryAfter"] ?? details["retryAfter"])?.doubleValue.map { Int(($0 * 1000).rounded()) }
+        return APIErrorInfo(
+            code: code,
+            message: e["message"]?.stringValue ?? e["error"]?.stringValue ?? code.userMessage(),
+            retryable: e["retryable"]?.boolValue ?? details["retryable"]?.boolValue,
+            retryAfterMs: retryAfterMs,
+            provider: e["provider"]?.stringValue ?? details["provider"]?.stringValue,
+            requestsRemaining: details["requestsRemaining"]?.intValue,
+            requestsLimit: details["requestsLimit"]?.intValue,
+            details: details,
+            httpStatus: status)
+    }
+
+    static func errorInfo(fromRateLimiter obj: [String: JSONValue], text: String, status: Int) -> APIErrorInfo {
+        let details = obj["details"]?.objectValue ?? [:]
+        let code = (obj["code"]?.stringValue).map(ErrorCode.init(rawValue:)) ?? ErrorCode(httpStatus: status)
+        let retryAfterMs =
+            obj["retryAfterMs"]?.intValue ?? details["retryAfterMs"]?.intValue
+            ?? details["retryAfter"]?.doubleValue.map { Int(($0 * 1000).rounded()) }
+        return APIErrorInfo(
+            code: code,
+            message: obj["message"]?.stringValue ?? text,
+            retryable: obj["retryable"]?.boolValue,
+            retryAfterMs: retryAfterMs,
+            provider: obj["provider"]?.stringValue ?? details["provider"]?.stringValue,
+            requestsRemaining: details["requestsRemaining"]?.intValue,
+            requestsLimit: details["requestsLimit"]?.intValue,
+            details: details,
+            httpStatus: status)
+    }
+
+    static func errorInfo(status: Int, message: String?) -> APIErrorInfo {
+        let code = ErrorCode(httpStatus: status)
+        return APIErrorInfo(code: code, message: message ?? "HTTP \(status): \(code.userMessage())", httpStatus: status)
+    }
+
+    static func decodeValue<V: Decodable>(_ type: V.Type, from value: JSONValue) -> V? {
+        guard let data = try? JSONCoding.encoder().encode(value) else { return nil }
+        return try? JSONCoding.decoder().decode(V.self, from: data)
+    }
+
+    /// A short, printable excerpt of a body: an HTML page's `<title>`, else its first 200 characters.
+    public static func snippet(of body: Data, limit: Int = 200) -> String {
+        let text = String(decoding: body.prefix(64 * 1024), as: UTF8.self)
+        if let open = text.range(of: "<title>", options: .caseInsensitive),
+            let close = text.range(of: "</title>", options: .caseInsensitive, range: open.upperBound..<text.endIndex)
+        {
+            return collapse(String(text[open.upperBound..<close.lowerBound]), limit: limit)
+        }
+        return collapse(text, limit: limit)
+    }
+
+    static func collapse(_ s: String, limit: Int) -> String {
+        let words = s.split(whereSeparator: { $0.isWhitespace || $0.isNewline })
+        let joined = words.joined(separator: " ")
+        return joined.count > limit ? String(joined.prefix(limit)) + "…" : joined
+    }
+}
+
+/// Decodes only the `data` member of an envelope, so coding paths start at `data`.
+struct DataBox<T: Decodable>: Decodable {
+    let value: T
+    enum CodingKeys: String, CodingKey { case data }
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        value = try c.decode(T.self, forKey: .data)
+    }
+}

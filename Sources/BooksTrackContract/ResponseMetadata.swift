@@ -1,0 +1,59 @@
+import Foundation
+
+/// The `metadata` object of every envelope (CONTRACT.md §1).
+public struct ResponseMetadata: Codable, Sendable, Hashable {
+    /// ISO-8601 timestamp of the response.
+    public var timestamp: String
+    /// Server processing time in milliseconds.
+    public var processingTime: Int?
+    public var provider: String?
+    public var cached: Bool?
+    public var source: String?
+    /// v2 search only.
+    public var searchMode: SearchMode?
+
+    public init(
+        timestamp: String, processingTime: Int? = nil, provider: String? = nil, cached: Bool? = nil,
+        source: String? = nil, searchMode: SearchMode? = nil
+    ) {
+        self.timestamp = timestamp
+        self.processingTime = processingTime
+        self.provider = provider
+        self.cached = cached
+        self.source = source
+        self.searchMode = searchMode
+    }
+
+    /// Metadata stamped with `date` (default: now).
+    public init(
+        date: Date = Date(), processingTime: Int? = nil, provider: String? = nil, cached: Bool? = nil,
+        source: String? = nil, searchMode: SearchMode? = nil
+    ) {
+        self.init(
+            timestamp: ISO8601.string(from: date), processingTime: processingTime, provider: provider,
+            cached: cached, source: source, searchMode: searchMode)
+    }
+
+    /// The parsed `timestamp`, when it is valid ISO-8601.
+    public var date: Date? { ISO8601.date(from: timestamp) }
+
+    enum CodingKeys: String, CodingKey {
+        case timestamp, processingTime, provider, cached, source, searchMode
+    }
+
+    /// Lenient: a missing timestamp decodes as "", numbers may be floats, an unknown `searchMode` is dropped.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        timestamp = try c.decodeLenientString(forKey: .timestamp) ?? ""
+        processingTime = try c.decodeLenientInt(forKey: .processingTime)
+        provider = try c.decodeLenientString(forKey: .provider)
+        cached = try? c.decodeIfPresent(Bool.self, forKey: .cached)
+        source = try c.decodeLenientString(forKey: .source)
+        searchMode = (try? c.decodeIfPresent(String.self, forKey: .searchMode)).flatMap { $0.flatMap(SearchMode.init(rawValue:)) }
+    }
+}
+
+/// The v2 search modes (`/api/v2/search?mode=`).
+public enum SearchMode: String, Codable, Sendable, Hashable, CaseIterable {
+    case text, semantic, hybrid, similar
+}

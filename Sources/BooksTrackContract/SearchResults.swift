@@ -1,0 +1,131 @@
+/// One search result, normalized from any of the search shapes the client accepts.
+public struct SearchResultItem: Codable, Sendable, Hashable {
+    public var title: String
+    public var authors: [String]
+    /// The preferred ISBN (ISBN-13 when known).
+    public var isbn: String?
+    /// Every ISBN known for the result.
+    public var isbns: [String]
+    public var publisher: String?
+    /// `YYYY-MM-DD`, `YYYY-MM` or `YYYY`.
+    public var publishedDate: String?
+    public var year: Int?
+    public var pageCount: Int?
+    public var coverURL: String?
+    public var description: String?
+    public var format: EditionFormat?
+    public var language: String?
+    public var categories: [String]
+    /// Relevance or similarity in 0…1 (v2 search, similar), when the server gave one.
+    public var score: Double?
+
+    public init(
+        title: String, authors: [String] = [], isbn: String? = nil, isbns: [String] = [], publisher: String? = nil,
+        publishedDate: String? = nil, year: Int? = nil, pageCount: Int? = nil, coverURL: String? = nil,
+        description: String? = nil, format: EditionFormat? = nil, language: String? = nil,
+        categories: [String] = [], score: Double? = nil
+    ) {
+        self.title = title
+        self.authors = authors
+        self.isbn = isbn
+        self.isbns = isbns
+        self.publisher = publisher
+        self.publishedDate = publishedDate
+        self.year = year ?? publishedDate.flatMap { Int($0.prefix(4)) }
+        self.pageCount = pageCount
+        self.coverURL = coverURL
+        self.description = description
+        self.format = format
+        self.language = language
+        self.categories = categories
+        self.score = score
+    }
+}
+
+/// Search results in one normalized list, decodable from `BookSearchResponse`, the v3.x
+/// `{books, totalResults, query}`, a bare `[Book]` or a single `Book`.
+///
+/// Use it as the target of `ResponseDecoding.decode(SearchResults.self, ...)` for `/v1/search/*`.
+public struct SearchResults: Decodable, Sendable, Hashable {
+    public var items: [SearchResultItem]
+    /// The total the server reported, when it did.
+    public var totalResults: Int?
+
+    public init(items: [SearchResultItem], totalResults: Int? = nil) {
+        self.items = items
+        self.totalResults = totalResults
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let single = try decoder.singleValueContainer()
+        if let list = try? single.decode([Book].self) {
+            self.init(list)
+            return
+        }
+        let probe = try single.decode(JSONValue.self)
+        if probe["works"] != nil || probe["editions"] != nil {
+            self.init(try single.decode(BookSearchResponse.self))
+        } else if probe["books"] != nil {
+            self.init(try single.decode(LegacyBookSearchResponse.self))
+        } else if probe["title"] != nil {
+            self.init([try single.decode(Book.self)])
+        } else if probe["results"] != nil {
+            self.init(try single.decode(V2SearchResponse.self))
+        } else {
+            // Report the canonical shape's error (with its coding path).
+            self.init(try single.decode(BookSearchResponse.self))
+        }
+    }
+
+    /// Normalizes the documented work/edition/author shape.
+    public init(_ response: BookSearchResponse) {
+        var items: [SearchResultItem] = []
+        for (i, work) in response.works.enumerated() {
+            let edition = i < response.editions.count ? response.editions[i] : nil
+            let names: [String]
+            if let contributors = work.contributors, !contributors.isEmpty {
+                names = contributors
+            } else if response.authors.count == response.works.count {
+                names = [response.authors[i].name]
+            } else if response.works.count == 1 {
+                names = response.authors.map(\.name)
+            } else {
+                names = []
+            }
+            let isbns = edition?.isbns ?? []
+            let preferred = edition?.isbn ?? isbns.first(where: { $0.count == 13 }) ?? isbns.first
+            items.append(
+                SearchResultItem(
+                    title: edition?.title ?? work.title, authors: names, isbn: preferred,
+                    isbns: isbns.isEmpty ? (preferred.map { [$0] } ?? []) : isbns, publisher: edition?.publisher,
+                    publishedDate: edition?.publicationDate, year: work.firstPublicationYear,
+                    pageCount: edition?.pageCount, coverURL: edition?.coverImageURL ?? work.coverImageURL,
+                    description: work.description ?? edition?.editionDescription, format: edition?.format,
+                    language: edition?.language ?? work.originalLanguage, categories: work.subjectTags))
+        }
+        self.init(items: items, totalResults: response.totalResults ?? response.resultCount)
+    }
+
+    /// Normalizes the v3.x shape.
+    public init(_ response: LegacyBookSearchResponse) {
+        self.init(items: response.books.map(SearchResultItem.init), totalResults: response.totalResults)
+    }
+
+    /// Normalizes a list of flat books.
+    public init(_ books: [Book]) {
+        self.init(items: books.map(SearchResultItem.init), totalResults: books.count)
+    }
+}
+
+extension SearchResultItem {
+    /// A flat book as a result.
+    public init(_ book: Book) {
+        var isbns = [book.isbn]
+        if let i13 = book.isbn13, i13 != book.isbn { isbns.append(i13) }
+        self.init(
+            title: book.title, authors: book.authors, isbn: book.isbn13 ?? book.isbn, isbns: isbns,
+            publisher: book.publisher, publishedDate: book.publishedDate, pageCount: book.pageCount,
+            coverURL: book.coverUrl, description: book.description, language: book.language,
+            categories: book.categories ?? [])
+    }
+}

@@ -1,0 +1,124 @@
+/// `data` of `GET /api/v2/search` (CONTRACT.md §4).
+///
+/// Decoding also accepts `count` for `totalCount` and a missing `query` echo. (Production returned an
+/// empty `results` for semantic mode: that is "no matches", not an error.)
+public struct V2SearchResponse: Codable, Sendable, Hashable {
+    /// The echoed request.
+    public struct Query: Codable, Sendable, Hashable {
+        public var q: String
+        public var mode: SearchMode
+        public var limit: Int
+        public var offset: Int
+
+        public init(q: String, mode: SearchMode, limit: Int, offset: Int = 0) {
+            self.q = q
+            self.mode = mode
+            self.limit = limit
+            self.offset = offset
+        }
+
+        enum CodingKeys: String, CodingKey { case q, mode, limit, offset }
+
+        /// Lenient: an unknown mode reads as `text`, missing numbers as 0.
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            q = try c.decodeLenientString(forKey: .q) ?? ""
+            mode = (try? c.decodeIfPresent(String.self, forKey: .mode)).flatMap { $0.flatMap(SearchMode.init) } ?? .text
+            limit = try c.decodeLenientInt(forKey: .limit) ?? 0
+            offset = try c.decodeLenientInt(forKey: .offset) ?? 0
+        }
+    }
+
+    public var query: Query
+    public var results: [SearchHit]
+    public var totalCount: Int
+
+    public init(query: Query, results: [SearchHit], totalCount: Int? = nil) {
+        self.query = query
+        self.results = results
+        self.totalCount = totalCount ?? results.count
+    }
+
+    enum CodingKeys: String, CodingKey { case query, results, totalCount, count }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        results = try c.decodeArrayOrEmpty(SearchHit.self, forKey: .results)
+        query =
+            try c.decodeIfPresent(Query.self, forKey: .query)
+            ?? Query(q: "", mode: .text, limit: results.count, offset: 0)
+        totalCount =
+            try c.decodeLenientInt(forKey: .totalCount) ?? c.decodeLenientInt(forKey: .count) ?? results.count
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(query, forKey: .query)
+        try c.encode(results, forKey: .results)
+        try c.encode(totalCount, forKey: .totalCount)
+    }
+}
+
+/// One v2 search hit. `score` is in 0…1, higher is better.
+///
+/// Decoding also accepts `author` (string) for `authors`, `relevance_score`/`similarity_score`
+/// for `score` (missing score → 0), `cover_url` for `coverUrl`, `isbn13` for `isbn`.
+public struct SearchHit: Codable, Sendable, Hashable {
+    public var isbn: String?
+    public var title: String
+    public var authors: [String]
+    public var coverUrl: String?
+    public var publishedYear: Int?
+    public var score: Double
+
+    public init(
+        isbn: String? = nil, title: String, authors: [String], coverUrl: String? = nil, publishedYear: Int? = nil,
+        score: Double
+    ) {
+        self.isbn = isbn
+        self.title = title
+        self.authors = authors
+        self.coverUrl = coverUrl
+        self.publishedYear = publishedYear
+        self.score = score
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case isbn, isbn13, title, authors, author, coverUrl, cover_url, publishedYear, score, relevance_score
+        case similarity_score
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        isbn = try c.decodeLenientString(forKey: .isbn) ?? c.decodeLenientString(forKey: .isbn13)
+        title = try c.decode(String.self, forKey: .title)
+        authors = try c.decodeAuthorNames(authors: .authors, author: .author)
+        coverUrl = try c.decodeIfPresent(String.self, forKey: .coverUrl) ?? c.decodeIfPresent(String.self, forKey: .cover_url)
+        publishedYear = try c.decodeLenientInt(forKey: .publishedYear)
+        score =
+            try c.decodeLenientDouble(forKey: .score) ?? c.decodeLenientDouble(forKey: .relevance_score)
+            ?? c.decodeLenientDouble(forKey: .similarity_score) ?? 0
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeIfPresent(isbn, forKey: .isbn)
+        try c.encode(title, forKey: .title)
+        try c.encode(authors, forKey: .authors)
+        try c.encodeIfPresent(coverUrl, forKey: .coverUrl)
+        try c.encodeIfPresent(publishedYear, forKey: .publishedYear)
+        try c.encode(score, forKey: .score)
+    }
+}
+
+extension SearchResults {
+    /// Normalizes a v2 search response.
+    public init(_ response: V2SearchResponse) {
+        self.init(
+            items: response.results.map {
+                SearchResultItem(
+                    title: $0.title, authors: $0.authors, isbn: $0.isbn, isbns: $0.isbn.map { [$0] } ?? [],
+                    year: $0.publishedYear, coverURL: $0.coverUrl, score: $0.score)
+            }, totalResults: response.totalCount)
+    }
+}
