@@ -1,0 +1,85 @@
+import Foundation
+
+/// ISO-8601 week arithmetic (UTC) for the weekly recommendations.
+public enum ISOWeek {
+    /// `(yearForWeekOfYear, weekOfYear, Monday 00:00 UTC)` of the week containing `date`.
+    public static func of(_ date: Date) -> (year: Int, week: Int, monday: Date) {
+        var calendar = Calendar(identifier: .iso8601)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? TimeZone(secondsFromGMT: 0) ?? calendar.timeZone
+        let parts = calendar.dateComponents([.yearForWeekOfYear, .weekOfYear], from: date)
+        let year = parts.yearForWeekOfYear ?? 1970
+        let week = parts.weekOfYear ?? 1
+        let monday = calendar.dateInterval(of: .weekOfYear, for: date)?.start ?? date
+        return (year, week, monday)
+    }
+}
+
+/// Deterministic pseudo-random numbers (SplitMix64), for seeded selections.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+extension SQLiteCatalog {
+    /// Eligible for the weekly selection: average ≥ 4.0 with at least this many ratings and an ISBN.
+    static let recommendationMinRating = 4.0
+    static let recommendationMinRatings = 20_000
+
+    /// Picks `limit` well-rated books for the ISO week of `weekOf`: a seeded (FNV-1a of "YYYY-Www")
+    /// shuffle of the eligible books, taking at most one book per author and per series.
+    public func weeklyRecommendations(weekOf: Date, limit: Int) throws -> [Recommendation] {
+        let limit = min(max(limit, 0), 100)
+        guard limit > 0 else { return [] }
+        let week = ISOWeek.of(weekOf)
+        let seedText = String(format: "%04d-W%02d", week.year, week.week)
+        var rng = SplitMix64(seed: HashingEmbedding.fnv1a64("weekly:" + seedText))
+        let eligible = books.filter {
+            $0.averageRating >= Self.recommendationMinRating && $0.ratingsCount >= Self.recommendationMinRatings
+                && $0.isbn13 != nil
+        }
+        var picked: [Recommendation] = []
+        var authors: Set<String> = []
+        var series: Set<String> = []
+        for book in eligible.shuffled(using: &rng) {
+            let author = book.authors.first?.lowercased() ?? ""
+            if authors.contains(author) { continue }
+            if let s = book.series?.lowercased(), series.contains(s) { continue }
+            authors.insert(author)
+            if let s = book.series?.lowercased() { series.insert(s) }
+            picked.append(Recommendation(book: book, reason: Self.reason(for: book, variant: rng.next())))
+            if picked.count == limit { break }
+        }
+        return picked
+    }
+
+    /// A short reason built from the book's data.
+    static func reason(for book: CatalogBook, variant: UInt64) -> String {
+        let rated = "rated \(String(format: "%.2f", book.averageRating)) by \(readers(book.ratingsCount)) readers"
+        if let series = book.series {
+            let position = book.seriesNumber.map { n in
+                n == n.rounded() ? " (#\(Int(n)))" : " (#\(n))"
+            } ?? ""
+            return "Part of the \(series) series\(position), \(rated)"
+        }
+        if let year = book.year, variant % 2 == 0 {
+            let when = year < 0 ? "\(-year) BC" : "\(year)"
+            return year < 1900 ? "A classic from \(when), \(rated)" : "A \(when) favourite, \(rated)"
+        }
+        return "R" + rated.dropFirst()
+    }
+
+    /// 1_234_567 → "1.2M", 45_300 → "45K", 812 → "812".
+    static func readers(_ n: Int) -> String {
+        if n >= 1_000_000 { return String(format: "%.1fM", Double(n) / 1_000_000) }
+        if n >= 10_000 { return "\(n / 1000)K" }
+        if n >= 1000 { return String(format: "%.1fK", Double(n) / 1000) }
+        return "\(n)"
+    }
+}
