@@ -1,0 +1,170 @@
+/// One book of a batch enrichment request.
+public struct BatchBook: Codable, Sendable, Hashable {
+    public var title: String
+    public var author: String?
+    public var isbn: String?
+
+    public init(title: String, author: String? = nil, isbn: String? = nil) {
+        self.title = title
+        self.author = author
+        self.isbn = isbn
+    }
+}
+
+/// Body of `POST /api/batch-enrich` and `POST /v1/enrichment/batch`: either
+/// `{books: [{title, author?, isbn?}], jobId}` (the client makes the job id) or `{barcodes: [isbn]}`.
+public struct BatchEnrichRequest: Codable, Sendable, Hashable {
+    public var books: [BatchBook]?
+    public var jobId: String?
+    public var barcodes: [String]?
+
+    public init(books: [BatchBook]? = nil, jobId: String? = nil, barcodes: [String]? = nil) {
+        self.books = books
+        self.jobId = jobId
+        self.barcodes = barcodes
+    }
+
+    /// The books form.
+    public static func books(_ books: [BatchBook], jobId: String) -> BatchEnrichRequest {
+        BatchEnrichRequest(books: books, jobId: jobId)
+    }
+
+    /// The barcodes form.
+    public static func barcodes(_ isbns: [String]) -> BatchEnrichRequest {
+        BatchEnrichRequest(barcodes: isbns)
+    }
+
+    /// Every item as a `BatchBook` (barcodes become books with an ISBN and an empty title).
+    public var items: [BatchBook] {
+        (books ?? []) + (barcodes ?? []).map { BatchBook(title: "", isbn: $0) }
+    }
+
+    /// `EMPTY_BATCH` / `BATCH_TOO_LARGE` when the item count is outside 1…`maxItems`, else nil.
+    public func sizeError(maxItems: Int = 100) -> ErrorCode? {
+        let n = items.count
+        if n == 0 { return .emptyBatch }
+        if n > maxItems { return .batchTooLarge }
+        return nil
+    }
+}
+
+/// `data` of the 202 answering a batch enrichment request.
+public struct BatchJobAccepted: Codable, Sendable, Hashable {
+    public var jobId: String
+    /// Bearer token for cancel (and the WebSocket).
+    public var authToken: String
+    /// The same token under production's older name.
+    public var token: String
+    public var totalCount: Int
+    public var processedCount: Int
+    public var sseUrl: String?
+    public var statusUrl: String?
+
+    public init(
+        jobId: String, authToken: String, token: String? = nil, totalCount: Int, processedCount: Int = 0,
+        sseUrl: String? = nil, statusUrl: String? = nil
+    ) {
+        self.jobId = jobId
+        self.authToken = authToken
+        self.token = token ?? authToken
+        self.totalCount = totalCount
+        self.processedCount = processedCount
+        self.sseUrl = sseUrl
+        self.statusUrl = statusUrl
+    }
+
+    enum CodingKeys: String, CodingKey { case jobId, authToken, token, totalCount, processedCount, sseUrl, statusUrl }
+
+    /// Lenient: either token name alone is enough; missing counts are 0.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        jobId = try c.decode(String.self, forKey: .jobId)
+        let auth = try c.decodeIfPresent(String.self, forKey: .authToken)
+        let tok = try c.decodeIfPresent(String.self, forKey: .token)
+        authToken = auth ?? tok ?? ""
+        token = tok ?? auth ?? ""
+        totalCount = try c.decodeLenientInt(forKey: .totalCount) ?? 0
+        processedCount = try c.decodeLenientInt(forKey: .processedCount) ?? 0
+        sseUrl = try c.decodeIfPresent(String.self, forKey: .sseUrl)
+        statusUrl = try c.decodeIfPresent(String.self, forKey: .statusUrl)
+    }
+}
+
+/// The enriched records of one successful batch item.
+public struct EnrichedRecord: Codable, Sendable, Hashable {
+    public var work: WorkDTO
+    public var edition: EditionDTO
+    public var authors: [AuthorDTO]
+
+    public init(work: WorkDTO, edition: EditionDTO, authors: [AuthorDTO]) {
+        self.work = work
+        self.edition = edition
+        self.authors = authors
+    }
+}
+
+/// One element of `GET /v1/jobs/{jobId}/results` for a batch enrichment job.
+public struct BatchItemResult: Codable, Sendable, Hashable {
+    public var title: String
+    public var author: String?
+    public var isbn: String?
+    public var success: Bool
+    public var error: String?
+    public var enriched: EnrichedRecord?
+
+    public init(
+        title: String, author: String? = nil, isbn: String? = nil, success: Bool, error: String? = nil,
+        enriched: EnrichedRecord? = nil
+    ) {
+        self.title = title
+        self.author = author
+        self.isbn = isbn
+        self.success = success
+        self.error = error
+        self.enriched = enriched
+    }
+
+    enum CodingKeys: String, CodingKey { case title, author, isbn, success, error, enriched }
+
+    /// Lenient: `error` may be a string or an `{code, message}` object.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        title = try c.decodeIfPresent(String.self, forKey: .title) ?? ""
+        author = try c.decodeIfPresent(String.self, forKey: .author)
+        isbn = try c.decodeLenientString(forKey: .isbn)
+        success = try c.decode(Bool.self, forKey: .success)
+        if let e = try c.decodeIfPresent(JSONValue.self, forKey: .error) {
+            error = e.stringValue ?? e["message"]?.stringValue ?? e["code"]?.stringValue
+        } else {
+            error = nil
+        }
+        enriched = try c.decodeIfPresent(EnrichedRecord.self, forKey: .enriched)
+    }
+}
+
+/// `data` of a job cancel (`DELETE /v1/jobs/{jobId}`).
+public struct CancelResponse: Codable, Sendable, Hashable {
+    public var jobId: String
+    /// `canceled`, or the final state of a job that had already finished.
+    public var status: JobState
+    public var message: String
+    /// What was cleaned up, free-form.
+    public var cleanup: JSONValue
+
+    public init(jobId: String, status: JobState = .canceled, message: String, cleanup: JSONValue = .object([:])) {
+        self.jobId = jobId
+        self.status = status
+        self.message = message
+        self.cleanup = cleanup
+    }
+
+    enum CodingKeys: String, CodingKey { case jobId, status, message, cleanup }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        jobId = try c.decode(String.self, forKey: .jobId)
+        status = try c.decodeIfPresent(JobState.self, forKey: .status) ?? .canceled
+        message = try c.decodeIfPresent(String.self, forKey: .message) ?? ""
+        cleanup = try c.decodeIfPresent(JSONValue.self, forKey: .cleanup) ?? .object([:])
+    }
+}

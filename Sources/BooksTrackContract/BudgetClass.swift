@@ -1,0 +1,84 @@
+/// A rate-limit class (CONTRACT.md §7), with its documented default budget. The stand-in makes
+/// each configurable; clients must trust the `X-RateLimit-*` headers over this table.
+public enum BudgetClass: String, Codable, Sendable, Hashable, CaseIterable {
+    /// `/v1/search/isbn|title|author|advanced`, `/api/v2/search?mode=text`: 100/min.
+    case search
+    /// `/api/v2/search?mode=semantic|hybrid`: 5/min.
+    case semantic
+    /// `/v1/search/similar`, `mode=similar`: 10/min.
+    case similar
+    /// `POST /api/v2/books/enrich`: 5/min.
+    case enrich
+    /// `POST /api/batch-enrich`, `/v1/enrichment/batch`: 10/min.
+    case batch
+    /// `POST /api/v2/imports`: 5/min.
+    case `import`
+    /// Job status, results, cancel: 30/min.
+    case jobs
+    /// Everything: 1000/hour.
+    case global
+
+    /// The documented number of requests per window.
+    public var defaultLimit: Int {
+        switch self {
+        case .search: return 100
+        case .semantic: return 5
+        case .similar: return 10
+        case .enrich: return 5
+        case .batch: return 10
+        case .import: return 5
+        case .jobs: return 30
+        case .global: return 1000
+        }
+    }
+
+    /// The documented window in seconds (60, or 3600 for `global`).
+    public var defaultWindowSeconds: Int { self == .global ? 3600 : 60 }
+
+    /// The documented budget.
+    public var defaultBudget: Budget { Budget(limit: defaultLimit, windowSeconds: defaultWindowSeconds) }
+
+    /// The class of a request (besides `global`, which applies to everything), or nil for
+    /// unlimited routes (capabilities, recommendations, SSE stream, health).
+    /// `mode` is the v2 search `mode` parameter (a `q=similar:` prefix forces `similar`).
+    public static func classify(method: String, path: String, mode: String? = nil, query q: String? = nil) -> BudgetClass? {
+        let m = method.uppercased()
+        var p = path
+        if let qm = p.firstIndex(of: "?") { p = String(p[..<qm]) }
+        while p.count > 1, p.hasSuffix("/") { p.removeLast() }
+        switch p {
+        case "/v1/search/isbn", "/v1/search/title", "/v1/search/author", "/v1/search/advanced": return .search
+        case "/v1/search/similar": return .similar
+        case "/api/v2/search":
+            if let q, q.lowercased().hasPrefix("similar:") { return .similar }
+            switch (mode ?? "text").lowercased() {
+            case "semantic", "hybrid": return .semantic
+            case "similar": return .similar
+            default: return .search
+            }
+        case "/api/v2/books/enrich": return m == "POST" ? .enrich : nil
+        case "/api/batch-enrich", "/v1/enrichment/batch": return m == "POST" ? .batch : nil
+        case "/api/v2/imports": return m == "POST" ? .import : nil
+        default: break
+        }
+        let parts = p.split(separator: "/")
+        // /api/v2/imports/{id}, /api/v2/imports/{id}/results (the /stream route is not limited)
+        if parts.count >= 4, parts[0] == "api", parts[1] == "v2", parts[2] == "imports" {
+            return parts.last == "stream" ? nil : .jobs
+        }
+        // /v1/jobs/{id}, /v1/jobs/{id}/results, /api/v2/jobs/{id}/cancel
+        if parts.count >= 3, parts[0] == "v1", parts[1] == "jobs" { return .jobs }
+        if parts.count >= 4, parts[0] == "api", parts[1] == "v2", parts[2] == "jobs" { return .jobs }
+        return nil
+    }
+}
+
+/// A request budget: `limit` requests per `windowSeconds`.
+public struct Budget: Codable, Sendable, Hashable {
+    public var limit: Int
+    public var windowSeconds: Int
+    public init(limit: Int, windowSeconds: Int) {
+        self.limit = limit
+        self.windowSeconds = windowSeconds
+    }
+}

@@ -1,0 +1,288 @@
+/// A feature name of `/api/v2/capabilities` (open set). Lookups ignore case, `_` and `-`, so
+/// `semantic_search` matches production's `semanticSearch` or `semantic-search`.
+public struct CapabilityFeature: RawRepresentable, Codable, Sendable, Hashable, ExpressibleByStringLiteral,
+    CustomStringConvertible
+{
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public init(stringLiteral value: String) { self.rawValue = value }
+    public var description: String { rawValue }
+
+    public static let semanticSearch: CapabilityFeature = "semantic_search"
+    public static let similarBooks: CapabilityFeature = "similar_books"
+    public static let weeklyRecommendations: CapabilityFeature = "weekly_recommendations"
+    public static let csvImport: CapabilityFeature = "csv_import"
+    public static let batchEnrichment: CapabilityFeature = "batch_enrichment"
+    public static let sseProgress: CapabilityFeature = "sse_progress"
+    public static let jobCancellation: CapabilityFeature = "job_cancellation"
+
+    /// The documented features, in document order.
+    public static let documented: [CapabilityFeature] = [
+        .semanticSearch, .similarBooks, .weeklyRecommendations, .csvImport, .batchEnrichment, .sseProgress,
+        .jobCancellation,
+    ]
+
+    /// Lower-case with `_`, `-` and spaces removed.
+    public var normalized: String { Self.normalize(rawValue) }
+
+    static func normalize(_ s: String) -> String {
+        String(s.lowercased().filter { $0 != "_" && $0 != "-" && $0 != " " })
+    }
+}
+
+/// Stand-in body of `GET /api/v2/capabilities` (bare, snake_case inside as documented).
+public struct CapabilitiesResponse: Codable, Sendable, Hashable {
+    public struct Limits: Codable, Sendable, Hashable {
+        public var semanticSearchRPM: Int
+        public var textSearchRPM: Int
+        public var csvMaxRows: Int
+        public var maxBatchSize: Int
+
+        public init(semanticSearchRPM: Int = 5, textSearchRPM: Int = 100, csvMaxRows: Int = 10_000, maxBatchSize: Int = 100) {
+            self.semanticSearchRPM = semanticSearchRPM
+            self.textSearchRPM = textSearchRPM
+            self.csvMaxRows = csvMaxRows
+            self.maxBatchSize = maxBatchSize
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case semanticSearchRPM = "semantic_search_rpm"
+            case textSearchRPM = "text_search_rpm"
+            case csvMaxRows = "csv_max_rows"
+            case maxBatchSize = "max_batch_size"
+        }
+    }
+
+    /// Feature name (`semantic_search`, ...) → enabled.
+    public var features: [String: Bool]
+    public var limits: Limits
+    public var version: String
+
+    public init(features: [String: Bool], limits: Limits = Limits(), version: String) {
+        self.features = features
+        self.limits = limits
+        self.version = version
+    }
+
+    /// Every documented feature set to `enabled`.
+    public static func allFeatures(_ enabled: Bool = true) -> [String: Bool] {
+        Dictionary(uniqueKeysWithValues: CapabilityFeature.documented.map { ($0.rawValue, enabled) })
+    }
+}
+
+/// Production `data` of `GET /api/v2/capabilities` (enveloped).
+public struct ProductionCapabilities: Codable, Sendable, Hashable {
+    public struct Feature: Codable, Sendable, Hashable {
+        public var name: String
+        public var enabled: Bool
+        public var version: String?
+        public var endpoints: [String]
+        public var rateLimit: RateLimit?
+
+        public init(name: String, enabled: Bool, version: String? = nil, endpoints: [String] = [], rateLimit: RateLimit? = nil) {
+            self.name = name
+            self.enabled = enabled
+            self.version = version
+            self.endpoints = endpoints
+            self.rateLimit = rateLimit
+        }
+
+        enum CodingKeys: String, CodingKey { case name, enabled, version, endpoints, rateLimit }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            name = try c.decode(String.self, forKey: .name)
+            enabled = try c.decodeIfPresent(Bool.self, forKey: .enabled) ?? false
+            version = try c.decodeLenientString(forKey: .version)
+            endpoints = try c.decodeArrayOrEmpty(String.self, forKey: .endpoints)
+            rateLimit = try? c.decodeIfPresent(RateLimit.self, forKey: .rateLimit)
+        }
+    }
+
+    public var apiVersion: String?
+    public var features: [Feature]
+    /// `maxBatchSize`, `maxCsvRows`, `maxConcurrentJobs`, ... as sent.
+    public var limits: [String: JSONValue]
+    public var deprecations: [JSONValue]
+
+    public init(apiVersion: String?, features: [Feature], limits: [String: JSONValue] = [:], deprecations: [JSONValue] = []) {
+        self.apiVersion = apiVersion
+        self.features = features
+        self.limits = limits
+        self.deprecations = deprecations
+    }
+
+    enum CodingKeys: String, CodingKey { case apiVersion, features, limits, deprecations }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        apiVersion = try c.decodeLenientString(forKey: .apiVersion)
+        features = try c.decodeArrayOrEmpty(Feature.self, forKey: .features)
+        limits = try c.decodeIfPresent([String: JSONValue].self, forKey: .limits) ?? [:]
+        deprecations = try c.decodeArrayOrEmpty(JSONValue.self, forKey: .deprecations)
+    }
+}
+
+/// A per-feature rate limit: `requests` per `windowMs`.
+public struct RateLimit: Codable, Sendable, Hashable {
+    public var requests: Int
+    public var windowMs: Int
+    public init(requests: Int, windowMs: Int) {
+        self.requests = requests
+        self.windowMs = windowMs
+    }
+}
+
+/// Server capabilities normalized from the stand-in's or production's shape.
+///
+/// Decodes from either wire shape and from its own encoding (for the client's 1-hour cache).
+public struct Capabilities: Codable, Sendable, Hashable {
+    /// Which server dialect the capabilities came from.
+    public enum Dialect: String, Codable, Sendable, Hashable {
+        /// The documented shape (our stand-in).
+        case standIn
+        /// The deployed production shape.
+        case production
+    }
+
+    /// Named limits (nil when the server did not say) plus everything as sent.
+    public struct Limits: Codable, Sendable, Hashable {
+        public var semanticSearchRPM: Int?
+        public var textSearchRPM: Int?
+        public var csvMaxRows: Int?
+        public var maxBatchSize: Int?
+        public var maxConcurrentJobs: Int?
+        public var raw: [String: JSONValue]
+
+        public init(
+            semanticSearchRPM: Int? = nil, textSearchRPM: Int? = nil, csvMaxRows: Int? = nil, maxBatchSize: Int? = nil,
+            maxConcurrentJobs: Int? = nil, raw: [String: JSONValue] = [:]
+        ) {
+            self.semanticSearchRPM = semanticSearchRPM
+            self.textSearchRPM = textSearchRPM
+            self.csvMaxRows = csvMaxRows
+            self.maxBatchSize = maxBatchSize
+            self.maxConcurrentJobs = maxConcurrentJobs
+            self.raw = raw
+        }
+    }
+
+    /// Feature name as sent → enabled.
+    public var features: [String: Bool]
+    public var limits: Limits
+    public var version: String?
+    public var dialect: Dialect
+    /// Feature name → rate limit (production only).
+    public var rateLimits: [String: RateLimit]
+    /// Production's deprecation notices, as sent.
+    public var deprecations: [JSONValue]
+
+    public init(
+        features: [String: Bool], limits: Limits, version: String?, dialect: Dialect,
+        rateLimits: [String: RateLimit] = [:], deprecations: [JSONValue] = []
+    ) {
+        self.features = features
+        self.limits = limits
+        self.version = version
+        self.dialect = dialect
+        self.rateLimits = rateLimits
+        self.deprecations = deprecations
+    }
+
+    public init(_ r: CapabilitiesResponse) {
+        let raw: [String: JSONValue] = [
+            "semantic_search_rpm": .number(Double(r.limits.semanticSearchRPM)),
+            "text_search_rpm": .number(Double(r.limits.textSearchRPM)),
+            "csv_max_rows": .number(Double(r.limits.csvMaxRows)),
+            "max_batch_size": .number(Double(r.limits.maxBatchSize)),
+        ]
+        self.init(
+            features: r.features,
+            limits: Limits(
+                semanticSearchRPM: r.limits.semanticSearchRPM, textSearchRPM: r.limits.textSearchRPM,
+                csvMaxRows: r.limits.csvMaxRows, maxBatchSize: r.limits.maxBatchSize, raw: raw),
+            version: r.version, dialect: .standIn)
+    }
+
+    public init(_ p: ProductionCapabilities) {
+        var features: [String: Bool] = [:]
+        var rates: [String: RateLimit] = [:]
+        for f in p.features {
+            features[f.name] = f.enabled
+            if let r = f.rateLimit { rates[f.name] = r }
+        }
+        let l = p.limits
+        self.init(
+            features: features,
+            limits: Limits(
+                semanticSearchRPM: (l["semanticSearchRpm"] ?? l["semanticSearchRPM"] ?? l["semantic_search_rpm"])?.intValue,
+                textSearchRPM: (l["textSearchRpm"] ?? l["textSearchRPM"] ?? l["text_search_rpm"])?.intValue,
+                csvMaxRows: (l["maxCsvRows"] ?? l["csvMaxRows"] ?? l["csv_max_rows"])?.intValue,
+                maxBatchSize: (l["maxBatchSize"] ?? l["max_batch_size"])?.intValue,
+                maxConcurrentJobs: (l["maxConcurrentJobs"] ?? l["max_concurrent_jobs"])?.intValue,
+                raw: l),
+            version: p.apiVersion, dialect: .production, rateLimits: rates, deprecations: p.deprecations)
+        if self.limits.semanticSearchRPM == nil, let r = rate(for: .semanticSearch), r.windowMs > 0 {
+            self.limits.semanticSearchRPM = r.requests * 60_000 / r.windowMs
+        }
+    }
+
+    /// Whether `feature` is enabled: `nil` means the server did not say (treat as unknown).
+    ///
+    /// Production has no `similar_books`: there, `similarBooks` follows `semantic_search`.
+    public func isEnabled(_ feature: CapabilityFeature) -> Bool? {
+        if let v = lookup(feature.normalized, in: features) { return v }
+        if feature == .similarBooks, dialect == .production {
+            return lookup(CapabilityFeature.semanticSearch.normalized, in: features)
+        }
+        return nil
+    }
+
+    /// The rate limit the server announced for `feature`, if any.
+    public func rate(for feature: CapabilityFeature) -> RateLimit? {
+        lookup(feature.normalized, in: rateLimits)
+    }
+
+    private func lookup<V>(_ normalized: String, in dict: [String: V]) -> V? {
+        if let exact = dict.first(where: { CapabilityFeature.normalize($0.key) == normalized }) { return exact.value }
+        return nil
+    }
+
+    enum CodingKeys: String, CodingKey { case features, limits, version, dialect, rateLimits, deprecations }
+
+    /// Accepts the stand-in shape, production's shape, or this type's own encoding.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        if let dialect = try? c.decode(Dialect.self, forKey: .dialect) {
+            self.init(
+                features: try c.decode([String: Bool].self, forKey: .features),
+                limits: try c.decode(Limits.self, forKey: .limits),
+                version: try c.decodeIfPresent(String.self, forKey: .version),
+                dialect: dialect,
+                rateLimits: try c.decodeIfPresent([String: RateLimit].self, forKey: .rateLimits) ?? [:],
+                deprecations: try c.decodeIfPresent([JSONValue].self, forKey: .deprecations) ?? [])
+            return
+        }
+        let single = try decoder.singleValueContainer()
+        let probe = try single.decode(JSONValue.self)
+        if probe["features"]?.arrayValue != nil || probe["apiVersion"] != nil {
+            self.init(try single.decode(ProductionCapabilities.self))
+            return
+        }
+        // Stand-in shape, decoded leniently (unknown limits kept in `raw`).
+        let featuresJSON = probe["features"]?.objectValue ?? [:]
+        let limitsJSON = probe["limits"]?.objectValue ?? [:]
+        var flags: [String: Bool] = [:]
+        for (k, v) in featuresJSON { if let b = v.boolValue { flags[k] = b } }
+        self.init(
+            features: flags,
+            limits: Limits(
+                semanticSearchRPM: limitsJSON["semantic_search_rpm"]?.intValue,
+                textSearchRPM: limitsJSON["text_search_rpm"]?.intValue,
+                csvMaxRows: limitsJSON["csv_max_rows"]?.intValue,
+                maxBatchSize: limitsJSON["max_batch_size"]?.intValue,
+                maxConcurrentJobs: limitsJSON["max_concurrent_jobs"]?.intValue,
+                raw: limitsJSON),
+            version: probe["version"]?.stringValue, dialect: .standIn)
+    }
+}

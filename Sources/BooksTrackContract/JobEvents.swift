@@ -1,0 +1,127 @@
+import Foundation
+
+/// `data` of an SSE job event (`initialized|processing|completed|failed|canceled`).
+public struct JobEventPayload: Codable, Sendable, Hashable {
+    public var jobId: String
+    public var status: JobState
+    /// 0…1 (production's 100 on completion is normalized to 1.0 when decoding).
+    public var progress: Double
+    public var processedCount: Int
+    public var totalCount: Int
+    /// ISO-8601, on `completed`.
+    public var completedAt: String?
+    /// On `failed`.
+    public var error: JobError?
+
+    public init(
+        jobId: String, status: JobState, progress: Double, processedCount: Int, totalCount: Int,
+        completedAt: String? = nil, error: JobError? = nil
+    ) {
+        self.jobId = jobId
+        self.status = status
+        self.progress = progress
+        self.processedCount = processedCount
+        self.totalCount = totalCount
+        self.completedAt = completedAt
+        self.error = error
+    }
+
+    enum CodingKeys: String, CodingKey { case jobId, status, progress, processedCount, totalCount, completedAt, error }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        jobId = try c.decodeLenientString(forKey: .jobId) ?? ""
+        status = try c.decode(JobState.self, forKey: .status)
+        progress = normalizedProgress(try c.decodeLenientDouble(forKey: .progress) ?? (status == .completed ? 1 : 0))
+        processedCount = try c.decodeLenientInt(forKey: .processedCount) ?? 0
+        totalCount = try c.decodeLenientInt(forKey: .totalCount) ?? 0
+        completedAt = try c.decodeLenientString(forKey: .completedAt)
+        error = try c.decodeIfPresent(JobError.self, forKey: .error)
+    }
+}
+
+/// `data` of the SSE `timeout` event (no progress for 5 minutes; the stream then closes).
+public struct StreamTimeoutPayload: Codable, Sendable, Hashable {
+    /// `stream_timeout`.
+    public var error: String
+    public var message: String
+    public var jobId: String
+    public var lastStatus: JobState?
+    public var lastProgress: Double?
+
+    public init(error: String = "stream_timeout", message: String, jobId: String, lastStatus: JobState? = nil, lastProgress: Double? = nil) {
+        self.error = error
+        self.message = message
+        self.jobId = jobId
+        self.lastStatus = lastStatus
+        self.lastProgress = lastProgress
+    }
+
+    enum CodingKeys: String, CodingKey { case error, message, jobId, lastStatus, lastProgress }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        error = try c.decodeIfPresent(String.self, forKey: .error) ?? "stream_timeout"
+        message = try c.decodeIfPresent(String.self, forKey: .message) ?? "stream timed out"
+        jobId = try c.decodeLenientString(forKey: .jobId) ?? ""
+        lastStatus = (try? c.decodeIfPresent(JobState.self, forKey: .lastStatus)) ?? nil
+        lastProgress = try c.decodeLenientDouble(forKey: .lastProgress).map(normalizedProgress)
+    }
+}
+
+/// `data` of the SSE `error` event (`job_not_found` or `stream_error`; the stream then closes).
+public struct StreamErrorPayload: Codable, Sendable, Hashable {
+    public var error: String
+    public var message: String
+    public var jobId: String?
+
+    public init(error: String, message: String, jobId: String? = nil) {
+        self.error = error
+        self.message = message
+        self.jobId = jobId
+    }
+
+    public static let jobNotFound = "job_not_found"
+    public static let streamError = "stream_error"
+}
+
+/// A typed SSE event of a job stream, from its event name and data.
+public enum JobStreamEvent: Sendable, Hashable {
+    /// A job state event (`progress` maps to `processing`).
+    case state(JobEventPayload)
+    case timeout(StreamTimeoutPayload)
+    case error(StreamErrorPayload)
+    /// An event this build does not know, or data that did not decode (kept for traces).
+    case unknown(name: String, data: String, failure: DecodingFailure?)
+
+    /// Decodes one event. Never throws: undecodable data becomes `.unknown` with the cause.
+    public static func decode(eventName: String?, data: String) -> JobStreamEvent {
+        let name = eventName ?? "message"
+        let bytes = Data(data.utf8)
+        let decoder = JSONCoding.decoder()
+        do {
+            switch name {
+            case "timeout":
+                return .timeout(try decoder.decode(StreamTimeoutPayload.self, from: bytes))
+            case "error":
+                return .error(try decoder.decode(StreamErrorPayload.self, from: bytes))
+            default:
+                guard JobState(lenient: name) != nil || name == "message" else {
+                    return .unknown(name: name, data: data, failure: nil)
+                }
+                // Production may omit `status`: the event name stands in for it.
+                var value = try decoder.decode(JSONValue.self, from: bytes)
+                if case .object(var obj) = value, obj["status"] == nil || obj["status"]?.isNull == true,
+                    let state = JobState(lenient: name)
+                {
+                    obj["status"] = .string(state.rawValue)
+                    value = .object(obj)
+                }
+                let normalized = try JSONCoding.encoder().encode(value)
+                return .state(try decoder.decode(JobEventPayload.self, from: normalized))
+            }
+        } catch {
+            return .unknown(name: name, data: data, failure: DecodingFailure(error))
+        }
+    }
+}

@@ -1,0 +1,240 @@
+/// The state of an import or batch job (CONTRACT.md §5).
+///
+/// Decoding accepts production's names: `progress` (its SSE event name), `running`, `in_progress`
+/// → `processing`; `cancelled` → `canceled`; `pending`, `queued` → `initialized`; `complete` →
+/// `completed`; `error` → `failed`.
+public enum JobState: String, Codable, Sendable, Hashable, CaseIterable {
+    case initialized, processing, completed, failed, canceled
+
+    /// Maps a status string or SSE event name, accepting production's aliases.
+    public init?(lenient raw: String) {
+        switch raw.lowercased() {
+        case "initialized", "pending", "queued", "started": self = .initialized
+        case "processing", "progress", "running", "in_progress": self = .processing
+        case "completed", "complete", "done", "succeeded": self = .completed
+        case "failed", "error": self = .failed
+        case "canceled", "cancelled": self = .canceled
+        default: return nil
+        }
+    }
+
+    /// True for `completed`, `failed`, `canceled`.
+    public var isTerminal: Bool { self == .completed || self == .failed || self == .canceled }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.singleValueContainer()
+        let raw = try c.decode(String.self)
+        guard let state = JobState(lenient: raw) else {
+            throw DecodingError.dataCorruptedError(in: c, debugDescription: "unknown job status '\(raw)'")
+        }
+        self = state
+    }
+}
+
+/// A job pipeline (open set; production has others).
+public struct Pipeline: RawRepresentable, Codable, Sendable, Hashable, ExpressibleByStringLiteral, CustomStringConvertible {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public init(stringLiteral value: String) { self.rawValue = value }
+    public var description: String { rawValue }
+
+    public static let csvImport: Pipeline = "csv_import"
+    public static let batchEnrichment: Pipeline = "batch_enrichment"
+}
+
+/// A job-level error (`E_CSV_PROCESSING_FAILED`, ...), in status and SSE `failed` events.
+public struct JobError: Codable, Sendable, Hashable {
+    public var code: ErrorCode
+    public var message: String
+    public var retryable: Bool
+
+    public init(code: ErrorCode, message: String, retryable: Bool = false) {
+        self.code = code
+        self.message = message
+        self.retryable = retryable
+    }
+
+    enum CodingKeys: String, CodingKey { case code, message, retryable }
+
+    /// Lenient: a bare string is a message with `E_UNKNOWN_ERROR`.
+    public init(from decoder: any Decoder) throws {
+        let single = try decoder.singleValueContainer()
+        if let text = try? single.decode(String.self) {
+            self.init(code: .unknownError, message: text)
+            return
+        }
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let code = try c.decodeIfPresent(ErrorCode.self, forKey: .code) ?? .unknownError
+        self.init(
+            code: code, message: try c.decodeIfPresent(String.self, forKey: .message) ?? code.userMessage(),
+            retryable: try c.decodeIfPresent(Bool.self, forKey: .retryable) ?? false)
+    }
+}
+
+/// `data` of `POST /api/v2/imports` (202). The client accepts `{jobId, token}` alone.
+public struct ImportAccepted: Codable, Sendable, Hashable {
+    public var jobId: String
+    public var authToken: String
+    public var token: String?
+    public var sseUrl: String
+    public var statusUrl: String
+
+    public init(jobId: String, authToken: String, token: String? = nil, sseUrl: String? = nil, statusUrl: String? = nil) {
+        self.jobId = jobId
+        self.authToken = authToken
+        self.token = token
+        self.sseUrl = sseUrl ?? ImportAccepted.defaultSSEURL(jobId: jobId)
+        self.statusUrl = statusUrl ?? ImportAccepted.defaultStatusURL(jobId: jobId)
+    }
+
+    /// `/api/v2/imports/<id>/stream`.
+    public static func defaultSSEURL(jobId: String) -> String { "/api/v2/imports/\(jobId)/stream" }
+    /// `/api/v2/imports/<id>`.
+    public static func defaultStatusURL(jobId: String) -> String { "/api/v2/imports/\(jobId)" }
+
+    enum CodingKeys: String, CodingKey { case jobId, authToken, token, sseUrl, statusUrl }
+
+    /// Lenient: `token` stands in for `authToken`; missing URLs get the documented defaults.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let jobId = try c.decode(String.self, forKey: .jobId)
+        let token = try c.decodeIfPresent(String.self, forKey: .token)
+        self.init(
+            jobId: jobId, authToken: try c.decodeIfPresent(String.self, forKey: .authToken) ?? token ?? "",
+            token: token, sseUrl: try c.decodeIfPresent(String.self, forKey: .sseUrl),
+            statusUrl: try c.decodeIfPresent(String.self, forKey: .statusUrl))
+    }
+}
+
+/// Normalizes a progress figure: values above 1 are percentages (production sends 100 on completion).
+func normalizedProgress(_ p: Double) -> Double {
+    let v = p > 1 ? p / 100 : p
+    return min(max(v, 0), 1)
+}
+
+/// `data` of `GET /api/v2/imports/{jobId}` (status, polling fallback).
+public struct JobStatus: Codable, Sendable, Hashable {
+    public var jobId: String
+    public var status: JobState
+    /// 0…1 (a percentage is normalized when decoding).
+    public var progress: Double
+    public var processedCount: Int
+    public var totalCount: Int
+    public var pipeline: Pipeline
+    /// Epoch milliseconds.
+    public var startTime: Int64
+    /// Epoch milliseconds.
+    public var completedTime: Int64?
+    public var error: JobError?
+
+    public init(
+        jobId: String, status: JobState, progress: Double, processedCount: Int, totalCount: Int,
+        pipeline: Pipeline, startTime: Int64, completedTime: Int64? = nil, error: JobError? = nil
+    ) {
+        self.jobId = jobId
+        self.status = status
+        self.progress = progress
+        self.processedCount = processedCount
+        self.totalCount = totalCount
+        self.pipeline = pipeline
+        self.startTime = startTime
+        self.completedTime = completedTime
+        self.error = error
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case jobId, status, progress, processedCount, totalCount, pipeline, startTime, completedTime, error
+    }
+
+    /// Lenient: percentages, ISO-8601 times, and missing counts/pipeline are accepted.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        jobId = try c.decodeLenientString(forKey: .jobId) ?? ""
+        status = try c.decode(JobState.self, forKey: .status)
+        progress = normalizedProgress(try c.decodeLenientDouble(forKey: .progress) ?? (status == .completed ? 1 : 0))
+        processedCount = try c.decodeLenientInt(forKey: .processedCount) ?? 0
+        totalCount = try c.decodeLenientInt(forKey: .totalCount) ?? 0
+        pipeline = try c.decodeIfPresent(Pipeline.self, forKey: .pipeline) ?? .csvImport
+        startTime = try c.decodeEpochMillis(forKey: .startTime) ?? 0
+        completedTime = try c.decodeEpochMillis(forKey: .completedTime)
+        error = try c.decodeIfPresent(JobError.self, forKey: .error)
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// Epoch milliseconds from a number or an ISO-8601 string.
+    func decodeEpochMillis(forKey key: Key) throws -> Int64? {
+        guard contains(key), try !decodeNil(forKey: key) else { return nil }
+        let v = try decode(JSONValue.self, forKey: key)
+        if let d = v.doubleValue, d.isFinite { return Int64(d) }
+        if let s = v.stringValue, let date = ISO8601.date(from: s) {
+            return Int64((date.timeIntervalSince1970 * 1000).rounded())
+        }
+        throw DecodingError.typeMismatch(
+            Int64.self, .init(codingPath: codingPath + [key], debugDescription: "expected epoch ms or ISO-8601, found \(v)"))
+    }
+}
+
+/// One row error of an import.
+public struct ImportRowError: Codable, Sendable, Hashable {
+    /// 1-based data row number.
+    public var row: Int
+    public var isbn: String
+    public var error: String
+
+    public init(row: Int, isbn: String, error: String) {
+        self.row = row
+        self.isbn = isbn
+        self.error = error
+    }
+
+    enum CodingKeys: String, CodingKey { case row, isbn, error }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        row = try c.decodeLenientInt(forKey: .row) ?? 0
+        isbn = try c.decodeLenientString(forKey: .isbn) ?? ""
+        let e = try c.decodeIfPresent(JSONValue.self, forKey: .error)
+        error = e?.stringValue ?? e?["message"]?.stringValue ?? ""
+    }
+}
+
+/// `data` of `GET /api/v2/imports/{jobId}/results`.
+public struct ImportResults: Codable, Sendable, Hashable {
+    public var booksCreated: Int
+    public var booksUpdated: Int
+    public var duplicatesSkipped: Int
+    public var enrichmentSucceeded: Int
+    public var enrichmentFailed: Int
+    public var errors: [ImportRowError]
+    public var books: [Book]
+
+    public init(
+        booksCreated: Int, booksUpdated: Int, duplicatesSkipped: Int, enrichmentSucceeded: Int, enrichmentFailed: Int,
+        errors: [ImportRowError] = [], books: [Book] = []
+    ) {
+        self.booksCreated = booksCreated
+        self.booksUpdated = booksUpdated
+        self.duplicatesSkipped = duplicatesSkipped
+        self.enrichmentSucceeded = enrichmentSucceeded
+        self.enrichmentFailed = enrichmentFailed
+        self.errors = errors
+        self.books = books
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case booksCreated, booksUpdated, duplicatesSkipped, enrichmentSucceeded, enrichmentFailed, errors, books
+    }
+
+    /// Lenient: missing counters are 0, missing lists empty.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        booksCreated = try c.decodeLenientInt(forKey: .booksCreated) ?? 0
+        booksUpdated = try c.decodeLenientInt(forKey: .booksUpdated) ?? 0
+        duplicatesSkipped = try c.decodeLenientInt(forKey: .duplicatesSkipped) ?? 0
+        enrichmentSucceeded = try c.decodeLenientInt(forKey: .enrichmentSucceeded) ?? 0
+        enrichmentFailed = try c.decodeLenientInt(forKey: .enrichmentFailed) ?? 0
+        errors = try c.decodeArrayOrEmpty(ImportRowError.self, forKey: .errors)
+        books = try c.decodeArrayOrEmpty(Book.self, forKey: .books)
+    }
+}
