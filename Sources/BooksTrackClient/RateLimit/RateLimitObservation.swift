@@ -1,0 +1,86 @@
+import Foundation
+
+/// What one response said about rate limits: `X-RateLimit-*`, `Retry-After`, and a body delay.
+public struct RateLimitObservation: Sendable, Equatable {
+    /// The HTTP status (429 marks a rejection).
+    public var status: Int
+    /// `X-RateLimit-Limit`.
+    public var limit: Int?
+    /// `X-RateLimit-Remaining`.
+    public var remaining: Int?
+    /// `X-RateLimit-Reset`, resolved to an instant.
+    public var resetAt: Date?
+    /// The server-told wait: `Retry-After` (seconds or HTTP date), else the body's `retryAfter`/`retryAfterMs`.
+    public var retryAfter: Duration?
+
+    /// Creates an observation from already-parsed values.
+    public init(status: Int, limit: Int? = nil, remaining: Int? = nil, resetAt: Date? = nil, retryAfter: Duration? = nil) {
+        self.status = status
+        self.limit = limit
+        self.remaining = remaining
+        self.resetAt = resetAt
+        self.retryAfter = retryAfter
+    }
+
+    /// Parses the headers of a response (names case-insensitive; the first occurrence counts).
+    /// - Parameters:
+    ///   - status: the HTTP status.
+    ///   - headers: the response headers (AsyncHTTPClient's `HTTPHeaders` is such a sequence).
+    ///   - bodyRetryAfter: a delay from the body (`retryAfterMs`, rate limiter `details.retryAfter`),
+    ///     used when there is no `Retry-After` header.
+    ///   - now: the receive time, to resolve relative values.
+    public init(
+        status: Int, headers: some Sequence<(name: String, value: String)>, bodyRetryAfter: Duration? = nil, now: Date
+    ) {
+        var values: [String: String] = [:]
+        for (name, value) in headers where values[name.lowercased()] == nil {
+            values[name.lowercased()] = value
+        }
+        self.init(status: status)
+        limit = values["x-ratelimit-limit"].flatMap(Self.parseCount)
+        remaining = values["x-ratelimit-remaining"].flatMap(Self.parseCount)
+        resetAt = values["x-ratelimit-reset"].flatMap { Self.parseReset($0, now: now) }
+        retryAfter = values["retry-after"].flatMap { Self.parseRetryAfter($0, now: now) } ?? bodyRetryAfter
+    }
+
+    /// A non-negative integer count.
+    static func parseCount(_ text: String) -> Int? {
+        guard let value = Int(text.trimmingCharacters(in: .whitespaces)), value >= 0 else { return nil }
+        return value
+    }
+
+    /// `X-RateLimit-Reset`: epoch milliseconds (≥ 10¹¹), epoch seconds (≥ 10⁷), else seconds from now.
+    static func parseReset(_ text: String, now: Date) -> Date? {
+        guard let value = Double(text.trimmingCharacters(in: .whitespaces)), value.isFinite, value >= 0 else {
+            return nil
+        }
+        if value >= 1e11 { return Date(timeIntervalSince1970: value / 1000) }
+        if value >= 1e7 { return Date(timeIntervalSince1970: value) }
+        return now.addingTimeInterval(value)
+    }
+
+    /// `Retry-After`: delay seconds (decimals tolerated) or an HTTP date (a past date means no wait).
+    static func parseRetryAfter(_ text: String, now: Date) -> Duration? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if let seconds = Double(trimmed), seconds.isFinite {
+            return seconds <= 0 ? .zero : .milliseconds(Int64(min(seconds, 1e9) * 1000))
+        }
+        guard let date = HTTPDate.parse(trimmed) else { return nil }
+        return Duration.between(now, date)
+    }
+}
+
+extension Duration {
+    /// The non-negative duration from `start` to `end` (zero when `end` is not later), in milliseconds.
+    static func between(_ start: Date, _ end: Date) -> Duration {
+        let seconds = end.timeIntervalSince(start)
+        guard seconds > 0 else { return .zero }
+        return .milliseconds(Int64((min(seconds, 1e9) * 1000).rounded(.up)))
+    }
+
+    /// The duration as a `TimeInterval`.
+    var timeInterval: TimeInterval {
+        let (seconds, attoseconds) = components
+        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
+    }
+}
