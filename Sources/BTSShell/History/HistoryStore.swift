@@ -1,0 +1,153 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The persistent command history: `$XDG_STATE_HOME/bts/history` (default
+/// `~/.local/state/bts/history`), shared by concurrent sessions.
+///
+/// - Every accepted line is appended to the file at once (O_APPEND under `flock`), so nothing is
+///   lost when the shell is killed (SIGTERM, SIGHUP) and concurrent shells interleave safely.
+/// - Bounded: `load()` keeps the newest `limit` entries and trims the file when it grew beyond.
+/// - Adjacent duplicates are dropped; lines `filter` refuses (secrets, leading space) are never
+///   written (see `HistoryFilter`).
+/// - Multi-line entries are stored escaped (`\n`, `\\`) and round-trip.
+/// - Directories it creates are 0700, the file is 0600 (tightened if it was looser).
+///
+/// Disk errors never stop the shell: they are kept in `lastError` and the history stays in memory.
+public final class HistoryStore: Sendable {
+    /// The default bound.
+    public static let defaultLimit = 2000
+
+    /// The history file.
+    public let fileURL: URL
+    /// Maximum number of entries kept.
+    public let limit: Int
+    /// What may be recorded.
+    public let filter: HistoryFilter
+    private let state: HistoryState
+
+    /// A store for `fileURL`; nothing touches the disk until `load()` or `record(_:)`.
+    public init(fileURL: URL, limit: Int = HistoryStore.defaultLimit, filter: HistoryFilter = .builtIn) {
+        self.fileURL = fileURL
+        self.limit = max(1, limit)
+        self.filter = filter
+        state = HistoryState()
+    }
+
+    /// `$XDG_STATE_HOME/bts/history` when XDG_STATE_HOME is an absolute path, else
+    /// `$HOME/.local/state/bts/history`; nil when no home directory is known.
+    public static func defaultFileURL(environment: [String: String] = ProcessInfo.processInfo.environment)
+        -> URL? {
+        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
+            return URL(fileURLWithPath: state).appendingPathComponent("bts").appendingPathComponent("history")
+        }
+        var home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 }
+        if home == nil, let entry = getpwuid(getuid()), let directory = entry.pointee.pw_dir {
+            home = String(cString: directory)
+        }
+        guard let home else { return nil }
+        return URL(fileURLWithPath: home).appendingPathComponent(".local/state/bts/history")
+    }
+
+    /// Reads the file (creating it and its directories if needed), keeps the newest `limit`
+    /// entries, and trims the file if it holds more. Returns the entries, oldest first.
+    @discardableResult
+    public func load() throws(HistoryStoreError) -> [String] {
+        let file = HistoryFile(path: fileURL.path)
+        let entries: [String]
+        do {
+            entries = try file.loadTrimming(limit: limit)
+        } catch {
+            state.setError(error)
+            throw error
+        }
+        state.replace(entries)
+        return entries
+    }
+
+    /// The entries in memory (loaded plus recorded this session), oldest first.
+    public var entries: [String] { state.entries }
+
+    /// The last disk error, if any (recording continues in memory).
+    public var lastError: HistoryStoreError? { state.error }
+
+    /// Records an accepted line: returns false when the filter refuses it or it repeats the
+    /// previous entry; otherwise appends it to the file immediately and returns true (also when
+    /// the disk write failed: see `lastError`).
+    @discardableResult
+    public func record(_ line: String) -> Bool {
+        guard filter.allows(line) else { return false }
+        guard state.appendIfNew(line, limit: limit) else { return false }
+        do {
+            try HistoryFile(path: fileURL.path).append(line)
+        } catch {
+            state.setError(error)
+        }
+        return true
+    }
+
+    /// Makes sure recorded lines are on stable storage (fsync). Each `record` has already
+    /// written its line, so this only matters against power loss.
+    public func flush() {
+        let descriptor = open(fileURL.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        _ = fsync(descriptor)
+        close(descriptor)
+    }
+}
+
+/// A history disk failure.
+public struct HistoryStoreError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What failed ("create directory", "open", "lock", "read", "write", "rename").
+    public let operation: String
+    /// The path involved.
+    public let path: String
+    /// The `errno` value.
+    public let code: Int32
+
+    public var description: String {
+        "history: cannot \(operation) \(path): \(String(cString: strerror(code)))"
+    }
+}
+
+/// In-memory entries, guarded by a lock.
+private final class HistoryState: @unchecked Sendable {
+    private let lock = NSLock()
+    private var storage: [String] = []
+    private var lastError: HistoryStoreError?
+
+    var entries: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return storage
+    }
+
+    var error: HistoryStoreError? {
+        lock.lock()
+        defer { lock.unlock() }
+        return lastError
+    }
+
+    func replace(_ entries: [String]) {
+        lock.lock()
+        storage = entries
+        lock.unlock()
+    }
+
+    func setError(_ error: HistoryStoreError) {
+        lock.lock()
+        lastError = error
+        lock.unlock()
+    }
+
+    /// Appends unless `line` equals the last entry; keeps at most `limit` entries.
+    func appendIfNew(_ line: String, limit: Int) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        if storage.last == line { return false }
+        storage.append(line)
+        if storage.count > limit { storage.removeFirst(storage.count - limit) }
+        return true
+    }
+}

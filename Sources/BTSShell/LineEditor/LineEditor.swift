@@ -1,0 +1,205 @@
+import CEditLine
+import Dispatch
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Interactive line editing on a terminal, over libedit (BSD editline).
+///
+/// - UTF-8 editing (LC_CTYPE is switched to a UTF-8 locale if the environment's is not).
+/// - emacs keys by default, vi with `setEditingMode(.vi)`; `~/.editrc` (or `$EDITRC`) is read,
+///   lines prefixed `bts:` apply only to bts. TAB, Ctrl-C and Ctrl-R keep bts's bindings.
+/// - Prompts may carry ANSI colour; a right prompt; a continuation prompt while the caller's
+///   `isComplete` says the input is unfinished (the lines are joined with "\n").
+/// - Ctrl-C at the prompt shows "^C", drops the line and returns `.interrupted`; Ctrl-D on an
+///   empty line returns `.eof`. The terminal is never put in ISIG mode while editing, so Ctrl-C
+///   reaches the editor as a key and no SIGINT is raised.
+/// - `el_wgets` runs on a dedicated thread; cancelling the calling task ends the read.
+/// - Terminal resizes (SIGWINCH) are picked up while reading and between reads.
+///
+/// Create one per process, only when stdin is a terminal (see `LineReaderFactory`).
+public final class LineEditor: LineReader, @unchecked Sendable {
+    // @unchecked: libedit state lives in `core`, used only on `worker`'s thread; the other
+    // stored properties are immutable and themselves thread-safe.
+
+    /// Key bindings family.
+    public enum EditingMode: String, Sendable {
+        case emacs
+        case vi
+    }
+
+    /// Options for a `LineEditor`.
+    public struct Configuration: Sendable {
+        /// Name used for `~/.editrc` prefixes ("bts:bind -v").
+        public var programName: String
+        /// Decides whether the input typed so far is complete; nil: every line is complete.
+        public var isComplete: InputCompletenessCheck?
+        /// TAB completion; nil: TAB beeps.
+        public var completionProvider: CompletionProvider?
+        /// Where accepted lines are recorded; nil: in-memory history only (same filters).
+        public var history: HistoryStore?
+        /// In-memory history size.
+        public var historySize: Int
+        /// Starting key bindings (`~/.editrc` may change them).
+        public var editingMode: EditingMode
+        /// Read `~/.editrc` / `$EDITRC`.
+        public var readsEditrc: Bool
+
+        public init(programName: String = "bts", isComplete: InputCompletenessCheck? = nil,
+                    completionProvider: CompletionProvider? = nil, history: HistoryStore? = nil,
+                    historySize: Int = HistoryStore.defaultLimit, editingMode: EditingMode = .emacs,
+                    readsEditrc: Bool = true) {
+            self.programName = programName
+            self.isComplete = isComplete
+            self.completionProvider = completionProvider
+            self.history = history
+            self.historySize = historySize
+            self.editingMode = editingMode
+            self.readsEditrc = readsEditrc
+        }
+    }
+
+    private let core: EditorCore
+    private let worker: BlockingWorker
+    private let wakeup: EditorWakeup
+    private let configuration: Configuration
+    private let inputFD: Int32
+    private let savedTerminal: termios?
+    private let resizeSource: any DispatchSourceSignal
+
+    /// Sets up libedit on `input`/`output` (stdin/stdout by default). Returns nil when libedit
+    /// cannot initialise. Loads `configuration.history` into the in-memory history.
+    public init?(configuration: Configuration = Configuration(),
+                 input: UnsafeMutablePointer<FILE>? = bts_stdin(),
+                 output: UnsafeMutablePointer<FILE>? = bts_stdout(),
+                 error: UnsafeMutablePointer<FILE>? = bts_stderr()) {
+        guard let input, let output, let error else { return nil }
+        _ = bts_setlocale_ctype_utf8()
+        let wakeup = EditorWakeup()
+        guard let core = EditorCore(programName: configuration.programName, input: input, output: output,
+                                    error: error, historySize: configuration.historySize,
+                                    completionProvider: configuration.completionProvider, wakeup: wakeup)
+        else { return nil }
+        core.configure(initialMode: configuration.editingMode, sourceEditrc: configuration.readsEditrc)
+        if let history = configuration.history {
+            for entry in history.entries { core.enterHistory(entry) }
+        }
+        self.core = core
+        self.wakeup = wakeup
+        self.configuration = configuration
+        self.inputFD = fileno(input)
+        var attributes = termios()
+        savedTerminal = tcgetattr(fileno(input), &attributes) == 0 ? attributes : nil
+        worker = BlockingWorker(name: "bts.line-editor")
+        resizeSource = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .global())
+        resizeSource.setEventHandler { [wakeup] in wakeup.post(.resize) }
+        resizeSource.resume()
+    }
+
+    deinit {
+        resizeSource.cancel()
+        // No read can be running (it would keep `self` alive); `core`'s deinit calls el_end,
+        // which restores the terminal.
+        worker.shutdown()
+    }
+
+    // MARK: reading
+
+    /// Reads one logical line. See `LineEditorResult`. Accepted lines go to the history.
+    public func readLine(prompt: LinePrompt) async -> LineEditorResult {
+        var lines: [String] = []
+        while true {
+            let sequence = wakeup.nextSequence()
+            if Task.isCancelled { return .interrupted }
+            let first = lines.isEmpty
+            let text = first ? prompt.primary : prompt.continuation
+            let right = first ? prompt.right : nil
+            let core = self.core
+            let wakeup = self.wakeup
+            let physical = await withTaskCancellationHandler {
+                await worker.run { core.readPhysicalLine(prompt: text, right: right, sequence: sequence) }
+            } onCancel: {
+                wakeup.post(.abort(sequence: sequence))
+            }
+            switch physical {
+            case .interrupted:
+                return .interrupted
+            case .eof:
+                if lines.isEmpty { return .eof }
+                // End of input inside a continuation: hand over what we have; the parser reports it.
+                let joined = lines.joined(separator: "\n")
+                await record(joined)
+                return .line(joined)
+            case .line(let line):
+                lines.append(line)
+                let joined = lines.joined(separator: "\n")
+                if configuration.isComplete?(joined) ?? true {
+                    await record(joined)
+                    return .line(joined)
+                }
+            }
+        }
+    }
+
+    /// Ends a pending (or the next) `readLine` with `.interrupted`, from any thread.
+    public func cancelRead() {
+        wakeup.post(.abort(sequence: wakeup.currentSequence))
+    }
+
+    private func record(_ line: String) async {
+        let accepted: Bool
+        if let store = configuration.history {
+            accepted = store.record(line)
+        } else {
+            accepted = HistoryFilter.builtIn.allows(line)
+        }
+        guard accepted else { return }
+        let core = self.core
+        await worker.run { core.enterHistory(line) }
+    }
+
+    // MARK: configuration
+
+    /// Switches to emacs or vi key bindings (bts's TAB/Ctrl-C/Ctrl-R bindings are kept).
+    public func setEditingMode(_ mode: EditingMode) async {
+        let core = self.core
+        await worker.run { core.setEditor(mode) }
+    }
+
+    /// Runs one editrc-style libedit command, e.g. "bind -v" or "bind ^W ed-delete-prev-word".
+    /// Returns false when libedit rejects it.
+    @discardableResult
+    public func execute(editrcCommand: String) async -> Bool {
+        let core = self.core
+        return await worker.run { core.parse(editrcCommand) }
+    }
+
+    /// The current key-binding family.
+    public var editingMode: EditingMode {
+        get async {
+            let core = self.core
+            return await worker.run { core.mode }
+        }
+    }
+
+    /// Number of entries in the in-memory history.
+    public var historyCount: Int {
+        get async {
+            let core = self.core
+            return await worker.run { core.historyCount }
+        }
+    }
+
+    /// Tells the editor the terminal size changed (it also watches SIGWINCH itself).
+    public func terminalResized() {
+        wakeup.post(.resize)
+    }
+
+    /// Puts the terminal back in the mode it had when the editor was created. For signal and
+    /// exit paths that cannot wait for the read to end; safe from any thread.
+    public func restoreTerminal() {
+        guard var attributes = savedTerminal else { return }
+        _ = tcsetattr(inputFD, TCSADRAIN, &attributes)
+    }
+}

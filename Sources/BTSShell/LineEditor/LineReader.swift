@@ -1,0 +1,52 @@
+/// What one `readLine` call produced.
+public enum LineEditorResult: Sendable, Equatable {
+    /// A complete input (possibly several physical lines joined with "\n" when the
+    /// caller's `isComplete` asked for continuation lines). No trailing newline.
+    case line(String)
+    /// End of input: Ctrl-D on an empty line, or stdin closed.
+    case eof
+    /// Ctrl-C at the prompt (the typed text was discarded), or the read was cancelled.
+    case interrupted
+}
+
+/// The prompts for one `readLine` call. A plain string literal is a primary prompt.
+///
+/// Prompts may contain ANSI colour (SGR/CSI) sequences; the editor marks them as
+/// zero-width for libedit so the cursor position stays right.
+public struct LinePrompt: Sendable, Equatable, ExpressibleByStringLiteral {
+    /// Shown before the first line.
+    public var primary: String
+    /// Shown before each continuation line while `isComplete` returns false.
+    public var continuation: String
+    /// Shown at the right edge of the first line (e.g. the tightest rate-limit budget), if any.
+    public var right: String?
+
+    public init(_ primary: String, continuation: String = "... ", right: String? = nil) {
+        self.primary = primary
+        self.continuation = continuation
+        self.right = right
+    }
+
+    public init(stringLiteral value: String) {
+        self.init(value)
+    }
+}
+
+/// Reads logical input lines. `LineEditor` (a terminal, libedit) and `PlainLineReader`
+/// (a pipe or file: no prompt, no history) both conform, so the REPL loop is the same.
+public protocol LineReader: AnyObject, Sendable {
+    /// Reads one logical line (continuation lines included). Never throws: errors end the
+    /// input (`.eof`). Cancelling the calling task ends a pending read with `.interrupted`.
+    func readLine(prompt: LinePrompt) async -> LineEditorResult
+}
+
+extension LineReader {
+    /// Reads one logical line with `prompt` as the primary prompt.
+    public func readLine(prompt: String) async -> LineEditorResult {
+        await readLine(prompt: LinePrompt(prompt))
+    }
+}
+
+/// Decides whether accumulated input is a complete command (e.g. no unclosed quote and no
+/// trailing `\`). Called with all lines so far joined by "\n".
+public typealias InputCompletenessCheck = @Sendable (String) -> Bool
