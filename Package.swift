@@ -1,0 +1,149 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "bts",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "bts", targets: ["bts"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/vapor/multipart-kit.git", from: "4.7.1"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-async-algorithms.git", from: "1.1.4"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/LebJe/TOMLKit.git", from: "0.6.0"),
+        .package(url: "https://github.com/yaslab/CSV.swift.git", from: "2.5.2"),
+    ],
+    targets: [
+        // libedit through non-variadic static-inline shims (see shim.h).
+        .systemLibrary(
+            name: "CEditLine",
+            pkgConfig: "libedit",
+            providers: [.apt(["libedit-dev"])]
+        ),
+        // Wire types shared by client and server: envelopes, DTOs, error codes, ISBN.
+        .target(
+            name: "BooksTrackContract",
+            swiftSettings: strict
+        ),
+        // The async API core: actor BooksTrackAPI, transport, retries, ledger, SSE, job watcher.
+        .target(
+            name: "BooksTrackClient",
+            dependencies: [
+                "BooksTrackContract",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+                .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+            ],
+            swiftSettings: strict
+        ),
+        // The bundled goodbooks-10k catalog in SQLite (GRDB, FTS5) with its vector index.
+        .target(
+            name: "BooksTrackCatalog",
+            dependencies: [
+                "BooksTrackContract",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "CSV", package: "CSV.swift"),
+            ],
+            resources: [.copy("Resources")],
+            swiftSettings: strict
+        ),
+        // The local BooksTrack-compatible server (Hummingbird 2): routes, limits, faults, jobs.
+        .target(
+            name: "BooksTrackServer",
+            dependencies: [
+                "BooksTrackContract",
+                "BooksTrackCatalog",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "MultipartKit", package: "multipart-kit"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "CSV", package: "CSV.swift"),
+            ],
+            swiftSettings: strict
+        ),
+        // The command language: lexer, parser, AST, diagnostics with source locations.
+        .target(
+            name: "BTSLanguage",
+            swiftSettings: strict
+        ),
+        // Command registry, interpreter, renderers, completion engine, REPL.
+        .target(
+            name: "BTSShell",
+            dependencies: [
+                "BTSLanguage",
+                "BooksTrackClient",
+                "BooksTrackContract",
+                "BooksTrackServer",
+                "CEditLine",
+                .product(name: "TOMLKit", package: "TOMLKit"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        // The thin executable.
+        .executableTarget(
+            name: "bts",
+            dependencies: [
+                "BTSShell",
+                "BooksTrackServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+
+        .testTarget(
+            name: "BooksTrackContractTests",
+            dependencies: ["BooksTrackContract"],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "BooksTrackCatalogTests",
+            dependencies: ["BooksTrackCatalog", "BooksTrackContract"]
+        ),
+        .testTarget(
+            name: "BooksTrackClientTests",
+            dependencies: [
+                "BooksTrackClient",
+                "BooksTrackContract",
+                "BooksTrackServer",
+            ]
+        ),
+        .testTarget(
+            name: "BooksTrackServerTests",
+            dependencies: [
+                "BooksTrackServer",
+                "BooksTrackContract",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+            ]
+        ),
+        .testTarget(
+            name: "BTSLanguageTests",
+            dependencies: ["BTSLanguage"]
+        ),
+        .testTarget(
+            name: "BTSShellTests",
+            dependencies: ["BTSShell", "BTSLanguage", "BooksTrackServer", "BooksTrackClient"]
+        ),
+    ]
+)

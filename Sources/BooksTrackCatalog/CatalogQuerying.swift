@@ -1,0 +1,109 @@
+import Foundation
+
+/// One cleaned row of the goodbooks-10k catalog (a Goodreads "work" with its best edition).
+public struct CatalogBook: Sendable, Hashable, Codable {
+    /// goodbooks `book_id` (1…10000), stable across rebuilds.
+    public var id: Int
+    public var goodreadsBookID: Int
+    public var goodreadsWorkID: Int
+    /// Zero-padded ISBN-10, when the source row had one.
+    public var isbn10: String?
+    /// Derived from `isbn10` (never from the source's float column).
+    public var isbn13: String?
+    /// Display title as Goodreads shows it, series included: "The Hunger Games (The Hunger Games, #1)".
+    public var title: String
+    /// Original title when it differs from the display title.
+    public var originalTitle: String?
+    /// Series name and number parsed out of the title: ("The Hunger Games", 1).
+    public var series: String?
+    public var seriesNumber: Double?
+    public var authors: [String]
+    /// Original publication year (negative for BCE works).
+    public var year: Int?
+    /// ISO 639-1 where known ("en"), else the source code.
+    public var language: String?
+    public var averageRating: Double
+    public var ratingsCount: Int
+    public var imageURL: String?
+    public var smallImageURL: String?
+
+    public init(
+        id: Int, goodreadsBookID: Int, goodreadsWorkID: Int, isbn10: String?, isbn13: String?,
+        title: String, originalTitle: String?, series: String?, seriesNumber: Double?, authors: [String],
+        year: Int?, language: String?, averageRating: Double, ratingsCount: Int,
+        imageURL: String?, smallImageURL: String?
+    ) {
+        self.id = id
+        self.goodreadsBookID = goodreadsBookID
+        self.goodreadsWorkID = goodreadsWorkID
+        self.isbn10 = isbn10
+        self.isbn13 = isbn13
+        self.title = title
+        self.originalTitle = originalTitle
+        self.series = series
+        self.seriesNumber = seriesNumber
+        self.authors = authors
+        self.year = year
+        self.language = language
+        self.averageRating = averageRating
+        self.ratingsCount = ratingsCount
+        self.imageURL = imageURL
+        self.smallImageURL = smallImageURL
+    }
+}
+
+/// A scored result of a ranked search (score in 0…1, higher is better).
+public struct ScoredBook: Sendable, Hashable {
+    public var book: CatalogBook
+    public var score: Double
+    public init(book: CatalogBook, score: Double) {
+        self.book = book
+        self.score = score
+    }
+}
+
+/// A page of results plus the total number of matches.
+public struct CatalogPage: Sendable, Hashable {
+    public var books: [CatalogBook]
+    public var total: Int
+    public init(books: [CatalogBook], total: Int) {
+        self.books = books
+        self.total = total
+    }
+}
+
+/// A recommendation with a reason derived from the data.
+public struct Recommendation: Sendable, Hashable {
+    public var book: CatalogBook
+    public var reason: String
+    public init(book: CatalogBook, reason: String) {
+        self.book = book
+        self.reason = reason
+    }
+}
+
+/// What the server asks of the catalog. Implemented by `SQLiteCatalog`; fakes in tests.
+/// All methods are synchronous and thread-safe (the catalog is read-only once built).
+public protocol CatalogQuerying: Sendable {
+    /// Exact lookup by normalized ISBN-13 (digits only). ISBN-10s are converted by the caller.
+    func book(isbn13: String) throws -> CatalogBook?
+    /// Lookup by goodbooks id.
+    func book(id: Int) throws -> CatalogBook?
+    /// Full-text (FTS5) title search over titles and original titles, best matches first.
+    func searchTitle(_ query: String, limit: Int) throws -> CatalogPage
+    /// Full-text author search, most-rated first.
+    func searchAuthor(_ name: String, limit: Int) throws -> CatalogPage
+    /// Title and/or author (at least one non-nil), both must match when both are given.
+    func searchAdvanced(title: String?, author: String?, limit: Int) throws -> CatalogPage
+    /// Cosine top-k over the embedding of `query` (natural language), after `offset`.
+    func semantic(_ query: String, limit: Int, offset: Int) throws -> [ScoredBook]
+    /// Blend of full-text rank and semantic similarity.
+    func hybrid(_ query: String, limit: Int, offset: Int) throws -> [ScoredBook]
+    /// Nearest neighbours of the book with this ISBN-13, the book itself excluded.
+    /// `nil` when the ISBN is not in the catalog (or has no vector).
+    func similar(isbn13: String, limit: Int) throws -> [ScoredBook]?
+    /// The weekly selection for the ISO week containing `weekOf` (stable within a week).
+    func weeklyRecommendations(weekOf: Date, limit: Int) throws -> [Recommendation]
+    /// Number of books in the catalog.
+    var count: Int { get }
+}
