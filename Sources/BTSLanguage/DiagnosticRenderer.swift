@@ -1,0 +1,104 @@
+/// Renders diagnostics in the clang style:
+///
+/// ```
+/// script.bts:3:19: error: unknown option '--limt' for 'search' (did you mean '--limit'?)
+///   3 | search title dune --limt 5
+///     |                   ^~~~~~
+/// ```
+///
+/// The caret sits at the start column and `~` covers the rest of the range on that line.
+/// Tabs are expanded to 8-column stops and control characters are shown as Control Pictures,
+/// so the caret line always lines up with the printed source line.
+public struct DiagnosticRenderer: Sendable {
+    /// Emit ANSI colour (bold location/message, red `error:`, green caret line) like clang.
+    public var colored: Bool
+
+    public init(colored: Bool = false) {
+        self.colored = colored
+    }
+
+    private enum Style: String {
+        case reset = "\u{1B}[0m"
+        case bold = "\u{1B}[1m"
+        case error = "\u{1B}[0;1;31m"
+        case warning = "\u{1B}[0;1;35m"
+        case note = "\u{1B}[0;1;30m"
+        case caret = "\u{1B}[0;1;32m"
+    }
+
+    /// Renders several diagnostics, one after another.
+    public func render(_ diagnostics: [Diagnostic], in source: SourceFile) -> String {
+        diagnostics.map { render($0, in: source) }.joined()
+    }
+
+    /// Renders one diagnostic with its snippet and notes. Every line ends in `\n`.
+    public func render(_ diagnostic: Diagnostic, in source: SourceFile) -> String {
+        var output = block(
+            severity: diagnostic.severity, message: diagnostic.message, range: diagnostic.range, in: source)
+        for note in diagnostic.notes {
+            if let range = note.range {
+                output += block(severity: .note, message: note.message, range: range, in: source)
+            } else {
+                output += paint("\(source.name): ", .bold) + paint("note: ", .note) + note.message + "\n"
+            }
+        }
+        return output
+    }
+
+    private func block(
+        severity: Diagnostic.Severity, message: String, range: SourceRange, in source: SourceFile
+    ) -> String {
+        let location = source.location(of: range.offset)
+        let style: Style
+        switch severity {
+        case .error: style = .error
+        case .warning: style = .warning
+        case .note: style = .note
+        }
+        var output = paint("\(source.name):\(location.line):\(location.column): ", .bold)
+        output += paint("\(severity.rawValue): ", style)
+        output += paint(message, .bold) + "\n"
+
+        let line = location.line
+        let content = source.lineContentRange(line)
+        let (shown, caretStart, caretWidth) = snippet(range: range, line: content, in: source)
+        let number = String(line)
+        let blank = String(repeating: " ", count: number.count)
+        output += "  \(number) | \(shown)\n"
+        let caret = "^" + String(repeating: "~", count: max(0, caretWidth - 1))
+        output += "  \(blank) | " + String(repeating: " ", count: caretStart) + paint(caret, .caret) + "\n"
+        return output
+    }
+
+    /// The printable line and the caret's display column and width.
+    private func snippet(range: SourceRange, line: SourceRange, in source: SourceFile) -> (String, Int, Int) {
+        let text = source.slice(line)
+        var shown = ""
+        var column = 0
+        var caretStart: Int?
+        var caretEnd = 0
+        var offset = line.offset
+        let start = min(max(range.offset, line.offset), line.end)
+        let end = min(max(range.end, start), line.end)
+        for character in text {
+            if offset == start, caretStart == nil { caretStart = column }
+            let next = DisplayWidth.advance(column, by: character)
+            if character == "\t" {
+                shown += String(repeating: " ", count: next - column)
+            } else {
+                shown += DisplayWidth.printable(character)
+            }
+            offset += character.utf8.count
+            if caretStart == nil, offset > start { caretStart = column }
+            column = next
+            if offset <= end { caretEnd = column }
+        }
+        let begin = caretStart ?? column
+        let width = max(1, caretEnd - begin)
+        return (shown, begin, width)
+    }
+
+    private func paint(_ text: String, _ style: Style) -> String {
+        colored ? style.rawValue + text + Style.reset.rawValue : text
+    }
+}

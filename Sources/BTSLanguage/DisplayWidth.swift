@@ -1,0 +1,53 @@
+/// Terminal display width of text, as used for diagnostic columns and caret lines.
+public enum DisplayWidth {
+    /// Tab stops are every 8 columns, as on a terminal.
+    public static let tabWidth = 8
+
+    /// The width of `text` when printed starting at column 0 (tabs expanded).
+    public static func of(_ text: String) -> Int {
+        var column = 0
+        for character in text { column = advance(column, by: character) }
+        return column
+    }
+
+    /// The column after printing `character` at `column`.
+    public static func advance(_ column: Int, by character: Character) -> Int {
+        if character == "\t" { return (column / tabWidth + 1) * tabWidth }
+        return column + width(of: character)
+    }
+
+    /// The width of one (non-tab) character: 2 for wide/emoji, else 1.
+    /// Control characters are printed as their Control Pictures (width 1) by the renderer.
+    public static func width(of character: Character) -> Int {
+        guard let first = character.unicodeScalars.first else { return 0 }
+        if character.unicodeScalars.contains(where: { $0.value == 0xFE0F }) { return 2 }
+        if first.properties.isEmojiPresentation { return 2 }
+        return isWide(first.value) ? 2 : 1
+    }
+
+    /// Whether `character` is printed as something else (control characters become visible pictures).
+    static func printable(_ character: Character) -> String {
+        guard character.unicodeScalars.count == 1, let scalar = character.unicodeScalars.first else {
+            return String(character)
+        }
+        switch scalar.value {
+        case 0x00..<0x20:
+            return String(Character(Unicode.Scalar(0x2400 + scalar.value) ?? "?"))
+        case 0x7F:
+            return "\u{2421}"
+        default:
+            return String(character)
+        }
+    }
+
+    private static func isWide(_ value: UInt32) -> Bool {
+        switch value {
+        case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
+             0xA000...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,
+             0xFFE0...0xFFE6, 0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x3FFFD:
+            return true
+        default:
+            return false
+        }
+    }
+}

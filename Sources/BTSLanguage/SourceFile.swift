@@ -1,0 +1,83 @@
+/// A named piece of command text (a script file, `<stdin>`, or a `-c` argument).
+///
+/// Offsets are UTF-8 byte offsets. Line and column numbers are 1-based; the column is a
+/// terminal display column (tabs advance to the next multiple of 8, wide characters count 2),
+/// like GCC's `-fdiagnostics-column-unit=display`.
+public struct SourceFile: Sendable {
+    /// The name shown in diagnostics, e.g. `script.bts`, `<stdin>` or `-c`.
+    public let name: String
+    /// The full text.
+    public let text: String
+    /// The text as UTF-8 bytes.
+    public let bytes: [UInt8]
+    /// Offsets at which each line starts (line 1 starts at 0).
+    public let lineStarts: [Int]
+
+    public init(name: String, text: String) {
+        self.name = name
+        self.text = text
+        let bytes = Array(text.utf8)
+        self.bytes = bytes
+        var starts = [0]
+        for (index, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") {
+            starts.append(index + 1)
+        }
+        self.lineStarts = starts
+    }
+
+    /// The number of lines (a trailing newline opens a final empty line).
+    public var lineCount: Int { lineStarts.count }
+
+    /// The 1-based line containing `offset` (clamped into the text).
+    public func line(containing offset: Int) -> Int {
+        let offset = min(max(0, offset), bytes.count)
+        var low = 0
+        var high = lineStarts.count - 1
+        while low < high {
+            let mid = (low + high + 1) / 2
+            if lineStarts[mid] <= offset { low = mid } else { high = mid - 1 }
+        }
+        return low + 1
+    }
+
+    /// The byte range of a 1-based line's content, without its `\n` (or `\r\n`).
+    public func lineContentRange(_ line: Int) -> SourceRange {
+        let index = min(max(1, line), lineStarts.count) - 1
+        let start = lineStarts[index]
+        var end = index + 1 < lineStarts.count ? lineStarts[index + 1] - 1 : bytes.count
+        if end > start, bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+        return SourceRange(from: start, to: end)
+    }
+
+    /// The text of a 1-based line, without its line terminator.
+    public func lineText(_ line: Int) -> String {
+        slice(lineContentRange(line))
+    }
+
+    /// The text covered by `range` (clamped into the text; partial characters become U+FFFD).
+    public func slice(_ range: SourceRange) -> String {
+        let start = min(max(0, range.offset), bytes.count)
+        let end = min(max(start, range.end), bytes.count)
+        return String(decoding: bytes[start..<end], as: UTF8.self)
+    }
+
+    /// The 1-based line and display column of `offset`.
+    public func location(of offset: Int) -> SourceLocation {
+        var clamped = min(max(0, offset), bytes.count)
+        // An offset inside a multi-byte character belongs to that character.
+        while clamped > 0, clamped < bytes.count, bytes[clamped] & 0xC0 == 0x80 { clamped -= 1 }
+        let line = line(containing: clamped)
+        let lineStart = lineStarts[line - 1]
+        let prefix = slice(SourceRange(from: lineStart, to: clamped))
+        return SourceLocation(line: line, column: DisplayWidth.of(prefix) + 1, offset: clamped)
+    }
+}
+
+/// A resolved position: 1-based line, 1-based display column, and the byte offset.
+public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
+    public let line: Int
+    public let column: Int
+    public let offset: Int
+
+    public var description: String { "\(line):\(column)" }
+}

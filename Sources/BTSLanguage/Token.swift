@@ -1,0 +1,33 @@
+/// A lexical token: a word or a command separator.
+public struct Token: Sendable, Hashable {
+    public enum Kind: Sendable, Hashable {
+        case word(Word)
+        /// `;`
+        case semicolon
+        /// An unescaped line break.
+        case newline
+        /// End of input (zero-length range at the end).
+        case end
+    }
+
+    public var kind: Kind
+    public var range: SourceRange
+    /// A lexical error was reported inside this word, or (on a separator) somewhere between the
+    /// previous separator and this one. The parser drops such commands.
+    public var hasError: Bool
+
+    public init(kind: Kind, range: SourceRange, hasError: Bool = false) {
+        self.kind = kind
+        self.range = range
+        self.hasError = hasError
+    }
+
+    /// The word, if this is a word token.
+    public var word: Word? {
+        if case .word(let word) = kind { return word }
+        return nil
+    }
+
+    /// Whether the token ends a command.
+    public var isSeparator: Bool { word == nil }
+}

@@ -1,0 +1,168 @@
+/// A path into structured data, as in `${_.results[0].isbn}`: `.key("results"), .index(0), .key("isbn")`.
+public struct ValuePath: Sendable, Hashable, CustomStringConvertible {
+    /// One step of a path.
+    public enum Component: Sendable, Hashable {
+        /// An object member.
+        case key(String)
+        /// An array element; negative indexes count from the end (`[-1]` is the last).
+        case index(Int)
+    }
+
+    public var components: [Component]
+
+    public init(_ components: [Component] = []) {
+        self.components = components
+    }
+
+    public var isEmpty: Bool { components.isEmpty }
+
+    /// The path in source form, e.g. `.results[0].isbn`.
+    public var description: String {
+        components.map { component in
+            switch component {
+            case .key(let key): return ".\(key)"
+            case .index(let index): return "[\(index)]"
+            }
+        }.joined()
+    }
+}
+
+/// A reference to a variable inside a word: `$x`, `${x}`, `$1`, `$_`, `${_.a.b[0]}`.
+public struct VariableReference: Sendable, Hashable {
+    /// The variable name: an identifier, `_` (last result) or digits (script arguments).
+    public var name: String
+    /// The path into the variable's value (empty for a plain reference).
+    public var path: ValuePath
+    /// The whole reference including `$` and braces.
+    public var range: SourceRange
+
+    public init(name: String, path: ValuePath = ValuePath(), range: SourceRange) {
+        self.name = name
+        self.path = path
+        self.range = range
+    }
+
+    /// Whether the name is `1`, `2`, … (a script argument).
+    public var isPositional: Bool { name.utf8.allSatisfy { $0 >= 48 && $0 <= 57 } }
+}
+
+/// Parses the inside of `${ … }`: `name ( .key | [index] )*`, whitespace allowed between parts.
+public enum ValuePathParser {
+    /// The result of parsing: `.status` for `${?}`, else a variable reference.
+    public enum Parsed: Sendable, Hashable {
+        case status
+        case variable(name: String, path: ValuePath)
+    }
+
+    /// Parses `bytes` (the text between the braces) that starts at `baseOffset` in the source.
+    /// Errors point at the offending character.
+    public static func parse(_ bytes: ArraySlice<UInt8>, baseOffset: Int) -> Result<Parsed, Diagnostic> {
+        var cursor = Cursor(bytes: Array(bytes), base: baseOffset)
+        cursor.skipSpace()
+        if cursor.peek == UInt8(ascii: "?") {
+            cursor.index += 1
+            cursor.skipSpace()
+            if cursor.atEnd { return .success(.status) }
+            return .failure(cursor.unexpected("after '?'"))
+        }
+        guard let name = cursor.name(allowDigitStart: true) else {
+            if cursor.atEnd {
+                return .failure(.error("empty variable reference; expected a name inside '${}'", at: cursor.here))
+            }
+            return .failure(cursor.unexpected("where a variable name was expected"))
+        }
+        var components: [ValuePath.Component] = []
+        while true {
+            cursor.skipSpace()
+            guard let byte = cursor.peek else { break }
+            if byte == UInt8(ascii: ".") {
+                cursor.index += 1
+                cursor.skipSpace()
+                guard let key = cursor.name(allowDigitStart: true) else {
+                    return .failure(.error("expected a key after '.' in variable path", at: cursor.here))
+                }
+                components.append(.key(key))
+            } else if byte == UInt8(ascii: "[") {
+                let open = cursor.here
+                cursor.index += 1
+                cursor.skipSpace()
+                guard let index = cursor.integer() else {
+                    return .failure(.error("expected an integer index after '['", at: cursor.here,
+                                           notes: [Diagnostic.Note("'[' is here", range: open)]))
+                }
+                cursor.skipSpace()
+                guard cursor.peek == UInt8(ascii: "]") else {
+                    return .failure(.error("expected ']' to close the index", at: cursor.here,
+                                           notes: [Diagnostic.Note("to match this '['", range: open)]))
+                }
+                cursor.index += 1
+                components.append(.index(index))
+            } else {
+                return .failure(cursor.unexpected("in variable path"))
+            }
+        }
+        return .success(.variable(name: name, path: ValuePath(components)))
+    }
+
+    /// Parses a path written as text, e.g. `_.results[0].isbn` (for commands such as `expect`).
+    public static func parse(_ text: String) -> Result<Parsed, Diagnostic> {
+        let bytes = Array(text.utf8)
+        return parse(bytes[...], baseOffset: 0)
+    }
+
+    private struct Cursor {
+        let bytes: [UInt8]
+        let base: Int
+        var index = 0
+
+        var atEnd: Bool { index >= bytes.count }
+        var peek: UInt8? { index < bytes.count ? bytes[index] : nil }
+        var here: SourceRange {
+            SourceRange(offset: base + index, length: atEnd ? 0 : scalarLength(at: index))
+        }
+
+        mutating func skipSpace() {
+            while let byte = peek, byte == 32 || byte == 9 || byte == 10 || byte == 13 { index += 1 }
+        }
+
+        mutating func name(allowDigitStart: Bool) -> String? {
+            let start = index
+            while let byte = peek, Lexer.isNameByte(byte) || byte == UInt8(ascii: "-") && index > start {
+                if index == start, !allowDigitStart, Lexer.isDigit(byte) { break }
+                index += 1
+            }
+            guard index > start else { return nil }
+            return String(decoding: bytes[start..<index], as: UTF8.self)
+        }
+
+        mutating func integer() -> Int? {
+            let start = index
+            if peek == UInt8(ascii: "-") { index += 1 }
+            let digits = index
+            while let byte = peek, Lexer.isDigit(byte) { index += 1 }
+            guard index > digits, let value = Int(String(decoding: bytes[start..<index], as: UTF8.self)) else {
+                index = start
+                return nil
+            }
+            return value
+        }
+
+        func scalarLength(at position: Int) -> Int {
+            let lead = bytes[position]
+            let length: Int
+            switch lead {
+            case 0xF0...: length = 4
+            case 0xE0...: length = 3
+            case 0xC0...: length = 2
+            default: length = 1
+            }
+            return min(length, bytes.count - position)
+        }
+
+        func unexpected(_ context: String) -> Diagnostic {
+            let range = here
+            let character = String(decoding: bytes[index..<index + range.length], as: UTF8.self)
+            return .error("unexpected '\(character)' \(context)", at: range)
+        }
+    }
+}

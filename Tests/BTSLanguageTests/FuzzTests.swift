@@ -1,0 +1,100 @@
+import Testing
+@testable import BTSLanguage
+
+/// A small deterministic generator (SplitMix64) so fuzz failures reproduce.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+@Suite struct FuzzTests {
+    static let alphabet: [String] = [
+        "a", "b", "x", "_", "1", "0", " ", " ", "\t", "'", "\"", "$", "{", "}", "[", "]", ".", "\\", ";", "#",
+        "\n", "\r", "\u{0}", "é", "三", "📚", "e\u{301}", "-", "--", "=", "?", "${", "${_.", "search ", "--limit",
+    ]
+
+    static func randomText(_ generator: inout SeededGenerator) -> String {
+        let length = Int.random(in: 0...40, using: &generator)
+        return (0..<length).map { _ in alphabet.randomElement(using: &generator) ?? "" }.joined()
+    }
+
+    @Test(arguments: [1, 2, 3, 4] as [UInt64])
+    func lexerAndParserInvariants(seed: UInt64) {
+        var generator = SeededGenerator(state: seed)
+        for _ in 0..<1500 {
+            let text = Self.randomText(&generator)
+            let source = SourceFile(name: "fuzz", text: text)
+            let all = SourceRange(offset: 0, length: source.bytes.count)
+            let (tokens, lexical) = Lexer.tokenize(source)
+            #expect(tokens.last?.kind == .end, "\(text.debugDescription)")
+            var previousEnd = 0
+            for token in tokens {
+                #expect(all.contains(token.range), "token \(token.range) in \(text.debugDescription)")
+                #expect(token.range.offset >= previousEnd, "tokens overlap in \(text.debugDescription)")
+                previousEnd = token.range.end
+                guard let word = token.word else { continue }
+                for part in word.parts {
+                    #expect(word.range.contains(part.range), "part \(part.range) outside \(word.range) in \(text.debugDescription)")
+                }
+            }
+            let result = Parser.parse(source)
+            for diagnostic in result.diagnostics {
+                #expect(all.contains(diagnostic.range), "diagnostic \(diagnostic) in \(text.debugDescription)")
+                for note in diagnostic.notes {
+                    if let range = note.range { #expect(all.contains(range)) }
+                }
+            }
+            for command in result.script.commands {
+                #expect(all.contains(command.range))
+                for argument in command.arguments {
+                    #expect(command.range.contains(argument.range))
+                    if let option = argument.option {
+                        #expect(argument.range.contains(option.nameRange))
+                        if let value = option.value { #expect(argument.range.contains(value.range)) }
+                    }
+                }
+            }
+            let complete = Parser.isComplete(text)
+            #expect(complete == !result.isIncomplete, "\(text.debugDescription)")
+            #expect(complete == !lexical.contains { $0.isIncompleteInput })
+            if !complete { #expect(result.hasErrors) }
+            let rendered = DiagnosticRenderer(colored: true).render(result.diagnostics, in: source)
+            #expect(result.diagnostics.isEmpty == rendered.isEmpty)
+            _ = DiagnosticRenderer().render(result.diagnostics, in: source)
+        }
+    }
+
+    @Test func plainWordsSplitLikeWhitespace() {
+        var generator = SeededGenerator(state: 99)
+        let letters = ["a", "b", "c", "é", "三", " ", "  "]
+        for _ in 0..<500 {
+            let count = Int.random(in: 1...20, using: &generator)
+            let text = "cmd " + (0..<count).map { _ in letters.randomElement(using: &generator) ?? "" }.joined()
+            let result = Parser.parse(text)
+            #expect(result.diagnostics.isEmpty)
+            let expected = text.split(separator: " ").dropFirst().map(String.init)
+            #expect(result.script.commands.first?.arguments.compactMap(\.word.literalText) == expected)
+        }
+    }
+
+    @Test func locationsAreMonotonic() {
+        var generator = SeededGenerator(state: 7)
+        for _ in 0..<200 {
+            let source = SourceFile(name: "f", text: Self.randomText(&generator))
+            var previous = SourceLocation(line: 1, column: 1, offset: 0)
+            for offset in 0...source.bytes.count {
+                let location = source.location(of: offset)
+                #expect(location.line >= previous.line)
+                if location.line == previous.line { #expect(location.column >= previous.column) }
+                previous = location
+            }
+        }
+    }
+}
