@@ -11,15 +11,18 @@ import Foundation
 /// - `g:` character 3-grams of each word padded with `^`/`$` (typo tolerance: "poter" ~ "potter");
 /// - `a:` author name tokens (first author 1.0, co-authors 0.4), `A:` the full primary author, and
 ///   the primary author's tokens also as weak words (so a misspelt surname still matches by 3-grams);
-/// - `s:` series name tokens and `S:` the whole series name (strong: series mates are close);
+/// - `b:` adjacent pairs of content words of the title (phrase evidence);
+/// - `s:` series name tokens, `s2:` their adjacent pairs and `S:` the whole series name (strong:
+///   series mates are close);
 /// - `d:` decade, `e:` era, `l:` language (weak context).
 /// A query uses `w:` and `g:` features of its words and also matches each word as an author
-/// (`a:`) and series (`s:`) token, so "books by tolkien" reaches Tolkien's books.
+/// (`a:`) and series (`s:`) token, and its adjacent content-word pairs as `b:` and `s2:`, so
+/// "books by tolkien" reaches Tolkien's books and "wheel of time" the Wheel of Time series.
 public enum HashingEmbedding {
     /// Vector length.
     public static let dimension = 768
     /// Bumped whenever features or weights change (part of the database cache key).
-    public static let version = 4
+    public static let version = 5
 
     /// Words carrying little meaning in titles and queries.
     static let stopWords: Set<String> = [
@@ -99,6 +102,12 @@ public enum HashingEmbedding {
             }
         }
 
+        /// Adjacent pairs of `words` (phrase evidence: "wheel time", "percy jackson").
+        mutating func addBigrams(_ prefix: String, _ words: [String], weight: Float) {
+            guard words.count >= 2 else { return }
+            for i in 0..<(words.count - 1) { add(prefix + words[i] + " " + words[i + 1], weight) }
+        }
+
         func normalized() -> [Float] {
             var norm: Float = 0
             for v in values { norm += v * v }
@@ -106,6 +115,11 @@ public enum HashingEmbedding {
             let inv = 1 / norm.squareRoot()
             return values.map { $0 * inv }
         }
+    }
+
+    /// Words that are neither stop words nor single characters.
+    static func content(_ words: [String]) -> [String] {
+        words.filter { !stopWords.contains($0) && $0.count > 1 }
     }
 
     /// Character 3-grams of `^word$` (words shorter than 3 letters give none).
@@ -125,6 +139,7 @@ public enum HashingEmbedding {
         let base = CatalogFieldCleaning.series(inTitle: book.title).base
         let titleWords = tokens(base)
         acc.addWords(titleWords, weight: 1.0, trigramWeight: 0.6)
+        acc.addBigrams("b:", content(titleWords), weight: 0.5)
         if let original = book.originalTitle {
             let extra = tokens(original).filter { !titleWords.contains($0) }
             acc.addWords(extra, weight: 0.6, trigramWeight: 0.35)
@@ -138,8 +153,9 @@ public enum HashingEmbedding {
             if i == 0 { acc.add("A:" + tokens(author).joined(separator: " "), 1.0) }
         }
         if let series = book.series {
-            let seriesWords = tokens(series)
-            for t in seriesWords where !stopWords.contains(t) { acc.add("s:" + t, 1.2) }
+            let seriesWords = content(tokens(series))
+            for t in seriesWords { acc.add("s:" + t, 1.2) }
+            acc.addBigrams("s2:", seriesWords, weight: 0.8)
             acc.add("S:" + seriesWords.joined(separator: " "), 2.0)
         }
         if let year = book.year {
@@ -155,7 +171,9 @@ public enum HashingEmbedding {
         var acc = Accumulator()
         let words = tokens(String(query.prefix(400)))
         acc.addWords(words, weight: 1.0, trigramWeight: 0.6)
-        let content = words.filter { !stopWords.contains($0) && $0.count > 1 }
+        let content = content(words)
+        acc.addBigrams("b:", content, weight: 0.5)
+        acc.addBigrams("s2:", content, weight: 0.6)
         for t in content {
             acc.add("a:" + t, 0.8)
             acc.add("s:" + t, 0.8)
