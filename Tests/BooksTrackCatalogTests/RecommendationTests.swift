@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+
+@testable import BooksTrackCatalog
+
+@Suite struct RecommendationTests {
+    private func date(_ text: String) throws -> Date {
+        let formatter = ISO8601DateFormatter()
+        return try #require(formatter.date(from: text))
+    }
+
+    @Test func stableWithinAWeekAndDifferentAcrossWeeks() throws {
+        let catalog = try SharedCatalog.get()
+        // 2026-11-16 is a Monday; the 22nd is the Sunday of the same ISO week.
+        let monday = try catalog.weeklyRecommendations(weekOf: try date("2026-11-16T00:00:00Z"), limit: 10)
+        let sunday = try catalog.weeklyRecommendations(weekOf: try date("2026-11-22T23:59:59Z"), limit: 10)
+        let nextWeek = try catalog.weeklyRecommendations(weekOf: try date("2026-11-23T00:00:00Z"), limit: 10)
+        #expect(monday.count == 10)
+        #expect(monday == sunday)
+        #expect(monday.map(\.book.id) != nextWeek.map(\.book.id))
+        #expect(Set(monday.map(\.book.id)).count == 10)
+    }
+
+    @Test func wellRatedVariedAuthorsWithDataReasons() throws {
+        let catalog = try SharedCatalog.get()
+        var weekStart = try date("2025-01-06T12:00:00Z")
+        for _ in 0..<8 {
+            let picks = try catalog.weeklyRecommendations(weekOf: weekStart, limit: 12)
+            #expect(picks.count == 12)
+            #expect(picks.allSatisfy { $0.book.averageRating >= 4.0 && $0.book.ratingsCount >= 20_000 && $0.book.isbn13 != nil })
+            let authors = picks.compactMap { $0.book.authors.first }
+            #expect(Set(authors).count == authors.count)
+            for pick in picks {
+                #expect(pick.reason.contains(String(format: "%.2f", pick.book.averageRating)))
+                if let series = pick.book.series { #expect(pick.reason.contains(series)) }
+            }
+            weekStart = weekStart.addingTimeInterval(7 * 86_400)
+        }
+        #expect(try catalog.weeklyRecommendations(weekOf: weekStart, limit: 0).isEmpty)
+    }
+
+    @Test func isoWeekHandlesYearBoundaries() throws {
+        // 2021-01-03 (Sunday) belongs to ISO week 53 of 2020.
+        let w = ISOWeek.of(try date("2021-01-03T10:00:00Z"))
+        #expect(w.year == 2020 && w.week == 53)
+        #expect(w.monday == (try date("2020-12-28T00:00:00Z")))
+    }
+
+    @Test func readersFormatting() {
+        #expect(SQLiteCatalog.readers(1_234_567) == "1.2M")
+        #expect(SQLiteCatalog.readers(45_300) == "45K")
+        #expect(SQLiteCatalog.readers(812) == "812")
+    }
+}

@@ -1,0 +1,130 @@
+import Foundation
+import Testing
+
+@testable import BooksTrackCatalog
+
+private struct RelevanceSet: Decodable {
+    struct Query: Decodable { var q: String; var expected: [Int] }
+    struct Similar: Decodable { var id: Int; var title: String; var expected: [Int]; var minHits: Int }
+    var queries: [Query]
+    var similar: [Similar]
+
+    static func load() throws -> RelevanceSet {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/relevance.json")
+        return try JSONDecoder().decode(RelevanceSet.self, from: Data(contentsOf: url))
+    }
+}
+
+@Suite struct VectorTests {
+    @Test func fnvIsStableAndEmbeddingDeterministic() throws {
+        #expect(HashingEmbedding.fnv1a64("") == 0xcbf2_9ce4_8422_2325)
+        #expect(HashingEmbedding.fnv1a64("a") == 0xaf63_dc4c_8601_ec8c)
+        let catalog = try SharedCatalog.get()
+        let book = try #require(try catalog.book(id: 1))
+        let v = HashingEmbedding.embed(book)
+        #expect(v == HashingEmbedding.embed(book))
+        #expect(v.count == HashingEmbedding.dimension)
+        let norm = v.reduce(0) { $0 + $1 * $1 }
+        #expect(abs(norm - 1) < 1e-4)
+        // The stored vector is the one the function computes.
+        #expect(Array(try #require(catalog.vectors.vector(ofID: 1))) == v)
+        #expect(HashingEmbedding.tokens("Ender's Game: Misérables!") == ["enders", "game", "miserables"])
+    }
+
+    @Test func topKMatchesAFullSort() {
+        var rng = SplitMix64(seed: 42)
+        for _ in 0..<50 {
+            let n = Int(rng.next() % 300)
+            let scores = (0..<n).map { _ in Float(rng.next() % 1000) / 100 }
+            let k = Int(rng.next() % 40)
+            let expected = Array(scores.indices.sorted { scores[$0] > scores[$1] || (scores[$0] == scores[$1] && $0 < $1) }.prefix(k))
+            #expect(VectorIndex.topK(scores, k: k) == expected)
+        }
+    }
+
+    @Test func semanticSanity() throws {
+        let catalog = try SharedCatalog.get()
+        let hits = try catalog.semantic("hunger games", limit: 10, offset: 0)
+        #expect(hits.count == 10)
+        #expect(hits.first?.book.id == 1)
+        #expect(hits.allSatisfy { (0...1).contains($0.score) })
+        #expect(zip(hits, hits.dropFirst()).allSatisfy { $0.score >= $1.score })
+        let page2 = try catalog.semantic("hunger games", limit: 5, offset: 5)
+        #expect(page2.map(\.book.id) == hits.dropFirst(5).map(\.book.id))
+        #expect(try catalog.semantic("", limit: 10, offset: 0).isEmpty)
+        #expect(try catalog.semantic("hunger", limit: 10, offset: 20_000).isEmpty)
+    }
+
+    @Test func similarSanity() throws {
+        let catalog = try SharedCatalog.get()
+        let results = try #require(try catalog.similar(isbn13: "9780439023481", limit: 10))
+        #expect(results.count == 10)
+        #expect(!results.contains { $0.book.id == 1 })
+        #expect(results.allSatisfy { (0...1).contains($0.score) })
+        #expect(try catalog.similar(isbn13: "9780000000002", limit: 10) == nil)
+    }
+
+    @Test func hybridSanity() throws {
+        let catalog = try SharedCatalog.get()
+        let hits = try catalog.hybrid("harry potter chamber", limit: 10, offset: 0)
+        #expect(hits.first?.book.id == 23)
+        #expect(hits.allSatisfy { (0...1).contains($0.score) })
+        let typo = try catalog.hybrid("harry poter", limit: 10, offset: 0)
+        #expect(typo.contains { $0.book.series == "Harry Potter" })
+    }
+
+    /// Hit@10 (a query counts when any expected book is in its top 10) and recall@10 (share of all
+    /// expected books found) of `semantic` over the relevance set. Floors are the measured values
+    /// minus a small margin, so a regression fails.
+    @Test func semanticRelevance() throws {
+        let catalog = try SharedCatalog.get()
+        let set = try RelevanceSet.load()
+        #expect(set.queries.count >= 30)
+        var hits = 0
+        var found = 0
+        var expectedTotal = 0
+        var misses: [String] = []
+        for query in set.queries {
+            let top = Set(try catalog.semantic(query.q, limit: 10, offset: 0).map(\.book.id))
+            let inTop = query.expected.filter(top.contains).count
+            if inTop > 0 { hits += 1 } else { misses.append(query.q) }
+            found += inTop
+            expectedTotal += query.expected.count
+        }
+        let hitAt10 = Double(hits) / Double(set.queries.count)
+        let recall = Double(found) / Double(expectedTotal)
+        print(String(format: "[catalog] semantic hit@10 = %.3f (%d/%d), recall@10 = %.3f (%d/%d); misses: %@",
+                     hitAt10, hits, set.queries.count, recall, found, expectedTotal, misses.joined(separator: " | ")))
+        #expect(hitAt10 >= Self.hitAt10Floor)
+        #expect(recall >= Self.recallFloor)
+    }
+
+    /// Hybrid over the same set (printed, with its own floor).
+    @Test func hybridRelevance() throws {
+        let catalog = try SharedCatalog.get()
+        let set = try RelevanceSet.load()
+        var hits = 0
+        for query in set.queries {
+            let top = Set(try catalog.hybrid(query.q, limit: 10, offset: 0).map(\.book.id))
+            if query.expected.contains(where: top.contains) { hits += 1 }
+        }
+        let hitAt10 = Double(hits) / Double(set.queries.count)
+        print(String(format: "[catalog] hybrid hit@10 = %.3f (%d/%d)", hitAt10, hits, set.queries.count))
+        #expect(hitAt10 >= Self.hybridHitAt10Floor)
+    }
+
+    @Test func similarBooksExpectations() throws {
+        let catalog = try SharedCatalog.get()
+        let set = try RelevanceSet.load()
+        for case let item in set.similar {
+            let ids = Set(try #require(catalog.similar(id: item.id, limit: 10)).map(\.book.id))
+            let hits = item.expected.filter(ids.contains).count
+            #expect(hits >= item.minHits, "similar(\(item.title)) found \(hits) of \(item.expected)")
+        }
+    }
+
+    static let hitAt10Floor = 0.84  // measured 0.886 (39/44)
+    static let recallFloor = 0.58  // measured 0.626 (107/171)
+    static let hybridHitAt10Floor = 0.84  // measured 0.886 (39/44)
+}
