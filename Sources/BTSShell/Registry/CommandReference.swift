@@ -1,0 +1,70 @@
+import BTSLanguage
+
+/// Generates the README's Markdown command reference from the registry.
+public enum CommandReference {
+    /// The reference: a summary table per group, then a section per command.
+    public static func markdown(_ registry: CommandRegistry = .standard) -> String {
+        var out: [String] = ["## Command reference", ""]
+        out.append("<!-- Generated from CommandRegistry.standard; do not edit by hand. -->")
+        out.append("")
+        let groups: [(CommandGroup, String)] = [(.mission, "Mission commands"), (.meta, "Meta commands")]
+        for (group, title) in groups {
+            out += ["### \(title)", "", "| command | does | gated by | budget |", "|---|---|---|---|"]
+            for spec in registry.commands(in: group) {
+                let synopsis = ([spec.name] + spec.positionals.map(\.synopsis)).joined(separator: " ")
+                out.append("| `\(escape(synopsis))` | \(escape(spec.summary)) | \(spec.gatingFeature.map { "`\($0)`" } ?? "") | \(spec.budgetClass ?? "") |")
+            }
+            out.append("")
+        }
+        out += ["Every command except `echo` and `expect` accepts `--output FORMAT` (`-o`): table, json, ndjson or csv.", ""]
+        for spec in registry.commands {
+            out += section(spec, path: [spec.name])
+        }
+        out += ["### Settings (`set NAME VALUE`)", "", "| setting | values | default | meaning |", "|---|---|---|---|"]
+        for setting in registry.settings {
+            var values = setting.valueType.expectation
+            if case .enumeration(let words) = setting.valueType { values = words.joined(separator: " \\| ") }
+            out.append("| `\(setting.name)` | \(values) | \(escape(setting.defaultDescription)) | \(escape(setting.help)) |")
+        }
+        out.append("")
+        return out.joined(separator: "\n")
+    }
+
+    private static func section(_ spec: CommandSpec, path: [String]) -> [String] {
+        let display = path.joined(separator: " ")
+        var out = ["#### `\(display)`", "", spec.summary + "."]
+        if !spec.aliases.isEmpty { out[2] += " Aliases: " + spec.aliases.map { "`\($0)`" }.joined(separator: ", ") + "." }
+        out.append("")
+        out.append("```")
+        out += spec.usageLines(prefix: path.dropLast().joined(separator: " "))
+        out += ["```", ""]
+        if !spec.discussion.isEmpty { out += [spec.discussion, ""] }
+        if !spec.positionals.isEmpty || !spec.options.isEmpty {
+            out += ["| argument / option | meaning |", "|---|---|"]
+            for argument in spec.positionals {
+                out.append("| `\(escape(argument.synopsis))` | \(escape(argument.help)) |")
+            }
+            for option in spec.options {
+                let short = option.short.map { "`-\($0)`, " } ?? ""
+                out.append("| \(short)`\(escape(option.synopsis))` | \(escape(option.help)) |")
+            }
+            out.append("")
+        }
+        var facts: [String] = []
+        if let feature = spec.gatingFeature { facts.append("Gated by the server feature `\(feature)`.") }
+        if let budget = spec.budgetClass { facts.append("Rate-limit budget: `\(budget)`.") }
+        if spec.isSensitive { facts.append("The line is never saved in history.") }
+        if !facts.isEmpty { out += [facts.joined(separator: " "), ""] }
+        if !spec.examples.isEmpty {
+            out += ["```"] + spec.examples + ["```", ""]
+        }
+        for sub in spec.subcommands {
+            out += section(sub, path: path + [sub.name])
+        }
+        return out
+    }
+
+    private static func escape(_ text: String) -> String {
+        text.split(separator: "|", omittingEmptySubsequences: false).joined(separator: "\\|")
+    }
+}

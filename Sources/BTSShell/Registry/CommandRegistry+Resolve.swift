@@ -1,0 +1,374 @@
+import BTSLanguage
+
+extension CommandRegistry {
+    /// Binds a parsed command to its spec: selects the subcommand, binds options and positionals,
+    /// converts literal values to their types and checks the rules. Values containing `$var`
+    /// stay deferred; check them with ``finish(_:interpolate:)`` once interpolated.
+    public func resolve(_ command: Command) -> Result<ResolvedCommand, Diagnostics> {
+        let name = command.nameText
+        guard let root = self.command(named: name) else {
+            return .failure(Diagnostics([unknownCommand(name, range: command.name.range)]))
+        }
+        var spec = root
+        var path = [root.name]
+        var arguments = command.arguments[...]
+        var diagnostics: [Diagnostic] = []
+
+        // Subcommand selection: an unquoted literal first argument naming a subcommand.
+        while !spec.subcommands.isEmpty {
+            guard let first = arguments.first, first.kind == .positional, !first.word.isQuoted,
+                  let text = first.word.literalText
+            else {
+                if spec.positionals.isEmpty {
+                    let names = spec.subcommands.map(\.name).joined(separator: ", ")
+                    let at = SourceRange(offset: command.range.end, length: 0)
+                    return .failure(Diagnostics([.error(
+                        "missing subcommand for '\(path.joined(separator: " "))' (expected one of \(names))", at: at)]))
+                }
+                break
+            }
+            if let sub = spec.subcommand(named: text) {
+                spec = sub
+                path.append(sub.name)
+                arguments = arguments.dropFirst()
+                continue
+            }
+            if spec.positionals.isEmpty {
+                let candidates = spec.subcommands.flatMap { [$0.name] + $0.aliases }
+                var message = "unknown subcommand '\(text)' for '\(path.joined(separator: " "))'"
+                var fixIt: Diagnostic.FixIt?
+                if let guess = Suggest.closest(to: text, among: candidates) {
+                    message += " (did you mean '\(guess)'?)"
+                    fixIt = Diagnostic.FixIt(range: first.word.range, replacement: guess)
+                }
+                return .failure(Diagnostics([.error(message, at: first.word.range, fixIt: fixIt)]))
+            }
+            break
+        }
+        let display = path.joined(separator: " ")
+        let available = spec.takesRawArguments ? [] : spec.options + Self.globalOptions
+
+        var positionalWords: [Word] = []
+        var options: [String: BoundOption] = [:]
+        var index = arguments.startIndex
+        while index < arguments.endIndex {
+            let argument = arguments[index]
+            index += 1
+            guard !spec.takesRawArguments else {
+                positionalWords.append(argument.word)
+                continue
+            }
+            switch argument.kind {
+            case .endOfOptions:
+                continue
+            case .positional:
+                positionalWords.append(argument.word)
+            case .option(let syntax):
+                let found = available.first { syntax.isLong ? $0.long == syntax.name : $0.short.map(String.init) == syntax.name }
+                guard let option = found else {
+                    diagnostics.append(unknownOption(syntax, command: root.name, available: available))
+                    continue
+                }
+                if let previous = options[option.long] {
+                    diagnostics.append(.error(
+                        "option '\(option.spelling)' given more than once", at: syntax.nameRange,
+                        notes: [Diagnostic.Note("first given here", range: previous.syntax.nameRange)]))
+                    continue
+                }
+                if option.isFlag {
+                    if let value = syntax.value {
+                        diagnostics.append(.error(
+                            "option '\(option.spelling)' does not take a value", at: value.range))
+                        continue
+                    }
+                    options[option.long] = BoundOption(spec: option, syntax: syntax, value: nil)
+                    continue
+                }
+                var valueWord = syntax.value
+                if valueWord == nil, index < arguments.endIndex, arguments[index].kind == .positional {
+                    valueWord = arguments[index].word
+                    index += 1
+                }
+                guard let word = valueWord else {
+                    diagnostics.append(.error(
+                        "missing value for '\(syntax.spelling)' (expected \(option.valueType.expectation))",
+                        at: syntax.nameRange))
+                    continue
+                }
+                switch bind(word, type: option.valueType, label: "'\(option.spelling)'") {
+                case .success(let bound):
+                    options[option.long] = BoundOption(spec: option, syntax: syntax, value: bound)
+                case .failure(let diagnostic):
+                    diagnostics.append(diagnostic)
+                }
+            }
+        }
+
+        // Positionals, in order; a variadic argument takes the rest.
+        var positionals: [String: [BoundValue]] = [:]
+        var remaining = positionalWords[...]
+        for argument in spec.positionals {
+            let taken: ArraySlice<Word>
+            if argument.isVariadic {
+                taken = remaining
+                remaining = []
+            } else {
+                taken = remaining.prefix(1)
+                remaining = remaining.dropFirst(taken.count)
+            }
+            if taken.isEmpty {
+                if !argument.isOptional, !isCoveredByRequirement(argument.name, spec: spec) {
+                    diagnostics.append(missingArgument(argument.name, command: display, spec: spec, path: path,
+                                                       at: command.range.end))
+                }
+                continue
+            }
+            var values: [BoundValue] = []
+            for word in taken {
+                switch bind(word, type: argument.valueType, label: argument.name) {
+                case .success(let bound): values.append(bound)
+                case .failure(let diagnostic): diagnostics.append(diagnostic)
+                }
+            }
+            positionals[argument.name] = values
+        }
+        if let extra = remaining.first, let last = remaining.last {
+            let limit = spec.positionals.count
+            let expected = limit == 0 ? "takes no arguments" : "takes at most \(limit) argument\(limit == 1 ? "" : "s")"
+            diagnostics.append(.error(
+                "too many arguments for '\(display)': unexpected '\(extra.sourceForm)' ('\(display)' \(expected))",
+                at: extra.range.union(last.range), notes: usageNotes(spec, path: path)))
+        }
+
+        for requirement in spec.requirements {
+            diagnostics += check(requirement, positionals: positionals, options: options, spec: spec,
+                                 path: path, end: command.range.end)
+        }
+        if root.name == "set" {
+            diagnostics += checkSet(positionals)
+        }
+        if root.name == "help" {
+            diagnostics += checkHelpTopic(positionals)
+        }
+        if !diagnostics.isEmpty { return .failure(Diagnostics(diagnostics)) }
+        return .success(ResolvedCommand(command: command, spec: spec, path: path, positionals: positionals,
+                                        options: options))
+    }
+
+    /// The second step for commands with `$var` values: `interpolate` turns each deferred word
+    /// into text (or a diagnostic, e.g. for an unknown variable); the text is then checked
+    /// against the argument's type. After success no value is deferred.
+    public func finish(
+        _ resolved: ResolvedCommand, interpolate: (Word) -> Result<String, Diagnostic>
+    ) -> Result<ResolvedCommand, Diagnostics> {
+        var result = resolved
+        var diagnostics: [Diagnostic] = []
+        func complete(_ bound: BoundValue, label: String) -> BoundValue? {
+            guard bound.isDeferred else { return bound }
+            switch interpolate(bound.word) {
+            case .failure(let diagnostic):
+                diagnostics.append(diagnostic)
+                return nil
+            case .success(let text):
+                switch check(text, word: bound.word, type: bound.type, label: label) {
+                case .success(let value):
+                    return BoundValue(word: bound.word, type: bound.type, value: value, text: text)
+                case .failure(let diagnostic):
+                    diagnostics.append(diagnostic)
+                    return nil
+                }
+            }
+        }
+        for (name, values) in resolved.positionals {
+            result.positionals[name] = values.compactMap { complete($0, label: name) }
+        }
+        for (long, option) in resolved.options {
+            guard let value = option.value else { continue }
+            result.options[long]?.value = complete(value, label: "'\(option.spec.spelling)'")
+        }
+        if diagnostics.isEmpty, resolved.path.first == "set" {
+            diagnostics += checkSet(result.positionals)
+        }
+        if diagnostics.isEmpty, resolved.path.first == "help" {
+            diagnostics += checkHelpTopic(result.positionals)
+        }
+        if !diagnostics.isEmpty { return .failure(Diagnostics(diagnostics)) }
+        return .success(result)
+    }
+
+    // MARK: Values
+
+    private func bind(_ word: Word, type: ValueType, label: String) -> Result<BoundValue, Diagnostic> {
+        guard let text = word.literalText else {
+            return .success(BoundValue(word: word, type: type, value: nil, text: nil))
+        }
+        return check(text, word: word, type: type, label: label).map {
+            BoundValue(word: word, type: type, value: $0, text: text)
+        }
+    }
+
+    /// Checks one value's text against its type; `label` is `'--limit'` or `CODE`.
+    private func check(_ text: String, word: Word, type: ValueType, label: String) -> Result<ArgumentValue, Diagnostic> {
+        let origin = word.hasInterpolation ? " (from '\(word.sourceForm)')" : ""
+        switch type.parse(text) {
+        case .success(let value):
+            return .success(value)
+        case .failure(.outOfRange):
+            return .failure(.error(
+                "value \(text) for \(label)\(origin) is out of range: expected \(type.expectation)", at: word.range))
+        case .failure(.invalid):
+            return .failure(.error(
+                "invalid value '\(text)' for \(label)\(origin): expected \(type.expectation)", at: word.range))
+        case .failure(.unknownWord):
+            var message = "invalid value '\(text)' for \(label)\(origin): expected \(type.expectation)"
+            var fixIt: Diagnostic.FixIt?
+            if case .enumeration(let values) = type, let guess = Suggest.closest(to: text, among: values) {
+                message += " (did you mean '\(guess)'?)"
+                if !word.hasInterpolation { fixIt = Diagnostic.FixIt(range: word.range, replacement: guess) }
+            }
+            return .failure(.error(message, at: word.range, fixIt: fixIt))
+        }
+    }
+
+    // MARK: Diagnostics
+
+    func unknownCommand(_ name: String, range: SourceRange) -> Diagnostic {
+        var message = "unknown command '\(name)'"
+        var fixIt: Diagnostic.FixIt?
+        if let guess = Suggest.closest(to: name, among: allNames) {
+            message += " (did you mean '\(guess)'?)"
+            fixIt = Diagnostic.FixIt(range: range, replacement: guess)
+        }
+        return .error(message, at: range, notes: [Diagnostic.Note("type 'help' to list the commands")], fixIt: fixIt)
+    }
+
+    private func unknownOption(_ syntax: OptionSyntax, command: String, available: [OptionSpec]) -> Diagnostic {
+        var message = "unknown option '\(syntax.spelling)' for '\(command)'"
+        var fixIt: Diagnostic.FixIt?
+        let guess: String?
+        if syntax.isLong {
+            guess = Suggest.closest(to: syntax.name, among: available.map(\.long)).map { "--\($0)" }
+        } else {
+            let long = available.first { $0.long == syntax.name }
+            guess = long.map(\.spelling)
+        }
+        if let guess {
+            message += " (did you mean '\(guess)'?)"
+            fixIt = Diagnostic.FixIt(range: syntax.nameRange, replacement: guess)
+        }
+        return .error(message, at: syntax.nameRange, fixIt: fixIt)
+    }
+
+    private func usageNotes(_ spec: CommandSpec, path: [String]) -> [Diagnostic.Note] {
+        let prefix = path.dropLast().joined(separator: " ")
+        return spec.usageLines(prefix: prefix).map { Diagnostic.Note("usage: \($0)") }
+    }
+
+    private func missingArgument(
+        _ name: String, command: String, spec: CommandSpec, path: [String], at end: Int
+    ) -> Diagnostic {
+        .error("missing argument \(name) for '\(command)'", at: SourceRange(offset: end, length: 0),
+               notes: usageNotes(spec, path: path))
+    }
+
+    private func isCoveredByRequirement(_ name: String, spec: CommandSpec) -> Bool {
+        spec.requirements.contains { requirement in
+            if case .anyOf(let names) = requirement { return names.contains(name) }
+            return false
+        }
+    }
+
+    private func check(
+        _ requirement: ArgumentRequirement, positionals: [String: [BoundValue]], options: [String: BoundOption],
+        spec: CommandSpec, path: [String], end: Int
+    ) -> [Diagnostic] {
+        func present(_ name: String) -> SourceRange? {
+            if name.hasPrefix("--") { return options[String(name.dropFirst(2))]?.syntax.nameRange }
+            guard let values = positionals[name], let first = values.first, let last = values.last else { return nil }
+            return first.word.range.union(last.word.range)
+        }
+        let display = path.joined(separator: " ")
+        switch requirement {
+        case .anyOf(let names):
+            guard !names.contains(where: { present($0) != nil }) else { return [] }
+            let list = names.count == 2 ? names.joined(separator: " or ")
+                : names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "")
+            return [.error("missing argument for '\(display)': give \(list)", at: SourceRange(offset: end, length: 0),
+                           notes: usageNotes(spec, path: path))]
+        case .exclusive(let names):
+            let given = names.compactMap { name in present(name).map { (name, $0) } }
+            guard given.count > 1 else { return [] }
+            let (firstName, firstRange) = given[0]
+            return given.dropFirst().map { name, range in
+                .error("\(name) cannot be combined with \(firstName) in '\(display)'", at: range,
+                       notes: [Diagnostic.Note("\(firstName) given here", range: firstRange)])
+            }
+        }
+    }
+
+    /// `help CMD [SUB]`: the words must name a command and then its subcommands.
+    private func checkHelpTopic(_ positionals: [String: [BoundValue]]) -> [Diagnostic] {
+        let words = positionals["COMMAND"] ?? []
+        guard let first = words.first, let name = first.text else { return [] }
+        guard var spec = command(named: name) else { return [unknownCommand(name, range: first.word.range)] }
+        var path = [spec.name]
+        for bound in words.dropFirst() {
+            guard let text = bound.text else { return [] }
+            guard let sub = spec.subcommand(named: text) else {
+                var message = "unknown subcommand '\(text)' for '\(path.joined(separator: " "))'"
+                var fixIt: Diagnostic.FixIt?
+                if spec.subcommands.isEmpty {
+                    message += " ('\(path.joined(separator: " "))' has no subcommands)"
+                } else if let guess = Suggest.closest(to: text, among: spec.subcommands.map(\.name)) {
+                    message += " (did you mean '\(guess)'?)"
+                    fixIt = Diagnostic.FixIt(range: bound.word.range, replacement: guess)
+                }
+                return [.error(message, at: bound.word.range, fixIt: fixIt)]
+            }
+            spec = sub
+            path.append(sub.name)
+        }
+        return []
+    }
+
+    /// `set NAME VALUE`: NAME is a setting (VALUE checked against it) or a variable name.
+    private func checkSet(_ positionals: [String: [BoundValue]]) -> [Diagnostic] {
+        guard let name = positionals["NAME"]?.first else { return [] }
+        guard let text = name.word.literalText else {
+            return [.error("the name in 'set' must be written literally, not with '$'", at: name.word.range)]
+        }
+        guard let value = positionals["VALUE"]?.first else {
+            if setting(named: text) == nil, !Self.isVariableName(text) { return [invalidVariable(text, name.word)] }
+            return [.error("missing argument VALUE for 'set'", at: SourceRange(offset: name.word.range.end, length: 0),
+                           notes: [Diagnostic.Note("usage: set NAME VALUE")])]
+        }
+        if let setting = setting(named: text) {
+            guard let valueText = value.text else { return [] }
+            if case .failure(let diagnostic) = check(valueText, word: value.word, type: setting.valueType,
+                                                     label: "setting '\(setting.name)'") {
+                return [diagnostic]
+            }
+            return []
+        }
+        return Self.isVariableName(text) ? [] : [invalidVariable(text, name.word)]
+    }
+
+    private func invalidVariable(_ text: String, _ word: Word) -> Diagnostic {
+        var message = "'\(text)' is neither a setting nor a valid variable name"
+        var fixIt: Diagnostic.FixIt?
+        if let guess = Suggest.closest(to: text, among: settings.map(\.name)) {
+            message += " (did you mean the setting '\(guess)'?)"
+            fixIt = Diagnostic.FixIt(range: word.range, replacement: guess)
+        }
+        return .error(message, at: word.range, notes: [Diagnostic.Note(
+            "variable names start with a letter or '_' followed by letters, digits or '_'; '_' itself is reserved")],
+            fixIt: fixIt)
+    }
+
+    /// Whether `name` can be assigned with `set`: an identifier other than `_`.
+    public static func isVariableName(_ name: String) -> Bool {
+        guard name != "_", let first = name.unicodeScalars.first else { return false }
+        let isStart = { (s: Unicode.Scalar) in (s >= "a" && s <= "z") || (s >= "A" && s <= "Z") || s == "_" }
+        return isStart(first) && name.unicodeScalars.allSatisfy { isStart($0) || ($0 >= "0" && $0 <= "9") }
+    }
+}

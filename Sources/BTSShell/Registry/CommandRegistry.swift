@@ -1,0 +1,54 @@
+import BTSLanguage
+
+/// The declarative list of commands and settings. ``standard`` is the one registry of bts.
+public struct CommandRegistry: Sendable {
+    public var commands: [CommandSpec]
+    public var settings: [SettingSpec]
+
+    public init(commands: [CommandSpec], settings: [SettingSpec] = []) {
+        self.commands = commands
+        self.settings = settings
+    }
+
+    /// Options accepted by every command (except raw-argument commands such as `echo`).
+    public static let globalOptions: [OptionSpec] = [
+        OptionSpec("output", short: "o", type: .enumeration(OutputFormat.names), valueName: "FORMAT",
+                   help: "Output format for this command: table, json, ndjson or csv",
+                   completion: .outputFormat),
+    ]
+
+    /// The command called `name`, or whose alias it is.
+    public func command(named name: String) -> CommandSpec? {
+        commands.first { $0.name == name } ?? commands.first { $0.aliases.contains(name) }
+    }
+
+    /// The setting called `name`.
+    public func setting(named name: String) -> SettingSpec? {
+        settings.first { $0.name == name }
+    }
+
+    /// Every command name and alias (for completion and suggestions).
+    public var allNames: [String] { commands.flatMap { [$0.name] + $0.aliases } }
+
+    /// Commands of a group, in registry order.
+    public func commands(in group: CommandGroup) -> [CommandSpec] {
+        commands.filter { $0.group == group }
+    }
+
+    /// The spec for a command path such as `["search", "title"]`; nil if any step is unknown.
+    public func spec(at path: [String]) -> CommandSpec? {
+        guard let first = path.first, var spec = command(named: first) else { return nil }
+        for step in path.dropFirst() {
+            guard let sub = spec.subcommand(named: step) else { return nil }
+            spec = sub
+        }
+        return spec
+    }
+}
+
+/// The output formats of `--output` and `set output`.
+public enum OutputFormat: String, Sendable, CaseIterable {
+    case table, json, ndjson, csv
+
+    public static var names: [String] { allCases.map(\.rawValue) }
+}

@@ -1,0 +1,120 @@
+import BTSLanguage
+
+/// Renders `help` and `help CMD` from the registry. Plain text; the caller may add colour.
+public struct HelpRenderer: Sendable {
+    public var registry: CommandRegistry
+    /// Whether a capability feature is enabled on the current server (unknown → pass `true`).
+    public var isAvailable: @Sendable (String) -> Bool
+
+    public init(registry: CommandRegistry = .standard, isAvailable: @escaping @Sendable (String) -> Bool = { _ in true }) {
+        self.registry = registry
+        self.isAvailable = isAvailable
+    }
+
+    /// The marker text for a gated command whose feature is off, else nil.
+    public func unavailability(of spec: CommandSpec) -> String? {
+        guard let feature = spec.gatingFeature, !isAvailable(feature) else { return nil }
+        return "unavailable on this server: \(feature) is disabled"
+    }
+
+    /// `help`: every command grouped into mission and meta commands.
+    public func overview() -> String {
+        var lines: [String] = ["bts — the BooksTrack shell", ""]
+        let headings: [(CommandGroup, String)] = [(.mission, "Mission commands:"), (.meta, "Meta commands:")]
+        let width = registry.commands.map { shortSynopsis($0).count }.max() ?? 0
+        for (group, heading) in headings {
+            lines.append(heading)
+            for spec in registry.commands(in: group) {
+                let synopsis = shortSynopsis(spec)
+                var line = "  " + synopsis + String(repeating: " ", count: width - synopsis.count + 2) + spec.summary
+                if let marker = unavailability(of: spec) { line += " (\(marker))" }
+                lines.append(line)
+            }
+            lines.append("")
+        }
+        lines.append("Every command accepts --output FORMAT (table, json, ndjson, csv).")
+        lines.append("Type 'help COMMAND' for details, e.g. 'help search'.")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `help CMD [SUB]`: usage, arguments, options, examples. Nil when the path is unknown.
+    public func help(for path: [String]) -> String? {
+        guard let spec = registry.spec(at: path) else { return nil }
+        var resolvedPath = [String]()
+        var current: CommandSpec?
+        for step in path {
+            current = current.map { $0.subcommand(named: step) ?? $0 } ?? registry.command(named: step)
+            resolvedPath.append(current?.name ?? step)
+        }
+        return help(for: spec, path: resolvedPath)
+    }
+
+    /// The detailed help of `spec`, reached through `path` (e.g. `["search", "title"]`).
+    public func help(for spec: CommandSpec, path: [String]) -> String {
+        let display = path.joined(separator: " ")
+        var lines = ["\(display) — \(spec.summary)"]
+        if !spec.aliases.isEmpty {
+            lines.append("Aliases: " + spec.aliases.joined(separator: ", "))
+        }
+        if let marker = unavailability(of: spec) {
+            lines += ["", "(\(marker))"]
+        }
+        lines += ["", "Usage:"]
+        lines += spec.usageLines(prefix: path.dropLast().joined(separator: " ")).map { "  " + $0 }
+        if !spec.discussion.isEmpty {
+            lines += [""] + wrap(spec.discussion, width: 78)
+        }
+        if !spec.subcommands.isEmpty {
+            lines += ["", "Subcommands:"]
+            lines += table(spec.subcommands.map { ($0.name, $0.summary) })
+        }
+        if !spec.positionals.isEmpty {
+            lines += ["", "Arguments:"]
+            lines += table(spec.positionals.map { ($0.synopsis, $0.help) })
+        }
+        let options = spec.options + (spec.takesRawArguments ? [] : CommandRegistry.globalOptions)
+        if !options.isEmpty {
+            lines += ["", "Options:"]
+            lines += table(options.map { option in
+                let short = option.short.map { "-\($0), " } ?? "    "
+                return (short + option.synopsis, option.help)
+            })
+        }
+        if !spec.examples.isEmpty {
+            lines += ["", "Examples:"]
+            lines += spec.examples.map { "  " + $0 }
+        }
+        var facts: [String] = []
+        if let feature = spec.gatingFeature { facts.append("Needs the server feature '\(feature)'.") }
+        if let budget = spec.budgetClass { facts.append("Rate-limit budget: \(budget).") }
+        if spec.isSensitive { facts.append("Never saved in history.") }
+        if !facts.isEmpty { lines += [""] + [facts.joined(separator: " ")] }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `search QUERY...`: name and positionals, for the overview.
+    func shortSynopsis(_ spec: CommandSpec) -> String {
+        ([spec.name] + spec.positionals.map(\.synopsis)).joined(separator: " ")
+    }
+
+    private func table(_ rows: [(String, String)]) -> [String] {
+        let width = rows.map(\.0.count).max() ?? 0
+        return rows.map { left, right in
+            "  " + left + String(repeating: " ", count: width - left.count + 2) + right
+        }
+    }
+
+    private func wrap(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            if !line.isEmpty, line.count + 1 + word.count > width {
+                lines.append(line)
+                line = ""
+            }
+            line += line.isEmpty ? String(word) : " " + word
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines
+    }
+}

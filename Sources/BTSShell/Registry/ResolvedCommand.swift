@@ -1,0 +1,76 @@
+import BTSLanguage
+
+/// A value bound to a positional argument or option: typed when the word was literal,
+/// deferred (``value`` is nil) when it contains `$var` and must be checked after interpolation.
+public struct BoundValue: Sendable, Hashable {
+    /// The word as written.
+    public var word: Word
+    public var type: ValueType
+    /// The typed value; nil while deferred.
+    public var value: ArgumentValue?
+    /// The interpolated text once known (equals the literal text for literal words).
+    public var text: String?
+
+    public init(word: Word, type: ValueType, value: ArgumentValue?, text: String?) {
+        self.word = word
+        self.type = type
+        self.value = value
+        self.text = text
+    }
+
+    public var isDeferred: Bool { value == nil }
+}
+
+/// An option as bound: its spec, how it was written, and its value (nil for flags).
+public struct BoundOption: Sendable, Hashable {
+    public var spec: OptionSpec
+    public var syntax: OptionSyntax
+    public var value: BoundValue?
+}
+
+/// A command checked against the registry: the selected (sub)command spec with typed arguments.
+public struct ResolvedCommand: Sendable, Hashable {
+    /// The parsed command.
+    public var command: Command
+    /// The leaf spec (e.g. the `title` subcommand of `search`).
+    public var spec: CommandSpec
+    /// The command path, e.g. `["search", "title"]`.
+    public var path: [String]
+    /// Positional values by ``ArgumentSpec/name``, in order (several for variadic arguments).
+    public var positionals: [String: [BoundValue]]
+    /// Options by long name.
+    public var options: [String: BoundOption]
+
+    /// `search title`: the command path as text.
+    public var displayName: String { path.joined(separator: " ") }
+
+    /// Whether some value waits for interpolation (see ``CommandRegistry/finish(_:interpolate:)``).
+    public var hasDeferredValues: Bool {
+        positionals.values.contains { $0.contains { $0.isDeferred } }
+            || options.values.contains { $0.value?.isDeferred ?? false }
+    }
+
+    /// The values of a positional argument.
+    public func values(_ positional: String) -> [BoundValue] { positionals[positional] ?? [] }
+
+    /// The first value of a positional argument as text.
+    public func string(_ positional: String) -> String? { values(positional).first?.text }
+
+    /// All values of a (variadic) positional argument as text.
+    public func strings(_ positional: String) -> [String] { values(positional).compactMap(\.text) }
+
+    /// Whether a flag option was given.
+    public func flag(_ long: String) -> Bool { options[long] != nil }
+
+    /// The value of an option, or its default when absent. Nil while deferred.
+    public func option(_ long: String) -> ArgumentValue? {
+        if let bound = options[long] { return bound.value?.value ?? (bound.spec.isFlag ? .flag(true) : nil) }
+        return (spec.option(long: long) ?? CommandRegistry.globalOptions.first { $0.long == long })?.defaultValue
+    }
+
+    /// The integer value of an option (or its default).
+    public func int(_ long: String) -> Int? { option(long)?.intValue }
+
+    /// The text value of an option (or its default).
+    public func optionString(_ long: String) -> String? { option(long)?.stringValue }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+@testable import BTSShell
+
+@Suite struct HelpRendererTests {
+    @Test func goldenHelpForGatedCommand() {
+        let renderer = HelpRenderer(isAvailable: { $0 != "similar_books" })
+        #expect(renderer.help(for: ["similar"]) == """
+            similar — Books similar to a given book (vector similarity)
+
+            (unavailable on this server: similar_books is disabled)
+
+            Usage:
+              similar ISBN [--limit N]
+
+            The source book itself is not listed. Fails with 'not found' when the catalog
+            has no vector for it.
+
+            Arguments:
+              ISBN  The book to start from (ISBN-10 or ISBN-13)
+
+            Options:
+              -n, --limit N        Maximum number of results, 1–50 (default 10)
+              -o, --output FORMAT  Output format for this command: table, json, ndjson or csv
+
+            Examples:
+              similar 9780441172719
+              similar ${_.results[0].isbn} --limit 5
+
+            Needs the server feature 'similar_books'. Rate-limit budget: similar.
+
+            """)
+    }
+
+    @Test func availableCommandHasNoMarker() {
+        let text = HelpRenderer().help(for: ["similar"]) ?? ""
+        #expect(!text.contains("unavailable"))
+        #expect(text.hasPrefix("similar — "))
+    }
+
+    @Test func subcommandHelpAndAliases() {
+        let renderer = HelpRenderer()
+        let title = renderer.help(for: ["search", "title"]) ?? ""
+        #expect(title.hasPrefix("search title — Search by title\n"))
+        #expect(title.contains("  search title QUERY... [--limit N]\n"))
+        #expect(renderer.help(for: ["quit"])?.hasPrefix("exit — ") == true)
+        #expect(renderer.help(for: ["nope"]) == nil)
+        let search = renderer.help(for: ["search"]) ?? ""
+        #expect(search.contains("Subcommands:\n  isbn    Look up one book by ISBN-10 or ISBN-13\n"))
+    }
+
+    @Test func overviewGroupsAndMarksUnavailableCommands() {
+        let renderer = HelpRenderer(isAvailable: { $0 == "similar_books" })
+        let text = renderer.overview()
+        let mission = text.range(of: "Mission commands:")
+        let meta = text.range(of: "Meta commands:")
+        #expect(mission != nil && meta != nil)
+        if let mission, let meta { #expect(mission.lowerBound < meta.lowerBound) }
+        #expect(text.contains("  semantic QUERY...   Natural-language search over book descriptions (unavailable on this server: semantic_search is disabled)\n"))
+        #expect(text.contains("  similar ISBN        Books similar to a given book (vector similarity)\n"))
+        #expect(text.contains("(unavailable on this server: weekly_recommendations is disabled)"))
+        for spec in CommandRegistry.standard.commands {
+            #expect(text.contains("  \(spec.name)"), "\(spec.name)")
+        }
+    }
+
+    @Test func markdownReferenceCoversEveryCommand() {
+        let markdown = CommandReference.markdown()
+        #expect(markdown.hasPrefix("## Command reference\n"))
+        for spec in CommandRegistry.standard.commands {
+            #expect(markdown.contains("#### `\(spec.name)`\n"), "\(spec.name)")
+        }
+        #expect(markdown.contains("#### `search title`\n"))
+        #expect(markdown.contains("| `similar ISBN` | Books similar to a given book (vector similarity) | `similar_books` | similar |\n"))
+        #expect(markdown.contains("| `output` | table \\| json \\| ndjson \\| csv |"))
+    }
+}

@@ -1,0 +1,84 @@
+import BTSLanguage
+import Testing
+@testable import BTSShell
+
+@Suite struct RegistryStructureTests {
+    let registry = CommandRegistry.standard
+
+    @Test func everyShellCommandIsRegistered() {
+        let names = ["search", "similar", "semantic", "enrich", "import", "watch", "recommend", "help", "caps", "limits",
+                     "jobs", "status", "results", "cancel", "connect", "set", "echo", "sleep", "source", "expect",
+                     "history", "exit", "timing"]
+        #expect(Set(registry.commands.map(\.name)) == Set(names))
+        #expect(registry.setting(named: "output") != nil)
+        #expect(registry.settings.map(\.name) == ["output", "color", "timing", "wait", "onerror"])
+    }
+
+    @Test func namesAndAliasesAreUnique() {
+        #expect(Set(registry.allNames).count == registry.allNames.count)
+    }
+
+    @Test func optionsAreUniquePerCommand() {
+        func check(_ spec: CommandSpec) {
+            let options = spec.options + CommandRegistry.globalOptions
+            #expect(Set(options.map(\.long)).count == options.count, "\(spec.name)")
+            let shorts = options.compactMap(\.short)
+            #expect(Set(shorts).count == shorts.count, "\(spec.name)")
+            let variadic = spec.positionals.filter(\.isVariadic)
+            #expect(variadic.count <= 1 && (variadic.isEmpty || spec.positionals.last?.isVariadic == true), "\(spec.name)")
+            spec.subcommands.forEach(check)
+        }
+        registry.commands.forEach(check)
+    }
+
+    @Test func everyExampleResolves() {
+        func check(_ spec: CommandSpec) {
+            #expect(!spec.summary.isEmpty)
+            for example in spec.examples {
+                let result = Parser.parse(example)
+                #expect(result.diagnostics.isEmpty, "\(example)")
+                guard let command = result.script.commands.first else { continue }
+                if case .failure(let diagnostics) = registry.resolve(command) {
+                    Issue.record("\(example): \(diagnostics.messages)")
+                }
+            }
+            spec.subcommands.forEach(check)
+        }
+        registry.commands.forEach(check)
+        #expect(registry.commands.allSatisfy { !$0.examples.isEmpty })
+    }
+
+    @Test func gatingAndBudgets() {
+        let gated = Dictionary(uniqueKeysWithValues: registry.commands.compactMap { spec in
+            spec.gatingFeature.map { (spec.name, $0) }
+        })
+        #expect(gated == ["similar": "similar_books", "semantic": "semantic_search", "recommend": "weekly_recommendations"])
+        #expect(registry.command(named: "connect")?.isSensitive == true)
+        #expect(registry.commands.filter(\.isSensitive).map(\.name) == ["connect"])
+    }
+
+    @Test func completionKinds() {
+        #expect(registry.command(named: "import")?.positionals.first?.completion == .filePath(extensions: ["csv"]))
+        #expect(registry.command(named: "source")?.positionals.first?.completion == .filePath(extensions: ["bts"]))
+        #expect(registry.command(named: "enrich")?.option(long: "from")?.completion == .filePath(extensions: ["txt", "csv"]))
+        #expect(registry.command(named: "enrich")?.option(long: "provider")?.completion == .provider)
+        for name in ["watch", "status", "results", "cancel"] {
+            #expect(registry.command(named: name)?.positionals.first?.completion == .jobID)
+        }
+        #expect(CommandRegistry.globalOptions.first?.completion == .outputFormat)
+        #expect(registry.spec(at: ["search", "isbn"])?.positionals.first?.completion == .isbn)
+        #expect(registry.spec(at: ["search", "nope"]) == nil)
+    }
+
+    @Test func durations() {
+        #expect(ValueType.parseDuration("250ms") == .milliseconds(250))
+        #expect(ValueType.parseDuration("2S") == .seconds(2))
+        #expect(ValueType.parseDuration("1h") == .seconds(3600))
+        #expect(ValueType.parseDuration("0") == .zero)
+        #expect(ValueType.parseDuration("25h") == nil)
+        #expect(ValueType.parseDuration("ms") == nil)
+        #expect(ValueType.parseDuration("nan") == nil)
+        #expect(ArgumentValue.duration(.milliseconds(1500)).description == "1500ms")
+        #expect(ArgumentValue.duration(.seconds(2)).description == "2s")
+    }
+}
