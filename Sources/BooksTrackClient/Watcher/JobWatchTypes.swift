@@ -1,0 +1,225 @@
+/// The status of an import or batch job (CONTRACT.md §5), with production's spellings folded in.
+public enum JobStatus: String, Sendable, Equatable, Hashable, CaseIterable {
+    case initialized, processing, completed, failed, canceled
+
+    /// Maps a wire name: the SSE event type or a `status` field. Accepts production's `progress`
+    /// (for processing), `complete`, `cancelled`, and the WebSocket `job_started`/`job_progress`/`job_complete`.
+    public init?(wireName: String) {
+        switch wireName.lowercased() {
+        case "initialized", "queued", "pending", "created": self = .initialized
+        case "processing", "progress", "running", "in_progress", "job_started", "job_progress", "started":
+            self = .processing
+        case "completed", "complete", "done", "job_complete", "succeeded": self = .completed
+        case "failed", "failure": self = .failed
+        case "canceled", "cancelled": self = .canceled
+        default: return nil
+        }
+    }
+
+    /// True for completed, failed and canceled.
+    public var isTerminal: Bool { self == .completed || self == .failed || self == .canceled }
+
+    /// Order of the life cycle; status never goes backwards.
+    var rank: Int {
+        switch self {
+        case .initialized: 0
+        case .processing: 1
+        case .completed, .failed, .canceled: 2
+        }
+    }
+}
+
+/// The watcher's view of one job event's payload (SSE `data`, a status poll's `data`, a WebSocket
+/// `payload`). The transport maps the contract's types into it; every field is optional.
+public struct JobEventPayload: Sendable, Equatable, Hashable {
+    /// The job id the event claims to be about.
+    public var jobID: String?
+    /// The status (`status`, or a timeout event's `lastStatus`).
+    public var status: JobStatus?
+    /// Progress as sent: 0…1, or production's 0…100 (normalised by the watcher).
+    public var progress: Double?
+    /// `processedCount`.
+    public var processedCount: Int?
+    /// `totalCount`.
+    public var totalCount: Int?
+    /// An error code (`error.code` of a failed job, or the `error` string of an SSE `error`/`timeout` event).
+    public var errorCode: String?
+    /// A human message.
+    public var errorMessage: String?
+    /// `error.retryable`.
+    public var retryable: Bool?
+
+    /// Creates a payload.
+    public init(
+        jobID: String? = nil, status: JobStatus? = nil, progress: Double? = nil, processedCount: Int? = nil,
+        totalCount: Int? = nil, errorCode: String? = nil, errorMessage: String? = nil, retryable: Bool? = nil
+    ) {
+        self.jobID = jobID
+        self.status = status
+        self.progress = progress
+        self.processedCount = processedCount
+        self.totalCount = totalCount
+        self.errorCode = errorCode
+        self.errorMessage = errorMessage
+        self.retryable = retryable
+    }
+}
+
+/// How progress reached the watcher.
+public enum JobWatchChannel: String, Sendable, Equatable, Hashable {
+    case sse, polling, webSocket
+}
+
+/// One progress report for the user: deduplicated, never going backwards.
+public struct JobProgressUpdate: Sendable, Equatable, Hashable {
+    /// The job.
+    public var jobID: String
+    /// The status (never goes backwards).
+    public var status: JobStatus
+    /// Progress in 0…1 (production's 0…100 normalised), when known; never decreases.
+    public var fraction: Double?
+    /// Rows/books processed, when known; never decreases.
+    public var processedCount: Int?
+    /// Rows/books in total, when known.
+    public var totalCount: Int?
+    /// The SSE event id, when the update came from an event with one.
+    public var eventID: String?
+    /// The channel it came over.
+    public var channel: JobWatchChannel
+
+    /// Creates an update.
+    public init(
+        jobID: String, status: JobStatus, fraction: Double? = nil, processedCount: Int? = nil,
+        totalCount: Int? = nil, eventID: String? = nil, channel: JobWatchChannel
+    ) {
+        self.jobID = jobID
+        self.status = status
+        self.fraction = fraction
+        self.processedCount = processedCount
+        self.totalCount = totalCount
+        self.eventID = eventID
+        self.channel = channel
+    }
+}
+
+/// How a watch ended.
+public enum JobWatchOutcome: Sendable, Equatable, Hashable {
+    /// The job completed and its results were fetched.
+    case completed
+    /// The job completed but its results could not be fetched (expired, network).
+    case resultsUnavailable(message: String)
+    /// The job failed.
+    case failed(code: String?, message: String?, retryable: Bool?)
+    /// The job was canceled.
+    case canceled
+    /// The server does not know the job.
+    case notFound(message: String?)
+    /// The server refused our credentials (WebSocket close 1008, HTTP 401/403).
+    case unauthorized
+    /// The user stopped watching; the job goes on on the server.
+    case detached
+    /// No channel could reach the server any more.
+    case unreachable(reason: String)
+}
+
+/// Why a connection (SSE stream, status poll, results fetch) failed.
+public enum JobConnectionFailure: Sendable, Equatable, Hashable {
+    /// Refused, reset, DNS, TLS, broken stream: below HTTP.
+    case transport(String)
+    /// Nothing (not even a heartbeat) arrived within the liveness timeout, or a request deadline passed.
+    case timedOut
+    /// The server answered with an error status.
+    case http(status: Int, code: String? = nil, retryAfter: Duration? = nil)
+
+    var retryAfter: Duration? {
+        if case .http(_, _, let retryAfter) = self { return retryAfter }
+        return nil
+    }
+
+    var summary: String {
+        switch self {
+        case .transport(let text): text
+        case .timedOut: "timed out"
+        case .http(let status, let code, _): code.map { "\($0) (HTTP \(status))" } ?? "HTTP \(status)"
+        }
+    }
+}
+
+/// A WebSocket progress message (CONTRACT.md §6), mapped by the transport.
+public struct JobSocketMessage: Sendable, Equatable, Hashable {
+    /// The message type.
+    public enum Kind: Sendable, Equatable, Hashable {
+        case readyAck, jobStarted, jobProgress, jobComplete, error, ping, pong
+        case other(String)
+
+        /// Maps the wire `type`.
+        public init(type: String) {
+            switch type {
+            case "ready_ack": self = .readyAck
+            case "job_started": self = .jobStarted
+            case "job_progress": self = .jobProgress
+            case "job_complete": self = .jobComplete
+            case "error": self = .error
+            case "ping": self = .ping
+            case "pong": self = .pong
+            default: self = .other(type)
+            }
+        }
+    }
+
+    /// The type.
+    public var kind: Kind
+    /// The payload (progress, processed count, status text, error).
+    public var payload: JobEventPayload?
+
+    /// Creates a message.
+    public init(kind: Kind, payload: JobEventPayload? = nil) {
+        self.kind = kind
+        self.payload = payload
+    }
+}
+
+/// Which channels the server offers for this job, and the timings of the watch loop.
+public struct JobWatchConfiguration: Sendable, Equatable {
+    /// The SSE stream route exists (the stand-in for all jobs; production for CSV imports).
+    public var offersSSE: Bool
+    /// The WebSocket route exists (production batch enrichment; legacy for imports).
+    public var offersWebSocket: Bool
+    /// The status route exists for polling.
+    public var offersPolling: Bool
+    /// The reconnection delay until the stream sends `retry`.
+    public var defaultReconnectionTime: Duration
+    /// Consecutive failed connections before falling back (SSE → polling, WebSocket → polling).
+    public var maxConsecutiveFailures: Int
+    /// The polling interval.
+    public var pollInterval: Duration
+    /// Consecutive failed polls before giving up.
+    public var maxConsecutivePollFailures: Int
+    /// The first WebSocket backoff step after an abnormal close (doubles per failure).
+    public var webSocketBackoffBase: Duration
+    /// The longest WebSocket backoff.
+    public var webSocketBackoffCap: Duration
+
+    /// Creates a configuration; the defaults follow CONTRACT.md §5/§6.
+    public init(
+        offersSSE: Bool = true, offersWebSocket: Bool = false, offersPolling: Bool = true,
+        defaultReconnectionTime: Duration = .seconds(3), maxConsecutiveFailures: Int = 3,
+        pollInterval: Duration = .seconds(2), maxConsecutivePollFailures: Int = 5,
+        webSocketBackoffBase: Duration = .seconds(1), webSocketBackoffCap: Duration = .seconds(30)
+    ) {
+        self.offersSSE = offersSSE
+        self.offersWebSocket = offersWebSocket
+        self.offersPolling = offersPolling
+        self.defaultReconnectionTime = defaultReconnectionTime
+        self.maxConsecutiveFailures = max(1, maxConsecutiveFailures)
+        self.pollInterval = pollInterval
+        self.maxConsecutivePollFailures = max(1, maxConsecutivePollFailures)
+        self.webSocketBackoffBase = webSocketBackoffBase
+        self.webSocketBackoffCap = webSocketBackoffCap
+    }
+
+    /// The stand-in and production CSV imports: SSE first, then polling.
+    public static let sse = JobWatchConfiguration()
+    /// Production batch enrichment: WebSocket only.
+    public static let webSocketOnly = JobWatchConfiguration(offersSSE: false, offersWebSocket: true, offersPolling: false)
+}
