@@ -1,9 +1,11 @@
 /// `data` of the `/v1/search/*` routes (CONTRACT.md §4). `editions[i]` belongs to `works[i]`.
 /// No match is 200 with empty arrays.
 ///
-/// Author attribution: `authors` is a flat list; for a work, the client uses the work's
-/// `contributors` when present, else `authors[i]` when there is one author per work, else all
-/// authors when there is a single work (see `SearchResults`). The stand-in fills `contributors`.
+/// Author attribution: production sends `authors` as the de-duplicated set of all works' authors,
+/// with no link to a work (`WorkDTO.contributors` lists *providers*, not people). `SearchResults`
+/// therefore attributes `authors[i]` to `works[i]` when the counts are equal, all authors to a
+/// single work, and none otherwise. The stand-in sends one `AuthorDTO` per work (`authors[i]` is
+/// the primary author of `works[i]`, repeated when shared) so that attribution is exact.
 public struct BookSearchResponse: Codable, Sendable, Hashable {
     public var works: [WorkDTO]
     public var editions: [EditionDTO]

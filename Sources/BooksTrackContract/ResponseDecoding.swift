@@ -54,7 +54,8 @@ public enum DecodedResponse<T: Sendable>: Sendable {
 
 /// Tolerant decoding of response bodies (client side; CONTRACT.md §1).
 ///
-/// Accepts the stand-in envelope, the older envelope without `success`, `provider`/`retryAfterMs`
+/// Accepts the stand-in envelope, the older envelope without `success` (and the legacy `meta` name
+/// for `metadata`), `provider`/`retryAfterMs`
 /// at the top of `error` or in `error.details`, the rate limiter's non-envelope 429
 /// (`{"error": "<text>", "code", "details": {retryAfter, requestsRemaining, ...}}`), bare bodies,
 /// and empty or HTML bodies. Never throws.
@@ -67,7 +68,7 @@ public enum ResponseDecoding {
         }
         let isErrorStatus = !(200..<300).contains(status)
         if case .object(let obj) = root {
-            let metadata = obj["metadata"].flatMap { decodeValue(ResponseMetadata.self, from: $0) }
+            let metadata = (obj["metadata"] ?? obj["meta"]).flatMap { decodeValue(ResponseMetadata.self, from: $0) }
             if let text = obj["error"]?.stringValue {
                 return .failure(errorInfo(fromRateLimiter: obj, text: text, status: status), metadata: metadata)
             }
@@ -105,7 +106,7 @@ public enum ResponseDecoding {
     static func isEnvelope(_ obj: [String: JSONValue]) -> Bool {
         if obj["success"]?.boolValue != nil { return true }
         guard obj["data"] != nil else { return false }
-        return obj["metadata"] != nil || obj["error"] != nil || obj.count == 1
+        return obj["metadata"] != nil || obj["meta"] != nil || obj["error"] != nil || obj.count == 1
     }
 
     static func errorInfo(fromErrorObject e: [String: JSONValue], status: Int) -> APIErrorInfo {

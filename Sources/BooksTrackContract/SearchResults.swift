@@ -83,9 +83,7 @@ public struct SearchResults: Decodable, Sendable, Hashable {
         for (i, work) in response.works.enumerated() {
             let edition = i < response.editions.count ? response.editions[i] : nil
             let names: [String]
-            if let contributors = work.contributors, !contributors.isEmpty {
-                names = contributors
-            } else if response.authors.count == response.works.count {
+            if response.authors.count == response.works.count {
                 names = [response.authors[i].name]
             } else if response.works.count == 1 {
                 names = response.authors.map(\.name)

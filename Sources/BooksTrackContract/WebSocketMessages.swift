@@ -98,7 +98,8 @@ public struct JobCompletePayload: Codable, Sendable, Hashable {
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         pipeline = try c.decodeIfPresent(Pipeline.self, forKey: .pipeline) ?? .batchEnrichment
-        summary = try c.decode(Summary.self, forKey: .summary)
+        // Older production messages put the summary fields directly in the payload.
+        summary = try c.decodeIfPresent(Summary.self, forKey: .summary) ?? Summary(from: decoder)
         expiresAt = try c.decodeLenientString(forKey: .expiresAt) ?? ""
     }
 }

@@ -17,7 +17,7 @@ public struct WorkDTO: Codable, Sendable, Hashable {
     public var coverImageURL: String?
     public var synthetic: Bool?
     public var primaryProvider: String?
-    /// Contributor (author) names.
+    /// Providers that contributed data (e.g. `google-books`), not people.
     public var contributors: [String]?
     public var openLibraryWorkID: String?
     public var goodreadsID: String?
