@@ -94,8 +94,8 @@ public enum Parser {
         return Command(name: name, arguments: arguments, range: range)
     }
 
-    /// Classifies a word as positional, option or `--`.
-    static func classify(_ word: Word) -> Result<Argument.Kind, Diagnostic> {
+    /// Classifies a word as positional, option or `--` (also used by completion on partial lines).
+    public static func classify(_ word: Word) -> Result<Argument.Kind, Diagnostic> {
         guard case .literal(let text, let range, false)? = word.parts.first, text.hasPrefix("-") else {
             return .success(.positional)
         }

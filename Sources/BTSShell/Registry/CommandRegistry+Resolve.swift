@@ -64,8 +64,7 @@ extension CommandRegistry {
             case .positional:
                 positionalWords.append(argument.word)
             case .option(let syntax):
-                let found = available.first { syntax.isLong ? $0.long == syntax.name : $0.short.map(String.init) == syntax.name }
-                guard let option = found else {
+                guard let option = Self.option(matching: syntax, in: available) else {
                     diagnostics.append(unknownOption(syntax, command: root.name, available: available))
                     continue
                 }

@@ -1,0 +1,162 @@
+import BTSLanguage
+
+/// What TAB should complete at the cursor, worked out from the registry alone (no I/O).
+/// A completion provider turns ``kind`` into candidates that need session data (job ids,
+/// ISBNs, titles, variables, files) and can use ``candidates`` as they are for registry words.
+public struct CompletionSlot: Sendable, Hashable {
+    /// What belongs in this position.
+    public var kind: CompletionKind
+    /// The part of the word already typed (quotes and escapes removed).
+    public var partial: String
+    /// The UTF-8 byte range of the typed word in the line (empty at the cursor when none).
+    public var range: SourceRange
+    /// Registry words that fit (command names, subcommands, options, enumeration values,
+    /// settings), already filtered by ``partial``. Option values given as `--name=` keep that prefix.
+    public var candidates: [String]
+    /// The command (or subcommand) being typed, if known.
+    public var command: CommandSpec?
+
+    public init(kind: CompletionKind, partial: String, range: SourceRange, candidates: [String] = [],
+                command: CommandSpec? = nil) {
+        self.kind = kind
+        self.partial = partial
+        self.range = range
+        self.candidates = candidates
+        self.command = command
+    }
+}
+
+extension CommandRegistry {
+    /// Analyses `line` up to `cursorOffset` (a UTF-8 offset; the end when nil).
+    public func completionSlot(forLine line: String, cursorOffset: Int? = nil) -> CompletionSlot {
+        let bytes = Array(line.utf8)
+        let cursor = min(max(0, cursorOffset ?? bytes.count), bytes.count)
+        let text = String(decoding: bytes[..<cursor], as: UTF8.self)
+        let cursorEnd = text.utf8.count
+        let (tokens, _) = Lexer.tokenize(SourceFile(name: "<completion>", text: text))
+        var words: [Word] = []
+        for token in tokens {
+            if let word = token.word {
+                words.append(word)
+            } else if token.kind != .end {
+                words.removeAll()
+            }
+        }
+        var partialWord: Word?
+        if let last = words.last, last.range.end == cursorEnd {
+            partialWord = last
+            words.removeLast()
+        }
+        let partial = partialWord.map { $0.literalText ?? $0.sourceForm } ?? ""
+        let range = partialWord?.range ?? SourceRange(offset: cursorEnd, length: 0)
+        func slot(_ kind: CompletionKind, _ candidates: [String] = [], _ spec: CommandSpec? = nil) -> CompletionSlot {
+            CompletionSlot(kind: kind, partial: partial, range: range,
+                           candidates: candidates.filter { $0.hasPrefix(partial) }, command: spec)
+        }
+        if partial.hasPrefix("$") { return slot(.variable) }
+        guard let first = words.first else {
+            return slot(.command, commands.map(\.name))
+        }
+        guard let name = first.literalText, let root = command(named: name) else { return slot(.none) }
+
+        var spec = root
+        var arguments = words.dropFirst().map { word -> Argument in
+            let kind: Argument.Kind = (try? Parser.classify(word).get()) ?? Argument.Kind.positional
+            return Argument(word: word, kind: kind)
+        }[...]
+        while !spec.subcommands.isEmpty, let next = arguments.first, next.kind == .positional, !next.word.isQuoted,
+              let text = next.word.literalText, let sub = spec.subcommand(named: text) {
+            spec = sub
+            arguments = arguments.dropFirst()
+        }
+        if arguments.isEmpty, !spec.subcommands.isEmpty, !partial.hasPrefix("-") {
+            return slot(.subcommand, spec.subcommands.map(\.name), spec)
+        }
+        let options = spec.takesRawArguments ? [] : spec.options + Self.globalOptions
+        var pending: OptionSpec?
+        var positionals: [Word] = []
+        var given: Set<String> = []
+        var optionsEnded = spec.takesRawArguments
+        for argument in arguments {
+            if pending != nil {
+                pending = nil
+                if argument.kind == Argument.Kind.positional { continue }
+            }
+            switch argument.kind {
+            case .positional:
+                positionals.append(argument.word)
+            case .endOfOptions:
+                if optionsEnded { positionals.append(argument.word) }
+                optionsEnded = true
+            case .option(let syntax):
+                if optionsEnded {
+                    positionals.append(argument.word)
+                    continue
+                }
+                guard let found = Self.option(matching: syntax, in: options) else { continue }
+                given.insert(found.long)
+                if !found.isFlag, syntax.value == nil { pending = found }
+            }
+        }
+        if let option = pending {
+            return slot(option.completion, values(of: option.valueType), spec)
+        }
+        if !optionsEnded, partial.hasPrefix("-") {
+            if let equals = partial.firstIndex(of: "="), partial.hasPrefix("--") {
+                let long = String(partial[partial.index(partial.startIndex, offsetBy: 2)..<equals])
+                guard let option = options.first(where: { $0.long == long }) else { return slot(.none, [], spec) }
+                let prefix = "--\(long)="
+                return slot(option.completion, values(of: option.valueType).map { prefix + $0 }, spec)
+            }
+            return slot(.option, options.filter { !given.contains($0.long) }.map(\.spelling), spec)
+        }
+        if root.name == "set" {
+            if positionals.isEmpty { return slot(.setting, settings.map(\.name), spec) }
+            if positionals.count == 1 {
+                if let name = positionals[0].literalText, let setting = setting(named: name) {
+                    let words = values(of: setting.valueType)
+                    return slot(.optionValue(words), words, spec)
+                }
+                return slot(.none, [], spec)
+            }
+            return slot(.none, [], spec)
+        }
+        if root.name == "help" {
+            let topic = positionals.compactMap(\.literalText)
+            guard !topic.isEmpty else { return slot(.command, commands.map(\.name), spec) }
+            guard let target = self.spec(at: topic) else { return slot(.none, [], spec) }
+            return slot(.subcommand, target.subcommands.map(\.name), spec)
+        }
+        var index = 0
+        var argumentSpec: ArgumentSpec?
+        for candidate in spec.positionals {
+            if candidate.isVariadic || index == positionals.count {
+                argumentSpec = candidate
+                break
+            }
+            index += 1
+        }
+        guard let argumentSpec else { return slot(.none, [], spec) }
+        return slot(argumentSpec.completion, values(of: argumentSpec.valueType), spec)
+    }
+
+    /// The option spec that `syntax` names (long name, or short letter), if any.
+    static func option(matching syntax: OptionSyntax, in options: [OptionSpec]) -> OptionSpec? {
+        if syntax.isLong { return options.first { $0.long == syntax.name } }
+        return options.first { option in option.short.map { String($0) == syntax.name } ?? false }
+    }
+
+    private func values(of type: ValueType) -> [String] {
+        if case .enumeration(let words) = type { return words }
+        return []
+    }
+
+    /// Resolves every command of a script and returns all diagnostics (empty: the script is valid
+    /// as far as the registry can tell before interpolation).
+    public func check(_ script: Script) -> [Diagnostic] {
+        script.commands.flatMap { command -> [Diagnostic] in
+            if case .failure(let diagnostics) = resolve(command) { return diagnostics.all }
+            return []
+        }
+    }
+}
