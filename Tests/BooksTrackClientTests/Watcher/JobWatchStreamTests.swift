@@ -166,6 +166,23 @@ struct JobWatchStreamTests {
         #expect(harness.machine.lastEventID == "c")
     }
 
+    @Test func connectionsThatOnlyReplaySeenEventsAreFailures() {
+        // A server that keeps replaying the same event and closing makes no progress: fall back.
+        var harness = WatchHarness()
+        harness.start()
+        harness.open()
+        harness.receive("id: a\nevent: processing\ndata: {\"progress\":0.1}\n\n")
+        #expect(harness.serverClosed() == .openStream(lastEventID: "a", after: .seconds(3)))
+        for attempt in 1...3 {
+            harness.open()
+            harness.receive("id: a\nevent: processing\ndata: {\"progress\":0.1}\n\n")
+            #expect(harness.machine.state == .streaming(deliveredNewEvents: false))
+            let action = harness.serverClosed()
+            #expect(action == (attempt < 3 ? .openStream(lastEventID: "a", after: .seconds(3)) : .poll(after: .zero)))
+        }
+        #expect(harness.progress.count == 1)
+    }
+
     @Test func eventsInheritingTheIDAreNotDuplicates() {
         var harness = WatchHarness()
         harness.start()
