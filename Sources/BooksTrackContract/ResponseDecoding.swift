@@ -182,3 +182,6 @@ struct DataBox<T: Decodable>: Decodable {
         value = try c.decode(T.self, forKey: .data)
     }
 }
+
+extension DecodedResponse: Equatable where T: Equatable {}
+extension DecodedResponse: Hashable where T: Hashable {}

@@ -27,6 +27,18 @@ import Testing
         #expect(info.userMessage == "ISBNdb temporarily unavailable. Retrying in 2 seconds…")
     }
 
+    @Test func nullDataOnSuccess() {
+        let body = #"{"success":true,"data":null,"metadata":{"timestamp":"t"}}"#
+        #expect(decode(JSONValue.self, body) == .success(.null, metadata: ResponseMetadata(timestamp: "t")))
+        let optional = decode(Optional<BookSearchResponse>.self, body)
+        #expect(optional == .success(nil, metadata: ResponseMetadata(timestamp: "t")))
+        guard case .undecodable(_, let failure, _) = decode(BookSearchResponse.self, body) else {
+            Issue.record("null data for a required payload must be undecodable")
+            return
+        }
+        #expect(failure.codingPath.hasPrefix("data"))
+    }
+
     @Test func errorObjectTakesPrecedenceEvenOn200() {
         let result = decode([String: Int].self, #"{"data":null,"metadata":{"timestamp":"t"},"error":{"code":"INTERNAL_ERROR","message":"x"}}"#)
         #expect(result.errorInfo?.code == .internalError)
