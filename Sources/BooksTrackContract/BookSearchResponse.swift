@@ -136,11 +136,23 @@ public struct LegacyBookSearchResponse: Codable, Sendable, Hashable {
 }
 
 extension KeyedDecodingContainer {
-    /// Author names from `authors` (strings or `{name}` objects) or a single `author` string
-    /// (which may list several names separated by commas is kept as one name).
+    /// Author names from `authors` (an array of strings or `{name}` objects, or a single string) or
+    /// from a single `author` string; absent → empty. A string is kept whole (never split on commas:
+    /// "Smith, John" is one name).
     func decodeAuthorNames(authors: Key, author: Key) throws -> [String] {
-        if let list = try decodeIfPresent([JSONValue].self, forKey: authors) {
-            return list.compactMap { $0.stringValue ?? $0["name"]?.stringValue }
+        if let value = try decodeIfPresent(JSONValue.self, forKey: authors) {
+            switch value {
+            case .array(let list):
+                return list.compactMap { $0.stringValue ?? $0["name"]?.stringValue }
+            case .string(let one):
+                return one.isEmpty ? [] : [one]
+            case .null:
+                break
+            default:
+                throw DecodingError.typeMismatch(
+                    [String].self,
+                    .init(codingPath: codingPath + [authors], debugDescription: "expected a list of author names"))
+            }
         }
         if let one = try decodeLenientString(forKey: author), !one.isEmpty { return [one] }
         return []

@@ -106,6 +106,19 @@ import Testing
         #expect(ResponseDecoding.snippet(of: Data("<html><TITLE>\n 504 Gateway Time-out\n</TITLE>".utf8)) == "504 Gateway Time-out")
     }
 
+    @Test func authorNameShapes() throws {
+        let d = JSONCoding.decoder()
+        let hit = try d.decode(SearchHit.self, from: Data(#"{"title":"t","authors":"Smith, John","score":0.5}"#.utf8))
+        #expect(hit.authors == ["Smith, John"])
+        let book = try d.decode(Book.self, from: Data(#"{"isbn13":"9780306406157","title":"t","authors":[{"name":"X"},"Y",3]}"#.utf8))
+        #expect(book.authors == ["X", "Y"])
+        #expect(book.isbn == "9780306406157")  // isbn13 stands in for a missing isbn
+        #expect(throws: DecodingError.self) {
+            try d.decode(SearchHit.self, from: Data(#"{"title":"t","authors":{"a":1},"score":0.5}"#.utf8))
+        }
+        #expect(throws: DecodingError.self) { try d.decode(Book.self, from: Data(#"{"title":"no isbn","authors":[]}"#.utf8)) }
+    }
+
     @Test func searchResultsAuthorAttribution() {
         let w1 = WorkDTO(title: "A"), w2 = WorkDTO(title: "B")
         let aligned = SearchResults(BookSearchResponse(works: [w1, w2], editions: [], authors: [AuthorDTO(name: "X"), AuthorDTO(name: "Y")]))
