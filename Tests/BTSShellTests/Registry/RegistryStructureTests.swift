@@ -82,3 +82,31 @@ import Testing
         #expect(ArgumentValue.duration(.seconds(2)).description == "2s")
     }
 }
+
+@Suite struct RegistrySensitivityTests {
+    @Test func sensitiveLines() {
+        let registry = CommandRegistry.standard
+        #expect(registry.isSensitive(line: "connect https://user:pw@api.example.com"))
+        #expect(registry.isSensitive(line: "jobs; connect local"))
+        #expect(registry.isSensitive(line: "connect 'unterminated"))
+        #expect(registry.isSensitive(line: "set api_token abc123"))
+        #expect(registry.isSensitive(line: "set MyPassword x"))
+        #expect(!registry.isSensitive(line: "set output json"))
+        #expect(!registry.isSensitive(line: "search title dune"))
+        #expect(!registry.isSensitive(line: "echo connect"))
+        #expect(!registry.isSensitive(line: ""))
+    }
+
+    @Test func sensitiveOptionsAreDetected() {
+        let registry = CommandRegistry(commands: [
+            CommandSpec("login", group: .meta, summary: "Log in", options: [
+                OptionSpec("token", short: "k", type: .string, help: "API token", sensitive: true),
+                OptionSpec("user", type: .string, help: "User"),
+            ]),
+        ])
+        #expect(registry.isSensitive(line: "login --token abc"))
+        #expect(registry.isSensitive(line: "login -k abc"))
+        #expect(registry.isSensitive(line: "login --token=abc"))
+        #expect(!registry.isSensitive(line: "login --user bob"))
+    }
+}
