@@ -17,7 +17,9 @@ public struct SSEParser: Sendable {
     /// Bytes of the current line dropped because the line exceeded ``maximumLineLength``.
     private var lineOverflowed = false
 
-    private var dataBuffer = ""
+    /// The data buffer, kept as bytes (decoding the joined bytes equals joining the decoded values,
+    /// since LF never occurs inside a UTF-8 sequence); decoded once at dispatch.
+    private var dataBuffer: [UInt8] = []
     private var eventTypeBuffer = ""
     private var lastEventIDBuffer = ""
 
@@ -53,8 +55,11 @@ public struct SSEParser: Sendable {
     /// ``surfacesComments`` is set) and reconnection-time changes.
     public mutating func feedItems(_ bytes: some Sequence<UInt8>) -> [SSEStreamItem] {
         var items: [SSEStreamItem] = []
-        for byte in bytes {
-            consume(byte, into: &items)
+        let handled: Void? = bytes.withContiguousStorageIfAvailable { buffer in
+            consume(buffer, into: &items)
+        }
+        if handled == nil {
+            Array(bytes).withUnsafeBufferPointer { buffer in consume(buffer, into: &items) }
         }
         return items
     }
@@ -65,7 +70,7 @@ public struct SSEParser: Sendable {
         line.removeAll(keepingCapacity: false)
         lineOverflowed = false
         afterCR = false
-        dataBuffer = ""
+        dataBuffer.removeAll(keepingCapacity: false)
         eventTypeBuffer = ""
         lastEventIDBuffer = lastEventID
     }
@@ -76,39 +81,44 @@ public struct SSEParser: Sendable {
     private static let cr: UInt8 = 0x0D
     private static let lf: UInt8 = 0x0A
 
-    private mutating func consume(_ byte: UInt8, into items: inout [SSEStreamItem]) {
-        if let matched = bomMatched {
-            if byte == Self.bom[matched] {
-                if matched + 1 == Self.bom.count {
-                    bomMatched = nil  // a whole BOM: strip it
-                } else {
-                    bomMatched = matched + 1
-                }
-                return
+    private mutating func consume(_ buffer: UnsafeBufferPointer<UInt8>, into items: inout [SSEStreamItem]) {
+        var index = 0
+        let count = buffer.count
+        // Stream start: strip one leading BOM, which may arrive split across chunks.
+        while index < count, let matched = bomMatched {
+            if buffer[index] == Self.bom[matched] {
+                bomMatched = matched + 1 == Self.bom.count ? nil : matched + 1
+                index += 1
+            } else {
+                // Not a BOM after all: the bytes that matched are ordinary line content.
+                bomMatched = nil
+                appendToLine(Self.bom.prefix(matched))
             }
-            // Not a BOM after all: the bytes that matched are ordinary line content.
-            bomMatched = nil
-            for pending in Self.bom.prefix(matched) { append(pending) }
         }
-        if afterCR {
-            afterCR = false
-            if byte == Self.lf { return }  // the LF of a CRLF (possibly split across chunks)
-        }
-        switch byte {
-        case Self.cr:
-            afterCR = true
+        while index < count {
+            if afterCR {
+                afterCR = false
+                if buffer[index] == Self.lf {  // the LF of a CRLF (possibly split across chunks)
+                    index += 1
+                    continue
+                }
+            }
+            var end = index
+            while end < count, buffer[end] != Self.cr, buffer[end] != Self.lf { end += 1 }
+            appendToLine(buffer[index..<end])
+            guard end < count else { break }
+            afterCR = buffer[end] == Self.cr
             endLine(into: &items)
-        case Self.lf:
-            endLine(into: &items)
-        default:
-            append(byte)
+            index = end + 1
         }
     }
 
-    private mutating func append(_ byte: UInt8) {
-        if line.count < maximumLineLength {
-            line.append(byte)
+    private mutating func appendToLine(_ bytes: some Collection<UInt8>) {
+        let room = maximumLineLength - line.count
+        if bytes.count <= room {
+            line.append(contentsOf: bytes)
         } else {
+            line.append(contentsOf: bytes.prefix(max(0, room)))
             lineOverflowed = true
         }
     }
@@ -164,8 +174,8 @@ public struct SSEParser: Sendable {
         if name.elementsEqual(Self.fieldEvent) {
             eventTypeBuffer = String(decoding: value, as: UTF8.self)
         } else if name.elementsEqual(Self.fieldData) {
-            dataBuffer += String(decoding: value, as: UTF8.self)
-            dataBuffer += "\n"
+            dataBuffer.append(contentsOf: value)
+            dataBuffer.append(Self.lf)
         } else if name.elementsEqual(Self.fieldID) {
             if !value.contains(0) {
                 lastEventIDBuffer = String(decoding: value, as: UTF8.self)
@@ -198,10 +208,11 @@ public struct SSEParser: Sendable {
             eventTypeBuffer = ""
             return
         }
-        if dataBuffer.unicodeScalars.last == "\n" { dataBuffer.unicodeScalars.removeLast() }
+        if dataBuffer.last == Self.lf { dataBuffer.removeLast() }
         let type = eventTypeBuffer.isEmpty ? "message" : eventTypeBuffer
-        items.append(.event(SSEEvent(type: type, data: dataBuffer, lastEventID: lastEventID)))
-        dataBuffer = ""
+        let data = String(decoding: dataBuffer, as: UTF8.self)
+        items.append(.event(SSEEvent(type: type, data: data, lastEventID: lastEventID)))
+        dataBuffer.removeAll(keepingCapacity: true)
         eventTypeBuffer = ""
     }
 }
