@@ -25,7 +25,7 @@ public enum DisplayWidth {
         return isWide(first.value) ? 2 : 1
     }
 
-    /// Whether `character` is printed as something else (control characters become visible pictures).
+    /// How `character` is printed in a snippet: control characters become their visible Control Pictures.
     static func printable(_ character: Character) -> String {
         guard character.unicodeScalars.count == 1, let scalar = character.unicodeScalars.first else {
             return String(character)

@@ -267,8 +267,9 @@ public struct Lexer {
         switch ValuePathParser.parse(bytes[(start + 2)..<close], baseOffset: start + 2) {
         case .success(.status):
             builder.append(.status(range: range))
-        case .success(.variable(let name, let path)):
-            builder.append(.variable(VariableReference(name: name, path: path, range: range)))
+        case .success(.variable(let name, let path, let nameRange, let componentRanges)):
+            builder.append(.variable(VariableReference(name: name, path: path, range: range, nameRange: nameRange,
+                                                       componentRanges: componentRanges)))
         case .failure(let diagnostic):
             report(diagnostic)
             builder.hasError = true

@@ -35,11 +35,28 @@ public struct VariableReference: Sendable, Hashable {
     public var path: ValuePath
     /// The whole reference including `$` and braces.
     public var range: SourceRange
+    /// The range of the name alone.
+    public var nameRange: SourceRange
+    /// One range per path component (`.key` including the dot, `[0]` including the brackets),
+    /// so an interpreter can point at the exact step that failed.
+    public var componentRanges: [SourceRange]
 
-    public init(name: String, path: ValuePath = ValuePath(), range: SourceRange) {
+    public init(
+        name: String, path: ValuePath = ValuePath(), range: SourceRange, nameRange: SourceRange? = nil,
+        componentRanges: [SourceRange] = []
+    ) {
         self.name = name
         self.path = path
         self.range = range
+        self.nameRange = nameRange ?? SourceRange(offset: range.offset + 1, length: max(0, range.length - 1))
+        self.componentRanges = componentRanges
+    }
+
+    /// The range of the reference up to and including path component `index` (for messages such
+    /// as "no key 'isbnn' in ${_.results[0].isbnn}").
+    public func range(throughComponent index: Int) -> SourceRange {
+        guard componentRanges.indices.contains(index) else { return range }
+        return SourceRange(from: range.offset, to: componentRanges[index].end)
     }
 
     /// Whether the name is `1`, `2`, … (a script argument).
@@ -51,7 +68,8 @@ public enum ValuePathParser {
     /// The result of parsing: `.status` for `${?}`, else a variable reference.
     public enum Parsed: Sendable, Hashable {
         case status
-        case variable(name: String, path: ValuePath)
+        /// A variable with its path; ranges are source offsets (from `baseOffset`).
+        case variable(name: String, path: ValuePath, nameRange: SourceRange, componentRanges: [SourceRange])
     }
 
     /// Parses `bytes` (the text between the braces) that starts at `baseOffset` in the source.
@@ -65,16 +83,20 @@ public enum ValuePathParser {
             if cursor.atEnd { return .success(.status) }
             return .failure(cursor.unexpected("after '?'"))
         }
+        let nameStart = cursor.offset
         guard let name = cursor.name(allowDigitStart: true) else {
             if cursor.atEnd {
                 return .failure(.error("empty variable reference; expected a name inside '${}'", at: cursor.here))
             }
             return .failure(cursor.unexpected("where a variable name was expected"))
         }
+        let nameRange = SourceRange(from: nameStart, to: cursor.offset)
         var components: [ValuePath.Component] = []
+        var ranges: [SourceRange] = []
         while true {
             cursor.skipSpace()
             guard let byte = cursor.peek else { break }
+            let componentStart = cursor.offset
             if byte == UInt8(ascii: ".") {
                 cursor.index += 1
                 cursor.skipSpace()
@@ -82,6 +104,7 @@ public enum ValuePathParser {
                     return .failure(.error("expected a key after '.' in variable path", at: cursor.here))
                 }
                 components.append(.key(key))
+                ranges.append(SourceRange(from: componentStart, to: cursor.offset))
             } else if byte == UInt8(ascii: "[") {
                 let open = cursor.here
                 cursor.index += 1
@@ -97,11 +120,13 @@ public enum ValuePathParser {
                 }
                 cursor.index += 1
                 components.append(.index(index))
+                ranges.append(SourceRange(from: componentStart, to: cursor.offset))
             } else {
                 return .failure(cursor.unexpected("in variable path"))
             }
         }
-        return .success(.variable(name: name, path: ValuePath(components)))
+        return .success(.variable(name: name, path: ValuePath(components), nameRange: nameRange,
+                                  componentRanges: ranges))
     }
 
     /// Parses a path written as text, e.g. `_.results[0].isbn` (for commands such as `expect`).
@@ -116,6 +141,7 @@ public enum ValuePathParser {
         var index = 0
 
         var atEnd: Bool { index >= bytes.count }
+        var offset: Int { base + index }
         var peek: UInt8? { index < bytes.count ? bytes[index] : nil }
         var here: SourceRange {
             SourceRange(offset: base + index, length: atEnd ? 0 : scalarLength(at: index))

@@ -98,3 +98,23 @@ struct SeededGenerator: RandomNumberGenerator {
         }
     }
 }
+
+@Suite struct ReferenceRangeFuzzTests {
+    @Test func referenceRangesNest() {
+        var generator = SeededGenerator(state: 2024)
+        for _ in 0..<2000 {
+            let text = FuzzTests.randomText(&generator)
+            let source = SourceFile(name: "f", text: text)
+            for token in Lexer.tokenize(source).tokens {
+                for part in token.word?.parts ?? [] {
+                    guard case .variable(let reference) = part else { continue }
+                    #expect(reference.range.contains(reference.nameRange), "\(text.debugDescription)")
+                    #expect(reference.componentRanges.count == reference.path.components.count)
+                    for range in reference.componentRanges {
+                        #expect(reference.range.contains(range), "\(text.debugDescription)")
+                    }
+                }
+            }
+        }
+    }
+}

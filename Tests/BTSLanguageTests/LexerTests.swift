@@ -55,6 +55,15 @@ import Testing
         #expect(reference.name == "_")
         #expect(reference.path.components == [.key("results"), .index(0), .key("isbn")])
         #expect(reference.range == SourceRange(offset: 22, length: 20))
+        let source = SourceFile(name: "t", text: #"echo $x ${y} $1 $_ $? ${_.results[0].isbn}"#)
+        #expect(source.slice(reference.nameRange) == "_")
+        #expect(reference.componentRanges.map { source.slice($0) } == [".results", "[0]", ".isbn"])
+        #expect(source.slice(reference.range(throughComponent: 1)) == "${_.results[0]")
+        guard case .variable(let plain) = words[0].parts[0] else {
+            Issue.record("expected a variable")
+            return
+        }
+        #expect(plain.nameRange == SourceRange(offset: 6, length: 1))
         guard case .status(let range) = words[4].parts[0] else {
             Issue.record("expected $?")
             return

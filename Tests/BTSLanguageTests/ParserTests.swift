@@ -93,8 +93,17 @@ import Testing
     }
 
     @Test func pathParsesFromPlainText() {
-        #expect(ValuePathParser.parse("_.results[0].isbn") ==
-            .success(.variable(name: "_", path: ValuePath([.key("results"), .index(0), .key("isbn")]))))
+        guard case .success(.variable(let name, let path, let nameRange, let ranges)) =
+            ValuePathParser.parse("_.results[0].isbn")
+        else {
+            Issue.record("expected a variable")
+            return
+        }
+        #expect(name == "_")
+        #expect(path == ValuePath([.key("results"), .index(0), .key("isbn")]))
+        #expect(nameRange == SourceRange(offset: 0, length: 1))
+        #expect(ranges == [SourceRange(offset: 1, length: 8), SourceRange(offset: 9, length: 3),
+                           SourceRange(offset: 12, length: 5)])
         #expect((try? ValuePathParser.parse("_..x").get()) == nil)
     }
 
