@@ -199,13 +199,17 @@ public struct JobWatchConfiguration: Sendable, Equatable {
     public var webSocketBackoffBase: Duration
     /// The longest WebSocket backoff.
     public var webSocketBackoffCap: Duration
+    /// How long an open stream or socket may stay silent (no byte, no heartbeat comment) before the
+    /// transport gives up on it and reports ``JobConnectionFailure/timedOut`` (heartbeats come every 30 s).
+    public var livenessTimeout: Duration
 
     /// Creates a configuration; the defaults follow CONTRACT.md §5/§6.
     public init(
         offersSSE: Bool = true, offersWebSocket: Bool = false, offersPolling: Bool = true,
         defaultReconnectionTime: Duration = .seconds(3), maxConsecutiveFailures: Int = 3,
         pollInterval: Duration = .seconds(2), maxConsecutivePollFailures: Int = 5,
-        webSocketBackoffBase: Duration = .seconds(1), webSocketBackoffCap: Duration = .seconds(30)
+        webSocketBackoffBase: Duration = .seconds(1), webSocketBackoffCap: Duration = .seconds(30),
+        livenessTimeout: Duration = .seconds(75)
     ) {
         self.offersSSE = offersSSE
         self.offersWebSocket = offersWebSocket
@@ -216,6 +220,7 @@ public struct JobWatchConfiguration: Sendable, Equatable {
         self.maxConsecutivePollFailures = max(1, maxConsecutivePollFailures)
         self.webSocketBackoffBase = webSocketBackoffBase
         self.webSocketBackoffCap = webSocketBackoffCap
+        self.livenessTimeout = livenessTimeout
     }
 
     /// The stand-in and production CSV imports: SSE first, then polling.
