@@ -13,7 +13,9 @@ public struct RateLimitClass: RawRepresentable, Hashable, Sendable, Comparable, 
     /// Creates a class from a string literal.
     public init(stringLiteral value: String) { self.rawValue = value }
 
+    /// The class name.
     public var description: String { rawValue }
+    /// Orders classes by name (stable output).
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 
     /// ISBN/title/author/advanced search and v2 text search (100 / min).

@@ -33,14 +33,22 @@ public struct SSEParser: Sendable {
     public let maximumLineLength: Int
     /// How many lines were cut because they exceeded ``maximumLineLength``.
     public private(set) var truncatedLines = 0
+    /// The largest data buffer (in bytes) of one event; a bigger event is dropped whole (bounded memory).
+    public let maximumEventLength: Int
+    /// How many events were dropped because their data exceeded ``maximumEventLength``.
+    public private(set) var droppedEvents = 0
+    /// The current event's data went over ``maximumEventLength``.
+    private var eventOverflowed = false
 
     /// Creates a parser for one connection.
     /// - Parameters:
     ///   - surfacesComments: report comment lines from ``feedItems(_:)`` (heartbeats for liveness).
     ///   - maximumLineLength: longest line kept, in bytes (default 1 MiB).
-    public init(surfacesComments: Bool = true, maximumLineLength: Int = 1 << 20) {
+    ///   - maximumEventLength: largest event data kept, in bytes (default 4 MiB).
+    public init(surfacesComments: Bool = true, maximumLineLength: Int = 1 << 20, maximumEventLength: Int = 4 << 20) {
         self.surfacesComments = surfacesComments
         self.maximumLineLength = max(1, maximumLineLength)
+        self.maximumEventLength = max(1, maximumEventLength)
     }
 
     /// Feeds a chunk and returns the events it completed (comments and retry changes are not reported).
@@ -71,6 +79,7 @@ public struct SSEParser: Sendable {
         lineOverflowed = false
         afterCR = false
         dataBuffer.removeAll(keepingCapacity: false)
+        eventOverflowed = false
         eventTypeBuffer = ""
         lastEventIDBuffer = lastEventID
     }
@@ -174,8 +183,14 @@ public struct SSEParser: Sendable {
         if name.elementsEqual(Self.fieldEvent) {
             eventTypeBuffer = String(decoding: value, as: UTF8.self)
         } else if name.elementsEqual(Self.fieldData) {
-            dataBuffer.append(contentsOf: value)
-            dataBuffer.append(Self.lf)
+            if eventOverflowed || dataBuffer.count + value.count + 1 > maximumEventLength {
+                eventOverflowed = true
+                dataBuffer.removeAll(keepingCapacity: false)
+                dataBuffer.append(Self.lf)  // non-empty, so the block still reaches dispatch (and is dropped there)
+            } else {
+                dataBuffer.append(contentsOf: value)
+                dataBuffer.append(Self.lf)
+            }
         } else if name.elementsEqual(Self.fieldID) {
             if !value.contains(0) {
                 lastEventIDBuffer = String(decoding: value, as: UTF8.self)
@@ -205,6 +220,13 @@ public struct SSEParser: Sendable {
     private mutating func dispatch(into items: inout [SSEStreamItem]) {
         lastEventID = lastEventIDBuffer
         if dataBuffer.isEmpty {
+            eventTypeBuffer = ""
+            return
+        }
+        if eventOverflowed {
+            droppedEvents += 1
+            eventOverflowed = false
+            dataBuffer.removeAll(keepingCapacity: false)
             eventTypeBuffer = ""
             return
         }

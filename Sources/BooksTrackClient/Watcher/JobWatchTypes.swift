@@ -1,6 +1,15 @@
 /// The status of an import or batch job (CONTRACT.md §5), with production's spellings folded in.
 public enum JobStatus: String, Sendable, Equatable, Hashable, CaseIterable {
-    case initialized, processing, completed, failed, canceled
+    /// Accepted, not started.
+    case initialized
+    /// Running (production's `progress`).
+    case processing
+    /// Done; results can be fetched.
+    case completed
+    /// Stopped with an error.
+    case failed
+    /// Canceled by its owner.
+    case canceled
 
     /// Maps a wire name: the SSE event type or a `status` field. Accepts production's `progress`
     /// (for processing), `complete`, `cancelled`, and the WebSocket `job_started`/`job_progress`/`job_complete`.
@@ -67,7 +76,12 @@ public struct JobEventPayload: Sendable, Equatable, Hashable {
 
 /// How progress reached the watcher.
 public enum JobWatchChannel: String, Sendable, Equatable, Hashable {
-    case sse, polling, webSocket
+    /// The SSE stream.
+    case sse
+    /// The status route.
+    case polling
+    /// The WebSocket.
+    case webSocket
 }
 
 /// One progress report for the user: deduplicated, never going backwards.
@@ -149,7 +163,21 @@ public enum JobConnectionFailure: Sendable, Equatable, Hashable {
 public struct JobSocketMessage: Sendable, Equatable, Hashable {
     /// The message type.
     public enum Kind: Sendable, Equatable, Hashable {
-        case readyAck, jobStarted, jobProgress, jobComplete, error, ping, pong
+        /// `ready_ack`: the server accepted our `ready`.
+        case readyAck
+        /// `job_started`.
+        case jobStarted
+        /// `job_progress`.
+        case jobProgress
+        /// `job_complete` (summary only; results by HTTP).
+        case jobComplete
+        /// `error`: the job failed.
+        case error
+        /// `ping`: answer with `pong`.
+        case ping
+        /// `pong`.
+        case pong
+        /// Anything else (ignored).
         case other(String)
 
         /// Maps the wire `type`.

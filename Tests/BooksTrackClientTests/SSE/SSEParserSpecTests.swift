@@ -230,6 +230,14 @@ struct SSEParserSpecTests {
         #expect(events([0xEF, 0xBB, 0x0D] + Array("data: a\n\n".utf8)) == [SSEEvent(data: "a")])
     }
 
+    @Test func oversizedEventsAreDroppedAndCounted() {
+        var parser = SSEParser(maximumEventLength: 8)
+        let got = parser.feed(Array("id: 1\ndata: 1234\ndata: 5678\n\ndata: ok\n\ndata: 1234567\n\n".utf8))
+        #expect(got == [SSEEvent(data: "ok", lastEventID: "1"), SSEEvent(data: "1234567", lastEventID: "1")])
+        #expect(parser.droppedEvents == 1)
+        #expect(parser.lastEventID == "1")
+    }
+
     @Test func overlongLinesAreCutAndCounted() {
         var parser = SSEParser(maximumLineLength: 16)
         let got = parser.feed(Array("data: 0123456789abcdefghij\n\ndata: ok\n\n".utf8))
