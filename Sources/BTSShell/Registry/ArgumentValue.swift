@@ -72,11 +72,11 @@ public enum ValueType: Sendable, Hashable {
         case .commandName: return .success(.string(text))
         case .flag: return .success(.flag(true))
         case .int(let range):
-            guard let value = Int(text.trimmingSpaces) else { return .failure(.invalid) }
+            guard let value = Int(Self.trimmed(text)) else { return .failure(.invalid) }
             if let range, !range.contains(value) { return .failure(.outOfRange) }
             return .success(.int(value))
         case .double(let range):
-            guard let value = Double(text.trimmingSpaces), value.isFinite else { return .failure(.invalid) }
+            guard let value = Double(Self.trimmed(text)), value.isFinite else { return .failure(.invalid) }
             if let range, !range.contains(value) { return .failure(.outOfRange) }
             return .success(.double(value))
         case .enumeration(let values):
@@ -92,7 +92,7 @@ public enum ValueType: Sendable, Hashable {
 
     /// Parses `1.5`, `500ms`, `2s`, `3m`, `1h` (non-negative, at most 24 h).
     public static func parseDuration(_ text: String) -> Duration? {
-        let trimmed = text.trimmingSpaces.lowercased()
+        let trimmed = Self.trimmed(text).lowercased()
         let units: [(String, Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600)]
         var number = trimmed
         var scale = 1.0
@@ -108,6 +108,14 @@ public enum ValueType: Sendable, Hashable {
         guard seconds <= 86_400 else { return nil }
         let milliseconds = Int64((seconds * 1000).rounded())
         return .milliseconds(milliseconds)
+    }
+
+    /// `text` without leading and trailing spaces.
+    static func trimmed(_ text: String) -> String {
+        var scalars = Substring(text)
+        while scalars.first == " " { scalars = scalars.dropFirst() }
+        while scalars.last == " " { scalars = scalars.dropLast() }
+        return String(scalars)
     }
 
     private static func format(_ value: Double) -> String {
@@ -149,11 +157,3 @@ public enum ArgumentValue: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-extension String {
-    var trimmingSpaces: String {
-        var scalars = Substring(self)
-        while scalars.first == " " { scalars = scalars.dropFirst() }
-        while scalars.last == " " { scalars = scalars.dropLast() }
-        return String(scalars)
-    }
-}
