@@ -161,7 +161,7 @@ struct RateLimitLedgerTests {
     }
 
     @Test func injectedClockIsUsedWithoutNow() {
-        let clock = TestClock(t0)
+        let clock = LedgerTestClock(t0)
         var ledger = RateLimitLedger(clock: { clock.now })
         ledger.seed(.import, requests: 1, per: .seconds(60))
         ledger.recordRequest(.import)
@@ -172,7 +172,7 @@ struct RateLimitLedgerTests {
 }
 
 /// A manually advanced clock (thread-safe, so it can back a `@Sendable` closure).
-final class TestClock: @unchecked Sendable {
+private final class LedgerTestClock: @unchecked Sendable {
     private let lock = NSLock()
     private var current: Date
     init(_ start: Date) { current = start }
