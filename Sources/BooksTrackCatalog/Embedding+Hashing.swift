@@ -57,20 +57,29 @@ public enum HashingEmbedding {
 
     /// Lower-cased, diacritic-folded word tokens (letters and digits; apostrophes removed).
     public static func tokens(_ text: String) -> [String] {
-        let folded = text.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil)
-            .replacingOccurrences(of: "'", with: "")
-            .replacingOccurrences(of: "\u{2019}", with: "")
+        // ASCII fast path: folding is only needed (and costly) for non-ASCII text.
+        let folded =
+            text.utf8.allSatisfy { $0 < 0x80 }
+            ? text.lowercased() : text.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil)
         var out: [String] = []
-        var current = ""
+        var current = String.UnicodeScalarView()
         for scalar in folded.unicodeScalars {
-            if CharacterSet.alphanumerics.contains(scalar) {
-                current.unicodeScalars.append(scalar)
+            if scalar == "'" || scalar == "\u{2019}" { continue }
+            let isWordScalar: Bool
+            if scalar.isASCII {
+                let v = scalar.value
+                isWordScalar = (v >= 0x30 && v <= 0x39) || (v >= 0x61 && v <= 0x7A) || (v >= 0x41 && v <= 0x5A)
+            } else {
+                isWordScalar = CharacterSet.alphanumerics.contains(scalar)
+            }
+            if isWordScalar {
+                current.append(scalar)
             } else if !current.isEmpty {
-                out.append(current)
-                current = ""
+                out.append(String(current))
+                current = String.UnicodeScalarView()
             }
         }
-        if !current.isEmpty { out.append(current) }
+        if !current.isEmpty { out.append(String(current)) }
         return out
     }
 

@@ -53,40 +53,54 @@ extension SQLiteCatalog {
 
     /// Little-endian Float32 bytes.
     static func encodeVector(_ v: [Float]) -> Data {
-        var data = Data(capacity: v.count * 4)
-        for x in v {
-            var le = x.bitPattern.littleEndian
-            withUnsafeBytes(of: &le) { data.append(contentsOf: $0) }
-        }
-        return data
+        let words = v.map { $0.bitPattern.littleEndian }
+        return words.withUnsafeBufferPointer { Data(buffer: $0) }
     }
 
     /// Reads every book (ordered by id) and the vectors into one contiguous row-major array.
     static func loadAll(_ db: Database) throws -> ([CatalogBook], [Float]) {
         let dimension = HashingEmbedding.dimension
+        let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM books") ?? 0
         var books: [CatalogBook] = []
-        var values: [Float] = []
-        let rows = try Row.fetchCursor(db, sql: "SELECT * FROM books ORDER BY id")
+        books.reserveCapacity(total)
+        var values = [Float](repeating: 0, count: total * dimension)
+        let rows = try Row.fetchCursor(
+            db,
+            sql: """
+                SELECT id, goodreads_book_id, goodreads_work_id, isbn10, isbn13, title, original_title, series,
+                       series_number, authors, year, language, average_rating, ratings_count, image_url,
+                       small_image_url, vector
+                FROM books ORDER BY id
+                """)
+        var index = 0
         while let row = try rows.next() {
-            let id: Int = row["id"]
-            let authors: String = row["authors"]
+            guard index < total else { break }
+            let id: Int = row[0]
+            let authors: String = row[9]
             books.append(
                 CatalogBook(
-                    id: id, goodreadsBookID: row["goodreads_book_id"], goodreadsWorkID: row["goodreads_work_id"],
-                    isbn10: row["isbn10"], isbn13: row["isbn13"], title: row["title"],
-                    originalTitle: row["original_title"], series: row["series"], seriesNumber: row["series_number"],
+                    id: id, goodreadsBookID: row[1], goodreadsWorkID: row[2], isbn10: row[3], isbn13: row[4],
+                    title: row[5], originalTitle: row[6], series: row[7], seriesNumber: row[8],
                     authors: authors.isEmpty ? [] : authors.components(separatedBy: authorSeparator),
-                    year: row["year"], language: row["language"], averageRating: row["average_rating"],
-                    ratingsCount: row["ratings_count"], imageURL: row["image_url"], smallImageURL: row["small_image_url"]))
-            let blob: Data = row["vector"]
-            guard blob.count == dimension * 4 else { throw OpenError.badVector(id: id) }
-            blob.withUnsafeBytes { raw in
-                for j in 0..<dimension {
-                    let bits = raw.loadUnaligned(fromByteOffset: j * 4, as: UInt32.self)
-                    values.append(Float(bitPattern: UInt32(littleEndian: bits)))
+                    year: row[10], language: row[11], averageRating: row[12], ratingsCount: row[13],
+                    imageURL: row[14], smallImageURL: row[15]))
+            let base = index * dimension
+            let copied = try row.withUnsafeData(atIndex: 16) { blob -> Bool in
+                guard let blob, blob.count == dimension * 4 else { return false }
+                values.withUnsafeMutableBufferPointer { dst in
+                    blob.withUnsafeBytes { raw in
+                        for j in 0..<dimension {
+                            let bits = raw.loadUnaligned(fromByteOffset: j * 4, as: UInt32.self)
+                            dst[base + j] = Float(bitPattern: UInt32(littleEndian: bits))
+                        }
+                    }
                 }
+                return true
             }
+            guard copied else { throw OpenError.badVector(id: id) }
+            index += 1
         }
+        if index < total { values.removeLast((total - index) * dimension) }
         return (books, values)
     }
 }

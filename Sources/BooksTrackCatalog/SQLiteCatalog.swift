@@ -128,7 +128,7 @@ public final class SQLiteCatalog: CatalogQuerying {
         let buildStart = Date()
         let tempURL = cacheDirectory.appendingPathComponent("catalog-\(key).sqlite.\(UUID().uuidString).tmp")
         do {
-            let books = try CatalogResourceTSV.decode(String(decoding: catalogTSV, as: UTF8.self))
+            let books = try CatalogResourceTSV.decode(data: catalogTSV)
             var config = Configuration()
             config.journalMode = .default
             let builder = try DatabaseQueue(path: tempURL.path, configuration: config)
@@ -156,7 +156,7 @@ public final class SQLiteCatalog: CatalogQuerying {
     public static func openInMemory(catalogTSV: Data) throws -> SQLiteCatalog {
         let start = Date()
         let key = contentKey(for: catalogTSV)
-        let books = try CatalogResourceTSV.decode(String(decoding: catalogTSV, as: UTF8.self))
+        let books = try CatalogResourceTSV.decode(data: catalogTSV)
         let queue = try DatabaseQueue()
         try queue.write { db in try build(db, books: books, key: key) }
         let stats = CatalogOpenStats(
