@@ -33,7 +33,8 @@ extension SQLiteCatalog {
     static let recommendationMinRatings = 20_000
 
     /// Picks `limit` well-rated books for the ISO week of `weekOf`: a seeded (FNV-1a of "YYYY-Www")
-    /// shuffle of the eligible books, taking at most one book per author and per series.
+    /// shuffle of the eligible books (series only from their first entry), taking at most one book
+    /// per author and per series.
     public func weeklyRecommendations(weekOf: Date, limit: Int) throws -> [Recommendation] {
         let limit = min(max(limit, 0), 100)
         guard limit > 0 else { return [] }
@@ -42,7 +43,7 @@ extension SQLiteCatalog {
         var rng = SplitMix64(seed: HashingEmbedding.fnv1a64("weekly:" + seedText))
         let eligible = books.filter {
             $0.averageRating >= Self.recommendationMinRating && $0.ratingsCount >= Self.recommendationMinRatings
-                && $0.isbn13 != nil
+                && $0.isbn13 != nil && ($0.series == nil || ($0.seriesNumber ?? 1) <= 1)
         }
         var picked: [Recommendation] = []
         var authors: Set<String> = []
@@ -63,16 +64,26 @@ extension SQLiteCatalog {
     static func reason(for book: CatalogBook, variant: UInt64) -> String {
         let rated = "rated \(String(format: "%.2f", book.averageRating)) by \(readers(book.ratingsCount)) readers"
         if let series = book.series {
-            let position = book.seriesNumber.map { n in
-                n == n.rounded() ? " (#\(Int(n)))" : " (#\(n))"
-            } ?? ""
-            return "Part of the \(series) series\(position), \(rated)"
+            if let n = book.seriesNumber, n <= 1 {
+                return "Starts \(seriesPhrase(series)), \(rated)"
+            }
+            let position = book.seriesNumber.map { n in n == n.rounded() ? " (#\(Int(n)))" : " (#\(n))" } ?? ""
+            return "Part of \(seriesPhrase(series))\(position), \(rated)"
         }
         if let year = book.year, variant % 2 == 0 {
             let when = year < 0 ? "\(-year) BC" : "\(year)"
             return year < 1900 ? "A classic from \(when), \(rated)" : "A \(when) favourite, \(rated)"
         }
         return "R" + rated.dropFirst()
+    }
+
+    /// "The Mortal Instruments" → "the Mortal Instruments series"; "The Ascendance Trilogy" → "the Ascendance Trilogy".
+    static func seriesPhrase(_ series: String) -> String {
+        var name = series
+        if name.lowercased().hasPrefix("the ") { name = String(name.dropFirst(4)) }
+        let last = name.split(separator: " ").last?.lowercased() ?? ""
+        let collective: Set<String> = ["series", "trilogy", "saga", "chronicles", "cycle", "quartet", "sequence", "duology"]
+        return "the " + name + (collective.contains(last) ? "" : " series")
     }
 
     /// 1_234_567 → "1.2M", 45_300 → "45K", 812 → "812".

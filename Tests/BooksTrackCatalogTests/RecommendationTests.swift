@@ -32,7 +32,10 @@ import Testing
             #expect(Set(authors).count == authors.count)
             for pick in picks {
                 #expect(pick.reason.contains(String(format: "%.2f", pick.book.averageRating)))
-                if let series = pick.book.series { #expect(pick.reason.contains(series)) }
+                if let series = pick.book.series {
+                    #expect(pick.reason.contains(SQLiteCatalog.seriesPhrase(series)))
+                    #expect((pick.book.seriesNumber ?? 1) <= 1)
+                }
             }
             weekStart = weekStart.addingTimeInterval(7 * 86_400)
         }
@@ -44,6 +47,24 @@ import Testing
         let w = ISOWeek.of(try date("2021-01-03T10:00:00Z"))
         #expect(w.year == 2020 && w.week == 53)
         #expect(w.monday == (try date("2020-12-28T00:00:00Z")))
+    }
+
+    @Test func reasonsReadNaturally() {
+        #expect(SQLiteCatalog.seriesPhrase("The Mortal Instruments") == "the Mortal Instruments series")
+        #expect(SQLiteCatalog.seriesPhrase("The Ascendance Trilogy") == "the Ascendance Trilogy")
+        #expect(SQLiteCatalog.seriesPhrase("Harry Potter") == "the Harry Potter series")
+        let hp = CatalogBook(
+            id: 2, goodreadsBookID: 3, goodreadsWorkID: 4, isbn10: nil, isbn13: nil, title: "HP", originalTitle: nil,
+            series: "Harry Potter", seriesNumber: 1, authors: ["J.K. Rowling"], year: 1997, language: "en",
+            averageRating: 4.44, ratingsCount: 4_602_479, imageURL: nil, smallImageURL: nil)
+        #expect(SQLiteCatalog.reason(for: hp, variant: 0) == "Starts the Harry Potter series, rated 4.44 by 4.6M readers")
+        var standalone = hp
+        standalone.series = nil
+        standalone.seriesNumber = nil
+        #expect(SQLiteCatalog.reason(for: standalone, variant: 0) == "A 1997 favourite, rated 4.44 by 4.6M readers")
+        #expect(SQLiteCatalog.reason(for: standalone, variant: 1) == "Rated 4.44 by 4.6M readers")
+        standalone.year = -800
+        #expect(SQLiteCatalog.reason(for: standalone, variant: 0) == "A classic from 800 BC, rated 4.44 by 4.6M readers")
     }
 
     @Test func readersFormatting() {
