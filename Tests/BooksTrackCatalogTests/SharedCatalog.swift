@@ -9,6 +9,8 @@ enum SharedCatalog {
         .appendingPathComponent("bts-catalog-tests-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)")
 
     static let result: Result<SQLiteCatalog, any Error> = Result {
+        // Remove the ~40 MB database when the test process exits (no global teardown hook otherwise).
+        atexit { try? FileManager.default.removeItem(at: SharedCatalog.directory) }
         let catalog = try SQLiteCatalog.open(cacheDirectory: directory)
         print("[catalog] shared fixture: \(catalog.lastOpenStats)")
         return catalog
