@@ -164,9 +164,12 @@ private func cleanOne(_ row: [String: String]) throws -> (CatalogBook, CleaningR
         #expect(decoded == [book])
     }
 
-    @Test func cleanerWritesTheResourceFormatFromTheRealFile() throws {
-        let source = URL(fileURLWithPath: "/work/shared/data/goodbooks-10k/books.csv")
-        try #require(FileManager.default.fileExists(atPath: source.path), "goodbooks-10k not present")
+    static let goodbooksCSV = "/work/shared/data/goodbooks-10k/books.csv"
+
+    /// Regenerates the resource from the real goodbooks-10k file (skipped where the data set is absent).
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: CleaningTests.goodbooksCSV)))
+    func cleanerWritesTheResourceFormatFromTheRealFile() throws {
+        let source = URL(fileURLWithPath: Self.goodbooksCSV)
         let dir = try makeTempDirectory("clean")
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("catalog.tsv")
