@@ -116,7 +116,8 @@ let package = Package(
         ),
         .testTarget(
             name: "BooksTrackCatalogTests",
-            dependencies: ["BooksTrackCatalog", "BooksTrackContract"]
+            dependencies: ["BooksTrackCatalog", "BooksTrackContract"],
+            resources: [.copy("Fixtures")]
         ),
         .testTarget(
             name: "BooksTrackClientTests",
