@@ -1,0 +1,105 @@
+import BooksTrackContract
+import Foundation
+
+/// What TAB may offer beyond the registry's fixed words: a snapshot of the session, updated by
+/// the shell after each command (see ``CompletionContextStore``). A plain value, so completion
+/// never waits for the interpreter or the network.
+public struct CompletionContext: Sendable, Equatable {
+    /// The default bound of remembered ISBNs and of remembered titles.
+    public static let defaultBookCapacity = 10_000
+    /// The most job ids remembered.
+    public static let jobCapacity = 500
+
+    /// A job started in this session.
+    public struct Job: Sendable, Hashable {
+        /// The server's job id.
+        public var id: String
+        /// A short description for the listing, e.g. "import, running" (may be empty).
+        public var summary: String
+
+        public init(id: String, summary: String = "") {
+            self.id = id
+            self.summary = summary
+        }
+    }
+
+    /// Jobs of this session, most recent first (`last` is always offered as well).
+    public private(set) var jobs: [Job] = []
+    /// ISBNs (normalised: digits, ISBN-10 may end in `X`) seen in results; payload: the title.
+    public private(set) var isbns: RecencyIndex
+    /// Titles seen in results; key: ``foldTitle(_:)`` of the title, payload: the title itself.
+    public private(set) var titles: RecencyIndex
+    /// Variable names that are set (without `$`), e.g. `_`, `book`.
+    public var variables: Set<String> = []
+    /// Profile names for `connect` (the built-in ones are always offered as well).
+    public var profiles: Set<String> = []
+    /// Commands that cannot run on the connected server, with the reason (from capabilities).
+    public var unavailableCommands: [String: String] = [:]
+    /// The directory relative paths are completed against; nil: the process's current directory.
+    public var currentDirectory: String?
+    /// What `~` expands to; nil: `$HOME`.
+    public var homeDirectory: String?
+
+    /// An empty context remembering at most `bookCapacity` ISBNs and as many titles.
+    public init(bookCapacity: Int = CompletionContext.defaultBookCapacity) {
+        isbns = RecencyIndex(capacity: bookCapacity)
+        titles = RecencyIndex(capacity: bookCapacity)
+    }
+
+    /// Remembers a job id (moved to the front if already known; an empty `summary` keeps the old one).
+    public mutating func noteJob(id: String, summary: String = "") {
+        let trimmed = id.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty, trimmed.utf8.count <= 200 else { return }
+        var job = Job(id: trimmed, summary: summary)
+        if let index = jobs.firstIndex(where: { $0.id == trimmed }) {
+            if summary.isEmpty { job.summary = jobs[index].summary }
+            jobs.remove(at: index)
+        }
+        jobs.insert(job, at: 0)
+        if jobs.count > Self.jobCapacity { jobs.removeLast(jobs.count - Self.jobCapacity) }
+    }
+
+    /// Remembers a book: an ISBN (ignored unless valid) and/or a title.
+    public mutating func noteBook(isbn: String?, title: String?) {
+        let cleanTitle = title.map(Self.cleanTitle) ?? ""
+        if let isbn, let normalised = Self.normaliseISBN(isbn) {
+            isbns.note(normalised, payload: cleanTitle)
+        }
+        if !cleanTitle.isEmpty {
+            let key = Self.foldTitle(cleanTitle)
+            if !key.isEmpty { titles.note(key, payload: cleanTitle) }
+        }
+    }
+
+    /// The title as it would be inserted: whitespace runs (including line breaks) become one
+    /// space, ends trimmed, at most 300 characters.
+    static func cleanTitle(_ title: String) -> String {
+        let words = title.split(whereSeparator: { $0.isWhitespace || $0.isNewline })
+        return String(words.joined(separator: " ").prefix(300))
+    }
+
+    /// The comparison form of a title or typed prefix: case and diacritics folded ("Café" → "cafe").
+    public static func foldTitle(_ text: String) -> String {
+        text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+            .precomposedStringWithCanonicalMapping
+    }
+
+    /// `raw` as a valid ISBN's digits (hyphens and spaces removed), or nil when it is not a valid ISBN.
+    static func normaliseISBN(_ raw: String) -> String? {
+        guard raw.utf8.count <= 32 else { return nil }
+        return ISBN(raw)?.value
+    }
+
+    /// `typed` reduced to what can prefix an ISBN (digits and a final `X`; hyphens and spaces
+    /// dropped), or nil when it contains anything else.
+    static func isbnPrefix(_ typed: String) -> String? {
+        var out = ""
+        for character in typed {
+            if character == "-" || character == " " { continue }
+            if character.isASCII, character.isNumber { out.append(character); continue }
+            if character == "x" || character == "X" { out.append("X"); continue }
+            return nil
+        }
+        return out
+    }
+}

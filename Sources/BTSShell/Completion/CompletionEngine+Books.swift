@@ -1,0 +1,110 @@
+import BTSLanguage
+
+extension CompletionEngine {
+    /// The most words before the cursor joined into one title query (`search title dune mes`).
+    static let titleWordLimit = 8
+
+    /// ISBNs when the typed word looks like the start of one, else titles seen earlier,
+    /// matched case- and accent-insensitively on their beginning. For a multi-word query
+    /// (`search title dune mes`) the longest run of bare words before the cursor that still
+    /// starts some title is replaced as a whole by the quoted title.
+    func bookAnswer(slot: CompletionSlot, bytes: [UInt8], cursor: Int, context: CompletionContext) -> CompletionAnswer {
+        let range = slot.range.offset..<min(slot.range.end, cursor)
+        if let first = slot.partial.first, first.isASCII, first.isNumber,
+           CompletionContext.isbnPrefix(slot.partial) != nil {
+            return isbnAnswer(partial: slot.partial, range: range, context: context)
+        }
+        let runs = precedingQueryWords(bytes: bytes, partialRange: range, slot: slot)
+        for start in runs.indices {
+            let run = runs[start...]
+            let query = (run.map(\.text) + [slot.partial]).joined(separator: " ")
+            let replaced = (run.first?.range.offset ?? range.lowerBound)..<range.upperBound
+            let answer = titleAnswer(query: query, range: replaced, context: context)
+            if !answer.candidates.isEmpty { return answer }
+        }
+        return titleAnswer(query: slot.partial, range: range, context: context)
+    }
+
+    private func titleAnswer(query: String, range: Range<Int>, context: CompletionContext) -> CompletionAnswer {
+        let keys = context.titles.keys(withPrefix: CompletionContext.foldTitle(query))
+        var candidates: [String] = []
+        var titles: [String] = []
+        candidates.reserveCapacity(keys.count)
+        for key in keys {
+            let title = context.titles.payload(for: key) ?? key
+            candidates.append(CompletionQuoting.title(title))
+            if keys.count <= Self.annotationLimit { titles.append(title) }
+        }
+        return CompletionAnswer(range: range, candidates: candidates, display: titles.isEmpty ? nil : titles)
+    }
+
+    /// The bare words right before the typed one that belong to a variadic query positional,
+    /// oldest first (empty when the typed word starts with a quote or nothing qualifies).
+    private func precedingQueryWords(bytes: [UInt8], partialRange: Range<Int>, slot: CompletionSlot)
+        -> [(text: String, range: SourceRange)] {
+        guard let spec = slot.command, spec.positionals.contains(where: { $0.isVariadic && $0.completion == .title }),
+              bytes[partialRange].first != UInt8(ascii: "\""), bytes[partialRange].first != UInt8(ascii: "'")
+        else { return [] }
+        let before = String(decoding: bytes[..<partialRange.lowerBound], as: UTF8.self)
+        let (tokens, _) = Lexer.tokenize(SourceFile(name: "<completion>", text: before))
+        var statement: [Word] = []
+        for token in tokens {
+            if let word = token.word { statement.append(word) } else if token.kind != .end { statement.removeAll() }
+        }
+        // Skip the command path (root and subcommands).
+        guard let rootName = statement.first?.literalText, var current = registry.command(named: rootName) else {
+            return []
+        }
+        var index = 1
+        while index < statement.count, !current.subcommands.isEmpty, let text = statement[index].literalText,
+              !statement[index].isQuoted, let sub = current.subcommand(named: text) {
+            current = sub
+            index += 1
+        }
+        let options = current.options + CommandRegistry.globalOptions
+        var run: [(text: String, range: SourceRange)] = []
+        var position = statement.count - 1
+        while position >= index, run.count < Self.titleWordLimit {
+            let word = statement[position]
+            guard let text = word.literalText, !word.isQuoted, !text.hasPrefix("-") else { break }
+            if position > index, let previous = statement[position - 1].literalText, previous.hasPrefix("-"),
+               case .option(let syntax)? = try? Parser.classify(statement[position - 1]).get(),
+               syntax.value == nil, let option = CommandRegistry.option(matching: syntax, in: options), !option.isFlag {
+                break // the value of an option such as `--limit 5`
+            }
+            run.insert((text, word.range), at: 0)
+            position -= 1
+        }
+        return run
+    }
+
+    // MARK: variables
+
+    /// `$na` → `$name`, `${na` → `${name}`, anywhere in the line (also inside double quotes).
+    func variableAnswer(bytes: [UInt8], cursor: Int, context: CompletionContext) -> CompletionAnswer? {
+        var start = cursor
+        while start > 0, Self.isNameByte(bytes[start - 1]) { start -= 1 }
+        let braced: Bool
+        let dollar: Int
+        if start >= 2, bytes[start - 1] == UInt8(ascii: "{"), bytes[start - 2] == UInt8(ascii: "$") {
+            braced = true
+            dollar = start - 2
+        } else if start >= 1, bytes[start - 1] == UInt8(ascii: "$") {
+            braced = false
+            dollar = start - 1
+        } else {
+            return nil
+        }
+        if dollar > 0, bytes[dollar - 1] == UInt8(ascii: "\\") { return nil }
+        let prefix = String(decoding: bytes[start..<cursor], as: UTF8.self)
+        let names = context.variables.filter { $0.hasPrefix(prefix) && !$0.isEmpty }.sorted()
+        let candidates = names.map { braced ? "${\($0)}" : "$\($0)" }
+        let before = String(decoding: bytes[..<dollar], as: UTF8.self)
+        let insideQuotes = !Parser.isComplete(before)
+        return CompletionAnswer(range: dollar..<cursor, candidates: candidates, appendSpace: !insideQuotes)
+    }
+
+    static func isNameByte(_ byte: UInt8) -> Bool {
+        (byte >= 48 && byte <= 57) || (byte >= 65 && byte <= 90) || (byte >= 97 && byte <= 122) || byte == 95
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+
+/// The prompts of the interactive shell:
+///
+/// - left: `bts:<backend>> ` where backend is `embedded`, a profile name (`local`, `production`,
+///   `staging`, or one of the config file), or the server's host (`host:port` off the default port);
+/// - right: the tightest rate-limit budget when it is low (`semantic 1/5 ↻42s`), else nothing;
+/// - continuation: `...> ` right-aligned under the left prompt, shown while a quote or a
+///   trailing `\` leaves the input unfinished.
+///
+/// Colour (ANSI SGR) only when asked for; the line editor brackets escape sequences so libedit
+/// does not count them as width.
+public enum PromptRenderer {
+    /// The prompts for one read.
+    public struct Rendered: Sendable, Hashable {
+        public var left: String
+        public var right: String?
+        public var continuation: String
+
+        /// The line editor's form.
+        public var linePrompt: LinePrompt {
+            LinePrompt(left, continuation: continuation, right: right)
+        }
+    }
+
+    /// Budgets with at most this fraction left are shown (half spent).
+    public static let defaultLowThreshold = 0.5
+
+    static let bold = "\u{1B}[1m"
+    static let cyan = "\u{1B}[36m"
+    static let yellow = "\u{1B}[33m"
+    static let red = "\u{1B}[31m"
+    static let dim = "\u{1B}[2m"
+    static let reset = "\u{1B}[0m"
+
+    /// Renders the prompts for `backend` (see ``backendName(url:profile:)``), the tightest
+    /// `budget` (nil: none known), coloured when `colour` is true.
+    public static func render(backend: String, budget: PromptBudget?, colour: Bool,
+                              lowThreshold: Double = defaultLowThreshold) -> Rendered {
+        let name = sanitise(backend)
+        let plainLeft = "bts:\(name)> "
+        let left = colour ? "\(bold)bts\(reset):\(cyan)\(name)\(reset)> " : plainLeft
+        let width = CompletionText.displayWidth(plainLeft)
+        let marker = "...> "
+        let continuation = String(repeating: " ", count: max(0, width - marker.count)) + marker
+        var right: String?
+        if let budget, budget.isLow(threshold: lowThreshold) {
+            let text = sanitise(budget.text)
+            right = colour ? (budget.isSpent ? red : yellow) + text + reset : text
+        }
+        return Rendered(left: left, right: right, continuation: colour ? dim + continuation + reset : continuation)
+    }
+
+    /// The backend's name for the prompt: `embedded` when there is no URL; the profile name
+    /// when one was used; a built-in profile's name when the URL is one of theirs; else the
+    /// host, with the port when it is not the scheme's default.
+    public static func backendName(url: URL?, profile: String? = nil) -> String {
+        guard let url else { return "embedded" }
+        if let profile, !profile.isEmpty, !profile.contains("://") { return profile }
+        let normalised = url.absoluteString.hasSuffix("/") ? String(url.absoluteString.dropLast()) : url.absoluteString
+        if let known = builtInURLs[normalised.lowercased()] { return known }
+        guard let host = url.host, !host.isEmpty else { return "remote" }
+        let scheme = url.scheme?.lowercased()
+        if let port = url.port, !(scheme == "http" && port == 80), !(scheme == "https" && port == 443) {
+            return "\(host):\(port)"
+        }
+        return host
+    }
+
+    static let builtInURLs: [String: String] = [
+        "https://api.oooefam.net": "production",
+        "https://staging-api.oooefam.net": "staging",
+        "http://localhost:8787": "local",
+    ]
+
+    /// Control characters (escapes a server or config could smuggle in) removed.
+    static func sanitise(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }))
+    }
+}
