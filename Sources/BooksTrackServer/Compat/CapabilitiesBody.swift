@@ -1,0 +1,36 @@
+import BooksTrackContract
+
+/// The capabilities body the stand-in sends: the documented bare shape
+/// `{features, limits: {semantic_search_rpm, text_search_rpm, csv_max_rows, max_batch_size}, version}`
+/// plus extra limit keys (the other classes' per-minute figures, `global_per_hour`,
+/// `rate_limits_enabled`). It is not `CapabilitiesResponse` because a switched-off limit is omitted
+/// (truthful) rather than given a made-up number; clients decode it with `Capabilities`.
+struct CapabilitiesBody: Encodable, Sendable {
+    var features: [String: Bool]
+    var limits: [String: JSONValue]
+    var version: String
+
+    init(configuration: ServerConfiguration) {
+        features = Dictionary(
+            uniqueKeysWithValues: ServerFeature.allCases.map { ($0.rawValue, configuration.isEnabled($0)) })
+        let rules = configuration.effectiveRateLimits
+        var limits: [String: JSONValue] = [
+            "csv_max_rows": .number(10_000),
+            "max_batch_size": .number(100),
+            "max_csv_bytes": .number(8 * 1024 * 1024),
+            "rate_limits_enabled": .bool(configuration.rateLimitsEnabled),
+        ]
+        let perMinute: [(String, RateLimitClass)] = [
+            ("semantic_search_rpm", .semantic), ("text_search_rpm", .search), ("similar_rpm", .similar),
+            ("enrich_rpm", .enrich), ("batch_rpm", .batch), ("import_rpm", .import), ("jobs_rpm", .jobs),
+        ]
+        for (key, limitClass) in perMinute {
+            if let rule = rules[limitClass] { limits[key] = .number(Double(rule.requestsPerMinute)) }
+        }
+        if let global = rules[.global] {
+            limits["global_per_hour"] = .number(Double(global.limit * 3600 / global.windowSeconds))
+        }
+        self.limits = limits
+        version = configuration.version
+    }
+}

@@ -1,0 +1,146 @@
+import Foundation
+
+/// A bad `bts serve` flag; `message` says what is wrong and how to write it.
+public struct ServerConfigurationError: Error, Sendable, Hashable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+extension ServerConfiguration {
+    /// Help text for the flags `init(arguments:)` understands.
+    public static let flagHelp = """
+        --host ADDRESS                  interface to bind (default 127.0.0.1)
+        --port N                        port to bind (default 8787; 0 = any free port)
+        --cache-dir PATH                catalog cache directory
+        --rate-limit CLASS=N/UNIT       set one limit, e.g. semantic=10/min, global=2000/hour, search=off
+                                        (classes: search semantic similar enrich batch import jobs global;
+                                        units: s, min, hour, day, or Ns such as 30s)
+        --rate-limits on|off            turn every limit on or off (default on)
+        --disable FEATURE[,FEATURE]     switch a feature off: semantic_search similar_books
+                                        weekly_recommendations csv_import batch_enrichment sse_progress
+                                        job_cancellation
+        --enable-fault-injection        allow the fault flags below (off by default; logs a warning)
+        --inject-fault ROUTE=KIND       ROUTE is a path prefix ('*' = all), optionally 'METHOD /path';
+                                        KIND: circuit-open[:MS[:PROVIDER]] internal-error html-502
+                                        empty-503 empty-504 latency:MS fail-first:N[:KIND]
+        --latency ROUTE=MS              add MS milliseconds of latency to matching routes
+        --deprecate-legacy[=SUNSET]     send Deprecation/Sunset/Link headers on /v1 routes
+        --sse-heartbeat SECONDS         SSE heartbeat interval for job streams (default 30)
+        --job-pacing MS                 delay between job items (default 0)
+        """
+
+    /// Builds a configuration from `bts serve` flags (both `--flag value` and `--flag=value`),
+    /// starting from `base`. Fault flags require `--enable-fault-injection`.
+    public init(arguments: [String], base: ServerConfiguration = ServerConfiguration()) throws(ServerConfigurationError) {
+        var config = base
+        var pendingFaults: [FaultRule] = []
+        var index = 0
+
+        func value(for flag: String, inline: String?) throws(ServerConfigurationError) -> String {
+            if let inline { return inline }
+            index += 1
+            guard index < arguments.count else { throw ServerConfigurationError("\(flag) needs a value") }
+            return arguments[index]
+        }
+
+        while index < arguments.count {
+            let argument = arguments[index]
+            var flag = argument
+            var inline: String?
+            if argument.hasPrefix("--"), let eq = argument.firstIndex(of: "=") {
+                flag = String(argument[..<eq])
+                inline = String(argument[argument.index(after: eq)...])
+            }
+            switch flag {
+            case "--host":
+                config.host = try value(for: flag, inline: inline)
+            case "--port", "-p":
+                let text = try value(for: flag, inline: inline)
+                guard let port = Int(text), (0...65535).contains(port) else {
+                    throw ServerConfigurationError("--port must be a number from 0 to 65535, got '\(text)'")
+                }
+                config.port = port
+            case "--cache-dir":
+                config.cacheDirectory = URL(fileURLWithPath: try value(for: flag, inline: inline), isDirectory: true)
+            case "--rate-limit":
+                let (limitClass, rule) = try Self.parseRateLimit(try value(for: flag, inline: inline))
+                config.rateLimits[limitClass] = rule
+            case "--rate-limits":
+                switch try value(for: flag, inline: inline).lowercased() {
+                case "off", "false", "no", "0": config.rateLimitsEnabled = false
+                case "on", "true", "yes", "1": config.rateLimitsEnabled = true
+                case let other: throw ServerConfigurationError("--rate-limits takes on or off, got '\(other)'")
+                }
+            case "--no-rate-limits":
+                config.rateLimitsEnabled = false
+            case "--disable":
+                for name in try value(for: flag, inline: inline).split(separator: ",") {
+                    guard let feature = ServerFeature(name: String(name).trimmingCharacters(in: .whitespaces)) else {
+                        let known = ServerFeature.allCases.map(\.rawValue).joined(separator: ", ")
+                        throw ServerConfigurationError("unknown feature '\(name)' (features: \(known))")
+                    }
+                    config.disabledFeatures.insert(feature)
+                }
+            case "--enable-fault-injection":
+                config.faultInjectionEnabled = true
+            case "--inject-fault":
+                let spec = try value(for: flag, inline: inline)
+                do {
+                    pendingFaults.append(try FaultRule(parsing: spec))
+                } catch {
+                    throw ServerConfigurationError("--inject-fault: \(error.message)")
+                }
+            case "--latency":
+                let spec = try value(for: flag, inline: inline)
+                do {
+                    pendingFaults.append(try FaultRule(parsingLatency: spec))
+                } catch {
+                    throw ServerConfigurationError("--latency: \(error.message)")
+                }
+            case "--deprecate-legacy":
+                config.legacyDeprecation = LegacyDeprecation(
+                    deprecation: "true",
+                    sunset: inline ?? "Wed, 01 Jul 2026 00:00:00 GMT",
+                    link: "</api/v2/search>; rel=\"successor-version\""
+                )
+            case "--sse-heartbeat":
+                let text = try value(for: flag, inline: inline)
+                guard let seconds = Double(text), seconds > 0 else {
+                    throw ServerConfigurationError("--sse-heartbeat must be a positive number of seconds, got '\(text)'")
+                }
+                config.jobs.heartbeatInterval = .milliseconds(Int(seconds * 1000))
+            case "--job-pacing":
+                let text = try value(for: flag, inline: inline)
+                guard let ms = Int(text), ms >= 0 else {
+                    throw ServerConfigurationError("--job-pacing must be milliseconds (0 or more), got '\(text)'")
+                }
+                config.jobs.itemPacing = .milliseconds(ms)
+            default:
+                throw ServerConfigurationError("unknown server option '\(argument)'")
+            }
+            index += 1
+        }
+        if !pendingFaults.isEmpty {
+            guard config.faultInjectionEnabled else {
+                throw ServerConfigurationError("--inject-fault and --latency need --enable-fault-injection")
+            }
+            config.faultRules.append(contentsOf: pendingFaults)
+        }
+        self = config
+    }
+
+    /// Parses `CLASS=N/UNIT` or `CLASS=off` (an unlimited class is removed from the rules).
+    static func parseRateLimit(_ text: String) throws(ServerConfigurationError) -> (RateLimitClass, RateLimitRule?) {
+        let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
+        guard parts.count == 2, let limitClass = RateLimitClass(rawValue: parts[0].lowercased()) else {
+            let known = RateLimitClass.allCases.map(\.rawValue).joined(separator: ", ")
+            throw ServerConfigurationError("--rate-limit must look like CLASS=N/UNIT with CLASS one of \(known), got '\(text)'")
+        }
+        if ["off", "none", "unlimited"].contains(parts[1].lowercased()) { return (limitClass, nil) }
+        guard let rule = RateLimitRule(parsing: parts[1]) else {
+            throw ServerConfigurationError("--rate-limit \(parts[0]): '\(parts[1])' is not N/UNIT such as 10/min")
+        }
+        return (limitClass, rule)
+    }
+}

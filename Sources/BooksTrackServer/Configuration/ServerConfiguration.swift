@@ -1,0 +1,120 @@
+import Foundation
+
+/// Everything the local server can be told at start. Build it with the memberwise-style `init`
+/// (every parameter has the documented default) or from `bts serve` flags with
+/// `ServerConfiguration(arguments:)`.
+public struct ServerConfiguration: Sendable {
+    /// Interface to bind; loopback by default.
+    public var host: String
+    /// Port to bind; 0 picks a free ephemeral port (read it back from `RunningServer.port`).
+    public var port: Int
+    /// Where the catalog database lives (`$XDG_CACHE_HOME/bts/` for the shell); the server itself
+    /// only records it, the catalog is opened by the caller.
+    public var cacheDirectory: URL?
+    /// Per-class limits (CONTRACT.md §7 defaults). Ignored when `rateLimitsEnabled` is false.
+    public var rateLimits: [RateLimitClass: RateLimitRule]
+    /// `false` turns every limit off (`--rate-limits off`).
+    public var rateLimitsEnabled: Bool
+    /// Features switched off (`--disable FEATURE`); everything else is on.
+    public var disabledFeatures: Set<ServerFeature>
+    /// Fault injection is unreachable unless this is true (`--enable-fault-injection`).
+    public var faultInjectionEnabled: Bool
+    /// Fault rules in force at start (ignored unless `faultInjectionEnabled`).
+    public var faultRules: [FaultRule]
+    /// Largest accepted JSON request body (enrich and similar); larger → 413.
+    public var maxJSONBodyBytes: Int
+    /// Entries kept by the in-memory response cache.
+    public var responseCacheCapacity: Int
+    /// How long an enrich `idempotency_key` replays its first result.
+    public var idempotencyWindowSeconds: Int
+    /// Legacy `/v1` routes carry `Deprecation`, `Sunset` and `Link` headers when set.
+    public var legacyDeprecation: LegacyDeprecation?
+    /// Server version reported by `/health` and the capabilities.
+    public var version: String
+    /// Job knobs, read by the job routes (SSE heartbeat, pacing); not used by the core routes.
+    public var jobs: JobTuning
+
+    /// The `Deprecation` / `Sunset` / `Link` values for legacy routes.
+    public struct LegacyDeprecation: Sendable, Hashable {
+        public var deprecation: String
+        public var sunset: String?
+        public var link: String?
+        public init(deprecation: String = "true", sunset: String? = nil, link: String? = nil) {
+            self.deprecation = deprecation
+            self.sunset = sunset
+            self.link = link
+        }
+    }
+
+    /// Timing knobs for background jobs (CSV import, batch enrichment, SSE).
+    public struct JobTuning: Sendable, Hashable {
+        /// SSE `: heartbeat` interval while idle (contract: 30 s).
+        public var heartbeatInterval: Duration
+        /// SSE stream timeout without progress (contract: 5 min).
+        public var streamTimeout: Duration
+        /// Delay between processed rows/items, to make progress observable (0 = as fast as possible).
+        public var itemPacing: Duration
+        public init(
+            heartbeatInterval: Duration = .seconds(30),
+            streamTimeout: Duration = .seconds(300),
+            itemPacing: Duration = .zero
+        ) {
+            self.heartbeatInterval = heartbeatInterval
+            self.streamTimeout = streamTimeout
+            self.itemPacing = itemPacing
+        }
+    }
+
+    /// The documented defaults of CONTRACT.md §7.
+    public static let defaultRateLimits: [RateLimitClass: RateLimitRule] = [
+        .search: .perMinute(100),
+        .semantic: .perMinute(5),
+        .similar: .perMinute(10),
+        .enrich: .perMinute(5),
+        .batch: .perMinute(10),
+        .import: .perMinute(5),
+        .jobs: .perMinute(30),
+        .global: .perHour(1000),
+    ]
+
+    /// Version string reported when none is given.
+    public static let defaultVersion = "2.0.0-bts"
+
+    public init(
+        host: String = "127.0.0.1",
+        port: Int = 8787,
+        cacheDirectory: URL? = nil,
+        rateLimits: [RateLimitClass: RateLimitRule] = ServerConfiguration.defaultRateLimits,
+        rateLimitsEnabled: Bool = true,
+        disabledFeatures: Set<ServerFeature> = [],
+        faultInjectionEnabled: Bool = false,
+        faultRules: [FaultRule] = [],
+        maxJSONBodyBytes: Int = 64 * 1024,
+        responseCacheCapacity: Int = 2048,
+        idempotencyWindowSeconds: Int = 24 * 3600,
+        legacyDeprecation: LegacyDeprecation? = nil,
+        version: String = ServerConfiguration.defaultVersion,
+        jobs: JobTuning = JobTuning()
+    ) {
+        self.host = host
+        self.port = port
+        self.cacheDirectory = cacheDirectory
+        self.rateLimits = rateLimits
+        self.rateLimitsEnabled = rateLimitsEnabled
+        self.disabledFeatures = disabledFeatures
+        self.faultInjectionEnabled = faultInjectionEnabled
+        self.faultRules = faultRules
+        self.maxJSONBodyBytes = maxJSONBodyBytes
+        self.responseCacheCapacity = responseCacheCapacity
+        self.idempotencyWindowSeconds = idempotencyWindowSeconds
+        self.legacyDeprecation = legacyDeprecation
+        self.version = version
+        self.jobs = jobs
+    }
+
+    /// Whether `feature` is switched on.
+    public func isEnabled(_ feature: ServerFeature) -> Bool { !disabledFeatures.contains(feature) }
+
+    /// The limits actually enforced (empty when limits are off).
+    public var effectiveRateLimits: [RateLimitClass: RateLimitRule] { rateLimitsEnabled ? rateLimits : [:] }
+}

@@ -1,0 +1,41 @@
+import Hummingbird
+
+/// The core routes of CONTRACT.md §4 (everything but jobs): health, v1 search, similar books,
+/// v2 search, capabilities, weekly recommendations and single enrichment.
+public struct CoreRoutes: ServerRouteModule {
+    public init() {}
+
+    public func addRoutes(to router: Router<ServerRequestContext>, services: ServerServices) {
+        let health = HealthRoute(services: services)
+        router.get("/health") { request, _ in try health.respond(request) }
+
+        let search = SearchRoutes(services: services)
+        router.group("/v1/search")
+            .add(middleware: services.rateLimit(.search))
+            .get("isbn") { request, _ in try search.isbn(request) }
+            .get("title") { request, _ in try search.title(request) }
+            .get("author") { request, _ in try search.author(request) }
+            .get("advanced") { request, _ in try search.advanced(request) }
+
+        let similar = SimilarRoute(services: services)
+        router.group("/v1/search/similar")
+            .add(middleware: services.rateLimit(.similar))
+            .get { request, _ in try similar.respond(request) }
+
+        let v2 = V2SearchRoute(services: services)
+        router.group("/api/v2/search")
+            .add(middleware: services.rateLimit(classifier: { V2SearchRoute.rateLimitClass(for: $0) }))
+            .get { request, _ in try v2.respond(request) }
+
+        let capabilities = CapabilitiesRoute(services: services)
+        router.get("/api/v2/capabilities") { request, _ in try capabilities.respond(request) }
+
+        let weekly = WeeklyRecommendationsRoute(services: services)
+        router.get("/api/v2/recommendations/weekly") { request, _ in try weekly.respond(request) }
+
+        let enrich = EnrichRoute(services: services)
+        router.group("/api/v2/books/enrich")
+            .add(middleware: services.rateLimit(.enrich))
+            .post { request, context in try await enrich.respond(request, context: context) }
+    }
+}

@@ -1,0 +1,92 @@
+import BooksTrackCatalog
+import BooksTrackContract
+import Foundation
+import Hummingbird
+
+/// The v1 search routes (`/v1/search/isbn|title|author|advanced`): enveloped `BookSearchResponse`,
+/// no match is 200 with empty arrays. Results are cached in memory (ISBN 7 days, text 24 h) and
+/// marked `X-Cache: HIT|MISS` with a matching `Cache-Control`.
+struct SearchRoutes {
+    let services: ServerServices
+
+    static let isbnTTL: TimeInterval = 7 * 24 * 3600
+    static let textTTL: TimeInterval = 24 * 3600
+
+    func isbn(_ request: Request) throws -> Response {
+        let isbn = try QueryParameters(request).isbn()
+        return try cached(key: "isbn:\(isbn.isbn13)", ttl: Self.isbnTTL) {
+            let book = try services.catalog.book(isbn13: isbn.isbn13)
+            return BookSearchResponse(books: book.map { [$0] } ?? [], totalResults: book == nil ? 0 : 1)
+        }
+    }
+
+    func title(_ request: Request) throws -> Response {
+        let query = QueryParameters(request)
+        let q = try query.required("q")
+        let limit = try query.int("limit", default: 20, range: 1...100)
+        return try cached(key: "title:\(limit):\(q.lowercased())", ttl: Self.textTTL) {
+            let page = try services.catalog.searchTitle(q, limit: limit)
+            return BookSearchResponse(books: page.books, totalResults: page.total)
+        }
+    }
+
+    func author(_ request: Request) throws -> Response {
+        let query = QueryParameters(request)
+        guard let name = query.optional("name") ?? query.optional("q") else {
+            throw APIError.missingParameter("name")
+        }
+        let limit = try query.int("limit", default: 20, range: 1...100)
+        return try cached(key: "author:\(limit):\(name.lowercased())", ttl: Self.textTTL) {
+            let page = try services.catalog.searchAuthor(name, limit: limit)
+            return BookSearchResponse(books: page.books, totalResults: page.total)
+        }
+    }
+
+    func advanced(_ request: Request) throws -> Response {
+        let query = QueryParameters(request)
+        let title = query.optional("title")
+        let author = query.optional("author")
+        guard title != nil || author != nil else {
+            throw APIError(
+                .missingParameter, "Give at least one of 'title' and 'author'",
+                details: ["parameters": .array([.string("title"), .string("author")])])
+        }
+        let limit = try query.int("limit", default: 20, range: 1...100)
+        let key = "advanced:\(limit):\(title?.lowercased() ?? "")\u{1F}\(author?.lowercased() ?? "")"
+        return try cached(key: key, ttl: Self.textTTL) {
+            let page = try services.catalog.searchAdvanced(title: title, author: author, limit: limit)
+            return BookSearchResponse(books: page.books, totalResults: page.total)
+        }
+    }
+
+    /// Serves `key` from the response cache or computes, stores and serves it.
+    private func cached(key: String, ttl: TimeInterval, compute: () throws -> BookSearchResponse) throws -> Response {
+        let started = ContinuousClock.now
+        let now = services.now()
+        var headers = HTTPFields()
+        headers[.cacheControl] = "public, max-age=\(Int(ttl))"
+        let result: BookSearchResponse
+        let hit: Bool
+        if let stored = services.responseCache.value(BookSearchResponse.self, for: key, now: now) {
+            result = stored
+            hit = true
+        } else {
+            result = try compute()
+            services.responseCache.store(result, for: key, ttl: ttl, now: now)
+            hit = false
+        }
+        headers[.xCache] = hit ? "HIT" : "MISS"
+        let metadata = ResponseMetadata(
+            date: now, processingTime: started.elapsedMilliseconds, provider: localProvider, cached: hit,
+            source: "goodbooks-10k")
+        return try JSONResponse.envelope(result, metadata: metadata, headers: headers)
+    }
+}
+
+extension ContinuousClock.Instant {
+    /// Whole milliseconds since this instant.
+    var elapsedMilliseconds: Int {
+        let d = ContinuousClock.now - self
+        return Int(d.components.seconds * 1000 + d.components.attoseconds / 1_000_000_000_000_000)
+    }
+}

@@ -1,0 +1,88 @@
+import BooksTrackCatalog
+import BooksTrackContract
+import Hummingbird
+
+/// `GET /api/v2/search?q=&mode=&limit=&offset=`: enveloped `{query, results, totalCount}` with
+/// `metadata.searchMode`. `q=similar:<isbn>` forces similar mode; semantic and hybrid need
+/// `semantic_search`, similar needs `similar_books`.
+struct V2SearchRoute {
+    let services: ServerServices
+
+    static let similarPrefix = "similar:"
+
+    /// The rate-limit class of a request: semantic/hybrid → semantic, similar → similar, else search.
+    static func rateLimitClass(for request: Request) -> RateLimitClass? {
+        let query = QueryParameters(request)
+        if query.string("q")?.lowercased().hasPrefix(similarPrefix) == true { return .similar }
+        switch query.string("mode")?.lowercased() {
+        case "semantic", "hybrid": return .semantic
+        case "similar": return .similar
+        default: return .search
+        }
+    }
+
+    func respond(_ request: Request) throws -> Response {
+        let started = ContinuousClock.now
+        let query = QueryParameters(request)
+        var q = try query.required("q")
+        var mode = SearchMode.text
+        if let text = query.string("mode") {
+            guard let parsed = SearchMode(rawValue: text.lowercased()) else {
+                throw APIError.invalidParameter(
+                    "mode", "'mode' must be one of text, semantic, hybrid, similar; got '\(text.prefix(40))'")
+            }
+            mode = parsed
+        }
+        if q.lowercased().hasPrefix(Self.similarPrefix) {
+            mode = .similar
+            q = String(q.dropFirst(Self.similarPrefix.count)).trimmingCharacters(in: .whitespaces)
+            guard !q.isEmpty else { throw APIError.missingParameter("q") }
+        }
+        let limit = try query.int("limit", default: 20, range: 1...50)
+        let offset = try query.int("offset", default: 0, range: 0...10_000)
+
+        let hits: [SearchHit]
+        let total: Int
+        switch mode {
+        case .text:
+            (hits, total) = try textSearch(q, limit: limit, offset: offset)
+        case .semantic:
+            try services.require(.semanticSearch)
+            hits = try services.catalog.semantic(q, limit: limit, offset: offset).map { SearchHit(book: $0.book, score: $0.score) }
+            total = offset + hits.count
+        case .hybrid:
+            try services.require(.semanticSearch)
+            hits = try services.catalog.hybrid(q, limit: limit, offset: offset).map { SearchHit(book: $0.book, score: $0.score) }
+            total = offset + hits.count
+        case .similar:
+            try services.require(.similarBooks)
+            let isbn = try QueryParameters.parseISBN(q)
+            guard let neighbours = try services.catalog.similar(isbn13: isbn.isbn13, limit: offset + limit) else {
+                throw APIError.bookNotFound(isbn.value)
+            }
+            let all = neighbours.filter { $0.book.isbn13 != isbn.isbn13 }
+            hits = all.dropFirst(offset).prefix(limit).map { SearchHit(book: $0.book, score: $0.score) }
+            total = all.count
+        }
+        let body = V2SearchResponse(
+            query: .init(q: q, mode: mode, limit: limit, offset: offset), results: hits, totalCount: total)
+        let metadata = ResponseMetadata(
+            date: services.now(), processingTime: started.elapsedMilliseconds, provider: localProvider,
+            source: "goodbooks-10k", searchMode: mode)
+        return try JSONResponse.envelope(body, metadata: metadata)
+    }
+
+    /// Full-text title matches, else author matches; the score falls with the rank.
+    private func textSearch(_ q: String, limit: Int, offset: Int) throws -> ([SearchHit], Int) {
+        var page = try services.catalog.searchTitle(q, limit: offset + limit)
+        if page.total == 0 {
+            page = try services.catalog.searchAuthor(q, limit: offset + limit)
+        }
+        let hits = page.books.enumerated().dropFirst(offset).prefix(limit).map { index, book in
+            SearchHit(book: book, score: 1.0 / (1.0 + Double(index) * 0.1))
+        }
+        return (Array(hits), page.total)
+    }
+}
+
+import Foundation

@@ -1,0 +1,39 @@
+import Foundation
+import ServiceLifecycle
+
+/// A server started in-process by `LocalServer.start`. Call `shutdown()` when done.
+public final class RunningServer: Sendable {
+    /// The bound port (the real one when the configuration asked for port 0).
+    public let port: Int
+    /// The bound host.
+    public let host: String
+    /// `http://host:port`, without a trailing slash.
+    public let baseURL: URL
+    /// The shared server state (configuration, catalog, limiter…).
+    public let services: ServerServices
+
+    private let group: ServiceGroup
+    private let runTask: Task<Void, Never>
+
+    init(host: String, port: Int, services: ServerServices, group: ServiceGroup, runTask: Task<Void, Never>) {
+        self.host = host
+        self.port = port
+        self.services = services
+        self.group = group
+        self.runTask = runTask
+        let urlHost = host.contains(":") ? "[\(host)]" : host
+        self.baseURL = URL(string: "http://\(urlHost):\(port)") ?? URL(fileURLWithPath: "/")
+    }
+
+    /// The live fault rules: `running.faults.set([...])` (no effect unless fault injection is enabled).
+    public var faults: FaultInjector { services.faults }
+
+    /// The configuration the server runs with.
+    public var configuration: ServerConfiguration { services.configuration }
+
+    /// Stops accepting connections, lets in-flight requests finish, and returns when the server is down.
+    public func shutdown() async {
+        await group.triggerGracefulShutdown()
+        await runTask.value
+    }
+}

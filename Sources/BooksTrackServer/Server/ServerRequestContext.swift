@@ -1,0 +1,18 @@
+import Hummingbird
+
+/// The request context of every local-server route: Hummingbird's core storage plus the client
+/// address used as the rate-limit key.
+public struct ServerRequestContext: RequestContext {
+    public var coreContext: CoreRequestContextStorage
+    /// The client IP ("127.0.0.1"), or "unknown" when the channel has no peer address.
+    public let clientAddress: String
+
+    public init(source: ApplicationRequestContextSource) {
+        self.coreContext = .init(source: source)
+        self.clientAddress = source.channel.remoteAddress?.ipAddress ?? "unknown"
+    }
+
+    /// Large enough for a CSV upload (8 MB) plus multipart overhead; JSON routes read with
+    /// their own, smaller bound.
+    public var maxUploadSize: Int { 9 * 1024 * 1024 }
+}

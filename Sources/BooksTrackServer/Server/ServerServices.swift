@@ -1,0 +1,61 @@
+import BooksTrackCatalog
+import Foundation
+import Hummingbird
+import Logging
+
+/// The shared state of one running server, handed to every route module (core routes and the
+/// job routes): configuration, catalog, limiter, faults, caches and the clock.
+public final class ServerServices: Sendable {
+    /// The configuration the server started with.
+    public let configuration: ServerConfiguration
+    /// The read-only book catalog.
+    public let catalog: any CatalogQuerying
+    /// Per-client, per-class limits (empty rules when limits are off).
+    public let rateLimiter: RateLimiter
+    /// Live fault rules (inert unless fault injection was enabled).
+    public let faults: FaultInjector
+    /// The server's logger.
+    public let logger: Logger
+    /// The clock used for timestamps, caches, idempotency and rate limits (injected in tests).
+    public let now: @Sendable () -> Date
+
+    let responseCache: ResponseCache
+    let idempotency: IdempotencyStore
+    let routeTable = Locked(RouteTable())
+
+    init(
+        configuration: ServerConfiguration, catalog: any CatalogQuerying, logger: Logger,
+        now: @escaping @Sendable () -> Date
+    ) {
+        self.configuration = configuration
+        self.catalog = catalog
+        self.logger = logger
+        self.now = now
+        self.rateLimiter = RateLimiter(
+            rules: configuration.effectiveRateLimits, clock: { now().timeIntervalSince1970 })
+        self.faults = FaultInjector(enabled: configuration.faultInjectionEnabled, rules: configuration.faultRules)
+        self.responseCache = ResponseCache(capacity: configuration.responseCacheCapacity)
+        self.idempotency = IdempotencyStore(window: TimeInterval(configuration.idempotencyWindowSeconds))
+    }
+
+    /// Throws 503 `FEATURE_NOT_AVAILABLE` when `feature` is switched off.
+    public func require(_ feature: ServerFeature) throws {
+        guard configuration.isEnabled(feature) else { throw APIError.featureDisabled(feature) }
+    }
+
+    /// A middleware counting every request of the routes it is attached to in `limitClass`
+    /// (e.g. `router.group("/v1/jobs").add(middleware: services.rateLimit(.jobs))`).
+    public func rateLimit(_ limitClass: RateLimitClass) -> RateLimitMiddleware {
+        RateLimitMiddleware(services: self) { _ in limitClass }
+    }
+
+    /// A middleware choosing the class per request (`nil` = not limited), e.g. by a query parameter.
+    public func rateLimit(classifier: @escaping @Sendable (Request) -> RateLimitClass?) -> RateLimitMiddleware {
+        RateLimitMiddleware(services: self, classify: classifier)
+    }
+
+    /// Converts a thrown error into the contract's error (see `APIError.from`).
+    func apiError(from error: any Error, request: Request) -> APIError {
+        APIError.from(error, request: request, routes: routeTable.withLock { $0 }, logger: logger)
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import Testing
+@testable import BooksTrackServer
+
+@Suite struct ServerConfigurationFlagsTests {
+    @Test func defaultsMatchTheContract() {
+        let config = ServerConfiguration()
+        #expect(config.host == "127.0.0.1" && config.port == 8787)
+        #expect(config.rateLimits[.search] == .perMinute(100))
+        #expect(config.rateLimits[.semantic] == .perMinute(5))
+        #expect(config.rateLimits[.similar] == .perMinute(10))
+        #expect(config.rateLimits[.enrich] == .perMinute(5))
+        #expect(config.rateLimits[.batch] == .perMinute(10))
+        #expect(config.rateLimits[.import] == .perMinute(5))
+        #expect(config.rateLimits[.jobs] == .perMinute(30))
+        #expect(config.rateLimits[.global] == .perHour(1000))
+        #expect(!config.faultInjectionEnabled)
+        #expect(ServerFeature.allCases.allSatisfy(config.isEnabled))
+    }
+
+    @Test func parsesEveryFlag() throws {
+        let config = try ServerConfiguration(arguments: [
+            "--port", "0", "--host=0.0.0.0", "--rate-limit", "semantic=10/min", "--rate-limit=global=2000/hour",
+            "--rate-limit", "search=off", "--disable", "semantic_search,similar-books", "--disable=weekly",
+            "--enable-fault-injection", "--inject-fault", "/v1/search=circuit-open:5000:isbndb",
+            "--inject-fault", "POST /api/v2/books/enrich=fail-first:2:empty-503", "--latency", "/api/v2=150",
+            "--cache-dir", "/tmp/bts-cache", "--deprecate-legacy", "--sse-heartbeat", "0.5", "--job-pacing", "20",
+        ])
+        #expect(config.port == 0 && config.host == "0.0.0.0")
+        #expect(config.rateLimits[.semantic] == .perMinute(10))
+        #expect(config.rateLimits[.global] == .perHour(2000))
+        #expect(config.rateLimits[.search] == nil)
+        #expect(config.disabledFeatures == [.semanticSearch, .similarBooks, .weeklyRecommendations])
+        #expect(config.faultInjectionEnabled)
+        #expect(config.faultRules == [
+            FaultRule(pathPrefix: "/v1/search", action: .circuitOpen(retryAfterMs: 5000, provider: "isbndb")),
+            FaultRule(pathPrefix: "/api/v2/books/enrich", method: "POST", action: .emptyBody(status: 503), times: 2),
+            FaultRule(pathPrefix: "/api/v2", action: .latency(milliseconds: 150)),
+        ])
+        #expect(config.cacheDirectory?.path == "/tmp/bts-cache")
+        #expect(config.legacyDeprecation != nil)
+        #expect(config.jobs.heartbeatInterval == .milliseconds(500))
+        #expect(config.jobs.itemPacing == .milliseconds(20))
+    }
+
+    @Test func rateLimitsOff() throws {
+        let config = try ServerConfiguration(arguments: ["--rate-limits", "off"])
+        #expect(!config.rateLimitsEnabled)
+        #expect(config.effectiveRateLimits.isEmpty)
+    }
+
+    @Test(arguments: [
+        ["--port", "70000"], ["--port"], ["--rate-limit", "nonsense=1/min"], ["--rate-limit", "search=ten/min"],
+        ["--rate-limits", "maybe"], ["--disable", "teleportation"], ["--inject-fault", "/v1=internal-error"],
+        ["--enable-fault-injection", "--inject-fault", "v1=internal-error"],
+        ["--enable-fault-injection", "--inject-fault", "/v1=explode"], ["--enable-fault-injection", "--latency", "/v1=-5"],
+        ["--frobnicate"],
+    ])
+    func rejectsBadFlagsWithAMessage(_ arguments: [String]) {
+        #expect(throws: ServerConfigurationError.self) { try ServerConfiguration(arguments: arguments) }
+        do {
+            _ = try ServerConfiguration(arguments: arguments)
+        } catch {
+            #expect(!error.message.isEmpty)
+        }
+    }
+
+    @Test func faultSpecsParse() throws {
+        #expect(try FaultRule(parsing: "*=internal-error") == FaultRule(pathPrefix: "", action: .internalError))
+        #expect(try FaultRule(parsing: "/x=html-502").action == .proxyHTML(status: 502))
+        #expect(try FaultRule(parsing: "/x=html").action == .proxyHTML(status: 502))
+        #expect(try FaultRule(parsing: "/x=empty-504").action == .emptyBody(status: 504))
+        #expect(try FaultRule(parsing: "/x=circuit-open").action == .circuitOpen(retryAfterMs: 30_000, provider: "google_books"))
+        #expect(try FaultRule(parsing: "/x=latency:40").action == .latency(milliseconds: 40))
+        let first = try FaultRule(parsing: "/x=fail-first:3")
+        #expect(first.times == 3 && first.action == .internalError)
+    }
+
+    @Test func rateRulesParse() {
+        #expect(RateLimitRule(parsing: "10/min") == .perMinute(10))
+        #expect(RateLimitRule(parsing: "3/s") == RateLimitRule(limit: 3, windowSeconds: 1))
+        #expect(RateLimitRule(parsing: "20/30s") == RateLimitRule(limit: 20, windowSeconds: 30))
+        #expect(RateLimitRule(parsing: "5/day") == RateLimitRule(limit: 5, windowSeconds: 86400))
+        #expect(RateLimitRule(parsing: "5") == nil)
+        #expect(RateLimitRule(parsing: "-1/min") == nil)
+        #expect(RateLimitRule(parsing: "5/fortnight") == nil)
+    }
+
+    @Test func fuzzedFlagsNeverCrash() {
+        var generator = SeededGenerator(seed: 7)
+        let pieces = [
+            "--port", "--rate-limit", "--disable", "--inject-fault", "--latency", "--enable-fault-injection", "=", "/",
+            "semantic=", "10/min", "off", "*", "circuit-open:", "fail-first:", ":", "-1", "99999999999999999999", "",
+            "/v1", "html-", "empty-", "latency:", "x",
+        ]
+        for _ in 0..<2000 {
+            let count = Int(generator.next() % 6)
+            let arguments = (0..<count).map { _ in
+                pieces[Int(generator.next() % UInt64(pieces.count))] + pieces[Int(generator.next() % UInt64(pieces.count))]
+            }
+            if let config = try? ServerConfiguration(arguments: arguments) {
+                #expect((0...65535).contains(config.port))
+                #expect(config.faultRules.isEmpty || config.faultInjectionEnabled)
+            }
+        }
+    }
+}

@@ -1,0 +1,87 @@
+import AsyncHTTPClient
+
+import BooksTrackContract
+import Foundation
+import Logging
+import Hummingbird
+@testable import BooksTrackServer
+
+/// A response read fully over real HTTP.
+struct TestResponse: Sendable {
+    var status: Int
+    var headers: [(name: String, value: String)]
+    var body: Data
+
+    /// The first value of header `name` (case-insensitive).
+    func header(_ name: String) -> String? {
+        headers.first { $0.name.lowercased() == name.lowercased() }?.value
+    }
+    var text: String { String(decoding: body, as: UTF8.self) }
+
+    func decode<T: Decodable>(_ type: T.Type = T.self) throws -> T {
+        try JSONCoding.decoder().decode(T.self, from: body)
+    }
+
+    /// The failure envelope (`data: null`, `error` present).
+    var failure: FailureEnvelope {
+        get throws { try decode(FailureEnvelope.self) }
+    }
+
+    /// The error code of a failure envelope, or nil.
+    var errorCode: String? { (try? failure)?.error?.code.rawValue }
+}
+
+/// A server on port 0 plus request helpers; `TestServer.with` shuts it down.
+struct TestServer: Sendable {
+    let running: RunningServer
+
+    static func testConfiguration() -> ServerConfiguration {
+        ServerConfiguration(port: 0)
+    }
+
+    /// Starts a server, runs `body`, and always shuts the server down.
+    static func with<T: Sendable>(
+        _ configuration: ServerConfiguration = TestServer.testConfiguration(),
+        catalog: any CatalogQuerying = FakeCatalog(),
+        clock: ManualClock? = nil,
+        _ body: (TestServer) async throws -> T
+    ) async throws -> T {
+        var logger = Logger(label: "bts.server.test")
+        logger.logLevel = .error
+        let running: RunningServer
+        if let clock {
+            running = try await LocalServer.start(configuration, catalog: catalog, logger: logger, now: clock.closure)
+        } else {
+            running = try await LocalServer.start(configuration, catalog: catalog, logger: logger)
+        }
+        let server = TestServer(running: running)
+        do {
+            let result = try await body(server)
+            await running.shutdown()
+            return result
+        } catch {
+            await running.shutdown()
+            throw error
+        }
+    }
+
+    func request(
+        _ method: String, _ path: String, headers: [(String, String)] = [], body: Data? = nil
+    ) async throws -> TestResponse {
+        var request = HTTPClientRequest(url: running.baseURL.absoluteString + path)
+        request.method = .init(rawValue: method)
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+        let buffer = try await response.body.collect(upTo: 16 * 1024 * 1024)
+        return TestResponse(status: Int(response.status.code), headers: response.headers.map { ($0.name, $0.value) }, body: Data(buffer.readableBytesView))
+    }
+
+    func get(_ path: String, headers: [(String, String)] = []) async throws -> TestResponse {
+        try await request("GET", path, headers: headers)
+    }
+
+    func postJSON(_ path: String, _ json: String, headers: [(String, String)] = []) async throws -> TestResponse {
+        try await request("POST", path, headers: [("Content-Type", "application/json")] + headers, body: Data(json.utf8))
+    }
+}
