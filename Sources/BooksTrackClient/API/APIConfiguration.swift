@@ -1,0 +1,77 @@
+import Foundation
+
+/// Settings of one `BooksTrackAPI` instance.
+public struct APIConfiguration: Sendable {
+    /// Whether the client keeps and reuses responses (ISBN lookups) in memory.
+    public enum CachePolicy: String, Sendable, Hashable {
+        /// Cache ISBN lookups for the server's `max-age` (default 7 days, CONTRACT.md §8).
+        case on
+        /// Never cache (benchmarks, `--no-cache`).
+        case off
+    }
+
+    /// The backend, e.g. `http://127.0.0.1:8787` or `https://api.oooefam.net`.
+    public var baseURL: URL
+    /// The deadline of every ordinary request (`--timeout`), per attempt.
+    public var timeout: Duration
+    /// The connect timeout.
+    public var connectTimeout: Duration
+    /// The largest response body read into memory; larger bodies fail with a clear error.
+    public var maxBodyBytes: Int
+    /// Streams (SSE) are closed when no byte (not even a heartbeat) arrives for this long.
+    public var streamIdleTimeout: Duration
+    /// Retries of retryable failures.
+    public var retryPolicy: RetryPolicy
+    /// The in-memory response cache.
+    public var cachePolicy: CachePolicy
+    /// Share one in-flight request among concurrent identical GETs.
+    public var coalescesRequests: Bool
+    /// Where capabilities are cached per backend (`$XDG_CACHE_HOME/bts`); `nil` = no disk cache.
+    public var cacheDirectory: URL?
+    /// How long cached capabilities are fresh (CONTRACT.md §4: 1 hour).
+    public var capabilitiesTTL: Duration
+    /// Sent as `User-Agent`.
+    public var userAgent: String
+    /// Called for every request attempt and stream event (secrets masked). Runs on the caller's task: keep it quick.
+    public var trace: (@Sendable (TraceEvent) -> Void)?
+    /// Waits between retries (injectable for tests; must honour cancellation).
+    public var sleep: @Sendable (Duration) async throws -> Void
+    /// Wall clock for rate-limit windows and cache expiry (injectable for tests).
+    public var now: @Sendable () -> Date
+    /// Seed for retry jitter (`nil`: system randomness).
+    public var jitterSeed: UInt64?
+
+    public init(
+        baseURL: URL,
+        timeout: Duration = .seconds(30),
+        connectTimeout: Duration = .seconds(10),
+        maxBodyBytes: Int = 16 * 1024 * 1024,
+        streamIdleTimeout: Duration = .seconds(75),
+        retryPolicy: RetryPolicy = .standard,
+        cachePolicy: CachePolicy = .on,
+        coalescesRequests: Bool = true,
+        cacheDirectory: URL? = nil,
+        capabilitiesTTL: Duration = .seconds(3600),
+        userAgent: String = "bts/0.1 (BooksTrack shell)",
+        trace: (@Sendable (TraceEvent) -> Void)? = nil,
+        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
+        now: @escaping @Sendable () -> Date = { Date() },
+        jitterSeed: UInt64? = nil
+    ) {
+        self.baseURL = baseURL
+        self.timeout = timeout
+        self.connectTimeout = connectTimeout
+        self.maxBodyBytes = maxBodyBytes
+        self.streamIdleTimeout = streamIdleTimeout
+        self.retryPolicy = retryPolicy
+        self.cachePolicy = cachePolicy
+        self.coalescesRequests = coalescesRequests
+        self.cacheDirectory = cacheDirectory
+        self.capabilitiesTTL = capabilitiesTTL
+        self.userAgent = userAgent
+        self.trace = trace
+        self.sleep = sleep
+        self.now = now
+        self.jitterSeed = jitterSeed
+    }
+}

@@ -1,0 +1,42 @@
+import BooksTrackContract
+import Foundation
+
+/// The answer of the pre-flight budget check.
+public enum Admission: Sendable, Hashable {
+    /// Send now.
+    case proceed
+    /// The budget is spent: wait this long (show a countdown) or fail with exit 5.
+    case wait(Duration)
+}
+
+extension BooksTrackAPI {
+    /// The budget of one rate-limit class, as learned from headers (or seeded from capabilities).
+    public func budget(for rateLimitClass: RateLimitClass) -> RateLimitBudget {
+        ledger.budget(for: rateLimitClass)
+    }
+
+    /// The class closest to exhaustion (for the prompt), or `nil` when every known budget is full.
+    public func tightestBudget(includeFull: Bool = false) -> RateLimitStatus? {
+        ledger.tightest(includeFull: includeFull)
+    }
+
+    /// Every class with what is known about it (for `limits`).
+    public func budgets() -> [(RateLimitClass, RateLimitBudget)] {
+        let classes: [RateLimitClass] = [.search, .semantic, .similar, .enrich, .batch, .import, .jobs, .global]
+        return classes.map { ($0, ledger.budget(for: $0)) }
+    }
+
+    /// Pre-flight check before a call of `rateLimitClass`: `.wait(d)` when the budget is known to
+    /// be spent (or the class is blocked after a 429), else `.proceed`.
+    public func admission(for rateLimitClass: RateLimitClass) -> Admission {
+        switch ledger.decision(for: rateLimitClass) {
+        case .wait(let duration) where duration > .zero: return .wait(duration)
+        default: return .proceed
+        }
+    }
+
+    /// The rate-limit class of a shell command's request (`nil`: unlimited).
+    public nonisolated static func rateLimitClass(method: String, path: String, mode: String? = nil) -> RateLimitClass? {
+        BudgetClass.classify(method: method, path: path, mode: mode).map { RateLimitClass(rawValue: $0.rawValue) }
+    }
+}

@@ -1,0 +1,76 @@
+import BooksTrackContract
+import Foundation
+
+/// What `connect()` found.
+public struct ConnectResult: Sendable {
+    /// The capabilities in effect (`nil`: unknown).
+    public var capabilities: Capabilities?
+    public var source: CapabilitiesSource
+    /// Why the server could not be asked (offline); `nil` when it answered or the cache was fresh.
+    public var error: BooksTrackError?
+}
+
+extension BooksTrackAPI {
+    /// `GET /api/v2/capabilities` — both dialects, normalized. Updates `capabilities`, the disk cache
+    /// and the rate-limit ledger.
+    public func fetchCapabilities() async throws(BooksTrackError) -> APIResponse<Capabilities> {
+        var spec = RequestSpec(.GET, "/api/v2/capabilities")
+        spec.notFoundMessage = "This server does not publish its capabilities."
+        let response = try await call(Capabilities.self, spec)
+        adopt(response.value, source: .server)
+        if let dir = configuration.cacheDirectory {
+            CapabilitiesDiskCache(directory: dir, baseURL: configuration.baseURL).store(response.value, at: configuration.now())
+        }
+        return response
+    }
+
+    /// Loads capabilities: the fresh disk copy (under `capabilitiesTTL`) unless `refresh`, else the
+    /// server; offline, a stale disk copy; else unknown (gated commands report `.unknown`).
+    @discardableResult
+    public func connect(refresh: Bool = false) async -> ConnectResult {
+        let disk = configuration.cacheDirectory.map { CapabilitiesDiskCache(directory: $0, baseURL: configuration.baseURL) }
+        let cached = disk?.load()
+        let now = configuration.now()
+        let age = cached.map { Duration.seconds(max(0, now.timeIntervalSince1970 - $0.fetchedAt)) }
+        if !refresh, let cached, let age, age < configuration.capabilitiesTTL {
+            adopt(cached.capabilities, source: .cache(age: age))
+            return ConnectResult(capabilities: cached.capabilities, source: .cache(age: age), error: nil)
+        }
+        do {
+            let response = try await fetchCapabilities()
+            return ConnectResult(capabilities: response.value, source: .server, error: nil)
+        } catch {
+            if let cached, let age, error.category == .network || error.kind == .decoding || error.category == .api {
+                adopt(cached.capabilities, source: .staleCache(age: age))
+                return ConnectResult(capabilities: cached.capabilities, source: .staleCache(age: age), error: error)
+            }
+            if capabilities == nil { capabilitiesSource = .none }
+            return ConnectResult(capabilities: capabilities, source: capabilitiesSource, error: error)
+        }
+    }
+
+    /// Whether a shell command may run here (`similar` follows `semantic_search` on production).
+    public func isCommandAvailable(_ command: String) -> Availability {
+        CommandGating.availability(of: command, capabilities: capabilities)
+    }
+
+    func adopt(_ caps: Capabilities, source: CapabilitiesSource) {
+        capabilities = caps
+        capabilitiesSource = source
+        seedLedger(from: caps)
+    }
+
+    /// Seeds the ledger's windows from capability limits (headers, when seen, win).
+    func seedLedger(from caps: Capabilities) {
+        if let rpm = caps.limits.semanticSearchRPM, rpm > 0 { ledger.seed(.semantic, requests: rpm, per: .seconds(60)) }
+        if let rpm = caps.limits.textSearchRPM, rpm > 0 { ledger.seed(.search, requests: rpm, per: .seconds(60)) }
+        let byFeature: [(CapabilityFeature, RateLimitClass)] = [
+            (.semanticSearch, .semantic), (.similarBooks, .similar), (.csvImport, .import), (.batchEnrichment, .batch),
+        ]
+        for (feature, cls) in byFeature {
+            if let rate = caps.rate(for: feature), rate.requests > 0, rate.windowMs > 0 {
+                ledger.seed(cls, requests: rate.requests, per: .milliseconds(rate.windowMs))
+            }
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import BooksTrackContract
+import Foundation
+import NIOCore
+import NIOFoundationCompat
+import NIOHTTP1
+
+extension BooksTrackAPI {
+    /// Performs `spec` and decodes `T` (enveloped or bare, every accepted shape).
+    func call<T: Decodable & Sendable>(_ type: T.Type, _ spec: RequestSpec) async throws(BooksTrackError) -> APIResponse<T> {
+        let outcome = try await perform(spec)
+        return try decode(type, outcome, spec: spec)
+    }
+
+    /// Decodes a 2xx outcome into `APIResponse<T>`; unusable bodies become `BooksTrackError`.
+    func decode<T: Decodable & Sendable>(
+        _ type: T.Type, _ outcome: CallOutcome, spec: RequestSpec
+    ) throws(BooksTrackError) -> APIResponse<T> {
+        let raw = outcome.raw
+        let data = Data(buffer: raw.body, byteTransferStrategy: .noCopy)
+        var info = responseInfo(outcome, spec: spec)
+        switch ResponseDecoding.decode(type, from: data, status: raw.status) {
+        case .success(let value, let metadata):
+            info.metadata = metadata
+            return APIResponse(value: value, info: info)
+        case .failure(let apiInfo, _):
+            var error = BooksTrackError.fromAPIError(
+                apiInfo, headerRetryAfter: nil, requestID: info.requestID, url: raw.url,
+                notFoundMessage: spec.notFoundMessage)
+            error.attempts = outcome.attempts
+            throw error
+        case .notJSON(_, let snippet):
+            throw BooksTrackError.proxyPage(
+                status: raw.status, body: data, snippet: snippet, requestID: info.requestID, url: raw.url,
+                retryAfter: nil, notFoundMessage: spec.notFoundMessage)
+        case .undecodable(_, let failure, let snippet):
+            throw BooksTrackError(
+                code: .invalidResponse, kind: .decoding,
+                message: "The server's response did not have the expected shape (\(failure.codingPath.isEmpty ? "top level" : failure.codingPath)).",
+                detail: "\(failure); body: \(SecretMasking.maskText(snippet))", httpStatus: raw.status,
+                requestID: info.requestID, url: raw.url, attempts: outcome.attempts, decodingFailure: failure)
+        }
+    }
+
+    /// Status, headers, timing, cache and rate-limit facts of an outcome.
+    func responseInfo(_ outcome: CallOutcome, spec: RequestSpec) -> ResponseInfo {
+        let raw = outcome.raw
+        let headers = raw.headers
+        let serverTime = headers.first(name: "x-response-time").flatMap { text -> Double? in
+            Double(text.lowercased().replacingOccurrences(of: "ms", with: "").trimmingCharacters(in: .whitespaces))
+        }
+        let xCache = headers.first(name: "x-cache").map { $0.uppercased().hasPrefix("HIT") }
+        let observation = RateLimitObservation(
+            status: raw.status, headers: headers.map { (name: $0.name, value: $0.value) }, now: configuration.now())
+        let hasRateHeaders = observation.limit != nil || observation.remaining != nil || observation.resetAt != nil
+        return ResponseInfo(
+            method: spec.method.rawValue, url: raw.url, status: raw.status,
+            headers: SecretMasking.maskHeaders(raw.headerFields), duration: outcome.duration,
+            lastAttemptDuration: outcome.cacheHit ? .zero : raw.duration, attempts: outcome.attempts,
+            cacheHit: outcome.cacheHit, coalesced: outcome.coalesced, serverCacheHit: xCache,
+            serverTimeMs: serverTime, rateLimitClass: spec.rateLimitClass,
+            rateLimit: hasRateHeaders ? observation : nil,
+            requestID: headers.first(name: "x-request-id") ?? headers.first(name: "cf-ray"),
+            deprecationWarning: deprecationWarning(headers, path: spec.path), bodyBytes: raw.body.readableBytes)
+    }
+
+    /// The legacy-route warning, once per route and session.
+    func deprecationWarning(_ headers: HTTPHeaders, path: String) -> String? {
+        guard let deprecation = headers.first(name: "deprecation") else { return nil }
+        guard !deprecationWarned.contains(path) else { return nil }
+        deprecationWarned.insert(path)
+        var text = "\(path) is deprecated (Deprecation: \(deprecation))"
+        if let sunset = headers.first(name: "sunset") { text += "; it will be removed after \(sunset)" }
+        if let link = headers.first(name: "link") { text += "; see \(link)" }
+        return text + "."
+    }
+
+    /// Encodes a request body.
+    static func json(_ value: some Encodable) throws(BooksTrackError) -> Data {
+        do { return try JSONCoding.encoder(sortedKeys: true).encode(value) } catch {
+            throw BooksTrackError.invalidInput("Could not encode the request: \(error)")
+        }
+    }
+}

@@ -1,0 +1,18 @@
+import BooksTrackContract
+import Foundation
+
+extension BooksTrackAPI {
+    /// `POST /api/v2/imports` — uploads a CSV as `multipart/form-data` (part `file`), streamed from
+    /// disk in 64 KB chunks with a computed `Content-Length`; the file is never read whole.
+    /// The upload creates a job, so it is not repeated after a partial attempt.
+    public func importCSV(fileAt fileURL: URL) async throws(BooksTrackError) -> APIResponse<ImportAccepted> {
+        let upload = try MultipartFileBody(fileURL: fileURL)
+        var spec = RequestSpec(.POST, "/api/v2/imports", rateLimitClass: .import)
+        spec.body = .multipart(upload)
+        spec.createsWork = true
+        // Slow links: one extra second per MB on top of the ordinary deadline.
+        spec.timeout = configuration.timeout + .seconds(max(0, upload.fileSize / (1024 * 1024)))
+        spec.notFoundMessage = "This server has no CSV import route."
+        return try await call(ImportAccepted.self, spec)
+    }
+}

@@ -1,0 +1,231 @@
+import BooksTrackContract
+import Foundation
+import NIOCore
+import NIOFoundationCompat
+import NIOHTTP1
+
+extension BooksTrackAPI {
+    /// Task-local retry observer: overrides the instance handler for calls made inside `withValue`.
+    @TaskLocal public static var retryObserver: (@Sendable (RetryProgress) -> Void)?
+
+    /// Runs one logical call: cache, coalescing, retries; returns a 2xx response or throws.
+    func perform(_ spec: RequestSpec) async throws(BooksTrackError) -> CallOutcome {
+        guard !isShutdown else {
+            throw BooksTrackError(
+                code: "CLIENT_SHUT_DOWN", kind: .other, message: "The API client was already shut down.")
+        }
+        let url = spec.url(base: configuration.baseURL)
+        let cacheable = spec.isIdempotentRead && spec.cacheTTL != nil && configuration.cachePolicy == .on
+        if cacheable, let hit = cache[url] {
+            if hit.expires > configuration.now() {
+                statistics.cacheHits += 1
+                if let trace = configuration.trace {
+                    trace(
+                        TraceEvent(
+                            phase: .response, requestID: allocateRequestID(), method: spec.method.rawValue,
+                            url: hit.raw.url, status: hit.raw.status, cacheHit: true))
+                }
+                return CallOutcome(raw: hit.raw, attempts: 0, duration: .zero, cacheHit: true)
+            }
+            cache[url] = nil
+        }
+        let outcome: CallOutcome
+        if spec.isIdempotentRead, configuration.coalescesRequests {
+            let key = spec.method.rawValue + " " + url + " " + spec.accept
+                + spec.headers.map { "\($0.name)=\($0.value)" }.joined(separator: ";")
+            outcome = try await shared(key: key, spec: spec, onRetry: currentRetryObserver())
+        } else {
+            outcome = try await runWithRetries(spec, onRetry: currentRetryObserver())
+        }
+        if cacheable, !outcome.coalesced, let ttl = Self.cacheLifetime(outcome.raw.headers, default: spec.cacheTTL) {
+            cache[url] = CachedResponse(raw: outcome.raw, expires: configuration.now().addingTimeInterval(ttl))
+        }
+        return outcome
+    }
+
+    func currentRetryObserver() -> (@Sendable (RetryProgress) -> Void)? {
+        Self.retryObserver ?? retryHandler
+    }
+
+    func allocateRequestID() -> Int {
+        nextRequestID += 1
+        return nextRequestID
+    }
+
+    /// `Cache-Control: max-age` (seconds), `no-store`/`no-cache`/`private` → not cached, else the default.
+    static func cacheLifetime(_ headers: HTTPHeaders, default fallback: Duration?) -> TimeInterval? {
+        let directives = headers[canonicalForm: "cache-control"].map { $0.lowercased() }
+        if directives.contains(where: { $0 == "no-store" || $0 == "no-cache" }) { return nil }
+        for d in directives where d.hasPrefix("max-age=") {
+            if let seconds = TimeInterval(d.dropFirst("max-age=".count)) { return seconds > 0 ? seconds : nil }
+        }
+        return fallback.map { $0.timeInterval }
+    }
+
+    // MARK: - Coalescing
+
+    /// Joins the identical in-flight GET, or starts it; every waiter gets the same result, and a
+    /// cancelled waiter leaves at once (the request is cancelled when the last waiter leaves).
+    func shared(
+        key: String, spec: RequestSpec, onRetry: (@Sendable (RetryProgress) -> Void)?
+    ) async throws(BooksTrackError) -> CallOutcome {
+        let joining = flights[key] != nil
+        if joining { statistics.coalesced += 1 }
+        let flight: Flight
+        if let existing = flights[key] {
+            flight = existing
+        } else {
+            nextWaiterID += 1
+            flight = Flight(id: nextWaiterID)
+            flights[key] = flight
+            let newFlightID = flight.id
+            flight.task = Task {
+                let result: Result<CallOutcome, BooksTrackError>
+                do throws(BooksTrackError) {
+                    result = .success(try await self.runWithRetries(spec, onRetry: onRetry))
+                } catch {
+                    result = .failure(error)
+                }
+                self.finish(key: key, flightID: newFlightID, result: result)
+            }
+        }
+        nextWaiterID += 1
+        let waiterID = nextWaiterID
+        let flightID = flight.id
+        do {
+            var outcome = try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<CallOutcome, any Error>) in
+                    if Task.isCancelled {
+                        continuation.resume(throwing: CancellationError())
+                        return
+                    }
+                    flight.waiters[waiterID] = continuation
+                }
+            } onCancel: {
+                Task { await self.leave(key: key, flightID: flightID, waiterID: waiterID) }
+            }
+            outcome.coalesced = joining
+            return outcome
+        } catch let error as BooksTrackError {
+            throw error
+        } catch {
+            throw BooksTrackError.cancelled(url: SecretMasking.maskURL(spec.url(base: configuration.baseURL)))
+        }
+    }
+
+    func finish(key: String, flightID: Int, result: Result<CallOutcome, BooksTrackError>) {
+        guard let flight = flights[key], flight.id == flightID else { return }
+        flights[key] = nil
+        for continuation in flight.waiters.values {
+            continuation.resume(with: result.mapError { $0 as any Error })
+        }
+        flight.waiters.removeAll()
+    }
+
+    func leave(key: String, flightID: Int, waiterID: Int) {
+        guard let flight = flights[key], flight.id == flightID,
+            let continuation = flight.waiters.removeValue(forKey: waiterID)
+        else { return }
+        continuation.resume(throwing: CancellationError())
+        if flight.waiters.isEmpty {
+            flights[key] = nil
+            flight.task?.cancel()
+        }
+    }
+
+    // MARK: - Retries
+
+    /// Sends attempts until a 2xx arrives or the retry state machine gives up.
+    func runWithRetries(
+        _ spec: RequestSpec, onRetry: (@Sendable (RetryProgress) -> Void)?
+    ) async throws(BooksTrackError) -> CallOutcome {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let random: any RandomNumberGenerator & Sendable
+        if var rng = jitter {
+            random = SplitMix64(seed: rng.next())
+            jitter = rng
+        } else {
+            random = SystemRandomNumberGenerator()
+        }
+        var machine = RetryStateMachine(
+            policy: spec.retries ? configuration.retryPolicy : .never, createsWork: spec.createsWork,
+            hasIdempotencyKey: spec.hasIdempotencyKey, startedAt: start, random: random)
+        let requestID = allocateRequestID()
+        var attempt = 1
+        while true {
+            if Task.isCancelled { throw BooksTrackError.cancelled(url: SecretMasking.maskURL(spec.url(base: configuration.baseURL))) }
+            statistics.requestsSent += 1
+            if let cls = spec.rateLimitClass { ledger.recordRequest(cls) }
+            var failure: BooksTrackError
+            do {
+                let raw = try await transport.send(spec, requestID: requestID, attempt: attempt)
+                observe(raw, rateLimitClass: spec.rateLimitClass)
+                if (200..<300).contains(raw.status) {
+                    return CallOutcome(raw: raw, attempts: attempt, duration: clock.now - start)
+                }
+                failure = BooksTrackError.fromResponse(
+                    status: raw.status, headers: raw.headers, body: raw.body, url: raw.url,
+                    notFoundMessage: spec.notFoundMessage)
+            } catch {
+                failure = error
+            }
+            failure.attempts = attempt
+            if failure.isCancellation { throw failure }
+            switch machine.failed(with: failure.retryableFailure, now: clock.now) {
+            case .giveUp(let reason):
+                if attempt > 1 || !(reason.isPlainRefusal) { failure.gaveUp = reason }
+                throw failure
+            case .retry(let delay, let next, let total, let reason):
+                statistics.retries += 1
+                let action = RetryStateMachine.Action.retry(after: delay, attempt: next, of: total, reason: reason)
+                let progress = RetryProgress(
+                    attempt: next, of: total, delay: delay, reason: reason, url: failure.url ?? "",
+                    message: action.progressMessage ?? reason.userMessage(delay: delay))
+                onRetry?(progress)
+                if let trace = configuration.trace {
+                    trace(
+                        TraceEvent(
+                            phase: .retry, requestID: requestID, attempt: next, method: spec.method.rawValue,
+                            url: failure.url ?? "", status: failure.httpStatus, duration: delay,
+                            error: progress.message))
+                }
+                do { try await configuration.sleep(delay) } catch {
+                    throw BooksTrackError.cancelled(url: failure.url)
+                }
+                attempt = next
+            }
+        }
+    }
+
+    /// Feeds the rate-limit ledger from a response's headers.
+    func observe(_ raw: RawResponse, rateLimitClass: RateLimitClass?) {
+        guard let cls = rateLimitClass else { return }
+        let now = configuration.now()
+        var bodyRetryAfter: Duration?
+        if raw.status == 429 || raw.status == 503 {
+            let data = Data(buffer: raw.body, byteTransferStrategy: .noCopy)
+            if let ms = ResponseDecoding.decode(JSONValue.self, from: data, status: raw.status).errorInfo?.retryAfterMs {
+                bodyRetryAfter = .milliseconds(Int64(ms))
+            }
+        }
+        let fields = raw.headers.map { (name: $0.name, value: $0.value) }
+        let observation = RateLimitObservation(status: raw.status, headers: fields, bodyRetryAfter: bodyRetryAfter, now: now)
+        guard observation.limit != nil || observation.remaining != nil || observation.status == 429 else { return }
+        // A CIRCUIT_OPEN 429 (production) is an upstream outage, not our budget.
+        if raw.status == 429, bodyRetryAfter != nil,
+            ResponseDecoding.decode(JSONValue.self, from: Data(buffer: raw.body), status: 429).errorInfo?.code == .circuitOpen
+        {
+            return
+        }
+        ledger.record(observation, for: cls, now: now)
+    }
+}
+
+extension GiveUpReason {
+    /// True when the failure was simply not retryable (nothing was attempted again).
+    var isPlainRefusal: Bool {
+        if case .notRetryable = self { return true }
+        return false
+    }
+}

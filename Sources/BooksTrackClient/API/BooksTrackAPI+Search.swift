@@ -1,0 +1,55 @@
+import BooksTrackContract
+import Foundation
+
+extension BooksTrackAPI {
+    /// `GET /v1/search/isbn?isbn=` — the ISBN is checked locally first (checksum); cached per `cachePolicy`.
+    public func searchISBN(_ isbn: String) async throws(BooksTrackError) -> APIResponse<SearchResults> {
+        let parsed: ISBN
+        do { parsed = try ISBN(parsing: isbn) } catch {
+            throw BooksTrackError(
+                code: .invalidISBN, kind: .invalidInput, message: ErrorCode.invalidISBN.userMessage(),
+                detail: "\(isbn): \(error.message)")
+        }
+        var spec = RequestSpec(.GET, "/v1/search/isbn", query: [("isbn", parsed.value)], rateLimitClass: .search)
+        spec.cacheTTL = .seconds(7 * 24 * 3600)
+        return try await call(SearchResults.self, spec)
+    }
+
+    /// `GET /v1/search/title?q=&limit=` (limit 1–100; production ignores it).
+    public func searchTitle(_ query: String, limit: Int? = nil) async throws(BooksTrackError) -> APIResponse<SearchResults> {
+        var items: [(name: String, value: String)] = [("q", String(query.prefix(200)))]
+        if let limit { items.append(("limit", String(limit))) }
+        return try await call(SearchResults.self, RequestSpec(.GET, "/v1/search/title", query: items, rateLimitClass: .search))
+    }
+
+    /// `GET /v1/search/author?name=&limit=`; when the server does not route it (production answers 404),
+    /// falls back to `/v1/search/advanced?author=` and remembers that for the session.
+    public func searchAuthor(_ name: String, limit: Int? = nil) async throws(BooksTrackError) -> APIResponse<SearchResults> {
+        if authorRouteMissing { return try await searchAdvanced(title: nil, author: name, limit: limit) }
+        var items: [(name: String, value: String)] = [("name", String(name.prefix(200)))]
+        if let limit { items.append(("limit", String(limit))) }
+        var spec = RequestSpec(.GET, "/v1/search/author", query: items, rateLimitClass: .search)
+        spec.notFoundMessage = "No author search on this server."
+        do {
+            return try await call(SearchResults.self, spec)
+        } catch where error.httpStatus == 404 {
+            authorRouteMissing = true
+            return try await searchAdvanced(title: nil, author: name, limit: limit)
+        }
+    }
+
+    /// `GET /v1/search/advanced?title=&author=` (at least one required).
+    public func searchAdvanced(title: String?, author: String?, limit: Int? = nil) async throws(BooksTrackError) -> APIResponse<SearchResults> {
+        var items: [(name: String, value: String)] = []
+        if let title, !title.isEmpty { items.append(("title", String(title.prefix(200)))) }
+        if let author, !author.isEmpty { items.append(("author", String(author.prefix(200)))) }
+        guard !items.isEmpty else {
+            throw BooksTrackError.invalidInput("Give a title, an author, or both.", code: .missingParameter)
+        }
+        if let limit { items.append(("limit", String(limit))) }
+        return try await call(SearchResults.self, RequestSpec(.GET, "/v1/search/advanced", query: items, rateLimitClass: .search))
+    }
+
+    /// Whether author search falls back to the advanced route on this backend (learned from a 404).
+    public var usesAuthorFallback: Bool { authorRouteMissing }
+}

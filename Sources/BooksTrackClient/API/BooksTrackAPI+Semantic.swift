@@ -1,0 +1,24 @@
+import BooksTrackContract
+import Foundation
+
+extension BooksTrackAPI {
+    /// `GET /api/v2/search?q=&mode=&limit=&offset=` — unified v2 search in any mode (`q=similar:<isbn>`
+    /// forces similar mode). An empty `results` (production's semantic bug) is a valid "no matches".
+    public func searchV2(
+        _ query: String, mode: SearchMode = .text, limit: Int? = nil, offset: Int? = nil
+    ) async throws(BooksTrackError) -> APIResponse<V2SearchResponse> {
+        let q = String(query.prefix(200))
+        var items: [(name: String, value: String)] = [("q", q), ("mode", mode.rawValue)]
+        if let limit { items.append(("limit", String(limit))) }
+        if let offset { items.append(("offset", String(offset))) }
+        let cls = BudgetClass.classify(method: "GET", path: "/api/v2/search", mode: mode.rawValue, query: q)
+        var spec = RequestSpec(.GET, "/api/v2/search", query: items, rateLimitClass: cls.map { RateLimitClass(rawValue: $0.rawValue) })
+        spec.notFoundMessage = "No matches."
+        return try await call(V2SearchResponse.self, spec)
+    }
+
+    /// Natural-language search (`mode=semantic`, 5/min; gated by `semantic_search`).
+    public func semantic(_ query: String, limit: Int? = nil) async throws(BooksTrackError) -> APIResponse<SearchResults> {
+        try await searchV2(query, mode: .semantic, limit: limit).map(SearchResults.init)
+    }
+}

@@ -1,0 +1,20 @@
+import BooksTrackContract
+import Foundation
+
+extension BooksTrackAPI {
+    /// `GET /v1/search/similar?isbn=&limit=` (limit 1–50, default 10). Both the documented bare shape
+    /// and production's (bare or enveloped) decode to `SimilarResults`.
+    public func similar(isbn: String, limit: Int? = nil) async throws(BooksTrackError) -> APIResponse<SimilarResults> {
+        let parsed: ISBN
+        do { parsed = try ISBN(parsing: isbn) } catch {
+            throw BooksTrackError(
+                code: .invalidISBN, kind: .invalidInput, message: ErrorCode.invalidISBN.userMessage(),
+                detail: "\(isbn): \(error.message)")
+        }
+        var items: [(name: String, value: String)] = [("isbn", parsed.value)]
+        if let limit { items.append(("limit", String(limit))) }
+        var spec = RequestSpec(.GET, "/v1/search/similar", query: items, rateLimitClass: .similar)
+        spec.notFoundMessage = "No similar books: the ISBN is unknown or has no vector."
+        return try await call(SimilarResults.self, spec)
+    }
+}

@@ -1,0 +1,128 @@
+import AsyncHTTPClient
+import BooksTrackContract
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// The async API core of bts: typed calls to one BooksTrack backend over one shared HTTP client.
+///
+/// Every call has a deadline, retries retryable failures (CONTRACT.md §2), feeds the rate-limit
+/// ledger, and returns normalized Contract types with `ResponseInfo`. Identical concurrent GETs
+/// share one request; ISBN lookups are cached (see `APIConfiguration.cachePolicy`).
+/// Call `shutdown()` when done.
+public actor BooksTrackAPI {
+    /// The settings this instance was created with.
+    public nonisolated let configuration: APIConfiguration
+    let transport: HTTPTransport
+    /// Rate-limit budgets learned from headers and capabilities.
+    var ledger: RateLimitLedger
+    /// Counters for `timing` and benchmarks.
+    public internal(set) var statistics = ClientStatistics()
+    /// The capabilities in effect (from the server or the disk cache), once `connect()` ran.
+    public internal(set) var capabilities: Capabilities?
+    /// Where `capabilities` came from.
+    public internal(set) var capabilitiesSource: CapabilitiesSource = .none
+    /// Called before each retry wait (e.g. "retrying 2/3 in 45 s…").
+    var retryHandler: (@Sendable (RetryProgress) -> Void)?
+
+    var cache: [String: CachedResponse] = [:]
+    var flights: [String: Flight] = [:]
+    var nextRequestID = 0
+    var nextWaiterID = 0
+    var jitter: SplitMix64?
+    /// The production server does not route `/v1/search/author`; remembered after the first 404.
+    var authorRouteMissing = false
+    var deprecationWarned: Set<String> = []
+    var isShutdown = false
+
+    /// Creates an API client (no request is sent until the first call or `connect()`).
+    public init(configuration: APIConfiguration) {
+        self.configuration = configuration
+        self.transport = HTTPTransport(client: HTTPTransport.makeClient(configuration), configuration: configuration)
+        var ledger = RateLimitLedger(clock: configuration.now)
+        ledger.seedDocumentedLimits()
+        self.ledger = ledger
+        self.jitter = configuration.jitterSeed.map(SplitMix64.init(seed:))
+    }
+
+    /// Convenience: `BooksTrackAPI(baseURL:)` with default settings.
+    public init(baseURL: URL) {
+        self.init(configuration: APIConfiguration(baseURL: baseURL))
+    }
+
+    /// The backend URL.
+    public nonisolated var baseURL: URL { configuration.baseURL }
+
+    /// Shuts the HTTP client down (in-flight requests are cancelled). Call exactly once; later calls are no-ops.
+    public func shutdown() async {
+        guard !isShutdown else { return }
+        isShutdown = true
+        for flight in flights.values { flight.task?.cancel() }
+        try? await transport.client.shutdown()
+    }
+
+    /// Sets the observer told about every retry wait (`nil` removes it).
+    public func setRetryHandler(_ handler: (@Sendable (RetryProgress) -> Void)?) {
+        retryHandler = handler
+    }
+
+    /// Empties the in-memory response cache.
+    public func clearCache() {
+        cache.removeAll()
+    }
+
+    /// Resets the counters.
+    public func resetStatistics() {
+        statistics = ClientStatistics()
+    }
+}
+
+/// Where the capabilities in effect came from.
+public enum CapabilitiesSource: Sendable, Hashable {
+    /// Not loaded (offline with no cache): gated features are unknown.
+    case none
+    /// Fetched from the server now.
+    case server
+    /// The disk cache, still fresh (under 1 h old).
+    case cache(age: Duration)
+    /// The disk cache, stale, used because the server could not be reached.
+    case staleCache(age: Duration)
+}
+
+/// One retry about to happen (for "retrying 2/3 in 45 s…").
+public struct RetryProgress: Sendable, Hashable {
+    /// The attempt that comes next (2 for the first retry).
+    public var attempt: Int
+    /// The maximum number of attempts.
+    public var of: Int
+    /// The wait before it.
+    public var delay: Duration
+    public var reason: RetryReason
+    /// The masked URL being retried.
+    public var url: String
+    /// "Too many requests. Please wait 45 seconds. (retrying 2/3 in 45 s…)".
+    public var message: String
+}
+
+/// A cached 2xx response.
+struct CachedResponse: Sendable {
+    var raw: RawResponse
+    var expires: Date
+}
+
+/// One in-flight shared GET and the callers waiting for it.
+final class Flight {
+    let id: Int
+    var task: Task<Void, Never>?
+    var waiters: [Int: CheckedContinuation<CallOutcome, any Error>] = [:]
+    init(id: Int) { self.id = id }
+}
+
+/// The result of one logical call (after retries), before decoding.
+struct CallOutcome: Sendable {
+    var raw: RawResponse
+    var attempts: Int
+    var duration: Duration
+    var cacheHit = false
+    var coalesced = false
+}

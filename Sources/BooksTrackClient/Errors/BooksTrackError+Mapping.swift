@@ -1,0 +1,179 @@
+import AsyncHTTPClient
+import BooksTrackContract
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+extension BooksTrackError {
+    /// Maps a non-2xx response (or an unusable 2xx body) to an error. Never throws, never crashes.
+    ///
+    /// - Parameters:
+    ///   - notFoundMessage: the user-facing sentence for 404 (`nil`: the contract's "Book not found…").
+    static func fromResponse(
+        status: Int, headers: HTTPHeaders, body: ByteBuffer, url: String, notFoundMessage: String? = nil
+    ) -> BooksTrackError {
+        let requestID = headers.first(name: "x-request-id") ?? headers.first(name: "cf-ray")
+        let headerRetryAfter = headers.first(name: "retry-after").flatMap {
+            RateLimitObservation.parseRetryAfter($0, now: Date())
+        }
+        if headers.first(name: "x-custom-error")?.uppercased() == "CORS_BLOCKED" {
+            return BooksTrackError(
+                code: "CORS_BLOCKED", kind: .corsBlocked,
+                message: "The request was blocked by the server's CORS policy.",
+                detail: "X-Custom-Error: CORS_BLOCKED on HTTP \(status)", httpStatus: status, retryable: false,
+                requestID: requestID, url: url)
+        }
+        let data = Data(buffer: body, byteTransferStrategy: .noCopy)
+        let decoded = ResponseDecoding.decode(JSONValue.self, from: data, status: status)
+        switch decoded {
+        case .failure(let info, _):
+            return fromAPIError(
+                info, headerRetryAfter: headerRetryAfter, requestID: requestID, url: url,
+                notFoundMessage: notFoundMessage)
+        case .notJSON(_, let snippet):
+            return proxyPage(
+                status: status, body: data, snippet: snippet, requestID: requestID, url: url,
+                retryAfter: headerRetryAfter, notFoundMessage: notFoundMessage)
+        case .undecodable(_, let failure, let snippet):
+            return BooksTrackError(
+                code: .invalidResponse, kind: .decoding,
+                message: "The server sent a response this client cannot read (HTTP \(status)).",
+                detail: "\(failure); body: \(snippet)", httpStatus: status, requestID: requestID, url: url,
+                decodingFailure: failure)
+        case .success:
+            // A JSON body without an error on an error status (e.g. `{}` on 500).
+            let info = ResponseDecoding.decode(JSONValue.self, from: data, status: status).errorInfo
+                ?? APIErrorInfo(code: ErrorCode(httpStatus: status), message: "HTTP \(status)", httpStatus: status)
+            return fromAPIError(
+                info, headerRetryAfter: headerRetryAfter, requestID: requestID, url: url,
+                notFoundMessage: notFoundMessage)
+        }
+    }
+
+    /// Maps a normalized API error body.
+    static func fromAPIError(
+        _ info: APIErrorInfo, headerRetryAfter: Duration?, requestID: String?, url: String,
+        notFoundMessage: String? = nil
+    ) -> BooksTrackError {
+        let retryAfter = info.retryAfterMs.map { Duration.milliseconds(Int64(max(0, $0))) } ?? headerRetryAfter
+        var info = info
+        if info.retryAfterMs == nil, let headerRetryAfter {
+            info.retryAfterMs = Int(headerRetryAfter.wholeMilliseconds)
+        }
+        var message = info.userMessage
+        if info.code == .notFound, let notFoundMessage { message = notFoundMessage }
+        if !info.code.isKnown, !info.message.isEmpty { message = info.message }
+        return BooksTrackError(
+            code: info.code, kind: .api, message: message, detail: info.message, httpStatus: info.httpStatus,
+            retryable: info.retryable, retryAfter: retryAfter, provider: info.provider, requestID: requestID, url: url,
+            apiError: info)
+    }
+
+    /// An HTML or empty body where JSON was expected (a proxy or load balancer answered).
+    static func proxyPage(
+        status: Int, body: Data, snippet: String, requestID: String?, url: String, retryAfter: Duration?,
+        notFoundMessage: String?
+    ) -> BooksTrackError {
+        let reason = HTTPResponseStatus(statusCode: status).reasonPhrase
+        let statusText = reason.isEmpty ? "\(status)" : "\(status) \(reason)"
+        let looksHTML = snippet.isEmpty == false
+            && String(decoding: body.prefix(2048), as: UTF8.self).lowercased().contains("<html")
+        if (200..<300).contains(status) {
+            return BooksTrackError(
+                code: .invalidResponse, kind: .decoding,
+                message: "The server sent a non-JSON response (HTTP \(statusText)).",
+                detail: snippet.isEmpty ? "empty body" : snippet, httpStatus: status, requestID: requestID, url: url)
+        }
+        if status == 404 {
+            return BooksTrackError(
+                code: .notFound, kind: .api, message: notFoundMessage ?? ErrorCode.notFound.userMessage(),
+                detail: "HTTP 404 with a non-JSON body" + (snippet.isEmpty ? "" : ": \(snippet)"), httpStatus: status,
+                requestID: requestID, url: url)
+        }
+        let what = looksHTML ? "an HTML error page" : (snippet.isEmpty ? "an empty response" : "a non-JSON response")
+        let retryable = [502, 503, 504].contains(status)
+        return BooksTrackError(
+            code: ErrorCode(httpStatus: status), kind: .proxyPage,
+            message: "The server's proxy returned \(what) (\(statusText)).",
+            detail: snippet.isEmpty ? "no body" : snippet, httpStatus: status, retryable: retryable,
+            retryAfter: retryAfter, requestID: requestID, url: url)
+    }
+
+    /// Maps a transport-level failure (no response).
+    static func fromTransport(_ error: any Error, url: String, host: String, timeout: Duration?) -> BooksTrackError {
+        if let e = error as? BooksTrackError { return e }
+        if error is CancellationError { return .cancelled(url: url) }
+        let sendable: (any Error & Sendable)? = error
+        let text = String(describing: error)
+        let lower = text.lowercased()
+        let typeName = String(reflecting: type(of: error))
+        func make(_ kind: Kind, _ message: String, retryable: Bool = true) -> BooksTrackError {
+            BooksTrackError(
+                code: .networkError, kind: kind, message: message, detail: text, retryable: retryable, url: url,
+                underlying: sendable)
+        }
+        if let e = error as? HTTPClientError {
+            switch e {
+            case .cancelled:
+                return .cancelled(url: url)
+            case .deadlineExceeded, .readTimeout, .writeTimeout:
+                let after = timeout.map { " after \(RetryFormatting.seconds($0))" } ?? ""
+                return make(.timeout, "The request to \(host) timed out\(after).")
+            case .connectTimeout, .getConnectionFromPoolTimeout:
+                return make(.connection, "Connection lost: could not connect to \(host) (timed out).")
+            case .remoteConnectionClosed:
+                return make(.connection, "Connection lost: \(host) closed the connection.")
+            case .bodyLengthMismatch:
+                return make(.other, "The upload's length did not match the file (was it modified while uploading?).",
+                    retryable: false)
+            default:
+                break
+            }
+        }
+        if let io = error as? IOError {
+            switch io.errnoCode {
+            case ECONNREFUSED: return make(.connection, "Connection lost: \(host) refused the connection (is the server running?).")
+            case ECONNRESET, EPIPE: return make(.connection, "Connection lost: \(host) reset the connection.")
+            default: return make(.connection, "Connection lost: \(io.description)")
+            }
+        }
+        if lower.contains("refused") {
+            return make(.connection, "Connection lost: \(host) refused the connection (is the server running?).")
+        }
+        if typeName.contains("SSL") || typeName.contains("TLS") || lower.contains("certificate")
+            || lower.contains("handshake")
+        {
+            return make(.tls, "A secure connection to \(host) could not be established (TLS).", retryable: false)
+        }
+        if lower.contains("dns") || lower.contains("getaddrinfo") || lower.contains("unknown host")
+            || lower.contains("name or service not known") || typeName.contains("SocketAddressError")
+        {
+            return make(.dns, "Cannot resolve the host name \(host).", retryable: false)
+        }
+        if lower.contains("reset") || lower.contains("closed") || lower.contains("eof") {
+            return make(.connection, "Connection lost: \(host) closed the connection.")
+        }
+        if typeName.contains("NIOConnectionError") {
+            return make(.connection, "Connection lost: could not connect to \(host).")
+        }
+        return BooksTrackError(
+            code: .networkError, kind: .other, message: "The request to \(host) failed: \(text)", detail: typeName,
+            retryable: false, url: url, underlying: sendable)
+    }
+
+    /// The retry state machine's view of this error.
+    var retryableFailure: RetryableFailure {
+        switch kind {
+        case .timeout: return .transport(.timeout)
+        case .connection:
+            return detail.lowercased().contains("refused") || message.contains("refused") || message.contains("could not connect")
+                ? .transport(.cannotConnect) : .transport(.connectionLost)
+        case .api, .proxyPage, .corsBlocked, .decoding, .bodyTooLarge:
+            return .http(
+                status: httpStatus ?? 0, code: kind == .api ? code.rawValue : nil,
+                retryable: kind == .api ? retryable : (kind == .proxyPage ? retryable : false), retryAfter: retryAfter)
+        case .dns, .tls, .invalidInput, .featureUnavailable, .cancelled, .other:
+            return .http(status: 400, code: nil, retryable: false, retryAfter: nil)
+        }
+    }
+}

@@ -1,0 +1,174 @@
+import BooksTrackContract
+import Foundation
+
+/// The one error every `BooksTrackAPI` method throws: API errors in any of the accepted shapes,
+/// transport failures, timeouts, proxy pages, CORS blocks, decoding failures and local validation.
+///
+/// `message` is the user-facing sentence (CONTRACT.md §2 wording); `detail` is the technical
+/// explanation (for `--trace` and logs); `underlying` keeps the original cause.
+public struct BooksTrackError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong, coarsely (drives the shell's exit code).
+    public enum Category: String, Sendable, Hashable {
+        /// Bad input caught before or by the server (400-class validation): exit 2.
+        case usage
+        /// The server answered with an API error: exit 1.
+        case api
+        /// The book, job or route does not exist: exit 1.
+        case notFound
+        /// The server could not be reached, timed out, or a proxy answered instead: exit 3.
+        case network
+        /// Rate limited and not (or no longer) allowed to wait: exit 5.
+        case rateLimited
+        /// The feature is disabled on this server: exit 1.
+        case unavailable
+        /// The caller cancelled (Ctrl-C): exit 130.
+        case cancelled
+
+        /// The shell's exit code for this category (SHELL.md).
+        public var exitCode: Int32 {
+            switch self {
+            case .usage: return 2
+            case .api, .notFound, .unavailable: return 1
+            case .network: return 3
+            case .rateLimited: return 5
+            case .cancelled: return 130
+            }
+        }
+    }
+
+    /// The precise kind of failure.
+    public enum Kind: Sendable, Hashable {
+        /// The server sent an error body (any accepted shape).
+        case api
+        /// Connection refused, reset or closed early.
+        case connection
+        /// The host name did not resolve.
+        case dns
+        /// TLS handshake or certificate failure.
+        case tls
+        /// The request's deadline passed (or the stream went silent too long).
+        case timeout
+        /// A proxy answered with an HTML or empty page instead of JSON.
+        case proxyPage
+        /// `X-Custom-Error: CORS_BLOCKED`.
+        case corsBlocked
+        /// The body was JSON of the wrong shape, or not JSON on a 2xx.
+        case decoding
+        /// The body exceeded the client's read bound.
+        case bodyTooLarge
+        /// Input rejected before any request (bad ISBN, unreadable file, bad URL).
+        case invalidInput
+        /// The command's feature is off on this server (no request made).
+        case featureUnavailable
+        /// Task cancellation.
+        case cancelled
+        /// Anything else.
+        case other
+    }
+
+    /// The contract error code (`NETWORK_ERROR` for transport failures, `INVALID_RESPONSE` for decoding).
+    public var code: ErrorCode
+    public var kind: Kind
+    /// The user-facing sentence.
+    public var message: String
+    /// The technical detail (server message, coding path, transport error).
+    public var detail: String
+    /// The HTTP status, when a response arrived.
+    public var httpStatus: Int?
+    /// Whether retrying could help.
+    public var retryable: Bool
+    /// How long the server asked us to wait (`Retry-After` / `retryAfterMs`).
+    public var retryAfter: Duration?
+    /// The upstream provider named by the server.
+    public var provider: String?
+    /// The server's request id (`X-Request-Id`, `CF-Ray`), when sent.
+    public var requestID: String?
+    /// The (masked) URL of the failed request.
+    public var url: String?
+    /// How many attempts were made (retries included).
+    public var attempts: Int
+    /// The normalized API error body, when the server sent one.
+    public var apiError: APIErrorInfo?
+    /// The coding path of a decoding failure.
+    public var decodingFailure: DecodingFailure?
+    /// Why retrying stopped, when retries were attempted or refused.
+    public var gaveUp: GiveUpReason?
+    /// The original cause (AsyncHTTPClient / NIO error, DecodingError, …).
+    public var underlying: (any Error & Sendable)?
+
+    public init(
+        code: ErrorCode, kind: Kind, message: String, detail: String = "", httpStatus: Int? = nil,
+        retryable: Bool = false, retryAfter: Duration? = nil, provider: String? = nil, requestID: String? = nil,
+        url: String? = nil, attempts: Int = 1, apiError: APIErrorInfo? = nil, decodingFailure: DecodingFailure? = nil,
+        underlying: (any Error & Sendable)? = nil
+    ) {
+        self.code = code
+        self.kind = kind
+        self.message = message
+        self.detail = detail
+        self.httpStatus = httpStatus
+        self.retryable = retryable
+        self.retryAfter = retryAfter
+        self.provider = provider
+        self.requestID = requestID
+        self.url = url
+        self.attempts = attempts
+        self.apiError = apiError
+        self.decodingFailure = decodingFailure
+        self.underlying = underlying
+    }
+
+    /// The coarse category (exit code).
+    public var category: Category {
+        switch kind {
+        case .cancelled: return .cancelled
+        case .connection, .dns, .tls, .timeout, .proxyPage, .corsBlocked: return .network
+        case .invalidInput: return .usage
+        case .featureUnavailable: return .unavailable
+        case .decoding, .bodyTooLarge, .other: return .api
+        case .api:
+            switch code {
+            case .rateLimitExceeded: return .rateLimited
+            case .notFound: return .notFound
+            case .featureNotAvailable: return .unavailable
+            case .missingParameter, .invalidRequest, .invalidISBN, .invalidQuery, .emptyBatch, .batchTooLarge,
+                .fileTooLarge:
+                return .usage
+            case .networkError, .serviceUnavailable: return .network
+            default: return .api
+            }
+        }
+    }
+
+    /// The shell's exit code.
+    public var exitCode: Int32 { category.exitCode }
+
+    /// True for task cancellation.
+    public var isCancellation: Bool { kind == .cancelled }
+
+    public var description: String {
+        var text = message
+        if !detail.isEmpty, detail != message { text += " (\(detail))" }
+        return text
+    }
+}
+
+extension BooksTrackError {
+    /// A cancellation (Ctrl-C, task cancelled).
+    public static func cancelled(url: String? = nil) -> BooksTrackError {
+        BooksTrackError(
+            code: "CANCELLED", kind: .cancelled, message: "Cancelled.", url: url, underlying: CancellationError())
+    }
+
+    /// Bad input caught before any request.
+    public static func invalidInput(_ message: String, code: ErrorCode = .invalidRequest) -> BooksTrackError {
+        BooksTrackError(code: code, kind: .invalidInput, message: message)
+    }
+
+    /// A feature switched off on this server (the request was not sent).
+    public static func featureUnavailable(_ command: String, reason: String) -> BooksTrackError {
+        BooksTrackError(
+            code: .featureNotAvailable, kind: .featureUnavailable,
+            message: "'\(command)' is not available on this server: \(reason)")
+    }
+}

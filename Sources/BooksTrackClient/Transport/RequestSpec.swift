@@ -1,0 +1,68 @@
+import Foundation
+import NIOHTTP1
+
+/// One logical API call, before retries: what to send and how to treat it.
+struct RequestSpec: Sendable {
+    enum Body: Sendable {
+        case none
+        case json(Data)
+        case multipart(MultipartFileBody)
+    }
+
+    var method: HTTPMethod
+    /// The route path (`/v1/search/isbn`), joined to the base URL's path.
+    var path: String
+    var query: [(name: String, value: String)] = []
+    var headers: [HeaderField] = []
+    var body: Body = .none
+    /// The rate-limit class of the route (`nil`: unlimited route).
+    var rateLimitClass: RateLimitClass?
+    /// The request creates work on the server (POST enrich/batch/import).
+    var createsWork = false
+    /// The request carries an idempotency key or client-made job id, so repeating it is safe.
+    var hasIdempotencyKey = false
+    /// Retry retryable failures (false for single-shot probes).
+    var retries = true
+    /// Per-attempt deadline override.
+    var timeout: Duration?
+    /// Cache a 2xx answer in memory for this long (unless the server's `max-age` says otherwise).
+    var cacheTTL: Duration?
+    /// The user-facing sentence for a 404.
+    var notFoundMessage: String?
+    /// Expected answer media type.
+    var accept = "application/json"
+
+    init(
+        _ method: HTTPMethod, _ path: String, query: [(name: String, value: String)] = [],
+        rateLimitClass: RateLimitClass? = nil
+    ) {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.rateLimitClass = rateLimitClass
+    }
+
+    /// The absolute URL string for `base`.
+    func url(base: URL) -> String {
+        var text = base.absoluteString
+        while text.hasSuffix("/") { text.removeLast() }
+        text += path.hasPrefix("/") ? path : "/" + path
+        if !query.isEmpty {
+            text += "?" + query.map { "\(Self.encode($0.name))=\(Self.encode($0.value))" }.joined(separator: "&")
+        }
+        return text
+    }
+
+    /// Whether identical concurrent calls may share one request (and the cache).
+    var isIdempotentRead: Bool { method == .GET }
+
+    static let queryAllowed: CharacterSet = {
+        var set = CharacterSet.alphanumerics
+        set.insert(charactersIn: "-._~")
+        return set
+    }()
+
+    static func encode(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: queryAllowed) ?? text
+    }
+}

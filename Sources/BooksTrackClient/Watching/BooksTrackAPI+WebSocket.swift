@@ -1,0 +1,119 @@
+import BooksTrackContract
+import Foundation
+import HTTPTypes
+import HummingbirdWSClient
+import Logging
+import NIOWebSocket
+
+/// What the socket task hands to the watcher loop.
+enum SocketItem: Sendable {
+    case opened
+    case message(String)
+    case closed(code: Int?)
+}
+
+extension BooksTrackAPI {
+    /// The WebSocket URL of a job (`ws(s)://host/ws/progress?jobId=`); the token travels as the
+    /// `bookstrack-auth.<token>` subprotocol, never in the URL.
+    nonisolated func webSocketURL(jobID: String) -> String {
+        var base = configuration.baseURL.absoluteString
+        while base.hasSuffix("/") { base.removeLast() }
+        if base.hasPrefix("https://") {
+            base = "wss://" + base.dropFirst("https://".count)
+        } else if base.hasPrefix("http://") {
+            base = "ws://" + base.dropFirst("http://".count)
+        }
+        return base + "/ws/progress?jobId=" + RequestSpec.encode(jobID)
+    }
+
+    /// One WebSocket connection: sends `ready`, answers `ping`, feeds messages to the machine.
+    nonisolated func runSocket(
+        jobID: String, token: String, machine: inout JobWatchStateMachine,
+        _ continuation: AsyncThrowingStream<WatchEvent, any Error>.Continuation
+    ) async -> JobWatchStep {
+        let url = webSocketURL(jobID: jobID)
+        let trace = configuration.trace
+        let (items, sink) = AsyncStream<SocketItem>.makeStream()
+        var headers = HTTPFields()
+        if let name = HTTPField.Name("Sec-WebSocket-Protocol") {
+            headers[name] = WSCloseCode.authSubprotocol(token: token)
+        }
+        let wsConfiguration = WebSocketClientConfiguration(
+            maxFrameSize: 1 << 20, additionalHeaders: headers, closeTimeout: .seconds(5))
+        let logger = Logger(label: "bts.ws")
+        let socketTask = Task {
+            do {
+                let frame = try await WebSocketClient.connect(url: url, configuration: wsConfiguration, logger: logger) {
+                    inbound, outbound, _ in
+                    sink.yield(.opened)
+                    try await outbound.write(.text(#"{"type":"ready"}"#))
+                    for try await message in inbound.messages(maxSize: 1 << 20) {
+                        guard case .text(let text) = message else { continue }
+                        if text.contains(#""type":"ping""#) || text.contains(#""type": "ping""#) {
+                            try await outbound.write(.text(#"{"type":"pong"}"#))
+                        }
+                        sink.yield(.message(text))
+                    }
+                }
+                sink.yield(.closed(code: frame.map { Int(UInt16(webSocketErrorCode: $0.closeCode)) }))
+            } catch {
+                sink.yield(.closed(code: nil))
+            }
+            sink.finish()
+        }
+        defer { socketTask.cancel() }
+        let masked = SecretMasking.maskURL(url)
+        for await item in items {
+            switch item {
+            case .opened:
+                trace?(TraceEvent(
+                    phase: .streamOpened, requestID: 0, method: "WS", url: masked,
+                    requestHeaders: [HeaderField(name: "Sec-WebSocket-Protocol", value: SecretMasking.maskText(WSCloseCode.authSubprotocol(token: token)))]))
+                _ = machine.webSocketOpened()
+            case .message(let text):
+                trace?(TraceEvent(phase: .streamEvent, requestID: 0, method: "WS", url: masked, responseBody: SecretMasking.maskText(text)))
+                let step = machine.webSocketMessage(Self.socketMessage(text))
+                switch step.action {
+                case .none, .sendPong:
+                    for update in step.progress { continuation.yield(.progress(update)) }
+                default:
+                    return step
+                }
+            case .closed(let code):
+                trace?(TraceEvent(phase: .streamClosed, requestID: 0, method: "WS", url: masked, status: code))
+                if Task.isCancelled { return machine.userDetached() }
+                return machine.webSocketClosed(code: code)
+            }
+        }
+        if Task.isCancelled { return machine.userDetached() }
+        return machine.webSocketClosed(code: nil)
+    }
+
+    /// Decodes one server message for the watcher.
+    static func socketMessage(_ text: String) -> JobSocketMessage {
+        guard let message = try? JSONCoding.decoder().decode(WSMessage.self, from: Data(text.utf8)) else {
+            let type = (try? JSONCoding.decoder().decode(JSONValue.self, from: Data(text.utf8)))?["type"]?.stringValue
+            return JobSocketMessage(kind: .init(type: type ?? "unknown"))
+        }
+        let kind = JobSocketMessage.Kind(type: message.type.rawValue)
+        switch message.payload {
+        case .jobProgress(let p):
+            return JobSocketMessage(kind: kind, payload: JobEventPayload(
+                jobID: message.jobId, status: JobStatus(wireName: p.status), progress: p.progress,
+                processedCount: p.processedCount))
+        case .jobStarted(let p):
+            return JobSocketMessage(kind: kind, payload: JobEventPayload(
+                jobID: message.jobId, status: .processing, progress: 0, totalCount: p.totalCount))
+        case .jobComplete(let p):
+            return JobSocketMessage(kind: kind, payload: JobEventPayload(
+                jobID: message.jobId, status: .completed, progress: 1, processedCount: p.summary.totalProcessed,
+                totalCount: p.summary.totalProcessed))
+        case .error(let p):
+            return JobSocketMessage(kind: kind, payload: JobEventPayload(
+                jobID: message.jobId, status: .failed, errorCode: p.code.rawValue, errorMessage: p.message,
+                retryable: p.retryable))
+        case .ping, .pong, .other:
+            return JobSocketMessage(kind: kind)
+        }
+    }
+}
