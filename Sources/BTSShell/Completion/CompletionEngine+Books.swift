@@ -26,16 +26,11 @@ extension CompletionEngine {
     }
 
     private func titleAnswer(query: String, range: Range<Int>, context: CompletionContext) -> CompletionAnswer {
-        let keys = context.titles.keys(withPrefix: CompletionContext.foldTitle(query))
-        var candidates: [String] = []
-        var titles: [String] = []
-        candidates.reserveCapacity(keys.count)
-        for key in keys {
-            let title = context.titles.payload(for: key) ?? key
-            candidates.append(CompletionQuoting.title(title))
-            if keys.count <= Self.annotationLimit { titles.append(title) }
-        }
-        return CompletionAnswer(range: range, candidates: candidates, display: titles.isEmpty ? nil : titles)
+        let matches = context.titles.range(withPrefix: CompletionContext.foldTitle(query))
+        let titles = context.titles.sortedPayloads[matches]
+        let candidates = titles.map(CompletionQuoting.title)
+        let display = matches.count <= Self.annotationLimit && !titles.isEmpty ? Array(titles) : nil
+        return CompletionAnswer(range: range, candidates: candidates, display: display)
     }
 
     /// The bare words right before the typed one that belong to a variadic query positional,

@@ -168,13 +168,12 @@ public struct CompletionEngine: Sendable {
 
     func isbnAnswer(partial: String, range: Range<Int>, context: CompletionContext) -> CompletionAnswer {
         guard let prefix = CompletionContext.isbnPrefix(partial) else { return .none(at: range.upperBound) }
-        let keys = context.isbns.keys(withPrefix: prefix)
-        let candidates = Array(keys)
+        let matches = context.isbns.range(withPrefix: prefix)
+        let candidates = Array(context.isbns.sortedKeys[matches])
         var display: [String]?
         if candidates.count <= Self.annotationLimit {
-            let shown = candidates.map { isbn -> String in
-                let title = context.isbns.payload(for: isbn) ?? ""
-                return title.isEmpty ? isbn : "\(isbn)  \(title)"
+            let shown = zip(candidates, context.isbns.sortedPayloads[matches]).map { isbn, title in
+                title.isEmpty ? isbn : "\(isbn)  \(title)"
             }
             if shown != candidates { display = shown }
         }

@@ -51,6 +51,7 @@ public enum CompletionQuoting: Sendable, Equatable {
 
     /// A title as inserted: always double-quoted (titles have blanks and punctuation).
     static func title(_ title: String) -> String {
-        CompletionQuoting.double.write(title, closed: true)
+        let special = title.utf8.contains { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "$") }
+        return special ? CompletionQuoting.double.write(title, closed: true) : "\"" + title + "\""
     }
 }

@@ -18,6 +18,8 @@ public struct RecencyIndex: Sendable, Equatable {
     private(set) var entries: [String: Entry] = [:]
     /// Every key, ascending by UTF-8 bytes.
     public private(set) var sortedKeys: [String] = []
+    /// The payload of each key of ``sortedKeys``, at the same position.
+    public private(set) var sortedPayloads: [String] = []
     private var clock: UInt64 = 0
 
     /// An empty index keeping at most `capacity` keys (at least 1).
@@ -33,12 +35,18 @@ public struct RecencyIndex: Sendable, Equatable {
         clock &+= 1
         if var entry = entries[key] {
             entry.stamp = clock
-            if !payload.isEmpty { entry.payload = payload }
+            if !payload.isEmpty, payload != entry.payload {
+                entry.payload = payload
+                let position = Self.lowerBound(of: key, in: sortedKeys)
+                if position < sortedPayloads.count { sortedPayloads[position] = payload }
+            }
             entries[key] = entry
             return
         }
         entries[key] = Entry(payload: payload, stamp: clock)
-        sortedKeys.insert(key, at: Self.lowerBound(of: key, in: sortedKeys))
+        let position = Self.lowerBound(of: key, in: sortedKeys)
+        sortedKeys.insert(key, at: position)
+        sortedPayloads.insert(payload, at: position)
         if sortedKeys.count > capacity { evictOldest() }
     }
 
@@ -81,6 +89,7 @@ public struct RecencyIndex: Sendable, Equatable {
         let survivors = entries.sorted { $0.value.stamp > $1.value.stamp }.prefix(keep)
         entries = Dictionary(uniqueKeysWithValues: survivors.map { ($0.key, $0.value) })
         sortedKeys.removeAll { entries[$0] == nil }
+        sortedPayloads = sortedKeys.map { entries[$0]?.payload ?? "" }
     }
 
     /// The first position whose key is not byte-wise below `key`.

@@ -13,13 +13,14 @@ struct CompletionContextTests {
         for _ in 0..<3_000 {
             let length = Int(rng.next() % 6) + 1
             let key = String((0..<length).map { _ in alphabet[Int(rng.next() % UInt64(alphabet.count))] })
-            index.note(key, payload: "p")
+            index.note(key, payload: "p" + key)
             all.insert(key)
         }
         #expect(index.count == all.count)
         for prefix in ["", "a", "ab", "é", "9Z", "zz", " ", "ab9é"] {
             let expected = all.filter { $0.utf8.starts(with: prefix.utf8) }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
             #expect(Array(index.keys(withPrefix: prefix)) == expected, "prefix \(prefix)")
+            #expect(Array(index.sortedPayloads[index.range(withPrefix: prefix)]) == expected.map { "p" + $0 })
         }
     }
 
@@ -27,7 +28,8 @@ struct CompletionContextTests {
     func eviction() {
         var index = RecencyIndex(capacity: 100)
         for n in 0..<100 { index.note("k\(n)") }
-        index.note("k0") // refresh the oldest
+        index.note("k0", payload: "fresh") // refresh the oldest, new payload
+        #expect(index.sortedPayloads[index.range(withPrefix: "k0")].first == "fresh")
         index.note("new")
         #expect(index.count <= 100)
         #expect(index.contains("k0"))
@@ -38,6 +40,7 @@ struct CompletionContextTests {
         #expect(index.count <= 100)
         #expect(index.contains("x9999"))
         #expect(index.sortedKeys == index.sortedKeys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+        #expect(index.sortedPayloads.count == index.sortedKeys.count)
     }
 
     @Test("books: only valid ISBNs, normalised; titles cleaned and folded")
