@@ -5,7 +5,9 @@ import Hummingbird
 public struct CoreRoutes: ServerRouteModule {
     public init() {}
 
-    public func addRoutes(to router: Router<ServerRequestContext>, services: ServerServices) {
+    public func install(
+        on router: Router<ServerRequestContext>, services: ServerServices
+    ) throws -> ServerModuleInstallation {
         let health = HealthRoute(services: services)
         router.get("/health") { request, _ in try health.respond(request) }
 
@@ -37,5 +39,6 @@ public struct CoreRoutes: ServerRouteModule {
         router.group("/api/v2/books/enrich")
             .add(middleware: services.rateLimit(.enrich))
             .post { request, context in try await enrich.respond(request, context: context) }
+        return .routesOnly
     }
 }

@@ -31,7 +31,7 @@ public enum LocalServer {
     ) async throws -> RunningServer {
         let services = ServerServices(configuration: configuration, catalog: catalog, logger: logger, now: now)
         let started = StartSignal()
-        let app = makeApplication(services: services, modules: modules, logger: logger) { port in
+        let (app, onShutdown) = try makeApplication(services: services, modules: modules, logger: logger) { port in
             started.resolve(.success(port))
         }
         let group = ServiceGroup(services: [app], logger: logger)
@@ -45,10 +45,13 @@ public enum LocalServer {
         }
         do {
             let port = try await started.value()
-            return RunningServer(host: configuration.host, port: port, services: services, group: group, runTask: runTask)
+            return RunningServer(
+                host: configuration.host, port: port, services: services, group: group, runTask: runTask,
+                onShutdown: onShutdown)
         } catch {
             await group.triggerGracefulShutdown()
             await runTask.value
+            await onShutdown()
             throw LocalServerError(
                 message: "could not start the server on \(configuration.host):\(configuration.port): \(error)")
         }
@@ -64,10 +67,16 @@ public enum LocalServer {
         modules: [any ServerRouteModule] = LocalServer.defaultModules
     ) async throws {
         let services = ServerServices(configuration: configuration, catalog: catalog, logger: logger, now: { Date() })
-        let app = makeApplication(services: services, modules: modules, logger: logger) { port in
+        let (app, onShutdown) = try makeApplication(services: services, modules: modules, logger: logger) { port in
             logger.notice("bts server listening on http://\(configuration.host):\(port) (\(catalog.count) books; Ctrl-C to stop)")
         }
-        try await app.runService()
+        do {
+            try await app.runService()
+        } catch {
+            await onShutdown()
+            throw error
+        }
+        await onShutdown()
         logger.notice("bts server stopped")
     }
 
@@ -84,14 +93,19 @@ public enum LocalServer {
         modules: [any ServerRouteModule],
         logger: Logger,
         onListening: @escaping @Sendable (Int) -> Void
-    ) -> some ApplicationProtocol {
+    ) throws -> (some ApplicationProtocol, @Sendable () async -> Void) {
         let configuration = services.configuration
         let router = Router(context: ServerRequestContext.self)
         router.add(middleware: ResponseHeadersMiddleware(services: services))
         router.add(middleware: FaultInjectionMiddleware(faults: services.faults))
         router.add(middleware: services.rateLimit(.global))
+        var installations: [ServerModuleInstallation] = []
         for module in modules {
-            module.addRoutes(to: router, services: services)
+            installations.append(try module.install(on: router, services: services))
+        }
+        let shutdownHooks = installations.compactMap(\.onShutdown)
+        let onShutdown: @Sendable () async -> Void = {
+            for hook in shutdownHooks { await hook() }
         }
         let table = RouteTable(router.routes)
         services.routeTable.withLock { $0 = table }
@@ -101,20 +115,21 @@ public enum LocalServer {
                 "FAULT INJECTION IS ENABLED: this server will answer with deliberate errors (\(services.faults.rules.count) rule(s)). Never use it as a real backend."
             )
         }
-        let builder = modules.lazy.compactMap { $0.serverBuilder(services) }.first ?? .http1()
-        return Application(
+        let builder = installations.lazy.compactMap(\.serverBuilder).first ?? .http1()
+        let app = Application(
             router: router,
             server: builder,
             configuration: ApplicationConfiguration(
                 address: .hostname(configuration.host, port: configuration.port),
                 serverName: nil
             ),
-            services: modules.flatMap { $0.backgroundServices(services) },
+            services: installations.flatMap(\.services),
             onServerRunning: { channel in
                 onListening(channel.localAddress?.port ?? configuration.port)
             },
             logger: logger
         )
+        return (app, onShutdown)
     }
 }
 

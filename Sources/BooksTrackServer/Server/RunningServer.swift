@@ -14,13 +14,19 @@ public final class RunningServer: Sendable {
 
     private let group: ServiceGroup
     private let runTask: Task<Void, Never>
+    private let onShutdown: @Sendable () async -> Void
+    private let stopped = Locked(false)
 
-    init(host: String, port: Int, services: ServerServices, group: ServiceGroup, runTask: Task<Void, Never>) {
+    init(
+        host: String, port: Int, services: ServerServices, group: ServiceGroup, runTask: Task<Void, Never>,
+        onShutdown: @escaping @Sendable () async -> Void
+    ) {
         self.host = host
         self.port = port
         self.services = services
         self.group = group
         self.runTask = runTask
+        self.onShutdown = onShutdown
         let urlHost = host.contains(":") ? "[\(host)]" : host
         self.baseURL = URL(string: "http://\(urlHost):\(port)") ?? URL(fileURLWithPath: "/")
     }
@@ -31,9 +37,16 @@ public final class RunningServer: Sendable {
     /// The configuration the server runs with.
     public var configuration: ServerConfiguration { services.configuration }
 
-    /// Stops accepting connections, lets in-flight requests finish, and returns when the server is down.
+    /// Stops accepting connections, lets in-flight requests finish, and returns when the server is
+    /// down and every module has cleaned up. Calling it again does nothing.
     public func shutdown() async {
+        let first = stopped.withLock { stopped in
+            defer { stopped = true }
+            return !stopped
+        }
+        guard first else { return }
         await group.triggerGracefulShutdown()
         await runTask.value
+        await onShutdown()
     }
 }

@@ -3,23 +3,37 @@ import HummingbirdCore
 import ServiceLifecycle
 
 /// A set of routes plugged into the local server. The core routes are one module; the job routes
-/// (CSV import, batch enrichment, SSE, WebSocket) are another, listed in
-/// `LocalServer.defaultModules`.
+/// (CSV import, batch enrichment, SSE, WebSocket) are another, listed in `LocalServer.defaultModules`.
 ///
-/// Modules register on the shared router after the global middlewares (error envelope, response
+/// Modules install on the shared router after the global middlewares (error envelope, response
 /// headers, fault injection, global rate limit), so their failures get the same envelope. Attach a
-/// rate-limit class to a route group with `services.rateLimit(.jobs)`.
+/// rate-limit class with `services.rateLimit(.jobs)` on a group, or
+/// `router.add(middleware: services.rateLimit(classifier:))` before registering routes.
 public protocol ServerRouteModule: Sendable {
-    /// Adds this module's routes (and their group middlewares) to `router`.
-    func addRoutes(to router: Router<ServerRequestContext>, services: ServerServices)
-    /// Background services started and stopped with the server (job runners, sweepers).
-    func backgroundServices(_ services: ServerServices) -> [any Service]
-    /// A server builder to use instead of plain HTTP/1, e.g. `.http1WebSocketUpgrade(...)` for the
-    /// WebSocket progress route. The first module returning one wins.
-    func serverBuilder(_ services: ServerServices) -> HTTPServerBuilder?
+    /// Registers this module's routes on `router` (called once per server start) and says what else
+    /// the module needs. Throwing aborts the start.
+    func install(on router: Router<ServerRequestContext>, services: ServerServices) throws -> ServerModuleInstallation
 }
 
-extension ServerRouteModule {
-    public func backgroundServices(_ services: ServerServices) -> [any Service] { [] }
-    public func serverBuilder(_ services: ServerServices) -> HTTPServerBuilder? { nil }
+/// What a module needs besides its routes.
+public struct ServerModuleInstallation: Sendable {
+    /// Background services run with the server and shut down gracefully with it (job runners).
+    public var services: [any Service]
+    /// A server builder to use instead of plain HTTP/1, e.g. `.http1WebSocketUpgrade(webSocketRouter:)`.
+    /// The first module providing one wins.
+    public var serverBuilder: HTTPServerBuilder?
+    /// Called once after the server has stopped (close databases, cancel workers).
+    public var onShutdown: (@Sendable () async -> Void)?
+
+    public init(
+        services: [any Service] = [], serverBuilder: HTTPServerBuilder? = nil,
+        onShutdown: (@Sendable () async -> Void)? = nil
+    ) {
+        self.services = services
+        self.serverBuilder = serverBuilder
+        self.onShutdown = onShutdown
+    }
+
+    /// Routes only.
+    public static var routesOnly: ServerModuleInstallation { ServerModuleInstallation() }
 }
