@@ -4,9 +4,10 @@ import Foundation
 import Glibc
 #endif
 
-/// Turns process signals into an `AsyncStream` of events, with the signals' default actions
-/// disabled while the watcher is active (so Ctrl-C or SIGTERM never kill the process by
-/// themselves; the REPL decides). `stop()` (or deinit) restores the previous dispositions.
+/// Turns process signals into an `AsyncStream` of events. While a watcher is active its signals
+/// do not kill the process (Ctrl-C or SIGTERM never end it by themselves; the REPL decides).
+/// `stop()` (or deinit) ends the subscription; a SIGINT/SIGTERM/SIGHUP arriving while nobody
+/// watches then takes its default action. See `SignalHub` for the process-wide plumbing.
 ///
 /// How the REPL uses it:
 /// ```swift
@@ -63,41 +64,96 @@ public final class SignalWatcher: Sendable {
 
     /// Stops watching: cancels the sources, restores the previous signal actions, ends `events`.
     public func stop() { state.stop() }
+
+    /// True once at least one event was delivered (for tests).
+    var hasDelivered: Bool { state.hasDelivered }
 }
 
-/// The mutable part of `SignalWatcher`, guarded by a lock.
+/// One subscription of a `SignalWatcher` to the hub.
 private final class SignalWatcherState: @unchecked Sendable {
+    // @unchecked: mutable state guarded by `lock`.
     private let lock = NSLock()
-    private var sources: [any DispatchSourceSignal] = []
-    private var previous: [(Int32, sigaction)] = []
+    private let id = UUID()
+    private var active = true
+    private var delivered = false
+    private let watched: [SignalWatcher.Event]
     private let continuation: AsyncStream<SignalWatcher.Event>.Continuation
 
     init(watched: [SignalWatcher.Event], continuation: AsyncStream<SignalWatcher.Event>.Continuation) {
+        self.watched = watched
         self.continuation = continuation
         for event in watched {
-            let number = event.signalNumber
-            var ignore = sigaction()
-            ignore.__sigaction_handler.sa_handler = SIG_IGN
-            sigemptyset(&ignore.sa_mask)
-            var old = sigaction()
-            // SIGWINCH is ignored by default already; replacing it would hide it from others.
-            if number != SIGWINCH, sigaction(number, &ignore, &old) == 0 {
-                previous.append((number, old))
-            }
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { continuation.yield(event) }
-            source.resume()
-            sources.append(source)
+            SignalHub.shared.subscribe(event, id: id) { [weak self] in self?.deliver(event) }
         }
+    }
+
+    var hasDelivered: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return delivered
+    }
+
+    private func deliver(_ event: SignalWatcher.Event) {
+        lock.lock()
+        delivered = true
+        lock.unlock()
+        continuation.yield(event)
     }
 
     func stop() {
         lock.lock()
-        defer { lock.unlock() }
-        for source in sources { source.cancel() }
-        sources.removeAll()
-        for (number, var action) in previous { _ = sigaction(number, &action, nil) }
-        previous.removeAll()
+        let wasActive = active
+        active = false
+        lock.unlock()
+        guard wasActive else { return }
+        for event in watched { SignalHub.shared.unsubscribe(event, id: id) }
         continuation.finish()
+    }
+}
+
+/// Process-wide signal plumbing: one DispatchSource per signal, created on first use and kept
+/// for the life of the process (libdispatch installs its own handler when the source registers;
+/// touching the disposition again later would disable it). The signal's disposition is set to
+/// SIG_IGN just before its source is created, so an early signal is ignored, never fatal.
+/// When a SIGINT/SIGTERM/SIGHUP arrives and no watcher listens, the hub applies the default
+/// action (the process ends), so signals behave normally outside watchers.
+final class SignalHub: @unchecked Sendable {
+    static let shared = SignalHub()
+    // @unchecked: mutable state guarded by `lock`.
+    private let lock = NSLock()
+    private var sources: [Int32: any DispatchSourceSignal] = [:]
+    private var subscribers: [Int32: [UUID: @Sendable () -> Void]] = [:]
+
+    func subscribe(_ event: SignalWatcher.Event, id: UUID, handler: @escaping @Sendable () -> Void) {
+        let number = event.signalNumber
+        lock.lock()
+        defer { lock.unlock() }
+        subscribers[number, default: [:]][id] = handler
+        guard sources[number] == nil else { return }
+        if number != SIGWINCH { _ = signal(number, SIG_IGN) }  // SIGWINCH is ignored by default
+        let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+        source.setEventHandler { [weak self] in self?.deliver(number) }
+        source.resume()
+        sources[number] = source
+    }
+
+    func unsubscribe(_ event: SignalWatcher.Event, id: UUID) {
+        lock.lock()
+        subscribers[event.signalNumber]?[id] = nil
+        lock.unlock()
+    }
+
+    private func deliver(_ number: Int32) {
+        lock.lock()
+        let handlers = Array((subscribers[number] ?? [:]).values)
+        lock.unlock()
+        if handlers.isEmpty {
+            guard number != SIGWINCH else { return }
+            // Nobody watches: behave like the default action (terminate).
+            _ = signal(number, SIG_DFL)
+            _ = kill(getpid(), number)
+            return
+        }
+        for handler in handlers { handler() }
     }
 }

@@ -1,0 +1,202 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Drives a program in a real terminal: a detached tmux session on a private server socket
+/// (`tmux -L <unique>`), so tests can type keys and read the screen. The server is killed by
+/// `close()` or at deinit. Reusable for the `bts` REPL tests.
+///
+/// ```swift
+/// let session = try TmuxSession(command: [binary], environment: ["HOME": tmp])
+/// try await session.waitForScreen(containing: "bts> ")
+/// try session.type("search dune"); try session.press("Enter")
+/// ```
+final class TmuxSession {
+    /// A failed tmux operation or an unmet wait; carries the last screen for the message.
+    struct Failure: Error, CustomStringConvertible {
+        let message: String
+        let screen: String
+        var description: String { "\(message)\n--- screen ---\n\(screen)\n--------------" }
+    }
+
+    /// True when a `tmux` binary is on PATH (tests should skip otherwise).
+    static var isAvailable: Bool { executable() != nil }
+
+    let socket: String
+    let target = "main"
+    private let tmux: String
+    private let configFile: URL
+    private var closed = false
+
+    /// Starts `command` (argv; the first element is the program) in a `width`×`height` terminal
+    /// with `environment` added to the current one. `remain-on-exit` keeps the pane after the
+    /// program ends so its exit status can be read.
+    init(command: [String], environment: [String: String] = [:], width: Int = 100, height: Int = 30) throws {
+        guard let tmux = Self.executable() else {
+            throw Failure(message: "tmux is not installed", screen: "")
+        }
+        self.tmux = tmux
+        socket = "bts-test-\(UUID().uuidString.prefix(12))"
+        configFile = FileManager.default.temporaryDirectory.appendingPathComponent("\(socket).conf")
+        try "set -g status off\nset -g remain-on-exit on\nset -g history-limit 1000\n"
+            .write(to: configFile, atomically: true, encoding: .utf8)
+        let assignments = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        let shellCommand = "exec env " + (assignments + command).map(Self.shellQuote).joined(separator: " ")
+        // No output capture: the server this forks would inherit the pipe and keep it open.
+        try run(["new-session", "-d", "-s", target, "-x", "\(width)", "-y", "\(height)", shellCommand],
+                capture: false)
+    }
+
+    deinit { close() }
+
+    /// Kills the tmux server (and the program). Idempotent.
+    func close() {
+        guard !closed else { return }
+        closed = true
+        _ = try? run(["kill-server"])
+        try? FileManager.default.removeItem(at: configFile)
+    }
+
+    // MARK: input
+
+    /// Types `text` literally (UTF-8 is fine).
+    func type(_ text: String) throws {
+        try run(["send-keys", "-t", target, "-l", text])
+    }
+
+    /// Presses keys by tmux name: "Enter", "Tab", "BSpace", "Left", "Up", "C-c", "C-d", "C-r", "Escape".
+    func press(_ keys: String...) throws {
+        try run(["send-keys", "-t", target] + keys)
+    }
+
+    // MARK: output
+
+    /// The visible screen, one line per row, trailing blanks trimmed.
+    func screen() throws -> String {
+        try run(["capture-pane", "-p", "-t", target])
+    }
+
+    /// Polls the screen (every 25 ms, at most `timeout`) until it contains `text`; returns it.
+    @discardableResult
+    func waitForScreen(containing text: String, timeout: Duration = .seconds(5)) async throws -> String {
+        try await waitForScreen(timeout: timeout, description: "screen to contain \"\(text)\"") { $0.contains(text) }
+    }
+
+    /// Polls the screen until `predicate` holds (bounded by `timeout`); returns the screen.
+    @discardableResult
+    func waitForScreen(timeout: Duration = .seconds(5), description: String = "screen condition",
+                       _ predicate: (String) -> Bool) async throws -> String {
+        let deadline = ContinuousClock.now + timeout
+        var last = ""
+        while true {
+            last = try screen()
+            if predicate(last) { return last }
+            if ContinuousClock.now >= deadline { throw Failure(message: "timed out waiting for \(description)", screen: last) }
+            try await Task.sleep(for: .milliseconds(25))
+        }
+    }
+
+    /// Waits (bounded) for the program to end and returns its exit status.
+    func waitForExit(timeout: Duration = .seconds(5)) async throws -> Int32 {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let state = try run(["display-message", "-p", "-t", target, "#{pane_dead} #{pane_dead_status}"])
+                .trimmingCharacters(in: .whitespacesAndNewlines).split(separator: " ")
+            if state.first == "1", state.count > 1, let status = Int32(state[1]) { return status }
+            if ContinuousClock.now >= deadline {
+                throw Failure(message: "timed out waiting for the program to exit", screen: (try? screen()) ?? "")
+            }
+            try await Task.sleep(for: .milliseconds(25))
+        }
+    }
+
+    /// The program's process id (the pane runs it via `exec`).
+    func programPID() throws -> Int32 {
+        let text = try run(["display-message", "-p", "-t", target, "#{pane_pid}"])
+        guard let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw Failure(message: "no pane pid in \(text)", screen: "")
+        }
+        return pid
+    }
+
+    // MARK: plumbing
+
+    @discardableResult
+    private func run(_ arguments: [String], capture: Bool = true) throws -> String {
+        let argv = [tmux, "-u", "-L", socket, "-f", configFile.path] + arguments
+        let (status, text) = try Self.spawn(argv, capture: capture)
+        guard status == 0 else {
+            throw Failure(message: "tmux \(arguments.first ?? "") failed (\(status))", screen: text)
+        }
+        return text
+    }
+
+    /// posix_spawn + waitpid (Foundation's Process can miss the exit of a tmux client that
+    /// daemonised a server). stdin and stderr are /dev/null; stdout is captured or /dev/null.
+    private static func spawn(_ argv: [String], capture: Bool) throws -> (Int32, String) {
+        var fds: [Int32] = [-1, -1]
+        if capture, pipe(&fds) != 0 { throw Failure(message: "pipe failed", screen: "") }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        if capture {
+            posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
+            posix_spawn_file_actions_addclose(&actions, fds[0])
+            posix_spawn_file_actions_addclose(&actions, fds[1])
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        }
+        // Test threads (libdispatch workers) block signals; a tmux server inheriting that mask
+        // never sees SIGCHLD and never reaps its pane. Start it with an empty mask, default actions.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var emptyMask = sigset_t()
+        sigemptyset(&emptyMask)
+        var allSignals = sigset_t()
+        sigfillset(&allSignals)
+        posix_spawnattr_setsigmask(&attributes, &emptyMask)
+        posix_spawnattr_setsigdefault(&attributes, &allSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        let cArguments = argv.map { strdup($0) } + [nil]
+        defer { cArguments.forEach { free($0) } }
+        var pid: pid_t = 0
+        let result = posix_spawn(&pid, argv[0], &actions, &attributes, cArguments, environ)
+        if capture { Glibc.close(fds[1]) }
+        guard result == 0 else {
+            if capture { Glibc.close(fds[0]) }
+            throw Failure(message: "cannot run \(argv[0]): \(result)", screen: "")
+        }
+        var output: [UInt8] = []
+        if capture {
+            var buffer = [UInt8](repeating: 0, count: 16_384)
+            while true {
+                let count = read(fds[0], &buffer, buffer.count)
+                if count > 0 { output.append(contentsOf: buffer[0..<count]); continue }
+                if count < 0, errno == EINTR { continue }
+                break
+            }
+            Glibc.close(fds[0])
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        let exitStatus = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        return (exitStatus, String(decoding: output, as: UTF8.self))
+    }
+
+    private static func executable() -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for directory in path.split(separator: ":") {
+            let candidate = "\(directory)/tmux"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        return nil
+    }
+
+    private static func shellQuote(_ word: String) -> String {
+        "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+}
