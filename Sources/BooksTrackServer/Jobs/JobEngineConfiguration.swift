@@ -1,0 +1,126 @@
+import Foundation
+
+/// Every knob of the job engine (CSV import, batch enrichment, SSE and WebSocket progress).
+///
+/// The defaults are the documented contract values; tests shrink the intervals and TTLs.
+public struct JobEngineConfiguration: Sendable {
+    /// Directory holding `jobs.sqlite` (jobs, event logs, results). Created when missing.
+    public var dataDirectory: URL
+    /// Items (CSV rows or batch books) processed per second; 0 = as fast as possible.
+    public var itemsPerSecond: Double
+    /// At most this many `processing` events per job (progress is reported every
+    /// `ceil(total / maxProgressEvents)` items and at the last item).
+    public var maxProgressEvents: Int
+    /// How long import results (and the job) are kept after the job ends (contract: 1 h).
+    public var importResultsTTL: Duration
+    /// How long batch results (and the job) are kept after the job ends (contract: 2 h).
+    public var batchResultsTTL: Duration
+    /// Lifetime of a job's auth token (contract: 2 h).
+    public var tokenLifetime: Duration
+    /// A token may be refreshed only during this last part of its life (contract: 30 min).
+    public var tokenRefreshWindow: Duration
+    /// Unfinished jobs one client (IP) may own at once; one more is refused with 429.
+    public var maxConcurrentJobsPerClient: Int
+    /// Largest accepted CSV file (contract: 8 MB = 8 × 1024 × 1024 bytes).
+    public var maxCSVBytes: Int
+    /// Most data rows in a CSV (contract: 10,000).
+    public var maxCSVRows: Int
+    /// Books per batch (contract: 100).
+    public var maxBatchSize: Int
+    /// Largest accepted batch request body.
+    public var maxBatchBodyBytes: Int
+    /// SSE `: heartbeat` interval while nothing else was written (contract: 30 s).
+    public var heartbeatInterval: Duration
+    /// SSE `event: timeout` after this long without a job event (contract: 5 min).
+    public var streamTimeout: Duration
+    /// SSE `retry:` value sent to clients, in milliseconds (contract: 5000).
+    public var sseRetryMilliseconds: Int
+    /// WebSocket: how long to wait for the client's `{"type":"ready"}` before streaming anyway.
+    public var webSocketReadyTimeout: Duration
+    /// WebSocket: server `ping` message interval while idle.
+    public var webSocketPingInterval: Duration
+    /// Fault injection is ignored unless this is true.
+    public var faultInjectionEnabled: Bool
+    /// SSE connection drops (tests of client resumption); used only when `faultInjectionEnabled`.
+    public var sseDropFault: SSEDropFault?
+
+    public init(
+        dataDirectory: URL,
+        itemsPerSecond: Double = 0,
+        maxProgressEvents: Int = 100,
+        importResultsTTL: Duration = .seconds(3600),
+        batchResultsTTL: Duration = .seconds(7200),
+        tokenLifetime: Duration = .seconds(7200),
+        tokenRefreshWindow: Duration = .seconds(1800),
+        maxConcurrentJobsPerClient: Int = 3,
+        maxCSVBytes: Int = 8 * 1024 * 1024,
+        maxCSVRows: Int = 10_000,
+        maxBatchSize: Int = 100,
+        maxBatchBodyBytes: Int = 1024 * 1024,
+        heartbeatInterval: Duration = .seconds(30),
+        streamTimeout: Duration = .seconds(300),
+        sseRetryMilliseconds: Int = 5000,
+        webSocketReadyTimeout: Duration = .seconds(10),
+        webSocketPingInterval: Duration = .seconds(30),
+        faultInjectionEnabled: Bool = false,
+        sseDropFault: SSEDropFault? = nil
+    ) {
+        self.dataDirectory = dataDirectory
+        self.itemsPerSecond = max(0, itemsPerSecond)
+        self.maxProgressEvents = max(1, maxProgressEvents)
+        self.importResultsTTL = importResultsTTL
+        self.batchResultsTTL = batchResultsTTL
+        self.tokenLifetime = tokenLifetime
+        self.tokenRefreshWindow = tokenRefreshWindow
+        self.maxConcurrentJobsPerClient = max(1, maxConcurrentJobsPerClient)
+        self.maxCSVBytes = max(1, maxCSVBytes)
+        self.maxCSVRows = max(1, maxCSVRows)
+        self.maxBatchSize = max(1, maxBatchSize)
+        self.maxBatchBodyBytes = max(1024, maxBatchBodyBytes)
+        self.heartbeatInterval = heartbeatInterval
+        self.streamTimeout = streamTimeout
+        self.sseRetryMilliseconds = max(0, sseRetryMilliseconds)
+        self.webSocketReadyTimeout = webSocketReadyTimeout
+        self.webSocketPingInterval = webSocketPingInterval
+        self.faultInjectionEnabled = faultInjectionEnabled
+        self.sseDropFault = sseDropFault
+    }
+
+    /// The SSE drop fault in force (nil unless fault injection is enabled).
+    var activeSSEDropFault: SSEDropFault? { faultInjectionEnabled ? sseDropFault : nil }
+
+    /// Results TTL for a pipeline.
+    func resultsTTL(for pipeline: JobPipeline) -> Duration {
+        switch pipeline {
+        case .csvImport: return importResultsTTL
+        case .batchEnrichment: return batchResultsTTL
+        }
+    }
+}
+
+/// Server-side SSE connection drops, to test clients' `Last-Event-ID` resumption.
+///
+/// A connection is cut abruptly (no terminating chunk) right after it has written
+/// `afterEvents` job events, and/or after any job event with probability `probability`
+/// (seeded, so runs repeat). `maxDrops` bounds the drops over the server's life.
+public struct SSEDropFault: Sendable, Hashable {
+    public var afterEvents: Int?
+    public var probability: Double
+    public var seed: UInt64
+    public var maxDrops: Int?
+
+    public init(afterEvents: Int? = nil, probability: Double = 0, seed: UInt64 = 1, maxDrops: Int? = nil) {
+        self.afterEvents = afterEvents.map { max(1, $0) }
+        self.probability = min(1, max(0, probability))
+        self.seed = seed
+        self.maxDrops = maxDrops.map { max(0, $0) }
+    }
+}
+
+extension Duration {
+    /// The duration in (fractional) seconds.
+    var jobSeconds: Double {
+        let (s, atto) = components
+        return Double(s) + Double(atto) / 1e18
+    }
+}

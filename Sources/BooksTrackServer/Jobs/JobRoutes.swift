@@ -1,0 +1,93 @@
+import BooksTrackContract
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// The job routes (CONTRACT.md §4 batch + cancel, §5 imports + SSE, §6 WebSocket).
+///
+/// Rate-limit classes (§7): `import` for `POST /api/v2/imports`, `batch` for the two batch POSTs,
+/// `jobs` for status, results, cancel and token refresh; see `rateLimitClass(method:path:)`.
+public enum JobRoutes {
+    /// Registers every HTTP job route on `router`. `clientIP` names the client for the
+    /// per-client concurrent-job limit and job ownership.
+    public static func register<Context: RequestContext>(
+        on router: Router<Context>, engine: JobEngine,
+        clientIP: @escaping @Sendable (Request, Context) -> String
+    ) {
+        registerImports(on: router, engine: engine, clientIP: clientIP)
+        registerBatch(on: router, engine: engine, clientIP: clientIP)
+        registerCancel(on: router, engine: engine)
+    }
+
+    /// Registers every HTTP job route, naming clients by their remote IP address.
+    public static func register<Context: RemoteAddressRequestContext>(on router: Router<Context>, engine: JobEngine) {
+        register(on: router, engine: engine) { _, context in context.remoteAddress?.ipAddress ?? "unknown" }
+    }
+
+    /// The §7 rate-limit class of a job route (`import`, `batch`, `jobs`), nil for other paths.
+    /// SSE streams and the WebSocket are not limited by class (only `global`).
+    public static func rateLimitClass(method: HTTPRequest.Method, path: String) -> String? {
+        let parts = path.split(separator: "?", maxSplits: 1).first.map { $0.split(separator: "/").map(String.init) } ?? []
+        switch (method, parts.count) {
+        case (.post, _) where path.hasPrefix("/api/v2/imports") && parts.count == 3: return "import"
+        case (.post, _) where parts == ["api", "batch-enrich"] || parts == ["v1", "enrichment", "batch"]: return "batch"
+        case (.post, _) where parts == ["api", "token", "refresh"]: return "jobs"
+        case (.get, 4) where parts.starts(with: ["api", "v2", "imports"]): return "jobs"
+        case (.get, 5) where parts.starts(with: ["api", "v2", "imports"]) && parts[4] == "results": return "jobs"
+        case (.get, 4) where parts.starts(with: ["v1", "jobs"]) && parts[3] == "results": return "jobs"
+        case (.delete, 3) where parts.starts(with: ["v1", "jobs"]): return "jobs"
+        case (.delete, 5) where parts.starts(with: ["api", "v2", "jobs"]) && parts[4] == "cancel": return "jobs"
+        default: return nil
+        }
+    }
+
+    /// The job id path parameter, validated (1…128 of `A-Z a-z 0-9 . _ : -`).
+    static func jobID<Context: RequestContext>(_ context: Context) -> String? {
+        guard let id = context.parameters.get("id"), isValidJobID(id) else { return nil }
+        return id
+    }
+
+    static func isValidJobID(_ id: String) -> Bool {
+        (1...128).contains(id.utf8.count)
+            && id.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "._:-".unicodeScalars.contains($0)) }
+    }
+
+    /// Results of a job (§4 array for batches, §5 object for imports).
+    static func resultsResponse(engine: JobEngine, id: String, started: ContinuousClock.Instant) async -> Response {
+        switch await engine.results(of: id) {
+        case .ready(_, let body):
+            return JobHTTP.success(rawData: body, started: started)
+        case .notFound:
+            return JobHTTP.notFound(job: id)
+        case .unavailable(let record):
+            switch record.status {
+            case .failed:
+                let reason = record.error.map { "\($0.code.rawValue): \($0.message)" } ?? "unknown error"
+                return JobHTTP.error(.notFound, "job \(id) failed (\(reason)); it has no results")
+            default:
+                return JobHTTP.error(
+                    .notFound,
+                    "results of job \(id) are not ready: it is \(record.status.rawValue) (\(record.processedCount) of \(record.totalCount) done)"
+                )
+            }
+        }
+    }
+}
+
+extension JobEngine.SubmissionError {
+    /// The HTTP answer to a refused submission.
+    var response: Response {
+        switch self {
+        case .tooManyConcurrentJobs(let limit):
+            return JobHTTP.error(
+                .rateLimitExceeded,
+                "Too many unfinished jobs for this client (limit \(limit)). Wait for one to finish or cancel one.",
+                retryAfterMs: 5000,
+                details: ["reason": "concurrent_jobs", "maxConcurrentJobs": .number(Double(limit))])
+        case .jobIDInUse(let id):
+            return JobHTTP.error(.invalidRequest, "jobId '\(id)' is already used by another job; choose a new one")
+        case .shuttingDown:
+            return JobHTTP.error(.internalError, "the server is shutting down; try again shortly", status: .serviceUnavailable)
+        }
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+
+/// Decides, event by event, whether an SSE connection is cut (the `SSEDropFault`). Thread-safe;
+/// the random choice uses a seeded SplitMix64 so that runs repeat.
+final class SSEDropPlan: @unchecked Sendable {
+    let fault: SSEDropFault
+    private let lock = NSLock()
+    private var state: UInt64
+    private var drops = 0
+
+    init(_ fault: SSEDropFault) {
+        self.fault = fault
+        self.state = fault.seed
+    }
+
+    /// Called after a connection wrote its `eventsWritten`-th job event; true = cut it now.
+    func shouldDrop(afterEventsWritten eventsWritten: Int) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        if let maxDrops = fault.maxDrops, drops >= maxDrops { return false }
+        var drop = false
+        if let after = fault.afterEvents, eventsWritten >= after { drop = true }
+        if !drop, fault.probability > 0, nextUnit() < fault.probability { drop = true }
+        if drop { drops += 1 }
+        return drop
+    }
+
+    /// Connections cut so far.
+    var dropCount: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return drops
+    }
+
+    private func nextUnit() -> Double {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        z ^= z >> 31
+        return Double(z >> 11) / Double(1 << 53)
+    }
+}
+
+/// Thrown inside an SSE body to cut the connection (fault injection).
+struct SSEDroppedByFault: Error {}

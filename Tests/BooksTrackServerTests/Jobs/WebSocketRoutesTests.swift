@@ -1,0 +1,126 @@
+import BooksTrackContract
+import Foundation
+import HTTPTypes
+import HummingbirdWSClient
+import Logging
+import NIOCore
+import Testing
+
+@testable import BooksTrackServer
+
+/// Collects what a WebSocket client receives (thread-safe).
+final class WSCollector: @unchecked Sendable {
+    private let lock = NSLock()
+    private var messages: [WSMessage] = []
+    func append(_ message: WSMessage) {
+        lock.lock()
+        messages.append(message)
+        lock.unlock()
+    }
+    var all: [WSMessage] {
+        lock.lock()
+        defer { lock.unlock() }
+        return messages
+    }
+}
+
+@Suite("WebSocket progress")
+struct WebSocketRoutesTests {
+    /// Connects, sends `ready` (and a `ping`), collects messages until the server closes.
+    func watch(_ server: JobTestServer, jobID: String, subprotocol: String?, queryToken: String? = nil) async throws -> (
+        close: WebSocketCloseFrame?, messages: [WSMessage]
+    ) {
+        var headers = HTTPFields()
+        if let subprotocol { headers[.secWebSocketProtocol] = subprotocol }
+        var url = "ws://127.0.0.1:\(server.port)/ws/progress?jobId=\(jobID)"
+        if let queryToken { url += "&token=\(queryToken)" }
+        let collector = WSCollector()
+        let close = try await WebSocketClient.connect(
+            url: url, configuration: .init(additionalHeaders: headers), logger: Logger(label: "ws-test")
+        ) { inbound, outbound, _ in
+            try? await outbound.writeTextMessage(#"{"type":"ready"}"#)
+            try? await outbound.writeTextMessage(#"{"type":"ping"}"#)
+            do {
+                for try await message in inbound.messages(maxSize: 1 << 20) {
+                    guard case .text(let text) = message,
+                        let decoded = try? JSONCoding.decoder().decode(WSMessage.self, from: Data(text.utf8))
+                    else { continue }
+                    collector.append(decoded)
+                }
+            } catch {}
+        }
+        return (close, collector.all)
+    }
+
+    func startBatch(_ server: JobTestServer) async throws -> (id: String, token: String) {
+        let body = #"{"barcodes":["0439023483","0439554934","9780000000002"]}"#
+        let response = try await httpRequest(
+            .POST, server.base + "/v1/enrichment/batch", headers: [("Content-Type", "application/json")], body: Array(body.utf8))
+        let data = try response.data()
+        return (try #require(data["jobId"]?.stringValue), try #require(data["authToken"]?.stringValue))
+    }
+
+    @Test func fullFlowWithSubprotocolToken() async throws {
+        try await withJobServer(configure: { $0.itemsPerSecond = 30 }) { server in
+            let (id, token) = try await startBatch(server)
+            let (close, messages) = try await watch(server, jobID: id, subprotocol: "bookstrack-auth.\(token)")
+            #expect(close?.closeCode == .normalClosure)
+            let types = messages.map(\.type.rawValue)
+            #expect(types.first == "ready_ack")
+            #expect(types.contains("pong"))
+            let flow = types.filter { $0 != "pong" && $0 != "ready_ack" }
+            #expect(flow.first == "job_started")
+            #expect(flow.last == "job_complete")
+            #expect(flow.dropFirst().dropLast().allSatisfy { $0 == "job_progress" })
+            #expect(flow.count == 5)  // started, progress 0/3, 1/3, 2/3, complete
+            #expect(messages.allSatisfy { $0.jobId == id && $0.pipeline == .batchEnrichment && $0.version == "1.0.0" })
+            guard case .jobComplete(let complete) = messages.last?.payload else {
+                Issue.record("last message is not job_complete")
+                return
+            }
+            #expect(complete.summary.totalProcessed == 3)
+            #expect(complete.summary.successCount == 2 && complete.summary.failureCount == 1)
+            #expect(complete.summary.resourceId == id)
+            #expect(ISO8601.date(from: complete.expiresAt) != nil)
+        }
+    }
+
+    @Test func deprecatedQueryToken() async throws {
+        try await withJobServer { server in
+            let (id, token) = try await startBatch(server)
+            let (close, messages) = try await watch(server, jobID: id, subprotocol: nil, queryToken: token)
+            #expect(close?.closeCode == .normalClosure)
+            #expect(messages.last?.type == .jobComplete)
+        }
+    }
+
+    @Test func badOrMissingTokenClosesWith1008() async throws {
+        try await withJobServer { server in
+            let (id, _) = try await startBatch(server)
+            let bad = try await watch(server, jobID: id, subprotocol: "bookstrack-auth.wrong")
+            #expect(bad.close?.closeCode == .policyViolation)
+            #expect(bad.messages.isEmpty)
+            let missing = try await watch(server, jobID: id, subprotocol: nil)
+            #expect(missing.close?.closeCode == .policyViolation)
+            let unknownJob = try await watch(server, jobID: "nope", subprotocol: "bookstrack-auth.x")
+            #expect(unknownJob.close?.closeCode == .policyViolation)
+        }
+    }
+
+    @Test func canceledJobEndsWithErrorMessage() async throws {
+        try await withJobServer(configure: { $0.itemsPerSecond = 2 }) { server in
+            let (id, token) = try await startBatch(server)
+            async let watching = watch(server, jobID: id, subprotocol: "bookstrack-auth.\(token)")
+            for _ in 0..<2000 where await server.engine.watcherCount(of: id) == 0 { try await Task.sleep(for: .milliseconds(5)) }
+            let cancel = try await httpRequest(.DELETE, server.base + "/v1/jobs/\(id)", headers: [("Authorization", "Bearer \(token)")])
+            #expect(cancel.status == 200)
+            let (close, messages) = try await watching
+            #expect(close?.closeCode == .normalClosure)
+            guard case .error(let error) = messages.last?.payload else {
+                Issue.record("expected an error message last")
+                return
+            }
+            #expect(error.code == "JOB_CANCELED")
+        }
+    }
+}
