@@ -23,6 +23,8 @@ public struct ServerConfiguration: Sendable {
     public var faultRules: [FaultRule]
     /// Largest accepted JSON request body (enrich and similar); larger → 413.
     public var maxJSONBodyBytes: Int
+    /// Seconds an idle keep-alive connection (no request in progress) stays open; nil = forever.
+    public var idleTimeoutSeconds: Int?
     /// Entries kept by the in-memory response cache.
     public var responseCacheCapacity: Int
     /// How long an enrich `idempotency_key` replays its first result.
@@ -90,6 +92,7 @@ public struct ServerConfiguration: Sendable {
         faultInjectionEnabled: Bool = false,
         faultRules: [FaultRule] = [],
         maxJSONBodyBytes: Int = 64 * 1024,
+        idleTimeoutSeconds: Int? = 60,
         responseCacheCapacity: Int = 2048,
         idempotencyWindowSeconds: Int = 24 * 3600,
         legacyDeprecation: LegacyDeprecation? = nil,
@@ -105,6 +108,7 @@ public struct ServerConfiguration: Sendable {
         self.faultInjectionEnabled = faultInjectionEnabled
         self.faultRules = faultRules
         self.maxJSONBodyBytes = maxJSONBodyBytes
+        self.idleTimeoutSeconds = idleTimeoutSeconds
         self.responseCacheCapacity = responseCacheCapacity
         self.idempotencyWindowSeconds = idempotencyWindowSeconds
         self.legacyDeprecation = legacyDeprecation

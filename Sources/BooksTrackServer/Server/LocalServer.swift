@@ -115,7 +115,11 @@ public enum LocalServer {
                 "FAULT INJECTION IS ENABLED: this server will answer with deliberate errors (\(services.faults.rules.count) rule(s)). Never use it as a real backend."
             )
         }
-        let builder = installations.lazy.compactMap(\.serverBuilder).first ?? .http1()
+        var http1 = HTTP1Channel.Configuration()
+        if let seconds = configuration.idleTimeoutSeconds {
+            http1.idleTimeout = .seconds(Int64(max(1, seconds)))
+        }
+        let builder = installations.lazy.compactMap(\.serverBuilder).first ?? .http1(configuration: http1)
         let app = Application(
             router: router,
             server: builder,
