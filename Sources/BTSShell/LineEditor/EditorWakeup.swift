@@ -18,6 +18,7 @@ final class EditorWakeup: @unchecked Sendable {
     private var abortSequence: UInt64?
     private var resizePending = false
     private var sequence: UInt64 = 0
+    private var reading = false
     let readFD: Int32
     private let writeFD: Int32
 
@@ -43,27 +44,46 @@ final class EditorWakeup: @unchecked Sendable {
     func post(_ reason: Reason) {
         lock.lock()
         switch reason {
-        case .abort(let sequence): abortSequence = max(abortSequence ?? 0, sequence)
+        case .abort(let sequence): post(abortOf: sequence)
         case .resize: resizePending = true
         }
         lock.unlock()
+        poke()
+    }
+
+    /// Records an abort (caller holds `lock`).
+    private func post(abortOf target: UInt64) {
+        abortSequence = max(abortSequence ?? 0, target)
+    }
+
+    /// Wakes a poll on `readFD`.
+    private func poke() {
         var byte: UInt8 = 1
         if writeFD >= 0 { _ = write(writeFD, &byte, 1) }
     }
 
-    /// Allocates the sequence number of the next read.
-    func nextSequence() -> UInt64 {
+    /// Starts a read: allocates and returns its sequence number.
+    func beginRead() -> UInt64 {
         lock.lock()
         defer { lock.unlock() }
         sequence += 1
+        reading = true
         return sequence
     }
 
-    /// The sequence of the latest read started (or about to start).
-    var currentSequence: UInt64 {
+    /// Marks the read started by `beginRead` as finished.
+    func endRead() {
         lock.lock()
-        defer { lock.unlock() }
-        return sequence
+        reading = false
+        lock.unlock()
+    }
+
+    /// Aborts the read in progress, or the next one when none is in progress.
+    func abortCurrentOrNext() {
+        lock.lock()
+        post(abortOf: reading ? sequence : sequence + 1)
+        lock.unlock()
+        poke()
     }
 
     /// True when an abort for `sequence` (or a later one) was posted.

@@ -110,13 +110,14 @@ public final class LineEditor: LineReader, @unchecked Sendable {
     public func readLine(prompt: LinePrompt) async -> LineEditorResult {
         var lines: [String] = []
         while true {
-            let sequence = wakeup.nextSequence()
+            let wakeup = self.wakeup
+            let sequence = wakeup.beginRead()
+            defer { wakeup.endRead() }
             if Task.isCancelled { return .interrupted }
             let first = lines.isEmpty
             let text = first ? prompt.primary : prompt.continuation
             let right = first ? prompt.right : nil
             let core = self.core
-            let wakeup = self.wakeup
             let physical = await withTaskCancellationHandler {
                 await worker.run { core.readPhysicalLine(prompt: text, right: right, sequence: sequence) }
             } onCancel: {
@@ -144,7 +145,7 @@ public final class LineEditor: LineReader, @unchecked Sendable {
 
     /// Ends a pending (or the next) `readLine` with `.interrupted`, from any thread.
     public func cancelRead() {
-        wakeup.post(.abort(sequence: wakeup.currentSequence))
+        wakeup.abortCurrentOrNext()
     }
 
     private func record(_ line: String) async {

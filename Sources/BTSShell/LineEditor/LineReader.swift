@@ -38,6 +38,13 @@ public protocol LineReader: AnyObject, Sendable {
     /// Reads one logical line (continuation lines included). Never throws: errors end the
     /// input (`.eof`). Cancelling the calling task ends a pending read with `.interrupted`.
     func readLine(prompt: LinePrompt) async -> LineEditorResult
+
+    /// Ends a pending (or the next) `readLine` with `.interrupted`, from any thread or a signal
+    /// handler task (e.g. on SIGTERM, so the REPL loop can notice it should end).
+    func cancelRead()
+
+    /// Puts the terminal back in its original mode (no-op when not a terminal). For exit paths.
+    func restoreTerminal()
 }
 
 extension LineReader {

@@ -6,38 +6,59 @@ import Glibc
 /// Reads lines from a file descriptor that is not a terminal (a pipe, a file): no prompt, no
 /// editing, no history. Lines may be arbitrarily long; "\r\n" endings are accepted; a last line
 /// without a newline is returned before `.eof`; invalid UTF-8 is repaired (U+FFFD).
-/// Blocking reads happen on a dedicated thread.
+/// Blocking reads happen on a dedicated thread; `cancelRead()` or cancelling the calling task
+/// ends a pending read with `.interrupted` (the unread input stays buffered).
 public final class PlainLineReader: LineReader, @unchecked Sendable {
     // @unchecked: `state` is only touched on `worker`'s thread.
     private let state: PlainLineState
     private let worker: BlockingWorker
     private let isComplete: InputCompletenessCheck?
+    private let wakeup: EditorWakeup
 
     /// Reads from `fileDescriptor` (not closed by the reader). `isComplete` joins continuation
     /// lines the same way `LineEditor` does.
     public init(fileDescriptor: Int32, isComplete: InputCompletenessCheck? = nil) {
-        state = PlainLineState(fileDescriptor: fileDescriptor)
+        let wakeup = EditorWakeup()
+        self.wakeup = wakeup
+        state = PlainLineState(fileDescriptor: fileDescriptor, wakeup: wakeup)
         worker = BlockingWorker(name: "bts.plain-reader")
         self.isComplete = isComplete
     }
 
     deinit { worker.shutdown() }
 
-    /// Reads the next logical line; the prompt is ignored. Cancellation is checked between
-    /// lines only (a blocked `read(2)` on a pipe cannot be interrupted portably).
+    /// Reads the next logical line; the prompt is ignored.
     public func readLine(prompt: LinePrompt) async -> LineEditorResult {
         var lines: [String] = []
         while true {
+            let wakeup = self.wakeup
+            let sequence = wakeup.beginRead()
+            defer { wakeup.endRead() }
             if Task.isCancelled { return .interrupted }
             let state = self.state
-            guard let line = await worker.run({ state.nextLine() }) else {
-                return lines.isEmpty ? .eof : .line(lines.joined(separator: "\n"))
+            let outcome = await withTaskCancellationHandler {
+                await worker.run { state.nextLine(sequence: sequence) }
+            } onCancel: {
+                wakeup.post(.abort(sequence: sequence))
+            }
+            let line: String
+            switch outcome {
+            case .interrupted: return .interrupted
+            case .end: return lines.isEmpty ? .eof : .line(lines.joined(separator: "\n"))
+            case .line(let text): line = text
             }
             lines.append(line)
             let joined = lines.joined(separator: "\n")
             if isComplete?(joined) ?? true { return .line(joined) }
         }
     }
+
+    public func cancelRead() {
+        wakeup.abortCurrentOrNext()
+    }
+
+    /// No terminal, nothing to restore.
+    public func restoreTerminal() {}
 }
 
 /// Buffered line splitting over `read(2)`.
@@ -50,33 +71,66 @@ final class PlainLineState: @unchecked Sendable {
     private var scanned = 0
     private var atEnd = false
     private let chunkSize = 64 * 1024
+    private let wakeup: EditorWakeup?
 
-    init(fileDescriptor: Int32) {
+    enum Outcome: Sendable, Equatable { case line(String), end, interrupted }
+
+    init(fileDescriptor: Int32, wakeup: EditorWakeup? = nil) {
         self.fileDescriptor = fileDescriptor
+        self.wakeup = wakeup
     }
 
-    /// The next line without its terminator, or nil at end of input.
-    func nextLine() -> String? {
+    /// The next line, unless the read with `sequence` is aborted while waiting for input.
+    func nextLine(sequence: UInt64) -> Outcome {
         while true {
-            if let newline = buffer[scanned...].firstIndex(of: UInt8(ascii: "\n")) {
-                var end = newline
-                if end > start, buffer[end - 1] == UInt8(ascii: "\r") { end -= 1 }
-                let line = String(decoding: buffer[start..<end], as: UTF8.self)
-                start = newline + 1
-                scanned = start
-                compact()
-                return line
-            }
-            scanned = buffer.count
-            if atEnd {
-                guard start < buffer.count else { return nil }
-                let line = String(decoding: buffer[start...], as: UTF8.self)
-                start = buffer.count
-                scanned = start
-                return line
-            }
+            if let line = bufferedLine() { return .line(line) }
+            if atEnd { return .end }
+            if let wakeup, wakeup.isAborted(sequence: sequence) { return .interrupted }
+            guard waitForInput(sequence: sequence) else { return .interrupted }
             fill()
         }
+    }
+
+    /// Waits until the descriptor is readable (true) or the read is aborted (false).
+    private func waitForInput(sequence: UInt64) -> Bool {
+        guard let wakeup, wakeup.readFD >= 0 else { return true }
+        while true {
+            var fds = [
+                pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: wakeup.readFD, events: Int16(POLLIN), revents: 0),
+            ]
+            let ready = poll(&fds, 2, -1)
+            if ready < 0 {
+                if errno == EINTR { continue }
+                return true  // let read(2) report the problem
+            }
+            if fds[1].revents != 0 {
+                wakeup.drain()
+                if wakeup.isAborted(sequence: sequence) { return false }
+            }
+            if fds[0].revents != 0 { return true }
+        }
+    }
+
+    /// A complete line from the buffer, or the unterminated rest at end of input, or nil.
+    private func bufferedLine() -> String? {
+        if let newline = buffer[scanned...].firstIndex(of: UInt8(ascii: "\n")) {
+            var end = newline
+            if end > start, buffer[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+            let line = String(decoding: buffer[start..<end], as: UTF8.self)
+            start = newline + 1
+            scanned = start
+            compact()
+            return line
+        }
+        scanned = buffer.count
+        if atEnd, start < buffer.count {
+            let line = String(decoding: buffer[start...], as: UTF8.self)
+            start = buffer.count
+            scanned = start
+            return line
+        }
+        return nil
     }
 
     private func fill() {

@@ -29,7 +29,11 @@ struct LineEditorTerminalTests {
     }
 
     private func start(_ sandbox: Sandbox) async throws -> TmuxSession {
-        let session = try TmuxSession(command: [binary], environment: sandbox.environment)
+        try await start(sandbox, width: 100)
+    }
+
+    private func start(_ sandbox: Sandbox, width: Int) async throws -> TmuxSession {
+        let session = try TmuxSession(command: [binary], environment: sandbox.environment, width: width)
         try await session.waitForScreen(containing: "demo 1>")
         return session
     }
@@ -161,5 +165,76 @@ struct LineEditorTerminalTests {
         #expect(try await session.waitForExit() == 143)
         let contents = try String(contentsOf: sandbox.historyFile, encoding: .utf8)
         #expect(contents == "status job-1\n")
+    }
+
+    @Test("a coloured prompt is measured without its escape sequences")
+    func promptWidth() async throws {
+        let sandbox = try Sandbox()
+        let session = try await start(sandbox)
+        defer { session.close() }
+        try session.type("ab")
+        try await session.waitForScreen(containing: "demo 1> ab")
+        // "demo 1> ab" is 10 columns; counting "\e[1;32m" and "\e[0m" would put the cursor at 21.
+        #expect(try session.cursorPosition().x == 10)
+        let firstRow = try session.screen().split(separator: "\n").first.map(String.init) ?? ""
+        #expect(firstRow.hasPrefix("demo 1> ab") && firstRow.hasSuffix("[5/min]"))
+    }
+
+    @Test("after a resize, completion lists fit the new width")
+    func resizeRelayout() async throws {
+        let sandbox = try Sandbox()
+        let session = try await start(sandbox)
+        defer { session.close() }
+        try session.resize(width: 30, height: 30)
+        try session.type("s")
+        // SIGWINCH reaches the editor asynchronously: press TAB (it re-lists) until the list
+        // uses the new width, for at most ~5 s.
+        var screen = ""
+        for _ in 0..<20 {
+            try session.press("Tab")
+            screen = try await session.waitForScreen(containing: "semantic")
+            if screen.contains("semantic  status") { break }
+            try await Task.sleep(for: .milliseconds(250))
+        }
+        #expect(screen.contains("search    similar"))
+        #expect(screen.contains("semantic  status"))
+    }
+
+    @Test("~/.editrc is honoured (vi mode) and bts's TAB binding survives it")
+    func editrcViMode() async throws {
+        let sandbox = try Sandbox()
+        try "bind -v\n".write(to: sandbox.url.appendingPathComponent("home/.editrc"), atomically: true, encoding: .utf8)
+        let session = try await start(sandbox)
+        defer { session.close() }
+        try session.type("abc")
+        try session.press("Escape")
+        try session.type("0x")  // vi: to column 0, delete a character
+        try await session.waitForScreen(containing: "demo 1> bc")
+        try session.type("A")   // append at end (insert mode)
+        try session.type(" se")
+        try session.press("Tab")
+        try await session.waitForScreen(containing: "search  semantic")
+        try session.type("a")
+        try session.press("Tab", "Enter")
+        try await session.waitForScreen(containing: "got: bc search")
+        try session.type("xyz")
+        try session.press("C-c")
+        try await session.waitForScreen(containing: "[interrupted]")
+    }
+
+    @Test("cancelRead() from another task ends a pending read without a key press")
+    func cancelFromAnotherTask() async throws {
+        let sandbox = try Sandbox()
+        let session = try await start(sandbox)
+        defer { session.close() }
+        try session.type("cancel-soon")
+        try session.press("Enter")
+        try await session.waitForScreen(containing: "got: cancel-soon")
+        // The demo calls cancelRead() 300 ms after "cancel-soon": no key is pressed here.
+        try await session.waitForScreen(containing: "[interrupted]")
+        try await session.waitForScreen(containing: "demo 3>")
+        try session.type("next")
+        try session.press("Enter")
+        try await session.waitForScreen(containing: "got: next")
     }
 }

@@ -83,6 +83,24 @@ struct PlainLineReaderTests {
         #expect(await readAll(reader) == [.line("a\u{FFFD}b"), .eof])
     }
 
+    @Test("cancelRead and task cancellation end a blocked read; the input stays readable")
+    func cancellation() async throws {
+        let pipe = try Pipe()
+        defer { close(pipe.readFD) }
+        let reader = PlainLineReader(fileDescriptor: pipe.readFD)
+        let pending = Task { await reader.readLine(prompt: "") }
+        try await Task.sleep(for: .milliseconds(50))
+        reader.cancelRead()
+        #expect(await pending.value == .interrupted)
+        let cancelled = Task { await reader.readLine(prompt: "") }
+        try await Task.sleep(for: .milliseconds(50))
+        cancelled.cancel()
+        #expect(await cancelled.value == .interrupted)
+        pipe.feed(Array("after\n".utf8))
+        #expect(await reader.readLine(prompt: "") == .line("after"))
+        #expect(await reader.readLine(prompt: "") == .eof)
+    }
+
     @Test("an empty input is EOF at once")
     func empty() async throws {
         let pipe = try Pipe()

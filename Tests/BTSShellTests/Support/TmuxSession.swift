@@ -97,6 +97,19 @@ final class TmuxSession {
         }
     }
 
+    /// The cursor's (column, row), zero-based.
+    func cursorPosition() throws -> (x: Int, y: Int) {
+        let parts = try run(["display-message", "-p", "-t", target, "#{cursor_x} #{cursor_y}"])
+            .trimmingCharacters(in: .whitespacesAndNewlines).split(separator: " ").compactMap { Int($0) }
+        guard parts.count == 2 else { throw Failure(message: "no cursor position", screen: "") }
+        return (parts[0], parts[1])
+    }
+
+    /// Resizes the terminal (the program gets SIGWINCH).
+    func resize(width: Int, height: Int) throws {
+        try run(["resize-window", "-t", target, "-x", "\(width)", "-y", "\(height)"])
+    }
+
     /// Waits (bounded) for the program to end and returns its exit status.
     func waitForExit(timeout: Duration = .seconds(5)) async throws -> Int32 {
         let deadline = ContinuousClock.now + timeout
