@@ -29,7 +29,7 @@ final class EditorCore: @unchecked Sendable {
     private var functionNames: [UnsafeMutablePointer<wchar_t>] = []
     var readSequence: UInt64 = 0
     var endReason: EndReason?
-    /// Bytes of a UTF-8 sequence read ahead of time are never needed: we read exactly one scalar.
+    /// The current key-binding family.
     private(set) var mode: LineEditor.EditingMode = .emacs
 
     init?(programName: String, input: UnsafeMutablePointer<FILE>, output: UnsafeMutablePointer<FILE>,
