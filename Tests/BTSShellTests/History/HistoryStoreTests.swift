@@ -69,7 +69,7 @@ struct HistoryStoreTests {
 
     @Test("escape/unescape round-trips random strings", arguments: [1, 2, 3])
     func escapingFuzz(seed: UInt64) {
-        var generator = SeededGenerator(seed: seed)
+        var generator = LineEditorSeededRandom(seed: seed)
         let alphabet: [Character] = ["a", "\\", "n", "r", "\n", "\r", "é", " ", "\"", "\r\n"]
         for _ in 0..<500 {
             let length = Int.random(in: 0..<20, using: &generator)
@@ -187,7 +187,7 @@ struct HistoryStoreTests {
 }
 
 /// SplitMix64: deterministic randomness for fuzz tests.
-struct SeededGenerator: RandomNumberGenerator {
+struct LineEditorSeededRandom: RandomNumberGenerator {
     private var state: UInt64
     init(seed: UInt64) { state = seed }
     mutating func next() -> UInt64 {

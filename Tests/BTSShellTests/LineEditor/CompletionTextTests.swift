@@ -53,7 +53,7 @@ struct CompletionTextTests {
 
     @Test("layout invariants hold for random inputs", arguments: [7, 8, 9])
     func layoutFuzz(seed: UInt64) {
-        var generator = SeededGenerator(seed: seed)
+        var generator = LineEditorSeededRandom(seed: seed)
         let pieces = ["a", "bc", "é", "日", "xyz", "search", "☕"]
         for _ in 0..<300 {
             let count = Int.random(in: 0..<40, using: &generator)
