@@ -44,7 +44,7 @@ public struct APIConfiguration: Sendable {
     public init(
         baseURL: URL,
         timeout: Duration = .seconds(30),
-        connectTimeout: Duration = .seconds(10),
+        connectTimeout: Duration = .seconds(5),
         maxBodyBytes: Int = 16 * 1024 * 1024,
         streamIdleTimeout: Duration = .seconds(75),
         retryPolicy: RetryPolicy = .standard,

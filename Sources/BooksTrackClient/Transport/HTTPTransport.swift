@@ -98,7 +98,7 @@ struct HTTPTransport: Sendable {
             if let trace = configuration.trace {
                 var event = traceEvent(spec, request: request, raw: nil, requestID: requestID, attempt: attempt)
                 event.duration = clock.now - start
-                event.error = mapped.description
+                event.error = SecretMasking.maskText(mapped.description)
                 trace(event)
             }
             throw mapped

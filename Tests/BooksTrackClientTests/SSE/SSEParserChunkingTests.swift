@@ -3,18 +3,19 @@ import Testing
 
 /// A sample stream using every feature at once: BOM, all three line endings, comments, retry,
 /// ids (with reset), multibyte text, empty data, an id-only block and a trailing partial event.
-let sseSampleStream: [UInt8] = [0xEF, 0xBB, 0xBF] + Array((
-    ": connection established\r\n"
-        + "retry: 5000\r\n\r\n"
-        + "id: 1-1\nevent: initialized\ndata: {\"jobId\":\"j\",\"progress\":0}\n\n"
-        + "id: 1-2\revent: processing\rdata: Gödel 📚\rdata: second line\r\r"
-        + ": heartbeat\r\n"
-        + "data\r\n\r\n"
-        + "id: 1-3\r\n\r\n"
-        + "event: progress\ndata:  two spaces\nfoo: bar\n\n"
-        + "id\ndata: reset id\r\n\n"
-        + "data: partial, never dispatched"
-).utf8)
+private let sseSampleText: String = [
+    ": connection established\r\n",
+    "retry: 5000\r\n\r\n",
+    "id: 1-1\nevent: initialized\ndata: {\"jobId\":\"j\",\"progress\":0}\n\n",
+    "id: 1-2\revent: processing\rdata: Gödel 📚\rdata: second line\r\r",
+    ": heartbeat\r\n",
+    "data\r\n\r\n",
+    "id: 1-3\r\n\r\n",
+    "event: progress\ndata:  two spaces\nfoo: bar\n\n",
+    "id\ndata: reset id\r\n\n",
+    "data: partial, never dispatched",
+].joined()
+let sseSampleStream: [UInt8] = [0xEF, 0xBB, 0xBF] + Array(sseSampleText.utf8)
 
 private func parseAll(chunks: [ArraySlice<UInt8>]) -> (items: [SSEStreamItem], lastID: String, retry: Int?) {
     var parser = SSEParser()
