@@ -1,3 +1,4 @@
+import BooksTrackContract
 import Foundation
 
 /// Where the completion engine reads its session snapshot from.
@@ -18,6 +19,7 @@ public final class CompletionContextStore: CompletionContextSource, @unchecked S
     // @unchecked: `context` is only touched under `lock`.
     private let lock = NSLock()
     private var context: CompletionContext
+    private var lastHarvested: JSONValue?
 
     /// A store starting from `initial`.
     public init(_ initial: CompletionContext = CompletionContext()) {
@@ -29,6 +31,16 @@ public final class CompletionContextStore: CompletionContextSource, @unchecked S
         lock.lock()
         defer { lock.unlock() }
         return context
+    }
+
+    /// Harvests books and job ids from a command's result (see ``CompletionContext/harvest(_:nodeLimit:)``),
+    /// unless it is the value harvested last time (`$_` is unchanged after `echo`, `set`, …).
+    public func harvest(_ value: JSONValue) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard value != .null, value != lastHarvested else { return }
+        lastHarvested = value
+        context.harvest(value)
     }
 
     /// Changes the context in place, e.g. `store.update { $0.harvest(result); $0.noteJob(id: id) }`.

@@ -113,6 +113,12 @@ struct CompletionContextTests {
         #expect(store.completionContext.jobs.map(\.id) == ["j1"])
         let engine = CompletionEngine(context: store)
         #expect(engine.tab("echo $") == "echo $x ")
+        let page: JSONValue = .object(["results": .array([.object(["title": .string("Dune"), "isbn": .string("9780441172719")])])])
+        store.harvest(page)
+        store.harvest(page) // same value again: nothing changes
+        store.harvest(.null)
+        #expect(store.completionContext.isbns.sortedKeys == ["9780441172719"])
+        #expect(engine.tab("similar 978") == "similar 9780441172719 ")
     }
 }
 

@@ -1,0 +1,34 @@
+import BooksTrackClient
+import BooksTrackContract
+import Foundation
+
+extension Shell {
+    /// Brings the completion snapshot in `store` up to date with this session: books and job ids
+    /// found in `$_`, the jobs started, variable names, profile names, and the commands the
+    /// connected server's capabilities switch off. Call it after each command (the interactive
+    /// loop does, before showing the prompt); it never opens a backend or sends a request.
+    public func updateCompletionContext(_ store: CompletionContextStore) async {
+        let result = lastResult
+        let jobs = self.jobs
+        var names = Set(variables.keys)
+        if result != .null { names.insert("_") }
+        let profiles = (config?.profileNames ?? []) + BackendProfile.builtIn.map(\.name)
+        var unavailable: [String: String] = [:]
+        if let api = connection?.api {
+            for command in registry.commands where CommandGating.table[command.name] != nil {
+                if case .unavailable(let reason) = await api.isCommandAvailable(command.name) {
+                    unavailable[command.name] = reason
+                }
+            }
+        }
+        store.harvest(result)
+        store.update { context in
+            for job in jobs {
+                context.noteJob(id: job.id, summary: "\(job.kind.rawValue), \(job.status)")
+            }
+            context.variables = names
+            context.profiles = Set(profiles)
+            context.unavailableCommands = unavailable
+        }
+    }
+}

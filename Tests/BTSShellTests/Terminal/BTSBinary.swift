@@ -1,0 +1,160 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The real `bts` executable for end-to-end tests: `$BTS_BINARY` when set, else the first
+/// `.build/debug/bts` found walking up from this source file (the package's build directory).
+enum BTSBinary {
+    static let path: String? = locate()
+
+    /// Why the terminal tests are skipped, shown by Swift Testing.
+    static let skipReason: String = {
+        if path == nil {
+            return "no bts binary: build it first (`swift build --product bts`) or set BTS_BINARY"
+        }
+        return "tmux is not installed"
+    }()
+
+    static var isAvailable: Bool { path != nil }
+
+    private static func locate(file: String = #filePath) -> String? {
+        let manager = FileManager.default
+        if let explicit = ProcessInfo.processInfo.environment["BTS_BINARY"], !explicit.isEmpty {
+            return manager.isExecutableFile(atPath: explicit) ? explicit : nil
+        }
+        var directory = URL(fileURLWithPath: file).deletingLastPathComponent()
+        while directory.path != "/" {
+            let candidate = directory.appendingPathComponent(".build/debug/bts").path
+            if manager.isExecutableFile(atPath: candidate) { return candidate }
+            directory = directory.deletingLastPathComponent()
+        }
+        return nil
+    }
+}
+
+/// Per-test directories: HOME, XDG config/state, a work directory; the catalog cache is shared
+/// by the tests of one run (it is built once and reused read-only; building is atomic).
+final class TerminalSandbox: @unchecked Sendable {
+    let root: URL
+
+    init() throws {
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("bts-e2e-\(UUID().uuidString.prefix(8))")
+        for sub in ["home", "config", "state", "work"] {
+            try FileManager.default.createDirectory(at: root.appendingPathComponent(sub), withIntermediateDirectories: true)
+        }
+    }
+
+    deinit { try? FileManager.default.removeItem(at: root) }
+
+    var work: URL { root.appendingPathComponent("work") }
+    var historyFile: URL { root.appendingPathComponent("state/bts/history") }
+
+    /// The shared catalog cache of this test process.
+    static let sharedCache: URL = {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("bts-e2e-cache-\(getpid())")
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }()
+
+    var environment: [String: String] {
+        [
+            "HOME": root.appendingPathComponent("home").path,
+            "XDG_CONFIG_HOME": root.appendingPathComponent("config").path,
+            "XDG_STATE_HOME": root.appendingPathComponent("state").path,
+            "XDG_CACHE_HOME": Self.sharedCache.path,
+            "TERM": "screen",
+            "LANG": "C.UTF-8",
+            "LC_ALL": "C.UTF-8",
+            "EDITRC": "/nonexistent",
+            "BTS_API_URL": "",
+            "NO_COLOR": "1",
+        ]
+    }
+
+    /// Starts `bts ARGS` in a tmux terminal, in the work directory.
+    func startShell(_ arguments: [String], width: Int = 120, height: Int = 40) throws -> TmuxSession {
+        guard let binary = BTSBinary.path else { throw TmuxSession.Failure(message: BTSBinary.skipReason, screen: "") }
+        let script = "cd " + Self.quote(work.path) + " && exec " + ([binary] + arguments).map(Self.quote).joined(separator: " ")
+        return try TmuxSession(command: ["/bin/sh", "-c", script], environment: environment, width: width, height: height)
+    }
+
+    static func quote(_ word: String) -> String {
+        "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+}
+
+/// A `bts serve` process on a free port (for latency injection); killed by `stop()` or deinit.
+final class ServeProcess: @unchecked Sendable {
+    let process = Process()
+    let port: Int
+    private let output = Pipe()
+
+    /// Starts `bts serve --port 0 EXTRA...` and waits (bounded) for its "listening on" line.
+    init(extra: [String], sandbox: TerminalSandbox) async throws {
+        guard let binary = BTSBinary.path else { throw TmuxSession.Failure(message: BTSBinary.skipReason, screen: "") }
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = ["serve", "--port", "0"] + extra
+        process.environment = ProcessInfo.processInfo.environment.merging(sandbox.environment) { $1 }
+        process.standardOutput = output
+        process.standardError = output
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let reader = LogReader(handle: output.fileHandleForReading)
+        let deadline = ContinuousClock.now + .seconds(120)
+        while true {
+            if let port = reader.port() {
+                self.port = port
+                return
+            }
+            guard process.isRunning, ContinuousClock.now < deadline else {
+                process.terminate()
+                throw TmuxSession.Failure(message: "bts serve did not start", screen: reader.text())
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+    }
+
+    deinit { stop() }
+
+    func stop() {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+    }
+
+    /// Collects the server's log in the background and finds `http://HOST:PORT` in it.
+    private final class LogReader: @unchecked Sendable {
+        private let lock = NSLock()
+        private var data = Data()
+
+        init(handle: FileHandle) {
+            handle.readabilityHandler = { [weak self] handle in
+                let chunk = handle.availableData
+                guard let self, !chunk.isEmpty else {
+                    handle.readabilityHandler = nil
+                    return
+                }
+                self.lock.lock()
+                if self.data.count < 1 << 20 { self.data.append(chunk) }
+                self.lock.unlock()
+            }
+        }
+
+        func text() -> String {
+            lock.lock()
+            defer { lock.unlock() }
+            return String(decoding: data, as: UTF8.self)
+        }
+
+        func port() -> Int? {
+            let log = text()
+            guard let range = log.range(of: "listening on http://") else { return nil }
+            let rest = log[range.upperBound...]
+            guard let colon = rest.firstIndex(of: ":") else { return nil }
+            let digits = rest[rest.index(after: colon)...].prefix { $0.isNumber }
+            return Int(digits)
+        }
+    }
+}

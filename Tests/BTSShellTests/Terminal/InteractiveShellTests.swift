@@ -1,0 +1,189 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// End-to-end tests of the real `bts` binary in a terminal (tmux): completion, history, Ctrl-C,
+/// Ctrl-D, UTF-8 editing. Each test has its own HOME and XDG directories and uses the embedded
+/// backend (`--local`) or a `bts serve` it starts on a free port. Skipped when the binary or
+/// tmux is missing. Waits poll the screen with generous bounds; nothing asserts a duration.
+@Suite("bts in a terminal", .serialized,
+       .enabled(if: BTSBinary.isAvailable && TmuxSession.isAvailable, Comment(rawValue: BTSBinary.skipReason)))
+struct InteractiveShellTests {
+    static let prompt = "bts:embedded> "
+    /// Embedded startup may build the catalog cache on first use.
+    static let startup: Duration = .seconds(120)
+
+    /// Starts `bts --local` and waits for the first prompt.
+    private func startLocal(_ sandbox: TerminalSandbox) async throws -> TmuxSession {
+        let session = try sandbox.startShell(["--local"])
+        try await session.waitForScreen(containing: Self.prompt, timeout: Self.startup)
+        return session
+    }
+
+    /// Runs `line` and waits until the screen contains `expected`.
+    @discardableResult
+    private func run(_ session: TmuxSession, _ line: String, expecting expected: String,
+                     timeout: Duration = .seconds(60)) async throws -> String {
+        try session.type(line)
+        try session.press("Enter")
+        return try await session.waitForScreen(containing: expected, timeout: timeout)
+    }
+
+    /// Waits until the last non-empty screen line is `prompt` alone (the shell waits for input).
+    @discardableResult
+    private func waitForIdlePrompt(_ session: TmuxSession, _ prompt: String = InteractiveShellTests.prompt,
+                                   timeout: Duration = .seconds(60)) async throws -> String {
+        let bare = prompt.trimmingCharacters(in: .whitespaces)
+        return try await session.waitForScreen(timeout: timeout, description: "an idle prompt '\(bare)'") { screen in
+            Self.lastLine(screen) == bare
+        }
+    }
+
+    static func lastLine(_ screen: String) -> String {
+        let lines = screen.split(separator: "\n", omittingEmptySubsequences: true)
+        return lines.last { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+            .map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+    }
+
+    @Test("TAB completes a command and an option")
+    func completesCommandAndOption() async throws {
+        let sandbox = try TerminalSandbox()
+        let session = try await startLocal(sandbox)
+        defer { session.close() }
+        try session.type("sea")
+        try session.press("Tab")
+        try await session.waitForScreen(containing: Self.prompt + "search ")
+        try session.type("title dune --li")
+        try session.press("Tab")
+        try await session.waitForScreen(containing: Self.prompt + "search title dune --limit ")
+        try session.type("2")
+        try session.press("Enter")
+        // The search ran with the completed option, then the prompt came back.
+        try await session.waitForScreen(containing: "Dune", timeout: .seconds(60))
+        try await waitForIdlePrompt(session)
+    }
+
+    @Test("TAB completes a job id after import, and titles seen earlier")
+    func completesJobIDAndTitles() async throws {
+        let sandbox = try TerminalSandbox()
+        let csv = sandbox.work.appendingPathComponent("shelf.csv")
+        try Data("Title,Author,ISBN13\nDune,Frank Herbert,9780441172719\nFoundation,Isaac Asimov,9780553293357\n".utf8)
+            .write(to: csv)
+        let session = try await startLocal(sandbox)
+        defer { session.close() }
+        // File completion: `import sh<TAB>` → `import shelf.csv `.
+        try session.type("import sh")
+        try session.press("Tab")
+        try await session.waitForScreen(containing: Self.prompt + "import shelf.csv ")
+        try session.press("Enter")
+        try await session.waitForScreen(timeout: .seconds(60), description: "the import to start") {
+            $0.lowercased().contains("job")
+        }
+        try await waitForIdlePrompt(session)
+        // The job id, as the shell knows it.
+        try await run(session, "echo JOB=${_.jobId}", expecting: "JOB=")
+        let screen = try session.screen()
+        let jobID = screen.components(separatedBy: "JOB=").last?.prefix { !$0.isWhitespace } ?? ""
+        #expect(!jobID.isEmpty)
+        // `watch <TAB>` lists `last` and the id; typing its first characters and TAB completes it.
+        try session.type("watch ")
+        try session.press("Tab")
+        try await session.waitForScreen(containing: String(jobID))
+        try session.type(String(jobID.prefix(3)))
+        try session.press("Tab")
+        try await session.waitForScreen(containing: Self.prompt + "watch \(jobID) ")
+        try session.press("C-u")
+        // Titles seen in an earlier result complete, quoted.
+        try await run(session, "search title foundation --limit 3", expecting: "Foundation")
+        try session.type("search title \"foundation")
+        try session.press("Tab")
+        try await session.waitForScreen(containing: Self.prompt + "search title \"Foundation")
+    }
+
+    @Test("history survives a restart; a line with a secret is never saved")
+    func historyAndSecrets() async throws {
+        let sandbox = try TerminalSandbox()
+        var session = try await startLocal(sandbox)
+        try await run(session, "echo remember-me-42", expecting: "\nremember-me-42")
+        try session.type("connect https://u:secret@127.0.0.1:9")
+        try session.press("Enter")
+        try await session.waitForScreen(timeout: .seconds(60), description: "connect to fail") { screen in
+            screen.components(separatedBy: "127.0.0.1:9").count >= 3 || screen.lowercased().contains("error")
+        }
+        try await session.waitForScreen(timeout: .seconds(60), description: "a prompt after connect") { screen in
+            let last = Self.lastLine(screen)
+            return last.hasPrefix("bts:") && last.hasSuffix(">")
+        }
+        try session.press("C-d")
+        #expect(try await session.waitForExit(timeout: .seconds(30)) == 0)
+        session.close()
+
+        let history = try String(contentsOf: sandbox.historyFile, encoding: .utf8)
+        #expect(history.contains("echo remember-me-42"))
+        #expect(!history.contains("secret"))
+
+        session = try await startLocal(sandbox)
+        defer { session.close() }
+        try session.press("Up")
+        try await session.waitForScreen(containing: Self.prompt + "echo remember-me-42")
+        try session.press("Enter")
+        try await session.waitForScreen(timeout: .seconds(30), description: "the recalled command to run") {
+            $0.components(separatedBy: "remember-me-42").count >= 3
+        }
+    }
+
+    @Test("Ctrl-D on an empty line exits with status 0; Ctrl-C at the prompt only clears the line")
+    func controlDExits() async throws {
+        let sandbox = try TerminalSandbox()
+        let session = try await startLocal(sandbox)
+        defer { session.close() }
+        try session.type("search title this-is-discarded")
+        try session.press("C-c")
+        try await waitForIdlePrompt(session, timeout: .seconds(10))
+        try await run(session, "echo still-here", expecting: "\nstill-here")
+        try session.press("C-d")
+        #expect(try await session.waitForExit(timeout: .seconds(30)) == 0)
+    }
+
+    @Test("UTF-8 is edited by character: type, Left, Backspace, insert")
+    func utf8Editing() async throws {
+        let sandbox = try TerminalSandbox()
+        let session = try await startLocal(sandbox)
+        defer { session.close() }
+        try session.type("echo café Günter")
+        for _ in 0..<7 { try session.press("Left") }   // before " Günter"
+        try session.press("BSpace")                      // deletes é
+        try session.type("è")
+        try session.press("Enter")
+        try await session.waitForScreen(containing: "\ncafè Günter")
+        try await run(session, "set who \"Günter\"; echo \"[$who]\"", expecting: "[Günter]")
+    }
+
+    @Test("Ctrl-C during a slow request returns to the prompt and the shell still works")
+    func controlCCancelsSlowRequest() async throws {
+        let sandbox = try TerminalSandbox()
+        let server = try await ServeProcess(
+            extra: ["--enable-fault-injection", "--latency", "/v1/search=5000"], sandbox: sandbox)
+        defer { server.stop() }
+        let session = try sandbox.startShell(["--api", "http://127.0.0.1:\(server.port)"])
+        defer { session.close() }
+        let prompt = "bts:127.0.0.1:\(server.port)> "
+        try await session.waitForScreen(containing: prompt, timeout: Self.startup)
+        try await run(session, "echo warm", expecting: "\nwarm")  // connects and reads capabilities
+        try session.type("search title dune")
+        try session.press("Enter")
+        try await Task.sleep(for: .milliseconds(400))
+        let pressed = ContinuousClock.now
+        try session.press("C-c")
+        try await waitForIdlePrompt(session, prompt, timeout: .seconds(4))
+        let back = ContinuousClock.now - pressed
+        print("Ctrl-C during a 5 s request: prompt back after \(back) (polled every 25 ms)")
+        // A second Ctrl-C at the prompt is harmless.
+        try session.press("C-c")
+        try await run(session, "echo after-cancel", expecting: "\nafter-cancel")
+        try session.press("C-d")
+        #expect(try await session.waitForExit(timeout: .seconds(30)) == 0)
+    }
+}
