@@ -114,6 +114,16 @@ import Testing
         }
     }
 
+    @Test func capabilitiesOnlyClaimFeaturesSomeModuleServes() async throws {
+        try await TestServer.with(modules: [CoreRoutes()]) { server async throws in
+            let caps = try await server.get("/api/v2/capabilities").decode(CapabilitiesResponse.self)
+            #expect(caps.features["semantic_search"] == true && caps.features["similar_books"] == true)
+            #expect(caps.features["weekly_recommendations"] == true)
+            #expect(caps.features["csv_import"] == false && caps.features["batch_enrichment"] == false)
+            #expect(caps.features["sse_progress"] == false && caps.features["job_cancellation"] == false)
+        }
+    }
+
     @Test(arguments: [
         (ServerFeature.semanticSearch, "/api/v2/search?q=x&mode=semantic"),
         (.semanticSearch, "/api/v2/search?q=x&mode=hybrid"),

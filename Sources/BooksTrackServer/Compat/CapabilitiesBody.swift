@@ -2,6 +2,7 @@ import BooksTrackContract
 
 /// The capabilities body the stand-in sends: the documented bare shape
 /// `{features, limits: {semantic_search_rpm, text_search_rpm, csv_max_rows, max_batch_size}, version}`
+/// (a feature is true only when it is switched on and some route module serves it)
 /// plus extra limit keys (the other classes' per-minute figures, `global_per_hour`,
 /// `rate_limits_enabled`). It is not `CapabilitiesResponse` because a switched-off limit is omitted
 /// (truthful) rather than given a made-up number; clients decode it with `Capabilities`.
@@ -10,9 +11,8 @@ struct CapabilitiesBody: Encodable, Sendable {
     var limits: [String: JSONValue]
     var version: String
 
-    init(configuration: ServerConfiguration) {
-        features = Dictionary(
-            uniqueKeysWithValues: ServerFeature.allCases.map { ($0.rawValue, configuration.isEnabled($0)) })
+    init(configuration: ServerConfiguration, isAvailable: (ServerFeature) -> Bool) {
+        features = Dictionary(uniqueKeysWithValues: ServerFeature.allCases.map { ($0.rawValue, isAvailable($0)) })
         let rules = configuration.effectiveRateLimits
         var limits: [String: JSONValue] = [
             "csv_max_rows": .number(10_000),

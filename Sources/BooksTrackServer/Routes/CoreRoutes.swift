@@ -39,6 +39,6 @@ public struct CoreRoutes: ServerRouteModule {
         router.group("/api/v2/books/enrich")
             .add(middleware: services.rateLimit(.enrich))
             .post { request, context in try await enrich.respond(request, context: context) }
-        return .routesOnly
+        return ServerModuleInstallation(providedFeatures: [.semanticSearch, .similarBooks, .weeklyRecommendations])
     }
 }

@@ -103,6 +103,8 @@ public enum LocalServer {
         for module in modules {
             installations.append(try module.install(on: router, services: services))
         }
+        let provided = installations.reduce(into: Set<ServerFeature>()) { $0.formUnion($1.providedFeatures) }
+        services.providedFeatures.withLock { $0 = provided }
         let shutdownHooks = installations.compactMap(\.onShutdown)
         let onShutdown: @Sendable () async -> Void = {
             for hook in shutdownHooks { await hook() }

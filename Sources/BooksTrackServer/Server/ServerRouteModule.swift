@@ -24,11 +24,15 @@ public struct ServerModuleInstallation: Sendable {
     public var serverBuilder: HTTPServerBuilder?
     /// Called once after the server has stopped (close databases, cancel workers).
     public var onShutdown: (@Sendable () async -> Void)?
+    /// The capability features this module serves; the capabilities route reports a feature as
+    /// enabled only when some module provides it and the configuration does not disable it.
+    public var providedFeatures: Set<ServerFeature>
 
     public init(
         services: [any Service] = [], serverBuilder: HTTPServerBuilder? = nil,
-        onShutdown: (@Sendable () async -> Void)? = nil
+        onShutdown: (@Sendable () async -> Void)? = nil, providedFeatures: Set<ServerFeature> = []
     ) {
+        self.providedFeatures = providedFeatures
         self.services = services
         self.serverBuilder = serverBuilder
         self.onShutdown = onShutdown

@@ -22,6 +22,7 @@ public final class ServerServices: Sendable {
     let responseCache: ResponseCache
     let idempotency: IdempotencyStore
     let routeTable = Locked(RouteTable())
+    let providedFeatures = Locked(Set<ServerFeature>())
 
     init(
         configuration: ServerConfiguration, catalog: any CatalogQuerying, logger: Logger,
@@ -36,6 +37,11 @@ public final class ServerServices: Sendable {
         self.faults = FaultInjector(enabled: configuration.faultInjectionEnabled, rules: configuration.faultRules)
         self.responseCache = ResponseCache(capacity: configuration.responseCacheCapacity)
         self.idempotency = IdempotencyStore(window: TimeInterval(configuration.idempotencyWindowSeconds))
+    }
+
+    /// Whether `feature` is served: some module provides it and the configuration does not disable it.
+    public func isAvailable(_ feature: ServerFeature) -> Bool {
+        configuration.isEnabled(feature) && providedFeatures.withLock { $0.contains(feature) }
     }
 
     /// Throws 503 `FEATURE_NOT_AVAILABLE` when `feature` is switched off.

@@ -35,6 +35,12 @@ struct TestResponse: Sendable {
 struct TestServer: Sendable {
     let running: RunningServer
 
+    /// The core routes plus a stand-in that claims the job features, so capability answers do not
+    /// depend on whether the job routes are installed.
+    static var allFeatureModules: [any ServerRouteModule] {
+        [CoreRoutes(), FeatureClaim(features: [.csvImport, .batchEnrichment, .sseProgress, .jobCancellation])]
+    }
+
     static func testConfiguration() -> ServerConfiguration {
         ServerConfiguration(port: 0)
     }
@@ -44,16 +50,15 @@ struct TestServer: Sendable {
         _ configuration: ServerConfiguration = TestServer.testConfiguration(),
         catalog: any CatalogQuerying = FakeCatalog(),
         clock: ManualClock? = nil,
+        modules: [any ServerRouteModule] = TestServer.allFeatureModules,
         _ body: (TestServer) async throws -> T
     ) async throws -> T {
         var logger = Logger(label: "bts.server.test")
         logger.logLevel = .error
-        let running: RunningServer
-        if let clock {
-            running = try await LocalServer.start(configuration, catalog: catalog, logger: logger, now: clock.closure)
-        } else {
-            running = try await LocalServer.start(configuration, catalog: catalog, logger: logger)
-        }
+        var now: @Sendable () -> Date = { Date() }
+        if let clock { now = clock.closure }
+        let running = try await LocalServer.start(
+            configuration, catalog: catalog, logger: logger, modules: modules, now: now)
         let server = TestServer(running: running)
         do {
             let result = try await body(server)
@@ -83,5 +88,13 @@ struct TestServer: Sendable {
 
     func postJSON(_ path: String, _ json: String, headers: [(String, String)] = []) async throws -> TestResponse {
         try await request("POST", path, headers: [("Content-Type", "application/json")] + headers, body: Data(json.utf8))
+    }
+}
+
+/// A module without routes that only claims features.
+struct FeatureClaim: ServerRouteModule {
+    var features: Set<ServerFeature>
+    func install(on router: Router<ServerRequestContext>, services: ServerServices) throws -> ServerModuleInstallation {
+        ServerModuleInstallation(providedFeatures: features)
     }
 }
