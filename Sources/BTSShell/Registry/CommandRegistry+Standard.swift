@@ -214,11 +214,16 @@ extension CommandRegistry {
             "expect", group: .meta,
             summary: "Check a condition; a failure stops the script with exit 4",
             discussion: """
-                Forms: A == B, A != B, A > B, A >= B, A < B, A <= B, A contains B, and a single value (true when \
-                non-empty and not false/0). Both sides are printed when it fails.
+                Forms: A == B, A != B, A > B, A >= B, A < B, A <= B (numeric when both sides are numbers), \
+                A contains B (substring, array element or object key), A matches REGEX, exists ${PATH}, \
+                count ${PATH} OP N (elements of an array/object, characters of a string), and a single value \
+                (true when non-empty and not false/0). 'not' in front negates. Operators are unquoted words. \
+                Both sides are printed when it fails; a missing path on either side is a failure (exit 4).
                 """,
             positionals: [ArgumentSpec("EXPR", "The condition", variadic: true, completion: .variable)],
-            examples: ["expect ${_.totalCount} > 0", "expect ${_.results[0].title} contains \"Dune\""],
+            examples: ["expect ${_.totalCount} > 0", "expect ${_.results[0].title} contains \"Dune\"",
+                       "expect count ${_.results} >= 3", "expect exists ${_.results[0].isbn}",
+                       "expect ${_.results[0].isbn} matches '^97[89]'"],
             takesRawArguments: true),
         CommandSpec(
             "history", group: .meta,
