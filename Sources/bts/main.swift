@@ -1,1 +1,34 @@
-print("bts")
+import ArgumentParser
+import BTSShell
+import Foundation
+
+// Parse by hand so usage errors exit with 2 (SHELL.md) instead of argument-parser's 64, and
+// so every path shuts the backend down before exiting.
+let arguments = Array(CommandLine.arguments.dropFirst())
+let status: Int32
+do {
+    let command = try BTSCommand.parseAsRoot(arguments)
+    switch command {
+    case let root as BTSCommand:
+        status = await root.execute()
+    case let serve as ServeCommand:
+        status = await serve.execute()
+    case let clean as CatalogCleanCommand:
+        status = clean.execute()
+    default:
+        var other = command
+        try other.run()
+        status = 0
+    }
+} catch {
+    let code = BTSCommand.exitCode(for: error)
+    let message = BTSCommand.fullMessage(for: error)
+    if code == .success {
+        if !message.isEmpty { print(message) }
+        status = 0
+    } else {
+        FileHandle.standardError.write(Data((message.isEmpty ? "bts: error" : message).utf8 + [10]))
+        status = code == .validationFailure ? ExitStatus.usage.rawValue : code.rawValue
+    }
+}
+exit(status)

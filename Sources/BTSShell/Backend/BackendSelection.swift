@@ -1,0 +1,76 @@
+import Foundation
+
+/// What the command line asked for (`--api`, `--profile`, `--local`), before the environment
+/// and config file are consulted.
+public struct BackendRequest: Sendable, Hashable {
+    public var apiURL: String?
+    public var profile: String?
+    public var forceEmbedded: Bool
+
+    public init(apiURL: String? = nil, profile: String? = nil, forceEmbedded: Bool = false) {
+        self.apiURL = apiURL
+        self.profile = profile
+        self.forceEmbedded = forceEmbedded
+    }
+}
+
+/// The backend to talk to.
+public enum BackendTarget: Sendable, Hashable {
+    /// A server at a URL (a profile's, `--api`, `BTS_API_URL`).
+    case remote(url: URL, token: String?, label: String)
+    /// The in-process server over the bundled catalog.
+    case embedded
+
+    /// How `connect` and errors name it.
+    public var label: String {
+        switch self {
+        case .remote(let url, _, let label): return label == url.absoluteString ? label : "\(label) (\(url.absoluteString))"
+        case .embedded: return "embedded server"
+        }
+    }
+}
+
+/// Backend selection, first match wins (SHELL.md): `--local`, `--api`, `--profile`, `BTS_API_URL`,
+/// the config file's default profile, else the embedded backend.
+public enum BackendSelection {
+    /// Picks the target. `loadConfig` is only called when a profile is needed, so a broken
+    /// config file does not stop `--api URL`.
+    public static func select(
+        _ request: BackendRequest, environment: [String: String],
+        loadConfig: () throws(ShellError) -> ShellConfig
+    ) throws(ShellError) -> BackendTarget {
+        if request.forceEmbedded { return .embedded }
+        if let api = request.apiURL { return .remote(url: try parseURL(api, origin: "--api"), token: nil, label: api) }
+        if let name = request.profile { return try target(profile: name, config: loadConfig()) }
+        if let env = environment["BTS_API_URL"], !env.isEmpty {
+            return .remote(url: try parseURL(env, origin: "BTS_API_URL"), token: nil, label: env)
+        }
+        let config = try loadConfig()
+        if let name = config.defaultProfile { return try target(profile: name, config: config) }
+        return .embedded
+    }
+
+    /// A target for `connect TARGET`: a URL, a profile name, or `embedded`/`local-embedded`.
+    public static func target(forConnect text: String, config: () throws(ShellError) -> ShellConfig) throws(ShellError) -> BackendTarget {
+        if text == "embedded" { return .embedded }
+        if text.contains("://") { return .remote(url: try parseURL(text, origin: "connect"), token: nil, label: text) }
+        return try target(profile: text, config: config())
+    }
+
+    static func target(profile name: String, config: ShellConfig) throws(ShellError) -> BackendTarget {
+        guard let profile = config.profile(named: name) else {
+            throw ShellError(.usage, "unknown profile '\(name)' (known: \(config.profileNames.joined(separator: ", ")))")
+        }
+        return .remote(url: profile.url, token: profile.token, label: profile.name)
+    }
+
+    /// Checks an http(s) URL.
+    public static func parseURL(_ text: String, origin: String) throws(ShellError) -> URL {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              url.host != nil
+        else {
+            throw ShellError(.usage, "\(origin): '\(text)' is not an http:// or https:// URL")
+        }
+        return url
+    }
+}

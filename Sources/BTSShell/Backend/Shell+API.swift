@@ -1,0 +1,148 @@
+import BooksTrackClient
+import BooksTrackContract
+import Foundation
+
+extension Shell {
+    /// The open backend, opened (and its capabilities read) on first use.
+    func backend() async throws(ShellError) -> BackendConnection {
+        if let connection { return connection }
+        let target = try BackendSelection.select(
+            options.backend, environment: options.environment, loadConfig: { () throws(ShellError) in try loadConfig() })
+        return try await open(target)
+    }
+
+    /// The config file, loaded once.
+    func loadConfig() throws(ShellError) -> ShellConfig {
+        if let config { return config }
+        let loaded = try ShellConfig.load(from: options.paths.configFile)
+        config = loaded
+        return loaded
+    }
+
+    /// Opens `target`, makes it current (closing the previous one) and reads its capabilities.
+    @discardableResult
+    func open(_ target: BackendTarget) async throws(ShellError) -> BackendConnection {
+        var backendOptions = options.backendOptions
+        backendOptions.allowsLongRetryWaits = settings.wait
+        let opened = try await BackendConnection.open(target, options: backendOptions, trace: traceHandler())
+        let previous = connection
+        connection = opened
+        await previous?.shutdown()
+        let sink = self.sink
+        let quiet = settings.quiet
+        await opened.api.setRetryHandler { progress in
+            guard !quiet else { return }
+            sink.write("\(progress.message)\n", to: .standardError)
+        }
+        _ = await opened.api.connect()
+        return opened
+    }
+
+    /// `--trace`: one line per request on stderr, with headers and bodies (secrets already masked).
+    func traceHandler() -> (@Sendable (TraceEvent) -> Void)? {
+        guard settings.trace else { return nil }
+        let sink = self.sink
+        return { event in
+            var text = "trace: \(event.phase.rawValue) \(event.summary)\n"
+            for header in event.requestHeaders { text += "trace:   > \(header.name): \(header.value)\n" }
+            if let body = event.requestBody, !body.isEmpty { text += "trace:   > \(body)\n" }
+            for header in event.responseHeaders { text += "trace:   < \(header.name): \(header.value)\n" }
+            if let body = event.responseBody, !body.isEmpty { text += "trace:   < \(body.prefix(2000))\n" }
+            sink.write(text, to: .standardError)
+        }
+    }
+
+    /// Refuses a gated command whose feature is off, without any request (exit 1).
+    func requireFeature(_ gate: String, command: String, api: BooksTrackAPI) async throws(ShellError) {
+        if case .unavailable(let reason) = await api.isCommandAvailable(gate) {
+            throw ShellError(.failure, "'\(command)' is not available on this server: \(reason)",
+                             code: ErrorCode.featureNotAvailable.rawValue)
+        }
+    }
+
+    /// Runs one API call: gate check, budget admission (wait with a countdown or fail with 5),
+    /// the call, then bookkeeping for `timing` and the once-per-session deprecation warning.
+    func call<T: Sendable>(
+        budget: RateLimitClass?, gate: String? = nil, command: String,
+        _ body: @Sendable (BooksTrackAPI) async throws -> APIResponse<T>
+    ) async throws -> APIResponse<T> {
+        let api = try await backend().api
+        if let gate { try await requireFeature(gate, command: command, api: api) }
+        if let budget { try await admit(budget, api: api) }
+        let response = try await body(api)
+        record(response.info)
+        if let budget {
+            let state = await api.budget(for: budget)
+            if let limit = state.limit {
+                let remaining = state.remaining.map(String.init) ?? "?"
+                currentMetrics.budgets.append("\(budget.rawValue) \(remaining)/\(limit)")
+            }
+        }
+        return response
+    }
+
+    /// Bookkeeping for one response.
+    func record(_ info: ResponseInfo) {
+        currentMetrics.calls += 1
+        currentMetrics.networkTime += info.duration
+        if info.cacheHit { currentMetrics.cacheHits += 1 }
+        if info.serverCacheHit == true { currentMetrics.serverCacheHits += 1 }
+        currentMetrics.retries += max(0, info.attempts - 1)
+        if let warning = info.deprecationWarning, !deprecationsShown.contains(warning) {
+            deprecationsShown.insert(warning)
+            warn(warning)
+        }
+    }
+
+    /// Waits for a spent budget with a countdown on stderr (interruptible), or fails with exit 5
+    /// when waiting is off.
+    func admit(_ budget: RateLimitClass, api: BooksTrackAPI) async throws {
+        while case .wait(let delay) = await api.admission(for: budget) {
+            let seconds = Int((Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18).rounded(.up))
+            guard settings.wait else {
+                throw ShellError(
+                    .rateLimited,
+                    "Too many requests: the \(budget.rawValue) budget is spent and resets in \(seconds) s (waiting is off: 'set wait on' to wait)",
+                    code: ErrorCode.rateLimitExceeded.rawValue)
+            }
+            try await countdown(seconds: seconds, label: "the \(budget.rawValue) budget")
+        }
+    }
+
+    /// A visible countdown on stderr, redrawn in place on a terminal. Cancelling it (Ctrl-C) throws.
+    func countdown(seconds: Int, label: String) async throws {
+        let terminal = options.terminal.stderrIsTerminal && !settings.quiet
+        if !terminal {
+            note("rate limited: waiting \(seconds) s for \(label)… (Ctrl-C to stop)")
+        }
+        var left = seconds
+        while left > 0 {
+            if terminal {
+                sink.write("\r\u{1B}[Krate limited: waiting \(left) s for \(label)… (Ctrl-C to stop)", to: .standardError)
+            }
+            try await Task.sleep(for: .seconds(1))
+            left -= 1
+        }
+        if terminal { sink.write("\r\u{1B}[K", to: .standardError) }
+    }
+
+    /// `last` or an id → the id (and the session's record of it, if any).
+    func job(_ reference: String?) throws(ShellError) -> (id: String, record: SessionJob?) {
+        let text = reference ?? "last"
+        if text == "last" {
+            guard let last = jobs.last else {
+                throw ShellError(.failure, "no job has been started in this session ('last' needs one)", code: "NO_JOB")
+            }
+            return (last.id, last)
+        }
+        return (text, jobs.first { $0.id == text })
+    }
+
+    /// Updates the session's record of a job.
+    func updateJob(_ id: String, status: String? = nil, processed: Int? = nil, total: Int? = nil) {
+        guard let index = jobs.firstIndex(where: { $0.id == id }) else { return }
+        if let status { jobs[index].status = status }
+        if let processed { jobs[index].processedCount = processed }
+        if let total { jobs[index].totalCount = total }
+    }
+}

@@ -1,0 +1,52 @@
+import BTSLanguage
+import Foundation
+
+/// The local checks of `import FILE.csv`, before any request.
+enum CSVPreflight {
+    static let maxBytes = 8 * 1024 * 1024
+
+    static func check(_ url: URL, shownAs path: String, range: SourceRange?) throws(ShellError) {
+        let manager = FileManager.default
+        var isDirectory: ObjCBool = false
+        guard manager.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+            throw ShellError(.usage, "cannot import '\(path)': no such file", range: range)
+        }
+        guard !isDirectory.boolValue else { throw ShellError(.usage, "cannot import '\(path)': it is a directory", range: range) }
+        guard manager.isReadableFile(atPath: url.path), let handle = FileHandle(forReadingAtPath: url.path) else {
+            throw ShellError(.usage, "cannot import '\(path)': permission denied", range: range)
+        }
+        defer { try? handle.close() }
+        let size = (try? manager.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.intValue ?? 0
+        guard size <= maxBytes else {
+            throw ShellError(.usage, String(format: "cannot import '\(path)': it is %.1f MB; the server accepts at most 8 MB",
+                                            Double(size) / 1_048_576), range: range, code: "FILE_TOO_LARGE")
+        }
+        guard size > 0 else { throw ShellError(.usage, "cannot import '\(path)': the file is empty", range: range) }
+        let head = (try? handle.read(upToCount: 65_536)) ?? Data()
+        let text = String(decoding: head, as: UTF8.self)
+        let lines = text.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" }).map(String.init)
+            .filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+        guard let header = lines.first else {
+            throw ShellError(.usage, "cannot import '\(path)': no CSV header row", range: range)
+        }
+        let columns = fieldCount(header)
+        guard columns >= 2 else {
+            throw ShellError(.usage,
+                             "cannot import '\(path)': the first line is not a CSV header with at least 2 columns (found \(columns): '\(header.prefix(60))')",
+                             range: range)
+        }
+        guard lines.count >= 2 else {
+            throw ShellError(.usage, "cannot import '\(path)': the CSV has a header but no data rows", range: range)
+        }
+    }
+
+    /// Fields in one CSV line (commas outside double quotes).
+    static func fieldCount(_ line: String) -> Int {
+        var count = 1
+        var quoted = false
+        for character in line {
+            if character == "\"" { quoted.toggle() } else if character == ",", !quoted { count += 1 }
+        }
+        return count
+    }
+}

@@ -1,0 +1,119 @@
+import BooksTrackContract
+
+/// The pure semantics of `expect` (no I/O), so they can be tested directly.
+///
+/// Grammar (operators and keywords are unquoted words; quote them to use them as values):
+/// ```
+/// expect [not] VALUE                      true when VALUE is non-empty and not false/0/null
+/// expect [not] A (== | != | < | <= | > | >=) B
+/// expect [not] A contains B               substring; element of an array; key of an object
+/// expect [not] A matches REGEX            Swift regular expression, unanchored
+/// expect [not] exists ${path}             the path resolves (to anything but null)
+/// expect [not] count ${path} OP N         number of elements (array/object) or characters (string)
+/// ```
+/// `<`, `<=`, `>`, `>=` compare numbers; `==` and `!=` compare numbers when both sides are
+/// numbers and text otherwise.
+public enum Expectation {
+    public enum Operator: String, Sendable, CaseIterable {
+        case equal = "=="
+        case notEqual = "!="
+        case less = "<"
+        case lessOrEqual = "<="
+        case greater = ">"
+        case greaterOrEqual = ">="
+        case contains
+        case matches
+
+        var isOrdering: Bool { [.less, .lessOrEqual, .greater, .greaterOrEqual].contains(self) }
+    }
+
+    /// Why an expression cannot be evaluated at all (a usage error, exit 2).
+    public struct Invalid: Error, Sendable, Hashable {
+        public var message: String
+    }
+
+    /// A number, when the value is one or is text that reads as one.
+    public static func number(_ value: JSONValue) -> Double? {
+        switch value {
+        case .number(let number): return number
+        case .string(let text):
+            guard let number = Double(text.trimmingCharacters(in: .whitespaces)), number.isFinite else { return nil }
+            return number
+        default: return nil
+        }
+    }
+
+    /// Whether a single value counts as true.
+    public static func isTruthy(_ value: JSONValue) -> Bool {
+        switch value {
+        case .null: return false
+        case .bool(let flag): return flag
+        case .number(let number): return number != 0
+        case .string(let text):
+            let lowered = text.lowercased()
+            return !text.isEmpty && lowered != "false" && lowered != "0"
+        case .array(let elements): return !elements.isEmpty
+        case .object(let members): return !members.isEmpty
+        }
+    }
+
+    /// Elements of an array or object, characters of a string, else nil.
+    public static func count(_ value: JSONValue) -> Int? {
+        switch value {
+        case .array(let elements): return elements.count
+        case .object(let members): return members.count
+        case .string(let text): return text.count
+        case .null: return 0
+        default: return nil
+        }
+    }
+
+    /// Evaluates `left OP right`.
+    public static func evaluate(_ left: JSONValue, _ op: Operator, _ right: JSONValue) -> Result<Bool, Invalid> {
+        let leftNumber = number(left)
+        let rightNumber = number(right)
+        switch op {
+        case .equal, .notEqual:
+            let equal: Bool
+            if let leftNumber, let rightNumber {
+                equal = leftNumber == rightNumber
+            } else {
+                equal = left.interpolationText == right.interpolationText
+            }
+            return .success(op == .equal ? equal : !equal)
+        case .less, .lessOrEqual, .greater, .greaterOrEqual:
+            guard let a = leftNumber, let b = rightNumber else {
+                let bad = leftNumber == nil ? left : right
+                return .failure(Invalid(message:
+                    "'\(op.rawValue)' compares numbers, but \(bad.compactJSON) is not a number"))
+            }
+            switch op {
+            case .less: return .success(a < b)
+            case .lessOrEqual: return .success(a <= b)
+            case .greater: return .success(a > b)
+            default: return .success(a >= b)
+            }
+        case .contains:
+            let needle = right.interpolationText
+            switch left {
+            case .array(let elements):
+                return .success(elements.contains { element in
+                    if let a = number(element), let b = number(right) { return a == b }
+                    return element.interpolationText == needle
+                })
+            case .object(let members): return .success(members[needle] != nil)
+            default: return .success(left.interpolationText.contains(needle))
+            }
+        case .matches:
+            let pattern = right.interpolationText
+            do {
+                let regex = try Regex(pattern)
+                return .success(left.interpolationText.contains(regex))
+            } catch {
+                return .failure(Invalid(message: "invalid regular expression '\(pattern)': \(error)"))
+            }
+        }
+    }
+}
+
+import Foundation

@@ -1,0 +1,81 @@
+import BTSLanguage
+import Foundation
+
+/// The task of the command running now, so a signal can cancel it.
+final class RunningCommand: @unchecked Sendable {
+    private let lock = NSLock()
+    private var task: Task<Int32, Never>?
+    private var ended = false
+
+    func set(_ task: Task<Int32, Never>?) {
+        lock.lock()
+        defer { lock.unlock() }
+        self.task = task
+    }
+
+    /// Cancels the running command (Ctrl-C).
+    func cancel() {
+        lock.lock()
+        defer { lock.unlock() }
+        task?.cancel()
+    }
+
+    /// Cancels it and remembers that the session should end (SIGTERM, SIGHUP).
+    func end() {
+        lock.lock()
+        defer { lock.unlock() }
+        ended = true
+        task?.cancel()
+    }
+
+    var hasEnded: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return ended
+    }
+}
+
+extension Shell {
+    /// The prompt of the interactive shell (the REPL helper may replace it with budgets).
+    public func prompt() -> LinePrompt {
+        LinePrompt("bts> ", continuation: "...> ")
+    }
+
+    /// The REPL loop: reads logical lines from `reader` (libedit on a terminal, plain otherwise),
+    /// runs each as its own small script. Ctrl-C (delivered by
+    /// `signals` while a command runs) cancels that command and returns to the prompt; SIGTERM
+    /// and SIGHUP end the session. Ends on EOF (Ctrl-D) or `exit`; returns the exit status.
+    public func runInteractive(reader: any LineReader, signals: SignalWatcher? = nil) async -> Int32 {
+        let running = RunningCommand()
+        let listener: Task<Void, Never>? = signals.map { watcher in
+            Task {
+                for await event in watcher.events {
+                    switch event {
+                    case .interrupt: running.cancel()
+                    case .terminate, .hangup: running.end()
+                    case .windowChanged: break
+                    }
+                }
+            }
+        }
+        defer { listener?.cancel() }
+        while !running.hasEnded {
+            let result = await reader.readLine(prompt: prompt())
+            switch result {
+            case .eof:
+                return lastStatus
+            case .interrupted:
+                continue
+            case .line(let line):
+                guard !line.trimmingCharacters(in: .whitespaces).isEmpty else { continue }
+                let task = Task { await self.run(line, name: "<stdin>", interactive: true) }
+                running.set(task)
+                let status = await task.value
+                running.set(nil)
+                lastStatus = status
+                if let code = exitRequest { return code }
+            }
+        }
+        return lastStatus
+    }
+}

@@ -1,0 +1,62 @@
+import BTSLanguage
+import BooksTrackClient
+
+/// Any failure of a command, as data: the exit status, the message, and where in the source
+/// it points. Rendered in one place (``ErrorReporter``).
+public struct ShellError: Error, Sendable {
+    public var status: ExitStatus
+    public var message: String
+    /// The place in the current source the error is about (a word, or the whole command).
+    public var range: SourceRange?
+    /// Extra lines printed under the message (e.g. both sides of a failed `expect`).
+    public var details: [String]
+    /// Several diagnostics at once (syntax errors of a whole script); when set, `message` is unused.
+    public var diagnostics: [Diagnostic]
+    /// The code reported in `$_` (`NOT_FOUND`, `EXPECT_FAILED`, …).
+    public var code: String
+
+    public init(_ status: ExitStatus, _ message: String, range: SourceRange? = nil, details: [String] = [],
+                code: String? = nil) {
+        self.status = status
+        self.message = message
+        self.range = range
+        self.details = details
+        self.diagnostics = []
+        self.code = code ?? ShellError.defaultCode(status)
+    }
+
+    /// Syntax or validation errors (exit 2).
+    public init(diagnostics: [Diagnostic], status: ExitStatus = .usage) {
+        self.status = status
+        self.message = diagnostics.first?.message ?? "invalid input"
+        self.range = diagnostics.first?.range
+        self.details = []
+        self.diagnostics = diagnostics
+        self.code = ShellError.defaultCode(status)
+    }
+
+    /// Maps an API error to its exit status (via the client's category) and user wording.
+    public init(_ error: BooksTrackError, range: SourceRange? = nil) {
+        let status = ExitStatus(rawValue: error.exitCode) ?? .failure
+        var details: [String] = []
+        if !error.detail.isEmpty, error.detail != error.message { details.append(error.detail) }
+        self.init(status, error.message, range: range, details: details, code: error.code.rawValue)
+    }
+
+    /// Interrupted by Ctrl-C.
+    public static func interrupted(_ message: String = "interrupted") -> ShellError {
+        ShellError(.interrupted, message)
+    }
+
+    static func defaultCode(_ status: ExitStatus) -> String {
+        switch status {
+        case .ok: return "OK"
+        case .failure: return "COMMAND_FAILED"
+        case .usage: return "USAGE"
+        case .network: return "NETWORK_ERROR"
+        case .expectationFailed: return "EXPECT_FAILED"
+        case .rateLimited: return "RATE_LIMIT_EXCEEDED"
+        case .interrupted: return "INTERRUPTED"
+        }
+    }
+}

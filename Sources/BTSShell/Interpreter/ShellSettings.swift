@@ -1,0 +1,63 @@
+/// The settings changed with `set NAME VALUE` (and the global options).
+public struct ShellSettings: Sendable, Hashable {
+    public enum Toggle: String, Sendable, Hashable { case on, off, auto }
+    public enum OnError: String, Sendable, Hashable { case stop, `continue` }
+
+    /// nil: table on a terminal, json otherwise.
+    public var output: OutputFormat?
+    public var color: Toggle = .auto
+    public var timing = false
+    /// Wait (with a countdown) for a spent budget instead of failing with exit 5.
+    public var wait = true
+    public var onError: OnError = .stop
+    /// Silence human messages (progress, warnings, countdowns) on stderr.
+    public var quiet = false
+    /// Print each request/response (secrets masked) on stderr.
+    public var trace = false
+
+    public init() {}
+
+    /// The value of a setting as `set` shows it.
+    public func value(of name: String) -> String? {
+        switch name {
+        case "output": return output?.rawValue ?? "auto"
+        case "color": return color.rawValue
+        case "timing": return timing ? "on" : "off"
+        case "wait": return wait ? "on" : "off"
+        case "onerror": return onError.rawValue
+        default: return nil
+        }
+    }
+
+    /// Applies a validated setting; returns false for an unknown name or value.
+    public mutating func apply(_ name: String, _ value: String) -> Bool {
+        switch name {
+        case "output":
+            guard let format = OutputFormat(rawValue: value.lowercased()) else { return false }
+            output = format
+        case "color":
+            guard let toggle = Toggle(rawValue: value.lowercased()) else { return false }
+            color = toggle
+        case "timing":
+            guard let on = Self.bool(value) else { return false }
+            timing = on
+        case "wait":
+            guard let on = Self.bool(value) else { return false }
+            wait = on
+        case "onerror":
+            guard let mode = OnError(rawValue: value.lowercased()) else { return false }
+            onError = mode
+        default:
+            return false
+        }
+        return true
+    }
+
+    static func bool(_ text: String) -> Bool? {
+        switch text.lowercased() {
+        case "on", "true", "yes", "1": return true
+        case "off", "false", "no", "0": return false
+        default: return nil
+        }
+    }
+}

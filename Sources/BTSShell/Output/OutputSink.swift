@@ -1,0 +1,74 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The two output streams of the shell: data on stdout, human messages on stderr.
+public enum OutputStream: Sendable, Hashable {
+    case standardOutput
+    case standardError
+}
+
+/// Where the shell writes. The process uses ``StandardOutputSink``; tests use ``BufferOutputSink``.
+public protocol OutputSink: Sendable {
+    func write(_ text: String, to stream: OutputStream)
+}
+
+/// Writes straight to file descriptors 1 and 2 (unbuffered, so stdout and stderr interleave in order).
+public struct StandardOutputSink: OutputSink {
+    public init() {}
+
+    public func write(_ text: String, to stream: OutputStream) {
+        let descriptor = stream == .standardOutput ? STDOUT_FILENO : STDERR_FILENO
+        var bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeMutableBytes { buffer in
+                Glibc.write(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
+            }
+            if written < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            offset += written
+        }
+        bytes.removeAll()
+    }
+}
+
+/// Collects output in memory (tests, captured runs).
+public final class BufferOutputSink: OutputSink, @unchecked Sendable {
+    private let lock = NSLock()
+    private var out = ""
+    private var err = ""
+
+    public init() {}
+
+    public func write(_ text: String, to stream: OutputStream) {
+        lock.lock()
+        defer { lock.unlock() }
+        if stream == .standardOutput { out += text } else { err += text }
+    }
+
+    /// Everything written to stdout so far.
+    public var standardOutput: String {
+        lock.lock()
+        defer { lock.unlock() }
+        return out
+    }
+
+    /// Everything written to stderr so far.
+    public var standardError: String {
+        lock.lock()
+        defer { lock.unlock() }
+        return err
+    }
+
+    /// Forgets what was written.
+    public func reset() {
+        lock.lock()
+        defer { lock.unlock() }
+        out = ""
+        err = ""
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+
+/// The one-line progress display of `watch`: bar, percentage, counts, rate and ETA. Pure: the
+/// caller supplies the elapsed time.
+public struct ProgressLine: Sendable, Hashable {
+    public var barWidth: Int
+
+    public init(barWidth: Int = 24) {
+        self.barWidth = barWidth
+    }
+
+    /// `[██████████░░░░░░░░░░░░░░]  42%  420/1000 · 84.0/s · ETA 7 s · processing`.
+    public func render(fraction: Double?, processed: Int?, total: Int?, elapsed: Double, status: String) -> String {
+        let known = fraction ?? {
+            guard let processed, let total, total > 0 else { return nil }
+            return Double(processed) / Double(total)
+        }()
+        var parts: [String] = []
+        if let known {
+            let clamped = min(1, max(0, known))
+            let filled = Int((clamped * Double(barWidth)).rounded(.down))
+            parts.append("[" + String(repeating: "█", count: filled) + String(repeating: "░", count: barWidth - filled) + "]")
+            parts.append(String(format: "%3.0f%%", clamped * 100))
+        } else {
+            parts.append("[" + String(repeating: "·", count: barWidth) + "]")
+        }
+        if let processed {
+            parts.append(total.map { "\(processed)/\($0)" } ?? "\(processed)")
+            if elapsed > 0.5, processed > 0 {
+                let rate = Double(processed) / elapsed
+                parts.append(String(format: "%.1f/s", rate))
+                if let total, total > processed, rate > 0 {
+                    parts.append("ETA \(Self.duration(Double(total - processed) / rate))")
+                }
+            }
+        }
+        parts.append(status)
+        return parts.joined(separator: "  ")
+    }
+
+    /// `7 s`, `2 m 05 s`, `1 h 03 m`.
+    public static func duration(_ seconds: Double) -> String {
+        let whole = Int(seconds.rounded(.up))
+        if whole < 60 { return "\(whole) s" }
+        if whole < 3600 { return String(format: "%d m %02d s", whole / 60, whole % 60) }
+        return String(format: "%d h %02d m", whole / 3600, (whole % 3600) / 60)
+    }
+}

@@ -1,0 +1,165 @@
+import BTSLanguage
+import BooksTrackContract
+
+/// Turns a command's result into text for stdout in one of the four formats. The same value
+/// feeds every format: JSON shows it whole, ndjson one object per row, csv the rows of the
+/// table view with all of its columns, table the view fitted to the width.
+public struct ResultRenderer: Sendable {
+    public var format: OutputFormat
+    /// ANSI styles (bold header) allowed.
+    public var colored: Bool
+    /// Columns available; nil = no limit.
+    public var width: Int?
+    /// Indented JSON (on a terminal) or compact.
+    public var prettyJSON: Bool
+
+    public init(format: OutputFormat, colored: Bool = false, width: Int? = nil, prettyJSON: Bool = false) {
+        self.format = format
+        self.colored = colored
+        self.width = width
+        self.prettyJSON = prettyJSON
+    }
+
+    /// The text to print (ends in a newline unless empty).
+    public func render(_ value: JSONValue, view: ResultView) -> String {
+        switch format {
+        case .json:
+            if case .none = view { return "" }
+            return (prettyJSON ? value.prettyJSON : value.compactJSON) + "\n"
+        case .ndjson:
+            if case .none = view { return "" }
+            if let table = view.firstTable {
+                return rows(of: value, key: table.rowsKey).map { $0.compactJSON + "\n" }.joined()
+            }
+            return value.compactJSON + "\n"
+        case .csv:
+            return csv(value, view: view)
+        case .table:
+            return table(value, view: view)
+        }
+    }
+
+    // MARK: CSV
+
+    func csv(_ value: JSONValue, view: ResultView) -> String {
+        if case .none = view { return "" }
+        if let table = view.firstTable {
+            var lines = [table.columns.map { Self.csvField($0.key) }.joined(separator: ",")]
+            for row in rows(of: value, key: table.rowsKey) {
+                lines.append(table.columns.map { Self.csvField($0.cell(row)) }.joined(separator: ","))
+            }
+            return lines.joined(separator: "\n") + "\n"
+        }
+        if let fields = view.firstRecord {
+            let header = fields.map { Self.csvField($0.key) }.joined(separator: ",")
+            let row = fields.map { Self.csvField(value[$0.key]?.interpolationText ?? "") }.joined(separator: ",")
+            return header + "\n" + row + "\n"
+        }
+        return "value\n" + Self.csvField(value.interpolationText) + "\n"
+    }
+
+    /// RFC 4180: fields with a comma, quote, CR or LF are quoted, quotes doubled.
+    public static func csvField(_ text: String) -> String {
+        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
+        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    func rows(of value: JSONValue, key: String?) -> [JSONValue] {
+        let container = key.flatMap { value[$0] } ?? (key == nil ? value : .array([]))
+        return container.arrayValue ?? []
+    }
+
+    // MARK: Table
+
+    func table(_ value: JSONValue, view: ResultView) -> String {
+        switch view {
+        case .none: return ""
+        case .text(let text): return text.isEmpty || text.hasSuffix("\n") ? text : text + "\n"
+        case .record(let fields): return record(value, fields: fields)
+        case .table(let columns, let rowsKey, let footer, let empty):
+            let rows = rows(of: value, key: rowsKey)
+            if rows.isEmpty, let empty { return empty + "\n" }
+            var output = grid(columns: columns, rows: rows)
+            if let footer { output += footer + "\n" }
+            return output
+        case .sections(let views):
+            return views.map { table(value, view: $0) }.filter { !$0.isEmpty }.joined(separator: "\n")
+        }
+    }
+
+    func record(_ value: JSONValue, fields: [RecordField]) -> String {
+        let present = fields.filter { value[$0.key].map { !$0.isNull } ?? false }
+        let keyWidth = present.map { DisplayWidth.of($0.title) }.max() ?? 0
+        var output = ""
+        for field in present {
+            let title = field.title + String(repeating: " ", count: keyWidth - DisplayWidth.of(field.title))
+            var text = TableColumn(field.key, field.title).cell(value)
+            text = text.replacingOccurrences(of: "\n", with: " ")
+            if let width {
+                text = Self.truncate(text, to: max(8, width - keyWidth - 2))
+            }
+            output += ANSIStyle.bold.apply(title, enabled: colored) + "  " + text + "\n"
+        }
+        return output
+    }
+
+    func grid(columns: [TableColumn], rows: [JSONValue]) -> String {
+        let cells = rows.map { row in columns.map { $0.cell(row).replacingOccurrences(of: "\n", with: " ") } }
+        var widths = columns.indices.map { index in
+            max(DisplayWidth.of(columns[index].title), cells.map { DisplayWidth.of($0[index]) }.max() ?? 0)
+        }
+        if let width {
+            widths = Self.fit(widths, columns: columns, into: width)
+        }
+        func line(_ texts: [String], header: Bool) -> String {
+            var parts: [String] = []
+            for (index, column) in columns.enumerated() {
+                let text = Self.truncate(texts[index], to: widths[index])
+                let padding = String(repeating: " ", count: max(0, widths[index] - DisplayWidth.of(text)))
+                let isLast = index == columns.count - 1
+                var cell = column.alignment == .right ? padding + text : text + (isLast ? "" : padding)
+                if header { cell = ANSIStyle.bold.apply(cell, enabled: colored) }
+                parts.append(cell)
+            }
+            return parts.joined(separator: "  ") + "\n"
+        }
+        var output = line(columns.map(\.title), header: true)
+        output += widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ") + "\n"
+        for row in cells { output += line(row, header: false) }
+        return output
+    }
+
+    /// Shrinks flexible columns (widest first) until the table fits `total` columns. Flexible
+    /// columns keep at least 6 columns or their header's width.
+    static func fit(_ widths: [Int], columns: [TableColumn], into total: Int) -> [Int] {
+        var widths = widths
+        let separators = max(0, widths.count - 1) * 2
+        var excess = widths.reduce(0, +) + separators - total
+        let minimum = columns.map { max(6, DisplayWidth.of($0.title)) }
+        while excess > 0 {
+            var widest: Int?
+            for index in widths.indices where columns[index].isFlexible && widths[index] > minimum[index] {
+                if widest.map({ widths[index] > widths[$0] }) ?? true { widest = index }
+            }
+            guard let index = widest else { break }
+            widths[index] -= 1
+            excess -= 1
+        }
+        return widths
+    }
+
+    /// `text` cut to `width` display columns, ending in "…" when cut.
+    public static func truncate(_ text: String, to width: Int) -> String {
+        guard DisplayWidth.of(text) > width else { return text }
+        guard width > 1 else { return width == 1 ? "…" : "" }
+        var result = ""
+        var used = 0
+        for character in text {
+            let next = used + DisplayWidth.width(of: character)
+            if next > width - 1 { break }
+            result.append(character)
+            used = next
+        }
+        return result + "…"
+    }
+}

@@ -1,0 +1,104 @@
+import BooksTrackContract
+
+/// One column of a table view.
+public struct TableColumn: Sendable, Hashable {
+    public enum Alignment: Sendable, Hashable { case left, right }
+    /// How a cell's value is shown.
+    public enum Format: Sendable, Hashable {
+        /// Plain text (arrays joined with ", ").
+        case text
+        /// A number with a fixed count of decimals.
+        case decimal(Int)
+        /// A fraction 0…1 shown as a percentage.
+        case percent
+        /// A 10-cell bar of this column's number out of the number in column `total`.
+        case bar(total: String)
+    }
+
+    /// The key in each row object.
+    public var key: String
+    /// The header.
+    public var title: String
+    public var alignment: Alignment
+    public var format: Format
+    /// Whether the column may be shortened (with "…") to fit the width.
+    public var isFlexible: Bool
+
+    public init(_ key: String, _ title: String, alignment: Alignment = .left, format: Format = .text,
+                flexible: Bool = false) {
+        self.key = key
+        self.title = title
+        self.alignment = alignment
+        self.format = format
+        self.isFlexible = flexible
+    }
+
+    /// A right-aligned numeric column.
+    public static func number(_ key: String, _ title: String, decimals: Int = 0) -> TableColumn {
+        TableColumn(key, title, alignment: .right, format: decimals == 0 ? .text : .decimal(decimals))
+    }
+
+    /// The text of this column's cell in `row`.
+    public func cell(_ row: JSONValue) -> String {
+        guard let value = row[key] else { return "" }
+        switch (format, value) {
+        case (.decimal(let decimals), .number(let number)):
+            return String(format: "%.\(decimals)f", number)
+        case (.percent, .number(let number)):
+            return String(format: "%.0f%%", number * 100)
+        case (.bar(let totalKey), .number(let number)):
+            guard let total = row[totalKey]?.doubleValue, total > 0 else { return "" }
+            let filled = Int((min(1, max(0, number / total)) * 10).rounded())
+            return String(repeating: "█", count: filled) + String(repeating: "░", count: 10 - filled)
+        case (_, .array(let elements)):
+            return elements.map(\.interpolationText).joined(separator: ", ")
+        default:
+            return value.interpolationText
+        }
+    }
+}
+
+/// How a command's result is shown in table mode (and which rows ndjson/csv use). The data
+/// itself is always the result value; JSON shows all of it.
+public indirect enum ResultView: Sendable, Hashable {
+    /// Nothing to show (the value still becomes `$_`).
+    case none
+    /// Free text (help, echo); JSON mode prints the value instead.
+    case text(String)
+    /// Rows from the array at `rowsKey` of the value (or the value itself when nil).
+    case table(columns: [TableColumn], rowsKey: String?, footer: String?, empty: String?)
+    /// Selected top-level keys as "key  value" lines.
+    case record(fields: [RecordField])
+    /// Several views one after the other, separated by a blank line.
+    case sections([ResultView])
+
+    /// The first table in the view (the rows of ndjson and csv).
+    var firstTable: (columns: [TableColumn], rowsKey: String?)? {
+        switch self {
+        case .table(let columns, let rowsKey, _, _): return (columns, rowsKey)
+        case .sections(let views):
+            for view in views { if let table = view.firstTable { return table } }
+            return nil
+        default: return nil
+        }
+    }
+
+    /// The first record in the view.
+    var firstRecord: [RecordField]? {
+        switch self {
+        case .record(let fields): return fields
+        case .sections(let views): return views.lazy.compactMap(\.firstRecord).first
+        default: return nil
+        }
+    }
+}
+
+/// One line of a record view.
+public struct RecordField: Sendable, Hashable {
+    public var key: String
+    public var title: String
+    public init(_ key: String, _ title: String? = nil) {
+        self.key = key
+        self.title = title ?? key
+    }
+}

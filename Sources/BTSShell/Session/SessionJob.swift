@@ -1,0 +1,95 @@
+import BooksTrackContract
+import Foundation
+
+/// A job started in this session: what `jobs` lists and what `cancel` needs (its token).
+public struct SessionJob: Sendable, Hashable {
+    public enum Kind: String, Sendable, Hashable {
+        case csvImport = "import"
+        case batchEnrichment = "enrich"
+    }
+
+    public var id: String
+    public var kind: Kind
+    /// The bearer token for cancel and the WebSocket. Never printed.
+    public var token: String?
+    public var startedAt: Date
+    public var totalCount: Int?
+    public var processedCount: Int?
+    /// The last status seen (`initialized`, `processing`, `completed`, …).
+    public var status: String
+    /// Where it came from (file name or "3 ISBNs").
+    public var source: String
+
+    public var pipeline: Pipeline { kind == .csvImport ? .csvImport : .batchEnrichment }
+
+    /// The job as `jobs` shows it (no token).
+    public var json: JSONValue {
+        .record([
+            ("jobId", id.json), ("kind", kind.rawValue.json), ("status", status.json), ("source", source.json),
+            ("processedCount", processedCount.json), ("totalCount", totalCount.json),
+            ("startedAt", ISO8601DateFormatter().string(from: startedAt).json),
+        ])
+    }
+}
+
+/// What the last command cost: shown by `timing` and, with `set timing on`, after each command.
+public struct CommandMetrics: Sendable, Hashable {
+    /// Wall time of the whole command.
+    public var elapsed: Duration = .zero
+    /// Time spent in API calls (retries and waits included).
+    public var networkTime: Duration = .zero
+    /// API calls made.
+    public var calls = 0
+    /// Calls answered by the client's cache.
+    public var cacheHits = 0
+    /// Server-side cache hits (`X-Cache: HIT`).
+    public var serverCacheHits = 0
+    /// Retries performed.
+    public var retries = 0
+    /// Budgets touched: "search 98/100".
+    public var budgets: [String] = []
+
+    public init() {}
+
+    /// One line: `12.3 ms total, network 10.1 ms (1 call, 0 cache hits) · budget search 98/100`.
+    public var summary: String {
+        var text = "time \(Self.format(elapsed))"
+        if calls > 0 {
+            text += " · network \(Self.format(networkTime)) (\(calls) call\(calls == 1 ? "" : "s")"
+            text += ", \(cacheHits) cache hit\(cacheHits == 1 ? "" : "s")"
+            if serverCacheHits > 0 { text += ", \(serverCacheHits) server cache hit\(serverCacheHits == 1 ? "" : "s")" }
+            if retries > 0 { text += ", \(retries) retr\(retries == 1 ? "y" : "ies")" }
+            text += ")"
+        }
+        if !budgets.isEmpty { text += " · budget " + budgets.joined(separator: ", ") }
+        return text
+    }
+
+    var json: JSONValue {
+        .record([
+            ("elapsedMs", .number(Self.milliseconds(elapsed))), ("networkMs", .number(Self.milliseconds(networkTime))),
+            ("calls", calls.json), ("cacheHits", cacheHits.json), ("serverCacheHits", serverCacheHits.json),
+            ("retries", retries.json), ("budgets", budgets.json),
+        ])
+    }
+
+    static func milliseconds(_ duration: Duration) -> Double {
+        let components = duration.components
+        return (Double(components.seconds) * 1000 + Double(components.attoseconds) / 1e15 * 1000 / 1000).rounded(toPlaces: 3)
+    }
+
+    /// `850 µs`, `12.3 ms`, `1.25 s`.
+    public static func format(_ duration: Duration) -> String {
+        let ms = milliseconds(duration)
+        if ms < 1 { return String(format: "%.0f µs", ms * 1000) }
+        if ms < 1000 { return String(format: "%.1f ms", ms) }
+        return String(format: "%.2f s", ms / 1000)
+    }
+}
+
+extension Double {
+    func rounded(toPlaces places: Int) -> Double {
+        let scale = Foundation.pow(10.0, Double(places))
+        return (self * scale).rounded() / scale
+    }
+}

@@ -1,0 +1,94 @@
+import ArgumentParser
+import BTSLanguage
+import BTSShell
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `bts`: the REPL, a script, `-c` commands, or commands read from stdin.
+struct BTSCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bts",
+        abstract: "The BooksTrack shell: search, enrich and import books from a scriptable REPL.",
+        discussion: """
+            With no FILE and no -c, bts reads commands interactively when stdin is a terminal, else it \
+            reads them from stdin (no prompt). Type 'help' inside bts for the commands.
+
+            Backend, first match wins: --local, --api, --profile, BTS_API_URL, the config file's \
+            default_profile ($XDG_CONFIG_HOME/bts/config.toml), else the embedded backend.
+
+            Exit status: 0 ok, 1 a command failed, 2 usage or syntax error, 3 network or server \
+            unreachable, 4 an expect failed, 5 rate limited and not allowed to wait, 130 interrupted.
+            """,
+        version: BTSVersion.current,
+        subcommands: [ServeCommand.self, CatalogCleanCommand.self])
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(name: .customShort("c"), parsing: .unconditionalSingleValue,
+            help: ArgumentHelp("Run CMD (commands separated by ';'), then exit. Repeatable.", valueName: "CMD"))
+    var commands: [String] = []
+
+    @ArgumentParser.Argument(parsing: .captureForPassthrough,
+              help: ArgumentHelp("A script to run and its arguments ($1..$n).", valueName: "FILE.bts [ARG...]"))
+    var script: [String] = []
+
+    func validate() throws {
+        if !commands.isEmpty, !script.isEmpty {
+            throw ValidationError("give either -c commands or a script FILE, not both")
+        }
+    }
+
+    /// Runs and returns the exit status; the backend is always shut down first.
+    func execute() async -> Int32 {
+        let environment = ProcessInfo.processInfo.environment
+        let terminal = TerminalInfo.detect(environment: environment)
+        let interactive = commands.isEmpty && script.isEmpty && terminal.stdinIsTerminal
+        var history: HistoryStore?
+        if interactive, let url = HistoryStore.defaultFileURL(environment: environment) {
+            let store = HistoryStore(fileURL: url)
+            _ = try? store.load()
+            history = store
+        }
+        let scriptName = script.first ?? "bts"
+        let options = global.shellOptions(terminal: terminal, environment: environment, scriptName: scriptName,
+                                          scriptArguments: Array(script.dropFirst()), history: history)
+        let shell = Shell(options: options)
+        let signals = SignalWatcher()
+        let status: Int32
+        if interactive {
+            let reader = LineReaderFactory.make(configuration: LineEditor.Configuration(
+                isComplete: { Parser.isComplete($0) }, history: history))
+            status = await shell.runInteractive(reader: reader, signals: signals)
+            history?.flush()
+        } else {
+            let commands = self.commands
+            let script = self.script
+            let work = Task { () -> Int32 in
+                if !commands.isEmpty {
+                    let sources = commands.enumerated().map { index, text in
+                        (text: text, name: commands.count == 1 ? "-c" : "-c#\(index + 1)")
+                    }
+                    return await shell.runSources(sources)
+                }
+                if let path = script.first {
+                    return await shell.runFile(URL(fileURLWithPath: path))
+                }
+                let input = FileHandle.standardInput.readDataToEndOfFile()
+                return await shell.run(String(decoding: input, as: UTF8.self), name: "<stdin>")
+            }
+            let listener = Task {
+                for await event in signals.events where event != .windowChanged {
+                    work.cancel()
+                }
+            }
+            let result = await work.value
+            listener.cancel()
+            status = work.isCancelled ? ExitStatus.interrupted.rawValue : result
+        }
+        signals.stop()
+        await shell.shutdown()
+        return status
+    }
+}

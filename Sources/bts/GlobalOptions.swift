@@ -1,0 +1,68 @@
+import ArgumentParser
+import BTSShell
+import Foundation
+
+extension OutputFormat: ExpressibleByArgument {}
+
+/// The options every run of bts accepts (SHELL.md "Global options").
+struct GlobalOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("Use the BooksTrack server at URL.", valueName: "URL"))
+    var api: String?
+
+    @Option(name: .long, help: ArgumentHelp("Use a profile (built in: production, staging, local; more in config.toml).",
+                                            valueName: "NAME"))
+    var profile: String?
+
+    @Flag(name: .long, help: "Use the embedded backend (an in-process server over the bundled catalog).")
+    var local = false
+
+    @Option(name: .long, help: ArgumentHelp("table, json, ndjson or csv (default: table on a terminal, json otherwise).",
+                                            valueName: "FORMAT"))
+    var output: OutputFormat?
+
+    @Flag(name: .customLong("no-color"), help: "Never colour the output (NO_COLOR does the same).")
+    var noColor = false
+
+    @Flag(name: .shortAndLong, help: "Silence progress, warnings and countdowns on stderr.")
+    var quiet = false
+
+    @Flag(name: .long, help: "Print every request and response on stderr (secrets masked).")
+    var trace = false
+
+    @Option(name: .long, help: ArgumentHelp("Deadline of each request (default 30).", valueName: "SECONDS"))
+    var timeout: Double?
+
+    @Flag(name: .long, help: "Keep running a script after a failing command.")
+    var continueOnError = false
+
+    @Flag(name: .long, help: "Fail with exit 5 instead of waiting when a rate-limit budget is spent.")
+    var noWait = false
+
+    func validate() throws {
+        if let timeout, !(timeout > 0 && timeout <= 3600) {
+            throw ValidationError("--timeout must be a number of seconds between 0 and 3600")
+        }
+        if local, api != nil || profile != nil {
+            throw ValidationError("--local cannot be combined with --api or --profile")
+        }
+        if api != nil, profile != nil {
+            throw ValidationError("--api and --profile cannot be combined")
+        }
+    }
+
+    /// The shell's options for this run.
+    func shellOptions(terminal: TerminalInfo, environment: [String: String], scriptName: String,
+                      scriptArguments: [String], history: HistoryStore?) -> ShellOptions {
+        var settings = ShellSettings()
+        settings.output = output
+        settings.quiet = quiet
+        settings.trace = trace
+        settings.wait = !noWait
+        var options = ShellOptions(
+            backend: BackendRequest(apiURL: api, profile: profile, forceEmbedded: local),
+            settings: settings, continueOnError: continueOnError, noColor: noColor, terminal: terminal,
+            environment: environment, scriptName: scriptName, scriptArguments: scriptArguments, history: history)
+        if let timeout { options.backendOptions.timeout = .milliseconds(Int64(timeout * 1000)) }
+        return options
+    }
+}

@@ -1,0 +1,66 @@
+import ArgumentParser
+import BTSShell
+import BooksTrackServer
+import Foundation
+
+/// `bts serve`: the local BooksTrack-compatible server in the foreground.
+struct ServeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run the local BooksTrack-compatible server in the foreground (Ctrl-C stops it).",
+        discussion: "Server flags:\n" + ServerConfiguration.flagHelp)
+
+    @ArgumentParser.Argument(parsing: .allUnrecognized, help: ArgumentHelp("Server flags (see below).", valueName: "FLAGS"))
+    var flags: [String] = []
+
+    func execute() async -> Int32 {
+        let configuration: ServerConfiguration
+        do {
+            configuration = try ServerConfiguration(arguments: flags)
+        } catch {
+            FileHandle.standardError.write(Data("bts serve: \(error.message)\n".utf8))
+            return ExitStatus.usage.rawValue
+        }
+        let cache = configuration.cacheDirectory ?? XDGPaths().cacheDirectory
+        let catalog: SQLiteCatalog
+        do {
+            try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
+            catalog = try SQLiteCatalog.open(cacheDirectory: cache)
+        } catch {
+            FileHandle.standardError.write(Data("bts serve: cannot open the catalog in \(cache.path): \(error)\n".utf8))
+            return ExitStatus.failure.rawValue
+        }
+        do {
+            try await LocalServer.serve(configuration, catalog: catalog)
+            return ExitStatus.ok.rawValue
+        } catch {
+            FileHandle.standardError.write(Data("bts serve: \(error)\n".utf8))
+            return ExitStatus.network.rawValue
+        }
+    }
+}
+
+/// `bts catalog-clean IN.csv OUT` (hidden): rebuilds the cleaned catalog from goodbooks-10k's books.csv.
+struct CatalogCleanCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "catalog-clean",
+        abstract: "Clean goodbooks-10k books.csv into the bundled catalog TSV.",
+        shouldDisplay: false)
+
+    @ArgumentParser.Argument(help: "goodbooks-10k books.csv")
+    var input: String
+
+    @ArgumentParser.Argument(help: "Where to write the cleaned catalog")
+    var output: String
+
+    func execute() -> Int32 {
+        do {
+            let report = try CatalogCleaner.clean(csvAt: URL(fileURLWithPath: input), to: URL(fileURLWithPath: output))
+            FileHandle.standardError.write(Data("\(report)\n".utf8))
+            return ExitStatus.ok.rawValue
+        } catch {
+            FileHandle.standardError.write(Data("bts catalog-clean: \(error)\n".utf8))
+            return ExitStatus.failure.rawValue
+        }
+    }
+}
