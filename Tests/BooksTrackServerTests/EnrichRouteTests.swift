@@ -1,12 +1,14 @@
 import BooksTrackContract
 import Foundation
 import Testing
+
 @testable import BooksTrackServer
 
 @Suite struct EnrichRouteTests {
     @Test func enrichesFromTheCatalog() async throws {
         try await TestServer.with { server async throws in
-            let response = try await server.postJSON("/api/v2/books/enrich", #"{"barcode":"0439023483","prefer_provider":"google_books"}"#)
+            let response = try await server.postJSON(
+                "/api/v2/books/enrich", #"{"barcode":"0439023483","prefer_provider":"google_books"}"#)
             #expect(response.status == 200)
             #expect(response.header("X-RateLimit-Class") == "enrich" && response.header("X-RateLimit-Limit") == "5")
             let envelope = try response.decode(Envelope<EnrichedBook>.self)
@@ -55,7 +57,10 @@ import Testing
                 (#"{"title":"Dune"}"#, "application/json", 400, "INVALID_REQUEST"),
                 (#"{"barcode":42}"#, "application/json", 400, "INVALID_ISBN"),
                 (#"{"barcode":"9780439023482"}"#, "application/json", 400, "INVALID_ISBN"),
-                (#"{"barcode":"9780439023481","prefer_provider":"amazon"}"#, "application/json", 400, "INVALID_REQUEST"),
+                (
+                    #"{"barcode":"9780439023481","prefer_provider":"amazon"}"#, "application/json", 400,
+                    "INVALID_REQUEST"
+                ),
                 (#"{"barcode":"9780439023481"}"#, "text/plain", 400, "INVALID_REQUEST"),
                 (#"{"barcode":"9780451524935"}"#, "application/json", 404, "NOT_FOUND"),
             ]

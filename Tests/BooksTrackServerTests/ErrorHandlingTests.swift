@@ -1,6 +1,8 @@
 import BooksTrackContract
 import Foundation
+import HTTPTypes
 import Testing
+
 @testable import BooksTrackServer
 
 @Suite struct ErrorHandlingTests {
@@ -33,7 +35,8 @@ import Testing
     @Test func everyHeaderNameIsValid() {
         let names: [HTTPField.Name] = [
             .xErrorType, .xResponseTime, .xResponseFormat, .xRateLimitLimit, .xRateLimitRemaining, .xRateLimitReset,
-            .xRateLimitClass, .xCache, .xFaultInjection, .xCustomError, .xIdempotentReplay, .deprecation, .sunset, .link,
+            .xRateLimitClass, .xCache, .xFaultInjection, .xCustomError, .xIdempotentReplay, .deprecation, .sunset,
+            .link,
         ]
         #expect(Set(names.map(\.canonicalName)).count == names.count)
     }
@@ -84,7 +87,10 @@ import Testing
                         switch i % 4 {
                         case 0: return try await server.get("/v1/search/isbn?isbn=9780439023481").status
                         case 1: return try await server.get("/api/v2/search?q=the&mode=hybrid").status
-                        case 2: return try await server.postJSON("/api/v2/books/enrich", #"{"barcode":"9780743273565","idempotency_key":"same"}"#).status
+                        case 2:
+                            return try await server.postJSON(
+                                "/api/v2/books/enrich", #"{"barcode":"9780743273565","idempotency_key":"same"}"#
+                            ).status
                         default: return try await server.get("/v1/search/title").status
                         }
                     }
@@ -114,6 +120,3 @@ struct FailingCatalog: CatalogQuerying {
     func similar(isbn13: String, limit: Int) throws -> [ScoredBook]? { throw Broken() }
     func weeklyRecommendations(weekOf: Date, limit: Int) throws -> [Recommendation] { throw Broken() }
 }
-
-
-import HTTPTypes

@@ -1,6 +1,7 @@
 import BooksTrackContract
 import Foundation
 import Testing
+
 @testable import BooksTrackServer
 
 @Suite struct FaultInjectionTests {
@@ -32,7 +33,9 @@ import Testing
             #expect(response.header("X-Error-Type") == "CIRCUIT_OPEN")
             #expect(response.header("Retry-After") == "5")
             let error = try #require(try response.failure.error)
-            #expect(error.code == .circuitOpen && error.retryable && error.retryAfterMs == 5000 && error.provider == "isbndb")
+            #expect(
+                error.code == .circuitOpen && error.retryable && error.retryAfterMs == 5000
+                    && error.provider == "isbndb")
             // Prefix match only.
             #expect(try await server.get("/api/v2/search?q=x").status == 200)
         }
@@ -69,7 +72,8 @@ import Testing
             let body = #"{"barcode":"9780439023481"}"#
             var statuses: [Int] = []
             for method in ["POST", "GET", "POST", "POST", "POST"] {
-                let response = method == "POST"
+                let response =
+                    method == "POST"
                     ? try await server.postJSON("/api/v2/books/enrich", body)
                     : try await server.get("/api/v2/books/enrich")
                 statuses.append(response.status)
@@ -80,7 +84,9 @@ import Testing
     }
 
     @Test func latencyDelaysThenPasses() async throws {
-        try await TestServer.with(Self.faultyConfiguration([FaultRule(pathPrefix: "/health", action: .latency(milliseconds: 50))])) { server async throws in
+        try await TestServer.with(
+            Self.faultyConfiguration([FaultRule(pathPrefix: "/health", action: .latency(milliseconds: 50))])
+        ) { server async throws in
             let response = try await server.get("/health")
             #expect(response.status == 200)
             let ms = Int(response.header("X-Response-Time")?.dropLast(2) ?? "") ?? 0

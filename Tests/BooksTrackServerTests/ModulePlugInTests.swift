@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import Logging
 import Testing
+
 @testable import BooksTrackServer
 
 /// A stand-in for the job routes: a classed route with a path parameter plus a shutdown hook.
@@ -10,9 +11,10 @@ struct ProbeModule: ServerRouteModule {
     let shutdowns: ShutdownCounter
 
     func install(on router: Router<ServerRequestContext>, services: ServerServices) throws -> ServerModuleInstallation {
-        router.add(middleware: services.rateLimit(classifier: { request in
-            request.uri.path.hasPrefix("/v1/jobs/") ? .jobs : nil
-        }))
+        router.add(
+            middleware: services.rateLimit(classifier: { request in
+                request.uri.path.hasPrefix("/v1/jobs/") ? .jobs : nil
+            }))
         router.get("/v1/jobs/:id/results") { _, context in
             guard let id = context.parameters.get("id") else { throw APIError(.invalidRequest, "no id") }
             return try JSONResponse.envelope(["jobId": id])
@@ -42,7 +44,8 @@ final class ShutdownCounter: @unchecked Sendable {
         let server = TestServer(running: running)
         do {
             let ok = try await server.get("/v1/jobs/abc/results")
-            #expect(ok.status == 200 && ok.header("X-RateLimit-Class") == "jobs" && ok.header("X-RateLimit-Limit") == "3")
+            #expect(
+                ok.status == 200 && ok.header("X-RateLimit-Class") == "jobs" && ok.header("X-RateLimit-Limit") == "3")
             #expect(try ok.decode(Envelope<[String: String]>.self).data == ["jobId": "abc"])
             let wrongMethod = try await server.request("POST", "/v1/jobs/xyz")
             #expect(wrongMethod.status == 405 && wrongMethod.header("Allow") == "DELETE")

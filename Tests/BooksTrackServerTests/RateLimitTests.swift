@@ -1,6 +1,7 @@
 import BooksTrackContract
 import Foundation
 import Testing
+
 @testable import BooksTrackServer
 
 @Suite struct RateLimitTests {
@@ -79,7 +80,8 @@ import Testing
         let clock = ManualClock()
         try await TestServer.with(clock: clock) { server async throws in
             for _ in 0..<5 {
-                #expect(try await server.postJSON("/api/v2/books/enrich", #"{"barcode":"9780439023481"}"#).status == 200)
+                #expect(
+                    try await server.postJSON("/api/v2/books/enrich", #"{"barcode":"9780439023481"}"#).status == 200)
             }
             let refused = try await server.postJSON("/api/v2/books/enrich", #"{"barcode":"9780439023481"}"#)
             #expect(refused.status == 429 && refused.header("Retry-After") == "60")

@@ -1,13 +1,15 @@
 import BooksTrackContract
 import Foundation
 import Testing
+
 @testable import BooksTrackServer
 
 /// The real goodbooks-10k catalog, built once per test process in a temporary directory.
 enum SharedCatalog {
     static let result: Result<SQLiteCatalog, any Error> = Result {
         let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("bts-server-tests-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)")
+            .appendingPathComponent(
+                "bts-server-tests-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         return try SQLiteCatalog.open(cacheDirectory: directory)
     }

@@ -1,6 +1,7 @@
 import BooksTrackContract
 import Foundation
 import Testing
+
 @testable import BooksTrackServer
 
 @Suite struct SearchRouteTests {
@@ -137,7 +138,8 @@ import Testing
 
     @Test func legacyDeprecationHeadersWhenConfigured() async throws {
         var config = TestServer.testConfiguration()
-        config.legacyDeprecation = .init(deprecation: "true", sunset: "Wed, 01 Jul 2026 00:00:00 GMT", link: "</api/v2/search>")
+        config.legacyDeprecation = .init(
+            deprecation: "true", sunset: "Wed, 01 Jul 2026 00:00:00 GMT", link: "</api/v2/search>")
         try await TestServer.with(config) { server async throws in
             let legacy = try await server.get("/v1/search/title?q=gatsby")
             #expect(legacy.header("Deprecation") == "true")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BooksTrackServer
 
 @Suite struct ServerConfigurationFlagsTests {
@@ -32,11 +33,13 @@ import Testing
         #expect(config.rateLimits[.search] == nil)
         #expect(config.disabledFeatures == [.semanticSearch, .similarBooks, .weeklyRecommendations])
         #expect(config.faultInjectionEnabled)
-        #expect(config.faultRules == [
-            FaultRule(pathPrefix: "/v1/search", action: .circuitOpen(retryAfterMs: 5000, provider: "isbndb")),
-            FaultRule(pathPrefix: "/api/v2/books/enrich", method: "POST", action: .emptyBody(status: 503), times: 2),
-            FaultRule(pathPrefix: "/api/v2", action: .latency(milliseconds: 150)),
-        ])
+        #expect(
+            config.faultRules == [
+                FaultRule(pathPrefix: "/v1/search", action: .circuitOpen(retryAfterMs: 5000, provider: "isbndb")),
+                FaultRule(
+                    pathPrefix: "/api/v2/books/enrich", method: "POST", action: .emptyBody(status: 503), times: 2),
+                FaultRule(pathPrefix: "/api/v2", action: .latency(milliseconds: 150)),
+            ])
         #expect(config.cacheDirectory?.path == "/tmp/bts-cache")
         #expect(config.legacyDeprecation != nil)
         #expect(config.jobs.heartbeatInterval == .milliseconds(500))
@@ -53,7 +56,8 @@ import Testing
         ["--port", "70000"], ["--port"], ["--rate-limit", "nonsense=1/min"], ["--rate-limit", "search=ten/min"],
         ["--rate-limits", "maybe"], ["--disable", "teleportation"], ["--inject-fault", "/v1=internal-error"],
         ["--enable-fault-injection", "--inject-fault", "v1=internal-error"],
-        ["--enable-fault-injection", "--inject-fault", "/v1=explode"], ["--enable-fault-injection", "--latency", "/v1=-5"],
+        ["--enable-fault-injection", "--inject-fault", "/v1=explode"],
+        ["--enable-fault-injection", "--latency", "/v1=-5"],
         ["--frobnicate"],
     ])
     func rejectsBadFlagsWithAMessage(_ arguments: [String]) {
@@ -70,7 +74,9 @@ import Testing
         #expect(try FaultRule(parsing: "/x=html-502").action == .proxyHTML(status: 502))
         #expect(try FaultRule(parsing: "/x=html").action == .proxyHTML(status: 502))
         #expect(try FaultRule(parsing: "/x=empty-504").action == .emptyBody(status: 504))
-        #expect(try FaultRule(parsing: "/x=circuit-open").action == .circuitOpen(retryAfterMs: 30_000, provider: "google_books"))
+        #expect(
+            try FaultRule(parsing: "/x=circuit-open").action
+                == .circuitOpen(retryAfterMs: 30_000, provider: "google_books"))
         #expect(try FaultRule(parsing: "/x=latency:40").action == .latency(milliseconds: 40))
         let first = try FaultRule(parsing: "/x=fail-first:3")
         #expect(first.times == 3 && first.action == .internalError)
@@ -96,7 +102,8 @@ import Testing
         for _ in 0..<2000 {
             let count = Int(generator.next() % 6)
             let arguments = (0..<count).map { _ in
-                pieces[Int(generator.next() % UInt64(pieces.count))] + pieces[Int(generator.next() % UInt64(pieces.count))]
+                pieces[Int(generator.next() % UInt64(pieces.count))]
+                    + pieces[Int(generator.next() % UInt64(pieces.count))]
             }
             if let config = try? ServerConfiguration(arguments: arguments) {
                 #expect((0...65535).contains(config.port))

@@ -1,6 +1,7 @@
 import BooksTrackContract
 import Foundation
 import Testing
+
 @testable import BooksTrackServer
 
 @Suite struct V2RouteTests {
@@ -83,7 +84,8 @@ import Testing
             #expect(try await server.get("/v1/search/similar?isbn=9780061120084").errorCode == "NOT_FOUND")
             #expect(try await server.get("/v1/search/similar?isbn=97804").errorCode == "INVALID_ISBN")
             #expect(try await server.get("/v1/search/similar").errorCode == "MISSING_PARAMETER")
-            #expect(try await server.get("/v1/search/similar?isbn=9780439023481&limit=51").errorCode == "INVALID_REQUEST")
+            #expect(
+                try await server.get("/v1/search/similar?isbn=9780439023481&limit=51").errorCode == "INVALID_REQUEST")
         }
     }
 

@@ -32,7 +32,8 @@ extension ServerConfiguration {
 
     /// Builds a configuration from `bts serve` flags (both `--flag value` and `--flag=value`),
     /// starting from `base`. Fault flags require `--enable-fault-injection`.
-    public init(arguments: [String], base: ServerConfiguration = ServerConfiguration()) throws(ServerConfigurationError) {
+    public init(arguments: [String], base: ServerConfiguration = ServerConfiguration()) throws(ServerConfigurationError)
+    {
         var config = base
         var pendingFaults: [FaultRule] = []
         var index = 0
@@ -107,7 +108,8 @@ extension ServerConfiguration {
             case "--sse-heartbeat":
                 let text = try value(for: flag, inline: inline)
                 guard let seconds = Double(text), seconds > 0 else {
-                    throw ServerConfigurationError("--sse-heartbeat must be a positive number of seconds, got '\(text)'")
+                    throw ServerConfigurationError(
+                        "--sse-heartbeat must be a positive number of seconds, got '\(text)'")
                 }
                 config.jobs.heartbeatInterval = .milliseconds(Int(seconds * 1000))
             case "--job-pacing":
@@ -135,7 +137,8 @@ extension ServerConfiguration {
         let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
         guard parts.count == 2, let limitClass = RateLimitClass(rawValue: parts[0].lowercased()) else {
             let known = RateLimitClass.allCases.map(\.rawValue).joined(separator: ", ")
-            throw ServerConfigurationError("--rate-limit must look like CLASS=N/UNIT with CLASS one of \(known), got '\(text)'")
+            throw ServerConfigurationError(
+                "--rate-limit must look like CLASS=N/UNIT with CLASS one of \(known), got '\(text)'")
         }
         if ["off", "none", "unlimited"].contains(parts[1].lowercased()) { return (limitClass, nil) }
         guard let rule = RateLimitRule(parsing: parts[1]) else {

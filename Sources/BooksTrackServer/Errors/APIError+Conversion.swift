@@ -39,7 +39,8 @@ extension APIError {
         if error is DecodingError {
             return APIError(.invalidRequest, "The request could not be decoded")
         }
-        logger.error("unhandled error", metadata: ["error": "\(String(reflecting: error))", "path": "\(request.uri.path)"])
+        logger.error(
+            "unhandled error", metadata: ["error": "\(String(reflecting: error))", "path": "\(request.uri.path)"])
         return APIError(.internalError, "Internal server error")
     }
 }

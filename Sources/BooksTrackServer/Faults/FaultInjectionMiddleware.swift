@@ -28,7 +28,8 @@ struct FaultInjectionMiddleware: RouterMiddleware {
                 headers[.retryAfter] = String(max(1, (retryAfterMs + 999) / 1000))
                 throw APIError(
                     .circuitOpen,
-                    ErrorCode.circuitOpen.userMessage(provider: provider, retryAfterSeconds: (retryAfterMs + 999) / 1000),
+                    ErrorCode.circuitOpen.userMessage(
+                        provider: provider, retryAfterSeconds: (retryAfterMs + 999) / 1000),
                     retryAfterMs: retryAfterMs, provider: provider,
                     details: provider.map { ["provider": .string($0), "retryAfterMs": .number(Double(retryAfterMs))] },
                     headers: headers)

@@ -17,7 +17,8 @@ public final class FaultInjector: Sendable {
 
     init(enabled: Bool, rules: [FaultRule]) {
         self.isEnabled = enabled
-        self.state = Locked(State(rules: enabled ? rules : [], hits: Array(repeating: 0, count: enabled ? rules.count : 0)))
+        self.state = Locked(
+            State(rules: enabled ? rules : [], hits: Array(repeating: 0, count: enabled ? rules.count : 0)))
     }
 
     /// The rules in force.

@@ -75,7 +75,8 @@ extension FaultAction {
         func int(_ index: Int, default value: Int) throws(FaultSpecError) -> Int {
             guard index < args.count, !args[index].isEmpty else { return value }
             guard let n = Int(args[index]), n >= 0 else {
-                throw FaultSpecError(message: "'\(args[index])' is not a number in fault '\(parts.joined(separator: ":"))'")
+                throw FaultSpecError(
+                    message: "'\(args[index])' is not a number in fault '\(parts.joined(separator: ":"))'")
             }
             return n
         }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A rate-limit class of CONTRACT.md §7. Limits are counted per client IP and per class;
 /// `global` applies to every request in addition to the route's own class.
 public enum RateLimitClass: String, CaseIterable, Sendable, Hashable, Codable {
@@ -57,5 +59,3 @@ public struct RateLimitRule: Sendable, Hashable, Codable, CustomStringConvertibl
         self.init(limit: limit, windowSeconds: window)
     }
 }
-
-import Foundation

@@ -19,7 +19,8 @@ public final class RateLimiter: Sendable {
     /// - Parameters:
     ///   - rules: limit per class (absent classes are unlimited).
     ///   - clock: epoch seconds; defaults to the system clock.
-    public init(rules: [RateLimitClass: RateLimitRule], clock: @escaping EpochClock = { Date().timeIntervalSince1970 }) {
+    public init(rules: [RateLimitClass: RateLimitRule], clock: @escaping EpochClock = { Date().timeIntervalSince1970 })
+    {
         self.rules = rules
         self.clock = clock
     }

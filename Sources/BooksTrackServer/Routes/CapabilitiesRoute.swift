@@ -7,6 +7,8 @@ struct CapabilitiesRoute {
     func respond(_ request: Request) throws -> Response {
         var headers = HTTPFields()
         headers[.cacheControl] = "public, max-age=3600"
-        return try JSONResponse.make(CapabilitiesBody(configuration: services.configuration, isAvailable: services.isAvailable), headers: headers)
+        return try JSONResponse.make(
+            CapabilitiesBody(configuration: services.configuration, isAvailable: services.isAvailable), headers: headers
+        )
     }
 }

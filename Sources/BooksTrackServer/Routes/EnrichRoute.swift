@@ -55,7 +55,8 @@ struct EnrichRoute {
         }
         var headers = HTTPFields()
         headers[.xIdempotentReplay] = "true"
-        return try JSONResponse.envelope(first, metadata: metadata(started: started, now: now, cached: true), headers: headers)
+        return try JSONResponse.envelope(
+            first, metadata: metadata(started: started, now: now, cached: true), headers: headers)
     }
 
     private func metadata(started: ContinuousClock.Instant, now: Date, cached: Bool) -> ResponseMetadata {
@@ -84,7 +85,9 @@ struct EnrichRoute {
 
     /// Decodes the body with clear 400 messages for empty, non-JSON and incomplete bodies.
     static func decode(_ data: Data) throws -> EnrichRequest {
-        guard !data.isEmpty else { throw APIError(.invalidRequest, "The request body is empty; send JSON {\"barcode\": \"<isbn>\"}") }
+        guard !data.isEmpty else {
+            throw APIError(.invalidRequest, "The request body is empty; send JSON {\"barcode\": \"<isbn>\"}")
+        }
         let decoder = JSONCoding.decoder()
         let json: JSONValue
         do {
@@ -99,7 +102,8 @@ struct EnrichRoute {
             return try decoder.decode(EnrichRequest.self, from: data)
         } catch DecodingError.keyNotFound {
             throw APIError(
-                .invalidRequest, "The request body needs 'barcode' (or 'isbn')", details: ["parameter": .string("barcode")])
+                .invalidRequest, "The request body needs 'barcode' (or 'isbn')",
+                details: ["parameter": .string("barcode")])
         } catch {
             throw APIError(
                 .invalidRequest,

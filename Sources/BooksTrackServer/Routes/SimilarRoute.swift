@@ -33,7 +33,8 @@ struct SimilarRoute {
         guard let neighbours = try catalog.similar(isbn13: isbn.isbn13, limit: limit) else {
             throw APIError.bookNotFound(isbn.value)
         }
-        let items = neighbours
+        let items =
+            neighbours
             .filter { $0.book.isbn13 != isbn.isbn13 }
             .prefix(limit)
             .map { scored in

@@ -1,5 +1,6 @@
 import BooksTrackCatalog
 import BooksTrackContract
+import Foundation
 import Hummingbird
 
 /// `GET /api/v2/search?q=&mode=&limit=&offset=`: enveloped `{query, results, totalCount}` with
@@ -48,11 +49,15 @@ struct V2SearchRoute {
             (hits, total) = try textSearch(q, limit: limit, offset: offset)
         case .semantic:
             try services.require(.semanticSearch)
-            hits = try services.catalog.semantic(q, limit: limit, offset: offset).map { SearchHit(book: $0.book, score: $0.score) }
+            hits = try services.catalog.semantic(q, limit: limit, offset: offset).map {
+                SearchHit(book: $0.book, score: $0.score)
+            }
             total = offset + hits.count
         case .hybrid:
             try services.require(.semanticSearch)
-            hits = try services.catalog.hybrid(q, limit: limit, offset: offset).map { SearchHit(book: $0.book, score: $0.score) }
+            hits = try services.catalog.hybrid(q, limit: limit, offset: offset).map {
+                SearchHit(book: $0.book, score: $0.score)
+            }
             total = offset + hits.count
         case .similar:
             try services.require(.similarBooks)
@@ -84,5 +89,3 @@ struct V2SearchRoute {
         return (Array(hits), page.total)
     }
 }
-
-import Foundation

@@ -68,7 +68,8 @@ public enum LocalServer {
     ) async throws {
         let services = ServerServices(configuration: configuration, catalog: catalog, logger: logger, now: { Date() })
         let (app, onShutdown) = try makeApplication(services: services, modules: modules, logger: logger) { port in
-            logger.notice("bts server listening on http://\(configuration.host):\(port) (\(catalog.count) books; Ctrl-C to stop)")
+            logger.notice(
+                "bts server listening on http://\(configuration.host):\(port) (\(catalog.count) books; Ctrl-C to stop)")
         }
         do {
             try await app.runService()

@@ -38,7 +38,9 @@ extension APIError {
             data = try JSONCoding.encoder().encode(envelope)
         } catch {
             // An APIErrorBody always encodes; keep a fixed body for the impossible case anyway.
-            data = Data(#"{"success":false,"data":null,"metadata":{},"error":{"code":"INTERNAL_ERROR","message":"encoding failed","retryable":true}}"#.utf8)
+            data = Data(
+                #"{"success":false,"data":null,"metadata":{},"error":{"code":"INTERNAL_ERROR","message":"encoding failed","retryable":true}}"#
+                    .utf8)
         }
         return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }

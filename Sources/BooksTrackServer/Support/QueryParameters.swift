@@ -1,4 +1,5 @@
 import BooksTrackContract
+import Foundation
 import Hummingbird
 
 /// Reads and validates query parameters, throwing the contract's 400 errors.
@@ -30,7 +31,9 @@ struct QueryParameters {
         guard let text = string(name) else { return defaultValue }
         guard let value = Int(text), range.contains(value) else {
             throw APIError.invalidParameter(
-                name, "'\(name)' must be a whole number from \(range.lowerBound) to \(range.upperBound), got '\(text.prefix(40))'")
+                name,
+                "'\(name)' must be a whole number from \(range.lowerBound) to \(range.upperBound), got '\(text.prefix(40))'"
+            )
         }
         return value
     }
@@ -51,5 +54,3 @@ struct QueryParameters {
         }
     }
 }
-
-import Foundation

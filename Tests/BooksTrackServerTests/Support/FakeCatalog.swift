@@ -1,5 +1,5 @@
-
 import Foundation
+
 @testable import BooksTrackServer
 
 /// A tiny in-memory catalog for fast route tests (the live catalog is tested in RealCatalogTests).
@@ -23,9 +23,12 @@ struct FakeCatalog: CatalogQuerying {
     }
 
     static let sampleBooks: [CatalogBook] = [
-        book(1, "9780439023481", "0439023483", "The Hunger Games (The Hunger Games, #1)", ["Suzanne Collins"], year: 2008),
-        book(2, "9780439554930", "0439554934", "Harry Potter and the Sorcerer's Stone (Harry Potter, #1)",
-             ["J.K. Rowling", "Mary GrandPré"], year: 1997),
+        book(
+            1, "9780439023481", "0439023483", "The Hunger Games (The Hunger Games, #1)", ["Suzanne Collins"], year: 2008
+        ),
+        book(
+            2, "9780439554930", "0439554934", "Harry Potter and the Sorcerer's Stone (Harry Potter, #1)",
+            ["J.K. Rowling", "Mary GrandPré"], year: 1997),
         book(3, "9780316015844", "0316015849", "Twilight (Twilight, #1)", ["Stephenie Meyer"], year: 2005),
         book(4, "9780061120084", "0061120081", "To Kill a Mockingbird", ["Harper Lee"], year: 1960),
         book(5, "9780743273565", "0743273567", "The Great Gatsby", ["F. Scott Fitzgerald"], year: 1925),

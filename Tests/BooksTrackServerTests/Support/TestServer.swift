@@ -1,9 +1,9 @@
 import AsyncHTTPClient
-
 import BooksTrackContract
 import Foundation
-import Logging
 import Hummingbird
+import Logging
+
 @testable import BooksTrackServer
 
 /// A response read fully over real HTTP.
@@ -79,7 +79,9 @@ struct TestServer: Sendable {
         if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
         let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
         let buffer = try await response.body.collect(upTo: 16 * 1024 * 1024)
-        return TestResponse(status: Int(response.status.code), headers: response.headers.map { ($0.name, $0.value) }, body: Data(buffer.readableBytesView))
+        return TestResponse(
+            status: Int(response.status.code), headers: response.headers.map { ($0.name, $0.value) },
+            body: Data(buffer.readableBytesView))
     }
 
     func get(_ path: String, headers: [(String, String)] = []) async throws -> TestResponse {
@@ -87,7 +89,8 @@ struct TestServer: Sendable {
     }
 
     func postJSON(_ path: String, _ json: String, headers: [(String, String)] = []) async throws -> TestResponse {
-        try await request("POST", path, headers: [("Content-Type", "application/json")] + headers, body: Data(json.utf8))
+        try await request(
+            "POST", path, headers: [("Content-Type", "application/json")] + headers, body: Data(json.utf8))
     }
 }
 
