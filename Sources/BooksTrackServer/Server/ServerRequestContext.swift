@@ -1,14 +1,18 @@
 import Hummingbird
+import NIOCore
 
 /// The request context of every local-server route: Hummingbird's core storage plus the client
 /// address used as the rate-limit key.
-public struct ServerRequestContext: RequestContext {
+public struct ServerRequestContext: RequestContext, RemoteAddressRequestContext {
     public var coreContext: CoreRequestContextStorage
+    /// The connected peer, when known.
+    public let remoteAddress: SocketAddress?
     /// The client IP ("127.0.0.1"), or "unknown" when the channel has no peer address.
     public let clientAddress: String
 
     public init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)
+        self.remoteAddress = source.channel.remoteAddress
         self.clientAddress = source.channel.remoteAddress?.ipAddress ?? "unknown"
     }
 
