@@ -1,5 +1,25 @@
 extension LocalServer {
-    /// The route modules of a default server. The job routes (Jobs/) add `JobRoutes()` here.
+    /// The route modules of a default server (`start`/`serve` without `modules:`).
+    ///
+    /// The job routes plug in here as one more module, e.g. `[CoreRoutes(), JobRoutesModule()]`, where
+    /// (sketch, in Jobs/):
+    ///
+    ///     struct JobRoutesModule: ServerRouteModule {
+    ///         func install(on router: Router<ServerRequestContext>, services: ServerServices) throws
+    ///             -> ServerModuleInstallation {
+    ///             let engine = try JobEngine(...)   // services.catalog, services.configuration.jobs, cacheDirectory
+    ///             // Class every job route (import / batch / jobs) before registering them:
+    ///             router.add(middleware: services.rateLimit(classifier: { request in
+    ///                 JobRoutes.rateLimitClass(method: request.method, path: request.uri.path)
+    ///                     .flatMap(RateLimitClass.init(rawValue:))
+    ///             }))
+    ///             JobRoutes.register(on: router, engine: engine)
+    ///             return ServerModuleInstallation(
+    ///                 serverBuilder: .http1WebSocketUpgrade(webSocketRouter: JobRoutes.makeWebSocketRouter(engine: engine)),
+    ///                 onShutdown: { engine.shutdown() },
+    ///                 providedFeatures: [.csvImport, .batchEnrichment, .sseProgress, .jobCancellation])
+    ///         }
+    ///     }
     public static var defaultModules: [any ServerRouteModule] {
         [CoreRoutes()]
     }
