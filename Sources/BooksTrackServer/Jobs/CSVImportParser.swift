@@ -90,7 +90,8 @@ enum CSVImportParser {
                 if names.count < 2 {
                     return .failure(
                         CSVStructureError(
-                            "the header row has only 1 column; an import needs at least 2 (for example Title and Author)"))
+                            "the header row has only 1 column; an import needs at least 2 (for example Title and Author)"
+                        ))
                 }
                 for (index, name) in names.enumerated() {
                     if let column = CSVImportColumn.recognise(name), columns[column] == nil { columns[column] = index }
@@ -121,7 +122,8 @@ enum CSVImportParser {
         if dataRowCount > maxRows {
             return .failure(
                 CSVStructureError(
-                    "the file has \(grouped(dataRowCount)) data rows; at most \(grouped(maxRows)) can be imported at once"))
+                    "the file has \(grouped(dataRowCount)) data rows; at most \(grouped(maxRows)) can be imported at once"
+                ))
         }
         return .success(CSVImportTable(headers: header, columns: columns, rows: rows))
     }
@@ -129,7 +131,10 @@ enum CSVImportParser {
     /// RFC 4180 quote check: every quoted field is closed, and a closing quote is followed by a
     /// comma, a line end or the end of the file. Quotes inside unquoted fields are literal.
     static func checkQuotes(_ bytes: [UInt8]) -> CSVStructureError? {
-        let quote = UInt8(ascii: "\""), comma = UInt8(ascii: ","), lf = UInt8(ascii: "\n"), cr = UInt8(ascii: "\r")
+        let quote = UInt8(ascii: "\"")
+        let comma = UInt8(ascii: ",")
+        let lf = UInt8(ascii: "\n")
+        let cr = UInt8(ascii: "\r")
         var line = 1
         var openedOn = 1
         var inQuotes = false
@@ -172,7 +177,8 @@ enum CSVImportParser {
             i += 1
         }
         if inQuotes {
-            return CSVStructureError("unbalanced quotes: the quoted field that starts on line \(openedOn) is never closed")
+            return CSVStructureError(
+                "unbalanced quotes: the quoted field that starts on line \(openedOn) is never closed")
         }
         return nil
     }

@@ -33,7 +33,8 @@ enum CSVUpload {
     /// The CSV bytes of an upload whose body is already collected.
     static func extractFile(contentType: String?, body: ByteBuffer, maxFileBytes: Int) throws(Failure) -> [UInt8] {
         let type = (contentType ?? "").trimmingCharacters(in: .whitespaces)
-        let mediaType = type.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        let mediaType =
+            type.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
         let file: ByteBuffer
         switch mediaType {
         case "multipart/form-data":
@@ -46,7 +47,8 @@ enum CSVUpload {
         case "":
             throw .invalid("send the CSV as multipart/form-data with a part named 'file' (Content-Type is missing)")
         default:
-            throw .invalid("send the CSV as multipart/form-data with a part named 'file' (got Content-Type \(mediaType))")
+            throw .invalid(
+                "send the CSV as multipart/form-data with a part named 'file' (got Content-Type \(mediaType))")
         }
         guard file.readableBytes <= maxFileBytes else { throw .tooLarge(limit: maxFileBytes) }
         return Array(file.readableBytesView)
@@ -58,7 +60,9 @@ enum CSVUpload {
             let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
             guard pair.count == 2, pair[0].lowercased() == "boundary" else { continue }
             var value = pair[1]
-            if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
+            if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") {
+                value = String(value.dropFirst().dropLast())
+            }
             return (1...200).contains(value.count) ? value : nil
         }
         return nil

@@ -95,7 +95,9 @@ enum CatalogMatcher {
     /// The first result whose title agrees; with an author given (both matched in the catalog),
     /// the first result otherwise.
     static func pickBest(_ books: [CatalogBook], title: String, authorGiven: Bool) -> CatalogBook? {
-        if let agreeing = books.first(where: { titlesAgree($0.title, title) || $0.originalTitle.map { titlesAgree($0, title) } == true }) {
+        if let agreeing = books.first(where: {
+            titlesAgree($0.title, title) || $0.originalTitle.map { titlesAgree($0, title) } == true
+        }) {
             return agreeing
         }
         return authorGiven ? books.first : nil

@@ -6,7 +6,9 @@ import Hummingbird
 /// Enveloped JSON responses of the job routes (CONTRACT.md §1–2).
 enum JobHTTP {
     /// `{success: true, data, metadata}`.
-    static func success(_ data: some Encodable & Sendable, status: HTTPResponse.Status = .ok, started: ContinuousClock.Instant? = nil)
+    static func success(
+        _ data: some Encodable & Sendable, status: HTTPResponse.Status = .ok, started: ContinuousClock.Instant? = nil
+    )
         -> Response
     {
         let envelope = Envelope.success(data, metadata: metadata(started))

@@ -33,14 +33,17 @@ extension JobRoutes {
     }
 
     /// The request, or the 400 that answers it.
-    static func decodeBatch(_ body: RequestBody, engine: JobEngine) async -> Result<BatchEnrichRequest, BatchRejection> {
+    static func decodeBatch(_ body: RequestBody, engine: JobEngine) async -> Result<BatchEnrichRequest, BatchRejection>
+    {
         let config = engine.configuration
         let bytes: ByteBuffer
         do {
             bytes = try await CSVUpload.collect(body, limit: config.maxBatchBodyBytes)
         } catch CSVUpload.Failure.tooLarge(let limit) {
             return .failure(
-                BatchRejection(JobHTTP.error(.batchTooLarge, "the request body is larger than \(CSVImportParser.grouped(limit)) bytes")))
+                BatchRejection(
+                    JobHTTP.error(
+                        .batchTooLarge, "the request body is larger than \(CSVImportParser.grouped(limit)) bytes")))
         } catch {
             return .failure(BatchRejection(JobHTTP.error(.invalidRequest, "could not read the request body")))
         }
@@ -63,13 +66,17 @@ extension JobRoutes {
 
     static func validateBatch(_ data: Data, maxItems: Int) -> Result<BatchEnrichRequest, BatchProblem> {
         guard !data.isEmpty else {
-            return .failure(BatchProblem(code: .invalidRequest, message: "the request body is empty; send {books: [...], jobId} or {barcodes: [...]}"))
+            return .failure(
+                BatchProblem(
+                    code: .invalidRequest,
+                    message: "the request body is empty; send {books: [...], jobId} or {barcodes: [...]}"))
         }
         let request: BatchEnrichRequest
         do {
             request = try JSONCoding.decoder().decode(BatchEnrichRequest.self, from: data)
         } catch {
-            return .failure(BatchProblem(code: .invalidRequest, message: "invalid JSON body: \(DecodingFailure(error))"))
+            return .failure(
+                BatchProblem(code: .invalidRequest, message: "invalid JSON body: \(DecodingFailure(error))"))
         }
         guard request.books != nil || request.barcodes != nil else {
             return .failure(
@@ -79,14 +86,17 @@ extension JobRoutes {
         }
         if let jobId = request.jobId, !isValidJobID(jobId) {
             return .failure(
-                BatchProblem(code: .invalidRequest, message: "jobId must be 1–128 characters of letters, digits, '.', '_', ':' or '-'"))
+                BatchProblem(
+                    code: .invalidRequest,
+                    message: "jobId must be 1–128 characters of letters, digits, '.', '_', ':' or '-'"))
         }
         switch request.sizeError(maxItems: maxItems) {
         case .some(.emptyBatch):
             return .failure(BatchProblem(code: .emptyBatch, message: "the batch has no books"))
         case .some(let code):
             return .failure(
-                BatchProblem(code: code, message: "the batch has \(request.items.count) books; at most \(maxItems) are allowed"))
+                BatchProblem(
+                    code: code, message: "the batch has \(request.items.count) books; at most \(maxItems) are allowed"))
         case .none:
             return .success(request)
         }

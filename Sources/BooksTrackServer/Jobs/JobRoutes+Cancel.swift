@@ -10,7 +10,8 @@ extension JobRoutes {
             let challenge: HTTPFields = [.wwwAuthenticate: "Bearer"]
             guard let token = bearerToken(request.headers[.authorization]) else {
                 return JobHTTP.error(
-                    .unauthorized, "Authorization: Bearer <authToken> is required to cancel a job", extraHeaders: challenge)
+                    .unauthorized, "Authorization: Bearer <authToken> is required to cancel a job",
+                    extraHeaders: challenge)
             }
             guard let id = jobID(context) else { return JobHTTP.error(.invalidRequest, "malformed job id") }
             switch await engine.cancel(id, token: token) {
@@ -21,7 +22,8 @@ extension JobRoutes {
             case .canceled(let record, let cleanup):
                 let body = CancelResponse(
                     jobId: record.id, status: .canceled,
-                    message: "Job canceled after \(record.processedCount) of \(record.totalCount) items", cleanup: cleanup)
+                    message: "Job canceled after \(record.processedCount) of \(record.totalCount) items",
+                    cleanup: cleanup)
                 return JobHTTP.success(body, started: started)
             case .alreadyFinished(let record):
                 let body = CancelResponse(
@@ -43,11 +45,15 @@ extension JobRoutes {
             } catch {
                 return JobHTTP.error(.invalidRequest, "the request body must be a small JSON object {jobId, oldToken}")
             }
-            guard let refresh = try? JSONCoding.decoder().decode(TokenRefreshBody.self, from: Data(body.readableBytesView))
+            guard
+                let refresh = try? JSONCoding.decoder().decode(
+                    TokenRefreshBody.self, from: Data(body.readableBytesView))
             else {
                 return JobHTTP.error(.invalidRequest, "invalid JSON body; send {jobId, oldToken}")
             }
-            guard let id = refresh.jobId, !id.isEmpty else { return JobHTTP.error(.missingParameter, "jobId is required") }
+            guard let id = refresh.jobId, !id.isEmpty else {
+                return JobHTTP.error(.missingParameter, "jobId is required")
+            }
             guard let old = refresh.oldToken, !old.isEmpty else {
                 return JobHTTP.error(.missingParameter, "oldToken is required")
             }
@@ -62,7 +68,8 @@ extension JobRoutes {
                     .invalidRequest,
                     "a token can be refreshed only in the last \(window) min of its life; try again in \(seconds) s")
             case .refreshed(let token, let expiresIn):
-                return JobHTTP.success(TokenRefreshResponse(jobId: id, token: token, expiresIn: expiresIn), started: started)
+                return JobHTTP.success(
+                    TokenRefreshResponse(jobId: id, token: token, expiresIn: expiresIn), started: started)
             }
         }
     }

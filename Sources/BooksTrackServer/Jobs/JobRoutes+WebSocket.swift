@@ -4,6 +4,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdWebSocket
 import NIOWebSocket
+import ServiceLifecycle
 
 extension JobRoutes {
     /// The subprotocol prefix carrying a job token: `bookstrack-auth.<token>`.
@@ -11,7 +12,9 @@ extension JobRoutes {
 
     /// Registers `GET /ws/progress?jobId=` (WebSocket upgrade). The server must be built with
     /// `.http1WebSocketUpgrade(webSocketRouter: router)` for the upgrade to happen.
-    public static func registerWebSocket<Context: WebSocketRequestContext>(on router: Router<Context>, engine: JobEngine) {
+    public static func registerWebSocket<Context: WebSocketRequestContext>(
+        on router: Router<Context>, engine: JobEngine
+    ) {
         router.ws(
             "/ws/progress",
             shouldUpgrade: { request, _ in
@@ -55,6 +58,7 @@ enum JobWebSocket {
         case clientGone
         case event(JobEvent)
         case liveEnded
+        case shutdown
         case tick
     }
 
@@ -76,7 +80,8 @@ enum JobWebSocket {
             try await outbound.close(.policyViolation, reason: "unknown job")
             return
         case .invalid, .expired:
-            try await outbound.close(.policyViolation, reason: token == nil ? "missing token" : "invalid or expired token")
+            try await outbound.close(
+                .policyViolation, reason: token == nil ? "missing token" : "invalid or expired token")
             return
         }
         guard let subscription = await engine.subscribe(to: jobID) else {
@@ -87,7 +92,8 @@ enum JobWebSocket {
         var session = WSProgressSession(
             jobID: jobID, pipeline: subscription.record.pipeline.wire, readyTimeout: config.webSocketReadyTimeout,
             pingInterval: config.webSocketPingInterval, now: .now)
-        let tick = min(max(min(config.webSocketReadyTimeout, config.webSocketPingInterval) / 4, .milliseconds(5)), .seconds(1))
+        let tick = min(
+            max(min(config.webSocketReadyTimeout, config.webSocketPingInterval) / 4, .milliseconds(5)), .seconds(1))
         let encoder = JSONCoding.encoder()
         let (inputs, input) = AsyncStream<Input>.makeStream(bufferingPolicy: .unbounded)
 
@@ -95,63 +101,71 @@ enum JobWebSocket {
         for event in subscription.replay { input.yield(.event(event)) }
         var lastSequence = 0
 
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            defer { group.cancelAll() }
-            group.addTask {
-                do {
-                    for try await message in inbound.messages(maxSize: 64 * 1024) {
-                        if case .text(let text) = message { input.yield(.client(text)) }
-                    }
-                } catch {}
-                input.yield(.clientGone)
-            }
-            group.addTask {
-                for await event in subscription.live { input.yield(.event(event)) }
-                input.yield(.liveEnded)
-            }
-            group.addTask {
-                while !Task.isCancelled {
-                    try await Task.sleep(for: tick)
-                    input.yield(.tick)
+        try await withGracefulShutdownHandler {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                defer { group.cancelAll() }
+                group.addTask {
+                    do {
+                        for try await message in inbound.messages(maxSize: 64 * 1024) {
+                            if case .text(let text) = message { input.yield(.client(text)) }
+                        }
+                    } catch {}
+                    input.yield(.clientGone)
                 }
-            }
-            var pending = inputs.makeAsyncIterator()
-            while let next = await pending.next() {
-                let now = ContinuousClock.now
-                let timestamp = engine.clock.now().epochMilliseconds
-                let outputs: [WSProgressSession.Output]
-                switch next {
-                case .client(let text):
-                    outputs = session.clientText(text, timestamp: timestamp, now: now)
-                case .clientGone:
-                    return
-                case .event(let event):
-                    guard event.sequence > lastSequence else { continue }
-                    lastSequence = event.sequence
-                    var summary: WSProgressSession.Summary?
-                    if event.status.isTerminal, let record = await engine.record(of: jobID) {
-                        summary = .init(
-                            successCount: record.successCount, failureCount: record.failureCount,
-                            durationMs: Int(((record.completedTime ?? record.startTime).timeIntervalSince(record.startTime) * 1000).rounded()),
-                            expiresAt: record.expiresAt.map(ISO8601.string(from:)) ?? "")
-                    }
-                    outputs = session.event(event, summary: summary, timestamp: timestamp, now: now)
-                case .liveEnded:
-                    outputs = session.liveEnded()
-                case .tick:
-                    outputs = session.tick(timestamp: timestamp, now: now)
+                group.addTask {
+                    for await event in subscription.live { input.yield(.event(event)) }
+                    input.yield(.liveEnded)
                 }
-                for output in outputs {
-                    switch output {
-                    case .send(let message):
-                        let data = try encoder.encode(message)
-                        try await outbound.writeTextMessage(String(decoding: data, as: UTF8.self))
-                    case .close(let code, let reason):
-                        try await outbound.close(WebSocketErrorCode(codeNumber: Int(code)), reason: reason)
+                group.addTask {
+                    while !Task.isCancelled {
+                        try await Task.sleep(for: tick)
+                        input.yield(.tick)
+                    }
+                }
+                var pending = inputs.makeAsyncIterator()
+                while let next = await pending.next() {
+                    let now = ContinuousClock.now
+                    let timestamp = engine.clock.now().epochMilliseconds
+                    let outputs: [WSProgressSession.Output]
+                    switch next {
+                    case .client(let text):
+                        outputs = session.clientText(text, timestamp: timestamp, now: now)
+                    case .clientGone:
                         return
+                    case .event(let event):
+                        guard event.sequence > lastSequence else { continue }
+                        lastSequence = event.sequence
+                        var summary: WSProgressSession.Summary?
+                        if event.status.isTerminal, let record = await engine.record(of: jobID) {
+                            summary = .init(
+                                successCount: record.successCount, failureCount: record.failureCount,
+                                durationMs: Int(
+                                    ((record.completedTime ?? record.startTime).timeIntervalSince(record.startTime)
+                                        * 1000).rounded()),
+                                expiresAt: record.expiresAt.map(ISO8601.string(from:)) ?? "")
+                        }
+                        outputs = session.event(event, summary: summary, timestamp: timestamp, now: now)
+                    case .liveEnded:
+                        outputs = session.liveEnded()
+                    case .shutdown:
+                        outputs = session.shutdown()
+                    case .tick:
+                        outputs = session.tick(timestamp: timestamp, now: now)
+                    }
+                    for output in outputs {
+                        switch output {
+                        case .send(let message):
+                            let data = try encoder.encode(message)
+                            try await outbound.writeTextMessage(String(decoding: data, as: UTF8.self))
+                        case .close(let code, let reason):
+                            try await outbound.close(WebSocketErrorCode(codeNumber: Int(code)), reason: reason)
+                            return
+                        }
                     }
                 }
             }
+        } onGracefulShutdown: {
+            input.yield(.shutdown)
         }
     }
 }

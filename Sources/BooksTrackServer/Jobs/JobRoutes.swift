@@ -3,11 +3,16 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 
-/// The job routes (CONTRACT.md §4 batch + cancel, §5 imports + SSE, §6 WebSocket).
+/// The job routes (CONTRACT.md §4 batch + cancel, §5 imports + SSE, §6 WebSocket), as a
+/// `ServerRouteModule` (see `JobRoutes+Module.swift`) or registered by hand with the static functions.
 ///
 /// Rate-limit classes (§7): `import` for `POST /api/v2/imports`, `batch` for the two batch POSTs,
 /// `jobs` for status, results, cancel and token refresh; see `rateLimitClass(method:path:)`.
-public enum JobRoutes {
+public struct JobRoutes: Sendable {
+    let dataDirectory: URL?
+    let clock: (any JobClock)?
+    let configureEngine: @Sendable (inout JobEngineConfiguration) -> Void
+
     /// Registers every HTTP job route on `router`. `clientIP` names the client for the
     /// per-client concurrent-job limit and job ownership.
     public static func register<Context: RequestContext>(
@@ -26,17 +31,18 @@ public enum JobRoutes {
 
     /// The §7 rate-limit class of a job route (`import`, `batch`, `jobs`), nil for other paths.
     /// SSE streams and the WebSocket are not limited by class (only `global`).
-    public static func rateLimitClass(method: HTTPRequest.Method, path: String) -> String? {
-        let parts = path.split(separator: "?", maxSplits: 1).first.map { $0.split(separator: "/").map(String.init) } ?? []
+    public static func rateLimitClass(method: HTTPRequest.Method, path: String) -> RateLimitClass? {
+        let parts =
+            path.split(separator: "?", maxSplits: 1).first.map { $0.split(separator: "/").map(String.init) } ?? []
         switch (method, parts.count) {
-        case (.post, _) where path.hasPrefix("/api/v2/imports") && parts.count == 3: return "import"
-        case (.post, _) where parts == ["api", "batch-enrich"] || parts == ["v1", "enrichment", "batch"]: return "batch"
-        case (.post, _) where parts == ["api", "token", "refresh"]: return "jobs"
-        case (.get, 4) where parts.starts(with: ["api", "v2", "imports"]): return "jobs"
-        case (.get, 5) where parts.starts(with: ["api", "v2", "imports"]) && parts[4] == "results": return "jobs"
-        case (.get, 4) where parts.starts(with: ["v1", "jobs"]) && parts[3] == "results": return "jobs"
-        case (.delete, 3) where parts.starts(with: ["v1", "jobs"]): return "jobs"
-        case (.delete, 5) where parts.starts(with: ["api", "v2", "jobs"]) && parts[4] == "cancel": return "jobs"
+        case (.post, _) where path.hasPrefix("/api/v2/imports") && parts.count == 3: return .import
+        case (.post, _) where parts == ["api", "batch-enrich"] || parts == ["v1", "enrichment", "batch"]: return .batch
+        case (.post, _) where parts == ["api", "token", "refresh"]: return .jobs
+        case (.get, 4) where parts.starts(with: ["api", "v2", "imports"]): return .jobs
+        case (.get, 5) where parts.starts(with: ["api", "v2", "imports"]) && parts[4] == "results": return .jobs
+        case (.get, 4) where parts.starts(with: ["v1", "jobs"]) && parts[3] == "results": return .jobs
+        case (.delete, 3) where parts.starts(with: ["v1", "jobs"]): return .jobs
+        case (.delete, 5) where parts.starts(with: ["api", "v2", "jobs"]) && parts[4] == "cancel": return .jobs
         default: return nil
         }
     }
@@ -49,7 +55,9 @@ public enum JobRoutes {
 
     static func isValidJobID(_ id: String) -> Bool {
         (1...128).contains(id.utf8.count)
-            && id.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "._:-".unicodeScalars.contains($0)) }
+            && id.unicodeScalars.allSatisfy {
+                $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "._:-".unicodeScalars.contains($0))
+            }
     }
 
     /// Results of a job (§4 array for batches, §5 object for imports).
@@ -87,7 +95,8 @@ extension JobEngine.SubmissionError {
         case .jobIDInUse(let id):
             return JobHTTP.error(.invalidRequest, "jobId '\(id)' is already used by another job; choose a new one")
         case .shuttingDown:
-            return JobHTTP.error(.internalError, "the server is shutting down; try again shortly", status: .serviceUnavailable)
+            return JobHTTP.error(
+                .internalError, "the server is shutting down; try again shortly", status: .serviceUnavailable)
         }
     }
 }

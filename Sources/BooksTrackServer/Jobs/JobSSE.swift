@@ -2,6 +2,7 @@ import BooksTrackContract
 import Foundation
 import HTTPTypes
 import Hummingbird
+import ServiceLifecycle
 
 /// Streams a job's Server-Sent Events (CONTRACT.md §5): replay after `Last-Event-ID`, then live
 /// events, heartbeats and timeout, closing after the terminal event. Stops when the client goes away
@@ -33,7 +34,8 @@ enum JobSSE {
         let config = engine.configuration
         let afterSequence = lastEventID.flatMap(JobEvent.sequence(fromEventID:)) ?? 0
         try await writer.write(
-            ByteBuffer(string: SSEFormat.opening(lastEventID: lastEventID, retryMilliseconds: config.sseRetryMilliseconds)))
+            ByteBuffer(
+                string: SSEFormat.opening(lastEventID: lastEventID, retryMilliseconds: config.sseRetryMilliseconds)))
         guard let subscription = await engine.subscribe(to: jobID, afterSequence: afterSequence) else {
             let payload = StreamErrorPayload(
                 error: StreamErrorPayload.jobNotFound, message: "job \(SSEFormat.sanitize(jobID)) not found",
@@ -50,43 +52,50 @@ enum JobSSE {
 
         let (inputs, input) = AsyncStream<Input>.makeStream(bufferingPolicy: .unbounded)
         let tick = session.tickInterval
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            defer { group.cancelAll() }
-            group.addTask {
-                for await event in subscription.live { input.yield(.event(event)) }
-                input.yield(.liveEnded)
-            }
-            group.addTask {
-                while !Task.isCancelled {
-                    try await Task.sleep(for: tick)
-                    input.yield(.tick)
+        // A graceful server shutdown ends the stream (`event: error` stream_error) instead of waiting
+        // for it: the server only stops once its in-flight requests are done.
+        try await withGracefulShutdownHandler {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                defer { group.cancelAll() }
+                group.addTask {
+                    for await event in subscription.live { input.yield(.event(event)) }
+                    input.yield(.liveEnded)
                 }
-            }
-            var steps = subscription.replay.makeIterator()
-            var pending = inputs.makeAsyncIterator()
-            var closed = false
-            while !closed {
-                let step: SSESession.Step
-                if let replayed = steps.next() {
-                    step = session.receive(replayed, now: .now)
-                } else {
-                    guard let next = await pending.next() else { break }
-                    switch next {
-                    case .event(let event): step = session.receive(event, now: .now)
-                    case .tick: step = session.tick(now: .now)
-                    case .liveEnded: step = session.liveEnded()
+                group.addTask {
+                    while !Task.isCancelled {
+                        try await Task.sleep(for: tick)
+                        input.yield(.tick)
                     }
                 }
-                if !step.text.isEmpty { try await writer.write(ByteBuffer(string: step.text)) }
-                closed = step.close
-                if step.jobEvents > 0, !closed {
-                    eventsWritten += step.jobEvents
-                    if dropPlan?.shouldDrop(afterEventsWritten: eventsWritten) == true {
-                        engine.logger.debug("SSE connection dropped by fault injection", metadata: ["job": "\(jobID)"])
-                        throw SSEDroppedByFault()
+                var steps = subscription.replay.makeIterator()
+                var pending = inputs.makeAsyncIterator()
+                var closed = false
+                while !closed {
+                    let step: SSESession.Step
+                    if let replayed = steps.next() {
+                        step = session.receive(replayed, now: .now)
+                    } else {
+                        guard let next = await pending.next() else { break }
+                        switch next {
+                        case .event(let event): step = session.receive(event, now: .now)
+                        case .tick: step = session.tick(now: .now)
+                        case .liveEnded: step = session.liveEnded()
+                        }
+                    }
+                    if !step.text.isEmpty { try await writer.write(ByteBuffer(string: step.text)) }
+                    closed = step.close
+                    if step.jobEvents > 0, !closed {
+                        eventsWritten += step.jobEvents
+                        if dropPlan?.shouldDrop(afterEventsWritten: eventsWritten) == true {
+                            engine.logger.debug(
+                                "SSE connection dropped by fault injection", metadata: ["job": "\(jobID)"])
+                            throw SSEDroppedByFault()
+                        }
                     }
                 }
             }
+        } onGracefulShutdown: {
+            input.yield(.liveEnded)
         }
         input.finish()
         try await writer.finish(nil)

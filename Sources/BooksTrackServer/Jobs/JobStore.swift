@@ -92,7 +92,8 @@ final class JobStore: Sendable {
             }
             if let results {
                 try db.execute(
-                    sql: "INSERT OR REPLACE INTO jobResult (jobId, body) VALUES (?, ?)", arguments: [record.id, results])
+                    sql: "INSERT OR REPLACE INTO jobResult (jobId, body) VALUES (?, ?)",
+                    arguments: [record.id, results])
             }
         }
     }
@@ -102,7 +103,9 @@ final class JobStore: Sendable {
         try dbQueue.read { db in
             let decoder = JSONCoding.decoder()
             var events: [String: [JobEvent]] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT jobId, seq, eventId, phase, payload FROM jobEvent ORDER BY jobId, seq") {
+            for row in try Row.fetchAll(
+                db, sql: "SELECT jobId, seq, eventId, phase, payload FROM jobEvent ORDER BY jobId, seq")
+            {
                 let jobID: String = row["jobId"]
                 let text: String = row["payload"]
                 guard
@@ -149,7 +152,8 @@ final class JobStore: Sendable {
             completedTime: completed.map(Date.init(epochMilliseconds:)), owner: row["owner"],
             authToken: row["authToken"], tokenExpiresAt: Date(epochMilliseconds: row["tokenExpiresAt"]),
             error: errorCode.map {
-                JobError(code: ErrorCode($0), message: row["errorMessage"] ?? "", retryable: row["errorRetryable"] ?? false)
+                JobError(
+                    code: ErrorCode($0), message: row["errorMessage"] ?? "", retryable: row["errorRetryable"] ?? false)
             },
             successCount: row["successCount"], failureCount: row["failureCount"],
             expiresAt: expires.map(Date.init(epochMilliseconds:)))

@@ -70,7 +70,8 @@ struct SSESession {
         guard !closed else { return .nothing }
         closed = true
         let payload = StreamErrorPayload(
-            error: StreamErrorPayload.streamError, message: "the server is shutting down; reconnect later", jobId: jobID)
+            error: StreamErrorPayload.streamError, message: "the server is shutting down; reconnect later", jobId: jobID
+        )
         return Step(text: SSEFormat.error(payload), jobEvents: 0, close: true)
     }
 

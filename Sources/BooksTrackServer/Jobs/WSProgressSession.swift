@@ -27,11 +27,15 @@ struct WSProgressSession {
     private(set) var ready = false
     private(set) var started = false
     private(set) var closed = false
+    /// A terminal event has arrived (it may still be held until `ready`).
+    private(set) var sawTerminal = false
     private var held: [(JobEvent, Summary?)] = []
     private var readyDeadline: ContinuousClock.Instant
     private var lastSend: ContinuousClock.Instant
 
-    init(jobID: String, pipeline: Pipeline, readyTimeout: Duration, pingInterval: Duration, now: ContinuousClock.Instant) {
+    init(
+        jobID: String, pipeline: Pipeline, readyTimeout: Duration, pingInterval: Duration, now: ContinuousClock.Instant
+    ) {
         self.jobID = jobID
         self.pipeline = pipeline
         self.pingInterval = pingInterval
@@ -60,8 +64,11 @@ struct WSProgressSession {
     }
 
     /// A job event; `summary` is given with terminal events.
-    mutating func event(_ event: JobEvent, summary: Summary?, timestamp: Int64, now: ContinuousClock.Instant) -> [Output] {
+    mutating func event(_ event: JobEvent, summary: Summary?, timestamp: Int64, now: ContinuousClock.Instant)
+        -> [Output]
+    {
         guard !closed else { return [] }
+        if event.status.isTerminal { sawTerminal = true }
         held.append((event, summary))
         guard ready else { return [] }
         lastSend = now
@@ -83,8 +90,15 @@ struct WSProgressSession {
         return []
     }
 
-    /// The engine ended the live stream without a terminal event (server shutting down).
+    /// The engine ended the live stream: normal after a terminal event (which may still be held
+    /// until `ready`), otherwise the engine is shutting down.
     mutating func liveEnded() -> [Output] {
+        guard !sawTerminal else { return [] }
+        return shutdown()
+    }
+
+    /// The server is going away: close 1001 (the client retries in 5 s).
+    mutating func shutdown() -> [Output] {
         guard !closed else { return [] }
         closed = true
         return [.close(code: 1001, reason: "server going away")]
@@ -106,7 +120,11 @@ struct WSProgressSession {
         if !started, !p.status.isTerminal {
             started = true
             out.append(
-                .send(message(.jobStarted, .jobStarted(JobStartedPayload(totalCount: p.totalCount, message: "job \(p.status.rawValue)")), timestamp)))
+                .send(
+                    message(
+                        .jobStarted,
+                        .jobStarted(JobStartedPayload(totalCount: p.totalCount, message: "job \(p.status.rawValue)")),
+                        timestamp)))
         }
         switch p.status {
         case .initialized:

@@ -7,16 +7,19 @@ import Testing
 @Suite("Batch enrichment routes")
 struct BatchRoutesTests {
     func post(_ server: JobTestServer, _ json: String, path: String = "/api/batch-enrich") async throws -> HTTPResult {
-        try await httpRequest(.POST, server.base + path, headers: [("Content-Type", "application/json")], body: Array(json.utf8))
+        try await httpRequest(
+            .POST, server.base + path, headers: [("Content-Type", "application/json")], body: Array(json.utf8))
     }
 
     @Test(arguments: ["/api/batch-enrich", "/v1/enrichment/batch"])
     func booksFormEndToEnd(_ path: String) async throws {
         try await withJobServer { server in
-            let body = #"{"jobId":"client-job-1","books":[{"title":"The Hobbit","author":"Tolkien"},{"title":"Dune","author":"Frank Herbert"},{"title":"","isbn":"9780451524935"},{"title":"X","isbn":"123"}]}"#
+            let body =
+                #"{"jobId":"client-job-1","books":[{"title":"The Hobbit","author":"Tolkien"},{"title":"Dune","author":"Frank Herbert"},{"title":"","isbn":"9780451524935"},{"title":"X","isbn":"123"}]}"#
             let response = try await post(server, body, path: path)
             #expect(response.status == 202)
-            let accepted = try JSONCoding.decoder().decode(BatchJobAccepted.self, from: JSONEncoder().encode(try response.data()))
+            let accepted = try JSONCoding.decoder().decode(
+                BatchJobAccepted.self, from: JSONEncoder().encode(try response.data()))
             #expect(accepted.jobId == "client-job-1")
             #expect(accepted.totalCount == 4 && accepted.processedCount == 0)
             #expect(accepted.token == accepted.authToken && accepted.authToken.count == 64)
@@ -28,7 +31,8 @@ struct BatchRoutesTests {
 
             let results = try await httpRequest(.GET, server.base + "/v1/jobs/client-job-1/results")
             #expect(results.status == 200)
-            let items = try JSONCoding.decoder().decode([BatchItemResult].self, from: JSONEncoder().encode(try results.data()))
+            let items = try JSONCoding.decoder().decode(
+                [BatchItemResult].self, from: JSONEncoder().encode(try results.data()))
             #expect(items.map(\.success) == [true, false, true, false])
             #expect(items[0].title == "The Hobbit" && items[0].author == "Tolkien" && items[0].isbn == "9780618260300")
             #expect(items[0].enriched?.work.title == "The Hobbit")
@@ -37,7 +41,9 @@ struct BatchRoutesTests {
             #expect(items[1].error == "no catalog match for title 'Dune' by 'Frank Herbert'")
             #expect(items[1].enriched == nil)
             #expect(items[2].title == "1984")
-            #expect(items[3].error == "invalid ISBN '123': ISBN must have 10 or 13 digits, got 3; no catalog match for title 'X'")
+            #expect(
+                items[3].error
+                    == "invalid ISBN '123': ISBN must have 10 or 13 digits, got 3; no catalog match for title 'X'")
 
             // Status and SSE routes serve batch jobs too.
             let status = try await httpRequest(.GET, server.base + "/api/v2/imports/client-job-1")
@@ -61,7 +67,8 @@ struct BatchRoutesTests {
             let id = try #require(try response.data()["jobId"]?.stringValue)
             _ = try await waitForEnd(server.engine, id)
             let items = try JSONCoding.decoder().decode(
-                [BatchItemResult].self, from: JSONEncoder().encode(try await httpRequest(.GET, server.base + "/v1/jobs/\(id)/results").data()))
+                [BatchItemResult].self,
+                from: JSONEncoder().encode(try await httpRequest(.GET, server.base + "/v1/jobs/\(id)/results").data()))
             #expect(items.map(\.success) == [true, false, false])
             #expect(items[0].title == "The Hunger Games (The Hunger Games, #1)" && items[0].isbn == "0439023483")
             #expect(items[1].error == "ISBN 9780000000002 is not in the catalog")
@@ -75,7 +82,10 @@ struct BatchRoutesTests {
             let cases: [(String, Int, String)] = [
                 (#"{"books":[],"jobId":"a"}"#, 400, "EMPTY_BATCH"),
                 (#"{"barcodes":[]}"#, 400, "EMPTY_BATCH"),
-                ("{\"barcodes\":[" + Array(repeating: "\"0439023483\"", count: 101).joined(separator: ",") + "]}", 400, "BATCH_TOO_LARGE"),
+                (
+                    "{\"barcodes\":[" + Array(repeating: "\"0439023483\"", count: 101).joined(separator: ",") + "]}",
+                    400, "BATCH_TOO_LARGE"
+                ),
                 ("{not json", 400, "INVALID_REQUEST"),
                 ("", 400, "INVALID_REQUEST"),
                 ("[]", 400, "INVALID_REQUEST"),
@@ -88,7 +98,8 @@ struct BatchRoutesTests {
                 #expect(response.status == status, "\(body)")
                 #expect(try response.errorCode() == code, "\(body)")
             }
-            let hundred = "{\"barcodes\":[" + Array(repeating: "\"0439023483\"", count: 100).joined(separator: ",") + "]}"
+            let hundred =
+                "{\"barcodes\":[" + Array(repeating: "\"0439023483\"", count: 100).joined(separator: ",") + "]}"
             #expect(try await post(server, hundred).status == 202)
         }
     }

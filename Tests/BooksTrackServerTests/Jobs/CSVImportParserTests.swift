@@ -19,7 +19,8 @@ struct CSVImportParserTests {
     }
 
     @Test func goodreadsRowIsUnwrapped() throws {
-        let csv = Self.goodreadsHeader + "\n"
+        let csv =
+            Self.goodreadsHeader + "\n"
             + #"2767052,"The Hunger Games (The Hunger Games, #1)",Suzanne Collins,"Collins, Suzanne",,"=""0439023483""","=""9780439023481""",5,4.34,Scholastic Press,Hardcover,374,2008,2008,2020/01/02,2019/12/01,,,read,,,,1,0"#
             + "\n"
         let table = try parse(csv).get()

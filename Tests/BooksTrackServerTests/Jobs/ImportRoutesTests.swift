@@ -9,15 +9,17 @@ struct ImportRoutesTests {
     /// A Goodreads library export: its real header row, `="…"` ISBNs, a duplicate, a row whose ISBN is
     /// not in the catalog but whose title is, an unknown book, an empty-ISBN row matched by title,
     /// and a bad ISBN checksum without a matching title.
-    static let goodreads = CSVImportParserTests.goodreadsHeader + "\n" + [
-        #"2767052,"The Hunger Games (The Hunger Games, #1)",Suzanne Collins,"Collins, Suzanne",,"=""0439023483""","=""9780439023481""",5,4.34,Scholastic Press,Hardcover,374,2008,2008,2020/01/02,2019/12/01,,,read,,,,1,0"#,
-        #"3,"Harry Potter and the Sorcerer's Stone (Harry Potter, #1)",J.K. Rowling,"Rowling, J.K.","Mary GrandPré","=""0439554934""","=""9780439554930""",4,4.44,Scholastic Inc,Paperback,309,2003,1997,,2019/12/02,,,read,,,,1,0"#,
-        #"2767052,"The Hunger Games (The Hunger Games, #1)",Suzanne Collins,"Collins, Suzanne",,"=""0439023483""","=""9780439023481""",5,4.34,Scholastic Press,Hardcover,374,2008,2008,,2019/12/03,,,to-read,,,,0,0"#,
-        #"41865,"Twilight (Twilight, #1)",Stephenie Meyer,"Meyer, Stephenie",,"=""0000000000""","=""9781234567897""",2,3.57,Little Brown,Paperback,501,2006,2005,,2019/12/04,,,read,,,,1,0"#,
-        #"999,"A Book Nobody Has",Nobody,"Nobody, A",,"=""""","=""""",0,3.00,X,Paperback,10,2001,2001,,2019/12/05,,,to-read,,,,0,0"#,
-        #"5107,"The Catcher in the Rye",J.D. Salinger,"Salinger, J.D.",,"=""""","=""""",3,3.80,Back Bay,Paperback,277,2001,1951,,2019/12/06,,,read,,,,1,0"#,
-        #"1000,"Unknown Title",Someone,"Someone, A",,"=""0439023484""","=""""",0,3.00,X,Paperback,10,2001,2001,,2019/12/07,,,to-read,,,,0,0"#,
-    ].joined(separator: "\n") + "\n"
+    static let goodreads =
+        CSVImportParserTests.goodreadsHeader + "\n"
+        + [
+            #"2767052,"The Hunger Games (The Hunger Games, #1)",Suzanne Collins,"Collins, Suzanne",,"=""0439023483""","=""9780439023481""",5,4.34,Scholastic Press,Hardcover,374,2008,2008,2020/01/02,2019/12/01,,,read,,,,1,0"#,
+            #"3,"Harry Potter and the Sorcerer's Stone (Harry Potter, #1)",J.K. Rowling,"Rowling, J.K.","Mary GrandPré","=""0439554934""","=""9780439554930""",4,4.44,Scholastic Inc,Paperback,309,2003,1997,,2019/12/02,,,read,,,,1,0"#,
+            #"2767052,"The Hunger Games (The Hunger Games, #1)",Suzanne Collins,"Collins, Suzanne",,"=""0439023483""","=""9780439023481""",5,4.34,Scholastic Press,Hardcover,374,2008,2008,,2019/12/03,,,to-read,,,,0,0"#,
+            #"41865,"Twilight (Twilight, #1)",Stephenie Meyer,"Meyer, Stephenie",,"=""0000000000""","=""9781234567897""",2,3.57,Little Brown,Paperback,501,2006,2005,,2019/12/04,,,read,,,,1,0"#,
+            #"999,"A Book Nobody Has",Nobody,"Nobody, A",,"=""""","=""""",0,3.00,X,Paperback,10,2001,2001,,2019/12/05,,,to-read,,,,0,0"#,
+            #"5107,"The Catcher in the Rye",J.D. Salinger,"Salinger, J.D.",,"=""""","=""""",3,3.80,Back Bay,Paperback,277,2001,1951,,2019/12/06,,,read,,,,1,0"#,
+            #"1000,"Unknown Title",Someone,"Someone, A",,"=""0439023484""","=""""",0,3.00,X,Paperback,10,2001,2001,,2019/12/07,,,to-read,,,,0,0"#,
+        ].joined(separator: "\n") + "\n"
 
     @Test func goodreadsExportEndToEnd() async throws {
         try await withJobServer { server in
@@ -42,7 +44,8 @@ struct ImportRoutesTests {
             for path in ["/api/v2/imports/\(id)/results", "/v1/jobs/\(id)/results"] {
                 let response = try await httpRequest(.GET, server.base + path)
                 #expect(response.status == 200)
-                let results = try JSONCoding.decoder().decode(ImportResults.self, from: JSONEncoder().encode(try response.data()))
+                let results = try JSONCoding.decoder().decode(
+                    ImportResults.self, from: JSONEncoder().encode(try response.data()))
                 #expect(results.booksCreated == 4)
                 #expect(results.duplicatesSkipped == 1)
                 #expect(results.booksUpdated == 0)
@@ -53,10 +56,12 @@ struct ImportRoutesTests {
                 #expect(results.errors[0].error == "no catalog match for title 'A Book Nobody Has' by 'Nobody'")
                 #expect(results.errors[1].isbn == "0439023484")
                 #expect(results.errors[1].error.hasPrefix("invalid ISBN '0439023484': ISBN checksum is wrong"))
-                #expect(results.books.map(\.title) == [
-                    "The Hunger Games (The Hunger Games, #1)", "Harry Potter and the Sorcerer's Stone (Harry Potter, #1)",
-                    "Twilight (Twilight, #1)", "The Catcher in the Rye",
-                ])
+                #expect(
+                    results.books.map(\.title) == [
+                        "The Hunger Games (The Hunger Games, #1)",
+                        "Harry Potter and the Sorcerer's Stone (Harry Potter, #1)",
+                        "Twilight (Twilight, #1)", "The Catcher in the Rye",
+                    ])
                 let first = results.books[0]
                 #expect(first.isbn == "9780439023481" && first.isbn13 == "9780439023481")
                 #expect(first.authors == ["Suzanne Collins"])
@@ -86,16 +91,20 @@ struct ImportRoutesTests {
             let id = try #require(try accepted.data()["jobId"]?.stringValue)
             #expect(try await waitForEnd(server.engine, id).status == .completed)
             let response = try await httpRequest(.GET, server.base + "/api/v2/imports/\(id)/results")
-            let results = try JSONCoding.decoder().decode(ImportResults.self, from: JSONEncoder().encode(try response.data()))
+            let results = try JSONCoding.decoder().decode(
+                ImportResults.self, from: JSONEncoder().encode(try response.data()))
             #expect(results.booksCreated == 5)
             #expect(results.duplicatesSkipped == 1)
-            #expect(results.errors == [
-                ImportRowError(row: 4, isbn: "", error: "no catalog match for title 'Dune' by 'Frank Herbert'"),
-                ImportRowError(row: 8, isbn: "12345", error: "invalid ISBN '12345': ISBN must have 10 or 13 digits, got 5"),
-            ])
-            #expect(results.books.map(\.isbn13) == [
-                "9780618260300", "9780679783268", "9780743273565", "9780451524935", "9780316769174",
-            ])
+            #expect(
+                results.errors == [
+                    ImportRowError(row: 4, isbn: "", error: "no catalog match for title 'Dune' by 'Frank Herbert'"),
+                    ImportRowError(
+                        row: 8, isbn: "12345", error: "invalid ISBN '12345': ISBN must have 10 or 13 digits, got 5"),
+                ])
+            #expect(
+                results.books.map(\.isbn13) == [
+                    "9780618260300", "9780679783268", "9780743273565", "9780451524935", "9780316769174",
+                ])
         }
     }
 
@@ -104,9 +113,18 @@ struct ImportRoutesTests {
         ("Title,Author\n", "the file has a header row but no data rows"),
         ("Title,Author\n\"Open,B\n", "unbalanced quotes: the quoted field that starts on line 2 is never closed"),
         ("Title,Author,ISBN\nA,B,C\nD,E\n", "data row 2 has 2 fields but the header has 3"),
-        ("Title\nDune\n", "the header row has only 1 column; an import needs at least 2 (for example Title and Author)"),
-        ("Name,Writer\nDune,Herbert\n", "no title or ISBN column: the header must name one of Title, Book Title, ISBN or ISBN13 (found 'Name', 'Writer')"),
-        ("Title,Author\n" + String(repeating: "T,A\n", count: 10_001), "the file has 10,001 data rows; at most 10,000 can be imported at once"),
+        (
+            "Title\nDune\n",
+            "the header row has only 1 column; an import needs at least 2 (for example Title and Author)"
+        ),
+        (
+            "Name,Writer\nDune,Herbert\n",
+            "no title or ISBN column: the header must name one of Title, Book Title, ISBN or ISBN13 (found 'Name', 'Writer')"
+        ),
+        (
+            "Title,Author\n" + String(repeating: "T,A\n", count: 10_001),
+            "the file has 10,001 data rows; at most 10,000 can be imported at once"
+        ),
     ]
 
     @Test(arguments: 0..<malformed.count)
@@ -160,7 +178,8 @@ struct ImportRoutesTests {
             #expect(content.count == 4096)
             let exact = multipart(content: content)
             let ok = try await httpRequest(
-                .POST, server.base + "/api/v2/imports", headers: [("Content-Type", exact.contentType)], body: exact.body)
+                .POST, server.base + "/api/v2/imports", headers: [("Content-Type", exact.contentType)], body: exact.body
+            )
             #expect(ok.status == 202)
             let over = multipart(content: content + [UInt8(ascii: "\n")])
             let refused = try await httpRequest(
@@ -181,12 +200,14 @@ struct ImportRoutesTests {
             #expect(try response.json()["data"] == .null)
 
             let noBoundary = try await httpRequest(
-                .POST, server.base + "/api/v2/imports", headers: [("Content-Type", "multipart/form-data")], body: form.body)
+                .POST, server.base + "/api/v2/imports", headers: [("Content-Type", "multipart/form-data")],
+                body: form.body)
             #expect(noBoundary.status == 400)
             #expect(try noBoundary.errorCode() == "INVALID_REQUEST")
 
             let json = try await httpRequest(
-                .POST, server.base + "/api/v2/imports", headers: [("Content-Type", "application/json")], body: Array("{}".utf8))
+                .POST, server.base + "/api/v2/imports", headers: [("Content-Type", "application/json")],
+                body: Array("{}".utf8))
             #expect(json.status == 400)
             #expect(try json.errorCode() == "INVALID_REQUEST")
         }

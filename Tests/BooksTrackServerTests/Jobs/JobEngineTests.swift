@@ -8,7 +8,10 @@ import Testing
 struct JobEngineTests {
     static let csv = Array("Title,Author,ISBN13\nThe Hobbit,Tolkien,9780618260300\n1984,Orwell,\n".utf8)
 
-    func engine(_ dir: URL, clock: any JobClock = SystemJobClock(), _ configure: (inout JobEngineConfiguration) -> Void = { _ in })
+    func engine(
+        _ dir: URL, clock: any JobClock = SystemJobClock(),
+        _ configure: (inout JobEngineConfiguration) -> Void = { _ in }
+    )
         throws -> JobEngine
     {
         var config = JobEngineConfiguration(dataDirectory: dir)
@@ -61,7 +64,8 @@ struct JobEngineTests {
         defer { temp.cleanup() }
         let clock = ManualJobClock()
         let engine = try engine(temp.url, clock: clock)
-        let (record, _) = try await engine.submitBatch(items: [BatchBook(title: "The Hobbit")], clientJobID: nil, owner: "a")
+        let (record, _) = try await engine.submitBatch(
+            items: [BatchBook(title: "The Hobbit")], clientJobID: nil, owner: "a")
         _ = try await waitForEnd(engine, record.id)
         clock.advance(by: .seconds(7199))
         guard case .ready = await engine.results(of: record.id) else {
@@ -147,10 +151,16 @@ struct JobEngineTests {
         let clock = ManualJobClock()
         let engine = try engine(temp.url, clock: clock) { $0.itemsPerSecond = 0.01 }
         let record = try await engine.submitImport(csv: Self.csv, owner: "a")
-        #expect(await engine.refreshToken(of: record.id, oldToken: record.authToken) == .tooEarly(secondsUntilAllowed: 5400))
-        #expect(await engine.refreshToken(of: record.id, oldToken: "wrong") == .unauthorized(reason: "oldToken does not match this job"))
+        #expect(
+            await engine.refreshToken(of: record.id, oldToken: record.authToken) == .tooEarly(secondsUntilAllowed: 5400)
+        )
+        #expect(
+            await engine.refreshToken(of: record.id, oldToken: "wrong")
+                == .unauthorized(reason: "oldToken does not match this job"))
         clock.advance(by: .seconds(5400))
-        guard case .refreshed(let token, let expiresIn) = await engine.refreshToken(of: record.id, oldToken: record.authToken)
+        guard
+            case .refreshed(let token, let expiresIn) = await engine.refreshToken(
+                of: record.id, oldToken: record.authToken)
         else {
             Issue.record("refresh should succeed in the last 30 min")
             return
@@ -164,7 +174,8 @@ struct JobEngineTests {
     }
 
     @Test func tokensAreRandomAndCompared() {
-        let a = JobEngine.makeToken(), b = JobEngine.makeToken()
+        let a = JobEngine.makeToken()
+        let b = JobEngine.makeToken()
         #expect(a.count == 64 && b.count == 64 && a != b)
         #expect(JobEngine.constantTimeEqual(a, a))
         #expect(!JobEngine.constantTimeEqual(a, b))

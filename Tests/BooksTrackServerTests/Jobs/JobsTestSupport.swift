@@ -3,11 +3,11 @@ import BooksTrackCatalog
 import BooksTrackContract
 import Foundation
 import HTTPTypes
-import NIOHTTP1
 import Hummingbird
 import HummingbirdTesting
 import HummingbirdWebSocket
 import NIOCore
+import NIOHTTP1
 import Testing
 
 @testable import BooksTrackServer
@@ -17,8 +17,12 @@ struct FakeCatalog: CatalogQuerying {
     var books: [CatalogBook]
 
     static let standard = FakeCatalog(books: [
-        make(1, "0439023483", "The Hunger Games (The Hunger Games, #1)", ["Suzanne Collins"], 2008, original: "The Hunger Games"),
-        make(2, "0439554934", "Harry Potter and the Sorcerer's Stone (Harry Potter, #1)", ["J.K. Rowling", "Mary GrandPré"], 1997),
+        make(
+            1, "0439023483", "The Hunger Games (The Hunger Games, #1)", ["Suzanne Collins"], 2008,
+            original: "The Hunger Games"),
+        make(
+            2, "0439554934", "Harry Potter and the Sorcerer's Stone (Harry Potter, #1)",
+            ["J.K. Rowling", "Mary GrandPré"], 1997),
         make(3, "0316015849", "Twilight (Twilight, #1)", ["Stephenie Meyer"], 2005),
         make(4, "0061120081", "To Kill a Mockingbird", ["Harper Lee"], 1960),
         make(5, "0743273567", "The Great Gatsby", ["F. Scott Fitzgerald"], 1925),
@@ -30,7 +34,9 @@ struct FakeCatalog: CatalogQuerying {
         make(11, nil, "The Little Prince", ["Antoine de Saint-Exupéry"], 1943),
     ])
 
-    static func make(_ id: Int, _ isbn10: String?, _ title: String, _ authors: [String], _ year: Int, original: String? = nil)
+    static func make(
+        _ id: Int, _ isbn10: String?, _ title: String, _ authors: [String], _ year: Int, original: String? = nil
+    )
         -> CatalogBook
     {
         CatalogBook(
@@ -42,8 +48,12 @@ struct FakeCatalog: CatalogQuerying {
 
     func book(isbn13: String) throws -> CatalogBook? { books.first { $0.isbn13 == isbn13 } }
     func book(id: Int) throws -> CatalogBook? { books.first { $0.id == id } }
-    func searchTitle(_ query: String, limit: Int) throws -> CatalogPage { try searchAdvanced(title: query, author: nil, limit: limit) }
-    func searchAuthor(_ name: String, limit: Int) throws -> CatalogPage { try searchAdvanced(title: nil, author: name, limit: limit) }
+    func searchTitle(_ query: String, limit: Int) throws -> CatalogPage {
+        try searchAdvanced(title: query, author: nil, limit: limit)
+    }
+    func searchAuthor(_ name: String, limit: Int) throws -> CatalogPage {
+        try searchAdvanced(title: nil, author: name, limit: limit)
+    }
     func searchAdvanced(title: String?, author: String?, limit: Int) throws -> CatalogPage {
         func words(_ s: String) -> [String] { CatalogMatcher.normalize(s).split(separator: " ").map(String.init) }
         let hits = books.filter { book in
@@ -66,14 +76,24 @@ struct FakeCatalog: CatalogQuerying {
 struct TempDir {
     let url: URL
     init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("bts-jobs-\(UUID().uuidString)", isDirectory: true)
+        url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "bts-jobs-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
     func cleanup() { try? FileManager.default.removeItem(at: url) }
 }
 
+/// Something with a base URL to send requests to.
+protocol JobServerAddress: Sendable {
+    var base: String { get }
+}
+
+extension RunningServer: JobServerAddress {
+    var base: String { "http://127.0.0.1:\(port)" }
+}
+
 /// A running job server on 127.0.0.1:<port>.
-struct JobTestServer: Sendable {
+struct JobTestServer: JobServerAddress {
     let port: Int
     let engine: JobEngine
     var base: String { "http://127.0.0.1:\(port)" }
@@ -139,17 +159,22 @@ func httpRequest(
 }
 
 /// A multipart/form-data body with one part.
-func multipart(name: String = "file", filename: String = "books.csv", content: [UInt8], boundary: String = "----bts-test-boundary")
+func multipart(
+    name: String = "file", filename: String = "books.csv", content: [UInt8], boundary: String = "----bts-test-boundary"
+)
     -> (contentType: String, body: [UInt8])
 {
-    var body = Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"; filename=\"\(filename)\"\r\nContent-Type: text/csv\r\n\r\n".utf8)
+    var body = Array(
+        "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"; filename=\"\(filename)\"\r\nContent-Type: text/csv\r\n\r\n"
+            .utf8)
     body += content
     body += Array("\r\n--\(boundary)--\r\n".utf8)
     return ("multipart/form-data; boundary=\(boundary)", body)
 }
 
 /// Uploads a CSV; returns the response.
-func uploadCSV(_ server: JobTestServer, _ csv: String, client: String = "127.0.0.1") async throws -> HTTPResult {
+func uploadCSV(_ server: some JobServerAddress, _ csv: String, client: String = "127.0.0.1") async throws -> HTTPResult
+{
     let form = multipart(content: Array(csv.utf8))
     return try await httpRequest(
         .POST, server.base + "/api/v2/imports",
@@ -183,7 +208,7 @@ struct SSECapture: Sendable {
 
 /// Opens an SSE stream and reads it to its end (30 s deadline).
 func readSSE(
-    _ server: JobTestServer, _ id: String, lastEventID: String? = nil, accept: String = "text/event-stream",
+    _ server: some JobServerAddress, _ id: String, lastEventID: String? = nil, accept: String = "text/event-stream",
     stopWhen: @Sendable (String) -> Bool = { _ in false }
 ) async throws -> (status: Int, headers: [(String, String)], capture: SSECapture) {
     var request = HTTPClientRequest(url: server.base + "/api/v2/imports/\(id)/stream")
@@ -200,7 +225,10 @@ func readSSE(
     } catch {
         failure = String(describing: error)
     }
-    return (Int(response.status.code), response.headers.map { ($0.name, $0.value) }, SSECapture(text: String(decoding: text, as: UTF8.self), failure: failure))
+    return (
+        Int(response.status.code), response.headers.map { ($0.name, $0.value) },
+        SSECapture(text: String(decoding: text, as: UTF8.self), failure: failure)
+    )
 }
 
 /// A parsed SSE block (event or comment).

@@ -22,7 +22,8 @@ struct SSERoutesTests {
             #expect(capture.failure == nil)
             func data(_ status: String, _ processed: Int, _ progress: String, completedAt: Bool = false) -> String {
                 let completed = completedAt ? "\"completedAt\":\"2026-09-21T14:13:20.000Z\"," : ""
-                return "{\(completed)\"jobId\":\"\(id)\",\"processedCount\":\(processed),\"progress\":\(progress),\"status\":\"\(status)\",\"totalCount\":\(status == "initialized" ? 0 : 3)}"
+                return
+                    "{\(completed)\"jobId\":\"\(id)\",\"processedCount\":\(processed),\"progress\":\(progress),\"status\":\"\(status)\",\"totalCount\":\(status == "initialized" ? 0 : 3)}"
             }
             let expected =
                 ": connection established\nretry: 5000\n\n"
@@ -39,7 +40,8 @@ struct SSERoutesTests {
                 resumed.capture.text
                     == ": reconnected from event 1790000000000-3\nretry: 5000\n\n"
                     + "id: 1790000000000-4\nevent: processing\ndata: \(data("processing", 2, "0.6666666666666666"))\n\n"
-                    + "id: 1790000000000-5\nevent: completed\ndata: \(data("completed", 3, "1", completedAt: true))\n\n")
+                    + "id: 1790000000000-5\nevent: completed\ndata: \(data("completed", 3, "1", completedAt: true))\n\n"
+            )
         }
     }
 
@@ -83,7 +85,9 @@ struct SSERoutesTests {
                 connections += 1
                 let (_, _, capture) = try await readSSE(server, id, lastEventID: lastID)
                 let blocks = sseBlocks(capture.text)
-                #expect(blocks.first?.comments.first == (lastID == nil ? "connection established" : "reconnected from event \(lastID ?? "")"))
+                #expect(
+                    blocks.first?.comments.first
+                        == (lastID == nil ? "connection established" : "reconnected from event \(lastID ?? "")"))
                 let events = blocks.filter { $0.id != nil }
                 seen += events
                 lastID = events.last?.id ?? lastID
@@ -107,9 +111,12 @@ struct SSERoutesTests {
         }) { server in
             let accepted = try await uploadCSV(server, Self.threeRows)
             let id = try #require(try accepted.data()["jobId"]?.stringValue)
-            let (_, _, capture) = try await readSSE(server, id) { $0.components(separatedBy: ": heartbeat\n\n").count > 3 }
+            let (_, _, capture) = try await readSSE(server, id) {
+                $0.components(separatedBy: ": heartbeat\n\n").count > 3
+            }
             let kinds = sseBlocks(capture.text).map { $0.event ?? ($0.comments.first ?? "") }
-            #expect(kinds.prefix(5) == ["connection established", "initialized", "processing", "heartbeat", "heartbeat"])
+            #expect(
+                kinds.prefix(5) == ["connection established", "initialized", "processing", "heartbeat", "heartbeat"])
             // The client hung up: the next heartbeat write fails and the stream unsubscribes.
             for _ in 0..<2000 where await server.engine.watcherCount(of: id) > 0 {
                 try await Task.sleep(for: .milliseconds(5))
@@ -129,7 +136,10 @@ struct SSERoutesTests {
             let (_, _, capture) = try await readSSE(server, id)
             #expect(capture.failure == nil)
             let blocks = sseBlocks(capture.text)
-            #expect(blocks.map { $0.event ?? ($0.comments.first ?? "") } == ["connection established", "initialized", "processing", "timeout"])
+            #expect(
+                blocks.map { $0.event ?? ($0.comments.first ?? "") } == [
+                    "connection established", "initialized", "processing", "timeout",
+                ])
             let last = try #require(blocks.last)
             #expect(last.id == nil)
             let payload = try JSONCoding.decoder().decode(StreamTimeoutPayload.self, from: Data((last.data ?? "").utf8))
@@ -141,14 +151,18 @@ struct SSERoutesTests {
 
     @Test func watchersOfACanceledJobGetTheCanceledEventAndTheStreamCloses() async throws {
         try await withJobServer(configure: { $0.itemsPerSecond = 20 }) { server in
-            let accepted = try await uploadCSV(server, Self.threeRows + String(repeating: "The Hobbit,Tolkien\n", count: 50))
+            let accepted = try await uploadCSV(
+                server, Self.threeRows + String(repeating: "The Hobbit,Tolkien\n", count: 50))
             let data = try accepted.data()
             let id = try #require(data["jobId"]?.stringValue)
             let token = try #require(data["authToken"]?.stringValue)
             async let stream = readSSE(server, id)
-            for _ in 0..<2000 where await server.engine.watcherCount(of: id) == 0 { try await Task.sleep(for: .milliseconds(5)) }
+            for _ in 0..<2000 where await server.engine.watcherCount(of: id) == 0 {
+                try await Task.sleep(for: .milliseconds(5))
+            }
             #expect(await server.engine.watcherCount(of: id) == 1)
-            let cancel = try await httpRequest(.DELETE, server.base + "/v1/jobs/\(id)", headers: [("Authorization", "Bearer \(token)")])
+            let cancel = try await httpRequest(
+                .DELETE, server.base + "/v1/jobs/\(id)", headers: [("Authorization", "Bearer \(token)")])
             #expect(cancel.status == 200)
             let capture = try await stream.capture
             #expect(capture.failure == nil)

@@ -21,7 +21,8 @@ struct SSESessionTests {
     }
 
     @Test func openingBlocks() {
-        #expect(SSEFormat.opening(lastEventID: nil, retryMilliseconds: 5000) == ": connection established\nretry: 5000\n\n")
+        #expect(
+            SSEFormat.opening(lastEventID: nil, retryMilliseconds: 5000) == ": connection established\nretry: 5000\n\n")
         #expect(
             SSEFormat.opening(lastEventID: "1790000000000-3", retryMilliseconds: 5000)
                 == ": reconnected from event 1790000000000-3\nretry: 5000\n\n")

@@ -9,7 +9,8 @@ struct WSProgressSessionTests {
     let t0 = ContinuousClock.now
 
     func session() -> WSProgressSession {
-        WSProgressSession(jobID: "j1", pipeline: .batchEnrichment, readyTimeout: .seconds(10), pingInterval: .seconds(30), now: t0)
+        WSProgressSession(
+            jobID: "j1", pipeline: .batchEnrichment, readyTimeout: .seconds(10), pingInterval: .seconds(30), now: t0)
     }
 
     func types(_ outputs: [WSProgressSession.Output]) -> [String] {
@@ -25,8 +26,13 @@ struct WSProgressSessionTests {
         var s = session()
         #expect(s.event(SSESessionTests.event(1, .initialized), summary: nil, timestamp: 1, now: t0).isEmpty)
         #expect(s.event(SSESessionTests.event(2, .processing), summary: nil, timestamp: 1, now: t0).isEmpty)
-        #expect(types(s.clientText(#"{"type":"ready"}"#, timestamp: 2, now: t0)) == ["ready_ack", "job_started", "job_progress"])
-        #expect(types(s.event(SSESessionTests.event(3, .processing, processed: 2), summary: nil, timestamp: 3, now: t0)) == ["job_progress"])
+        #expect(
+            types(s.clientText(#"{"type":"ready"}"#, timestamp: 2, now: t0)) == [
+                "ready_ack", "job_started", "job_progress",
+            ])
+        #expect(
+            types(s.event(SSESessionTests.event(3, .processing, processed: 2), summary: nil, timestamp: 3, now: t0))
+                == ["job_progress"])
         let summary = WSProgressSession.Summary(successCount: 3, failureCount: 1, durationMs: 12, expiresAt: "x")
         let end = s.event(SSESessionTests.event(4, .completed, processed: 4), summary: summary, timestamp: 4, now: t0)
         #expect(types(end) == ["job_complete", "close 1000"])
@@ -34,7 +40,9 @@ struct WSProgressSessionTests {
             Issue.record("expected job_complete")
             return
         }
-        #expect(payload.summary == .init(totalProcessed: 4, successCount: 3, failureCount: 1, duration: 12, resourceId: "j1"))
+        #expect(
+            payload.summary
+                == .init(totalProcessed: 4, successCount: 3, failureCount: 1, duration: 12, resourceId: "j1"))
         #expect(message.pipeline == .batchEnrichment)
         #expect(s.clientText(#"{"type":"ping"}"#, timestamp: 5, now: t0).isEmpty)
     }
@@ -70,11 +78,29 @@ struct WSProgressSessionTests {
 
         var c = session()
         _ = c.clientText(#"{"type":"ready"}"#, timestamp: 1, now: t0)
-        #expect(types(c.event(SSESessionTests.event(1, .canceled), summary: nil, timestamp: 1, now: t0)) == ["error", "close 1000"])
+        #expect(
+            types(c.event(SSESessionTests.event(1, .canceled), summary: nil, timestamp: 1, now: t0)) == [
+                "error", "close 1000",
+            ])
     }
 
     @Test func shutdownIsGoingAway() {
         var s = session()
         #expect(types(s.liveEnded()) == ["close 1001"])
+        var t = session()
+        #expect(types(t.shutdown()) == ["close 1001"])
+    }
+
+    /// A job that ended before the client said `ready`: the live stream ends at once, the terminal
+    /// event is held, and `ready` still delivers the whole flow.
+    @Test func liveEndAfterAHeldTerminalEventIsNormal() {
+        var s = session()
+        _ = s.event(SSESessionTests.event(1, .processing), summary: nil, timestamp: 1, now: t0)
+        _ = s.event(SSESessionTests.event(2, .completed, processed: 4), summary: nil, timestamp: 1, now: t0)
+        #expect(s.liveEnded().isEmpty)
+        #expect(
+            types(s.clientText(#"{"type":"ready"}"#, timestamp: 2, now: t0)) == [
+                "ready_ack", "job_started", "job_progress", "job_complete", "close 1000",
+            ])
     }
 }
