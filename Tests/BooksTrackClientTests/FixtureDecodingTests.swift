@@ -109,7 +109,7 @@ import Testing
             // A second session within the hour reads the disk cache: no request.
             let again = makeAPI(server.baseURL) { $0.cacheDirectory = dir; $0.now = { clock.value } }
             let second = await again.connect()
-            if case .cache = second.source {} else { Issue.record("expected the fresh cache, got \(second.source)") }
+            if case .cache = second.source {} else { Issue.record("expected the fresh cache, got \(String(describing: second.source))") }
             #expect(hits.count("caps") == 1)
             await again.shutdown()
             return server.baseURL
@@ -118,7 +118,7 @@ import Testing
         clock.mutate { $0 = $0.addingTimeInterval(7200) }
         let offline = makeAPI(url) { $0.cacheDirectory = dir; $0.now = { clock.value }; $0.retryPolicy = .never; $0.connectTimeout = .seconds(1) }
         let result = await offline.connect()
-        if case .staleCache = result.source {} else { Issue.record("expected the stale cache, got \(result.source)") }
+        if case .staleCache = result.source {} else { Issue.record("expected the stale cache, got \(String(describing: result.source))") }
         #expect(result.error?.category == .network)
         #expect(await offline.isCommandAvailable("similar") == .available)
         await offline.shutdown()

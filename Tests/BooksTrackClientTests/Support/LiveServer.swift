@@ -15,6 +15,7 @@ enum LiveServer {
     /// Starts a server with `configuration` (port forced to 0), runs `body`, shuts both down.
     static func with<T: Sendable>(
         _ configuration: ServerConfiguration = ServerConfiguration(port: 0),
+        modules: [any ServerRouteModule] = LocalServer.defaultModules,
         api apiConfiguration: (URL) -> APIConfiguration = { APIConfiguration(baseURL: $0) },
         _ body: (RunningServer, BooksTrackAPI) async throws -> T
     ) async throws -> T {
@@ -22,7 +23,7 @@ enum LiveServer {
         configuration.port = 0
         var logger = Logger(label: "bts.server.client-tests")
         logger.logLevel = .critical
-        let server = try await LocalServer.start(configuration, catalog: try catalog.get(), logger: logger)
+        let server = try await LocalServer.start(configuration, catalog: try catalog.get(), logger: logger, modules: modules)
         let api = BooksTrackAPI(configuration: apiConfiguration(server.baseURL))
         do {
             let result = try await body(server, api)

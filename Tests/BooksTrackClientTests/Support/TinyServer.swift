@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOCore
 import ServiceLifecycle
@@ -23,7 +24,8 @@ struct TinyServer: Sendable {
 
     /// Starts `router`, runs `body`, always shuts down.
     static func with<T: Sendable>(
-        _ build: (Router<BasicRequestContext>) -> Void, _ body: (TinyServer) async throws -> T
+        _ build: (Router<BasicRequestContext>) -> Void, server: HTTPServerBuilder = .http1(),
+        _ body: (TinyServer) async throws -> T
     ) async throws -> T {
         let router = Router()
         build(router)
@@ -31,7 +33,7 @@ struct TinyServer: Sendable {
         var logger = Logger(label: "tiny")
         logger.logLevel = .critical
         let app = Application(
-            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            router: router, server: server, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
             onServerRunning: { channel in
                 portSink.yield(channel.localAddress?.port ?? 0)
                 portSink.finish()
@@ -46,11 +48,11 @@ struct TinyServer: Sendable {
         let server = TinyServer(port: port, group: group, task: task)
         do {
             let result = try await body(server)
-            await group.triggerGracefulShutdown()
+            task.cancel()
             _ = await task.result
             return result
         } catch {
-            await group.triggerGracefulShutdown()
+            task.cancel()
             _ = await task.result
             throw error
         }
