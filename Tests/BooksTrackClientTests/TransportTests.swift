@@ -2,6 +2,7 @@ import BooksTrackContract
 import Foundation
 import HTTPTypes
 import Hummingbird
+import NIOFoundationCompat
 import Testing
 @testable import BooksTrackClient
 
@@ -238,6 +239,42 @@ func makeAPI(_ url: URL, _ tweak: (inout APIConfiguration) -> Void = { _ in }) -
             #expect(received.value.0 == Int(upload.contentLength) - 0)
             #expect(received.value.1.hasPrefix("multipart/form-data; boundary="))
             await #expect(throws: BooksTrackError.self) { _ = try await api.importCSV(fileAt: dir.appendingPathComponent("missing.csv")) }
+            await api.shutdown()
+        }
+    }
+
+    /// A retried POST that creates work carries the same idempotency key / job id on every attempt.
+    @Test func retriedPostsRepeatTheSameKey() async throws {
+        let keys = SynchronizedBox<[String]>([])
+        let hits = HitCounter()
+        let circuit = #"{"success":false,"data":null,"metadata":{"timestamp":"x"},"error":{"code":"CIRCUIT_OPEN","message":"down","retryable":true,"retryAfterMs":250,"provider":"isbndb"}}"#
+        try await TinyServer.with({ router in
+            router.post("/api/v2/books/enrich") { request, _ in
+                let body = try await request.body.collect(upTo: 65536)
+                let json = try JSONCoding.decoder().decode(JSONValue.self, from: Data(buffer: body))
+                keys.mutate { $0.append(json["idempotency_key"]?.stringValue ?? "") }
+                hits.hit("enrich")
+                if hits.count("enrich") == 1 { return Reply.json(circuit, status: .serviceUnavailable) }
+                return Reply.fixture("enrich-production.json")
+            }
+            router.post("/api/batch-enrich") { request, _ in
+                let body = try await request.body.collect(upTo: 65536)
+                let json = try JSONCoding.decoder().decode(JSONValue.self, from: Data(buffer: body))
+                keys.mutate { $0.append("job:" + (json["jobId"]?.stringValue ?? "")) }
+                hits.hit("batch")
+                if hits.count("batch") == 1 { return Reply.json(circuit, status: .serviceUnavailable) }
+                return Reply.fixture("batch-accepted-production.json", status: .accepted)
+            }
+        }) { server in
+            let recorder = SleepRecorder()
+            let api = makeAPI(server.baseURL) { $0.sleep = recorder.sleep }
+            _ = try await api.enrich(isbn: "9780441172719")
+            _ = try await api.batchEnrich(books: [BatchBook(title: "Dune")])
+            let seen = keys.value
+            #expect(seen.count == 4)
+            #expect(seen[0] == seen[1] && !seen[0].isEmpty)
+            #expect(seen[2] == seen[3] && seen[2].count > 4)
+            #expect(recorder.delays == [.milliseconds(250), .milliseconds(250)])
             await api.shutdown()
         }
     }

@@ -21,6 +21,7 @@ public enum SecretMasking {
 
     /// Masks every known secret pattern in free text (bodies, URLs, messages).
     public static func maskText(_ text: String) -> String {
+        guard mightContainSecret(text) else { return text }
         var out = text
         for regex in [jsonFields, queryToken, subprotocol, bearer] {
             guard let regex else { continue }
@@ -28,6 +29,13 @@ public enum SecretMasking {
         }
         if let userinfo { out = replace(userinfo, in: out, template: "$1\(mask)@") }
         return out
+    }
+
+    /// A cheap pre-check so that ordinary text skips the regular expressions.
+    static func mightContainSecret(_ text: String) -> Bool {
+        let lower = text.lowercased()
+        return lower.contains("token") || lower.contains("bearer") || lower.contains("bookstrack-auth")
+            || lower.contains("@") || lower.contains("password") || lower.contains("apikey") || lower.contains("api_key")
     }
 
     /// Masks a URL: userinfo and `token`-like query parameters.

@@ -61,11 +61,35 @@ extension BooksTrackAPI {
             }
             sink.finish()
         }
-        defer { socketTask.cancel() }
+        // Deadlines: the upgrade must complete within `timeout`; afterwards the socket may stay
+        // silent at most `streamIdleTimeout` (the server pings).
+        let activity = ActivityClock()
+        let opened = SynchronizedFlag()
+        let connectLimit = configuration.timeout
+        let idleLimit = configuration.streamIdleTimeout
+        let watchdog = Task {
+            while !Task.isCancelled {
+                let limit = opened.value ? idleLimit : connectLimit
+                let idle = activity.idle
+                if idle >= limit {
+                    sink.yield(.closed(code: nil))
+                    sink.finish()
+                    socketTask.cancel()
+                    return
+                }
+                try? await Task.sleep(for: limit - idle)
+            }
+        }
+        defer {
+            socketTask.cancel()
+            watchdog.cancel()
+        }
         let masked = SecretMasking.maskURL(url)
         for await item in items {
+            activity.touch()
             switch item {
             case .opened:
+                opened.set()
                 trace?(TraceEvent(
                     phase: .streamOpened, requestID: 0, method: "WS", url: masked,
                     requestHeaders: [HeaderField(name: "Sec-WebSocket-Protocol", value: SecretMasking.maskText(WSCloseCode.authSubprotocol(token: token)))]))
@@ -115,5 +139,21 @@ extension BooksTrackAPI {
         case .ping, .pong, .other:
             return JobSocketMessage(kind: kind)
         }
+    }
+}
+
+/// A one-way flag shared with a watchdog.
+final class SynchronizedFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var flag = false
+    func set() {
+        lock.lock()
+        flag = true
+        lock.unlock()
+    }
+    var value: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return flag
     }
 }
