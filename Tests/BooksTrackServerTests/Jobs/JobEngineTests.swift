@@ -16,7 +16,7 @@ struct JobEngineTests {
     {
         var config = JobEngineConfiguration(dataDirectory: dir)
         configure(&config)
-        return try JobEngine(configuration: config, catalog: FakeCatalog.standard, clock: clock)
+        return try JobEngine(configuration: config, catalog: JobsFakeCatalog.standard, clock: clock)
     }
 
     @Test func importRunsToCompletionWithEventLog() async throws {

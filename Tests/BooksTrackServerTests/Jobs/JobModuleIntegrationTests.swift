@@ -21,7 +21,7 @@ struct JobModuleIntegrationTests {
         var logger = Logger(label: "jobs-module-test")
         logger.logLevel = .warning
         return try await LocalServer.start(
-            config, catalog: FakeCatalog.standard, logger: logger,
+            config, catalog: JobsFakeCatalog.standard, logger: logger,
             modules: [CoreRoutes(), JobRoutes(dataDirectory: dir, configure: configure)])
     }
 
@@ -86,21 +86,22 @@ struct JobModuleIntegrationTests {
         let collector = WSCollector()
         var headers = HTTPFields()
         headers[.secWebSocketProtocol] = "bookstrack-auth.\(token)"
-        let close = try await WebSocketClient.connect(
-            url: "ws://127.0.0.1:\(server.port)/ws/progress?jobId=\(id)",
-            configuration: .init(additionalHeaders: headers),
-            logger: Logger(label: "ws")
-        ) { inbound, outbound, _ in
-            try? await outbound.writeTextMessage(#"{"type":"ready"}"#)
-            do {
-                for try await message in inbound.messages(maxSize: 1 << 20) {
-                    if case .text(let text) = message,
-                        let m = try? JSONCoding.decoder().decode(WSMessage.self, from: Data(text.utf8))
-                    {
-                        collector.append(m)
+        let url = "ws://127.0.0.1:\(server.port)/ws/progress?jobId=\(id)"
+        let configuration = WebSocketClientConfiguration(additionalHeaders: headers)
+        let close = try await withDeadline("WebSocket \(url)") {
+            try await WebSocketClient.connect(url: url, configuration: configuration, logger: Logger(label: "ws")) {
+                inbound, outbound, _ in
+                try? await outbound.writeTextMessage(#"{"type":"ready"}"#)
+                do {
+                    for try await message in inbound.messages(maxSize: 1 << 20) {
+                        if case .text(let text) = message,
+                            let m = try? JSONCoding.decoder().decode(WSMessage.self, from: Data(text.utf8))
+                        {
+                            collector.append(m)
+                        }
                     }
-                }
-            } catch {}
+                } catch {}
+            }
         }
         #expect(close?.closeCode == .normalClosure)
         #expect(collector.all.first?.type == .readyAck)

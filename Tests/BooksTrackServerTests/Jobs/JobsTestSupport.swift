@@ -13,10 +13,10 @@ import Testing
 @testable import BooksTrackServer
 
 /// A small in-memory catalog: exact ISBN-13 lookups, word-containment title/author search.
-struct FakeCatalog: CatalogQuerying {
+struct JobsFakeCatalog: CatalogQuerying {
     var books: [CatalogBook]
 
-    static let standard = FakeCatalog(books: [
+    static let standard = JobsFakeCatalog(books: [
         make(
             1, "0439023483", "The Hunger Games (The Hunger Games, #1)", ["Suzanne Collins"], 2008,
             original: "The Hunger Games"),
@@ -103,7 +103,7 @@ struct JobTestServer: JobServerAddress {
 func withJobServer(
     directory: URL? = nil,
     clock: any JobClock = SystemJobClock(),
-    catalog: any CatalogQuerying = FakeCatalog.standard,
+    catalog: any CatalogQuerying = JobsFakeCatalog.standard,
     configure: (inout JobEngineConfiguration) -> Void = { _ in },
     _ body: @escaping @Sendable (JobTestServer) async throws -> Void
 ) async throws {
@@ -209,26 +209,51 @@ struct SSECapture: Sendable {
 /// Opens an SSE stream and reads it to its end (30 s deadline).
 func readSSE(
     _ server: some JobServerAddress, _ id: String, lastEventID: String? = nil, accept: String = "text/event-stream",
-    stopWhen: @Sendable (String) -> Bool = { _ in false }
+    stopWhen: @escaping @Sendable (String) -> Bool = { _ in false }
 ) async throws -> (status: Int, headers: [(String, String)], capture: SSECapture) {
-    var request = HTTPClientRequest(url: server.base + "/api/v2/imports/\(id)/stream")
-    request.headers.add(name: "Accept", value: accept)
-    if let lastEventID { request.headers.add(name: "Last-Event-ID", value: lastEventID) }
-    let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
-    var text = Data()
-    var failure: String?
-    do {
-        for try await chunk in response.body {
-            text.append(contentsOf: chunk.readableBytesView)
-            if stopWhen(String(decoding: text, as: UTF8.self)) { break }
+    let url = server.base + "/api/v2/imports/\(id)/stream"
+    return try await withDeadline("SSE stream of \(id)") {
+        var request = HTTPClientRequest(url: url)
+        request.headers.add(name: "Accept", value: accept)
+        if let lastEventID { request.headers.add(name: "Last-Event-ID", value: lastEventID) }
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+        var text = Data()
+        var failure: String?
+        do {
+            for try await chunk in response.body {
+                text.append(contentsOf: chunk.readableBytesView)
+                if stopWhen(String(decoding: text, as: UTF8.self)) { break }
+            }
+        } catch {
+            failure = String(describing: error)
         }
-    } catch {
-        failure = String(describing: error)
+        return (
+            Int(response.status.code), response.headers.map { ($0.name, $0.value) },
+            SSECapture(text: String(decoding: text, as: UTF8.self), failure: failure)
+        )
     }
-    return (
-        Int(response.status.code), response.headers.map { ($0.name, $0.value) },
-        SSECapture(text: String(decoding: text, as: UTF8.self), failure: failure)
-    )
+}
+
+/// Thrown by `withDeadline` when the operation takes too long (a hang becomes a failure).
+struct DeadlineExceeded: Error, CustomStringConvertible {
+    var what: String
+    var description: String { "\(what) did not finish within the deadline" }
+}
+
+/// Runs `body`, cancelling it and throwing `DeadlineExceeded` after `seconds`.
+func withDeadline<T: Sendable>(
+    seconds: Int = 30, _ what: String, _ body: @escaping @Sendable () async throws -> T
+) async throws -> T {
+    try await withThrowingTaskGroup(of: T?.self) { group in
+        group.addTask { try await body() }
+        group.addTask {
+            try await Task.sleep(for: .seconds(seconds))
+            return nil
+        }
+        defer { group.cancelAll() }
+        guard let first = try await group.next(), let value = first else { throw DeadlineExceeded(what: what) }
+        return value
+    }
 }
 
 /// A parsed SSE block (event or comment).

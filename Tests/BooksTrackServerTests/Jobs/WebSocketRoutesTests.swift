@@ -34,22 +34,25 @@ struct WebSocketRoutesTests {
     {
         var headers = HTTPFields()
         if let subprotocol { headers[.secWebSocketProtocol] = subprotocol }
-        var url = "ws://127.0.0.1:\(server.port)/ws/progress?jobId=\(jobID)"
-        if let queryToken { url += "&token=\(queryToken)" }
+        let query = queryToken.map { "&token=\($0)" } ?? ""
+        let url = "ws://127.0.0.1:\(server.port)/ws/progress?jobId=\(jobID)\(query)"
         let collector = WSCollector()
-        let close = try await WebSocketClient.connect(
-            url: url, configuration: .init(additionalHeaders: headers), logger: Logger(label: "ws-test")
-        ) { inbound, outbound, _ in
-            try? await outbound.writeTextMessage(#"{"type":"ping"}"#)
-            try? await outbound.writeTextMessage(#"{"type":"ready"}"#)
-            do {
-                for try await message in inbound.messages(maxSize: 1 << 20) {
-                    guard case .text(let text) = message,
-                        let decoded = try? JSONCoding.decoder().decode(WSMessage.self, from: Data(text.utf8))
-                    else { continue }
-                    collector.append(decoded)
-                }
-            } catch {}
+        let configuration = WebSocketClientConfiguration(additionalHeaders: headers)
+        let close = try await withDeadline("WebSocket \(url)") {
+            try await WebSocketClient.connect(url: url, configuration: configuration, logger: Logger(label: "ws-test"))
+            {
+                inbound, outbound, _ in
+                try? await outbound.writeTextMessage(#"{"type":"ping"}"#)
+                try? await outbound.writeTextMessage(#"{"type":"ready"}"#)
+                do {
+                    for try await message in inbound.messages(maxSize: 1 << 20) {
+                        guard case .text(let text) = message,
+                            let decoded = try? JSONCoding.decoder().decode(WSMessage.self, from: Data(text.utf8))
+                        else { continue }
+                        collector.append(decoded)
+                    }
+                } catch {}
+            }
         }
         return (close, collector.all)
     }
