@@ -57,7 +57,8 @@ extension JobRoutes: ServerRouteModule {
             serverBuilder: .http1WebSocketUpgrade(
                 webSocketRouter: JobRoutes.makeWebSocketRouter(engine: engine),
                 configuration: .init(http1: http1, ws: .init())),
-            onShutdown: { await engine.shutdown() })
+            onShutdown: { await engine.shutdown() },
+            providedFeatures: [.csvImport, .batchEnrichment, .sseProgress, .jobCancellation])
     }
 }
 

@@ -45,6 +45,12 @@ struct JobModuleIntegrationTests {
             // SSE is not in the jobs class.
             let (status, _, _) = try await readSSE(server, id)
             #expect(status == 200)
+            // The capabilities report the job features (this module provides them).
+            let capabilities = try await httpRequest(.GET, server.base + "/api/v2/capabilities")
+            let features = try capabilities.json()["features"]
+            for name in ["csv_import", "batch_enrichment", "sse_progress", "job_cancellation"] {
+                #expect(features?[name] == .bool(true), "\(name)")
+            }
             // Unknown routes still get the server's 404 envelope.
             #expect(try await httpRequest(.GET, server.base + "/api/v2/nothing-here").status == 404)
         } catch {
