@@ -4,7 +4,7 @@ import Testing
 
 @testable import BooksTrackServer
 
-@Suite("Job cancel")
+@Suite("Job cancel", .timeLimit(.minutes(2)))
 struct CancelRoutesTests {
     static let slowCSV = "Title,Author\n" + String(repeating: "The Hobbit,Tolkien\n", count: 100)
 

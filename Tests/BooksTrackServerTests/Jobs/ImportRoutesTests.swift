@@ -4,7 +4,7 @@ import Testing
 
 @testable import BooksTrackServer
 
-@Suite("CSV import routes")
+@Suite("CSV import routes", .timeLimit(.minutes(2)))
 struct ImportRoutesTests {
     /// A Goodreads library export: its real header row, `="…"` ISBNs, a duplicate, a row whose ISBN is
     /// not in the catalog but whose title is, an unknown book, an empty-ISBN row matched by title,

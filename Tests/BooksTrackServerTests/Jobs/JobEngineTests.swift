@@ -4,7 +4,7 @@ import Testing
 
 @testable import BooksTrackServer
 
-@Suite("Job engine")
+@Suite("Job engine", .timeLimit(.minutes(2)))
 struct JobEngineTests {
     static let csv = Array("Title,Author,ISBN13\nThe Hobbit,Tolkien,9780618260300\n1984,Orwell,\n".utf8)
 

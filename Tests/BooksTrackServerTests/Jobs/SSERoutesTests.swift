@@ -4,7 +4,7 @@ import Testing
 
 @testable import BooksTrackServer
 
-@Suite("SSE progress stream")
+@Suite("SSE progress stream", .timeLimit(.minutes(2)))
 struct SSERoutesTests {
     static let threeRows = "Title,Author\nThe Hobbit,Tolkien\n1984,Orwell\nDune,Herbert\n"
 

@@ -24,7 +24,7 @@ final class WSCollector: @unchecked Sendable {
     }
 }
 
-@Suite("WebSocket progress")
+@Suite("WebSocket progress", .timeLimit(.minutes(2)))
 struct WebSocketRoutesTests {
     /// Connects, sends a `ping` and `ready`, collects messages until the server closes.
     func watch(_ server: JobTestServer, jobID: String, subprotocol: String?, queryToken: String? = nil) async throws
