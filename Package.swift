@@ -147,6 +147,7 @@ let package = Package(
             dependencies: [
                 "BooksTrackServer",
                 "BooksTrackContract",
+                "BooksTrackCatalog",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),

@@ -21,6 +21,6 @@ extension LocalServer {
     ///         }
     ///     }
     public static var defaultModules: [any ServerRouteModule] {
-        [CoreRoutes()]
+        [CoreRoutes(), JobRoutes()]
     }
 }
