@@ -79,8 +79,18 @@ struct BTSCommand: ParsableCommand {
                 return await shell.run(String(decoding: input, as: UTF8.self), name: "<stdin>")
             }
             let listener = Task {
+                var signalled = 0
                 for await event in signals.events where event != .windowChanged {
+                    signalled += 1
                     work.cancel()
+                    // A second signal, or a command that ignores cancellation for 3 s, ends the
+                    // process at once (the server dies with it; nothing is left running).
+                    if signalled > 1 { Foundation.exit(event.exitStatus == 143 ? 143 : ExitStatus.interrupted.rawValue) }
+                    let status = event == .interrupt ? ExitStatus.interrupted.rawValue : event.exitStatus
+                    Task.detached {
+                        try? await Task.sleep(for: .seconds(3))
+                        Foundation.exit(status)
+                    }
                 }
             }
             let result = await work.value

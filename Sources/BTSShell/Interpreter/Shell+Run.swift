@@ -73,19 +73,24 @@ extension Shell {
         (parsed.diagnostics + registry.check(parsed.script)).sorted { $0.range.offset < $1.range.offset }
     }
 
-    /// Runs commands in order; returns the last failing status (or 0).
+    /// Runs commands in order. A failure stops them unless errors are to be continued past.
+    /// The status is the first failure's when it stopped the run, else the status of a failure
+    /// passed over only because of `--continue-on-error` (like hurl), else that of the last
+    /// command (like sh: a script that said `set onerror continue` checks `$?` itself).
     func execute(_ commands: [Command], _ context: SourceContext) async -> Int32 {
-        var status: Int32 = 0
+        var last: Int32 = 0
+        var remembered: Int32?
         for command in commands {
             if Task.isCancelled { return ExitStatus.interrupted.rawValue }
             let result = await execute(command, context)
             if exitRequest != nil { return result }
             if result != 0 {
-                status = result
                 if result == ExitStatus.interrupted.rawValue || stopsOnError { return result }
+                if settings.onError == .stop { remembered = result }
             }
+            last = result
         }
-        return status
+        return remembered ?? last
     }
 
     /// Runs one command, reports its error, updates `$?`, `$_` and the timing.
