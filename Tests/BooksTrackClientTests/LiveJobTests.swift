@@ -7,7 +7,7 @@ import Testing
 /// Jobs against the real server's job routes (CSV import, batch, SSE with drop faults, cancel).
 @Suite struct LiveJobTests {
     static func jobModules(_ dir: URL, drops: SSEDropFault? = nil, itemsPerSecond: Double = 40) -> [any ServerRouteModule] {
-        LocalServer.defaultModules + [
+        LocalServer.defaultModules.filter { !($0 is JobRoutes) } + [
             JobRoutes(dataDirectory: dir) { config in
                 config.itemsPerSecond = itemsPerSecond
                 config.sseDropFault = drops

@@ -21,6 +21,10 @@ enum LiveServer {
     ) async throws -> T {
         var configuration = configuration
         configuration.port = 0
+        // A private cache directory per server: the default job routes keep jobs.sqlite there.
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("bts-live-\(UUID().uuidString)")
+        if configuration.cacheDirectory == nil { configuration.cacheDirectory = scratch }
+        defer { try? FileManager.default.removeItem(at: scratch) }
         var logger = Logger(label: "bts.server.client-tests")
         logger.logLevel = .critical
         let server = try await LocalServer.start(configuration, catalog: try catalog.get(), logger: logger, modules: modules)
