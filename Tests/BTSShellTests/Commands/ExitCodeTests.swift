@@ -1,0 +1,80 @@
+import BooksTrackServer
+import Foundation
+import Testing
+
+@testable import BTSShell
+
+/// Every exit status of SHELL.md, provoked for real.
+@Suite("exit codes")
+struct ExitCodeTests {
+    @Test func zeroWhenEverythingWorks() async throws {
+        try await withShell { harness in
+            #expect(await harness.run("search isbn 9780439023481; search title dune --limit 2") == 0)
+        }
+    }
+
+    @Test func oneWhenTheAPISaysNotFound() async throws {
+        try await withShell { harness in
+            let status = await harness.run("similar 9780000000002\n")
+            #expect(status == 1)
+            #expect(harness.err.contains("test.bts:1:1: error:"), "\(harness.err)")
+        }
+    }
+
+    @Test func twoForUsageErrors() async throws {
+        try await withShell { harness in
+            #expect(await harness.run("search --limit 5\n") == 2)
+            #expect(await harness.run("enrich 123\n") == 2)
+        }
+    }
+
+    @Test func threeWhenTheServerIsUnreachable() async throws {
+        try await withShell(backend: BackendRequest(apiURL: "http://127.0.0.1:\(closedPort())")) { harness in
+            let status = await harness.run("search isbn 9780439023481\n")
+            #expect(status == 3)
+            #expect(harness.err.contains("error:"), "\(harness.err)")
+        }
+    }
+
+    @Test func fourWhenAnExpectationFails() async throws {
+        try await withShell { harness in
+            #expect(await harness.run("search isbn 9780439023481\nexpect ${_.totalCount} > 1\n") == 4)
+            #expect(harness.err.contains("left:  1"))
+            #expect(harness.err.contains("right: 1"))
+        }
+    }
+
+    @Test func fiveWhenRateLimitedAndNotAllowedToWait() async throws {
+        var server = ServerConfiguration()
+        server.rateLimits[.search] = .perMinute(1)
+        try await withShell(server: server) { harness in
+            let status = await harness.run("set wait off\nsearch isbn 9780439023481\nsearch title dune\necho never\n")
+            #expect(status == 5, "\(harness.err)")
+            #expect(harness.err.contains("budget is spent"), "\(harness.err)")
+            #expect(!harness.out.contains("never"))
+        }
+    }
+
+    @Test func oneHundredThirtyWhenInterrupted() async throws {
+        try await withShell { harness in
+            let task = Task { await harness.run("search isbn 9780439023481\nsleep 1m\n") }
+            while await harness.shell.lastResult == .null { try await Task.sleep(for: .milliseconds(20)) }
+            task.cancel()
+            #expect(await task.value == 130)
+        }
+    }
+
+    @Test func gatedCommandExplainsItselfWithoutARequest() async throws {
+        var server = ServerConfiguration()
+        server.disabledFeatures = [.semanticSearch]
+        try await withShell(server: server) { harness in
+            let status = await harness.run("semantic a boy wizard at a school of magic\n")
+            #expect(status == 1)
+            #expect(harness.err.contains("'semantic' is not available on this server"), "\(harness.err)")
+            #expect(await harness.shell.lastMetrics.calls == 0)
+            // help marks it once capabilities are known
+            _ = await harness.run("help")
+            #expect(harness.out.contains("unavailable on this server: semantic_search is disabled"))
+        }
+    }
+}

@@ -1,0 +1,151 @@
+import Foundation
+import Testing
+
+/// The real `bts` executable: example scripts, `-c`, pipes, signals, usage errors.
+@Suite("bts binary")
+struct BinaryTests {
+    /// `.build/debug/bts` of the package this file belongs to (or `BTS_BINARY`).
+    static let binary: URL? = {
+        if let path = ProcessInfo.processInfo.environment["BTS_BINARY"] {
+            return URL(fileURLWithPath: path)
+        }
+        var directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        for _ in 0..<6 {
+            directory = directory.deletingLastPathComponent()
+            for configuration in ["debug", "release"] {
+                let candidate = directory.appendingPathComponent(".build/\(configuration)/bts")
+                if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            }
+        }
+        return nil
+    }()
+
+
+    static var examplesDirectory: URL {
+        // The repository's scripts/examples, found from this file (…/Tests/BTSShellTests/Scripts/).
+        let repository = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath()
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        return repository.appendingPathComponent("scripts/examples")
+    }
+
+    struct Outcome {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// Runs bts with `arguments`, optional stdin text, a private XDG environment.
+    static func run(_ arguments: [String], stdin: String? = nil, interruptAfter: Duration? = nil) async throws -> Outcome {
+        guard let binary else { throw SkipError() }
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("bts-bin-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: home) }
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["HOME"] = home.path
+        environment["XDG_CONFIG_HOME"] = home.appendingPathComponent("config").path
+        environment["XDG_STATE_HOME"] = home.appendingPathComponent("state").path
+        environment["XDG_CACHE_HOME"] = SharedShellCatalog.directory.path  // reuse the built catalog
+        environment.removeValue(forKey: "BTS_API_URL")
+        process.environment = environment
+        let out = Pipe()
+        let err = Pipe()
+        let input = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = input
+        _ = try SharedShellCatalog.get()
+        try process.run()
+        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+        try input.fileHandleForWriting.close()
+        if let interruptAfter {
+            try await Task.sleep(for: interruptAfter)
+            kill(process.processIdentifier, SIGINT)
+        }
+        let stdoutData = out.fileHandleForReading.readDataToEndOfFile()
+        let stderrData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Outcome(status: process.terminationStatus, stdout: String(decoding: stdoutData, as: UTF8.self),
+                       stderr: String(decoding: stderrData, as: UTF8.self))
+    }
+
+    struct SkipError: Error, CustomStringConvertible {
+        var description: String { "bts binary not built (.build/debug/bts missing; run 'swift build' first) — skipped" }
+    }
+
+    static var hasBinary: Bool {
+        if binary == nil { print("BinaryTests: \(SkipError())") }
+        return binary != nil
+    }
+
+    @Test(.enabled(if: BinaryTests.hasBinary, "bts binary not built: run swift build first")) func exampleScriptsPassThroughTheRunner() async throws {
+        guard let binary = Self.binary else { return }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = [Self.examplesDirectory.appendingPathComponent("run.sh").path, binary.path]
+        var environment = ProcessInfo.processInfo.environment
+        _ = try SharedShellCatalog.get()
+        environment["XDG_CACHE_HOME"] = SharedShellCatalog.directory.path
+        environment["XDG_STATE_HOME"] = FileManager.default.temporaryDirectory.appendingPathComponent("bts-run-\(UUID().uuidString)").path
+        process.environment = environment
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = out
+        try process.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(text)")
+        #expect(text.contains("ok    tour.bts"))
+        #expect(text.contains("ok    smoke.bts"))
+        #expect(text.contains("ok    batch.bts"))
+    }
+
+    @Test(.enabled(if: BinaryTests.hasBinary, "bts binary not built: run swift build first")) func severalDashCCommands() async throws {
+        let outcome = try await Self.run(["--local", "-c", "set x 4; echo one $x", "-c", "search isbn 9780439023481; echo ${_.results[0].title}"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stdout.hasPrefix("one 4\n"))
+        #expect(outcome.stdout.hasSuffix("The Hunger Games (The Hunger Games, #1)\n"))
+        #expect(outcome.stdout.contains("\"isbn\":\"9780439023481\""), "json on a pipe")
+    }
+
+    @Test(.enabled(if: BinaryTests.hasBinary, "bts binary not built: run swift build first")) func commandsFromAPipeShowNoPrompt() async throws {
+        let outcome = try await Self.run(["--local"], stdin: "echo hello\nsearch isbn 9780439023481 --output csv\n")
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stdout.hasPrefix("hello\nisbn,title"))
+        #expect(!outcome.stdout.contains("bts>") && !outcome.stderr.contains("bts>"))
+        #expect(!outcome.stdout.contains("\u{1B}") && !outcome.stderr.contains("\u{1B}"), "no escape code in a pipe")
+    }
+
+    @Test(.enabled(if: BinaryTests.hasBinary, "bts binary not built: run swift build first")) func usageErrorsExitTwo() async throws {
+        #expect(try await Self.run(["--output", "yaml", "-c", "help"]).status == 2)
+        #expect(try await Self.run(["--nope"]).status == 2)
+        let syntax = try await Self.run(["-c", "serch dune"])
+        #expect(syntax.status == 2)
+        #expect(syntax.stderr.contains("-c:1:1: error: unknown command 'serch' (did you mean 'search'?)"))
+    }
+
+    @Test(.enabled(if: BinaryTests.hasBinary, "bts binary not built: run swift build first")) func networkErrorExitsThree() async throws {
+        let outcome = try await Self.run(["--api", "http://127.0.0.1:\(closedPort())", "--timeout", "2", "-c", "search isbn 9780439023481"])
+        #expect(outcome.status == 3, "\(outcome.stderr)")
+    }
+
+    @Test(.enabled(if: BinaryTests.hasBinary, "bts binary not built: run swift build first")) func sigintExits130() async throws {
+        let outcome = try await Self.run(["-c", "echo started; sleep 30s; echo never"], interruptAfter: .milliseconds(700))
+        #expect(outcome.status == 130, "\(outcome.stderr)")
+        #expect(!outcome.stdout.contains("never"))
+    }
+
+    @Test(.enabled(if: BinaryTests.hasBinary, "bts binary not built: run swift build first")) func versionHelpAndCompletion() async throws {
+        let version = try await Self.run(["--version"])
+        #expect(version.status == 0)
+        #expect(version.stdout.hasPrefix("0."))
+        let help = try await Self.run(["--help"])
+        #expect(help.status == 0)
+        #expect(help.stdout.contains("--continue-on-error"))
+        let completion = try await Self.run(["--generate-completion-script", "bash"])
+        #expect(completion.status == 0)
+        #expect(completion.stdout.contains("_bts"))
+    }
+}
