@@ -221,7 +221,7 @@ extension Shell {
 
     /// `exit [CODE]`: leave with CODE, or the last command's status.
     func runExit(_ command: ResolvedCommand) -> CommandOutput? {
-        exitRequest = command.int("CODE").map { Int32($0) } ?? lastStatus
+        exitRequest = command.values("CODE").first?.value?.intValue.map { Int32($0) } ?? lastStatus
         return nil
     }
 }

@@ -27,6 +27,7 @@ extension Shell {
         }
         func show(_ result: Result<JSONValue, ShellError>) -> String {
             switch result {
+            case .success(.string(let text)) where Expectation.number(.string(text)) != nil: return text
             case .success(let value): return value.compactJSON
             case .failure(let error): return "(missing: \(error.message))"
             }

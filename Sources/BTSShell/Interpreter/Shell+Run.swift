@@ -31,6 +31,7 @@ extension Shell {
     /// Runs several sources (the `-c` arguments) as one run: all are checked first.
     public func runSources(_ sources: [(text: String, name: String)], directory: URL? = nil,
                            interactive: Bool = false) async -> Int32 {
+        exitRequest = nil
         let directory = directory ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
         let parsed = sources.map { Parser.parse(SourceFile(name: $0.name, text: $0.text)) }
         var failed = false

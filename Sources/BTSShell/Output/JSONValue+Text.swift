@@ -120,7 +120,7 @@ extension JSONValue {
         case .index(let index):
             guard let elements = arrayValue else { return nil }
             let position = index < 0 ? elements.count + index : index
-            return elements.indices.contains(position) ? elements[position] : nil
+            return elements.indices.contains(position) ? elements[position] : Optional<JSONValue>.none
         }
     }
 }

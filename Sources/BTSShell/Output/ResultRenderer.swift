@@ -121,7 +121,9 @@ public struct ResultRenderer: Sendable {
                 if header { cell = ANSIStyle.bold.apply(cell, enabled: colored) }
                 parts.append(cell)
             }
-            return parts.joined(separator: "  ") + "\n"
+            var text = parts.joined(separator: "  ")
+            while text.last == " " { text.removeLast() }
+            return text + "\n"
         }
         var output = line(columns.map(\.title), header: true)
         output += widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ") + "\n"
