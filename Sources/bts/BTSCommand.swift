@@ -30,14 +30,29 @@ struct BTSCommand: ParsableCommand {
             help: ArgumentHelp("Run CMD (commands separated by ';'), then exit. Repeatable.", valueName: "CMD"))
     var commands: [String] = []
 
-    @ArgumentParser.Argument(parsing: .captureForPassthrough,
-              help: ArgumentHelp("A script to run and its arguments ($1..$n).", valueName: "FILE.bts [ARG...]"))
+    @ArgumentParser.Argument(help: ArgumentHelp("A script to run and its arguments ($1..$n).", valueName: "FILE.bts [ARG...]"))
     var script: [String] = []
 
-    func validate() throws {
-        if !commands.isEmpty, !script.isEmpty {
-            throw ValidationError("give either -c commands or a script FILE, not both")
+    /// Options of bts that take a value (to find where the script name starts).
+    static let valueOptions: Set<String> = ["--api", "--profile", "--output", "--timeout", "-c"]
+
+    /// Splits the command line into bts's own options and `FILE.bts ARG...`: everything from the
+    /// first word that is not an option (or after `--`) belongs to the script, options included,
+    /// so `bts s.bts --verbose` passes `--verbose` to the script as `$1`.
+    static func splitScript(_ arguments: [String]) -> (options: [String], script: [String]) {
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            if argument == "--" { return (Array(arguments[..<index]), Array(arguments[(index + 1)...])) }
+            if argument.hasPrefix("-"), argument != "-" {
+                index += valueOptions.contains(argument) ? 2 : 1
+                continue
+            }
+            if index == 0, argument == "help" { return (["--help"] + arguments.dropFirst(), []) }
+            if index == 0, ["serve", "catalog-clean"].contains(argument) { return (arguments, []) }
+            return (Array(arguments[..<index]), Array(arguments[index...]))
         }
+        return (arguments, [])
     }
 
     /// Runs and returns the exit status; the backend is always shut down first.

@@ -4,12 +4,18 @@ import Foundation
 
 // Parse by hand so usage errors exit with 2 (SHELL.md) instead of argument-parser's 64, and
 // so every path shuts the backend down before exiting.
-let arguments = Array(CommandLine.arguments.dropFirst())
+let (arguments, scriptArguments) = BTSCommand.splitScript(Array(CommandLine.arguments.dropFirst()))
 let status: Int32
 do {
     let command = try BTSCommand.parseAsRoot(arguments)
     switch command {
-    case let root as BTSCommand:
+    case var root as BTSCommand:
+        if !scriptArguments.isEmpty {
+            guard root.commands.isEmpty else {
+                throw ValidationError("give either -c commands or a script FILE, not both")
+            }
+            root.script = scriptArguments
+        }
         status = await root.execute()
     case let serve as ServeCommand:
         status = await serve.execute()

@@ -30,7 +30,7 @@ struct InterpreterTests {
             #expect(harness.err == """
                 test.bts:2:6: error: no key 'isbnn' in ${_.results[0]} (did you mean 'isbn'?)
                   2 | echo ${_.results[0].isbnn}
-                    |      ^~~~~~~~~~~~~~~~~~~~~
+                    |      ^~~~~~~~~~~~~~~~~~~~
 
                 """)
         }
