@@ -140,7 +140,11 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ]
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+            ],
+            exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "BooksTrackServerTests",

@@ -1,6 +1,6 @@
 extension JobWatchStateMachine {
     /// A status poll answered (`GET /api/v2/imports/{id}`, `data` mapped into a payload).
-    public mutating func pollSucceeded(_ payload: JobEventPayload) -> JobWatchStep {
+    public mutating func pollSucceeded(_ payload: WatchedJobEvent) -> JobWatchStep {
         guard state == .polling else { return JobWatchStep(action: .none) }
         consecutivePollFailures = 0
         guard let status = payload.status else {

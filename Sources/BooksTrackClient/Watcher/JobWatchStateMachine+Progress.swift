@@ -9,7 +9,7 @@ extension JobWatchStateMachine {
     /// Folds a status report into the last reported progress; returns an update for the user only when
     /// something moved forward (status, fraction or processed count). Nothing ever goes backwards.
     mutating func absorb(
-        status reported: JobStatus, payload: JobEventPayload?, eventID: String?, channel: JobWatchChannel
+        status reported: WatchedJobState, payload: WatchedJobEvent?, eventID: String?, channel: JobWatchChannel
     ) -> JobProgressUpdate? {
         let previous = lastReported
         var status = reported

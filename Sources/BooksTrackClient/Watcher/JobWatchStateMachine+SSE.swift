@@ -17,7 +17,7 @@ extension JobWatchStateMachine {
 
     /// A parsed SSE item arrived; `payload` is the event's `data` decoded by the transport (nil for
     /// comments, retry changes, or undecodable data).
-    public mutating func streamItem(_ item: SSEStreamItem, payload: JobEventPayload? = nil) -> JobWatchStep {
+    public mutating func streamItem(_ item: SSEStreamItem, payload: WatchedJobEvent? = nil) -> JobWatchStep {
         switch item {
         case .event(let event): streamEvent(event, payload: payload)
         case .comment(let text): streamComment(text)
@@ -39,7 +39,7 @@ extension JobWatchStateMachine {
 
     /// A dispatched SSE event (`initialized|processing|progress|completed|failed|canceled`, `timeout`,
     /// `error`) with its decoded payload.
-    public mutating func streamEvent(_ event: SSEEvent, payload: JobEventPayload?) -> JobWatchStep {
+    public mutating func streamEvent(_ event: SSEEvent, payload: WatchedJobEvent?) -> JobWatchStep {
         guard isOnStream else { return JobWatchStep(action: .none) }
         if case .streaming = state {} else { state = .streaming(deliveredNewEvents: false) }
 
@@ -61,7 +61,7 @@ extension JobWatchStateMachine {
             }
             return connectionEnded(failure: .transport("stream error: \(payload?.errorMessage ?? payload?.errorCode ?? "unknown")"))
         default:
-            guard let status = JobStatus(wireName: event.type) ?? payload?.status else {
+            guard let status = WatchedJobState(wireName: event.type) ?? payload?.status else {
                 return JobWatchStep(action: .none)  // unknown event type: ignored, like EventSource listeners
             }
             state = .streaming(deliveredNewEvents: true)
@@ -71,7 +71,7 @@ extension JobWatchStateMachine {
     }
 
     /// `event: timeout` (no progress for a while; the server closes): switch to polling.
-    private mutating func streamTimedOut(payload: JobEventPayload?, eventID: String?) -> JobWatchStep {
+    private mutating func streamTimedOut(payload: WatchedJobEvent?, eventID: String?) -> JobWatchStep {
         if let status = payload?.status, status.isTerminal {
             return handleStatus(status, payload: payload, eventID: eventID, channel: .sse)
         }

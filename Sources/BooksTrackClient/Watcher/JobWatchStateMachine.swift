@@ -167,7 +167,7 @@ public struct JobWatchStateMachine: Sendable {
 
     /// Handles a (possibly terminal) status report from any channel.
     mutating func handleStatus(
-        _ status: JobStatus, payload: JobEventPayload?, eventID: String?, channel: JobWatchChannel
+        _ status: WatchedJobState, payload: WatchedJobEvent?, eventID: String?, channel: JobWatchChannel
     ) -> JobWatchStep {
         let update = absorb(status: status, payload: payload, eventID: eventID, channel: channel)
         let progress = update.map { [$0] } ?? []

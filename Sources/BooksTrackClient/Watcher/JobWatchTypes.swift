@@ -1,5 +1,5 @@
 /// The status of an import or batch job (CONTRACT.md §5), with production's spellings folded in.
-public enum JobStatus: String, Sendable, Equatable, Hashable, CaseIterable {
+public enum WatchedJobState: String, Sendable, Equatable, Hashable, CaseIterable {
     /// Accepted, not started.
     case initialized
     /// Running (production's `progress`).
@@ -40,11 +40,11 @@ public enum JobStatus: String, Sendable, Equatable, Hashable, CaseIterable {
 
 /// The watcher's view of one job event's payload (SSE `data`, a status poll's `data`, a WebSocket
 /// `payload`). The transport maps the contract's types into it; every field is optional.
-public struct JobEventPayload: Sendable, Equatable, Hashable {
+public struct WatchedJobEvent: Sendable, Equatable, Hashable {
     /// The job id the event claims to be about.
     public var jobID: String?
     /// The status (`status`, or a timeout event's `lastStatus`).
-    public var status: JobStatus?
+    public var status: WatchedJobState?
     /// Progress as sent: 0…1, or production's 0…100 (normalised by the watcher).
     public var progress: Double?
     /// `processedCount`.
@@ -60,7 +60,7 @@ public struct JobEventPayload: Sendable, Equatable, Hashable {
 
     /// Creates a payload.
     public init(
-        jobID: String? = nil, status: JobStatus? = nil, progress: Double? = nil, processedCount: Int? = nil,
+        jobID: String? = nil, status: WatchedJobState? = nil, progress: Double? = nil, processedCount: Int? = nil,
         totalCount: Int? = nil, errorCode: String? = nil, errorMessage: String? = nil, retryable: Bool? = nil
     ) {
         self.jobID = jobID
@@ -89,7 +89,7 @@ public struct JobProgressUpdate: Sendable, Equatable, Hashable {
     /// The job.
     public var jobID: String
     /// The status (never goes backwards).
-    public var status: JobStatus
+    public var status: WatchedJobState
     /// Progress in 0…1 (production's 0…100 normalised), when known; never decreases.
     public var fraction: Double?
     /// Rows/books processed, when known; never decreases.
@@ -103,7 +103,7 @@ public struct JobProgressUpdate: Sendable, Equatable, Hashable {
 
     /// Creates an update.
     public init(
-        jobID: String, status: JobStatus, fraction: Double? = nil, processedCount: Int? = nil,
+        jobID: String, status: WatchedJobState, fraction: Double? = nil, processedCount: Int? = nil,
         totalCount: Int? = nil, eventID: String? = nil, channel: JobWatchChannel
     ) {
         self.jobID = jobID
@@ -198,10 +198,10 @@ public struct JobSocketMessage: Sendable, Equatable, Hashable {
     /// The type.
     public var kind: Kind
     /// The payload (progress, processed count, status text, error).
-    public var payload: JobEventPayload?
+    public var payload: WatchedJobEvent?
 
     /// Creates a message.
-    public init(kind: Kind, payload: JobEventPayload? = nil) {
+    public init(kind: Kind, payload: WatchedJobEvent? = nil) {
         self.kind = kind
         self.payload = payload
     }

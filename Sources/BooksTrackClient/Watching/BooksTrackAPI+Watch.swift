@@ -108,27 +108,27 @@ extension BooksTrackAPI {
     }
 
     /// The watcher's payload from a status body.
-    static func payload(_ s: BooksTrackContract.JobStatus) -> JobEventPayload {
-        JobEventPayload(
-            jobID: s.jobId, status: JobStatus(wireName: s.status.rawValue), progress: s.progress,
+    static func payload(_ s: BooksTrackContract.JobStatus) -> WatchedJobEvent {
+        WatchedJobEvent(
+            jobID: s.jobId, status: WatchedJobState(wireName: s.status.rawValue), progress: s.progress,
             processedCount: s.processedCount, totalCount: s.totalCount, errorCode: s.error?.code.rawValue,
             errorMessage: s.error?.message, retryable: s.error?.retryable)
     }
 
     /// The watcher's payload from an SSE event's data.
-    static func payload(eventName: String, data: String) -> JobEventPayload? {
+    static func payload(eventName: String, data: String) -> WatchedJobEvent? {
         switch JobStreamEvent.decode(eventName: eventName, data: data) {
         case .state(let p):
-            return JobEventPayload(
-                jobID: p.jobId, status: JobStatus(wireName: p.status.rawValue), progress: p.progress,
+            return WatchedJobEvent(
+                jobID: p.jobId, status: WatchedJobState(wireName: p.status.rawValue), progress: p.progress,
                 processedCount: p.processedCount, totalCount: p.totalCount, errorCode: p.error?.code.rawValue,
                 errorMessage: p.error?.message, retryable: p.error?.retryable)
         case .timeout(let p):
-            return JobEventPayload(
-                jobID: p.jobId, status: p.lastStatus.flatMap { JobStatus(wireName: $0.rawValue) },
+            return WatchedJobEvent(
+                jobID: p.jobId, status: p.lastStatus.flatMap { WatchedJobState(wireName: $0.rawValue) },
                 progress: p.lastProgress, errorCode: p.error, errorMessage: p.message)
         case .error(let p):
-            return JobEventPayload(jobID: p.jobId, errorCode: p.error, errorMessage: p.message)
+            return WatchedJobEvent(jobID: p.jobId, errorCode: p.error, errorMessage: p.message)
         case .unknown:
             return nil
         }
@@ -213,7 +213,7 @@ extension BooksTrackAPI {
         do {
             for try await chunk in chunks {
                 for item in parser.feedItems(chunk.readableBytesView) {
-                    var payload: JobEventPayload?
+                    var payload: WatchedJobEvent?
                     if case .event(let event) = item {
                         payload = Self.payload(eventName: event.type, data: event.data)
                         trace?(TraceEvent(

@@ -122,18 +122,18 @@ extension BooksTrackAPI {
         let kind = JobSocketMessage.Kind(type: message.type.rawValue)
         switch message.payload {
         case .jobProgress(let p):
-            return JobSocketMessage(kind: kind, payload: JobEventPayload(
-                jobID: message.jobId, status: JobStatus(wireName: p.status), progress: p.progress,
+            return JobSocketMessage(kind: kind, payload: WatchedJobEvent(
+                jobID: message.jobId, status: WatchedJobState(wireName: p.status), progress: p.progress,
                 processedCount: p.processedCount))
         case .jobStarted(let p):
-            return JobSocketMessage(kind: kind, payload: JobEventPayload(
+            return JobSocketMessage(kind: kind, payload: WatchedJobEvent(
                 jobID: message.jobId, status: .processing, progress: 0, totalCount: p.totalCount))
         case .jobComplete(let p):
-            return JobSocketMessage(kind: kind, payload: JobEventPayload(
+            return JobSocketMessage(kind: kind, payload: WatchedJobEvent(
                 jobID: message.jobId, status: .completed, progress: 1, processedCount: p.summary.totalProcessed,
                 totalCount: p.summary.totalProcessed))
         case .error(let p):
-            return JobSocketMessage(kind: kind, payload: JobEventPayload(
+            return JobSocketMessage(kind: kind, payload: WatchedJobEvent(
                 jobID: message.jobId, status: .failed, errorCode: p.code.rawValue, errorMessage: p.message,
                 retryable: p.retryable))
         case .ping, .pong, .other:

@@ -15,9 +15,9 @@ struct JobWatchFuzzTests {
             jobID: "j", configuration: configurations[Int.random(in: 0..<configurations.count, using: &random)])
         var steps = [machine.start()]
         let types = ["initialized", "processing", "progress", "completed", "failed", "canceled", "timeout", "error", "message", "x"]
-        let statuses: [JobStatus?] = [nil] + JobStatus.allCases
-        func randomPayload() -> JobEventPayload {
-            JobEventPayload(
+        let statuses: [WatchedJobState?] = [nil] + WatchedJobState.allCases
+        func randomPayload() -> WatchedJobEvent {
+            WatchedJobEvent(
                 status: statuses[Int.random(in: 0..<statuses.count, using: &random)],
                 progress: Bool.random(using: &random) ? Double.random(in: -1...120, using: &random) : nil,
                 processedCount: Bool.random(using: &random) ? Int.random(in: -5...100, using: &random) : nil,

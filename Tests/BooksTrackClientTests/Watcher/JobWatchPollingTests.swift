@@ -14,14 +14,14 @@ struct JobWatchPollingTests {
     @Test func pollingSeesCompletedThenFetchesResults() {
         var machine = pollingMachine()
         #expect(machine.state == .polling)
-        let first = machine.pollSucceeded(JobEventPayload(status: .processing, progress: 0.5, processedCount: 5, totalCount: 10))
+        let first = machine.pollSucceeded(WatchedJobEvent(status: .processing, progress: 0.5, processedCount: 5, totalCount: 10))
         #expect(first.action == .poll(after: .seconds(2)))
         #expect(first.progress == [JobProgressUpdate(jobID: "job-1", status: .processing, fraction: 0.5, processedCount: 5,
                                                      totalCount: 10, channel: .polling)])
         // The same answer again reports nothing new but keeps polling.
-        let same = machine.pollSucceeded(JobEventPayload(status: .processing, progress: 0.5, processedCount: 5, totalCount: 10))
+        let same = machine.pollSucceeded(WatchedJobEvent(status: .processing, progress: 0.5, processedCount: 5, totalCount: 10))
         #expect(same == JobWatchStep(action: .poll(after: .seconds(2))))
-        let done = machine.pollSucceeded(JobEventPayload(status: .completed, progress: 100, totalCount: 10))
+        let done = machine.pollSucceeded(WatchedJobEvent(status: .completed, progress: 100, totalCount: 10))
         #expect(done.action == .fetchResults)
         #expect(done.progress.first?.fraction == 1.0)
         #expect(done.progress.first?.processedCount == 10)
@@ -30,16 +30,16 @@ struct JobWatchPollingTests {
 
     @Test func pollingReportsFailureAndCancel() {
         var failed = pollingMachine()
-        #expect(failed.pollSucceeded(JobEventPayload(status: .failed, errorCode: "E_UNKNOWN_ERROR", errorMessage: "worker died",
+        #expect(failed.pollSucceeded(WatchedJobEvent(status: .failed, errorCode: "E_UNKNOWN_ERROR", errorMessage: "worker died",
                                                      retryable: true)).action
             == .finish(.failed(code: "E_UNKNOWN_ERROR", message: "worker died", retryable: true)))
         var canceled = pollingMachine()
-        #expect(canceled.pollSucceeded(JobEventPayload(status: .canceled)).action == .finish(.canceled))
+        #expect(canceled.pollSucceeded(WatchedJobEvent(status: .canceled)).action == .finish(.canceled))
     }
 
     @Test func pollWithoutStatusKeepsPolling() {
         var machine = pollingMachine()
-        #expect(machine.pollSucceeded(JobEventPayload()) == JobWatchStep(action: .poll(after: .seconds(2))))
+        #expect(machine.pollSucceeded(WatchedJobEvent()) == JobWatchStep(action: .poll(after: .seconds(2))))
     }
 
     @Test func pollFailures() {
@@ -54,7 +54,7 @@ struct JobWatchPollingTests {
         var flaky = pollingMachine()
         for _ in 0..<4 { #expect(flaky.pollFailed(.transport("reset")).action == .poll(after: .seconds(2))) }
         // A success in between resets the count.
-        _ = flaky.pollSucceeded(JobEventPayload(status: .processing))
+        _ = flaky.pollSucceeded(WatchedJobEvent(status: .processing))
         for _ in 0..<4 { _ = flaky.pollFailed(.http(status: 502)) }
         guard case .finish(.unreachable(let reason)) = flaky.pollFailed(.timedOut).action else {
             Issue.record("five failed polls in a row must give up"); return
@@ -69,8 +69,8 @@ struct JobWatchPollingTests {
         harness.receive("id: 1\nevent: processing\ndata: {\"progress\":0.6,\"processedCount\":60,\"totalCount\":100}\n\n")
         harness.receive("event: timeout\ndata: {}\n\n")
         // The status route lags behind the stream: no step back.
-        harness.apply(harness.machine.pollSucceeded(JobEventPayload(status: .processing, progress: 0.55, processedCount: 55)))
-        harness.apply(harness.machine.pollSucceeded(JobEventPayload(status: .processing, progress: 0.7, processedCount: 70)))
+        harness.apply(harness.machine.pollSucceeded(WatchedJobEvent(status: .processing, progress: 0.55, processedCount: 55)))
+        harness.apply(harness.machine.pollSucceeded(WatchedJobEvent(status: .processing, progress: 0.7, processedCount: 70)))
         #expect(harness.progress.map(\.fraction) == [0.6, 0.7])
         #expect(harness.progress.map(\.channel) == [.sse, .polling])
         #expect(harness.progress.last?.totalCount == 100)
@@ -78,11 +78,11 @@ struct JobWatchPollingTests {
 
     @Test func resultsFailure() {
         var machine = pollingMachine()
-        _ = machine.pollSucceeded(JobEventPayload(status: .completed))
+        _ = machine.pollSucceeded(WatchedJobEvent(status: .completed))
         #expect(machine.resultsFailed(.http(status: 404, code: "NOT_FOUND")).action
             == .finish(.resultsUnavailable(message: "the job completed but its results have expired")))
         var other = pollingMachine()
-        _ = other.pollSucceeded(JobEventPayload(status: .completed))
+        _ = other.pollSucceeded(WatchedJobEvent(status: .completed))
         guard case .finish(.resultsUnavailable(let message)) = other.resultsFailed(.transport("reset")).action else {
             Issue.record("expected resultsUnavailable"); return
         }
@@ -94,8 +94,8 @@ struct JobWatchPollingTests {
 
     @Test func statusNeverGoesBackwards() {
         var machine = pollingMachine()
-        _ = machine.pollSucceeded(JobEventPayload(status: .processing, progress: 0.2))
-        let back = machine.pollSucceeded(JobEventPayload(status: .initialized, progress: 0))
+        _ = machine.pollSucceeded(WatchedJobEvent(status: .processing, progress: 0.2))
+        let back = machine.pollSucceeded(WatchedJobEvent(status: .initialized, progress: 0))
         #expect(back.progress.isEmpty)
         #expect(machine.lastReported?.status == .processing)
     }
@@ -116,15 +116,15 @@ struct JobWatchPollingTests {
 
     @Test func fractionFromCountsWhenProgressIsMissing() {
         var machine = pollingMachine()
-        let step = machine.pollSucceeded(JobEventPayload(status: .processing, processedCount: 3, totalCount: 12))
+        let step = machine.pollSucceeded(WatchedJobEvent(status: .processing, processedCount: 3, totalCount: 12))
         #expect(step.progress.first?.fraction == 0.25)
     }
 
     @Test func wireNamesOfStatus() {
-        #expect(JobStatus(wireName: "progress") == .processing)
-        #expect(JobStatus(wireName: "cancelled") == .canceled)
-        #expect(JobStatus(wireName: "COMPLETED") == .completed)
-        #expect(JobStatus(wireName: "error") == nil)  // an SSE `error` event is a stream error, not a job failure
-        #expect(JobStatus(wireName: "Enriching 3 of 10") == nil)
+        #expect(WatchedJobState(wireName: "progress") == .processing)
+        #expect(WatchedJobState(wireName: "cancelled") == .canceled)
+        #expect(WatchedJobState(wireName: "COMPLETED") == .completed)
+        #expect(WatchedJobState(wireName: "error") == nil)  // an SSE `error` event is a stream error, not a job failure
+        #expect(WatchedJobState(wireName: "Enriching 3 of 10") == nil)
     }
 }

@@ -16,10 +16,10 @@ struct JobWatchWebSocketTests {
         #expect(machine.webSocketOpened().action == .none)
         #expect(machine.webSocketMessage(JobSocketMessage(kind: .readyAck)).action == .none)
         #expect(machine.webSocketMessage(JobSocketMessage(kind: .ping)).action == .sendPong)
-        let started = machine.webSocketMessage(JobSocketMessage(kind: .jobStarted, payload: JobEventPayload(totalCount: 4)))
+        let started = machine.webSocketMessage(JobSocketMessage(kind: .jobStarted, payload: WatchedJobEvent(totalCount: 4)))
         #expect(started.progress.map(\.status) == [.processing])
         let halfway = machine.webSocketMessage(JobSocketMessage(kind: .jobProgress,
-            payload: JobEventPayload(progress: 0.5, processedCount: 2)))
+            payload: WatchedJobEvent(progress: 0.5, processedCount: 2)))
         #expect(halfway.progress == [JobProgressUpdate(jobID: "batch-1", status: .processing, fraction: 0.5,
                                                        processedCount: 2, totalCount: 4, channel: .webSocket)])
         let complete = machine.webSocketMessage(JobSocketMessage(kind: .jobComplete))
@@ -70,14 +70,14 @@ struct JobWatchWebSocketTests {
         _ = machine.webSocketClosed(code: 1011)
         #expect(machine.consecutiveFailures == 2)
         _ = machine.webSocketOpened()
-        _ = machine.webSocketMessage(JobSocketMessage(kind: .jobProgress, payload: JobEventPayload(progress: 0.1)))
+        _ = machine.webSocketMessage(JobSocketMessage(kind: .jobProgress, payload: WatchedJobEvent(progress: 0.1)))
         #expect(machine.webSocketClosed(code: 1001).action == .openWebSocket(after: .seconds(5)))
         #expect(machine.consecutiveFailures == 0)
     }
 
     @Test func errorMessageFinishesAsFailed() {
         var machine = socketMachine()
-        #expect(machine.webSocketMessage(JobSocketMessage(kind: .error, payload: JobEventPayload(
+        #expect(machine.webSocketMessage(JobSocketMessage(kind: .error, payload: WatchedJobEvent(
             errorCode: "E_BATCH_PROCESSING_FAILED", errorMessage: "provider down", retryable: true))).action
             == .finish(.failed(code: "E_BATCH_PROCESSING_FAILED", message: "provider down", retryable: true)))
     }
@@ -92,6 +92,6 @@ struct JobWatchWebSocketTests {
     @Test func streamInputsAreIgnoredOnTheSocket() {
         var machine = socketMachine()
         #expect(machine.streamEvent(SSEEvent(type: "completed", data: "{}"), payload: nil).action == .none)
-        #expect(machine.pollSucceeded(JobEventPayload(status: .completed)).action == .none)
+        #expect(machine.pollSucceeded(WatchedJobEvent(status: .completed)).action == .none)
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 @testable import BooksTrackClient
 
 /// Drives a `JobWatchStateMachine` the way the transport will, but from in-memory wire text: SSE text
-/// goes through a real `SSEParser` (in small chunks) and JSON `data` is mapped to `JobEventPayload`.
+/// goes through a real `SSEParser` (in small chunks) and JSON `data` is mapped to `WatchedJobEvent`.
 struct WatchHarness {
     var machine: JobWatchStateMachine
     var progress: [JobProgressUpdate] = []
@@ -38,7 +38,7 @@ struct WatchHarness {
         while start < bytes.count {
             let end = min(bytes.count, start + 7)
             for item in parser.feedItems(bytes[start..<end]) {
-                var payload: JobEventPayload?
+                var payload: WatchedJobEvent?
                 if case .event(let event) = item { payload = Self.payload(event.data) }
                 let action = apply(machine.streamItem(item, payload: payload))
                 if result == .none, action != .none { result = action }
@@ -62,11 +62,11 @@ struct WatchHarness {
 
     /// Maps stand-in/production JSON into the watcher's payload (what the transport helper will do
     /// with the contract types).
-    static func payload(_ json: String) -> JobEventPayload? {
+    static func payload(_ json: String) -> WatchedJobEvent? {
         guard let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] else { return nil }
-        var payload = JobEventPayload()
+        var payload = WatchedJobEvent()
         payload.jobID = object["jobId"] as? String
-        payload.status = ((object["status"] ?? object["lastStatus"]) as? String).flatMap(JobStatus.init(wireName:))
+        payload.status = ((object["status"] ?? object["lastStatus"]) as? String).flatMap(WatchedJobState.init(wireName:))
         payload.progress = ((object["progress"] ?? object["lastProgress"]) as? NSNumber)?.doubleValue
         payload.processedCount = (object["processedCount"] as? NSNumber)?.intValue
         payload.totalCount = (object["totalCount"] as? NSNumber)?.intValue
