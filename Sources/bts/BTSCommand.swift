@@ -34,7 +34,8 @@ struct BTSCommand: ParsableCommand {
     var script: [String] = []
 
     /// Options of bts that take a value (to find where the script name starts).
-    static let valueOptions: Set<String> = ["--api", "--profile", "--output", "--timeout", "-c"]
+    static let valueOptions: Set<String> = ["--api", "--profile", "--output", "--timeout", "-c",
+                                            "--generate-completion-script"] // [REPL helper] `… zsh` is its value, not a script
 
     /// Splits the command line into bts's own options and `FILE.bts ARG...`: everything from the
     /// first word that is not an option (or after `--`) belongs to the script, options included,
@@ -61,10 +62,9 @@ struct BTSCommand: ParsableCommand {
         let terminal = TerminalInfo.detect(environment: environment)
         let interactive = commands.isEmpty && script.isEmpty && terminal.stdinIsTerminal
         var history: HistoryStore?
-        if interactive, let url = HistoryStore.defaultFileURL(environment: environment) {
-            let store = HistoryStore(fileURL: url)
-            _ = try? store.load()
-            history = store
+        if interactive {
+            // [REPL helper] XDG history with the registry's sensitive-line filter.
+            history = InteractiveTerminal.makeHistory(environment: environment)
         }
         let scriptName = script.first ?? "bts"
         let options = global.shellOptions(terminal: terminal, environment: environment, scriptName: scriptName,
@@ -73,9 +73,10 @@ struct BTSCommand: ParsableCommand {
         let signals = SignalWatcher()
         let status: Int32
         if interactive {
-            let reader = LineReaderFactory.make(configuration: LineEditor.Configuration(
-                isComplete: { Parser.isComplete($0) }, history: history))
-            status = await shell.runInteractive(reader: reader, signals: signals)
+            // [REPL helper] libedit reader with TAB completion and continuation lines.
+            let terminal = InteractiveTerminal.make(environment: environment, history: history)
+            status = await shell.runInteractive(reader: terminal.reader, signals: signals,
+                                                completion: terminal.completion)
             history?.flush()
         } else {
             let commands = self.commands

@@ -45,7 +45,8 @@ extension Shell {
     /// runs each as its own small script. Ctrl-C (delivered by
     /// `signals` while a command runs) cancels that command and returns to the prompt; SIGTERM
     /// and SIGHUP end the session. Ends on EOF (Ctrl-D) or `exit`; returns the exit status.
-    public func runInteractive(reader: any LineReader, signals: SignalWatcher? = nil) async -> Int32 {
+    public func runInteractive(reader: any LineReader, signals: SignalWatcher? = nil,
+                               completion: CompletionContextStore? = nil) async -> Int32 {
         let running = RunningCommand()
         let listener: Task<Void, Never>? = signals.map { watcher in
             Task {
@@ -60,10 +61,13 @@ extension Shell {
         }
         defer { listener?.cancel() }
         while !running.hasEnded {
-            let result = await reader.readLine(prompt: prompt())
+            // [REPL helper] TAB sees this session's jobs, books and variables; the prompt shows
+            // the backend and, when low, the tightest budget (fresh after each command).
+            if let completion { await updateCompletionContext(completion) }
+            let result = await reader.readLine(prompt: await interactivePrompt())
             switch result {
             case .eof:
-                return lastStatus
+                return 0 // [REPL helper] Ctrl-D on an empty line ends the session normally
             case .interrupted:
                 continue
             case .line(let line):

@@ -1,0 +1,99 @@
+function __bts_should_offer_completions_for_flags_or_options -a expected_commands
+    set -l non_repeating_flags_or_options $argv[2..]
+    set -l non_repeating_flags_or_options_absent 0
+    set -l positional_index 0
+    set -l commands
+    __bts_parse_tokens
+    test "$commands" = "$expected_commands"; and return $non_repeating_flags_or_options_absent
+end
+
+function __bts_should_offer_completions_for_positional -a expected_commands positional_index_comparison expected_positional_index
+    set -l non_repeating_flags_or_options
+    set -l non_repeating_flags_or_options_absent 0
+    set -l positional_index 0
+    set -l commands
+    __bts_parse_tokens
+    test "$commands" = "$expected_commands" -a \( "$positional_index" "$positional_index_comparison" "$expected_positional_index" \)
+end
+
+function __bts_parse_tokens -S
+    set -l unparsed_tokens (__bts_tokens -pc)
+    switch $unparsed_tokens[1]
+    case 'bts'
+        __bts_parse_subcommand -r 1 'api=' 'profile=' 'local' 'output=' 'no-color' 'q/quiet' 'trace' 'timeout=' 'continue-on-error' 'no-wait' 'c=+' 'version' 'h/help'
+        switch $unparsed_tokens[1]
+        case 'serve'
+            __bts_parse_subcommand -r 1 'version' 'h/help'
+        case 'help'
+            __bts_parse_subcommand -r 1 'version'
+        end
+    end
+end
+
+function __bts_tokens
+    if test (string split -m 1 -f 1 -- . "$FISH_VERSION") -gt 3
+        commandline --tokens-raw $argv
+    else
+        commandline -o $argv
+    end
+end
+
+function __bts_parse_subcommand -S -a positional_count
+    argparse -s r -- $argv
+    set -l option_specs $argv[2..]
+    set -l is_repeating_positional $_flag_r
+    set -el _flag_r
+    set -a commands $unparsed_tokens[1]
+    set positional_index 0
+    while true
+        set -e unparsed_tokens[1]
+        argparse -sn "$commands" $option_specs -- $unparsed_tokens 2> /dev/null
+        set unparsed_tokens $argv
+        set positional_index (math $positional_index + 1)
+        for non_repeating_flag_or_option in $non_repeating_flags_or_options
+            if set -ql "_flag_$(string replace -a - _ -- $non_repeating_flag_or_option)"
+                set non_repeating_flags_or_options_absent 1
+                break
+            end
+        end
+        test (count $unparsed_tokens) -eq 0 -o \( -z "$is_repeating_positional" -a "$positional_index" -gt "$positional_count" \) && break
+    end
+end
+
+function __bts_complete_directories
+    set -l token (commandline -t)
+    string match -- '*/' $token
+    set -l subdirs $token*/
+    printf %s\n $subdirs
+end
+
+function __bts_custom_completion
+    set -x SAP_SHELL fish
+    set -x SAP_SHELL_VERSION $FISH_VERSION
+    set -l tokens (__bts_tokens -p)
+    if test -z "$(__bts_tokens -t)"
+        set -l index (count (__bts_tokens -pc))
+        set tokens $tokens[..$index] \'\' $tokens[(math $index + 1)..]
+    end
+    command $tokens[1] $argv $tokens
+end
+
+complete -c 'bts' -f
+complete -c 'bts' -n '__bts_should_offer_completions_for_flags_or_options "bts" api' -l 'api' -d 'Use the BooksTrack server at URL.' -rfka ''
+complete -c 'bts' -n '__bts_should_offer_completions_for_flags_or_options "bts" profile' -l 'profile' -d 'Use a profile (built in: production, staging, local; more in config.toml).' -rfka ''
+complete -c 'bts' -n '__bts_should_offer_completions_for_flags_or_options "bts" local' -l 'local' -d 'Use the embedded backend (an in-process server over the bundled catalog).'
+complete -c 'bts' -n '__bts_should_offer_completions_for_flags_or_options "bts" output' -l 'output' -d 'table, json, ndjson or csv (default: table on a terminal, json otherwise).' -rfka 'table json ndjson csv'
+complete -c 'bts' -n '__bts_should_offer_completions_for_flags_or_options "bts" no-color' -l 'no-color' -d 'Never colour the output (NO_COLOR does the same).'
+complete -c 'bts' -n '__bts_should_offer_completions_for_flags_or_options "bts" q quiet' -l 'quiet' -s 'q' -d 'Silence progress, warnings and countdowns on stderr.'
+complete -c 'bts' -n '__bts_should_offer_completions_for_flags_or_options "bts" trace' -l 'trace' -d 'Print every request and response on stderr (secrets masked).'
+complete -c 'bts' -n '__bts_should_offer_completions_for_flags_or_options "bts" timeout' -l 'timeout' -d 'Deadline of each request (default 30).' -rfka ''
+complete -c 'bts' -n '__bts_should_offer_completions_for_flags_or_options "bts" continue-on-error' -l 'continue-on-error' -d 'Keep running a script after a failing command.'
+complete -c 'bts' -n '__bts_should_offer_completions_for_flags_or_options "bts" no-wait' -l 'no-wait' -d 'Fail with exit 5 instead of waiting when a rate-limit budget is spent.'
+complete -c 'bts' -n '__bts_should_offer_completions_for_flags_or_options "bts"' -s 'c' -d 'Run CMD (commands separated by \';\'), then exit. Repeatable.' -rfka ''
+complete -c 'bts' -n '__bts_should_offer_completions_for_flags_or_options "bts" version' -l 'version' -d 'Show the version.'
+complete -c 'bts' -n '__bts_should_offer_completions_for_flags_or_options "bts" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'bts' -n '__bts_should_offer_completions_for_positional "bts" -eq 1' -fa 'serve' -d 'Run the local BooksTrack-compatible server in the foreground (Ctrl-C stops it).'
+complete -c 'bts' -n '__bts_should_offer_completions_for_positional "bts" -eq 1' -fa 'help' -d 'Show subcommand help information.'
+complete -c 'bts' -n '__bts_should_offer_completions_for_flags_or_options "bts serve" version' -l 'version' -d 'Show the version.'
+complete -c 'bts' -n '__bts_should_offer_completions_for_flags_or_options "bts serve" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'bts' -n '__bts_should_offer_completions_for_flags_or_options "bts help" version' -l 'version' -d 'Show the version.'
