@@ -85,31 +85,36 @@ final class TerminalSandbox: @unchecked Sendable {
 }
 
 /// A `bts serve` process on a free port (for latency injection); killed by `stop()` or deinit.
+/// Its log goes to a file (a pipe could be inherited by a tmux server started meanwhile).
 final class ServeProcess: @unchecked Sendable {
     let process = Process()
     let port: Int
-    private let output = Pipe()
+    let logURL: URL
 
     /// Starts `bts serve --port 0 EXTRA...` and waits (bounded) for its "listening on" line.
     init(extra: [String], sandbox: TerminalSandbox) async throws {
         guard let binary = BTSBinary.path else { throw TmuxSession.Failure(message: BTSBinary.skipReason, screen: "") }
+        logURL = sandbox.root.appendingPathComponent("serve.log")
+        _ = FileManager.default.createFile(atPath: logURL.path, contents: nil)
+        let log = try FileHandle(forWritingTo: logURL)
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = ["serve", "--port", "0"] + extra
         process.environment = ProcessInfo.processInfo.environment.merging(sandbox.environment) { $1 }
-        process.standardOutput = output
-        process.standardError = output
+        process.standardOutput = log
+        process.standardError = log
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        let reader = LogReader(handle: output.fileHandleForReading)
+        try log.close()
         let deadline = ContinuousClock.now + .seconds(120)
         while true {
-            if let port = reader.port() {
+            let text = (try? String(contentsOf: logURL, encoding: .utf8)) ?? ""
+            if let port = Self.port(in: text) {
                 self.port = port
                 return
             }
             guard process.isRunning, ContinuousClock.now < deadline else {
                 process.terminate()
-                throw TmuxSession.Failure(message: "bts serve did not start", screen: reader.text())
+                throw TmuxSession.Failure(message: "bts serve did not start", screen: text)
             }
             try await Task.sleep(for: .milliseconds(50))
         }
@@ -124,37 +129,11 @@ final class ServeProcess: @unchecked Sendable {
         }
     }
 
-    /// Collects the server's log in the background and finds `http://HOST:PORT` in it.
-    private final class LogReader: @unchecked Sendable {
-        private let lock = NSLock()
-        private var data = Data()
-
-        init(handle: FileHandle) {
-            handle.readabilityHandler = { [weak self] handle in
-                let chunk = handle.availableData
-                guard let self, !chunk.isEmpty else {
-                    handle.readabilityHandler = nil
-                    return
-                }
-                self.lock.lock()
-                if self.data.count < 1 << 20 { self.data.append(chunk) }
-                self.lock.unlock()
-            }
-        }
-
-        func text() -> String {
-            lock.lock()
-            defer { lock.unlock() }
-            return String(decoding: data, as: UTF8.self)
-        }
-
-        func port() -> Int? {
-            let log = text()
-            guard let range = log.range(of: "listening on http://") else { return nil }
-            let rest = log[range.upperBound...]
-            guard let colon = rest.firstIndex(of: ":") else { return nil }
-            let digits = rest[rest.index(after: colon)...].prefix { $0.isNumber }
-            return Int(digits)
-        }
+    /// The port of the first `listening on http://HOST:PORT` in the log.
+    static func port(in log: String) -> Int? {
+        guard let range = log.range(of: "listening on http://") else { return nil }
+        let rest = log[range.upperBound...]
+        guard let colon = rest.firstIndex(of: ":") else { return nil }
+        return Int(rest[rest.index(after: colon)...].prefix { $0.isNumber })
     }
 }

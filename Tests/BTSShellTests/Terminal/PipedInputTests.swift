@@ -13,22 +13,34 @@ struct PipedInputTests {
         var stderr: String
     }
 
-    /// Runs `bts ARGS` with `input` on a pipe (bounded wait); returns status and both streams.
+    /// Runs `bts ARGS` with `input` as stdin (bounded wait); returns status and both streams.
+    /// stdin is a pipe, as in `cat script | bts`; it is created close-on-exec so no other child
+    /// (a tmux server started meanwhile by another test) keeps it open and hides the end of input.
+    /// stdout and stderr go to files, which need no end-of-file from anyone.
     static func run(_ arguments: [String], input: String, sandbox: TerminalSandbox) async throws -> Outcome {
+        let outURL = sandbox.root.appendingPathComponent("stdout-\(UUID().uuidString)")
+        let errURL = sandbox.root.appendingPathComponent("stderr-\(UUID().uuidString)")
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        let stdout = try FileHandle(forWritingTo: outURL)
+        let stderr = try FileHandle(forWritingTo: errURL)
+        var descriptors: [Int32] = [-1, -1]
+        guard pipe(&descriptors) == 0 else { throw POSIXError(.EIO) }
+        for descriptor in descriptors { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+        let readEnd = FileHandle(fileDescriptor: descriptors[0], closeOnDealloc: true)
+        let writeEnd = FileHandle(fileDescriptor: descriptors[1], closeOnDealloc: true)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: BTSBinary.path ?? "/nonexistent")
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(sandbox.environment) { $1 }
         process.currentDirectoryURL = sandbox.work
-        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
-        process.standardInput = stdin
+        process.standardInput = readEnd
         process.standardOutput = stdout
         process.standardError = stderr
         try process.run()
-        try stdin.fileHandleForWriting.write(contentsOf: Data(input.utf8))
-        try stdin.fileHandleForWriting.close()
-        async let out = Task.detached { stdout.fileHandleForReading.readDataToEndOfFile() }.value
-        async let err = Task.detached { stderr.fileHandleForReading.readDataToEndOfFile() }.value
+        try readEnd.close()
+        try writeEnd.write(contentsOf: Data(input.utf8))
+        try writeEnd.close()
         let deadline = ContinuousClock.now + .seconds(180)
         while process.isRunning {
             if ContinuousClock.now > deadline {
@@ -38,8 +50,11 @@ struct PipedInputTests {
             try await Task.sleep(for: .milliseconds(20))
         }
         process.waitUntilExit()
-        return Outcome(status: process.terminationStatus, stdout: String(decoding: await out, as: UTF8.self),
-                       stderr: String(decoding: await err, as: UTF8.self))
+        try stdout.close()
+        try stderr.close()
+        return Outcome(status: process.terminationStatus,
+                       stdout: (try? String(contentsOf: outURL, encoding: .utf8)) ?? "",
+                       stderr: (try? String(contentsOf: errURL, encoding: .utf8)) ?? "")
     }
 
     @Test("a piped script runs without any prompt and leaves no history")
