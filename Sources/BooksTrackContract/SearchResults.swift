@@ -84,7 +84,14 @@ public struct SearchResults: Decodable, Sendable, Hashable {
             let edition = i < response.editions.count ? response.editions[i] : nil
             let names: [String]
             if response.authors.count == response.works.count {
-                names = [response.authors[i].name]
+                let primary = response.authors[i].name
+                // The stand-in lists a work's authors in `contributors` (primary first); production's
+                // contributors are data providers, which never contain the author's name.
+                if let people = work.contributors, people.first == primary {
+                    names = people
+                } else {
+                    names = [primary]
+                }
             } else if response.works.count == 1 {
                 names = response.authors.map(\.name)
             } else {

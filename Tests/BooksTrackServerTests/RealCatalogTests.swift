@@ -30,6 +30,16 @@ enum SharedCatalog {
             let titles = try #require(try title.decode(Envelope<BookSearchResponse>.self).data)
             #expect(!titles.works.isEmpty && titles.works.count <= 5)
             #expect(titles.works.count == titles.editions.count)
+            // authors[i] belongs to works[i], so clients can attribute every result.
+            #expect(titles.authors.count == titles.works.count)
+            let normalized = SearchResults(titles)
+            #expect(normalized.items.allSatisfy { !$0.authors.isEmpty })
+            #expect(normalized.items.first?.authors == ["Suzanne Collins"])
+
+            let potter = try await server.get("/v1/search/isbn?isbn=9780439554930")
+            let potterData = try #require(try potter.decode(Envelope<BookSearchResponse>.self).data)
+            let potterItem = try #require(SearchResults(potterData).items.first)
+            #expect(potterItem.authors == ["J.K. Rowling", "Mary GrandPré"])
 
             let author = try await server.get("/v1/search/author?name=Rowling&limit=3")
             let byAuthor = try #require(try author.decode(Envelope<BookSearchResponse>.self).data)

@@ -51,15 +51,11 @@ extension CatalogBook {
 }
 
 extension BookSearchResponse {
-    /// Works and editions pairwise, authors deduplicated in order of first appearance.
+    /// Works, editions and authors pairwise: `authors[i]` is the primary (first-listed) author of
+    /// `works[i]`, repeated when works share it, so a client can attribute every name; the full list
+    /// of a work's authors is in its `contributors`.
     init(books: [CatalogBook], totalResults: Int?) {
-        var seen = Set<String>()
-        var authors: [AuthorDTO] = []
-        for book in books {
-            for name in book.authors where seen.insert(name).inserted {
-                authors.append(AuthorDTO(name: name, gender: .unknown))
-            }
-        }
+        let authors = books.map { AuthorDTO(name: $0.authors.first ?? "Unknown", gender: .unknown) }
         self.init(
             works: books.map(\.workDTO),
             editions: books.map(\.editionDTO),
