@@ -129,14 +129,19 @@ func collect(_ stream: AsyncThrowingStream<WatchEvent, any Error>) async throws 
             }
         }) { server in
             let api = makeAPI(server.baseURL)
+            let firstSeen = SynchronizedBox(false)
             let task = Task { () -> Int in
                 var n = 0
                 for try await e in api.watch(jobID: "job1") {
-                    if case .progress = e { n += 1 }
+                    if case .progress = e {
+                        n += 1
+                        firstSeen.mutate { $0 = true }
+                    }
                 }
                 return n
             }
-            try await Task.sleep(for: .milliseconds(300))
+            // Detach only once the first event is in (bounded wait, no timing assumption).
+            for _ in 0..<100 where !firstSeen.value { try await Task.sleep(for: .milliseconds(50)) }
             task.cancel()
             let seen = try await task.value
             #expect(seen == 1)

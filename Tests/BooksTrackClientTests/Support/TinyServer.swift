@@ -46,13 +46,16 @@ struct TinyServer: Sendable {
             break
         }
         let server = TinyServer(port: port, group: group, task: task)
+        // Graceful shutdown, never task cancellation: cancelling a NIO async server can drop an
+        // accepted-but-unserved connection and trap with "Deinited NIOAsyncWriter without calling
+        // finish()" (swift-nio #2637, #3481).
         do {
             let result = try await body(server)
-            task.cancel()
+            await group.triggerGracefulShutdown()
             _ = await task.result
             return result
         } catch {
-            task.cancel()
+            await group.triggerGracefulShutdown()
             _ = await task.result
             throw error
         }
