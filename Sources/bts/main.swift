@@ -7,6 +7,12 @@ import Foundation
 let (arguments, scriptArguments) = BTSCommand.splitScript(Array(CommandLine.arguments.dropFirst()))
 let status: Int32
 do {
+    // `bts serve FLAGS…`: the server's own flags (ServerConfiguration(arguments:)) are passed through as they are.
+    if arguments.first == "serve", !arguments.contains("--help"), !arguments.contains("-h") {
+        var serve = ServeCommand()
+        serve.flags = Array(arguments.dropFirst())
+        exit(await serve.execute())
+    }
     let command = try BTSCommand.parseAsRoot(arguments)
     switch command {
     case var root as BTSCommand:
