@@ -15,25 +15,39 @@ struct ShellMemoryMeasurement {
         return Int(line.split(separator: " ").dropFirst().first ?? "")
     }
 
+    static func lastLine(_ screen: String) -> String {
+        screen.split(separator: "\n").last { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+            .map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+    }
+
     @Test("RSS after 1,000 interactive commands")
     func residentMemoryAfterThousandCommands() async throws {
         let sandbox = try TerminalSandbox()
         let session = try sandbox.startShell(["--local"])
         defer { session.close() }
-        try await session.waitForScreen(containing: "bts:embedded> ", timeout: .seconds(120))
-        try session.type("search title dune --limit 5\n")
+        try await session.waitForScreen(containing: "bts:embedded>", timeout: .seconds(120))
+        try await Task.sleep(for: .milliseconds(300))
+        try session.type("search title dune --limit 5")
+        try session.press("Enter")
         try await session.waitForScreen(containing: "Dune", timeout: .seconds(60))
         let pid = try session.programPID()
         let start = Self.residentKiB(pid) ?? -1
         let clock = ContinuousClock.now
+        var done = 0
         for batch in 0..<20 {
-            var text = ""
             for index in 0..<50 {
-                text += index == 0 ? "search title dune \(batch) --limit 5\n" : "echo m-\(batch)-\(index) ${_.totalCount}\n"
+                // One command at a time, each waited for (typeahead is a separate concern).
+                let line = index == 0 ? "search title dune \(batch) --limit 5" : "echo m-\(batch)-\(index) end"
+                try session.type(line)
+                try session.press("Enter")
+                let marker = index == 0 ? line : "\nm-\(batch)-\(index) end"
+                try await session.waitForScreen(timeout: .seconds(30), description: marker) { screen in
+                    screen.contains(marker) && Self.lastLine(screen) == "bts:embedded>"
+                }
+                done += 1
             }
-            try session.type(text)
-            try await session.waitForScreen(containing: "\nm-\(batch)-49 ", timeout: .seconds(120))
         }
+        print("commands run: \(done)")
         let elapsed = ContinuousClock.now - clock
         let end = Self.residentKiB(pid) ?? -1
         print("bts RSS: \(start) KiB after startup and one search, \(end) KiB after 1,000 more commands "
