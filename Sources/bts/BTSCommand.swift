@@ -2,6 +2,7 @@ import ArgumentParser
 import BTSLanguage
 import BTSShell
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -114,7 +115,29 @@ struct BTSCommand: ParsableCommand {
             status = work.isCancelled ? ExitStatus.interrupted.rawValue : result
         }
         signals.stop()
-        await shell.shutdown()
+        await Self.shutdown(shell, within: .seconds(3))
         return status
+    }
+}
+
+extension BTSCommand {
+    /// Shuts the backend down (API client, embedded server), waiting at most `limit`: a shutdown that
+    /// never completes (seen intermittently after a failed `connect`) must not keep bts from exiting;
+    /// the process exit that follows closes every socket anyway.
+    static func shutdown(_ shell: Shell, within limit: Duration) async {
+        let finished = Mutex(false)
+        let work = Task {
+            await shell.shutdown()
+            finished.withLock { $0 = true }
+        }
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: limit)
+        while !finished.withLock({ $0 }), clock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        if !finished.withLock({ $0 }) {
+            work.cancel()
+            FileHandle.standardError.write(Data("bts: the backend did not shut down in time; exiting anyway\n".utf8))
+        }
     }
 }

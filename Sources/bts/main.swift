@@ -1,6 +1,9 @@
 import ArgumentParser
 import BTSShell
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 // Parse by hand so usage errors exit with 2 (SHELL.md) instead of argument-parser's 64, and
 // so every path shuts the backend down before exiting.
@@ -43,4 +46,8 @@ do {
         status = code == .validationFailure ? ExitStatus.usage.rawValue : code.rawValue
     }
 }
-exit(status)
+// Flush, then _exit: exit()'s cleanup was seen to hang intermittently after an interactive session
+// (the line editor's reader thread parked on the terminal); nothing else is left to run by now.
+FileHandle.standardOutput.synchronizeFile()
+fflush(nil)
+_exit(status)
