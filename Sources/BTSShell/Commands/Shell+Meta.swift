@@ -64,7 +64,7 @@ extension Shell {
         case .staleCache(let age): sourceText = "stale cache (\(age.components.seconds) s old; server unreachable)"
         }
         let value = JSONValue.record([
-            ("server", connection.api.baseURL.absoluteString.json), ("version", capabilities.version.json),
+            ("server", SecretMasking.maskURL(connection.api.baseURL.absoluteString).json), ("version", capabilities.version.json),
             ("dialect", capabilities.dialect.rawValue.json), ("source", sourceText.json),
             ("features", .array(features)), ("limits", .array(limits)),
         ])
@@ -117,10 +117,11 @@ extension Shell {
         let opened = try await open(target)
         let capabilities = await opened.api.capabilities
         let value = JSONValue.record([
-            ("server", opened.api.baseURL.absoluteString.json), ("target", target.label.json),
+            ("server", SecretMasking.maskURL(opened.api.baseURL.absoluteString).json),
+            ("target", SecretMasking.maskURL(target.label).json),
             ("version", capabilities?.version.json), ("capabilities", .bool(capabilities != nil)),
         ])
-        if capabilities == nil { warn("connected to \(target.label), but it did not publish its capabilities (gated commands will try anyway)") }
+        if capabilities == nil { warn("connected to \(SecretMasking.maskURL(target.label)), but it did not publish its capabilities (gated commands will try anyway)") }
         return CommandOutput(value: value, view: .record(fields: ["server", "target", "version"].map { RecordField($0) }))
     }
 
