@@ -143,8 +143,7 @@ let package = Package(
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
-            ],
-            exclude: ["Fixtures"]
+            ]
         ),
         .testTarget(
             name: "BooksTrackServerTests",

@@ -5,6 +5,7 @@ import Logging
 import NIOCore
 import ServiceLifecycle
 import Synchronization
+import Testing
 
 /// A counter shared between a tiny server's handlers and the test.
 final class HitCounter: Sendable {
@@ -79,12 +80,18 @@ enum Reply {
     }
 }
 
-/// Fixture files copied from the contract tests (recorded production shapes).
+/// The recorded production bodies of the contract tests (one copy, shared: Tests/BooksTrackContractTests/Fixtures).
 enum Fixtures {
     static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures")
+        .deletingLastPathComponent().appendingPathComponent("BooksTrackContractTests/Fixtures")
 
+    /// The fixture's text; a missing fixture is a recorded test failure, never a silent `{}`.
     static func text(_ name: String) -> String {
-        (try? String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)) ?? "{}"
+        do {
+            return try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
+        } catch {
+            Issue.record("missing fixture \(name): \(error)")
+            return ""
+        }
     }
 }
