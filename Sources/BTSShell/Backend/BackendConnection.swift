@@ -66,9 +66,8 @@ extension BackendConnection {
         if !options.allowsLongRetryWaits { retry.maxTotalWait = .seconds(5) }
         let configuration = APIConfiguration(
             baseURL: baseURL, timeout: options.timeout, retryPolicy: retry,
-            // The shell runs one command at a time: nothing to coalesce, and the coalescing path
-            // was seen to hang under load (see the report), so it is off.
-            coalescesRequests: false,
+            // Identical concurrent GETs (a `watch` polling while a command runs) share one request.
+            coalescesRequests: true,
             // The embedded server's port changes every run: caching its capabilities is pointless.
             cacheDirectory: server == nil ? options.cacheDirectory : nil,
             userAgent: "bts/\(BTSVersion.current) (BooksTrack shell)",

@@ -69,68 +69,58 @@ extension BooksTrackAPI {
     func shared(
         key: String, spec: RequestSpec, onRetry: (@Sendable (RetryProgress) -> Void)?
     ) async throws(BooksTrackError) -> CallOutcome {
-        let joining = flights[key] != nil
-        if joining { statistics.coalesced += 1 }
-        let flight: Flight
-        if let existing = flights[key] {
-            flight = existing
-        } else {
+        while true {
+            let joining: Bool
+            let flight: Flight
+            if let existing = flights[key], existing.acceptsJoiners {
+                joining = true
+                flight = existing
+                statistics.coalesced += 1
+            } else {
+                joining = false
+                nextWaiterID += 1
+                flight = Flight(id: nextWaiterID)
+                flights[key] = flight
+                flight.start(
+                    Task {
+                        let result: Result<CallOutcome, BooksTrackError>
+                        do throws(BooksTrackError) {
+                            result = .success(try await self.runWithRetries(spec, onRetry: onRetry))
+                        } catch {
+                            result = .failure(error)
+                        }
+                        self.finish(key: key, flight: flight, result: result)
+                    })
+            }
             nextWaiterID += 1
-            flight = Flight(id: nextWaiterID)
-            flights[key] = flight
-            let newFlightID = flight.id
-            flight.task = Task {
-                let result: Result<CallOutcome, BooksTrackError>
-                do throws(BooksTrackError) {
-                    result = .success(try await self.runWithRetries(spec, onRetry: onRetry))
-                } catch {
-                    result = .failure(error)
-                }
-                self.finish(key: key, flightID: newFlightID, result: result)
-            }
-        }
-        nextWaiterID += 1
-        let waiterID = nextWaiterID
-        let flightID = flight.id
-        do {
-            var outcome = try await withTaskCancellationHandler {
-                try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<CallOutcome, any Error>) in
-                    if Task.isCancelled {
-                        continuation.resume(throwing: CancellationError())
-                        return
+            let waiterID = nextWaiterID
+            do {
+                // The continuation's body may run off the actor, even after the request ended:
+                // the flight keeps its result for late joiners (FlightStateMachine).
+                var outcome = try await withTaskCancellationHandler {
+                    try await withCheckedThrowingContinuation { (continuation: Flight.Waiter) in
+                        flight.join(id: waiterID, continuation, isCancelled: Task.isCancelled)
                     }
-                    flight.waiters[waiterID] = continuation
+                } onCancel: {
+                    flight.leave(id: waiterID)
                 }
-            } onCancel: {
-                Task { await self.leave(key: key, flightID: flightID, waiterID: waiterID) }
+                outcome.coalesced = joining
+                return outcome
+            } catch let error as BooksTrackError {
+                throw error
+            } catch is Flight.Abandoned {
+                if joining { statistics.coalesced -= 1 }
+                continue
+            } catch {
+                throw BooksTrackError.cancelled(url: SecretMasking.maskURL(spec.url(base: configuration.baseURL)))
             }
-            outcome.coalesced = joining
-            return outcome
-        } catch let error as BooksTrackError {
-            throw error
-        } catch {
-            throw BooksTrackError.cancelled(url: SecretMasking.maskURL(spec.url(base: configuration.baseURL)))
         }
     }
 
-    func finish(key: String, flightID: Int, result: Result<CallOutcome, BooksTrackError>) {
-        guard let flight = flights[key], flight.id == flightID else { return }
-        flights[key] = nil
-        for continuation in flight.waiters.values {
-            continuation.resume(with: result.mapError { $0 as any Error })
-        }
-        flight.waiters.removeAll()
-    }
-
-    func leave(key: String, flightID: Int, waiterID: Int) {
-        guard let flight = flights[key], flight.id == flightID,
-            let continuation = flight.waiters.removeValue(forKey: waiterID)
-        else { return }
-        continuation.resume(throwing: CancellationError())
-        if flight.waiters.isEmpty {
-            flights[key] = nil
-            flight.task?.cancel()
-        }
+    /// The shared request ended: its waiters get the result; the key is free for a new request.
+    func finish(key: String, flight: Flight, result: Result<CallOutcome, BooksTrackError>) {
+        if flights[key] === flight { flights[key] = nil }
+        flight.finish(result)
     }
 
     // MARK: - Retries

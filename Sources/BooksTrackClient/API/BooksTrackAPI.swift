@@ -57,7 +57,7 @@ public actor BooksTrackAPI {
     public func shutdown() async {
         guard !isShutdown else { return }
         isShutdown = true
-        for flight in flights.values { flight.task?.cancel() }
+        for flight in flights.values { flight.cancelRequest() }
         try? await transport.client.shutdown()
     }
 
@@ -108,14 +108,6 @@ public struct RetryProgress: Sendable, Hashable {
 struct CachedResponse: Sendable {
     var raw: RawResponse
     var expires: Date
-}
-
-/// One in-flight shared GET and the callers waiting for it.
-final class Flight {
-    let id: Int
-    var task: Task<Void, Never>?
-    var waiters: [Int: CheckedContinuation<CallOutcome, any Error>] = [:]
-    init(id: Int) { self.id = id }
 }
 
 /// The result of one logical call (after retries), before decoding.
