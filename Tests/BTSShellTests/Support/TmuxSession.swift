@@ -113,10 +113,28 @@ final class TmuxSession {
     /// Waits (bounded) for the program to end and returns its exit status.
     func waitForExit(timeout: Duration = .seconds(5)) async throws -> Int32 {
         let deadline = ContinuousClock.now + timeout
+        var deadSince: ContinuousClock.Instant?
         while true {
             let state = try run(["display-message", "-p", "-t", target, "#{pane_dead} #{pane_dead_status}"])
                 .trimmingCharacters(in: .whitespacesAndNewlines).split(separator: " ")
             if state.first == "1", state.count > 1, let status = Int32(state[1]) { return status }
+            if state.first == "1" {
+                // tmux 3.3a sometimes misses the SIGCHLD of a pane's program: the program has
+                // exited (a zombie, its pty closed) but the server never reaps it, so the pane
+                // stays dead without a status. Seen in about 1 run in 5 under load; bts itself
+                // had exited 0. A SIGCHLD sent to the server makes it reap and record the status.
+                let now = ContinuousClock.now
+                if let since = deadSince, now - since > .milliseconds(200) {
+                    if let server = Int32(try run(["display-message", "-p", "#{pid}"])
+                        .trimmingCharacters(in: .whitespacesAndNewlines)) {
+                        print("tmux left the exited program unreaped; sent SIGCHLD to its server \(server)")
+                        kill(server, SIGCHLD)
+                    }
+                    deadSince = now
+                } else if deadSince == nil {
+                    deadSince = now
+                }
+            }
             if ContinuousClock.now >= deadline {
                 throw Failure(message: "timed out waiting for the program to exit", screen: (try? screen()) ?? "")
             }
@@ -149,7 +167,9 @@ final class TmuxSession {
     /// daemonised a server). stdin and stderr are /dev/null; stdout is captured or /dev/null.
     private static func spawn(_ argv: [String], capture: Bool) throws -> (Int32, String) {
         var fds: [Int32] = [-1, -1]
-        if capture, pipe(&fds) != 0 { throw Failure(message: "pipe failed", screen: "") }
+        // Close-on-exec, so a tmux server forked by a concurrent spawn cannot inherit this pipe and
+        // keep our read from reaching EOF.
+        if capture, Self.closeOnExecPipe(&fds) != 0 { throw Failure(message: "pipe failed", screen: "") }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -162,6 +182,9 @@ final class TmuxSession {
         } else {
             posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         }
+        // Nothing else leaks into tmux (and the server it forks): other tests' pipes (Foundation's
+        // Pipe is not close-on-exec) would otherwise stay open until this tmux server exits.
+        _ = Self.addCloseFrom?(&actions, 3)
         // Test threads (libdispatch workers) block signals; a tmux server inheriting that mask
         // never sees SIGCHLD and never reaps its pane. Start it with an empty mask, default actions.
         var attributes = posix_spawnattr_t()
@@ -211,5 +234,27 @@ final class TmuxSession {
 
     private static func shellQuote(_ word: String) -> String {
         "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
+    // glibc's pipe2 and posix_spawn_file_actions_addclosefrom_np (2.34+) are hidden from Swift's
+    // Glibc module (they need _GNU_SOURCE): looked up at run time.
+    private typealias Pipe2 = @convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32
+    private typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+
+    private static let pipe2: Pipe2? = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "pipe2")
+        .map { unsafeBitCast($0, to: Pipe2.self) }
+    private static let addCloseFrom: AddCloseFrom? =
+        dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np")
+        .map { unsafeBitCast($0, to: AddCloseFrom.self) }
+
+    private static func closeOnExecPipe(_ fds: inout [Int32]) -> Int32 {
+        fds.withUnsafeMutableBufferPointer { buffer -> Int32 in
+            guard let base = buffer.baseAddress else { return -1 }
+            if let pipe2 { return pipe2(base, O_CLOEXEC) }
+            guard pipe(base) == 0 else { return -1 }
+            _ = fcntl(base[0], F_SETFD, FD_CLOEXEC)
+            _ = fcntl(base[1], F_SETFD, FD_CLOEXEC)
+            return 0
+        }
     }
 }

@@ -150,12 +150,8 @@ struct InteractiveShellTests {
         try await waitForIdlePrompt(session, timeout: .seconds(10))
         try await run(session, "echo still-here", expecting: "\nstill-here")
         try session.press("C-d")
-        // Known bug, still open: about one run in two under the full parallel suite the process does
-        // not exit after Ctrl-D (prompt gone, no CPU); by hand it exits 0 almost every time.
-        await withKnownIssue("intermittent hang at exit after Ctrl-D", isIntermittent: true) {
-            let status = try await session.waitForExit(timeout: .seconds(20))
-            #expect(status == 0)
-        }
+        let status = try await session.waitForExit(timeout: .seconds(20))
+        #expect(status == 0)
     }
 
     @Test("UTF-8 is edited by character: type, Left, Backspace, insert")
@@ -207,12 +203,7 @@ struct InteractiveShellTests {
             Self.lastLine(screen).hasPrefix("bts:127.0.0.1:9>")
         }
         try session.press("C-d")
-        // Known (03:55): after Ctrl-D ("^D" shown) the process sometimes never exits: the main
-        // thread has left (dispatch_main), no thread is in bts code, so an await during shutdown
-        // is never resumed. Seen after a failed connect and, intermittently, after other sessions.
-        await withKnownIssue("shutdown hangs after a failed connect", isIntermittent: true) {
-            let status = try await session.waitForExit(timeout: .seconds(15))
-            #expect(status == 0)
-        }
+        let status = try await session.waitForExit(timeout: .seconds(15))
+        #expect(status == 0)
     }
 }
