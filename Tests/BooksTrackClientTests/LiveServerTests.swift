@@ -35,6 +35,23 @@ import Testing
         }
     }
 
+    /// `bts serve --rate-limits off` sends no rate-limit headers: after 150 searches in well under a
+    /// minute (the table says 100/min) the client still admits the next one.
+    @Test func aServerWithoutRateLimitHeadersIsNotThrottledByTheTable() async throws {
+        var configuration = ServerConfiguration(port: 0)
+        configuration.rateLimitsEnabled = false
+        try await LiveServer.with(configuration) { _, api in
+            _ = await api.connect()
+            for i in 0..<150 {
+                #expect(await api.admission(for: .search) == .proceed, "search \(i) held back")
+                let page = try await api.searchTitle("hobbit \(i % 7)", limit: 1)
+                #expect(page.info.rateLimit == nil)
+            }
+            #expect(await api.budget(for: .search).source == .unmetered)
+            #expect(await api.tightestBudget() == nil)
+        }
+    }
+
     /// 503 CIRCUIT_OPEN for the first 2 requests, recovered within the retry budget, waiting as told.
     @Test func circuitOpenRecoveredWithinRetryBudget() async throws {
         let recorder = SleepRecorder()

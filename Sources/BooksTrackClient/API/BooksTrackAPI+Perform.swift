@@ -201,7 +201,9 @@ extension BooksTrackAPI {
         }
         let fields = raw.headers.map { (name: $0.name, value: $0.value) }
         let observation = RateLimitObservation(status: raw.status, headers: fields, bodyRetryAfter: bodyRetryAfter, now: now)
-        guard observation.limit != nil || observation.remaining != nil || observation.status == 429 else { return }
+        guard observation.limit != nil || observation.remaining != nil || observation.status == 429
+            || observation.reportsNoBudget
+        else { return }
         // A CIRCUIT_OPEN 429 (production) is an upstream outage, not our budget.
         if raw.status == 429, bodyRetryAfter != nil,
             ResponseDecoding.decode(JSONValue.self, from: Data(buffer: raw.body), status: 429).errorInfo?.code == .circuitOpen

@@ -8,6 +8,9 @@ public struct RateLimitBudget: Sendable, Equatable {
         case headers
         /// Seeded from capabilities or the documented table (a guess until headers arrive).
         case seeded
+        /// The server answered this class without any rate-limit headers: it reports no budget, so
+        /// the client holds nothing back (the documented numbers are not enforced on its behalf).
+        case unmetered
         /// Nothing known.
         case unknown
     }

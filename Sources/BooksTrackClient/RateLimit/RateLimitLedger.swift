@@ -77,6 +77,8 @@ public struct RateLimitLedger: Sendable {
         let length = window.timeInterval > 0 ? window.timeInterval : nil
         if current.source == .headers {
             if current.length == nil { current.length = length }
+        } else if current.source == .unmetered {
+            // The server's responses carry no budget: a table (or capabilities) is no reason to hold back.
         } else if current.source != .seeded || current.limit != requests || current.length != length {
             current = Window(limit: max(0, requests), remaining: max(0, requests), resetAt: nil, length: length,
                              blockedUntil: current.blockedUntil, source: .seeded)
@@ -116,6 +118,21 @@ public struct RateLimitLedger: Sendable {
     public mutating func record(_ observation: RateLimitObservation, for rateLimitClass: RateLimitClass, now: Date? = nil) {
         let now = now ?? clock()
         var window = (windows[rateLimitClass] ?? Window()).refreshed(at: now)
+        if observation.reportsNoBudget {
+            // A response without any rate-limit header: trust the server over the table. A seeded
+            // guess stops counting down (the stand-in with `--rate-limits off` would otherwise be
+            // throttled at 100 searches a minute by the client alone); learned numbers are kept.
+            if window.source == .seeded || window.source == .unknown {
+                windows[rateLimitClass] = Window(blockedUntil: window.blockedUntil, source: .unmetered)
+                if rateLimitClass != .global {
+                    let global = (windows[.global] ?? Window()).refreshed(at: now)
+                    if global.source == .seeded || global.source == .unknown {
+                        windows[.global] = Window(blockedUntil: global.blockedUntil, source: .unmetered)
+                    }
+                }
+            }
+            return
+        }
         let knewBudgetLeft = window.source == .headers && (window.remaining ?? 0) >= 1 && window.blockedUntil == nil
         Self.apply(observation, to: &window)
         if observation.status == 429 {

@@ -14,6 +14,11 @@ public struct RateLimitObservation: Sendable, Equatable {
     public var retryAfter: Duration?
 
     /// Creates an observation from already-parsed values.
+    /// A success that carried no rate-limit information at all: the server reports no budget here.
+    public var reportsNoBudget: Bool {
+        (200..<300).contains(status) && limit == nil && remaining == nil && resetAt == nil && retryAfter == nil
+    }
+
     public init(status: Int, limit: Int? = nil, remaining: Int? = nil, resetAt: Date? = nil, retryAfter: Duration? = nil) {
         self.status = status
         self.limit = limit

@@ -179,3 +179,50 @@ private final class LedgerTestClock: @unchecked Sendable {
     var now: Date { lock.withLock { current } }
     func advance(by seconds: TimeInterval) { lock.withLock { current = current.addingTimeInterval(seconds) } }
 }
+
+/// Servers that send no rate-limit headers.
+@Suite("RateLimitLedger without headers")
+struct RateLimitLedgerUnmeteredTests {
+    /// A server that answers without rate-limit headers (the stand-in with `--rate-limits off`)
+    /// reports no budget: the documented table must not throttle the client on its own.
+    @Test func successesWithoutHeadersStopTheTableFromHoldingBack() {
+        var ledger = RateLimitLedger(clock: { t0 })
+        ledger.seedDocumentedLimits(now: t0)
+        for step in 0..<100 { ledger.recordRequest(.search, now: at(Double(step) / 10)) }
+        #expect(ledger.decision(for: .search, now: at(11)) == .wait(.seconds(49)), "the table alone would hold back")
+        ledger.record(headers(), for: .search, now: at(11))
+        #expect(ledger.decision(for: .search, now: at(11)) == .unknown)
+        #expect(ledger.budget(for: .search, now: at(11)).source == .unmetered)
+        #expect(ledger.budget(for: .global, now: at(11)).source == .unmetered)
+        for step in 0..<500 { ledger.recordRequest(.search, now: at(12 + Double(step) / 100)) }
+        #expect(ledger.decision(for: .search, now: at(20)) == .unknown)
+        #expect(ledger.tightest(now: at(20)) == nil)
+        // Capabilities arriving later do not bring the table back.
+        ledger.seed(.search, requests: 100, per: .seconds(60), now: at(21))
+        #expect(ledger.budget(for: .search, now: at(21)).source == .unmetered)
+        // Another class is still a seeded guess until its own responses say otherwise.
+        #expect(ledger.budget(for: .semantic, now: at(21)).source == .seeded)
+    }
+
+    @Test func headersAfterAHeaderlessResponseTakeOver() {
+        var ledger = RateLimitLedger(clock: { t0 })
+        ledger.seedDocumentedLimits(now: t0)
+        ledger.record(headers(), for: .semantic, now: t0)
+        #expect(ledger.budget(for: .semantic).source == .unmetered)
+        ledger.record(headers(limit: 5, remaining: 0, reset: at(30)), for: .semantic, now: at(1))
+        #expect(ledger.decision(for: .semantic, now: at(1)) == .wait(.seconds(29)))
+        // A header-less answer does not erase numbers the server did send.
+        ledger.record(headers(), for: .semantic, now: at(2))
+        #expect(ledger.budget(for: .semantic, now: at(2)).source == .headers)
+    }
+
+    @Test func headerlessFailuresAndRateLimitRefusalsAreNotTakenAsUnmetered() {
+        var ledger = RateLimitLedger(clock: { t0 })
+        ledger.seedDocumentedLimits(now: t0)
+        ledger.record(headers(status: 502), for: .search, now: t0)
+        #expect(ledger.budget(for: .search).source == .seeded, "a proxy's 502 says nothing about budgets")
+        ledger.record(headers(status: 429), for: .search, now: t0)
+        #expect(ledger.budget(for: .search).source == .headers)
+        #expect(ledger.decision(for: .search, now: at(1)) == .wait(.seconds(4)))
+    }
+}
