@@ -54,9 +54,11 @@ extension BackendConnection {
     ) async throws(ShellError) -> BackendConnection {
         var server: RunningServer?
         let baseURL: URL
+        var bearer: String?
         switch target {
-        case .remote(let url, _, _):
+        case .remote(let url, let token, _):
             baseURL = url
+            bearer = token
         case .embedded:
             let running = try await startEmbedded(options)
             server = running
@@ -64,7 +66,7 @@ extension BackendConnection {
         }
         var retry = RetryPolicy.standard
         if !options.allowsLongRetryWaits { retry.maxTotalWait = .seconds(5) }
-        let configuration = APIConfiguration(
+        var configuration = APIConfiguration(
             baseURL: baseURL, timeout: options.timeout, retryPolicy: retry,
             // Identical concurrent GETs (a `watch` polling while a command runs) share one request.
             coalescesRequests: true,
@@ -72,6 +74,8 @@ extension BackendConnection {
             cacheDirectory: server == nil ? options.cacheDirectory : nil,
             userAgent: "bts/\(BTSVersion.current) (BooksTrack shell)",
             trace: trace)
+        // A profile's `token` goes out as `Authorization: Bearer …` (masked in every trace).
+        configuration.bearerToken = bearer
         return BackendConnection(target: target, api: BooksTrackAPI(configuration: configuration), server: server)
     }
 

@@ -40,6 +40,15 @@ public struct APIConfiguration: Sendable {
     public var now: @Sendable () -> Date
     /// Seed for retry jitter (`nil`: system randomness).
     public var jitterSeed: UInt64?
+    /// A bearer token sent as `Authorization` on every request (a profile's `token`); a job's own
+    /// token replaces it where the contract asks for one (cancel). Always masked in traces.
+    public var bearerToken: String?
+    /// Keep the tokens of jobs this client started alive with `POST /api/token/refresh`.
+    public var refreshesJobTokens = true
+    /// A job token's lifetime when the server does not say (CONTRACT.md §6: 2 h).
+    public var jobTokenLifetime: Duration = .seconds(7200)
+    /// How long before expiry the server accepts a refresh (CONTRACT.md §6: the last 30 min).
+    public var jobTokenRefreshWindow: Duration = .seconds(1800)
 
     public init(
         baseURL: URL,
@@ -56,7 +65,8 @@ public struct APIConfiguration: Sendable {
         trace: (@Sendable (TraceEvent) -> Void)? = nil,
         sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
         now: @escaping @Sendable () -> Date = { Date() },
-        jitterSeed: UInt64? = nil
+        jitterSeed: UInt64? = nil,
+        bearerToken: String? = nil
     ) {
         self.baseURL = baseURL
         self.timeout = timeout
@@ -73,5 +83,6 @@ public struct APIConfiguration: Sendable {
         self.sleep = sleep
         self.now = now
         self.jitterSeed = jitterSeed
+        self.bearerToken = bearerToken
     }
 }

@@ -95,5 +95,7 @@ public struct ClientStatistics: Sendable, Hashable {
     public var coalesced = 0
     /// Retries performed.
     public var retries = 0
+    /// Job tokens refreshed (`POST /api/token/refresh`).
+    public var tokenRefreshes = 0
     public init() {}
 }

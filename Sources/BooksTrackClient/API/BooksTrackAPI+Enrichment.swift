@@ -69,6 +69,8 @@ extension BooksTrackAPI {
         spec.createsWork = true
         spec.hasIdempotencyKey = hasID
         spec.notFoundMessage = "This server has no batch enrichment route (\(route.rawValue))."
-        return try await call(BatchJobAccepted.self, spec)
+        let accepted = try await call(BatchJobAccepted.self, spec)
+        trackJobToken(accepted.value.jobId, token: accepted.value.authToken)
+        return accepted
     }
 }

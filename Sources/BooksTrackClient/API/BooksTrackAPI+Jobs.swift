@@ -45,10 +45,14 @@ extension BooksTrackAPI {
     }
 
     /// `DELETE /v1/jobs/{jobId}` with `Authorization: Bearer <authToken>` (idempotent on the stand-in).
+    /// A `token` that a refresh has since replaced is swapped for the job's current one.
     public func cancelJob(_ jobID: String, token: String) async throws(BooksTrackError) -> APIResponse<CancelResponse> {
         var spec = RequestSpec(.DELETE, "/v1/jobs/\(Self.pathSegment(jobID))", rateLimitClass: .jobs)
-        spec.headers = [HeaderField(name: "Authorization", value: "Bearer \(token)")]
+        let presented = presentableToken(for: jobID, given: token) ?? token
+        spec.headers = [HeaderField(name: "Authorization", value: "Bearer \(presented)")]
         spec.notFoundMessage = "Job \(jobID) not found."
-        return try await call(CancelResponse.self, spec)
+        let response = try await call(CancelResponse.self, spec)
+        jobEnded(jobID)
+        return response
     }
 }

@@ -34,6 +34,10 @@ public actor BooksTrackAPI {
     var authorRouteMissing = false
     var deprecationWarned: Set<String> = []
     var isShutdown = false
+    /// Tokens of the jobs this client started, refreshed before they expire.
+    var tokens: JobTokenBook
+    /// Sleeps until the next token refresh falls due (see `BooksTrackAPI+Tokens`).
+    var tokenKeeper: Task<Void, Never>?
 
     /// Creates an API client (no request is sent until the first call or `connect()`).
     public init(configuration: APIConfiguration) {
@@ -43,6 +47,8 @@ public actor BooksTrackAPI {
         ledger.seedDocumentedLimits()
         self.ledger = ledger
         self.jitter = configuration.jitterSeed.map(SplitMix64.init(seed:))
+        self.tokens = JobTokenBook(
+            lifetime: configuration.jobTokenLifetime.timeInterval, window: configuration.jobTokenRefreshWindow.timeInterval)
     }
 
     /// Convenience: `BooksTrackAPI(baseURL:)` with default settings.
@@ -57,6 +63,8 @@ public actor BooksTrackAPI {
     public func shutdown() async {
         guard !isShutdown else { return }
         isShutdown = true
+        tokenKeeper?.cancel()
+        tokenKeeper = nil
         for flight in flights.values { flight.cancelRequest() }
         try? await transport.client.shutdown()
     }

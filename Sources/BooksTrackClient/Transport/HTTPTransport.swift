@@ -44,6 +44,9 @@ struct HTTPTransport: Sendable {
         request.headers.add(name: "User-Agent", value: configuration.userAgent)
         request.headers.add(name: "Accept", value: spec.accept)
         for field in spec.headers { request.headers.add(name: field.name, value: field.value) }
+        if let bearer = configuration.bearerToken, !bearer.isEmpty, !request.headers.contains(name: "Authorization") {
+            request.headers.add(name: "Authorization", value: "Bearer \(bearer)")
+        }
         switch spec.body {
         case .none:
             break

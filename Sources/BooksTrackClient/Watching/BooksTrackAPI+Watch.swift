@@ -68,7 +68,9 @@ extension BooksTrackAPI {
             case .openWebSocket(let after):
                 if after > .zero { guard (try? await configuration.sleep(after)) != nil else { break } }
                 announce(.webSocket)
-                step = await runSocket(jobID: jobID, token: token ?? "", machine: &machine, continuation)
+                // The client's own token when it has one: it may have been refreshed since the start.
+                let current = await presentableToken(for: jobID, given: token) ?? ""
+                step = await runSocket(jobID: jobID, token: current, machine: &machine, continuation)
             case .fetchResults:
                 if !options.fetchResults {
                     step = machine.resultsFetched()
@@ -83,6 +85,7 @@ extension BooksTrackAPI {
                     step = machine.resultsFailed(Self.connectionFailure(error))
                 }
             case .finish(let outcome):
+                if outcome != .detached { await jobEnded(jobID) }
                 continuation.yield(.finished(outcome))
                 continuation.finish()
                 return
@@ -148,6 +151,9 @@ extension BooksTrackAPI {
         request.headers.add(name: "Accept", value: "text/event-stream")
         request.headers.add(name: "Cache-Control", value: "no-cache")
         request.headers.add(name: "User-Agent", value: configuration.userAgent)
+        if let bearer = configuration.bearerToken, !bearer.isEmpty {
+            request.headers.add(name: "Authorization", value: "Bearer \(bearer)")
+        }
         if let lastEventID, !lastEventID.isEmpty { request.headers.add(name: "Last-Event-ID", value: lastEventID) }
         let clock = ContinuousClock()
         let start = clock.now

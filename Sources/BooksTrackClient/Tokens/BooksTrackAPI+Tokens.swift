@@ -1,0 +1,89 @@
+import BooksTrackContract
+import Foundation
+
+extension BooksTrackAPI {
+    /// `POST /api/token/refresh {jobId, oldToken}` → `{jobId, token, expiresIn}`. The server accepts
+    /// it only in the token's last 30 min; the old token stops working. The new token is kept
+    /// (``jobToken(for:)``). Sent once: a lost answer cannot be repeated with the old token.
+    public func refreshJobToken(_ jobID: String, oldToken: String) async throws(BooksTrackError) -> APIResponse<TokenRefreshResponse> {
+        var spec = RequestSpec(.POST, "/api/token/refresh", rateLimitClass: .global)
+        spec.body = .json(try Self.json(TokenRefreshRequest(jobId: jobID, oldToken: oldToken)))
+        spec.createsWork = true
+        spec.notFoundMessage = "Job \(jobID) not found, or this server does not refresh tokens."
+        let response = try await call(TokenRefreshResponse.self, spec)
+        tokens.record(
+            jobID, token: response.value.token, expiresIn: TimeInterval(max(1, response.value.expiresIn)),
+            now: configuration.now())
+        statistics.tokenRefreshes += 1
+        return response
+    }
+
+    /// The freshest token this client holds for `jobID` (refreshed ones included), if still valid.
+    public func jobToken(for jobID: String) -> String? {
+        tokens.token(for: jobID, now: configuration.now())
+    }
+
+    /// The token to present for `jobID`: `given`, unless it is one a refresh replaced (or missing),
+    /// then the client's current one.
+    func presentableToken(for jobID: String, given: String?) -> String? {
+        tokens.presentable(for: jobID, given: given, now: configuration.now())
+    }
+
+    /// Starts keeping `jobID`'s token alive: refreshed in its last 30 min for as long as the job runs.
+    func trackJobToken(_ jobID: String, token: String) {
+        guard configuration.refreshesJobTokens else { return }
+        tokens.record(jobID, token: token, now: configuration.now())
+        scheduleTokenKeeper()
+    }
+
+    /// The job ended: its token is no longer refreshed.
+    func jobEnded(_ jobID: String) {
+        tokens.finish(jobID)
+    }
+
+    /// (Re)starts the one task that sleeps until the next refresh falls due and performs it.
+    func scheduleTokenKeeper() {
+        tokenKeeper?.cancel()
+        guard !isShutdown, tokens.nextDue(now: configuration.now()) != nil else {
+            tokenKeeper = nil
+            return
+        }
+        tokenKeeper = Task { [weak self] in
+            while !Task.isCancelled {
+                guard let self, let wait = await self.untilNextRefresh() else { return }
+                if wait > .zero {
+                    do { try await Task.sleep(for: wait) } catch { return }
+                }
+                guard !Task.isCancelled else { return }
+                await self.refreshDueTokens()
+            }
+        }
+    }
+
+    /// How long until the next refresh (nil: none left).
+    func untilNextRefresh() -> Duration? {
+        guard !isShutdown else { return nil }
+        let now = configuration.now()
+        guard let next = tokens.nextDue(now: now) else { return nil }
+        return next <= now ? .zero : .seconds(next.timeIntervalSince(now))
+    }
+
+    /// Refreshes every token that is due; failures are remembered (retried later or given up).
+    func refreshDueTokens() async {
+        for (jobID, token) in tokens.due(now: configuration.now()) {
+            do throws(BooksTrackError) {
+                _ = try await refreshJobToken(jobID, oldToken: token)
+            } catch {
+                tokens.refreshFailed(jobID, retryAfter: Self.refreshRetryDelay(after: error), now: configuration.now())
+            }
+        }
+    }
+
+    /// When to try a failed refresh again: never after 401/404 (expired, replaced, unknown job);
+    /// otherwise after a minute (or what the server asked).
+    static func refreshRetryDelay(after error: BooksTrackError) -> TimeInterval? {
+        if error.httpStatus == 401 || error.httpStatus == 404 || error.code == .unauthorized { return nil }
+        if let told = error.retryAfter { return max(1, told.timeInterval) }
+        return 60
+    }
+}
