@@ -1,240 +1,376 @@
 import Foundation
 import Testing
+@testable import BTSShell
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// End-to-end editing in a real terminal (tmux). Needs a line-reading program given by
-/// `BTS_LINE_EDITOR_DEMO` (the dev demo: prompt "demo N> ", prints "got: LINE", "[interrupted]",
-/// "[eof]"; completes search/semantic/similar/status/café/cafétéria/connect/exit). Skipped when unset.
-@Suite("LineEditor in a terminal",
-       .enabled(if: ProcessInfo.processInfo.environment["BTS_LINE_EDITOR_DEMO"] != nil && TmuxSession.isAvailable))
+/// End-to-end line editing in the real `bts` binary, in a terminal (tmux): the parts
+/// `InteractiveShellTests` does not cover (continuation lines, Ctrl-R, history on disk when bts is
+/// killed, a coloured prompt, resizes, `~/.editrc`). Same setup as that suite: a per-test sandbox
+/// (HOME, XDG directories), the embedded backend (`--local`), waits that poll the screen with
+/// generous bounds. Every check is on the screen or in the history file; none is on a duration.
+@Suite("line editor in bts, in a terminal", .serialized,
+       .enabled(if: BTSBinary.isAvailable && TmuxSession.isAvailable, Comment(rawValue: BTSBinary.skipReason)))
 struct LineEditorTerminalTests {
-    private let binary = ProcessInfo.processInfo.environment["BTS_LINE_EDITOR_DEMO"] ?? "/nonexistent"
+    static let prompt = InteractiveShellTests.prompt
+    /// The continuation prompt: `...> ` right-aligned under `bts:embedded> `.
+    static let continuation = "         ...> "
 
-    /// A per-test HOME and XDG_STATE_HOME.
-    private final class Sandbox {
-        let url: URL
-        init() throws {
-            url = FileManager.default.temporaryDirectory.appendingPathComponent("bts-term-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: url.appendingPathComponent("home"),
-                                                    withIntermediateDirectories: true)
+    // MARK: helpers
+
+    /// Starts `bts --local` like `TerminalSandbox.startShell`, but without the variables in
+    /// `unsetting` (removed from the sandbox's environment and from the inherited one), and
+    /// waits for the first prompt.
+    private func startLocal(_ sandbox: TerminalSandbox, unsetting: [String] = [],
+                            width: Int = 120, height: Int = 40) async throws -> TmuxSession {
+        guard let binary = BTSBinary.path else { throw TmuxSession.Failure(message: BTSBinary.skipReason, screen: "") }
+        var variables = sandbox.environment
+        for name in unsetting { variables[name] = nil }
+        let unset = unsetting.isEmpty ? "" : "unset " + unsetting.joined(separator: " ") + "; "
+        let script = unset + "cd " + TerminalSandbox.quote(sandbox.work.path) + " && exec "
+            + [binary, "--local"].map(TerminalSandbox.quote).joined(separator: " ")
+        let session = try TmuxSession(command: ["/bin/sh", "-c", script], environment: variables,
+                                      width: width, height: height)
+        do {
+            try await see(session, Self.prompt, timeout: InteractiveShellTests.startup)
+        } catch {
+            session.close()
+            throw error
         }
-        deinit { try? FileManager.default.removeItem(at: url) }
-        var environment: [String: String] {
-            ["HOME": url.appendingPathComponent("home").path, "XDG_STATE_HOME": url.appendingPathComponent("state").path,
-             "TERM": "screen"]
-        }
-        var historyFile: URL { url.appendingPathComponent("state/bts/history") }
-    }
-
-    private func start(_ sandbox: Sandbox) async throws -> TmuxSession {
-        try await start(sandbox, width: 100)
-    }
-
-    private func start(_ sandbox: Sandbox, width: Int) async throws -> TmuxSession {
-        let session = try TmuxSession(command: [binary], environment: sandbox.environment, width: width)
-        try await session.waitForScreen(containing: "demo 1>")
         return session
     }
 
-    @Test("TAB completes a sole candidate and lists several")
-    func tabCompletion() async throws {
-        let sandbox = try Sandbox()
-        let session = try await start(sandbox)
-        defer { session.close() }
-        try session.type("sea")
-        try session.press("Tab")
-        try await session.waitForScreen(containing: "demo 1> search")
+    /// Runs `line` and waits until the screen contains `expected`.
+    @discardableResult
+    private func run(_ session: TmuxSession, _ line: String, expecting expected: String,
+                     timeout: Duration = .seconds(60)) async throws -> String {
+        try session.type(line)
         try session.press("Enter")
-        try await session.waitForScreen(containing: "got: search")
-        try session.type("s")
-        try session.press("Tab")
-        let screen = try await session.waitForScreen(containing: "semantic")
-        #expect(screen.contains("search  semantic  similar  status"))
-        try await session.waitForScreen(containing: "demo 2> s")
-        try session.type("im")
-        try session.press("Tab")
-        try session.press("Enter")
-        try await session.waitForScreen(containing: "got: similar")
+        return try await see(session, expected, timeout: timeout)
     }
 
-    @Test("UTF-8: typing café then Left and Backspace edits by character")
-    func utf8Editing() async throws {
-        let sandbox = try Sandbox()
-        let session = try await start(sandbox)
-        defer { session.close() }
-        try session.type("café")
-        try session.press("Left", "BSpace")
-        try await session.waitForScreen(containing: "demo 1> caé")
-        try session.press("End")
-        try session.type(" ☕ 日本")
-        try session.press("Enter")
-        try await session.waitForScreen(containing: "got: caé ☕ 日本")
-        try session.type("caf")
-        try session.press("Tab")
-        try await session.waitForScreen(containing: "café  cafétéria")
-        try await session.waitForScreen(containing: "demo 2> café")
+    /// Waits until the screen contains `text` (tmux trims blanks at the end of screen lines, so
+    /// trailing blanks of `text` are not required).
+    @discardableResult
+    private func see(_ session: TmuxSession, _ text: String, timeout: Duration = .seconds(10)) async throws -> String {
+        var trimmed = text
+        while trimmed.last == " " { trimmed.removeLast() }
+        return try await session.waitForScreen(containing: trimmed, timeout: timeout)
     }
 
-    @Test("Ctrl-C clears the line, the program keeps running")
-    func controlC() async throws {
-        let sandbox = try Sandbox()
-        let session = try await start(sandbox)
-        defer { session.close() }
-        try session.type("hello world")
-        try session.press("Left", "C-c")
-        try await session.waitForScreen(containing: "demo 1> hello world^C")
-        try await session.waitForScreen(containing: "[interrupted]")
-        try await session.waitForScreen(containing: "demo 2>")
-        try session.type("ok")
-        try session.press("Enter")
-        let screen = try await session.waitForScreen(containing: "got: ok")
-        #expect(!screen.contains("got: hello"))
-    }
-
-    @Test("continuation prompt until the input is complete")
-    func continuation() async throws {
-        let sandbox = try Sandbox()
-        let session = try await start(sandbox)
-        defer { session.close() }
-        try session.type("echo \"a")
-        try session.press("Enter")
-        try await session.waitForScreen(containing: "\n...")
-        try session.type("b\"")
-        try session.press("Enter")
-        try await session.waitForScreen(containing: "got: echo \"a⏎b\"")
-    }
-
-    @Test("Ctrl-D on an empty line exits 0")
-    func controlD() async throws {
-        let sandbox = try Sandbox()
-        let session = try await start(sandbox)
-        defer { session.close() }
-        try session.type("x")
-        try session.press("C-d")  // not empty: deletes/lists, does not exit
-        try session.press("BSpace", "C-d")
-        #expect(try await session.waitForExit() == 0)
-        #expect(try session.screen().contains("[eof]"))
-    }
-
-    @Test("history survives a restart: Up recalls, Ctrl-R finds")
-    func historyAcrossRestart() async throws {
-        let sandbox = try Sandbox()
-        do {
-            let session = try await start(sandbox)
-            defer { session.close() }
-            try session.type("search history-test")
-            try session.press("Enter")
-            try await session.waitForScreen(containing: "got: search history-test")
-            try session.type("jobs")
-            try session.press("Enter")
-            try await session.waitForScreen(containing: "got: jobs")
-            try session.type(" secret-space")
-            try session.press("Enter")
-            try await session.waitForScreen(containing: "got:  secret-space")
-            try session.press("C-d")
-            #expect(try await session.waitForExit() == 0)
+    /// Waits until the last non-empty screen line is exactly `line` (trailing blanks ignored).
+    @discardableResult
+    private func waitForLastLine(_ session: TmuxSession, _ line: String,
+                                 timeout: Duration = .seconds(60)) async throws -> String {
+        var bare = line
+        while bare.last == " " { bare.removeLast() }
+        let expected = bare
+        return try await session.waitForScreen(timeout: timeout, description: "last line '\(expected)'") { screen in
+            Self.lastLine(screen) == expected
         }
-        let session = try await start(sandbox)
-        defer { session.close() }
-        try session.press("Up")
-        try await session.waitForScreen(containing: "demo 1> jobs")
-        try session.press("Up")
-        try await session.waitForScreen(containing: "demo 1> search history-test")
-        try session.press("Down", "Enter")
-        try await session.waitForScreen(containing: "got: jobs")
-        try session.press("C-r")
-        try session.type("hist")
-        try await session.waitForScreen(containing: "demo 2> search history-test")
-        try session.press("Enter")
-        try await session.waitForScreen(containing: "got: search history-test")
-        let contents = try String(contentsOf: sandbox.historyFile, encoding: .utf8)
-        #expect(!contents.contains("secret-space"))
     }
 
-    @Test("lines are on disk when the shell is killed by SIGTERM")
-    func historyWrittenBeforeSIGTERM() async throws {
-        let sandbox = try Sandbox()
-        let session = try await start(sandbox)
+    /// Waits until the shell waits for input at an empty primary prompt.
+    @discardableResult
+    private func waitForIdlePrompt(_ session: TmuxSession, timeout: Duration = .seconds(60)) async throws -> String {
+        try await waitForLastLine(session, Self.prompt, timeout: timeout)
+    }
+
+    /// The last non-blank line of `screen`, trailing blanks removed (leading ones kept).
+    static func lastLine(_ screen: String) -> String {
+        let lines = screen.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
+        var last = lines.last { !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? ""
+        while last.last == " " { last.removeLast() }
+        return last
+    }
+
+    /// Screen rows, trailing blanks removed.
+    static func rows(_ screen: String) -> [String] {
+        screen.components(separatedBy: "\n").map { row in
+            var trimmed = row
+            while trimmed.last == " " { trimmed.removeLast() }
+            return trimmed
+        }
+    }
+
+    /// How many rows of `screen` are exactly `row`.
+    static func count(_ row: String, in screen: String) -> Int {
+        rows(screen).filter { $0 == row }.count
+    }
+
+    /// Whether `block` appears as consecutive rows of `screen`.
+    static func contains(rows block: [String], in screen: String) -> Bool {
+        let all = rows(screen)
+        guard !block.isEmpty, all.count >= block.count else { return false }
+        for start in 0...(all.count - block.count) where Array(all[start..<(start + block.count)]) == block {
+            return true
+        }
+        return false
+    }
+
+    /// Waits (bounded) until the program has ended and tmux knows how; nil if it still runs.
+    private func waitForEnd(_ session: TmuxSession, timeout: Duration) async throws -> PaneState? {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            let state = try session.paneState()
+            if state.isDead {
+                if state.status != nil || state.signal != nil { return state }
+                // tmux 3.3a sometimes misses the SIGCHLD of a pane's program; a SIGCHLD sent to
+                // the server makes it reap the program and record how it ended.
+                if let server = try session.serverPID() { kill(server, SIGCHLD) }
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        return nil
+    }
+
+    // MARK: tests
+
+    @Test("an unclosed quote or a trailing backslash asks for a continuation line")
+    func continuationPrompt() async throws {
+        let sandbox = try TerminalSandbox()
+        let session = try await startLocal(sandbox)
         defer { session.close() }
-        try session.type("status job-1")
+
+        // Unclosed double quote: the next line gets the continuation prompt, and the quoted
+        // text keeps its newline.
+        try session.type("echo \"first")
         try session.press("Enter")
-        try await session.waitForScreen(containing: "got: status job-1")
-        kill(try session.programPID(), SIGTERM)
-        #expect(try await session.waitForExit() == 143)
-        let contents = try String(contentsOf: sandbox.historyFile, encoding: .utf8)
-        #expect(contents == "status job-1\n")
+        try await waitForLastLine(session, Self.continuation)
+        try session.type("second\"")
+        try await waitForLastLine(session, Self.continuation + "second\"")
+        try session.press("Enter")
+        var screen = try await waitForIdlePrompt(session)
+        #expect(Self.contains(rows: ["first", "second"], in: screen))
+
+        // A trailing backslash joins the next line to the command.
+        try session.type("echo joined \\")
+        try session.press("Enter")
+        try await waitForLastLine(session, Self.continuation)
+        try session.type("together")
+        try session.press("Enter")
+        screen = try await waitForIdlePrompt(session)
+        #expect(Self.count("joined together", in: screen) == 1)
+
+        // Ctrl-C in a continuation line drops the whole input; nothing of it runs.
+        try session.type("echo \"abandoned")
+        try session.press("Enter")
+        try await waitForLastLine(session, Self.continuation)
+        try session.press("C-c")
+        try await waitForIdlePrompt(session)
+        try await run(session, "echo after-abandon", expecting: "\nafter-abandon")
+        screen = try await waitForIdlePrompt(session)
+        #expect(Self.count("abandoned", in: screen) == 0)
+
+        // The multi-line entry went to the history file as one entry (stored escaped).
+        let history = try String(contentsOf: sandbox.historyFile, encoding: .utf8)
+        #expect(history.contains("echo \"first\\nsecond\""))
+    }
+
+    @Test("Ctrl-R finds an earlier line in the history and Enter runs it")
+    func reverseSearch() async throws {
+        let sandbox = try TerminalSandbox()
+        let session = try await startLocal(sandbox)
+        defer { session.close() }
+        try await run(session, "echo needle-31", expecting: "\nneedle-31")
+        try await run(session, "echo other-1", expecting: "\nother-1")
+        try await run(session, "echo other-2", expecting: "\nother-2")
+        try await waitForIdlePrompt(session)
+        // Up would bring back "echo other-2"; the search goes past it to the earlier line.
+        try session.press("C-r")
+        try session.type("needle")
+        // The found line is back in the editor (its first run is on the screen already).
+        try await session.waitForScreen(description: "the found line in the editor") {
+            Self.count(Self.prompt + "echo needle-31", in: $0) == 2
+        }
+        try session.press("Enter")
+        let screen = try await session.waitForScreen(timeout: .seconds(30), description: "needle-31 printed twice") {
+            Self.count("needle-31", in: $0) >= 2
+        }
+        #expect(Self.count("needle-31", in: screen) == 2)
+        #expect(Self.count("other-2", in: screen) == 1)
+    }
+
+    @Test("history lines are on disk when bts is killed by a signal", arguments: ["TERM", "HUP"])
+    func historyOnDiskWhenKilled(signalName: String) async throws {
+        let number: Int32 = signalName == "TERM" ? SIGTERM : SIGHUP
+        let sandbox = try TerminalSandbox()
+        let session = try await startLocal(sandbox)
+        defer { session.close() }
+        try await run(session, "echo kept-1", expecting: "\nkept-1")
+        try await run(session, "echo kept-2", expecting: "\nkept-2")
+        try await waitForIdlePrompt(session)
+        let pid = try session.programPID()
+        #expect(kill(pid, number) == 0)
+        // bts handles SIGTERM and SIGHUP ("end the session"): it should end, with 128+N or by the signal.
+        let ended = try await waitForEnd(session, timeout: .seconds(10))
+        withKnownIssue("SIG\(signalName) at an idle prompt does not end bts: the read is not cancelled", isIntermittent: false) {
+            let end = try #require(ended, "bts still runs after SIG\(signalName)")
+            #expect(end.status == 128 + number || end.signal == number)
+        }
+        if ended == nil {
+            // Whatever bts does on the signal, the lines must already be on disk: kill it without
+            // any chance to clean up, then read the file.
+            #expect(kill(pid, SIGKILL) == 0)
+            let killed = try await waitForEnd(session, timeout: .seconds(10))
+            #expect(killed?.signal == SIGKILL)
+        }
+        let history = try String(contentsOf: sandbox.historyFile, encoding: .utf8)
+        #expect(history == "echo kept-1\necho kept-2\n")
     }
 
     @Test("a coloured prompt is measured without its escape sequences")
-    func promptWidth() async throws {
-        let sandbox = try Sandbox()
-        let session = try await start(sandbox)
+    func colouredPromptWidth() async throws {
+        let sandbox = try TerminalSandbox()
+        // Colour on: NO_COLOR unset (the sandbox sets it), stdout a terminal, no --no-color.
+        let session = try await startLocal(sandbox, unsetting: ["NO_COLOR"])
         defer { session.close() }
-        try session.type("ab")
-        try await session.waitForScreen(containing: "demo 1> ab")
-        // "demo 1> ab" is 10 columns; counting "\e[1;32m" and "\e[0m" would put the cursor at 21.
-        #expect(try session.cursorPosition().x == 10)
-        let firstRow = try session.screen().split(separator: "\n").first.map(String.init) ?? ""
-        #expect(firstRow.hasPrefix("demo 1> ab") && firstRow.hasSuffix("[5/min]"))
+        // The prompt really is coloured: its row carries SGR sequences.
+        let styled = try session.styledScreen()
+        let bare = Self.prompt.trimmingCharacters(in: .whitespaces)  // tmux drops the trailing blank
+        let promptRow = styled.components(separatedBy: "\n").first { CompletionText.stripEscapes($0).hasPrefix(bare) }
+        let row = try #require(promptRow)
+        #expect(row.contains("\u{1B}["))
+        let promptWidth = Self.prompt.count  // 14 columns; with its escapes the prompt is 31 characters
+        try session.type("cho coloured")
+        try await see(session, Self.prompt + "cho coloured")
+        #expect(try session.cursorPosition().x == promptWidth + 12)
+        // Home moves to just after the prompt, not to where the escapes would put it.
+        try session.press("C-a")
+        try await session.waitForScreen(description: "the cursor right after the prompt") { _ in
+            ((try? session.cursorPosition().x) ?? -1) == promptWidth
+        }
+        try session.type("e")
+        try await see(session, Self.prompt + "echo coloured")
+        #expect(try session.cursorPosition().x == promptWidth + 1)
+        try session.press("C-e")
+        try session.type("!")
+        try await see(session, Self.prompt + "echo coloured!")
+        #expect(try session.cursorPosition().x == promptWidth + 14)
+        try session.press("Enter")
+        let screen = try await waitForIdlePrompt(session)
+        #expect(Self.count("coloured!", in: screen) == 1)
     }
 
     @Test("after a resize, completion lists fit the new width")
-    func resizeRelayout() async throws {
-        let sandbox = try Sandbox()
-        let session = try await start(sandbox)
+    func completionAfterResize() async throws {
+        let sandbox = try TerminalSandbox()
+        let session = try await startLocal(sandbox, width: 120)
         defer { session.close() }
-        try session.resize(width: 30, height: 30)
+        // The candidates for "s", listed on the wide terminal.
         try session.type("s")
-        // SIGWINCH reaches the editor asynchronously: press TAB (it re-lists) until the list
-        // uses the new width, for at most ~5 s.
-        var screen = ""
-        for _ in 0..<20 {
-            try session.press("Tab")
-            screen = try await session.waitForScreen(containing: "semantic")
-            if screen.contains("semantic  status") { break }
-            try await Task.sleep(for: .milliseconds(250))
+        try session.press("Tab")
+        let wide = try await session.waitForScreen(description: "a completion list and the prompt again") {
+            Self.count(Self.prompt + "s", in: $0) >= 2
         }
-        #expect(screen.contains("search    similar"))
-        #expect(screen.contains("semantic  status"))
+        let wideRows = Self.rows(wide)
+        let first = try #require(wideRows.firstIndex(of: Self.prompt + "s"))
+        let second = try #require(wideRows[(first + 1)...].firstIndex(of: Self.prompt + "s"))
+        let candidates = wideRows[(first + 1)..<second].flatMap { $0.split(separator: " ").map(String.init) }
+        #expect(candidates.count >= 3)
+        let narrow = 30
+        let expected = CompletionText.columns(candidates, width: narrow).map { row in
+            var trimmed = row
+            while trimmed.last == " " { trimmed.removeLast() }
+            return trimmed
+        }
+        try #require(expected.count >= 2)  // the narrow layout differs from the wide one
+
+        try session.resize(width: narrow, height: 40)
+        // SIGWINCH reaches the editor asynchronously: TAB (which lists again) until the list
+        // uses the new width, a bounded number of times.
+        var screen = ""
+        var fits = false
+        for _ in 0..<40 where !fits {
+            try session.press("Tab")
+            try await Task.sleep(for: .milliseconds(250))
+            screen = try session.screen()
+            fits = Self.contains(rows: expected, in: screen)
+        }
+        #expect(fits, "expected the list as\n\(expected.joined(separator: "\n"))\n--- screen ---\n\(screen)")
+        // Still editing the same line.
+        try session.type("earch title dune --limit 1")
+        try session.press("Enter")
+        try await see(session, "Dune", timeout: .seconds(60))
     }
 
     @Test("~/.editrc is honoured (vi mode) and bts's TAB binding survives it")
     func editrcViMode() async throws {
-        let sandbox = try Sandbox()
-        try "bind -v\n".write(to: sandbox.url.appendingPathComponent("home/.editrc"), atomically: true, encoding: .utf8)
-        let session = try await start(sandbox)
+        let sandbox = try TerminalSandbox()
+        let editrc = sandbox.root.appendingPathComponent("home/.editrc")
+        try "bind -v\n".write(to: editrc, atomically: true, encoding: .utf8)
+        // The sandbox points EDITRC elsewhere; without it libedit reads $HOME/.editrc.
+        let session = try await startLocal(sandbox, unsetting: ["EDITRC"])
         defer { session.close() }
-        try session.type("abc")
+        try session.type("xsea")
         try session.press("Escape")
-        try session.type("0x")  // vi: to column 0, delete a character
-        try await session.waitForScreen(containing: "demo 1> bc")
-        try session.type("A")   // append at end (insert mode)
-        try session.type(" se")
+        try session.type("0x")  // vi command mode: to column 0, delete a character
+        try await waitForLastLine(session, Self.prompt + "sea")
+        try session.type("A")   // append at the end (insert mode)
         try session.press("Tab")
-        try await session.waitForScreen(containing: "search  semantic")
-        try session.type("a")
-        try session.press("Tab", "Enter")
-        try await session.waitForScreen(containing: "got: bc search")
-        try session.type("xyz")
+        try session.type("title dune --limit 1")  // proves the space TAB added after "search"
+        try await waitForLastLine(session, Self.prompt + "search title dune --limit 1")
+        try session.press("Enter")
+        try await see(session, "Dune", timeout: .seconds(60))
+        try await waitForIdlePrompt(session)
+        // Ctrl-C keeps bts's binding in vi mode too: the line is dropped, not run.
+        try session.type("echo dropped-line")
         try session.press("C-c")
-        try await session.waitForScreen(containing: "[interrupted]")
+        try await waitForIdlePrompt(session)
+        try await run(session, "echo kept-line", expecting: "\nkept-line")
+        let screen = try await waitForIdlePrompt(session)
+        #expect(Self.count("dropped-line", in: screen) == 0)
+    }
+}
+
+/// How a pane's program stands: running, or dead with an exit status or a signal.
+private struct PaneState {
+    var isDead: Bool
+    var status: Int32?
+    var signal: Int32?
+}
+
+extension TmuxSession {
+    /// The visible screen with its colours and attributes as SGR sequences (`capture-pane -e`).
+    fileprivate func styledScreen() throws -> String {
+        try query(["capture-pane", "-e", "-p", "-t", target])
     }
 
-    @Test("cancelRead() from another task ends a pending read without a key press")
-    func cancelFromAnotherTask() async throws {
-        let sandbox = try Sandbox()
-        let session = try await start(sandbox)
-        defer { session.close() }
-        try session.type("cancel-soon")
-        try session.press("Enter")
-        try await session.waitForScreen(containing: "got: cancel-soon")
-        // The demo calls cancelRead() 300 ms after "cancel-soon": no key is pressed here.
-        try await session.waitForScreen(containing: "[interrupted]")
-        try await session.waitForScreen(containing: "demo 3>")
-        try session.type("next")
-        try session.press("Enter")
-        try await session.waitForScreen(containing: "got: next")
+    /// Whether the program has ended, and how (`pane_dead_status` is empty after a signal).
+    fileprivate func paneState() throws -> PaneState {
+        let text = try query(["display-message", "-p", "-t", target,
+                              "#{pane_dead}:#{pane_dead_status}:#{pane_dead_signal}"])
+        let fields = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            .split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+        guard fields.count == 3 else { throw Failure(message: "unexpected pane state '\(text)'", screen: "") }
+        return PaneState(isDead: fields[0] == "1", status: Int32(fields[1]), signal: Int32(fields[2]))
+    }
+
+    /// The tmux server's process id.
+    fileprivate func serverPID() throws -> Int32? {
+        Int32(try query(["display-message", "-p", "#{pid}"]).trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    /// Runs a tmux client command against this session's server and returns its output. The
+    /// output goes to a file, not a pipe, so no tmux server started meanwhile can hold it open.
+    private func query(_ arguments: [String]) throws -> String {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("\(socket)-\(UUID().uuidString).out")
+        _ = FileManager.default.createFile(atPath: file.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let output = try FileHandle(forWritingTo: file)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["tmux", "-u", "-L", socket] + arguments
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        try output.close()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw Failure(message: "tmux \(arguments.first ?? "") failed (\(process.terminationStatus))", screen: "")
+        }
+        return try String(contentsOf: file, encoding: .utf8)
     }
 }
