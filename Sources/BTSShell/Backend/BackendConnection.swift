@@ -64,8 +64,7 @@ extension BackendConnection {
             server = running
             baseURL = running.baseURL
         }
-        var retry = RetryPolicy.standard
-        if !options.allowsLongRetryWaits { retry.maxTotalWait = .seconds(5) }
+        let retry = retryPolicy(allowingLongWaits: options.allowsLongRetryWaits)
         var configuration = APIConfiguration(
             baseURL: baseURL, timeout: options.timeout, retryPolicy: retry,
             // Identical concurrent GETs (a `watch` polling while a command runs) share one request.
@@ -77,6 +76,14 @@ extension BackendConnection {
         // A profile's `token` goes out as `Authorization: Bearer …` (masked in every trace).
         configuration.bearerToken = bearer
         return BackendConnection(target: target, api: BooksTrackAPI(configuration: configuration), server: server)
+    }
+
+    /// The standard retry policy; with waiting off (`--no-wait`, `set wait off`) the total wait is
+    /// capped at 5 s, so a long `Retry-After` fails fast instead.
+    static func retryPolicy(allowingLongWaits: Bool) -> RetryPolicy {
+        var retry = RetryPolicy.standard
+        if !allowingLongWaits { retry.maxTotalWait = .seconds(5) }
+        return retry
     }
 
     static func startEmbedded(_ options: BackendOptions) async throws(ShellError) -> RunningServer {

@@ -5,7 +5,12 @@ import Foundation
 extension Shell {
     /// The open backend, opened (and its capabilities read) on first use.
     func backend() async throws(ShellError) -> BackendConnection {
-        if let connection { return connection }
+        if let connection {
+            // `set wait on|off` in mid-session: retry waits follow it from the next call on.
+            let policy = BackendConnection.retryPolicy(allowingLongWaits: settings.wait)
+            if await connection.api.retryPolicy != policy { await connection.api.setRetryPolicy(policy) }
+            return connection
+        }
         let target = try BackendSelection.select(
             options.backend, environment: options.environment, loadConfig: { () throws(ShellError) in try loadConfig() })
         return try await open(target)

@@ -139,7 +139,7 @@ extension BooksTrackAPI {
             random = SystemRandomNumberGenerator()
         }
         var machine = RetryStateMachine(
-            policy: spec.retries ? configuration.retryPolicy : .never, createsWork: spec.createsWork,
+            policy: spec.retries ? retryPolicy : .never, createsWork: spec.createsWork,
             hasIdempotencyKey: spec.hasIdempotencyKey, startedAt: start, random: random)
         let requestID = allocateRequestID()
         var attempt = 1

@@ -34,6 +34,8 @@ public actor BooksTrackAPI {
     var authorRouteMissing = false
     var deprecationWarned: Set<String> = []
     var isShutdown = false
+    /// The retry policy in force (from the configuration; changed by ``setRetryPolicy(_:)``).
+    public private(set) var retryPolicy: RetryPolicy
     /// Tokens of the jobs this client started, refreshed before they expire.
     var tokens: JobTokenBook
     /// Sleeps until the next token refresh falls due (see `BooksTrackAPI+Tokens`).
@@ -47,6 +49,7 @@ public actor BooksTrackAPI {
         ledger.seedDocumentedLimits()
         self.ledger = ledger
         self.jitter = configuration.jitterSeed.map(SplitMix64.init(seed:))
+        self.retryPolicy = configuration.retryPolicy
         self.tokens = JobTokenBook(
             lifetime: configuration.jobTokenLifetime.timeInterval, window: configuration.jobTokenRefreshWindow.timeInterval)
     }
@@ -67,6 +70,11 @@ public actor BooksTrackAPI {
         tokenKeeper = nil
         for flight in flights.values { flight.cancelRequest() }
         try? await transport.client.shutdown()
+    }
+
+    /// Replaces the retry policy for calls started from now on (e.g. the shell's `set wait off`).
+    public func setRetryPolicy(_ policy: RetryPolicy) {
+        retryPolicy = policy
     }
 
     /// Sets the observer told about every retry wait (`nil` removes it).

@@ -55,6 +55,25 @@ struct ExitCodeTests {
         }
     }
 
+    /// `set wait off` in mid-session also stops long retry waits: a 503 with a 30 s Retry-After is
+    /// reported at once instead of being waited out (it was fixed when the client was created).
+    @Test func setWaitOffMidSessionStopsLongRetryWaits() async throws {
+        var server = ServerConfiguration()
+        server.faultInjectionEnabled = true
+        server.faultRules = [
+            FaultRule(pathPrefix: "/v1/search/title", action: .circuitOpen(retryAfterMs: 30_000, provider: "google_books"))
+        ]
+        try await withShell(server: server) { harness in
+            // The backend opens (with waiting on) before waiting is turned off.
+            _ = await harness.run("search isbn 9780439023481\n")
+            let status = await harness.run("set wait off\nsearch title dune\n")
+            #expect(status != 0)
+            #expect(harness.err.contains("30"), "\(harness.err)")
+            #expect(!harness.err.contains("retrying"), "no retry wait was started: \(harness.err)")
+            #expect(await harness.shell.lastMetrics.retries == 0)
+        }
+    }
+
     @Test func oneHundredThirtyWhenInterrupted() async throws {
         try await withShell { harness in
             let task = Task { await harness.run("search isbn 9780439023481\nsleep 1m\n") }
