@@ -6,6 +6,7 @@ final class RunningCommand: @unchecked Sendable {
     private let lock = NSLock()
     private var task: Task<Int32, Never>?
     private var ended = false
+    private var endingSignal: Int32?
 
     func set(_ task: Task<Int32, Never>?) {
         lock.lock()
@@ -21,11 +22,19 @@ final class RunningCommand: @unchecked Sendable {
     }
 
     /// Cancels it and remembers that the session should end (SIGTERM, SIGHUP).
-    func end() {
+    func end(signal: Int32) {
         lock.lock()
         defer { lock.unlock() }
         ended = true
+        if endingSignal == nil { endingSignal = signal }
         task?.cancel()
+    }
+
+    /// The signal that ended the session, if one did.
+    var signal: Int32? {
+        lock.lock()
+        defer { lock.unlock() }
+        return endingSignal
     }
 
     var hasEnded: Bool {
@@ -53,7 +62,11 @@ extension Shell {
                 for await event in watcher.events {
                     switch event {
                     case .interrupt: running.cancel()
-                    case .terminate, .hangup: running.end()
+                    case .terminate, .hangup:
+                        // End the session even while it waits at the prompt: the pending read
+                        // is cancelled, the loop sees `hasEnded` and returns 128+N.
+                        running.end(signal: event == .terminate ? SIGTERM : SIGHUP)
+                        reader.cancelRead()
                     case .windowChanged: break
                     }
                 }
@@ -65,6 +78,7 @@ extension Shell {
             // the backend and, when low, the tightest budget (fresh after each command).
             if let completion { await updateCompletionContext(completion) }
             let result = await reader.readLine(prompt: await interactivePrompt())
+            if running.hasEnded { break }
             switch result {
             case .eof:
                 return 0 // [REPL helper] Ctrl-D on an empty line ends the session normally
@@ -80,6 +94,7 @@ extension Shell {
                 if let code = exitRequest { return code }
             }
         }
+        if let signal = running.signal { return 128 + signal }
         return lastStatus
     }
 }

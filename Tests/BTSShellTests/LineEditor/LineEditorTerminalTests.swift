@@ -205,10 +205,8 @@ struct LineEditorTerminalTests {
         #expect(kill(pid, number) == 0)
         // bts handles SIGTERM and SIGHUP ("end the session"): it should end, with 128+N or by the signal.
         let ended = try await waitForEnd(session, timeout: .seconds(10))
-        withKnownIssue("SIG\(signalName) at an idle prompt does not end bts: the read is not cancelled", isIntermittent: false) {
-            let end = try #require(ended, "bts still runs after SIG\(signalName)")
-            #expect(end.status == 128 + number || end.signal == number)
-        }
+        let end = try #require(ended, "bts still runs after SIG\(signalName)")
+        #expect(end.status == 128 + number || end.signal == number)
         if ended == nil {
             // Whatever bts does on the signal, the lines must already be on disk: kill it without
             // any chance to clean up, then read the file.
