@@ -26,6 +26,7 @@ import Testing
             "--enable-fault-injection", "--inject-fault", "/v1/search=circuit-open:5000:isbndb",
             "--inject-fault", "POST /api/v2/books/enrich=fail-first:2:empty-503", "--latency", "/api/v2=150",
             "--cache-dir", "/tmp/bts-cache", "--deprecate-legacy", "--sse-heartbeat", "0.5", "--job-pacing", "20",
+            "--sse-drop", "2:3",
         ])
         #expect(config.port == 0 && config.host == "0.0.0.0")
         #expect(config.rateLimits[.semantic] == .perMinute(10))
@@ -44,6 +45,15 @@ import Testing
         #expect(config.legacyDeprecation != nil)
         #expect(config.jobs.heartbeatInterval == .milliseconds(500))
         #expect(config.jobs.itemPacing == .milliseconds(20))
+        #expect(config.jobs.sseDropFault == SSEDropFault(afterEvents: 2, maxDrops: 3))
+        let engine = JobEngineConfiguration(server: config, dataDirectory: URL(fileURLWithPath: "/tmp"))
+        #expect(engine.sseDropFault == SSEDropFault(afterEvents: 2, maxDrops: 3))
+    }
+
+    @Test func sseDropWithoutALimitAndOnlyWithFaultInjection() throws {
+        let config = try ServerConfiguration(arguments: ["--enable-fault-injection", "--sse-drop=5"])
+        #expect(config.jobs.sseDropFault == SSEDropFault(afterEvents: 5))
+        #expect(throws: ServerConfigurationError.self) { try ServerConfiguration(arguments: ["--sse-drop", "5"]) }
     }
 
     @Test func rateLimitsOff() throws {
@@ -58,7 +68,8 @@ import Testing
         ["--enable-fault-injection", "--inject-fault", "v1=internal-error"],
         ["--enable-fault-injection", "--inject-fault", "/v1=explode"],
         ["--enable-fault-injection", "--latency", "/v1=-5"],
-        ["--frobnicate"],
+        ["--frobnicate"], ["--sse-drop", "2"], ["--enable-fault-injection", "--sse-drop", "0"],
+        ["--enable-fault-injection", "--sse-drop", "two"], ["--enable-fault-injection", "--sse-drop", "2:x:1"],
     ])
     func rejectsBadFlagsWithAMessage(_ arguments: [String]) {
         #expect(throws: ServerConfigurationError.self) { try ServerConfiguration(arguments: arguments) }

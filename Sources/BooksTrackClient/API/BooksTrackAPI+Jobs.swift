@@ -47,12 +47,24 @@ extension BooksTrackAPI {
     /// `DELETE /v1/jobs/{jobId}` with `Authorization: Bearer <authToken>` (idempotent on the stand-in).
     /// A `token` that a refresh has since replaced is swapped for the job's current one.
     public func cancelJob(_ jobID: String, token: String) async throws(BooksTrackError) -> APIResponse<CancelResponse> {
-        var spec = RequestSpec(.DELETE, "/v1/jobs/\(Self.pathSegment(jobID))", rateLimitClass: .jobs)
-        let presented = presentableToken(for: jobID, given: token) ?? token
-        spec.headers = [HeaderField(name: "Authorization", value: "Bearer \(presented)")]
-        spec.notFoundMessage = "Job \(jobID) not found."
-        let response = try await call(CancelResponse.self, spec)
-        jobEnded(jobID)
-        return response
+        var presented = presentableToken(for: jobID, given: token) ?? token
+        var attempt = 1
+        while true {
+            var spec = RequestSpec(.DELETE, "/v1/jobs/\(Self.pathSegment(jobID))", rateLimitClass: .jobs)
+            spec.headers = [HeaderField(name: "Authorization", value: "Bearer \(presented)")]
+            spec.notFoundMessage = "Job \(jobID) not found."
+            do throws(BooksTrackError) {
+                let response = try await call(CancelResponse.self, spec)
+                jobEnded(jobID)
+                return response
+            } catch {
+                // A refresh that landed while the DELETE was in flight replaced the token it carried:
+                // try once more with the new one.
+                let current = presentableToken(for: jobID, given: token) ?? token
+                guard error.httpStatus == 401, attempt == 1, current != presented else { throw error }
+                presented = current
+                attempt += 1
+            }
+        }
     }
 }

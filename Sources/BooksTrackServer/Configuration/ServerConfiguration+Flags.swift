@@ -28,6 +28,8 @@ extension ServerConfiguration {
         --deprecate-legacy[=SUNSET]     send Deprecation/Sunset/Link headers on /v1 routes
         --sse-heartbeat SECONDS         SSE heartbeat interval for job streams (default 30)
         --job-pacing MS                 delay between job items (default 0)
+        --sse-drop AFTER[:MAX]          cut every job SSE stream after AFTER events, at most MAX
+                                        times per stream (fault injection)
         """
 
     /// Builds a configuration from `bts serve` flags (both `--flag value` and `--flag=value`),
@@ -36,6 +38,7 @@ extension ServerConfiguration {
     {
         var config = base
         var pendingFaults: [FaultRule] = []
+        var needsFaultInjection: [String] = []
         var index = 0
 
         func value(for flag: String, inline: String?) throws(ServerConfigurationError) -> String {
@@ -118,10 +121,24 @@ extension ServerConfiguration {
                     throw ServerConfigurationError("--job-pacing must be milliseconds (0 or more), got '\(text)'")
                 }
                 config.jobs.itemPacing = .milliseconds(ms)
+            case "--sse-drop":
+                let text = try value(for: flag, inline: inline)
+                let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+                guard (1...2).contains(parts.count), let after = Int(parts[0]), after >= 1,
+                    parts.count == 1 || Int(parts[1]).map({ $0 >= 0 }) == true
+                else {
+                    throw ServerConfigurationError(
+                        "--sse-drop takes AFTER[:MAX] (events before each cut, cuts per stream), e.g. 2:3; got '\(text)'")
+                }
+                config.jobs.sseDropFault = SSEDropFault(afterEvents: after, maxDrops: parts.count == 2 ? Int(parts[1]) : nil)
+                needsFaultInjection.append("--sse-drop")
             default:
                 throw ServerConfigurationError("unknown server option '\(argument)'")
             }
             index += 1
+        }
+        if !needsFaultInjection.isEmpty, !config.faultInjectionEnabled {
+            throw ServerConfigurationError("\(needsFaultInjection[0]) needs --enable-fault-injection")
         }
         if !pendingFaults.isEmpty {
             guard config.faultInjectionEnabled else {

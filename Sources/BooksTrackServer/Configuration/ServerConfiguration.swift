@@ -56,6 +56,8 @@ public struct ServerConfiguration: Sendable {
         public var streamTimeout: Duration
         /// Delay between processed rows/items, to make progress observable (0 = as fast as possible).
         public var itemPacing: Duration
+        /// Fault injection: cut job SSE streams (`--sse-drop`); needs fault injection enabled.
+        public var sseDropFault: SSEDropFault?
         public init(
             heartbeatInterval: Duration = .seconds(30),
             streamTimeout: Duration = .seconds(300),

@@ -73,6 +73,7 @@ extension JobEngineConfiguration {
             heartbeatInterval: server.jobs.heartbeatInterval,
             streamTimeout: server.jobs.streamTimeout,
             faultInjectionEnabled: server.faultInjectionEnabled)
+        if server.faultInjectionEnabled { sseDropFault = server.jobs.sseDropFault }
     }
 }
 
