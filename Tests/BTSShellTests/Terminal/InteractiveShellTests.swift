@@ -154,6 +154,18 @@ struct InteractiveShellTests {
         #expect(status == 0)
     }
 
+    @Test("a line typed before the first prompt appears is run, not lost or stuck")
+    func typedAheadLineRuns() async throws {
+        let sandbox = try TerminalSandbox()
+        let session = try sandbox.startShell(["--local"])
+        defer { session.close() }
+        // Typed at once, while bts is still starting (the tty is in cooked mode, libedit not ready).
+        try session.type("echo typed-ahead-\u{1F4DA}")
+        try session.press("Enter")
+        try await see(session, "\ntyped-ahead-\u{1F4DA}", timeout: Self.startup)
+        try await waitForIdlePrompt(session)
+    }
+
     @Test("UTF-8 is edited by character: type, Left, Backspace, insert")
     func utf8Editing() async throws {
         let sandbox = try TerminalSandbox()
