@@ -44,10 +44,19 @@ func editorReadCharacter(_ el: OpaquePointer?, _ out: UnsafeMutablePointer<wchar
             pollfd(fd: core.inputFD, events: Int16(POLLIN), revents: 0),
             pollfd(fd: core.wakeup.readFD, events: Int16(POLLIN), revents: 0),
         ]
-        let ready = poll(&fds, nfds_t(core.wakeup.readFD >= 0 ? 2 : 1), -1)
+        // With a live right prompt (a budget's countdown), wake once a second to redraw it.
+        let timeout: Int32 = core.liveRight == nil ? -1 : 1_000
+        let ready = poll(&fds, nfds_t(core.wakeup.readFD >= 0 ? 2 : 1), timeout)
         if ready < 0 {
             if errno == EINTR { continue }
             return -1
+        }
+        if ready == 0 {
+            if core.refreshRightPrompt() {
+                out.pointee = EditorCore.redisplayKey
+                return 1
+            }
+            continue
         }
         if fds[1].revents != 0 { core.wakeup.drain() }
         if fds[0].revents == 0 { continue }

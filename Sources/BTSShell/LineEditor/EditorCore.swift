@@ -25,6 +25,9 @@ final class EditorCore: @unchecked Sendable {
 
     private var promptBuffer: UnsafeMutablePointer<wchar_t>
     private var rightPromptBuffer: UnsafeMutablePointer<wchar_t>
+    /// The right prompt's text now, and how to recompute it while a read waits.
+    private var rightText: String?
+    private(set) var liveRight: (@Sendable (Date) -> String?)?
     private(set) var promptText = ""
     private var functionNames: [UnsafeMutablePointer<wchar_t>] = []
     var readSequence: UInt64 = 0
@@ -173,11 +176,28 @@ final class EditorCore: @unchecked Sendable {
     var promptPointer: UnsafeMutablePointer<wchar_t> { promptBuffer }
     var rightPromptPointer: UnsafeMutablePointer<wchar_t> { rightPromptBuffer }
 
+    /// Recomputes the right prompt (worker thread, inside `el_wgets`); true when it changed and the
+    /// line must be redrawn.
+    func refreshRightPrompt(now: Date = Date()) -> Bool {
+        guard let liveRight else { return false }
+        let text = liveRight(now)
+        guard text != rightText else { return false }
+        rightText = text
+        rightPromptBuffer.deallocate()
+        rightPromptBuffer = Self.allocateWide(PromptEscapes.bracket(text ?? ""))
+        return true
+    }
+
     // MARK: reading
 
     /// Reads one physical line with `el_wgets` (blocks the worker thread).
-    func readPhysicalLine(prompt: String, right: String?, sequence: UInt64) -> PhysicalLine {
+    func readPhysicalLine(
+        prompt: String, right: String?, liveRight: (@Sendable (Date) -> String?)? = nil, sequence: UInt64
+    ) -> PhysicalLine {
         setPrompts(primary: prompt, right: right)
+        rightText = right
+        self.liveRight = liveRight
+        defer { self.liveRight = nil }
         readSequence = sequence
         endReason = nil
         if wakeup.isAborted(sequence: sequence) { return .interrupted }

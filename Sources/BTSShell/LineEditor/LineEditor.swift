@@ -117,9 +117,10 @@ public final class LineEditor: LineReader, @unchecked Sendable {
             let first = lines.isEmpty
             let text = first ? prompt.primary : prompt.continuation
             let right = first ? prompt.right : nil
+            let liveRight = first ? prompt.liveRight : nil
             let core = self.core
             let physical = await withTaskCancellationHandler {
-                await worker.run { core.readPhysicalLine(prompt: text, right: right, sequence: sequence) }
+                await worker.run { core.readPhysicalLine(prompt: text, right: right, liveRight: liveRight, sequence: sequence) }
             } onCancel: {
                 wakeup.post(.abort(sequence: sequence))
             }

@@ -1,3 +1,4 @@
+import Foundation
 /// What one `readLine` call produced.
 public enum LineEditorResult: Sendable, Equatable {
     /// A complete input (possibly several physical lines joined with "\n" when the
@@ -20,11 +21,22 @@ public struct LinePrompt: Sendable, Equatable, ExpressibleByStringLiteral {
     public var continuation: String
     /// Shown at the right edge of the first line (e.g. the tightest rate-limit budget), if any.
     public var right: String?
+    /// Recomputes `right` for a moment while the read waits (a budget's reset countdown); the line
+    /// editor asks about once a second and redraws when the text changed. Nil: `right` is fixed.
+    public var liveRight: (@Sendable (Date) -> String?)?
 
-    public init(_ primary: String, continuation: String = "... ", right: String? = nil) {
+    public init(_ primary: String, continuation: String = "... ", right: String? = nil,
+                liveRight: (@Sendable (Date) -> String?)? = nil) {
         self.primary = primary
         self.continuation = continuation
         self.right = right
+        self.liveRight = liveRight
+    }
+
+    /// Equal texts (the live function cannot be compared; only its presence is).
+    public static func == (lhs: LinePrompt, rhs: LinePrompt) -> Bool {
+        lhs.primary == rhs.primary && lhs.continuation == rhs.continuation && lhs.right == rhs.right
+            && (lhs.liveRight == nil) == (rhs.liveRight == nil)
     }
 
     public init(stringLiteral value: String) {

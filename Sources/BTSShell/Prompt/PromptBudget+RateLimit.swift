@@ -18,4 +18,17 @@ extension PromptRenderer {
         let budget = await api.tightestBudget().map { PromptBudget($0) }
         return render(backend: backend, budget: budget, colour: colour, lowThreshold: lowThreshold)
     }
+
+    /// The right prompt of `status` at any later moment: the countdown runs down, and once the
+    /// window resets (or the block ends) the budget is whole again and nothing is shown.
+    public static func liveRight(
+        _ status: RateLimitStatus, colour: Bool, lowThreshold: Double = defaultLowThreshold
+    ) -> @Sendable (Date) -> String? {
+        { now in
+            let until = [status.budget.blockedUntil, status.budget.resetAt].compactMap { $0 }.max()
+            if let until, until <= now { return nil }
+            return render(backend: "", budget: PromptBudget(status, now: now), colour: colour, lowThreshold: lowThreshold)
+                .right
+        }
+    }
 }

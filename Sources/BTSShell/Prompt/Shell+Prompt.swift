@@ -8,11 +8,17 @@ extension Shell {
     /// Never opens a backend: before the first command it names the backend that will be used.
     public func interactivePrompt() async -> LinePrompt {
         var budget: PromptBudget?
-        if let api = connection?.api, let status = await api.tightestBudget() {
-            budget = PromptBudget(status)
+        var status: RateLimitStatus?
+        if let api = connection?.api, let tightest = await api.tightestBudget() {
+            budget = PromptBudget(tightest)
+            status = tightest
         }
-        return PromptRenderer.render(backend: promptBackendName(), budget: budget, colour: colored(.standardOutput))
-            .linePrompt
+        let colour = colored(.standardOutput)
+        var prompt = PromptRenderer.render(backend: promptBackendName(), budget: budget, colour: colour).linePrompt
+        if let status, prompt.right != nil {
+            prompt.liveRight = PromptRenderer.liveRight(status, colour: colour)
+        }
+        return prompt
     }
 
     /// `embedded`, a profile name, or the server's host.

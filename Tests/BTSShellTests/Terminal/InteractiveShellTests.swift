@@ -166,6 +166,32 @@ struct InteractiveShellTests {
         try await waitForIdlePrompt(session)
     }
 
+    @Test("the budget at the right of the prompt counts down while the prompt waits")
+    func rightPromptCountsDown() async throws {
+        let sandbox = try TerminalSandbox()
+        let server = try await ServeProcess(extra: ["--rate-limit", "search=3/60s"], sandbox: sandbox)
+        defer { server.stop() }
+        let session = try sandbox.startShell(["--api", "http://127.0.0.1:\(server.port)"])
+        defer { session.close() }
+        let prompt = "bts:127.0.0.1:\(server.port)>"
+        try await see(session, prompt, timeout: Self.startup)
+        try await run(session, "search title dune --limit 1", expecting: "Dune")
+        try await run(session, "search title emma --limit 1", expecting: "Emma")
+        func countdown(_ screen: String) -> Int? {
+            let line = Self.lastLine(screen)
+            guard line.hasPrefix(prompt), let mark = line.range(of: "search 1/3 ↻") else { return nil }
+            return Int(line[mark.upperBound...].prefix { $0.isNumber })
+        }
+        let first = try await session.waitForScreen(timeout: .seconds(10), description: "a budget countdown") {
+            countdown($0) != nil
+        }
+        let start = try #require(countdown(first))
+        // No key is pressed: the prompt redraws itself as the window runs out.
+        try await session.waitForScreen(timeout: .seconds(10), description: "the countdown below \(start)s") { screen in
+            (countdown(screen) ?? Int.max) < start
+        }
+    }
+
     @Test("UTF-8 is edited by character: type, Left, Backspace, insert")
     func utf8Editing() async throws {
         let sandbox = try TerminalSandbox()
