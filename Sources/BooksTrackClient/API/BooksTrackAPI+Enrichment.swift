@@ -69,8 +69,9 @@ extension BooksTrackAPI {
         spec.createsWork = true
         spec.hasIdempotencyKey = hasID
         spec.notFoundMessage = "This server has no batch enrichment route (\(route.rawValue))."
+        let requestedAt = configuration.now()
         let accepted = try await call(BatchJobAccepted.self, spec)
-        trackJobToken(accepted.value.jobId, token: accepted.value.authToken)
+        trackJobToken(accepted.value.jobId, token: accepted.value.authToken, requestedAt: requestedAt)
         return accepted
     }
 }

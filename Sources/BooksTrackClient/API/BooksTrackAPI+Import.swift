@@ -13,8 +13,9 @@ extension BooksTrackAPI {
         // Slow links: one extra second per MB on top of the ordinary deadline.
         spec.timeout = configuration.timeout + .seconds(max(0, upload.fileSize / (1024 * 1024)))
         spec.notFoundMessage = "This server has no CSV import route."
+        let requestedAt = configuration.now()
         let accepted = try await call(ImportAccepted.self, spec)
-        trackJobToken(accepted.value.jobId, token: accepted.value.authToken)
+        trackJobToken(accepted.value.jobId, token: accepted.value.authToken, requestedAt: requestedAt)
         return accepted
     }
 }

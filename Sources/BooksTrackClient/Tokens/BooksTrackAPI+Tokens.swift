@@ -30,9 +30,11 @@ extension BooksTrackAPI {
     }
 
     /// Starts keeping `jobID`'s token alive: refreshed in its last 30 min for as long as the job runs.
-    func trackJobToken(_ jobID: String, token: String) {
+    /// `requestedAt`: when the request that created the job was sent. The server's clock started
+    /// no earlier, so expiry is reckoned from then (a slow answer must not push it past the server's).
+    func trackJobToken(_ jobID: String, token: String, requestedAt: Date) {
         guard configuration.refreshesJobTokens else { return }
-        tokens.record(jobID, token: token, now: configuration.now())
+        tokens.record(jobID, token: token, now: requestedAt)
         scheduleTokenKeeper()
     }
 

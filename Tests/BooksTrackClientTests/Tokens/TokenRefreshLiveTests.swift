@@ -4,23 +4,23 @@ import Foundation
 import Testing
 @testable import BooksTrackClient
 
-/// Job tokens kept alive against the real server, with 2 h / 30 min shrunk to 10 s / 8 s (the client
-/// refreshes 4 s into the window, so it has 4 s to do it).
+/// Job tokens kept alive against the real server, with 2 h / 30 min shrunk to 16 s / 14 s (the client
+/// refreshes 5 s into the window, so it has 9 s to do it even on a loaded machine).
 @Suite struct TokenRefreshLiveTests {
     static func modules(_ dir: URL) -> [any ServerRouteModule] {
         LocalServer.defaultModules.filter { !($0 is JobRoutes) } + [
             JobRoutes(dataDirectory: dir) { config in
                 config.itemsPerSecond = 2
-                config.tokenLifetime = .seconds(10)
-                config.tokenRefreshWindow = .seconds(8)
+                config.tokenLifetime = .seconds(16)
+                config.tokenRefreshWindow = .seconds(14)
             }
         ]
     }
 
     static func shortTokens(_ url: URL) -> APIConfiguration {
         var configuration = APIConfiguration(baseURL: url)
-        configuration.jobTokenLifetime = .seconds(10)
-        configuration.jobTokenRefreshWindow = .seconds(8)
+        configuration.jobTokenLifetime = .seconds(16)
+        configuration.jobTokenRefreshWindow = .seconds(14)
         return configuration
     }
 
@@ -30,7 +30,7 @@ import Testing
         let dir = try LiveJobTests.tempDir()
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("books.csv")
-        try LiveJobTests.csv(rows: 60).write(to: file, atomically: true, encoding: .utf8)
+        try LiveJobTests.csv(rows: 80).write(to: file, atomically: true, encoding: .utf8)
         try await LiveServer.with(modules: Self.modules(dir), api: Self.shortTokens) { _, api in
             let started = ContinuousClock.now
             let accepted = try await api.importCSV(fileAt: file)
@@ -41,8 +41,8 @@ import Testing
                 try await Task.sleep(for: .milliseconds(100))
             }
             #expect(await api.statistics.tokenRefreshes >= 1)
-            // The first token expires 10 s after the job started; wait past that.
-            let expiry = started + .seconds(11)
+            // The first token expires 16 s after the job started; wait past that.
+            let expiry = started + .seconds(17)
             if ContinuousClock.now < expiry { try await Task.sleep(until: expiry) }
             let current = await api.jobToken(for: jobID)
             #expect(current != nil)
@@ -66,14 +66,14 @@ import Testing
         let dir = try LiveJobTests.tempDir()
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("books.csv")
-        try LiveJobTests.csv(rows: 60).write(to: file, atomically: true, encoding: .utf8)
+        try LiveJobTests.csv(rows: 80).write(to: file, atomically: true, encoding: .utf8)
         try await LiveServer.with(modules: Self.modules(dir), api: { url in
             var configuration = Self.shortTokens(url)
             configuration.refreshesJobTokens = false
             return configuration
         }) { _, api in
             let accepted = try await api.importCSV(fileAt: file)
-            try await Task.sleep(for: .seconds(11))
+            try await Task.sleep(for: .seconds(17))
             #expect(await api.statistics.tokenRefreshes == 0)
             await #expect(throws: BooksTrackError.self) {
                 _ = try await api.cancelJob(accepted.value.jobId, token: accepted.value.authToken)
