@@ -33,7 +33,7 @@ struct LineEditorTerminalTests {
         let session = try TmuxSession(command: ["/bin/sh", "-c", script], environment: variables,
                                       width: width, height: height)
         do {
-            try await see(session, Self.prompt, timeout: InteractiveShellTests.startup)
+            try await session.see(Self.prompt, timeout: InteractiveShellTests.startup)
         } catch {
             session.close()
             throw error
@@ -41,49 +41,13 @@ struct LineEditorTerminalTests {
         return session
     }
 
-    /// Runs `line` and waits until the screen contains `expected`.
-    @discardableResult
-    private func run(_ session: TmuxSession, _ line: String, expecting expected: String,
-                     timeout: Duration = .seconds(60)) async throws -> String {
-        try session.type(line)
-        try session.press("Enter")
-        return try await see(session, expected, timeout: timeout)
-    }
-
-    /// Waits until the screen contains `text` (tmux trims blanks at the end of screen lines, so
-    /// trailing blanks of `text` are not required).
-    @discardableResult
-    private func see(_ session: TmuxSession, _ text: String, timeout: Duration = .seconds(10)) async throws -> String {
-        var trimmed = text
-        while trimmed.last == " " { trimmed.removeLast() }
-        return try await session.waitForScreen(containing: trimmed, timeout: timeout)
-    }
-
-    /// Waits until the last non-empty screen line is exactly `line` (trailing blanks ignored).
-    @discardableResult
-    private func waitForLastLine(_ session: TmuxSession, _ line: String,
-                                 timeout: Duration = .seconds(60)) async throws -> String {
-        var bare = line
-        while bare.last == " " { bare.removeLast() }
-        let expected = bare
-        return try await session.waitForScreen(timeout: timeout, description: "last line '\(expected)'") { screen in
-            Self.lastLine(screen) == expected
-        }
-    }
-
     /// Waits until the shell waits for input at an empty primary prompt.
     @discardableResult
     private func waitForIdlePrompt(_ session: TmuxSession, timeout: Duration = .seconds(60)) async throws -> String {
-        try await waitForLastLine(session, Self.prompt, timeout: timeout)
+        try await session.waitForLastLine(Self.prompt, timeout: timeout)
     }
 
-    /// The last non-blank line of `screen`, trailing blanks removed (leading ones kept).
-    static func lastLine(_ screen: String) -> String {
-        let lines = screen.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
-        var last = lines.last { !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? ""
-        while last.last == " " { last.removeLast() }
-        return last
-    }
+    static func lastLine(_ screen: String) -> String { TmuxSession.lastLine(screen) }
 
     /// Screen rows, trailing blanks removed.
     static func rows(_ screen: String) -> [String] {
@@ -137,9 +101,9 @@ struct LineEditorTerminalTests {
         // text keeps its newline.
         try session.type("echo \"first")
         try session.press("Enter")
-        try await waitForLastLine(session, Self.continuation)
+        try await session.waitForLastLine(Self.continuation)
         try session.type("second\"")
-        try await waitForLastLine(session, Self.continuation + "second\"")
+        try await session.waitForLastLine(Self.continuation + "second\"")
         try session.press("Enter")
         var screen = try await waitForIdlePrompt(session)
         #expect(Self.contains(rows: ["first", "second"], in: screen))
@@ -147,7 +111,7 @@ struct LineEditorTerminalTests {
         // A trailing backslash joins the next line to the command.
         try session.type("echo joined \\")
         try session.press("Enter")
-        try await waitForLastLine(session, Self.continuation)
+        try await session.waitForLastLine(Self.continuation)
         try session.type("together")
         try session.press("Enter")
         screen = try await waitForIdlePrompt(session)
@@ -156,10 +120,10 @@ struct LineEditorTerminalTests {
         // Ctrl-C in a continuation line drops the whole input; nothing of it runs.
         try session.type("echo \"abandoned")
         try session.press("Enter")
-        try await waitForLastLine(session, Self.continuation)
+        try await session.waitForLastLine(Self.continuation)
         try session.press("C-c")
         try await waitForIdlePrompt(session)
-        try await run(session, "echo after-abandon", expecting: "\nafter-abandon")
+        try await session.run("echo after-abandon", expecting: "\nafter-abandon")
         screen = try await waitForIdlePrompt(session)
         #expect(Self.count("abandoned", in: screen) == 0)
 
@@ -173,9 +137,9 @@ struct LineEditorTerminalTests {
         let sandbox = try TerminalSandbox()
         let session = try await startLocal(sandbox)
         defer { session.close() }
-        try await run(session, "echo needle-31", expecting: "\nneedle-31")
-        try await run(session, "echo other-1", expecting: "\nother-1")
-        try await run(session, "echo other-2", expecting: "\nother-2")
+        try await session.run("echo needle-31", expecting: "\nneedle-31")
+        try await session.run("echo other-1", expecting: "\nother-1")
+        try await session.run("echo other-2", expecting: "\nother-2")
         try await waitForIdlePrompt(session)
         // Up would bring back "echo other-2"; the search goes past it to the earlier line.
         try session.press("C-r")
@@ -198,8 +162,8 @@ struct LineEditorTerminalTests {
         let sandbox = try TerminalSandbox()
         let session = try await startLocal(sandbox)
         defer { session.close() }
-        try await run(session, "echo kept-1", expecting: "\nkept-1")
-        try await run(session, "echo kept-2", expecting: "\nkept-2")
+        try await session.run("echo kept-1", expecting: "\nkept-1")
+        try await session.run("echo kept-2", expecting: "\nkept-2")
         try await waitForIdlePrompt(session)
         let pid = try session.programPID()
         #expect(kill(pid, number) == 0)
@@ -232,7 +196,7 @@ struct LineEditorTerminalTests {
         #expect(row.contains("\u{1B}["))
         let promptWidth = Self.prompt.count  // 14 columns; with its escapes the prompt is 31 characters
         try session.type("cho coloured")
-        try await see(session, Self.prompt + "cho coloured")
+        try await session.see(Self.prompt + "cho coloured")
         #expect(try session.cursorPosition().x == promptWidth + 12)
         // Home moves to just after the prompt, not to where the escapes would put it.
         try session.press("C-a")
@@ -240,11 +204,11 @@ struct LineEditorTerminalTests {
             ((try? session.cursorPosition().x) ?? -1) == promptWidth
         }
         try session.type("e")
-        try await see(session, Self.prompt + "echo coloured")
+        try await session.see(Self.prompt + "echo coloured")
         #expect(try session.cursorPosition().x == promptWidth + 1)
         try session.press("C-e")
         try session.type("!")
-        try await see(session, Self.prompt + "echo coloured!")
+        try await session.see(Self.prompt + "echo coloured!")
         #expect(try session.cursorPosition().x == promptWidth + 14)
         try session.press("Enter")
         let screen = try await waitForIdlePrompt(session)
@@ -290,7 +254,7 @@ struct LineEditorTerminalTests {
         // Still editing the same line.
         try session.type("earch title dune --limit 1")
         try session.press("Enter")
-        try await see(session, "Dune", timeout: .seconds(60))
+        try await session.see("Dune", timeout: .seconds(60))
     }
 
     @Test("~/.editrc is honoured (vi mode) and bts's TAB binding survives it")
@@ -304,19 +268,19 @@ struct LineEditorTerminalTests {
         try session.type("xsea")
         try session.press("Escape")
         try session.type("0x")  // vi command mode: to column 0, delete a character
-        try await waitForLastLine(session, Self.prompt + "sea")
+        try await session.waitForLastLine(Self.prompt + "sea")
         try session.type("A")   // append at the end (insert mode)
         try session.press("Tab")
         try session.type("title dune --limit 1")  // proves the space TAB added after "search"
-        try await waitForLastLine(session, Self.prompt + "search title dune --limit 1")
+        try await session.waitForLastLine(Self.prompt + "search title dune --limit 1")
         try session.press("Enter")
-        try await see(session, "Dune", timeout: .seconds(60))
+        try await session.see("Dune", timeout: .seconds(60))
         try await waitForIdlePrompt(session)
         // Ctrl-C keeps bts's binding in vi mode too: the line is dropped, not run.
         try session.type("echo dropped-line")
         try session.press("C-c")
         try await waitForIdlePrompt(session)
-        try await run(session, "echo kept-line", expecting: "\nkept-line")
+        try await session.run("echo kept-line", expecting: "\nkept-line")
         let screen = try await waitForIdlePrompt(session)
         #expect(Self.count("dropped-line", in: screen) == 0)
     }

@@ -18,43 +18,18 @@ struct InteractiveShellTests {
     /// Starts `bts --local` and waits for the first prompt.
     private func startLocal(_ sandbox: TerminalSandbox) async throws -> TmuxSession {
         let session = try sandbox.startShell(["--local"])
-        try await see(session, Self.prompt, timeout: Self.startup)
+        try await session.see(Self.prompt, timeout: Self.startup)
         return session
-    }
-
-    /// Runs `line` and waits until the screen contains `expected`.
-    @discardableResult
-    private func run(_ session: TmuxSession, _ line: String, expecting expected: String,
-                     timeout: Duration = .seconds(60)) async throws -> String {
-        try session.type(line)
-        try session.press("Enter")
-        return try await see(session, expected, timeout: timeout)
-    }
-
-    /// Waits until the screen contains `text`. tmux trims blanks at the end of screen lines, so
-    /// trailing blanks of `text` are not required (tests prove an inserted space by typing on).
-    @discardableResult
-    private func see(_ session: TmuxSession, _ text: String, timeout: Duration = .seconds(10)) async throws -> String {
-        var trimmed = text
-        while trimmed.last == " " { trimmed.removeLast() }
-        return try await session.waitForScreen(containing: trimmed, timeout: timeout)
     }
 
     /// Waits until the last non-empty screen line is `prompt` alone (the shell waits for input).
     @discardableResult
     private func waitForIdlePrompt(_ session: TmuxSession, _ prompt: String = InteractiveShellTests.prompt,
                                    timeout: Duration = .seconds(60)) async throws -> String {
-        let bare = prompt.trimmingCharacters(in: .whitespaces)
-        return try await session.waitForScreen(timeout: timeout, description: "an idle prompt '\(bare)'") { screen in
-            Self.lastLine(screen) == bare
-        }
+        try await session.waitForLastLine(prompt, timeout: timeout)
     }
 
-    static func lastLine(_ screen: String) -> String {
-        let lines = screen.split(separator: "\n", omittingEmptySubsequences: true)
-        return lines.last { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
-            .map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
-    }
+    static func lastLine(_ screen: String) -> String { TmuxSession.lastLine(screen) }
 
     @Test("TAB completes a command and an option")
     func completesCommandAndOption() async throws {
@@ -63,16 +38,16 @@ struct InteractiveShellTests {
         defer { session.close() }
         try session.type("sea")
         try session.press("Tab")
-        try await see(session, Self.prompt + "search")
+        try await session.see(Self.prompt + "search")
         try session.type("title dune --li")     // proves the space TAB added after "search"
-        try await see(session, Self.prompt + "search title dune --li")
+        try await session.see(Self.prompt + "search title dune --li")
         try session.press("Tab")
-        try await see(session, Self.prompt + "search title dune --limit")
+        try await session.see(Self.prompt + "search title dune --limit")
         try session.type("2")
-        try await see(session, Self.prompt + "search title dune --limit 2")
+        try await session.see(Self.prompt + "search title dune --limit 2")
         try session.press("Enter")
         // The search ran with the completed option, then the prompt came back.
-        try await see(session, "Dune", timeout: .seconds(60))
+        try await session.see("Dune", timeout: .seconds(60))
         try await waitForIdlePrompt(session)
     }
 
@@ -87,40 +62,40 @@ struct InteractiveShellTests {
         // File completion: `import sh<TAB>` → `import shelf.csv `.
         try session.type("import sh")
         try session.press("Tab")
-        try await see(session, Self.prompt + "import shelf.csv ")
+        try await session.see(Self.prompt + "import shelf.csv ")
         try session.press("Enter")
         try await session.waitForScreen(timeout: .seconds(60), description: "the import to start") {
             $0.lowercased().contains("job")
         }
         try await waitForIdlePrompt(session)
         // The job id, as the shell knows it.
-        try await run(session, "echo JOB=${_.jobId}", expecting: "JOB=")
+        try await session.run("echo JOB=${_.jobId}", expecting: "JOB=")
         let screen = try session.screen()
         let jobID = screen.components(separatedBy: "JOB=").last?.prefix { !$0.isWhitespace } ?? ""
         #expect(!jobID.isEmpty)
         // `watch <TAB>` lists `last` and the id; typing its first characters and TAB completes it.
         try session.type("watch ")
         try session.press("Tab")
-        try await see(session, String(jobID))
+        try await session.see(String(jobID))
         try session.type(String(jobID.prefix(3)))
         try session.press("Tab")
-        try await see(session, Self.prompt + "watch \(jobID) ")
+        try await session.see(Self.prompt + "watch \(jobID) ")
         try session.press("C-u")
         // Titles seen in an earlier result complete, quoted.
-        try await run(session, "search title foundation --limit 3", expecting: "Foundation")
+        try await session.run("search title foundation --limit 3", expecting: "Foundation")
         try session.type("search title \"foundation")
         try session.press("Tab")
-        try await see(session, Self.prompt + "search title \"Foundation")
+        try await session.see(Self.prompt + "search title \"Foundation")
     }
 
     @Test("history survives a restart; a line with a secret is never saved")
     func historyAndSecrets() async throws {
         let sandbox = try TerminalSandbox()
         var session = try await startLocal(sandbox)
-        try await run(session, "echo remember-me-42", expecting: "\nremember-me-42")
+        try await session.run("echo remember-me-42", expecting: "\nremember-me-42")
         // Rejected as a usage error (one TARGET only), so no connection is attempted; the
         // accepted line still goes through the history filter.
-        try await run(session, "connect https://u:secret@127.0.0.1:9 extra", expecting: "error")
+        try await session.run("connect https://u:secret@127.0.0.1:9 extra", expecting: "error")
         try await waitForIdlePrompt(session)
         // Ending the session is checked by its own test; here only what reached the file counts
         // (lines are appended as they are accepted).
@@ -133,7 +108,7 @@ struct InteractiveShellTests {
         session = try await startLocal(sandbox)
         defer { session.close() }
         try session.press("Up")
-        try await see(session, Self.prompt + "echo remember-me-42")
+        try await session.see(Self.prompt + "echo remember-me-42")
         try session.press("Enter")
         try await session.waitForScreen(timeout: .seconds(30), description: "the recalled command to run") {
             $0.components(separatedBy: "remember-me-42").count >= 3
@@ -148,7 +123,7 @@ struct InteractiveShellTests {
         try session.type("search title this-is-discarded")
         try session.press("C-c")
         try await waitForIdlePrompt(session, timeout: .seconds(10))
-        try await run(session, "echo still-here", expecting: "\nstill-here")
+        try await session.run("echo still-here", expecting: "\nstill-here")
         try session.press("C-d")
         let status = try await session.waitForExit(timeout: .seconds(20))
         #expect(status == 0)
@@ -162,7 +137,7 @@ struct InteractiveShellTests {
         // Typed at once, while bts is still starting (the tty is in cooked mode, libedit not ready).
         try session.type("echo typed-ahead-\u{1F4DA}")
         try session.press("Enter")
-        try await see(session, "\ntyped-ahead-\u{1F4DA}", timeout: Self.startup)
+        try await session.see("\ntyped-ahead-\u{1F4DA}", timeout: Self.startup)
         try await waitForIdlePrompt(session)
     }
 
@@ -174,9 +149,9 @@ struct InteractiveShellTests {
         let session = try sandbox.startShell(["--api", "http://127.0.0.1:\(server.port)"])
         defer { session.close() }
         let prompt = "bts:127.0.0.1:\(server.port)>"
-        try await see(session, prompt, timeout: Self.startup)
-        try await run(session, "search title dune --limit 1", expecting: "Dune")
-        try await run(session, "search title emma --limit 1", expecting: "Emma")
+        try await session.see(prompt, timeout: Self.startup)
+        try await session.run("search title dune --limit 1", expecting: "Dune")
+        try await session.run("search title emma --limit 1", expecting: "Emma")
         func countdown(_ screen: String) -> Int? {
             let line = Self.lastLine(screen)
             guard line.hasPrefix(prompt), let mark = line.range(of: "search 1/3 ↻") else { return nil }
@@ -202,8 +177,8 @@ struct InteractiveShellTests {
         try session.press("BSpace")                      // deletes é
         try session.type("è")
         try session.press("Enter")
-        try await see(session, "\ncafè Günter")
-        try await run(session, "set who \"Günter\"; echo \"[$who]\"", expecting: "[Günter]")
+        try await session.see("\ncafè Günter")
+        try await session.run("set who \"Günter\"; echo \"[$who]\"", expecting: "[Günter]")
     }
 
     @Test("Ctrl-C during a slow request returns to the prompt and the shell still works")
@@ -215,8 +190,8 @@ struct InteractiveShellTests {
         let session = try sandbox.startShell(["--api", "http://127.0.0.1:\(server.port)"])
         defer { session.close() }
         let prompt = "bts:127.0.0.1:\(server.port)> "
-        try await see(session, prompt, timeout: Self.startup)
-        try await run(session, "echo warm", expecting: "\nwarm")  // connects and reads capabilities
+        try await session.see(prompt, timeout: Self.startup)
+        try await session.run("echo warm", expecting: "\nwarm")  // connects and reads capabilities
         try session.type("search title dune")
         try session.press("Enter")
         try await Task.sleep(for: .milliseconds(400))
@@ -227,7 +202,7 @@ struct InteractiveShellTests {
         print("Ctrl-C during a 5 s request: prompt back after \(back) (polled every 25 ms)")
         // A second Ctrl-C at the prompt is harmless.
         try session.press("C-c")
-        try await run(session, "echo after-cancel", expecting: "\nafter-cancel")
+        try await session.run("echo after-cancel", expecting: "\nafter-cancel")
     }
 
     @Test("Ctrl-D after connecting to an unreachable server still exits with status 0")
