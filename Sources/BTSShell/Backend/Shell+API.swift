@@ -7,8 +7,7 @@ extension Shell {
     func backend() async throws(ShellError) -> BackendConnection {
         if let connection {
             // `set wait on|off` in mid-session: retry waits follow it from the next call on.
-            let policy = BackendConnection.retryPolicy(allowingLongWaits: settings.wait)
-            if await connection.api.retryPolicy != policy { await connection.api.setRetryPolicy(policy) }
+            await connection.api.setRetryPolicy(BackendConnection.retryPolicy(allowingLongWaits: settings.wait))
             return connection
         }
         let target = try BackendSelection.select(

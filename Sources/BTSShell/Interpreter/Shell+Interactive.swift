@@ -5,7 +5,7 @@ import Foundation
 final class RunningCommand: @unchecked Sendable {
     private let lock = NSLock()
     private var task: Task<Int32, Never>?
-    private var ended = false
+    /// The signal that ended the session (SIGTERM, SIGHUP), once one did.
     private var endingSignal: Int32?
 
     func set(_ task: Task<Int32, Never>?) {
@@ -25,7 +25,6 @@ final class RunningCommand: @unchecked Sendable {
     func end(signal: Int32) {
         lock.lock()
         defer { lock.unlock() }
-        ended = true
         if endingSignal == nil { endingSignal = signal }
         task?.cancel()
     }
@@ -37,11 +36,7 @@ final class RunningCommand: @unchecked Sendable {
         return endingSignal
     }
 
-    var hasEnded: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return ended
-    }
+    var hasEnded: Bool { signal != nil }
 }
 
 extension Shell {
