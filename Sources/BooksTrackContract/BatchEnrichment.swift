@@ -103,6 +103,22 @@ public struct EnrichedRecord: Codable, Sendable, Hashable {
     }
 }
 
+extension EnrichedRecord {
+    /// Decodes `enriched` leniently: nil without a decodable `work`; a missing or null `edition`
+    /// becomes an edition carrying only the requested ISBN; bad `authors` become none.
+    static func lenient(_ value: JSONValue, isbn: String?) -> EnrichedRecord? {
+        let decoder = JSONCoding.decoder()
+        func decode<T: Decodable>(_ type: T.Type, _ key: String) -> T? {
+            guard let part = value[key], !part.isNull, let data = try? JSONCoding.encoder().encode(part) else { return nil }
+            return try? decoder.decode(T.self, from: data)
+        }
+        guard let work = decode(WorkDTO.self, "work") else { return nil }
+        let edition = decode(EditionDTO.self, "edition") ?? EditionDTO(isbns: isbn.map { [$0] } ?? [], isbn: isbn)
+        let authors = decode([AuthorDTO].self, "authors") ?? []
+        return EnrichedRecord(work: work, edition: edition, authors: authors)
+    }
+}
+
 /// One element of `GET /v1/jobs/{jobId}/results` for a batch enrichment job.
 public struct BatchItemResult: Codable, Sendable, Hashable {
     public var title: String
@@ -132,14 +148,29 @@ public struct BatchItemResult: Codable, Sendable, Hashable {
         title = try c.decodeIfPresent(String.self, forKey: .title) ?? ""
         author = try c.decodeIfPresent(String.self, forKey: .author)
         isbn = try c.decodeLenientString(forKey: .isbn)
-        success = try c.decode(Bool.self, forKey: .success)
+        let claimed = try c.decodeIfPresent(JSONValue.self, forKey: .success)?.boolValue
         if let e = try c.decodeIfPresent(JSONValue.self, forKey: .error) {
             error = e.stringValue ?? e["message"]?.stringValue ?? e["code"]?.stringValue
         } else {
             error = nil
         }
-        enriched = try c.decodeIfPresent(EnrichedRecord.self, forKey: .enriched)
+        // Degrade per item, never per response: production (batch-enrichment.ts, `if (enriched)` on an
+        // always-truthy result) reports books it did not find as `success: true` with no `work` and no
+        // `edition` (or `edition: null`); an item whose records do not decode is reported the same way.
+        let record = try c.decodeIfPresent(JSONValue.self, forKey: .enriched).flatMap { value in
+            EnrichedRecord.lenient(value, isbn: isbn)
+        }
+        enriched = record
+        if claimed ?? (record != nil), record != nil {
+            success = true
+        } else {
+            success = false
+            if error == nil, claimed ?? true { error = Self.notFoundMessage }
+        }
     }
+
+    /// The error of an item the server claimed to enrich but sent no records for.
+    public static let notFoundMessage = "Not found by any provider"
 }
 
 /// `data` of a job cancel (`DELETE /v1/jobs/{jobId}`).

@@ -17,13 +17,15 @@ public struct EditionDTO: Codable, Sendable, Hashable {
     public var editionTitle: String?
     public var editionDescription: String?
     public var language: String?
+    /// Author names on the edition, when the server sends them there.
+    public var authors: [String]?
 
     public init(
         isbns: [String] = [], format: EditionFormat = .other, amazonASINs: [String] = [],
         googleBooksVolumeIDs: [String] = [], librarythingIDs: [String] = [], isbndbQuality: Int = 0,
         isbn: String? = nil, title: String? = nil, publisher: String? = nil, publicationDate: String? = nil,
         pageCount: Int? = nil, coverImageURL: String? = nil, editionTitle: String? = nil,
-        editionDescription: String? = nil, language: String? = nil
+        editionDescription: String? = nil, language: String? = nil, authors: [String]? = nil
     ) {
         self.isbns = isbns
         self.format = format
@@ -40,11 +42,13 @@ public struct EditionDTO: Codable, Sendable, Hashable {
         self.editionTitle = editionTitle
         self.editionDescription = editionDescription
         self.language = language
+        self.authors = authors
     }
 
     enum CodingKeys: String, CodingKey {
         case isbns, format, amazonASINs, googleBooksVolumeIDs, librarythingIDs, isbndbQuality, isbn, title
         case publisher, publicationDate, pageCount, coverImageURL, editionTitle, editionDescription, language
+        case authors
     }
 
     public init(from decoder: any Decoder) throws {
@@ -64,5 +68,7 @@ public struct EditionDTO: Codable, Sendable, Hashable {
         editionTitle = try c.decodeIfPresent(String.self, forKey: .editionTitle)
         editionDescription = try c.decodeIfPresent(String.self, forKey: .editionDescription)
         language = try c.decodeIfPresent(String.self, forKey: .language)
+        let names = c.contains(.authors) ? (try? c.decodeAuthorNames(authors: .authors, author: .authors)) : nil
+        authors = names.flatMap { $0.isEmpty ? nil : $0 }
     }
 }

@@ -40,6 +40,9 @@ public struct EnrichRequest: Codable, Sendable, Hashable {
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(barcode, forKey: .barcode)
+        // Production versions differ in the key they read (v2/enrich.ts: `barcode || isbn`; older
+        // ones `isbn` only): send both, every version finds its own.
+        try c.encode(barcode, forKey: .isbn)
         try c.encodeIfPresent(preferProvider, forKey: .preferProvider)
         try c.encodeIfPresent(idempotencyKey, forKey: .idempotencyKey)
     }

@@ -146,11 +146,17 @@ public struct JobStatus: Codable, Sendable, Hashable {
         case jobId, status, progress, processedCount, totalCount, pipeline, startTime, completedTime, error
     }
 
+    private enum ProductionKeys: String, CodingKey { case canceled }
+
     /// Lenient: percentages, ISO-8601 times, and missing counts/pipeline are accepted.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         jobId = try c.decodeLenientString(forKey: .jobId) ?? ""
-        status = try c.decode(JobState.self, forKey: .status)
+        let stated = try c.decode(JobState.self, forKey: .status)
+        // Production's JobStateManagerDO.cancelJob sets `canceled: true` and leaves `status` alone.
+        let extra = try decoder.container(keyedBy: ProductionKeys.self)
+        let flagged = (try? extra.decodeIfPresent(Bool.self, forKey: .canceled)) ?? nil
+        status = flagged == true && !stated.isTerminal ? .canceled : stated
         progress = normalizedProgress(try c.decodeLenientDouble(forKey: .progress) ?? (status == .completed ? 1 : 0))
         processedCount = try c.decodeLenientInt(forKey: .processedCount) ?? 0
         totalCount = try c.decodeLenientInt(forKey: .totalCount) ?? 0

@@ -83,7 +83,10 @@ public struct SearchResults: Decodable, Sendable, Hashable {
         for (i, work) in response.works.enumerated() {
             let edition = i < response.editions.count ? response.editions[i] : nil
             let names: [String]
-            if response.authors.count == response.works.count {
+            if let own = work.authors ?? edition?.authors {
+                // The work (or its edition) names its own authors: nothing to guess.
+                names = own
+            } else if response.authors.count == response.works.count {
                 let primary = response.authors[i].name
                 // The stand-in lists a work's authors in `contributors` (primary first); production's
                 // contributors are data providers, which never contain the author's name.
@@ -94,6 +97,10 @@ public struct SearchResults: Decodable, Sendable, Hashable {
                 }
             } else if response.works.count == 1 {
                 names = response.authors.map(\.name)
+            } else if response.authors.count == 1 {
+                // Production's top-level list holds each author once (response-transformer.ts,
+                // extractUniqueAuthors): one name for several works means they share that author.
+                names = [response.authors[0].name]
             } else {
                 names = []
             }

@@ -118,11 +118,16 @@ public struct WSErrorPayload: Codable, Sendable, Hashable {
 
     enum CodingKeys: String, CodingKey { case code, message, retryable, error }
 
+    /// Lenient: production (job-state-manager.ts) nests the error as an object,
+    /// `{type, data: null, metadata, error: {message, code, details}, retryable}`; older messages
+    /// put `code`/`message` at the top, or `error` as a string.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        code = try c.decodeIfPresent(ErrorCode.self, forKey: .code) ?? .unknownError
-        message = try c.decodeIfPresent(String.self, forKey: .message) ?? c.decodeIfPresent(String.self, forKey: .error) ?? ""
-        retryable = try c.decodeIfPresent(Bool.self, forKey: .retryable)
+        let nested = try c.decodeIfPresent(JSONValue.self, forKey: .error)
+        let nestedCode = nested?["code"]?.stringValue.map(ErrorCode.init(rawValue:))
+        code = try c.decodeIfPresent(ErrorCode.self, forKey: .code) ?? nestedCode ?? .unknownError
+        message = try c.decodeLenientString(forKey: .message) ?? nested?.stringValue ?? nested?["message"]?.stringValue ?? ""
+        retryable = try c.decodeIfPresent(Bool.self, forKey: .retryable) ?? nested?["retryable"]?.boolValue
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -22,6 +22,9 @@ public struct WorkDTO: Codable, Sendable, Hashable {
     public var openLibraryWorkID: String?
     public var goodreadsID: String?
     public var searchLinks: SearchLinks?
+    /// The work's own author names, when the server leaves them on the work (production's search
+    /// services attach `authors: [AuthorDTO]` to each work; some handler versions do not strip them).
+    public var authors: [String]?
 
     /// External search links of a work.
     public struct SearchLinks: Codable, Sendable, Hashable {
@@ -41,7 +44,7 @@ public struct WorkDTO: Codable, Sendable, Hashable {
         reviewStatus: ReviewStatus = .verified, originalLanguage: String? = nil, firstPublicationYear: Int? = nil,
         description: String? = nil, coverImageURL: String? = nil, synthetic: Bool? = nil,
         primaryProvider: String? = nil, contributors: [String]? = nil, openLibraryWorkID: String? = nil,
-        goodreadsID: String? = nil, searchLinks: SearchLinks? = nil
+        goodreadsID: String? = nil, searchLinks: SearchLinks? = nil, authors: [String]? = nil
     ) {
         self.title = title
         self.subjectTags = subjectTags
@@ -61,12 +64,13 @@ public struct WorkDTO: Codable, Sendable, Hashable {
         self.openLibraryWorkID = openLibraryWorkID
         self.goodreadsID = goodreadsID
         self.searchLinks = searchLinks
+        self.authors = authors
     }
 
     enum CodingKeys: String, CodingKey {
         case title, subjectTags, goodreadsWorkIDs, amazonASINs, librarythingIDs, googleBooksVolumeIDs, isbndbQuality
         case reviewStatus, originalLanguage, firstPublicationYear, description, coverImageURL, synthetic
-        case primaryProvider, contributors, openLibraryWorkID, goodreadsID, searchLinks
+        case primaryProvider, contributors, openLibraryWorkID, goodreadsID, searchLinks, authors
     }
 
     public init(from decoder: any Decoder) throws {
@@ -89,6 +93,8 @@ public struct WorkDTO: Codable, Sendable, Hashable {
         openLibraryWorkID = try c.decodeLenientString(forKey: .openLibraryWorkID)
         goodreadsID = try c.decodeLenientString(forKey: .goodreadsID)
         searchLinks = try c.decodeIfPresent(SearchLinks.self, forKey: .searchLinks)
+        let names = c.contains(.authors) ? (try? c.decodeAuthorNames(authors: .authors, author: .authors)) : nil
+        authors = names.flatMap { $0.isEmpty ? nil : $0 }
     }
 }
 

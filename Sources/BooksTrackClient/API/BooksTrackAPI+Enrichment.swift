@@ -37,14 +37,16 @@ extension BooksTrackAPI {
         books: [BatchBook], jobID: String? = nil, route: BatchRoute = .batchEnrich
     ) async throws(BooksTrackError) -> APIResponse<BatchJobAccepted> {
         let id = jobID ?? UUID().uuidString.lowercased()
-        let request = BatchEnrichRequest.books(books, jobId: id)
+        let request = BatchEnrichRequest.books(books.map(Self.titled), jobId: id)
         return try await startBatch(request, route: route, hasID: true)
     }
 
-    /// Starts a batch enrichment job with the `{barcodes}` body (the server makes the job id, so a
-    /// failed attempt is not repeated unless the connection was never made).
+    /// Starts a batch enrichment job for ISBNs. Sent as the `{books, jobId}` form every production
+    /// version accepts (batch-enrichment.ts refuses `{barcodes}` with "Invalid books array", a missing
+    /// `jobId`, and a book without a non-empty title): each book carries its ISBN, and the ISBN again
+    /// as its title. The client makes the job id, so every attempt carries the same one.
     public func batchEnrich(
-        isbns: [String], route: BatchRoute = .batchEnrich
+        isbns: [String], jobID: String? = nil, route: BatchRoute = .batchEnrich
     ) async throws(BooksTrackError) -> APIResponse<BatchJobAccepted> {
         var normalized: [String] = []
         for raw in isbns {
@@ -54,13 +56,27 @@ extension BooksTrackAPI {
                     detail: "\(raw): \(error.message)")
             }
         }
-        return try await startBatch(.barcodes(normalized), route: route, hasID: false)
+        let id = jobID ?? UUID().uuidString.lowercased()
+        let books = normalized.map { BatchBook(title: "", isbn: $0) }.map(Self.titled)
+        return try await startBatch(.books(books, jobId: id), route: route, hasID: true)
+    }
+
+    /// A book as every production version accepts it: some refuse a book without a non-empty title
+    /// (batch-enrichment.ts, "Invalid title for book at index N"), so an ISBN-only book carries its
+    /// ISBN as the title (the stand-in then matches by ISBN only).
+    static func titled(_ book: BatchBook) -> BatchBook {
+        guard book.title.trimmingCharacters(in: .whitespaces).isEmpty, let isbn = book.isbn, !isbn.isEmpty else { return book }
+        var titled = book
+        titled.title = isbn
+        return titled
     }
 
     func startBatch(
         _ request: BatchEnrichRequest, route: BatchRoute, hasID: Bool
     ) async throws(BooksTrackError) -> APIResponse<BatchJobAccepted> {
-        let maxItems = capabilities?.limits.maxBatchSize ?? 100
+        // Production advertises `maxBatchSize: 50` (v2/capabilities.ts) while its handler takes 100:
+        // the advertised number never refuses less than the documented 100; the server has the last word.
+        let maxItems = max(capabilities?.limits.maxBatchSize ?? 100, 100)
         if let code = request.sizeError(maxItems: maxItems) {
             throw BooksTrackError.invalidInput(code.userMessage(), code: code)
         }

@@ -27,30 +27,79 @@ extension BooksTrackAPI {
         id.addingPercentEncoding(withAllowedCharacters: RequestSpec.queryAllowed) ?? id
     }
 
-    /// `GET /api/v2/imports/{jobId}` — job status (also serves batch jobs on the stand-in).
+    /// `GET /api/v2/imports/{jobId}` — job status (also serves batch jobs on the stand-in and on
+    /// production's refactored job store). A server without that route (router.ts 078b7da has no v2
+    /// routes) is asked at `GET /v1/jobs/{jobId}/status`.
     public func jobStatus(_ jobID: String) async throws(BooksTrackError) -> APIResponse<BooksTrackContract.JobStatus> {
-        var spec = RequestSpec(.GET, "/api/v2/imports/\(Self.pathSegment(jobID))", rateLimitClass: .jobs)
+        let id = Self.pathSegment(jobID)
+        var spec = RequestSpec(.GET, "/api/v2/imports/\(id)", rateLimitClass: .jobs)
         spec.notFoundMessage = "Job \(jobID) not found."
-        return try await call(BooksTrackContract.JobStatus.self, spec)
+        do {
+            return try await call(BooksTrackContract.JobStatus.self, spec)
+        } catch where Self.isMissingRoute(error) {
+            var fallback = RequestSpec(.GET, "/v1/jobs/\(id)/status", rateLimitClass: .jobs)
+            fallback.notFoundMessage = spec.notFoundMessage
+            return try await call(BooksTrackContract.JobStatus.self, fallback)
+        }
     }
 
-    /// Job results: `GET /api/v2/imports/{id}/results` for imports, `GET /v1/jobs/{id}/results` for
-    /// batch jobs (kept 1 h / 2 h after completion, then 404).
+    /// Job results. Imports are asked at `GET /api/v2/imports/{id}/results`, batch jobs at
+    /// `GET /v1/jobs/{id}/results` (kept 1 h / 2 h after completion, then 404). Production router
+    /// versions differ in which of the two they route (and both serve every pipeline), so a 404 at
+    /// the first is asked again at the other before it is reported.
     public func jobResults(_ jobID: String, pipeline: Pipeline = .csvImport) async throws(BooksTrackError) -> APIResponse<JobResults> {
-        let path = pipeline == .batchEnrichment
-            ? "/v1/jobs/\(Self.pathSegment(jobID))/results" : "/api/v2/imports/\(Self.pathSegment(jobID))/results"
-        var spec = RequestSpec(.GET, path, rateLimitClass: .jobs)
-        spec.notFoundMessage = "No results for job \(jobID) (unknown job, not finished, or results expired)."
-        return try await call(JobResults.self, spec)
+        let id = Self.pathSegment(jobID)
+        let v1 = "/v1/jobs/\(id)/results"
+        let v2 = "/api/v2/imports/\(id)/results"
+        let paths = pipeline == .batchEnrichment ? [v1, v2] : [v2, v1]
+        var firstError: BooksTrackError?
+        for path in paths {
+            var spec = RequestSpec(.GET, path, rateLimitClass: .jobs)
+            spec.notFoundMessage = "No results for job \(jobID) (unknown job, not finished, or results expired)."
+            do {
+                return try await call(JobResults.self, spec)
+            } catch where error.httpStatus == 404 {
+                // Prefer the answer of a route that exists ("results expired") over "no such route".
+                if firstError == nil || (firstError.map(Self.isMissingRoute) ?? false) { firstError = error }
+            }
+        }
+        throw firstError ?? BooksTrackError(code: .notFound, kind: .api, message: "No results for job \(jobID).")
     }
 
-    /// `DELETE /v1/jobs/{jobId}` with `Authorization: Bearer <authToken>` (idempotent on the stand-in).
-    /// A `token` that a refresh has since replaced is swapped for the job's current one.
+    /// `DELETE /v1/jobs/{jobId}` with `Authorization: Bearer <authToken>` (idempotent on the stand-in),
+    /// then `DELETE /api/v2/jobs/{jobId}/cancel` when the first answers 404. A `token` that a refresh
+    /// has since replaced is swapped for the job's current one.
+    ///
+    /// Production cannot always cancel: router.ts 078b7da has no cancel route at all, and 758fe1a's
+    /// routes look the token up in the legacy progress object while batch and import jobs keep it in
+    /// the WebSocket connection object, so they answer 404 "Job not found" for a job that exists. When
+    /// both routes say 404 but the job's status is readable, the error says plainly that this server
+    /// cannot cancel jobs (``BooksTrackError/cannotCancel(jobID:detail:)``), not "job not found".
     public func cancelJob(_ jobID: String, token: String) async throws(BooksTrackError) -> APIResponse<CancelResponse> {
+        let id = Self.pathSegment(jobID)
+        var firstError: BooksTrackError?
+        for path in ["/v1/jobs/\(id)", "/api/v2/jobs/\(id)/cancel"] {
+            do {
+                return try await cancelJob(jobID, token: token, path: path)
+            } catch where error.httpStatus == 404 || (error.httpStatus == 405 && firstError != nil) {
+                if firstError == nil { firstError = error }
+            }
+        }
+        let notFound = firstError ?? BooksTrackError(code: .notFound, kind: .api, message: "Job \(jobID) not found.")
+        // Does the job exist? Then the server, not the job, is the problem.
+        do {
+            _ = try await jobStatus(jobID)
+        } catch {
+            if error.httpStatus == 404 { throw notFound }
+        }
+        throw BooksTrackError.cannotCancel(jobID: jobID, detail: notFound.apiError?.message ?? notFound.detail)
+    }
+
+    func cancelJob(_ jobID: String, token: String, path: String) async throws(BooksTrackError) -> APIResponse<CancelResponse> {
         var presented = presentableToken(for: jobID, given: token) ?? token
         var attempt = 1
         while true {
-            var spec = RequestSpec(.DELETE, "/v1/jobs/\(Self.pathSegment(jobID))", rateLimitClass: .jobs)
+            var spec = RequestSpec(.DELETE, path, rateLimitClass: .jobs)
             spec.headers = [HeaderField(name: "Authorization", value: "Bearer \(presented)")]
             spec.notFoundMessage = "Job \(jobID) not found."
             do throws(BooksTrackError) {
@@ -66,5 +115,14 @@ extension BooksTrackAPI {
                 attempt += 1
             }
         }
+    }
+
+    /// A 404 meaning "no such route" rather than "no such job": production's router answers
+    /// `Endpoint not found: METHOD /path` (router.ts notFound), the stand-in `No route for …`.
+    static func isMissingRoute(_ error: BooksTrackError) -> Bool {
+        guard error.httpStatus == 404 || error.httpStatus == 405 else { return false }
+        if error.httpStatus == 405 { return true }
+        let text = (error.apiError?.message ?? error.detail).lowercased()
+        return text.hasPrefix("endpoint not found") || text.hasPrefix("no route for")
     }
 }

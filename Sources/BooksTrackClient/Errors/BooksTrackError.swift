@@ -165,6 +165,15 @@ extension BooksTrackError {
         BooksTrackError(code: code, kind: .invalidInput, message: message)
     }
 
+    /// The server has no working cancel for this job (production: no route, or a route that cannot
+    /// find the job's token); the job itself exists and keeps running.
+    public static func cannotCancel(jobID: String, detail: String) -> BooksTrackError {
+        BooksTrackError(
+            code: .featureNotAvailable, kind: .api,
+            message: "This server cannot cancel jobs; job \(jobID) keeps running (watch it, or let it finish).",
+            detail: detail, httpStatus: 404)
+    }
+
     /// A feature switched off on this server (the request was not sent).
     public static func featureUnavailable(_ command: String, reason: String) -> BooksTrackError {
         BooksTrackError(

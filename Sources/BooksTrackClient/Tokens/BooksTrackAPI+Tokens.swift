@@ -81,11 +81,26 @@ extension BooksTrackAPI {
         }
     }
 
-    /// When to try a failed refresh again: never after 401/404 (expired, replaced, unknown job);
-    /// otherwise after a minute (or what the server asked).
+    /// When to try a failed refresh again: never after a hard 401/404 (expired, replaced, unknown job);
+    /// otherwise after a minute (or what the server asked). Production answers 401 also for two soft
+    /// refusals (websocket-connection.ts refreshAuthToken): "Refresh not allowed yet" (outside the
+    /// last 30 min) and "Refresh in progress, please retry shortly": those are retried.
     static func refreshRetryDelay(after error: BooksTrackError) -> TimeInterval? {
+        if isSoftRefreshRefusal(error) {
+            if let told = error.retryAfter { return max(1, told.timeInterval) }
+            let text = (error.apiError?.message ?? error.detail).lowercased()
+            return text.contains("in progress") ? 5 : 30
+        }
         if error.httpStatus == 401 || error.httpStatus == 404 || error.code == .unauthorized { return nil }
         if let told = error.retryAfter { return max(1, told.timeInterval) }
         return 60
+    }
+
+    /// A 401 that means "not now" rather than "never": production's "Refresh not allowed yet" and
+    /// "Refresh in progress" refusals.
+    static func isSoftRefreshRefusal(_ error: BooksTrackError) -> Bool {
+        guard error.httpStatus == 401 || error.code == .unauthorized else { return false }
+        let text = (error.apiError?.message ?? error.detail).lowercased()
+        return text.contains("not allowed yet") || text.contains("in progress")
     }
 }

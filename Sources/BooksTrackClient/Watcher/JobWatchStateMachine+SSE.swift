@@ -57,6 +57,11 @@ extension JobWatchStateMachine {
             return streamTimedOut(payload: payload, eventID: eventID)
         case "error":
             if payload?.errorCode == "job_not_found" {
+                // Production keeps some batch jobs in its legacy progress object, which the stream's job
+                // store does not see (batch-enrichment.ts 2159ade vs sse-stream.ts): the WebSocket knows.
+                if configuration.offersWebSocket {
+                    return JobWatchStep(action: fallBack(from: .sse, reason: "the event stream does not know this job"))
+                }
                 return JobWatchStep(action: finish(.notFound(message: payload?.errorMessage)))
             }
             return connectionEnded(failure: .transport("stream error: \(payload?.errorMessage ?? payload?.errorCode ?? "unknown")"))

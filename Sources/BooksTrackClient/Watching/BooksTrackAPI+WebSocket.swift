@@ -13,9 +13,11 @@ enum SocketItem: Sendable {
 }
 
 extension BooksTrackAPI {
-    /// The WebSocket URL of a job (`ws(s)://host/ws/progress?jobId=`); the token travels as the
-    /// `bookstrack-auth.<token>` subprotocol, never in the URL.
-    nonisolated func webSocketURL(jobID: String) -> String {
+    /// The WebSocket URL of a job (`ws(s)://host/ws/progress?jobId=&token=`). The token travels both
+    /// in the `token` query parameter — the only place production's WebSocketConnectionDO reads it
+    /// (websocket-connection.ts) — and as the `bookstrack-auth.<token>` subprotocol (the documented
+    /// form). Traces mask it in both places.
+    nonisolated func webSocketURL(jobID: String, token: String? = nil) -> String {
         var base = configuration.baseURL.absoluteString
         while base.hasSuffix("/") { base.removeLast() }
         if base.hasPrefix("https://") {
@@ -23,7 +25,9 @@ extension BooksTrackAPI {
         } else if base.hasPrefix("http://") {
             base = "ws://" + base.dropFirst("http://".count)
         }
-        return base + "/ws/progress?jobId=" + RequestSpec.encode(jobID)
+        var url = base + "/ws/progress?jobId=" + RequestSpec.encode(jobID)
+        if let token, !token.isEmpty { url += "&token=" + RequestSpec.encode(token) }
+        return url
     }
 
     /// One WebSocket connection: sends `ready`, answers `ping`, feeds messages to the machine.
@@ -31,7 +35,7 @@ extension BooksTrackAPI {
         jobID: String, token: String, machine: inout JobWatchStateMachine,
         _ continuation: AsyncThrowingStream<WatchEvent, any Error>.Continuation
     ) async -> JobWatchStep {
-        let url = webSocketURL(jobID: jobID)
+        let url = webSocketURL(jobID: jobID, token: token)
         let trace = configuration.trace
         let (items, sink) = AsyncStream<SocketItem>.makeStream()
         var headers = HTTPFields()

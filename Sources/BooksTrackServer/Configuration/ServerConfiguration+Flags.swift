@@ -30,6 +30,8 @@ extension ServerConfiguration {
         --job-pacing MS                 delay between job items (default 0)
         --sse-drop AFTER[:MAX]          cut every job SSE stream after AFTER events, at most MAX
                                         times per stream (fault injection)
+        --dialect contract|production   answer as documented (default) or as the deployed backend's
+                                        source does, quirks included (docs/production-dialect.md)
         """
 
     /// Builds a configuration from `bts serve` flags (both `--flag value` and `--flag=value`),
@@ -132,6 +134,12 @@ extension ServerConfiguration {
                 }
                 config.jobs.sseDropFault = SSEDropFault(afterEvents: after, maxDrops: parts.count == 2 ? Int(parts[1]) : nil)
                 needsFaultInjection.append("--sse-drop")
+            case "--dialect":
+                let text = try value(for: flag, inline: inline)
+                guard let dialect = ServerDialect(name: text) else {
+                    throw ServerConfigurationError("--dialect takes contract or production, got '\(text)'")
+                }
+                config.dialect = dialect
             default:
                 throw ServerConfigurationError("unknown server option '\(argument)'")
             }

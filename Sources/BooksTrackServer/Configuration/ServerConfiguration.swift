@@ -35,6 +35,8 @@ public struct ServerConfiguration: Sendable {
     public var version: String
     /// Job knobs, read by the job routes (SSE heartbeat, pacing); not used by the core routes.
     public var jobs: JobTuning
+    /// The contract (default) or the deployed backend's dialect (`--dialect production`).
+    public var dialect: ServerDialect
 
     /// The `Deprecation` / `Sunset` / `Link` values for legacy routes.
     public struct LegacyDeprecation: Sendable, Hashable {
@@ -99,7 +101,8 @@ public struct ServerConfiguration: Sendable {
         idempotencyWindowSeconds: Int = 24 * 3600,
         legacyDeprecation: LegacyDeprecation? = nil,
         version: String = ServerConfiguration.defaultVersion,
-        jobs: JobTuning = JobTuning()
+        jobs: JobTuning = JobTuning(),
+        dialect: ServerDialect = .contract
     ) {
         self.host = host
         self.port = port
@@ -116,6 +119,7 @@ public struct ServerConfiguration: Sendable {
         self.legacyDeprecation = legacyDeprecation
         self.version = version
         self.jobs = jobs
+        self.dialect = dialect
     }
 
     /// Whether `feature` is switched on.

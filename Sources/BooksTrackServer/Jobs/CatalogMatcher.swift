@@ -30,7 +30,9 @@ enum CatalogMatcher {
             }
         }
         let cleanAuthor = author.flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
-        if let title = title?.trimmingCharacters(in: .whitespaces), !title.isEmpty {
+        // A client that knows only the ISBN sends it as the title too (production refuses an empty
+        // title): such a title is not searched as words.
+        if let title = title?.trimmingCharacters(in: .whitespaces), !title.isEmpty, !isbns.contains(title) {
             for query in titleQueries(title) {
                 do {
                     let page = try catalog.searchAdvanced(title: query, author: cleanAuthor, limit: 10)

@@ -55,7 +55,9 @@ extension JobRoutes: ServerRouteModule {
         }
         return ServerModuleInstallation(
             serverBuilder: .http1WebSocketUpgrade(
-                webSocketRouter: JobRoutes.makeWebSocketRouter(engine: engine),
+                webSocketRouter: JobRoutes.makeWebSocketRouter(
+                    engine: engine,
+                    dialect: services.configuration.dialect == .production ? services.dialectState : nil),
                 configuration: .init(http1: http1, ws: .init())),
             onShutdown: { await engine.shutdown() },
             providedFeatures: [.csvImport, .batchEnrichment, .sseProgress, .jobCancellation])

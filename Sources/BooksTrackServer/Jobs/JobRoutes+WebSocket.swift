@@ -12,12 +12,18 @@ extension JobRoutes {
 
     /// Registers `GET /ws/progress?jobId=` (WebSocket upgrade). The server must be built with
     /// `.http1WebSocketUpgrade(webSocketRouter: router)` for the upgrade to happen.
+    ///
+    /// With `dialect` (`--dialect production`) the token is read only from the `token` query parameter
+    /// and works for one connection; a refused upgrade is left to the HTTP router (plain-text 401).
     public static func registerWebSocket<Context: WebSocketRequestContext>(
-        on router: Router<Context>, engine: JobEngine
+        on router: Router<Context>, engine: JobEngine, dialect: ProductionDialectState? = nil
     ) {
         router.ws(
             "/ws/progress",
             shouldUpgrade: { request, _ in
+                if let dialect {
+                    return await ProductionDialect.shouldUpgrade(request, engine: engine, state: dialect)
+                }
                 // Echo the auth subprotocol so that clients which require an accepted protocol connect;
                 // the token itself is checked after the upgrade (a bad one closes with 1008).
                 var headers = HTTPFields()
@@ -28,14 +34,17 @@ extension JobRoutes {
             },
             onUpgrade: { inbound, outbound, context in
                 try await JobWebSocket.run(
-                    engine: engine, request: context.request, inbound: inbound, outbound: outbound)
+                    engine: engine, request: context.request, inbound: inbound, outbound: outbound,
+                    productionDialect: dialect != nil)
             })
     }
 
     /// A WebSocket-only router (for servers whose main router context is not a `WebSocketRequestContext`).
-    public static func makeWebSocketRouter(engine: JobEngine) -> Router<BasicWebSocketRequestContext> {
+    public static func makeWebSocketRouter(
+        engine: JobEngine, dialect: ProductionDialectState? = nil
+    ) -> Router<BasicWebSocketRequestContext> {
         let router = Router(context: BasicWebSocketRequestContext.self)
-        registerWebSocket(on: router, engine: engine)
+        registerWebSocket(on: router, engine: engine, dialect: dialect)
         return router
     }
 
@@ -63,13 +72,16 @@ enum JobWebSocket {
     }
 
     static func run(
-        engine: JobEngine, request: Request, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter
+        engine: JobEngine, request: Request, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter,
+        productionDialect: Bool = false
     ) async throws {
         let jobID = request.uri.queryParameters.get("jobId") ?? ""
+        let queryToken = request.uri.queryParameters.get("token").map { String($0) }
         let token =
-            JobRoutes.offeredAuthSubprotocol(request.headers[values: .secWebSocketProtocol])
-            .map { String($0.dropFirst(JobRoutes.authSubprotocolPrefix.count)) }
-            ?? request.uri.queryParameters.get("token")
+            productionDialect
+            ? queryToken
+            : JobRoutes.offeredAuthSubprotocol(request.headers[values: .secWebSocketProtocol])
+                .map { String($0.dropFirst(JobRoutes.authSubprotocolPrefix.count)) } ?? queryToken
         guard !jobID.isEmpty else {
             try await outbound.close(.policyViolation, reason: "jobId query parameter is required")
             return
@@ -155,7 +167,11 @@ enum JobWebSocket {
                     for output in outputs {
                         switch output {
                         case .send(let message):
-                            let data = try encoder.encode(message)
+                            let data =
+                                productionDialect
+                                ? try encoder.encode(
+                                    ProductionDialect.webSocketMessage(message, totalCount: subscription.record.totalCount))
+                                : try encoder.encode(message)
                             try await outbound.writeTextMessage(String(decoding: data, as: UTF8.self))
                         case .close(let code, let reason):
                             try await outbound.close(WebSocketErrorCode(codeNumber: Int(code)), reason: reason)

@@ -69,7 +69,7 @@ public enum LocalServer {
         let services = ServerServices(configuration: configuration, catalog: catalog, logger: logger, now: { Date() })
         let (app, onShutdown) = try makeApplication(services: services, modules: modules, logger: logger) { port in
             logger.notice(
-                "bts server listening on http://\(configuration.host):\(port) (\(catalog.count) books; Ctrl-C to stop)")
+                "bts server listening on http://\(configuration.host):\(port) (\(catalog.count) books\(configuration.dialect == .production ? ", production dialect" : ""); Ctrl-C to stop)")
         }
         do {
             try await app.runService()
@@ -97,6 +97,9 @@ public enum LocalServer {
     ) throws -> (some ApplicationProtocol, @Sendable () async -> Void) {
         let configuration = services.configuration
         let router = Router(context: ServerRequestContext.self)
+        if configuration.dialect == .production {
+            router.add(middleware: ProductionDialectMiddleware(services: services))
+        }
         router.add(middleware: ResponseHeadersMiddleware(services: services))
         router.add(middleware: FaultInjectionMiddleware(faults: services.faults))
         router.add(middleware: services.rateLimit(.global))

@@ -23,6 +23,8 @@ public final class ServerServices: Sendable {
     let idempotency: IdempotencyStore
     let routeTable = Locked(RouteTable())
     let providedFeatures = Locked(Set<ServerFeature>())
+    /// What `--dialect production` remembers between requests (batch job ids, used WebSocket tokens).
+    let dialectState = ProductionDialectState()
 
     init(
         configuration: ServerConfiguration, catalog: any CatalogQuerying, logger: Logger,

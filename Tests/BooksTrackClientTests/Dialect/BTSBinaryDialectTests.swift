@@ -1,0 +1,148 @@
+import BooksTrackContract
+import BooksTrackServer
+import Foundation
+import Testing
+
+@testable import BooksTrackClient
+
+/// The whole mission through the real `bts` binary (`.build/debug/bts`, or `BTS_BINARY`) with
+/// `--api` pointed at a server of each dialect on port 0. Nothing may print a decoding error or a
+/// stack trace; every command exits as a user would expect.
+@Suite(.serialized) struct BTSBinaryDialectTests {
+    static let binary: String? = {
+        if let explicit = ProcessInfo.processInfo.environment["BTS_BINARY"], !explicit.isEmpty {
+            return FileManager.default.isExecutableFile(atPath: explicit) ? explicit : nil
+        }
+        var directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        while directory.path != "/" {
+            let candidate = directory.appendingPathComponent(".build/debug/bts").path
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+            directory = directory.deletingLastPathComponent()
+        }
+        return nil
+    }()
+
+    struct Run: CustomStringConvertible {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+        var description: String { "exit \(status)\n--- stdout\n\(stdout)\n--- stderr\n\(stderr)" }
+
+        /// No decoding error, raw library text or crash in either stream.
+        var isClean: Bool {
+            let all = (stdout + stderr).lowercased()
+            return !["decod", "invalid_response", "fatal error", "stack trace", "backtrace", "dataCorrupted".lowercased(),
+                     "keynotfound", "typemismatch"].contains { all.contains($0) }
+        }
+    }
+
+    /// Runs `bts --api URL ARGS` in a scratch HOME/XDG, with a deadline.
+    static func bts(_ args: [String], api: URL, in dir: URL, timeout: TimeInterval = 90) throws -> Run {
+        let binary = try #require(binary, "no bts binary: swift build --product bts")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = ["--api", api.absoluteString, "--no-color"] + args
+        process.currentDirectoryURL = dir
+        var env = ProcessInfo.processInfo.environment
+        for (key, sub) in [("HOME", "home"), ("XDG_CONFIG_HOME", "config"), ("XDG_STATE_HOME", "state"), ("XDG_CACHE_HOME", "cache")] {
+            let path = dir.appendingPathComponent(sub)
+            try FileManager.default.createDirectory(at: path, withIntermediateDirectories: true)
+            env[key] = path.path
+        }
+        env["BTS_API_URL"] = nil
+        process.environment = env
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let outData = SynchronizedBox(Data())
+        let errData = SynchronizedBox(Data())
+        let group = DispatchGroup()
+        for (pipe, box) in [(out, outData), (err, errData)] {
+            group.enter()
+            DispatchQueue.global().async {
+                let data = pipe.fileHandleForReading.readDataToEndOfFile()
+                box.mutate { $0 = data }
+                group.leave()
+            }
+        }
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+        group.wait()
+        return Run(
+            status: process.terminationStatus, stdout: String(decoding: outData.value, as: UTF8.self),
+            stderr: String(decoding: errData.value, as: UTF8.self))
+    }
+
+    @Test(.enabled(if: binary != nil, "no bts binary: swift build --product bts"), arguments: ServerDialect.allCases)
+    func wholeMissionThroughTheBinary(_ dialect: ServerDialect) async throws {
+        let dir = try LiveJobTests.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let csv = dir.appendingPathComponent("goodreads.csv")
+        try LiveJobTests.csv(rows: 10).write(to: csv, atomically: true, encoding: .utf8)
+        let isbns = try DialectFlowTests.isbns(8)
+        try await DialectFlowTests.with(dialect, itemsPerSecond: 8) { server, _ in
+            let api = server.baseURL
+            func expectOK(_ args: [String], _ check: (Run) -> Bool = { _ in true }) throws {
+                let run = try Self.bts(args, api: api, in: dir)
+                #expect(run.status == 0 && run.isClean && check(run), "bts \(args.joined(separator: " ")) [\(dialect)]: \(run)")
+            }
+            try expectOK(["-c", "caps"]) { $0.stdout.contains("semantic_search") }
+            try expectOK(["-c", "limits"])
+            try expectOK(["-c", "search isbn \(isbns[0])"]) { $0.stdout.contains(isbns[0]) }
+            try expectOK(["-c", "search title dune --limit 3"]) { $0.stdout.contains("Dune") }
+            try expectOK(["-c", "search author 'Suzanne Collins' --limit 3"]) { $0.stdout.contains("Hunger") }
+            try expectOK(["-c", "search --title 'hunger games' --author Collins --limit 3"]) { $0.stdout.contains("Collins") }
+            try expectOK(["-c", "similar \(DialectFlowTests.dune) --limit 3"])
+            try expectOK(["-c", "semantic wizard school --limit 3"])
+            try expectOK(["-c", "recommend"])
+            try expectOK(["-c", "enrich \(DialectFlowTests.dune)"]) { $0.stdout.contains("Dune") }
+
+            // Batch enrichment with --watch (production: over the WebSocket), one book not found.
+            let batch = isbns[1...3].joined(separator: " ") + " 9780000000002"
+            try expectOK(["-c", "enrich \(batch) --watch"]) { $0.stdout.contains("9780000000002") }
+
+            // Import with --watch, then status and results of the same job, and watch again (SSE).
+            let script = dir.appendingPathComponent("import.bts")
+            try """
+                import \(csv.path) --watch
+                set job ${_.jobId}
+                status $job
+                expect ${_.status} == completed
+                results $job
+                watch $job
+                """.write(to: script, atomically: true, encoding: .utf8)
+            try expectOK([script.path])
+
+            // Start a batch, watch it live (production: WebSocket), then its status.
+            let watchScript = dir.appendingPathComponent("watch.bts")
+            try """
+                enrich \(isbns[4...5].joined(separator: " "))
+                set job ${_.jobId}
+                watch $job
+                status $job
+                """.write(to: watchScript, atomically: true, encoding: .utf8)
+            try expectOK([watchScript.path])
+
+            // Cancel a running batch: done on the contract server; production says it cannot.
+            let cancelScript = dir.appendingPathComponent("cancel.bts")
+            try """
+                enrich \(isbns.joined(separator: " "))
+                cancel ${_.jobId}
+                """.write(to: cancelScript, atomically: true, encoding: .utf8)
+            let cancel = try Self.bts([cancelScript.path], api: api, in: dir)
+            #expect(cancel.isClean, "\(cancel)")
+            if dialect == .production {
+                #expect(cancel.status == 1, "\(cancel)")
+                #expect(cancel.stderr.contains("cannot cancel"), "\(cancel)")
+            } else {
+                #expect(cancel.status == 0, "\(cancel)")
+            }
+        }
+    }
+}
+
