@@ -147,7 +147,8 @@ public struct BatchItemResult: Codable, Sendable, Hashable {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         title = try c.decodeIfPresent(String.self, forKey: .title) ?? ""
         author = try c.decodeIfPresent(String.self, forKey: .author)
-        isbn = try c.decodeLenientString(forKey: .isbn)
+        let requestedISBN = try c.decodeLenientString(forKey: .isbn)
+        isbn = requestedISBN
         let claimed = try c.decodeIfPresent(JSONValue.self, forKey: .success)?.boolValue
         if let e = try c.decodeIfPresent(JSONValue.self, forKey: .error) {
             error = e.stringValue ?? e["message"]?.stringValue ?? e["code"]?.stringValue
@@ -158,7 +159,7 @@ public struct BatchItemResult: Codable, Sendable, Hashable {
         // always-truthy result) reports books it did not find as `success: true` with no `work` and no
         // `edition` (or `edition: null`); an item whose records do not decode is reported the same way.
         let record = try c.decodeIfPresent(JSONValue.self, forKey: .enriched).flatMap { value in
-            EnrichedRecord.lenient(value, isbn: isbn)
+            EnrichedRecord.lenient(value, isbn: requestedISBN)
         }
         enriched = record
         if claimed ?? (record != nil), record != nil {

@@ -60,7 +60,8 @@ extension JobWatchStateMachine {
                 // Production keeps some batch jobs in its legacy progress object, which the stream's job
                 // store does not see (batch-enrichment.ts 2159ade vs sse-stream.ts): the WebSocket knows.
                 if configuration.offersWebSocket {
-                    return JobWatchStep(action: fallBack(from: .sse, reason: "the event stream does not know this job"))
+                    consecutiveFailures = 0
+                    return JobWatchStep(action: openWebSocket(after: .zero))
                 }
                 return JobWatchStep(action: finish(.notFound(message: payload?.errorMessage)))
             }

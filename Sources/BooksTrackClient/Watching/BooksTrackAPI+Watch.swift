@@ -27,9 +27,12 @@ extension BooksTrackAPI {
         jobID: String, pipeline: Pipeline, token: String?, options: WatchOptions,
         _ continuation: AsyncThrowingStream<WatchEvent, any Error>.Continuation
     ) async {
+        // A batch job with a token is followed over the WebSocket when its stream fails; any job with
+        // a token is when the stream does not know it (production keeps jobs of its legacy progress
+        // object out of the stream's store).
         let useSocket = pipeline == .batchEnrichment && token != nil
         let config = JobWatchConfiguration(
-            offersSSE: true, offersWebSocket: useSocket, offersPolling: !useSocket,
+            offersSSE: true, offersWebSocket: token != nil, offersPolling: !useSocket,
             defaultReconnectionTime: options.defaultReconnectionTime,
             maxConsecutiveFailures: options.maxConsecutiveFailures, pollInterval: options.pollInterval)
         var machine = JobWatchStateMachine(jobID: jobID, configuration: config)
