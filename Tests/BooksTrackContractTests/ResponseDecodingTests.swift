@@ -125,8 +125,17 @@ import Testing
         #expect(aligned.items.map(\.authors) == [["X"], ["Y"]])
         let single = SearchResults(BookSearchResponse(works: [w1], editions: [], authors: [AuthorDTO(name: "X"), AuthorDTO(name: "Y")]))
         #expect(single.items.map(\.authors) == [["X", "Y"]])
-        let unknown = SearchResults(BookSearchResponse(works: [w1, w2], editions: [], authors: [AuthorDTO(name: "X")]))
+        // Production's top-level list holds each author once: one name for several works is theirs.
+        let shared = SearchResults(BookSearchResponse(works: [w1, w2], editions: [], authors: [AuthorDTO(name: "X")]))
+        #expect(shared.items.map(\.authors) == [["X"], ["X"]])
+        // Several names that cannot be matched to works: none is guessed.
+        let unknown = SearchResults(BookSearchResponse(
+            works: [w1, w2], editions: [], authors: [AuthorDTO(name: "X"), AuthorDTO(name: "Y"), AuthorDTO(name: "Z")]))
         #expect(unknown.items.map(\.authors) == [[], []])
+        // A work naming its own authors wins over any list.
+        let own = SearchResults(BookSearchResponse(
+            works: [WorkDTO(title: "A", authors: ["P", "Q"]), w2], editions: [], authors: [AuthorDTO(name: "X")]))
+        #expect(own.items.map(\.authors) == [["P", "Q"], ["X"]])
     }
 
     @Test func jobStateAliases() throws {

@@ -140,8 +140,13 @@ import Testing
 
     @Test func enrichRequestKeysAndIsbnAlias() throws {
         let request = EnrichRequest(barcode: "9780441172719", preferProvider: .googleBooks, idempotencyKey: "k-1")
-        #expect(try encodedObject(request) == ["barcode": "9780441172719", "prefer_provider": "google_books", "idempotency_key": "k-1"])
-        #expect(try encodedObject(EnrichRequest(barcode: "1")) == ["barcode": "1"])
+        // The ISBN goes under both keys production versions read (v2/enrich.ts: `barcode || isbn`).
+        #expect(
+            try encodedObject(request) == [
+                "barcode": "9780441172719", "isbn": "9780441172719", "prefer_provider": "google_books",
+                "idempotency_key": "k-1",
+            ])
+        #expect(try encodedObject(EnrichRequest(barcode: "1")) == ["barcode": "1", "isbn": "1"])
         #expect(try roundTrip(request) == request)
         let aliased = try JSONCoding.decoder().decode(EnrichRequest.self, from: Data(#"{"isbn":"9780441172719"}"#.utf8))
         #expect(aliased.barcode == "9780441172719")

@@ -92,7 +92,9 @@ extension BooksTrackAPI {
         } catch {
             if error.httpStatus == 404 { throw notFound }
         }
-        throw BooksTrackError.cannotCancel(jobID: jobID, detail: notFound.apiError?.message ?? notFound.detail)
+        let said = notFound.apiError?.message ?? notFound.detail
+        throw BooksTrackError.cannotCancel(
+            jobID: jobID, detail: "both cancel routes answered 404 (\(said.isEmpty ? "no message" : said)) for a job whose status is readable")
     }
 
     func cancelJob(_ jobID: String, token: String, path: String) async throws(BooksTrackError) -> APIResponse<CancelResponse> {
