@@ -123,6 +123,14 @@ import Testing
         #expect(last.status == .completed)
     }
 
+    @Test func isbndbFallbackBook() throws {
+        let results = try Self.decode(SearchResults.self, "search-isbn-isbndb-fallback.json")
+        let item = try #require(results.items.first)
+        #expect(item.authors == ["Suzanne Collins"])
+        #expect(item.isbn == "9780439023481")
+        #expect(item.publisher == "Scholastic Press")
+    }
+
     /// The enrich body names the ISBN under both keys production versions read.
     @Test func enrichRequestCarriesBothKeys() throws {
         let body = try encodedObject(EnrichRequest(barcode: "9780441172719"))
