@@ -76,7 +76,10 @@ extension BooksTrackAPI {
             do throws(BooksTrackError) {
                 _ = try await refreshJobToken(jobID, oldToken: token)
             } catch {
-                tokens.refreshFailed(jobID, retryAfter: Self.refreshRetryDelay(after: error), now: configuration.now())
+                // A retry must still land inside the refresh window: at most a sixth of it away.
+                let window = configuration.jobTokenRefreshWindow.timeInterval
+                let delay = Self.refreshRetryDelay(after: error).map { min($0, max(1, window / 6)) }
+                tokens.refreshFailed(jobID, retryAfter: delay, now: configuration.now())
             }
         }
     }

@@ -13,6 +13,7 @@ import Testing
     static func with<T: Sendable>(
         _ dialect: ServerDialect, itemsPerSecond: Double = 40,
         configure: @escaping @Sendable (inout JobEngineConfiguration) -> Void = { _ in },
+        clock: (any JobClock)? = nil,
         api: @escaping (URL) -> APIConfiguration = { APIConfiguration(baseURL: $0) },
         _ body: (RunningServer, BooksTrackAPI) async throws -> T
     ) async throws -> T {
@@ -20,7 +21,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let modules: [any ServerRouteModule] =
             LocalServer.defaultModules.filter { !($0 is JobRoutes) } + [
-                JobRoutes(dataDirectory: dir) { config in
+                JobRoutes(dataDirectory: dir, clock: clock) { config in
                     config.itemsPerSecond = itemsPerSecond
                     config.sseRetryMilliseconds = 20
                     configure(&config)
@@ -240,12 +241,15 @@ import Testing
     /// Token refresh: production answers 401 for "not allowed yet"; the client takes it as soft.
     @Test(arguments: ServerDialect.allCases)
     func tokenRefreshSoftRefusalThenRefresh(_ dialect: ServerDialect) async throws {
+        // The job engine's clock is moved by hand: no wall-time race on a loaded machine.
+        let skew = SynchronizedBox<TimeInterval>(0)
         try await Self.with(
             dialect, itemsPerSecond: 1,
             configure: { config in
-                config.tokenLifetime = .seconds(60)
-                config.tokenRefreshWindow = .seconds(52)
+                config.tokenLifetime = .seconds(3600)
+                config.tokenRefreshWindow = .seconds(600)
             },
+            clock: ClosureJobClock { Date().addingTimeInterval(skew.value) },
             api: { url in
                 // No token keeper: this test refreshes by hand.
                 var c = APIConfiguration(baseURL: url)
@@ -256,7 +260,7 @@ import Testing
             let accepted = try await api.batchEnrich(isbns: try Self.isbns(3))
             let id = accepted.value.jobId
             let token = accepted.value.authToken
-            // Too early for the server (60 s token, 52 s window: allowed after 8 s).
+            // Too early for the server (1 h token, refreshable in its last 10 min).
             do {
                 _ = try await api.refreshJobToken(id, oldToken: token)
                 Issue.record("expected a refusal")
@@ -264,7 +268,7 @@ import Testing
                 #expect(error.httpStatus == (dialect == .production ? 401 : 400))
                 #expect(BooksTrackAPI.refreshRetryDelay(after: error) != nil)  // retried later, not given up
             }
-            try await Task.sleep(for: .milliseconds(8500))
+            skew.mutate { $0 = 3100 }  // now in the window
             let refreshed = try await api.refreshJobToken(id, oldToken: token)
             #expect(refreshed.value.token != token)
             #expect(await api.jobToken(for: id) == refreshed.value.token)
