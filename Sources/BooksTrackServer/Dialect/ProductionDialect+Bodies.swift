@@ -242,6 +242,14 @@ public enum ProductionDialect {
         return .object(root)
     }
 
+    /// src/handlers/csv-import.ts @ 6631dc0: the import's 202 is `data = {jobId, token}` only.
+    static func importAccepted(_ envelope: JSONValue) -> JSONValue {
+        guard var root = envelope.objectValue, let data = root["data"] else { return envelope }
+        root["data"] = ["jobId": data["jobId"] ?? "", "token": data["authToken"] ?? data["token"] ?? ""]
+        root["metadata"] = ["timestamp": root["metadata"]?["timestamp"] ?? ""]
+        return .object(root)
+    }
+
     /// Per-book results as the KV entry holds them: a book that was not found is `success: true` with
     /// `enriched: {authors: []}` (no work, no edition — `if (enriched)` on an always-truthy result),
     /// and every second found book comes with `edition: null`.

@@ -76,6 +76,8 @@ struct ProductionDialectMiddleware: RouterMiddleware {
         case (.post, _) where Self.isBatch(parts) && response.status == .accepted:
             if let id = batchBody?["jobId"]?.stringValue { state.noteBatchJob(id) }
             return try await rewrite(response, ProductionDialect.batchAccepted)
+        case (.post, _) where parts == ["api", "v2", "imports"] && response.status == .accepted:
+            return try await rewrite(response, ProductionDialect.importAccepted)
         case (.get, 4) where parts[0] == "v1" && parts[1] == "jobs" && parts[3] == "results" && response.status == .ok:
             guard state.isBatchJob(parts[2]) else { return response }
             return try await rewrite(response, ProductionDialect.batchResults)
