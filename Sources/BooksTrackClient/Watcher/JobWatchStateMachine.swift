@@ -160,6 +160,9 @@ public struct JobWatchStateMachine: Sendable {
     /// The channel to use after the current one failed for good.
     mutating func fallBack(from channel: JobWatchChannel, reason: String) -> JobWatchAction {
         consecutiveFailures = 0
+        if channel == .sse, configuration.offersWebSocket, configuration.webSocketBeforePolling {
+            return openWebSocket(after: .zero)
+        }
         if configuration.offersPolling, channel != .polling { return startPolling() }
         if channel == .sse, configuration.offersWebSocket { return openWebSocket(after: .zero) }
         return finish(.unreachable(reason: reason))

@@ -215,6 +215,9 @@ public struct JobWatchConfiguration: Sendable, Equatable {
     public var offersWebSocket: Bool
     /// The status route exists for polling.
     public var offersPolling: Bool
+    /// After the stream fails, try the WebSocket before polling (batch jobs, whose progress production
+    /// reports over the socket); polling stays the last resort (a production socket token works once).
+    public var webSocketBeforePolling: Bool = false
     /// The reconnection delay until the stream sends `retry`.
     public var defaultReconnectionTime: Duration
     /// Consecutive failed connections before falling back (SSE → polling, WebSocket → polling).

@@ -30,11 +30,14 @@ extension BooksTrackAPI {
         // A batch job with a token is followed over the WebSocket when its stream fails; any job with
         // a token is when the stream does not know it (production keeps jobs of its legacy progress
         // object out of the stream's store).
+        // Polling is the last resort for every job: a production socket token works for one
+        // connection, so a second watch of a batch job is refused there and polls instead.
         let useSocket = pipeline == .batchEnrichment && token != nil
-        let config = JobWatchConfiguration(
-            offersSSE: true, offersWebSocket: token != nil, offersPolling: !useSocket,
+        var config = JobWatchConfiguration(
+            offersSSE: true, offersWebSocket: token != nil, offersPolling: true,
             defaultReconnectionTime: options.defaultReconnectionTime,
             maxConsecutiveFailures: options.maxConsecutiveFailures, pollInterval: options.pollInterval)
+        config.webSocketBeforePolling = useSocket
         var machine = JobWatchStateMachine(jobID: jobID, configuration: config)
         var step = machine.start()
         var channel: JobWatchChannel?

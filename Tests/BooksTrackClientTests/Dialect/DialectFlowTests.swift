@@ -179,6 +179,35 @@ import Testing
         }
     }
 
+    /// Watching a production batch job a second time: its socket token was used by the first watch
+    /// ("Token already consumed"), so after three refused connections the status route is polled.
+    @Test func secondWatchOfAProductionBatchJobPolls() async throws {
+        try await Self.with(.production, itemsPerSecond: 4) { _, api in
+            let accepted = try await api.batchEnrich(isbns: try Self.isbns(6))
+            let options = WatchOptions(pollInterval: .milliseconds(200), defaultReconnectionTime: .milliseconds(20))
+            var first: [WatchEvent] = []
+            for try await event in api.watch(
+                jobID: accepted.value.jobId, pipeline: .batchEnrichment, token: accepted.value.authToken, options: options)
+            {
+                first.append(event)
+                if case .progress = event { break }  // detach after the first update
+            }
+            #expect(first.contains { if case .channel(.webSocket) = $0 { return true }; return false })
+            var second: [WatchEvent] = []
+            for try await event in api.watch(
+                jobID: accepted.value.jobId, pipeline: .batchEnrichment, token: accepted.value.authToken, options: options)
+            {
+                second.append(event)
+            }
+            #expect(second.contains { if case .channel(.polling) = $0 { return true }; return false })
+            guard case .finished(.completed) = second.last else {
+                Issue.record("expected completion, got \(second)")
+                return
+            }
+            #expect(second.contains { if case .results(.batch(let rows)) = $0 { return rows.count == 6 }; return false })
+        }
+    }
+
     /// Import with SSE progress and results (production: `progress` events, `completed` at 100,
     /// results only at /v1/jobs/{id}/results).
     @Test(arguments: ServerDialect.allCases)
