@@ -67,6 +67,23 @@ let package = Package(
             resources: [.copy("Resources")],
             swiftSettings: strict
         ),
+        // The user's own library: SQLite (GRDB, WAL, FTS5), merge/de-dup, Goodreads/StoryGraph import, export, stats.
+        .target(
+            name: "BooksTrackLibrary",
+            dependencies: [
+                "BooksTrackContract",
+                "BooksTrackCatalog",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "CSV", package: "CSV.swift"),
+            ],
+            swiftSettings: strict
+        ),
+        // Library figures (full-text search on a 10,000-book library) and a writer for the two-process test.
+        .executableTarget(
+            name: "bts-library-bench",
+            dependencies: ["BooksTrackLibrary", "BooksTrackCatalog"],
+            swiftSettings: strict
+        ),
         // The local BooksTrack-compatible server (Hummingbird 2): routes, limits, faults, jobs.
         .target(
             name: "BooksTrackServer",
@@ -144,6 +161,11 @@ let package = Package(
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
             ]
+        ),
+        .testTarget(
+            name: "BooksTrackLibraryTests",
+            dependencies: ["BooksTrackLibrary", "BooksTrackContract", .product(name: "GRDB", package: "GRDB.swift")],
+            resources: [.copy("Fixtures")]
         ),
         .testTarget(
             name: "BooksTrackServerTests",

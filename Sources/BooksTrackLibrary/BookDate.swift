@@ -1,0 +1,80 @@
+import Foundation
+
+/// A calendar day (no time, no zone) as the exporters write them: stored and compared as `YYYY-MM-DD`.
+public struct BookDate: Hashable, Sendable, Comparable, CustomStringConvertible, Codable {
+    public let year: Int
+    public let month: Int
+    public let day: Int
+
+    /// Nil unless it is a real day of a year in 1…9999.
+    public init?(year: Int, month: Int, day: Int) {
+        guard (1...9999).contains(year), (1...12).contains(month), (1...31).contains(day) else { return nil }
+        var c = DateComponents()
+        c.year = year
+        c.month = month
+        c.day = day
+        guard BookDate.gregorian.date(from: c).map({ BookDate.gregorian.component(.day, from: $0) == day }) == true
+        else { return nil }
+        self.year = year
+        self.month = month
+        self.day = day
+    }
+
+    /// Reads `YYYY/MM/DD` (Goodreads, StoryGraph), `YYYY-MM-DD` (ISO) and `YYYY/MM`, `YYYY-MM`, `YYYY`
+    /// (missing parts become 1). Surrounding spaces are ignored; anything else is nil.
+    public init?(parsing raw: String) {
+        let text = raw.trimmingCharacters(in: .whitespaces)
+        let parts = text.split(separator: text.contains("/") ? "/" : "-", omittingEmptySubsequences: false)
+        guard (1...3).contains(parts.count), parts[0].count == 4,
+            parts.allSatisfy({ !$0.isEmpty && $0.count <= 4 && $0.allSatisfy(\.isASCII) }),
+            let y = Int(parts[0])
+        else { return nil }
+        let m = parts.count > 1 ? Int(parts[1]) : 1
+        let d = parts.count > 2 ? Int(parts[2]) : 1
+        guard let m, let d else { return nil }
+        self.init(year: y, month: m, day: d)
+    }
+
+    /// Today in the local time zone (or in `timeZone`).
+    public static func today(_ now: Date = Date(), timeZone: TimeZone = .current) -> BookDate {
+        var calendar = gregorian
+        calendar.timeZone = timeZone
+        let c = calendar.dateComponents([.year, .month, .day], from: now)
+        return BookDate(year: c.year ?? 2000, month: c.month ?? 1, day: c.day ?? 1)
+            ?? BookDate(uncheckedYear: 2000, month: 1, day: 1)
+    }
+
+    private init(uncheckedYear: Int, month: Int, day: Int) {
+        self.year = uncheckedYear
+        self.month = month
+        self.day = day
+    }
+
+    /// `YYYY-MM-DD` (how the library stores it).
+    public var iso: String { String(format: "%04d-%02d-%02d", year, month, day) }
+    /// `YYYY/MM/DD` (how Goodreads writes it).
+    public var slashed: String { String(format: "%04d/%02d/%02d", year, month, day) }
+    public var description: String { iso }
+
+    public static func < (a: BookDate, b: BookDate) -> Bool { (a.year, a.month, a.day) < (b.year, b.month, b.day) }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.singleValueContainer()
+        let raw = try c.decode(String.self)
+        guard let d = BookDate(parsing: raw) else {
+            throw DecodingError.dataCorruptedError(in: c, debugDescription: "not a date: \(raw)")
+        }
+        self = d
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.singleValueContainer()
+        try c.encode(iso)
+    }
+
+    private static let gregorian: Calendar = {
+        var c = Calendar(identifier: .gregorian)
+        c.timeZone = TimeZone(identifier: "UTC") ?? .current
+        return c
+    }()
+}

@@ -1,0 +1,107 @@
+import BooksTrackContract
+import GRDB
+
+extension BookLibrary {
+    /// Saves found books (search, similar, semantic, recommendations, enrichment) without touching
+    /// the user's fields: a new book goes on `shelf` (dated today); a stored one only gains data
+    /// (`policy` defaults to `.refresh` for enrichment, `.fillGaps` otherwise). One transaction.
+    public func save(
+        _ books: [BookData], from provenance: Provenance, shelf: Shelf = .toRead, policy: MergePolicy? = nil
+    ) async throws(LibraryError) -> SaveSummary {
+        let policy = policy ?? (provenance.source == .enrichment ? .refresh : .fillGaps)
+        let today = self.today()
+        return try await write { db in
+            var summary = SaveSummary()
+            for book in books {
+                summary.add(
+                    try LibraryStore.upsert(
+                        db, data: book, reading: .none(shelf: shelf), policy: policy, create: true,
+                        provenance: provenance, today: today))
+            }
+            return summary
+        }
+    }
+
+    /// Updates the data of books already in the library with enrichment results (new values
+    /// replace stored ones); books not in the library are counted as `skipped`, not added.
+    public func refresh(_ books: [BookData], from provenance: Provenance) async throws(LibraryError) -> SaveSummary {
+        let today = self.today()
+        return try await write { db in
+            var summary = SaveSummary()
+            for book in books {
+                summary.add(
+                    try LibraryStore.upsert(
+                        db, data: book, reading: .none(shelf: .toRead), policy: .refresh, create: false,
+                        provenance: provenance, today: today))
+            }
+            return summary
+        }
+    }
+
+    /// Imports the rows of an export file: data fills what the library lacks, the user's fields
+    /// are carried in (an empty cell keeps the library's value). Importing the same file twice
+    /// changes nothing the second time. One transaction.
+    public func importBooks(_ rows: [ImportedBook], from provenance: Provenance) async throws(LibraryError) -> SaveSummary {
+        let today = self.today()
+        return try await write { db in
+            var summary = SaveSummary()
+            for row in rows {
+                summary.add(
+                    try LibraryStore.upsert(
+                        db, data: row.data, reading: .carry(row.reading), policy: .fillGaps, create: true,
+                        provenance: provenance, today: today))
+            }
+            return summary
+        }
+    }
+
+    /// Saves a finished import job: every row of the uploaded file (when the caller still has it)
+    /// with the server's data for its book (matched by ISBN, else title + first author; the server's
+    /// ISBN is adopted by a row without one), and the server's books no row matched.
+    public func importJob(_ results: ImportResults, jobID: String, rows: [ImportedBook]) async throws(LibraryError)
+        -> SaveSummary
+    {
+        try await importBooks(Self.combine(results.books.map(BookData.init), rows: rows), from: .importJob(jobID))
+    }
+
+    /// The rows with the server's data merged in, then the server's unmatched books (as to-read rows).
+    static func combine(_ server: [BookData], rows: [ImportedBook]) -> [ImportedBook] {
+        var byISBN: [String: Int] = [:]
+        var byTitle: [String: Int] = [:]
+        for (i, book) in server.enumerated() {
+            if let isbn = book.isbn13, byISBN[isbn] == nil { byISBN[isbn] = i }
+            if byTitle[book.workKey] == nil { byTitle[book.workKey] = i }
+        }
+        var used: Set<Int> = []
+        var out: [ImportedBook] = []
+        for row in rows {
+            var combined = row
+            let match = row.data.isbn13.flatMap { byISBN[$0] } ?? (row.data.isbn13 == nil ? byTitle[row.data.workKey] : nil)
+            if let match {
+                used.insert(match)
+                let found = server[match]
+                combined.data = row.data.merged(with: found, policy: .fillGaps)
+                if combined.data.isbn13 == nil {
+                    combined.data.isbn13 = found.isbn13
+                    combined.data.isbn10 = found.isbn10
+                }
+            }
+            out.append(combined)
+        }
+        for (i, book) in server.enumerated() where !used.contains(i) {
+            out.append(ImportedBook(row: 0, data: book, reading: ReadingFields()))
+        }
+        return out
+    }
+}
+
+extension SaveSummary {
+    mutating func add(_ outcome: LibraryStore.Outcome) {
+        switch outcome {
+        case .created: created += 1
+        case .updated: updated += 1
+        case .unchanged: alreadyThere += 1
+        case .skipped: skipped += 1
+        }
+    }
+}

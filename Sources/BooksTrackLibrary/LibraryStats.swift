@@ -1,0 +1,66 @@
+import GRDB
+
+/// Figures for `stats`: books read per year, books per shelf, the ratings histogram.
+public struct LibraryStats: Hashable, Sendable {
+    public struct Count: Hashable, Sendable {
+        public var label: String
+        public var count: Int
+        public init(_ label: String, _ count: Int) {
+            self.label = label
+            self.count = count
+        }
+    }
+
+    public var books: Int
+    public var works: Int
+    public var authors: Int
+    /// Books on the read shelf with a date read, per year, oldest year first.
+    public var readPerYear: [Count]
+    /// Books on the read shelf without a date read.
+    public var readUndated: Int
+    /// Per shelf, in shelf order (standard shelves always listed).
+    public var perShelf: [Count]
+    /// "1★" … "5★": a rating counts under its whole stars (4.5 under 4★; below 1 under 1★).
+    public var ratings: [Count]
+    public var unrated: Int
+    /// Pages of the books on the read shelf that have a page count.
+    public var pagesRead: Int
+}
+
+extension BookLibrary {
+    public func stats() async throws(LibraryError) -> LibraryStats {
+        let shelves = try await shelves()
+        return try await read { db in
+            let years = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT substr(dateRead, 1, 4) AS y, count(*) AS n FROM reading
+                    WHERE shelf = 'read' AND dateRead IS NOT NULL GROUP BY y ORDER BY y
+                    """
+            ).map { LibraryStats.Count($0["y"], $0["n"]) }
+            var stars = [Int](repeating: 0, count: 5)
+            for row in try Row.fetchAll(
+                db, sql: "SELECT rating, count(*) AS n FROM reading WHERE rating IS NOT NULL GROUP BY rating")
+            {
+                let r: Double = row["rating"]
+                stars[min(4, max(0, Int(r.rounded(.down)) - 1))] += row["n"] as Int
+            }
+            return LibraryStats(
+                books: try Int.fetchOne(db, sql: "SELECT count(*) FROM edition") ?? 0,
+                works: try Int.fetchOne(db, sql: "SELECT count(*) FROM work") ?? 0,
+                authors: try Int.fetchOne(db, sql: "SELECT count(*) FROM author") ?? 0,
+                readPerYear: years,
+                readUndated: try Int.fetchOne(
+                    db, sql: "SELECT count(*) FROM reading WHERE shelf = 'read' AND dateRead IS NULL") ?? 0,
+                perShelf: shelves.map { LibraryStats.Count($0.shelf.rawValue, $0.count) },
+                ratings: stars.enumerated().map { LibraryStats.Count("\($0.offset + 1)★", $0.element) },
+                unrated: try Int.fetchOne(db, sql: "SELECT count(*) FROM reading WHERE rating IS NULL") ?? 0,
+                pagesRead: try Int.fetchOne(
+                    db,
+                    sql: """
+                        SELECT COALESCE(sum(e.pageCount), 0) FROM edition e JOIN reading r ON r.editionId = e.id
+                        WHERE r.shelf = 'read'
+                        """) ?? 0)
+        }
+    }
+}

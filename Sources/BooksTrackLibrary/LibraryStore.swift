@@ -1,0 +1,323 @@
+import Foundation
+import GRDB
+
+/// The SQL behind saves and edits; every function runs inside the caller's transaction.
+enum LibraryStore {
+    enum Outcome { case created, updated, unchanged, skipped }
+
+    /// What to do with the user's fields of an incoming book.
+    enum ReadingInput {
+        /// Data-only save: a new book gets `shelf` and today's date; a stored one keeps its fields.
+        case none(shelf: Shelf)
+        /// An import row: a new book gets these fields, a stored one has them laid over its own.
+        case carry(ReadingFields)
+    }
+
+    static let separator = "\u{1F}"
+
+    /// Saves one book: finds it (ISBN-13, else title + first author; a stored book without ISBN
+    /// is given the incoming ISBN), creates it when missing and `create`, merges otherwise.
+    static func upsert(
+        _ db: Database, data: BookData, reading: ReadingInput, policy: MergePolicy, create: Bool,
+        provenance: Provenance, today: BookDate
+    ) throws -> Outcome {
+        guard !data.title.isEmpty else { return .skipped }
+        var existing: Int64?
+        var adoptISBN = false
+        if let isbn13 = data.isbn13 {
+            existing = try Int64.fetchOne(db, sql: "SELECT id FROM edition WHERE isbn13 = ?", arguments: [isbn13])
+            if existing == nil {
+                var noISBN = data
+                noISBN.isbn13 = nil
+                existing = try Int64.fetchOne(
+                    db, sql: "SELECT id FROM edition WHERE key = ? AND isbn13 IS NULL", arguments: [noISBN.key])
+                adoptISBN = existing != nil
+            }
+        } else {
+            existing = try Int64.fetchOne(db, sql: "SELECT id FROM edition WHERE key = ?", arguments: [data.key])
+        }
+
+        guard let id = existing else {
+            guard create else { return .skipped }
+            let workID = try findOrCreateWork(db, data: data)
+            let id = try insertEdition(db, workID: workID, data: data)
+            var fields: ReadingFields
+            switch reading {
+            case .none(let shelf): fields = ReadingFields(shelf: shelf)
+            case .carry(let row): fields = row
+            }
+            if fields.dateAdded == nil { fields.dateAdded = today }
+            try writeReading(db, editionID: id, fields: fields, insert: true)
+            try addProvenance(db, editionID: id, provenance)
+            try reindex(db, editionID: id)
+            return .created
+        }
+
+        var changed = false
+        let (stored, workID) = try loadData(db, editionID: id)
+        var merged = stored.merged(with: data, policy: policy)
+        if adoptISBN {
+            merged.isbn13 = data.isbn13
+            merged.isbn10 = data.isbn10 ?? merged.isbn10
+        }
+        if merged != stored {
+            try updateEdition(db, id: id, workID: workID, data: merged, stored: stored)
+            changed = true
+        }
+        if case .carry(let row) = reading {
+            let before = try loadReading(db, editionID: id)
+            let after = before.carrying(row)
+            if after != before {
+                try writeReading(db, editionID: id, fields: after, insert: false)
+                changed = true
+            }
+        }
+        try addProvenance(db, editionID: id, provenance)
+        if changed { try reindexWork(db, workID: workID) }
+        return changed ? .updated : .unchanged
+    }
+
+    // MARK: - Works and authors
+
+    static func findOrCreateWork(_ db: Database, data: BookData) throws -> Int64 {
+        let key = data.workKey
+        if let id = try Int64.fetchOne(db, sql: "SELECT id FROM work WHERE key = ?", arguments: [key]) {
+            try fillWork(db, id: id, data: data, policy: .fillGaps)
+            if try Int.fetchOne(db, sql: "SELECT count(*) FROM work_author WHERE workId = ?", arguments: [id]) == 0 {
+                try setAuthors(db, workID: id, names: data.authors)
+            }
+            return id
+        }
+        try db.execute(
+            sql: """
+                INSERT INTO work (key, title, series, seriesNumber, originalYear, description, subjects)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                key, data.title, data.series, data.seriesNumber, data.originalYear, data.description,
+                data.subjects.joined(separator: separator),
+            ])
+        let id = db.lastInsertedRowID
+        try setAuthors(db, workID: id, names: data.authors)
+        return id
+    }
+
+    static func fillWork(_ db: Database, id: Int64, data: BookData, policy: MergePolicy) throws {
+        let refresh = policy == .refresh
+        try db.execute(
+            sql: """
+                UPDATE work SET
+                    series = COALESCE(series, ?), seriesNumber = COALESCE(seriesNumber, ?),
+                    originalYear = COALESCE(originalYear, ?),
+                    description = CASE WHEN ? AND ? IS NOT NULL THEN ? ELSE COALESCE(description, ?) END,
+                    subjects = CASE WHEN (? OR subjects = '') AND ? <> '' THEN ? ELSE subjects END
+                WHERE id = ?
+                """,
+            arguments: [
+                data.series, data.seriesNumber, data.originalYear,
+                refresh, data.description, data.description, data.description,
+                refresh, data.subjects.joined(separator: separator), data.subjects.joined(separator: separator), id,
+            ])
+    }
+
+    static func setAuthors(_ db: Database, workID: Int64, names: [String]) throws {
+        try db.execute(sql: "DELETE FROM work_author WHERE workId = ?", arguments: [workID])
+        var position = 0
+        for name in names {
+            let key = TextKey.author(name)
+            guard !key.isEmpty else { continue }
+            try db.execute(sql: "INSERT OR IGNORE INTO author (key, name) VALUES (?, ?)", arguments: [key, name])
+            guard let authorID = try Int64.fetchOne(db, sql: "SELECT id FROM author WHERE key = ?", arguments: [key])
+            else { continue }
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO work_author (workId, authorId, position) VALUES (?, ?, ?)",
+                arguments: [workID, authorID, position])
+            position += 1
+        }
+    }
+
+    // MARK: - Editions
+
+    static func editionArguments(_ data: BookData) -> [(any DatabaseValueConvertible)?] {
+        [
+            data.key, data.isbn13, data.isbn10, data.asin, data.goodreadsBookID, data.title, data.publisher,
+            data.publishedDate, data.publishedYear, data.pageCount, data.format, data.language, data.coverURL,
+            data.averageRating,
+        ]
+    }
+
+    static func insertEdition(_ db: Database, workID: Int64, data: BookData) throws -> Int64 {
+        try db.execute(
+            sql: """
+                INSERT INTO edition (workId, key, isbn13, isbn10, asin, goodreadsBookId, title, publisher, publishedDate,
+                    publishedYear, pageCount, format, language, coverUrl, averageRating)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: StatementArguments([workID] + editionArguments(data)))
+        return db.lastInsertedRowID
+    }
+
+    static func updateEdition(_ db: Database, id: Int64, workID: Int64, data: BookData, stored: BookData) throws {
+        try db.execute(
+            sql: """
+                UPDATE edition SET key = ?, isbn13 = ?, isbn10 = ?, asin = ?, goodreadsBookId = ?, title = ?,
+                    publisher = ?, publishedDate = ?, publishedYear = ?, pageCount = ?, format = ?, language = ?,
+                    coverUrl = ?, averageRating = ?
+                WHERE id = ?
+                """, arguments: StatementArguments(editionArguments(data) + [id]))
+        try db.execute(
+            sql: """
+                UPDATE work SET series = ?, seriesNumber = ?, originalYear = ?, description = ?, subjects = ?
+                WHERE id = ?
+                """,
+            arguments: [
+                data.series, data.seriesNumber, data.originalYear, data.description,
+                data.subjects.joined(separator: separator), workID,
+            ])
+        if stored.authors.isEmpty, !data.authors.isEmpty {
+            try setAuthors(db, workID: workID, names: data.authors)
+        }
+    }
+
+    /// The stored data of an edition (with its work's fields and authors) and its work id.
+    static func loadData(_ db: Database, editionID: Int64) throws -> (BookData, Int64) {
+        guard
+            let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT e.*, w.series, w.seriesNumber, w.originalYear, w.description, w.subjects
+                    FROM edition e JOIN work w ON w.id = e.workId WHERE e.id = ?
+                    """, arguments: [editionID])
+        else { throw LibraryError.notFound("#\(editionID)") }
+        let authors = try authorNames(db, workIDs: [row["workId"]])
+        return (bookData(row, authors: authors[row["workId"]] ?? []), row["workId"])
+    }
+
+    static func bookData(_ row: Row, authors: [String]) -> BookData {
+        var d = BookData(title: row["title"], authors: authors)
+        d.isbn13 = row["isbn13"]
+        d.isbn10 = row["isbn10"]
+        d.asin = row["asin"]
+        d.goodreadsBookID = row["goodreadsBookId"]
+        d.series = row["series"]
+        d.seriesNumber = row["seriesNumber"]
+        d.publisher = row["publisher"]
+        d.publishedDate = row["publishedDate"]
+        d.publishedYear = row["publishedYear"]
+        d.originalYear = row["originalYear"]
+        d.pageCount = row["pageCount"]
+        d.format = row["format"]
+        d.language = row["language"]
+        d.coverURL = row["coverUrl"]
+        d.description = row["description"]
+        let subjects: String = row["subjects"] ?? ""
+        d.subjects = subjects.isEmpty ? [] : subjects.components(separatedBy: separator)
+        d.averageRating = row["averageRating"]
+        return d
+    }
+
+    static func authorNames(_ db: Database, workIDs: [Int64]) throws -> [Int64: [String]] {
+        guard !workIDs.isEmpty else { return [:] }
+        var out: [Int64: [String]] = [:]
+        let rows = try Row.fetchCursor(
+            db,
+            sql: """
+                SELECT wa.workId, a.name FROM work_author wa JOIN author a ON a.id = wa.authorId
+                WHERE wa.workId IN (\(databaseQuestionMarks(count: workIDs.count))) ORDER BY wa.workId, wa.position
+                """, arguments: StatementArguments(workIDs))
+        while let row = try rows.next() { out[row["workId"], default: []].append(row["name"]) }
+        return out
+    }
+
+    // MARK: - Reading fields
+
+    static func readingFields(_ row: Row, tags: [String]) -> ReadingFields {
+        var r = ReadingFields(shelf: Shelf(rawValue: row["shelf"]))
+        r.tags = tags
+        r.rating = row["rating"]
+        r.dateRead = (row["dateRead"] as String?).flatMap(BookDate.init(parsing:))
+        r.dateAdded = (row["dateAdded"] as String?).flatMap(BookDate.init(parsing:))
+        r.readCount = row["readCount"]
+        r.review = row["review"]
+        r.privateNotes = row["privateNotes"]
+        r.ownedCopies = row["ownedCopies"]
+        return r
+    }
+
+    static func loadReading(_ db: Database, editionID: Int64) throws -> ReadingFields {
+        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM reading WHERE editionId = ?", arguments: [editionID])
+        else { throw LibraryError.notFound("#\(editionID)") }
+        return readingFields(row, tags: try tags(db, editionIDs: [editionID])[editionID] ?? [])
+    }
+
+    static func tags(_ db: Database, editionIDs: [Int64]) throws -> [Int64: [String]] {
+        guard !editionIDs.isEmpty else { return [:] }
+        var out: [Int64: [String]] = [:]
+        let rows = try Row.fetchCursor(
+            db,
+            sql: """
+                SELECT editionId, tag FROM reading_tag WHERE editionId IN (\(databaseQuestionMarks(count: editionIDs.count)))
+                ORDER BY editionId, position
+                """, arguments: StatementArguments(editionIDs))
+        while let row = try rows.next() { out[row["editionId"], default: []].append(row["tag"]) }
+        return out
+    }
+
+    static func writeReading(_ db: Database, editionID: Int64, fields: ReadingFields, insert: Bool) throws {
+        let values: [(any DatabaseValueConvertible)?] = [
+            fields.shelf.rawValue, fields.rating, fields.dateRead?.iso, fields.dateAdded?.iso, fields.readCount,
+            fields.review, fields.privateNotes, fields.ownedCopies,
+        ]
+        if insert {
+            try db.execute(
+                sql: """
+                    INSERT INTO reading (shelf, rating, dateRead, dateAdded, readCount, review, privateNotes, ownedCopies,
+                        editionId) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """, arguments: StatementArguments(values + [editionID]))
+        } else {
+            try db.execute(
+                sql: """
+                    UPDATE reading SET shelf = ?, rating = ?, dateRead = ?, dateAdded = COALESCE(?, dateAdded),
+                        readCount = ?, review = ?, privateNotes = ?, ownedCopies = ? WHERE editionId = ?
+                    """, arguments: StatementArguments(values + [editionID]))
+        }
+        try db.execute(sql: "DELETE FROM reading_tag WHERE editionId = ?", arguments: [editionID])
+        for (i, tag) in fields.tags.enumerated() {
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO reading_tag (editionId, tag, position) VALUES (?, ?, ?)",
+                arguments: [editionID, tag, i])
+        }
+    }
+
+    static func addProvenance(_ db: Database, editionID: Int64, _ p: Provenance) throws {
+        try db.execute(
+            sql: """
+                INSERT OR IGNORE INTO provenance (editionId, source, detail, firstSeen)
+                VALUES (?, ?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+                """, arguments: [editionID, p.source.rawValue, p.detail])
+    }
+
+    // MARK: - Full-text index
+
+    /// Rewrites the FTS row of every edition of a work (authors and series are the work's).
+    static func reindexWork(_ db: Database, workID: Int64) throws {
+        for id in try Int64.fetchAll(db, sql: "SELECT id FROM edition WHERE workId = ?", arguments: [workID]) {
+            try reindex(db, editionID: id)
+        }
+    }
+
+    static func reindex(_ db: Database, editionID: Int64) throws {
+        try db.execute(sql: "DELETE FROM library_fts WHERE rowid = ?", arguments: [editionID])
+        try db.execute(
+            sql: """
+                INSERT INTO library_fts (rowid, title, authors, series, notes, tags)
+                SELECT e.id, e.title,
+                    (SELECT group_concat(a.name, ', ') FROM work_author wa JOIN author a ON a.id = wa.authorId
+                        WHERE wa.workId = e.workId),
+                    w.series,
+                    trim(COALESCE(r.review, '') || ' ' || COALESCE(r.privateNotes, '')),
+                    (SELECT group_concat(t.tag, ' ') FROM reading_tag t WHERE t.editionId = e.id)
+                FROM edition e JOIN work w ON w.id = e.workId JOIN reading r ON r.editionId = e.id
+                WHERE e.id = ?
+                """, arguments: [editionID])
+    }
+}

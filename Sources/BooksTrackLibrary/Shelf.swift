@@ -1,0 +1,47 @@
+/// The one shelf a book is on (Goodreads' "exclusive shelf", StoryGraph's read status): the three
+/// standard ones, StoryGraph's `did-not-finish` and `paused`, or a custom name.
+///
+/// Names are normalised as Goodreads does: trimmed, lower-cased, spaces and underscores → `-`.
+public struct Shelf: RawRepresentable, Hashable, Sendable, Comparable, CustomStringConvertible, ExpressibleByStringLiteral {
+    public let rawValue: String
+
+    /// Normalises `rawValue`; an empty name becomes `to-read`.
+    public init(rawValue: String) {
+        var name = ""
+        var lastDash = false
+        for ch in rawValue.lowercased() {
+            if ch == " " || ch == "_" || ch == "-" || ch == "\t" {
+                if !lastDash, !name.isEmpty { name.append("-") }
+                lastDash = true
+            } else {
+                name.append(ch)
+                lastDash = false
+            }
+        }
+        while name.hasSuffix("-") { name.removeLast() }
+        self.rawValue = name.isEmpty ? "to-read" : name
+    }
+
+    public init(stringLiteral value: String) { self.init(rawValue: value) }
+
+    public var description: String { rawValue }
+
+    public static let toRead: Shelf = "to-read"
+    public static let currentlyReading: Shelf = "currently-reading"
+    public static let read: Shelf = "read"
+    public static let didNotFinish: Shelf = "did-not-finish"
+    public static let paused: Shelf = "paused"
+
+    /// The shelves every library has, in display order.
+    public static let standard: [Shelf] = [.toRead, .currentlyReading, .read, .didNotFinish, .paused]
+
+    /// Goodreads' three built-in exclusive shelves.
+    public var isGoodreadsBuiltIn: Bool { self == .toRead || self == .currentlyReading || self == .read }
+
+    /// Standard shelves first (in `standard` order), then custom ones alphabetically.
+    public static func < (a: Shelf, b: Shelf) -> Bool {
+        let ia = standard.firstIndex(of: a) ?? standard.count
+        let ib = standard.firstIndex(of: b) ?? standard.count
+        return ia != ib ? ia < ib : a.rawValue < b.rawValue
+    }
+}
