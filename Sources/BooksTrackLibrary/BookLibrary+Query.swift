@@ -143,7 +143,7 @@ extension BookLibrary {
         var hasText = false
         if let text = filter.text {
             guard let expr = FTSQuery.expression(text, columns: ftsColumns) else { return nil }
-            joins += " JOIN library_fts f ON f.rowid = e.id"
+            joins += " JOIN library_fts ON library_fts.rowid = e.id"
             conditions.append("library_fts MATCH ?")
             args.append(expr)
             hasText = true

@@ -31,14 +31,17 @@ public enum ExportReader {
     public static let maxRows = 100_000
 
     public static func read(_ bytes: Data) throws(LibraryError) -> ExportFile {
-        guard var text = String(data: bytes, encoding: .utf8) else {
+        guard let text = String(data: bytes, encoding: .utf8) else {
             throw .unreadableFile("the file is not UTF-8 text")
         }
-        if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
         return try read(text)
     }
 
     public static func read(_ text: String) throws(LibraryError) -> ExportFile {
+        var text = text
+        if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
+        // CSV.swift drops a last line that ends in an empty field when no line break follows it.
+        if !text.hasSuffix("\n") { text += "\n" }
         let reader: CSVReader
         do {
             reader = try CSVReader(string: text, hasHeaderRow: false)
@@ -99,6 +102,11 @@ public enum ExportReader {
         }
     }
 
+    /// A cell as quoted in a message: at most 20 characters, control characters shown as `?`.
+    static func excerpt(_ text: String) -> String {
+        String(text.prefix(20).map { $0.unicodeScalars.contains { $0.properties.generalCategory == .control } ? "?" : $0 })
+    }
+
     /// Comma-separated names, trimmed, empty ones dropped.
     static func list(_ text: String?) -> [String] {
         (text ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
@@ -107,7 +115,7 @@ public enum ExportReader {
     static func int(_ text: String?, _ what: String, _ problems: inout [String]) -> Int? {
         guard let text else { return nil }
         guard let n = Int(text) else {
-            problems.append("\(what) '\(text.prefix(20))' is not a number; left empty")
+            problems.append("\(what) '\(excerpt(text))' is not a number; left empty")
             return nil
         }
         return n
@@ -116,7 +124,7 @@ public enum ExportReader {
     static func date(_ text: String?, _ what: String, _ problems: inout [String]) -> BookDate? {
         guard let text else { return nil }
         guard let d = BookDate(parsing: text) else {
-            problems.append("\(what) '\(text.prefix(20))' is not a date (YYYY/MM/DD); left empty")
+            problems.append("\(what) '\(excerpt(text))' is not a date (YYYY/MM/DD); left empty")
             return nil
         }
         return d
@@ -135,7 +143,7 @@ public enum ExportReader {
             pageCount: int(c["number of pages"], "Number of Pages", &problems), format: c["binding"],
             averageRating: c["average rating"].flatMap(Double.init).flatMap { $0 > 0 ? $0 : nil })
         if let raw = isbn13 ?? isbn10, data.isbn13 == nil {
-            problems.append("ISBN '\(raw.prefix(20))' is not a valid ISBN; the book is kept by title and author")
+            problems.append("ISBN '\(excerpt(raw))' is not a valid ISBN; the book is kept by title and author")
         }
         guard !data.title.isEmpty else {
             problems.append("no title; row skipped")
@@ -163,7 +171,7 @@ public enum ExportReader {
         let data = BookData(
             title: c["title"] ?? "", authors: list(c["authors"]), isbn: uid, asin: uid, format: c["format"])
         if let uid, data.isbn13 == nil, data.asin == nil {
-            problems.append("ISBN/UID '\(uid.prefix(20))' is neither an ISBN nor an ASIN; the book is kept by title and author")
+            problems.append("ISBN/UID '\(excerpt(uid))' is neither an ISBN nor an ASIN; the book is kept by title and author")
         }
         guard !data.title.isEmpty else {
             problems.append("no title; row skipped")
@@ -174,7 +182,7 @@ public enum ExportReader {
             if let r = Double(text), ReadingFields.isValidRating(r) {
                 rating = r
             } else if Double(text) != 0 {
-                problems.append("Star Rating '\(text.prefix(20))' is not 0.25–5; left empty")
+                problems.append("Star Rating '\(excerpt(text))' is not 0.25–5; left empty")
             }
         }
         var dateRead = date(c["last date read"], "Last Date Read", &problems)

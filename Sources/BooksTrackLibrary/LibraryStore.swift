@@ -152,7 +152,7 @@ enum LibraryStore {
                 INSERT INTO edition (workId, key, isbn13, isbn10, asin, goodreadsBookId, title, publisher, publishedDate,
                     publishedYear, pageCount, format, language, coverUrl, averageRating)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: StatementArguments([workID] + editionArguments(data)))
+                """, arguments: StatementArguments([workID as (any DatabaseValueConvertible)?] + editionArguments(data)))
         return db.lastInsertedRowID
     }
 

@@ -14,13 +14,14 @@ import Testing
     @Test func badCellsAreReportedAndTheRowKept() throws {
         let csv = """
             \u{FEFF}Title,Author,ISBN13,My Rating,Date Read,Exclusive Shelf,Number of Pages
-            Dune,Frank Herbert,"=""9780441172710""",7,2023/13/40,read,many
+            Dune,Frank Herbert,"=\"\"9780441172710\"\"",7,2023/13/40,read,many
             ,Nobody,,,,,
             Emma,Jane Austen,,3,2020-05-06,Read,
+            "Bad\u{07}\u{1B}[31m",X,,,never\u{1B}[2J,,
             """
         let file = try ExportReader.read(csv)
         #expect(file.format == .goodreads)
-        #expect(file.books.map(\.data.title) == ["Dune", "Emma"])
+        #expect(file.books.map(\.data.title) == ["Dune", "Emma", "Bad\u{07}\u{1B}[31m"])
         #expect(file.books[0].data.isbn13 == nil)
         #expect(file.books[0].reading.rating == nil)
         #expect(file.books[1].reading.dateRead == BookDate(year: 2020, month: 5, day: 6))
@@ -31,6 +32,8 @@ import Testing
         #expect(messages.contains { $0.hasPrefix("row 1: Date Read '2023/13/40' is not a date") })
         #expect(messages.contains { $0.hasPrefix("row 1: Number of Pages 'many'") })
         #expect(messages.contains("row 2: no title; row skipped"))
+        // Cell excerpts in messages carry no control characters (terminal escapes) and stay short.
+        #expect(messages.contains("row 4: Date Read 'never?[2J' is not a date (YYYY/MM/DD); left empty"))
     }
 
     @Test func datesAndShelves() {

@@ -132,7 +132,7 @@ import Testing
         #expect(try await t.library.tags().first?.tag == "classics")
         let handles = try await t.library.handles(prefix: "the ")
         #expect(handles.count == 3)
-        #expect(try await t.library.handles(prefix: "97804410").map(\.title) == ["Dune"])
+        #expect(try await t.library.handles(prefix: "978044117").map(\.title) == ["Dune"])
         #expect(try await t.library.handles(prefix: "%").isEmpty, "LIKE wildcards are literal")
     }
 }
