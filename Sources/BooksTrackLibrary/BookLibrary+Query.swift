@@ -205,6 +205,13 @@ extension BookLibrary {
     static func matchingIDs(_ db: Database, _ filter: LibraryFilter, sort: LibrarySort, limit: Int?, offset: Int) throws
         -> [Int64]
     {
+        if let text = filter.text, sort.key == .relevance, filter == LibraryFilter(text: text) {
+            // Text alone: the index answers by itself (rank = the weighted bm25 set in the schema).
+            guard let expr = FTSQuery.expression(text, columns: ftsColumns) else { return [] }
+            return try Int64.fetchAll(
+                db, sql: "SELECT rowid FROM library_fts WHERE library_fts MATCH ? ORDER BY rank LIMIT ? OFFSET ?",
+                arguments: [expr, limit ?? -1, max(0, offset)])
+        }
         guard let query = filterQuery(filter, sort: sort) else { return [] }
         var args = query.arguments
         args += [limit ?? -1, max(0, offset)]
@@ -227,13 +234,11 @@ extension BookLibrary {
         let rows = try Row.fetchAll(
             db,
             sql: """
-                SELECT e.*, w.series, w.seriesNumber, w.originalYear, w.description, w.subjects,
-                    r.shelf, r.rating, r.dateRead, r.dateAdded, r.readCount, r.review, r.privateNotes, r.ownedCopies,
+                SELECT \(LibraryStore.bookColumns),
                     (SELECT count(*) FROM edition e2 WHERE e2.workId = e.workId) AS editionsOfWork
-                FROM edition e JOIN work w ON w.id = e.workId JOIN reading r ON r.editionId = e.id
-                WHERE e.id IN (\(marks))
+                FROM \(LibraryStore.bookTables) WHERE e.id IN (\(marks))
                 """, arguments: StatementArguments(ids))
-        let workIDs = Array(Set(rows.map { $0["workId"] as Int64 }))
+        let workIDs = Array(Set(rows.map { $0[1] as Int64 }))
         let authors = try LibraryStore.authorNames(db, workIDs: workIDs)
         let tags = try LibraryStore.tags(db, editionIDs: ids)
         var provenance: [Int64: [Provenance]] = [:]
@@ -244,19 +249,19 @@ extension BookLibrary {
                 ORDER BY editionId, firstSeen, rowid
                 """, arguments: StatementArguments(ids))
         while let row = try prov.next() {
-            if let source = Provenance.Source(rawValue: row["source"]) {
-                provenance[row["editionId"], default: []].append(Provenance(source, row["detail"]))
+            if let source = Provenance.Source(rawValue: row[1]) {
+                provenance[row[0], default: []].append(Provenance(source, row[2]))
             }
         }
         var byID: [Int64: LibraryBook] = [:]
         for row in rows {
-            let id: Int64 = row["id"]
-            let workID: Int64 = row["workId"]
+            let id: Int64 = row[0]
+            let workID: Int64 = row[1]
             byID[id] = LibraryBook(
-                id: id, workID: workID, key: row["key"],
+                id: id, workID: workID, key: row[2],
                 data: LibraryStore.bookData(row, authors: authors[workID] ?? []),
                 reading: LibraryStore.readingFields(row, tags: tags[id] ?? []),
-                provenance: provenance[id] ?? [], editionsOfWork: row["editionsOfWork"])
+                provenance: provenance[id] ?? [], editionsOfWork: row[29])
         }
         return ids.compactMap { byID[$0] }
     }

@@ -88,7 +88,7 @@ enum LibraryStore {
             }
             return id
         }
-        try db.execute(
+        try db.run(
             sql: """
                 INSERT INTO work (key, title, series, seriesNumber, originalYear, description, subjects)
                 VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -104,7 +104,7 @@ enum LibraryStore {
 
     static func fillWork(_ db: Database, id: Int64, data: BookData, policy: MergePolicy) throws {
         let refresh = policy == .refresh
-        try db.execute(
+        try db.run(
             sql: """
                 UPDATE work SET
                     series = COALESCE(series, ?), seriesNumber = COALESCE(seriesNumber, ?),
@@ -121,15 +121,15 @@ enum LibraryStore {
     }
 
     static func setAuthors(_ db: Database, workID: Int64, names: [String]) throws {
-        try db.execute(sql: "DELETE FROM work_author WHERE workId = ?", arguments: [workID])
+        try db.run(sql: "DELETE FROM work_author WHERE workId = ?", arguments: [workID])
         var position = 0
         for name in names {
             let key = TextKey.author(name)
             guard !key.isEmpty else { continue }
-            try db.execute(sql: "INSERT OR IGNORE INTO author (key, name) VALUES (?, ?)", arguments: [key, name])
+            try db.run(sql: "INSERT OR IGNORE INTO author (key, name) VALUES (?, ?)", arguments: [key, name])
             guard let authorID = try Int64.fetchOne(db, sql: "SELECT id FROM author WHERE key = ?", arguments: [key])
             else { continue }
-            try db.execute(
+            try db.run(
                 sql: "INSERT OR IGNORE INTO work_author (workId, authorId, position) VALUES (?, ?, ?)",
                 arguments: [workID, authorID, position])
             position += 1
@@ -147,7 +147,7 @@ enum LibraryStore {
     }
 
     static func insertEdition(_ db: Database, workID: Int64, data: BookData) throws -> Int64 {
-        try db.execute(
+        try db.run(
             sql: """
                 INSERT INTO edition (workId, key, isbn13, isbn10, asin, goodreadsBookId, title, publisher, publishedDate,
                     publishedYear, pageCount, format, language, coverUrl, averageRating)
@@ -157,14 +157,14 @@ enum LibraryStore {
     }
 
     static func updateEdition(_ db: Database, id: Int64, workID: Int64, data: BookData, stored: BookData) throws {
-        try db.execute(
+        try db.run(
             sql: """
                 UPDATE edition SET key = ?, isbn13 = ?, isbn10 = ?, asin = ?, goodreadsBookId = ?, title = ?,
                     publisher = ?, publishedDate = ?, publishedYear = ?, pageCount = ?, format = ?, language = ?,
                     coverUrl = ?, averageRating = ?
                 WHERE id = ?
                 """, arguments: StatementArguments(editionArguments(data) + [id]))
-        try db.execute(
+        try db.run(
             sql: """
                 UPDATE work SET series = ?, seriesNumber = ?, originalYear = ?, description = ?, subjects = ?
                 WHERE id = ?
@@ -178,40 +178,52 @@ enum LibraryStore {
         }
     }
 
-    /// The stored data of an edition (with its work's fields and authors) and its work id.
-    static func loadData(_ db: Database, editionID: Int64) throws -> (BookData, Int64) {
+    /// The columns every book query selects, in the order `bookData` and `readingFields` read them.
+    static let bookColumns = """
+        e.id, e.workId, e.key, e.isbn13, e.isbn10, e.asin, e.goodreadsBookId, e.title, e.publisher, e.publishedDate,
+        e.publishedYear, e.pageCount, e.format, e.language, e.coverUrl, e.averageRating,
+        w.series, w.seriesNumber, w.originalYear, w.description, w.subjects,
+        r.shelf, r.rating, r.dateRead, r.dateAdded, r.readCount, r.review, r.privateNotes, r.ownedCopies
+        """
+    static let bookTables = "edition e JOIN work w ON w.id = e.workId JOIN reading r ON r.editionId = e.id"
+
+    static func bookRow(_ db: Database, editionID: Int64) throws -> Row {
         guard
             let row = try Row.fetchOne(
-                db,
-                sql: """
-                    SELECT e.*, w.series, w.seriesNumber, w.originalYear, w.description, w.subjects
-                    FROM edition e JOIN work w ON w.id = e.workId WHERE e.id = ?
-                    """, arguments: [editionID])
+                db.cachedStatement(sql: "SELECT \(bookColumns) FROM \(bookTables) WHERE e.id = ?"), arguments: [editionID])
         else { throw LibraryError.notFound("#\(editionID)") }
-        let authors = try authorNames(db, workIDs: [row["workId"]])
-        return (bookData(row, authors: authors[row["workId"]] ?? []), row["workId"])
+        return row
     }
 
+    /// The stored data of an edition (with its work's fields and authors) and its work id.
+    static func loadData(_ db: Database, editionID: Int64) throws -> (BookData, Int64) {
+        let row = try bookRow(db, editionID: editionID)
+        let workID: Int64 = row[1]
+        let authors = try authorNames(db, workIDs: [workID])
+        return (bookData(row, authors: authors[workID] ?? []), workID)
+    }
+
+    /// Reads columns 3…20 of `bookColumns` (by position: name lookups are slow).
     static func bookData(_ row: Row, authors: [String]) -> BookData {
-        var d = BookData(title: row["title"], authors: authors)
-        d.isbn13 = row["isbn13"]
-        d.isbn10 = row["isbn10"]
-        d.asin = row["asin"]
-        d.goodreadsBookID = row["goodreadsBookId"]
-        d.series = row["series"]
-        d.seriesNumber = row["seriesNumber"]
-        d.publisher = row["publisher"]
-        d.publishedDate = row["publishedDate"]
-        d.publishedYear = row["publishedYear"]
-        d.originalYear = row["originalYear"]
-        d.pageCount = row["pageCount"]
-        d.format = row["format"]
-        d.language = row["language"]
-        d.coverURL = row["coverUrl"]
-        d.description = row["description"]
-        let subjects: String = row["subjects"] ?? ""
+        var d = BookData(title: row[7], authors: authors)
+        d.isbn13 = row[3]
+        d.isbn10 = row[4]
+        d.asin = row[5]
+        d.goodreadsBookID = row[6]
+        d.publisher = row[8]
+        d.publishedDate = row[9]
+        d.publishedYear = row[10]
+        d.pageCount = row[11]
+        d.format = row[12]
+        d.language = row[13]
+        d.coverURL = row[14]
+        d.averageRating = row[15]
+        d.series = row[16]
+        d.seriesNumber = row[17]
+        d.originalYear = row[18]
+        d.description = row[19]
+        let subjects: String = row[20] ?? ""
         d.subjects = subjects.isEmpty ? [] : subjects.components(separatedBy: separator)
-        d.averageRating = row["averageRating"]
         return d
     }
 
@@ -224,28 +236,28 @@ enum LibraryStore {
                 SELECT wa.workId, a.name FROM work_author wa JOIN author a ON a.id = wa.authorId
                 WHERE wa.workId IN (\(databaseQuestionMarks(count: workIDs.count))) ORDER BY wa.workId, wa.position
                 """, arguments: StatementArguments(workIDs))
-        while let row = try rows.next() { out[row["workId"], default: []].append(row["name"]) }
+        while let row = try rows.next() { out[row[0], default: []].append(row[1]) }
         return out
     }
 
     // MARK: - Reading fields
 
+    /// Reads columns 21…28 of `bookColumns`.
     static func readingFields(_ row: Row, tags: [String]) -> ReadingFields {
-        var r = ReadingFields(shelf: Shelf(rawValue: row["shelf"]))
+        var r = ReadingFields(shelf: Shelf(rawValue: row[21]))
         r.tags = tags
-        r.rating = row["rating"]
-        r.dateRead = (row["dateRead"] as String?).flatMap(BookDate.init(parsing:))
-        r.dateAdded = (row["dateAdded"] as String?).flatMap(BookDate.init(parsing:))
-        r.readCount = row["readCount"]
-        r.review = row["review"]
-        r.privateNotes = row["privateNotes"]
-        r.ownedCopies = row["ownedCopies"]
+        r.rating = row[22]
+        r.dateRead = (row[23] as String?).flatMap(BookDate.init(parsing:))
+        r.dateAdded = (row[24] as String?).flatMap(BookDate.init(parsing:))
+        r.readCount = row[25]
+        r.review = row[26]
+        r.privateNotes = row[27]
+        r.ownedCopies = row[28]
         return r
     }
 
     static func loadReading(_ db: Database, editionID: Int64) throws -> ReadingFields {
-        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM reading WHERE editionId = ?", arguments: [editionID])
-        else { throw LibraryError.notFound("#\(editionID)") }
+        let row = try bookRow(db, editionID: editionID)
         return readingFields(row, tags: try tags(db, editionIDs: [editionID])[editionID] ?? [])
     }
 
@@ -258,7 +270,7 @@ enum LibraryStore {
                 SELECT editionId, tag FROM reading_tag WHERE editionId IN (\(databaseQuestionMarks(count: editionIDs.count)))
                 ORDER BY editionId, position
                 """, arguments: StatementArguments(editionIDs))
-        while let row = try rows.next() { out[row["editionId"], default: []].append(row["tag"]) }
+        while let row = try rows.next() { out[row[0], default: []].append(row[1]) }
         return out
     }
 
@@ -268,28 +280,28 @@ enum LibraryStore {
             fields.review, fields.privateNotes, fields.ownedCopies,
         ]
         if insert {
-            try db.execute(
+            try db.run(
                 sql: """
                     INSERT INTO reading (shelf, rating, dateRead, dateAdded, readCount, review, privateNotes, ownedCopies,
                         editionId) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """, arguments: StatementArguments(values + [editionID]))
         } else {
-            try db.execute(
+            try db.run(
                 sql: """
                     UPDATE reading SET shelf = ?, rating = ?, dateRead = ?, dateAdded = COALESCE(?, dateAdded),
                         readCount = ?, review = ?, privateNotes = ?, ownedCopies = ? WHERE editionId = ?
                     """, arguments: StatementArguments(values + [editionID]))
         }
-        try db.execute(sql: "DELETE FROM reading_tag WHERE editionId = ?", arguments: [editionID])
+        try db.run(sql: "DELETE FROM reading_tag WHERE editionId = ?", arguments: [editionID])
         for (i, tag) in fields.tags.enumerated() {
-            try db.execute(
+            try db.run(
                 sql: "INSERT OR IGNORE INTO reading_tag (editionId, tag, position) VALUES (?, ?, ?)",
                 arguments: [editionID, tag, i])
         }
     }
 
     static func addProvenance(_ db: Database, editionID: Int64, _ p: Provenance) throws {
-        try db.execute(
+        try db.run(
             sql: """
                 INSERT OR IGNORE INTO provenance (editionId, source, detail, firstSeen)
                 VALUES (?, ?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
@@ -306,8 +318,8 @@ enum LibraryStore {
     }
 
     static func reindex(_ db: Database, editionID: Int64) throws {
-        try db.execute(sql: "DELETE FROM library_fts WHERE rowid = ?", arguments: [editionID])
-        try db.execute(
+        try db.run(sql: "DELETE FROM library_fts WHERE rowid = ?", arguments: [editionID])
+        try db.run(
             sql: """
                 INSERT INTO library_fts (rowid, title, authors, series, notes, tags)
                 SELECT e.id, e.title,
@@ -319,5 +331,13 @@ enum LibraryStore {
                 FROM edition e JOIN work w ON w.id = e.workId JOIN reading r ON r.editionId = e.id
                 WHERE e.id = ?
                 """, arguments: [editionID])
+    }
+}
+
+extension Database {
+    /// `execute(sql:arguments:)` through the connection's statement cache (saves run the same
+    /// statements once per book).
+    func run(sql: String, arguments: StatementArguments = []) throws {
+        try cachedStatement(sql: sql).execute(arguments: arguments)
     }
 }
