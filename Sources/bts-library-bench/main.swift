@@ -60,8 +60,10 @@ func ms(_ d: Duration) -> Double {
 func bench(_ args: [String]) async {
     let runs = option("--runs", in: args).flatMap(Int.init) ?? 200
     let limit = option("--books", in: args).flatMap(Int.init) ?? 10_000
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("bts-library-bench-\(UUID().uuidString.prefix(8))")
-    defer { try? FileManager.default.removeItem(at: dir) }
+    let keep = option("--keep", in: args)
+    let dir = keep.map { URL(fileURLWithPath: $0) }
+        ?? FileManager.default.temporaryDirectory.appendingPathComponent("bts-library-bench-\(UUID().uuidString.prefix(8))")
+    defer { if keep == nil { try? FileManager.default.removeItem(at: dir) } }
     do {
         let catalog = try CatalogResourceTSV.decode(data: try SQLiteCatalog.bundledResource()).prefix(limit)
         let tags = ["fantasy", "classics", "book-club", "favorites", "sci-fi", "mystery", "non-fiction", "ya"]
@@ -149,7 +151,7 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "write" {
     await writer(arguments)
 } else if arguments.first == "--help" || arguments.first == "-h" {
-    print("usage: bts-library-bench [--books N] [--runs R] | write --db PATH --prefix DIGIT --count N [--shared N]")
+    print("usage: bts-library-bench [--books N] [--runs R] [--keep DIR] | write --db PATH --prefix DIGIT --count N [--shared N]")
 } else {
     await bench(arguments)
 }
