@@ -6,18 +6,21 @@ public struct BookDate: Hashable, Sendable, Comparable, CustomStringConvertible,
     public let month: Int
     public let day: Int
 
-    /// Nil unless it is a real day of a year in 1…9999.
+    /// Nil unless it is a real day (proleptic Gregorian calendar) of a year in 1…9999.
     public init?(year: Int, month: Int, day: Int) {
-        guard (1...9999).contains(year), (1...12).contains(month), (1...31).contains(day) else { return nil }
-        var c = DateComponents()
-        c.year = year
-        c.month = month
-        c.day = day
-        guard BookDate.gregorian.date(from: c).map({ BookDate.gregorian.component(.day, from: $0) == day }) == true
+        guard (1...9999).contains(year), (1...12).contains(month), day >= 1, day <= BookDate.days(in: month, of: year)
         else { return nil }
         self.year = year
         self.month = month
         self.day = day
+    }
+
+    static func days(in month: Int, of year: Int) -> Int {
+        switch month {
+        case 2: return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
     }
 
     /// Reads `YYYY/MM/DD` (Goodreads, StoryGraph), `YYYY-MM-DD` (ISO) and `YYYY/MM`, `YYYY-MM`, `YYYY`
@@ -51,9 +54,17 @@ public struct BookDate: Hashable, Sendable, Comparable, CustomStringConvertible,
     }
 
     /// `YYYY-MM-DD` (how the library stores it).
-    public var iso: String { String(format: "%04d-%02d-%02d", year, month, day) }
+    public var iso: String { formatted("-") }
     /// `YYYY/MM/DD` (how Goodreads writes it).
-    public var slashed: String { String(format: "%04d/%02d/%02d", year, month, day) }
+    public var slashed: String { formatted("/") }
+
+    private func formatted(_ separator: String) -> String {
+        func pad(_ n: Int, _ width: Int) -> String {
+            let digits = String(n)
+            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        return pad(year, 4) + separator + pad(month, 2) + separator + pad(day, 2)
+    }
     public var description: String { iso }
 
     public static func < (a: BookDate, b: BookDate) -> Bool { (a.year, a.month, a.day) < (b.year, b.month, b.day) }
