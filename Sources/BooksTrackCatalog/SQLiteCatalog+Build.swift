@@ -42,7 +42,8 @@ extension SQLiteCatalog {
             ])
             let base = CatalogFieldCleaning.series(inTitle: b.title).base
             try insertFTS.execute(arguments: [
-                b.id, base, b.originalTitle, b.series, b.authors.joined(separator: ", "),
+                b.id, FTSQuery.indexed(base), b.originalTitle.map(FTSQuery.indexed), b.series.map(FTSQuery.indexed),
+                FTSQuery.indexed(b.authors.joined(separator: ", ")),
             ])
         }
         try db.execute(
@@ -57,50 +58,60 @@ extension SQLiteCatalog {
         return words.withUnsafeBufferPointer { Data(buffer: $0) }
     }
 
-    /// Reads every book (ordered by id) and the vectors into one contiguous row-major array.
-    static func loadAll(_ db: Database) throws -> ([CatalogBook], [Float]) {
-        let dimension = HashingEmbedding.dimension
-        let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM books") ?? 0
+    /// The columns of a book, in the order `book(from:)` reads them.
+    static let selectBooks = """
+        SELECT id, goodreads_book_id, goodreads_work_id, isbn10, isbn13, title, original_title, series,
+               series_number, authors, year, language, average_rating, ratings_count, image_url,
+               small_image_url
+        FROM books
+        """
+
+    /// A book from a row of `selectBooks`.
+    static func book(from row: Row) -> CatalogBook {
+        let authors: String = row[9]
+        return CatalogBook(
+            id: row[0], goodreadsBookID: row[1], goodreadsWorkID: row[2], isbn10: row[3], isbn13: row[4],
+            title: row[5], originalTitle: row[6], series: row[7], seriesNumber: row[8],
+            authors: authors.isEmpty ? [] : authors.components(separatedBy: authorSeparator),
+            year: row[10], language: row[11], averageRating: row[12], ratingsCount: row[13],
+            imageURL: row[14], smallImageURL: row[15])
+    }
+
+    /// Every book, ordered by id.
+    static func loadBooks(_ db: Database) throws -> [CatalogBook] {
         var books: [CatalogBook] = []
-        books.reserveCapacity(total)
-        var values = [Float](repeating: 0, count: total * dimension)
-        let rows = try Row.fetchCursor(
-            db,
-            sql: """
-                SELECT id, goodreads_book_id, goodreads_work_id, isbn10, isbn13, title, original_title, series,
-                       series_number, authors, year, language, average_rating, ratings_count, image_url,
-                       small_image_url, vector
-                FROM books ORDER BY id
-                """)
+        books.reserveCapacity(try Int.fetchOne(db, sql: "SELECT count(*) FROM books") ?? 0)
+        let rows = try Row.fetchCursor(db, sql: selectBooks + " ORDER BY id")
+        while let row = try rows.next() { books.append(book(from: row)) }
+        return books
+    }
+
+    /// The vectors of the books `ids` (ordered by id, as `loadBooks` returns them), written
+    /// straight into the column-major matrix (only non-zero values: the matrix starts zeroed).
+    static func loadVectors(_ db: Database, ids: [Int]) throws -> VectorIndex {
+        let dimension = HashingEmbedding.dimension
+        let n = ids.count
+        var columns = [Float](repeating: 0, count: n * dimension)
+        let rows = try Row.fetchCursor(db, sql: "SELECT id, vector FROM books ORDER BY id")
         var index = 0
-        while let row = try rows.next() {
-            guard index < total else { break }
-            let id: Int = row[0]
-            let authors: String = row[9]
-            books.append(
-                CatalogBook(
-                    id: id, goodreadsBookID: row[1], goodreadsWorkID: row[2], isbn10: row[3], isbn13: row[4],
-                    title: row[5], originalTitle: row[6], series: row[7], seriesNumber: row[8],
-                    authors: authors.isEmpty ? [] : authors.components(separatedBy: authorSeparator),
-                    year: row[10], language: row[11], averageRating: row[12], ratingsCount: row[13],
-                    imageURL: row[14], smallImageURL: row[15]))
-            let base = index * dimension
-            let copied = try row.withUnsafeData(atIndex: 16) { blob -> Bool in
-                guard let blob, blob.count == dimension * 4 else { return false }
-                values.withUnsafeMutableBufferPointer { dst in
+        try columns.withUnsafeMutableBufferPointer { dst in
+            while let row = try rows.next(), index < n {
+                let id: Int = row[0]
+                guard id == ids[index] else { throw OpenError.badVector(id: id) }
+                let copied = try row.withUnsafeData(atIndex: 1) { blob -> Bool in
+                    guard let blob, blob.count == dimension * 4 else { return false }
                     blob.withUnsafeBytes { raw in
                         for j in 0..<dimension {
                             let bits = raw.loadUnaligned(fromByteOffset: j * 4, as: UInt32.self)
-                            dst[base + j] = Float(bitPattern: UInt32(littleEndian: bits))
+                            if bits != 0 { dst[j * n + index] = Float(bitPattern: UInt32(littleEndian: bits)) }
                         }
                     }
+                    return true
                 }
-                return true
+                guard copied else { throw OpenError.badVector(id: id) }
+                index += 1
             }
-            guard copied else { throw OpenError.badVector(id: id) }
-            index += 1
         }
-        if index < total { values.removeLast((total - index) * dimension) }
-        return (books, values)
+        return VectorIndex(dimension: dimension, ids: ids, columns: columns)
     }
 }

@@ -41,7 +41,7 @@ extension SQLiteCatalog {
         let week = ISOWeek.of(weekOf)
         let seedText = String(format: "%04d-W%02d", week.year, week.week)
         var rng = SplitMix64(seed: HashingEmbedding.fnv1a64("weekly:" + seedText))
-        let eligible = books.filter {
+        let eligible = try books.all.filter {
             $0.averageRating >= Self.recommendationMinRating && $0.ratingsCount >= Self.recommendationMinRatings
                 && $0.isbn13 != nil && ($0.series == nil || ($0.seriesNumber ?? 1) <= 1)
         }

@@ -2,8 +2,9 @@ import Foundation
 import GRDB
 
 /// Builds FTS5 MATCH expressions from untrusted user input. Input is split into word tokens
-/// (letters and digits only) and every token is emitted as a double-quoted string, so FTS syntax
-/// in the input (`"`, `*`, `-`, `:`, `^`, `(`, `AND`, `NEAR`, ...) is always taken literally.
+/// (letters and digits only; apostrophes are dropped, as in the index: "ender's" → "enders") and
+/// every token is emitted as a double-quoted string, so FTS syntax in the input (`"`, `*`, `-`,
+/// `:`, `^`, `(`, `AND`, `NEAR`, ...) is always taken literally.
 public enum FTSQuery {
     /// At most this many tokens are used (longer inputs are cut).
     public static let maxTerms = 24
@@ -19,6 +20,7 @@ public enum FTSQuery {
             current = ""
         }
         for scalar in input.unicodeScalars {
+            if scalar == "'" || scalar == "\u{2019}" { continue }
             if CharacterSet.alphanumerics.contains(scalar) {
                 current.unicodeScalars.append(scalar)
             } else {
@@ -41,6 +43,15 @@ public enum FTSQuery {
         }.joined(separator: " AND ")
     }
 
+    /// The form of a text in the FTS index: apostrophes dropped ("Ender's" → "Enders", so "enders
+    /// game" finds it) and a lone "&" spelled "and" ("Angels & Demons").
+    public static func indexed(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for ch in text where ch != "'" && ch != "\u{2019}" { out.append(ch) }
+        return out.replacingOccurrences(of: " & ", with: " and ")
+    }
+
     static let titleColumns = ["title", "original_title", "series"]
     static let authorColumns = ["authors"]
     static let allColumns = ["title", "original_title", "series", "authors"]
@@ -48,6 +59,8 @@ public enum FTSQuery {
 
 extension SQLiteCatalog {
     static let maxLimit = 1000
+    /// Title matches re-ranked by `TitleRanking` (the best bm25 matches; the rest keep bm25 order).
+    static let titleRerankPool = 200
 
     /// Ranked ids and total for a MATCH expression.
     func ftsSearch(_ expression: String, limit: Int, mostRatedFirst: Bool) throws -> (ids: [Int], total: Int) {
@@ -72,22 +85,27 @@ extension SQLiteCatalog {
         }
     }
 
-    func page(_ result: (ids: [Int], total: Int)) -> CatalogPage {
-        CatalogPage(books: result.ids.compactMap { indexOfID[$0].map { books[$0] } }, total: result.total)
+    func page(_ result: (ids: [Int], total: Int)) throws -> CatalogPage {
+        CatalogPage(books: try books(ids: result.ids), total: result.total)
     }
 
+    /// Title matches with the canonical book first (`TitleRanking`).
     public func searchTitle(_ query: String, limit: Int) throws -> CatalogPage {
         guard let expr = FTSQuery.expression(query, columns: FTSQuery.titleColumns) else {
             return CatalogPage(books: [], total: 0)
         }
-        return page(try ftsSearch(expr, limit: limit, mostRatedFirst: false))
+        let limit = min(max(limit, 0), Self.maxLimit)
+        guard limit > 0 else { return CatalogPage(books: [], total: try ftsSearch(expr, limit: 0, mostRatedFirst: false).total) }
+        let found = try ftsSearch(expr, limit: max(limit, Self.titleRerankPool), mostRatedFirst: false)
+        let ranked = TitleRanking.rank(try books(ids: found.ids), query: query)
+        return CatalogPage(books: Array(ranked.prefix(limit)), total: found.total)
     }
 
     public func searchAuthor(_ name: String, limit: Int) throws -> CatalogPage {
         guard let expr = FTSQuery.expression(name, columns: FTSQuery.authorColumns) else {
             return CatalogPage(books: [], total: 0)
         }
-        return page(try ftsSearch(expr, limit: limit, mostRatedFirst: true))
+        return try page(try ftsSearch(expr, limit: limit, mostRatedFirst: true))
     }
 
     public func searchAdvanced(title: String?, author: String?, limit: Int) throws -> CatalogPage {
@@ -96,12 +114,15 @@ extension SQLiteCatalog {
         switch (titleExpr, authorExpr) {
         case (nil, nil):
             return CatalogPage(books: [], total: 0)
-        case (let t?, nil):
-            return page(try ftsSearch(t, limit: limit, mostRatedFirst: false))
+        case (_?, nil):
+            return try searchTitle(title ?? "", limit: limit)
         case (nil, let a?):
-            return page(try ftsSearch(a, limit: limit, mostRatedFirst: true))
+            return try page(try ftsSearch(a, limit: limit, mostRatedFirst: true))
         case (let t?, let a?):
-            return page(try ftsSearch(t + " AND " + a, limit: limit, mostRatedFirst: false))
+            let limit = min(max(limit, 0), Self.maxLimit)
+            let found = try ftsSearch(t + " AND " + a, limit: max(limit, Self.titleRerankPool), mostRatedFirst: false)
+            let ranked = TitleRanking.rank(try books(ids: found.ids), query: title ?? "")
+            return CatalogPage(books: Array(ranked.prefix(limit)), total: found.total)
         }
     }
 
@@ -110,35 +131,53 @@ extension SQLiteCatalog {
     /// Weight of the popularity prior added to cosines when ranking semantic results.
     static let popularityWeight: Float = 0.06
 
-    /// Semantic score of row `row` for the cosine `cosine`, in 0…1.
-    func semanticScore(_ cosine: Float, row: Int) -> Float {
-        min(1, max(0, cosine * (1 - Self.popularityWeight) + Self.popularityWeight * popularity[row] * max(0, cosine).squareRoot()))
+    /// Semantic score for the cosine `cosine` of a book with popularity prior `popularity`, in 0…1.
+    @inline(__always)
+    static func semanticScore(_ cosine: Float, popularity: Float) -> Float {
+        min(1, max(0, cosine * (1 - popularityWeight) + popularityWeight * popularity * max(0, cosine).squareRoot()))
+    }
+
+    /// Top `k` rows by semantic score for `query` (rows and scores, best first).
+    func semanticTop(_ query: String, k: Int) throws -> [(row: Int, score: Float)] {
+        let books = try self.books
+        let vectors = try self.vectors
+        let q = HashingEmbedding.embed(query: query)
+        return vectors.withCosines(q) { scores in
+            books.popularity.withUnsafeBufferPointer { popularity in
+                for row in 0..<min(scores.count, popularity.count) {
+                    scores[row] = Self.semanticScore(scores[row], popularity: popularity[row])
+                }
+            }
+            return VectorIndex.topK(UnsafeBufferPointer(scores), k: k).map { ($0, scores[$0]) }
+        }
     }
 
     public func semantic(_ query: String, limit: Int, offset: Int) throws -> [ScoredBook] {
         let limit = min(max(limit, 0), Self.maxLimit)
-        let offset = min(max(offset, 0), vectors.count)
+        let offset = min(max(offset, 0), count)
         guard limit > 0, !HashingEmbedding.tokens(query).isEmpty else { return [] }
-        let q = HashingEmbedding.embed(query: query)
-        let cosines = vectors.cosines(q)
-        var scores = cosines
-        for row in scores.indices { scores[row] = semanticScore(cosines[row], row: row) }
-        let rows = VectorIndex.topK(scores, k: offset + limit).dropFirst(offset)
-        return rows.filter { scores[$0] > 0 }.map { ScoredBook(book: books[$0], score: Double(scores[$0])) }
+        let books = try self.books
+        return try semanticTop(query, k: offset + limit).dropFirst(offset)
+            .filter { $0.score > 0 }
+            .map { ScoredBook(book: books.all[$0.row], score: Double($0.score)) }
     }
 
     public func similar(isbn13: String, limit: Int) throws -> [ScoredBook]? {
         guard let source = try book(isbn13: isbn13) else { return nil }
-        return similar(id: source.id, limit: limit)
+        return try similar(id: source.id, limit: limit)
     }
 
     /// Nearest neighbours of the book with goodbooks id `id` (itself excluded); nil when unknown.
-    public func similar(id: Int, limit: Int) -> [ScoredBook]? {
+    public func similar(id: Int, limit: Int) throws -> [ScoredBook]? {
+        let books = try self.books
+        let vectors = try self.vectors
         guard let row = vectors.rowOfID[id], let vector = vectors.vector(ofID: id) else { return nil }
         let limit = min(max(limit, 0), Self.maxLimit)
-        let cosines = vectors.cosines(Array(vector))
-        let rows = VectorIndex.topK(cosines, k: limit, excluding: [row])
-        return rows.map { ScoredBook(book: books[$0], score: Double(min(1, max(0, cosines[$0])))) }
+        return vectors.withCosines(vector) { cosines in
+            VectorIndex.topK(UnsafeBufferPointer(cosines), k: limit, excluding: row).map {
+                ScoredBook(book: books.all[$0], score: Double(min(1, max(0, cosines[$0]))))
+            }
+        }
     }
 
     /// Blend of normalized FTS rank (any column, all terms) and semantic score, 50/50. Books found
@@ -147,22 +186,29 @@ extension SQLiteCatalog {
         let limit = min(max(limit, 0), Self.maxLimit)
         let offset = max(offset, 0)
         guard limit > 0, !HashingEmbedding.tokens(query).isEmpty else { return [] }
+        let books = try self.books
+        let vectors = try self.vectors
         let pool = min(Self.maxLimit, max(100, offset + limit))
         var textScore: [Int: Float] = [:]
         if let expr = FTSQuery.expression(query, columns: FTSQuery.allColumns) {
             let ids = try ftsSearch(expr, limit: pool, mostRatedFirst: false).ids
             for (rank, id) in ids.enumerated() { textScore[id] = 1 - Float(rank) / Float(max(ids.count, 1)) }
         }
-        let cosines = vectors.cosines(HashingEmbedding.embed(query: query))
-        var semanticScores = cosines
-        for row in semanticScores.indices { semanticScores[row] = semanticScore(cosines[row], row: row) }
-        var candidates = Set(VectorIndex.topK(semanticScores, k: pool))
-        for id in textScore.keys { if let row = vectors.rowOfID[id] { candidates.insert(row) } }
-        var blended: [Float] = Array(repeating: -1, count: vectors.count)
-        for row in candidates {
-            blended[row] = 0.5 * semanticScores[row] + 0.5 * (textScore[vectors.ids[row]] ?? 0)
+        let q = HashingEmbedding.embed(query: query)
+        let blended: [(row: Int, score: Float)] = vectors.withCosines(q) { scores in
+            for row in 0..<min(scores.count, books.popularity.count) {
+                scores[row] = Self.semanticScore(scores[row], popularity: books.popularity[row])
+            }
+            var candidates = Set(VectorIndex.topK(UnsafeBufferPointer(scores), k: pool))
+            for id in textScore.keys { if let row = vectors.rowOfID[id] { candidates.insert(row) } }
+            var heap = BoundedMinHeap(capacity: offset + limit)
+            for row in candidates {
+                heap.offer(score: 0.5 * scores[row] + 0.5 * (textScore[vectors.ids[row]] ?? 0), index: row)
+            }
+            return heap.sortedDescending().map { ($0.index, $0.score) }
         }
-        let rows = VectorIndex.topK(blended, k: offset + limit).dropFirst(offset)
-        return rows.filter { blended[$0] > 0 }.map { ScoredBook(book: books[$0], score: Double(min(1, blended[$0]))) }
+        return blended.dropFirst(offset).filter { $0.score > 0 }.map {
+            ScoredBook(book: books.all[$0.row], score: Double(min(1, $0.score)))
+        }
     }
 }

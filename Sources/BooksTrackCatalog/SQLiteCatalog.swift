@@ -20,7 +20,7 @@ public struct CatalogOpenStats: Sendable, Hashable, CustomStringConvertible {
     public var databasePath: String?
     /// Seconds spent parsing the resource and building the database (0 when reused).
     public var buildSeconds: Double
-    /// Seconds spent loading books and vectors into memory.
+    /// Seconds spent loading into memory at open (0: books and vectors load on first use).
     public var loadSeconds: Double
     /// Wall time of the whole open.
     public var totalSeconds: Double
@@ -31,8 +31,12 @@ public struct CatalogOpenStats: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// The goodbooks-10k catalog: SQLite (GRDB) with an FTS5 index for text search and an in-memory
-/// matrix of hashed embeddings (`HashingEmbedding`) for semantic and similar-book search.
+/// The goodbooks-10k catalog: SQLite (GRDB) with an FTS5 index for text search and a matrix of
+/// hashed embeddings (`HashingEmbedding`) for semantic and similar-book search.
+///
+/// Opening costs one small query: lookups by ISBN or id and text searches go to SQLite. The books
+/// in memory (recommendations, vector results) and the vector matrix (~30 MB; `semantic`,
+/// `similar`, `hybrid`) are loaded on first use, so a one-shot ISBN lookup never pays for them.
 /// Read-only once opened, so it is safe to share across tasks.
 public final class SQLiteCatalog: CatalogQuerying {
     /// Errors opening the catalog.
@@ -51,42 +55,59 @@ public final class SQLiteCatalog: CatalogQuerying {
     }
 
     /// Bumped whenever the database schema changes (part of the content key).
-    static let schemaVersion = 2
+    static let schemaVersion = 3
+
+    /// Every book in id order, with lookups and the popularity prior (loaded on first use).
+    struct Books: Sendable {
+        let all: [CatalogBook]
+        let indexOfID: [Int: Int]
+        /// Popularity prior in 0…1 per row (log ratings count / log max).
+        let popularity: [Float]
+    }
 
     let database: DatabaseQueue
-    /// All books, ordered by id.
-    let books: [CatalogBook]
-    let indexOfID: [Int: Int]
-    let idOfISBN13: [String: Int]
-    let vectors: VectorIndex
-    /// Popularity prior in 0…1 per vector row (log ratings count / log max).
-    let popularity: [Float]
+    private let loadedBooks = OnceBox<Books>()
+    private let loadedVectors = OnceBox<VectorIndex>()
 
     /// How this instance was opened.
     public let lastOpenStats: CatalogOpenStats
 
-    public var count: Int { books.count }
+    public let count: Int
 
     init(database: DatabaseQueue, stats: CatalogOpenStats, start: Date) throws {
-        let loadStart = Date()
-        let (books, vectorValues) = try database.read { db in try Self.loadAll(db) }
         self.database = database
-        self.books = books
-        var indexOfID: [Int: Int] = [:]
-        var idOfISBN13: [String: Int] = [:]
-        for (i, b) in books.enumerated() {
-            indexOfID[b.id] = i
-            if let isbn = b.isbn13, idOfISBN13[isbn] == nil { idOfISBN13[isbn] = b.id }
-        }
-        self.indexOfID = indexOfID
-        self.idOfISBN13 = idOfISBN13
-        self.vectors = VectorIndex(dimension: HashingEmbedding.dimension, ids: books.map(\.id), values: vectorValues)
-        let maxLog = log1p(Double(books.map(\.ratingsCount).max() ?? 1))
-        self.popularity = books.map { Float(maxLog > 0 ? log1p(Double(max(0, $0.ratingsCount))) / maxLog : 0) }
+        self.count = try database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM books") ?? 0 }
         var stats = stats
-        stats.loadSeconds = Date().timeIntervalSince(loadStart)
         stats.totalSeconds = Date().timeIntervalSince(start)
         self.lastOpenStats = stats
+    }
+
+    /// The books in memory (loaded once, on first use).
+    var books: Books {
+        get throws {
+            try loadedBooks.get {
+                let all = try database.read { db in try Self.loadBooks(db) }
+                var indexOfID: [Int: Int] = [:]
+                indexOfID.reserveCapacity(all.count)
+                for (i, b) in all.enumerated() { indexOfID[b.id] = i }
+                let maxLog = log1p(Double(all.map(\.ratingsCount).max() ?? 1))
+                let popularity = all.map { Float(maxLog > 0 ? log1p(Double(max(0, $0.ratingsCount))) / maxLog : 0) }
+                return Books(all: all, indexOfID: indexOfID, popularity: popularity)
+            }
+        }
+    }
+
+    /// The vector matrix, rows in the order of `books.all` (loaded once, on first use).
+    var vectors: VectorIndex {
+        get throws {
+            let ids = try books.all.map(\.id)
+            return try loadedVectors.get { try database.read { db in try Self.loadVectors(db, ids: ids) } }
+        }
+    }
+
+    /// Loads the books and vectors now (a long-running server warms up in the background).
+    public func preload() {
+        _ = try? vectors
     }
 
     // MARK: - Opening
@@ -168,9 +189,11 @@ public final class SQLiteCatalog: CatalogQuerying {
     /// `v<schema>-e<embedding>-<FNV-1a 64 of the resource, hex>`.
     static func contentKey(for data: Data) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in data {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01b3
+        data.withUnsafeBytes { bytes in
+            for byte in bytes {
+                hash ^= UInt64(byte)
+                hash = hash &* 0x0000_0100_0000_01b3
+            }
         }
         let hex = String(hash, radix: 16)
         return "v\(schemaVersion)-e\(HashingEmbedding.version)-" + String(repeating: "0", count: 16 - hex.count) + hex
@@ -199,17 +222,59 @@ public final class SQLiteCatalog: CatalogQuerying {
 
     public func book(isbn13: String) throws -> CatalogBook? {
         let digits = isbn13.filter { $0.isASCII && $0.isNumber }
-        guard let id = idOfISBN13[digits] else { return nil }
-        return try book(id: id)
+        guard digits.count == 13 else { return nil }
+        return try database.read { db in
+            try Row.fetchOne(db, sql: Self.selectBooks + " WHERE isbn13 = ? ORDER BY id LIMIT 1", arguments: [digits])
+                .map(Self.book(from:))
+        }
     }
 
     public func book(id: Int) throws -> CatalogBook? {
-        indexOfID[id].map { books[$0] }
+        if let loaded = loadedBooks.current { return loaded.indexOfID[id].map { loaded.all[$0] } }
+        return try database.read { db in
+            try Row.fetchOne(db, sql: Self.selectBooks + " WHERE id = ?", arguments: [id]).map(Self.book(from:))
+        }
+    }
+
+    /// Books by id, in the order of `ids` (unknown ids skipped).
+    func books(ids: [Int]) throws -> [CatalogBook] {
+        guard !ids.isEmpty else { return [] }
+        if let loaded = loadedBooks.current { return ids.compactMap { loaded.indexOfID[$0].map { loaded.all[$0] } } }
+        let byID = try database.read { db in
+            let marks = Array(repeating: "?", count: ids.count).joined(separator: ",")
+            let rows = try Row.fetchAll(
+                db, sql: Self.selectBooks + " WHERE id IN (\(marks))", arguments: StatementArguments(ids))
+            return Dictionary(rows.map(Self.book(from:)).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        }
+        return ids.compactMap { byID[$0] }
     }
 
     /// Lookup by any ISBN form (10 or 13, hyphens allowed); nil when invalid or unknown.
     public func book(isbn: String) throws -> CatalogBook? {
         guard let parsed = ISBN(isbn) else { return nil }
         return try book(isbn13: parsed.isbn13)
+    }
+}
+
+/// A value computed once on first use, thread-safe; concurrent first users wait for one load.
+/// A failed load is not kept (the next use tries again).
+final class OnceBox<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value?
+
+    /// The value if it was loaded already.
+    var current: Value? {
+        lock.lock()
+        defer { lock.unlock() }
+        return value
+    }
+
+    func get(_ load: () throws -> Value) rethrows -> Value {
+        lock.lock()
+        defer { lock.unlock() }
+        if let value { return value }
+        let loaded = try load()
+        value = loaded
+        return loaded
     }
 }

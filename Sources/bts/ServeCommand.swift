@@ -30,6 +30,9 @@ struct ServeCommand: ParsableCommand {
             FileHandle.standardError.write(Data("bts serve: cannot open the catalog in \(cache.path): \(error)\n".utf8))
             return ExitStatus.failure.rawValue
         }
+        // A long-running server loads the books and vectors in the background now, so the first
+        // semantic or similar request does not pay for it (one-shot embedded use stays lazy).
+        Task.detached(priority: .utility) { catalog.preload() }
         do {
             try await LocalServer.serve(configuration, catalog: catalog)
             return ExitStatus.ok.rawValue

@@ -38,6 +38,42 @@ import Testing
         #expect(try catalog.searchTitle("hunger games", limit: 0).books.isEmpty)
     }
 
+    /// The canonical book first: the series' first book before box sets and companions, an exact
+    /// title before a more popular title that merely contains the words.
+    @Test func titleSearchPutsTheCanonicalBookFirst() throws {
+        let catalog = try SharedCatalog.get()
+        #expect(try catalog.searchTitle("harry potter", limit: 10).books.map(\.id).prefix(3) == [2, 23, 18])
+        #expect(try catalog.searchTitle("hobbit", limit: 5).books.first?.id == 7)
+        #expect(try catalog.searchTitle("wonder", limit: 5).books.first?.id == 250)
+        #expect(try catalog.searchTitle("sapiens", limit: 5).books.first?.id == 2205)
+        #expect(try catalog.searchTitle("narnia", limit: 5).books.first?.id == 37)
+        // Asking for the box set finds it.
+        #expect(try catalog.searchTitle("harry potter boxset", limit: 5).books.first?.id == 422)
+    }
+
+    /// Hit@1 and hit@10 of title search over the relevance set's title queries (floors: measured
+    /// values minus a margin, so a regression fails).
+    @Test func titleRelevance() throws {
+        let catalog = try SharedCatalog.get()
+        let set = try RelevanceSet.load()
+        #expect(set.title.count >= 50)
+        var hit1 = 0, hit10 = 0
+        var misses: [String] = []
+        for query in set.title {
+            let ids = try catalog.searchTitle(query.q, limit: 10).books.map(\.id)
+            if let first = ids.first, query.expected.contains(first) { hit1 += 1 } else { misses.append(query.q) }
+            if ids.contains(where: query.expected.contains) { hit10 += 1 }
+        }
+        let n = Double(set.title.count)
+        print(String(format: "[catalog] title hit@1 = %.3f (%d/%d), hit@10 = %.3f; not first: %@",
+                     Double(hit1) / n, hit1, set.title.count, Double(hit10) / n, misses.joined(separator: " | ")))
+        #expect(Double(hit1) / n >= Self.titleHitAt1Floor)
+        #expect(Double(hit10) / n >= Self.titleHitAt10Floor)
+    }
+
+    static let titleHitAt1Floor = 0.9
+    static let titleHitAt10Floor = 0.95
+
     @Test func authorSearchIsMostRatedFirst() throws {
         let catalog = try SharedCatalog.get()
         let page = try catalog.searchAuthor("tolkien", limit: 20)

@@ -3,10 +3,13 @@ import Testing
 
 @testable import BooksTrackCatalog
 
-private struct RelevanceSet: Decodable {
+/// Tests/BooksTrackCatalogTests/Fixtures/relevance.json: semantic queries, title-search queries
+/// (canonical book first) and similar-book expectations, by goodbooks id.
+struct RelevanceSet: Decodable {
     struct Query: Decodable { var q: String; var expected: [Int] }
     struct Similar: Decodable { var id: Int; var title: String; var expected: [Int]; var minHits: Int }
     var queries: [Query]
+    var title: [Query]
     var similar: [Similar]
 
     static func load() throws -> RelevanceSet {
@@ -28,8 +31,29 @@ private struct RelevanceSet: Decodable {
         let norm = v.reduce(0) { $0 + $1 * $1 }
         #expect(abs(norm - 1) < 1e-4)
         // The stored vector is the one the function computes.
-        #expect(Array(try #require(catalog.vectors.vector(ofID: 1))) == v)
+        #expect(try #require(try catalog.vectors.vector(ofID: 1)) == v)
         #expect(HashingEmbedding.tokens("Ender's Game: Misérables!") == ["enders", "game", "miserables"])
+    }
+
+    /// The column-major scan equals a plain dot product, and a pooled buffer comes back zeroed.
+    @Test func columnScanEqualsDotProducts() {
+        var rng = SplitMix64(seed: 7)
+        let dimension = 24, n = 37
+        let rows = (0..<n).map { _ in (0..<dimension).map { _ in rng.next() % 3 == 0 ? Float(rng.next() % 200) / 100 - 1 : 0 } }
+        var columns = [Float](repeating: 0, count: n * dimension)
+        for r in 0..<n { for d in 0..<dimension { columns[d * n + r] = rows[r][d] } }
+        let index = VectorIndex(dimension: dimension, ids: (0..<n).map { $0 + 100 }, columns: columns)
+        let query = (0..<dimension).map { _ in rng.next() % 2 == 0 ? Float(rng.next() % 200) / 100 - 1 : 0 }
+        for _ in 0..<3 {  // the second and third scans reuse the pooled buffer
+            let got = index.cosines(query)
+            for r in 0..<n {
+                let expected = zip(rows[r], query).reduce(Float(0)) { $0 + $1.0 * $1.1 }
+                #expect(abs(got[r] - expected) < 1e-4)
+            }
+        }
+        #expect(index.vector(ofID: 105) == rows[5])
+        #expect(index.vector(ofID: 99) == nil)
+        #expect(index.cosines([1, 2]) == [Float](repeating: 0, count: n))
     }
 
     @Test func topKMatchesAFullSort() {
@@ -74,29 +98,42 @@ private struct RelevanceSet: Decodable {
         #expect(typo.contains { $0.book.series == "Harry Potter" })
     }
 
-    /// Hit@10 (a query counts when any expected book is in its top 10) and recall@10 (share of all
-    /// expected books found) of `semantic` over the relevance set. Floors are the measured values
-    /// minus a small margin, so a regression fails.
+    /// Hit@1 and hit@10 (a query counts when the first result / any of its top 10 is an expected
+    /// book) and recall@10 (share of all expected books found) of `semantic` over the relevance set.
+    /// Floors are the measured values minus a small margin, so a regression fails. The first 44
+    /// queries keep their original floor; the 12 added later include four no title, author or
+    /// series answers ("a boy who lives under the stairs"), so the whole set has its own.
     @Test func semanticRelevance() throws {
         let catalog = try SharedCatalog.get()
         let set = try RelevanceSet.load()
-        #expect(set.queries.count >= 30)
-        var hits = 0
+        #expect(set.queries.count >= 50)
+        var hits = 0, firstHits = 0, originalHits = 0
         var found = 0
         var expectedTotal = 0
         var misses: [String] = []
-        for query in set.queries {
-            let top = Set(try catalog.semantic(query.q, limit: 10, offset: 0).map(\.book.id))
+        for (index, query) in set.queries.enumerated() {
+            let ranked = try catalog.semantic(query.q, limit: 10, offset: 0).map(\.book.id)
+            let top = Set(ranked)
             let inTop = query.expected.filter(top.contains).count
-            if inTop > 0 { hits += 1 } else { misses.append(query.q) }
+            if inTop > 0 {
+                hits += 1
+                if index < Self.originalQueries { originalHits += 1 }
+            } else {
+                misses.append(query.q)
+            }
+            if let first = ranked.first, query.expected.contains(first) { firstHits += 1 }
             found += inTop
             expectedTotal += query.expected.count
         }
-        let hitAt10 = Double(hits) / Double(set.queries.count)
+        let n = Double(set.queries.count)
+        let hitAt10 = Double(hits) / n
         let recall = Double(found) / Double(expectedTotal)
-        print(String(format: "[catalog] semantic hit@10 = %.3f (%d/%d), recall@10 = %.3f (%d/%d); misses: %@",
-                     hitAt10, hits, set.queries.count, recall, found, expectedTotal, misses.joined(separator: " | ")))
-        #expect(hitAt10 >= Self.hitAt10Floor)
+        let originalHitAt10 = Double(originalHits) / Double(Self.originalQueries)
+        print(String(format: "[catalog] semantic hit@1 = %.3f (%d/%d), hit@10 = %.3f (%d/%d; first %d: %.3f), recall@10 = %.3f (%d/%d); misses: %@",
+                     Double(firstHits) / n, firstHits, set.queries.count, hitAt10, hits, set.queries.count,
+                     Self.originalQueries, originalHitAt10, recall, found, expectedTotal, misses.joined(separator: " | ")))
+        #expect(originalHitAt10 >= Self.hitAt10Floor)
+        #expect(hitAt10 >= Self.wholeSetHitAt10Floor)
         #expect(recall >= Self.recallFloor)
     }
 
@@ -118,13 +155,16 @@ private struct RelevanceSet: Decodable {
         let catalog = try SharedCatalog.get()
         let set = try RelevanceSet.load()
         for case let item in set.similar {
-            let ids = Set(try #require(catalog.similar(id: item.id, limit: 10)).map(\.book.id))
+            let ids = Set(try #require(try catalog.similar(id: item.id, limit: 10)).map(\.book.id))
             let hits = item.expected.filter(ids.contains).count
             #expect(hits >= item.minHits, "similar(\(item.title)) found \(hits) of \(item.expected)")
         }
     }
 
-    static let hitAt10Floor = 0.84  // measured 0.886 (39/44)
-    static let recallFloor = 0.58  // measured 0.626 (107/171)
-    static let hybridHitAt10Floor = 0.84  // measured 0.886 (39/44)
+    /// The relevance set's first 44 queries (the set before issue 16 added 12).
+    static let originalQueries = 44
+    static let hitAt10Floor = 0.84  // first 44 queries: measured 0.886 (39/44)
+    static let wholeSetHitAt10Floor = 0.80  // all 56: measured 0.839 (47/56)
+    static let recallFloor = 0.58  // measured 0.612 (131/214)
+    static let hybridHitAt10Floor = 0.80  // all 56: measured 0.839 (47/56)
 }
