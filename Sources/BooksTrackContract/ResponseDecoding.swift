@@ -63,6 +63,12 @@ public enum ResponseDecoding {
     /// Decodes `T` from an enveloped or bare body.
     public static func decode<T: Decodable & Sendable>(_ type: T.Type, from body: Data, status: Int) -> DecodedResponse<T> {
         let decoder = JSONCoding.decoder()
+        // Fast path, one pass: the canonical success envelope (`success: true`, `data`, `metadata`,
+        // no `error`) on a 2xx. Anything else — or anything that fails to decode — takes the
+        // tolerant path below, which reads the body as a JSON tree first.
+        if (200..<300).contains(status), let envelope = try? decoder.decode(SuccessEnvelope<T>.self, from: body) {
+            return .success(envelope.data, metadata: envelope.metadata)
+        }
         guard let root = try? decoder.decode(JSONValue.self, from: body) else {
             return .notJSON(status: status, snippet: snippet(of: body))
         }
@@ -170,6 +176,23 @@ public enum ResponseDecoding {
         let words = s.split(whereSeparator: { $0.isWhitespace || $0.isNewline })
         let joined = words.joined(separator: " ")
         return joined.count > limit ? String(joined.prefix(limit)) + "…" : joined
+    }
+}
+
+/// The canonical success envelope, decoded in one pass; throws for every other shape (including
+/// `success: false`, a non-null `error`, or metadata that does not decode), so the caller falls
+/// back to the tolerant path.
+struct SuccessEnvelope<T: Decodable>: Decodable {
+    let data: T
+    let metadata: ResponseMetadata
+    enum CodingKeys: String, CodingKey { case success, data, metadata, error }
+    struct NotCanonical: Error {}
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        guard try c.decode(Bool.self, forKey: .success) else { throw NotCanonical() }
+        if c.contains(.error), try !c.decodeNil(forKey: .error) { throw NotCanonical() }
+        metadata = try c.decode(ResponseMetadata.self, forKey: .metadata)
+        data = try c.decode(T.self, forKey: .data)
     }
 }
 

@@ -125,19 +125,31 @@ extension BTSCommand {
     /// never completes (seen intermittently after a failed `connect`) must not keep bts from exiting;
     /// the process exit that follows closes every socket anyway.
     static func shutdown(_ shell: Shell, within limit: Duration) async {
-        let finished = Mutex(false)
-        let work = Task {
-            await shell.shutdown()
-            finished.withLock { $0 = true }
+        // Whichever ends first resumes: the shutdown, or the time limit (the other task is left to
+        // the process exit). No polling: a one-shot command exits as soon as the shutdown is done.
+        let waiter = FirstResume()
+        let finished = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            waiter.set(continuation)
+            Task {
+                await shell.shutdown()
+                waiter.resume(returning: true)
+            }
+            Task {
+                try? await Task.sleep(for: limit)
+                waiter.resume(returning: false)
+            }
         }
-        let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: limit)
-        while !finished.withLock({ $0 }), clock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(20))
-        }
-        if !finished.withLock({ $0 }) {
-            work.cancel()
+        if !finished {
             FileHandle.standardError.write(Data("bts: the backend did not shut down in time; exiting anyway\n".utf8))
         }
     }
+}
+
+/// A continuation resumed once, by whichever caller comes first.
+private final class FirstResume: Sendable {
+    private let continuation = Mutex<CheckedContinuation<Bool, Never>?>(nil)
+
+    func set(_ value: CheckedContinuation<Bool, Never>) { continuation.withLock { $0 = value } }
+
+    func resume(returning value: Bool) { continuation.withLock { $0.take() }?.resume(returning: value) }
 }
