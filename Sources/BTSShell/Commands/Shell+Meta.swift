@@ -125,7 +125,12 @@ extension Shell {
             ("target", SecretMasking.maskURL(target.label).json),
             ("version", capabilities?.version.json), ("capabilities", .bool(capabilities != nil)),
         ])
-        if capabilities == nil { warn("connected to \(SecretMasking.maskURL(target.label)), but it did not publish its capabilities (gated commands will try anyway)") }
+        if capabilities == nil {
+            let absence = CapabilityAbsence(await opened.api.lastConnectError)
+            warn(absence.isUnreachable
+                ? "switched to \(SecretMasking.maskURL(target.label)), but it cannot be reached: \(absence.failure?.message ?? "")"
+                : "connected to \(SecretMasking.maskURL(target.label)), but it did not publish its capabilities (gated commands will try anyway)")
+        }
         return CommandOutput(value: value, view: .record(fields: ["server", "target", "version"].map { RecordField($0) }))
     }
 

@@ -126,6 +126,8 @@ final class HostileServer: Sendable {
             let count = read(client, &buffer, buffer.count)
             if count <= 0 { break }
             head += buffer[0..<count]
+            // Not HTTP (a TLS ClientHello): answer what came at once.
+            if let first = head.first, !(UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(first) { break }
             if head.count >= 4, String(decoding: head, as: UTF8.self).contains("\r\n\r\n") { break }
         }
         let text = String(decoding: head, as: UTF8.self)
