@@ -6,10 +6,10 @@ enum ConnectCheck {
     /// without publishing capabilities, which is not a reason to stay).
     static func refusal(_ result: ConnectResult, target: BackendTarget, current: BackendTarget?) -> ShellError? {
         guard let error = result.error, error.category == .network || error.kind == .invalidInput else { return nil }
-        let stays = current.map { "; still using \(SecretMasking.maskURL($0.label))" } ?? ""
+        let stays = current.map { " Still using the \(SecretMasking.maskURL($0.label))." } ?? ""
         return ShellError(
             .network,
-            "cannot connect to \(SecretMasking.maskURL(target.label)): \(error.message)\(stays) (connect --force switches anyway)",
+            "not switching to \(SecretMasking.maskURL(target.label)): \(error.message)\(stays) ('connect --force' switches anyway.)",
             code: error.code.rawValue)
     }
 }

@@ -130,6 +130,9 @@ extension BooksTrackError {
                 break
             }
         }
+        if error is HTTPParserError {
+            return make(.connection, "\(host) did not answer with HTTP (is it the right address and port?).", retryable: false)
+        }
         if let io = error as? IOError {
             switch io.errnoCode {
             case ECONNREFUSED: return make(.connection, "Cannot connect to \(host): the connection was refused (is the server running?).")

@@ -6,7 +6,7 @@ extension BooksTrackError {
     public var endsCallAtOnce: Bool {
         switch kind {
         case .timeout, .dns, .tls, .invalidInput: return true
-        case .connection: return retryableFailure == .transport(.cannotConnect)
+        case .connection: return !retryable || retryableFailure == .transport(.cannotConnect)
         case .other: return !retryable
         default: return false
         }

@@ -62,9 +62,9 @@ struct HostileInputTests {
         let start = clock.now
         let status = await harness.run("connect http://127.0.0.1:\(port)")
         #expect(status == 3, "\(harness.err)")
-        #expect(clock.now - start < .seconds(2))
-        #expect(harness.err.contains("cannot connect to http://127.0.0.1:\(port)"))
-        #expect(harness.err.contains("still using embedded server"))
+        #expect(clock.now - start < .seconds(10))  // loose: shared CPU; by hand 0.1 s
+        #expect(harness.err.contains("not switching to http://127.0.0.1:\(port): Cannot connect to 127.0.0.1"))
+        #expect(harness.err.contains("Still using the embedded server."))
         #expect(!harness.err.contains("errno"))
         // Still on the embedded server: a search works.
         #expect(await harness.run("search dune --limit 1") == 0, "\(harness.err)")
@@ -84,7 +84,7 @@ struct HostileInputTests {
         #expect(await harness.run("search dune") == 3)
         #expect(harness.err.contains("Cannot connect to 127.0.0.1: the connection was refused"))
         #expect(!harness.err.contains("Retrying"))
-        #expect(clock.now - start < .seconds(2))
+        #expect(clock.now - start < .seconds(10))  // loose: shared CPU; by hand 0.1 s
         await harness.close()
     }
 
@@ -194,6 +194,16 @@ struct HostileInputTests {
         #expect(harness.err.contains("not a text file") || harness.err.contains("not UTF-8"))
         #expect(await harness.run("jobs") == 0)
         #expect(harness.out.contains(#"{"jobs":[]}"#))
+        await harness.close()
+    }
+
+    @Test func scriptDiagnosticsNeverPrintControlCharacters() async throws {
+        // Found by scripts/fuzz (language): "unexpected '\0' in variable path" printed the NUL.
+        let harness = try ShellHarness.make()
+        let script = "echo ${a\u{0}b}\necho ${x\u{1B}\u{301}]0;t\u{07}}\necho \"\u{202E}\u{9B}31m"
+        #expect(await harness.run(script) == 2)
+        #expect(!harness.err.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" || (0x7F...0x9F).contains($0.value) || $0.value == 0x202E },
+                "\(harness.err.debugDescription)")
         await harness.close()
     }
 
