@@ -9,9 +9,9 @@ import Testing
 struct HostileServerTests {
     /// Runs one title search and returns the error it failed with, and how long it took.
     ///
-    /// Timing bounds here are loose on purpose (the suite shares 2 cores with everything else): the
-    /// connect timeout is set to 20 s, so a pool that retried a refused connect "until the connect
-    /// timeout" (the old behaviour) could not finish under 10 s; the attempt count proves "no retry".
+    /// No test here asserts a duration (the whole test process can stall for minutes on this shared
+    /// machine): attempt counts prove "no retry", and the client's configuration proves "no pool
+    /// retry of a refused connect"; the times are measured by hand (closing note of issue 11).
     func failure(
         _ url: URL, _ tweak: (inout APIConfiguration) -> Void = { _ in }
     ) async -> (BooksTrackError?, Duration) {
@@ -76,13 +76,12 @@ struct HostileServerTests {
         try await HostileServer.with({ head in
             HostileServer.redirect(to: head.contains("/again") ? "/v1/search/title?q=dune" : "/again")
         }) { server in
-            let (error, elapsed) = await failure(server.baseURL)
+            let (error, _) = await failure(server.baseURL)
             let caught = try #require(error)
             #expect(caught.message == "The server redirected in a loop; not followed.")
             #expect(!caught.message.contains("Retrying"))
             #expect(caught.attempts == 1)
             #expect(server.received.count == 2)
-            #expect(elapsed < .seconds(10))
         }
     }
 
@@ -102,26 +101,31 @@ struct HostileServerTests {
 
     // MARK: failure paths bounded by kind
 
-    @Test func refusedConnectFailsInUnderASecondWithoutRetries() async throws {
+    @Test func refusedConnectFailsAtOnceWithoutRetries() async throws {
         let port = try HostileServer.refusedPort()
-        let (error, elapsed) = await failure(try #require(URL(string: "http://127.0.0.1:\(port)")))
+        let (error, _) = await failure(try #require(URL(string: "http://127.0.0.1:\(port)")))
         let caught = try #require(error)
         #expect(caught.kind == .connection)
         #expect(caught.exitCode == 3)
         #expect(caught.attempts == 1)
         #expect(caught.message == "Cannot connect to 127.0.0.1: the connection was refused (is the server running?).")
         #expect(caught.userDetail == nil)  // errno text stays in the trace
-        #expect(elapsed < .seconds(10), "took \(elapsed)")  // by hand: 0.13 s for the whole bts run
     }
 
-    @Test func unresolvableNameFailsInUnderTwoSeconds() async throws {
-        let (error, elapsed) = await failure(try #require(URL(string: "http://no-such-host-bts-test.invalid:8080")))
+    @Test func theConnectionPoolDoesNotRetryARefusedConnect() {
+        // AHC's default retries a failed connect with backoff until the connect timeout (~5 s per
+        // attempt, 31 s to exit 3 with bts's own retries).
+        let config = HTTPTransport.clientConfiguration(APIConfiguration(baseURL: URL(fileURLWithPath: "/")))
+        #expect(config.connectionPool.retryConnectionEstablishment == false)
+    }
+
+    @Test func unresolvableNameFailsAtOnce() async throws {
+        let (error, _) = await failure(try #require(URL(string: "http://no-such-host-bts-test.invalid:8080")))
         let caught = try #require(error)
         #expect(caught.kind == .dns)
         #expect(caught.exitCode == 3)
         #expect(caught.attempts == 1)
         #expect(caught.message == "Cannot resolve the host name no-such-host-bts-test.invalid.")
-        #expect(elapsed < .seconds(10), "took \(elapsed)")  // by hand: 0.20 s for the whole bts run
     }
 
     @Test func timeoutEndsAtTheConfiguredDeadlineNotAMultiple() async throws {
@@ -139,18 +143,17 @@ struct HostileServerTests {
     @Test func tlsToAPlainServerIsNotRetried() async throws {
         try await HostileServer.with({ _ in HostileServer.json(okSearch) }) { server in
             let url = try #require(URL(string: "https://127.0.0.1:\(server.port)"))
-            let (error, elapsed) = await failure(url)
+            let (error, _) = await failure(url)
             let caught = try #require(error)
             #expect(caught.attempts == 1)
             #expect(caught.exitCode == 3 || caught.exitCode == 1)
             #expect(!caught.message.contains("Retrying"))
-            #expect(elapsed < .seconds(10))
         }
     }
 
     @Test func garbageInsteadOfHTTPIsOnePlainSentence() async throws {
         try await HostileServer.with({ _ in .raw(Array("SSH-2.0-OpenSSH\r\n\u{1B}[2J garbage\r\n\r\n".utf8)) }) { server in
-            let (error, elapsed) = await failure(server.baseURL)
+            let (error, _) = await failure(server.baseURL)
             let caught = try #require(error)
             #expect(caught.message == "127.0.0.1 did not answer with HTTP (is it the right address and port?).")
             #expect(caught.exitCode == 3)
@@ -159,7 +162,6 @@ struct HostileServerTests {
             #expect(!caught.message.contains("errno"))
             #expect(!caught.message.contains("\u{1B}"))
             #expect(caught.userDetail == nil)
-            #expect(elapsed < .seconds(10))
         }
     }
 

@@ -104,12 +104,9 @@ struct HostileRequestTests {
     func malformedHeadsAreAnsweredAndClosed(jobs: Bool) async throws {
         try await withServer(jobs: jobs) { server in
             for (name, bytes, status) in Self.malformed {
-                let clock = ContinuousClock()
-                let start = clock.now
                 let (reply, closed) = try await Self.exchange(port: server.port, bytes)
                 #expect(reply.hasPrefix("HTTP/1.1 \(status)"), "\(name): \(reply.prefix(40))")
                 #expect(closed, "\(name): left open")
-                #expect(clock.now - start < .seconds(2), "\(name)")
             }
             // A good request still works on the same server.
             let (reply, _) = try await Self.exchange(port: server.port, Array("GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8))
@@ -120,14 +117,11 @@ struct HostileRequestTests {
     @Test(arguments: [true, false])
     func slowHeadGets408AndIsClosed(jobs: Bool) async throws {
         try await withServer(jobs: jobs) { server in
-            let clock = ContinuousClock()
-            let start = clock.now
             // 1 byte every 200 ms: the 800 ms head deadline passes long before the head is whole.
             let (reply, closed) = try await Self.exchange(
                 port: server.port, Array("GET /health HTTP/1.1\r\nHost: x\r\n\r\n".utf8), pause: .milliseconds(200))
             #expect(reply.hasPrefix("HTTP/1.1 408"))
             #expect(closed)
-            #expect(clock.now - start < .seconds(5))
         }
     }
 

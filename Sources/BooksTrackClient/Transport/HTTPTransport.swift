@@ -25,6 +25,11 @@ struct HTTPTransport: Sendable {
 
     /// Creates the shared client (no read timeout: ordinary requests carry a deadline, streams an idle timer).
     static func makeClient(_ configuration: APIConfiguration) -> HTTPClient {
+        HTTPClient(eventLoopGroupProvider: .singleton, configuration: clientConfiguration(configuration))
+    }
+
+    /// The shared client's settings (separate so that tests can check them).
+    static func clientConfiguration(_ configuration: APIConfiguration) -> HTTPClient.Configuration {
         var config = HTTPClient.Configuration()
         config.timeout = HTTPClient.Configuration.Timeout(
             connect: .nanoseconds(configuration.connectTimeout.wholeNanoseconds), read: nil)
@@ -37,7 +42,7 @@ struct HTTPTransport: Sendable {
         // with backoff until the connect timeout, ~5 s per attempt).
         config.connectionPool.retryConnectionEstablishment = false
         config.httpVersion = .automatic
-        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: config)
+        return config
     }
 
     var host: String { configuration.baseURL.host ?? configuration.baseURL.absoluteString }
