@@ -125,6 +125,17 @@ struct HostileRequestTests {
         }
     }
 
+    @Test(arguments: [true, false])
+    func aHeadArrivingInPiecesWithinTheDeadlineIsServed(jobs: Bool) async throws {
+        try await withServer(jobs: jobs) { server in
+            // One byte per read, 5 ms apart (~0.25 s in all, under the 0.8 s head deadline).
+            let (reply, _) = try await Self.exchange(
+                port: server.port, Array("GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8),
+                pause: .milliseconds(5))
+            #expect(reply.hasPrefix("HTTP/1.1 200"), "\(reply.prefix(60))")
+        }
+    }
+
     @Test func healthIsNeverRateLimited() async throws {
         try await withServer(jobs: false, { $0.rateLimits[.global] = .perMinute(3) }) { server in
             for _ in 0..<10 {
