@@ -39,7 +39,8 @@ public struct DiagnosticRenderer: Sendable {
             if let range = note.range {
                 output += block(severity: .note, message: note.message, range: range, in: source)
             } else {
-                output += paint("\(source.name): ", .bold) + paint("note: ", .note) + note.message + "\n"
+                output += paint("\(DisplayWidth.printable(text: source.name)): ", .bold) + paint("note: ", .note)
+                    + DisplayWidth.printable(text: note.message) + "\n"
             }
         }
         return output
@@ -55,9 +56,10 @@ public struct DiagnosticRenderer: Sendable {
         case .warning: style = .warning
         case .note: style = .note
         }
-        var output = paint("\(source.name):\(location.line):\(location.column): ", .bold)
+        // The file name and the message may quote bytes of the file: never a control character.
+        var output = paint("\(DisplayWidth.printable(text: source.name)):\(location.line):\(location.column): ", .bold)
         output += paint("\(severity.rawValue): ", style)
-        output += paint(message, .bold) + "\n"
+        output += paint(DisplayWidth.printable(text: message), .bold) + "\n"
 
         let line = location.line
         let content = source.lineContentRange(line)

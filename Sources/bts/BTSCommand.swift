@@ -95,10 +95,14 @@ struct BTSCommand: ParsableCommand {
                 let input = FileHandle.standardInput.readDataToEndOfFile()
                 return await shell.run(String(decoding: input, as: UTF8.self), name: "<stdin>")
             }
+            // The first signal decides the exit status: 130 for Ctrl-C, 143 SIGTERM, 129 SIGHUP.
+            let firstSignalStatus = Mutex<Int32?>(nil)
             let listener = Task {
                 var signalled = 0
                 for await event in signals.events where event != .windowChanged {
                     signalled += 1
+                    let eventStatus = event == .interrupt ? ExitStatus.interrupted.rawValue : event.exitStatus
+                    firstSignalStatus.withLock { if $0 == nil { $0 = eventStatus } }
                     work.cancel()
                     // A second signal, or a command that ignores cancellation for 3 s, ends the
                     // process at once (the server dies with it; nothing is left running).
@@ -112,7 +116,7 @@ struct BTSCommand: ParsableCommand {
             }
             let result = await work.value
             listener.cancel()
-            status = work.isCancelled ? ExitStatus.interrupted.rawValue : result
+            status = firstSignalStatus.withLock { $0 } ?? (work.isCancelled ? ExitStatus.interrupted.rawValue : result)
         }
         signals.stop()
         await Self.shutdown(shell, within: .seconds(3))

@@ -40,7 +40,7 @@ struct GlobalOptions: ParsableArguments {
 
     func validate() throws {
         if let timeout, !(timeout > 0 && timeout <= 3600) {
-            throw ValidationError("--timeout must be a number of seconds between 0 and 3600")
+            throw ValidationError("--timeout must be more than 0 and at most 3600 seconds (got \(timeout))")
         }
         if local, api != nil || profile != nil {
             throw ValidationError("--local cannot be combined with --api or --profile")

@@ -14,7 +14,7 @@ struct ServeCommand: ParsableCommand {
     var flags: [String] = []
 
     func execute() async -> Int32 {
-        let configuration: ServerConfiguration
+        var configuration: ServerConfiguration
         do {
             configuration = try ServerConfiguration(arguments: flags)
         } catch {
@@ -22,6 +22,10 @@ struct ServeCommand: ParsableCommand {
             return ExitStatus.usage.rawValue
         }
         let cache = configuration.cacheDirectory ?? XDGPaths().cacheDirectory
+        // Jobs survive a restart: the XDG state directory unless --cache-dir says otherwise.
+        if configuration.cacheDirectory == nil, configuration.jobsDirectory == nil {
+            configuration.jobsDirectory = XDGPaths().stateDirectory.appendingPathComponent("jobs", isDirectory: true)
+        }
         let catalog: SQLiteCatalog
         do {
             try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)

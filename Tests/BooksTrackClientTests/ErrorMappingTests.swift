@@ -61,10 +61,13 @@ import Testing
         #expect(bad.retryableFailure == .http(status: 400, code: "INVALID_ISBN", retryable: false, retryAfter: nil))
     }
 
-    @Test func transportFailuresMapToConnectionLost() {
+    @Test func transportFailuresMapToPlainSentences() {
         let refused = BooksTrackError.fromTransport(
             IOError(errnoCode: ECONNREFUSED, reason: "connect"), url: "u", host: "h", timeout: nil)
-        #expect(refused.message.hasPrefix("Connection lost"))
+        // A connection that never opened was not "lost"; errno text stays in `detail` (traces).
+        #expect(refused.message == "Cannot connect to h: the connection was refused (is the server running?).")
+        #expect(refused.userDetail == nil)
+        #expect(refused.endsCallAtOnce)
         #expect(refused.category == .network)
         #expect(refused.retryableFailure == .transport(.cannotConnect))
         let cancelled = BooksTrackError.fromTransport(CancellationError(), url: "u", host: "h", timeout: nil)

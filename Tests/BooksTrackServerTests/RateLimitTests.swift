@@ -55,12 +55,15 @@ import Testing
             #expect(capabilities.header("X-RateLimit-Class") == "global")
             // The class header wins on class-limited routes.
             #expect(try await server.get("/v1/search/title?q=x").header("X-RateLimit-Limit") == "100")
-            _ = try await server.get("/health")
-            _ = try await server.get("/health")
+            _ = try await server.get("/api/v2/capabilities")
+            // /health is never counted (a flood must not hide whether the server is up).
+            #expect(try await server.get("/health").header("X-RateLimit-Class") == nil)
+            _ = try await server.get("/api/v2/capabilities")
             let refused = try await server.get("/v1/search/isbn?isbn=9780439023481")
             #expect(refused.status == 429 && refused.header("Retry-After") == "3600")
-            clock.advance(by: 3600)
             #expect(try await server.get("/health").status == 200)
+            clock.advance(by: 3600)
+            #expect(try await server.get("/api/v2/capabilities").status == 200)
         }
     }
 

@@ -1,3 +1,4 @@
+import BooksTrackClient
 import Foundation
 
 /// What the command line asked for (`--api`, `--profile`, `--local`), before the environment
@@ -24,7 +25,9 @@ public enum BackendTarget: Sendable, Hashable {
     /// How `connect` and errors name it.
     public var label: String {
         switch self {
-        case .remote(let url, _, let label): return label == url.absoluteString ? label : "\(label) (\(url.absoluteString))"
+        case .remote(let url, _, let label):
+            let shown = SecretMasking.maskURL(url.absoluteString)
+            return label == shown ? label : "\(label) (\(shown))"
         case .embedded: return "embedded server"
         }
     }
@@ -40,10 +43,10 @@ public enum BackendSelection {
         loadConfig: () throws(ShellError) -> ShellConfig
     ) throws(ShellError) -> BackendTarget {
         if request.forceEmbedded { return .embedded }
-        if let api = request.apiURL { return .remote(url: try parseURL(api, origin: "--api"), token: nil, label: api) }
+        if let api = request.apiURL { return .remote(url: try parseURL(api, origin: "--api"), token: nil, label: SecretMasking.maskURL(api)) }
         if let name = request.profile { return try target(profile: name, config: loadConfig()) }
         if let env = environment["BTS_API_URL"], !env.isEmpty {
-            return .remote(url: try parseURL(env, origin: "BTS_API_URL"), token: nil, label: env)
+            return .remote(url: try parseURL(env, origin: "BTS_API_URL"), token: nil, label: SecretMasking.maskURL(env))
         }
         let config = try loadConfig()
         if let name = config.defaultProfile { return try target(profile: name, config: config) }
@@ -53,7 +56,7 @@ public enum BackendSelection {
     /// A target for `connect TARGET`: a URL, a profile name, or `embedded`/`local-embedded`.
     public static func target(forConnect text: String, config: () throws(ShellError) -> ShellConfig) throws(ShellError) -> BackendTarget {
         if text == "embedded" { return .embedded }
-        if text.contains("://") { return .remote(url: try parseURL(text, origin: "connect"), token: nil, label: text) }
+        if text.contains("://") { return .remote(url: try parseURL(text, origin: "connect"), token: nil, label: SecretMasking.maskURL(text)) }
         return try target(profile: text, config: config())
     }
 
@@ -66,11 +69,9 @@ public enum BackendSelection {
 
     /// Checks an http(s) URL.
     public static func parseURL(_ text: String, origin: String) throws(ShellError) -> URL {
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              url.host != nil
-        else {
-            throw ShellError(.usage, "\(origin): '\(text)' is not an http:// or https:// URL")
+        switch ServerURL.parse(text) {
+        case .success(let url): return url
+        case .failure(let problem): throw ShellError(.usage, "\(origin): \(problem.message)", code: "INVALID_URL")
         }
-        return url
     }
 }

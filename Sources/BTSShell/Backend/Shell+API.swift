@@ -24,21 +24,27 @@ extension Shell {
     }
 
     /// Opens `target`, makes it current (closing the previous one) and reads its capabilities.
+    /// With `requireReachable` (`connect` without `--force`), an unreachable target is closed again
+    /// and the current backend stays.
     @discardableResult
-    func open(_ target: BackendTarget) async throws(ShellError) -> BackendConnection {
+    func open(_ target: BackendTarget, requireReachable: Bool = false) async throws(ShellError) -> BackendConnection {
         var backendOptions = options.backendOptions
         backendOptions.allowsLongRetryWaits = settings.wait
         let opened = try await BackendConnection.open(target, options: backendOptions, trace: traceHandler())
-        let previous = connection
-        connection = opened
-        await previous?.shutdown()
         let sink = self.sink
         let quiet = settings.quiet
         await opened.api.setRetryHandler { progress in
             guard !quiet else { return }
-            sink.write("\(progress.message)\n", to: .standardError)
+            sink.write(TerminalText.sanitize(progress.message, lines: .flatten) + "\n", to: .standardError)
         }
-        _ = await opened.api.connect()
+        let result = await opened.api.connect(refresh: requireReachable)
+        if requireReachable, let refusal = ConnectCheck.refusal(result, target: target, current: connection?.target) {
+            await opened.shutdown()
+            throw refusal
+        }
+        let previous = connection
+        connection = opened
+        await previous?.shutdown()
         return opened
     }
 
@@ -52,7 +58,7 @@ extension Shell {
             if let body = event.requestBody, !body.isEmpty { text += "trace:   > \(body)\n" }
             for header in event.responseHeaders { text += "trace:   < \(header.name): \(header.value)\n" }
             if let body = event.responseBody, !body.isEmpty { text += "trace:   < \(body.prefix(2000))\n" }
-            sink.write(text, to: .standardError)
+            sink.write(TerminalText.sanitize(text), to: .standardError)
         }
     }
 

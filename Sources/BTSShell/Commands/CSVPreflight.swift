@@ -1,4 +1,5 @@
 import BTSLanguage
+import BooksTrackClient
 import Foundation
 
 /// The local checks of `import FILE.csv`, before any request.
@@ -22,6 +23,9 @@ enum CSVPreflight {
                                             Double(size) / 1_048_576), range: range, code: "FILE_TOO_LARGE")
         }
         guard size > 0 else { throw ShellError(.usage, "cannot import '\(path)': the file is empty", range: range) }
+        if let problem = TextFileCheck.problem(inFileAt: url) {
+            throw ShellError(.usage, "cannot import '\(path)': \(problem.message)", range: range, code: "NOT_TEXT")
+        }
         let head = (try? handle.read(upToCount: 65_536)) ?? Data()
         let text = String(decoding: head, as: UTF8.self)
         let lines = text.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" }).map(String.init)

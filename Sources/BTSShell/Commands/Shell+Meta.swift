@@ -41,8 +41,9 @@ extension Shell {
         let capabilities = await connection.api.capabilities
         let source = await connection.api.capabilitiesSource
         guard let capabilities else {
-            let reason = result?.error?.message ?? "the server did not publish them"
-            throw ShellError(.network, "capabilities unknown: \(reason)")
+            var failure = result?.error
+            if failure == nil { failure = await connection.api.lastConnectError }
+            throw CapabilityAbsence(failure).shellError
         }
         let gates = Self.gatedCommands()
         let features = capabilities.features.keys.sorted().map { name in
@@ -80,6 +81,9 @@ extension Shell {
     /// `limits`: every budget with a bar and the time to its reset.
     func runLimits(_ command: ResolvedCommand) async throws -> CommandOutput? {
         let api = try await backend().api
+        if await api.capabilities == nil, let failure = await api.lastConnectError, failure.category == .network {
+            warn(CapabilityAbsence(failure).limitsNote)
+        }
         let now = Date()
         let rows = await api.budgets().map { item -> JSONValue in
             let (name, budget) = item
@@ -114,14 +118,19 @@ extension Shell {
     func runConnect(_ command: ResolvedCommand) async throws -> CommandOutput? {
         let text = command.string("TARGET") ?? ""
         let target = try BackendSelection.target(forConnect: text, config: { () throws(ShellError) in try loadConfig() })
-        let opened = try await open(target)
+        let opened = try await open(target, requireReachable: !command.flag("force"))
         let capabilities = await opened.api.capabilities
         let value = JSONValue.record([
             ("server", SecretMasking.maskURL(opened.api.baseURL.absoluteString).json),
             ("target", SecretMasking.maskURL(target.label).json),
             ("version", capabilities?.version.json), ("capabilities", .bool(capabilities != nil)),
         ])
-        if capabilities == nil { warn("connected to \(SecretMasking.maskURL(target.label)), but it did not publish its capabilities (gated commands will try anyway)") }
+        if capabilities == nil {
+            let absence = CapabilityAbsence(await opened.api.lastConnectError)
+            warn(absence.isUnreachable
+                ? "switched to \(SecretMasking.maskURL(target.label)), but it cannot be reached: \(absence.failure?.message ?? "")"
+                : "connected to \(SecretMasking.maskURL(target.label)), but it did not publish its capabilities (gated commands will try anyway)")
+        }
         return CommandOutput(value: value, view: .record(fields: ["server", "target", "version"].map { RecordField($0) }))
     }
 

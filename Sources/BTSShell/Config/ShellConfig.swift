@@ -1,3 +1,4 @@
+import BooksTrackClient
 import Foundation
 import TOMLKit
 #if canImport(Glibc)
@@ -79,9 +80,11 @@ public struct ShellConfig: Sendable, Hashable {
         }
         var profiles: [String: BackendProfile] = [:]
         for (name, profile) in model.profiles ?? [:] {
-            guard let profileURL = URL(string: profile.url), profileURL.scheme == "http" || profileURL.scheme == "https"
-            else {
-                throw ShellError(.usage, "profile '\(name)' in \(path) has an invalid url '\(profile.url)' (expected http:// or https://)")
+            let profileURL: URL
+            switch ServerURL.parse(profile.url) {
+            case .success(let url): profileURL = url
+            case .failure(let problem):
+                throw ShellError(.usage, "profile '\(name)' in \(path) has an unusable url: \(problem.message)", code: "INVALID_URL")
             }
             profiles[name] = BackendProfile(name: name, url: profileURL, token: profile.token)
         }

@@ -14,7 +14,11 @@ public struct ErrorReporter: Sendable {
     }
 
     /// The rendered error (every line ends in a newline).
-    public func render(_ error: ShellError, in source: SourceFile?) -> String {
+    public func render(_ raw: ShellError, in source: SourceFile?) -> String {
+        // Messages and details may quote a server or a file: neutralised here, the one place errors become text.
+        var error = raw
+        error.message = TerminalText.sanitize(error.message, lines: .flatten)
+        error.details = error.details.map { TerminalText.sanitize($0, lines: .flatten) }
         let renderer = DiagnosticRenderer(colored: colored)
         var output = ""
         if !error.diagnostics.isEmpty, let source {

@@ -106,11 +106,17 @@ public enum Expectation {
             }
         case .matches:
             let pattern = right.interpolationText
-            do {
-                let regex = try Regex(pattern)
-                return .success(left.interpolationText.contains(regex))
+            // A linear-time engine with a work budget that Ctrl-C interrupts (see BoundedRegex).
+            let regex: BoundedRegex
+            do throws(BoundedRegex.Failure) {
+                regex = try BoundedRegex(pattern)
             } catch {
-                return .failure(Invalid(message: "invalid regular expression '\(pattern)': \(error)"))
+                return .failure(Invalid(message: "invalid regular expression '\(pattern)': \(error.message)"))
+            }
+            do throws(BoundedRegex.Failure) {
+                return .success(try regex.firstMatchExists(in: left.interpolationText))
+            } catch {
+                return .failure(Invalid(message: "'matches' stopped: \(error.message)"))
             }
         }
     }

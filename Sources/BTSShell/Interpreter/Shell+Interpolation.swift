@@ -37,6 +37,7 @@ extension Shell {
                 case .failure(let error): return .failure(error)
                 }
             }
+            if text.utf8.count > ValueLimit.maxBytes { return .failure(ValueLimit.tooLarge(text.utf8.count)) }
         }
         return .success(text)
     }

@@ -122,7 +122,7 @@ public actor Shell {
 
     /// A warning on stderr (silenced by `--quiet`).
     func warn(_ text: String) {
-        note(ANSIStyle.yellow.apply("warning:", enabled: colored(.standardError)) + " " + text)
+        note(ANSIStyle.yellow.apply("warning:", enabled: colored(.standardError)) + " " + TerminalText.sanitize(text, lines: .flatten))
     }
 
     /// Renders an error on stderr (errors are never silenced).

@@ -39,7 +39,7 @@ public struct ShellError: Error, Sendable {
     public init(_ error: BooksTrackError, range: SourceRange? = nil) {
         let status = ExitStatus(rawValue: error.exitCode) ?? .failure
         var details: [String] = []
-        if !error.detail.isEmpty, error.detail != error.message { details.append(error.detail) }
+        if let detail = error.userDetail { details.append(detail) }
         self.init(status, error.message, range: range, details: details, code: error.code.rawValue)
     }
 

@@ -83,7 +83,7 @@ extension JSONValue {
             case "\r": output += "\\r"
             case "\t": output += "\\t"
             default:
-                if scalar.value < 0x20 {
+                if scalar.value < 0x20 || TerminalText.needsWork(scalar) {
                     output += String(format: "\\u%04x", scalar.value)
                 } else {
                     output.unicodeScalars.append(scalar)

@@ -34,7 +34,7 @@ public struct ProgressLine: Sendable, Hashable {
                 }
             }
         }
-        parts.append(status)
+        parts.append(TerminalText.sanitize(status, lines: .flatten))
         return parts.joined(separator: "  ")
     }
 

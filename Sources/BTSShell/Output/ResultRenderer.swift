@@ -59,9 +59,9 @@ public struct ResultRenderer: Sendable {
     }
 
     /// RFC 4180: fields with a comma, quote, CR or LF are quoted, quotes doubled.
+    /// Controls neutralised and CR/LF checked per scalar (see `TerminalText.csvField`).
     public static func csvField(_ text: String) -> String {
-        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
-        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        TerminalText.csvField(text)
     }
 
     func rows(of value: JSONValue, key: String?) -> [JSONValue] {
@@ -74,7 +74,9 @@ public struct ResultRenderer: Sendable {
     func table(_ value: JSONValue, view: ResultView) -> String {
         switch view {
         case .none: return ""
-        case .text(let text): return text.isEmpty || text.hasSuffix("\n") ? text : text + "\n"
+        case .text(let raw):
+            let text = TerminalText.sanitize(raw)
+            return text.isEmpty || text.hasSuffix("\n") ? text : text + "\n"
         case .record(let fields): return record(value, fields: fields)
         case .table(let columns, let rowsKey, let footer, let empty):
             let rows = rows(of: value, key: rowsKey)
@@ -93,8 +95,7 @@ public struct ResultRenderer: Sendable {
         var output = ""
         for field in present {
             let title = field.title + String(repeating: " ", count: keyWidth - DisplayWidth.of(field.title))
-            var text = TableColumn(field.key, field.title).cell(value)
-            text = text.replacingOccurrences(of: "\n", with: " ")
+            var text = TerminalText.sanitize(TableColumn(field.key, field.title).cell(value), lines: .flatten)
             if let width {
                 text = Self.truncate(text, to: max(8, width - keyWidth - 2))
             }
@@ -104,7 +105,7 @@ public struct ResultRenderer: Sendable {
     }
 
     func grid(columns: [TableColumn], rows: [JSONValue]) -> String {
-        let cells = rows.map { row in columns.map { $0.cell(row).replacingOccurrences(of: "\n", with: " ") } }
+        let cells = rows.map { row in columns.map { TerminalText.sanitize($0.cell(row), lines: .flatten) } }
         var widths = columns.indices.map { index in
             max(DisplayWidth.of(columns[index].title), cells.map { DisplayWidth.of($0[index]) }.max() ?? 0)
         }

@@ -26,7 +26,7 @@ public enum ValueType: Sendable, Hashable {
         case .double(nil): return "a number"
         case .enumeration(let values): return "one of " + values.joined(separator: ", ")
         case .flag: return "no value"
-        case .duration: return "a duration such as 500ms, 2s, 1.5, 3m or 1h"
+        case .duration: return "a duration such as 500ms, 2s, 1.5, 3m or 1h, at most 24h"
         case .path: return "a file path"
         case .commandName: return "a command name"
         }

@@ -176,9 +176,13 @@ extension CommandRegistry {
         CommandSpec(
             "connect", group: .meta,
             summary: "Switch to another server by URL or profile name",
-            discussion: "Built-in profiles: production, staging, local. The line is never saved in history.",
+            discussion: """
+                Built-in profiles: production, staging, local. The target is checked first: when it cannot \
+                be reached the current server stays (--force switches anyway). The line is never saved in history.
+                """,
             positionals: [ArgumentSpec("TARGET", "A URL (http://host:port) or a profile name", completion: .profile)],
-            examples: ["connect local", "connect http://localhost:8787"],
+            options: [OptionSpec("force", short: "f", type: .flag, help: "Switch even when the server cannot be reached")],
+            examples: ["connect local", "connect http://localhost:8787", "connect --force http://localhost:8787"],
             isSensitive: true),
         CommandSpec(
             "set", group: .meta,
@@ -215,7 +219,7 @@ extension CommandRegistry {
             summary: "Check a condition; a failure stops the script with exit 4",
             discussion: """
                 Forms: A == B, A != B, A > B, A >= B, A < B, A <= B (numeric when both sides are numbers), \
-                A contains B (substring, array element or object key), A matches REGEX, exists ${PATH}, \
+                A contains B (substring, array element or object key), A matches REGEX (a linear-time engine: no backreferences or lookaround), exists ${PATH}, \
                 count ${PATH} OP N (elements of an array/object, characters of a string), and a single value \
                 (true when non-empty and not false/0). 'not' in front negates. Operators are unquoted words. \
                 Both sides are printed when it fails; a missing path on either side is a failure (exit 4).

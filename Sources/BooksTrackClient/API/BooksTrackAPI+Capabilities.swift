@@ -38,8 +38,10 @@ extension BooksTrackAPI {
         }
         do {
             let response = try await fetchCapabilities()
+            lastConnectError = nil
             return ConnectResult(capabilities: response.value, source: .server, error: nil)
         } catch {
+            lastConnectError = error
             if let cached, let age, error.category == .network || error.kind == .decoding || error.category == .api {
                 adopt(cached.capabilities, source: .staleCache(age: age))
                 return ConnectResult(capabilities: cached.capabilities, source: .staleCache(age: age), error: error)

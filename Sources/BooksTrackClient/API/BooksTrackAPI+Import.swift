@@ -6,6 +6,9 @@ extension BooksTrackAPI {
     /// disk in 64 KB chunks with a computed `Content-Length`; the file is never read whole.
     /// The upload creates a job, so it is not repeated after a partial attempt.
     public func importCSV(fileAt fileURL: URL) async throws(BooksTrackError) -> APIResponse<ImportAccepted> {
+        if let problem = TextFileCheck.problem(inFileAt: fileURL) {
+            throw BooksTrackError.invalidInput("Cannot import '\(fileURL.lastPathComponent)': \(problem.message).")
+        }
         let upload = try MultipartFileBody(fileURL: fileURL)
         var spec = RequestSpec(.POST, "/api/v2/imports", rateLimitClass: .import)
         spec.body = .multipart(upload)

@@ -161,7 +161,11 @@ extension BooksTrackAPI {
                 failure = error
             }
             failure.attempts = attempt
+            failure.dropRetryPromise()
             if failure.isCancellation { throw failure }
+            // Bounded by kind: a refused connect and the request's own deadline end the call at once
+            // (retrying them would turn a 1 s answer into 30 s, a 30 s deadline into a multiple of it).
+            if failure.endsCallAtOnce { throw failure }
             switch machine.failed(with: failure.retryableFailure, now: clock.now) {
             case .giveUp(let reason):
                 if attempt > 1 || !(reason.isPlainRefusal) { failure.gaveUp = reason }

@@ -22,6 +22,9 @@ public actor BooksTrackAPI {
     public internal(set) var capabilities: Capabilities?
     /// Where `capabilities` came from.
     public internal(set) var capabilitiesSource: CapabilitiesSource = .none
+    /// Why the last `connect()` could not fetch capabilities (nil after a success): tells
+    /// "unreachable" apart from "did not publish".
+    public internal(set) var lastConnectError: BooksTrackError?
     /// Called before each retry wait (e.g. "retrying 2/3 in 45 s…").
     var retryHandler: (@Sendable (RetryProgress) -> Void)?
 

@@ -19,8 +19,9 @@ struct CapabilitiesDiskCache: Sendable {
         directory.appendingPathComponent("capabilities-\(Self.hash(Self.normalized(baseURL))).json")
     }
 
+    /// The key of a backend: its URL lowercased, without credentials (no secret is written to disk).
     static func normalized(_ url: URL) -> String {
-        var text = url.absoluteString.lowercased()
+        var text = ServerURL.withoutCredentials(url.absoluteString).lowercased()
         while text.hasSuffix("/") { text.removeLast() }
         return text
     }
@@ -49,7 +50,9 @@ struct CapabilitiesDiskCache: Sendable {
     func store(_ capabilities: Capabilities, at date: Date) {
         let entry = Entry(baseURL: Self.normalized(baseURL), fetchedAt: date.timeIntervalSince1970, capabilities: capabilities)
         guard let data = try? JSONCoding.encoder(sortedKeys: true).encode(entry) else { return }
-        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try? FileManager.default.createDirectory(
+            at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         try? data.write(to: fileURL, options: .atomic)
+        try? FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: fileURL.path)
     }
 }

@@ -120,7 +120,7 @@ extension BooksTrackError {
                 let after = timeout.map { " after \(RetryFormatting.seconds($0))" } ?? ""
                 return make(.timeout, "The request to \(host) timed out\(after).")
             case .connectTimeout, .getConnectionFromPoolTimeout:
-                return make(.connection, "Connection lost: could not connect to \(host) (timed out).")
+                return make(.connection, "Cannot connect to \(host): no answer within the connect timeout.")
             case .remoteConnectionClosed:
                 return make(.connection, "Connection lost: \(host) closed the connection.")
             case .bodyLengthMismatch:
@@ -130,15 +130,19 @@ extension BooksTrackError {
                 break
             }
         }
+        if error is HTTPParserError {
+            return make(.connection, "\(host) did not answer with HTTP (is it the right address and port?).", retryable: false)
+        }
         if let io = error as? IOError {
             switch io.errnoCode {
-            case ECONNREFUSED: return make(.connection, "Connection lost: \(host) refused the connection (is the server running?).")
+            case ECONNREFUSED: return make(.connection, "Cannot connect to \(host): the connection was refused (is the server running?).")
             case ECONNRESET, EPIPE: return make(.connection, "Connection lost: \(host) reset the connection.")
-            default: return make(.connection, "Connection lost: \(io.description)")
+            case ENETUNREACH, EHOSTUNREACH: return make(.connection, "Cannot connect to \(host): the network is unreachable.")
+            default: return make(.connection, "Cannot connect to \(host).")
             }
         }
         if lower.contains("refused") {
-            return make(.connection, "Connection lost: \(host) refused the connection (is the server running?).")
+            return make(.connection, "Cannot connect to \(host): the connection was refused (is the server running?).")
         }
         if typeName.contains("SSL") || typeName.contains("TLS") || lower.contains("certificate")
             || lower.contains("handshake")
@@ -154,10 +158,10 @@ extension BooksTrackError {
             return make(.connection, "Connection lost: \(host) closed the connection.")
         }
         if typeName.contains("NIOConnectionError") {
-            return make(.connection, "Connection lost: could not connect to \(host).")
+            return make(.connection, "Cannot connect to \(host).")
         }
         return BooksTrackError(
-            code: .networkError, kind: .other, message: "The request to \(host) failed: \(text)", detail: typeName,
+            code: .networkError, kind: .other, message: "The request to \(host) failed.", detail: "\(typeName): \(text)",
             retryable: false, url: url, underlying: sendable)
     }
 
@@ -166,7 +170,7 @@ extension BooksTrackError {
         switch kind {
         case .timeout: return .transport(.timeout)
         case .connection:
-            return detail.lowercased().contains("refused") || message.contains("refused") || message.contains("could not connect")
+            return detail.lowercased().contains("refused") || message.contains("refused") || message.hasPrefix("Cannot connect")
                 ? .transport(.cannotConnect) : .transport(.connectionLost)
         case .api, .proxyPage, .corsBlocked, .decoding, .bodyTooLarge:
             return .http(

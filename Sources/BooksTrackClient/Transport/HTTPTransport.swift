@@ -25,28 +25,44 @@ struct HTTPTransport: Sendable {
 
     /// Creates the shared client (no read timeout: ordinary requests carry a deadline, streams an idle timer).
     static func makeClient(_ configuration: APIConfiguration) -> HTTPClient {
+        HTTPClient(eventLoopGroupProvider: .singleton, configuration: clientConfiguration(configuration))
+    }
+
+    /// The shared client's settings (separate so that tests can check them).
+    static func clientConfiguration(_ configuration: APIConfiguration) -> HTTPClient.Configuration {
         var config = HTTPClient.Configuration()
         config.timeout = HTTPClient.Configuration.Timeout(
             connect: .nanoseconds(configuration.connectTimeout.wholeNanoseconds), read: nil)
-        config.redirectConfiguration = .follow(max: 5, allowCycles: false)
+        // Redirects are followed by `send` itself, so that every `Location` passes `ServerURL` first
+        // (the client's own redirect handling traps on a port above 65535).
+        config.redirectConfiguration = .disallow
         config.decompression = .disabled
         config.connectionPool = HTTPClient.Configuration.ConnectionPool(idleTimeout: .seconds(60))
+        // A refused or failed connect fails the request at once (the pool would otherwise retry it
+        // with backoff until the connect timeout, ~5 s per attempt).
+        config.connectionPool.retryConnectionEstablishment = false
         config.httpVersion = .automatic
-        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: config)
+        return config
     }
 
     var host: String { configuration.baseURL.host ?? configuration.baseURL.absoluteString }
 
-    /// Builds the AHC request for one attempt.
-    func makeRequest(_ spec: RequestSpec, url: String) -> HTTPClientRequest {
+    /// Builds the AHC request for one attempt (`bodyless`: a redirect turned it into a plain GET;
+    /// `crossOrigin`: a redirect left the configured server, so no credentials go along).
+    func makeRequest(_ spec: RequestSpec, url: String, bodyless: Bool = false, crossOrigin: Bool = false) -> HTTPClientRequest {
         var request = HTTPClientRequest(url: url)
-        request.method = spec.method
+        request.method = bodyless ? .GET : spec.method
         request.headers.add(name: "User-Agent", value: configuration.userAgent)
         request.headers.add(name: "Accept", value: spec.accept)
-        for field in spec.headers { request.headers.add(name: field.name, value: field.value) }
-        if let bearer = configuration.bearerToken, !bearer.isEmpty, !request.headers.contains(name: "Authorization") {
+        for field in spec.headers where !(crossOrigin && field.name.lowercased() == "authorization") {
+            request.headers.add(name: field.name, value: field.value)
+        }
+        if !crossOrigin, let bearer = configuration.bearerToken, !bearer.isEmpty,
+            !request.headers.contains(name: "Authorization")
+        {
             request.headers.add(name: "Authorization", value: "Bearer \(bearer)")
         }
+        guard !bodyless else { return request }
         switch spec.body {
         case .none:
             break
@@ -60,32 +76,70 @@ struct HTTPTransport: Sendable {
         return request
     }
 
-    /// Sends one attempt and reads the whole (bounded) body before the deadline.
+    /// The most redirects one attempt follows.
+    static let maxRedirects = 5
+
+    /// Sends one attempt (following redirects, each `Location` checked) and reads the whole
+    /// (bounded) body before the deadline.
     func send(_ spec: RequestSpec, requestID: Int, attempt: Int) async throws(BooksTrackError) -> RawResponse {
-        let url = spec.url(base: configuration.baseURL)
-        let masked = SecretMasking.maskURL(url)
-        let request = makeRequest(spec, url: url)
+        var url = spec.url(base: configuration.baseURL)
+        var masked = SecretMasking.maskURL(url)
+        var request = makeRequest(spec, url: url)
         let timeout = spec.timeout ?? configuration.timeout
         let clock = ContinuousClock()
         let start = clock.now
         let deadlineInstant = start.advanced(by: timeout)
         do {
+            if case .failure(let problem) = ServerURL.parse(url) { throw Self.badURL(problem, url: masked) }
             try Task.checkCancellation()
-            let response = try await client.execute(
-                request, deadline: .now() + .nanoseconds(timeout.wholeNanoseconds))
-            let head = clock.now - start
-            let limit = configuration.maxBodyBytes
-            if let declared = response.headers.first(name: "content-length").flatMap(Int.init), declared > limit {
-                throw Self.tooLarge(limit: limit, url: masked, status: Int(response.status.code))
+            var visited: Set<String> = [url]
+            var redirects = 0
+            while true {
+                let response = try await client.execute(
+                    request, deadline: .now() + .nanoseconds(max(0, (deadlineInstant - clock.now).wholeNanoseconds)))
+                let head = clock.now - start
+                let status = Int(response.status.code)
+                if Self.redirectStatuses.contains(status), let location = response.headers.first(name: "location") {
+                    _ = try? await Self.collect(response.body, limit: 64 * 1024, until: deadlineInstant)
+                    redirects += 1
+                    let next = try Self.redirectTarget(location, from: url, masked: masked)
+                    if redirects > Self.maxRedirects || visited.contains(next) {
+                        throw BooksTrackError(
+                            code: .networkError, kind: .other,
+                            message: redirects > Self.maxRedirects
+                                ? "The server redirected more than \(Self.maxRedirects) times; not followed."
+                                : "The server redirected in a loop; not followed.",
+                            detail: "redirect \(status) to \(SecretMasking.maskURL(next))", httpStatus: status,
+                            retryable: false, url: masked)
+                    }
+                    visited.insert(next)
+                    let becomesGET = status == 303 || ((status == 301 || status == 302) && spec.method != .GET && spec.method != .HEAD)
+                    if !becomesGET, case .multipart = spec.body {
+                        throw BooksTrackError(
+                            code: .networkError, kind: .other,
+                            message: "The server redirected the upload elsewhere; it was not sent again.",
+                            detail: "redirect \(status) to \(SecretMasking.maskURL(next))", httpStatus: status,
+                            retryable: false, url: masked)
+                    }
+                    let crossOrigin = !Self.sameOrigin(next, configuration.baseURL)
+                    url = next
+                    masked = SecretMasking.maskURL(next)
+                    request = makeRequest(spec, url: next, bodyless: becomesGET, crossOrigin: crossOrigin)
+                    continue
+                }
+                let limit = configuration.maxBodyBytes
+                if let declared = response.headers.first(name: "content-length").flatMap(Int.init), declared > limit {
+                    throw Self.tooLarge(limit: limit, url: masked, status: status)
+                }
+                let body = try await Self.collect(response.body, limit: limit, until: deadlineInstant)
+                let raw = RawResponse(
+                    status: status, headers: response.headers, body: body, url: masked,
+                    timeToHead: head, duration: clock.now - start)
+                if let trace = configuration.trace {
+                    trace(traceEvent(spec, request: request, raw: raw, requestID: requestID, attempt: attempt))
+                }
+                return raw
             }
-            let body = try await Self.collect(response.body, limit: limit, until: deadlineInstant)
-            let raw = RawResponse(
-                status: Int(response.status.code), headers: response.headers, body: body, url: masked,
-                timeToHead: head, duration: clock.now - start)
-            if let trace = configuration.trace {
-                trace(traceEvent(spec, request: request, raw: raw, requestID: requestID, attempt: attempt))
-            }
-            return raw
         } catch {
             var mapped: BooksTrackError
             if let own = error as? BooksTrackError {
@@ -101,11 +155,43 @@ struct HTTPTransport: Sendable {
             if let trace = configuration.trace {
                 var event = traceEvent(spec, request: request, raw: nil, requestID: requestID, attempt: attempt)
                 event.duration = clock.now - start
-                event.error = SecretMasking.maskText(mapped.description)
+                event.error = SecretMasking.maskText(mapped.message + (mapped.detail.isEmpty ? "" : " (\(mapped.detail))"))
                 trace(event)
             }
             throw mapped
         }
+    }
+
+    static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
+
+    /// The absolute, checked URL a `Location` points to.
+    static func redirectTarget(_ location: String, from current: String, masked: String) throws(BooksTrackError) -> String {
+        let base = URL(string: current)
+        let resolved = URL(string: location, relativeTo: base)?.absoluteString ?? location
+        switch ServerURL.parse(resolved) {
+        case .success(let url):
+            return url.absoluteString
+        case .failure(let problem):
+            throw BooksTrackError(
+                code: .networkError, kind: .other,
+                message: "The server redirected to an unusable address: \(problem.message).",
+                detail: "Location: \(SecretMasking.maskURL(ServerURL.printable(location)))", retryable: false, url: masked)
+        }
+    }
+
+    /// Same scheme, host and port (credentials stay with the configured server).
+    static func sameOrigin(_ text: String, _ base: URL) -> Bool {
+        guard let url = URL(string: text) else { return false }
+        func port(_ u: URL) -> Int? { u.port ?? (u.scheme?.lowercased() == "https" ? 443 : 80) }
+        return url.scheme?.lowercased() == base.scheme?.lowercased() && url.host?.lowercased() == base.host?.lowercased()
+            && port(url) == port(base)
+    }
+
+    /// A request URL `ServerURL` refused.
+    static func badURL(_ problem: ServerURL.Problem, url: String) -> BooksTrackError {
+        BooksTrackError(
+            code: "INVALID_URL", kind: .invalidInput, message: "The server address is unusable: \(problem.message).",
+            detail: problem.message, retryable: false, url: url)
     }
 
     static func tooLarge(limit: Int, url: String, status: Int?) -> BooksTrackError {

@@ -70,6 +70,11 @@ extension JobWatchStateMachine {
             guard let status = WatchedJobState(wireName: event.type) ?? payload?.status else {
                 return JobWatchStep(action: .none)  // unknown event type: ignored, like EventSource listeners
             }
+            // A terminal event whose data does not decode is not taken as the job's end: the stream
+            // is treated as broken, and the reconnect (or polling) learns the real state.
+            if status.isTerminal, payload == nil, event.data.contains(where: { !$0.isWhitespace }) {
+                return connectionEnded(failure: .transport("the server sent an unreadable '\(event.type)' event"))
+            }
             state = .streaming(deliveredNewEvents: true)
             consecutiveFailures = 0
             return handleStatus(status, payload: payload, eventID: eventID, channel: .sse)

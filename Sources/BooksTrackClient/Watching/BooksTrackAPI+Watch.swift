@@ -27,6 +27,11 @@ extension BooksTrackAPI {
         jobID: String, pipeline: Pipeline, token: String?, options: WatchOptions,
         _ continuation: AsyncThrowingStream<WatchEvent, any Error>.Continuation
     ) async {
+        // Streams and sockets reach the HTTP client directly: the base URL passes ServerURL first.
+        if let problem = ServerURL.problem(configuration.baseURL) {
+            continuation.finish(throwing: HTTPTransport.badURL(problem, url: SecretMasking.maskURL(configuration.baseURL.absoluteString)))
+            return
+        }
         // A batch job with a token is followed over the WebSocket when its stream fails; any job with
         // a token is when the stream does not know it (production keeps jobs of its legacy progress
         // object out of the stream's store).

@@ -25,6 +25,11 @@ public struct ServerConfiguration: Sendable {
     public var maxJSONBodyBytes: Int
     /// Seconds an idle keep-alive connection (no request in progress) stays open; nil = forever.
     public var idleTimeoutSeconds: Int?
+    /// Where jobs are kept (`jobs.sqlite`, 0700/0600). `bts serve` sets `$XDG_STATE_HOME/bts/jobs`;
+    /// nil: `<cacheDirectory>/jobs`, else a private temporary directory removed at shutdown.
+    public var jobsDirectory: URL?
+    /// Bounds on a connection's first request head (size, time): answered 431/400/408 and closed.
+    public var requestHeadLimits = RequestHeadLimits()
     /// Entries kept by the in-memory response cache.
     public var responseCacheCapacity: Int
     /// How long an enrich `idempotency_key` replays its first result.

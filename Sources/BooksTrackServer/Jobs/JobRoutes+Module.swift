@@ -31,10 +31,12 @@ extension JobRoutes: ServerRouteModule {
     public func install(on router: Router<ServerRequestContext>, services: ServerServices) throws
         -> ServerModuleInstallation
     {
-        let directory =
-            dataDirectory ?? services.configuration.cacheDirectory?.appendingPathComponent("jobs", isDirectory: true)
-            ?? FileManager.default.temporaryDirectory.appendingPathComponent(
-                "bts-jobs-\(ProcessInfo.processInfo.processIdentifier)", isDirectory: true)
+        let configured = dataDirectory ?? services.configuration.jobsDirectory
+            ?? services.configuration.cacheDirectory?.appendingPathComponent("jobs", isDirectory: true)
+        // No directory configured (an embedded server): a private one, removed at shutdown.
+        let directory = configured ?? FileManager.default.temporaryDirectory.appendingPathComponent(
+            "bts-jobs-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8))", isDirectory: true)
+        let temporary = configured == nil
         var config = JobEngineConfiguration(server: services.configuration, dataDirectory: directory)
         configureEngine(&config)
         let now = services.now
@@ -54,12 +56,15 @@ extension JobRoutes: ServerRouteModule {
             http1.idleTimeout = .seconds(Int64(max(1, seconds)))
         }
         return ServerModuleInstallation(
-            serverBuilder: .http1WebSocketUpgrade(
+            serverBuilder: .guardedWebSocketUpgrade(
                 webSocketRouter: JobRoutes.makeWebSocketRouter(
                     engine: engine,
                     dialect: services.configuration.dialect == .production ? services.dialectState : nil),
-                configuration: .init(http1: http1, ws: .init())),
-            onShutdown: { await engine.shutdown() },
+                configuration: .init(http1: http1, ws: .init()), limits: services.configuration.requestHeadLimits),
+            onShutdown: {
+                await engine.shutdown()
+                if temporary { try? FileManager.default.removeItem(at: directory) }
+            },
             providedFeatures: [.csvImport, .batchEnrichment, .sseProgress, .jobCancellation])
     }
 }

@@ -10,8 +10,19 @@ final class JobStore: Sendable {
     private let dbQueue: DatabaseQueue
 
     /// Opens (creating when needed) the store in `directory`.
+    /// The directory is private (0700) and the database file is created 0600 before SQLite opens
+    /// it (its WAL and shared-memory files take the same mode): job tokens live in it.
     init(directory: URL) throws {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let files = FileManager.default
+        try files.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try files.setAttributes([.posixPermissions: 0o700], ofItemAtPath: directory.path)
+        let database = directory.appendingPathComponent("jobs.sqlite").path
+        if !files.fileExists(atPath: database) {
+            _ = files.createFile(atPath: database, contents: nil, attributes: [.posixPermissions: 0o600])
+        }
+        for suffix in ["", "-wal", "-shm"] where files.fileExists(atPath: database + suffix) {
+            try files.setAttributes([.posixPermissions: 0o600], ofItemAtPath: database + suffix)
+        }
         var config = Configuration()
         config.journalMode = .wal
         config.busyMode = .timeout(5)

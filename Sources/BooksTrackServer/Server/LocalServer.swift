@@ -125,7 +125,8 @@ public enum LocalServer {
         if let seconds = configuration.idleTimeoutSeconds {
             http1.idleTimeout = .seconds(Int64(max(1, seconds)))
         }
-        let builder = installations.lazy.compactMap(\.serverBuilder).first ?? .http1(configuration: http1)
+        let builder = installations.lazy.compactMap(\.serverBuilder).first
+            ?? .guardedHTTP1(configuration: http1, limits: configuration.requestHeadLimits)
         let app = Application(
             router: router,
             server: builder,

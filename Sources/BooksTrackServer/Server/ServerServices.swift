@@ -53,8 +53,14 @@ public final class ServerServices: Sendable {
 
     /// A middleware counting every request of the routes it is attached to in `limitClass`
     /// (e.g. `router.group("/v1/jobs").add(middleware: services.rateLimit(.jobs))`).
+    /// `/health` is never counted: a flood must not hide whether the server is up.
     public func rateLimit(_ limitClass: RateLimitClass) -> RateLimitMiddleware {
-        RateLimitMiddleware(services: self) { _ in limitClass }
+        RateLimitMiddleware(services: self) { request in Self.isHealthCheck(request.uri.path) ? nil : limitClass }
+    }
+
+    /// The liveness route, exempt from every rate limit.
+    static func isHealthCheck(_ path: String) -> Bool {
+        path == "/health" || path == "/health/"
     }
 
     /// A middleware choosing the class per request (`nil` = not limited), e.g. by a query parameter.

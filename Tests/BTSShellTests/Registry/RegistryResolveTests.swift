@@ -179,8 +179,8 @@ import Testing
             "invalid value 'isbnd' for '--provider': expected one of auto, google_books, openlibrary, isbndb (did you mean 'isbndb'?)",
         ])
         #expect(registryErrors("search dune --output xml") == ["invalid value 'xml' for '--output': expected one of table, json, ndjson, csv"])
-        #expect(registryErrors("sleep soon") == ["invalid value 'soon' for DURATION: expected a duration such as 500ms, 2s, 1.5, 3m or 1h"])
-        #expect(registryErrors("sleep -1s") == ["invalid value '-1s' for DURATION: expected a duration such as 500ms, 2s, 1.5, 3m or 1h"])
+        #expect(registryErrors("sleep soon") == ["invalid value 'soon' for DURATION: expected a duration such as 500ms, 2s, 1.5, 3m or 1h, at most 24h"])
+        #expect(registryErrors("sleep -1s") == ["invalid value '-1s' for DURATION: expected a duration such as 500ms, 2s, 1.5, 3m or 1h, at most 24h"])
         #expect(registryErrors("exit 300") == ["value 300 for CODE is out of range: expected an integer 0–255"])
         #expect(registryErrors("exit x") == ["invalid value 'x' for CODE: expected an integer 0–255"])
         #expect(registryErrors("timing maybe") == ["invalid value 'maybe' for STATE: expected one of on, off"])

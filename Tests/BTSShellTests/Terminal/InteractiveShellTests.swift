@@ -210,7 +210,8 @@ struct InteractiveShellTests {
         let sandbox = try TerminalSandbox()
         let session = try await startLocal(sandbox)
         defer { session.close() }
-        try session.type("connect http://127.0.0.1:9")
+        // --force: connect now refuses an unreachable target (and keeps the current one) without it.
+        try session.type("connect --force http://127.0.0.1:9")
         try session.press("Enter")
         try await session.waitForScreen(timeout: .seconds(60), description: "a prompt after connect") { screen in
             Self.lastLine(screen).hasPrefix("bts:127.0.0.1:9>")

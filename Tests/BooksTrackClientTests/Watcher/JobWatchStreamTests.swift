@@ -21,6 +21,23 @@ struct JobWatchStreamTests {
         }
     }
 
+    @Test func completedEventWithInvalidJSONIsNotTakenAsTheEnd() {
+        var harness = WatchHarness()
+        harness.start()
+        harness.open()
+        harness.receive(streamPreamble)
+        let action = harness.receive("id: 9\nevent: completed\ndata: {not json\n\n")
+        #expect(action != .fetchResults)
+        #expect(!harness.machine.isFinished)
+        #expect(harness.progress.allSatisfy { $0.status != .completed })
+        // A completed event without data (or with readable data) still ends the job.
+        var plain = WatchHarness()
+        plain.start()
+        plain.open()
+        plain.receive(streamPreamble)
+        #expect(plain.receive("id: 9\nevent: completed\ndata: {\"status\":\"completed\",\"progress\":1}\n\n") == .fetchResults)
+    }
+
     @Test func happyPathStreamsProgressThenFetchesResults() {
         let log = FakeEventLog.importJob(total: 40, step: 10)
         var harness = WatchHarness()

@@ -1,0 +1,16 @@
+// Fuzz target: the command language's lexer and parser (BTSLanguage). Any text must parse to
+// commands or diagnostics, never crash; every diagnostic points inside the source.
+func fuzzOne(_ bytes: [UInt8]) {
+    let text = String(decoding: bytes, as: UTF8.self)
+    let source = SourceFile(name: "fuzz", text: text)
+    let result = Parser.parse(source)
+    for diagnostic in result.diagnostics {
+        invariant(diagnostic.range.offset >= 0 && diagnostic.range.end <= text.utf8.count,
+                  "diagnostic range \(diagnostic.range) outside \(text.utf8.count) bytes")
+    }
+    let rendered = DiagnosticRenderer(colored: false).render(result.diagnostics, in: source)
+    invariant(!rendered.unicodeScalars.contains { DisplayWidth.isControl($0) && $0 != "\n" },
+              "a diagnostic printed a control character")
+    _ = Parser.isComplete(text)
+    _ = Lexer.tokenize(source)
+}

@@ -1,0 +1,14 @@
+/// The bound on one value built by the shell (an interpolated word, a variable): doubling a
+/// variable 30 times used to reach 10.8 GB of memory.
+enum ValueLimit {
+    /// 16 MiB of text, as large as the largest response body the client reads.
+    static let maxBytes = 16 * 1024 * 1024
+
+    /// The error for a value that grew past the limit.
+    static func tooLarge(_ bytes: Int) -> ShellError {
+        ShellError(
+            .failure,
+            "the value is too large (over \(maxBytes / (1024 * 1024)) MB; it reached \(bytes / (1024 * 1024)) MB)",
+            code: "VALUE_TOO_LARGE")
+    }
+}

@@ -1,0 +1,240 @@
+import Foundation
+import NIOCore
+
+/// The rules a connection's first request head must meet before the HTTP decoder sees it.
+///
+/// Hummingbird's WebSocket-upgrade pipeline waits for the first request head before it installs
+/// its error handling and idle timer: a garbage request line, an oversized header, an HTTP/0.9 line,
+/// a bad `Content-Length` or a client that never finishes its header kept the socket open for
+/// minutes without an answer. This guard answers those with 400/431/408 and closes.
+public struct RequestHeadLimits: Sendable, Hashable {
+    /// The largest request head (request line and header fields), in bytes.
+    public var maxHeadBytes: Int
+    /// How long a new connection may take to send its whole first request head.
+    public var headTimeout: TimeAmount
+
+    public init(maxHeadBytes: Int = 32 * 1024, headTimeout: TimeAmount = .seconds(10)) {
+        self.maxHeadBytes = maxHeadBytes
+        self.headTimeout = headTimeout
+    }
+}
+
+/// What the guard decided about the bytes seen so far (pure; tested without a channel).
+public enum RequestHeadVerdict: Equatable, Sendable {
+    /// The head is not complete yet and still within the limit.
+    case needMore
+    /// The head is complete and well formed: pass everything on.
+    case accept
+    /// Answer with this status and close.
+    case reject(status: Int, reason: String)
+
+    /// Judges the bytes received so far on a new connection.
+    public static func judge(_ bytes: [UInt8], limits: RequestHeadLimits) -> RequestHeadVerdict {
+        guard let end = headEnd(bytes) else {
+            if bytes.count > limits.maxHeadBytes { return .reject(status: 431, reason: "Request Header Fields Too Large") }
+            // A request line that already cannot be HTTP/1.x is refused without waiting for more.
+            if let lineEnd = bytes.firstIndex(of: 0x0A), !isRequestLine(Array(bytes[..<lineEnd])) {
+                return .reject(status: 400, reason: "Bad Request")
+            }
+            if bytes.count > 8, !bytes.prefix(8).allSatisfy(isTokenByte), !bytes.prefix(8).contains(0x20) {
+                return .reject(status: 400, reason: "Bad Request")
+            }
+            return .needMore
+        }
+        if end > limits.maxHeadBytes { return .reject(status: 431, reason: "Request Header Fields Too Large") }
+        var lines = split(Array(bytes[..<end]))
+        guard !lines.isEmpty, isRequestLine(lines.removeFirst()) else { return .reject(status: 400, reason: "Bad Request") }
+        var contentLengths: Set<String> = []
+        var chunked = false
+        for line in lines {
+            guard let colon = line.firstIndex(of: 0x3A), colon > 0, line[..<colon].allSatisfy(isTokenByte) else {
+                return .reject(status: 400, reason: "Bad Request")
+            }
+            if line[line.index(after: colon)...].contains(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) {
+                return .reject(status: 400, reason: "Bad Request")
+            }
+            let name = String(decoding: line[..<colon], as: UTF8.self).lowercased()
+            let value = String(decoding: line[line.index(after: colon)...], as: UTF8.self)
+                .trimmingCharacters(in: CharacterSet(charactersIn: " \t"))
+            if name == "content-length" {
+                guard !value.isEmpty, value.count <= 18, value.allSatisfy({ $0.isASCII && $0.isNumber }) else {
+                    return .reject(status: 400, reason: "Bad Request")
+                }
+                contentLengths.insert(String(value.drop { $0 == "0" }))
+            } else if name == "transfer-encoding" {
+                chunked = true
+            }
+        }
+        if contentLengths.count > 1 || (chunked && !contentLengths.isEmpty) {
+            return .reject(status: 400, reason: "Bad Request")
+        }
+        return .accept
+    }
+
+    /// The offset just past the blank line ending the head, if it arrived.
+    static func headEnd(_ bytes: [UInt8], from start: Int = 0) -> Int? {
+        var index = max(0, start)
+        while index + 1 < bytes.count {
+            if bytes[index] == 0x0A {
+                if bytes[index + 1] == 0x0A { return index + 2 }
+                if bytes[index + 1] == 0x0D, index + 2 < bytes.count, bytes[index + 2] == 0x0A { return index + 3 }
+            }
+            index += 1
+        }
+        return nil
+    }
+
+    /// The head's lines without their CR LF / LF endings, the empty last line dropped.
+    static func split(_ head: [UInt8]) -> [ArraySlice<UInt8>] {
+        head.split(separator: 0x0A, omittingEmptySubsequences: false)
+            .map { $0.last == 0x0D ? $0.dropLast() : $0 }
+            .filter { !$0.isEmpty }
+    }
+
+    /// `METHOD SP target SP HTTP/1.0|1.1` (a trailing CR allowed).
+    static func isRequestLine(_ line: [UInt8]) -> Bool { isRequestLine(line[...]) }
+
+    static func isRequestLine(_ raw: ArraySlice<UInt8>) -> Bool {
+        let line = raw.last == 0x0D ? raw.dropLast() : raw
+        let parts = line.split(separator: 0x20, omittingEmptySubsequences: false)
+        guard parts.count == 3, !parts[0].isEmpty, parts[0].allSatisfy(isTokenByte), !parts[1].isEmpty,
+            parts[1].allSatisfy({ $0 > 0x20 && $0 != 0x7F })
+        else { return false }
+        return Array(parts[2]) == Array("HTTP/1.1".utf8) || Array(parts[2]) == Array("HTTP/1.0".utf8)
+    }
+
+    /// RFC 9110 `tchar`.
+    static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return true
+        default:
+            return Array("!#$%&'*+-.^_`|~".utf8).contains(byte)
+        }
+    }
+}
+
+/// Feeds a connection's bytes to `RequestHeadVerdict` incrementally: the head's end and the request
+/// line are looked for only in bytes not seen before, so a client dripping one byte at a time costs
+/// linear work, and the whole head is judged once, when it is complete.
+struct RequestHeadScanner {
+    let limits: RequestHeadLimits
+    private(set) var bytes: [UInt8] = []
+    private var scanned = 0
+    private var firstLineChecked = false
+
+    init(limits: RequestHeadLimits) { self.limits = limits }
+
+    mutating func feed(_ chunk: some Sequence<UInt8>) -> RequestHeadVerdict {
+        bytes.append(contentsOf: chunk)
+        if !firstLineChecked {
+            if let lineEnd = bytes[scanned...].firstIndex(of: 0x0A) {
+                firstLineChecked = true
+                if !RequestHeadVerdict.isRequestLine(bytes[..<lineEnd]) { return .reject(status: 400, reason: "Bad Request") }
+            } else if bytes.count > 8, !bytes.prefix(8).contains(0x20) {
+                return .reject(status: 400, reason: "Bad Request")
+            }
+        }
+        if let end = RequestHeadVerdict.headEnd(bytes, from: scanned) {
+            return end > limits.maxHeadBytes
+                ? .reject(status: 431, reason: "Request Header Fields Too Large")
+                : RequestHeadVerdict.judge(Array(bytes[..<end]), limits: limits)
+        }
+        scanned = max(0, bytes.count - 2)
+        if bytes.count > limits.maxHeadBytes { return .reject(status: 431, reason: "Request Header Fields Too Large") }
+        return .needMore
+    }
+}
+
+/// The channel handler at the very front of every server connection: holds the bytes of the first
+/// request head until `RequestHeadVerdict` accepts them, answers 400/431 (malformed, too large) or
+/// 408 (not complete within the head timeout) and closes; afterwards it only passes bytes on.
+final class RequestHeadGuard: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+
+    private let limits: RequestHeadLimits
+    private var scanner: RequestHeadScanner
+    private var held: [ByteBuffer] = []
+    private var passing = false
+    private var closing = false
+    private var timer: Scheduled<Void>?
+
+    init(limits: RequestHeadLimits) {
+        self.limits = limits
+        self.scanner = RequestHeadScanner(limits: limits)
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        if context.channel.isActive { startTimer(context) }
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        startTimer(context)
+        context.fireChannelActive()
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        timer?.cancel()
+        timer = nil
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        timer?.cancel()
+        timer = nil
+        context.fireChannelInactive()
+    }
+
+    private func startTimer(_ context: ChannelHandlerContext) {
+        guard timer == nil, !passing else { return }
+        let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        timer = context.eventLoop.scheduleTask(in: limits.headTimeout) {
+            let (handler, context) = loopBound.value
+            handler.timer = nil
+            guard !handler.passing else { return }
+            handler.reject(context, status: 408, reason: "Request Timeout")
+        }
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if passing {
+            context.fireChannelRead(data)
+            return
+        }
+        guard !closing else { return }
+        let buffer = unwrapInboundIn(data)
+        held.append(buffer)
+        switch scanner.feed(buffer.readableBytesView) {
+        case .needMore:
+            return
+        case .reject(let status, let reason):
+            reject(context, status: status, reason: reason)
+        case .accept:
+            passing = true
+            timer?.cancel()
+            timer = nil
+            scanner = RequestHeadScanner(limits: limits)
+            let buffers = held
+            held = []
+            for buffer in buffers { context.fireChannelRead(wrapInboundOut(buffer)) }
+        }
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        if passing { context.fireChannelReadComplete() }
+    }
+
+    private func reject(_ context: ChannelHandlerContext, status: Int, reason: String) {
+        guard !closing else { return }
+        closing = true
+        timer?.cancel()
+        timer = nil
+        held = []
+        let text = "HTTP/1.1 \(status) \(reason)\r\nConnection: close\r\nContent-Length: 0\r\n\r\n"
+        var buffer = context.channel.allocator.buffer(capacity: text.utf8.count)
+        buffer.writeString(text)
+        context.writeAndFlush(wrapOutboundOut(buffer), promise: nil)
+        context.close(promise: nil)
+    }
+}

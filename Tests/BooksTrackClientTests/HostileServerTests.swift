@@ -1,0 +1,257 @@
+import BooksTrackContract
+import Foundation
+import Testing
+@testable import BooksTrackClient
+
+/// The client against servers that misbehave on purpose (HostileServer on port 0) and against
+/// addresses where nothing answers: no crash, bounded time per kind, one plain sentence.
+@Suite("Hostile servers")
+struct HostileServerTests {
+    /// Runs one title search and returns the error it failed with, and how long it took.
+    ///
+    /// No test here asserts a duration (the whole test process can stall for minutes on this shared
+    /// machine): attempt counts prove "no retry", and the client's configuration proves "no pool
+    /// retry of a refused connect"; the times are measured by hand (closing note of issue 11).
+    func failure(
+        _ url: URL, _ tweak: (inout APIConfiguration) -> Void = { _ in }
+    ) async -> (BooksTrackError?, Duration) {
+        let api = makeAPI(url) { config in
+            config.sleep = { _ in }  // retry waits cost nothing; the attempts still happen
+            config.connectTimeout = .seconds(20)
+            config.timeout = .seconds(25)
+            tweak(&config)
+        }
+        let clock = ContinuousClock()
+        let start = clock.now
+        var caught: BooksTrackError?
+        do { _ = try await api.searchTitle("dune") } catch { caught = error }
+        let elapsed = clock.now - start
+        await api.shutdown()
+        return (caught, elapsed)
+    }
+
+    // MARK: ports above 65535 (crashed with SIGILL)
+
+    @Test(arguments: ["http://127.0.0.1:65536", "http://127.0.0.1:99999", "http://user:secret@127.0.0.1:700000/x"])
+    func portOutOfRangeIsRefusedBeforeAnyConnect(_ text: String) async throws {
+        let url = try #require(URL(string: text))
+        let (error, _) = await failure(url)
+        let caught = try #require(error)
+        #expect(caught.kind == .invalidInput)
+        #expect(caught.message.contains("1–65535"))
+        #expect(!caught.message.contains("secret"))
+        #expect(caught.attempts == 1)
+    }
+
+    @Test func serverURLValidation() {
+        #expect((try? ServerURL.parse("http://127.0.0.1:8787").get()) != nil)
+        #expect((try? ServerURL.parse("https://[::1]:443/api").get()) != nil)
+        #expect((try? ServerURL.parse("http://host:").get()) != nil)
+        for bad in ["http://127.0.0.1:65536", "http://h:0", "http://h:-1", "http://h:8a", "ftp://h", "http://",
+                    "http://:80", "http://[::1", "http://h:99999999999999999999999", "http://a b", "http://h\u{1B}]0;x"] {
+            #expect((try? ServerURL.parse(bad).get()) == nil, "accepted \(bad)")
+        }
+        guard case .failure(let problem) = ServerURL.parse("http://alice:hunter2@h:70000") else {
+            Issue.record("accepted a bad port")
+            return
+        }
+        #expect(!problem.message.contains("hunter2"))
+        #expect(problem.message.contains("***"))
+    }
+
+    // MARK: redirects
+
+    @Test(arguments: ["http://127.0.0.1:99999/x", "http://127.0.0.1:65536/", "//127.0.0.1:123456/y"])
+    func redirectToAnImpossiblePortIsAnErrorNotACrash(_ location: String) async throws {
+        try await HostileServer.with({ _ in HostileServer.redirect(to: location, status: "301 Moved Permanently") }) { server in
+            let (error, _) = await failure(server.baseURL)
+            let caught = try #require(error)
+            #expect(caught.message.hasPrefix("The server redirected to an unusable address"))
+            #expect(caught.attempts == 1)
+            #expect(server.received.count == 1)
+        }
+    }
+
+    @Test func redirectLoopStopsWithAPlainSentence() async throws {
+        try await HostileServer.with({ head in
+            HostileServer.redirect(to: head.contains("/again") ? "/v1/search/title?q=dune" : "/again")
+        }) { server in
+            let (error, _) = await failure(server.baseURL)
+            let caught = try #require(error)
+            #expect(caught.message == "The server redirected in a loop; not followed.")
+            #expect(!caught.message.contains("Retrying"))
+            #expect(caught.attempts == 1)
+            #expect(server.received.count == 2)
+        }
+    }
+
+    @Test func aGoodRedirectIsFollowedWithoutCredentialsElsewhere() async throws {
+        try await HostileServer.with({ head in
+            head.hasPrefix("GET /moved") ? HostileServer.json(okSearch) : HostileServer.redirect(to: "/moved")
+        }) { server in
+            let api = makeAPI(server.baseURL) { $0.bearerToken = "tok-123" }
+            let response = try await api.searchTitle("dune")
+            #expect(response.value.items.isEmpty)
+            #expect(server.received.count == 2)
+            // Same origin: the token goes along.
+            #expect(server.received[1].contains("Bearer tok-123"))
+            await api.shutdown()
+        }
+    }
+
+    // MARK: failure paths bounded by kind
+
+    @Test func refusedConnectFailsAtOnceWithoutRetries() async throws {
+        let port = try HostileServer.refusedPort()
+        let (error, _) = await failure(try #require(URL(string: "http://127.0.0.1:\(port)")))
+        let caught = try #require(error)
+        #expect(caught.kind == .connection)
+        #expect(caught.exitCode == 3)
+        #expect(caught.attempts == 1)
+        #expect(caught.message == "Cannot connect to 127.0.0.1: the connection was refused (is the server running?).")
+        #expect(caught.userDetail == nil)  // errno text stays in the trace
+    }
+
+    @Test func theConnectionPoolDoesNotRetryARefusedConnect() {
+        // AHC's default retries a failed connect with backoff until the connect timeout (~5 s per
+        // attempt, 31 s to exit 3 with bts's own retries).
+        let config = HTTPTransport.clientConfiguration(APIConfiguration(baseURL: URL(fileURLWithPath: "/")))
+        #expect(config.connectionPool.retryConnectionEstablishment == false)
+    }
+
+    @Test func unresolvableNameFailsAtOnce() async throws {
+        let (error, _) = await failure(try #require(URL(string: "http://no-such-host-bts-test.invalid:8080")))
+        let caught = try #require(error)
+        #expect(caught.kind == .dns)
+        #expect(caught.exitCode == 3)
+        #expect(caught.attempts == 1)
+        #expect(caught.message == "Cannot resolve the host name no-such-host-bts-test.invalid.")
+    }
+
+    @Test func timeoutEndsAtTheConfiguredDeadlineNotAMultiple() async throws {
+        try await HostileServer.with({ _ in .silence }) { server in
+            let (error, elapsed) = await failure(server.baseURL) { $0.timeout = .seconds(1) }
+            let caught = try #require(error)
+            #expect(caught.kind == .timeout)
+            #expect(caught.attempts == 1)
+            #expect(caught.message == "The request to 127.0.0.1 timed out after 1 s.")
+            #expect(elapsed >= .seconds(1), "took \(elapsed)")  // one deadline, one attempt (no multiple)
+            #expect(server.received.count == 1)
+        }
+    }
+
+    @Test func tlsToAPlainServerIsNotRetried() async throws {
+        try await HostileServer.with({ _ in HostileServer.json(okSearch) }) { server in
+            let url = try #require(URL(string: "https://127.0.0.1:\(server.port)"))
+            let (error, _) = await failure(url)
+            let caught = try #require(error)
+            #expect(caught.attempts == 1)
+            #expect(caught.exitCode == 3 || caught.exitCode == 1)
+            #expect(!caught.message.contains("Retrying"))
+        }
+    }
+
+    @Test func garbageInsteadOfHTTPIsOnePlainSentence() async throws {
+        try await HostileServer.with({ _ in .raw(Array("SSH-2.0-OpenSSH\r\n\u{1B}[2J garbage\r\n\r\n".utf8)) }) { server in
+            let (error, _) = await failure(server.baseURL)
+            let caught = try #require(error)
+            #expect(caught.message == "127.0.0.1 did not answer with HTTP (is it the right address and port?).")
+            #expect(caught.exitCode == 3)
+            #expect(caught.attempts == 1)
+            #expect(!caught.message.contains("error set"))
+            #expect(!caught.message.contains("errno"))
+            #expect(!caught.message.contains("\u{1B}"))
+            #expect(caught.userDetail == nil)
+        }
+    }
+
+    @Test func htmlBadGatewayIsNotPrintedWhole() async throws {
+        let page = "<html><head><title>502 Bad Gateway</title></head><body>" + String(repeating: "<p>nginx</p>", count: 500)
+            + "</body></html>"
+        try await HostileServer.with({ _ in
+            HostileServer.response(status: "502 Bad Gateway", body: Array(page.utf8), contentType: "text/html")
+        }) { server in
+            let (error, _) = await failure(server.baseURL) { $0.retryPolicy = .never }
+            let caught = try #require(error)
+            #expect(caught.message == "The server's proxy returned an HTML error page (502 Bad Gateway).")
+            #expect(caught.userDetail == nil)
+            #expect(caught.exitCode == 3)
+        }
+    }
+
+    @Test func finalCircuitOpenErrorDoesNotPromiseARetry() async throws {
+        let body = #"{"success":false,"error":{"code":"CIRCUIT_OPEN","message":"open","retryable":true,"retryAfterMs":10},"metadata":{"timestamp":"2026-01-01T00:00:00Z"}}"#
+        try await HostileServer.with({ _ in HostileServer.json(body, status: "503 Service Unavailable") }) { server in
+            let (error, _) = await failure(server.baseURL)
+            let caught = try #require(error)
+            #expect(caught.code == .circuitOpen)
+            #expect(!caught.message.contains("Retrying"))
+            #expect(caught.message.hasSuffix("."))
+        }
+    }
+
+    // MARK: secrets
+
+    @Test func capabilitiesCacheHoldsNoCredentials() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bts-caps-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let caps = Fixtures.text("capabilities-production.json")
+        try await HostileServer.with({ _ in HostileServer.json(caps) }) { server in
+            let url = try #require(URL(string: "http://alice:Hunter2Secret@127.0.0.1:\(server.port)"))
+            let api = makeAPI(url) { $0.cacheDirectory = directory }
+            let result = await api.connect(refresh: true)
+            #expect(result.capabilities != nil)
+            await api.shutdown()
+            let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+            #expect(files.count == 1)
+            let path = directory.appendingPathComponent(files[0]).path
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+            #expect(!text.lowercased().contains("hunter2secret"))
+            #expect(!text.contains("alice"))
+            let mode = try #require(FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber)
+            #expect(mode.intValue & 0o077 == 0)
+        }
+    }
+
+    // MARK: files
+
+    @Test func binaryAndNonUTF8FilesAreRefusedBeforeAnyRequest() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bts-bin-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let binary = directory.appendingPathComponent("ls.csv")
+        try Data(contentsOf: URL(fileURLWithPath: "/bin/ls")).write(to: binary)
+        let latin1 = directory.appendingPathComponent("latin1.csv")
+        try Data("Title,Author\nCaf\u{E9},Someone\n".data(using: .isoLatin1)!).write(to: latin1)
+        try await HostileServer.with({ _ in HostileServer.json("{}") }) { server in
+            let api = makeAPI(server.baseURL)
+            for file in [binary, latin1] {
+                do throws(BooksTrackError) {
+                    _ = try await api.importCSV(fileAt: file)
+                    Issue.record("imported \(file.lastPathComponent)")
+                } catch {
+                    #expect(error.kind == .invalidInput)
+                    #expect(error.message.contains("not a text file") || error.message.contains("not UTF-8"))
+                }
+            }
+            #expect(server.received.isEmpty)
+            await api.shutdown()
+        }
+    }
+
+    @Test func textFileCheckStateMachine() {
+        #expect(TextFileCheck.problem(in: Array("Title,Author\r\nDune,Herbert\n".utf8)) == nil)
+        #expect(TextFileCheck.problem(in: [0xEF, 0xBB, 0xBF] + Array("Café,Ü\n".utf8)) == nil)
+        #expect(TextFileCheck.problem(in: Array("ab\u{1B}[2J".utf8)) == .controlByte(offset: 2))
+        #expect(TextFileCheck.problem(in: [0x41, 0x00]) == .controlByte(offset: 1))
+        #expect(TextFileCheck.problem(in: [0x41, 0xE9, 0x42]) == .notUTF8(offset: 1))
+        #expect(TextFileCheck.problem(in: [0x41, 0xC3]) == .notUTF8(offset: 1))  // cut short
+        #expect(TextFileCheck.problem(in: [0xED, 0xA0, 0x80]) == .notUTF8(offset: 0))  // surrogate
+        #expect(TextFileCheck.problem(in: [0xC0, 0xAF]) == .notUTF8(offset: 0))  // overlong
+        // Split across chunks.
+        var scanner = TextFileCheck.Scanner()
+        #expect(scanner.feed([0x41, 0xE2, 0x82]) == nil)
+        #expect(scanner.feed([0xAC, 0x0A]) == nil)
+        #expect(scanner.finish() == nil)
+    }
+}
