@@ -109,16 +109,27 @@ let package = Package(
             name: "BTSLanguage",
             swiftSettings: strict
         ),
-        // Command registry, interpreter, renderers, completion engine, REPL.
+        // Command types and registry, interpreter, renderers, completion engine, REPL. Does not link
+        // the server: the executable injects how to start the embedded backend.
         .target(
             name: "BTSShell",
             dependencies: [
                 "BTSLanguage",
                 "BooksTrackClient",
                 "BooksTrackContract",
-                "BooksTrackServer",
                 "CEditLine",
                 .product(name: "TOMLKit", package: "TOMLKit"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        // The embedded backend the executable injects into the shell: the local server in-process.
+        .target(
+            name: "BTSEmbeddedBackend",
+            dependencies: [
+                "BTSShell",
+                "BooksTrackServer",
+                "BooksTrackCatalog",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -128,7 +139,9 @@ let package = Package(
             name: "bts",
             dependencies: [
                 "BTSShell",
+                "BTSEmbeddedBackend",
                 "BooksTrackServer",
+                "BooksTrackCatalog",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -151,6 +164,7 @@ let package = Package(
                 "BooksTrackClient",
                 "BooksTrackContract",
                 "BooksTrackServer",
+                "BooksTrackCatalog",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
@@ -186,11 +200,12 @@ let package = Package(
         ),
         .testTarget(
             name: "BTSLanguageTests",
-            dependencies: ["BTSLanguage"]
+            dependencies: ["BTSLanguage", "BooksTrackContract"]
         ),
         .testTarget(
             name: "BTSShellTests",
-            dependencies: ["BTSShell", "BTSLanguage", "BooksTrackServer", "BooksTrackClient", "BooksTrackContract"]
+            dependencies: ["BTSShell", "BTSEmbeddedBackend", "BTSLanguage", "BooksTrackServer", "BooksTrackCatalog",
+                           "BooksTrackClient", "BooksTrackContract"]
         ),
     ]
 )

@@ -57,8 +57,8 @@ extension Shell {
     }
 
     /// Refuses a gated command whose feature is off, without any request (exit 1).
-    func requireFeature(_ gate: String, command: String, api: BooksTrackAPI) async throws(ShellError) {
-        if case .unavailable(let reason) = await api.isCommandAvailable(gate) {
+    func requireFeature(_ gate: CommandGate, command: String, api: BooksTrackAPI) async throws(ShellError) {
+        if case .unavailable(let reason) = await api.availability(of: gate.feature) {
             throw ShellError(.failure, "'\(command)' is not available on this server: \(reason)",
                              code: ErrorCode.featureNotAvailable.rawValue)
         }
@@ -67,7 +67,7 @@ extension Shell {
     /// Runs one API call: gate check, budget admission (wait with a countdown or fail with 5),
     /// the call, then bookkeeping for `timing` and the once-per-session deprecation warning.
     func call<T: Sendable>(
-        budget: RateLimitClass?, gate: String? = nil, command: String,
+        budget: RateLimitClass?, gate: CommandGate?, command: String,
         _ body: @Sendable (BooksTrackAPI) async throws -> APIResponse<T>
     ) async throws -> APIResponse<T> {
         let api = try await backend().api
@@ -128,25 +128,5 @@ extension Shell {
             left -= 1
         }
         if terminal { sink.write("\r\u{1B}[K", to: .standardError) }
-    }
-
-    /// `last` or an id → the id (and the session's record of it, if any).
-    func job(_ reference: String?) throws(ShellError) -> (id: String, record: SessionJob?) {
-        let text = reference ?? "last"
-        if text == "last" {
-            guard let last = jobs.last else {
-                throw ShellError(.failure, "no job has been started in this session ('last' needs one)", code: "NO_JOB")
-            }
-            return (last.id, last)
-        }
-        return (text, jobs.first { $0.id == text })
-    }
-
-    /// Updates the session's record of a job.
-    func updateJob(_ id: String, status: String? = nil, processed: Int? = nil, total: Int? = nil) {
-        guard let index = jobs.firstIndex(where: { $0.id == id }) else { return }
-        if let status { jobs[index].status = status }
-        if let processed { jobs[index].processedCount = processed }
-        if let total { jobs[index].totalCount = total }
     }
 }

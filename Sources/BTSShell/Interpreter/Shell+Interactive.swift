@@ -40,11 +40,6 @@ final class RunningCommand: @unchecked Sendable {
 }
 
 extension Shell {
-    /// The prompt of the interactive shell (the REPL helper may replace it with budgets).
-    public func prompt() -> LinePrompt {
-        LinePrompt("bts> ", continuation: "...> ")
-    }
-
     /// The REPL loop: reads logical lines from `reader` (libedit on a terminal, plain otherwise),
     /// runs each as its own small script. Ctrl-C (delivered by
     /// `signals` while a command runs) cancels that command and returns to the prompt; SIGTERM

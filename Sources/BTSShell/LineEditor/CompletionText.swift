@@ -1,3 +1,5 @@
+import BTSLanguage
+
 /// Pure text helpers for completion: common prefixes, terminal display widths, column layout.
 public enum CompletionText {
     /// The longest common prefix of `strings`, compared by grapheme cluster (Character), so a
@@ -22,7 +24,7 @@ public enum CompletionText {
     public static func displayWidth(_ text: String) -> Int {
         var total = 0
         for character in stripEscapes(text) {
-            total += width(of: character)
+            total += DisplayWidth.width(of: character)
         }
         return total
     }
@@ -49,31 +51,6 @@ public enum CompletionText {
             }
         }
         return String(out)
-    }
-
-    static func width(of character: Character) -> Int {
-        guard let first = character.unicodeScalars.first else { return 0 }
-        let value = first.value
-        if value < 0x20 || (0x7F..<0xA0).contains(value) { return 0 }
-        if first.properties.generalCategory == .nonspacingMark || first.properties.generalCategory == .enclosingMark
-            || first.properties.generalCategory == .format {
-            return 0
-        }
-        if character.unicodeScalars.contains(where: { $0.value == 0xFE0F }) { return 2 }
-        if first.properties.isEmojiPresentation { return 2 }
-        if isWide(value) { return 2 }
-        return 1
-    }
-
-    private static func isWide(_ v: UInt32) -> Bool {
-        switch v {
-        case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
-             0xA000...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,
-             0xFFE0...0xFFE6, 0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x2FFFD, 0x30000...0x3FFFD:
-            return true
-        default:
-            return false
-        }
     }
 
     /// Lays `items` out in columns that fit `width` terminal columns, filled top to bottom
@@ -124,7 +101,7 @@ public enum CompletionText {
         var out = ""
         var used = 0
         for character in stripEscapes(text) {
-            let w = self.width(of: character)
+            let w = DisplayWidth.width(of: character)
             if used + w > width - 1 { break }
             out.append(character)
             used += w

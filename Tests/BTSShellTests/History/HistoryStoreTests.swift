@@ -1,3 +1,4 @@
+import BooksTrackContract
 import Foundation
 import Testing
 @testable import BTSShell
@@ -69,7 +70,7 @@ struct HistoryStoreTests {
 
     @Test("escape/unescape round-trips random strings", arguments: [1, 2, 3])
     func escapingFuzz(seed: UInt64) {
-        var generator = LineEditorSeededRandom(seed: seed)
+        var generator = SplitMix64(seed: seed)
         let alphabet: [Character] = ["a", "\\", "n", "r", "\n", "\r", "é", " ", "\"", "\r\n"]
         for _ in 0..<500 {
             let length = Int.random(in: 0..<20, using: &generator)
@@ -186,15 +187,3 @@ struct HistoryStoreTests {
     }
 }
 
-/// SplitMix64: deterministic randomness for fuzz tests.
-struct LineEditorSeededRandom: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

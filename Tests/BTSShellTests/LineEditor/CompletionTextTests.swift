@@ -1,3 +1,4 @@
+import BooksTrackContract
 import Testing
 @testable import BTSShell
 
@@ -53,7 +54,7 @@ struct CompletionTextTests {
 
     @Test("layout invariants hold for random inputs", arguments: [7, 8, 9])
     func layoutFuzz(seed: UInt64) {
-        var generator = LineEditorSeededRandom(seed: seed)
+        var generator = SplitMix64(seed: seed)
         let pieces = ["a", "bc", "é", "日", "xyz", "search", "☕"]
         for _ in 0..<300 {
             let count = Int.random(in: 0..<40, using: &generator)
@@ -75,19 +76,19 @@ struct CompletionTextTests {
         let line = "search sem"
         let request = CompletionRequest(line: line, cursor: line.endIndex)
         let word = line.index(line.startIndex, offsetBy: 7)..<line.endIndex
-        let sole = CompletionEdit.decide(request: request, completion: Completion(
+        let sole = CompletionEdit.decide(request: request, completion: CompletionProposal(
             replacementRange: word, candidates: ["semantic"]))
         #expect(sole == CompletionEdit(replacement: "semantic ", listing: []))
-        let noSpace = CompletionEdit.decide(request: request, completion: Completion(
+        let noSpace = CompletionEdit.decide(request: request, completion: CompletionProposal(
             replacementRange: word, candidates: ["semantic/"], appendSpace: false))
         #expect(noSpace.replacement == "semantic/")
-        let several = CompletionEdit.decide(request: request, completion: Completion(
+        let several = CompletionEdit.decide(request: request, completion: CompletionProposal(
             replacementRange: word, candidates: ["semantics", "semantic"], display: ["semantics (x)", "semantic (y)"]))
         #expect(several == CompletionEdit(replacement: "semantic", listing: ["semantics (x)", "semantic (y)"]))
-        let nothingToAdd = CompletionEdit.decide(request: request, completion: Completion(
+        let nothingToAdd = CompletionEdit.decide(request: request, completion: CompletionProposal(
             replacementRange: word, candidates: ["sem1", "sem2"]))
         #expect(nothingToAdd == CompletionEdit(replacement: nil, listing: ["sem1", "sem2"]))
-        let fuzzy = CompletionEdit.decide(request: request, completion: Completion(
+        let fuzzy = CompletionEdit.decide(request: request, completion: CompletionProposal(
             replacementRange: word, candidates: ["xsem", "ysem"]))
         #expect(fuzzy.replacement == nil)
         let none = CompletionEdit.decide(request: request, completion: .none(for: request))

@@ -1,8 +1,8 @@
 import BooksTrackClient
 import BooksTrackContract
 
-/// Contract DTOs → the shell's result values (`$_`) and their table views.
-enum ResultViews {
+/// Contract DTOs → command outputs: the shell's result values (`$_`) and their table views.
+extension CommandOutput {
     static let bookColumns: [TableColumn] = [
         TableColumn("isbn", "ISBN"),
         TableColumn("title", "TITLE", flexible: true),

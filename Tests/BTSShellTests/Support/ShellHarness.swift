@@ -1,3 +1,5 @@
+import BTSEmbeddedBackend
+import BooksTrackCatalog
 import BooksTrackContract
 import BooksTrackServer
 import Foundation
@@ -46,8 +48,7 @@ struct ShellHarness {
         var options = ShellOptions(
             backend: backend, settings: settings, continueOnError: continueOnError, terminal: terminal,
             environment: environment, scriptName: "test.bts", scriptArguments: scriptArguments)
-        options.backendOptions.embeddedServer = server
-        options.backendOptions.embeddedCatalog = try SharedShellCatalog.get()
+        options.backendOptions.embedded = LocalEmbeddedBackend(configuration: server, catalog: try SharedShellCatalog.get())
         options.backendOptions.timeout = .seconds(10)
         let sink = BufferOutputSink()
         return ShellHarness(shell: Shell(options: options, sink: sink), sink: sink, directory: directory)

@@ -1,11 +1,39 @@
 import BTSLanguage
 import BooksTrackContract
 
-extension Shell {
-    /// `expect EXPR` (grammar in ``Expectation``). Fails with exit 4 and prints both sides.
-    func runExpect(_ command: ResolvedCommand) throws(ShellError) -> CommandOutput? {
-        var words = command.command.arguments.map(\.word)
-        let whole = command.command.range
+/// `expect EXPR` (grammar in ``Expectation``). Fails with exit 4 and prints both sides.
+struct ExpectCommand: ShellCommand {
+    static let expression = ArgumentSpec("EXPR", "The condition", variadic: true, completion: .variable)
+
+    static let configuration = CommandSpec(
+        "expect", group: .meta,
+        summary: "Check a condition; a failure stops the script with exit 4",
+        discussion: """
+            Forms: A == B, A != B, A > B, A >= B, A < B, A <= B (numeric when both sides are numbers), \
+            A contains B (substring, array element or object key), A matches REGEX, exists ${PATH}, \
+            count ${PATH} OP N (elements of an array/object, characters of a string), and a single value \
+            (true when non-empty and not false/0). 'not' in front negates. Operators are unquoted words. \
+            Both sides are printed when it fails; a missing path on either side is a failure (exit 4).
+            """,
+        positionals: [expression],
+        examples: ["expect ${_.totalCount} > 0", "expect ${_.results[0].title} contains \"Dune\"",
+                   "expect count ${_.results} >= 3", "expect exists ${_.results[0].isbn}",
+                   "expect ${_.results[0].isbn} matches '^97[89]'"],
+        takesRawArguments: true)
+
+    /// Reads variables itself: structured values, and a missing path is exit 4, not 2.
+    static let interpolatesArguments = false
+
+    /// The command as written (its words are evaluated here, not interpolated beforehand).
+    var command: Command
+
+    init(_ resolved: ResolvedCommand) {
+        command = resolved.command
+    }
+
+    func run(in context: isolated any CommandContext) async throws -> CommandOutput? {
+        var words = command.arguments.map(\.word)
+        let whole = command.range
         func keyword(_ word: Word, _ text: String) -> Bool { !word.isQuoted && word.literalText == text }
         var negated = false
         if let first = words.first, keyword(first, "not"), words.count > 1 {
@@ -19,7 +47,7 @@ extension Shell {
 
         /// A side's value; a missing path makes the expectation fail (exit 4), not the script (2).
         func side(_ word: Word) throws(ShellError) -> Result<JSONValue, ShellError> {
-            switch value(of: word) {
+            switch context.value(of: word) {
             case .success(let value): return .success(value)
             case .failure(let error) where error.status == .failure: return .failure(error)
             case .failure(let error): throw error
@@ -86,7 +114,7 @@ extension Shell {
         }
         if negated { passed.toggle() }
         guard passed else {
-            let text = command.command.arguments.map(\.word.sourceForm).joined(separator: " ")
+            let text = command.arguments.map(\.word.sourceForm).joined(separator: " ")
             throw ShellError(.expectationFailed, "expectation failed: \(text)", range: whole, details: details,
                              code: "EXPECT_FAILED")
         }

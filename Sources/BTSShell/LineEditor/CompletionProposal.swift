@@ -18,7 +18,7 @@ public struct CompletionRequest: Sendable, Equatable {
 }
 
 /// What the completion provider proposes for a request.
-public struct Completion: Sendable, Equatable {
+public struct CompletionProposal: Sendable, Equatable {
     /// The part of `CompletionRequest.line` that a candidate replaces (usually the word
     /// under the cursor). Indices must be valid in the request's `line`.
     public var replacementRange: Range<String.Index>
@@ -38,14 +38,14 @@ public struct Completion: Sendable, Equatable {
     }
 
     /// No completion.
-    public static func none(for request: CompletionRequest) -> Completion {
-        Completion(replacementRange: request.cursor..<request.cursor, candidates: [])
+    public static func none(for request: CompletionRequest) -> CompletionProposal {
+        CompletionProposal(replacementRange: request.cursor..<request.cursor, candidates: [])
     }
 }
 
 /// Computes completions. Called on the editor thread while the user waits: it must be fast
 /// and must never do network I/O (use cached data only).
-public typealias CompletionProvider = @Sendable (CompletionRequest) -> Completion
+public typealias CompletionProvider = @Sendable (CompletionRequest) -> CompletionProposal
 
 /// How a TAB press changes the buffer: the pure decision, separate from libedit.
 public struct CompletionEdit: Sendable, Equatable {
@@ -57,7 +57,7 @@ public struct CompletionEdit: Sendable, Equatable {
     /// Decides the edit for `completion` made on `request`:
     /// one candidate → insert it (plus a space if `appendSpace`); several → insert their longest
     /// common prefix when it extends the typed word, and list them; none → nothing.
-    public static func decide(request: CompletionRequest, completion: Completion) -> CompletionEdit {
+    public static func decide(request: CompletionRequest, completion: CompletionProposal) -> CompletionEdit {
         let candidates = completion.candidates
         guard !candidates.isEmpty else { return CompletionEdit(replacement: nil, listing: []) }
         let range = completion.replacementRange
