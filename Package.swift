@@ -109,15 +109,21 @@ let package = Package(
             name: "BTSLanguage",
             swiftSettings: strict
         ),
+        // The terminal: line editor (libedit through CEditLine), history, prompt rendering, terminal facts.
+        .target(
+            name: "BTSTerminal",
+            dependencies: ["BTSLanguage", "CEditLine"],
+            swiftSettings: strict
+        ),
         // Command types and registry, interpreter, renderers, completion engine, REPL. Does not link
         // the server: the executable injects how to start the embedded backend.
         .target(
             name: "BTSShell",
             dependencies: [
                 "BTSLanguage",
+                "BTSTerminal",
                 "BooksTrackClient",
                 "BooksTrackContract",
-                "CEditLine",
                 .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -139,6 +145,7 @@ let package = Package(
             name: "bts",
             dependencies: [
                 "BTSShell",
+                "BTSTerminal",
                 "BTSEmbeddedBackend",
                 "BooksTrackServer",
                 "BooksTrackCatalog",
@@ -203,8 +210,12 @@ let package = Package(
             dependencies: ["BTSLanguage", "BooksTrackContract"]
         ),
         .testTarget(
+            name: "BTSTerminalTests",
+            dependencies: ["BTSTerminal", "BTSLanguage", "BooksTrackContract"]
+        ),
+        .testTarget(
             name: "BTSShellTests",
-            dependencies: ["BTSShell", "BTSEmbeddedBackend", "BTSLanguage", "BooksTrackServer", "BooksTrackCatalog",
+            dependencies: ["BTSShell", "BTSTerminal", "BTSEmbeddedBackend", "BTSLanguage", "BooksTrackServer", "BooksTrackCatalog",
                            "BooksTrackClient", "BooksTrackContract"]
         ),
     ]

@@ -1,6 +1,7 @@
 import BTSEmbeddedBackend
 import ArgumentParser
 import BTSShell
+import BTSTerminal
 import Foundation
 
 extension OutputFormat: ExpressibleByArgument {}

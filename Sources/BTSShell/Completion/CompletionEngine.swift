@@ -1,4 +1,5 @@
 import BTSLanguage
+import BTSTerminal
 import Foundation
 
 /// What TAB proposes, in UTF-8 byte offsets of the line (the pure form of ``CompletionProposal``).

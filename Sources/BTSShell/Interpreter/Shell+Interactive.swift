@@ -1,4 +1,5 @@
 import BTSLanguage
+import BTSTerminal
 import Foundation
 
 /// The task of the command running now, so a signal can cancel it.

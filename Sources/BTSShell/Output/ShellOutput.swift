@@ -1,4 +1,5 @@
 import BTSLanguage
+import BTSTerminal
 import BooksTrackContract
 
 /// The shell's output, as the settings of the moment shape it: data on stdout in the chosen

@@ -1,3 +1,4 @@
+import BTSTerminal
 import BooksTrackContract
 import Testing
 @testable import BTSShell

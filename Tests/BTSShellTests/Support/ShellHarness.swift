@@ -1,4 +1,5 @@
 import BTSEmbeddedBackend
+import BTSTerminal
 import BooksTrackCatalog
 import BooksTrackContract
 import BooksTrackServer

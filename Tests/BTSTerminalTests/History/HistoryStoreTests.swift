@@ -1,7 +1,7 @@
 import BooksTrackContract
 import Foundation
 import Testing
-@testable import BTSShell
+@testable import BTSTerminal
 
 /// A fresh temporary directory per test, removed on deinit.
 final class HistoryTempDirectory {

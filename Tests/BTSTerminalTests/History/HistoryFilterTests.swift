@@ -1,5 +1,5 @@
 import Testing
-@testable import BTSShell
+@testable import BTSTerminal
 
 @Suite("HistoryFilter")
 struct HistoryFilterTests {

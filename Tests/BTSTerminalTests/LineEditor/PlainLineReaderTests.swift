@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import BTSShell
+@testable import BTSTerminal
 #if canImport(Glibc)
 import Glibc
 #endif

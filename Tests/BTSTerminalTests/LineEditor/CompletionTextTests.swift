@@ -1,6 +1,6 @@
 import BooksTrackContract
 import Testing
-@testable import BTSShell
+@testable import BTSTerminal
 
 @Suite("Completion text")
 struct CompletionTextTests {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import BTSShell
+@testable import BTSTerminal
 
 @Suite("Prompt renderer")
 struct PromptRendererTests {
