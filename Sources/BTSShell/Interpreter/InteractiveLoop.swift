@@ -41,13 +41,30 @@ final class RunningCommand: @unchecked Sendable {
 }
 
 extension Shell {
-    /// The REPL loop: reads logical lines from `reader` (libedit on a terminal, plain otherwise),
-    /// runs each as its own small script. Ctrl-C (delivered by
-    /// `signals` while a command runs) cancels that command and returns to the prompt; SIGTERM
-    /// and SIGHUP end the session. Ends on EOF (Ctrl-D) or `exit`; returns the exit status.
-    public func runInteractive(reader: any LineReader, signals: SignalWatcher? = nil,
-                               completion: CompletionContextStore? = nil) async -> Int32 {
+    /// The REPL (see ``InteractiveLoop``). Ends on EOF (Ctrl-D), `exit` or SIGTERM/SIGHUP; returns the exit status.
+    public nonisolated func runInteractive(reader: any LineReader, signals: SignalWatcher? = nil,
+                                           completion: CompletionContextStore? = nil) async -> Int32 {
+        await InteractiveLoop(shell: self, reader: reader, signals: signals, completion: completion).run()
+    }
+
+    /// Records the status of a line run at the prompt (`$?`).
+    func finishLine(status: Int32) {
+        lastStatus = status
+    }
+}
+
+/// The REPL loop: reads logical lines from `reader` (libedit on a terminal, plain otherwise),
+/// runs each as its own small script in `shell`. Ctrl-C (delivered by `signals` while a command
+/// runs) cancels that command and returns to the prompt; SIGTERM and SIGHUP end the session.
+struct InteractiveLoop {
+    let shell: Shell
+    let reader: any LineReader
+    let signals: SignalWatcher?
+    let completion: CompletionContextStore?
+
+    func run() async -> Int32 {
         let running = RunningCommand()
+        let reader = self.reader
         let listener: Task<Void, Never>? = signals.map { watcher in
             Task {
                 for await event in watcher.events {
@@ -64,28 +81,29 @@ extension Shell {
             }
         }
         defer { listener?.cancel() }
+        let shell = self.shell
         while !running.hasEnded {
-            // [REPL helper] TAB sees this session's jobs, books and variables; the prompt shows
-            // the backend and, when low, the tightest budget (fresh after each command).
-            if let completion { await updateCompletionContext(completion) }
-            let result = await reader.readLine(prompt: await interactivePrompt())
+            // TAB sees this session's jobs, books and variables; the prompt shows the backend
+            // and, when low, the tightest budget (fresh after each command).
+            if let completion { await shell.updateCompletionContext(completion) }
+            let result = await reader.readLine(prompt: await shell.interactivePrompt())
             if running.hasEnded { break }
             switch result {
             case .eof:
-                return 0 // [REPL helper] Ctrl-D on an empty line ends the session normally
+                return 0 // Ctrl-D on an empty line ends the session normally
             case .interrupted:
                 continue
             case .line(let line):
                 guard !line.trimmingCharacters(in: .whitespaces).isEmpty else { continue }
-                let task = Task { await self.run(line, name: "<stdin>", interactive: true) }
+                let task = Task { await shell.run(line, name: "<stdin>", interactive: true) }
                 running.set(task)
                 let status = await task.value
                 running.set(nil)
-                lastStatus = status
-                if let code = exitRequest { return code }
+                await shell.finishLine(status: status)
+                if let code = await shell.exitRequest { return code }
             }
         }
         if let signal = running.signal { return 128 + signal }
-        return lastStatus
+        return await shell.lastStatus
     }
 }

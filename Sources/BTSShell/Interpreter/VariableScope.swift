@@ -1,26 +1,19 @@
 import BTSLanguage
 import BooksTrackContract
 
-extension Shell {
-    /// Interpolates every deferred value and checks it against its type (registry's second step).
-    func finish(_ resolved: ResolvedCommand) throws(ShellError) -> ResolvedCommand {
-        guard resolved.hasDeferredValues else { return resolved }
-        var failure: ShellError?
-        let result = registry.finish(resolved) { word in
-            switch interpolate(word) {
-            case .success(let text): return .success(text)
-            case .failure(let error):
-                if failure == nil { failure = error }
-                return .failure(Diagnostic.error(error.message, at: error.range ?? word.range))
-            }
-        }
-        switch result {
-        case .success(let finished): return finished
-        case .failure(let diagnostics):
-            if let failure { throw failure }
-            throw ShellError(diagnostics: diagnostics.all)
-        }
-    }
+/// The variables a word can read — `$name`, `${name.path}`, `$_`, `$?`, `$0`…`$n` — as they stand
+/// when a command runs. Pure: interpolation and path lookup without the session.
+struct VariableScope: Sendable {
+    var variables: [String: JSONValue]
+    /// `$_`.
+    var lastResult: JSONValue
+    /// `$?`.
+    var lastStatus: Int32
+    /// `$0` and `$1..$n`.
+    var scriptName: String
+    var scriptArguments: [String]
+    /// Setting names (an undefined `$output` hints at `set`).
+    var settingNames: Set<String>
 
     /// A word's text with `$var`, `${var.path}` and `$?` replaced.
     func interpolate(_ word: Word) -> Result<String, ShellError> {
@@ -59,11 +52,11 @@ extension Shell {
             value = lastResult
         } else if reference.isPositional, let index = Int(name) {
             if index == 0 {
-                value = .string(options.scriptName)
-            } else if index <= options.scriptArguments.count {
-                value = .string(options.scriptArguments[index - 1])
+                value = .string(scriptName)
+            } else if index <= scriptArguments.count {
+                value = .string(scriptArguments[index - 1])
             } else {
-                let count = options.scriptArguments.count
+                let count = scriptArguments.count
                 return .failure(ShellError(
                     .usage, "script argument $\(index) was not given (the script got \(count) argument\(count == 1 ? "" : "s"))",
                     range: reference.nameRange.union(reference.range)))
@@ -74,7 +67,7 @@ extension Shell {
             var message = "undefined variable '$\(name)'"
             let candidates = Array(variables.keys) + ["_"]
             if let guess = Suggest.closest(to: name, among: candidates) { message += " (did you mean '$\(guess)'?)" }
-            if registry.setting(named: name) != nil {
+            if settingNames.contains(name) {
                 message += "; '\(name)' is a setting: 'set' shows its value"
             }
             return .failure(ShellError(.usage, message, range: reference.range))
