@@ -72,7 +72,7 @@ extension Shell {
     ) async throws -> APIResponse<T> {
         let api = try await backend().api
         if let gate { try await requireFeature(gate, command: command, api: api) }
-        if let budget { try await admit(budget, api: api) }
+        if let budget { try await BudgetAdmission(output: output).admit(budget, api: api) }
         let response = try await body(api)
         record(response.info)
         if let budget {
@@ -96,37 +96,5 @@ extension Shell {
             deprecationsShown.insert(warning)
             warn(warning)
         }
-    }
-
-    /// Waits for a spent budget with a countdown on stderr (interruptible), or fails with exit 5
-    /// when waiting is off.
-    func admit(_ budget: RateLimitClass, api: BooksTrackAPI) async throws {
-        while case .wait(let delay) = await api.admission(for: budget) {
-            let seconds = Int((Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18).rounded(.up))
-            guard settings.wait else {
-                throw ShellError(
-                    .rateLimited,
-                    "Too many requests: the \(budget.rawValue) budget is spent and resets in \(seconds) s (waiting is off: 'set wait on' to wait)",
-                    code: ErrorCode.rateLimitExceeded.rawValue)
-            }
-            try await countdown(seconds: seconds, label: "the \(budget.rawValue) budget")
-        }
-    }
-
-    /// A visible countdown on stderr, redrawn in place on a terminal. Cancelling it (Ctrl-C) throws.
-    func countdown(seconds: Int, label: String) async throws {
-        let terminal = options.terminal.stderrIsTerminal && !settings.quiet
-        if !terminal {
-            note("rate limited: waiting \(seconds) s for \(label)… (Ctrl-C to stop)")
-        }
-        var left = seconds
-        while left > 0 {
-            if terminal {
-                sink.write("\r\u{1B}[Krate limited: waiting \(left) s for \(label)… (Ctrl-C to stop)", to: .standardError)
-            }
-            try await Task.sleep(for: .seconds(1))
-            left -= 1
-        }
-        if terminal { sink.write("\r\u{1B}[K", to: .standardError) }
     }
 }
