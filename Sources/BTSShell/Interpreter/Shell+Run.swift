@@ -161,8 +161,8 @@ extension Shell {
         let resolved = type.interpolatesArguments ? try finish(command) : command
         var format = output.format
         var explicit = settings.output != nil
-        if resolved.options["output"] != nil, let name = resolved.optionString("output"),
-           let chosen = OutputFormat(rawValue: name) {
+        if resolved.bound(CommandRegistry.outputOption) != nil,
+           let chosen = resolved.string(CommandRegistry.outputOption).flatMap(OutputFormat.init(rawValue:)) {
             format = chosen
             explicit = true
         }
