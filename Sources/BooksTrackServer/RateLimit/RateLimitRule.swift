@@ -1,18 +1,5 @@
 import Foundation
 
-/// A rate-limit class of CONTRACT.md §7. Limits are counted per client IP and per class;
-/// `global` applies to every request in addition to the route's own class.
-public enum RateLimitClass: String, CaseIterable, Sendable, Hashable, Codable {
-    case search
-    case semantic
-    case similar
-    case enrich
-    case batch
-    case `import`
-    case jobs
-    case global
-}
-
 /// `limit` requests per `windowSeconds`.
 public struct RateLimitRule: Sendable, Hashable, Codable, CustomStringConvertible {
     public var limit: Int
