@@ -109,16 +109,33 @@ let package = Package(
             name: "BTSLanguage",
             swiftSettings: strict
         ),
-        // Command registry, interpreter, renderers, completion engine, REPL.
+        // The terminal: line editor (libedit through CEditLine), history, prompt rendering, terminal facts.
+        .target(
+            name: "BTSTerminal",
+            dependencies: ["BTSLanguage", "CEditLine"],
+            swiftSettings: strict
+        ),
+        // Command types and registry, interpreter, renderers, completion engine, REPL. Does not link
+        // the server: the executable injects how to start the embedded backend.
         .target(
             name: "BTSShell",
             dependencies: [
                 "BTSLanguage",
+                "BTSTerminal",
                 "BooksTrackClient",
                 "BooksTrackContract",
-                "BooksTrackServer",
-                "CEditLine",
                 .product(name: "TOMLKit", package: "TOMLKit"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        // The embedded backend the executable injects into the shell: the local server in-process.
+        .target(
+            name: "BTSEmbeddedBackend",
+            dependencies: [
+                "BTSShell",
+                "BooksTrackServer",
+                "BooksTrackCatalog",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -128,7 +145,10 @@ let package = Package(
             name: "bts",
             dependencies: [
                 "BTSShell",
+                "BTSTerminal",
+                "BTSEmbeddedBackend",
                 "BooksTrackServer",
+                "BooksTrackCatalog",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -151,6 +171,7 @@ let package = Package(
                 "BooksTrackClient",
                 "BooksTrackContract",
                 "BooksTrackServer",
+                "BooksTrackCatalog",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
@@ -186,11 +207,16 @@ let package = Package(
         ),
         .testTarget(
             name: "BTSLanguageTests",
-            dependencies: ["BTSLanguage"]
+            dependencies: ["BTSLanguage", "BooksTrackContract"]
+        ),
+        .testTarget(
+            name: "BTSTerminalTests",
+            dependencies: ["BTSTerminal", "BTSLanguage", "BooksTrackContract"]
         ),
         .testTarget(
             name: "BTSShellTests",
-            dependencies: ["BTSShell", "BTSLanguage", "BooksTrackServer", "BooksTrackClient", "BooksTrackContract"]
+            dependencies: ["BTSShell", "BTSTerminal", "BTSEmbeddedBackend", "BTSLanguage", "BooksTrackServer", "BooksTrackCatalog",
+                           "BooksTrackClient", "BooksTrackContract"]
         ),
     ]
 )

@@ -3,30 +3,39 @@ public enum DisplayWidth {
     /// Tab stops are every 8 columns, as on a terminal.
     public static let tabWidth = 8
 
-    /// The width of `text` when printed starting at column 0 (tabs expanded).
+    /// The width of `text` in a diagnostic snippet starting at column 0 (tabs expanded, control
+    /// characters as their Control Pictures).
     public static func of(_ text: String) -> Int {
         var column = 0
         for character in text { column = advance(column, by: character) }
         return column
     }
 
-    /// The column after printing `character` at `column`.
+    /// The column after printing `character` at `column` in a diagnostic snippet (tabs to the next
+    /// stop, control characters as their Control Pictures).
     public static func advance(_ column: Int, by character: Character) -> Int {
         if character == "\t" { return (column / tabWidth + 1) * tabWidth }
-        return column + width(of: character)
+        return column + printable(character).reduce(0) { $0 + width(of: $1) }
     }
 
-    /// The width of one (non-tab) character: 2 for wide/emoji, else 1.
-    /// Control characters are printed as their Control Pictures (width 1) by the renderer.
+    /// The columns one character takes on a terminal, printed as it is: 0 for control characters,
+    /// combining and format marks on their own; 2 for East Asian wide characters and emoji; else 1.
+    /// (A base character with its combining marks is one `Character`: its base decides.)
     public static func width(of character: Character) -> Int {
         guard let first = character.unicodeScalars.first else { return 0 }
+        let value = first.value
+        if value < 0x20 || (0x7F..<0xA0).contains(value) { return 0 }
+        switch first.properties.generalCategory {
+        case .nonspacingMark, .enclosingMark, .format: return 0
+        default: break
+        }
         if character.unicodeScalars.contains(where: { $0.value == 0xFE0F }) { return 2 }
         if first.properties.isEmojiPresentation { return 2 }
-        return isWide(first.value) ? 2 : 1
+        return isWide(value) ? 2 : 1
     }
 
     /// How `character` is printed in a snippet: control characters become their visible Control Pictures.
-    static func printable(_ character: Character) -> String {
+    public static func printable(_ character: Character) -> String {
         // Per scalar: a Character can hide a control behind a combining mark ("\u{1B}\u{301}") or be
         // CR LF; C0 and DEL become control pictures, C1 and bidi controls U+FFFD.
         guard character.unicodeScalars.contains(where: isControl) else { return String(character) }
@@ -59,7 +68,7 @@ public enum DisplayWidth {
         switch value {
         case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
              0xA000...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,
-             0xFFE0...0xFFE6, 0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x3FFFD:
+             0xFFE0...0xFFE6, 0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x2FFFD, 0x30000...0x3FFFD:
             return true
         default:
             return false

@@ -1,3 +1,4 @@
+import BooksTrackContract
 import Foundation
 
 /// ISO-8601 week arithmetic (UTC) for the weekly recommendations.
@@ -11,19 +12,6 @@ public enum ISOWeek {
         let week = parts.weekOfYear ?? 1
         let monday = calendar.dateInterval(of: .weekOfYear, for: date)?.start ?? date
         return (year, week, monday)
-    }
-}
-
-/// Deterministic pseudo-random numbers (SplitMix64), for seeded selections.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A rate-limit class (CONTRACT.md §7), with its documented default budget. The stand-in makes
 /// each configurable; clients must trust the `X-RateLimit-*` headers over this table.
 public enum BudgetClass: String, Codable, Sendable, Hashable, CaseIterable {
@@ -39,12 +41,17 @@ public enum BudgetClass: String, Codable, Sendable, Hashable, CaseIterable {
     public var defaultBudget: Budget { Budget(limit: defaultLimit, windowSeconds: defaultWindowSeconds) }
 
     /// The class of a request (besides `global`, which applies to everything), or nil for
-    /// unlimited routes (capabilities, recommendations, SSE stream, health).
-    /// `mode` is the v2 search `mode` parameter (a `q=similar:` prefix forces `similar`).
+    /// unlimited routes (capabilities, recommendations, SSE stream, health). The one route
+    /// classifier of the package. `path` may carry its query; paths compare case-insensitively.
+    /// `mode` is the v2 search `mode` parameter and `q` its query (a `q=similar:` prefix forces
+    /// `similar`); when not given they are read from the path's query.
     public static func classify(method: String, path: String, mode: String? = nil, query q: String? = nil) -> BudgetClass? {
         let m = method.uppercased()
-        var p = path
-        if let qm = p.firstIndex(of: "?") { p = String(p[..<qm]) }
+        let split = path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        var p = split.first.map { $0.lowercased() } ?? ""
+        let items = split.count > 1 ? queryItems(String(split[1])) : [:]
+        let mode = mode ?? items["mode"]
+        let q = q ?? items["q"]
         while p.count > 1, p.hasSuffix("/") { p.removeLast() }
         switch p {
         case "/v1/search/isbn", "/v1/search/title", "/v1/search/author", "/v1/search/advanced": return .search
@@ -70,6 +77,22 @@ public enum BudgetClass: String, Codable, Sendable, Hashable, CaseIterable {
         if parts.count >= 3, parts[0] == "v1", parts[1] == "jobs" { return .jobs }
         if parts.count >= 4, parts[0] == "api", parts[1] == "v2", parts[2] == "jobs" { return .jobs }
         return nil
+    }
+
+    /// `a=1&b=x+y` → `["a": "1", "b": "x y"]` (percent-decoded; the first of a repeated key wins).
+    private static func queryItems(_ query: String) -> [String: String] {
+        var items: [String: String] = [:]
+        for pair in query.split(separator: "&") {
+            let keyValue = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard let rawKey = keyValue.first else { continue }
+            let decode = { (text: Substring) -> String in
+                let plusAsSpace = text.replacingOccurrences(of: "+", with: " ")
+                return plusAsSpace.removingPercentEncoding ?? plusAsSpace
+            }
+            let key = decode(rawKey)
+            if items[key] == nil { items[key] = keyValue.count > 1 ? decode(keyValue[1]) : "" }
+        }
+        return items
     }
 }
 

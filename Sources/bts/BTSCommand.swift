@@ -1,6 +1,7 @@
 import ArgumentParser
 import BTSLanguage
 import BTSShell
+import BTSTerminal
 import Foundation
 import Synchronization
 #if canImport(Glibc)

@@ -1,5 +1,7 @@
+import BTSEmbeddedBackend
 import ArgumentParser
 import BTSShell
+import BTSTerminal
 import Foundation
 
 extension OutputFormat: ExpressibleByArgument {}
@@ -63,6 +65,7 @@ struct GlobalOptions: ParsableArguments {
             settings: settings, continueOnError: continueOnError, noColor: noColor, terminal: terminal,
             environment: environment, scriptName: scriptName, scriptArguments: scriptArguments, history: history)
         if let timeout { options.backendOptions.timeout = .milliseconds(Int64(timeout * 1000)) }
+        options.backendOptions.embedded = LocalEmbeddedBackend()
         return options
     }
 }

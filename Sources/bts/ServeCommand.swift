@@ -1,5 +1,6 @@
 import ArgumentParser
 import BTSShell
+import BooksTrackCatalog
 import BooksTrackServer
 import Foundation
 

@@ -1,18 +1,7 @@
+import BooksTrackContract
 import Testing
 @testable import BTSLanguage
 
-/// A small deterministic generator (SplitMix64) so fuzz failures reproduce.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 @Suite struct FuzzTests {
     static let alphabet: [String] = [
@@ -20,14 +9,14 @@ struct SeededGenerator: RandomNumberGenerator {
         "\n", "\r", "\u{0}", "é", "三", "📚", "e\u{301}", "-", "--", "=", "?", "${", "${_.", "search ", "--limit",
     ]
 
-    static func randomText(_ generator: inout SeededGenerator) -> String {
+    static func randomText(_ generator: inout SplitMix64) -> String {
         let length = Int.random(in: 0...40, using: &generator)
         return (0..<length).map { _ in alphabet.randomElement(using: &generator) ?? "" }.joined()
     }
 
     @Test(arguments: [1, 2, 3, 4] as [UInt64])
     func lexerAndParserInvariants(seed: UInt64) {
-        var generator = SeededGenerator(state: seed)
+        var generator = SplitMix64(seed: seed)
         for _ in 0..<1500 {
             let text = Self.randomText(&generator)
             let source = SourceFile(name: "fuzz", text: text)
@@ -72,7 +61,7 @@ struct SeededGenerator: RandomNumberGenerator {
     }
 
     @Test func plainWordsSplitLikeWhitespace() {
-        var generator = SeededGenerator(state: 99)
+        var generator = SplitMix64(seed: 99)
         let letters = ["a", "b", "c", "é", "三", " ", "  "]
         for _ in 0..<500 {
             let count = Int.random(in: 1...20, using: &generator)
@@ -85,7 +74,7 @@ struct SeededGenerator: RandomNumberGenerator {
     }
 
     @Test func locationsAreMonotonic() {
-        var generator = SeededGenerator(state: 7)
+        var generator = SplitMix64(seed: 7)
         for _ in 0..<200 {
             let source = SourceFile(name: "f", text: Self.randomText(&generator))
             var previous = SourceLocation(line: 1, column: 1, offset: 0)
@@ -101,7 +90,7 @@ struct SeededGenerator: RandomNumberGenerator {
 
 @Suite struct ReferenceRangeFuzzTests {
     @Test func referenceRangesNest() {
-        var generator = SeededGenerator(state: 2024)
+        var generator = SplitMix64(seed: 2024)
         for _ in 0..<2000 {
             let text = FuzzTests.randomText(&generator)
             let source = SourceFile(name: "f", text: text)

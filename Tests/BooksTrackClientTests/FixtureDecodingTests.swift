@@ -51,8 +51,8 @@ import Testing
             #expect(try await api.semantic("space opera").value.items.isEmpty)
             let caps = try await api.fetchCapabilities().value
             #expect(caps.dialect == .production)
-            #expect(await api.isCommandAvailable("similar") == .available)  // follows semantic_search
-            #expect(await api.isCommandAvailable("recommend") != .available)
+            #expect(await api.availability(of: .similarBooks) == .available)  // follows semantic_search
+            #expect(await api.availability(of: .weeklyRecommendations) != .available)
             #expect(try await api.weeklyRecommendations().value.items.isEmpty == false)
             #expect(try await api.weeklyRecommendations(limit: 0).value.items.isEmpty)
             _ = try await api.enrich(isbn: "9780441172719", provider: .googleBooks)
@@ -103,7 +103,7 @@ import Testing
             let api = makeAPI(server.baseURL) { $0.cacheDirectory = dir; $0.now = { clock.value } }
             let first = await api.connect()
             #expect(first.source == .server)
-            #expect(await api.isCommandAvailable("semantic") == .unavailable(reason: "the server has 'semantic_search' switched off"))
+            #expect(await api.availability(of: .semanticSearch) == .unavailable(reason: "the server has 'semantic_search' switched off"))
             #expect(await api.budget(for: .semantic).limit == 5)
             await api.shutdown()
             // A second session within the hour reads the disk cache: no request.
@@ -120,12 +120,12 @@ import Testing
         let result = await offline.connect()
         if case .staleCache = result.source {} else { Issue.record("expected the stale cache, got \(String(describing: result.source))") }
         #expect(result.error?.category == .network)
-        #expect(await offline.isCommandAvailable("similar") == .available)
+        #expect(await offline.availability(of: .similarBooks) == .available)
         await offline.shutdown()
         // No cache at all: unknown.
         let blank = makeAPI(url) { $0.retryPolicy = .never; $0.connectTimeout = .seconds(1) }
         #expect(await blank.connect().capabilities == nil)
-        #expect(await blank.isCommandAvailable("similar") == .unknown)
+        #expect(await blank.availability(of: .similarBooks) == .unknown)
         await blank.shutdown()
     }
 }

@@ -17,7 +17,7 @@ import Testing
             let connect = await api.connect()
             #expect(connect.source == .server)
             #expect(connect.capabilities?.dialect == .standIn)
-            #expect(await api.isCommandAvailable("similar") == .available)
+            #expect(await api.availability(of: .similarBooks) == .available)
             let title = try await api.searchTitle("the hobbit", limit: 5)
             #expect(!title.value.items.isEmpty)
             #expect(title.info.rateLimit?.limit != nil)

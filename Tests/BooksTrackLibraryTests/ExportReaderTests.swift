@@ -1,3 +1,4 @@
+import BooksTrackContract
 import Foundation
 import Testing
 
@@ -55,7 +56,7 @@ import Testing
     /// Random bytes, random CSV-ish text and mutated fixtures never crash the reader: it returns or
     /// throws `LibraryError`.
     @Test func fuzz() throws {
-        var rng = SplitMix(seed: 0x5EED)
+        var rng = SplitMix64(seed: 0x5EED)
         let fixture = Array(try Fixture.data("goodreads_library_export.csv"))
         let story = Array(try Fixture.data("storygraph_export.csv"))
         let alphabet = Array("ab,\"\n\r=;#/-0123456789 é".utf8)
@@ -78,17 +79,5 @@ import Testing
                 #expect(!error.message.isEmpty)
             }
         }
-    }
-}
-
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -4,6 +4,7 @@ import HTTPTypes
 import Testing
 
 @testable import BooksTrackServer
+import BooksTrackCatalog
 
 @Suite struct ErrorHandlingTests {
     @Test func unknownRouteIsANotFoundEnvelope() async throws {
@@ -51,7 +52,7 @@ import Testing
     }
 
     @Test func fuzzedQueriesNeverCrashOrLeak500s() async throws {
-        var generator = SeededGenerator(seed: 2026)
+        var generator = SplitMix64(seed: 2026)
         let alphabet = Array("abcXYZ0123456789-_ %&=?:/#+é漢'\"<>;")
         let routes = [
             "/v1/search/isbn?isbn=", "/v1/search/title?q=", "/v1/search/author?name=", "/v1/search/advanced?title=",

@@ -1,3 +1,4 @@
+import BooksTrackContract
 import Testing
 
 @testable import BooksTrackServer
@@ -62,7 +63,7 @@ import Testing
     }
 
     @Test func seededRandomHitsKeepInvariants() {
-        var generator = SeededGenerator(seed: 42)
+        var generator = SplitMix64(seed: 42)
         var counter = FixedWindowCounter<Int>(sweepThreshold: 8)
         var now = 0.0
         var allowedInWindow: [Int: (start: Double, count: Int)] = [:]
@@ -92,15 +93,3 @@ import Testing
     }
 }
 
-/// SplitMix64, for reproducible "random" inputs.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import BooksTrackServer
+import BooksTrackCatalog
 
 /// The real goodbooks-10k catalog, built once per test process in a temporary directory.
 enum SharedCatalog {

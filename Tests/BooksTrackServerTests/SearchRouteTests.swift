@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import BooksTrackServer
+import BooksTrackCatalog
 
 @Suite struct SearchRouteTests {
     @Test func healthIsEnveloped() async throws {

@@ -1,3 +1,4 @@
+import BooksTrackContract
 import Foundation
 import Testing
 
@@ -104,7 +105,7 @@ import Testing
     }
 
     @Test func fuzzedFlagsNeverCrash() {
-        var generator = SeededGenerator(seed: 7)
+        var generator = SplitMix64(seed: 7)
         let pieces = [
             "--port", "--rate-limit", "--disable", "--inject-fault", "--latency", "--enable-fault-injection", "=", "/",
             "semantic=", "10/min", "off", "*", "circuit-open:", "fail-first:", ":", "-1", "99999999999999999999", "",

@@ -1,16 +1,28 @@
 import BooksTrackClient
-import BooksTrackServer
 import Foundation
-import Logging
+
+/// How to start the embedded backend. The shell does not link the server: the `bts` executable
+/// (and the tests) inject one (`BTSEmbeddedBackend`'s `LocalEmbeddedBackend`).
+public protocol EmbeddedBackend: Sendable {
+    /// Starts a server on 127.0.0.1 (any free port) over the bundled catalog in `cacheDirectory`.
+    /// Errors are plain messages for the user.
+    func start(cacheDirectory: URL) async throws(ShellError) -> any RunningBackend
+}
+
+/// A started embedded server.
+public protocol RunningBackend: Sendable {
+    var baseURL: URL { get }
+    func shutdown() async
+}
 
 /// One open backend: the API client and, for the embedded backend, the server it runs.
 public final class BackendConnection: Sendable {
     public let target: BackendTarget
     public let api: BooksTrackAPI
     /// The in-process server (embedded backend only).
-    public let server: RunningServer?
+    public let server: (any RunningBackend)?
 
-    init(target: BackendTarget, api: BooksTrackAPI, server: RunningServer?) {
+    init(target: BackendTarget, api: BooksTrackAPI, server: (any RunningBackend)?) {
         self.target = target
         self.api = api
         self.server = server
@@ -29,19 +41,16 @@ public struct BackendOptions: Sendable {
     public var timeout: Duration
     /// Capabilities cache and embedded catalog directory.
     public var cacheDirectory: URL
-    /// The embedded server's configuration (port 0 is forced).
-    public var embeddedServer: ServerConfiguration
-    /// A catalog to reuse for the embedded server (tests share one); nil opens `cacheDirectory`'s.
-    public var embeddedCatalog: (any CatalogQuerying)?
+    /// How to start the embedded backend; nil: this build has none.
+    public var embedded: (any EmbeddedBackend)?
     /// Retries give up on long waits when the user asked not to wait.
     public var allowsLongRetryWaits: Bool
 
-    public init(timeout: Duration = .seconds(30), cacheDirectory: URL, embeddedServer: ServerConfiguration = ServerConfiguration(),
-                embeddedCatalog: (any CatalogQuerying)? = nil, allowsLongRetryWaits: Bool = true) {
+    public init(timeout: Duration = .seconds(30), cacheDirectory: URL, embedded: (any EmbeddedBackend)? = nil,
+                allowsLongRetryWaits: Bool = true) {
         self.timeout = timeout
         self.cacheDirectory = cacheDirectory
-        self.embeddedServer = embeddedServer
-        self.embeddedCatalog = embeddedCatalog
+        self.embedded = embedded
         self.allowsLongRetryWaits = allowsLongRetryWaits
     }
 }
@@ -52,7 +61,7 @@ extension BackendConnection {
     static func open(
         _ target: BackendTarget, options: BackendOptions, trace: (@Sendable (TraceEvent) -> Void)?
     ) async throws(ShellError) -> BackendConnection {
-        var server: RunningServer?
+        var server: (any RunningBackend)?
         let baseURL: URL
         var bearer: String?
         switch target {
@@ -60,7 +69,10 @@ extension BackendConnection {
             baseURL = url
             bearer = token
         case .embedded:
-            let running = try await startEmbedded(options)
+            guard let embedded = options.embedded else {
+                throw ShellError(.failure, "this bts has no embedded server; give a server with --api or a profile")
+            }
+            let running = try await embedded.start(cacheDirectory: options.cacheDirectory)
             server = running
             baseURL = running.baseURL
         }
@@ -84,30 +96,6 @@ extension BackendConnection {
         var retry = RetryPolicy.standard
         if !allowingLongWaits { retry.maxTotalWait = .seconds(5) }
         return retry
-    }
-
-    static func startEmbedded(_ options: BackendOptions) async throws(ShellError) -> RunningServer {
-        let catalog: any CatalogQuerying
-        if let shared = options.embeddedCatalog {
-            catalog = shared
-        } else {
-            do {
-                try FileManager.default.createDirectory(at: options.cacheDirectory, withIntermediateDirectories: true)
-                catalog = try SQLiteCatalog.open(cacheDirectory: options.cacheDirectory)
-            } catch {
-                throw ShellError(.failure, "cannot open the bundled catalog in \(options.cacheDirectory.path): \(error)")
-            }
-        }
-        var configuration = options.embeddedServer
-        configuration.host = "127.0.0.1"
-        configuration.port = 0
-        configuration.cacheDirectory = options.cacheDirectory
-        let logger = Logger(label: "bts.embedded") { _ in SwiftLogNoOpLogHandler() }
-        do {
-            return try await LocalServer.start(configuration, catalog: catalog, logger: logger)
-        } catch {
-            throw ShellError(.network, "cannot start the embedded server: \(error)")
-        }
     }
 }
 

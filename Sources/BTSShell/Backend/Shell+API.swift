@@ -63,8 +63,8 @@ extension Shell {
     }
 
     /// Refuses a gated command whose feature is off, without any request (exit 1).
-    func requireFeature(_ gate: String, command: String, api: BooksTrackAPI) async throws(ShellError) {
-        if case .unavailable(let reason) = await api.isCommandAvailable(gate) {
+    func requireFeature(_ gate: CommandGate, command: String, api: BooksTrackAPI) async throws(ShellError) {
+        if case .unavailable(let reason) = await api.availability(of: gate.feature) {
             throw ShellError(.failure, "'\(command)' is not available on this server: \(reason)",
                              code: ErrorCode.featureNotAvailable.rawValue)
         }
@@ -73,12 +73,12 @@ extension Shell {
     /// Runs one API call: gate check, budget admission (wait with a countdown or fail with 5),
     /// the call, then bookkeeping for `timing` and the once-per-session deprecation warning.
     func call<T: Sendable>(
-        budget: RateLimitClass?, gate: String? = nil, command: String,
+        budget: RateLimitClass?, gate: CommandGate?, command: String,
         _ body: @Sendable (BooksTrackAPI) async throws -> APIResponse<T>
     ) async throws -> APIResponse<T> {
         let api = try await backend().api
         if let gate { try await requireFeature(gate, command: command, api: api) }
-        if let budget { try await admit(budget, api: api) }
+        if let budget { try await BudgetAdmission(output: output).admit(budget, api: api) }
         let response = try await body(api)
         record(response.info)
         if let budget {
@@ -102,57 +102,5 @@ extension Shell {
             deprecationsShown.insert(warning)
             warn(warning)
         }
-    }
-
-    /// Waits for a spent budget with a countdown on stderr (interruptible), or fails with exit 5
-    /// when waiting is off.
-    func admit(_ budget: RateLimitClass, api: BooksTrackAPI) async throws {
-        while case .wait(let delay) = await api.admission(for: budget) {
-            let seconds = Int((Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18).rounded(.up))
-            guard settings.wait else {
-                throw ShellError(
-                    .rateLimited,
-                    "Too many requests: the \(budget.rawValue) budget is spent and resets in \(seconds) s (waiting is off: 'set wait on' to wait)",
-                    code: ErrorCode.rateLimitExceeded.rawValue)
-            }
-            try await countdown(seconds: seconds, label: "the \(budget.rawValue) budget")
-        }
-    }
-
-    /// A visible countdown on stderr, redrawn in place on a terminal. Cancelling it (Ctrl-C) throws.
-    func countdown(seconds: Int, label: String) async throws {
-        let terminal = options.terminal.stderrIsTerminal && !settings.quiet
-        if !terminal {
-            note("rate limited: waiting \(seconds) s for \(label)… (Ctrl-C to stop)")
-        }
-        var left = seconds
-        while left > 0 {
-            if terminal {
-                sink.write("\r\u{1B}[Krate limited: waiting \(left) s for \(label)… (Ctrl-C to stop)", to: .standardError)
-            }
-            try await Task.sleep(for: .seconds(1))
-            left -= 1
-        }
-        if terminal { sink.write("\r\u{1B}[K", to: .standardError) }
-    }
-
-    /// `last` or an id → the id (and the session's record of it, if any).
-    func job(_ reference: String?) throws(ShellError) -> (id: String, record: SessionJob?) {
-        let text = reference ?? "last"
-        if text == "last" {
-            guard let last = jobs.last else {
-                throw ShellError(.failure, "no job has been started in this session ('last' needs one)", code: "NO_JOB")
-            }
-            return (last.id, last)
-        }
-        return (text, jobs.first { $0.id == text })
-    }
-
-    /// Updates the session's record of a job.
-    func updateJob(_ id: String, status: String? = nil, processed: Int? = nil, total: Int? = nil) {
-        guard let index = jobs.firstIndex(where: { $0.id == id }) else { return }
-        if let status { jobs[index].status = status }
-        if let processed { jobs[index].processedCount = processed }
-        if let total { jobs[index].totalCount = total }
     }
 }

@@ -1,7 +1,8 @@
 import BTSLanguage
+import BTSTerminal
 import Foundation
 
-/// What TAB proposes, in UTF-8 byte offsets of the line (the pure form of ``Completion``).
+/// What TAB proposes, in UTF-8 byte offsets of the line (the pure form of ``CompletionProposal``).
 public struct CompletionAnswer: Sendable, Equatable {
     /// The bytes a candidate replaces (the typed word, or an insertion point at the cursor).
     public var range: Range<Int>
@@ -64,14 +65,14 @@ public struct CompletionEngine: Sendable {
     }
 
     /// The answer for a line editor request, with the range as `String.Index`es of its line.
-    public func completion(for request: CompletionRequest) -> Completion {
+    public func completion(for request: CompletionRequest) -> CompletionProposal {
         let answer = answer(line: request.line, cursorOffset: request.cursorUTF8Offset)
         let utf8 = request.line.utf8
         guard let lower = utf8.index(utf8.startIndex, offsetBy: answer.range.lowerBound, limitedBy: utf8.endIndex),
               let upper = utf8.index(utf8.startIndex, offsetBy: answer.range.upperBound, limitedBy: utf8.endIndex),
               lower <= upper
         else { return .none(for: request) }
-        return Completion(replacementRange: lower..<upper, candidates: answer.candidates, display: answer.display,
+        return CompletionProposal(replacementRange: lower..<upper, candidates: answer.candidates, display: answer.display,
                           appendSpace: answer.appendSpace)
     }
 

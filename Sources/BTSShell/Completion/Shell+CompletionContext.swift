@@ -9,15 +9,16 @@ extension Shell {
     /// loop does, before showing the prompt); it never opens a backend or sends a request.
     public func updateCompletionContext(_ store: CompletionContextStore) async {
         let result = lastResult
-        let jobs = self.jobs
+        let jobs = self.jobs.all
         var names = Set(variables.keys)
         if result != .null { names.insert("_") }
         let profiles = (config?.profileNames ?? []) + BackendProfile.builtIn.map(\.name)
         var unavailable: [String: String] = [:]
         if let api = connection?.api {
-            for command in registry.commands where CommandGating.table[command.name] != nil {
-                if case .unavailable(let reason) = await api.isCommandAvailable(command.name) {
-                    unavailable[command.name] = reason
+            // A scoped gate (`enrich`'s batch form) leaves the command itself available.
+            for (name, gate) in CommandTable.gates where gate.scope == nil {
+                if case .unavailable(let reason) = await api.availability(of: gate.feature) {
+                    unavailable[name] = reason
                 }
             }
         }

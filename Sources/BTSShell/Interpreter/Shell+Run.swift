@@ -33,23 +33,20 @@ extension Shell {
                            interactive: Bool = false) async -> Int32 {
         exitRequest = nil
         let directory = directory ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-        let parsed = sources.map { Parser.parse(SourceFile(name: $0.name, text: $0.text)) }
+        let checked = sources.map { check(Parser.parse(SourceFile(name: $0.name, text: $0.text))) }
         var failed = false
-        for result in parsed {
-            let diagnostics = check(result)
-            if diagnostics.containsErrors {
-                report(ShellError(diagnostics: diagnostics), in: result.source, interactive: false)
-                failed = true
-            }
+        for script in checked where script.diagnostics.containsErrors {
+            report(ShellError(diagnostics: script.diagnostics), in: script.source, interactive: false)
+            failed = true
         }
         if failed {
             lastStatus = ExitStatus.usage.rawValue
             return lastStatus
         }
         var status: Int32 = 0
-        for result in parsed {
-            let context = SourceContext(source: result.source, directory: directory, interactive: interactive)
-            let sourceStatus = await execute(result.script.commands, context)
+        for script in checked {
+            let context = SourceContext(source: script.source, directory: directory, interactive: interactive)
+            let sourceStatus = await execute(script.commands, context)
             if sourceStatus != 0 { status = sourceStatus }
             if let exit = exitRequest { return exit }
             if sourceStatus != 0, stopsOnError || sourceStatus == ExitStatus.interrupted.rawValue { return sourceStatus }
@@ -69,16 +66,26 @@ extension Shell {
 
     var stopsOnError: Bool { settings.onError == .stop && !options.continueOnError }
 
-    /// Syntax errors plus the registry's validation of every command.
-    func check(_ parsed: ParseResult) -> [Diagnostic] {
-        (parsed.diagnostics + registry.check(parsed.script)).sorted { $0.range.offset < $1.range.offset }
+    /// Syntax errors plus the registry's validation of every command; each command is resolved
+    /// here, once (the commands run as resolved).
+    func check(_ parsed: ParseResult) -> CheckedScript {
+        var commands: [ResolvedCommand] = []
+        var diagnostics = parsed.diagnostics
+        for command in parsed.script.commands {
+            switch registry.resolve(command) {
+            case .success(let resolved): commands.append(resolved)
+            case .failure(let found): diagnostics += found.all
+            }
+        }
+        return CheckedScript(source: parsed.source, commands: commands,
+                             diagnostics: diagnostics.sorted { $0.range.offset < $1.range.offset })
     }
 
     /// Runs commands in order. A failure stops them unless errors are to be continued past.
     /// The status is the first failure's when it stopped the run, else the status of a failure
     /// passed over only because of `--continue-on-error` (like hurl), else that of the last
     /// command (like sh: a script that said `set onerror continue` checks `$?` itself).
-    func execute(_ commands: [Command], _ context: SourceContext) async -> Int32 {
+    func execute(_ commands: [ResolvedCommand], _ context: SourceContext) async -> Int32 {
         var last: Int32 = 0
         var remembered: Int32?
         for command in commands {
@@ -95,13 +102,14 @@ extension Shell {
     }
 
     /// Runs one command, reports its error, updates `$?`, `$_` and the timing.
-    func execute(_ command: Command, _ context: SourceContext) async -> Int32 {
+    func execute(_ resolved: ResolvedCommand, _ context: SourceContext) async -> Int32 {
+        let command = resolved.command
         let clock = ContinuousClock()
         let started = clock.now
         currentMetrics = CommandMetrics()
         var status: Int32 = 0
         do {
-            try await perform(command, context)
+            try await perform(resolved, context)
         } catch let failure as SilentFailure {
             status = failure.status
         } catch {
@@ -117,8 +125,7 @@ extension Shell {
                                    ("status", Int(shellError.status.rawValue).json)])),
             ])
         }
-        let name = command.nameText
-        if name != "timing" {
+        if CommandTable.type(of: resolved)?.isMeasured ?? true {
             currentMetrics.elapsed = clock.now - started
             lastMetrics = currentMetrics
             if settings.timing { note(ANSIStyle.dim.apply(lastMetrics.summary, enabled: colored(.standardError))) }
@@ -145,59 +152,34 @@ extension Shell {
         }
     }
 
-    /// Resolves, interpolates and dispatches one command.
-    func perform(_ command: Command, _ context: SourceContext) async throws {
-        var resolved: ResolvedCommand
-        switch registry.resolve(command) {
-        case .success(let value): resolved = value
-        case .failure(let diagnostics): throw ShellError(diagnostics: diagnostics.all)
+    /// Interpolates and runs one resolved command through the dispatch table, then prints its
+    /// output and sets `$_`.
+    func perform(_ command: ResolvedCommand, _ context: SourceContext) async throws {
+        guard let type = CommandTable.type(of: command) else {
+            throw ShellError(.usage, "'\(command.displayName)' is not implemented", range: command.command.name.range)
         }
-        let root = resolved.path[0]
-        // `expect` and `set` read variables themselves (structured values, missing paths → exit 4).
-        if root != "expect" {
-            resolved = try finish(resolved)
-        }
-        var format = outputFormat
+        let resolved = type.interpolatesArguments ? try finish(command) : command
+        var format = output.format
         var explicit = settings.output != nil
-        if resolved.options["output"] != nil, let name = resolved.optionString("output"),
-           let chosen = OutputFormat(rawValue: name) {
+        if resolved.bound(CommandRegistry.outputOption) != nil,
+           let chosen = resolved.string(CommandRegistry.outputOption).flatMap(OutputFormat.init(rawValue:)) {
             format = chosen
             explicit = true
         }
-        guard let output = try await dispatch(resolved, context) else { return }
-        if output.setsResult { lastResult = output.value }
+        let previous = currentSource
+        currentSource = context
+        defer { currentSource = previous }
+        guard let result = try await type.init(resolved).run(in: self) else { return }
+        if result.setsResult { lastResult = result.value }
         // Text (help, history, `set`) stays text on a pipe unless a format was asked for.
-        if case .text = output.view, !explicit { format = .table }
-        emit(output.value, output.view, format: format)
+        if case .text = result.view, !explicit { format = .table }
+        output.emit(result.value, result.view, format: format)
     }
+}
 
-    func dispatch(_ command: ResolvedCommand, _ context: SourceContext) async throws -> CommandOutput? {
-        switch command.path[0] {
-        case "search": return try await runSearch(command)
-        case "similar": return try await runSimilar(command)
-        case "semantic": return try await runSemantic(command)
-        case "enrich": return try await runEnrich(command, context)
-        case "import": return try await runImport(command, context)
-        case "watch": return try await runWatch(command)
-        case "recommend": return try await runRecommend(command)
-        case "help": return try await runHelp(command)
-        case "caps": return try await runCaps(command)
-        case "limits": return try await runLimits(command)
-        case "jobs": return runJobs()
-        case "status": return try await runStatus(command)
-        case "results": return try await runResults(command)
-        case "cancel": return try await runCancel(command)
-        case "connect": return try await runConnect(command)
-        case "set": return try runSet(command)
-        case "echo": return runEcho(command)
-        case "sleep": return try await runSleep(command)
-        case "source": return try await runSource(command, context)
-        case "expect": return try runExpect(command)
-        case "history": return runHistory()
-        case "timing": return runTiming(command)
-        case "exit": return runExit(command)
-        default:
-            throw ShellError(.usage, "'\(command.displayName)' is not implemented", range: command.command.name.range)
-        }
-    }
+/// A script checked against the registry: its commands resolved, or what is wrong with it.
+struct CheckedScript: Sendable {
+    var source: SourceFile
+    var commands: [ResolvedCommand]
+    var diagnostics: [Diagnostic]
 }

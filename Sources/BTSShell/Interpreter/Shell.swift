@@ -1,4 +1,5 @@
 import BTSLanguage
+import BTSTerminal
 import BooksTrackClient
 import BooksTrackContract
 import Foundation
@@ -60,7 +61,7 @@ public actor Shell {
     /// `$?`.
     public internal(set) var lastStatus: Int32 = 0
     /// Jobs started in this session, oldest first.
-    public internal(set) var jobs: [SessionJob] = []
+    var jobs = SessionJobs()
     /// The cost of the last command (`timing`).
     public internal(set) var lastMetrics = CommandMetrics()
 
@@ -69,8 +70,9 @@ public actor Shell {
     /// Set by `exit`: stop everything and leave with this status.
     var exitRequest: Int32?
     var sourceDepth = 0
+    /// Where the command running now came from (relative paths resolve against its directory).
+    var currentSource: SourceContext?
     var deprecationsShown: Set<String> = []
-    var retryObserverInstalled = false
     var config: ShellConfig?
 
     public init(options: ShellOptions, sink: any OutputSink = StandardOutputSink()) {
@@ -87,56 +89,25 @@ public actor Shell {
         }
     }
 
-    /// The status `exit` asked for, if it ran.
-    public var requestedExit: Int32? { exitRequest }
-
     // MARK: Output
 
-    /// Whether ANSI styles may go to `stream`: only on a terminal, never with `--no-color`,
-    /// `NO_COLOR` (unless `set color on`) or `set color off`.
-    func colored(_ stream: OutputStream) -> Bool {
-        let isTerminal = stream == .standardOutput ? options.terminal.stdoutIsTerminal : options.terminal.stderrIsTerminal
-        guard isTerminal else { return false }
-        switch settings.color {
-        case .off: return false
-        case .on: return true
-        case .auto: return !options.noColor && options.environment["NO_COLOR"].map(\.isEmpty) ?? true
-        }
+    /// The output as the current settings shape it.
+    var output: ShellOutput {
+        ShellOutput(sink: sink, terminal: options.terminal, noColor: options.noColor, environment: options.environment,
+                    settings: settings)
     }
 
-    /// The output format in effect: the setting, else table on a terminal and json otherwise.
-    var outputFormat: OutputFormat {
-        settings.output ?? (options.terminal.stdoutIsTerminal ? .table : .json)
-    }
-
-    func out(_ text: String) {
-        guard !text.isEmpty else { return }
-        sink.write(text, to: .standardOutput)
-    }
+    /// Whether ANSI styles may go to `stream`.
+    func colored(_ stream: OutputStream) -> Bool { output.colored(stream) }
 
     /// A human message on stderr (silenced by `--quiet`).
-    func note(_ text: String) {
-        guard !settings.quiet else { return }
-        sink.write(text.hasSuffix("\n") ? text : text + "\n", to: .standardError)
-    }
+    func note(_ text: String) { output.note(text) }
 
     /// A warning on stderr (silenced by `--quiet`).
-    func warn(_ text: String) {
-        note(ANSIStyle.yellow.apply("warning:", enabled: colored(.standardError)) + " " + TerminalText.sanitize(text, lines: .flatten))
-    }
+    func warn(_ text: String) { output.warn(text) }
 
     /// Renders an error on stderr (errors are never silenced).
     func report(_ error: ShellError, in source: SourceFile?, interactive: Bool) {
-        let reporter = ErrorReporter(colored: colored(.standardError), showsLocation: !interactive)
-        sink.write(reporter.render(error, in: source), to: .standardError)
-    }
-
-    /// Prints a result in the current output format.
-    func emit(_ value: JSONValue, _ view: ResultView, format: OutputFormat? = nil) {
-        let format = format ?? outputFormat
-        let renderer = ResultRenderer(
-            format: format, colored: colored(.standardOutput), width: options.terminal.columns,
-            prettyJSON: options.terminal.stdoutIsTerminal)
-        out(renderer.render(value, view: view))
+        output.report(error, in: source, interactive: interactive)
     }
 }

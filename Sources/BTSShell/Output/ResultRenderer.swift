@@ -158,7 +158,7 @@ public struct ResultRenderer: Sendable {
         var result = ""
         var used = 0
         for character in text {
-            let next = used + DisplayWidth.width(of: character)
+            let next = DisplayWidth.advance(used, by: character)
             if next > width - 1 { break }
             result.append(character)
             used = next

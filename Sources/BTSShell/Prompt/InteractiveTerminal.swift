@@ -1,4 +1,5 @@
 import BTSLanguage
+import BTSTerminal
 import Foundation
 
 /// The terminal side of the interactive shell, set up in one call: the line reader (libedit on a

@@ -1,3 +1,4 @@
+import BTSTerminal
 import BooksTrackClient
 import Foundation
 

@@ -5,14 +5,14 @@ public enum CommandReference {
     /// The reference: a summary table per group, then a section per command.
     public static func markdown(_ registry: CommandRegistry = .standard) -> String {
         var out: [String] = ["## Command reference", ""]
-        out.append("<!-- Generated from CommandRegistry.standard; do not edit by hand. -->")
+        out.append("<!-- Generated from the command types (CommandTable.all); do not edit by hand. -->")
         out.append("")
         let groups: [(CommandGroup, String)] = [(.mission, "Mission commands"), (.meta, "Meta commands")]
         for (group, title) in groups {
             out += ["### \(title)", "", "| command | does | gated by | budget |", "|---|---|---|---|"]
             for spec in registry.commands(in: group) {
                 let synopsis = ([spec.name] + spec.positionals.map(\.synopsis)).joined(separator: " ")
-                out.append("| `\(escape(synopsis))` | \(escape(spec.summary)) | \(spec.gatingFeature.map { "`\($0)`" } ?? "") | \(spec.budgetClass ?? "") |")
+                out.append("| `\(escape(synopsis))` | \(escape(spec.summary)) | \(spec.gate.map { "`\($0.feature.rawValue)`" + ($0.scope.map { " (\($0))" } ?? "") } ?? "") | \(spec.budgetClass ?? "") |")
             }
             out.append("")
         }
@@ -51,7 +51,9 @@ public enum CommandReference {
             out.append("")
         }
         var facts: [String] = []
-        if let feature = spec.gatingFeature { facts.append("Gated by the server feature `\(feature)`.") }
+        if let gate = spec.gate {
+            facts.append("Gated by the server feature `\(gate.feature.rawValue)`\(gate.scope.map { " (\($0) only)" } ?? "").")
+        }
         if let budget = spec.budgetClass { facts.append("Rate-limit budget: `\(budget)`.") }
         if spec.isSensitive { facts.append("The line is never saved in history.") }
         if !facts.isEmpty { out += [facts.joined(separator: " "), ""] }

@@ -10,12 +10,13 @@ public struct CommandRegistry: Sendable {
         self.settings = settings
     }
 
+    /// `--output FORMAT` (`-o`): the output format of one command.
+    public static let outputOption = OptionSpec(
+        "output", short: "o", type: .enumeration(OutputFormat.names), valueName: "FORMAT",
+        help: "Output format for this command: table, json, ndjson or csv", completion: .outputFormat)
+
     /// Options accepted by every command (except raw-argument commands such as `echo`).
-    public static let globalOptions: [OptionSpec] = [
-        OptionSpec("output", short: "o", type: .enumeration(OutputFormat.names), valueName: "FORMAT",
-                   help: "Output format for this command: table, json, ndjson or csv",
-                   completion: .outputFormat),
-    ]
+    public static let globalOptions: [OptionSpec] = [outputOption]
 
     /// The command called `name`, or whose alias it is.
     public func command(named name: String) -> CommandSpec? {

@@ -135,8 +135,8 @@ public struct CommandSpec: Sendable, Hashable {
     public var subcommands: [CommandSpec]
     public var positionals: [ArgumentSpec]
     public var options: [OptionSpec]
-    /// Capability feature that must be enabled for the command to run (e.g. `semantic_search`).
-    public var gatingFeature: String?
+    /// Capability feature that must be enabled for the command to run (set from the command type).
+    public var gate: CommandGate?
     /// Rate-limit class the command spends (search, semantic, similar, enrich, batch, import, jobs).
     public var budgetClass: String?
     public var examples: [String]
@@ -156,7 +156,7 @@ public struct CommandSpec: Sendable, Hashable {
         subcommands: [CommandSpec] = [],
         positionals: [ArgumentSpec] = [],
         options: [OptionSpec] = [],
-        gatingFeature: String? = nil,
+        gate: CommandGate? = nil,
         budgetClass: String? = nil,
         examples: [String] = [],
         isSensitive: Bool = false,
@@ -172,7 +172,7 @@ public struct CommandSpec: Sendable, Hashable {
         self.subcommands = subcommands
         self.positionals = positionals
         self.options = options
-        self.gatingFeature = gatingFeature
+        self.gate = gate
         self.budgetClass = budgetClass
         self.examples = examples
         self.isSensitive = isSensitive

@@ -13,8 +13,9 @@ public struct HelpRenderer: Sendable {
 
     /// The marker text for a gated command whose feature is off, else nil.
     public func unavailability(of spec: CommandSpec) -> String? {
-        guard let feature = spec.gatingFeature, !isAvailable(feature) else { return nil }
-        return "unavailable on this server: \(feature) is disabled"
+        guard let gate = spec.gate, !isAvailable(gate.feature.rawValue) else { return nil }
+        let what = gate.scope.map { "\($0) " } ?? ""
+        return "\(what)unavailable on this server: \(gate.feature.rawValue) is disabled"
     }
 
     /// `help`: every command grouped into mission and meta commands.
@@ -85,7 +86,9 @@ public struct HelpRenderer: Sendable {
             lines += spec.examples.map { "  " + $0 }
         }
         var facts: [String] = []
-        if let feature = spec.gatingFeature { facts.append("Needs the server feature '\(feature)'.") }
+        if let gate = spec.gate {
+            facts.append("Needs the server feature '\(gate.feature.rawValue)'\(gate.scope.map { " (\($0) only)" } ?? "").")
+        }
         if let budget = spec.budgetClass { facts.append("Rate-limit budget: \(budget).") }
         if spec.isSensitive { facts.append("Never saved in history.") }
         if !facts.isEmpty { lines += [""] + [facts.joined(separator: " ")] }

@@ -74,3 +74,27 @@ public struct ResolvedCommand: Sendable, Hashable {
     /// The text value of an option (or its default).
     public func optionString(_ long: String) -> String? { option(long)?.stringValue }
 }
+
+/// Typed reads keyed by the spec itself (a command type's `static let`), not by a string.
+extension ResolvedCommand {
+    /// The values of a positional argument.
+    func values(_ argument: ArgumentSpec) -> [BoundValue] { positionals[argument.name] ?? [] }
+
+    /// The first value of a positional argument as text.
+    func string(_ argument: ArgumentSpec) -> String? { values(argument).first?.text }
+
+    /// All values of a (variadic) positional argument as text.
+    func strings(_ argument: ArgumentSpec) -> [String] { values(argument).compactMap(\.text) }
+
+    /// The option as bound, if given.
+    func bound(_ option: OptionSpec) -> BoundOption? { options[option.long] }
+
+    /// Whether a flag option was given.
+    func flag(_ option: OptionSpec) -> Bool { options[option.long] != nil }
+
+    /// The integer value of an option (or its default).
+    func int(_ option: OptionSpec) -> Int? { self.option(option.long)?.intValue }
+
+    /// The text value of an option (or its default).
+    func string(_ option: OptionSpec) -> String? { self.option(option.long)?.stringValue }
+}

@@ -93,3 +93,30 @@ extension Double {
         return (self * scale).rounded() / scale
     }
 }
+
+/// The jobs started in this session, oldest first.
+struct SessionJobs: Sendable, Hashable {
+    var all: [SessionJob] = []
+
+    mutating func add(_ job: SessionJob) { all.append(job) }
+
+    /// `last` or an id → the id (and the session's record of it, if any).
+    func find(_ reference: String?) throws(ShellError) -> (id: String, record: SessionJob?) {
+        let text = reference ?? "last"
+        if text == "last" {
+            guard let last = all.last else {
+                throw ShellError(.failure, "no job has been started in this session ('last' needs one)", code: "NO_JOB")
+            }
+            return (last.id, last)
+        }
+        return (text, all.first { $0.id == text })
+    }
+
+    /// Updates the session's record of a job.
+    mutating func update(_ id: String, status: String? = nil, processed: Int? = nil, total: Int? = nil) {
+        guard let index = all.firstIndex(where: { $0.id == id }) else { return }
+        if let status { all[index].status = status }
+        if let processed { all[index].processedCount = processed }
+        if let total { all[index].totalCount = total }
+    }
+}

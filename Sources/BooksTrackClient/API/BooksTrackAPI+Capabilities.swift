@@ -51,9 +51,9 @@ extension BooksTrackAPI {
         }
     }
 
-    /// Whether a shell command may run here (`similar` follows `semantic_search` on production).
-    public func isCommandAvailable(_ command: String) -> Availability {
-        CommandGating.availability(of: command, capabilities: capabilities)
+    /// Whether a feature is available here (`similar_books` follows `semantic_search` on production).
+    public func availability(of feature: CapabilityFeature) -> Availability {
+        FeatureAvailability.availability(of: feature, capabilities: capabilities)
     }
 
     func adopt(_ caps: Capabilities, source: CapabilitiesSource) {

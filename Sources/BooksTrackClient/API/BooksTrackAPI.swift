@@ -84,16 +84,6 @@ public actor BooksTrackAPI {
     public func setRetryHandler(_ handler: (@Sendable (RetryProgress) -> Void)?) {
         retryHandler = handler
     }
-
-    /// Empties the in-memory response cache.
-    public func clearCache() {
-        cache.removeAll()
-    }
-
-    /// Resets the counters.
-    public func resetStatistics() {
-        statistics = ClientStatistics()
-    }
 }
 
 /// Where the capabilities in effect came from.

@@ -16,22 +16,12 @@ public enum Availability: Sendable, Hashable {
     }
 }
 
-/// The feature→command gating table (SHELL.md "Capability gating").
-public enum CommandGating {
-    /// Commands gated by a capability feature.
-    public static let table: [String: CapabilityFeature] = [
-        "similar": .similarBooks,
-        "semantic": .semanticSearch,
-        "recommend": .weeklyRecommendations,
-        "import": .csvImport,
-        "enrich-batch": .batchEnrichment,
-        "cancel": .jobCancellation,
-    ]
-
-    /// The availability of `command` under `capabilities` (`nil`: unknown). `similar` on a production
-    /// server (no `similar_books` feature) follows `semantic_search`.
-    public static func availability(of command: String, capabilities: Capabilities?) -> Availability {
-        guard let feature = table[command.lowercased()] else { return .available }
+/// Whether a capability feature is available on a server (which shell command needs which feature
+/// is the shell's to say: each command type states its own gate).
+public enum FeatureAvailability {
+    /// The availability of `feature` under `capabilities` (`nil`: unknown). `similar_books` on a
+    /// production server (which does not list it) follows `semantic_search`.
+    public static func availability(of feature: CapabilityFeature, capabilities: Capabilities?) -> Availability {
         guard let capabilities else { return .unknown }
         switch capabilities.isEnabled(feature) {
         case .some(true): return .available

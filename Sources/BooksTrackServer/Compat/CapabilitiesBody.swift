@@ -20,7 +20,7 @@ struct CapabilitiesBody: Encodable, Sendable {
             "max_csv_bytes": .number(8 * 1024 * 1024),
             "rate_limits_enabled": .bool(configuration.rateLimitsEnabled),
         ]
-        let perMinute: [(String, RateLimitClass)] = [
+        let perMinute: [(String, BudgetClass)] = [
             ("semantic_search_rpm", .semantic), ("text_search_rpm", .search), ("similar_rpm", .similar),
             ("enrich_rpm", .enrich), ("batch_rpm", .batch), ("import_rpm", .import), ("jobs_rpm", .jobs),
         ]

@@ -1,3 +1,4 @@
+import BooksTrackContract
 import Foundation
 
 /// A bad `bts serve` flag; `message` says what is wrong and how to write it.
@@ -158,10 +159,10 @@ extension ServerConfiguration {
     }
 
     /// Parses `CLASS=N/UNIT` or `CLASS=off` (an unlimited class is removed from the rules).
-    static func parseRateLimit(_ text: String) throws(ServerConfigurationError) -> (RateLimitClass, RateLimitRule?) {
+    static func parseRateLimit(_ text: String) throws(ServerConfigurationError) -> (BudgetClass, RateLimitRule?) {
         let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
-        guard parts.count == 2, let limitClass = RateLimitClass(rawValue: parts[0].lowercased()) else {
-            let known = RateLimitClass.allCases.map(\.rawValue).joined(separator: ", ")
+        guard parts.count == 2, let limitClass = BudgetClass(rawValue: parts[0].lowercased()) else {
+            let known = BudgetClass.allCases.map(\.rawValue).joined(separator: ", ")
             throw ServerConfigurationError(
                 "--rate-limit must look like CLASS=N/UNIT with CLASS one of \(known), got '\(text)'")
         }

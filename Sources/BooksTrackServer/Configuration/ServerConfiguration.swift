@@ -1,3 +1,4 @@
+import BooksTrackContract
 import Foundation
 
 /// Everything the local server can be told at start. Build it with the memberwise-style `init`
@@ -12,7 +13,7 @@ public struct ServerConfiguration: Sendable {
     /// only records it, the catalog is opened by the caller.
     public var cacheDirectory: URL?
     /// Per-class limits (CONTRACT.md §7 defaults). Ignored when `rateLimitsEnabled` is false.
-    public var rateLimits: [RateLimitClass: RateLimitRule]
+    public var rateLimits: [BudgetClass: RateLimitRule]
     /// `false` turns every limit off (`--rate-limits off`).
     public var rateLimitsEnabled: Bool
     /// Features switched off (`--disable FEATURE`); everything else is on.
@@ -76,17 +77,11 @@ public struct ServerConfiguration: Sendable {
         }
     }
 
-    /// The documented defaults of CONTRACT.md §7.
-    public static let defaultRateLimits: [RateLimitClass: RateLimitRule] = [
-        .search: .perMinute(100),
-        .semantic: .perMinute(5),
-        .similar: .perMinute(10),
-        .enrich: .perMinute(5),
-        .batch: .perMinute(10),
-        .import: .perMinute(5),
-        .jobs: .perMinute(30),
-        .global: .perHour(1000),
-    ]
+    /// The documented defaults of CONTRACT.md §7 (stated once, on `BudgetClass`).
+    public static let defaultRateLimits: [BudgetClass: RateLimitRule] = Dictionary(
+        uniqueKeysWithValues: BudgetClass.allCases.map {
+            ($0, RateLimitRule(limit: $0.defaultLimit, windowSeconds: $0.defaultWindowSeconds))
+        })
 
     /// Version string reported when none is given.
     public static let defaultVersion = "2.0.0-bts"
@@ -95,7 +90,7 @@ public struct ServerConfiguration: Sendable {
         host: String = "127.0.0.1",
         port: Int = 8787,
         cacheDirectory: URL? = nil,
-        rateLimits: [RateLimitClass: RateLimitRule] = ServerConfiguration.defaultRateLimits,
+        rateLimits: [BudgetClass: RateLimitRule] = ServerConfiguration.defaultRateLimits,
         rateLimitsEnabled: Bool = true,
         disabledFeatures: Set<ServerFeature> = [],
         faultInjectionEnabled: Bool = false,
@@ -131,5 +126,5 @@ public struct ServerConfiguration: Sendable {
     public func isEnabled(_ feature: ServerFeature) -> Bool { !disabledFeatures.contains(feature) }
 
     /// The limits actually enforced (empty when limits are off).
-    public var effectiveRateLimits: [RateLimitClass: RateLimitRule] { rateLimitsEnabled ? rateLimits : [:] }
+    public var effectiveRateLimits: [BudgetClass: RateLimitRule] { rateLimitsEnabled ? rateLimits : [:] }
 }

@@ -31,7 +31,7 @@ public struct JobRoutes: Sendable {
 
     /// The §7 rate-limit class of a job route (`import`, `batch`, `jobs`), nil for other paths.
     /// SSE streams and the WebSocket are not limited by class (only `global`).
-    public static func rateLimitClass(method: HTTPRequest.Method, path: String) -> RateLimitClass? {
+    public static func rateLimitClass(method: HTTPRequest.Method, path: String) -> BudgetClass? {
         let parts =
             path.split(separator: "?", maxSplits: 1).first.map { $0.split(separator: "/").map(String.init) } ?? []
         switch (method, parts.count) {

@@ -1,3 +1,4 @@
+import BooksTrackContract
 import Foundation
 
 /// Decides, event by event, whether an SSE connection is cut (the `SSEDropFault`). Thread-safe;
@@ -5,12 +6,12 @@ import Foundation
 final class SSEDropPlan: @unchecked Sendable {
     let fault: SSEDropFault
     private let lock = NSLock()
-    private var state: UInt64
+    private var random: SplitMix64
     private var drops = 0
 
     init(_ fault: SSEDropFault) {
         self.fault = fault
-        self.state = fault.seed
+        self.random = SplitMix64(seed: fault.seed)
     }
 
     /// Called after a connection wrote its `eventsWritten`-th job event; true = cut it now.
@@ -33,12 +34,7 @@ final class SSEDropPlan: @unchecked Sendable {
     }
 
     private func nextUnit() -> Double {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        z ^= z >> 31
-        return Double(z >> 11) / Double(1 << 53)
+        Double(random.next() >> 11) / Double(1 << 53)
     }
 }
 

@@ -9,9 +9,9 @@ public struct RateLimitMiddleware: RouterMiddleware {
     public typealias Context = ServerRequestContext
 
     let services: ServerServices
-    let classify: @Sendable (Request) -> RateLimitClass?
+    let classify: @Sendable (Request) -> BudgetClass?
 
-    init(services: ServerServices, classify: @escaping @Sendable (Request) -> RateLimitClass?) {
+    init(services: ServerServices, classify: @escaping @Sendable (Request) -> BudgetClass?) {
         self.services = services
         self.classify = classify
     }
@@ -53,7 +53,7 @@ public struct RateLimitMiddleware: RouterMiddleware {
         }
     }
 
-    static func headers(for decision: RateLimitDecision, limitClass: RateLimitClass) -> HTTPFields {
+    static func headers(for decision: RateLimitDecision, limitClass: BudgetClass) -> HTTPFields {
         var fields = HTTPFields()
         fields[.xRateLimitLimit] = String(decision.limit)
         fields[.xRateLimitRemaining] = String(decision.remaining)

@@ -1,3 +1,4 @@
+import BooksTrackContract
 import Foundation
 
 /// The server's rate limiter: per client and per class, fixed windows (see `FixedWindowCounter`),
@@ -8,25 +9,25 @@ public final class RateLimiter: Sendable {
 
     struct Key: Hashable, Sendable {
         var client: String
-        var limitClass: RateLimitClass
+        var limitClass: BudgetClass
     }
 
     /// The rules in force; a class without a rule is not limited. Empty when limits are off.
-    public let rules: [RateLimitClass: RateLimitRule]
+    public let rules: [BudgetClass: RateLimitRule]
     private let clock: EpochClock
     private let counter = Locked(FixedWindowCounter<Key>())
 
     /// - Parameters:
     ///   - rules: limit per class (absent classes are unlimited).
     ///   - clock: epoch seconds; defaults to the system clock.
-    public init(rules: [RateLimitClass: RateLimitRule], clock: @escaping EpochClock = { Date().timeIntervalSince1970 })
+    public init(rules: [BudgetClass: RateLimitRule], clock: @escaping EpochClock = { Date().timeIntervalSince1970 })
     {
         self.rules = rules
         self.clock = clock
     }
 
     /// Counts one request of `client` in `limitClass`; `nil` when that class is not limited.
-    public func check(_ limitClass: RateLimitClass, client: String) -> RateLimitDecision? {
+    public func check(_ limitClass: BudgetClass, client: String) -> RateLimitDecision? {
         guard let rule = rules[limitClass] else { return nil }
         let now = clock()
         return counter.withLock { $0.hit(Key(client: client, limitClass: limitClass), rule: rule, now: now) }

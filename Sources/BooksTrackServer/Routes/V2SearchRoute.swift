@@ -12,7 +12,7 @@ struct V2SearchRoute {
     static let similarPrefix = "similar:"
 
     /// The rate-limit class of a request: semantic/hybrid → semantic, similar → similar, else search.
-    static func rateLimitClass(for request: Request) -> RateLimitClass? {
+    static func rateLimitClass(for request: Request) -> BudgetClass? {
         let query = QueryParameters(request)
         if query.string("q")?.lowercased().hasPrefix(similarPrefix) == true { return .similar }
         switch query.string("mode")?.lowercased() {

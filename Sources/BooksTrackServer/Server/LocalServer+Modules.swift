@@ -1,3 +1,4 @@
+import BooksTrackContract
 extension LocalServer {
     /// The route modules of a default server (`start`/`serve` without `modules:`).
     ///
@@ -11,7 +12,7 @@ extension LocalServer {
     ///             // Class every job route (import / batch / jobs) before registering them:
     ///             router.add(middleware: services.rateLimit(classifier: { request in
     ///                 JobRoutes.rateLimitClass(method: request.method, path: request.uri.path)
-    ///                     .flatMap(RateLimitClass.init(rawValue:))
+    ///                     .flatMap(BudgetClass.init(rawValue:))
     ///             }))
     ///             JobRoutes.register(on: router, engine: engine)
     ///             return ServerModuleInstallation(

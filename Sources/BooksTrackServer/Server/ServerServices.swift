@@ -1,4 +1,5 @@
 import BooksTrackCatalog
+import BooksTrackContract
 import Foundation
 import Hummingbird
 import Logging
@@ -54,7 +55,7 @@ public final class ServerServices: Sendable {
     /// A middleware counting every request of the routes it is attached to in `limitClass`
     /// (e.g. `router.group("/v1/jobs").add(middleware: services.rateLimit(.jobs))`).
     /// `/health` is never counted: a flood must not hide whether the server is up.
-    public func rateLimit(_ limitClass: RateLimitClass) -> RateLimitMiddleware {
+    public func rateLimit(_ limitClass: BudgetClass) -> RateLimitMiddleware {
         RateLimitMiddleware(services: self) { request in Self.isHealthCheck(request.uri.path) ? nil : limitClass }
     }
 
@@ -64,7 +65,7 @@ public final class ServerServices: Sendable {
     }
 
     /// A middleware choosing the class per request (`nil` = not limited), e.g. by a query parameter.
-    public func rateLimit(classifier: @escaping @Sendable (Request) -> RateLimitClass?) -> RateLimitMiddleware {
+    public func rateLimit(classifier: @escaping @Sendable (Request) -> BudgetClass?) -> RateLimitMiddleware {
         RateLimitMiddleware(services: self, classify: classifier)
     }
 

@@ -6,7 +6,7 @@ import Testing
 struct CompletionContextTests {
     @Test("prefix ranges match a brute-force filter (seeded random keys)")
     func prefixRangesMatchBruteForce() {
-        var rng = SplitMix(seed: 42)
+        var rng = SplitMix64(seed: 42)
         var index = RecencyIndex(capacity: 5_000)
         var all: Set<String> = []
         let alphabet = Array("ab9é-Z ")
@@ -122,15 +122,3 @@ struct CompletionContextTests {
     }
 }
 
-/// A tiny seeded generator (SplitMix64) for reproducible random tests.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

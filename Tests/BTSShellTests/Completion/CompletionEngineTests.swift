@@ -1,3 +1,4 @@
+import BTSTerminal
 import Testing
 @testable import BTSShell
 

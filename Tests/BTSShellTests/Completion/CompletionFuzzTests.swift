@@ -1,3 +1,5 @@
+import BTSTerminal
+import BooksTrackContract
 import Testing
 @testable import BTSShell
 
@@ -11,7 +13,7 @@ struct CompletionFuzzTests {
         let fragments = ["search", " ", "title", "isbn", "--limit", "--li", "-", "=", "\"", "'", "\\", "$", "${", "}",
                          ";", "#", "dune", "978", "-0-", "café", "日本", "👩‍👩‍👧", "\n", "import", "~/", "/", "set",
                          "watch", "enrich", "--from", "--output=", "similar", "help", "\t", "x", "Ü"]
-        var rng = SplitMix(seed: 7)
+        var rng = SplitMix64(seed: 7)
         for _ in 0..<3_000 {
             var line = ""
             for _ in 0..<Int(rng.next() % 9) { line += fragments[Int(rng.next() % UInt64(fragments.count))] }

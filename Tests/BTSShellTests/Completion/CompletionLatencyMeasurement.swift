@@ -1,3 +1,5 @@
+import BTSTerminal
+import BooksTrackContract
 import Foundation
 import Testing
 @testable import BTSShell
@@ -10,7 +12,7 @@ struct CompletionLatencyMeasurement {
     @Test("TAB with 10,000 ISBNs and titles in the cache")
     func latencyWithFullCache() {
         var context = CompletionContext()
-        var rng = SplitMix(seed: 3)
+        var rng = SplitMix64(seed: 3)
         let words = ["dune", "the", "left", "hand", "night", "café", "Günter", "river", "song", "star", "sea", "moon"]
         for n in 0..<10_000 {
             let stem = "978" + String(format: "%09d", (n * 7_919) % 1_000_000_000)
@@ -28,7 +30,7 @@ struct CompletionLatencyMeasurement {
         for _ in 0..<100 {
             for line in lines {
                 let request = CompletionRequest(line: line, cursor: line.endIndex)
-                var completion: Completion?
+                var completion: CompletionProposal?
                 let elapsed = clock.measure { completion = engine.completion(for: request) }
                 #expect(completion != nil)
                 samples.append(Double(elapsed.components.attoseconds) / 1e12 + Double(elapsed.components.seconds) * 1e6)

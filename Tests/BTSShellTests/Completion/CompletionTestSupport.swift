@@ -1,3 +1,4 @@
+import BTSTerminal
 import Foundation
 @testable import BTSShell
 

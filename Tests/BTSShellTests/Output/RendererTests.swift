@@ -17,7 +17,7 @@ struct RendererTests {
         ])),
     ])
 
-    static let view = ResultView.table(columns: ResultViews.bookColumns, rowsKey: "results",
+    static let view = ResultView.table(columns: CommandOutput.bookColumns, rowsKey: "results",
                                        footer: "(2 of 2 results)", empty: "No matches.")
 
     func render(_ format: OutputFormat, width: Int? = nil, colored: Bool = false, pretty: Bool = false) -> String {

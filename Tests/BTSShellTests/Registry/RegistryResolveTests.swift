@@ -1,4 +1,5 @@
 import BTSLanguage
+import BooksTrackContract
 import Testing
 @testable import BTSShell
 
@@ -38,12 +39,12 @@ import Testing
 
     @Test func missionCommands() throws {
         let similar = try #require(registryResolved("similar 9780441172719 --limit 5"))
-        #expect(similar.spec.gatingFeature == "similar_books")
+        #expect(similar.spec.gate?.feature == .similarBooks)
         #expect(similar.int("limit") == 5)
         #expect(registryResolved("similar 9780441172719")?.int("limit") == 10)
 
         let semantic = try #require(registryResolved("semantic desert planet politics -n 3"))
-        #expect(semantic.spec.gatingFeature == "semantic_search")
+        #expect(semantic.spec.gate?.feature == .semanticSearch)
         #expect(semantic.spec.budgetClass == "semantic")
         #expect(semantic.strings("QUERY") == ["desert", "planet", "politics"])
 
@@ -64,7 +65,7 @@ import Testing
         #expect(registryResolved("watch")?.values("JOB").isEmpty == true)
         #expect(registryResolved("watch last")?.string("JOB") == "last")
         let recommend = try #require(registryResolved("recommend --limit 3"))
-        #expect(recommend.spec.gatingFeature == "weekly_recommendations")
+        #expect(recommend.spec.gate?.feature == .weeklyRecommendations)
         #expect(recommend.int("limit") == 3)
     }
 

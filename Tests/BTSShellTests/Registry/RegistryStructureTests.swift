@@ -50,9 +50,10 @@ import Testing
 
     @Test func gatingAndBudgets() {
         let gated = Dictionary(uniqueKeysWithValues: registry.commands.compactMap { spec in
-            spec.gatingFeature.map { (spec.name, $0) }
+            spec.gate.map { (spec.name, $0.description) }
         })
-        #expect(gated == ["similar": "similar_books", "semantic": "semantic_search", "recommend": "weekly_recommendations"])
+        #expect(gated == ["similar": "similar_books", "semantic": "semantic_search", "recommend": "weekly_recommendations",
+                          "import": "csv_import", "enrich": "batch_enrichment (batch only)", "cancel": "job_cancellation"])
         #expect(registry.command(named: "connect")?.isSensitive == true)
         #expect(registry.commands.filter(\.isSensitive).map(\.name) == ["connect"])
     }

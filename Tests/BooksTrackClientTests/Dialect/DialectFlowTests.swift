@@ -75,8 +75,8 @@ import Testing
         try await Self.with(dialect) { _, api in
             let caps = try await api.fetchCapabilities()
             #expect(caps.value.dialect == (dialect == .production ? .production : .standIn))
-            #expect(await api.isCommandAvailable("similar") == .available)
-            #expect(await api.isCommandAvailable("semantic") == .available)
+            #expect(await api.availability(of: .similarBooks) == .available)
+            #expect(await api.availability(of: .semanticSearch) == .available)
             if dialect == .production { #expect(caps.value.limits.maxBatchSize == 50) }
 
             let similar = try await api.similar(isbn: Self.dune, limit: 5)

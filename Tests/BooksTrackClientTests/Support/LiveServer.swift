@@ -1,4 +1,5 @@
 import BooksTrackClient
+import BooksTrackCatalog
 import BooksTrackServer
 import Foundation
 import Logging

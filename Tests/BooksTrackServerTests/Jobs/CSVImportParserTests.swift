@@ -150,7 +150,7 @@ struct CSVImportParserTests {
     /// Seeded random inputs: never a crash; a success always has rows numbered 1…n with a title or
     /// ISBN column; a failure always has a message.
     @Test func fuzz() {
-        var rng = SeededRNG(seed: 0x5EED)
+        var rng = SplitMix64(seed: 0x5EED)
         let alphabet: [UInt8] = Array("ab,\"\n\r =Title,ISBN13\u{00E9}".utf8) + [0xFF, 0x00]
         for _ in 0..<2000 {
             let length = Int(rng.next() % 120)
@@ -169,15 +169,3 @@ struct CSVImportParserTests {
     }
 }
 
-/// SplitMix64, for seeded fuzzing.
-struct SeededRNG: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

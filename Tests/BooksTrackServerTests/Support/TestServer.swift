@@ -5,6 +5,7 @@ import Hummingbird
 import Logging
 
 @testable import BooksTrackServer
+import BooksTrackCatalog
 
 /// A response read fully over real HTTP.
 struct TestResponse: Sendable {

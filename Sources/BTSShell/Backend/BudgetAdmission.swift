@@ -1,0 +1,38 @@
+import BooksTrackClient
+import BooksTrackContract
+import Foundation
+
+/// Admission to a rate-limit budget before a call: when the client's ledger says the budget is
+/// spent, wait for its reset with a countdown on stderr (interruptible), or fail with exit 5 when
+/// waiting is off (`set wait off`, `--no-wait`).
+struct BudgetAdmission {
+    var output: ShellOutput
+
+    func admit(_ budget: RateLimitClass, api: BooksTrackAPI) async throws {
+        while case .wait(let delay) = await api.admission(for: budget) {
+            let seconds = Int((Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18).rounded(.up))
+            guard output.settings.wait else {
+                throw ShellError(
+                    .rateLimited,
+                    "Too many requests: the \(budget.rawValue) budget is spent and resets in \(seconds) s (waiting is off: 'set wait on' to wait)",
+                    code: ErrorCode.rateLimitExceeded.rawValue)
+            }
+            try await countdown(seconds: seconds, label: "the \(budget.rawValue) budget")
+        }
+    }
+
+    /// A visible countdown on stderr, redrawn in place on a terminal. Cancelling it (Ctrl-C) throws.
+    func countdown(seconds: Int, label: String) async throws {
+        let terminal = output.terminal.stderrIsTerminal && !output.settings.quiet
+        if !terminal {
+            output.note("rate limited: waiting \(seconds) s for \(label)… (Ctrl-C to stop)")
+        }
+        var left = seconds
+        while left > 0 {
+            if terminal { output.redraw("rate limited: waiting \(left) s for \(label)… (Ctrl-C to stop)") }
+            try await Task.sleep(for: .seconds(1))
+            left -= 1
+        }
+        if terminal { output.redraw("") }
+    }
+}

@@ -1,0 +1,50 @@
+import BTSLanguage
+import BTSTerminal
+import BooksTrackClient
+import BooksTrackContract
+import Foundation
+
+/// What a command runs against: the API, the output, the variables, the settings, the jobs and
+/// the few session facts some commands need. ``Shell`` is the context of a session; a command
+/// sees only this.
+protocol CommandContext: Actor {
+    // MARK: API
+    /// The open backend, opened (and its capabilities read) on first use.
+    func backend() async throws(ShellError) -> BackendConnection
+    /// The backend if one is open (never opens one).
+    var connection: BackendConnection? { get }
+    /// Opens `target` and makes it current (`connect`); with `requireReachable` an unreachable
+    /// target is refused and the current backend stays.
+    func open(_ target: BackendTarget, requireReachable: Bool) async throws(ShellError) -> BackendConnection
+    /// The config file, loaded once.
+    func loadConfig() throws(ShellError) -> ShellConfig
+    /// One API call: gate check, budget admission, the call, bookkeeping.
+    func call<T: Sendable>(
+        budget: RateLimitClass?, gate: CommandGate?, command: String,
+        _ body: @Sendable (BooksTrackAPI) async throws -> APIResponse<T>
+    ) async throws -> APIResponse<T>
+
+    // MARK: Output
+    var output: ShellOutput { get }
+
+    // MARK: State
+    var settings: ShellSettings { get set }
+    var variables: [String: JSONValue] { get set }
+    var jobs: SessionJobs { get set }
+    /// `$?`.
+    var lastStatus: Int32 { get }
+    /// The cost of the last command (`timing`).
+    var lastMetrics: CommandMetrics { get }
+    /// The interactive history (for `history`); nil when none is kept.
+    var history: HistoryStore? { get }
+    /// Asks the session to end with `status` (`exit`).
+    func requestExit(_ status: Int32)
+
+    // MARK: Words and scripts
+    /// The structured value of a word (a lone `${…}` keeps its structure), else its text.
+    func value(of word: Word) -> Result<JSONValue, ShellError>
+    /// A path relative to the running script's directory (or the working directory).
+    func resolvePath(_ path: String) -> URL
+    /// Runs a script file in this session (`source`).
+    func source(_ url: URL, shownAs path: String, range: SourceRange?) async throws
+}

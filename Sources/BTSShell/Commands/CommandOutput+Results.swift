@@ -1,0 +1,141 @@
+import BooksTrackClient
+import BooksTrackContract
+
+/// Contract DTOs → command outputs: the shell's result values (`$_`) and their table views.
+extension CommandOutput {
+    static let bookColumns: [TableColumn] = [
+        TableColumn("isbn", "ISBN"),
+        TableColumn("title", "TITLE", flexible: true),
+        TableColumn("authors", "AUTHORS", flexible: true),
+        .number("year", "YEAR"),
+        .number("pageCount", "PAGES"),
+    ]
+
+    static let scoredColumns: [TableColumn] = [
+        TableColumn("isbn", "ISBN"),
+        TableColumn("title", "TITLE", flexible: true),
+        TableColumn("authors", "AUTHORS", flexible: true),
+        .number("year", "YEAR"),
+        .number("score", "SCORE", decimals: 3),
+    ]
+
+    static func book(_ item: SearchResultItem) -> JSONValue {
+        .record([
+            ("isbn", item.isbn.json), ("title", item.title.json), ("authors", item.authors.json),
+            ("year", item.year.json), ("publisher", item.publisher.json), ("publishedDate", item.publishedDate.json),
+            ("pageCount", item.pageCount.json), ("language", item.language.json),
+            ("format", item.format.map { JSONValue.string($0.rawValue) }), ("coverUrl", item.coverURL.json),
+            ("score", item.score.json),
+        ])
+    }
+
+    /// `{query, kind, totalCount, count, results}`.
+    static func search(_ results: SearchResults, query: String, kind: String) -> CommandOutput {
+        let rows = results.items.map(book)
+        let total = results.totalResults ?? rows.count
+        let value = JSONValue.record([
+            ("query", query.json), ("kind", kind.json), ("totalCount", total.json), ("count", rows.count.json),
+            ("results", .array(rows)),
+        ])
+        let scored = results.items.contains { $0.score != nil }
+        let footer = "(\(rows.count) of \(total) result\(total == 1 ? "" : "s"))"
+        return CommandOutput(value: value, view: .table(
+            columns: scored ? scoredColumns : bookColumns, rowsKey: "results", footer: footer,
+            empty: kind == "isbn" ? "Book not found. Try a different search." : "No matches."))
+    }
+
+    static func similar(_ results: SimilarResults, source: String) -> CommandOutput {
+        let rows = results.items.map { item in
+            JSONValue.record([("isbn", item.isbn.json), ("title", item.title.json), ("authors", item.authors.json),
+                              ("score", .number(item.score)), ("coverUrl", item.coverURL.json)])
+        }
+        let value = JSONValue.record([
+            ("sourceIsbn", (results.sourceISBN ?? source).json), ("totalCount", results.total.json),
+            ("count", rows.count.json), ("results", .array(rows)),
+        ])
+        let columns = [TableColumn("isbn", "ISBN"), TableColumn("title", "TITLE", flexible: true),
+                       TableColumn("authors", "AUTHORS", flexible: true), .number("score", "SCORE", decimals: 3)]
+        return CommandOutput(value: value, view: .table(columns: columns, rowsKey: "results",
+                                                         footer: "(\(rows.count) similar to \(source))", empty: "No similar books."))
+    }
+
+    static func enriched(_ book: EnrichedBook) -> CommandOutput {
+        let value = JSONValue.encoding(book)
+        let fields = ["isbn", "title", "authors", "publisher", "publishedDate", "pageCount", "categories", "provider",
+                      "enrichedAt", "vectorized", "description"].map { RecordField($0) }
+        return CommandOutput(value: value, view: .record(fields: fields))
+    }
+
+    static func recommendations(_ weekly: WeeklyRecommendations) -> CommandOutput {
+        let rows = weekly.items.map { item in
+            JSONValue.record([("isbn", item.isbn.json), ("title", item.title.json), ("authors", item.authors.json),
+                              ("reason", item.reason.json), ("score", item.score.json)])
+        }
+        let value = JSONValue.record([
+            ("weekOf", weekly.weekOf.json), ("count", rows.count.json), ("results", .array(rows)),
+            ("generatedAt", weekly.generatedAt.json), ("nextRefresh", weekly.nextRefresh.json), ("message", weekly.message.json),
+        ])
+        let columns = [TableColumn("isbn", "ISBN"), TableColumn("title", "TITLE", flexible: true),
+                       TableColumn("authors", "AUTHORS", flexible: true), TableColumn("reason", "REASON", flexible: true)]
+        return CommandOutput(value: value, view: .table(columns: columns, rowsKey: "results",
+                                                         footer: "(week of \(weekly.weekOf))",
+                                                         empty: weekly.message ?? "No recommendations yet."))
+    }
+
+    static func jobStatus(_ status: BooksTrackContract.JobStatus) -> CommandOutput {
+        let value = JSONValue.record([
+            ("jobId", status.jobId.json), ("status", status.status.rawValue.json), ("progress", .number(status.progress)),
+            ("processedCount", status.processedCount.json), ("totalCount", status.totalCount.json),
+            ("pipeline", status.pipeline.rawValue.json), ("startTime", .number(Double(status.startTime))),
+            ("completedTime", status.completedTime.map { .number(Double($0)) }),
+            ("error", status.error.map { JSONValue.encoding($0) }),
+        ])
+        let fields = ["jobId", "status", "progress", "processedCount", "totalCount", "pipeline", "error"].map { RecordField($0) }
+        return CommandOutput(value: value, view: .record(fields: fields))
+    }
+
+    /// The summary of a job's results plus its error rows.
+    static func jobResults(_ results: JobResults, jobID: String) -> CommandOutput {
+        switch results {
+        case .csvImport(let summary):
+            let errors = summary.errors.map { JSONValue.encoding($0) }
+            let books = summary.books.map { JSONValue.encoding($0) }
+            let value = JSONValue.record([
+                ("jobId", jobID.json), ("pipeline", "csv_import".json),
+                ("booksCreated", summary.booksCreated.json), ("booksUpdated", summary.booksUpdated.json),
+                ("duplicatesSkipped", summary.duplicatesSkipped.json),
+                ("enrichmentSucceeded", summary.enrichmentSucceeded.json),
+                ("enrichmentFailed", summary.enrichmentFailed.json),
+                ("errorCount", errors.count.json), ("errors", .array(errors)), ("books", .array(books)),
+            ])
+            let fields = ["jobId", "booksCreated", "booksUpdated", "duplicatesSkipped", "enrichmentSucceeded",
+                          "enrichmentFailed", "errorCount"].map { RecordField($0) }
+            var views: [ResultView] = [.record(fields: fields)]
+            if !errors.isEmpty {
+                views.append(.table(columns: [.number("row", "ROW"), TableColumn("isbn", "ISBN"),
+                                              TableColumn("error", "ERROR", flexible: true)],
+                                    rowsKey: "errors", footer: nil, empty: nil))
+            }
+            return CommandOutput(value: value, view: .sections(views))
+        case .batch(let items):
+            let rows = items.map { item in
+                JSONValue.record([
+                    ("isbn", item.isbn.json), ("title", (item.enriched?.work.title ?? item.title).json),
+                    ("success", .bool(item.success)), ("error", item.error.json),
+                ])
+            }
+            let failed = items.filter { !$0.success }.count
+            let value = JSONValue.record([
+                ("jobId", jobID.json), ("pipeline", "batch_enrichment".json), ("totalCount", items.count.json),
+                ("succeeded", (items.count - failed).json), ("failed", failed.json), ("results", .array(rows)),
+                ("errors", .array(rows.filter { $0["success"] == .bool(false) })),
+            ])
+            let fields = ["jobId", "totalCount", "succeeded", "failed"].map { RecordField($0) }
+            var views: [ResultView] = [.record(fields: fields)]
+            views.append(.table(columns: [TableColumn("isbn", "ISBN"), TableColumn("title", "TITLE", flexible: true),
+                                          TableColumn("success", "OK"), TableColumn("error", "ERROR", flexible: true)],
+                                rowsKey: "results", footer: nil, empty: nil))
+            return CommandOutput(value: value, view: .sections(views))
+        }
+    }
+}

@@ -1,0 +1,41 @@
+import BTSLanguage
+import BooksTrackContract
+
+/// Every shell command, in the order `help` and the README list them. Adding a command is adding
+/// its type here (and its file); the registry, dispatch, help, completion, gating and the README
+/// reference all read this list.
+enum CommandTable {
+    static let all: [any ShellCommand.Type] = [
+        // Mission commands
+        SearchCommand.self, SimilarCommand.self, SemanticCommand.self, EnrichCommand.self, ImportCommand.self,
+        WatchCommand.self, RecommendCommand.self,
+        // Meta commands
+        HelpCommand.self, CapsCommand.self, LimitsCommand.self, JobsCommand.self, StatusCommand.self,
+        ResultsCommand.self, CancelCommand.self, ConnectCommand.self, SetCommand.self, EchoCommand.self,
+        SleepCommand.self, SourceCommand.self, ExpectCommand.self, HistoryCommand.self, TimingCommand.self,
+        ExitCommand.self,
+    ]
+
+    /// The dispatch table: a command's name → its type.
+    static let byName: [String: any ShellCommand.Type] = Dictionary(
+        uniqueKeysWithValues: all.map { ($0.configuration.name, $0) })
+
+    /// The type of a resolved command (resolution binds aliases to the name).
+    static func type(of resolved: ResolvedCommand) -> (any ShellCommand.Type)? {
+        resolved.path.first.flatMap { byName[$0] }
+    }
+
+    /// Every gated command with its gate, in table order.
+    static var gates: [(name: String, gate: CommandGate)] {
+        all.compactMap { type in type.gate.map { (type.name, $0) } }
+    }
+
+    /// Which shell commands each capability feature gates (`caps`): `enrich (batch)` for a scoped gate.
+    static func gatedCommands() -> [String: [String]] {
+        var map: [String: [String]] = [:]
+        for (name, gate) in gates {
+            map[gate.feature.rawValue, default: []].append(gate.scope.map { "\(name) (\($0))" } ?? name)
+        }
+        return map.mapValues { $0.sorted() }
+    }
+}

@@ -1,0 +1,33 @@
+import BTSLanguage
+import BooksTrackClient
+import BooksTrackContract
+
+/// `cancel JOB`: uses the token kept when the job was started.
+struct CancelCommand: JobCommand {
+    static let configuration = CommandSpec(
+        "cancel", group: .meta,
+        summary: "Cancel a running job",
+        positionals: [CommandSpec.jobArgument],
+        examples: ["cancel last"])
+
+    static let gate: CommandGate? = CommandGate(.jobCancellation)
+    static let budget: RateLimitClass? = .jobs
+
+    var job: String?
+
+    func run(in context: isolated any CommandContext) async throws -> CommandOutput? {
+        let (id, record) = try context.jobs.find(job)
+        guard let token = record?.token else {
+            throw ShellError(.failure, "cannot cancel job \(id): its token is known only to the session that started it",
+                             code: ErrorCode.unauthorized.rawValue)
+        }
+        let response = try await context.call(budget: Self.budget, gate: Self.gate, command: Self.name) { api in
+            try await api.cancelJob(id, token: token)
+        }
+        let cancel = response.value
+        context.jobs.update(id, status: cancel.status.rawValue)
+        let value = JSONValue.record([("jobId", cancel.jobId.json), ("status", cancel.status.rawValue.json),
+                                      ("message", cancel.message.json)])
+        return CommandOutput(value: value, view: .record(fields: ["jobId", "status", "message"].map { RecordField($0) }))
+    }
+}

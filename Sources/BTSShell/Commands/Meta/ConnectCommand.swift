@@ -1,0 +1,48 @@
+import BTSLanguage
+import BooksTrackClient
+import BooksTrackContract
+
+/// `connect URL|PROFILE|embedded`.
+struct ConnectCommand: ShellCommand {
+    static let target = ArgumentSpec("TARGET", "A URL (http://host:port) or a profile name", completion: .profile)
+
+    static let configuration = CommandSpec(
+        "connect", group: .meta,
+        summary: "Switch to another server by URL or profile name",
+        discussion: """
+            Built-in profiles: production, staging, local. The target is checked first: when it cannot \
+            be reached the current server stays (--force switches anyway). The line is never saved in history.
+            """,
+        positionals: [target],
+        options: [force],
+        examples: ["connect local", "connect http://localhost:8787", "connect --force http://localhost:8787"],
+        isSensitive: true)
+
+    static let force = OptionSpec("force", short: "f", type: .flag, help: "Switch even when the server cannot be reached")
+
+    var text: String
+    var force: Bool
+
+    init(_ resolved: ResolvedCommand) {
+        text = resolved.string(Self.target) ?? ""
+        force = resolved.flag(Self.force)
+    }
+
+    func run(in context: isolated any CommandContext) async throws -> CommandOutput? {
+        let target = try BackendSelection.target(forConnect: text, config: { () throws(ShellError) in try context.loadConfig() })
+        let opened = try await context.open(target, requireReachable: !force)
+        let capabilities = await opened.api.capabilities
+        let value = JSONValue.record([
+            ("server", SecretMasking.maskURL(opened.api.baseURL.absoluteString).json),
+            ("target", SecretMasking.maskURL(target.label).json),
+            ("version", capabilities?.version.json), ("capabilities", .bool(capabilities != nil)),
+        ])
+        if capabilities == nil {
+            let absence = CapabilityAbsence(await opened.api.lastConnectError)
+            context.output.warn(absence.isUnreachable
+                ? "switched to \(SecretMasking.maskURL(target.label)), but it cannot be reached: \(absence.failure?.message ?? "")"
+                : "connected to \(SecretMasking.maskURL(target.label)), but it did not publish its capabilities (gated commands will try anyway)")
+        }
+        return CommandOutput(value: value, view: .record(fields: ["server", "target", "version"].map { RecordField($0) }))
+    }
+}

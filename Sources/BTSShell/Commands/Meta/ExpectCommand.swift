@@ -1,0 +1,123 @@
+import BTSLanguage
+import BooksTrackContract
+
+/// `expect EXPR` (grammar in ``Expectation``). Fails with exit 4 and prints both sides.
+struct ExpectCommand: ShellCommand {
+    static let expression = ArgumentSpec("EXPR", "The condition", variadic: true, completion: .variable)
+
+    static let configuration = CommandSpec(
+        "expect", group: .meta,
+        summary: "Check a condition; a failure stops the script with exit 4",
+        discussion: """
+            Forms: A == B, A != B, A > B, A >= B, A < B, A <= B (numeric when both sides are numbers), \
+            A contains B (substring, array element or object key), A matches REGEX (a linear-time engine: no backreferences or lookaround), exists ${PATH}, \
+            count ${PATH} OP N (elements of an array/object, characters of a string), and a single value \
+            (true when non-empty and not false/0). 'not' in front negates. Operators are unquoted words. \
+            Both sides are printed when it fails; a missing path on either side is a failure (exit 4).
+            """,
+        positionals: [expression],
+        examples: ["expect ${_.totalCount} > 0", "expect ${_.results[0].title} contains \"Dune\"",
+                   "expect count ${_.results} >= 3", "expect exists ${_.results[0].isbn}",
+                   "expect ${_.results[0].isbn} matches '^97[89]'"],
+        takesRawArguments: true)
+
+    /// Reads variables itself: structured values, and a missing path is exit 4, not 2.
+    static let interpolatesArguments = false
+
+    /// The command as written (its words are evaluated here, not interpolated beforehand).
+    var command: Command
+
+    init(_ resolved: ResolvedCommand) {
+        command = resolved.command
+    }
+
+    func run(in context: isolated any CommandContext) async throws -> CommandOutput? {
+        var words = command.arguments.map(\.word)
+        let whole = command.range
+        func keyword(_ word: Word, _ text: String) -> Bool { !word.isQuoted && word.literalText == text }
+        var negated = false
+        if let first = words.first, keyword(first, "not"), words.count > 1 {
+            negated = true
+            words.removeFirst()
+        }
+        let usage = """
+            expected one of: VALUE · A OP B (OP: == != < <= > >= contains matches) · exists ${PATH} · count ${PATH} OP N
+            """
+        guard !words.isEmpty else { throw ShellError(.usage, "'expect' needs a condition; \(usage)", range: whole) }
+
+        /// A side's value; a missing path makes the expectation fail (exit 4), not the script (2).
+        func side(_ word: Word) throws(ShellError) -> Result<JSONValue, ShellError> {
+            switch context.value(of: word) {
+            case .success(let value): return .success(value)
+            case .failure(let error) where error.status == .failure: return .failure(error)
+            case .failure(let error): throw error
+            }
+        }
+        func show(_ result: Result<JSONValue, ShellError>) -> String {
+            switch result {
+            case .success(.string(let text)) where Expectation.number(.string(text)) != nil: return text
+            case .success(let value): return value.compactJSON
+            case .failure(let error): return "(missing: \(error.message))"
+            }
+        }
+        func op(_ word: Word) -> Expectation.Operator? {
+            guard !word.isQuoted, let text = word.literalText else { return nil }
+            return Expectation.Operator(rawValue: text)
+        }
+
+        var passed: Bool
+        var details: [String]
+        if keyword(words[0], "exists") {
+            guard words.count == 2 else { throw ShellError(.usage, "'expect exists' takes one value, e.g. expect exists ${_.results[0].isbn}", range: whole) }
+            let result = try side(words[1])
+            if case .success(let value) = result, !value.isNull { passed = true } else { passed = false }
+            details = ["value: \(show(result))"]
+        } else if keyword(words[0], "count") {
+            guard words.count == 4, let comparison = op(words[2]), comparison != .contains, comparison != .matches else {
+                throw ShellError(.usage, "'expect count' reads: expect count ${PATH} OP N (OP: == != < <= > >=)", range: whole)
+            }
+            let subject = try side(words[1])
+            let limit = try side(words[3])
+            switch (subject, limit) {
+            case (.success(let value), .success(let limitValue)):
+                guard let count = Expectation.count(value) else {
+                    throw ShellError(.usage, "'expect count' needs an array, object or string, got \(value.compactJSON)", range: words[1].range)
+                }
+                switch Expectation.evaluate(count.json, comparison, limitValue) {
+                case .success(let ok): passed = ok
+                case .failure(let invalid): throw ShellError(.usage, invalid.message, range: whole)
+                }
+                details = ["count: \(count)", "right: \(limitValue.compactJSON)"]
+            default:
+                passed = false
+                details = ["count: \(show(subject))", "right: \(show(limit))"]
+            }
+        } else if words.count == 3, let comparison = op(words[1]) {
+            let left = try side(words[0])
+            let right = try side(words[2])
+            switch (left, right) {
+            case (.success(let a), .success(let b)):
+                switch Expectation.evaluate(a, comparison, b) {
+                case .success(let ok): passed = ok
+                case .failure(let invalid): throw ShellError(.usage, invalid.message, range: whole)
+                }
+            default:
+                passed = false
+            }
+            details = ["left:  \(show(left))", "right: \(show(right))"]
+        } else if words.count == 1 {
+            let result = try side(words[0])
+            if case .success(let value) = result { passed = Expectation.isTruthy(value) } else { passed = false }
+            details = ["value: \(show(result))"]
+        } else {
+            throw ShellError(.usage, "cannot read this 'expect' condition; \(usage)", range: whole)
+        }
+        if negated { passed.toggle() }
+        guard passed else {
+            let text = command.arguments.map(\.word.sourceForm).joined(separator: " ")
+            throw ShellError(.expectationFailed, "expectation failed: \(text)", range: whole, details: details,
+                             code: "EXPECT_FAILED")
+        }
+        return nil
+    }
+}

@@ -1,0 +1,25 @@
+import BTSLanguage
+import BooksTrackClient
+import BooksTrackContract
+
+/// `results JOB`.
+struct ResultsCommand: JobCommand {
+    static let configuration = CommandSpec(
+        "results", group: .meta,
+        summary: "Show a finished job's results",
+        positionals: [CommandSpec.jobArgument],
+        examples: ["results last"])
+
+    static let budget: RateLimitClass? = .jobs
+
+    var job: String?
+
+    func run(in context: isolated any CommandContext) async throws -> CommandOutput? {
+        let (id, record) = try context.jobs.find(job)
+        let pipeline = record?.pipeline ?? .csvImport
+        let response = try await context.call(budget: Self.budget, gate: Self.gate, command: Self.name) { api in
+            try await api.jobResults(id, pipeline: pipeline)
+        }
+        return .jobResults(response.value, jobID: id)
+    }
+}

@@ -1,0 +1,26 @@
+import BTSLanguage
+import BooksTrackClient
+import BooksTrackContract
+
+/// `status JOB`.
+struct StatusCommand: JobCommand {
+    static let configuration = CommandSpec(
+        "status", group: .meta,
+        summary: "Show a job's current status",
+        positionals: [CommandSpec.jobArgument],
+        examples: ["status last", "status ${_.jobId}"])
+
+    static let budget: RateLimitClass? = .jobs
+
+    var job: String?
+
+    func run(in context: isolated any CommandContext) async throws -> CommandOutput? {
+        let (id, _) = try context.jobs.find(job)
+        let response = try await context.call(budget: Self.budget, gate: Self.gate, command: Self.name) { api in
+            try await api.jobStatus(id)
+        }
+        let status = response.value
+        context.jobs.update(id, status: status.status.rawValue, processed: status.processedCount, total: status.totalCount)
+        return .jobStatus(status)
+    }
+}

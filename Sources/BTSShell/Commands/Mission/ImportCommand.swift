@@ -1,0 +1,47 @@
+import BTSLanguage
+import BooksTrackClient
+import BooksTrackContract
+import Foundation
+
+/// `import FILE.csv [--watch]`: checked locally first (exists, readable, ≤ 8 MB, a header with
+/// at least 2 columns and a data row), then uploaded.
+struct ImportCommand: ShellCommand {
+    static let file = ArgumentSpec("FILE", "The CSV file", type: .path(extensions: ["csv"]),
+                                   completion: .filePath(extensions: ["csv"]))
+    static let watch = CommandSpec.watchOption
+
+    static let configuration = CommandSpec(
+        "import", group: .mission,
+        summary: "Import a CSV file (e.g. a Goodreads export) as a background job",
+        discussion: "The file must have a header row and 1–10,000 rows, at most 8 MB. --watch follows the job.",
+        positionals: [file],
+        options: [watch],
+        examples: ["import goodreads_library_export.csv --watch"])
+
+    static let gate: CommandGate? = CommandGate(.csvImport)
+    static let budget: RateLimitClass? = .import
+
+    var file: BoundValue?
+    var watch: Bool
+
+    init(_ resolved: ResolvedCommand) {
+        file = resolved.values(Self.file).first
+        watch = resolved.flag(Self.watch)
+    }
+
+    func run(in context: isolated any CommandContext) async throws -> CommandOutput? {
+        let path = file?.text ?? ""
+        let url = context.resolvePath(path)
+        try CSVPreflight.check(url, shownAs: path, range: file?.word.range)
+        let response = try await context.call(budget: Self.budget, gate: Self.gate, command: Self.name) { api in
+            try await api.importCSV(fileAt: url)
+        }
+        let accepted = response.value
+        let record = SessionJob(id: accepted.jobId, kind: .csvImport, token: accepted.authToken, startedAt: Date(),
+                                status: "initialized", source: url.lastPathComponent)
+        context.jobs.add(record)
+        if watch { return try await WatchCommand.follow(record.id, record: record, in: context) }
+        context.output.note("started import job \(record.id); 'watch' follows it")
+        return CommandOutput(value: record.json, view: .record(fields: ["jobId", "kind", "status", "source"].map { RecordField($0) }))
+    }
+}

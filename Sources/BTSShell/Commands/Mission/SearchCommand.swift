@@ -1,0 +1,128 @@
+import BTSLanguage
+import BooksTrackClient
+import BooksTrackContract
+
+/// `search QUERY` · `search isbn|title|author …` · `search --title T --author A`.
+struct SearchCommand: ShellCommand {
+    static let isbnArgument = ArgumentSpec("ISBN", "ISBN-10 or ISBN-13 (hyphens allowed)", completion: .isbn)
+    static let titleWords = ArgumentSpec("QUERY", "Title words", variadic: true, completion: .title)
+    static let authorWords = ArgumentSpec("NAME", "Author name", variadic: true)
+    static let query = ArgumentSpec("QUERY", "An ISBN, or title words", optional: true, variadic: true, completion: .title)
+    static let titleOption = OptionSpec("title", short: "t", type: .string, valueName: "TITLE", help: "Title to search for",
+                                        completion: .title)
+    static let authorOption = OptionSpec("author", short: "a", type: .string, valueName: "NAME", help: "Author to search for")
+    static let limit = CommandSpec.limit(1...100, default: 20)
+
+    static let configuration = CommandSpec(
+        "search", group: .mission,
+        summary: "Find books by ISBN, title or author",
+        discussion: """
+            With a plain QUERY, an ISBN-looking query (10 or 13 digits, hyphens allowed, ISBN-10 may end \
+            in X) is looked up by ISBN and anything else is searched as a title. A first word of 'isbn', \
+            'title' or 'author' selects that search; quote it ('title') to search for the word itself. \
+            --title and --author together run the advanced search.
+            """,
+        subcommands: [
+            CommandSpec(
+                "isbn", group: .mission, summary: "Look up one book by ISBN-10 or ISBN-13",
+                positionals: [isbnArgument], examples: ["search isbn 9780441172719"]),
+            CommandSpec(
+                "title", group: .mission, summary: "Search by title",
+                positionals: [titleWords], options: [limit], examples: ["search title dune --limit 5"]),
+            CommandSpec(
+                "author", group: .mission, summary: "Search by author name",
+                positionals: [authorWords], options: [limit], examples: ["search author frank herbert"]),
+        ],
+        positionals: [query],
+        options: [titleOption, authorOption, limit],
+        examples: [
+            "search dune",
+            "search 978-0-441-17271-9",
+            "search title \"the left hand of darkness\" --limit 5",
+            "search --title dune --author herbert",
+        ],
+        requirements: [.anyOf(["QUERY", "--title", "--author"]), .exclusive(["QUERY", "--title"])])
+
+    static let budget: RateLimitClass? = .search
+
+    enum Form: Sendable {
+        case isbn([BoundValue])
+        case title(String)
+        case author(String, label: String)
+        /// A plain QUERY, `--title`, `--author` or both.
+        case plain(words: [BoundValue], title: String?, author: String?)
+    }
+
+    var form: Form
+    var limit: Int?
+
+    init(_ resolved: ResolvedCommand) {
+        limit = resolved.int(Self.limit)
+        switch resolved.path.dropFirst().first {
+        case "isbn": form = .isbn(resolved.values(Self.isbnArgument))
+        case "title": form = .title(resolved.strings(Self.titleWords).joined(separator: " "))
+        case "author": form = .author(resolved.strings(Self.authorWords).joined(separator: " "), label: "search author")
+        default:
+            form = .plain(words: resolved.values(Self.query), title: resolved.string(Self.titleOption),
+                          author: resolved.string(Self.authorOption))
+        }
+    }
+
+    func run(in context: isolated any CommandContext) async throws -> CommandOutput? {
+        switch form {
+        case .isbn(let words):
+            return try await searchISBN(words, in: context)
+        case .title(let query):
+            return try await searchTitle(query, in: context)
+        case .author(let name, let label):
+            let limit = self.limit
+            let response = try await context.call(budget: Self.budget, gate: nil, command: label) { api in
+                try await api.searchAuthor(name, limit: limit)
+            }
+            return .search(response.value, query: name, kind: "author")
+        case .plain(let words, let title, let author):
+            if !words.isEmpty {
+                let query = words.compactMap(\.text).joined(separator: " ")
+                if author == nil, ISBN.looksLikeISBN(query) { return try await searchISBN(words, in: context) }
+                if let author { return try await searchAdvanced(title: query, author: author, in: context) }
+                return try await searchTitle(query, in: context)
+            }
+            if let title, author == nil { return try await searchTitle(title, in: context) }
+            if let author, title == nil {
+                return try await Self(form: .author(author, label: "search"), limit: limit).run(in: context)
+            }
+            return try await searchAdvanced(title: title, author: author, in: context)
+        }
+    }
+
+    private init(form: Form, limit: Int?) {
+        self.form = form
+        self.limit = limit
+    }
+
+    func searchISBN(_ words: [BoundValue], in context: isolated any CommandContext) async throws -> CommandOutput {
+        let text = words.compactMap(\.text).joined(separator: " ")
+        let isbn = try ISBN.validated(text, range: BoundValue.range(of: words))
+        let response = try await context.call(budget: Self.budget, gate: nil, command: "search isbn") { api in
+            try await api.searchISBN(isbn.value)
+        }
+        return .search(response.value, query: isbn.value, kind: "isbn")
+    }
+
+    func searchTitle(_ query: String, in context: isolated any CommandContext) async throws -> CommandOutput {
+        let limit = self.limit
+        let response = try await context.call(budget: Self.budget, gate: nil, command: "search title") { api in
+            try await api.searchTitle(query, limit: limit)
+        }
+        return .search(response.value, query: query, kind: "title")
+    }
+
+    func searchAdvanced(title: String?, author: String?, in context: isolated any CommandContext) async throws -> CommandOutput {
+        let limit = self.limit
+        let response = try await context.call(budget: Self.budget, gate: nil, command: "search") { api in
+            try await api.searchAdvanced(title: title, author: author, limit: limit)
+        }
+        let query = [title, author.map { "by \($0)" }].compactMap { $0 }.joined(separator: " ")
+        return .search(response.value, query: query, kind: "advanced")
+    }
+}

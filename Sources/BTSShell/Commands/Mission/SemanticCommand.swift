@@ -1,0 +1,45 @@
+import BTSLanguage
+import BooksTrackClient
+import BooksTrackContract
+
+/// `semantic QUERY... [--limit N]`; shows the budget afterwards.
+struct SemanticCommand: ShellCommand {
+    static let query = ArgumentSpec("QUERY", "What you are looking for, in plain words", variadic: true)
+    static let limit = CommandSpec.limit(1...50, default: 20)
+
+    static let configuration = CommandSpec(
+        "semantic", group: .mission,
+        summary: "Natural-language search over book descriptions",
+        discussion: "All words form one query. This endpoint has a small budget (documented 5 per minute); `limits` shows what is left.",
+        positionals: [query],
+        options: [limit],
+        examples: ["semantic books about a desert planet and its politics", "semantic cozy mystery --limit 5"])
+
+    static let gate: CommandGate? = CommandGate(.semanticSearch)
+    static let budget: RateLimitClass? = .semantic
+
+    var query: String
+    var limit: Int?
+
+    init(_ resolved: ResolvedCommand) {
+        query = resolved.strings(Self.query).joined(separator: " ")
+        limit = resolved.int(Self.limit)
+    }
+
+    func run(in context: isolated any CommandContext) async throws -> CommandOutput? {
+        let (query, limit) = (self.query, self.limit)
+        let response = try await context.call(budget: Self.budget, gate: Self.gate, command: Self.name) { api in
+            try await api.semantic(query, limit: limit)
+        }
+        let api = try await context.backend().api
+        let budget = await api.budget(for: .semantic)
+        if let limit = budget.limit {
+            var text = "semantic budget: \(budget.remaining.map(String.init) ?? "?")/\(limit) left"
+            if let reset = budget.resetAt {
+                text += ", resets in \(max(0, Int(reset.timeIntervalSinceNow.rounded(.up)))) s"
+            }
+            context.output.dimNote(text)
+        }
+        return .search(response.value, query: query, kind: "semantic")
+    }
+}

@@ -1,0 +1,109 @@
+import BTSLanguage
+import BooksTrackClient
+import BooksTrackContract
+import Foundation
+
+/// `watch [JOB|last]`.
+struct WatchCommand: ShellCommand {
+    static let job = ArgumentSpec("JOB", "A job id, or 'last' (the default)", optional: true, completion: .jobID)
+
+    static let configuration = CommandSpec(
+        "watch", group: .mission,
+        summary: "Follow a job's progress live, then show its results",
+        discussion: "Uses server-sent events, falling back to polling. Ctrl-C stops watching; the job keeps running.",
+        positionals: [job],
+        examples: ["watch", "watch last", "watch ${_.jobId}"])
+
+    static let budget: RateLimitClass? = .jobs
+
+    var job: String?
+
+    init(_ resolved: ResolvedCommand) {
+        job = resolved.string(Self.job)
+    }
+
+    func run(in context: isolated any CommandContext) async throws -> CommandOutput? {
+        let (id, record) = try context.jobs.find(job)
+        return try await Self.follow(id, record: record, in: context)
+    }
+
+    /// Follows a job: a progress bar redrawn in place on a terminal's stderr, one JSON object per
+    /// event on stdout when stdout is not a terminal; Ctrl-C detaches (the job keeps running).
+    /// Ends with the results summary and error rows.
+    static func follow(_ id: String, record: SessionJob?, in context: isolated any CommandContext) async throws -> CommandOutput {
+        let api = try await context.backend().api
+        let output = context.output
+        let pipeline = record?.pipeline ?? .csvImport
+        let bar = output.terminal.stderrIsTerminal && !output.settings.quiet
+        let events = !output.terminal.stdoutIsTerminal
+        let line = ProgressLine()
+        let clock = ContinuousClock()
+        let started = clock.now
+        var results: JobResults?
+        var outcome: JobWatchOutcome?
+        var drawn = false
+        do {
+            for try await event in api.watch(jobID: id, pipeline: pipeline, token: record?.token) {
+                switch event {
+                case .channel(let channel):
+                    if events { output.out(JSONValue.record([("event", "channel".json), ("jobId", id.json), ("channel", channel.rawValue.json)]).compactJSON + "\n") }
+                case .progress(let update):
+                    context.jobs.update(id, status: update.status.rawValue, processed: update.processedCount, total: update.totalCount)
+                    if events {
+                        output.out(JSONValue.record([
+                            ("event", "progress".json), ("jobId", id.json), ("status", update.status.rawValue.json),
+                            ("progress", update.fraction.json), ("processedCount", update.processedCount.json),
+                            ("totalCount", update.totalCount.json),
+                        ]).compactJSON + "\n")
+                    }
+                    if bar {
+                        let elapsed = clock.now - started
+                        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+                        let text = line.render(fraction: update.fraction, processed: update.processedCount,
+                                               total: update.totalCount, elapsed: seconds, status: update.status.rawValue)
+                        output.redraw(text)
+                        drawn = true
+                    }
+                case .reconnecting(let after, let reason):
+                    if events { output.out(JSONValue.record([("event", "reconnecting".json), ("jobId", id.json), ("reason", reason.json)]).compactJSON + "\n") }
+                    if !bar { output.note("watch: \(reason); reconnecting in \(after)") }
+                case .results(let fetched):
+                    results = fetched
+                case .finished(let end):
+                    outcome = end
+                }
+            }
+        } catch {
+            if !Task.isCancelled { throw error }
+        }
+        if drawn { output.redraw("") }
+        if Task.isCancelled || outcome == .detached {
+            output.note("detached from job \(id); it keeps running on the server ('watch \(id)' follows it again)")
+            throw ShellError(.interrupted, "interrupted")
+        }
+        switch outcome {
+        case .completed?:
+            context.jobs.update(id, status: "completed")
+            guard let results else { throw ShellError(.failure, "job \(id) completed but sent no results") }
+            return .jobResults(results, jobID: id)
+        case .resultsUnavailable(let message)?:
+            context.jobs.update(id, status: "completed")
+            throw ShellError(.failure, "job \(id) completed but its results are unavailable: \(message)")
+        case .failed(let code, let message, _)?:
+            context.jobs.update(id, status: "failed")
+            throw ShellError(.failure, "job \(id) failed: \([code, message].compactMap { $0 }.joined(separator: ": "))",
+                             code: code ?? "JOB_FAILED")
+        case .canceled?:
+            context.jobs.update(id, status: "canceled")
+            throw ShellError(.failure, "job \(id) was canceled", code: "JOB_CANCELED")
+        case .notFound(let message)?:
+            throw ShellError(.failure, message ?? "job \(id) not found", code: ErrorCode.notFound.rawValue)
+        case .unauthorized?:
+            throw ShellError(.failure, "the server refused the job's token for \(id)", code: ErrorCode.unauthorized.rawValue)
+        case .unreachable(let reason)?:
+            throw ShellError(.network, "lost the server while watching job \(id): \(reason)", code: ErrorCode.networkError.rawValue)
+        case .detached?, nil:
+            throw ShellError(.failure, "the progress stream of job \(id) ended without a final status")
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import BTSLanguage
+import BooksTrackClient
+import BooksTrackContract
+
+/// One shell command, one type (swift-argument-parser's `ParsableCommand` way): its spec (names,
+/// arguments, options, help, examples), its capability gate, its rate-limit budget, its typed
+/// arguments (read once from the resolved command in `init`) and `run`. Help, completion,
+/// validation, gating and the README's reference all read ``CommandTable/all``.
+protocol ShellCommand: Sendable {
+    /// Names, arguments, options, help and examples. Gate and budget are added from
+    /// ``gate`` and ``budget`` by ``CommandTable`` (stated only there).
+    static var configuration: CommandSpec { get }
+    /// The server feature that must be on for the command (or part of it) to run.
+    static var gate: CommandGate? { get }
+    /// The rate-limit class the command spends.
+    static var budget: RateLimitClass? { get }
+    /// Whether deferred `$var` values are interpolated before `init` (`expect` reads them itself).
+    static var interpolatesArguments: Bool { get }
+    /// Whether the command's cost is recorded for `timing` (not `timing` itself).
+    static var isMeasured: Bool { get }
+
+    /// The typed arguments, read from the command as resolved against ``configuration``.
+    init(_ resolved: ResolvedCommand) throws(ShellError)
+
+    /// Runs the command; nil when it prints nothing (its own output went to the sink).
+    func run(in context: isolated any CommandContext) async throws -> CommandOutput?
+}
+
+extension ShellCommand {
+    static var gate: CommandGate? { nil }
+    static var budget: RateLimitClass? { nil }
+    static var interpolatesArguments: Bool { true }
+    static var isMeasured: Bool { true }
+
+    /// The spec as help, completion, validation and the README see it: the configuration with
+    /// the gate and the budget filled in (on subcommands too).
+    static var spec: CommandSpec {
+        var spec = configuration
+        spec.apply(gate: gate, budget: budget?.rawValue)
+        return spec
+    }
+
+    /// The command's name, for messages.
+    static var name: String { configuration.name }
+}
+
+/// A capability gate: the feature that must be enabled on the server.
+public struct CommandGate: Sendable, Hashable {
+    public var feature: CapabilityFeature
+    /// When only some uses are gated, which ones (`batch` for `enrich` with several ISBNs); nil: every use.
+    public var scope: String?
+
+    public init(_ feature: CapabilityFeature, scope: String? = nil) {
+        self.feature = feature
+        self.scope = scope
+    }
+
+    /// `similar_books`, or `batch_enrichment (batch only)`.
+    public var description: String {
+        scope.map { "\(feature.rawValue) (\($0) only)" } ?? feature.rawValue
+    }
+}
+
+extension CommandSpec {
+    /// Sets the gate and budget on this spec and every subcommand.
+    mutating func apply(gate: CommandGate?, budget: String?) {
+        self.gate = gate
+        self.budgetClass = budget
+        for index in subcommands.indices {
+            subcommands[index].apply(gate: gate, budget: budget)
+        }
+    }
+}

@@ -1,0 +1,50 @@
+import BTSLanguage
+import BTSTerminal
+import BooksTrackContract
+import Foundation
+
+/// A session is the context its commands run against.
+extension Shell: CommandContext {
+    var history: HistoryStore? { options.history }
+
+    func requestExit(_ status: Int32) {
+        exitRequest = status
+    }
+
+    /// A path relative to the running script's directory (or the working directory).
+    func resolvePath(_ path: String) -> URL {
+        if path.hasPrefix("/") { return URL(fileURLWithPath: path) }
+        if path.hasPrefix("~/") {
+            let home = options.environment["HOME"] ?? NSHomeDirectory()
+            return URL(fileURLWithPath: home).appendingPathComponent(String(path.dropFirst(2)))
+        }
+        let directory = currentSource?.directory ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        return directory.appendingPathComponent(path).standardizedFileURL
+    }
+
+    /// Runs a script file in this session: all of it is checked first; a failing command has
+    /// already reported itself, so only its status travels up.
+    func source(_ url: URL, shownAs path: String, range: SourceRange?) async throws {
+        guard sourceDepth < 16 else { throw ShellError(.usage, "'source' nested too deeply (16 levels); is a script sourcing itself?") }
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            throw ShellError(.usage, "cannot read '\(path)': no such file or not readable", range: range)
+        }
+        let script = check(Parser.parse(SourceFile(name: url.path, text: String(decoding: data, as: UTF8.self))))
+        if script.diagnostics.containsErrors {
+            report(ShellError(diagnostics: script.diagnostics), in: script.source, interactive: false)
+            throw ShellError(.usage, "'\(path)' has errors; nothing in it ran")
+        }
+        sourceDepth += 1
+        defer { sourceDepth -= 1 }
+        let inner = SourceContext(source: script.source, directory: url.deletingLastPathComponent(), interactive: false)
+        let status = await execute(script.commands, inner)
+        if status != 0, exitRequest == nil {
+            throw SilentFailure(status: status)
+        }
+    }
+}
+
+/// A failure already reported (by a sourced script's command): only the status travels up.
+struct SilentFailure: Error, Sendable {
+    var status: Int32
+}

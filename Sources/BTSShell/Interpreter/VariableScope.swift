@@ -1,0 +1,123 @@
+import BTSLanguage
+import BooksTrackContract
+
+/// The variables a word can read — `$name`, `${name.path}`, `$_`, `$?`, `$0`…`$n` — as they stand
+/// when a command runs. Pure: interpolation and path lookup without the session.
+struct VariableScope: Sendable {
+    var variables: [String: JSONValue]
+    /// `$_`.
+    var lastResult: JSONValue
+    /// `$?`.
+    var lastStatus: Int32
+    /// `$0` and `$1..$n`.
+    var scriptName: String
+    var scriptArguments: [String]
+    /// Setting names (an undefined `$output` hints at `set`).
+    var settingNames: Set<String>
+
+    /// A word's text with `$var`, `${var.path}` and `$?` replaced.
+    func interpolate(_ word: Word) -> Result<String, ShellError> {
+        var text = ""
+        for part in word.parts {
+            switch part {
+            case .literal(let literal, _, _):
+                text += literal
+            case .status:
+                text += String(lastStatus)
+            case .variable(let reference):
+                switch lookup(reference) {
+                case .success(let value): text += value.interpolationText
+                case .failure(let error): return .failure(error)
+                }
+            }
+            if text.utf8.count > ValueLimit.maxBytes { return .failure(ValueLimit.tooLarge(text.utf8.count)) }
+        }
+        return .success(text)
+    }
+
+    /// The structured value of a word that is exactly one variable reference (`${_.results}`),
+    /// else its interpolated text as a string.
+    func value(of word: Word) -> Result<JSONValue, ShellError> {
+        if word.parts.count == 1, case .variable(let reference) = word.parts[0] {
+            return lookup(reference)
+        }
+        return interpolate(word).map(JSONValue.string)
+    }
+
+    /// Reads a variable and walks its path. Unknown variables are usage errors (2); a missing
+    /// key or index is a failure (1) pointing at the exact step.
+    func lookup(_ reference: VariableReference) -> Result<JSONValue, ShellError> {
+        var value: JSONValue
+        let name = reference.name
+        if name == "_" {
+            value = lastResult
+        } else if reference.isPositional, let index = Int(name) {
+            if index == 0 {
+                value = .string(scriptName)
+            } else if index <= scriptArguments.count {
+                value = .string(scriptArguments[index - 1])
+            } else {
+                let count = scriptArguments.count
+                return .failure(ShellError(
+                    .usage, "script argument $\(index) was not given (the script got \(count) argument\(count == 1 ? "" : "s"))",
+                    range: reference.nameRange.union(reference.range)))
+            }
+        } else if let stored = variables[name] {
+            value = stored
+        } else {
+            var message = "undefined variable '$\(name)'"
+            let candidates = Array(variables.keys) + ["_"]
+            if let guess = Suggest.closest(to: name, among: candidates) { message += " (did you mean '$\(guess)'?)" }
+            if settingNames.contains(name) {
+                message += "; '\(name)' is a setting: 'set' shows its value"
+            }
+            return .failure(ShellError(.usage, message, range: reference.range))
+        }
+        for (index, component) in reference.path.components.enumerated() {
+            let step: ValuePathComponentKey
+            switch component {
+            case .key(let key): step = .key(key)
+            case .index(let position): step = .index(position)
+            }
+            guard let next = value.child(step) else {
+                let range = reference.range(throughComponent: index)
+                let prefix = "${\(name)\(ValuePath(Array(reference.path.components.prefix(index))))}"
+                return .failure(ShellError(.failure, Self.missingMessage(component, in: value, prefix: prefix),
+                                           range: range, code: "MISSING_VALUE"))
+            }
+            value = next
+        }
+        return .success(value)
+    }
+
+    static func missingMessage(_ component: ValuePath.Component, in value: JSONValue, prefix: String) -> String {
+        switch (component, value) {
+        case (.key(let key), .object(let members)):
+            var message = "no key '\(key)' in \(prefix)"
+            if let guess = Suggest.closest(to: key, among: members.keys) {
+                message += " (did you mean '\(guess)'?)"
+            } else if !members.isEmpty {
+                let keys = members.keys.sorted()
+                message += " (keys: \(keys.prefix(8).joined(separator: ", "))\(keys.count > 8 ? ", …" : ""))"
+            }
+            return message
+        case (.index(let position), .array(let elements)):
+            return "index [\(position)] is out of range: \(prefix) has \(elements.count) element\(elements.count == 1 ? "" : "s")"
+        case (.key(let key), _):
+            return "cannot read '.\(key)': \(prefix) is \(describe(value)), not an object"
+        case (.index(let position), _):
+            return "cannot read '[\(position)]': \(prefix) is \(describe(value)), not an array"
+        }
+    }
+
+    static func describe(_ value: JSONValue) -> String {
+        switch value {
+        case .null: return "null"
+        case .bool: return "a boolean"
+        case .number: return "a number"
+        case .string: return "a string"
+        case .array(let elements): return "an array of \(elements.count)"
+        case .object: return "an object"
+        }
+    }
+}

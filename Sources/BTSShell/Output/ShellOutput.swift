@@ -1,0 +1,73 @@
+import BTSLanguage
+import BTSTerminal
+import BooksTrackContract
+
+/// The shell's output, as the settings of the moment shape it: data on stdout in the chosen
+/// format, human messages on stderr (silenced by `--quiet`), colour only where allowed.
+struct ShellOutput: Sendable {
+    var sink: any OutputSink
+    var terminal: TerminalInfo
+    /// `--no-color`.
+    var noColor: Bool
+    var environment: [String: String]
+    var settings: ShellSettings
+
+    /// Whether ANSI styles may go to `stream`: only on a terminal, never with `--no-color`,
+    /// `NO_COLOR` (unless `set color on`) or `set color off`.
+    func colored(_ stream: OutputStream) -> Bool {
+        let isTerminal = stream == .standardOutput ? terminal.stdoutIsTerminal : terminal.stderrIsTerminal
+        guard isTerminal else { return false }
+        switch settings.color {
+        case .off: return false
+        case .on: return true
+        case .auto: return !noColor && environment["NO_COLOR"].map(\.isEmpty) ?? true
+        }
+    }
+
+    /// The output format in effect: the setting, else table on a terminal and json otherwise.
+    var format: OutputFormat {
+        settings.output ?? (terminal.stdoutIsTerminal ? .table : .json)
+    }
+
+    /// Data on stdout.
+    func out(_ text: String) {
+        guard !text.isEmpty else { return }
+        sink.write(text, to: .standardOutput)
+    }
+
+    /// A human message on stderr (silenced by `--quiet`).
+    func note(_ text: String) {
+        guard !settings.quiet else { return }
+        sink.write(text.hasSuffix("\n") ? text : text + "\n", to: .standardError)
+    }
+
+    /// A dim human message on stderr (silenced by `--quiet`).
+    func dimNote(_ text: String) {
+        note(ANSIStyle.dim.apply(text, enabled: colored(.standardError)))
+    }
+
+    /// A warning on stderr (silenced by `--quiet`).
+    func warn(_ text: String) {
+        note(ANSIStyle.yellow.apply("warning:", enabled: colored(.standardError)) + " "
+             + TerminalText.sanitize(text, lines: .flatten))
+    }
+
+    /// Renders an error on stderr (errors are never silenced).
+    func report(_ error: ShellError, in source: SourceFile?, interactive: Bool) {
+        let reporter = ErrorReporter(colored: colored(.standardError), showsLocation: !interactive)
+        sink.write(reporter.render(error, in: source), to: .standardError)
+    }
+
+    /// Prints a result in `format` (default: the format in effect).
+    func emit(_ value: JSONValue, _ view: ResultView, format: OutputFormat? = nil) {
+        let renderer = ResultRenderer(
+            format: format ?? self.format, colored: colored(.standardOutput), width: terminal.columns,
+            prettyJSON: terminal.stdoutIsTerminal)
+        out(renderer.render(value, view: view))
+    }
+
+    /// Redraws a status line in place on stderr (progress bars, countdowns).
+    func redraw(_ text: String) {
+        sink.write("\r\u{1B}[K" + text, to: .standardError)
+    }
+}
