@@ -114,7 +114,8 @@ private final class SignalWatcherState: @unchecked Sendable {
 /// Process-wide signal plumbing: one DispatchSource per signal, created on first use and kept
 /// for the life of the process (libdispatch installs its own handler when the source registers;
 /// touching the disposition again later would disable it). The signal's disposition is set to
-/// SIG_IGN just before its source is created, so an early signal is ignored, never fatal.
+/// SIG_IGN just before its source is created, so an early signal is ignored, never fatal, and
+/// `subscribe` returns once libdispatch's handler is in place (from then on none is lost).
 /// When a SIGINT/SIGTERM/SIGHUP arrives and no watcher listens, the hub applies the default
 /// action (the process ends), so signals behave normally outside watchers.
 final class SignalHub: @unchecked Sendable {
@@ -131,10 +132,24 @@ final class SignalHub: @unchecked Sendable {
         subscribers[number, default: [:]][id] = handler
         guard sources[number] == nil else { return }
         if number != SIGWINCH { _ = signal(number, SIG_IGN) }  // SIGWINCH is ignored by default
+        let before = Self.disposition(number)
         let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
         source.setEventHandler { [weak self] in self?.deliver(number) }
         source.resume()
         sources[number] = source
+        // libdispatch registers the source on its manager thread, after `resume()` returns; until
+        // its handler replaces SIG_IGN a signal is discarded (seen: a SIGINT to a just-started
+        // `bts -c` on a loaded machine was lost). Wait for it, so that a signal sent once the
+        // watcher exists is never lost.
+        let deadline = ContinuousClock.now + .seconds(5)
+        while Self.disposition(number) == before, ContinuousClock.now < deadline { usleep(500) }
+    }
+
+    /// The signal's current handler as a number (0 = SIG_DFL, 1 = SIG_IGN, else a function).
+    private static func disposition(_ number: Int32) -> Int {
+        var action = sigaction()
+        sigaction(number, nil, &action)
+        return withUnsafeBytes(of: &action.__sigaction_handler) { $0.load(as: Int.self) }
     }
 
     func unsubscribe(_ event: SignalWatcher.Event, id: UUID) {

@@ -110,9 +110,11 @@ extension BooksTrackAPI {
                 return response
             } catch {
                 // A refresh that landed while the DELETE was in flight replaced the token it carried:
-                // try once more with the new one.
+                // try once more with the new one (once that refresh's answer is in).
+                guard error.httpStatus == 401, attempt == 1 else { throw error }
+                await refreshSettled(jobID)
                 let current = presentableToken(for: jobID, given: token) ?? token
-                guard error.httpStatus == 401, attempt == 1, current != presented else { throw error }
+                guard current != presented else { throw error }
                 presented = current
                 attempt += 1
             }

@@ -43,6 +43,8 @@ public actor BooksTrackAPI {
     var tokens: JobTokenBook
     /// Sleeps until the next token refresh falls due (see `BooksTrackAPI+Tokens`).
     var tokenKeeper: Task<Void, Never>?
+    /// Token refreshes in flight per job, and who waits for them to end (`refreshSettled`).
+    var refreshesInFlight: [String: (count: Int, waiters: [CheckedContinuation<Void, Never>])] = [:]
 
     /// Creates an API client (no request is sent until the first call or `connect()`).
     public init(configuration: APIConfiguration) {

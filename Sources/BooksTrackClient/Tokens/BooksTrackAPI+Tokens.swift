@@ -10,12 +10,38 @@ extension BooksTrackAPI {
         spec.body = .json(try Self.json(TokenRefreshRequest(jobId: jobID, oldToken: oldToken)))
         spec.createsWork = true
         spec.notFoundMessage = "Job \(jobID) not found, or this server does not refresh tokens."
+        // The new token's life is reckoned from when the request was sent, as a job's first token's
+        // is (a slow answer must not push the client's estimate past the server's expiry).
+        let requestedAt = configuration.now()
+        refreshesInFlight[jobID, default: (0, [])].count += 1
+        defer { refreshEnded(jobID) }
         let response = try await call(TokenRefreshResponse.self, spec)
         tokens.record(
             jobID, token: response.value.token, expiresIn: TimeInterval(max(1, response.value.expiresIn)),
-            now: configuration.now())
+            now: requestedAt)
         statistics.tokenRefreshes += 1
         return response
+    }
+
+    /// A refresh of `jobID`'s token ended (answered or not): its waiters go on once none is left.
+    private func refreshEnded(_ jobID: String) {
+        guard var entry = refreshesInFlight[jobID] else { return }
+        entry.count -= 1
+        guard entry.count <= 0 else {
+            refreshesInFlight[jobID] = entry
+            return
+        }
+        refreshesInFlight[jobID] = nil
+        for waiter in entry.waiters { waiter.resume() }
+    }
+
+    /// Returns once no refresh of `jobID`'s token is in flight (at once when none is). A request
+    /// refused with the token such a refresh replaced is then repeated with the new one.
+    func refreshSettled(_ jobID: String) async {
+        guard refreshesInFlight[jobID] != nil else { return }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            refreshesInFlight[jobID]?.waiters.append(continuation)
+        }
     }
 
     /// The freshest token this client holds for `jobID` (refreshed ones included), if still valid.

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 /// The real `bts` executable: example scripts, `-c`, pipes, signals, usage errors.
@@ -34,8 +35,11 @@ struct BinaryTests {
         var stderr: String
     }
 
-    /// Runs bts with `arguments`, optional stdin text, a private XDG environment.
-    static func run(_ arguments: [String], stdin: String? = nil, interruptAfter: Duration? = nil) async throws -> Outcome {
+    /// Runs bts with `arguments`, optional stdin text, a private XDG environment. With `interruptAfter`,
+    /// SIGINT is sent once stdout shows that text (bts is running its commands then; a fixed delay
+    /// raced bts's start on a loaded machine). Pipes are read and the exit awaited on threads of
+    /// their own: blocking the cooperative pool (2 threads here) stalls every other test.
+    static func run(_ arguments: [String], stdin: String? = nil, interruptAfter marker: String? = nil) async throws -> Outcome {
         guard let binary else { throw SkipError() }
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("bts-bin-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
@@ -58,17 +62,54 @@ struct BinaryTests {
         process.standardInput = input
         _ = try SharedShellCatalog.get()
         try process.run()
+        let stdout = PipeReader(out.fileHandleForReading)
+        let stderr = PipeReader(err.fileHandleForReading)
         if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
         try input.fileHandleForWriting.close()
-        if let interruptAfter {
-            try await Task.sleep(for: interruptAfter)
+        if let marker {
+            let deadline = ContinuousClock.now + .seconds(120)
+            while !stdout.text.contains(marker), !stdout.isFinished, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+            }
             kill(process.processIdentifier, SIGINT)
         }
-        let stdoutData = out.fileHandleForReading.readDataToEndOfFile()
-        let stderrData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Outcome(status: process.terminationStatus, stdout: String(decoding: stdoutData, as: UTF8.self),
-                       stderr: String(decoding: stderrData, as: UTF8.self))
+        let stdoutText = await stdout.finished()
+        let stderrText = await stderr.finished()
+        await offThePool { process.waitUntilExit() }
+        return Outcome(status: process.terminationStatus, stdout: stdoutText, stderr: stderrText)
+    }
+
+    /// Reads a pipe to its end on a thread of its own; the text so far is readable at any time.
+    final class PipeReader: Sendable {
+        private final class Buffer: Sendable {
+            let state = Mutex<(data: Data, finished: Bool)>((Data(), false))
+        }
+        private let buffer: Buffer
+        private let done: Task<Void, Never>
+
+        init(_ handle: FileHandle) {
+            let buffer = Buffer()
+            self.buffer = buffer
+            done = Task {
+                await offThePool {
+                    while true {
+                        let chunk = handle.availableData
+                        if chunk.isEmpty { break }
+                        buffer.state.withLock { $0.data.append(chunk) }
+                    }
+                    buffer.state.withLock { $0.finished = true }
+                }
+            }
+        }
+
+        var text: String { buffer.state.withLock { String(decoding: $0.data, as: UTF8.self) } }
+        var isFinished: Bool { buffer.state.withLock { $0.finished } }
+
+        /// The whole text, once the writer closed the pipe.
+        func finished() async -> String {
+            await done.value
+            return text
+        }
     }
 
     struct SkipError: Error, CustomStringConvertible {
@@ -94,8 +135,8 @@ struct BinaryTests {
         process.standardOutput = out
         process.standardError = out
         try process.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let text = await PipeReader(out.fileHandleForReading).finished()
+        await offThePool { process.waitUntilExit() }
         #expect(process.terminationStatus == 0, "\(text)")
         #expect(text.contains("ok    tour.bts"))
         #expect(text.contains("ok    smoke.bts"))
@@ -132,7 +173,7 @@ struct BinaryTests {
     }
 
     @Test(.enabled(if: BinaryTests.hasBinary, "bts binary not built: run swift build first")) func sigintExits130() async throws {
-        let outcome = try await Self.run(["-c", "echo started; sleep 30s; echo never"], interruptAfter: .milliseconds(700))
+        let outcome = try await Self.run(["-c", "echo started; sleep 30s; echo never"], interruptAfter: "started\n")
         #expect(outcome.status == 130, "\(outcome.stderr)")
         #expect(!outcome.stdout.contains("never"))
     }
@@ -147,5 +188,13 @@ struct BinaryTests {
         let completion = try await Self.run(["--generate-completion-script", "bash"])
         #expect(completion.status == 0)
         #expect(completion.stdout.contains("_bts"))
+    }
+}
+
+/// Runs blocking `work` (pipe reads, waiting for a process) on a thread of its own, so that it does
+/// not hold one of the cooperative pool's threads (as many as cores: 2 here) while it waits.
+func offThePool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+    await withCheckedContinuation { continuation in
+        Thread.detachNewThread { continuation.resume(returning: work()) }
     }
 }

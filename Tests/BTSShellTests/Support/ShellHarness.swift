@@ -81,10 +81,12 @@ struct ShellHarness {
     }
 }
 
-/// A TCP port on 127.0.0.1 with nothing listening (bound, then closed).
+/// A TCP port on 127.0.0.1 with nothing listening: bound and never listened on, and kept bound for
+/// the rest of the test process, so that a connection is refused and no other test's server (on
+/// port 0) can be given the port meanwhile (a port closed at once can be; the "unreachable" server
+/// then answers: the likely cause of a full-suite run's exit 0 instead of 3).
 func closedPort() -> Int {
     let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(descriptor) }
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_port = 0

@@ -38,25 +38,29 @@ import Testing
                 return thread
             }
             defer { spinning.store(false, ordering: .relaxed); _ = spinners }
+            let returned = HitCounter()
             let work = Task {
                 try await withThrowingTaskGroup(of: Int.self) { group in
                     for worker in 0..<4 {
-                        group.addTask { try await Self.lookups(api, worker: worker, count: 300) }
+                        group.addTask { try await Self.lookups(api, worker: worker, count: 300, returned: returned) }
                     }
                     return try await group.reduce(0, +)
                 }
             }
             // A hung waiter cannot be cancelled out of (that was the bug), so the bound must not
-            // wait for the work to end: the test fails and leaves the stuck task behind.
-            let finished = await Self.value(of: work, within: .seconds(60)) ?? -1
-            #expect(finished == 1_200, "a coalesced request never returned")
+            // wait for the work to end: the test fails and leaves the stuck task behind. It fails
+            // when no request has returned for 60 s (a hung one never does), not when all of them
+            // take long: a loaded machine makes 1,200 requests slow, never stuck.
+            let finished = await Self.value(of: work, whileProgressing: { returned.count("returned") },
+                                            stallLimit: .seconds(60)) ?? -1
+            #expect(finished == 1_200, "a coalesced request never returned (\(returned.count("returned")) did)")
             #expect(await api.statistics.requestsSent == 1_200)
             await api.shutdown()
         }
     }
 
-    /// `count` back-to-back title searches; a 404 counts as returned.
-    static func lookups(_ api: BooksTrackAPI, worker: Int, count: Int) async throws -> Int {
+    /// `count` back-to-back title searches; a 404 counts as returned (and is counted in `returned`).
+    static func lookups(_ api: BooksTrackAPI, worker: Int, count: Int, returned: HitCounter) async throws -> Int {
         var done = 0
         for i in 0..<count {
             do {
@@ -65,19 +69,44 @@ import Testing
                 if error.httpStatus != 404 { throw error }
             }
             done += 1
+            returned.hit("returned")
         }
         return done
     }
 
-    /// The task's value, or nil when it has not finished within `limit` (the task is not awaited).
-    static func value(of task: Task<Int, any Error>, within limit: Duration) async -> Int? {
-        let (stream, sink) = AsyncStream<Int?>.makeStream()
-        let waiter = Task { sink.yield(try? await task.value) }
+    /// The task's value, or nil once `progress()` has not changed for `stallLimit` before the task
+    /// finished (the task is not awaited then).
+    static func value(
+        of task: Task<Int, any Error>, whileProgressing progress: () -> Int, stallLimit: Duration
+    ) async -> Int? {
+        let outcome = Mutex<Int??>(nil)
+        let waiter = Task { let value = try? await task.value; outcome.withLock { $0 = .some(value) } }
+        var seen = progress()
+        var lastChange = ContinuousClock.now
+        while true {
+            if let finished = outcome.withLock({ $0 }) { return finished }
+            let now = progress()
+            if now != seen {
+                seen = now
+                lastChange = ContinuousClock.now
+            } else if ContinuousClock.now - lastChange > stallLimit {
+                _ = waiter
+                return nil
+            }
+            try? await Task.sleep(for: .milliseconds(100))
+        }
+    }
+
+    /// The task's result, or nil when it has not finished within `limit` (the task is not awaited):
+    /// a bound on a hang, never a measure of speed.
+    static func result<T: Sendable>(of task: Task<T, any Error>, within limit: Duration) async -> Result<T, any Error>? {
+        let (stream, sink) = AsyncStream<Result<T, any Error>?>.makeStream()
+        let waiter = Task { sink.yield(await task.result) }
         let timer = Task {
             try? await Task.sleep(for: limit)
             sink.yield(nil)
         }
-        var first: Int?? = nil
+        var first: Result<T, any Error>?? = nil
         for await value in stream {
             first = value
             break
@@ -88,55 +117,103 @@ import Testing
     }
 
     /// A waiter that is cancelled leaves at once (before the server answers); the others still get
-    /// the shared result.
+    /// the shared result. The server answers only when the test opens the gate, after the leaver
+    /// returned: no race with the clock.
     @Test func aCancelledWaiterLeavesWhileTheOthersGetTheResult() async throws {
         let hits = HitCounter()
+        let gate = Gate()
         try await TinyServer.with({ router in
             router.get("/v1/search/title") { _, _ in
                 hits.hit("title")
-                try await Task.sleep(for: .seconds(3))
+                await gate.wait()
                 hits.hit("answered")
                 return Reply.json(okSearch)
             }
         }) { server in
+            defer { gate.open() }  // before the server's graceful shutdown waits for the handler
             let api = makeAPI(server.baseURL) { $0.coalescesRequests = true }
             let leaver = Task { try await api.searchTitle("dune") }
             let stayer = Task { try await api.searchTitle("dune") }
-            while hits.count("title") == 0 { try await Task.sleep(for: .milliseconds(10)) }
+            // Both wait on the one request (the second joined it) and the server has it.
+            while true {
+                let joined = await api.statistics.coalesced
+                if hits.count("title") > 0, joined > 0 { break }
+                try await Task.sleep(for: .milliseconds(10))
+            }
             leaver.cancel()
-            let left = await leaver.result
-            #expect(hits.count("answered") == 0, "the cancelled waiter waited for the server's answer")
+            // The server cannot answer before the gate opens: the leaver must return without it.
+            guard let left = await Self.result(of: leaver, within: .seconds(60)) else {
+                Issue.record("the cancelled waiter waited for the server's answer")
+                return
+            }
             guard case .failure(let error) = left else {
                 Issue.record("the cancelled waiter got a result")
                 return
             }
             #expect((error as? BooksTrackError)?.isCancellation == true)
+            gate.open()
             _ = try await stayer.value
             #expect(hits.count("title") == 1, "the shared request was not cancelled for the remaining waiter")
+            #expect(hits.count("answered") == 1)
             await api.shutdown()
         }
     }
 
     /// When every waiter leaves, the request itself is cancelled and the next caller starts afresh
-    /// (it does not join the abandoned request and inherit its cancellation).
+    /// (it does not join the abandoned request and inherit its cancellation). The first request is
+    /// never answered (until the test ends).
     @Test func whenEveryWaiterLeavesTheNextCallerStartsANewRequest() async throws {
         let hits = HitCounter()
+        let gate = Gate()
         try await TinyServer.with({ router in
             router.get("/v1/search/title") { _, _ in
                 hits.hit("title")
-                if hits.count("title") == 1 { try await Task.sleep(for: .seconds(3)) }
+                if hits.count("title") == 1 { await gate.wait() }
                 return Reply.json(okSearch)
             }
         }) { server in
+            defer { gate.open() }  // before the server's graceful shutdown waits for the handler
             let api = makeAPI(server.baseURL) { $0.coalescesRequests = true }
             let first = Task { try await api.searchTitle("dune") }
             while hits.count("title") == 0 { try await Task.sleep(for: .milliseconds(10)) }
             first.cancel()
-            _ = await first.result
+            guard let abandoned = await Self.result(of: first, within: .seconds(60)) else {
+                Issue.record("the cancelled caller waited for the server's answer")
+                return
+            }
+            guard case .failure = abandoned else {
+                Issue.record("the cancelled caller got a result the server never sent")
+                return
+            }
             let second = try await api.searchTitle("dune")
             #expect(!second.info.coalesced)
             #expect(hits.count("title") == 2)
             await api.shutdown()
         }
+    }
+}
+
+/// A latch a tiny server's handler waits on until the test opens it.
+final class Gate: Sendable {
+    private let state = Mutex<(isOpen: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+
+    func wait() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let now = state.withLock { state -> Bool in
+                if state.isOpen { return true }
+                state.waiters.append(continuation)
+                return false
+            }
+            if now { continuation.resume() }
+        }
+    }
+
+    func open() {
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.isOpen = true
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
     }
 }

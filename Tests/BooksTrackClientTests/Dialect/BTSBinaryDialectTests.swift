@@ -36,9 +36,16 @@ import Testing
         }
     }
 
-    /// Runs `bts --api URL ARGS` in a scratch HOME/XDG, with a deadline.
-    static func bts(_ args: [String], api: URL, in dir: URL, timeout: TimeInterval = 90) throws -> Run {
+    /// Runs `bts --api URL ARGS` in a scratch HOME/XDG, with a deadline, on a thread of its own.
+    static func bts(_ args: [String], api: URL, in dir: URL, timeout: TimeInterval = 90) async throws -> Run {
         let binary = try #require(binary, "no bts binary: swift build --product bts")
+        return try await offThePool { try runBlocking(binary, args, api: api, in: dir, timeout: timeout) }
+    }
+
+    /// `bts`, blocking its thread until the process ends.
+    private static func runBlocking(_ binary: String, _ args: [String], api: URL, in dir: URL, timeout: TimeInterval)
+        throws -> Run
+    {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = ["--api", api.absoluteString, "--no-color"] + args
@@ -87,24 +94,24 @@ import Testing
         let isbns = try DialectFlowTests.isbns(8)
         try await DialectFlowTests.with(dialect, itemsPerSecond: 8) { server, _ in
             let api = server.baseURL
-            func expectOK(_ args: [String], _ check: (Run) -> Bool = { _ in true }) throws {
-                let run = try Self.bts(args, api: api, in: dir)
+            func expectOK(_ args: [String], _ check: (Run) -> Bool = { _ in true }) async throws {
+                let run = try await Self.bts(args, api: api, in: dir)
                 #expect(run.status == 0 && run.isClean && check(run), "bts \(args.joined(separator: " ")) [\(dialect)]: \(run)")
             }
-            try expectOK(["-c", "caps"]) { $0.stdout.contains("semantic_search") }
-            try expectOK(["-c", "limits"])
-            try expectOK(["-c", "search isbn \(isbns[0])"]) { $0.stdout.contains(isbns[0]) }
-            try expectOK(["-c", "search title dune --limit 3"]) { $0.stdout.contains("Dune") }
-            try expectOK(["-c", "search author 'Suzanne Collins' --limit 3"]) { $0.stdout.contains("Hunger") }
-            try expectOK(["-c", "search --title 'hunger games' --author Collins --limit 3"]) { $0.stdout.contains("Collins") }
-            try expectOK(["-c", "similar \(DialectFlowTests.dune) --limit 3"])
-            try expectOK(["-c", "semantic wizard school --limit 3"])
-            try expectOK(["-c", "recommend"])
-            try expectOK(["-c", "enrich \(DialectFlowTests.dune)"]) { $0.stdout.contains("Dune") }
+            try await expectOK(["-c", "caps"]) { $0.stdout.contains("semantic_search") }
+            try await expectOK(["-c", "limits"])
+            try await expectOK(["-c", "search isbn \(isbns[0])"]) { $0.stdout.contains(isbns[0]) }
+            try await expectOK(["-c", "search title dune --limit 3"]) { $0.stdout.contains("Dune") }
+            try await expectOK(["-c", "search author 'Suzanne Collins' --limit 3"]) { $0.stdout.contains("Hunger") }
+            try await expectOK(["-c", "search --title 'hunger games' --author Collins --limit 3"]) { $0.stdout.contains("Collins") }
+            try await expectOK(["-c", "similar \(DialectFlowTests.dune) --limit 3"])
+            try await expectOK(["-c", "semantic wizard school --limit 3"])
+            try await expectOK(["-c", "recommend"])
+            try await expectOK(["-c", "enrich \(DialectFlowTests.dune)"]) { $0.stdout.contains("Dune") }
 
             // Batch enrichment with --watch (production: over the WebSocket), one book not found.
             let batch = isbns[1...3].joined(separator: " ") + " 9780000000002"
-            try expectOK(["-c", "enrich \(batch) --watch"]) { $0.stdout.contains("9780000000002") }
+            try await expectOK(["-c", "enrich \(batch) --watch"]) { $0.stdout.contains("9780000000002") }
 
             // Import with --watch, then status and results of the same job, and watch again (SSE).
             let script = dir.appendingPathComponent("import.bts")
@@ -116,7 +123,7 @@ import Testing
                 results $job
                 watch $job
                 """.write(to: script, atomically: true, encoding: .utf8)
-            try expectOK([script.path])
+            try await expectOK([script.path])
 
             // Start a batch, watch it live (production: WebSocket), then its status.
             let watchScript = dir.appendingPathComponent("watch.bts")
@@ -126,7 +133,7 @@ import Testing
                 watch $job
                 status $job
                 """.write(to: watchScript, atomically: true, encoding: .utf8)
-            try expectOK([watchScript.path])
+            try await expectOK([watchScript.path])
 
             // Cancel a running batch: done on the contract server; production says it cannot.
             let cancelScript = dir.appendingPathComponent("cancel.bts")
@@ -134,7 +141,7 @@ import Testing
                 enrich \(isbns.joined(separator: " "))
                 cancel ${_.jobId}
                 """.write(to: cancelScript, atomically: true, encoding: .utf8)
-            let cancel = try Self.bts([cancelScript.path], api: api, in: dir)
+            let cancel = try await Self.bts([cancelScript.path], api: api, in: dir)
             #expect(cancel.isClean, "\(cancel)")
             if dialect == .production {
                 #expect(cancel.status == 1, "\(cancel)")

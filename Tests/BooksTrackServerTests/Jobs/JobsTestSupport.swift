@@ -151,7 +151,9 @@ func httpRequest(
     request.method = method
     for (name, value) in headers { request.headers.add(name: name, value: value) }
     if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
-    let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+    // 120 s bounds a hang only: loaded full-suite runs (a stalled test process) timed out at 30 s
+    // on the 8 MB upload.
+    let response = try await HTTPClient.shared.execute(request, timeout: .seconds(120))
     let buffer = try await response.body.collect(upTo: 64 * 1024 * 1024)
     return HTTPResult(
         status: Int(response.status.code), headers: response.headers.map { ($0.name, $0.value) },
@@ -216,7 +218,9 @@ func readSSE(
         var request = HTTPClientRequest(url: url)
         request.headers.add(name: "Accept", value: accept)
         if let lastEventID { request.headers.add(name: "Last-Event-ID", value: lastEventID) }
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+        // 120 s bounds a hang only: loaded full-suite runs (a stalled test process) timed out at 30 s
+    // on the 8 MB upload.
+    let response = try await HTTPClient.shared.execute(request, timeout: .seconds(120))
         var text = Data()
         var failure: String?
         do {
