@@ -39,11 +39,18 @@ struct BinaryTests {
     /// SIGINT is sent once stdout shows that text (bts is running its commands then; a fixed delay
     /// raced bts's start on a loaded machine). Pipes are read and the exit awaited on threads of
     /// their own: blocking the cooperative pool (2 threads here) stalls every other test.
-    static func run(_ arguments: [String], stdin: String? = nil, interruptAfter marker: String? = nil) async throws -> Outcome {
+    /// With `config`, that text is written to `$XDG_CONFIG_HOME/bts/config.toml` first.
+    static func run(_ arguments: [String], stdin: String? = nil, interruptAfter marker: String? = nil,
+                    config: String? = nil) async throws -> Outcome {
         guard let binary else { throw SkipError() }
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("bts-bin-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: home) }
+        if let config {
+            let directory = home.appendingPathComponent("config/bts")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try Data(config.utf8).write(to: directory.appendingPathComponent("config.toml"))
+        }
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
