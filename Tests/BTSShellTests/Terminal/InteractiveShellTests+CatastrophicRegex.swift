@@ -20,7 +20,7 @@ extension InteractiveShellTests {
         return String(screen[range.upperBound...])
     }
 
-    @Test("a catastrophic 'matches' answers at once, and Ctrl-C stops a long match")
+    @Test("a catastrophic 'matches' answers at once; a budget-long one ends at its budget, and Ctrl-C stops it")
     func catastrophicMatchAnswersAndCtrlCInterrupts() async throws {
         let sandbox = try TerminalSandbox()
         let session = try sandbox.startShell(["--local"], height: 80)  // the 5,120 a's the failure shows fit
@@ -44,18 +44,34 @@ extension InteractiveShellTests {
         let quiet = Self.after(Self.prompt + negated, in: try session.screen())
         #expect(!quiet.contains("expectation failed"), "\(quiet)")
 
-        // A long match: 5,120 × 2^8 = 1,310,720 a's against a 200-way star, which runs into the
-        // step budget only after many seconds (38 s for 1 M a's with the debug build under load).
+        // A long match: 5,120 × 2^8 = 1,310,720 a's against a 200-way star runs into the step
+        // budget only after many seconds (38 s with the debug build under load). Its output is the
+        // same whether Ctrl-C stopped it or the budget did (a cancelled command reports
+        // "interrupted"), so the only sign of the interruption is when the prompt comes back:
+        // the same match is first run to its budget, and the interrupted one must come back in
+        // under a quarter of that time (it comes back within 1,024 positions, milliseconds).
         for _ in 0..<8 { try await enter(session, "set s $s$s") }
         let long = "expect $s matches '(a*){200}b'"
+        let idle = TmuxSession.trimmingTrailingBlanks(Self.prompt)
+        let started = ContinuousClock.now
         try session.type(long)
         try session.press("Enter")
-        try await session.see(Self.prompt + long)
+        let exhausted = try await session.waitForScreen(timeout: .seconds(600), description: "the budget's answer") { screen in
+            TmuxSession.lastLine(screen) == idle && Self.after(Self.prompt + long, in: screen).contains("too much work")
+        }
+        let budgetRun = ContinuousClock.now - started
+        #expect(exhausted.contains("'matches' stopped: the pattern needs too much work on this value"), "\(exhausted)")
+
+        try session.type(long)
+        try session.press("Enter")
         try await Task.sleep(for: .milliseconds(500))
-        #expect(TmuxSession.lastLine(try session.screen()) != TmuxSession.trimmingTrailingBlanks(Self.prompt), "the long match ended before Ctrl-C")
+        #expect(TmuxSession.lastLine(try session.screen()) != idle, "the long match ended before Ctrl-C")
+        let pressed = ContinuousClock.now
         try session.press("C-c")
-        let back = try await session.waitForLastLine(Self.prompt, timeout: .seconds(120))
-        // Interrupted, not run to the end of its budget.
+        let back = try await session.waitForLastLine(Self.prompt, timeout: .seconds(600))
+        let interrupted = ContinuousClock.now - pressed
+        print("a budget-long match: \(budgetRun) to its budget; prompt back \(interrupted) after Ctrl-C")
+        #expect(interrupted < budgetRun / 4, "Ctrl-C did not stop the match: \(interrupted) vs \(budgetRun) for the whole budget")
         let answer = Self.after(Self.prompt + long, in: back)
         #expect(!answer.contains("too much work"), "\(answer)")
         try await session.run("echo after-interrupt", expecting: "\nafter-interrupt")
