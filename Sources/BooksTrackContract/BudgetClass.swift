@@ -15,7 +15,7 @@ public enum BudgetClass: String, Codable, Sendable, Hashable, CaseIterable {
     case batch
     /// `POST /api/v2/imports`: 5/min.
     case `import`
-    /// Job status, results, cancel: 30/min.
+    /// Job status, results, cancel, and `POST /api/token/refresh` (a job route of §6): 30/min.
     case jobs
     /// Everything: 1000/hour.
     case global
@@ -42,7 +42,7 @@ public enum BudgetClass: String, Codable, Sendable, Hashable, CaseIterable {
 
     /// The class of a request (besides `global`, which applies to everything), or nil for
     /// unlimited routes (capabilities, recommendations, SSE stream, health). The one route
-    /// classifier of the package. `path` may carry its query; paths compare case-insensitively.
+    /// classifier of the package: the server limits and the client budgets by it. `path` may carry its query; paths compare case-insensitively.
     /// `mode` is the v2 search `mode` parameter and `q` its query (a `q=similar:` prefix forces
     /// `similar`); when not given they are read from the path's query.
     public static func classify(method: String, path: String, mode: String? = nil, query q: String? = nil) -> BudgetClass? {
@@ -66,6 +66,7 @@ public enum BudgetClass: String, Codable, Sendable, Hashable, CaseIterable {
         case "/api/v2/books/enrich": return m == "POST" ? .enrich : nil
         case "/api/batch-enrich", "/v1/enrichment/batch": return m == "POST" ? .batch : nil
         case "/api/v2/imports": return m == "POST" ? .import : nil
+        case "/api/token/refresh": return m == "POST" ? .jobs : nil
         default: break
         }
         let parts = p.split(separator: "/")

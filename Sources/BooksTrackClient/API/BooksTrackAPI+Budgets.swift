@@ -37,6 +37,6 @@ extension BooksTrackAPI {
 
     /// The rate-limit class of a shell command's request (`nil`: unlimited).
     public nonisolated static func rateLimitClass(method: String, path: String, mode: String? = nil) -> RateLimitClass? {
-        BudgetClass.classify(method: method, path: path, mode: mode).map { RateLimitClass(rawValue: $0.rawValue) }
+        BudgetClass.classify(method: method, path: path, mode: mode).map(RateLimitClass.known)
     }
 }

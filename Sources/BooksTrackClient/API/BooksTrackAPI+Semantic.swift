@@ -12,7 +12,7 @@ extension BooksTrackAPI {
         if let limit { items.append(("limit", String(limit))) }
         if let offset { items.append(("offset", String(offset))) }
         let cls = BudgetClass.classify(method: "GET", path: "/api/v2/search", mode: mode.rawValue, query: q)
-        var spec = RequestSpec(.GET, "/api/v2/search", query: items, rateLimitClass: cls.map { RateLimitClass(rawValue: $0.rawValue) })
+        var spec = RequestSpec(.GET, "/api/v2/search", query: items, rateLimitClass: cls.map(RateLimitClass.known))
         spec.notFoundMessage = "No matches."
         return try await call(V2SearchResponse.self, spec)
     }

@@ -1,44 +1,52 @@
+import BooksTrackContract
 import Foundation
 
-/// A rate-limit budget class (CONTRACT.md §7). Plain strings underneath, so a server's own
-/// class names can be used too.
-public struct RateLimitClass: RawRepresentable, Hashable, Sendable, Comparable, ExpressibleByStringLiteral,
+/// The rate-limit class the client's ledger keys on: one of the contract's classes
+/// (`BudgetClass`, CONTRACT.md §7), or a class name a server sends in `X-RateLimit-Class` that
+/// bts does not know. The names, routes and documented budgets are stated once, on `BudgetClass`.
+public enum RateLimitClass: Hashable, Sendable, Comparable, RawRepresentable, ExpressibleByStringLiteral,
     CustomStringConvertible
 {
-    /// The class name as shown to the user (`"semantic"`).
-    public let rawValue: String
+    /// A class of the contract.
+    case known(BudgetClass)
+    /// A server's own class name, not in the contract.
+    case other(String)
 
-    /// Creates a class from its name.
-    public init(rawValue: String) { self.rawValue = rawValue }
+    /// Creates a class from its name: a contract class when the name is one.
+    public init(rawValue: String) {
+        self = BudgetClass(rawValue: rawValue).map { .known($0) } ?? .other(rawValue)
+    }
     /// Creates a class from a string literal.
-    public init(stringLiteral value: String) { self.rawValue = value }
+    public init(stringLiteral value: String) { self.init(rawValue: value) }
+    /// The contract's class.
+    public init(_ budgetClass: BudgetClass) { self = .known(budgetClass) }
 
+    /// The class name as shown to the user (`"semantic"`).
+    public var rawValue: String {
+        switch self {
+        case .known(let budgetClass): return budgetClass.rawValue
+        case .other(let name): return name
+        }
+    }
     /// The class name.
     public var description: String { rawValue }
     /// Orders classes by name (stable output).
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 
-    /// ISBN/title/author/advanced search and v2 text search (100 / min).
-    public static let search: Self = "search"
-    /// v2 semantic and hybrid search (5 / min).
-    public static let semantic: Self = "semantic"
-    /// Similar books (10 / min).
-    public static let similar: Self = "similar"
-    /// Single-book enrichment (5 / min).
-    public static let enrich: Self = "enrich"
-    /// Batch enrichment (10 / min).
-    public static let batch: Self = "batch"
-    /// CSV import (5 / min).
-    public static let `import`: Self = "import"
-    /// Job status, results, cancel (30 / min).
-    public static let jobs: Self = "jobs"
-    /// Everything (1000 / hour).
-    public static let global: Self = "global"
+    public static let search = Self.known(.search)
+    public static let semantic = Self.known(.semantic)
+    public static let similar = Self.known(.similar)
+    public static let enrich = Self.known(.enrich)
+    public static let batch = Self.known(.batch)
+    public static let `import` = Self.known(.import)
+    public static let jobs = Self.known(.jobs)
+    public static let global = Self.known(.global)
 
-    /// The documented limits of CONTRACT.md §7: requests per window.
-    public static let documentedLimits: [RateLimitClass: (requests: Int, window: Duration)] = [
-        .search: (100, .seconds(60)), .semantic: (5, .seconds(60)), .similar: (10, .seconds(60)),
-        .enrich: (5, .seconds(60)), .batch: (10, .seconds(60)), .import: (5, .seconds(60)),
-        .jobs: (30, .seconds(60)), .global: (1000, .seconds(3600)),
-    ]
+    /// The documented limits of CONTRACT.md §7 (from `BudgetClass`): requests per window.
+    public static var documentedLimits: [RateLimitClass: (requests: Int, window: Duration)] {
+        Dictionary(
+            uniqueKeysWithValues: BudgetClass.allCases.map {
+                (.known($0), (requests: $0.defaultLimit, window: Duration.seconds($0.defaultWindowSeconds)))
+            })
+    }
 }

@@ -45,10 +45,7 @@ extension JobRoutes: ServerRouteModule {
             logger: services.logger)
 
         router.add(middleware: JobFeatureGate(services: services))
-        router.add(
-            middleware: services.rateLimit(classifier: { request in
-                JobRoutes.rateLimitClass(method: request.method, path: request.uri.path)
-            }))
+        router.add(middleware: services.rateLimitByRoute())
         JobRoutes.register(on: router, engine: engine) { _, context in context.clientAddress }
 
         var http1 = HTTP1Channel.Configuration()

@@ -7,7 +7,8 @@ import Hummingbird
 /// `ServerRouteModule` (see `JobRoutes+Module.swift`) or registered by hand with the static functions.
 ///
 /// Rate-limit classes (§7): `import` for `POST /api/v2/imports`, `batch` for the two batch POSTs,
-/// `jobs` for status, results, cancel and token refresh; see `rateLimitClass(method:path:)`.
+/// `jobs` for status, results, cancel and token refresh, as `BudgetClass.classify` decides
+/// (`services.rateLimitByRoute()`). SSE streams and the WebSocket are limited only by `global`.
 public struct JobRoutes: Sendable {
     let dataDirectory: URL?
     let clock: (any JobClock)?
@@ -27,24 +28,6 @@ public struct JobRoutes: Sendable {
     /// Registers every HTTP job route, naming clients by their remote IP address.
     public static func register<Context: RemoteAddressRequestContext>(on router: Router<Context>, engine: JobEngine) {
         register(on: router, engine: engine) { _, context in context.remoteAddress?.ipAddress ?? "unknown" }
-    }
-
-    /// The §7 rate-limit class of a job route (`import`, `batch`, `jobs`), nil for other paths.
-    /// SSE streams and the WebSocket are not limited by class (only `global`).
-    public static func rateLimitClass(method: HTTPRequest.Method, path: String) -> BudgetClass? {
-        let parts =
-            path.split(separator: "?", maxSplits: 1).first.map { $0.split(separator: "/").map(String.init) } ?? []
-        switch (method, parts.count) {
-        case (.post, _) where path.hasPrefix("/api/v2/imports") && parts.count == 3: return .import
-        case (.post, _) where parts == ["api", "batch-enrich"] || parts == ["v1", "enrichment", "batch"]: return .batch
-        case (.post, _) where parts == ["api", "token", "refresh"]: return .jobs
-        case (.get, 4) where parts.starts(with: ["api", "v2", "imports"]): return .jobs
-        case (.get, 5) where parts.starts(with: ["api", "v2", "imports"]) && parts[4] == "results": return .jobs
-        case (.get, 4) where parts.starts(with: ["v1", "jobs"]) && parts[3] == "results": return .jobs
-        case (.delete, 3) where parts.starts(with: ["v1", "jobs"]): return .jobs
-        case (.delete, 5) where parts.starts(with: ["api", "v2", "jobs"]) && parts[4] == "cancel": return .jobs
-        default: return nil
-        }
     }
 
     /// The job id path parameter, validated (1…128 of `A-Z a-z 0-9 . _ : -`).

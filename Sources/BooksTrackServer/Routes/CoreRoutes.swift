@@ -1,7 +1,8 @@
 import Hummingbird
 
 /// The core routes of CONTRACT.md §4 (everything but jobs): health, v1 search, similar books,
-/// v2 search, capabilities, weekly recommendations and single enrichment.
+/// v2 search, capabilities, weekly recommendations and single enrichment. Each limited group is
+/// classed by `BudgetClass.classify` (`services.rateLimitByRoute()`).
 public struct CoreRoutes: ServerRouteModule {
     public init() {}
 
@@ -13,7 +14,7 @@ public struct CoreRoutes: ServerRouteModule {
 
         let search = SearchRoutes(services: services)
         router.group("/v1/search")
-            .add(middleware: services.rateLimit(.search))
+            .add(middleware: services.rateLimitByRoute())
             .get("isbn") { request, _ in try search.isbn(request) }
             .get("title") { request, _ in try search.title(request) }
             .get("author") { request, _ in try search.author(request) }
@@ -21,12 +22,12 @@ public struct CoreRoutes: ServerRouteModule {
 
         let similar = SimilarRoute(services: services)
         router.group("/v1/search/similar")
-            .add(middleware: services.rateLimit(.similar))
+            .add(middleware: services.rateLimitByRoute())
             .get { request, _ in try similar.respond(request) }
 
         let v2 = V2SearchRoute(services: services)
         router.group("/api/v2/search")
-            .add(middleware: services.rateLimit(classifier: { V2SearchRoute.rateLimitClass(for: $0) }))
+            .add(middleware: services.rateLimitByRoute())
             .get { request, _ in try v2.respond(request) }
 
         let capabilities = CapabilitiesRoute(services: services)
@@ -37,7 +38,7 @@ public struct CoreRoutes: ServerRouteModule {
 
         let enrich = EnrichRoute(services: services)
         router.group("/api/v2/books/enrich")
-            .add(middleware: services.rateLimit(.enrich))
+            .add(middleware: services.rateLimitByRoute())
             .post { request, context in try await enrich.respond(request, context: context) }
         return ServerModuleInstallation(providedFeatures: [.semanticSearch, .similarBooks, .weeklyRecommendations])
     }

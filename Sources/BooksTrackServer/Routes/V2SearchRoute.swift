@@ -11,17 +11,6 @@ struct V2SearchRoute {
 
     static let similarPrefix = "similar:"
 
-    /// The rate-limit class of a request: semantic/hybrid → semantic, similar → similar, else search.
-    static func rateLimitClass(for request: Request) -> BudgetClass? {
-        let query = QueryParameters(request)
-        if query.string("q")?.lowercased().hasPrefix(similarPrefix) == true { return .similar }
-        switch query.string("mode")?.lowercased() {
-        case "semantic", "hybrid": return .semantic
-        case "similar": return .similar
-        default: return .search
-        }
-    }
-
     func respond(_ request: Request) throws -> Response {
         let started = ContinuousClock.now
         let query = QueryParameters(request)

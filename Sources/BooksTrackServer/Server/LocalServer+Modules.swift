@@ -10,10 +10,7 @@ extension LocalServer {
     ///             -> ServerModuleInstallation {
     ///             let engine = try JobEngine(...)   // services.catalog, services.configuration.jobs, cacheDirectory
     ///             // Class every job route (import / batch / jobs) before registering them:
-    ///             router.add(middleware: services.rateLimit(classifier: { request in
-    ///                 JobRoutes.rateLimitClass(method: request.method, path: request.uri.path)
-    ///                     .flatMap(BudgetClass.init(rawValue:))
-    ///             }))
+    ///             router.add(middleware: services.rateLimitByRoute())   // BudgetClass.classify
     ///             JobRoutes.register(on: router, engine: engine)
     ///             return ServerModuleInstallation(
     ///                 serverBuilder: .http1WebSocketUpgrade(webSocketRouter: JobRoutes.makeWebSocketRouter(engine: engine)),

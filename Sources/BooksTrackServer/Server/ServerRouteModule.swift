@@ -6,9 +6,9 @@ import ServiceLifecycle
 /// (CSV import, batch enrichment, SSE, WebSocket) are another, listed in `LocalServer.defaultModules`.
 ///
 /// Modules install on the shared router after the global middlewares (error envelope, response
-/// headers, fault injection, global rate limit), so their failures get the same envelope. Attach a
-/// rate-limit class with `services.rateLimit(.jobs)` on a group, or
-/// `router.add(middleware: services.rateLimit(classifier:))` before registering routes.
+/// headers, fault injection, global rate limit), so their failures get the same envelope. Class
+/// routes with `router.add(middleware: services.rateLimitByRoute())` before registering them
+/// (`BudgetClass.classify`, the one route classifier), or `services.rateLimit(.jobs)` on a group.
 public protocol ServerRouteModule: Sendable {
     /// Registers this module's routes on `router` (called once per server start) and says what else
     /// the module needs. Throwing aborts the start.

@@ -64,6 +64,16 @@ public final class ServerServices: Sendable {
         path == "/health" || path == "/health/"
     }
 
+    /// A middleware classing each request by the contract's one route classifier,
+    /// `BudgetClass.classify` (method, path and query; `nil` = not limited by class).
+    public func rateLimitByRoute() -> RateLimitMiddleware {
+        RateLimitMiddleware(services: self) { request in
+            let uri = request.uri
+            let target = uri.query.map { "\(uri.path)?\($0)" } ?? uri.path
+            return BudgetClass.classify(method: request.method.rawValue, path: target)
+        }
+    }
+
     /// A middleware choosing the class per request (`nil` = not limited), e.g. by a query parameter.
     public func rateLimit(classifier: @escaping @Sendable (Request) -> BudgetClass?) -> RateLimitMiddleware {
         RateLimitMiddleware(services: self, classify: classifier)

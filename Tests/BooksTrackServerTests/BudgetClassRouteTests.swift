@@ -1,8 +1,13 @@
+import AsyncHTTPClient
 import BooksTrackContract
+import Foundation
+import Logging
+import NIOHTTP1
 import Testing
 
-/// The cases of the client's former route classifier (RateLimitClass.forRequest, removed: it was
-/// used only by its test), now held against the package's one classifier.
+@testable import BooksTrackServer
+
+/// A request and the class CONTRACT.md §7 gives it (nil: only `global`).
 struct BudgetRouteCase: Sendable, CustomTestStringConvertible {
     let method: String
     let path: String
@@ -10,9 +15,11 @@ struct BudgetRouteCase: Sendable, CustomTestStringConvertible {
     var testDescription: String { "\(method) \(path)" }
 }
 
-@Suite("BudgetClass routes")
+/// The routes of §7, held once: against the package's one classifier, `BudgetClass.classify`,
+/// and against what a live server's rate-limit middleware says (`X-RateLimit-Class`).
+@Suite("BudgetClass routes", .timeLimit(.minutes(2)))
 struct BudgetClassRouteTests {
-    @Test(arguments: [
+    static let routes: [BudgetRouteCase] = [
         BudgetRouteCase(method: "GET", path: "/v1/search/isbn?isbn=9780141439518", expected: .search),
         BudgetRouteCase(method: "GET", path: "/v1/search/title?q=dune&limit=5", expected: .search),
         BudgetRouteCase(method: "GET", path: "/v1/search/author?name=Le+Guin", expected: .search),
@@ -35,12 +42,50 @@ struct BudgetClassRouteTests {
         BudgetRouteCase(method: "GET", path: "/v1/jobs/abc/results", expected: .jobs),
         BudgetRouteCase(method: "DELETE", path: "/v1/jobs/abc", expected: .jobs),
         BudgetRouteCase(method: "DELETE", path: "/api/v2/jobs/abc/cancel", expected: .jobs),
+        // §6 token refresh is a job route: jobs (not in §7's table by name).
+        BudgetRouteCase(method: "POST", path: "/api/token/refresh", expected: .jobs),
         BudgetRouteCase(method: "GET", path: "/api/v2/capabilities", expected: nil),
         BudgetRouteCase(method: "GET", path: "/api/v2/recommendations/weekly", expected: nil),
+        BudgetRouteCase(method: "GET", path: "/health", expected: nil),
         BudgetRouteCase(method: "GET", path: "", expected: nil),
         BudgetRouteCase(method: "GET", path: "?", expected: nil),
-    ])
+    ]
+
+    @Test(arguments: routes)
     func classOfRoute(_ route: BudgetRouteCase) {
         #expect(BudgetClass.classify(method: route.method, path: route.path) == route.expected)
+    }
+
+    /// Every route the server serves (paths as the router spells them) is limited in the class
+    /// `BudgetClass.classify` names: the innermost limiter's `X-RateLimit-Class`, `global` when
+    /// the route has no class (none at all for `/health`). Requests fail validation (no body, unknown job) after the limiter.
+    @Test func serverClassesEveryRouteAsTheClassifier() async throws {
+        let temp = try TempDir()
+        defer { temp.cleanup() }
+        var logger = Logger(label: "budget-class-routes-test")
+        logger.logLevel = .warning
+        let server = try await LocalServer.start(
+            ServerConfiguration(port: 0), catalog: JobsFakeCatalog.standard, logger: logger,
+            modules: [CoreRoutes(), JobRoutes(dataDirectory: temp.url)])
+        var checked = 0
+        do {
+            // The router's paths are lowercase; "" and "?" are not requests.
+            for route in Self.routes where route.path.hasPrefix("/") && !route.path.hasPrefix("/V") {
+                let expected = BudgetClass.classify(method: route.method, path: route.path)
+                let response = try await httpRequest(HTTPMethod(rawValue: route.method), server.base + route.path)
+                #expect(response.status != 429, "\(route.method) \(route.path)")
+                // `/health` is exempt from every limit, `global` included.
+                let header = route.path == "/health" ? nil : (expected ?? .global).rawValue
+                #expect(
+                    response.header("X-RateLimit-Class") == header,
+                    "\(route.method) \(route.path) → \(response.status)")
+                checked += 1
+            }
+        } catch {
+            await server.shutdown()
+            throw error
+        }
+        await server.shutdown()
+        #expect(checked == Self.routes.count - 3)
     }
 }
