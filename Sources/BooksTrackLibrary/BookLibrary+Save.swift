@@ -9,50 +9,20 @@ extension BookLibrary {
         _ books: [BookData], from provenance: Provenance, shelf: Shelf = .toRead, policy: MergePolicy? = nil
     ) async throws(LibraryError) -> SaveSummary {
         let policy = policy ?? (provenance.source == .enrichment ? .refresh : .fillGaps)
-        let today = self.today()
-        return try await write { db in
-            var summary = SaveSummary()
-            for book in books {
-                summary.add(
-                    try LibraryStore.upsert(
-                        db, data: book, reading: .none(shelf: shelf), policy: policy, create: true,
-                        provenance: provenance, today: today))
-            }
-            return summary
-        }
+        return try await upsertAll(books.map { book in (book, .none(shelf: shelf)) }, policy: policy, create: true, provenance: provenance)
     }
 
     /// Updates the data of books already in the library with enrichment results (new values
     /// replace stored ones); books not in the library are counted as `skipped`, not added.
     public func refresh(_ books: [BookData], from provenance: Provenance) async throws(LibraryError) -> SaveSummary {
-        let today = self.today()
-        return try await write { db in
-            var summary = SaveSummary()
-            for book in books {
-                summary.add(
-                    try LibraryStore.upsert(
-                        db, data: book, reading: .none(shelf: .toRead), policy: .refresh, create: false,
-                        provenance: provenance, today: today))
-            }
-            return summary
-        }
+        try await upsertAll(books.map { book in (book, .none(shelf: .toRead)) }, policy: .refresh, create: false, provenance: provenance)
     }
 
     /// Imports the rows of an export file: data fills what the library lacks, the user's fields
     /// are carried in (an empty cell keeps the library's value). Importing the same file twice
     /// changes nothing the second time. One transaction.
     public func importBooks(_ rows: [ImportedBook], from provenance: Provenance) async throws(LibraryError) -> SaveSummary {
-        let today = self.today()
-        return try await write { db in
-            var summary = SaveSummary()
-            for row in rows {
-                summary.add(
-                    try LibraryStore.upsert(
-                        db, data: row.data, reading: .carry(row.reading), policy: .fillGaps, create: true,
-                        provenance: provenance, today: today))
-            }
-            return summary
-        }
+        try await upsertAll(rows.map { row in (row.data, .carry(row.reading)) }, policy: .fillGaps, create: true, provenance: provenance)
     }
 
     /// Saves a finished import job: every row of the uploaded file (when the caller still has it)
@@ -62,6 +32,23 @@ extension BookLibrary {
         -> SaveSummary
     {
         try await importBooks(Self.combine(results.books.map(BookData.init), rows: rows), from: .importJob(jobID))
+    }
+
+    /// Upserts every (data, reading) pair in one transaction and counts the outcomes.
+    private func upsertAll(
+        _ items: [(BookData, LibraryStore.ReadingInput)], policy: MergePolicy, create: Bool, provenance: Provenance
+    ) async throws(LibraryError) -> SaveSummary {
+        let today = self.today()
+        return try await write { db in
+            var summary = SaveSummary()
+            for (data, reading) in items {
+                summary.add(
+                    try LibraryStore.upsert(
+                        db, data: data, reading: reading, policy: policy, create: create,
+                        provenance: provenance, today: today))
+            }
+            return summary
+        }
     }
 
     /// The rows with the server's data merged in, then the server's unmatched books (as to-read rows).
