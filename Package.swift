@@ -124,6 +124,7 @@ let package = Package(
                 "BTSTerminal",
                 "BooksTrackClient",
                 "BooksTrackContract",
+                "BooksTrackLibrary",
                 .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -216,7 +217,7 @@ let package = Package(
         .testTarget(
             name: "BTSShellTests",
             dependencies: ["BTSShell", "BTSTerminal", "BTSEmbeddedBackend", "BTSLanguage", "BooksTrackServer", "BooksTrackCatalog",
-                           "BooksTrackClient", "BooksTrackContract"]
+                           "BooksTrackClient", "BooksTrackContract", "BooksTrackLibrary"]
         ),
     ]
 )

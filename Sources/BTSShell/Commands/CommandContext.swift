@@ -2,6 +2,7 @@ import BTSLanguage
 import BTSTerminal
 import BooksTrackClient
 import BooksTrackContract
+import BooksTrackLibrary
 import Foundation
 
 /// What a command runs against: the API, the output, the variables, the settings, the jobs and
@@ -24,6 +25,12 @@ protocol CommandContext: Actor {
         _ body: @Sendable (BooksTrackAPI) async throws -> APIResponse<T>
     ) async throws -> APIResponse<T>
 
+    // MARK: Library
+    /// The user's library (opened on first use; never needs a backend).
+    func library() throws(ShellError) -> BookLibrary
+    /// Records that the library changed (completion reloads its shelves, ISBNs and titles).
+    func libraryChanged()
+
     // MARK: Output
     var output: ShellOutput { get }
 
@@ -33,6 +40,8 @@ protocol CommandContext: Actor {
     var jobs: SessionJobs { get set }
     /// `$?`.
     var lastStatus: Int32 { get }
+    /// `$_`: the result of the last command that produced data.
+    var lastResult: JSONValue { get }
     /// The cost of the last command (`timing`).
     var lastMetrics: CommandMetrics { get }
     /// The interactive history (for `history`); nil when none is kept.

@@ -9,6 +9,8 @@ enum CommandTable {
         // Mission commands
         SearchCommand.self, SimilarCommand.self, SemanticCommand.self, EnrichCommand.self, ImportCommand.self,
         WatchCommand.self, RecommendCommand.self,
+        // Library commands
+        LibraryCommand.self, SaveCommand.self,
         // Meta commands
         HelpCommand.self, CapsCommand.self, LimitsCommand.self, JobsCommand.self, StatusCommand.self,
         ResultsCommand.self, CancelCommand.self, ConnectCommand.self, SetCommand.self, EchoCommand.self,

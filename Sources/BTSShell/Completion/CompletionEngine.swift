@@ -117,6 +117,8 @@ public struct CompletionEngine: Sendable {
             return isbnAnswer(partial: slot.partial, range: range, context: snapshot)
         case .title:
             return bookAnswer(slot: slot, bytes: bytes, cursor: cursor, context: snapshot)
+        case .shelf:
+            return words.plain(snapshot.shelves.filter { $0.hasPrefix(slot.partial) })
         case .filePath(let extensions):
             // `--from=FILE`: complete the part after `=` and keep the option in front.
             var partial = slot.partial

@@ -22,6 +22,7 @@ extension Shell {
                 }
             }
         }
+        await noteLibrary(in: store)
         store.harvest(result)
         store.update { context in
             for job in jobs {

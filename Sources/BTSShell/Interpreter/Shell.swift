@@ -74,6 +74,8 @@ public actor Shell {
     var currentSource: SourceContext?
     var deprecationsShown: Set<String> = []
     var config: ShellConfig?
+    /// The user's library, once opened (see `Shell+Library.swift`), and whether completion must reload it.
+    var openedLibrary: LibraryState = LibraryState()
 
     public init(options: ShellOptions, sink: any OutputSink = StandardOutputSink()) {
         self.options = options

@@ -7,7 +7,7 @@ public enum CommandReference {
         var out: [String] = ["## Command reference", ""]
         out.append("<!-- Generated from the command types (CommandTable.all); do not edit by hand. -->")
         out.append("")
-        let groups: [(CommandGroup, String)] = [(.mission, "Mission commands"), (.meta, "Meta commands")]
+        let groups: [(CommandGroup, String)] = [(.mission, "Mission commands"), (.library, "Library commands"), (.meta, "Meta commands")]
         for (group, title) in groups {
             out += ["### \(title)", "", "| command | does | gated by | budget |", "|---|---|---|---|"]
             for spec in registry.commands(in: group) {

@@ -4,6 +4,8 @@ import BTSLanguage
 public enum CommandGroup: String, Sendable, Hashable, CaseIterable {
     /// Commands that talk to the BooksTrack API (search, enrich, import, …).
     case mission
+    /// Commands about the user's own library (offline).
+    case library
     /// Commands about the shell itself (help, set, jobs, …).
     case meta
 }
@@ -19,6 +21,8 @@ public enum CompletionKind: Sendable, Hashable {
     case jobID
     case isbn
     case title
+    /// Shelf and tag names of the user's library.
+    case shelf
     case variable
     case profile
     case setting

@@ -21,7 +21,7 @@ public struct HelpRenderer: Sendable {
     /// `help`: every command grouped into mission and meta commands.
     public func overview() -> String {
         var lines: [String] = ["bts — the BooksTrack shell", ""]
-        let headings: [(CommandGroup, String)] = [(.mission, "Mission commands:"), (.meta, "Meta commands:")]
+        let headings: [(CommandGroup, String)] = [(.mission, "Mission commands:"), (.library, "Library commands:"), (.meta, "Meta commands:")]
         let width = registry.commands.map { shortSynopsis($0).count }.max() ?? 0
         for (group, heading) in headings {
             lines.append(heading)

@@ -19,6 +19,8 @@ public struct SessionJob: Sendable, Hashable {
     public var status: String
     /// Where it came from (file name or "3 ISBNs").
     public var source: String
+    /// The local file an import was started from (its user columns go into the library).
+    public var file: String? = nil
 
     public var pipeline: Pipeline { kind == .csvImport ? .csvImport : .batchEnrichment }
 

@@ -1,17 +1,22 @@
+import BooksTrackContract
 import CSV
 import Foundation
 
 /// A column of an import CSV that the server understands (headers are matched case-insensitively).
 enum CSVImportColumn: String, CaseIterable, Sendable {
-    case title, author, isbn13, isbn, goodreadsBookID, myRating, exclusiveShelf, dateRead, publisher,
+    case title, author, authors, isbn13, isbn, isbnUID, goodreadsBookID, myRating, exclusiveShelf, dateRead, publisher,
         yearPublished, numberOfPages
 
     /// The header spellings recognised for each column (lower-cased, trimmed).
     static let spellings: [String: CSVImportColumn] = [
         "title": .title, "book title": .title,
-        "author": .author, "author name": .author, "authors": .author,
+        "author": .author, "author name": .author,
+        // StoryGraph: several authors separated by commas (the first is matched).
+        "authors": .authors,
         "isbn13": .isbn13, "isbn-13": .isbn13,
         "isbn": .isbn, "isbn10": .isbn, "isbn-10": .isbn,
+        // StoryGraph: an ISBN, or an Amazon ASIN (not an ISBN: such a row is matched by title and author).
+        "isbn/uid": .isbnUID,
         "book id": .goodreadsBookID, "goodreads book id": .goodreadsBookID,
         "my rating": .myRating,
         "exclusive shelf": .exclusiveShelf,
@@ -96,7 +101,7 @@ enum CSVImportParser {
                 for (index, name) in names.enumerated() {
                     if let column = CSVImportColumn.recognise(name), columns[column] == nil { columns[column] = index }
                 }
-                if columns[.title] == nil, columns[.isbn] == nil, columns[.isbn13] == nil {
+                if columns[.title] == nil, columns[.isbn] == nil, columns[.isbn13] == nil, columns[.isbnUID] == nil {
                     let found = names.map { "'\($0)'" }.joined(separator: ", ")
                     return .failure(
                         CSVStructureError(
@@ -203,7 +208,9 @@ enum CSVImportParser {
             return text.isEmpty ? nil : text
         }
         return CSVImportRow(
-            row: number, title: value(.title), author: value(.author), isbn13: value(.isbn13), isbn: value(.isbn),
+            row: number, title: value(.title),
+            author: value(.author) ?? value(.authors).flatMap { $0.split(separator: ",").first.map { $0.trimmingCharacters(in: .whitespaces) } },
+            isbn13: value(.isbn13), isbn: value(.isbn) ?? value(.isbnUID).flatMap { ISBN($0) == nil ? nil : $0 },
             goodreadsBookID: value(.goodreadsBookID), myRating: value(.myRating).flatMap { Int($0) },
             exclusiveShelf: value(.exclusiveShelf), dateRead: value(.dateRead), publisher: value(.publisher),
             yearPublished: value(.yearPublished).flatMap { Int($0) },

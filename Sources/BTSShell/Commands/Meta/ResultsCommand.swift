@@ -20,6 +20,6 @@ struct ResultsCommand: JobCommand {
         let response = try await context.call(budget: Self.budget, gate: Self.gate, command: Self.name) { api in
             try await api.jobResults(id, pipeline: pipeline)
         }
-        return .jobResults(response.value, jobID: id)
+        return try await .savedJobResults(response.value, jobID: id, record: record, in: context)
     }
 }

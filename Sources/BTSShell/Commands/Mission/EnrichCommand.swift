@@ -59,7 +59,7 @@ struct EnrichCommand: ShellCommand {
             let response = try await context.call(budget: Self.budget, gate: nil, command: Self.name) { api in
                 try await api.enrich(isbn: isbn.value, provider: provider)
             }
-            return .enriched(response.value)
+            return await .savedEnrichment(response.value, in: context)
         }
         var isbns: [String] = []
         var source: String

@@ -38,7 +38,7 @@ struct ImportCommand: ShellCommand {
         }
         let accepted = response.value
         let record = SessionJob(id: accepted.jobId, kind: .csvImport, token: accepted.authToken, startedAt: Date(),
-                                status: "initialized", source: url.lastPathComponent)
+                                status: "initialized", source: url.lastPathComponent, file: url.path)
         context.jobs.add(record)
         if watch { return try await WatchCommand.follow(record.id, record: record, in: context) }
         context.output.note("started import job \(record.id); 'watch' follows it")

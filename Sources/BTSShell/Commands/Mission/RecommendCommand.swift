@@ -9,6 +9,7 @@ struct RecommendCommand: ShellCommand {
     static let configuration = CommandSpec(
         "recommend", group: .mission,
         summary: "This week's book recommendations",
+        discussion: "Each pick says whether it is already in your library (inLibrary).",
         options: [limit],
         examples: ["recommend", "recommend --limit 3"])
 
@@ -25,6 +26,6 @@ struct RecommendCommand: ShellCommand {
         let response = try await context.call(budget: Self.budget, gate: Self.gate, command: Self.name) { api in
             try await api.weeklyRecommendations(limit: limit)
         }
-        return .recommendations(response.value)
+        return await CommandOutput.recommendations(response.value).markingHeld(in: context)
     }
 }

@@ -69,6 +69,46 @@ struct SearchCommand: ShellCommand {
     }
 
     func run(in context: isolated any CommandContext) async throws -> CommandOutput? {
+        do {
+            return try await runOnline(in: context)
+        } catch let error where LibraryLookups.isUnreachable(error) {
+            // Books already in the library are answered from it, saying so.
+            if let answer = await LibraryLookups.search(libraryQuery, kind: libraryKind, shownAs: libraryText, limit: limit,
+                                                        in: context) { return answer }
+            throw error
+        }
+    }
+
+    /// What the library is asked when the server cannot be reached.
+    var libraryQuery: LibraryLookups.Query {
+        switch form {
+        case .isbn(let words): return .isbn(words.compactMap(\.text).joined(separator: " "))
+        case .title(let query): return .text(query)
+        case .author(let name, _): return .author(name)
+        case .plain(let words, let title, let author):
+            let query = words.compactMap(\.text).joined(separator: " ")
+            if !query.isEmpty, author == nil { return ISBN.looksLikeISBN(query) ? .isbn(query) : .text(query) }
+            return .advanced(title: query.isEmpty ? title : query, author: author)
+        }
+    }
+
+    var libraryKind: String {
+        switch libraryQuery {
+        case .isbn: return "isbn"
+        case .text: return "title"
+        case .author: return "author"
+        case .advanced: return "advanced"
+        }
+    }
+
+    var libraryText: String {
+        switch libraryQuery {
+        case .isbn(let text), .text(let text), .author(let text): return text
+        case .advanced(let title, let author): return [title, author.map { "by \($0)" }].compactMap { $0 }.joined(separator: " ")
+        }
+    }
+
+    func runOnline(in context: isolated any CommandContext) async throws -> CommandOutput? {
         switch form {
         case .isbn(let words):
             return try await searchISBN(words, in: context)

@@ -2,9 +2,14 @@ import BTSLanguage
 import BooksTrackClient
 import BooksTrackContract
 
-/// `similar ISBN [--limit N]`.
+/// `similar ISBN [--limit N]` · `similar --library [--shelf S]`.
 struct SimilarCommand: ShellCommand {
-    static let isbnArgument = ArgumentSpec("ISBN", "The book to start from (ISBN-10 or ISBN-13)", completion: .isbn)
+    static let isbnArgument = ArgumentSpec("ISBN", "The book to start from (ISBN-10 or ISBN-13)", optional: true,
+                                           completion: .isbn)
+    static let library = OptionSpec("library", short: "L", type: .flag,
+                                    help: "Start from your library's books (up to 10, highest rated first); leave out books you have")
+    static let shelf = OptionSpec("shelf", short: "s", type: .string, valueName: "SHELF",
+                                  help: "With --library: start from this shelf's books", completion: .shelf)
     static let limit = CommandSpec.limit(1...50, default: 10)
 
     static let configuration = CommandSpec(
@@ -12,26 +17,33 @@ struct SimilarCommand: ShellCommand {
         summary: "Books similar to a given book (vector similarity)",
         discussion: "The source book itself is not listed. Fails with 'not found' when the catalog has no vector for it.",
         positionals: [isbnArgument],
-        options: [limit],
-        examples: ["similar 9780441172719", "similar ${_.results[0].isbn} --limit 5"])
+        options: [limit, library, shelf],
+        examples: ["similar 9780441172719", "similar ${_.results[0].isbn} --limit 5", "similar --library --shelf read"],
+        requirements: [.anyOf(["ISBN", "--library", "--shelf"]), .exclusive(["ISBN", "--library"]),
+                       .exclusive(["ISBN", "--shelf"])])
 
     static let gate: CommandGate? = CommandGate(.similarBooks)
     static let budget: RateLimitClass? = .similar
 
     var words: [BoundValue]
     var limit: Int?
+    var fromLibrary: Bool
+    var shelf: String?
 
     init(_ resolved: ResolvedCommand) {
         words = resolved.values(Self.isbnArgument)
         limit = resolved.int(Self.limit)
+        shelf = resolved.string(Self.shelf)
+        fromLibrary = resolved.flag(Self.library) || shelf != nil
     }
 
     func run(in context: isolated any CommandContext) async throws -> CommandOutput? {
+        if fromLibrary { return try await Self.fromLibrary(shelf: shelf, limit: limit ?? 10, in: context) }
         let isbn = try ISBN.validated(words.first?.text ?? "", range: BoundValue.range(of: words))
         let limit = self.limit
         let response = try await context.call(budget: Self.budget, gate: Self.gate, command: Self.name) { api in
             try await api.similar(isbn: isbn.value, limit: limit)
         }
-        return .similar(response.value, source: isbn.value)
+        return await CommandOutput.similar(response.value, source: isbn.value).markingHeld(in: context)
     }
 }

@@ -85,7 +85,7 @@ struct WatchCommand: ShellCommand {
         case .completed?:
             context.jobs.update(id, status: "completed")
             guard let results else { throw ShellError(.failure, "job \(id) completed but sent no results") }
-            return .jobResults(results, jobID: id)
+            return try await .savedJobResults(results, jobID: id, record: record, in: context)
         case .resultsUnavailable(let message)?:
             context.jobs.update(id, status: "completed")
             throw ShellError(.failure, "job \(id) completed but its results are unavailable: \(message)")

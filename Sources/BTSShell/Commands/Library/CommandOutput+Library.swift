@@ -1,0 +1,76 @@
+import BooksTrackClient
+import BooksTrackContract
+import BooksTrackLibrary
+import Foundation
+
+/// Finished jobs and enrichments go into the library: an import's books are saved (merged by
+/// ISBN, with the user's columns of the local export file when the session still knows it); an
+/// enrichment refreshes the books already there. The summary says what changed *in the library*.
+extension CommandOutput {
+    /// `jobResults` plus the library: `{…, library: {created, updated, alreadyThere, skipped}}`.
+    static func savedJobResults(_ results: JobResults, jobID: String, record: SessionJob?,
+                                in context: isolated any CommandContext) async throws -> CommandOutput {
+        var output = CommandOutput.jobResults(results, jobID: jobID)
+        let library = try context.library()
+        let summary: SaveSummary
+        do {
+            switch results {
+            case .csvImport(let imported):
+                summary = try await library.importJob(imported, jobID: jobID, rows: Self.exportRows(record, in: context))
+            case .batch(let items):
+                summary = try await library.refresh(BookData.books(items), from: .enrichment("batch \(jobID)"))
+            }
+        } catch {
+            throw ShellError(.failure, "job \(jobID) finished, but its books could not be saved to your library: \(error.message) ('results \(jobID)' saves them again)",
+                             code: "LIBRARY_ERROR")
+        }
+        context.libraryChanged()
+        output.addLibrary(summary, refreshOnly: { if case .batch = results { return true } else { return false } }())
+        return output
+    }
+
+    /// A single enrichment, refreshing the book when it is in the library.
+    static func savedEnrichment(_ book: EnrichedBook, in context: isolated any CommandContext) async -> CommandOutput {
+        var output = CommandOutput.enriched(book)
+        guard let library = try? context.library(),
+              let summary = try? await library.refresh([BookData(book)], from: .enrichment(book.provider))
+        else { return output }
+        if summary.updated > 0 || summary.alreadyThere > 0 {
+            context.libraryChanged()
+            output.value = output.value.adding("library", summary.json)
+            output.view = .sections([output.view, .text(summary.updated > 0 ? "Updated in your library." : "Already up to date in your library.")])
+        }
+        return output
+    }
+
+    /// The rows of the export file the job was started from, when it is still readable
+    /// (Goodreads and StoryGraph columns: shelves, ratings, dates…); none otherwise.
+    static func exportRows(_ record: SessionJob?, in context: isolated any CommandContext) -> [ImportedBook] {
+        guard let path = record?.file, let data = FileManager.default.contents(atPath: path),
+              data.count <= CSVPreflight.maxBytes else { return [] }
+        do {
+            let file = try ExportReader.read(data)
+            return file.books
+        } catch {
+            context.output.warn("could not read your columns from \(path) again (\(error.message)); saving the server's books only")
+            return []
+        }
+    }
+
+    mutating func addLibrary(_ summary: SaveSummary, refreshOnly: Bool) {
+        value = value.adding("library", summary.json)
+        let text = refreshOnly
+            ? "library: \(summary.updated) updated, \(summary.alreadyThere) already up to date, \(summary.skipped) not in your library"
+            : "library: \(summary)"
+        view = .sections([view, .text(text)])
+    }
+}
+
+extension JSONValue {
+    /// This object with `key` set (other values are returned as they are).
+    func adding(_ key: String, _ member: JSONValue) -> JSONValue {
+        guard case .object(var members) = self else { return self }
+        members[key] = member
+        return .object(members)
+    }
+}

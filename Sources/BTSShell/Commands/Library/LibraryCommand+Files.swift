@@ -1,0 +1,137 @@
+import BTSLanguage
+import BooksTrackContract
+import BooksTrackLibrary
+import Foundation
+
+/// `library shelves`, `library stats`, `library export`, `library import`.
+extension LibraryCommand {
+    static let shelvesSpec = CommandSpec(
+        "shelves", group: .library, summary: "Your shelves and tags with their book counts", examples: ["library shelves"])
+
+    static let statsSpec = CommandSpec(
+        "stats", group: .library,
+        summary: "Charts of your reading: books read per year, books per shelf, your ratings",
+        examples: ["library stats", "library stats --output json"])
+
+    static let exportFile = ArgumentSpec("FILE", "The CSV file to write ('-' for standard output)",
+                                         type: .path(extensions: ["csv"]), completion: .filePath(extensions: ["csv"]))
+    static let exportSpec = CommandSpec(
+        "export", group: .library,
+        summary: "Write your library as a Goodreads export CSV (Goodreads and StoryGraph import it)",
+        discussion: "Same header, column order and quoting as Goodreads' own export. An existing FILE is replaced.",
+        positionals: [exportFile], options: [shelfFilter],
+        examples: ["library export my_books.csv", "library export - --shelf read"])
+
+    static let importFile = ArgumentSpec("FILE", "A Goodreads or StoryGraph export CSV",
+                                         type: .path(extensions: ["csv"]), completion: .filePath(extensions: ["csv"]))
+    static let importSpec = CommandSpec(
+        "import", group: .library,
+        summary: "Add a Goodreads or StoryGraph export to your library offline (no server, no catalog data)",
+        discussion: """
+            Reads the file here, without the server: the books come in with the file's own data and your \
+            shelves, ratings, dates, review and tags. 'import FILE --watch' does the same and adds the \
+            catalog's data. Importing the same file again adds nothing.
+            """,
+        positionals: [importFile], examples: ["library import goodreads_library_export.csv"])
+
+    static func shelves(library: BookLibrary) async throws -> CommandOutput {
+        let shelves = try await library.shelves()
+        let tags = try await library.tags()
+        let rows = shelves.map { JSONValue.record([("name", $0.shelf.rawValue.json), ("kind", "shelf".json), ("count", $0.count.json)]) }
+            + tags.map { JSONValue.record([("name", $0.tag.json), ("kind", "tag".json), ("count", $0.count.json)]) }
+        let value = JSONValue.record([("shelves", .array(rows))])
+        let columns = [TableColumn("name", "NAME", flexible: true), TableColumn("kind", "KIND"), .number("count", "BOOKS")]
+        return CommandOutput(value: value, view: .table(columns: columns, rowsKey: "shelves", footer: nil, empty: nil))
+    }
+
+    static func stats(library: BookLibrary, width: Int?) async throws -> CommandOutput {
+        let stats = try await library.stats()
+        func counts(_ list: [LibraryStats.Count], _ key: String) -> JSONValue {
+            .array(list.map { JSONValue.record([(key, $0.label.json), ("count", $0.count.json)]) })
+        }
+        let value = JSONValue.record([
+            ("books", stats.books.json), ("works", stats.works.json), ("authors", stats.authors.json),
+            ("readPerYear", counts(stats.readPerYear, "year")), ("readUndated", stats.readUndated.json),
+            ("perShelf", counts(stats.perShelf, "shelf")),
+            ("ratings", .array(stats.ratings.enumerated().map { JSONValue.record([("stars", ($0.offset + 1).json), ("count", $0.element.count.json)]) })),
+            ("unrated", stats.unrated.json), ("pagesRead", stats.pagesRead.json),
+        ])
+        guard stats.books > 0 else {
+            return CommandOutput(value: value, view: .text("Your library is empty: no figures yet."))
+        }
+        let chartWidth = min(max(width ?? 80, 20), 100)
+        var lines = ["\(stats.books) book\(stats.books == 1 ? "" : "s") (\(stats.works) work\(stats.works == 1 ? "" : "s"), \(stats.authors) author\(stats.authors == 1 ? "" : "s")), \(stats.pagesRead) pages read", ""]
+        lines.append("Books read per year")
+        if stats.readPerYear.isEmpty {
+            lines.append("  (no read books with a date read)")
+        } else {
+            lines += BarChart.render(stats.readPerYear, width: chartWidth - 2).map { "  " + $0 }
+        }
+        if stats.readUndated > 0 { lines.append("  (\(stats.readUndated) read without a date)") }
+        lines += ["", "Books per shelf"]
+        lines += BarChart.render(stats.perShelf, width: chartWidth - 2).map { "  " + $0 }
+        lines += ["", "Your ratings"]
+        lines += BarChart.render(stats.ratings, width: chartWidth - 2).map { "  " + $0 }
+        lines.append("  (\(stats.unrated) unrated)")
+        return CommandOutput(value: value, view: .text(lines.joined(separator: "\n")))
+    }
+
+    static func export(_ file: BoundValue?, shelf: String?, library: BookLibrary,
+                       in context: isolated any CommandContext) async throws -> CommandOutput? {
+        let path = file?.text ?? ""
+        var filter = LibraryFilter()
+        filter.shelf = shelf.map { Shelf(rawValue: $0) }
+        let csv = try await library.exportGoodreads(filter)
+        let count = max(0, csv.split(separator: "\n", omittingEmptySubsequences: false).count - 2)
+        if path == "-" {
+            context.output.out(csv)
+            return nil
+        }
+        let url = context.resolvePath(path)
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw ShellError(.usage, "cannot export to '\(path)': it is a directory", range: file?.word.range)
+        }
+        do {
+            try Data(csv.utf8).write(to: url, options: .atomic)
+        } catch {
+            let reason = FileManager.default.fileExists(atPath: url.deletingLastPathComponent().path)
+                ? "permission denied or the disk is full" : "no such directory"
+            throw ShellError(.failure, "cannot write '\(path)': \(reason)", range: file?.word.range, code: "WRITE_FAILED")
+        }
+        let value = JSONValue.record([("file", url.path.json), ("format", "goodreads".json), ("count", count.json)])
+        return CommandOutput(value: value, view: .text("Wrote \(count) book\(count == 1 ? "" : "s") to \(path) (Goodreads CSV)."))
+    }
+
+    static func importFile(_ file: BoundValue?, library: BookLibrary,
+                           in context: isolated any CommandContext) async throws -> CommandOutput {
+        let path = file?.text ?? ""
+        let url = context.resolvePath(path)
+        let parsed = try readExport(url, shownAs: path, range: file?.word.range)
+        let summary = try await library.importBooks(parsed.books, from: .importFile(url.lastPathComponent))
+        let problems = parsed.problems.map { JSONValue.record([("row", $0.row.json), ("problem", $0.message.json)]) }
+        let value = JSONValue.record([
+            ("file", url.path.json), ("format", parsed.format.rawValue.json), ("rows", parsed.books.count.json),
+            ("library", summary.json), ("problems", .array(problems)),
+        ])
+        var views: [ResultView] = [.text("\(parsed.format == .goodreads ? "Goodreads" : "StoryGraph") export, \(parsed.books.count) book\(parsed.books.count == 1 ? "" : "s"): library \(summary).")]
+        if !problems.isEmpty {
+            views.append(.table(columns: [.number("row", "ROW"), TableColumn("problem", "PROBLEM", flexible: true)],
+                                rowsKey: "problems", footer: nil, empty: nil))
+        }
+        return CommandOutput(value: value, view: .sections(views))
+    }
+
+    /// Reads an export file (bounded at the import limit), or says plainly why not.
+    static func readExport(_ url: URL, shownAs path: String, range: SourceRange?) throws(ShellError) -> ExportFile {
+        try CSVPreflight.check(url, shownAs: path, range: range)
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            throw ShellError(.usage, "cannot read '\(path)'", range: range)
+        }
+        do {
+            return try ExportReader.read(data)
+        } catch {
+            throw ShellError(.usage, "cannot import '\(path)': \(error.message)", range: range)
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import BTSLanguage
+import BooksTrackContract
+import BooksTrackLibrary
+
+/// `library list` and `library search`.
+extension LibraryCommand {
+    static let authorFilter = OptionSpec("author", short: "a", type: .string, valueName: "NAME",
+                                         help: "Only books with an author whose name contains NAME")
+    static let ratingFilter = OptionSpec("rating", short: "r", type: .string, valueName: "N",
+                                         help: "Only books rated N stars; N+ for at least N; 'none' for unrated")
+    static let yearReadFilter = OptionSpec("year-read", short: "y", type: .int(1000...9999), valueName: "YEAR",
+                                           help: "Only books read in YEAR")
+    static let tagFilter = OptionSpec("tag", type: .string, valueName: "TAG", help: "Only books with this tag",
+                                      completion: .shelf)
+    static let sortOption = OptionSpec("sort", type: .enumeration(LibrarySort.Key.allCases.map(\.rawValue).filter { $0 != "relevance" }),
+                                       valueName: "KEY",
+                                       help: "Order by added (default), read, title, author, rating or year")
+    static let reverseOption = OptionSpec("reverse", type: .flag, help: "Reverse the order")
+    static let limitOption = OptionSpec("limit", short: "n", type: .int(1...100_000),
+                                        help: "At most N books (default: all for list, 50 for search)")
+    static let queryWords = ArgumentSpec("TEXT", "Words to find in titles, authors, series, notes and tags",
+                                         variadic: true, completion: .title)
+
+    static let filterOptions = [shelfFilter, authorFilter, ratingFilter, yearReadFilter, tagFilter]
+
+    static let listSpec = CommandSpec(
+        "list", group: .library, summary: "List your books, filtered and sorted",
+        options: filterOptions + [sortOption, reverseOption, limitOption],
+        examples: ["library list", "library list --shelf read --year-read 2019 --sort rating",
+                   "library list --author collins --rating 4+"])
+
+    static let searchSpec = CommandSpec(
+        "search", group: .library, summary: "Full-text search of your library (offline), best match first",
+        positionals: [queryWords], options: filterOptions + [limitOption],
+        examples: ["library search hunger games", "library search dystopia --shelf read"])
+
+    /// Filters, order and limit of `list`/`search`.
+    struct ListOptions: Sendable {
+        var filter = LibraryFilter()
+        var sort = LibrarySort.newestFirst
+        var limit: Int?
+
+        init(_ resolved: ResolvedCommand) throws(ShellError) {
+            filter.shelf = resolved.string(LibraryCommand.shelfFilter).map { Shelf(rawValue: $0) }
+            filter.author = resolved.string(LibraryCommand.authorFilter)
+            filter.yearRead = resolved.int(LibraryCommand.yearReadFilter)
+            filter.tag = resolved.string(LibraryCommand.tagFilter)
+            if let text = resolved.string(LibraryCommand.ratingFilter) {
+                guard let rating = Self.rating(text) else {
+                    throw ShellError(.usage, "invalid value '\(text)' for --rating (expected 1–5, N+ such as 4+, or none)",
+                                     range: resolved.bound(LibraryCommand.ratingFilter)?.value?.word.range)
+                }
+                filter.rating = rating
+            }
+            if let key = resolved.string(LibraryCommand.sortOption).flatMap(LibrarySort.Key.init(rawValue:)) {
+                sort = LibrarySort(key)
+            }
+            if resolved.flag(LibraryCommand.reverseOption) { sort.descending.toggle() }
+            limit = resolved.int(LibraryCommand.limitOption)
+        }
+
+        /// `4` → exactly 4, `4+` → at least 4, `none`/`unrated`/`0` → unrated.
+        static func rating(_ text: String) -> LibraryFilter.RatingFilter? {
+            let t = text.trimmingCharacters(in: .whitespaces).lowercased()
+            if t == "none" || t == "unrated" || t == "0" { return .unrated }
+            if t.hasSuffix("+"), let n = Double(t.dropLast()), ReadingFields.isValidRating(n) { return .atLeast(n) }
+            if let n = Double(t), ReadingFields.isValidRating(n) { return .exactly(n) }
+            return nil
+        }
+    }
+
+    static func list(_ options: ListOptions, library: BookLibrary) async throws -> CommandOutput {
+        let total = try await library.count(options.filter)
+        let found = try await library.list(options.filter, sort: options.sort, limit: options.limit)
+        let empty = options.filter == LibraryFilter()
+            ? "Your library is empty. 'save' keeps the books of a search; 'import FILE --watch' adds an export's books."
+            : "No books in your library match."
+        return books(found, total: total, empty: empty)
+    }
+
+    static func search(_ query: String, _ options: ListOptions, library: BookLibrary) async throws -> CommandOutput {
+        var filter = options.filter
+        filter.text = query
+        let total = try await library.count(filter)
+        let found = try await library.search(query, filter: options.filter, limit: options.limit ?? 50)
+        return books(found, total: total, empty: "No books in your library match '\(query)'.")
+    }
+}

@@ -1,0 +1,127 @@
+import BTSLanguage
+import BooksTrackContract
+import BooksTrackLibrary
+
+/// `library list|search|show|set|remove|shelves|stats|export|import`: the user's own library,
+/// a SQLite file at `$XDG_DATA_HOME/bts/library.sqlite`. Every subcommand works offline: none
+/// opens a backend. Each subcommand's spec and run live in `LibraryCommand+<Sub>.swift`.
+struct LibraryCommand: ShellCommand {
+    static let configuration = CommandSpec(
+        "library", group: .library,
+        summary: "Your library: the books you saved or imported, kept offline",
+        discussion: """
+            The library is one file, $XDG_DATA_HOME/bts/library.sqlite (else ~/.local/share/bts/library.sqlite), \
+            safe to use from several bts sessions at once. Books are kept by ISBN-13 (or title and author \
+            when they have none), each with your shelf, rating, dates, notes and tags. 'save' adds the books of \
+            the last result; 'import FILE --watch' adds an import's books. No library command needs a server.
+            """,
+        subcommands: [listSpec, searchSpec, showSpec, setSpec, removeSpec, shelvesSpec, statsSpec, exportSpec, importSpec],
+        examples: ["library list --shelf read --sort rating", "library show 9780439023481", "library stats"])
+
+    enum Action: Sendable {
+        case list(ListOptions)
+        case search(query: String, options: ListOptions)
+        case show([BoundValue])
+        case set([BoundValue], Change)
+        case remove([BoundValue])
+        case shelves
+        case stats
+        case export(BoundValue?, shelf: String?)
+        case importFile(BoundValue?)
+    }
+
+    var action: Action
+
+    init(_ resolved: ResolvedCommand) throws(ShellError) {
+        switch resolved.path.dropFirst().first {
+        case "search":
+            action = .search(query: resolved.strings(Self.queryWords).joined(separator: " "),
+                             options: try ListOptions(resolved))
+        case "show": action = .show(resolved.values(Self.bookWords))
+        case "set": action = .set(resolved.values(Self.bookWords), try Change(resolved))
+        case "remove": action = .remove(resolved.values(Self.bookWords))
+        case "shelves": action = .shelves
+        case "stats": action = .stats
+        case "export": action = .export(resolved.values(Self.exportFile).first, shelf: resolved.string(Self.shelfFilter))
+        case "import": action = .importFile(resolved.values(Self.importFile).first)
+        default: action = .list(try ListOptions(resolved))
+        }
+    }
+
+    func run(in context: isolated any CommandContext) async throws -> CommandOutput? {
+        let library = try context.library()
+        do {
+            switch action {
+            case .list(let options): return try await Self.list(options, library: library)
+            case .search(let query, let options): return try await Self.search(query, options, library: library)
+            case .show(let words): return try await Self.show(words, library: library)
+            case .set(let words, let change):
+                defer { context.libraryChanged() }
+                return try await Self.set(words, change, library: library)
+            case .remove(let words):
+                defer { context.libraryChanged() }
+                return try await Self.remove(words, library: library)
+            case .shelves: return try await Self.shelves(library: library)
+            case .stats: return try await Self.stats(library: library, width: context.output.terminal.columns)
+            case .export(let file, let shelf): return try await Self.export(file, shelf: shelf, library: library, in: context)
+            case .importFile(let file):
+                defer { context.libraryChanged() }
+                return try await Self.importFile(file, library: library, in: context)
+            }
+        } catch let error as LibraryError {
+            throw ShellError(error)
+        }
+    }
+
+    // MARK: Shared arguments
+
+    static let bookWords = ArgumentSpec(
+        "BOOK", "An ISBN, a library ID (the number 'library list' shows) or title words", variadic: true, completion: .title)
+    static let shelfFilter = OptionSpec(
+        "shelf", short: "s", type: .string, valueName: "SHELF",
+        help: "Only books on this shelf (to-read, currently-reading, read, or your own)", completion: .shelf)
+
+    /// The one book `words` name: an ISBN, `#id` or title words; several matches are an error
+    /// listing them (exit 1), none is 'not found' (exit 1).
+    static func book(_ words: [BoundValue], library: BookLibrary) async throws -> LibraryBook {
+        let reference = words.compactMap(\.text).joined(separator: " ")
+        let range = BoundValue.range(of: words)
+        guard !reference.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw ShellError(.usage, "name a book: an ISBN, a library ID or title words", range: range)
+        }
+        // A short number is a library id ('#' starts a comment in the shell's language).
+        let trimmed = reference.trimmingCharacters(in: .whitespaces)
+        let isID = trimmed.count <= 9 && trimmed.allSatisfy { $0.isASCII && $0.isNumber }
+        switch try await library.find(isID ? "#" + trimmed : reference) {
+        case .one(let book): return book
+        case .none:
+            throw ShellError(.failure, "no book in your library matches '\(reference)' ('library search' finds words anywhere)",
+                             range: range, code: ErrorCode.notFound.rawValue)
+        case .ambiguous(let books):
+            throw ShellError(.failure, "'\(reference)' matches \(books.count == 10 ? "10 or more" : String(books.count)) books; name one by ISBN or library ID",
+                             range: range, details: books.map(Self.handleLine), code: "AMBIGUOUS")
+        }
+    }
+
+    /// `id 12  9780439023481  The Hunger Games — Suzanne Collins`.
+    static func handleLine(_ book: LibraryBook) -> String {
+        let by = book.authors.first.map { " — \($0)" } ?? ""
+        return "id \(book.id)  \(book.isbn13 ?? "-")  \(book.title)\(by)"
+    }
+
+    static let bookColumns: [TableColumn] = [
+        .number("id", "ID"), TableColumn("isbn", "ISBN"), TableColumn("title", "TITLE", flexible: true),
+        TableColumn("authors", "AUTHORS", flexible: true), TableColumn("shelf", "SHELF"), TableColumn("stars", "RATING"),
+        TableColumn("dateRead", "READ"),
+    ]
+
+    /// `{count, books}` shown as a table.
+    static func books(_ books: [LibraryBook], total: Int, empty: String) -> CommandOutput {
+        let value = JSONValue.record([("count", books.count.json), ("total", total.json),
+                                      ("books", .array(books.map(\.json)))])
+        let footer = books.count == total
+            ? "(\(total) book\(total == 1 ? "" : "s"))" : "(\(books.count) of \(total) books)"
+        return CommandOutput(value: value, view: .table(columns: bookColumns, rowsKey: "books",
+                                                         footer: books.isEmpty ? nil : footer, empty: empty))
+    }
+}

@@ -1,0 +1,82 @@
+import BooksTrackClient
+import BooksTrackContract
+import BooksTrackLibrary
+
+/// The library answering for the server: lookups of books already in the library when the
+/// backend is unreachable, and "already in your library" marks on results.
+enum LibraryLookups {
+    /// Whether `error` means the backend could not be reached at all (not a refusal or a 404).
+    static func isUnreachable(_ error: any Error) -> Bool {
+        if let error = error as? BooksTrackError { return error.category == .network }
+        if let error = error as? ShellError { return error.status == .network }
+        return false
+    }
+
+    /// What a search asks the library when the server is unreachable.
+    enum Query: Sendable {
+        case isbn(String)
+        case text(String)
+        case author(String)
+        case advanced(title: String?, author: String?)
+    }
+
+    /// A search answered from the library, shaped like the server's (`{query, kind, totalCount,
+    /// count, results, answeredBy}`), with one line on stderr saying so; nil when the library has
+    /// nothing for it (the caller then reports the network error).
+    static func search(_ query: Query, kind: String, shownAs text: String, limit: Int?,
+                       in context: isolated any CommandContext) async -> CommandOutput? {
+        guard let library = try? context.library() else { return nil }
+        var books: [LibraryBook] = []
+        switch query {
+        case .isbn(let isbn):
+            if case .one(let book)? = try? await library.find(isbn) { books = [book] }
+        case .text(let words):
+            books = (try? await library.search(words, limit: limit ?? 20)) ?? []
+        case .author(let name):
+            books = (try? await library.list(LibraryFilter(author: name), sort: LibrarySort(.title), limit: limit ?? 20)) ?? []
+        case .advanced(let title, let author):
+            var filter = LibraryFilter(author: author)
+            filter.text = title
+            books = (try? await library.list(filter, sort: .relevance, limit: limit ?? 20)) ?? []
+        }
+        guard !books.isEmpty else { return nil }
+        context.output.warn("the server is unreachable: answered from your library (\(books.count) book\(books.count == 1 ? "" : "s"))")
+        let rows = books.map { book -> JSONValue in
+            let d = book.data
+            return .record([
+                ("isbn", d.isbn13.json), ("title", d.title.json), ("authors", d.authors.json),
+                ("year", (d.originalYear ?? d.publishedYear).json), ("publisher", d.publisher.json),
+                ("pageCount", d.pageCount.json), ("coverUrl", d.coverURL.json), ("inLibrary", .bool(true)),
+                ("shelf", book.reading.shelf.rawValue.json),
+            ])
+        }
+        let value = JSONValue.record([
+            ("query", text.json), ("kind", kind.json), ("totalCount", rows.count.json), ("count", rows.count.json),
+            ("results", .array(rows)), ("answeredBy", "library".json),
+        ])
+        return CommandOutput(value: value, view: .table(
+            columns: CommandOutput.bookColumns, rowsKey: "results",
+            footer: "(\(rows.count) from your library; the server is unreachable)", empty: nil))
+    }
+}
+
+extension CommandOutput {
+    /// Marks each row of `rowsKey` with `inLibrary` (true/false) and adds a LIBRARY column to the
+    /// table. Left as it is when the library cannot be read.
+    func markingHeld(rowsKey: String = "results", in context: isolated any CommandContext) async -> CommandOutput {
+        guard case .object(var members) = value, case .array(let rows)? = members[rowsKey],
+              let library = try? context.library() else { return self }
+        let isbns = rows.compactMap { $0["isbn"]?.stringValue }
+        guard let held = try? await library.holdings(of: isbns) else { return self }
+        members[rowsKey] = .array(rows.map { row in
+            row.adding("inLibrary", .bool(row["isbn"]?.stringValue.map(held.contains) ?? false))
+        })
+        var output = self
+        output.value = .object(members)
+        if case .table(var columns, let key, let footer, let empty) = view {
+            columns.append(TableColumn("inLibrary", "IN LIBRARY"))
+            output.view = .table(columns: columns, rowsKey: key, footer: footer, empty: empty)
+        }
+        return output
+    }
+}

@@ -1,0 +1,82 @@
+import BTSLanguage
+import BooksTrackContract
+import BooksTrackLibrary
+import Foundation
+
+/// The session's handle on the user's library.
+struct LibraryState: Sendable {
+    var library: BookLibrary?
+    /// Whether completion's shelves, ISBNs and titles must be read again.
+    var completionStale = true
+}
+
+extension Shell {
+    /// The library at `$XDG_DATA_HOME/bts/library.sqlite` (`BTS_LIBRARY` overrides the path),
+    /// opened on first use. Never opens a backend.
+    func library() throws(ShellError) -> BookLibrary {
+        if let library = openedLibrary.library { return library }
+        guard let path = Self.libraryPath(environment: options.environment) else {
+            throw ShellError(.failure, "cannot find the library: neither XDG_DATA_HOME nor HOME is an absolute path",
+                             code: "LIBRARY_UNAVAILABLE")
+        }
+        do {
+            let library = try BookLibrary(path: path)
+            openedLibrary.library = library
+            return library
+        } catch {
+            throw ShellError(error)
+        }
+    }
+
+    func libraryChanged() {
+        openedLibrary.completionStale = true
+    }
+
+    /// Where the library lives for `environment`.
+    static func libraryPath(environment: [String: String]) -> URL? {
+        if let file = environment["BTS_LIBRARY"], file.hasPrefix("/") { return URL(fileURLWithPath: file) }
+        return LibraryLocation.defaultPath(environment: environment)
+    }
+
+    /// The library for completion: the open one, or the file when it exists (never creates it).
+    func libraryForCompletion() -> BookLibrary? {
+        if let library = openedLibrary.library { return library }
+        guard let path = Self.libraryPath(environment: options.environment),
+              FileManager.default.fileExists(atPath: path.path) else { return nil }
+        return try? library()
+    }
+}
+
+extension ShellError {
+    /// A library failure in the shell's terms: a bad value is a usage error (2), the rest fail (1).
+    init(_ error: LibraryError, range: SourceRange? = nil) {
+        switch error {
+        case .notFound: self.init(.failure, error.message, range: range, code: ErrorCode.notFound.rawValue)
+        case .invalidValue, .unreadableFile: self.init(.usage, error.message, range: range)
+        case .busy: self.init(.failure, error.message, range: range, code: "LIBRARY_BUSY")
+        default: self.init(.failure, error.message, range: range, code: "LIBRARY_ERROR")
+        }
+    }
+}
+
+extension Shell {
+    /// The most library books offered to completion (newest titles first in the recency index).
+    static let libraryCompletionLimit = 5_000
+
+    /// Puts the library's shelves, tags, ISBNs and titles into the completion snapshot when the
+    /// library changed since the last time (or was never read). Never creates the library file.
+    func noteLibrary(in store: CompletionContextStore) async {
+        guard openedLibrary.completionStale else { return }
+        openedLibrary.completionStale = false
+        guard let library = libraryForCompletion() else { return }
+        let shelves = (try? await library.shelves())?.map(\.shelf.rawValue) ?? []
+        let tags = (try? await library.tags())?.map(\.tag) ?? []
+        let handles = (try? await library.handles(prefix: "", limit: Self.libraryCompletionLimit)) ?? []
+        var names: [String] = []
+        for name in shelves + tags where !names.contains(name) { names.append(name) }
+        store.update { context in
+            context.shelves = names
+            for handle in handles.reversed() { context.noteBook(isbn: handle.isbn13, title: handle.title) }
+        }
+    }
+}
