@@ -73,6 +73,15 @@ public struct BookData: Hashable, Sendable {
     /// The work key: normalised title without its series suffix, and first author.
     var workKey: String { TextKey.title(title) + "|" + TextKey.author(authors.first ?? "") }
 
+    /// The work key of the title cut at its first " (" or ":" ("Dune (Dune Chronicles #1)" → "dune"),
+    /// for matching a file's row to the edition a server chose.
+    var looseWorkKey: String {
+        var short = title
+        if let cut = short.range(of: " (") { short = String(short[..<cut.lowerBound]) }
+        if let cut = short.range(of: ":") { short = String(short[..<cut.lowerBound]) }
+        return TextKey.title(short) + "|" + TextKey.author(authors.first ?? "")
+    }
+
     /// `="0441172717"` → `0441172717` (Goodreads wraps ISBN cells in a spreadsheet formula).
     static func unwrapCell(_ raw: String) -> String {
         var text = raw.trimmingCharacters(in: .whitespaces)

@@ -51,19 +51,22 @@ extension BookLibrary {
         }
     }
 
-    /// The rows with the server's data merged in, then the server's unmatched books (as to-read rows).
+    /// The rows with the server's data merged in (matched by ISBN, else by title and first author:
+    /// the server may have matched a row to another edition), then — only when there are no rows —
+    /// the server's books (as to-read rows). With rows, every server book came from one of them.
     static func combine(_ server: [BookData], rows: [ImportedBook]) -> [ImportedBook] {
         var byISBN: [String: Int] = [:]
         var byTitle: [String: Int] = [:]
         for (i, book) in server.enumerated() {
             if let isbn = book.isbn13, byISBN[isbn] == nil { byISBN[isbn] = i }
             if byTitle[book.workKey] == nil { byTitle[book.workKey] = i }
+            if byTitle[book.looseWorkKey] == nil { byTitle[book.looseWorkKey] = i }
         }
         var used: Set<Int> = []
         var out: [ImportedBook] = []
         for row in rows {
             var combined = row
-            let match = row.data.isbn13.flatMap { byISBN[$0] } ?? (row.data.isbn13 == nil ? byTitle[row.data.workKey] : nil)
+            let match = row.data.isbn13.flatMap { byISBN[$0] } ?? byTitle[row.data.workKey] ?? byTitle[row.data.looseWorkKey]
             if let match {
                 used.insert(match)
                 let found = server[match]
@@ -75,7 +78,7 @@ extension BookLibrary {
             }
             out.append(combined)
         }
-        for (i, book) in server.enumerated() where !used.contains(i) {
+        for (i, book) in server.enumerated() where rows.isEmpty && !used.contains(i) {
             out.append(ImportedBook(row: 0, data: book, reading: ReadingFields()))
         }
         return out

@@ -35,6 +35,15 @@ enum LibraryStore {
             }
         } else {
             existing = try Int64.fetchOne(db, sql: "SELECT id FROM edition WHERE key = ?", arguments: [data.key])
+            if existing == nil {
+                // A book without ISBN is the work's only edition when the work has one (a StoryGraph
+                // row gave a Goodreads row's book its ISBN: importing the Goodreads file again must not
+                // add it twice).
+                let editions = try Int64.fetchAll(
+                    db, sql: "SELECT e.id FROM edition e JOIN work w ON w.id = e.workId WHERE w.key = ? LIMIT 2",
+                    arguments: [data.workKey])
+                if editions.count == 1 { existing = editions[0] }
+            }
         }
 
         guard let id = existing else {
