@@ -177,3 +177,12 @@ struct LibraryCommandTests {
         }
     }
 }
+
+/// The client-side check before an upload accepts both exporters' files as they are.
+@Suite("Import preflight: exports")
+struct ImportPreflightExportTests {
+    @Test(arguments: ["goodreads_library_export.csv", "storygraph_export.csv"])
+    func acceptsTheExport(_ name: String) throws {
+        try CSVPreflight.check(LibraryFixtures.directory.appendingPathComponent(name), shownAs: name, range: nil)
+    }
+}

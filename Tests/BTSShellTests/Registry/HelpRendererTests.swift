@@ -11,21 +11,26 @@ import Testing
             (unavailable on this server: similar_books is disabled)
 
             Usage:
-              similar ISBN [--limit N]
+              similar [ISBN] [--limit N] [--library] [--shelf SHELF]
 
             The source book itself is not listed. Fails with 'not found' when the catalog
-            has no vector for it.
+            has no vector for it. With --library (or --shelf), up to 10 of your library's
+            books (highest rated first) are the sources, and books you already have are
+            left out.
 
             Arguments:
-              ISBN  The book to start from (ISBN-10 or ISBN-13)
+              [ISBN]  The book to start from (ISBN-10 or ISBN-13)
 
             Options:
               -n, --limit N        Maximum number of results, 1–50 (default 10)
+              -L, --library        Start from your library's books; leave out those you have
+              -s, --shelf SHELF    With --library: start from this shelf's books
               -o, --output FORMAT  Output format for this command: table, json, ndjson or csv
 
             Examples:
               similar 9780441172719
               similar ${_.results[0].isbn} --limit 5
+              similar --library --shelf read
 
             Needs the server feature 'similar_books'. Rate-limit budget: similar.
 
@@ -57,7 +62,7 @@ import Testing
         #expect(mission != nil && meta != nil)
         if let mission, let meta { #expect(mission.lowerBound < meta.lowerBound) }
         #expect(text.contains("  semantic QUERY...   Natural-language search over book descriptions (unavailable on this server: semantic_search is disabled)\n"))
-        #expect(text.contains("  similar ISBN        Books similar to a given book (vector similarity)\n"))
+        #expect(text.contains("  similar [ISBN]      Books similar to a given book (vector similarity)\n"))
         #expect(text.contains("(unavailable on this server: weekly_recommendations is disabled)"))
         for spec in CommandRegistry.standard.commands {
             #expect(text.contains("  \(spec.name)"), "\(spec.name)")
@@ -71,7 +76,7 @@ import Testing
             #expect(markdown.contains("#### `\(spec.name)`\n"), "\(spec.name)")
         }
         #expect(markdown.contains("#### `search title`\n"))
-        #expect(markdown.contains("| `similar ISBN` | Books similar to a given book (vector similarity) | `similar_books` | similar |\n"))
+        #expect(markdown.contains("| `similar [ISBN]` | Books similar to a given book (vector similarity) | `similar_books` | similar |\n"))
         #expect(markdown.contains("| `output` | table \\| json \\| ndjson \\| csv |"))
     }
 }

@@ -55,7 +55,7 @@ import Testing
         #expect(slot("set color ").candidates == ["on", "off", "auto"])
         #expect(slot("set myvar ").kind == CompletionKind.none)
         #expect(slot("help ").kind == .command)
-        #expect(slot("help li").candidates == ["limits"])
+        #expect(slot("help li").candidates == ["library", "limits"])
         #expect(slot("help search ").candidates == ["isbn", "title", "author"])
         #expect(slot("timing ").candidates == ["on", "off"])
     }
@@ -71,7 +71,7 @@ import Testing
         let result = Parser.parse("search dune --limt 5\njobs\nsimilar\nexit 999")
         #expect(registry.check(result.script).map(\.message) == [
             "unknown option '--limt' for 'search' (did you mean '--limit'?)",
-            "missing argument ISBN for 'similar'",
+            "missing argument for 'similar': give ISBN, --library or --shelf",
             "value 999 for CODE is out of range: expected an integer 0–255",
         ])
     }

@@ -6,7 +6,7 @@ import Testing
     let registry = CommandRegistry.standard
 
     @Test func everyShellCommandIsRegistered() {
-        let names = ["search", "similar", "semantic", "enrich", "import", "watch", "recommend", "help", "caps", "limits",
+        let names = ["search", "similar", "semantic", "enrich", "import", "watch", "recommend", "library", "save", "help", "caps", "limits",
                      "jobs", "status", "results", "cancel", "connect", "set", "echo", "sleep", "source", "expect",
                      "history", "exit", "timing"]
         #expect(Set(registry.commands.map(\.name)) == Set(names))

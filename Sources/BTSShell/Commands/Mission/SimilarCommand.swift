@@ -7,7 +7,7 @@ struct SimilarCommand: ShellCommand {
     static let isbnArgument = ArgumentSpec("ISBN", "The book to start from (ISBN-10 or ISBN-13)", optional: true,
                                            completion: .isbn)
     static let library = OptionSpec("library", short: "L", type: .flag,
-                                    help: "Start from your library's books (up to 10, highest rated first); leave out books you have")
+                                    help: "Start from your library's books; leave out those you have")
     static let shelf = OptionSpec("shelf", short: "s", type: .string, valueName: "SHELF",
                                   help: "With --library: start from this shelf's books", completion: .shelf)
     static let limit = CommandSpec.limit(1...50, default: 10)
@@ -15,7 +15,11 @@ struct SimilarCommand: ShellCommand {
     static let configuration = CommandSpec(
         "similar", group: .mission,
         summary: "Books similar to a given book (vector similarity)",
-        discussion: "The source book itself is not listed. Fails with 'not found' when the catalog has no vector for it.",
+        discussion: """
+            The source book itself is not listed. Fails with 'not found' when the catalog has no vector for it. \
+            With --library (or --shelf), up to 10 of your library's books (highest rated first) are the \
+            sources, and books you already have are left out.
+            """,
         positionals: [isbnArgument],
         options: [limit, library, shelf],
         examples: ["similar 9780441172719", "similar ${_.results[0].isbn} --limit 5", "similar --library --shelf read"],
