@@ -35,6 +35,11 @@ struct LibraryRoundTripTests {
             let again = await shell.lastResult()
             #expect(again["library"]?["created"]?.intValue == 0, "\(again)")
             #expect(again["library"]?["updated"]?.intValue == 0, "\(again)")
+            // `results JOB` saves too (and adds nothing the second time).
+            #expect(await shell.run("results last") == 0, "\(shell.err)")
+            let later = await shell.lastResult()
+            #expect(later["library"]?["created"]?.intValue == 0, "\(later)")
+            #expect(later["library"]?["alreadyThere"]?.intValue == rows, "\(later)")
 
             #expect(await shell.run("library list") == 0)
             first = KeptFields.byBook(await shell.lastResult())

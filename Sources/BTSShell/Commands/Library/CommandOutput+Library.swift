@@ -11,7 +11,13 @@ extension CommandOutput {
     static func savedJobResults(_ results: JobResults, jobID: String, record: SessionJob?,
                                 in context: isolated any CommandContext) async throws -> CommandOutput {
         var output = CommandOutput.jobResults(results, jobID: jobID)
-        let library = try context.library()
+        let library: BookLibrary
+        do {
+            library = try context.library()
+        } catch {
+            throw ShellError(error.status, "job \(jobID) finished, but " + error.message
+                                 + " ('results \(jobID)' saves its books once that is fixed)", code: error.code)
+        }
         let summary: SaveSummary
         do {
             switch results {
