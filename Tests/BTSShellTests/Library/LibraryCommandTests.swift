@@ -110,6 +110,12 @@ struct LibraryCommandTests {
             #expect(answer["results"]?.arrayValue?.first?["isbn"]?.stringValue == Self.hungerGames)
             #expect(shell.err.contains("the server is unreachable: answered from your library (1 book)"), "\(shell.err)")
             #expect(await shell.run("search dune") == 0)
+            // `similar` of a book you have: your books in its series or by its author.
+            #expect(await shell.run("similar \(Self.hungerGames)") == 0, "\(shell.err)")
+            let similar = await shell.lastResult()
+            #expect(similar["answeredBy"]?.stringValue == "library")
+            #expect(similar["results"]?.arrayValue?.first?["isbn"]?.stringValue == "9780439023528", "\(similar)")
+            #expect(await shell.run("similar 9780553293357") == 3)
             #expect(await shell.run("search isbn 9780553293357") == 3)
         }
     }

@@ -80,3 +80,39 @@ extension CommandOutput {
         return output
     }
 }
+
+extension LibraryLookups {
+    /// `similar ISBN` when the server is unreachable and the book is in the library: the library's
+    /// other books in the same series (score 1) or by the same author (score 0.5), saying so on
+    /// stderr; nil when the book is not there or nothing in the library is related.
+    static func similar(to isbn: String, limit: Int, in context: isolated any CommandContext) async -> CommandOutput? {
+        guard let library = try? context.library(), case .one(let source)? = try? await library.find(isbn) else { return nil }
+        var related: [(book: LibraryBook, score: Double)] = []
+        var seen: Set<Int64> = [source.id]
+        if let series = source.data.series,
+           let books = try? await library.list(LibraryFilter(text: series), sort: .relevance, limit: 200) {
+            for book in books where book.data.series == series && seen.insert(book.id).inserted { related.append((book, 1)) }
+        }
+        for author in source.authors.prefix(3) {
+            let books = (try? await library.list(LibraryFilter(author: author), sort: LibrarySort(.title), limit: 200)) ?? []
+            for book in books where seen.insert(book.id).inserted { related.append((book, 0.5)) }
+        }
+        guard !related.isEmpty else { return nil }
+        let picked = related.prefix(limit)
+        context.output.warn("the server is unreachable: answered from your library (\(picked.count) book\(picked.count == 1 ? "" : "s") in the same series or by the same author)")
+        let rows = picked.map { entry in
+            JSONValue.record([("isbn", entry.book.isbn13.json), ("title", entry.book.title.json),
+                              ("authors", entry.book.authors.json), ("score", .number(entry.score)),
+                              ("inLibrary", .bool(true))])
+        }
+        let value = JSONValue.record([
+            ("sourceIsbn", (source.isbn13 ?? isbn).json), ("totalCount", rows.count.json), ("count", rows.count.json),
+            ("results", .array(rows)), ("answeredBy", "library".json),
+        ])
+        let columns = [TableColumn("isbn", "ISBN"), TableColumn("title", "TITLE", flexible: true),
+                       TableColumn("authors", "AUTHORS", flexible: true), .number("score", "SCORE", decimals: 3)]
+        return CommandOutput(value: value, view: .table(
+            columns: columns, rowsKey: "results",
+            footer: "(\(rows.count) from your library, same series or author; the server is unreachable)", empty: nil))
+    }
+}

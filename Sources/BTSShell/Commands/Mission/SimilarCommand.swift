@@ -45,8 +45,14 @@ struct SimilarCommand: ShellCommand {
         if fromLibrary { return try await Self.fromLibrary(shelf: shelf, limit: limit ?? 10, in: context) }
         let isbn = try ISBN.validated(words.first?.text ?? "", range: BoundValue.range(of: words))
         let limit = self.limit
-        let response = try await context.call(budget: Self.budget, gate: Self.gate, command: Self.name) { api in
-            try await api.similar(isbn: isbn.value, limit: limit)
+        let response: APIResponse<SimilarResults>
+        do {
+            response = try await context.call(budget: Self.budget, gate: Self.gate, command: Self.name) { api in
+                try await api.similar(isbn: isbn.value, limit: limit)
+            }
+        } catch let error where LibraryLookups.isUnreachable(error) {
+            if let answer = await LibraryLookups.similar(to: isbn.value, limit: limit ?? 10, in: context) { return answer }
+            throw error
         }
         return await CommandOutput.similar(response.value, source: isbn.value).markingHeld(in: context)
     }
