@@ -31,7 +31,11 @@ extension BookLibrary {
     public func importJob(_ results: ImportResults, jobID: String, rows: [ImportedBook]) async throws(LibraryError)
         -> SaveSummary
     {
-        try await importBooks(Self.combine(results.books.map(BookData.init), rows: rows), from: .importJob(jobID))
+        guard !rows.isEmpty else {
+            // No file: the server's books are data only (a book already there keeps its shelf).
+            return try await save(results.books.map(BookData.init), from: .importJob(jobID), shelf: .toRead)
+        }
+        return try await importBooks(Self.combine(results.books.map(BookData.init), rows: rows), from: .importJob(jobID))
     }
 
     /// Upserts every (data, reading) pair in one transaction and counts the outcomes.
