@@ -31,6 +31,8 @@ protocol CommandContext: Actor {
     var settings: ShellSettings { get set }
     var variables: [String: JSONValue] { get set }
     var jobs: SessionJobs { get set }
+    /// `alias NAME TEXT`.
+    var aliases: [String: String] { get set }
     /// `$?`.
     var lastStatus: Int32 { get }
     /// The cost of the last command (`timing`).
@@ -45,6 +47,6 @@ protocol CommandContext: Actor {
     func value(of word: Word) -> Result<JSONValue, ShellError>
     /// A path relative to the running script's directory (or the working directory).
     func resolvePath(_ path: String) -> URL
-    /// Runs a script file in this session (`source`).
-    func source(_ url: URL, shownAs path: String, range: SourceRange?) async throws
+    /// Runs a script file in this session (`source`); with `arguments`, they are its `$1..$n` meanwhile.
+    func source(_ url: URL, shownAs path: String, range: SourceRange?, arguments: [String]?) async throws
 }

@@ -12,7 +12,8 @@ enum CommandTable {
         // Meta commands
         HelpCommand.self, CapsCommand.self, LimitsCommand.self, JobsCommand.self, StatusCommand.self,
         ResultsCommand.self, CancelCommand.self, ConnectCommand.self, SetCommand.self, EchoCommand.self,
-        SleepCommand.self, SourceCommand.self, ExpectCommand.self, HistoryCommand.self, TimingCommand.self,
+        SleepCommand.self, SourceCommand.self, ExpectCommand.self, AliasCommand.self, UnaliasCommand.self,
+        HistoryCommand.self, TimingCommand.self,
         ExitCommand.self,
     ]
 

@@ -74,11 +74,18 @@ public actor Shell {
     var currentSource: SourceContext?
     var deprecationsShown: Set<String> = []
     var config: ShellConfig?
+    /// `$1..$n` as they stand: the script's, or those of a `source FILE ARG…` or an alias call running now.
+    var positionalArguments: [String]
+    /// `alias NAME TEXT`: the text run in place of NAME.
+    var aliases: [String: String] = [:]
+    /// Where stdout goes while a command with `> FILE`, `>> FILE` or `| pipeline` runs.
+    var redirect: ActiveRedirect?
 
     public init(options: ShellOptions, sink: any OutputSink = StandardOutputSink()) {
         self.options = options
         self.settings = options.settings
         self.sink = sink
+        self.positionalArguments = options.scriptArguments
     }
 
     /// Stops the API client and the embedded server. Safe to call more than once.
@@ -91,10 +98,20 @@ public actor Shell {
 
     // MARK: Output
 
-    /// The output as the current settings shape it.
+    /// The output as the current settings shape it (while a redirection is active: into its
+    /// buffer, in its format, without colour or a width limit).
     var output: ShellOutput {
-        ShellOutput(sink: sink, terminal: options.terminal, noColor: options.noColor, environment: options.environment,
-                    settings: settings)
+        guard let redirect else {
+            return ShellOutput(sink: sink, terminal: options.terminal, noColor: options.noColor,
+                               environment: options.environment, settings: settings)
+        }
+        var shaped = settings
+        shaped.output = redirect.format
+        var terminal = options.terminal
+        terminal.stdoutIsTerminal = false
+        terminal.columns = nil
+        return ShellOutput(sink: redirect.sink, terminal: terminal, noColor: options.noColor,
+                           environment: options.environment, settings: shaped)
     }
 
     /// Whether ANSI styles may go to `stream`.
