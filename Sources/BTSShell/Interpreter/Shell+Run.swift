@@ -76,8 +76,12 @@ extension Shell {
         do {
             let option = resolved.bound(CommandRegistry.outputOption) != nil
                 ? resolved.string(CommandRegistry.outputOption).flatMap(OutputFormat.init(rawValue:)) : nil
-            try await withRedirection(command.redirection, option: option) {
-                try await perform(resolved, context)
+            if command.redirection == nil, pages(context) {
+                try await withPager { try await perform(resolved, context) }
+            } else {
+                try await withRedirection(command.redirection, option: option) {
+                    try await perform(resolved, context)
+                }
             }
         } catch let failure as SilentFailure {
             status = failure.status

@@ -21,6 +21,8 @@ public struct ShellOptions: Sendable {
     public var scriptArguments: [String]
     /// The interactive history (for `history`); nil when none is kept.
     public var history: HistoryStore?
+    /// Run `$XDG_CONFIG_HOME/bts/rc.bts` when the REPL starts (`bts` without `--norc`).
+    public var loadsRCFile = false
 
     public init(
         backend: BackendRequest = BackendRequest(), backendOptions: BackendOptions? = nil,
@@ -101,7 +103,11 @@ public actor Shell {
     /// The output as the current settings shape it (while a redirection is active: into its
     /// buffer, in its format, without colour or a width limit).
     var output: ShellOutput {
-        guard let redirect else {
+        guard let redirect, !redirect.keepsTerminal else {
+            if let redirect {
+                return ShellOutput(sink: redirect.sink, terminal: options.terminal, noColor: options.noColor,
+                                   environment: options.environment, settings: settings)
+            }
             return ShellOutput(sink: sink, terminal: options.terminal, noColor: options.noColor,
                                environment: options.environment, settings: settings)
         }

@@ -39,6 +39,8 @@ struct ActiveRedirect: Sendable {
     /// The format was chosen (by `--output`, the file's extension or `set output`), so text
     /// results such as `help` are written as data in it too.
     var isExplicit: Bool
+    /// Output shaped for the terminal (colour, width), only held back (for the pager).
+    var keepsTerminal = false
 
     /// The format for a file: `.json`, `.ndjson`/`.jsonl`, `.csv`, `.txt` (a table as plain text).
     static func format(forPath path: String) -> OutputFormat? {
