@@ -33,6 +33,8 @@ protocol CommandContext: Actor {
     var jobs: SessionJobs { get set }
     /// `alias NAME TEXT`.
     var aliases: [String: String] { get set }
+    /// The last title or author search (for `more`).
+    var lastSearch: SearchPage? { get set }
     /// `$?`.
     var lastStatus: Int32 { get }
     /// The cost of the last command (`timing`).

@@ -7,7 +7,7 @@ import BooksTrackContract
 enum CommandTable {
     static let all: [any ShellCommand.Type] = [
         // Mission commands
-        SearchCommand.self, SimilarCommand.self, SemanticCommand.self, EnrichCommand.self, ImportCommand.self,
+        SearchCommand.self, MoreCommand.self, SimilarCommand.self, SemanticCommand.self, EnrichCommand.self, ImportCommand.self,
         WatchCommand.self, RecommendCommand.self,
         // Meta commands
         HelpCommand.self, CapsCommand.self, LimitsCommand.self, JobsCommand.self, StatusCommand.self,

@@ -80,6 +80,8 @@ public actor Shell {
     var positionalArguments: [String]
     /// `alias NAME TEXT`: the text run in place of NAME.
     var aliases: [String: String] = [:]
+    /// The last title or author search (`more` fetches its next page).
+    var lastSearch: SearchPage?
     /// Where stdout goes while a command with `> FILE`, `>> FILE` or `| pipeline` runs.
     var redirect: ActiveRedirect?
 

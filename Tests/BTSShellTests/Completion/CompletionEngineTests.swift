@@ -1,3 +1,4 @@
+import BTSLanguage
 import BTSTerminal
 import Testing
 @testable import BTSShell
@@ -11,7 +12,11 @@ struct CompletionEngineRegistryTests {
         #expect(engine.tab("sea") == "search ")
         #expect(engine.tab("jobs; sea") == "jobs; search ")
         #expect(engine.answer("se").candidates == ["search", "semantic", "set"])
-        #expect(engine.answer("").candidates.count == CommandRegistry.standard.commands.count)
+        #expect(engine.answer("").candidates.count == CommandRegistry.standard.commands.count + Parser.keywords.count)
+        #expect(engine.answer("el").candidates == ["elif", "else"])
+        #expect(engine.tab("for book i") == "for book in ")
+        #expect(engine.answer("for book in l").candidates == ["lines"])
+        #expect(engine.answer("if ex").candidates == ["exists"])
         #expect(engine.tab("zz") == "zz")
     }
 

@@ -9,7 +9,7 @@ import Testing
 
     @Test func commandNames() {
         #expect(slot("").kind == .command)
-        #expect(slot("").candidates.count == registry.commands.count)
+        #expect(slot("").candidates.count == registry.commands.count + Parser.keywords.count)
         #expect(slot("se").candidates == ["search", "semantic", "set"])
         #expect(slot("se").range == SourceRange(offset: 0, length: 2))
         #expect(slot("jobs; sea").candidates == ["search"])
