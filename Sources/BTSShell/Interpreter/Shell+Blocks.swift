@@ -87,6 +87,10 @@ extension Shell {
     /// passed over only because of `--continue-on-error` (like hurl), else that of the last
     /// command (like sh: a script that said `set onerror continue` checks `$?` itself).
     func execute(_ statements: [CheckedStatement], _ context: SourceContext) async -> Int32 {
+        // Relative paths of loops and redirections resolve against this source's directory.
+        let previous = currentSource
+        currentSource = context
+        defer { currentSource = previous }
         var tally = RunTally()
         let flow = await run(statements, context, &tally)
         if flow == .stop { return tally.last }
@@ -211,8 +215,10 @@ extension Shell {
                 return .failure(ShellError(.failure, "cannot read '\(path)': it is a directory", range: word.range))
             }
             guard data.count <= ValueLimit.maxBytes else { return .failure(ValueLimit.tooLarge(data.count)) }
-            var lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
-                .map { $0.hasSuffix("\r") ? String($0.dropLast()) : String($0) }
+            // "\r\n" is one Character in Swift: split on both endings.
+            var lines = String(decoding: data, as: UTF8.self)
+                .split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+                .map(String.init)
             if lines.last == "" { lines.removeLast() }
             return .success(lines.map(JSONValue.string))
         }
