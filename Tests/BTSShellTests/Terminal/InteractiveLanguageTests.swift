@@ -82,4 +82,29 @@ struct InteractiveLanguageTests {
         try await session.waitForLastLine(Self.prompt)
         try await session.run("search the --limit 40", expecting: "(40 of 4641 results;")
     }
+
+    @Test("Ctrl-X Ctrl-E edits the line in $EDITOR, then runs the edited text")
+    func editLineInEditor() async throws {
+        let sandbox = try TerminalSandbox()
+        let editor = sandbox.root.appendingPathComponent("editor.sh")
+        // The "editor" appends a line to the file it is given (which holds the typed line).
+        try Data("#!/bin/sh\nprintf '%s\\n' 'echo from-the-editor' >> \"$1\"\n".utf8).write(to: editor)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: editor.path)
+        guard let binary = BTSBinary.path else { return }
+        var environment = sandbox.environment
+        environment["EDITOR"] = editor.path
+        environment["VISUAL"] = ""
+        let script = "cd " + TerminalSandbox.quote(sandbox.work.path) + " && exec " + TerminalSandbox.quote(binary) + " --local"
+        let session = try TmuxSession(command: ["/bin/sh", "-c", script], environment: environment, width: 80, height: 24)
+        defer { session.close() }
+        try await session.see(Self.prompt, timeout: .seconds(120))
+        try session.type("echo typed-line")
+        try session.press("C-x", "C-e")
+        try await session.waitForScreen(timeout: .seconds(30), description: "the edited text's output") { screen in
+            screen.split(separator: "\n").contains { $0 == "from-the-editor" }
+        }
+        try await session.waitForLastLine(Self.prompt)
+        let screen = try session.screen()
+        #expect(screen.split(separator: "\n").contains { $0 == "typed-line" }, "the typed line ran too")
+    }
 }
