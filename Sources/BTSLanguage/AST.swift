@@ -1,10 +1,124 @@
-/// A whole parsed script: the commands in order.
+/// A whole parsed script: its statements (commands and blocks) in order.
 public struct Script: Sendable, Hashable {
+    /// The top-level statements; blocks hold their own.
+    public var statements: [Statement]
+    /// Every simple command in source order, those inside blocks included (not the conditions).
     public var commands: [Command]
     public var range: SourceRange
 
+    public init(statements: [Statement], range: SourceRange) {
+        self.statements = statements
+        self.commands = statements.flatMap(\.allCommands)
+        self.range = range
+    }
+
     public init(commands: [Command], range: SourceRange) {
-        self.commands = commands
+        self.init(statements: commands.map(Statement.command), range: range)
+    }
+}
+
+/// One statement: a command, a block, or `break`/`continue`.
+public indirect enum Statement: Sendable, Hashable {
+    case command(Command)
+    /// `for NAME in … end`
+    case forLoop(ForLoop)
+    /// `if COND … elif COND … else … end`
+    case conditional(Conditional)
+    /// `break` or `continue` (only inside a loop).
+    case loopControl(LoopControl)
+
+    /// The simple commands of this statement and of every nested block, in source order.
+    public var allCommands: [Command] {
+        switch self {
+        case .command(let command): return [command]
+        case .forLoop(let loop): return loop.body.flatMap(\.allCommands)
+        case .conditional(let conditional):
+            return conditional.branches.flatMap { $0.body.flatMap(\.allCommands) }
+                + (conditional.elseBody ?? []).flatMap(\.allCommands)
+        case .loopControl: return []
+        }
+    }
+}
+
+/// `for NAME in WORD… ; … ; end`, `for NAME in lines FILE`, `for NAME in words TEXT…`.
+public struct ForLoop: Sendable, Hashable {
+    /// What the loop walks over.
+    public enum Items: Sendable, Hashable {
+        /// Each word; a word that is one variable holding a list gives one item per element.
+        case words([Word])
+        /// Each line of a file (the word is its path).
+        case lines(Word)
+        /// Each blank-separated word of the words' text.
+        case split([Word])
+    }
+
+    public var variable: String
+    public var variableRange: SourceRange
+    public var items: Items
+    public var body: [Statement]
+    /// The `for …` header line.
+    public var range: SourceRange
+
+    public init(variable: String, variableRange: SourceRange, items: Items, body: [Statement], range: SourceRange) {
+        self.variable = variable
+        self.variableRange = variableRange
+        self.items = items
+        self.body = body
+        self.range = range
+    }
+}
+
+/// `if COND … elif COND … else … end`. A condition is written as `expect` reads it.
+public struct Conditional: Sendable, Hashable {
+    public struct Branch: Sendable, Hashable {
+        /// The condition as a command named `if`/`elif` whose arguments are the condition's words.
+        public var condition: Command
+        public var body: [Statement]
+
+        public init(condition: Command, body: [Statement]) {
+            self.condition = condition
+            self.body = body
+        }
+    }
+
+    public var branches: [Branch]
+    public var elseBody: [Statement]?
+
+    public init(branches: [Branch], elseBody: [Statement]?) {
+        self.branches = branches
+        self.elseBody = elseBody
+    }
+}
+
+/// `break` or `continue`.
+public struct LoopControl: Sendable, Hashable {
+    public enum Kind: String, Sendable, Hashable { case `break`, `continue` }
+    public var kind: Kind
+    public var range: SourceRange
+
+    public init(kind: Kind, range: SourceRange) {
+        self.kind = kind
+        self.range = range
+    }
+}
+
+/// Where a command's rendered output goes instead of stdout.
+public struct Redirection: Sendable, Hashable {
+    public enum Kind: Sendable, Hashable {
+        /// `> FILE`
+        case write(Word)
+        /// `>> FILE`
+        case append(Word)
+        /// `| shell pipeline` (the raw text after `|`, run by `/bin/sh -c`).
+        case pipe(String)
+    }
+
+    public var kind: Kind
+    /// From `>`/`|` to the end of the target.
+    public var range: SourceRange
+
+    public init(kind: Kind, range: SourceRange) {
+        self.kind = kind
         self.range = range
     }
 }
@@ -16,11 +130,14 @@ public struct Command: Sendable, Hashable {
     public var arguments: [Argument]
     /// From the start of the name to the end of the last argument.
     public var range: SourceRange
+    /// `> FILE`, `>> FILE` or `| pipeline` after the arguments.
+    public var redirection: Redirection?
 
-    public init(name: Word, arguments: [Argument], range: SourceRange) {
+    public init(name: Word, arguments: [Argument], range: SourceRange, redirection: Redirection? = nil) {
         self.name = name
         self.arguments = arguments
         self.range = range
+        self.redirection = redirection
     }
 
     /// The command name as text.
@@ -120,10 +237,18 @@ public struct Word: Sendable, Hashable {
             switch part {
             case .literal(let text, _, _): return text
             case .variable(let reference):
+                if let fallback = reference.fallback { return "${\(reference.name)\(reference.path):-\(fallback)}" }
                 return reference.path.isEmpty ? "$\(reference.name)" : "${\(reference.name)\(reference.path)}"
             case .status: return "$?"
             }
         }.joined()
+    }
+
+    /// The reference when the word is exactly one variable that expands to several words:
+    /// `$@` or a path with `[*]` (`${_.results[*].isbn}`), quoted or not.
+    public var listReference: VariableReference? {
+        guard parts.count == 1, case .variable(let reference) = parts[0], reference.isList else { return nil }
+        return reference
     }
 
     /// Interpolates the word: literal parts are kept, references are replaced by `value(_:)`.

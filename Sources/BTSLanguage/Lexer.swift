@@ -4,7 +4,9 @@
 /// word starts a comment to the end of the line; `'…'` is literal; `"…"` allows `\" \\ \n \t \$`
 /// escapes and interpolation; bare words allow `\x` (the character itself) and interpolation;
 /// a backslash before a line break joins the lines. Interpolation: `$name`, `$1`, `$_`, `$?`,
-/// `${name.key[0]}`. A `$` not followed by a name is literal.
+/// `${name.key[0]}`, `${name.list[*].key}` (a list), `${1:-default}`, `$#`, `$@`. A `$` not followed by a
+/// name is literal. An unquoted `|` ends the command's words: the rest of the line is a pipeline
+/// for `/bin/sh` (one `.pipe` token).
 public struct Lexer {
     private let bytes: [UInt8]
     private var index = 0
@@ -60,6 +62,8 @@ public struct Lexer {
                 emitSeparator(.newline, length: 1)
             case UInt8(ascii: ";"):
                 emitSeparator(.semicolon, length: 1)
+            case UInt8(ascii: "|"):
+                lexPipe()
             case UInt8(ascii: "#"):
                 while index < bytes.count, bytes[index] != 10 { index += 1 }
             case UInt8(ascii: "\\") where byte(at: index + 1) == 10:
@@ -84,6 +88,27 @@ public struct Lexer {
         index += length
     }
 
+    /// `| text…` up to the end of the line (not including the line break).
+    private mutating func lexPipe() {
+        let start = index
+        var end = index + 1
+        while end < bytes.count, bytes[end] != 10 { end += 1 }
+        var textEnd = end
+        if textEnd > start + 1, bytes[textEnd - 1] == 13 { textEnd -= 1 }
+        var hasError = false
+        if bytes[(start + 1)..<textEnd].contains(0) {
+            report(.error("unexpected NUL character", at: SourceRange(from: start, to: textEnd)))
+            hasError = true
+        }
+        var first = start + 1
+        while first < textEnd, bytes[first] == 32 || bytes[first] == 9 { first += 1 }
+        var last = textEnd
+        while last > first, bytes[last - 1] == 32 || bytes[last - 1] == 9 { last -= 1 }
+        let text = String(decoding: bytes[first..<last], as: UTF8.self)
+        tokens.append(Token(kind: .pipe(text), range: SourceRange(from: start, to: textEnd), hasError: hasError))
+        index = end
+    }
+
     private mutating func reportNUL() {
         report(.error("unexpected NUL character", at: SourceRange(offset: index, length: 1)))
     }
@@ -96,7 +121,7 @@ public struct Lexer {
         loop: while index < bytes.count {
             let current = bytes[index]
             switch current {
-            case 32, 9, 10, 13, UInt8(ascii: ";"):
+            case 32, 9, 10, 13, UInt8(ascii: ";"), UInt8(ascii: "|"):
                 break loop
             case UInt8(ascii: "'"):
                 lexSingleQuoted(&builder)
@@ -232,6 +257,10 @@ public struct Lexer {
         if next == UInt8(ascii: "?") {
             index += 2
             builder.append(.status(range: SourceRange(from: start, to: index)))
+        } else if next == UInt8(ascii: "#") || next == UInt8(ascii: "@") {
+            index += 2
+            let name = next == UInt8(ascii: "#") ? "#" : "@"
+            builder.append(.variable(VariableReference(name: name, range: SourceRange(from: start, to: index))))
         } else if next == UInt8(ascii: "{") {
             lexBraced(&builder)
         } else if Lexer.isDigit(next) {
@@ -267,9 +296,9 @@ public struct Lexer {
         switch ValuePathParser.parse(bytes[(start + 2)..<close], baseOffset: start + 2) {
         case .success(.status):
             builder.append(.status(range: range))
-        case .success(.variable(let name, let path, let nameRange, let componentRanges)):
+        case .success(.variable(let name, let path, let nameRange, let componentRanges, let fallback)):
             builder.append(.variable(VariableReference(name: name, path: path, range: range, nameRange: nameRange,
-                                                       componentRanges: componentRanges)))
+                                                       componentRanges: componentRanges, fallback: fallback)))
         case .failure(let diagnostic):
             report(diagnostic)
             builder.hasError = true

@@ -14,13 +14,25 @@ public struct ParseResult: Sendable {
 
 /// Builds ``Script``s from text. The parser reports every error it finds: after an error it skips
 /// to the next `;` or line break and carries on, so one run reports several problems.
+///
+/// Blocks are made of keyword commands (an unquoted keyword as the command name):
+/// `for NAME in WORD…` / `for NAME in lines FILE` / `for NAME in words TEXT…` … `end`,
+/// `if COND` … `elif COND` … `else` … `end`, and `break` / `continue` inside a loop.
+/// A command may end in `> FILE`, `>> FILE` or `| pipeline` (the rest of the line, for `/bin/sh`).
 public enum Parser {
+    /// The words that open, divide and close blocks.
+    public static let keywords = ["for", "if", "elif", "else", "end", "break", "continue"]
+
+    /// Commands whose words are a condition: `>`, `>=`, `<` there are operators, not redirections.
+    static let conditionCommands: Set<String> = ["expect", "if", "elif"]
+
     /// Parses a source file.
     public static func parse(_ source: SourceFile) -> ParseResult {
         let (tokens, lexical) = Lexer.tokenize(source)
         var diagnostics = lexical
-        var commands: [Command] = []
+        var builder = BlockBuilder()
         var words: [Word] = []
+        var pipe: (text: String, range: SourceRange)?
         var erroneous = false
         for token in tokens {
             if let word = token.word {
@@ -29,14 +41,29 @@ public enum Parser {
                 continue
             }
             erroneous = erroneous || token.hasError
-            if !words.isEmpty, !erroneous, let command = buildCommand(words, &diagnostics) {
-                commands.append(command)
+            if let text = token.pipeline {
+                if words.isEmpty {
+                    diagnostics.append(.error("'|' needs a command before it", at: SourceRange(offset: token.range.offset, length: 1),
+                                              notes: [Diagnostic.Note("e.g. 'search dune | sort'")]))
+                    erroneous = true
+                } else if text.isEmpty {
+                    diagnostics.append(.error("missing command after '|'", at: SourceRange(offset: token.range.offset, length: 1),
+                                              notes: [Diagnostic.Note("e.g. 'search dune | sort'")]))
+                    erroneous = true
+                }
+                pipe = (text, token.range)
+                continue
+            }
+            if !words.isEmpty {
+                builder.add(words, pipe: pipe, erroneous: erroneous, &diagnostics)
             }
             words.removeAll()
+            pipe = nil
             erroneous = false
         }
+        builder.finish(&diagnostics)
         diagnostics.sort { $0.range.offset < $1.range.offset }
-        let script = Script(commands: commands, range: SourceRange(offset: 0, length: source.bytes.count))
+        let script = Script(statements: builder.statements, range: SourceRange(offset: 0, length: source.bytes.count))
         return ParseResult(source: source, script: script, diagnostics: diagnostics)
     }
 
@@ -45,18 +72,47 @@ public enum Parser {
         parse(SourceFile(name: name, text: text))
     }
 
-    /// Whether `text` is complete input for the REPL: false while a quote or `${` is open or the
-    /// text ends in a line-continuing backslash (the REPL then shows a continuation prompt).
+    /// Whether `text` is complete input for the REPL (or for a reader fed line by line): false
+    /// while a quote or `${` is open, the text ends in a line-continuing backslash, or a block
+    /// (`for`, `if`) is still open. The REPL then shows a continuation prompt; a script reader
+    /// keeps appending lines until this is true (or the input ends).
     public static func isComplete(_ text: String) -> Bool {
+        !parse(text).isIncomplete
+    }
+
+    /// Whether `text` is lexically complete: no open quote, `${` or trailing backslash (blocks
+    /// are not considered).
+    public static func isLexicallyComplete(_ text: String) -> Bool {
         let (_, diagnostics) = Lexer.tokenize(SourceFile(name: "<stdin>", text: text))
         return !diagnostics.contains { $0.isIncompleteInput }
     }
 
     // MARK: Commands
 
-    private static func buildCommand(_ words: [Word], _ diagnostics: inout [Diagnostic]) -> Command? {
-        guard let name = words.first else { return nil }
+    static func buildCommand(_ allWords: [Word], pipe: (text: String, range: SourceRange)?,
+                             _ diagnostics: inout [Diagnostic]) -> Command? {
+        guard let name = allWords.first else { return nil }
         var failed = false
+        var words = allWords
+        var redirection: Redirection?
+        if !conditionCommands.contains(name.literalText ?? "") {
+            switch extractRedirection(&words) {
+            case .success(let found): redirection = found
+            case .failure(let diagnostic):
+                diagnostics.append(diagnostic)
+                failed = true
+            }
+        }
+        if let pipe {
+            if let redirection {
+                diagnostics.append(.error(
+                    "a command cannot both write a file and pipe its output", at: pipe.range,
+                    notes: [Diagnostic.Note("the redirection is here", range: redirection.range),
+                            Diagnostic.Note("write 'CMD | pipeline > FILE' inside the pipeline instead")]))
+                failed = true
+            }
+            redirection = Redirection(kind: .pipe(pipe.text), range: pipe.range)
+        }
         if let text = name.literalText {
             if text.isEmpty {
                 diagnostics.append(.error("empty command name", at: name.range))
@@ -91,7 +147,51 @@ public enum Parser {
         }
         guard !failed else { return nil }
         let range = name.range.union(words.last?.range ?? name.range)
-        return Command(name: name, arguments: arguments, range: range)
+        return Command(name: name, arguments: arguments, range: range, redirection: redirection)
+    }
+
+    /// Takes `> FILE`, `>FILE`, `>> FILE` or `>>FILE` (unquoted `>`) off the end of `words`; it
+    /// must come last.
+    static func extractRedirection(_ words: inout [Word]) -> Result<Redirection?, Diagnostic> {
+        guard let position = words.indices.dropFirst().first(where: { isRedirection(words[$0]) }),
+              case .literal(let text, let range, false) = words[position].parts[0]
+        else { return .success(nil) }
+        let word = words[position]
+        let append = text.hasPrefix(">>")
+        let operatorLength = append ? 2 : 1
+        var target: Word
+        var consumed = 1
+        if text.utf8.count == operatorLength, word.parts.count == 1 {
+            guard position + 1 < words.count else {
+                return .failure(.error("missing file name after '\(append ? ">>" : ">")'", at: word.range,
+                                       notes: [Diagnostic.Note("e.g. 'search dune > dune.json'")]))
+            }
+            target = words[position + 1]
+            consumed = 2
+        } else {
+            var parts = Array(word.parts.dropFirst())
+            let rest = String(text.dropFirst(operatorLength))
+            let restRange = SourceRange(from: range.offset + operatorLength, to: range.end)
+            if !rest.isEmpty { parts.insert(.literal(rest, range: restRange, isQuoted: false), at: 0) }
+            target = Word(parts: parts, range: SourceRange(from: restRange.offset, to: word.range.end))
+        }
+        if target.literalText == "" || target.parts.isEmpty {
+            return .failure(.error("missing file name after '\(append ? ">>" : ">")'", at: word.range))
+        }
+        if let stray = words.dropFirst(position + consumed).first {
+            return .failure(.error(
+                "unexpected '\(stray.sourceForm)' after the redirection; '> FILE' comes last",
+                at: stray.range, notes: [Diagnostic.Note("quote '>' to use it as a word: '>'")]))
+        }
+        words.removeSubrange(position...)
+        let whole = word.range.union(target.range)
+        return .success(Redirection(kind: append ? .append(target) : .write(target), range: whole))
+    }
+
+    /// An unquoted word starting with `>`.
+    static func isRedirection(_ word: Word) -> Bool {
+        guard case .literal(let text, _, false)? = word.parts.first else { return false }
+        return text.hasPrefix(">")
     }
 
     /// Classifies a word as positional, option or `--` (also used by completion on partial lines).

@@ -4,6 +4,8 @@ public struct Token: Sendable, Hashable {
         case word(Word)
         /// `;`
         case semicolon
+        /// An unquoted `|` and the raw text after it to the end of the line (a `/bin/sh` pipeline).
+        case pipe(String)
         /// An unescaped line break.
         case newline
         /// End of input (zero-length range at the end).
@@ -28,6 +30,12 @@ public struct Token: Sendable, Hashable {
         return nil
     }
 
-    /// Whether the token ends a command.
+    /// Whether the token ends a command (a pipe ends its words too, and the line after it).
     public var isSeparator: Bool { word == nil }
+
+    /// The pipeline text, if this is a pipe token.
+    public var pipeline: String? {
+        if case .pipe(let text) = kind { return text }
+        return nil
+    }
 }

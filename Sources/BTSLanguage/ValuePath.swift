@@ -6,6 +6,8 @@ public struct ValuePath: Sendable, Hashable, CustomStringConvertible {
         case key(String)
         /// An array element; negative indexes count from the end (`[-1]` is the last).
         case index(Int)
+        /// `[*]`: every element of an array (the rest of the path is read from each): a list.
+        case all
     }
 
     public var components: [Component]
@@ -22,9 +24,13 @@ public struct ValuePath: Sendable, Hashable, CustomStringConvertible {
             switch component {
             case .key(let key): return ".\(key)"
             case .index(let index): return "[\(index)]"
+            case .all: return "[*]"
             }
         }.joined()
     }
+
+    /// Whether the path selects many values (`[*]` somewhere).
+    public var isList: Bool { components.contains(.all) }
 }
 
 /// A reference to a variable inside a word: `$x`, `${x}`, `$1`, `$_`, `${_.a.b[0]}`.
@@ -40,17 +46,23 @@ public struct VariableReference: Sendable, Hashable {
     /// One range per path component (`.key` including the dot, `[0]` including the brackets),
     /// so an interpreter can point at the exact step that failed.
     public var componentRanges: [SourceRange]
+    /// `${1:-5}`: the text used when the variable is unset, missing, null or empty.
+    public var fallback: String?
 
     public init(
         name: String, path: ValuePath = ValuePath(), range: SourceRange, nameRange: SourceRange? = nil,
-        componentRanges: [SourceRange] = []
+        componentRanges: [SourceRange] = [], fallback: String? = nil
     ) {
         self.name = name
         self.path = path
         self.range = range
         self.nameRange = nameRange ?? SourceRange(offset: range.offset + 1, length: max(0, range.length - 1))
         self.componentRanges = componentRanges
+        self.fallback = fallback
     }
+
+    /// Whether the reference expands to several words: `$@` (all script arguments) or a `[*]` path.
+    public var isList: Bool { name == "@" || path.isList }
 
     /// The range of the reference up to and including path component `index` (for messages such
     /// as "no key 'isbnn' in ${_.results[0].isbnn}").
@@ -60,16 +72,18 @@ public struct VariableReference: Sendable, Hashable {
     }
 
     /// Whether the name is `1`, `2`, … (a script argument).
-    public var isPositional: Bool { name.utf8.allSatisfy { $0 >= 48 && $0 <= 57 } }
+    public var isPositional: Bool { !name.isEmpty && name.utf8.allSatisfy { $0 >= 48 && $0 <= 57 } }
 }
 
-/// Parses the inside of `${ … }`: `name ( .key | [index] )*`, whitespace allowed between parts.
+/// Parses the inside of `${ … }`: `name ( .key | [index] | [*] )* [ :-DEFAULT ]`, whitespace allowed
+/// between parts; `name` may also be `#` (the number of arguments) or `@` (all of them).
 public enum ValuePathParser {
     /// The result of parsing: `.status` for `${?}`, else a variable reference.
     public enum Parsed: Sendable, Hashable {
         case status
         /// A variable with its path; ranges are source offsets (from `baseOffset`).
-        case variable(name: String, path: ValuePath, nameRange: SourceRange, componentRanges: [SourceRange])
+        case variable(name: String, path: ValuePath, nameRange: SourceRange, componentRanges: [SourceRange],
+                      fallback: String?)
     }
 
     /// Parses `bytes` (the text between the braces) that starts at `baseOffset` in the source.
@@ -84,7 +98,12 @@ public enum ValuePathParser {
             return .failure(cursor.unexpected("after '?'"))
         }
         let nameStart = cursor.offset
-        guard let name = cursor.name(allowDigitStart: true) else {
+        var special: String?
+        if let byte = cursor.peek, byte == UInt8(ascii: "#") || byte == UInt8(ascii: "@") {
+            special = String(UnicodeScalar(byte))
+            cursor.index += 1
+        }
+        guard let name = special ?? cursor.name(allowDigitStart: true) else {
             if cursor.atEnd {
                 return .failure(.error("empty variable reference; expected a name inside '${}'", at: cursor.here))
             }
@@ -93,10 +112,22 @@ public enum ValuePathParser {
         let nameRange = SourceRange(from: nameStart, to: cursor.offset)
         var components: [ValuePath.Component] = []
         var ranges: [SourceRange] = []
+        var fallback: String?
         while true {
             cursor.skipSpace()
             guard let byte = cursor.peek else { break }
             let componentStart = cursor.offset
+            if byte == UInt8(ascii: ":") {
+                guard cursor.bytes.count > cursor.index + 1, cursor.bytes[cursor.index + 1] == UInt8(ascii: "-") else {
+                    return .failure(.error("expected ':-' before a default value, e.g. ${1:-5}", at: cursor.here))
+                }
+                fallback = String(decoding: cursor.bytes[(cursor.index + 2)...], as: UTF8.self)
+                cursor.index = cursor.bytes.count
+                break
+            }
+            if special != nil {
+                return .failure(cursor.unexpected("after '$\(name)' (it takes no path)"))
+            }
             if byte == UInt8(ascii: ".") {
                 cursor.index += 1
                 cursor.skipSpace()
@@ -109,8 +140,20 @@ public enum ValuePathParser {
                 let open = cursor.here
                 cursor.index += 1
                 cursor.skipSpace()
+                if cursor.peek == UInt8(ascii: "*") {
+                    cursor.index += 1
+                    cursor.skipSpace()
+                    guard cursor.peek == UInt8(ascii: "]") else {
+                        return .failure(.error("expected ']' after '[*'", at: cursor.here,
+                                               notes: [Diagnostic.Note("to match this '['", range: open)]))
+                    }
+                    cursor.index += 1
+                    components.append(.all)
+                    ranges.append(SourceRange(from: componentStart, to: cursor.offset))
+                    continue
+                }
                 guard let index = cursor.integer() else {
-                    return .failure(.error("expected an integer index after '['", at: cursor.here,
+                    return .failure(.error("expected an integer index or '*' after '['", at: cursor.here,
                                            notes: [Diagnostic.Note("'[' is here", range: open)]))
                 }
                 cursor.skipSpace()
@@ -125,8 +168,12 @@ public enum ValuePathParser {
                 return .failure(cursor.unexpected("in variable path"))
             }
         }
+        if fallback != nil, ValuePath(components).isList || name == "@" {
+            return .failure(.error("a list ('[*]' or '$@') cannot have a default value",
+                                   at: SourceRange(from: nameStart, to: cursor.offset)))
+        }
         return .success(.variable(name: name, path: ValuePath(components), nameRange: nameRange,
-                                  componentRanges: ranges))
+                                  componentRanges: ranges, fallback: fallback))
     }
 
     /// Parses a path written as text, e.g. `_.results[0].isbn` (for commands such as `expect`).

@@ -40,6 +40,9 @@ struct GlobalOptions: ParsableArguments {
     @Flag(name: .long, help: "Fail with exit 5 instead of waiting when a rate-limit budget is spent.")
     var noWait = false
 
+    @Flag(name: .customLong("norc"), help: "Do not run $XDG_CONFIG_HOME/bts/rc.bts at interactive start.")
+    var noRC = false
+
     func validate() throws {
         if let timeout, !(timeout > 0 && timeout <= 3600) {
             throw ValidationError("--timeout must be more than 0 and at most 3600 seconds (got \(timeout))")
@@ -64,6 +67,7 @@ struct GlobalOptions: ParsableArguments {
             backend: BackendRequest(apiURL: api, profile: profile, forceEmbedded: local),
             settings: settings, continueOnError: continueOnError, noColor: noColor, terminal: terminal,
             environment: environment, scriptName: scriptName, scriptArguments: scriptArguments, history: history)
+        options.loadsRCFile = !noRC
         if let timeout { options.backendOptions.timeout = .milliseconds(Int64(timeout * 1000)) }
         options.backendOptions.embedded = LocalEmbeddedBackend()
         return options

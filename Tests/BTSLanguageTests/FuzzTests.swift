@@ -7,6 +7,9 @@ import Testing
     static let alphabet: [String] = [
         "a", "b", "x", "_", "1", "0", " ", " ", "\t", "'", "\"", "$", "{", "}", "[", "]", ".", "\\", ";", "#",
         "\n", "\r", "\u{0}", "é", "三", "📚", "e\u{301}", "-", "--", "=", "?", "${", "${_.", "search ", "--limit",
+        // Issue 14: blocks, lists, parameters, pipes and redirections.
+        "for x in ", "if ", "elif ", "else", "end", "break", "continue", "\nend\n", "|", ">", ">>", "[*]", ":-",
+        "$#", "$@", "lines ", "words ",
     ]
 
     static func randomText(_ generator: inout SplitMix64) -> String {
@@ -42,6 +45,7 @@ import Testing
             }
             for command in result.script.commands {
                 #expect(all.contains(command.range))
+                if let redirection = command.redirection { #expect(all.contains(redirection.range)) }
                 for argument in command.arguments {
                     #expect(command.range.contains(argument.range))
                     if let option = argument.option {
@@ -52,7 +56,11 @@ import Testing
             }
             let complete = Parser.isComplete(text)
             #expect(complete == !result.isIncomplete, "\(text.debugDescription)")
-            #expect(complete == !lexical.contains { $0.isIncompleteInput })
+            #expect(Parser.isLexicallyComplete(text) == !lexical.contains { $0.isIncompleteInput })
+            if !lexical.contains(where: { $0.isIncompleteInput }) {
+                // Only an open block can make lexically complete text incomplete.
+                #expect(complete || result.diagnostics.contains { $0.message.hasPrefix("unclosed '") })
+            }
             if !complete { #expect(result.hasErrors) }
             let rendered = DiagnosticRenderer(colored: true).render(result.diagnostics, in: source)
             #expect(result.diagnostics.isEmpty == rendered.isEmpty)

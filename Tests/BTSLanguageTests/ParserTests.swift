@@ -73,7 +73,7 @@ import Testing
         let result = parsed(text)
         #expect(result.diagnostics.map(\.message) == [
             "expected a key after '.' in variable path",
-            "expected an integer index after '['",
+            "expected an integer index or '*' after '['",
             "missing option name in '--=1'",
             "unterminated double-quoted string",
         ])
@@ -93,7 +93,7 @@ import Testing
     }
 
     @Test func pathParsesFromPlainText() {
-        guard case .success(.variable(let name, let path, let nameRange, let ranges)) =
+        guard case .success(.variable(let name, let path, let nameRange, let ranges, nil)) =
             ValuePathParser.parse("_.results[0].isbn")
         else {
             Issue.record("expected a variable")

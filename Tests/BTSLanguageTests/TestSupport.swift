@@ -7,6 +7,7 @@ func lexed(_ text: String) -> [String] {
         switch token.kind {
         case .word(let word): return word.sourceForm
         case .semicolon: return ";"
+        case .pipe(let text): return "|" + text
         case .newline: return "\\n"
         case .end: return "<end>"
         }

@@ -10,7 +10,7 @@ if [ ! -x "$bts" ]; then
     exit 2
 fi
 failed=0
-for script in tour.bts smoke.bts batch.bts; do
+for script in tour.bts smoke.bts batch.bts language.bts; do
     start=$(date +%s.%N)
     "$bts" --local --quiet "$here/$script" > /dev/null
     status=$?

@@ -38,6 +38,10 @@ protocol CommandContext: Actor {
     var settings: ShellSettings { get set }
     var variables: [String: JSONValue] { get set }
     var jobs: SessionJobs { get set }
+    /// `alias NAME TEXT`.
+    var aliases: [String: String] { get set }
+    /// The last title or author search (for `more`).
+    var lastSearch: SearchPage? { get set }
     /// `$?`.
     var lastStatus: Int32 { get }
     /// `$_`: the result of the last command that produced data.
@@ -54,6 +58,6 @@ protocol CommandContext: Actor {
     func value(of word: Word) -> Result<JSONValue, ShellError>
     /// A path relative to the running script's directory (or the working directory).
     func resolvePath(_ path: String) -> URL
-    /// Runs a script file in this session (`source`).
-    func source(_ url: URL, shownAs path: String, range: SourceRange?) async throws
+    /// Runs a script file in this session (`source`); with `arguments`, they are its `$1..$n` meanwhile.
+    func source(_ url: URL, shownAs path: String, range: SourceRange?, arguments: [String]?) async throws
 }

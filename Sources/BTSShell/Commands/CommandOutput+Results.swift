@@ -30,15 +30,23 @@ extension CommandOutput {
     }
 
     /// `{query, kind, totalCount, count, results}`.
-    static func search(_ results: SearchResults, query: String, kind: String) -> CommandOutput {
+    static func search(_ results: SearchResults, query: String, kind: String, offset: Int = 0) -> CommandOutput {
         let rows = results.items.map(book)
-        let total = results.totalResults ?? rows.count
-        let value = JSONValue.record([
+        let total = results.totalResults ?? (offset + rows.count)
+        var pairs: [(String, JSONValue?)] = [
             ("query", query.json), ("kind", kind.json), ("totalCount", total.json), ("count", rows.count.json),
             ("results", .array(rows)),
-        ])
+        ]
+        if offset > 0 { pairs.append(("offset", offset.json)) }
+        let value = JSONValue.record(pairs)
         let scored = results.items.contains { $0.score != nil }
-        let footer = "(\(rows.count) of \(total) result\(total == 1 ? "" : "s"))"
+        var footer = offset > 0 && !rows.isEmpty
+            ? "(\(offset + 1)–\(offset + rows.count) of \(total) result\(total == 1 ? "" : "s")"
+            : "(\(rows.count) of \(total) result\(total == 1 ? "" : "s")"
+        if kind == "title" || kind == "author", offset + rows.count < total, !rows.isEmpty {
+            footer += "; 'more' shows the next \(min(rows.count, total - offset - rows.count))"
+        }
+        footer += ")"
         return CommandOutput(value: value, view: .table(
             columns: scored ? scoredColumns : bookColumns, rowsKey: "results", footer: footer,
             empty: kind == "isbn" ? "Book not found. Try a different search." : "No matches."))

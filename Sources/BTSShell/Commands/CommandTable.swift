@@ -7,14 +7,15 @@ import BooksTrackContract
 enum CommandTable {
     static let all: [any ShellCommand.Type] = [
         // Mission commands
-        SearchCommand.self, SimilarCommand.self, SemanticCommand.self, EnrichCommand.self, ImportCommand.self,
+        SearchCommand.self, MoreCommand.self, SimilarCommand.self, SemanticCommand.self, EnrichCommand.self, ImportCommand.self,
         WatchCommand.self, RecommendCommand.self,
         // Library commands
         LibraryCommand.self, SaveCommand.self,
         // Meta commands
         HelpCommand.self, CapsCommand.self, LimitsCommand.self, JobsCommand.self, StatusCommand.self,
         ResultsCommand.self, CancelCommand.self, ConnectCommand.self, SetCommand.self, EchoCommand.self,
-        SleepCommand.self, SourceCommand.self, ExpectCommand.self, HistoryCommand.self, TimingCommand.self,
+        SleepCommand.self, SourceCommand.self, ExpectCommand.self, AliasCommand.self, UnaliasCommand.self,
+        HistoryCommand.self, TimingCommand.self,
         ExitCommand.self,
     ]
 

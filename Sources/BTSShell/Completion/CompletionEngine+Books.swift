@@ -95,7 +95,7 @@ extension CompletionEngine {
         let names = context.variables.filter { $0.hasPrefix(prefix) && !$0.isEmpty }.sorted()
         let candidates = names.map { braced ? "${\($0)}" : "$\($0)" }
         let before = String(decoding: bytes[..<dollar], as: UTF8.self)
-        let insideQuotes = !Parser.isComplete(before)
+        let insideQuotes = !Parser.isLexicallyComplete(before)
         return CompletionAnswer(range: dollar..<cursor, candidates: candidates, appendSpace: !insideQuotes)
     }
 

@@ -4,6 +4,8 @@ import Foundation
 /// catalog database) `$XDG_CACHE_HOME/bts/`, history `$XDG_STATE_HOME/bts/history`.
 public struct XDGPaths: Sendable, Hashable {
     public var configFile: URL
+    /// `$XDG_CONFIG_HOME/bts/rc.bts`: run at the start of an interactive session (not with `--norc`).
+    public var rcFile: URL
     public var cacheDirectory: URL
     public var stateDirectory: URL
 
@@ -14,6 +16,7 @@ public struct XDGPaths: Sendable, Hashable {
             return URL(fileURLWithPath: home).appendingPathComponent(fallback)
         }
         configFile = base("XDG_CONFIG_HOME", ".config").appendingPathComponent("bts/config.toml")
+        rcFile = base("XDG_CONFIG_HOME", ".config").appendingPathComponent("bts/rc.bts")
         cacheDirectory = base("XDG_CACHE_HOME", ".cache").appendingPathComponent("bts")
         stateDirectory = base("XDG_STATE_HOME", ".local/state").appendingPathComponent("bts")
     }

@@ -47,6 +47,15 @@ extension Shell {
         await InteractiveLoop(shell: self, reader: reader, signals: signals, completion: completion).run()
     }
 
+    /// Runs the rc file, if there is one and the session loads it: its settings, variables and
+    /// aliases stay for the session; its errors are reported like a script's (with its name).
+    func runRCFile() async {
+        guard options.loadsRCFile, options.terminal.stdinIsTerminal else { return }
+        let url = options.paths.rcFile
+        guard FileManager.default.fileExists(atPath: url.path) else { return }
+        _ = await runFile(url)
+    }
+
     /// Records the status of a line run at the prompt (`$?`).
     func finishLine(status: Int32) {
         lastStatus = status
@@ -82,6 +91,14 @@ struct InteractiveLoop {
         }
         defer { listener?.cancel() }
         let shell = self.shell
+        let startup = Task { () -> Int32 in
+            await shell.runRCFile()
+            return 0
+        }
+        running.set(startup)
+        _ = await startup.value
+        running.set(nil)
+        if let code = await shell.exitRequest { return code }
         while !running.hasEnded {
             // TAB sees this session's jobs, books and variables; the prompt shows the backend
             // and, when low, the tightest budget (fresh after each command).

@@ -24,7 +24,7 @@ extension Shell: CommandContext {
 
     /// Runs a script file in this session: all of it is checked first; a failing command has
     /// already reported itself, so only its status travels up.
-    func source(_ url: URL, shownAs path: String, range: SourceRange?) async throws {
+    func source(_ url: URL, shownAs path: String, range: SourceRange?, arguments: [String]?) async throws {
         guard sourceDepth < 16 else { throw ShellError(.usage, "'source' nested too deeply (16 levels); is a script sourcing itself?") }
         guard let data = FileManager.default.contents(atPath: url.path) else {
             throw ShellError(.usage, "cannot read '\(path)': no such file or not readable", range: range)
@@ -37,7 +37,10 @@ extension Shell: CommandContext {
         sourceDepth += 1
         defer { sourceDepth -= 1 }
         let inner = SourceContext(source: script.source, directory: url.deletingLastPathComponent(), interactive: false)
-        let status = await execute(script.commands, inner)
+        let outer = positionalArguments
+        if let arguments { positionalArguments = arguments }
+        defer { positionalArguments = outer }
+        let status = await execute(script.statements, inner)
         if status != 0, exitRequest == nil {
             throw SilentFailure(status: status)
         }

@@ -46,7 +46,7 @@ extension Shell {
         var status: Int32 = 0
         for script in checked {
             let context = SourceContext(source: script.source, directory: directory, interactive: interactive)
-            let sourceStatus = await execute(script.commands, context)
+            let sourceStatus = await execute(script.statements, context)
             if sourceStatus != 0 { status = sourceStatus }
             if let exit = exitRequest { return exit }
             if sourceStatus != 0, stopsOnError || sourceStatus == ExitStatus.interrupted.rawValue { return sourceStatus }
@@ -66,41 +66,6 @@ extension Shell {
 
     var stopsOnError: Bool { settings.onError == .stop && !options.continueOnError }
 
-    /// Syntax errors plus the registry's validation of every command; each command is resolved
-    /// here, once (the commands run as resolved).
-    func check(_ parsed: ParseResult) -> CheckedScript {
-        var commands: [ResolvedCommand] = []
-        var diagnostics = parsed.diagnostics
-        for command in parsed.script.commands {
-            switch registry.resolve(command) {
-            case .success(let resolved): commands.append(resolved)
-            case .failure(let found): diagnostics += found.all
-            }
-        }
-        return CheckedScript(source: parsed.source, commands: commands,
-                             diagnostics: diagnostics.sorted { $0.range.offset < $1.range.offset })
-    }
-
-    /// Runs commands in order. A failure stops them unless errors are to be continued past.
-    /// The status is the first failure's when it stopped the run, else the status of a failure
-    /// passed over only because of `--continue-on-error` (like hurl), else that of the last
-    /// command (like sh: a script that said `set onerror continue` checks `$?` itself).
-    func execute(_ commands: [ResolvedCommand], _ context: SourceContext) async -> Int32 {
-        var last: Int32 = 0
-        var remembered: Int32?
-        for command in commands {
-            if Task.isCancelled { return ExitStatus.interrupted.rawValue }
-            let result = await execute(command, context)
-            if exitRequest != nil { return result }
-            if result != 0 {
-                if result == ExitStatus.interrupted.rawValue || stopsOnError { return result }
-                if settings.onError == .stop { remembered = result }
-            }
-            last = result
-        }
-        return remembered ?? last
-    }
-
     /// Runs one command, reports its error, updates `$?`, `$_` and the timing.
     func execute(_ resolved: ResolvedCommand, _ context: SourceContext) async -> Int32 {
         let command = resolved.command
@@ -109,7 +74,15 @@ extension Shell {
         currentMetrics = CommandMetrics()
         var status: Int32 = 0
         do {
-            try await perform(resolved, context)
+            let option = resolved.bound(CommandRegistry.outputOption) != nil
+                ? resolved.string(CommandRegistry.outputOption).flatMap(OutputFormat.init(rawValue:)) : nil
+            if command.redirection == nil, pages(context) {
+                try await withPager { try await perform(resolved, context) }
+            } else {
+                try await withRedirection(command.redirection, option: option) {
+                    try await perform(resolved, context)
+                }
+            }
         } catch let failure as SilentFailure {
             status = failure.status
         } catch {
@@ -158,9 +131,10 @@ extension Shell {
         guard let type = CommandTable.type(of: command) else {
             throw ShellError(.usage, "'\(command.displayName)' is not implemented", range: command.command.name.range)
         }
-        let resolved = type.interpolatesArguments ? try finish(command) : command
+        let expanded = type.interpolatesArguments ? try expandLists(command) : command
+        let resolved = type.interpolatesArguments ? try finish(expanded) : expanded
         var format = output.format
-        var explicit = settings.output != nil
+        var explicit = redirect?.isExplicit ?? (settings.output != nil)
         if resolved.bound(CommandRegistry.outputOption) != nil,
            let chosen = resolved.string(CommandRegistry.outputOption).flatMap(OutputFormat.init(rawValue:)) {
             format = chosen
@@ -177,9 +151,10 @@ extension Shell {
     }
 }
 
-/// A script checked against the registry: its commands resolved, or what is wrong with it.
+/// A script checked against the registry: its statements with every command resolved, or what
+/// is wrong with it.
 struct CheckedScript: Sendable {
     var source: SourceFile
-    var commands: [ResolvedCommand]
+    var statements: [CheckedStatement]
     var diagnostics: [Diagnostic]
 }

@@ -26,7 +26,7 @@ extension Shell {
     /// What `$…` reads right now.
     var scope: VariableScope {
         VariableScope(variables: variables, lastResult: lastResult, lastStatus: lastStatus,
-                      scriptName: options.scriptName, scriptArguments: options.scriptArguments,
+                      scriptName: options.scriptName, scriptArguments: positionalArguments,
                       settingNames: Set(registry.settings.map(\.name)))
     }
 

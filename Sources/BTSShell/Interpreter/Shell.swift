@@ -21,6 +21,8 @@ public struct ShellOptions: Sendable {
     public var scriptArguments: [String]
     /// The interactive history (for `history`); nil when none is kept.
     public var history: HistoryStore?
+    /// Run `$XDG_CONFIG_HOME/bts/rc.bts` when the REPL starts (`bts` without `--norc`).
+    public var loadsRCFile = false
 
     public init(
         backend: BackendRequest = BackendRequest(), backendOptions: BackendOptions? = nil,
@@ -76,11 +78,20 @@ public actor Shell {
     var config: ShellConfig?
     /// The user's library, once opened (see `Shell+Library.swift`), and whether completion must reload it.
     var openedLibrary: LibraryState = LibraryState()
+    /// `$1..$n` as they stand: the script's, or those of a `source FILE ARG…` or an alias call running now.
+    var positionalArguments: [String]
+    /// `alias NAME TEXT`: the text run in place of NAME.
+    var aliases: [String: String] = [:]
+    /// The last title or author search (`more` fetches its next page).
+    var lastSearch: SearchPage?
+    /// Where stdout goes while a command with `> FILE`, `>> FILE` or `| pipeline` runs.
+    var redirect: ActiveRedirect?
 
     public init(options: ShellOptions, sink: any OutputSink = StandardOutputSink()) {
         self.options = options
         self.settings = options.settings
         self.sink = sink
+        self.positionalArguments = options.scriptArguments
     }
 
     /// Stops the API client and the embedded server. Safe to call more than once.
@@ -93,10 +104,24 @@ public actor Shell {
 
     // MARK: Output
 
-    /// The output as the current settings shape it.
+    /// The output as the current settings shape it (while a redirection is active: into its
+    /// buffer, in its format, without colour or a width limit).
     var output: ShellOutput {
-        ShellOutput(sink: sink, terminal: options.terminal, noColor: options.noColor, environment: options.environment,
-                    settings: settings)
+        guard let redirect, !redirect.keepsTerminal else {
+            if let redirect {
+                return ShellOutput(sink: redirect.sink, terminal: options.terminal, noColor: options.noColor,
+                                   environment: options.environment, settings: settings)
+            }
+            return ShellOutput(sink: sink, terminal: options.terminal, noColor: options.noColor,
+                               environment: options.environment, settings: settings)
+        }
+        var shaped = settings
+        shaped.output = redirect.format
+        var terminal = options.terminal
+        terminal.stdoutIsTerminal = false
+        terminal.columns = nil
+        return ShellOutput(sink: redirect.sink, terminal: terminal, noColor: options.noColor,
+                           environment: options.environment, settings: shaped)
     }
 
     /// Whether ANSI styles may go to `stream`.

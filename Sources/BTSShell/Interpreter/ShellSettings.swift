@@ -10,6 +10,8 @@ public struct ShellSettings: Sendable, Hashable {
     /// Wait (with a countdown) for a spent budget instead of failing with exit 5.
     public var wait = true
     public var onError: OnError = .stop
+    /// Page interactive output taller than the terminal (`$PAGER`, default `less -FRX`).
+    public var pager = true
     /// Silence human messages (progress, warnings, countdowns) on stderr.
     public var quiet = false
     /// Print each request/response (secrets masked) on stderr.
@@ -25,6 +27,7 @@ public struct ShellSettings: Sendable, Hashable {
         case "timing": return timing ? "on" : "off"
         case "wait": return wait ? "on" : "off"
         case "onerror": return onError.rawValue
+        case "pager": return pager ? "on" : "off"
         default: return nil
         }
     }
@@ -47,6 +50,9 @@ public struct ShellSettings: Sendable, Hashable {
         case "onerror":
             guard let mode = OnError(rawValue: value.lowercased()) else { return false }
             onError = mode
+        case "pager":
+            guard let on = Self.bool(value) else { return false }
+            pager = on
         default:
             return false
         }

@@ -26,7 +26,12 @@ struct VariableScope: Sendable {
                 text += String(lastStatus)
             case .variable(let reference):
                 switch lookup(reference) {
-                case .success(let value): text += value.interpolationText
+                case .success(let value):
+                    if reference.isList, case .array(let elements) = value {
+                        text += elements.map(\.interpolationText).joined(separator: " ")
+                    } else {
+                        text += value.interpolationText
+                    }
                 case .failure(let error): return .failure(error)
                 }
             }
@@ -44,12 +49,46 @@ struct VariableScope: Sendable {
         return interpolate(word).map(JSONValue.string)
     }
 
+    /// The words a word stands for: one per element for a list (`$@`, `${…[*]…}`), else one.
+    func words(of word: Word) -> Result<[String], ShellError> {
+        guard let reference = word.listReference else { return interpolate(word).map { [$0] } }
+        return lookup(reference).map { value in
+            if case .array(let elements) = value { return elements.map(\.interpolationText) }
+            return [value.interpolationText]
+        }
+    }
+
+    /// The items a `for` loop walks for one word: the elements when the word is one variable
+    /// holding an array (or a list), the value itself for any other lone variable, else the text.
+    func items(of word: Word) -> Result<[JSONValue], ShellError> {
+        if word.parts.count == 1, case .variable(let reference) = word.parts[0] {
+            return lookup(reference).map { value in
+                if case .array(let elements) = value { return elements }
+                return [value]
+            }
+        }
+        return interpolate(word).map { [.string($0)] }
+    }
+
     /// Reads a variable and walks its path. Unknown variables are usage errors (2); a missing
-    /// key or index is a failure (1) pointing at the exact step.
+    /// key or index is a failure (1) pointing at the exact step. `${NAME:-TEXT}` gives TEXT when
+    /// the variable is unset, a step is missing, or the value is null or empty.
     func lookup(_ reference: VariableReference) -> Result<JSONValue, ShellError> {
+        guard let fallback = reference.fallback else { return resolve(reference) }
+        switch resolve(reference) {
+        case .success(let value) where !value.isNull && value.interpolationText != "": return .success(value)
+        default: return .success(.string(fallback))
+        }
+    }
+
+    private func resolve(_ reference: VariableReference) -> Result<JSONValue, ShellError> {
         var value: JSONValue
         let name = reference.name
-        if name == "_" {
+        if name == "#" {
+            return .success(.number(Double(scriptArguments.count)))
+        } else if name == "@" {
+            value = scriptArguments.json
+        } else if name == "_" {
             value = lastResult
         } else if reference.isPositional, let index = Int(name) {
             if index == 0 {
@@ -73,19 +112,47 @@ struct VariableScope: Sendable {
             }
             return .failure(ShellError(.usage, message, range: reference.range))
         }
-        for (index, component) in reference.path.components.enumerated() {
+        return walk(value, reference, from: 0)
+    }
+
+    /// Walks the path from component `start`; `[*]` maps the rest of the path over each element.
+    private func walk(_ start: JSONValue, _ reference: VariableReference, from first: Int) -> Result<JSONValue, ShellError> {
+        var value = start
+        let components = reference.path.components
+        var index = first
+        while index < components.count {
+            let component = components[index]
             let step: ValuePathComponentKey
             switch component {
             case .key(let key): step = .key(key)
             case .index(let position): step = .index(position)
+            case .all:
+                let prefix = "${\(reference.name)\(ValuePath(Array(components.prefix(index))))}"
+                guard case .array(let elements) = value else {
+                    if value.isNull { return .success(.array([])) }
+                    return .failure(ShellError(
+                        .failure, "cannot read '[*]': \(prefix) is \(Self.describe(value)), not an array",
+                        range: reference.range(throughComponent: index), code: "MISSING_VALUE"))
+                }
+                var collected: [JSONValue] = []
+                for element in elements {
+                    switch walk(element, reference, from: index + 1) {
+                    case .success(.array(let inner)) where components[(index + 1)...].contains(.all):
+                        collected += inner
+                    case .success(let item): collected.append(item)
+                    case .failure(let error): return .failure(error)
+                    }
+                }
+                return .success(.array(collected))
             }
             guard let next = value.child(step) else {
                 let range = reference.range(throughComponent: index)
-                let prefix = "${\(name)\(ValuePath(Array(reference.path.components.prefix(index))))}"
+                let prefix = "${\(reference.name)\(ValuePath(Array(components.prefix(index))))}"
                 return .failure(ShellError(.failure, Self.missingMessage(component, in: value, prefix: prefix),
                                            range: range, code: "MISSING_VALUE"))
             }
             value = next
+            index += 1
         }
         return .success(value)
     }
@@ -107,6 +174,8 @@ struct VariableScope: Sendable {
             return "cannot read '.\(key)': \(prefix) is \(describe(value)), not an object"
         case (.index(let position), _):
             return "cannot read '[\(position)]': \(prefix) is \(describe(value)), not an array"
+        case (.all, _):
+            return "cannot read '[*]': \(prefix) is \(describe(value)), not an array"
         }
     }
 

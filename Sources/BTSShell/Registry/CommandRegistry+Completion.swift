@@ -28,6 +28,19 @@ public struct CompletionSlot: Sendable, Hashable {
 
 extension CommandRegistry {
     /// Analyses `line` up to `cursorOffset` (a UTF-8 offset; the end when nil).
+    /// After a block keyword: `for NAME in` offers `in`, then `lines`/`words`; `if`/`elif` offer the
+    /// condition keywords of `expect`.
+    private func keywordSlot(_ keyword: String, words: [Word],
+                             _ slot: (CompletionKind, [String], CommandSpec?) -> CompletionSlot) -> CompletionSlot {
+        switch (keyword, words.count) {
+        case ("for", 1): return slot(.subcommand, ["in"], nil)
+        case ("for", 2) where words[1].literalText == "in": return slot(.subcommand, ["lines", "words"], nil)
+        case ("for", 3) where words[2].literalText == "lines": return slot(.filePath(extensions: ["txt", "csv"]), [], nil)
+        case ("if", 0), ("elif", 0): return slot(.subcommand, ["not", "exists", "count"], nil)
+        default: return slot(.none, [], nil)
+        }
+    }
+
     public func completionSlot(forLine line: String, cursorOffset: Int? = nil) -> CompletionSlot {
         let bytes = Array(line.utf8)
         let cursor = min(max(0, cursorOffset ?? bytes.count), bytes.count)
@@ -55,7 +68,10 @@ extension CommandRegistry {
         }
         if partial.hasPrefix("$") { return slot(.variable) }
         guard let first = words.first else {
-            return slot(.command, commands.map(\.name))
+            return slot(.command, commands.map(\.name) + Parser.keywords)
+        }
+        if let keyword = first.literalText, !first.isQuoted, Parser.keywords.contains(keyword) {
+            return keywordSlot(keyword, words: Array(words.dropFirst()), slot)
         }
         guard let name = first.literalText, let root = command(named: name) else { return slot(.none) }
 

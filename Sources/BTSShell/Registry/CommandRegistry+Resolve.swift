@@ -234,7 +234,7 @@ extension CommandRegistry {
     func unknownCommand(_ name: String, range: SourceRange) -> Diagnostic {
         var message = "unknown command '\(name)'"
         var fixIt: Diagnostic.FixIt?
-        if let guess = Suggest.closest(to: name, among: allNames) {
+        if let guess = Suggest.closest(to: name, among: allNames + Parser.keywords) {
             message += " (did you mean '\(guess)'?)"
             fixIt = Diagnostic.FixIt(range: range, replacement: guess)
         }

@@ -17,5 +17,8 @@ extension CommandRegistry {
                     default: "on"),
         SettingSpec("onerror", type: .enumeration(["stop", "continue"]),
                     help: "Whether a script stops at the first failing command", default: "stop"),
+        SettingSpec("pager", type: .enumeration(["on", "off"]),
+                    help: "Page interactive output taller than the terminal through $PAGER (default 'less -FRX')",
+                    default: "on"),
     ]
 }

@@ -127,6 +127,12 @@ func editorRedisplay(_ el: OpaquePointer?, _ key: Int32) -> UInt8 {
     UInt8(CC_REDISPLAY)
 }
 
+/// Ctrl-X Ctrl-E: edit the line in `$EDITOR`, then run it.
+func editorEditExternally(_ el: OpaquePointer?, _ key: Int32) -> UInt8 {
+    guard let el, let core = core(el) else { return UInt8(CC_ERROR) }
+    return core.editExternally()
+}
+
 /// TAB: ask the completion provider, edit the buffer, list candidates below the line.
 func editorComplete(_ el: OpaquePointer?, _ key: Int32) -> UInt8 {
     guard let el, let core = core(el) else { return UInt8(CC_ERROR) }

@@ -34,6 +34,8 @@ final class EditorCore: @unchecked Sendable {
     var endReason: EndReason?
     /// The current key-binding family.
     private(set) var mode: LineEditor.EditingMode = .emacs
+    /// The terminal's modes before editing (restored while `$EDITOR` runs).
+    var cookedTerminal: termios?
 
     init?(programName: String, input: UnsafeMutablePointer<FILE>, output: UnsafeMutablePointer<FILE>,
           error: UnsafeMutablePointer<FILE>, historySize: Int, completionProvider: CompletionProvider?,
@@ -59,6 +61,8 @@ final class EditorCore: @unchecked Sendable {
     /// Wires callbacks and bindings. Separate from init because `self` must be complete.
     func configure(initialMode: LineEditor.EditingMode, sourceEditrc: Bool) {
         guard functionNames.isEmpty else { return }
+        var attributes = termios()
+        if tcgetattr(inputFD, &attributes) == 0 { cookedTerminal = attributes }
         _ = bts_el_set_clientdata(el, Unmanaged.passUnretained(self).toOpaque())
         _ = bts_el_set_getcfn(el, editorReadCharacter)
         let marker = wchar_t(bitPattern: PromptEscapes.marker.value)
@@ -71,6 +75,8 @@ final class EditorCore: @unchecked Sendable {
         addFunction("bts-interrupt", "bts: discard the line (Ctrl-C)", editorInterrupt)
         addFunction("bts-abort", "bts: end the read (cancellation)", editorAbort)
         addFunction("bts-redisplay", "bts: redraw after a resize", editorRedisplay)
+        addFunction("bts-edit-externally", "bts: edit the line in $EDITOR, then run it (Ctrl-X Ctrl-E)",
+                    editorEditExternally)
         setEditor(initialMode)
         if sourceEditrc {
             _ = el_source(el, nil)
@@ -118,6 +124,7 @@ final class EditorCore: @unchecked Sendable {
             (String(UnicodeScalar(UInt8(Self.redisplayKey))), "bts-redisplay"),
         ]
         bind("^I", "bts-complete", alternate: false)
+        bind("^X^E", "bts-edit-externally", alternate: false)
         for (key, function) in both {
             bind(key, function, alternate: false)
             bind(key, function, alternate: true)

@@ -15,19 +15,22 @@ extension BooksTrackAPI {
         return try await call(SearchResults.self, spec)
     }
 
-    /// `GET /v1/search/title?q=&limit=` (limit 1–100; production ignores it).
-    public func searchTitle(_ query: String, limit: Int? = nil) async throws(BooksTrackError) -> APIResponse<SearchResults> {
+    /// `GET /v1/search/title?q=&limit=&offset=` (limit 1–100; production ignores it; `offset`, the
+    /// rows to skip, is a stand-in extension: sent only when not 0).
+    public func searchTitle(_ query: String, limit: Int? = nil, offset: Int = 0) async throws(BooksTrackError) -> APIResponse<SearchResults> {
         var items: [(name: String, value: String)] = [("q", String(query.prefix(200)))]
         if let limit { items.append(("limit", String(limit))) }
+        if offset > 0 { items.append(("offset", String(offset))) }
         return try await call(SearchResults.self, RequestSpec(.GET, "/v1/search/title", query: items, rateLimitClass: .search))
     }
 
     /// `GET /v1/search/author?name=&limit=`; when the server does not route it (production answers 404),
     /// falls back to `/v1/search/advanced?author=` and remembers that for the session.
-    public func searchAuthor(_ name: String, limit: Int? = nil) async throws(BooksTrackError) -> APIResponse<SearchResults> {
+    public func searchAuthor(_ name: String, limit: Int? = nil, offset: Int = 0) async throws(BooksTrackError) -> APIResponse<SearchResults> {
         if authorRouteMissing { return try await searchAdvanced(title: nil, author: name, limit: limit) }
         var items: [(name: String, value: String)] = [("name", String(name.prefix(200)))]
         if let limit { items.append(("limit", String(limit))) }
+        if offset > 0 { items.append(("offset", String(offset))) }
         var spec = RequestSpec(.GET, "/v1/search/author", query: items, rateLimitClass: .search)
         spec.notFoundMessage = "No author search on this server."
         do {

@@ -24,9 +24,10 @@ struct SearchRoutes {
         let query = QueryParameters(request)
         let q = try query.required("q")
         let limit = try query.int("limit", default: 20, range: 1...100)
-        return try cached(key: "title:\(limit):\(q.lowercased())", ttl: Self.textTTL) {
-            let page = try services.catalog.searchTitle(q, limit: limit)
-            return BookSearchResponse(books: page.books, totalResults: page.total)
+        let offset = try query.int("offset", default: 0, range: 0...10_000)
+        return try cached(key: "title:\(limit):\(offset):\(q.lowercased())", ttl: Self.textTTL) {
+            let page = try services.catalog.searchTitle(q, limit: offset + limit)
+            return BookSearchResponse(books: Array(page.books.dropFirst(offset)), totalResults: page.total)
         }
     }
 
@@ -36,9 +37,10 @@ struct SearchRoutes {
             throw APIError.missingParameter("name")
         }
         let limit = try query.int("limit", default: 20, range: 1...100)
-        return try cached(key: "author:\(limit):\(name.lowercased())", ttl: Self.textTTL) {
-            let page = try services.catalog.searchAuthor(name, limit: limit)
-            return BookSearchResponse(books: page.books, totalResults: page.total)
+        let offset = try query.int("offset", default: 0, range: 0...10_000)
+        return try cached(key: "author:\(limit):\(offset):\(name.lowercased())", ttl: Self.textTTL) {
+            let page = try services.catalog.searchAuthor(name, limit: offset + limit)
+            return BookSearchResponse(books: Array(page.books.dropFirst(offset)), totalResults: page.total)
         }
     }
 

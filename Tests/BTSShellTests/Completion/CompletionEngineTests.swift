@@ -1,3 +1,4 @@
+import BTSLanguage
 import BTSTerminal
 import Testing
 @testable import BTSShell
@@ -11,7 +12,11 @@ struct CompletionEngineRegistryTests {
         #expect(engine.tab("sea") == "search ")
         #expect(engine.tab("jobs; sea") == "jobs; search ")
         #expect(engine.answer("se").candidates == ["search", "semantic", "set"])
-        #expect(engine.answer("").candidates.count == CommandRegistry.standard.commands.count)
+        #expect(engine.answer("").candidates.count == CommandRegistry.standard.commands.count + Parser.keywords.count)
+        #expect(engine.answer("el").candidates == ["elif", "else"])
+        #expect(engine.tab("for book i") == "for book in ")
+        #expect(engine.answer("for book in l").candidates == ["lines"])
+        #expect(engine.answer("if ex").candidates == ["exists"])
         #expect(engine.tab("zz") == "zz")
     }
 
@@ -32,7 +37,7 @@ struct CompletionEngineRegistryTests {
     func optionsAndValues() {
         #expect(engine.tab("search ti") == "search title ")
         #expect(engine.tab("search title dune --li") == "search title dune --limit ")
-        #expect(engine.answer("search title dune -").candidates == ["--limit", "--output"])
+        #expect(engine.answer("search title dune -").candidates == ["--limit", "--offset", "--page", "--output"])
         #expect(engine.tab("search dune --output js") == "search dune --output json ")
         #expect(engine.tab("search dune --output=nd") == "search dune --output=ndjson ")
         #expect(engine.tab("enrich 9780441172719 --provider open") == "enrich 9780441172719 --provider openlibrary ")
@@ -46,7 +51,7 @@ struct CompletionEngineRegistryTests {
         #expect(engine.answer("set color ").candidates == ["on", "off", "auto"])
         #expect(engine.tab("set wait of") == "set wait off ")
         // Settings first, then variables of the session (not `_`).
-        #expect(engine.answer("set ").candidates == ["output", "color", "timing", "wait", "onerror", "book", "books", "limit"])
+        #expect(engine.answer("set ").candidates == ["output", "color", "timing", "wait", "onerror", "pager", "book", "books", "limit"])
         #expect(engine.answer("set o").candidates == ["output", "onerror"])
     }
 

@@ -47,7 +47,7 @@ import Testing
         let renderer = HelpRenderer()
         let title = renderer.help(for: ["search", "title"]) ?? ""
         #expect(title.hasPrefix("search title — Search by title\n"))
-        #expect(title.contains("  search title QUERY... [--limit N]\n"))
+        #expect(title.contains("  search title QUERY... [--limit N] [--offset N] [--page P]\n"))
         #expect(renderer.help(for: ["quit"])?.hasPrefix("exit — ") == true)
         #expect(renderer.help(for: ["nope"]) == nil)
         let search = renderer.help(for: ["search"]) ?? ""
@@ -61,8 +61,8 @@ import Testing
         let meta = text.range(of: "Meta commands:")
         #expect(mission != nil && meta != nil)
         if let mission, let meta { #expect(mission.lowerBound < meta.lowerBound) }
-        #expect(text.contains("  semantic QUERY...   Natural-language search over book descriptions (unavailable on this server: semantic_search is disabled)\n"))
-        #expect(text.contains("  similar [ISBN]      Books similar to a given book (vector similarity)\n"))
+        #expect(text.contains("  semantic QUERY...       Natural-language search over book descriptions (unavailable on this server: semantic_search is disabled)\n"))
+        #expect(text.contains("  similar [ISBN]          Books similar to a given book (vector similarity)\n"))
         #expect(text.contains("(unavailable on this server: weekly_recommendations is disabled)"))
         for spec in CommandRegistry.standard.commands {
             #expect(text.contains("  \(spec.name)"), "\(spec.name)")

@@ -9,7 +9,7 @@ import Testing
 
     @Test func commandNames() {
         #expect(slot("").kind == .command)
-        #expect(slot("").candidates.count == registry.commands.count)
+        #expect(slot("").candidates.count == registry.commands.count + Parser.keywords.count)
         #expect(slot("se").candidates == ["search", "semantic", "set"])
         #expect(slot("se").range == SourceRange(offset: 0, length: 2))
         #expect(slot("jobs; sea").candidates == ["search"])
@@ -21,8 +21,8 @@ import Testing
         #expect(slot("search ").kind == .subcommand)
         #expect(slot("search t").candidates == ["title"])
         #expect(slot("search title dune --l").candidates == ["--limit"])
-        #expect(slot("search title dune -").candidates == ["--limit", "--output"])
-        #expect(slot("search title dune --limit 5 -").candidates == ["--output"])
+        #expect(slot("search title dune -").candidates == ["--limit", "--offset", "--page", "--output"])
+        #expect(slot("search title dune --limit 5 -").candidates == ["--offset", "--page", "--output"])
         #expect(slot("search dune --output ").kind == .outputFormat)
         #expect(slot("search dune --output ").candidates == ["table", "json", "ndjson", "csv"])
         #expect(slot("search dune -o n").candidates == ["ndjson"])

@@ -8,10 +8,10 @@ import Testing
     @Test func everyShellCommandIsRegistered() {
         let names = ["search", "similar", "semantic", "enrich", "import", "watch", "recommend", "library", "save", "help", "caps", "limits",
                      "jobs", "status", "results", "cancel", "connect", "set", "echo", "sleep", "source", "expect",
-                     "history", "exit", "timing"]
+                     "history", "exit", "timing", "alias", "unalias", "more"]
         #expect(Set(registry.commands.map(\.name)) == Set(names))
         #expect(registry.setting(named: "output") != nil)
-        #expect(registry.settings.map(\.name) == ["output", "color", "timing", "wait", "onerror"])
+        #expect(registry.settings.map(\.name) == ["output", "color", "timing", "wait", "onerror", "pager"])
     }
 
     @Test func namesAndAliasesAreUnique() {

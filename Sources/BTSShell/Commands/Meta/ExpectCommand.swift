@@ -32,17 +32,61 @@ struct ExpectCommand: ShellCommand {
     }
 
     func run(in context: isolated any CommandContext) async throws -> CommandOutput? {
-        var words = command.arguments.map(\.word)
-        let whole = command.range
-        func keyword(_ word: Word, _ text: String) -> Bool { !word.isQuoted && word.literalText == text }
+        let (passed, details) = try Self.evaluate(command.arguments.map(\.word), range: command.range, in: context)
+        guard passed else {
+            let text = command.arguments.map(\.word.sourceForm).joined(separator: " ")
+            throw ShellError(.expectationFailed, "expectation failed: \(text)", range: command.range, details: details,
+                             code: "EXPECT_FAILED")
+        }
+        return nil
+    }
+
+    static let usage = """
+        expected one of: VALUE · A OP B (OP: == != < <= > >= contains matches) · exists ${PATH} · count ${PATH} OP N
+        """
+
+    private static func keyword(_ word: Word, _ text: String) -> Bool { !word.isQuoted && word.literalText == text }
+
+    private static func op(_ word: Word) -> Expectation.Operator? {
+        guard !word.isQuoted, let text = word.literalText else { return nil }
+        return Expectation.Operator(rawValue: text)
+    }
+
+    /// What is wrong with the shape of a condition (checked before a script runs), or nil.
+    /// `what` names the command in the message (`expect`, `if`, `elif`).
+    static func shapeProblem(_ allWords: [Word], what: String) -> String? {
+        var words = allWords
+        if let first = words.first, keyword(first, "not"), words.count > 1 { words.removeFirst() }
+        guard let first = words.first else { return "'\(what)' needs a condition; \(usage)" }
+        if keyword(first, "exists") {
+            return words.count == 2 ? nil : "'\(what) exists' takes one value, e.g. \(what) exists ${_.results[0].isbn}"
+        }
+        if keyword(first, "count") {
+            guard words.count == 4, let comparison = op(words[2]), comparison != .contains, comparison != .matches else {
+                return "'\(what) count' reads: \(what) count ${PATH} OP N (OP: == != < <= > >=)"
+            }
+            return nil
+        }
+        if words.count == 3, op(words[1]) != nil { return nil }
+        if words.count == 1 { return nil }
+        var message = "cannot read this '\(what)' condition; \(usage)"
+        if words.count == 3, let text = words[1].literalText,
+           let guess = Suggest.closest(to: text, among: Expectation.Operator.allCases.map(\.rawValue)) {
+            message += " (did you mean '\(guess)'?)"
+        }
+        return message
+    }
+
+    /// Evaluates a condition (the words of `expect`, `if` or `elif`): whether it holds, and the
+    /// lines that show both sides. A missing path makes it false; a malformed one is a usage error.
+    static func evaluate(_ allWords: [Word], range whole: SourceRange,
+                         in context: isolated any CommandContext) throws -> (passed: Bool, details: [String]) {
+        var words = allWords
         var negated = false
         if let first = words.first, keyword(first, "not"), words.count > 1 {
             negated = true
             words.removeFirst()
         }
-        let usage = """
-            expected one of: VALUE · A OP B (OP: == != < <= > >= contains matches) · exists ${PATH} · count ${PATH} OP N
-            """
         guard !words.isEmpty else { throw ShellError(.usage, "'expect' needs a condition; \(usage)", range: whole) }
 
         /// A side's value; a missing path makes the expectation fail (exit 4), not the script (2).
@@ -60,11 +104,6 @@ struct ExpectCommand: ShellCommand {
             case .failure(let error): return "(missing: \(error.message))"
             }
         }
-        func op(_ word: Word) -> Expectation.Operator? {
-            guard !word.isQuoted, let text = word.literalText else { return nil }
-            return Expectation.Operator(rawValue: text)
-        }
-
         var passed: Bool
         var details: [String]
         if keyword(words[0], "exists") {
@@ -113,11 +152,6 @@ struct ExpectCommand: ShellCommand {
             throw ShellError(.usage, "cannot read this 'expect' condition; \(usage)", range: whole)
         }
         if negated { passed.toggle() }
-        guard passed else {
-            let text = command.arguments.map(\.word.sourceForm).joined(separator: " ")
-            throw ShellError(.expectationFailed, "expectation failed: \(text)", range: whole, details: details,
-                             code: "EXPECT_FAILED")
-        }
-        return nil
+        return (passed, details)
     }
 }

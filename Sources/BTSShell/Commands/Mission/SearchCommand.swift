@@ -12,6 +12,10 @@ struct SearchCommand: ShellCommand {
                                         completion: .title)
     static let authorOption = OptionSpec("author", short: "a", type: .string, valueName: "NAME", help: "Author to search for")
     static let limit = CommandSpec.limit(1...100, default: 20)
+    static let offset = OptionSpec("offset", type: .int(0...10_000), valueName: "N",
+                                   help: "Skip the first N results (title and author searches; 'more' pages on)")
+    static let page = OptionSpec("page", type: .int(1...1_000), valueName: "P",
+                                 help: "Show page P of --limit results (title and author searches)")
 
     static let configuration = CommandSpec(
         "search", group: .mission,
@@ -28,20 +32,23 @@ struct SearchCommand: ShellCommand {
                 positionals: [isbnArgument], examples: ["search isbn 9780441172719"]),
             CommandSpec(
                 "title", group: .mission, summary: "Search by title",
-                positionals: [titleWords], options: [limit], examples: ["search title dune --limit 5"]),
+                positionals: [titleWords], options: [limit, offset, page], examples: ["search title dune --limit 5"],
+                requirements: [.exclusive(["--offset", "--page"])]),
             CommandSpec(
                 "author", group: .mission, summary: "Search by author name",
-                positionals: [authorWords], options: [limit], examples: ["search author frank herbert"]),
+                positionals: [authorWords], options: [limit, offset, page], examples: ["search author frank herbert"],
+                requirements: [.exclusive(["--offset", "--page"])]),
         ],
         positionals: [query],
-        options: [titleOption, authorOption, limit],
+        options: [titleOption, authorOption, limit, offset, page],
         examples: [
             "search dune",
             "search 978-0-441-17271-9",
             "search title \"the left hand of darkness\" --limit 5",
             "search --title dune --author herbert",
         ],
-        requirements: [.anyOf(["QUERY", "--title", "--author"]), .exclusive(["QUERY", "--title"])])
+        requirements: [.anyOf(["QUERY", "--title", "--author"]), .exclusive(["QUERY", "--title"]),
+                       .exclusive(["--offset", "--page"])])
 
     static let budget: RateLimitClass? = .search
 
@@ -55,9 +62,13 @@ struct SearchCommand: ShellCommand {
 
     var form: Form
     var limit: Int?
+    /// Results to skip (`--offset`, or `--page` × `--limit`).
+    var skip: Int
 
     init(_ resolved: ResolvedCommand) {
         limit = resolved.int(Self.limit)
+        let pageNumber = resolved.bound(Self.page) != nil ? resolved.int(Self.page) : nil
+        skip = pageNumber.map { ($0 - 1) * (resolved.int(Self.limit) ?? 20) } ?? (resolved.bound(Self.offset) != nil ? resolved.int(Self.offset) ?? 0 : 0)
         switch resolved.path.dropFirst().first {
         case "isbn": form = .isbn(resolved.values(Self.isbnArgument))
         case "title": form = .title(resolved.strings(Self.titleWords).joined(separator: " "))
@@ -116,10 +127,11 @@ struct SearchCommand: ShellCommand {
             return try await searchTitle(query, in: context)
         case .author(let name, let label):
             let limit = self.limit
+            let skip = self.skip
             let response = try await context.call(budget: Self.budget, gate: nil, command: label) { api in
-                try await api.searchAuthor(name, limit: limit)
+                try await api.searchAuthor(name, limit: limit, offset: skip)
             }
-            return .search(response.value, query: name, kind: "author")
+            return remember(.search(response.value, query: name, kind: "author", offset: skip), in: context)
         case .plain(let words, let title, let author):
             if !words.isEmpty {
                 let query = words.compactMap(\.text).joined(separator: " ")
@@ -129,15 +141,25 @@ struct SearchCommand: ShellCommand {
             }
             if let title, author == nil { return try await searchTitle(title, in: context) }
             if let author, title == nil {
-                return try await Self(form: .author(author, label: "search"), limit: limit).run(in: context)
+                return try await Self(form: .author(author, label: "search"), limit: limit, skip: skip).run(in: context)
             }
             return try await searchAdvanced(title: title, author: author, in: context)
         }
     }
 
-    private init(form: Form, limit: Int?) {
+    /// A title or author search as `more` repeats it.
+    init(form: Form, limit: Int?, skip: Int) {
         self.form = form
         self.limit = limit
+        self.skip = skip
+    }
+
+    /// Keeps a title or author search for `more`.
+    private func remember(_ output: CommandOutput, in context: isolated any CommandContext) -> CommandOutput {
+        guard let query = output.value["query"]?.stringValue, let kind = output.value["kind"]?.stringValue,
+              let count = output.value["count"]?.intValue, let total = output.value["totalCount"]?.intValue else { return output }
+        context.lastSearch = SearchPage(kind: kind, query: query, limit: limit ?? 20, offset: skip, count: count, total: total)
+        return output
     }
 
     func searchISBN(_ words: [BoundValue], in context: isolated any CommandContext) async throws -> CommandOutput {
@@ -151,10 +173,11 @@ struct SearchCommand: ShellCommand {
 
     func searchTitle(_ query: String, in context: isolated any CommandContext) async throws -> CommandOutput {
         let limit = self.limit
+        let skip = self.skip
         let response = try await context.call(budget: Self.budget, gate: nil, command: "search title") { api in
-            try await api.searchTitle(query, limit: limit)
+            try await api.searchTitle(query, limit: limit, offset: skip)
         }
-        return .search(response.value, query: query, kind: "title")
+        return remember(.search(response.value, query: query, kind: "title", offset: skip), in: context)
     }
 
     func searchAdvanced(title: String?, author: String?, in context: isolated any CommandContext) async throws -> CommandOutput {

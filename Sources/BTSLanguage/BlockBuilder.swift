@@ -1,0 +1,234 @@
+/// Turns the simple commands of a script, in order, into statements with nested blocks: a pure
+/// state machine over keyword commands (`for`, `if`, `elif`, `else`, `end`, `break`, `continue`).
+/// Every misplaced keyword is a diagnostic; parsing carries on so one run reports them all.
+struct BlockBuilder {
+    private struct Frame {
+        enum Kind { case loop, conditional }
+        var kind: Kind
+        /// The opening keyword's command (`for x in …`, `if …`).
+        var opener: Word
+        /// nil when the header had errors: the block is matched with its `end` but dropped.
+        var loop: (variable: String, range: SourceRange, items: ForLoop.Items, header: SourceRange)?
+        var branches: [Conditional.Branch] = []
+        var condition: Command?
+        var body: [Statement] = []
+        var elseBody: [Statement]?
+        var isValid: Bool
+    }
+
+    private(set) var statements: [Statement] = []
+    private var stack: [Frame] = []
+
+    private mutating func append(_ statement: Statement) {
+        guard !stack.isEmpty else {
+            statements.append(statement)
+            return
+        }
+        if stack[stack.count - 1].elseBody != nil {
+            stack[stack.count - 1].elseBody?.append(statement)
+        } else {
+            stack[stack.count - 1].body.append(statement)
+        }
+    }
+
+    private static func keyword(_ word: Word) -> String? {
+        guard !word.isQuoted, let text = word.literalText, Parser.keywords.contains(text) else { return nil }
+        return text
+    }
+
+    /// Adds one simple command (its words, the pipe after it if any).
+    mutating func add(_ words: [Word], pipe: (text: String, range: SourceRange)?, erroneous: Bool,
+                      _ diagnostics: inout [Diagnostic]) {
+        guard let name = words.first else { return }
+        guard let keyword = Self.keyword(name) else {
+            if !erroneous, let command = Parser.buildCommand(words, pipe: pipe, &diagnostics) {
+                append(.command(command))
+            }
+            return
+        }
+        if let pipe {
+            diagnostics.append(.error(
+                "'\(keyword)' cannot be piped; pipe the commands inside the block", at: pipe.range))
+        }
+        let arguments = Array(words.dropFirst())
+        let whole = name.range.union(words.last?.range ?? name.range)
+        switch keyword {
+        case "for":
+            var frame = Frame(kind: .loop, opener: name, isValid: false)
+            if !erroneous, let header = Self.loopHeader(name, arguments, &diagnostics) {
+                frame.loop = (header.variable, header.range, header.items, whole)
+                frame.isValid = true
+            }
+            stack.append(frame)
+        case "if":
+            var frame = Frame(kind: .conditional, opener: name, isValid: !erroneous)
+            if arguments.isEmpty {
+                diagnostics.append(.error("missing condition after 'if'", at: SourceRange(offset: name.range.end, length: 0),
+                                          notes: [Diagnostic.Note("e.g. 'if ${_.totalCount} > 0' or 'if $? != 0'")]))
+                frame.isValid = false
+            }
+            frame.condition = Self.condition(name, arguments, whole)
+            stack.append(frame)
+        case "elif":
+            guard let top = stack.last, top.kind == .conditional else {
+                diagnostics.append(.error("'elif' without an open 'if'", at: name.range))
+                return
+            }
+            guard top.elseBody == nil else {
+                diagnostics.append(.error("'elif' after 'else'", at: name.range,
+                                          notes: [Diagnostic.Note("'else' is here; it must be the last branch")]))
+                return
+            }
+            if arguments.isEmpty {
+                diagnostics.append(.error("missing condition after 'elif'", at: SourceRange(offset: name.range.end, length: 0)))
+                stack[stack.count - 1].isValid = false
+            }
+            if erroneous { stack[stack.count - 1].isValid = false }
+            closeBranch()
+            stack[stack.count - 1].condition = Self.condition(name, arguments, whole)
+        case "else":
+            guard let top = stack.last, top.kind == .conditional else {
+                diagnostics.append(.error("'else' without an open 'if'", at: name.range))
+                return
+            }
+            if let extra = arguments.first, let last = arguments.last {
+                diagnostics.append(.error(
+                    "'else' takes no condition (did you mean 'elif'?)", at: extra.range.union(last.range),
+                    fixIt: Diagnostic.FixIt(range: name.range, replacement: "elif")))
+                stack[stack.count - 1].isValid = false
+            }
+            guard top.elseBody == nil else {
+                diagnostics.append(.error("a second 'else' in the same 'if'", at: name.range))
+                return
+            }
+            closeBranch()
+            stack[stack.count - 1].elseBody = []
+        case "end":
+            if let extra = arguments.first, let last = arguments.last {
+                diagnostics.append(.error("'end' takes no arguments", at: extra.range.union(last.range)))
+            }
+            guard let frame = stack.popLast() else {
+                diagnostics.append(.error("'end' without an open block", at: name.range,
+                                          notes: [Diagnostic.Note("blocks start with 'for' or 'if'")]))
+                return
+            }
+            if let statement = Self.statement(of: frame) { append(statement) }
+        default: // break, continue
+            if let extra = arguments.first, let last = arguments.last {
+                diagnostics.append(.error("'\(keyword)' takes no arguments", at: extra.range.union(last.range)))
+                return
+            }
+            guard stack.contains(where: { $0.kind == .loop }) else {
+                diagnostics.append(.error("'\(keyword)' outside a loop", at: name.range,
+                                          notes: [Diagnostic.Note("'\(keyword)' works inside 'for … end'")]))
+                return
+            }
+            append(.loopControl(LoopControl(kind: keyword == "break" ? .break : .continue, range: name.range)))
+        }
+    }
+
+    /// Reports every block still open at the end of the input (the REPL reads more lines).
+    mutating func finish(_ diagnostics: inout [Diagnostic]) {
+        for frame in stack.reversed() {
+            let keyword = frame.opener.literalText ?? "block"
+            diagnostics.append(Diagnostic(
+                .error, "unclosed '\(keyword)' block: expected 'end'", range: frame.opener.range,
+                notes: [Diagnostic.Note("the block starts here and runs to the end of the input")],
+                isIncompleteInput: true))
+        }
+        stack.removeAll()
+    }
+
+    private mutating func closeBranch() {
+        let index = stack.count - 1
+        if let condition = stack[index].condition {
+            stack[index].branches.append(Conditional.Branch(condition: condition, body: stack[index].body))
+        }
+        stack[index].condition = nil
+        stack[index].body = []
+    }
+
+    private static func statement(of frame: Frame) -> Statement? {
+        guard frame.isValid else { return nil }
+        switch frame.kind {
+        case .loop:
+            guard let loop = frame.loop else { return nil }
+            return .forLoop(ForLoop(variable: loop.variable, variableRange: loop.range, items: loop.items,
+                                    body: frame.body, range: loop.header))
+        case .conditional:
+            var branches = frame.branches
+            if let condition = frame.condition {
+                branches.append(Conditional.Branch(condition: condition, body: frame.body))
+            }
+            return .conditional(Conditional(branches: branches, elseBody: frame.elseBody))
+        }
+    }
+
+    /// A condition as a command named `if`/`elif` whose arguments are all positional.
+    private static func condition(_ name: Word, _ words: [Word], _ range: SourceRange) -> Command {
+        Command(name: name, arguments: words.map { Argument(word: $0, kind: .positional) }, range: range)
+    }
+
+    /// `for NAME in WORD…`, `for NAME in lines FILE`, `for NAME in words TEXT…`.
+    private static func loopHeader(_ keyword: Word, _ words: [Word], _ diagnostics: inout [Diagnostic])
+        -> (variable: String, range: SourceRange, items: ForLoop.Items)? {
+        let usage = Diagnostic.Note("usage: for NAME in WORD… | for NAME in lines FILE | for NAME in words TEXT…")
+        guard let variable = words.first else {
+            diagnostics.append(.error("missing loop variable after 'for'", at: SourceRange(offset: keyword.range.end, length: 0),
+                                      notes: [usage]))
+            return nil
+        }
+        guard let name = variable.literalText, !variable.isQuoted, isVariableName(name) else {
+            diagnostics.append(.error(
+                "'\(variable.sourceForm)' is not a variable name", at: variable.range,
+                notes: [Diagnostic.Note("write the name without '$': 'for book in …' then use '$book'"), usage]))
+            return nil
+        }
+        guard words.count > 1 else {
+            diagnostics.append(.error("expected 'in' after 'for \(name)'", at: SourceRange(offset: variable.range.end, length: 0),
+                                      notes: [usage]))
+            return nil
+        }
+        let inWord = words[1]
+        guard !inWord.isQuoted, inWord.literalText == "in" else {
+            var message = "expected 'in' after 'for \(name)', found '\(inWord.sourceForm)'"
+            var fixIt: Diagnostic.FixIt?
+            if let text = inWord.literalText, Suggest.distance(text, "in") <= 1 {
+                message += " (did you mean 'in'?)"
+                fixIt = Diagnostic.FixIt(range: inWord.range, replacement: "in")
+            }
+            diagnostics.append(.error(message, at: inWord.range, notes: [usage], fixIt: fixIt))
+            return nil
+        }
+        let items = Array(words.dropFirst(2))
+        guard let first = items.first else {
+            diagnostics.append(.error("missing the items to loop over after 'in'",
+                                      at: SourceRange(offset: inWord.range.end, length: 0), notes: [usage]))
+            return nil
+        }
+        if !first.isQuoted, first.literalText == "lines" {
+            guard items.count == 2 else {
+                let at = items.count < 2 ? SourceRange(offset: first.range.end, length: 0)
+                    : items[2].range.union(items[items.count - 1].range)
+                diagnostics.append(.error("'for \(name) in lines' takes one file", at: at, notes: [usage]))
+                return nil
+            }
+            return (name, variable.range, .lines(items[1]))
+        }
+        if !first.isQuoted, first.literalText == "words" {
+            guard items.count >= 2 else {
+                diagnostics.append(.error("'for \(name) in words' needs the text to split",
+                                          at: SourceRange(offset: first.range.end, length: 0), notes: [usage]))
+                return nil
+            }
+            return (name, variable.range, .split(Array(items.dropFirst())))
+        }
+        return (name, variable.range, .words(items))
+    }
+
+    /// An identifier other than `_`.
+    static func isVariableName(_ name: String) -> Bool {
+        guard name != "_", let first = name.utf8.first, Lexer.isNameStart(first) else { return false }
+        return name.utf8.allSatisfy(Lexer.isNameByte)
+    }
+}

@@ -1,0 +1,326 @@
+import BTSLanguage
+import BooksTrackContract
+import Foundation
+
+/// A statement checked against the registry (every command in it resolved once).
+indirect enum CheckedStatement: Sendable {
+    case command(ResolvedCommand)
+    /// A call of an alias: its text is checked when it runs (the alias may be defined by then).
+    case alias(Command)
+    case loop(ForLoop, body: [CheckedStatement])
+    case conditional([CheckedBranch], elseBody: [CheckedStatement]?)
+    case control(LoopControl.Kind)
+}
+
+struct CheckedBranch: Sendable {
+    var condition: Command
+    var body: [CheckedStatement]
+}
+
+/// How a list of statements ended.
+enum BlockFlow: Sendable, Equatable {
+    case next, breakLoop, continueLoop, stop
+}
+
+/// The statuses seen while running (see ``Shell/execute(_:_:)``).
+struct RunTally: Sendable {
+    var last: Int32 = 0
+    var remembered: Int32?
+}
+
+extension Shell {
+    /// Syntax errors plus the registry's validation of every command and the shape of every
+    /// condition, blocks included; each command is resolved here, once (it runs as resolved).
+    func check(_ parsed: ParseResult) -> CheckedScript {
+        var diagnostics = parsed.diagnostics
+        var known = Set(aliases.keys)
+        for command in parsed.script.commands where command.nameText == "alias" {
+            if let name = command.arguments.first?.word.literalText { known.insert(name) }
+        }
+        let statements = check(parsed.script.statements, aliases: known, &diagnostics)
+        return CheckedScript(source: parsed.source, statements: statements,
+                             diagnostics: diagnostics.sorted { $0.range.offset < $1.range.offset })
+    }
+
+    private func check(_ statements: [Statement], aliases: Set<String>,
+                       _ diagnostics: inout [Diagnostic]) -> [CheckedStatement] {
+        statements.compactMap { statement -> CheckedStatement? in
+            switch statement {
+            case .command(let command):
+                if aliases.contains(command.nameText), registry.command(named: command.nameText) == nil {
+                    return .alias(command)
+                }
+                switch registry.resolve(command) {
+                case .success(let resolved):
+                    if resolved.path.first == "expect",
+                       let problem = ExpectCommand.shapeProblem(command.arguments.map(\.word), what: "expect") {
+                        diagnostics.append(.error(problem, at: command.range))
+                        return nil
+                    }
+                    return .command(resolved)
+                case .failure(let found):
+                    diagnostics += found.all
+                    return nil
+                }
+            case .forLoop(let loop):
+                return .loop(loop, body: check(loop.body, aliases: aliases, &diagnostics))
+            case .conditional(let conditional):
+                let branches = conditional.branches.map { branch in
+                    let words = branch.condition.arguments.map(\.word)
+                    if !words.isEmpty, let problem = ExpectCommand.shapeProblem(words, what: branch.condition.nameText) {
+                        diagnostics.append(.error(problem, at: branch.condition.range))
+                    }
+                    return CheckedBranch(condition: branch.condition,
+                                         body: check(branch.body, aliases: aliases, &diagnostics))
+                }
+                return .conditional(branches, elseBody: conditional.elseBody.map {
+                    check($0, aliases: aliases, &diagnostics)
+                })
+            case .loopControl(let control):
+                return .control(control.kind)
+            }
+        }
+    }
+
+    /// Runs statements in order. A failure stops them unless errors are to be continued past.
+    /// The status is the first failure's when it stopped the run, else the status of a failure
+    /// passed over only because of `--continue-on-error` (like hurl), else that of the last
+    /// command (like sh: a script that said `set onerror continue` checks `$?` itself).
+    func execute(_ statements: [CheckedStatement], _ context: SourceContext) async -> Int32 {
+        // Relative paths of loops and redirections resolve against this source's directory.
+        let previous = currentSource
+        currentSource = context
+        defer { currentSource = previous }
+        var tally = RunTally()
+        let flow = await run(statements, context, &tally)
+        if flow == .stop { return tally.last }
+        return tally.remembered ?? tally.last
+    }
+
+    private func run(_ statements: [CheckedStatement], _ context: SourceContext, _ tally: inout RunTally) async -> BlockFlow {
+        for statement in statements {
+            if Task.isCancelled {
+                tally.last = ExitStatus.interrupted.rawValue
+                return .stop
+            }
+            switch statement {
+            case .command(let resolved):
+                if let flow = record(await execute(resolved, context), &tally) { return flow }
+            case .alias(let command):
+                if let flow = record(await runAlias(command, context), &tally) { return flow }
+            case .control(let kind):
+                return kind == .break ? .breakLoop : .continueLoop
+            case .conditional(let branches, let elseBody):
+                var chosen = elseBody
+                for branch in branches {
+                    let outcome = test(branch.condition, context)
+                    if let status = outcome.failure {
+                        if let flow = record(status, &tally) { return flow }
+                        chosen = nil
+                        break
+                    }
+                    if outcome.passed {
+                        chosen = branch.body
+                        break
+                    }
+                }
+                if let chosen {
+                    let flow = await run(chosen, context, &tally)
+                    if flow != .next { return flow }
+                }
+            case .loop(let loop, let body):
+                let items: [JSONValue]
+                switch loopItems(loop) {
+                case .success(let found): items = found
+                case .failure(let error):
+                    report(error, in: context.source, interactive: context.interactive)
+                    lastStatus = error.status.rawValue
+                    if let flow = record(error.status.rawValue, &tally) { return flow }
+                    continue
+                }
+                for item in items {
+                    if Task.isCancelled {
+                        tally.last = ExitStatus.interrupted.rawValue
+                        return .stop
+                    }
+                    variables[loop.variable] = item
+                    let flow = await run(body, context, &tally)
+                    if flow == .stop { return .stop }
+                    if flow == .breakLoop { break }
+                }
+            }
+        }
+        return .next
+    }
+
+    /// Books a command's status; the flow to leave with when it ends the run.
+    private func record(_ status: Int32, _ tally: inout RunTally) -> BlockFlow? {
+        tally.last = status
+        if exitRequest != nil { return .stop }
+        if status != 0 {
+            if status == ExitStatus.interrupted.rawValue || stopsOnError { return .stop }
+            if settings.onError == .stop { tally.remembered = status }
+        }
+        return nil
+    }
+
+    /// Evaluates an `if`/`elif` condition (as `expect` would, without failing): true, false, or
+    /// the status of an error already reported. `$?` is left as it was.
+    private func test(_ condition: Command, _ context: SourceContext) -> (passed: Bool, failure: Int32?) {
+        do {
+            return (try ExpectCommand.evaluate(condition.arguments.map(\.word), range: condition.range, in: self).passed, nil)
+        } catch {
+            let shellError = Self.shellError(from: error, range: condition.range)
+            report(shellError, in: context.source, interactive: context.interactive)
+            return (false, shellError.status.rawValue)
+        }
+    }
+
+    /// What a `for` loop walks: words (lists give their elements), the words of a text, or the
+    /// lines of a file.
+    private func loopItems(_ loop: ForLoop) -> Result<[JSONValue], ShellError> {
+        let scope = self.scope
+        switch loop.items {
+        case .words(let words):
+            var items: [JSONValue] = []
+            for word in words {
+                switch scope.items(of: word) {
+                case .success(let found): items += found
+                case .failure(let error): return .failure(error)
+                }
+            }
+            return .success(items)
+        case .split(let words):
+            var text: [String] = []
+            for word in words {
+                switch scope.interpolate(word) {
+                case .success(let found): text.append(found)
+                case .failure(let error): return .failure(error)
+                }
+            }
+            return .success(text.joined(separator: " ").split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" })
+                .map { .string(String($0)) })
+        case .lines(let word):
+            let path: String
+            switch scope.interpolate(word) {
+            case .success(let found): path = found
+            case .failure(let error): return .failure(error)
+            }
+            let url = resolvePath(path)
+            guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path),
+                  let data = FileManager.default.contents(atPath: url.path) else {
+                return .failure(ShellError(.failure, "cannot read '\(path)': no such file or not readable", range: word.range))
+            }
+            if (attributes[.type] as? FileAttributeType) == .typeDirectory {
+                return .failure(ShellError(.failure, "cannot read '\(path)': it is a directory", range: word.range))
+            }
+            guard data.count <= ValueLimit.maxBytes else { return .failure(ValueLimit.tooLarge(data.count)) }
+            // "\r\n" is one Character in Swift: split on both endings.
+            var lines = String(decoding: data, as: UTF8.self)
+                .split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+                .map(String.init)
+            if lines.last == "" { lines.removeLast() }
+            return .success(lines.map(JSONValue.string))
+        }
+    }
+
+    /// A command whose words include a list (`${…[*]…}`, `$@`) where it takes several words: the
+    /// lists become one word each per element, and the command is resolved again.
+    func expandLists(_ resolved: ResolvedCommand) throws(ShellError) -> ResolvedCommand {
+        let command = resolved.command
+        guard command.arguments.contains(where: { $0.word.listReference != nil }),
+              resolved.spec.takesRawArguments || resolved.spec.positionals.contains(where: \.isVariadic)
+        else { return resolved }
+        var arguments: [Argument] = []
+        let scope = self.scope
+        for argument in command.arguments {
+            guard argument.word.listReference != nil else {
+                arguments.append(argument)
+                continue
+            }
+            let words: [String]
+            switch scope.words(of: argument.word) {
+            case .success(let found): words = found
+            case .failure(let error): throw error
+            }
+            for text in words {
+                arguments.append(Argument(word: Word(literal: text, range: argument.word.range, isQuoted: true),
+                                          kind: .positional))
+            }
+        }
+        var expanded = command
+        expanded.arguments = arguments
+        switch registry.resolve(expanded) {
+        case .success(let again): return again
+        case .failure(let diagnostics): throw ShellError(diagnostics: diagnostics.all)
+        }
+    }
+}
+
+extension Shell {
+    /// Runs an alias call: its text, checked now, with the call's words as `$1..$n` (or appended
+    /// when the text reads none of them). Errors are reported here; the status is returned.
+    func runAlias(_ command: Command, _ context: SourceContext) async -> Int32 {
+        let name = command.nameText
+        let scope = self.scope
+        do {
+            guard let body = aliases[name] else {
+                throw ShellError(diagnostics: [registry.unknownCommand(name, range: command.name.range)])
+            }
+            guard sourceDepth < 16 else {
+                throw ShellError(.usage, "alias '\(name)' nested too deeply (16 levels); does it call itself?",
+                                 range: command.name.range)
+            }
+            var words: [String] = []
+            for argument in command.arguments {
+                switch scope.words(of: argument.word) {
+                case .success(let found): words += found
+                case .failure(let error): throw error
+                }
+            }
+            let readsArguments = Self.readsArguments(body)
+            var text = body
+            if !readsArguments, !words.isEmpty {
+                text += " " + words.map(AliasCommand.quoted).joined(separator: " ")
+            }
+            let script = check(Parser.parse(SourceFile(name: "alias \(name)", text: text)))
+            if script.diagnostics.containsErrors {
+                report(ShellError(diagnostics: script.diagnostics), in: script.source, interactive: false)
+                throw ShellError(.usage, "alias '\(name)' has errors; nothing in it ran", range: command.name.range)
+            }
+            let outer = positionalArguments
+            if readsArguments { positionalArguments = words }
+            sourceDepth += 1
+            defer {
+                sourceDepth -= 1
+                positionalArguments = outer
+            }
+            var status: Int32 = 0
+            try await withRedirection(command.redirection, option: nil) {
+                let inner = SourceContext(source: script.source, directory: context.directory, interactive: false)
+                status = await execute(script.statements, inner)
+            }
+            lastStatus = status
+            return status
+        } catch let failure as SilentFailure {
+            lastStatus = failure.status
+            return failure.status
+        } catch {
+            let shellError = Self.shellError(from: error, range: command.range)
+            report(shellError, in: context.source, interactive: context.interactive)
+            lastStatus = shellError.status.rawValue
+            return lastStatus
+        }
+    }
+
+    /// Whether alias text reads the call's words (`$1`…, `$#`, `$@`).
+    static func readsArguments(_ text: String) -> Bool {
+        let (tokens, _) = Lexer.tokenize(SourceFile(name: "alias", text: text))
+        return tokens.contains { token in
+            token.word?.parts.contains { part in
+                guard case .variable(let reference) = part else { return false }
+                return (reference.isPositional && reference.name != "0") || reference.name == "#" || reference.name == "@"
+            } ?? false
+        }
+    }
+}

@@ -1,0 +1,218 @@
+import BTSLanguage
+import BTSTerminal
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Collects what a command writes on stdout (for `> FILE`, `>> FILE`, `| pipeline`); stderr
+/// passes through to the sink underneath.
+final class CapturingSink: OutputSink, @unchecked Sendable {
+    private let lock = NSLock()
+    private var buffer: [UInt8] = []
+    let base: any OutputSink
+
+    init(base: any OutputSink) {
+        self.base = base
+    }
+
+    func write(_ text: String, to stream: OutputStream) {
+        guard stream == .standardOutput else {
+            base.write(text, to: stream)
+            return
+        }
+        lock.lock()
+        defer { lock.unlock() }
+        buffer.append(contentsOf: text.utf8)
+    }
+
+    var bytes: [UInt8] {
+        lock.lock()
+        defer { lock.unlock() }
+        return buffer
+    }
+}
+
+/// A redirection in effect: the buffer stdout goes to and the format results are written in.
+struct ActiveRedirect: Sendable {
+    var sink: CapturingSink
+    var format: OutputFormat
+    /// The format was chosen (by `--output`, the file's extension or `set output`), so text
+    /// results such as `help` are written as data in it too.
+    var isExplicit: Bool
+    /// Output shaped for the terminal (colour, width), only held back (for the pager).
+    var keepsTerminal = false
+
+    /// The format for a file: `.json`, `.ndjson`/`.jsonl`, `.csv`, `.txt` (a table as plain text).
+    static func format(forPath path: String) -> OutputFormat? {
+        switch (path as NSString).pathExtension.lowercased() {
+        case "json": return .json
+        case "ndjson", "jsonl": return .ndjson
+        case "csv": return .csv
+        case "txt", "text": return .table
+        default: return nil
+        }
+    }
+}
+
+extension Shell {
+    /// Runs `body` with stdout sent where `redirection` says: a file is opened before anything
+    /// runs (an unwritable file is an error and the command does not run), then written with
+    /// what the command printed; a pipeline gets it on its stdin. `option` is the command's own
+    /// `--output`, which wins over the file's extension.
+    func withRedirection(
+        _ redirection: Redirection?, option: OutputFormat?, _ body: () async throws -> Void
+    ) async throws {
+        guard let redirection else {
+            try await body()
+            return
+        }
+        let base = redirect?.sink ?? sink
+        let capture = CapturingSink(base: base)
+        var descriptor: Int32 = -1
+        var shownPath = ""
+        var chosen = option ?? settings.output
+        switch redirection.kind {
+        case .write(let word), .append(let word):
+            let path: String
+            switch scope.interpolate(word) {
+            case .success(let text): path = text
+            case .failure(let error): throw error
+            }
+            guard !path.isEmpty else { throw ShellError(.usage, "the file name after '>' is empty", range: word.range) }
+            shownPath = path
+            if option == nil, let fromExtension = ActiveRedirect.format(forPath: path) { chosen = fromExtension }
+            var flags = O_WRONLY | O_CREAT | O_CLOEXEC
+            if case .append = redirection.kind { flags |= O_APPEND } else { flags |= O_TRUNC }
+            descriptor = Glibc.open(resolvePath(path).path, flags, 0o644)
+            guard descriptor >= 0 else {
+                throw ShellError(.failure, "cannot write '\(path)': \(String(cString: strerror(errno)))",
+                                 range: word.range, code: "WRITE_FAILED")
+            }
+        case .pipe:
+            break
+        }
+        defer { if descriptor >= 0 { Glibc.close(descriptor) } }
+        let previous = redirect
+        redirect = ActiveRedirect(sink: capture, format: chosen ?? .table, isExplicit: chosen != nil)
+        var failure: (any Error)?
+        do {
+            try await body()
+        } catch {
+            failure = error
+        }
+        redirect = previous
+        let bytes = capture.bytes
+        switch redirection.kind {
+        case .write, .append:
+            if let problem = Self.writeAll(bytes, to: descriptor) {
+                throw ShellError(.failure, "cannot write '\(shownPath)': \(problem)", range: redirection.range,
+                                 code: "WRITE_FAILED")
+            }
+            if let failure { throw failure }
+        case .pipe(let pipeline):
+            if let failure { throw failure }
+            let inherit = previous == nil && sink is StandardOutputSink
+            let status = try await Self.runPipeline(pipeline, input: bytes, output: inherit ? nil : base)
+            if status != 0 {
+                output.note("bts: the pipeline '\(TerminalText.sanitize(pipeline, lines: .flatten))' exited with status \(status)")
+                throw SilentFailure(status: status)
+            }
+        }
+    }
+
+    /// Writes every byte; the reason when it cannot.
+    static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> String? {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { buffer in
+                Glibc.write(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
+            }
+            if written < 0 {
+                if errno == EINTR { continue }
+                return String(cString: strerror(errno))
+            }
+            offset += written
+        }
+        return nil
+    }
+
+    /// Runs `/bin/sh -c pipeline` with `input` on its stdin, in bts's process group (a pager such
+    /// as `less` stays in the terminal's foreground). Its stdout goes to the terminal (`output`
+    /// nil) or into `output`; its stderr is bts's. Returns its exit status (128+N when signal N
+    /// ended it; 127 when it could not start). Cancelling the task (Ctrl-C) terminates it.
+    static func runPipeline(_ pipeline: String, input: [UInt8], output: (any OutputSink)?) async throws -> Int32 {
+        _ = ignoreBrokenPipes
+        var stdin: [Int32] = [-1, -1]
+        var stdout: [Int32] = [-1, -1]
+        guard makePipe(&stdin) else {
+            throw ShellError(.failure, "cannot run the pipeline: \(String(cString: strerror(errno)))", code: "PIPELINE_FAILED")
+        }
+        if output != nil, !makePipe(&stdout) {
+            Glibc.close(stdin[0])
+            Glibc.close(stdin[1])
+            throw ShellError(.failure, "cannot run the pipeline: \(String(cString: strerror(errno)))", code: "PIPELINE_FAILED")
+        }
+        let child = ForegroundProcess.shell(pipeline, stdin: stdin[0], stdout: output != nil ? stdout[1] : nil)
+        Glibc.close(stdin[0])
+        if output != nil { Glibc.close(stdout[1]) }
+        guard let child else {
+            Glibc.close(stdin[1])
+            if output != nil { Glibc.close(stdout[0]) }
+            throw ShellError(.failure, "cannot run /bin/sh for the pipeline", code: "PIPELINE_FAILED")
+        }
+        let writeEnd = stdin[1]
+        let readEnd = stdout[0]
+        async let fed: Void = onThread {
+            _ = writeAll(input, to: writeEnd)
+            Glibc.close(writeEnd)
+        }
+        async let read: [UInt8] = onThread {
+            guard readEnd >= 0 else { return [] }
+            defer { Glibc.close(readEnd) }
+            var collected: [UInt8] = []
+            var chunk = [UInt8](repeating: 0, count: 65_536)
+            while true {
+                let count = chunk.withUnsafeMutableBytes { Glibc.read(readEnd, $0.baseAddress, $0.count) }
+                if count > 0 {
+                    collected += chunk[0..<count]
+                } else if count < 0, errno == EINTR {
+                    continue
+                } else {
+                    return collected
+                }
+            }
+        }
+        let status = await withTaskCancellationHandler {
+            await onThread { child.wait() }
+        } onCancel: {
+            child.terminate()
+        }
+        await fed
+        let bytes = await read
+        if let output, !bytes.isEmpty { output.write(String(decoding: bytes, as: UTF8.self), to: .standardOutput) }
+        if Task.isCancelled { throw ShellError.interrupted() }
+        return status
+    }
+
+    /// A pipe whose ends close on exec (the child gets its own copies as stdin/stdout).
+    static func makePipe(_ fds: inout [Int32]) -> Bool {
+        guard pipe(&fds) == 0 else { return false }
+        _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
+        _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
+        return true
+    }
+
+    /// Runs blocking work on a thread of its own and waits for it without blocking the caller.
+    static func onThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: body()) }.start()
+        }
+    }
+
+    /// A pipeline that stops reading early (`head -1`) must not kill bts with SIGPIPE: writes
+    /// to it fail with EPIPE instead. Set once, on the first pipeline.
+    private static let ignoreBrokenPipes: Void = {
+        signal(SIGPIPE, SIG_IGN)
+    }()
+}

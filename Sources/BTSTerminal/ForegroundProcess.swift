@@ -1,0 +1,58 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A child process in bts's own process group, so that on a terminal it is in the foreground
+/// (a pager or an editor reads keys and sets terminal modes without being stopped by SIGTTIN /
+/// SIGTTOU; Foundation's `Process` puts children in a process group of their own).
+public struct ForegroundProcess: Sendable {
+    public let pid: pid_t
+
+    /// Starts `/bin/sh -c script` (with `arguments` as `$1…`); its stdin/stdout are the given
+    /// descriptors (nil: bts's own). Returns nil when it cannot be started.
+    public static func shell(_ script: String, arguments: [String] = [], stdin: Int32? = nil, stdout: Int32? = nil,
+                             closing: [Int32] = []) -> ForegroundProcess? {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        if let stdin { posix_spawn_file_actions_adddup2(&actions, stdin, STDIN_FILENO) }
+        if let stdout { posix_spawn_file_actions_adddup2(&actions, stdout, STDOUT_FILENO) }
+        for descriptor in closing { posix_spawn_file_actions_addclose(&actions, descriptor) }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        // Default dispositions in the child (bts ignores SIGPIPE; a pipeline must not).
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        let argv = ["/bin/sh", "-c", script, "sh"] + arguments
+        var cArguments: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
+        defer { cArguments.forEach { free($0) } }
+        var pid: pid_t = 0
+        let result = posix_spawn(&pid, "/bin/sh", &actions, &attributes, &cArguments, environ)
+        guard result == 0 else { return nil }
+        return ForegroundProcess(pid: pid)
+    }
+
+    /// Waits for the process (blocking): its exit status, or 128+N when signal N ended it.
+    public func wait() -> Int32 {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 {
+            if errno != EINTR { return 127 }
+        }
+        let signal = status & 0x7F
+        if signal != 0 { return 128 + signal }
+        return (status >> 8) & 0xFF
+    }
+
+    /// Asks it to stop (SIGTERM).
+    public func terminate() {
+        kill(pid, SIGTERM)
+    }
+}

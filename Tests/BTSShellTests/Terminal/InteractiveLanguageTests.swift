@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+
+/// The language at the prompt (issue 14), in a real terminal (tmux): a block typed over several
+/// lines runs when its `end` arrives, Ctrl-C inside an open block drops it, the rc file runs at
+/// start (not with `--norc`), and output taller than the terminal goes through `$PAGER`.
+@Suite("bts language in a terminal", .serialized,
+       .enabled(if: BTSBinary.isAvailable && TmuxSession.isAvailable, Comment(rawValue: BTSBinary.skipReason)))
+struct InteractiveLanguageTests {
+    static let prompt = "bts:embedded> "
+
+    private func writeRC(_ sandbox: TerminalSandbox, _ text: String) throws {
+        let directory = sandbox.root.appendingPathComponent("config/bts")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: directory.appendingPathComponent("rc.bts"))
+    }
+
+    @Test("a block over several lines, Ctrl-C inside one, and the rc file's alias and variable")
+    func blocksAndRCFile() async throws {
+        let sandbox = try TerminalSandbox()
+        try writeRC(sandbox, "set greeting hello-from-rc\nalias hg search 9780439023481\n")
+        let session = try sandbox.startShell(["--local"])
+        defer { session.close() }
+        try await session.see(Self.prompt, timeout: .seconds(120))
+        try await session.run("echo $greeting", expecting: "hello-from-rc")
+        // A loop typed line by line: continuation prompts until `end`, then it runs.
+        try session.type("for x in a b")
+        try session.press("Enter")
+        try await session.see("...> ")
+        try session.type("echo got-$x")
+        try session.press("Enter")
+        try session.type("end")
+        try session.press("Enter")
+        try await session.see("got-b", timeout: .seconds(30))
+        #expect(try session.screen().contains("got-a"))
+        try await session.waitForLastLine(Self.prompt)
+        // Ctrl-C inside an open block drops it: its command never runs.
+        try session.type("if 1 == 1")
+        try session.press("Enter")
+        try session.type("echo n\"\"ever-ran")
+        try session.press("Enter")
+        try session.press("C-c")
+        try await session.waitForLastLine(Self.prompt)
+        try session.type("end")
+        try session.press("Enter")
+        try await session.see("'end' without an open block")
+        // The typed line shows `n""ever-ran`; the output line `never-ran` would only come from running it.
+        #expect(!(try session.screen().split(separator: "\n").contains { $0 == "never-ran" }))
+        // The rc file's alias.
+        try await session.run("hg", expecting: "Suzanne Collins")
+    }
+
+    @Test("--norc skips the rc file")
+    func noRC() async throws {
+        let sandbox = try TerminalSandbox()
+        try writeRC(sandbox, "set greeting hello-from-rc\n")
+        let session = try sandbox.startShell(["--local", "--norc"])
+        defer { session.close() }
+        try await session.see(Self.prompt, timeout: .seconds(120))
+        try await session.run("echo greeting=${greeting:-unset}", expecting: "greeting=unset")
+    }
+
+    @Test("output taller than the terminal goes through $PAGER; 'set pager off' prints it")
+    func pager() async throws {
+        let sandbox = try TerminalSandbox()
+        let pager = sandbox.root.appendingPathComponent("pager.sh")
+        try Data("#!/bin/sh\necho \"[pager] $(wc -l) lines\"\n".utf8).write(to: pager)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: pager.path)
+        guard let binary = BTSBinary.path else { return }
+        var environment = sandbox.environment
+        environment["PAGER"] = pager.path
+        let script = "cd " + TerminalSandbox.quote(sandbox.work.path) + " && exec " + TerminalSandbox.quote(binary) + " --local"
+        let session = try TmuxSession(command: ["/bin/sh", "-c", script], environment: environment, width: 80, height: 24)
+        defer { session.close() }
+        try await session.see(Self.prompt, timeout: .seconds(120))
+        // 40 rows + header, rule and summary: 43 lines on a 24-row terminal.
+        try await session.run("search the --limit 40", expecting: "[pager] 43 lines")
+        // Short output is printed as it is.
+        try await session.run("search 9780439023481", expecting: "Suzanne Collins")
+        try session.type("set pager off")
+        try session.press("Enter")
+        try await session.waitForLastLine(Self.prompt)
+        try await session.run("search the --limit 40", expecting: "(40 of 4641 results;")
+    }
+
+    @Test("Ctrl-X Ctrl-E edits the line in $EDITOR, then runs the edited text")
+    func editLineInEditor() async throws {
+        let sandbox = try TerminalSandbox()
+        let editor = sandbox.root.appendingPathComponent("editor.sh")
+        // The "editor" appends a line to the file it is given (which holds the typed line).
+        try Data("#!/bin/sh\nprintf '%s\\n' 'echo from-the-editor' >> \"$1\"\n".utf8).write(to: editor)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: editor.path)
+        guard let binary = BTSBinary.path else { return }
+        var environment = sandbox.environment
+        environment["EDITOR"] = editor.path
+        environment["VISUAL"] = ""
+        let script = "cd " + TerminalSandbox.quote(sandbox.work.path) + " && exec " + TerminalSandbox.quote(binary) + " --local"
+        let session = try TmuxSession(command: ["/bin/sh", "-c", script], environment: environment, width: 80, height: 24)
+        defer { session.close() }
+        try await session.see(Self.prompt, timeout: .seconds(120))
+        try session.type("echo typed-line")
+        try session.press("C-x", "C-e")
+        try await session.waitForScreen(timeout: .seconds(30), description: "the edited text's output") { screen in
+            screen.split(separator: "\n").contains { $0 == "from-the-editor" }
+        }
+        try await session.waitForLastLine(Self.prompt)
+        let screen = try session.screen()
+        #expect(screen.split(separator: "\n").contains { $0 == "typed-line" }, "the typed line ran too")
+    }
+}
