@@ -1,12 +1,6 @@
 import BooksTrackLibrary
 import Foundation
-
-/// A fresh directory under the temp dir, removed by the caller.
-func makeTempDirectory(_ name: String) throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("bts-library-\(name)-\(UUID().uuidString.prefix(8))")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
-}
+@_exported import TestSupport
 
 /// A library in its own temp directory with a fixed "today"; `cleanup()` removes it.
 struct TempLibrary {

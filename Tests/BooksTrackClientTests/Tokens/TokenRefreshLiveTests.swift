@@ -31,17 +31,6 @@ import Testing
         return configuration
     }
 
-    /// Waits (in real time, by polling) until `condition` holds; false if it never did within `limit`,
-    /// which only bounds a hang: nothing here is expected to take more than a moment.
-    static func eventually(within limit: Duration = .seconds(120), _ condition: () async -> Bool) async throws -> Bool {
-        let deadline = ContinuousClock.now + limit
-        while ContinuousClock.now < deadline {
-            if await condition() { return true }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        return await condition()
-    }
-
     /// A long job outlives its first token: the client refreshes it in the window, and a cancel
     /// after the first token's expiry still works (the server rejects the old token by then).
     @Test func aLongJobsTokenIsRefreshedAndCancelStillWorksAfterTheFirstExpired() async throws {
@@ -67,7 +56,7 @@ import Testing
             clock.advance(by: .seconds(5460))
             #expect(await api.untilNextRefresh() == .zero)
             await api.scheduleTokenKeeper()
-            #expect(try await Self.eventually { await api.statistics.tokenRefreshes >= 1 }, "the keeper never refreshed")
+            #expect(try await eventually { await api.statistics.tokenRefreshes >= 1 }, "the keeper never refreshed")
             #expect(await api.statistics.tokenRefreshes == 1)
             let current = try #require(await api.jobToken(for: jobID))
             #expect(current != first)
@@ -166,7 +155,7 @@ import Testing
             }
             // The DELETE with t1 was refused and the client took the refusal in (it waits for the
             // refresh, or gave up); only then does the refresh answer.
-            #expect(try await Self.eventually {
+            #expect(try await eventually {
                 if cancelEnded.value { return true }
                 let inFlight = await api.refreshesInFlight
                 return (inFlight["job-1"]?.waiters.count ?? 0) > 0
