@@ -65,28 +65,26 @@ public actor Shell {
     /// The cost of the last command (`timing`).
     public internal(set) var lastMetrics = CommandMetrics()
 
-    var connection: BackendConnection?
-    var currentMetrics = CommandMetrics()
+    /// The backend: chosen, opened, switched and closed.
+    let backendSession: BackendSession
+    /// The calls' bookkeeping (`timing`, deprecation warnings once).
+    var calls = CallLedger()
     /// Set by `exit`: stop everything and leave with this status.
     var exitRequest: Int32?
     var sourceDepth = 0
     /// Where the command running now came from (relative paths resolve against its directory).
     var currentSource: SourceContext?
-    var deprecationsShown: Set<String> = []
-    var config: ShellConfig?
 
     public init(options: ShellOptions, sink: any OutputSink = StandardOutputSink()) {
         self.options = options
         self.settings = options.settings
         self.sink = sink
+        backendSession = BackendSession(options: options, sink: sink)
     }
 
     /// Stops the API client and the embedded server. Safe to call more than once.
     public func shutdown() async {
-        if let connection {
-            self.connection = nil
-            await connection.shutdown()
-        }
+        await backendSession.shutdown()
     }
 
     // MARK: Output
