@@ -156,6 +156,33 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // Helpers every test target may use (Foundation and the catalog only): temp directories, the
+        // shared catalog, the off-the-pool runner, polling, a manual clock, a closed port, the tmux
+        // driver and the recorded contract fixtures. A regular target under Tests/ that only test
+        // targets depend on.
+        .target(
+            name: "TestSupport",
+            dependencies: ["BooksTrackCatalog"],
+            path: "Tests/TestSupport"
+        ),
+        // Live servers on port 0 for tests: the real local server (plus an API client) and tiny
+        // Hummingbird servers for what the real one cannot produce.
+        .target(
+            name: "ServerTestSupport",
+            dependencies: [
+                "TestSupport",
+                "BooksTrackServer",
+                "BooksTrackClient",
+                "BooksTrackCatalog",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Tests/ServerTestSupport"
+        ),
+
         .testTarget(
             name: "BooksTrackContractTests",
             dependencies: ["BooksTrackContract"],
@@ -163,12 +190,14 @@ let package = Package(
         ),
         .testTarget(
             name: "BooksTrackCatalogTests",
-            dependencies: ["BooksTrackCatalog", "BooksTrackContract"],
+            dependencies: ["BooksTrackCatalog", "BooksTrackContract", "TestSupport"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
             name: "BooksTrackClientTests",
             dependencies: [
+                "TestSupport",
+                "ServerTestSupport",
                 "BooksTrackClient",
                 "BooksTrackContract",
                 "BooksTrackServer",
@@ -186,12 +215,14 @@ let package = Package(
         ),
         .testTarget(
             name: "BooksTrackLibraryTests",
-            dependencies: ["BooksTrackLibrary", "BooksTrackContract", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["BooksTrackLibrary", "BooksTrackContract", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
             name: "BooksTrackServerTests",
             dependencies: [
+                "TestSupport",
+                "ServerTestSupport",
                 "BooksTrackServer",
                 "BooksTrackContract",
                 "BooksTrackCatalog",
@@ -212,12 +243,12 @@ let package = Package(
         ),
         .testTarget(
             name: "BTSTerminalTests",
-            dependencies: ["BTSTerminal", "BTSLanguage", "BooksTrackContract"]
+            dependencies: ["BTSTerminal", "BTSLanguage", "BooksTrackContract", "TestSupport"]
         ),
         .testTarget(
             name: "BTSShellTests",
             dependencies: ["BTSShell", "BTSTerminal", "BTSEmbeddedBackend", "BTSLanguage", "BooksTrackServer", "BooksTrackCatalog",
-                           "BooksTrackClient", "BooksTrackContract", "BooksTrackLibrary"]
+                           "BooksTrackClient", "BooksTrackContract", "BooksTrackLibrary", "TestSupport", "ServerTestSupport"]
         ),
     ]
 )

@@ -16,11 +16,7 @@ import Testing
         ]
     }
 
-    static func tempDir() throws -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("bts-client-jobs-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        return dir
-    }
+    static func tempDir() throws -> URL { try makeTempDirectory("client-jobs") }
 
     /// Rows whose ISBNs exist in the bundled catalog.
     static func csv(rows: Int) throws -> String {

@@ -1,12 +1,6 @@
 import BooksTrackLibrary
 import Foundation
-
-/// A fresh directory under the temp dir, removed by the caller.
-func makeTempDirectory(_ name: String) throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("bts-library-\(name)-\(UUID().uuidString.prefix(8))")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
-}
+@_exported import TestSupport
 
 /// A library in its own temp directory with a fixed "today"; `cleanup()` removes it.
 struct TempLibrary {
@@ -37,10 +31,7 @@ enum Fixture {
 
 /// A valid ISBN-13: `978` + `digit` + `n` (8 digits) + check digit.
 func syntheticISBN(_ digit: Int, _ n: Int) -> String {
-    let body = "978\(digit)" + String(format: "%08d", n)
-    var sum = 0
-    for (i, ch) in body.enumerated() { sum += (i % 2 == 0 ? 1 : 3) * (ch.wholeNumberValue ?? 0) }
-    return body + String((10 - sum % 10) % 10)
+    makeISBN13("978\(digit)" + String(format: "%08d", n))
 }
 
 /// What a round trip must keep of a book, comparable across libraries.

@@ -1,7 +1,6 @@
 import AsyncHTTPClient
 import BooksTrackContract
 import Foundation
-import Logging
 import NIOHTTP1
 import Testing
 
@@ -62,13 +61,11 @@ struct BudgetClassRouteTests {
     @Test func serverClassesEveryRouteAsTheClassifier() async throws {
         let temp = try TempDir()
         defer { temp.cleanup() }
-        var logger = Logger(label: "budget-class-routes-test")
-        logger.logLevel = .warning
-        let server = try await LocalServer.start(
-            ServerConfiguration(port: 0), catalog: JobsFakeCatalog.standard, logger: logger,
-            modules: [CoreRoutes(), JobRoutes(dataDirectory: temp.url)])
-        var checked = 0
-        do {
+        let checked = try await LiveServer.running(
+            catalog: JobsFakeCatalog.standard, modules: [CoreRoutes(), JobRoutes(dataDirectory: temp.url)],
+            logLevel: .warning
+        ) { server in
+            var checked = 0
             // The router's paths are lowercase; "" and "?" are not requests.
             for route in Self.routes where route.path.hasPrefix("/") && !route.path.hasPrefix("/V") {
                 let expected = BudgetClass.classify(method: route.method, path: route.path)
@@ -81,11 +78,8 @@ struct BudgetClassRouteTests {
                     "\(route.method) \(route.path) → \(response.status)")
                 checked += 1
             }
-        } catch {
-            await server.shutdown()
-            throw error
+            return checked
         }
-        await server.shutdown()
         #expect(checked == Self.routes.count - 3)
     }
 }

@@ -17,35 +17,20 @@ struct HostileRequestTests {
         jobs: Bool, _ tweak: (inout ServerConfiguration) -> Void = { _ in },
         _ body: (RunningServer) async throws -> Void
     ) async throws {
-        let temp = FileManager.default.temporaryDirectory.appendingPathComponent("bts-hostile-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: temp) }
+        let temp = try TempDir("hostile")
+        defer { temp.cleanup() }
         var config = ServerConfiguration(port: 0)
-        config.jobsDirectory = temp
+        config.jobsDirectory = temp.url
         config.requestHeadLimits = RequestHeadLimits(maxHeadBytes: 32 * 1024, headTimeout: .milliseconds(800))
         tweak(&config)
-        var logger = Logger(label: "hostile")
-        logger.logLevel = .critical
-        let running = try await LocalServer.start(
-            config, catalog: FakeCatalog(), logger: logger,
-            modules: jobs ? LocalServer.defaultModules : [CoreRoutes()])
-        do {
-            try await body(running)
-        } catch {
-            await running.shutdown()
-            throw error
-        }
-        await running.shutdown()
+        try await LiveServer.running(
+            config, catalog: FakeCatalog(), modules: jobs ? LocalServer.defaultModules : [CoreRoutes()], body)
     }
 
     /// `blockingExchange` on its own thread: blocking socket calls on the cooperative pool would
     /// starve the server's own request handling (and distort every timing).
     static func exchange(port: Int, _ bytes: [UInt8], pause: Duration? = nil) async throws -> (reply: String, closed: Bool) {
-        try await withCheckedThrowingContinuation { continuation in
-            let thread = Thread {
-                continuation.resume(with: Result { try blockingExchange(port: port, bytes, pause: pause) })
-            }
-            thread.start()
-        }
+        try await offThePool { try blockingExchange(port: port, bytes, pause: pause) }
     }
 
     /// Sends `bytes` (optionally slowly), then reads until the server closes or 30 s pass.

@@ -38,11 +38,7 @@ final class ShutdownCounter: @unchecked Sendable {
         let counter = ShutdownCounter()
         var config = ServerConfiguration(port: 0)
         config.rateLimits[.jobs] = .perMinute(3)
-        let running = try await LocalServer.start(
-            config, catalog: FakeCatalog(), logger: Logger(label: "probe"),
-            modules: [CoreRoutes(), ProbeModule(shutdowns: counter)])
-        let server = TestServer(running: running)
-        do {
+        let running = try await TestServer.with(config, modules: [CoreRoutes(), ProbeModule(shutdowns: counter)]) { server in
             let ok = try await server.get("/v1/jobs/abc/results")
             #expect(
                 ok.status == 200 && ok.header("X-RateLimit-Class") == "jobs" && ok.header("X-RateLimit-Limit") == "3")
@@ -57,11 +53,9 @@ final class ShutdownCounter: @unchecked Sendable {
             // Core routes are unaffected by the module's classifier; /health is never rate-limited.
             #expect(try await server.get("/v1/search/title?q=dune").header("X-RateLimit-Class") != "jobs")
             #expect(try await server.get("/health").header("X-RateLimit-Class") == nil)
-        } catch {
-            await running.shutdown()
-            throw error
+            return server.running
         }
-        await running.shutdown()
+        // Shut down once by `with`; a second shutdown is harmless and runs the module's hook no more.
         await running.shutdown()
         #expect(counter.count == 1)
     }

@@ -5,22 +5,9 @@ import Testing
 @testable import BooksTrackServer
 import BooksTrackCatalog
 
-/// The real goodbooks-10k catalog, built once per test process in a temporary directory.
-enum SharedCatalog {
-    static let result: Result<SQLiteCatalog, any Error> = Result {
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent(
-                "bts-server-tests-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        return try SQLiteCatalog.open(cacheDirectory: directory)
-    }
-
-    static func catalog() throws -> SQLiteCatalog { try result.get() }
-}
-
 @Suite struct RealCatalogTests {
     @Test func isbnTitleAuthorAdvanced() async throws {
-        let catalog = try SharedCatalog.catalog()
+        let catalog = try SharedCatalog.get()
         try await TestServer.with(catalog: catalog) { server async throws in
             let isbn = try await server.get("/v1/search/isbn?isbn=9780439023481")
             let work = try #require(try isbn.decode(Envelope<BookSearchResponse>.self).data?.works.first)
@@ -52,7 +39,7 @@ enum SharedCatalog {
     }
 
     @Test func vectorRoutes() async throws {
-        let catalog = try SharedCatalog.catalog()
+        let catalog = try SharedCatalog.get()
         var config = TestServer.testConfiguration()
         config.rateLimitsEnabled = false
         try await TestServer.with(config, catalog: catalog) { server async throws in

@@ -1,106 +1,47 @@
 import BooksTrackClient
-import BooksTrackContract
 import Foundation
 
+/// The commands' API surface on the session: the backend (`BackendSession`) and the call pipeline,
+/// whose bookkeeping is the `CallLedger`'s.
 extension Shell {
+    /// The backend if one is open (never opens one).
+    var connection: BackendConnection? { backendSession.connection }
+
     /// The open backend, opened (and its capabilities read) on first use.
     func backend() async throws(ShellError) -> BackendConnection {
-        if let connection {
-            // `set wait on|off` in mid-session: retry waits follow it from the next call on.
-            await connection.api.setRetryPolicy(BackendConnection.retryPolicy(allowingLongWaits: settings.wait))
-            return connection
-        }
-        let target = try BackendSelection.select(
-            options.backend, environment: options.environment, loadConfig: { () throws(ShellError) in try loadConfig() })
-        return try await open(target)
+        try await backendSession.current(settings: settings)
     }
 
     /// The config file, loaded once.
-    func loadConfig() throws(ShellError) -> ShellConfig {
-        if let config { return config }
-        let loaded = try ShellConfig.load(from: options.paths.configFile)
-        config = loaded
-        return loaded
-    }
+    func loadConfig() throws(ShellError) -> ShellConfig { try backendSession.loadConfig() }
 
-    /// Opens `target`, makes it current (closing the previous one) and reads its capabilities.
-    /// With `requireReachable` (`connect` without `--force`), an unreachable target is closed again
-    /// and the current backend stays.
+    /// Opens `target` and makes it current (`connect`).
     @discardableResult
     func open(_ target: BackendTarget, requireReachable: Bool = false) async throws(ShellError) -> BackendConnection {
-        var backendOptions = options.backendOptions
-        backendOptions.allowsLongRetryWaits = settings.wait
-        let opened = try await BackendConnection.open(target, options: backendOptions, trace: traceHandler())
-        let sink = self.sink
-        let quiet = settings.quiet
-        await opened.api.setRetryHandler { progress in
-            guard !quiet else { return }
-            sink.write(TerminalText.sanitize(progress.message, lines: .flatten) + "\n", to: .standardError)
-        }
-        let result = await opened.api.connect(refresh: requireReachable)
-        if requireReachable, let refusal = ConnectCheck.refusal(result, target: target, current: connection?.target) {
-            await opened.shutdown()
-            throw refusal
-        }
-        let previous = connection
-        connection = opened
-        await previous?.shutdown()
-        return opened
-    }
-
-    /// `--trace`: one line per request on stderr, with headers and bodies (secrets already masked).
-    func traceHandler() -> (@Sendable (TraceEvent) -> Void)? {
-        guard settings.trace else { return nil }
-        let sink = self.sink
-        return { event in
-            var text = "trace: \(event.phase.rawValue) \(event.summary)\n"
-            for header in event.requestHeaders { text += "trace:   > \(header.name): \(header.value)\n" }
-            if let body = event.requestBody, !body.isEmpty { text += "trace:   > \(body)\n" }
-            for header in event.responseHeaders { text += "trace:   < \(header.name): \(header.value)\n" }
-            if let body = event.responseBody, !body.isEmpty { text += "trace:   < \(body.prefix(2000))\n" }
-            sink.write(TerminalText.sanitize(text), to: .standardError)
-        }
-    }
-
-    /// Refuses a gated command whose feature is off, without any request (exit 1).
-    func requireFeature(_ gate: CommandGate, command: String, api: BooksTrackAPI) async throws(ShellError) {
-        if case .unavailable(let reason) = await api.availability(of: gate.feature) {
-            throw ShellError(.failure, "'\(command)' is not available on this server: \(reason)",
-                             code: ErrorCode.featureNotAvailable.rawValue)
-        }
+        try await backendSession.open(target, requireReachable: requireReachable, settings: settings)
     }
 
     /// Runs one API call: gate check, budget admission (wait with a countdown or fail with 5),
-    /// the call, then bookkeeping for `timing` and the once-per-session deprecation warning.
+    /// the call, then the ledger's bookkeeping for `timing` and the once-per-session deprecation warning.
     func call<T: Sendable>(
         budget: RateLimitClass?, gate: CommandGate?, command: String,
         _ body: @Sendable (BooksTrackAPI) async throws -> APIResponse<T>
     ) async throws -> APIResponse<T> {
         let api = try await backend().api
-        if let gate { try await requireFeature(gate, command: command, api: api) }
+        try await gate?.require(command: command, api: api)
         if let budget { try await BudgetAdmission(output: output).admit(budget, api: api) }
         let response = try await body(api)
-        record(response.info)
+        if let warning = calls.record(response.info) { warn(warning) }
         if let budget {
             let state = await api.budget(for: budget)
-            if let limit = state.limit {
-                let remaining = state.remaining.map(String.init) ?? "?"
-                currentMetrics.budgets.append("\(budget.rawValue) \(remaining)/\(limit)")
-            }
+            calls.record(budget, state)
         }
         return response
     }
 
-    /// Bookkeeping for one response.
-    func record(_ info: ResponseInfo) {
-        currentMetrics.calls += 1
-        currentMetrics.networkTime += info.duration
-        if info.cacheHit { currentMetrics.cacheHits += 1 }
-        if info.serverCacheHit == true { currentMetrics.serverCacheHits += 1 }
-        currentMetrics.retries += max(0, info.attempts - 1)
-        if let warning = info.deprecationWarning, !deprecationsShown.contains(warning) {
-            deprecationsShown.insert(warning)
-            warn(warning)
-        }
+    /// The running command's call metrics (reset per command; `timing`).
+    var currentMetrics: CommandMetrics {
+        get { calls.metrics }
+        set { calls.metrics = newValue }
     }
 }

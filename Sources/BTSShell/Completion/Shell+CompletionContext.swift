@@ -12,7 +12,7 @@ extension Shell {
         let jobs = self.jobs.all
         var names = Set(variables.keys)
         if result != .null { names.insert("_") }
-        let profiles = (config?.profileNames ?? []) + BackendProfile.builtIn.map(\.name)
+        let profiles = (backendSession.loadedConfig?.profileNames ?? []) + BackendProfile.builtIn.map(\.name)
         var unavailable: [String: String] = [:]
         if let api = connection?.api {
             // A scoped gate (`enrich`'s batch form) leaves the command itself available.

@@ -67,15 +67,15 @@ public actor Shell {
     /// The cost of the last command (`timing`).
     public internal(set) var lastMetrics = CommandMetrics()
 
-    var connection: BackendConnection?
-    var currentMetrics = CommandMetrics()
+    /// The backend: chosen, opened, switched and closed.
+    let backendSession: BackendSession
+    /// The calls' bookkeeping (`timing`, deprecation warnings once).
+    var calls = CallLedger()
     /// Set by `exit`: stop everything and leave with this status.
     var exitRequest: Int32?
     var sourceDepth = 0
     /// Where the command running now came from (relative paths resolve against its directory).
     var currentSource: SourceContext?
-    var deprecationsShown: Set<String> = []
-    var config: ShellConfig?
     /// The user's library, once opened (see `Shell+Library.swift`), and whether completion must reload it.
     var openedLibrary: LibraryState = LibraryState()
     /// `$1..$n` as they stand: the script's, or those of a `source FILE ARG…` or an alias call running now.
@@ -92,14 +92,12 @@ public actor Shell {
         self.settings = options.settings
         self.sink = sink
         self.positionalArguments = options.scriptArguments
+        backendSession = BackendSession(options: options, sink: sink)
     }
 
     /// Stops the API client and the embedded server. Safe to call more than once.
     public func shutdown() async {
-        if let connection {
-            self.connection = nil
-            await connection.shutdown()
-        }
+        await backendSession.shutdown()
     }
 
     // MARK: Output

@@ -24,15 +24,7 @@ extension Shell {
 
     /// `embedded`, a profile name, or the server's host.
     func promptBackendName() -> String {
-        let target: BackendTarget
-        if let connection {
-            target = connection.target
-        } else if let selected = try? BackendSelection.select(
-            options.backend, environment: options.environment, loadConfig: { () throws(ShellError) in try loadConfig() }) {
-            target = selected
-        } else {
-            return "?"
-        }
+        guard let target = try? backendSession.target() else { return "?" }
         switch target {
         case .embedded:
             return "embedded"

@@ -35,8 +35,11 @@ extension BooksTrackAPI {
         }
     }
 
-    /// The rate-limit class of a shell command's request (`nil`: unlimited).
-    public nonisolated static func rateLimitClass(method: String, path: String, mode: String? = nil) -> RateLimitClass? {
-        BudgetClass.classify(method: method, path: path, mode: mode).map(RateLimitClass.known)
+    /// The class a request to `method path` is budgeted under before its answer (`nil`: unlimited):
+    /// the contract's classifier. Every request spec takes its class from here.
+    public nonisolated static func rateLimitClass(
+        method: String, path: String, mode: String? = nil, query q: String? = nil
+    ) -> RateLimitClass? {
+        BudgetClass.classify(method: method, path: path, mode: mode, query: q).map(RateLimitClass.known)
     }
 }

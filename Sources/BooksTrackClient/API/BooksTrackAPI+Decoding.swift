@@ -57,7 +57,7 @@ extension BooksTrackAPI {
             headers: SecretMasking.maskHeaders(raw.headerFields), duration: outcome.duration,
             lastAttemptDuration: outcome.cacheHit ? .zero : raw.duration, attempts: outcome.attempts,
             cacheHit: outcome.cacheHit, coalesced: outcome.coalesced, serverCacheHit: xCache,
-            serverTimeMs: serverTime, rateLimitClass: spec.rateLimitClass,
+            serverTimeMs: serverTime, rateLimitClass: observation.rateLimitClass ?? spec.rateLimitClass,
             rateLimit: hasRateHeaders ? observation : nil,
             requestID: headers.first(name: "x-request-id") ?? headers.first(name: "cf-ray"),
             deprecationWarning: deprecationWarning(headers, path: spec.path), bodyBytes: raw.body.readableBytes)

@@ -15,7 +15,7 @@ extension BooksTrackAPI {
         }
         let key = idempotencyKey ?? UUID().uuidString.lowercased()
         let body = EnrichRequest(barcode: parsed.value, preferProvider: provider, idempotencyKey: key)
-        var spec = RequestSpec(.POST, "/api/v2/books/enrich", rateLimitClass: .enrich)
+        var spec = RequestSpec(.POST, "/api/v2/books/enrich")
         spec.body = .json(try Self.json(body))
         spec.headers = [HeaderField(name: "Idempotency-Key", value: key)]
         spec.createsWork = true
@@ -80,7 +80,7 @@ extension BooksTrackAPI {
         if let code = request.sizeError(maxItems: maxItems) {
             throw BooksTrackError.invalidInput(code.userMessage(), code: code)
         }
-        var spec = RequestSpec(.POST, route.rawValue, rateLimitClass: .batch)
+        var spec = RequestSpec(.POST, route.rawValue)
         spec.body = .json(try Self.json(request))
         spec.createsWork = true
         spec.hasIdempotencyKey = hasID

@@ -10,7 +10,7 @@ extension BooksTrackAPI {
             throw BooksTrackError.invalidInput("Cannot import '\(fileURL.lastPathComponent)': \(problem.message).")
         }
         let upload = try MultipartFileBody(fileURL: fileURL)
-        var spec = RequestSpec(.POST, "/api/v2/imports", rateLimitClass: .import)
+        var spec = RequestSpec(.POST, "/api/v2/imports")
         spec.body = .multipart(upload)
         spec.createsWork = true
         // Slow links: one extra second per MB on top of the ordinary deadline.

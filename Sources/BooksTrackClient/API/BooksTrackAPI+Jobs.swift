@@ -32,12 +32,12 @@ extension BooksTrackAPI {
     /// routes) is asked at `GET /v1/jobs/{jobId}/status`.
     public func jobStatus(_ jobID: String) async throws(BooksTrackError) -> APIResponse<BooksTrackContract.JobStatus> {
         let id = Self.pathSegment(jobID)
-        var spec = RequestSpec(.GET, "/api/v2/imports/\(id)", rateLimitClass: .jobs)
+        var spec = RequestSpec(.GET, "/api/v2/imports/\(id)")
         spec.notFoundMessage = "Job \(jobID) not found."
         do {
             return try await call(BooksTrackContract.JobStatus.self, spec)
         } catch where Self.isMissingRoute(error) {
-            var fallback = RequestSpec(.GET, "/v1/jobs/\(id)/status", rateLimitClass: .jobs)
+            var fallback = RequestSpec(.GET, "/v1/jobs/\(id)/status")
             fallback.notFoundMessage = spec.notFoundMessage
             return try await call(BooksTrackContract.JobStatus.self, fallback)
         }
@@ -54,7 +54,7 @@ extension BooksTrackAPI {
         let paths = pipeline == .batchEnrichment ? [v1, v2] : [v2, v1]
         var firstError: BooksTrackError?
         for path in paths {
-            var spec = RequestSpec(.GET, path, rateLimitClass: .jobs)
+            var spec = RequestSpec(.GET, path)
             spec.notFoundMessage = "No results for job \(jobID) (unknown job, not finished, or results expired)."
             do {
                 return try await call(JobResults.self, spec)
@@ -101,7 +101,7 @@ extension BooksTrackAPI {
         var presented = presentableToken(for: jobID, given: token) ?? token
         var attempt = 1
         while true {
-            var spec = RequestSpec(.DELETE, path, rateLimitClass: .jobs)
+            var spec = RequestSpec(.DELETE, path)
             spec.headers = [HeaderField(name: "Authorization", value: "Bearer \(presented)")]
             spec.notFoundMessage = "Job \(jobID) not found."
             do throws(BooksTrackError) {

@@ -150,7 +150,7 @@ extension BooksTrackAPI {
             var failure: BooksTrackError
             do {
                 let raw = try await transport.send(spec, requestID: requestID, attempt: attempt)
-                observe(raw, rateLimitClass: spec.rateLimitClass)
+                observe(raw, predicted: spec.rateLimitClass)
                 if (200..<300).contains(raw.status) {
                     return CallOutcome(raw: raw, attempts: attempt, duration: clock.now - start)
                 }
@@ -192,9 +192,9 @@ extension BooksTrackAPI {
         }
     }
 
-    /// Feeds the rate-limit ledger from a response's headers.
-    func observe(_ raw: RawResponse, rateLimitClass: RateLimitClass?) {
-        guard let cls = rateLimitClass else { return }
+    /// Feeds the rate-limit ledger from a response's headers, under the class the server names in
+    /// `X-RateLimit-Class` when it names one (the server's word wins), else the `predicted` one.
+    func observe(_ raw: RawResponse, predicted: RateLimitClass?) {
         let now = configuration.now()
         var bodyRetryAfter: Duration?
         if raw.status == 429 || raw.status == 503 {
@@ -205,6 +205,9 @@ extension BooksTrackAPI {
         }
         let fields = raw.headers.map { (name: $0.name, value: $0.value) }
         let observation = RateLimitObservation(status: raw.status, headers: fields, bodyRetryAfter: bodyRetryAfter, now: now)
+        guard let cls = observation.rateLimitClass ?? predicted else { return }
+        // An unlimited route's silence says nothing about the class its header names.
+        if predicted == nil, observation.reportsNoBudget { return }
         guard observation.limit != nil || observation.remaining != nil || observation.status == 429
             || observation.reportsNoBudget
         else { return }

@@ -10,7 +10,7 @@ extension BooksTrackAPI {
                 code: .invalidISBN, kind: .invalidInput, message: ErrorCode.invalidISBN.userMessage(),
                 detail: "\(isbn): \(error.message)")
         }
-        var spec = RequestSpec(.GET, "/v1/search/isbn", query: [("isbn", parsed.value)], rateLimitClass: .search)
+        var spec = RequestSpec(.GET, "/v1/search/isbn", query: [("isbn", parsed.value)])
         spec.cacheTTL = .seconds(7 * 24 * 3600)
         return try await call(SearchResults.self, spec)
     }
@@ -21,7 +21,7 @@ extension BooksTrackAPI {
         var items: [(name: String, value: String)] = [("q", String(query.prefix(200)))]
         if let limit { items.append(("limit", String(limit))) }
         if offset > 0 { items.append(("offset", String(offset))) }
-        return try await call(SearchResults.self, RequestSpec(.GET, "/v1/search/title", query: items, rateLimitClass: .search))
+        return try await call(SearchResults.self, RequestSpec(.GET, "/v1/search/title", query: items))
     }
 
     /// `GET /v1/search/author?name=&limit=`; when the server does not route it (production answers 404),
@@ -31,7 +31,7 @@ extension BooksTrackAPI {
         var items: [(name: String, value: String)] = [("name", String(name.prefix(200)))]
         if let limit { items.append(("limit", String(limit))) }
         if offset > 0 { items.append(("offset", String(offset))) }
-        var spec = RequestSpec(.GET, "/v1/search/author", query: items, rateLimitClass: .search)
+        var spec = RequestSpec(.GET, "/v1/search/author", query: items)
         spec.notFoundMessage = "No author search on this server."
         do {
             return try await call(SearchResults.self, spec)
@@ -50,7 +50,7 @@ extension BooksTrackAPI {
             throw BooksTrackError.invalidInput("Give a title, an author, or both.", code: .missingParameter)
         }
         if let limit { items.append(("limit", String(limit))) }
-        return try await call(SearchResults.self, RequestSpec(.GET, "/v1/search/advanced", query: items, rateLimitClass: .search))
+        return try await call(SearchResults.self, RequestSpec(.GET, "/v1/search/advanced", query: items))
     }
 
     /// Whether author search falls back to the advanced route on this backend (learned from a 404).

@@ -11,8 +11,7 @@ extension BooksTrackAPI {
         var items: [(name: String, value: String)] = [("q", q), ("mode", mode.rawValue)]
         if let limit { items.append(("limit", String(limit))) }
         if let offset { items.append(("offset", String(offset))) }
-        let cls = BudgetClass.classify(method: "GET", path: "/api/v2/search", mode: mode.rawValue, query: q)
-        var spec = RequestSpec(.GET, "/api/v2/search", query: items, rateLimitClass: cls.map(RateLimitClass.known))
+        var spec = RequestSpec(.GET, "/api/v2/search", query: items)
         spec.notFoundMessage = "No matches."
         return try await call(V2SearchResponse.self, spec)
     }

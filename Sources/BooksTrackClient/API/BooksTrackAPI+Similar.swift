@@ -13,7 +13,7 @@ extension BooksTrackAPI {
         }
         var items: [(name: String, value: String)] = [("isbn", parsed.value)]
         if let limit { items.append(("limit", String(limit))) }
-        var spec = RequestSpec(.GET, "/v1/search/similar", query: items, rateLimitClass: .similar)
+        var spec = RequestSpec(.GET, "/v1/search/similar", query: items)
         spec.notFoundMessage = "No similar books: the ISBN is unknown or has no vector."
         return try await call(SimilarResults.self, spec)
     }

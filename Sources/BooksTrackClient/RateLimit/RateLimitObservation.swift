@@ -12,6 +12,9 @@ public struct RateLimitObservation: Sendable, Equatable {
     public var resetAt: Date?
     /// The server-told wait: `Retry-After` (seconds or HTTP date), else the body's `retryAfter`/`retryAfterMs`.
     public var retryAfter: Duration?
+    /// `X-RateLimit-Class`: the class the server booked the request under (a name outside the
+    /// contract stays `.other`; a value that is not a short class name is ignored).
+    public var rateLimitClass: RateLimitClass?
 
     /// Creates an observation from already-parsed values.
     /// A success that carried no rate-limit information at all: the server reports no budget here.
@@ -46,6 +49,17 @@ public struct RateLimitObservation: Sendable, Equatable {
         remaining = values["x-ratelimit-remaining"].flatMap(Self.parseCount)
         resetAt = values["x-ratelimit-reset"].flatMap { Self.parseReset($0, now: now) }
         retryAfter = values["retry-after"].flatMap { Self.parseRetryAfter($0, now: now) } ?? bodyRetryAfter
+        rateLimitClass = values["x-ratelimit-class"].flatMap(Self.parseClass)
+    }
+
+    /// A class name: 1–40 characters of `a-z A-Z 0-9 _ . -` (anything else is not shown or keyed on).
+    static func parseClass(_ text: String) -> RateLimitClass? {
+        let name = text.trimmingCharacters(in: .whitespaces)
+        let allowed = name.unicodeScalars.allSatisfy {
+            $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "_.-".unicodeScalars.contains($0))
+        }
+        guard (1...40).contains(name.count), allowed else { return nil }
+        return RateLimitClass(rawValue: name)
     }
 
     /// A non-negative integer count.

@@ -15,8 +15,13 @@ struct RequestSpec: Sendable {
     var query: [(name: String, value: String)] = []
     var headers: [HeaderField] = []
     var body: Body = .none
-    /// The rate-limit class of the route (`nil`: unlimited route).
-    var rateLimitClass: RateLimitClass?
+    /// The rate-limit class the request is budgeted under before it is sent, derived here for every
+    /// request from the contract's one classifier (`nil`: an unlimited route). A response's
+    /// `X-RateLimit-Class` overrides it when the limits are booked (the server's word wins).
+    var rateLimitClass: RateLimitClass? {
+        BooksTrackAPI.rateLimitClass(
+            method: method.rawValue, path: path, mode: queryValue("mode"), query: queryValue("q"))
+    }
     /// The request creates work on the server (POST enrich/batch/import).
     var createsWork = false
     /// The request carries an idempotency key or client-made job id, so repeating it is safe.
@@ -32,15 +37,14 @@ struct RequestSpec: Sendable {
     /// Expected answer media type.
     var accept = "application/json"
 
-    init(
-        _ method: HTTPMethod, _ path: String, query: [(name: String, value: String)] = [],
-        rateLimitClass: RateLimitClass? = nil
-    ) {
+    init(_ method: HTTPMethod, _ path: String, query: [(name: String, value: String)] = []) {
         self.method = method
         self.path = path
         self.query = query
-        self.rateLimitClass = rateLimitClass
     }
+
+    /// The first value of query item `name`.
+    func queryValue(_ name: String) -> String? { query.first { $0.name == name }?.value }
 
     /// The absolute URL string for `base`.
     func url(base: URL) -> String {

@@ -109,7 +109,7 @@ extension BooksTrackAPI {
 
     /// Status without retries (the watcher decides what a failure means).
     func jobStatusOnce(_ jobID: String) async throws(BooksTrackError) -> BooksTrackContract.JobStatus {
-        var spec = RequestSpec(.GET, "/api/v2/imports/\(Self.pathSegment(jobID))", rateLimitClass: .jobs)
+        var spec = RequestSpec(.GET, "/api/v2/imports/\(Self.pathSegment(jobID))")
         spec.retries = false
         spec.notFoundMessage = "Job \(jobID) not found."
         return try await call(BooksTrackContract.JobStatus.self, spec).value

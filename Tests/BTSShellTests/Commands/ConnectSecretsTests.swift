@@ -1,7 +1,6 @@
 import BooksTrackContract
 import BooksTrackServer
 import Foundation
-import Logging
 import Testing
 
 @testable import BTSShell
@@ -9,12 +8,7 @@ import Testing
 /// Credentials in a `connect` URL never reach the screen or `$_`.
 @Suite struct ConnectSecretsTests {
     @Test func connectMasksURLUserinfo() async throws {
-        var logger = Logger(label: "connect-secrets")
-        logger.logLevel = .critical
-        var config = ServerConfiguration()
-        config.port = 0
-        let server = try await LocalServer.start(config, catalog: try SharedShellCatalog.get(), logger: logger)
-        do {
+        try await LiveServer.running { server in
             try await withShell { harness in
                 let status = await harness.run("connect http://reader:hunter2secret@127.0.0.1:\(server.port)\ncaps")
                 #expect(status == 0, "\(harness.err)")
@@ -23,10 +17,6 @@ import Testing
                 #expect(!"\(await harness.lastResult())".contains("hunter2secret"))
                 #expect(harness.out.contains("127.0.0.1:\(server.port)"))
             }
-        } catch {
-            await server.shutdown()
-            throw error
         }
-        await server.shutdown()
     }
 }

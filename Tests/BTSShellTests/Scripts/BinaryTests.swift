@@ -197,11 +197,3 @@ struct BinaryTests {
         #expect(completion.stdout.contains("_bts"))
     }
 }
-
-/// Runs blocking `work` (pipe reads, waiting for a process) on a thread of its own, so that it does
-/// not hold one of the cooperative pool's threads (as many as cores: 2 here) while it waits.
-func offThePool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
-    await withCheckedContinuation { continuation in
-        Thread.detachNewThread { continuation.resume(returning: work()) }
-    }
-}

@@ -8,18 +8,8 @@ import Testing
 
 @testable import BTSShell
 
-/// One catalog per test process (building it takes a few seconds), in its own temp dir.
-enum SharedShellCatalog {
-    static let directory = FileManager.default.temporaryDirectory
-        .appendingPathComponent("bts-shell-tests-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)")
-
-    static let result: Result<SQLiteCatalog, any Error> = Result {
-        atexit { try? FileManager.default.removeItem(at: SharedShellCatalog.directory) }
-        return try SQLiteCatalog.open(cacheDirectory: directory)
-    }
-
-    static func get() throws -> SQLiteCatalog { try result.get() }
-}
+/// The shell tests' name for the one shared catalog.
+typealias SharedShellCatalog = SharedCatalog
 
 /// A shell with captured output, its own XDG directories, and (by default) the embedded backend
 /// over the shared catalog. Call `close()` at the end of the test.
@@ -37,8 +27,7 @@ struct ShellHarness {
         continueOnError: Bool = false,
         environment extra: [String: String] = [:]
     ) throws -> ShellHarness {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bts-shell-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try makeTempDirectory("shell")
         var environment = [
             "HOME": directory.path,
             "XDG_CONFIG_HOME": directory.appendingPathComponent("config").path,
@@ -79,26 +68,6 @@ struct ShellHarness {
         await shell.shutdown()
         try? FileManager.default.removeItem(at: directory)
     }
-}
-
-/// A TCP port on 127.0.0.1 with nothing listening: bound and never listened on, and kept bound for
-/// the rest of the test process, so that a connection is refused and no other test's server (on
-/// port 0) can be given the port meanwhile (a port closed at once can be; the "unreachable" server
-/// then answers: the likely cause of a full-suite run's exit 0 instead of 3).
-func closedPort() -> Int {
-    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = 0
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    _ = withUnsafePointer(to: &address) { pointer in
-        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) }
-    }
-    _ = withUnsafeMutablePointer(to: &address) { pointer in
-        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
-    }
-    return Int(UInt16(bigEndian: address.sin_port))
 }
 
 /// Runs `body` with a fresh harness and always closes it (server and client shut down).

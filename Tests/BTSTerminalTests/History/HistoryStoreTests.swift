@@ -1,6 +1,7 @@
 import BooksTrackContract
 import Foundation
 import Testing
+import TestSupport
 @testable import BTSTerminal
 
 /// A fresh temporary directory per test, removed on deinit.
@@ -8,9 +9,7 @@ final class HistoryTempDirectory {
     let url: URL
 
     init() throws {
-        url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("bts-history-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        url = try makeTempDirectory("history")
     }
 
     deinit { try? FileManager.default.removeItem(at: url) }

@@ -31,29 +31,26 @@ import Testing
         return configuration
     }
 
-    /// Waits (in real time, by polling) until `condition` holds; false if it never did within `limit`,
-    /// which only bounds a hang: nothing here is expected to take more than a moment.
-    static func eventually(within limit: Duration = .seconds(120), _ condition: () async -> Bool) async throws -> Bool {
-        let deadline = ContinuousClock.now + limit
-        while ContinuousClock.now < deadline {
-            if await condition() { return true }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        return await condition()
-    }
-
-    /// A long job outlives its first token: the client refreshes it in the window, and a cancel
-    /// after the first token's expiry still works (the server rejects the old token by then).
-    @Test func aLongJobsTokenIsRefreshedAndCancelStillWorksAfterTheFirstExpired() async throws {
+    /// A slow 80-row import started on the live server (job clock `clock`), then `body`.
+    static func withLongImport(
+        refreshes: Bool, _ body: (BooksTrackAPI, APIResponse<ImportAccepted>, MovableClock) async throws -> Void
+    ) async throws {
         let dir = try LiveJobTests.tempDir()
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("books.csv")
         try LiveJobTests.csv(rows: 80).write(to: file, atomically: true, encoding: .utf8)
         let clock = MovableClock()
         try await LiveServer.with(
-            modules: Self.modules(dir, clock: clock), api: { Self.configuration($0, clock: clock) }
+            modules: Self.modules(dir, clock: clock), api: { Self.configuration($0, clock: clock, refreshes: refreshes) }
         ) { _, api in
-            let accepted = try await api.importCSV(fileAt: file)
+            try await body(api, try await api.importCSV(fileAt: file), clock)
+        }
+    }
+
+    /// A long job outlives its first token: the client refreshes it in the window, and a cancel
+    /// after the first token's expiry still works (the server rejects the old token by then).
+    @Test func aLongJobsTokenIsRefreshedAndCancelStillWorksAfterTheFirstExpired() async throws {
+        try await Self.withLongImport(refreshes: true) { api, accepted, clock in
             let jobID = accepted.value.jobId
             let first = accepted.value.authToken
             #expect(await api.jobToken(for: jobID) == first)
@@ -67,7 +64,7 @@ import Testing
             clock.advance(by: .seconds(5460))
             #expect(await api.untilNextRefresh() == .zero)
             await api.scheduleTokenKeeper()
-            #expect(try await Self.eventually { await api.statistics.tokenRefreshes >= 1 }, "the keeper never refreshed")
+            #expect(try await eventually { await api.statistics.tokenRefreshes >= 1 }, "the keeper never refreshed")
             #expect(await api.statistics.tokenRefreshes == 1)
             let current = try #require(await api.jobToken(for: jobID))
             #expect(current != first)
@@ -92,15 +89,7 @@ import Testing
 
     /// Without refreshing, the same cancel is refused: the test above can fail.
     @Test func withoutRefreshTheExpiredTokenIsRefused() async throws {
-        let dir = try LiveJobTests.tempDir()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let file = dir.appendingPathComponent("books.csv")
-        try LiveJobTests.csv(rows: 80).write(to: file, atomically: true, encoding: .utf8)
-        let clock = MovableClock()
-        try await LiveServer.with(
-            modules: Self.modules(dir, clock: clock), api: { Self.configuration($0, clock: clock, refreshes: false) }
-        ) { _, api in
-            let accepted = try await api.importCSV(fileAt: file)
+        try await Self.withLongImport(refreshes: false) { api, accepted, clock in
             #expect(await api.untilNextRefresh() == nil, "no token is kept alive")
             clock.advance(by: .seconds(7260))
             #expect(await api.statistics.tokenRefreshes == 0)
@@ -166,7 +155,7 @@ import Testing
             }
             // The DELETE with t1 was refused and the client took the refusal in (it waits for the
             // refresh, or gave up); only then does the refresh answer.
-            #expect(try await Self.eventually {
+            #expect(try await eventually {
                 if cancelEnded.value { return true }
                 let inFlight = await api.refreshesInFlight
                 return (inFlight["job-1"]?.waiters.count ?? 0) > 0

@@ -72,17 +72,6 @@ struct JobsFakeCatalog: CatalogQuerying {
     var count: Int { books.count }
 }
 
-/// A fresh temporary directory, removed by `cleanup()`.
-struct TempDir {
-    let url: URL
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "bts-jobs-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-    func cleanup() { try? FileManager.default.removeItem(at: url) }
-}
-
 /// Something with a base URL to send requests to.
 protocol JobServerAddress: Sendable {
     var base: String { get }

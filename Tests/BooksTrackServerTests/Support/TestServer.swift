@@ -3,6 +3,7 @@ import BooksTrackContract
 import Foundation
 import Hummingbird
 import Logging
+import NIOHTTP1
 
 @testable import BooksTrackServer
 import BooksTrackCatalog
@@ -54,35 +55,22 @@ struct TestServer: Sendable {
         modules: [any ServerRouteModule] = TestServer.allFeatureModules,
         _ body: (TestServer) async throws -> T
     ) async throws -> T {
-        var logger = Logger(label: "bts.server.test")
-        logger.logLevel = .error
         var now: @Sendable () -> Date = { Date() }
         if let clock { now = clock.closure }
-        let running = try await LocalServer.start(
-            configuration, catalog: catalog, logger: logger, modules: modules, now: now)
-        let server = TestServer(running: running)
-        do {
-            let result = try await body(server)
-            await running.shutdown()
-            return result
-        } catch {
-            await running.shutdown()
-            throw error
+        return try await LiveServer.running(
+            configuration, catalog: catalog, modules: modules, logLevel: .error, now: now
+        ) { running in
+            try await body(TestServer(running: running))
         }
     }
 
     func request(
         _ method: String, _ path: String, headers: [(String, String)] = [], body: Data? = nil
     ) async throws -> TestResponse {
-        var request = HTTPClientRequest(url: running.baseURL.absoluteString + path)
-        request.method = .init(rawValue: method)
-        for (name, value) in headers { request.headers.add(name: name, value: value) }
-        if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
-        let buffer = try await response.body.collect(upTo: 16 * 1024 * 1024)
-        return TestResponse(
-            status: Int(response.status.code), headers: response.headers.map { ($0.name, $0.value) },
-            body: Data(buffer.readableBytesView))
+        let result = try await httpRequest(
+            HTTPMethod(rawValue: method), running.baseURL.absoluteString + path, headers: headers,
+            body: body.map(Array.init))
+        return TestResponse(status: result.status, headers: result.headers.map { (name: $0.0, value: $0.1) }, body: result.body)
     }
 
     func get(_ path: String, headers: [(String, String)] = []) async throws -> TestResponse {

@@ -5,26 +5,27 @@ import Logging
 import NIOCore
 import ServiceLifecycle
 import Synchronization
-import Testing
+import TestSupport
 
 /// A counter shared between a tiny server's handlers and the test.
-final class HitCounter: Sendable {
+public final class HitCounter: Sendable {
     private let state = Mutex<[String: Int]>([:])
-    func hit(_ key: String) { state.withLock { $0[key, default: 0] += 1 } }
-    func count(_ key: String) -> Int { state.withLock { $0[key] ?? 0 } }
-    var total: Int { state.withLock { $0.values.reduce(0, +) } }
+    public init() {}
+    public func hit(_ key: String) { state.withLock { $0[key, default: 0] += 1 } }
+    public func count(_ key: String) -> Int { state.withLock { $0[key] ?? 0 } }
+    public var total: Int { state.withLock { $0.values.reduce(0, +) } }
 }
 
 /// A Hummingbird server on 127.0.0.1 port 0 for cases the real server cannot produce.
-struct TinyServer: Sendable {
-    let port: Int
-    let group: ServiceGroup
-    let task: Task<Void, any Error>
+public struct TinyServer: Sendable {
+    public let port: Int
+    public let group: ServiceGroup
+    public let task: Task<Void, any Error>
 
-    var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
+    public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
     /// Starts `router`, runs `body`, always shuts down.
-    static func with<T: Sendable>(
+    public static func with<T: Sendable>(
         _ build: (Router<BasicRequestContext>) -> Void, server: HTTPServerBuilder = .http1(),
         _ body: (TinyServer) async throws -> T
     ) async throws -> T {
@@ -64,34 +65,18 @@ struct TinyServer: Sendable {
 }
 
 /// Responses for tiny servers.
-enum Reply {
-    static func json(_ text: String, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
+public enum Reply {
+    public static func json(_ text: String, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
         var fields = headers
         fields[.contentType] = "application/json"
         return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 
-    static func text(_ text: String, status: HTTPResponse.Status, contentType: String = "text/html") -> Response {
+    public static func text(_ text: String, status: HTTPResponse.Status, contentType: String = "text/html") -> Response {
         Response(status: status, headers: [.contentType: contentType], body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 
-    static func fixture(_ name: String, status: HTTPResponse.Status = .ok) -> Response {
+    public static func fixture(_ name: String, status: HTTPResponse.Status = .ok) -> Response {
         json(Fixtures.text(name), status: status)
-    }
-}
-
-/// The recorded production bodies of the contract tests (one copy, shared: Tests/BooksTrackContractTests/Fixtures).
-enum Fixtures {
-    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("BooksTrackContractTests/Fixtures")
-
-    /// The fixture's text; a missing fixture is a recorded test failure, never a silent `{}`.
-    static func text(_ name: String) -> String {
-        do {
-            return try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
-        } catch {
-            Issue.record("missing fixture \(name): \(error)")
-            return ""
-        }
     }
 }

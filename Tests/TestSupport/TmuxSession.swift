@@ -12,19 +12,23 @@ import Glibc
 /// try await session.waitForScreen(containing: "bts> ")
 /// try session.type("search dune"); try session.press("Enter")
 /// ```
-final class TmuxSession {
+public final class TmuxSession {
     /// A failed tmux operation or an unmet wait; carries the last screen for the message.
-    struct Failure: Error, CustomStringConvertible {
-        let message: String
-        let screen: String
-        var description: String { "\(message)\n--- screen ---\n\(screen)\n--------------" }
+    public struct Failure: Error, CustomStringConvertible {
+        public init(message: String, screen: String) {
+            self.message = message
+            self.screen = screen
+        }
+        public let message: String
+        public let screen: String
+        public var description: String { "\(message)\n--- screen ---\n\(screen)\n--------------" }
     }
 
     /// True when a `tmux` binary is on PATH (tests should skip otherwise).
-    static var isAvailable: Bool { executable() != nil }
+    public static var isAvailable: Bool { executable() != nil }
 
-    let socket: String
-    let target = "main"
+    public let socket: String
+    public let target = "main"
     private let tmux: String
     private let configFile: URL
     private var closed = false
@@ -32,7 +36,7 @@ final class TmuxSession {
     /// Starts `command` (argv; the first element is the program) in a `width`×`height` terminal
     /// with `environment` added to the current one. `remain-on-exit` keeps the pane after the
     /// program ends so its exit status can be read.
-    init(command: [String], environment: [String: String] = [:], width: Int = 100, height: Int = 30) throws {
+    public init(command: [String], environment: [String: String] = [:], width: Int = 100, height: Int = 30) throws {
         guard let tmux = Self.executable() else {
             throw Failure(message: "tmux is not installed", screen: "")
         }
@@ -51,7 +55,7 @@ final class TmuxSession {
     deinit { close() }
 
     /// Kills the tmux server (and the program). Idempotent.
-    func close() {
+    public func close() {
         guard !closed else { return }
         closed = true
         _ = try? run(["kill-server"])
@@ -61,31 +65,31 @@ final class TmuxSession {
     // MARK: input
 
     /// Types `text` literally (UTF-8 is fine).
-    func type(_ text: String) throws {
+    public func type(_ text: String) throws {
         try run(["send-keys", "-t", target, "-l", text])
     }
 
     /// Presses keys by tmux name: "Enter", "Tab", "BSpace", "Left", "Up", "C-c", "C-d", "C-r", "Escape".
-    func press(_ keys: String...) throws {
+    public func press(_ keys: String...) throws {
         try run(["send-keys", "-t", target] + keys)
     }
 
     // MARK: output
 
     /// The visible screen, one line per row, trailing blanks trimmed.
-    func screen() throws -> String {
+    public func screen() throws -> String {
         try run(["capture-pane", "-p", "-t", target])
     }
 
     /// Polls the screen (every 25 ms, at most `timeout`) until it contains `text`; returns it.
     @discardableResult
-    func waitForScreen(containing text: String, timeout: Duration = .seconds(5)) async throws -> String {
+    public func waitForScreen(containing text: String, timeout: Duration = .seconds(5)) async throws -> String {
         try await waitForScreen(timeout: timeout, description: "screen to contain \"\(text)\"") { $0.contains(text) }
     }
 
     /// Polls the screen until `predicate` holds (bounded by `timeout`); returns the screen.
     @discardableResult
-    func waitForScreen(timeout: Duration = .seconds(5), description: String = "screen condition",
+    public func waitForScreen(timeout: Duration = .seconds(5), description: String = "screen condition",
                        _ predicate: (String) -> Bool) async throws -> String {
         let deadline = ContinuousClock.now + timeout
         var last = ""
@@ -98,7 +102,7 @@ final class TmuxSession {
     }
 
     /// The cursor's (column, row), zero-based.
-    func cursorPosition() throws -> (x: Int, y: Int) {
+    public func cursorPosition() throws -> (x: Int, y: Int) {
         let parts = try run(["display-message", "-p", "-t", target, "#{cursor_x} #{cursor_y}"])
             .trimmingCharacters(in: .whitespacesAndNewlines).split(separator: " ").compactMap { Int($0) }
         guard parts.count == 2 else { throw Failure(message: "no cursor position", screen: "") }
@@ -106,12 +110,12 @@ final class TmuxSession {
     }
 
     /// Resizes the terminal (the program gets SIGWINCH).
-    func resize(width: Int, height: Int) throws {
+    public func resize(width: Int, height: Int) throws {
         try run(["resize-window", "-t", target, "-x", "\(width)", "-y", "\(height)"])
     }
 
     /// Waits (bounded) for the program to end and returns its exit status.
-    func waitForExit(timeout: Duration = .seconds(5)) async throws -> Int32 {
+    public func waitForExit(timeout: Duration = .seconds(5)) async throws -> Int32 {
         let deadline = ContinuousClock.now + timeout
         var deadSince: ContinuousClock.Instant?
         while true {
@@ -143,7 +147,7 @@ final class TmuxSession {
     }
 
     /// The program's process id (the pane runs it via `exec`).
-    func programPID() throws -> Int32 {
+    public func programPID() throws -> Int32 {
         let text = try run(["display-message", "-p", "-t", target, "#{pane_pid}"])
         guard let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
             throw Failure(message: "no pane pid in \(text)", screen: "")

@@ -1,24 +1,24 @@
 import Foundation
 
 /// A clock tests move by hand (rate-limit windows, idempotency expiry) instead of sleeping.
-final class ManualClock: @unchecked Sendable {
+public final class ManualClock: @unchecked Sendable {
     private let lock = NSLock()
     private var current: Date
 
-    init(_ start: Date = Date(timeIntervalSince1970: 1_800_000_000)) { current = start }
+    public init(_ start: Date = Date(timeIntervalSince1970: 1_800_000_000)) { current = start }
 
-    var now: Date {
+    public var now: Date {
         lock.lock()
         defer { lock.unlock() }
         return current
     }
 
-    func advance(by seconds: TimeInterval) {
+    public func advance(by seconds: TimeInterval) {
         lock.lock()
         current = current.addingTimeInterval(seconds)
         lock.unlock()
     }
 
     /// The closure handed to the server.
-    var closure: @Sendable () -> Date { { [self] in self.now } }
+    public var closure: @Sendable () -> Date { { [self] in self.now } }
 }
