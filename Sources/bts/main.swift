@@ -1,5 +1,6 @@
 import ArgumentParser
 import BTSShell
+import BTSTerminal
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -19,6 +20,10 @@ do {
     let command = try BTSCommand.parseAsRoot(arguments)
     switch command {
     case var root as BTSCommand:
+        // The shell watches SIGINT/SIGTERM/SIGHUP: block them now, on the main thread before other
+        // threads exist, so that none is lost on its way to the watcher
+        // (SignalWatcher.blockTerminationSignals).
+        SignalWatcher.blockTerminationSignals()
         if !scriptArguments.isEmpty {
             guard root.commands.isEmpty else {
                 throw ValidationError("give either -c commands or a script FILE, not both")

@@ -67,6 +67,22 @@ public final class SignalWatcher: Sendable {
 
     /// True once at least one event was delivered (for tests).
     var hasDelivered: Bool { state.hasDelivered }
+
+    /// Blocks SIGINT, SIGTERM and SIGHUP in the calling thread, so that threads it creates
+    /// afterwards inherit the block. Call it first thing on the main thread of a process that will
+    /// watch these signals. Why: libdispatch reads signals through a signalfd, which sees only
+    /// signals no thread accepts; a signal that lands on a thread that does not block it runs
+    /// libdispatch's forwarding handler, which re-sends it to one particular thread, and from
+    /// there it can be lost (seen: a Ctrl-C to `bts -c 'sleep 30s'` on a loaded machine did
+    /// nothing). Blocked everywhere, a signal waits, pending, until a watcher's source reads it;
+    /// one sent before any watcher exists is delivered to the first. Child processes are spawned
+    /// with an empty mask (Foundation's `Process`, `ForegroundProcess`).
+    public static func blockTerminationSignals() {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for number in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&set, number) }
+        pthread_sigmask(SIG_BLOCK, &set, nil)
+    }
 }
 
 /// One subscription of a `SignalWatcher` to the hub.
@@ -164,9 +180,14 @@ final class SignalHub: @unchecked Sendable {
         lock.unlock()
         if handlers.isEmpty {
             guard number != SIGWINCH else { return }
-            // Nobody watches: behave like the default action (terminate).
+            // Nobody watches: behave like the default action (terminate). The signal may be
+            // blocked (`blockTerminationSignals`): unblock it here and raise it on this thread.
             _ = signal(number, SIG_DFL)
-            _ = kill(getpid(), number)
+            var set = sigset_t()
+            sigemptyset(&set)
+            sigaddset(&set, number)
+            pthread_sigmask(SIG_UNBLOCK, &set, nil)
+            _ = raise(number)
             return
         }
         for handler in handlers { handler() }
