@@ -114,17 +114,37 @@ public final class SQLiteCatalog: CatalogQuerying {
 
     /// The bundled cleaned catalog (`Resources/catalog.tsv`).
     public static func bundledResource() throws -> Data {
-        guard let url = Bundle.module.url(forResource: "catalog", withExtension: "tsv", subdirectory: "Resources")
-            ?? Bundle.module.url(forResource: "catalog", withExtension: "tsv"),
-            let data = FileManager.default.contents(atPath: url.path)
-        else { throw OpenError.missingResource }
+        guard let data = FileManager.default.contents(atPath: try bundledResourceURL().path) else {
+            throw OpenError.missingResource
+        }
         return data
     }
 
     /// Opens the bundled catalog, building its database in `cacheDirectory` once (reused while the
-    /// resource, schema and embedding are unchanged).
+    /// resource, schema and embedding are unchanged). When the resource is the same file as last
+    /// time (`CatalogResourceStamp`), its database is opened without reading the resource.
     public static func open(cacheDirectory: URL) throws -> SQLiteCatalog {
-        try open(cacheDirectory: cacheDirectory, catalogTSV: try bundledResource())
+        let url = try bundledResourceURL()
+        if let key = CatalogResourceStamp.storedKey(for: url, in: cacheDirectory),
+            let catalog = try? openBuilt(cacheDirectory: cacheDirectory, key: key, start: Date())
+        {
+            return catalog
+        }
+        let catalog = try open(cacheDirectory: cacheDirectory, catalogTSV: try bundledResource())
+        CatalogResourceStamp.store(key: catalog.lastOpenStats.contentKey, for: url, in: cacheDirectory)
+        return catalog
+    }
+
+    /// The database already built for `key` in `cacheDirectory`, or nil.
+    static func openBuilt(cacheDirectory: URL, key: String, start: Date) throws -> SQLiteCatalog? {
+        let finalURL = cacheDirectory.appendingPathComponent("catalog-\(key).sqlite")
+        guard FileManager.default.fileExists(atPath: finalURL.path),
+            let queue = try? openReadOnly(finalURL), (try? storedKey(queue)) == key
+        else { return nil }
+        let stats = CatalogOpenStats(
+            outcome: .reused, contentKey: key, databasePath: finalURL.path,
+            buildSeconds: 0, loadSeconds: 0, totalSeconds: 0)
+        return try SQLiteCatalog(database: queue, stats: stats, start: start)
     }
 
     /// Opens a catalog from TSV bytes (the `catalog.tsv` format), building
@@ -136,15 +156,7 @@ public final class SQLiteCatalog: CatalogQuerying {
         let key = contentKey(for: catalogTSV)
         try FileManager.default.createDirectory(at: cacheDirectory, withIntermediateDirectories: true)
         let finalURL = cacheDirectory.appendingPathComponent("catalog-\(key).sqlite")
-
-        if FileManager.default.fileExists(atPath: finalURL.path),
-            let queue = try? openReadOnly(finalURL), (try? storedKey(queue)) == key
-        {
-            let stats = CatalogOpenStats(
-                outcome: .reused, contentKey: key, databasePath: finalURL.path,
-                buildSeconds: 0, loadSeconds: 0, totalSeconds: 0)
-            return try SQLiteCatalog(database: queue, stats: stats, start: start)
-        }
+        if let built = try openBuilt(cacheDirectory: cacheDirectory, key: key, start: start) { return built }
 
         let buildStart = Date()
         let tempURL = cacheDirectory.appendingPathComponent("catalog-\(key).sqlite.\(UUID().uuidString).tmp")
