@@ -32,9 +32,9 @@ extension Shell {
         backendOptions.allowsLongRetryWaits = settings.wait
         let opened = try await BackendConnection.open(target, options: backendOptions, trace: traceHandler())
         let sink = self.sink
-        let quiet = settings.quiet
+        let shows = output.showsProgress // a terminal's stderr, or `set progress on`; never --quiet
         await opened.api.setRetryHandler { progress in
-            guard !quiet else { return }
+            guard shows else { return }
             sink.write(TerminalText.sanitize(progress.message, lines: .flatten) + "\n", to: .standardError)
         }
         let result = await opened.api.connect(refresh: requireReachable)
@@ -44,6 +44,9 @@ extension Shell {
         }
         let previous = connection
         connection = opened
+        // Jobs are remembered per backend; the embedded backend's end with the session.
+        if case .remote(let url, _, _) = target { jobs.backend = SecretMasking.maskURL(url.absoluteString) } else { jobs.backend = nil }
+        jobs.loadRemembered()
         await previous?.shutdown()
         return opened
     }
@@ -79,7 +82,15 @@ extension Shell {
         let api = try await backend().api
         if let gate { try await requireFeature(gate, command: command, api: api) }
         if let budget { try await BudgetAdmission(output: output).admit(budget, api: api) }
-        let response = try await body(api)
+        let spinner = Spinner.start(output: output, label: command) // a terminal only, after 300 ms
+        let response: APIResponse<T>
+        do {
+            response = try await body(api)
+            spinner?.stop()
+        } catch {
+            spinner?.stop()
+            throw error
+        }
         record(response.info)
         if let budget {
             let state = await api.budget(for: budget)

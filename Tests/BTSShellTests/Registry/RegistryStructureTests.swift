@@ -11,7 +11,7 @@ import Testing
                      "history", "exit", "timing", "alias", "unalias", "more"]
         #expect(Set(registry.commands.map(\.name)) == Set(names))
         #expect(registry.setting(named: "output") != nil)
-        #expect(registry.settings.map(\.name) == ["output", "color", "timing", "wait", "onerror", "pager"])
+        #expect(registry.settings.map(\.name) == ["output", "color", "timing", "wait", "onerror", "pager", "progress"])
     }
 
     @Test func namesAndAliasesAreUnique() {
