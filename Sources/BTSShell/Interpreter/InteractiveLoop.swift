@@ -92,7 +92,6 @@ struct InteractiveLoop {
         }
         defer { listener?.cancel() }
         await shell.welcome()
-        let shell = self.shell
         let startup = Task { () -> Int32 in
             await shell.runRCFile()
             return 0

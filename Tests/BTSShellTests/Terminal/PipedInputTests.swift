@@ -141,6 +141,14 @@ struct PipedInputTests {
         try writeEnd.write(contentsOf: Data("lines\"\n".utf8))
         #expect(try await answer() == "two")
         #expect(try await answer() == "lines")
+        // An open block waits for its `end`: nothing runs before it arrives.
+        try writeEnd.write(contentsOf: Data("for w in x y\necho [$w]\n".utf8))
+        try await Task.sleep(for: .milliseconds(300))
+        var early = pollfd(fd: answers[0], events: Int16(POLLIN), revents: 0)
+        #expect(pending.isEmpty && poll(&early, 1, 0) == 0, "nothing ran before the block's end")
+        try writeEnd.write(contentsOf: Data("end\n".utf8))
+        #expect(try await answer() == "[x]")
+        #expect(try await answer() == "[y]")
         try writeEnd.write(contentsOf: Data("similar 9780000000002\necho not reached\n".utf8))
         try writeEnd.close()
         #expect(try await answer() == "<end of output>")
@@ -148,6 +156,6 @@ struct PipedInputTests {
         try stderr.close()
         #expect(process.terminationStatus == 1)
         let errors = (try? String(contentsOf: errURL, encoding: .utf8)) ?? ""
-        #expect(errors.contains("<stdin>:5:"), "\(errors)")
+        #expect(errors.contains("<stdin>:8:"), "\(errors)")
     }
 }
