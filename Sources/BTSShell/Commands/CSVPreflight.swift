@@ -7,7 +7,9 @@ import Foundation
 enum CSVPreflight {
     static let maxBytes = 8 * 1024 * 1024
 
-    static func check(_ url: URL, shownAs path: String, range: SourceRange?) throws(ShellError) {
+    /// With `columns`, the header must name a column the server's import identifies books by
+    /// (`import`; `library import` checks for an export's own headers instead).
+    static func check(_ url: URL, shownAs path: String, range: SourceRange?, columns requiresColumns: Bool = false) throws(ShellError) {
         let manager = FileManager.default
         var isDirectory: ObjCBool = false
         guard manager.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
@@ -43,7 +45,7 @@ enum CSVPreflight {
         // The server's own list of accepted columns (BooksTrackContract.CSVImportColumn): a file it
         // would refuse is refused here, before a job starts.
         let names = fields(header).map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
-        guard names.contains(where: { CSVImportColumn.recognise($0).map(CSVImportColumn.identifying.contains) ?? false }) else {
+        guard !requiresColumns || names.contains(where: { CSVImportColumn.recognise($0).map(CSVImportColumn.identifying.contains) ?? false }) else {
             let found = names.prefix(12).map { "'\(TerminalText.sanitize(String($0.prefix(40)), lines: .flatten))'" }
                 .joined(separator: ", ")
             throw ShellError(.usage,

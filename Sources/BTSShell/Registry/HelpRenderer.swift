@@ -61,7 +61,7 @@ public struct HelpRenderer: Sendable {
             lines += ["", "(\(marker))"]
         }
         lines += ["", "Usage:"]
-        lines += spec.usageLines(prefix: path.dropLast().joined(separator: " ")).map { "  " + $0 }
+        lines += spec.usageLines(prefix: path.dropLast().joined(separator: " ")).flatMap(usage)
         if !spec.discussion.isEmpty {
             lines += [""] + wrap(spec.discussion, width: Self.width)
         }
@@ -108,6 +108,38 @@ public struct HelpRenderer: Sendable {
         return rows.flatMap { left, right in
             hanging("  " + left + String(repeating: " ", count: width - left.count + 2), right)
         }
+    }
+
+    /// A usage line within the width: broken between its groups (`[--shelf SHELF]` stays whole),
+    /// continuation lines indented under the first argument.
+    func usage(_ line: String) -> [String] {
+        var groups: [String] = []
+        var current = ""
+        var depth = 0
+        for character in line {
+            if character == "[" { depth += 1 } else if character == "]" { depth = max(0, depth - 1) }
+            if character == " ", depth == 0 {
+                if !current.isEmpty { groups.append(current) }
+                current = ""
+            } else {
+                current.append(character)
+            }
+        }
+        if !current.isEmpty { groups.append(current) }
+        let indent = String(repeating: " ", count: 4)
+        var lines: [String] = []
+        var text = "  "
+        for group in groups {
+            let fresh = text.trimmingCharacters(in: .whitespaces).isEmpty
+            if !fresh, text.count + 1 + group.count > Self.width {
+                lines.append(text)
+                text = indent + group
+            } else {
+                text += (fresh ? "" : " ") + group
+            }
+        }
+        lines.append(text)
+        return lines
     }
 
     /// `prefix` then `text` wrapped on word boundaries; continuation lines are indented to the

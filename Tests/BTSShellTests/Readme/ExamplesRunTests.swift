@@ -9,10 +9,13 @@ import Testing
 /// The rule, kept honest here:
 /// - Each example runs as written, in a fresh session whose directory holds the fixtures an
 ///   example names: `goodreads_library_export.csv` (also in `~` for the README), `isbns.txt`,
-///   `setup.bts`. Nothing else is prepared.
-/// - An example that reads the previous result (`${_…}`) or a job (`last`, `watch`, `status`,
-///   `results`, `cancel`) runs after one prelude command that makes it: `search the hunger games`
-///   for `${_.results…}`/`${_.totalCount}`, `import goodreads_library_export.csv` for a job.
+///   `setup.bts`, `lib/show.bts`. Nothing else is prepared.
+/// - An example that reads the previous result (`${_…}`, `more`, `save`) or a job (`last`, `watch`,
+///   `status`, `results`, `cancel`) runs after one prelude that makes it: `search the hunger games`
+///   for a result (`search title harry potter --limit 5` for `more`, which needs a next page),
+///   `import goodreads_library_export.csv` for a job; one that reads the library (`library
+///   show|set|remove`, `--library`) after three books are saved (``libraryPrelude``: The Hunger
+///   Games and two Dune books on the `read` shelf); `unalias hg` after the `alias hg …` example.
 /// - The expected status is 0, except where the help documents another: `exit 3` exits 3, and
 ///   `connect` to a profile or URL where nothing listens keeps the current server and fails with
 ///   3 (network) unless `--force` (so the test assumes nothing listens on localhost:8787);
@@ -26,8 +29,17 @@ import Testing
         """
 
     /// What `example` needs run before it (nil: nothing).
+    static let libraryPrelude = "search isbn 9780439023481\nsave --shelf read\nsearch dune --limit 2\nsave --shelf read"
+
     static func prelude(for example: String) -> String? {
         let words = example.split(separator: " ")
+        if ["library show", "library set", "library remove"].contains(where: { example.hasPrefix($0) })
+            || example.contains("--library") {
+            return libraryPrelude
+        }
+        if example.hasPrefix("unalias hg") { return "alias hg search 9780439023481" }
+        if words.first == "more" { return "search title harry potter --limit 5" }
+        if words.first == "save" { return "search the hunger games" }
         if example.contains("${_.jobId}") || ["watch", "status", "results", "cancel"].contains(words.first ?? "") {
             return "import goodreads_library_export.csv"
         }
@@ -56,6 +68,8 @@ import Testing
         try Data(csv.utf8).write(to: directory.appendingPathComponent("goodreads_library_export.csv"))
         try Data("# two books\n9780439023481\n9780439023498\n".utf8).write(to: directory.appendingPathComponent("isbns.txt"))
         try Data("set output json\necho set up\n".utf8).write(to: directory.appendingPathComponent("setup.bts"))
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("lib"), withIntermediateDirectories: true)
+        try Data("search isbn $1\n".utf8).write(to: directory.appendingPathComponent("lib/show.bts"))
     }
 
     @Test func everyHelpExampleRuns() async throws {
@@ -108,6 +122,18 @@ import Testing
             process.standardInput = FileHandle.nullDevice
             process.standardOutput = FileHandle.nullDevice
             process.standardError = stderr
+            // A line that reads the library first saves books into it, as the help examples' rule says.
+            if line.contains("library") {
+                let prelude = Process()
+                prelude.executableURL = binary
+                prelude.arguments = ["-c", Self.libraryPrelude.replacingOccurrences(of: "\n", with: "; ")]
+                prelude.environment = environment
+                prelude.currentDirectoryURL = sandbox.work
+                prelude.standardOutput = FileHandle.nullDevice
+                prelude.standardError = FileHandle.nullDevice
+                try prelude.run()
+                prelude.waitUntilExit()
+            }
             try process.run()
             let deadline = ContinuousClock.now + .seconds(120)
             while process.isRunning, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
