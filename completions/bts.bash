@@ -165,7 +165,7 @@ _bts() {
     local -a repeating_flags=()
     local -a non_repeating_flags=(--local --no-color --quiet -q --trace --continue-on-error --no-wait --norc --version -h --help)
     local -a repeating_options=(-c)
-    local -a non_repeating_options=(--api --profile --output --timeout)
+    local -a non_repeating_options=(--api --profile --output -o --timeout)
     __bts_offer_flags_options -1
 
     # Offer option value completions
@@ -176,7 +176,7 @@ _bts() {
     '--profile')
         return
         ;;
-    '--output')
+    '--output'|'-o')
         __bts_add_completions -W 'table'$'\n''json'$'\n''ndjson'$'\n''csv'
         return
         ;;

@@ -20,7 +20,7 @@ function __bts_parse_tokens -S
     set -l unparsed_tokens (__bts_tokens -pc)
     switch $unparsed_tokens[1]
     case 'bts'
-        __bts_parse_subcommand -r 1 'api=' 'profile=' 'local' 'output=' 'no-color' 'q/quiet' 'trace' 'timeout=' 'continue-on-error' 'no-wait' 'norc' 'c=+' 'version' 'h/help'
+        __bts_parse_subcommand -r 1 'api=' 'profile=' 'local' 'o/output=' 'no-color' 'q/quiet' 'trace' 'timeout=' 'continue-on-error' 'no-wait' 'norc' 'c=+' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'serve'
             __bts_parse_subcommand -r 1 'version' 'h/help'
@@ -82,7 +82,7 @@ complete -c 'bts' -f
 complete -c 'bts' -n '__bts_should_offer_completions_for_flags_or_options "bts" api' -l 'api' -d 'Use the BooksTrack server at URL.' -rfka ''
 complete -c 'bts' -n '__bts_should_offer_completions_for_flags_or_options "bts" profile' -l 'profile' -d 'Use a profile (built in: production, staging, local; more in config.toml).' -rfka ''
 complete -c 'bts' -n '__bts_should_offer_completions_for_flags_or_options "bts" local' -l 'local' -d 'Use the embedded backend (an in-process server over the bundled catalog).'
-complete -c 'bts' -n '__bts_should_offer_completions_for_flags_or_options "bts" output' -l 'output' -d 'table, json, ndjson or csv (default: table on a terminal, json otherwise).' -rfka 'table json ndjson csv'
+complete -c 'bts' -n '__bts_should_offer_completions_for_flags_or_options "bts" o output' -l 'output' -s 'o' -d 'table, json, ndjson or csv (default: table on a terminal, json otherwise).' -rfka 'table json ndjson csv'
 complete -c 'bts' -n '__bts_should_offer_completions_for_flags_or_options "bts" no-color' -l 'no-color' -d 'Never colour the output (NO_COLOR does the same).'
 complete -c 'bts' -n '__bts_should_offer_completions_for_flags_or_options "bts" q quiet' -l 'quiet' -s 'q' -d 'Silence progress, warnings and countdowns on stderr.'
 complete -c 'bts' -n '__bts_should_offer_completions_for_flags_or_options "bts" trace' -l 'trace' -d 'Print every request and response on stderr (secrets masked).'

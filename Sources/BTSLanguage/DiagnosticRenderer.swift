@@ -57,14 +57,15 @@ public struct DiagnosticRenderer: Sendable {
         case .note: style = .note
         }
         // The file name and the message may quote bytes of the file: never a control character.
-        var output = paint("\(DisplayWidth.printable(text: source.name)):\(location.line):\(location.column): ", .bold)
+        let shownLine = location.line + source.firstLine - 1
+        var output = paint("\(DisplayWidth.printable(text: source.name)):\(shownLine):\(location.column): ", .bold)
         output += paint("\(severity.rawValue): ", style)
         output += paint(DisplayWidth.printable(text: message), .bold) + "\n"
 
         let line = location.line
         let content = source.lineContentRange(line)
         let (shown, caretStart, caretWidth) = snippet(range: range, line: content, in: source)
-        let number = String(line)
+        let number = String(shownLine)
         let blank = String(repeating: " ", count: number.count)
         output += "  \(number) | \(shown)\n"
         let caret = "^" + String(repeating: "~", count: max(0, caretWidth - 1))

@@ -12,10 +12,14 @@ public struct SourceFile: Sendable {
     public let bytes: [UInt8]
     /// Offsets at which each line starts (line 1 starts at 0).
     public let lineStarts: [Int]
+    /// The number diagnostics show for the text's first line: a command read from a pipe as
+    /// line 12 of the stream is its own source whose first line reads "12".
+    public let firstLine: Int
 
-    public init(name: String, text: String) {
+    public init(name: String, text: String, firstLine: Int = 1) {
         self.name = name
         self.text = text
+        self.firstLine = firstLine
         let bytes = Array(text.utf8)
         self.bytes = bytes
         var starts = [0]

@@ -89,9 +89,19 @@ extension SQLiteCatalog {
         CatalogPage(books: try books(ids: result.ids), total: result.total)
     }
 
+    /// The words a title query is matched with: a catalog title as listed, with its series suffix
+    /// ("A Wizard of Earthsea (Earthsea Cycle, #1)", what completion inserts), is indexed as its base
+    /// title and its series name, so the suffix's number and punctuation are dropped.
+    static func titleQuery(_ query: String) -> (match: String, rank: String) {
+        let (base, series) = CatalogFieldCleaning.series(inTitle: query)
+        guard let series else { return (query, query) }
+        return (base + " " + series.name, base)
+    }
+
     /// Title matches with the canonical book first (`TitleRanking`).
     public func searchTitle(_ query: String, limit: Int) throws -> CatalogPage {
-        guard let expr = FTSQuery.expression(query, columns: FTSQuery.titleColumns) else {
+        let (matchText, query) = Self.titleQuery(query)
+        guard let expr = FTSQuery.expression(matchText, columns: FTSQuery.titleColumns) else {
             return CatalogPage(books: [], total: 0)
         }
         let limit = min(max(limit, 0), Self.maxLimit)
@@ -109,7 +119,7 @@ extension SQLiteCatalog {
     }
 
     public func searchAdvanced(title: String?, author: String?, limit: Int) throws -> CatalogPage {
-        let titleExpr = title.flatMap { FTSQuery.expression($0, columns: FTSQuery.titleColumns) }
+        let titleExpr = title.flatMap { FTSQuery.expression(Self.titleQuery($0).match, columns: FTSQuery.titleColumns) }
         let authorExpr = author.flatMap { FTSQuery.expression($0, columns: FTSQuery.authorColumns) }
         switch (titleExpr, authorExpr) {
         case (nil, nil):
@@ -121,7 +131,7 @@ extension SQLiteCatalog {
         case (let t?, let a?):
             let limit = min(max(limit, 0), Self.maxLimit)
             let found = try ftsSearch(t + " AND " + a, limit: max(limit, Self.titleRerankPool), mostRatedFirst: false)
-            let ranked = TitleRanking.rank(try books(ids: found.ids), query: title ?? "")
+            let ranked = TitleRanking.rank(try books(ids: found.ids), query: Self.titleQuery(title ?? "").rank)
             return CatalogPage(books: Array(ranked.prefix(limit)), total: found.total)
         }
     }

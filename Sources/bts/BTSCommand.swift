@@ -23,7 +23,7 @@ struct BTSCommand: ParsableCommand {
             Exit status: 0 ok, 1 a command failed, 2 usage or syntax error, 3 network or server \
             unreachable, 4 an expect failed, 5 rate limited and not allowed to wait, 130 interrupted.
             """,
-        version: BTSVersion.current,
+        version: BTSVersion.full,
         subcommands: [ServeCommand.self, CatalogCleanCommand.self])
 
     @OptionGroup var global: GlobalOptions
@@ -36,7 +36,7 @@ struct BTSCommand: ParsableCommand {
     var script: [String] = []
 
     /// Options of bts that take a value (to find where the script name starts).
-    static let valueOptions: Set<String> = ["--api", "--profile", "--output", "--timeout", "-c",
+    static let valueOptions: Set<String> = ["--api", "--profile", "--output", "-o", "--timeout", "-c",
                                             "--generate-completion-script"] // [REPL helper] `… zsh` is its value, not a script
 
     /// Splits the command line into bts's own options and `FILE.bts ARG...`: everything from the
@@ -51,7 +51,11 @@ struct BTSCommand: ParsableCommand {
                 index += valueOptions.contains(argument) ? 2 : 1
                 continue
             }
-            if index == 0, argument == "help" { return (["--help"] + arguments.dropFirst(), []) }
+            if index == 0, argument == "help" {
+                // `bts help serve` is `bts serve --help`; `bts help` the top-level help.
+                if arguments.dropFirst().first == "serve" { return (["serve", "--help"], []) }
+                return (["--help"] + arguments.dropFirst(), [])
+            }
             if index == 0, ["serve", "catalog-clean"].contains(argument) { return (arguments, []) }
             return (Array(arguments[..<index]), Array(arguments[index...]))
         }
@@ -93,8 +97,9 @@ struct BTSCommand: ParsableCommand {
                 if let path = script.first {
                     return await shell.runFile(URL(fileURLWithPath: path))
                 }
-                let input = FileHandle.standardInput.readDataToEndOfFile()
-                return await shell.run(String(decoding: input, as: UTF8.self), name: "<stdin>")
+                // Piped commands run as they arrive (a FILE is checked whole first, above).
+                let reader = PlainLineReader(fileDescriptor: STDIN_FILENO, isComplete: { Parser.isComplete($0) })
+                return await shell.runStream(reader)
             }
             // The first signal decides the exit status: 130 for Ctrl-C, 143 SIGTERM, 129 SIGHUP.
             let firstSignalStatus = Mutex<Int32?>(nil)

@@ -18,7 +18,8 @@ struct GlobalOptions: ParsableArguments {
     @Flag(name: .long, help: "Use the embedded backend (an in-process server over the bundled catalog).")
     var local = false
 
-    @Option(name: .long, help: ArgumentHelp("table, json, ndjson or csv (default: table on a terminal, json otherwise).",
+    @Option(name: [.long, .customShort("o")],
+            help: ArgumentHelp("table, json, ndjson or csv (default: table on a terminal, json otherwise).",
                                             valueName: "FORMAT"))
     var output: OutputFormat?
 

@@ -11,6 +11,19 @@ struct ServeCommand: ParsableCommand {
         abstract: "Run the local BooksTrack-compatible server in the foreground (Ctrl-C stops it).",
         discussion: "Server flags:\n" + ServerConfiguration.flagHelp)
 
+    /// `bts serve --help`: usage, what it does, and every server flag.
+    static let helpText = """
+        OVERVIEW: \(configuration.abstract)
+
+        USAGE: bts serve [FLAGS...]
+
+        Server flags:
+        \(ServerConfiguration.flagHelp)
+
+        Jobs and their results are kept in $XDG_STATE_HOME/bts/jobs (<cache-dir>/jobs with --cache-dir).
+
+        """
+
     @ArgumentParser.Argument(parsing: .allUnrecognized, help: ArgumentHelp("Server flags (see below).", valueName: "FLAGS"))
     var flags: [String] = []
 

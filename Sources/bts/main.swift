@@ -12,7 +12,13 @@ let (arguments, scriptArguments) = BTSCommand.splitScript(Array(CommandLine.argu
 let status: Int32
 do {
     // `bts serve FLAGS…`: the server's own flags (ServerConfiguration(arguments:)) are passed through as they are.
-    if arguments.first == "serve", !arguments.contains("--help"), !arguments.contains("-h") {
+    // `bts serve --help`, `bts serve -h` and `bts help serve`: the server's flags, from the one
+    // list the flag parser documents (ServerConfiguration.flagHelp).
+    if arguments.first == "serve", arguments.contains("--help") || arguments.contains("-h") {
+        print(ServeCommand.helpText, terminator: "")
+        exit(0)
+    }
+    if arguments.first == "serve" {
         var serve = ServeCommand()
         serve.flags = Array(arguments.dropFirst())
         exit(await serve.execute())

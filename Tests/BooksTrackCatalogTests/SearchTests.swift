@@ -20,6 +20,24 @@ import Testing
         #expect(try catalog.book(id: 2)?.authors == ["J.K. Rowling", "Mary GrandPré"])
     }
 
+    /// A title exactly as the catalog lists it (what TAB completion inserts), series suffix included,
+    /// finds that book first; every listed title in the first 300 books does.
+    @Test func listedTitleWithSeriesSuffixFindsItsBook() throws {
+        let catalog = try SharedCatalog.get()
+        let earthsea = try catalog.searchTitle("A Wizard of Earthsea (Earthsea Cycle, #1)", limit: 5)
+        #expect(earthsea.books.first?.title == "A Wizard of Earthsea (Earthsea Cycle, #1)")
+        let advanced = try catalog.searchAdvanced(
+            title: "A Wizard of Earthsea (Earthsea Cycle, #1)", author: "le guin", limit: 5)
+        #expect(advanced.books.first?.title == "A Wizard of Earthsea (Earthsea Cycle, #1)")
+        var missed: [String] = []
+        for id in 1...300 {
+            guard let book = try catalog.book(id: id) else { continue }
+            let found = try catalog.searchTitle(book.title, limit: 20)
+            if !found.books.contains(where: { $0.id == id }) { missed.append(book.title) }
+        }
+        #expect(missed.isEmpty, "not found by their own title: \(missed)")
+    }
+
     @Test func titleSearchRanksTheBookFirstWithPrefixOnLastTerm() throws {
         let catalog = try SharedCatalog.get()
         let page = try catalog.searchTitle("hunger games", limit: 5)

@@ -66,7 +66,7 @@ import Testing
             let response = try await api.searchTitle("dune")
             #expect(response.info.attempts == 3)
             #expect(recorder.delays == [.milliseconds(1500), .milliseconds(1500)])
-            #expect(progress.value.first?.hasPrefix("Provider temporarily unavailable. Retrying in 2 s") == true)
+            #expect(progress.value.first?.hasPrefix("Provider temporarily unavailable: retrying 2/") == true)
         }
     }
 

@@ -99,7 +99,33 @@ extension BackendConnection {
     }
 }
 
-/// The bts version (`--version`, User-Agent).
+/// The bts version (`--version`, User-Agent, the welcome line).
 public enum BTSVersion {
     public static let current = "0.1.0"
+
+    /// `0.1.0 (commit 1a2b3c4d5e6f)`: the version and the commit the binary was built from, as
+    /// recorded by `scripts/install` / `scripts/bts` in a `bts.build-info` file beside the binary or
+    /// in `../share/bts/build-info` (its first line: the commit). SwiftPM has no build-time hook
+    /// without a plugin, so a binary built by plain `swift build` says "unknown commit".
+    public static let full: String = "\(current) (\(buildCommit.map { "commit \($0)" } ?? "unknown commit"))"
+
+    /// The recorded commit, if a build-info file is found next to the running executable.
+    static let buildCommit: String? = {
+        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        let directory = executable.deletingLastPathComponent()
+        let candidates = [
+            directory.appendingPathComponent("bts.build-info"),
+            directory.deletingLastPathComponent().appendingPathComponent("share/bts/build-info"),
+        ]
+        for file in candidates {
+            guard let data = FileManager.default.contents(atPath: file.path), data.count < 4096 else { continue }
+            let first = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).first ?? ""
+            let commit = first.trimmingCharacters(in: .whitespaces)
+            // A hex commit, optionally marked "-dirty": nothing else is shown from the file.
+            let valid = !commit.isEmpty && commit.count <= 60
+                && commit.allSatisfy { $0.isHexDigit || $0 == "-" || ("a"..."z").contains($0) }
+            if valid { return commit }
+        }
+        return nil
+    }()
 }

@@ -42,14 +42,14 @@ final class BackendSession {
 
     /// The open backend, opened (and its capabilities read) on first use.
     func current(
-        settings: ShellSettings, isolation: isolated (any Actor)? = #isolation
+        settings: ShellSettings, showsProgress: Bool, isolation: isolated (any Actor)? = #isolation
     ) async throws(ShellError) -> BackendConnection {
         if let connection {
             // `set wait on|off` in mid-session: retry waits follow it from the next call on.
             await connection.api.setRetryPolicy(BackendConnection.retryPolicy(allowingLongWaits: settings.wait))
             return connection
         }
-        return try await open(target(), settings: settings)
+        return try await open(target(), settings: settings, showsProgress: showsProgress)
     }
 
     /// Opens `target`, makes it current (closing the previous one) and reads its capabilities.
@@ -57,7 +57,7 @@ final class BackendSession {
     /// and the current backend stays.
     @discardableResult
     func open(
-        _ target: BackendTarget, requireReachable: Bool = false, settings: ShellSettings,
+        _ target: BackendTarget, requireReachable: Bool = false, settings: ShellSettings, showsProgress: Bool,
         isolation: isolated (any Actor)? = #isolation
     ) async throws(ShellError) -> BackendConnection {
         var backendOptions = baseOptions
@@ -65,9 +65,9 @@ final class BackendSession {
         let opened = try await BackendConnection.open(
             target, options: backendOptions, trace: Self.traceHandler(settings: settings, sink: sink))
         let sink = self.sink
-        let quiet = settings.quiet
+        // Retry lines show where progress does: a terminal's stderr, or `set progress on`; never --quiet.
         await opened.api.setRetryHandler { progress in
-            guard !quiet else { return }
+            guard showsProgress else { return }
             sink.write(TerminalText.sanitize(progress.message, lines: .flatten) + "\n", to: .standardError)
         }
         let result = await opened.api.connect(refresh: requireReachable)

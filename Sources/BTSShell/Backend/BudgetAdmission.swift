@@ -23,8 +23,8 @@ struct BudgetAdmission {
 
     /// A visible countdown on stderr, redrawn in place on a terminal. Cancelling it (Ctrl-C) throws.
     func countdown(seconds: Int, label: String) async throws {
-        let terminal = output.terminal.stderrIsTerminal && !output.settings.quiet
-        if !terminal {
+        let terminal = output.redrawsProgress
+        if !terminal, output.showsProgress {
             output.note("rate limited: waiting \(seconds) s for \(label)… (Ctrl-C to stop)")
         }
         var left = seconds

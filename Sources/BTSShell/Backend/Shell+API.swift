@@ -9,7 +9,10 @@ extension Shell {
 
     /// The open backend, opened (and its capabilities read) on first use.
     func backend() async throws(ShellError) -> BackendConnection {
-        try await backendSession.current(settings: settings)
+        let before = backendSession.connection
+        let current = try await backendSession.current(settings: settings, showsProgress: output.showsProgress)
+        if current !== before { adoptJobs(for: current.target) }
+        return current
     }
 
     /// The config file, loaded once.
@@ -18,7 +21,16 @@ extension Shell {
     /// Opens `target` and makes it current (`connect`).
     @discardableResult
     func open(_ target: BackendTarget, requireReachable: Bool = false) async throws(ShellError) -> BackendConnection {
-        try await backendSession.open(target, requireReachable: requireReachable, settings: settings)
+        let opened = try await backendSession.open(
+            target, requireReachable: requireReachable, settings: settings, showsProgress: output.showsProgress)
+        adoptJobs(for: target)
+        return opened
+    }
+
+    /// Jobs are remembered per backend; the embedded backend's end with the session.
+    func adoptJobs(for target: BackendTarget) {
+        if case .remote(let url, _, _) = target { jobs.backend = SecretMasking.maskURL(url.absoluteString) } else { jobs.backend = nil }
+        jobs.loadRemembered()
     }
 
     /// Runs one API call: gate check, budget admission (wait with a countdown or fail with 5),
@@ -30,7 +42,15 @@ extension Shell {
         let api = try await backend().api
         try await gate?.require(command: command, api: api)
         if let budget { try await BudgetAdmission(output: output).admit(budget, api: api) }
-        let response = try await body(api)
+        let spinner = Spinner.start(output: output, label: command) // a terminal only, after 300 ms
+        let response: APIResponse<T>
+        do {
+            response = try await body(api)
+            spinner?.stop()
+        } catch {
+            spinner?.stop()
+            throw error
+        }
         if let warning = calls.record(response.info) { warn(warning) }
         if let budget {
             let state = await api.budget(for: budget)

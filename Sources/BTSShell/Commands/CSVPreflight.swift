@@ -1,12 +1,15 @@
 import BTSLanguage
 import BooksTrackClient
+import BooksTrackContract
 import Foundation
 
 /// The local checks of `import FILE.csv`, before any request.
 enum CSVPreflight {
     static let maxBytes = 8 * 1024 * 1024
 
-    static func check(_ url: URL, shownAs path: String, range: SourceRange?) throws(ShellError) {
+    /// With `columns`, the header must name a column the server's import identifies books by
+    /// (`import`; `library import` checks for an export's own headers instead).
+    static func check(_ url: URL, shownAs path: String, range: SourceRange?, columns requiresColumns: Bool = false) throws(ShellError) {
         let manager = FileManager.default
         var isDirectory: ObjCBool = false
         guard manager.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
@@ -39,6 +42,16 @@ enum CSVPreflight {
                              "cannot import '\(path)': the first line is not a CSV header with at least 2 columns (found \(columns): '\(header.prefix(60))')",
                              range: range)
         }
+        // The server's own list of accepted columns (BooksTrackContract.CSVImportColumn): a file it
+        // would refuse is refused here, before a job starts.
+        let names = fields(header).map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+        guard !requiresColumns || names.contains(where: { CSVImportColumn.recognise($0).map(CSVImportColumn.identifying.contains) ?? false }) else {
+            let found = names.prefix(12).map { "'\(TerminalText.sanitize(String($0.prefix(40)), lines: .flatten))'" }
+                .joined(separator: ", ")
+            throw ShellError(.usage,
+                             "cannot import '\(path)': no title or ISBN column: the header must name one of \(CSVImportColumn.identifyingHeaders) (found \(found)\(names.count > 12 ? ", …" : ""))",
+                             range: range, code: "CSV_COLUMNS")
+        }
         guard lines.count >= 2 else {
             throw ShellError(.usage, "cannot import '\(path)': the CSV has a header but no data rows", range: range)
         }
@@ -46,11 +59,36 @@ enum CSVPreflight {
 
     /// Fields in one CSV line (commas outside double quotes).
     static func fieldCount(_ line: String) -> Int {
-        var count = 1
+        fields(line).count
+    }
+
+    /// The fields of one CSV line: commas outside double quotes split, quotes removed (`""` is `"`).
+    static func fields(_ line: String) -> [String] {
+        var result: [String] = []
+        var current = ""
         var quoted = false
+        var previousWasQuote = false
         for character in line {
-            if character == "\"" { quoted.toggle() } else if character == ",", !quoted { count += 1 }
+            if character == "\"" {
+                if !quoted, previousWasQuote {
+                    current.append("\"")  // `""` inside a quoted field
+                    quoted = true
+                    previousWasQuote = false
+                } else {
+                    quoted.toggle()
+                    previousWasQuote = !quoted
+                }
+                continue
+            }
+            previousWasQuote = false
+            if character == ",", !quoted {
+                result.append(current)
+                current = ""
+            } else {
+                current.append(character)
+            }
         }
-        return count
+        result.append(current)
+        return result
     }
 }

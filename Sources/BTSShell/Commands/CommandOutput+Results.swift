@@ -84,7 +84,7 @@ extension CommandOutput {
             ("generatedAt", weekly.generatedAt.json), ("nextRefresh", weekly.nextRefresh.json), ("message", weekly.message.json),
         ])
         let columns = [TableColumn("isbn", "ISBN"), TableColumn("title", "TITLE", flexible: true),
-                       TableColumn("authors", "AUTHORS", flexible: true), TableColumn("reason", "REASON", flexible: true)]
+                       TableColumn("authors", "AUTHORS", flexible: true), TableColumn("reason", "REASON", prefersWhole: true)]
         return CommandOutput(value: value, view: .table(columns: columns, rowsKey: "results",
                                                          footer: "(week of \(weekly.weekOf))",
                                                          empty: weekly.message ?? "No recommendations yet."))

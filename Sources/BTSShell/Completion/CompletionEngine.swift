@@ -109,7 +109,8 @@ public struct CompletionEngine: Sendable {
             let settings = Set(slot.candidates)
             return words.plain(slot.candidates + variables.filter { !settings.contains($0) }.sorted())
         case .profile:
-            let names = Set(Self.builtInProfiles).union(snapshot.profiles).filter { $0.hasPrefix(slot.partial) }
+            // `connect embedded` goes back to the embedded backend.
+            let names = Set(Self.builtInProfiles + ["embedded"]).union(snapshot.profiles).filter { $0.hasPrefix(slot.partial) }
             return words.plain(names.sorted())
         case .jobID:
             return jobAnswer(words: words, context: snapshot)

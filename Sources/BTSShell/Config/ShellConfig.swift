@@ -72,11 +72,28 @@ public struct ShellConfig: Sendable, Hashable {
             throw ShellError(.usage, "cannot read the config file \(path)")
         }
         let text = String(decoding: data, as: UTF8.self)
+        /// An error about the file, said as `PATH:LINE[:COLUMN]: …` (never pointing at the command).
+        func fileError(_ line: Int?, column: Int? = nil, _ message: String, code: String? = nil) -> ShellError {
+            var place = path
+            if let line { place += ":\(line)" + (column.map { ":\($0)" } ?? "") }
+            var error = ShellError(.usage, "\(place): \(TerminalText.sanitize(message, lines: .flatten))", code: code ?? "CONFIG")
+            error.pointsIntoSource = false
+            return error
+        }
         let model: FileModel
         do {
             model = try TOMLDecoder().decode(FileModel.self, from: text)
+        } catch let error as TOMLParseError {
+            throw fileError(error.source.begin.line, column: error.source.begin.column, "not valid TOML: \(error.description)")
+        } catch let error as DecodingError {
+            let keyPath = Self.codingPath(error)
+            let place = ConfigLines.line(of: keyPath, in: text)
+            var message = Self.describe(error)
+            // TOMLKit reports a value of the wrong type as a missing key: say what it is.
+            if case .keyNotFound = error, place.isKey { message = "'\(keyPath.joined(separator: "."))' must be a string" }
+            throw fileError(place.line, message)
         } catch {
-            throw ShellError(.usage, "the config file \(path) is not valid: \(error)")
+            throw fileError(nil, "not a valid config file")
         }
         var profiles: [String: BackendProfile] = [:]
         for (name, profile) in model.profiles ?? [:] {
@@ -84,7 +101,8 @@ public struct ShellConfig: Sendable, Hashable {
             switch ServerURL.parse(profile.url) {
             case .success(let url): profileURL = url
             case .failure(let problem):
-                throw ShellError(.usage, "profile '\(name)' in \(path) has an unusable url: \(problem.message)", code: "INVALID_URL")
+                throw fileError(ConfigLines.line(of: ["profiles", name, "url"], in: text).line,
+                                "profile '\(name)' has an unusable url: \(problem.message)", code: "INVALID_URL")
             }
             profiles[name] = BackendProfile(name: name, url: profileURL, token: profile.token)
         }
@@ -92,15 +110,65 @@ public struct ShellConfig: Sendable, Hashable {
             var info = stat()
             if stat(path, &info) == 0, info.st_mode & 0o077 != 0 {
                 let mode = String(info.st_mode & 0o777, radix: 8)
-                throw ShellError(
+                var error = ShellError(
                     .usage,
                     "refusing to use \(path): it holds a token but its mode is 0\(mode) (others can read it); run 'chmod 600 \(path)'",
                     code: "INSECURE_CONFIG")
+                error.pointsIntoSource = false
+                throw error
             }
         }
         if let name = model.default_profile, profiles[name] == nil, !BackendProfile.builtIn.contains(where: { $0.name == name }) {
-            throw ShellError(.usage, "default_profile '\(name)' in \(path) is not a profile")
+            throw fileError(ConfigLines.line(of: ["default_profile"], in: text).line, "default_profile '\(name)' is not a profile")
         }
         return ShellConfig(defaultProfile: model.default_profile, profiles: profiles)
+    }
+
+    static func codingPath(_ error: DecodingError) -> [String] {
+        switch error {
+        case .keyNotFound(let key, let context):
+            let path = context.codingPath.map(\.stringValue)
+            return path.last == key.stringValue ? path : path + [key.stringValue]
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+            return context.codingPath.map(\.stringValue)
+        @unknown default: return []
+        }
+    }
+
+    /// One sentence for a decoding error, naming the key as the file writes it.
+    static func describe(_ error: DecodingError) -> String {
+        let key = codingPath(error).joined(separator: ".")
+        switch error {
+        case .keyNotFound: return "'\(key)' is missing"
+        case .typeMismatch(let type, _): return "'\(key)' must be \(type == String.self ? "a string" : "a \(type)")"
+        case .valueNotFound: return "'\(key)' has no value"
+        default: return "'\(key)' is not valid"
+        }
+    }
+}
+
+/// Where a key of a TOML file is: `["profiles", "work", "url"]` is the `url = …` line under
+/// `[profiles.work]`, or that header when the key is missing. Plain line scanning, for messages only.
+enum ConfigLines {
+    /// The line, and whether it is the key's own line (else its table's header, or nil).
+    static func line(of path: [String], in text: String) -> (line: Int?, isKey: Bool) {
+        guard let key = path.last else { return (nil, false) }
+        let table = path.dropLast().joined(separator: ".")
+        var current = ""
+        var headerLine: Int?
+        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            if line.hasPrefix("["), let end = line.firstIndex(of: "]") {
+                current = line[line.index(after: line.startIndex)..<end].trimmingCharacters(in: .whitespaces)
+                if current == table { headerLine = index + 1 }
+                if current == path.joined(separator: ".") { return (index + 1, false) }  // a table's header
+                continue
+            }
+            if current == table, let equals = line.firstIndex(of: "="),
+               line[..<equals].trimmingCharacters(in: .whitespaces) == key {
+                return (index + 1, true)
+            }
+        }
+        return (headerLine, false)
     }
 }

@@ -74,6 +74,7 @@ struct InteractiveLoop {
     func run() async -> Int32 {
         let running = RunningCommand()
         let reader = self.reader
+        let shell = self.shell
         let listener: Task<Void, Never>? = signals.map { watcher in
             Task {
                 for await event in watcher.events {
@@ -84,13 +85,13 @@ struct InteractiveLoop {
                         // is cancelled, the loop sees `hasEnded` and returns 128+N.
                         running.end(signal: event == .terminate ? SIGTERM : SIGHUP)
                         reader.cancelRead()
-                    case .windowChanged: break
+                    case .windowChanged: await shell.terminalResized()
                     }
                 }
             }
         }
         defer { listener?.cancel() }
-        let shell = self.shell
+        await shell.welcome()
         let startup = Task { () -> Int32 in
             await shell.runRCFile()
             return 0

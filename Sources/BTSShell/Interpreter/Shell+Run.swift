@@ -30,10 +30,10 @@ extension Shell {
 
     /// Runs several sources (the `-c` arguments) as one run: all are checked first.
     public func runSources(_ sources: [(text: String, name: String)], directory: URL? = nil,
-                           interactive: Bool = false) async -> Int32 {
+                           interactive: Bool = false, firstLine: Int = 1) async -> Int32 {
         exitRequest = nil
         let directory = directory ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-        let checked = sources.map { check(Parser.parse(SourceFile(name: $0.name, text: $0.text))) }
+        let checked = sources.map { check(Parser.parse(SourceFile(name: $0.name, text: $0.text, firstLine: firstLine))) }
         var failed = false
         for script in checked where script.diagnostics.containsErrors {
             report(ShellError(diagnostics: script.diagnostics), in: script.source, interactive: false)
@@ -113,7 +113,7 @@ extension Shell {
         switch error {
         case let error as ShellError:
             var located = error
-            if located.range == nil, located.diagnostics.isEmpty { located.range = range }
+            if located.range == nil, located.diagnostics.isEmpty, located.pointsIntoSource { located.range = range }
             return located
         case let error as BooksTrackError:
             if error.isCancellation { return .interrupted() }

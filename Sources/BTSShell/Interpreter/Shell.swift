@@ -86,6 +86,8 @@ public actor Shell {
     var lastSearch: SearchPage?
     /// Where stdout goes while a command with `> FILE`, `>> FILE` or `| pipeline` runs.
     var redirect: ActiveRedirect?
+    /// The terminal's width as last measured (SIGWINCH); nil until the first resize.
+    var measuredColumns: Int?
 
     public init(options: ShellOptions, sink: any OutputSink = StandardOutputSink()) {
         self.options = options
@@ -93,6 +95,7 @@ public actor Shell {
         self.sink = sink
         self.positionalArguments = options.scriptArguments
         backendSession = BackendSession(options: options, sink: sink)
+        self.jobs.store = SessionJobStore(stateDirectory: options.paths.stateDirectory)
     }
 
     /// Stops the API client and the embedded server. Safe to call more than once.
@@ -105,21 +108,29 @@ public actor Shell {
     /// The output as the current settings shape it (while a redirection is active: into its
     /// buffer, in its format, without colour or a width limit).
     var output: ShellOutput {
+        var current = options.terminal
+        if let measuredColumns { current.columns = measuredColumns }
         guard let redirect, !redirect.keepsTerminal else {
             if let redirect {
-                return ShellOutput(sink: redirect.sink, terminal: options.terminal, noColor: options.noColor,
+                return ShellOutput(sink: redirect.sink, terminal: current, noColor: options.noColor,
                                    environment: options.environment, settings: settings)
             }
-            return ShellOutput(sink: sink, terminal: options.terminal, noColor: options.noColor,
+            return ShellOutput(sink: sink, terminal: current, noColor: options.noColor,
                                environment: options.environment, settings: settings)
         }
         var shaped = settings
         shaped.output = redirect.format
-        var terminal = options.terminal
+        var terminal = current
         terminal.stdoutIsTerminal = false
         terminal.columns = nil
         return ShellOutput(sink: redirect.sink, terminal: terminal, noColor: options.noColor,
                            environment: options.environment, settings: shaped)
+    }
+
+    /// The terminal was resized (SIGWINCH): tables and help fit the new width from now on.
+    func terminalResized(columns: Int? = TerminalInfo.width()) {
+        guard options.terminal.stdoutIsTerminal || options.terminal.stderrIsTerminal, let columns else { return }
+        measuredColumns = columns
     }
 
     /// Whether ANSI styles may go to `stream`.

@@ -14,6 +14,8 @@ public struct ShellError: Error, Sendable {
     public var diagnostics: [Diagnostic]
     /// The code reported in `$_` (`NOT_FOUND`, `EXPECT_FAILED`, …).
     public var code: String
+    /// False for an error about another file (the config file): it is not shown under the command.
+    public var pointsIntoSource = true
 
     public init(_ status: ExitStatus, _ message: String, range: SourceRange? = nil, details: [String] = [],
                 code: String? = nil) {

@@ -12,6 +12,8 @@ public struct ShellSettings: Sendable, Hashable {
     public var onError: OnError = .stop
     /// Page interactive output taller than the terminal (`$PAGER`, default `less -FRX`).
     public var pager = true
+    /// Progress on stderr (bars, spinners, retry lines, countdowns): `auto` only on a terminal.
+    public var progress: Toggle = .auto
     /// Silence human messages (progress, warnings, countdowns) on stderr.
     public var quiet = false
     /// Print each request/response (secrets masked) on stderr.
@@ -28,6 +30,7 @@ public struct ShellSettings: Sendable, Hashable {
         case "wait": return wait ? "on" : "off"
         case "onerror": return onError.rawValue
         case "pager": return pager ? "on" : "off"
+        case "progress": return progress.rawValue
         default: return nil
         }
     }
@@ -53,6 +56,9 @@ public struct ShellSettings: Sendable, Hashable {
         case "pager":
             guard let on = Self.bool(value) else { return false }
             pager = on
+        case "progress":
+            guard let toggle = Toggle(rawValue: value.lowercased()) else { return false }
+            progress = toggle
         default:
             return false
         }

@@ -52,7 +52,9 @@ public struct ResultRenderer: Sendable {
         }
         if let fields = view.firstRecord {
             let header = fields.map { Self.csvField($0.key) }.joined(separator: ",")
-            let row = fields.map { Self.csvField(value[$0.key]?.interpolationText ?? "") }.joined(separator: ",")
+            // The same cell text as a table column's (arrays joined with ", "), so `authors` reads
+            // alike in every command's CSV.
+            let row = fields.map { Self.csvField(TableColumn($0.key, $0.title).cell(value)) }.joined(separator: ",")
             return header + "\n" + row + "\n"
         }
         return "value\n" + Self.csvField(value.interpolationText) + "\n"
@@ -104,8 +106,12 @@ public struct ResultRenderer: Sendable {
         return output
     }
 
-    func grid(columns: [TableColumn], rows: [JSONValue]) -> String {
-        let cells = rows.map { row in columns.map { TerminalText.sanitize($0.cell(row), lines: .flatten) } }
+    func grid(columns allColumns: [TableColumn], rows: [JSONValue]) -> String {
+        let allCells = rows.map { row in allColumns.map { TerminalText.sanitize($0.cell(row), lines: .flatten) } }
+        // A column empty in every row (PAGES when no book has a page count) takes no room.
+        let kept = allColumns.indices.filter { index in allCells.contains { !$0[index].isEmpty } }
+        let columns = kept.map { allColumns[$0] }
+        let cells = allCells.map { row in kept.map { row[$0] } }
         var widths = columns.indices.map { index in
             max(DisplayWidth.of(columns[index].title), cells.map { DisplayWidth.of($0[index]) }.max() ?? 0)
         }
@@ -132,23 +138,44 @@ public struct ResultRenderer: Sendable {
         return output
     }
 
-    /// Shrinks flexible columns (widest first) until the table fits `total` columns. Flexible
-    /// columns keep at least 6 columns or their header's width.
+    /// Fits the table into `total` columns. Fixed columns keep their width; the room left is shared
+    /// by the flexible ones in proportion to their natural (widest cell) width, so the longest texts
+    /// (titles) get the most and short ones (authors) keep theirs whole when they can. A flexible
+    /// column keeps at least 6 columns or its header's width; none grows past its natural width.
     static func fit(_ widths: [Int], columns: [TableColumn], into total: Int) -> [Int] {
-        var widths = widths
         let separators = max(0, widths.count - 1) * 2
-        var excess = widths.reduce(0, +) + separators - total
-        let minimum = columns.map { max(6, DisplayWidth.of($0.title)) }
-        while excess > 0 {
-            var widest: Int?
-            for index in widths.indices where columns[index].isFlexible && widths[index] > minimum[index] {
-                if widest.map({ widths[index] > widths[$0] }) ?? true { widest = index }
-            }
-            guard let index = widest else { break }
-            widths[index] -= 1
-            excess -= 1
+        guard widths.reduce(0, +) + separators > total else { return widths }
+        let flexible = widths.indices.filter { columns[$0].isFlexible }
+        guard !flexible.isEmpty else { return widths }
+        let fixed = widths.indices.filter { !columns[$0].isFlexible }.map { widths[$0] }.reduce(0, +)
+        var room = total - separators - fixed
+        var result = widths
+        let minimum = flexible.map { min(widths[$0], max(6, DisplayWidth.of(columns[$0].title))) }
+        for (slot, index) in flexible.enumerated() { result[index] = minimum[slot] }
+        room -= minimum.reduce(0, +)
+        // Sentences first (a recommendation's reason), while every other flexible column can still
+        // get `readable` columns (or its whole width when narrower).
+        let readable = 16
+        for index in flexible where columns[index].prefersWhole {
+            let reserved = flexible.filter { !columns[$0].prefersWhole }
+                .map { max(0, min(widths[$0], readable) - result[$0]) }.reduce(0, +)
+            let give = max(0, min(widths[index] - result[index], room - reserved))
+            result[index] += give
+            room -= give
         }
-        return widths
+        // Hand out the rest one column at a time to the column furthest below its share.
+        while room > 0 {
+            var pick: Int?
+            var best = Double.infinity
+            for index in flexible where result[index] < widths[index] {
+                let ratio = Double(result[index]) / Double(widths[index])
+                if ratio < best { best = ratio; pick = index }
+            }
+            guard let index = pick else { break }
+            result[index] += 1
+            room -= 1
+        }
+        return result
     }
 
     /// `text` cut to `width` display columns, ending in "…" when cut.

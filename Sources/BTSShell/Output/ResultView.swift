@@ -23,14 +23,18 @@ public struct TableColumn: Sendable, Hashable {
     public var format: Format
     /// Whether the column may be shortened (with "…") to fit the width.
     public var isFlexible: Bool
+    /// A flexible column that reads badly when cut (a sentence, such as a recommendation's reason):
+    /// it is given its whole width first, as long as the other flexible columns keep a readable width.
+    public var prefersWhole: Bool
 
     public init(_ key: String, _ title: String, alignment: Alignment = .left, format: Format = .text,
-                flexible: Bool = false) {
+                flexible: Bool = false, prefersWhole: Bool = false) {
         self.key = key
         self.title = title
         self.alignment = alignment
         self.format = format
-        self.isFlexible = flexible
+        self.isFlexible = flexible || prefersWhole
+        self.prefersWhole = prefersWhole
     }
 
     /// A right-aligned numeric column.

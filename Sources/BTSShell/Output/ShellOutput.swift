@@ -66,6 +66,27 @@ struct ShellOutput: Sendable {
         out(renderer.render(value, view: view))
     }
 
+    /// Whether progress (bars, spinners, retry lines, countdowns) is shown on stderr: never with
+    /// `--quiet` or `set progress off`; on a terminal by default; elsewhere with `set progress on`.
+    /// stdout carries results only.
+    var showsProgress: Bool {
+        guard !settings.quiet else { return false }
+        switch settings.progress {
+        case .off: return false
+        case .on: return true
+        case .auto: return terminal.stderrIsTerminal
+        }
+    }
+
+    /// Whether progress is redrawn in place (a terminal's stderr) rather than written as lines.
+    var redrawsProgress: Bool { showsProgress && terminal.stderrIsTerminal }
+
+    /// One progress event as a JSON line on stderr (`set progress on` without a terminal).
+    func progressEvent(_ event: JSONValue) {
+        guard showsProgress else { return }
+        sink.write(event.compactJSON + "\n", to: .standardError)
+    }
+
     /// Redraws a status line in place on stderr (progress bars, countdowns).
     func redraw(_ text: String) {
         sink.write("\r\u{1B}[K" + text, to: .standardError)

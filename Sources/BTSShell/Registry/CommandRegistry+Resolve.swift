@@ -45,6 +45,9 @@ extension CommandRegistry {
             }
             break
         }
+        if !spec.takesRawArguments, let help = helpRequest(command, path: path, arguments: arguments) {
+            return .success(help)
+        }
         let display = path.joined(separator: " ")
         let available = spec.takesRawArguments ? [] : spec.options + Self.globalOptions
 
@@ -152,6 +155,22 @@ extension CommandRegistry {
         if !diagnostics.isEmpty { return .failure(Diagnostics(diagnostics)) }
         return .success(ResolvedCommand(command: command, spec: spec, path: path, positionals: positionals,
                                         options: options))
+    }
+
+    /// `CMD [SUB] … --help` (or `-h`) anywhere before `--`: resolves as `help CMD [SUB]`, whatever
+    /// else the line holds (so `similar --help` needs no ISBN).
+    func helpRequest(_ command: Command, path: [String], arguments: ArraySlice<Argument>) -> ResolvedCommand? {
+        for argument in arguments {
+            if case .endOfOptions = argument.kind { return nil }
+            guard case .option(let syntax) = argument.kind,
+                  Self.option(matching: syntax, in: [Self.helpOption]) != nil,
+                  let helpSpec = self.command(named: "help")
+            else { continue }
+            let topic = path.map { BoundValue(word: command.name, type: .commandName, value: .string($0), text: $0) }
+            return ResolvedCommand(command: command, spec: helpSpec, path: [helpSpec.name],
+                                   positionals: [HelpCommand.topic.name: topic], options: [:])
+        }
+        return nil
     }
 
     /// The second step for commands with `$var` values: `interpolate` turns each deferred word

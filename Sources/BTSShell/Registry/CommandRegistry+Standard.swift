@@ -20,5 +20,9 @@ extension CommandRegistry {
         SettingSpec("pager", type: .enumeration(["on", "off"]),
                     help: "Page interactive output taller than the terminal through $PAGER (default 'less -FRX')",
                     default: "on"),
+        SettingSpec("progress", type: .enumeration(["on", "off", "auto"]),
+                    help: "Progress bars, spinners, retry lines and countdowns on stderr (auto: only when stderr is a "
+                        + "terminal; on: also elsewhere, job events as JSON lines; --quiet silences them)",
+                    default: "auto"),
     ]
 }

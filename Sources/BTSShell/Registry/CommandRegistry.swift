@@ -13,10 +13,13 @@ public struct CommandRegistry: Sendable {
     /// `--output FORMAT` (`-o`): the output format of one command.
     public static let outputOption = OptionSpec(
         "output", short: "o", type: .enumeration(OutputFormat.names), valueName: "FORMAT",
-        help: "Output format for this command: table, json, ndjson or csv", completion: .outputFormat)
+        help: "Output format of this command: table, json, ndjson or csv", completion: .outputFormat)
+
+    /// `--help` (`-h`): show the command's help instead of running it (`search --help` is `help search`).
+    public static let helpOption = OptionSpec("help", short: "h", type: .flag, help: "Show this help instead of running the command")
 
     /// Options accepted by every command (except raw-argument commands such as `echo`).
-    public static let globalOptions: [OptionSpec] = [outputOption]
+    public static let globalOptions: [OptionSpec] = [outputOption, helpOption]
 
     /// The command called `name`, or whose alias it is.
     public func command(named name: String) -> CommandSpec? {

@@ -27,13 +27,13 @@ public struct HelpRenderer: Sendable {
             lines.append(heading)
             for spec in registry.commands(in: group) {
                 let synopsis = shortSynopsis(spec)
-                var line = "  " + synopsis + String(repeating: " ", count: width - synopsis.count + 2) + spec.summary
-                if let marker = unavailability(of: spec) { line += " (\(marker))" }
-                lines.append(line)
+                var summary = spec.summary
+                if let marker = unavailability(of: spec) { summary += " (\(marker))" }
+                lines += hanging("  " + synopsis + String(repeating: " ", count: width - synopsis.count + 2), summary)
             }
             lines.append("")
         }
-        lines.append("Every command accepts --output FORMAT (table, json, ndjson, csv).")
+        lines.append("Every command accepts --output FORMAT (table, json, ndjson, csv) and --help.")
         lines.append("Type 'help COMMAND' for details, e.g. 'help search'.")
         return lines.joined(separator: "\n") + "\n"
     }
@@ -53,7 +53,7 @@ public struct HelpRenderer: Sendable {
     /// The detailed help of `spec`, reached through `path` (e.g. `["search", "title"]`).
     public func help(for spec: CommandSpec, path: [String]) -> String {
         let display = path.joined(separator: " ")
-        var lines = ["\(display) — \(spec.summary)"]
+        var lines = hanging("\(display) — ", spec.summary)
         if !spec.aliases.isEmpty {
             lines.append("Aliases: " + spec.aliases.joined(separator: ", "))
         }
@@ -61,9 +61,9 @@ public struct HelpRenderer: Sendable {
             lines += ["", "(\(marker))"]
         }
         lines += ["", "Usage:"]
-        lines += spec.usageLines(prefix: path.dropLast().joined(separator: " ")).map { "  " + $0 }
+        lines += spec.usageLines(prefix: path.dropLast().joined(separator: " ")).flatMap(usage)
         if !spec.discussion.isEmpty {
-            lines += [""] + wrap(spec.discussion, width: 78)
+            lines += [""] + wrap(spec.discussion, width: Self.width)
         }
         if !spec.subcommands.isEmpty {
             lines += ["", "Subcommands:"]
@@ -91,7 +91,7 @@ public struct HelpRenderer: Sendable {
         }
         if let budget = spec.budgetClass { facts.append("Rate-limit budget: \(budget).") }
         if spec.isSensitive { facts.append("Never saved in history.") }
-        if !facts.isEmpty { lines += [""] + [facts.joined(separator: " ")] }
+        if !facts.isEmpty { lines += [""] + wrap(facts.joined(separator: " "), width: Self.width) }
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -100,18 +100,68 @@ public struct HelpRenderer: Sendable {
         ([spec.name] + spec.positionals.map(\.synopsis)).joined(separator: " ")
     }
 
+    /// Help fits 80 columns: every line at most this wide, broken between words.
+    public static let width = 80
+
     private func table(_ rows: [(String, String)]) -> [String] {
         let width = rows.map(\.0.count).max() ?? 0
-        return rows.map { left, right in
-            "  " + left + String(repeating: " ", count: width - left.count + 2) + right
+        return rows.flatMap { left, right in
+            hanging("  " + left + String(repeating: " ", count: width - left.count + 2), right)
         }
     }
 
-    private func wrap(_ text: String, width: Int) -> [String] {
+    /// A usage line within the width: broken between its groups (`[--shelf SHELF]` stays whole),
+    /// continuation lines indented under the first argument.
+    func usage(_ line: String) -> [String] {
+        var groups: [String] = []
+        var current = ""
+        var depth = 0
+        for character in line {
+            if character == "[" { depth += 1 } else if character == "]" { depth = max(0, depth - 1) }
+            if character == " ", depth == 0 {
+                if !current.isEmpty { groups.append(current) }
+                current = ""
+            } else {
+                current.append(character)
+            }
+        }
+        if !current.isEmpty { groups.append(current) }
+        let indent = String(repeating: " ", count: 4)
+        var lines: [String] = []
+        var text = "  "
+        for group in groups {
+            let fresh = text.trimmingCharacters(in: .whitespaces).isEmpty
+            if !fresh, text.count + 1 + group.count > Self.width {
+                lines.append(text)
+                text = indent + group
+            } else {
+                text += (fresh ? "" : " ") + group
+            }
+        }
+        lines.append(text)
+        return lines
+    }
+
+    /// `prefix` then `text` wrapped on word boundaries; continuation lines are indented to the
+    /// text's column (or 6 columns when the prefix is too wide to leave room).
+    func hanging(_ prefix: String, _ text: String) -> [String] {
+        let indent = prefix.count <= Self.width / 2 ? prefix.count : 6
+        let room = Self.width - indent
+        var lines = wrap(text, width: Self.width - prefix.count, rest: room)
+        guard !lines.isEmpty else { return [prefix] }
+        lines[0] = prefix + lines[0]
+        for index in lines.indices.dropFirst() { lines[index] = String(repeating: " ", count: indent) + lines[index] }
+        return lines
+    }
+
+    /// Words of `text` in lines of at most `width` (the first) and `rest` (the others) characters;
+    /// a single word longer than that stands alone on its line.
+    func wrap(_ text: String, width: Int, rest: Int? = nil) -> [String] {
         var lines: [String] = []
         var line = ""
         for word in text.split(separator: " ") {
-            if !line.isEmpty, line.count + 1 + word.count > width {
+            let limit = lines.isEmpty ? width : (rest ?? width)
+            if !line.isEmpty, line.count + 1 + word.count > limit {
                 lines.append(line)
                 line = ""
             }

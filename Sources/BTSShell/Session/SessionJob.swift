@@ -96,11 +96,42 @@ extension Double {
     }
 }
 
-/// The jobs started in this session, oldest first.
+/// The jobs started in this session, oldest first, and those remembered from earlier sessions on
+/// the same backend (``SessionJobStore``).
 struct SessionJobs: Sendable, Hashable {
     var all: [SessionJob] = []
+    /// Where jobs are remembered; nil: not at all.
+    var store: SessionJobStore?
+    /// The backend the jobs belong to, as the store keys it; nil (the embedded backend, or none
+    /// open yet): nothing is remembered.
+    var backend: String?
+    /// The backend whose remembered jobs were merged into `all`.
+    private var loadedFor: String?
 
-    mutating func add(_ job: SessionJob) { all.append(job) }
+    mutating func add(_ job: SessionJob) {
+        all.append(job)
+        save()
+    }
+
+    /// Merges the jobs remembered for the current backend (once per backend), oldest first.
+    mutating func loadRemembered() {
+        guard let store, let backend, loadedFor != backend else { return }
+        loadedFor = backend
+        let known = Set(all.map(\.id))
+        let remembered = store.load(backend: backend).filter { !known.contains($0.id) }
+        all = remembered + all
+    }
+
+    /// Writes the current backend's jobs to the store.
+    func save() {
+        guard let store, let backend else { return }
+        store.save(all, backend: backend)
+    }
+
+    /// Whether `status` is final (nothing will change it any more).
+    static func isFinal(_ status: String) -> Bool {
+        ["completed", "failed", "canceled", "cancelled", "gone"].contains(status)
+    }
 
     /// `last` or an id → the id (and the session's record of it, if any).
     func find(_ reference: String?) throws(ShellError) -> (id: String, record: SessionJob?) {
@@ -120,5 +151,6 @@ struct SessionJobs: Sendable, Hashable {
         if let status { all[index].status = status }
         if let processed { all[index].processedCount = processed }
         if let total { all[index].totalCount = total }
+        save()
     }
 }

@@ -108,40 +108,21 @@ public final class LineEditor: LineReader, @unchecked Sendable {
 
     /// Reads one logical line. See `LineEditorResult`. Accepted lines go to the history.
     public func readLine(prompt: LinePrompt) async -> LineEditorResult {
-        var lines: [String] = []
-        while true {
-            let wakeup = self.wakeup
-            let sequence = wakeup.beginRead()
-            defer { wakeup.endRead() }
-            if Task.isCancelled { return .interrupted }
-            let first = lines.isEmpty
-            let text = first ? prompt.primary : prompt.continuation
-            let right = first ? prompt.right : nil
-            let liveRight = first ? prompt.liveRight : nil
-            let core = self.core
-            let physical = await withTaskCancellationHandler {
-                await worker.run { core.readPhysicalLine(prompt: text, right: right, liveRight: liveRight, sequence: sequence) }
-            } onCancel: {
-                wakeup.post(.abort(sequence: sequence))
-            }
-            switch physical {
-            case .interrupted:
-                return .interrupted
-            case .eof:
-                if lines.isEmpty { return .eof }
-                // End of input inside a continuation: hand over what we have; the parser reports it.
-                let joined = lines.joined(separator: "\n")
-                await record(joined)
-                return .line(joined)
-            case .line(let line):
-                lines.append(line)
-                let joined = lines.joined(separator: "\n")
-                if configuration.isComplete?(joined) ?? true {
-                    await record(joined)
-                    return .line(joined)
-                }
+        let core = self.core
+        let worker = self.worker
+        let result = await LogicalLineAssembler.read(wakeup: wakeup, isComplete: configuration.isComplete) {
+            isContinuation, sequence in
+            let text = isContinuation ? prompt.continuation : prompt.primary
+            let right = isContinuation ? nil : prompt.right
+            let liveRight = isContinuation ? nil : prompt.liveRight
+            switch await worker.run({ core.readPhysicalLine(prompt: text, right: right, liveRight: liveRight, sequence: sequence) }) {
+            case .line(let line): return .line(line)
+            case .eof: return .end
+            case .interrupted: return .interrupted
             }
         }
+        if case .line(let joined) = result { await record(joined) }
+        return result
     }
 
     /// Ends a pending (or the next) `readLine` with `.interrupted`, from any thread.

@@ -29,27 +29,14 @@ public final class PlainLineReader: LineReader, @unchecked Sendable {
 
     /// Reads the next logical line; the prompt is ignored.
     public func readLine(prompt: LinePrompt) async -> LineEditorResult {
-        var lines: [String] = []
-        while true {
-            let wakeup = self.wakeup
-            let sequence = wakeup.beginRead()
-            defer { wakeup.endRead() }
-            if Task.isCancelled { return .interrupted }
-            let state = self.state
-            let outcome = await withTaskCancellationHandler {
-                await worker.run { state.nextLine(sequence: sequence) }
-            } onCancel: {
-                wakeup.post(.abort(sequence: sequence))
-            }
-            let line: String
-            switch outcome {
+        let state = self.state
+        let worker = self.worker
+        return await LogicalLineAssembler.read(wakeup: wakeup, isComplete: isComplete) { _, sequence in
+            switch await worker.run({ state.nextLine(sequence: sequence) }) {
+            case .line(let line): return .line(line)
+            case .end: return .end
             case .interrupted: return .interrupted
-            case .end: return lines.isEmpty ? .eof : .line(lines.joined(separator: "\n"))
-            case .line(let text): line = text
             }
-            lines.append(line)
-            let joined = lines.joined(separator: "\n")
-            if isComplete?(joined) ?? true { return .line(joined) }
         }
     }
 

@@ -111,7 +111,7 @@ public struct RetryProgress: Sendable, Hashable {
     public var reason: RetryReason
     /// The masked URL being retried.
     public var url: String
-    /// "Too many requests. Please wait 45 seconds. (retrying 2/3 in 45 s…)".
+    /// "Too many requests: retrying 2/3 in 45 s…".
     public var message: String
 }
 

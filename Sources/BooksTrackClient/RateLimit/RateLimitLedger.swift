@@ -134,7 +134,7 @@ public struct RateLimitLedger: Sendable {
             return
         }
         let knewBudgetLeft = window.source == .headers && (window.remaining ?? 0) >= 1 && window.blockedUntil == nil
-        Self.apply(observation, to: &window)
+        Self.apply(observation, to: &window, now: now)
         if observation.status == 429 {
             let until = now.addingTimeInterval(Self.blockDuration(observation, window: window, now: now,
                                                                    fallback: fallbackBlock).timeInterval)
@@ -148,13 +148,13 @@ public struct RateLimitLedger: Sendable {
         }
         if usesSharedCounter {
             var sharedWindow = shared.refreshed(at: now)
-            Self.apply(observation, to: &sharedWindow)
+            Self.apply(observation, to: &sharedWindow, now: now)
             shared = sharedWindow
         }
         windows[rateLimitClass] = window
     }
 
-    private static func apply(_ observation: RateLimitObservation, to window: inout Window) {
+    private static func apply(_ observation: RateLimitObservation, to window: inout Window, now: Date) {
         if let limit = observation.limit {
             window.limit = limit
             window.source = .headers
@@ -163,7 +163,13 @@ public struct RateLimitLedger: Sendable {
             window.remaining = window.limit.map { min(remaining, $0) } ?? remaining
             window.source = .headers
         }
-        if let reset = observation.resetAt { window.resetAt = reset }
+        if var reset = observation.resetAt {
+            // `X-RateLimit-Reset` has whole-second resolution (rounded up by the server), so a
+            // 60 s window read just after it opened seems to end in 60.9 s ("resets in 61 s"):
+            // a window never ends later than its length from now.
+            if let length = window.length, reset > now.addingTimeInterval(length) { reset = now.addingTimeInterval(length) }
+            window.resetAt = reset
+        }
     }
 
     private static func blockDuration(

@@ -13,6 +13,18 @@ public enum RetryReason: Sendable, Equatable, Hashable {
     /// The connection failed or broke.
     case network
 
+    /// What went wrong, without any promise of a retry: the start of a retry line.
+    public var cause: String {
+        switch self {
+        case .rateLimited: return "Too many requests"
+        case .circuitOpen: return "Provider temporarily unavailable"
+        case .internalError: return "The server had an internal error"
+        case .serverError(let status, let code): return "Server error (\(code ?? "HTTP \(status)"))"
+        case .timeout: return "The request timed out"
+        case .network: return "Connection lost"
+        }
+    }
+
     /// User-facing wording (CONTRACT.md §2), given the delay before the next attempt.
     public func userMessage(delay: Duration) -> String {
         let wait = RetryFormatting.seconds(delay)

@@ -24,12 +24,11 @@ public struct RetryStateMachine: Sendable {
         /// Stop and report the last failure.
         case giveUp(GiveUpReason)
 
-        /// A progress line such as `"Too many requests. Please wait 45 s. (retrying 2/3 in 45 s…)"`;
+        /// A progress line that says the retry once: `"Too many requests: retrying 2/3 in 45 s…"`;
         /// nil for ``giveUp(_:)``.
         public var progressMessage: String? {
             guard case .retry(let delay, let attempt, let total, let reason) = self else { return nil }
-            return "\(reason.userMessage(delay: delay)) (retrying \(attempt)/\(total) in "
-                + "\(RetryFormatting.seconds(delay))…)"
+            return "\(reason.cause): retrying \(attempt)/\(total) in \(RetryFormatting.seconds(delay))…"
         }
     }
 

@@ -12,12 +12,13 @@ extension ServerConfiguration {
     /// Help text for the flags `init(arguments:)` understands.
     public static let flagHelp = """
         --host ADDRESS                  interface to bind (default 127.0.0.1)
-        --port N                        port to bind (default 8787; 0 = any free port)
+        --port N, -p N                  port to bind (default 8787; 0 = any free port)
         --cache-dir PATH                catalog cache directory
         --rate-limit CLASS=N/UNIT       set one limit, e.g. semantic=10/min, global=2000/hour, search=off
                                         (classes: search semantic similar enrich batch import jobs global;
                                         units: s, min, hour, day, or Ns such as 30s)
         --rate-limits on|off            turn every limit on or off (default on)
+        --no-rate-limits                the same as --rate-limits off
         --disable FEATURE[,FEATURE]     switch a feature off: semantic_search similar_books
                                         weekly_recommendations csv_import batch_enrichment sse_progress
                                         job_cancellation

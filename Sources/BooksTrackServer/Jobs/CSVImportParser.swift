@@ -2,35 +2,6 @@ import BooksTrackContract
 import CSV
 import Foundation
 
-/// A column of an import CSV that the server understands (headers are matched case-insensitively).
-enum CSVImportColumn: String, CaseIterable, Sendable {
-    case title, author, authors, isbn13, isbn, isbnUID, goodreadsBookID, myRating, exclusiveShelf, dateRead, publisher,
-        yearPublished, numberOfPages
-
-    /// The header spellings recognised for each column (lower-cased, trimmed).
-    static let spellings: [String: CSVImportColumn] = [
-        "title": .title, "book title": .title,
-        "author": .author, "author name": .author,
-        // StoryGraph: several authors separated by commas (the first is matched).
-        "authors": .authors,
-        "isbn13": .isbn13, "isbn-13": .isbn13,
-        "isbn": .isbn, "isbn10": .isbn, "isbn-10": .isbn,
-        // StoryGraph: an ISBN, or an Amazon ASIN (not an ISBN: such a row is matched by title and author).
-        "isbn/uid": .isbnUID,
-        "book id": .goodreadsBookID, "goodreads book id": .goodreadsBookID,
-        "my rating": .myRating,
-        "exclusive shelf": .exclusiveShelf,
-        "date read": .dateRead,
-        "publisher": .publisher,
-        "year published": .yearPublished,
-        "number of pages": .numberOfPages,
-    ]
-
-    static func recognise(_ header: String) -> CSVImportColumn? {
-        spellings[header.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()]
-    }
-}
-
 /// One data row of an import CSV, with the recognised fields (empty fields are nil).
 struct CSVImportRow: Sendable, Hashable {
     /// 1-based data row number: the first row after the header is 1; blank rows are not counted.
@@ -48,6 +19,9 @@ struct CSVImportRow: Sendable, Hashable {
     var publisher: String?
     var yearPublished: Int?
     var numberOfPages: Int?
+    /// Why the row cannot be read (a short or long row): it becomes a row error in the results,
+    /// and the rest of the file is still imported.
+    var problem: String?
 }
 
 /// A structurally valid import CSV.
@@ -67,8 +41,9 @@ struct CSVStructureError: Error, Sendable, Hashable, CustomStringConvertible {
 /// Turns CSV bytes into rows, or says precisely why the file is unusable. Pure; parsing by CSV.swift.
 ///
 /// Accepted: UTF-8 (a BOM is ignored), a header row plus 1…`maxRows` data rows, at least 2 columns,
-/// every row with as many fields as the header, balanced RFC 4180 quotes, and a Title/Book Title
-/// or ISBN/ISBN13 column. Blank rows are skipped.
+/// balanced RFC 4180 quotes, and a Title/Book Title or ISBN/ISBN13 column (``CSVImportColumn``).
+/// Blank rows are skipped; a row with more or fewer fields than the header is kept with its
+/// ``CSVImportRow/problem`` (a row error in the results).
 enum CSVImportParser {
     static func parse(_ bytes: [UInt8], maxRows: Int) -> Result<CSVImportTable, CSVStructureError> {
         guard var text = String(validating: bytes, as: UTF8.self) else {
@@ -101,26 +76,24 @@ enum CSVImportParser {
                 for (index, name) in names.enumerated() {
                     if let column = CSVImportColumn.recognise(name), columns[column] == nil { columns[column] = index }
                 }
-                if columns[.title] == nil, columns[.isbn] == nil, columns[.isbn13] == nil, columns[.isbnUID] == nil {
+                if CSVImportColumn.identifying.allSatisfy({ columns[$0] == nil }) {
                     let found = names.map { "'\($0)'" }.joined(separator: ", ")
                     return .failure(
                         CSVStructureError(
-                            "no title or ISBN column: the header must name one of Title, Book Title, ISBN or ISBN13 (found \(found))"
+                            "no title or ISBN column: the header must name one of \(CSVImportColumn.identifyingHeaders) (found \(found))"
                         ))
                 }
                 header = names
                 continue
             }
             dataRowCount += 1
+            guard dataRowCount <= maxRows else { continue }
+            var row = makeRow(number: dataRowCount, fields: fields, columns: columns)
             if fields.count != header.count {
-                return .failure(
-                    CSVStructureError(
-                        "data row \(dataRowCount) has \(fields.count) field\(fields.count == 1 ? "" : "s") but the header has \(header.count)"
-                    ))
+                // One malformed row is that row's error, not the whole file's.
+                row.problem = "the row has \(fields.count) field\(fields.count == 1 ? "" : "s") but the header has \(header.count)"
             }
-            if dataRowCount <= maxRows {
-                rows.append(makeRow(number: dataRowCount, fields: fields, columns: columns))
-            }
+            rows.append(row)
         }
         guard let header else { return .failure(CSVStructureError("the file is empty")) }
         if dataRowCount == 0 { return .failure(CSVStructureError("the file has a header row but no data rows")) }

@@ -10,6 +10,7 @@ enum ImportRowOutcome: Sendable, Hashable {
     /// Matches `row` against the catalog (ISBN13, then ISBN, then title + author).
     static func evaluate(_ row: CSVImportRow, catalog: any CatalogQuerying) -> ImportRowOutcome {
         let isbns = [row.isbn13, row.isbn].compactMap { $0 }
+        if let problem = row.problem { return .failed(row: row.row, isbn: isbns.first ?? "", error: problem) }
         switch CatalogMatcher.match(isbns: isbns, title: row.title, author: row.author, catalog: catalog) {
         case .matched(let book): return .matched(row, book)
         case .unmatched(let reason): return .failed(row: row.row, isbn: isbns.first ?? "", error: reason)

@@ -38,6 +38,16 @@ struct MissionCommandTests {
             try handle.close()
             #expect(await harness.run("import big.csv") == 2)
             #expect(harness.err.contains("at most 8 MB"))
+            // The accepted columns are known before any job (the server's own list): no title or
+            // ISBN column is refused here, with the server's wording; a quoted header is read as CSV.
+            try harness.write("columns.csv", "Name,\"Writer, first\"\nDune,Herbert\n")
+            #expect(await harness.run("import columns.csv") == 2)
+            #expect(harness.err.contains(
+                "no title or ISBN column: the header must name one of Title, Book Title, ISBN, ISBN13 or ISBN/UID (found 'Name', 'Writer, first')"),
+                "\(harness.err)")
+            try harness.write("quoted.csv", "\"Book Title\",\"Author\"\nDune,Herbert\n")
+            #expect(await harness.run("import quoted.csv") == 3, "passes the preflight, then meets the closed port: \(harness.err)")
+            #expect(CSVPreflight.fields("a,\"b \"\"x\"\"\",c") == ["a", "b \"x\"", "c"])
         }
     }
 
@@ -63,7 +73,13 @@ struct MissionCommandTests {
                 cancel last
                 """)
             #expect(status == 0, "\(harness.err)")
-            #expect(harness.out.contains("\"event\":\"progress\""), "one JSON object per event on a pipe")
+            // stdout carries results only: no progress events in a pipe, and none on stderr
+            // either unless asked (`set progress on`: one JSON object per event on stderr).
+            #expect(!harness.out.contains("\"event\""), "\(harness.out)")
+            #expect(!harness.err.contains("\"event\""), "\(harness.err)")
+            #expect(await harness.run("set progress on\nimport library.csv --watch") == 0, "\(harness.err)")
+            #expect(harness.err.contains("\"event\":\"progress\""), "\(harness.err)")
+            #expect(!harness.out.contains("\"event\""), "\(harness.out)")
         }
     }
 

@@ -37,7 +37,7 @@ struct CompletionEngineRegistryTests {
     func optionsAndValues() {
         #expect(engine.tab("search ti") == "search title ")
         #expect(engine.tab("search title dune --li") == "search title dune --limit ")
-        #expect(engine.answer("search title dune -").candidates == ["--limit", "--offset", "--page", "--output"])
+        #expect(engine.answer("search title dune -").candidates == ["--limit", "--offset", "--page", "--output", "--help"])
         #expect(engine.tab("search dune --output js") == "search dune --output json ")
         #expect(engine.tab("search dune --output=nd") == "search dune --output=ndjson ")
         #expect(engine.tab("enrich 9780441172719 --provider open") == "enrich 9780441172719 --provider openlibrary ")
@@ -51,13 +51,13 @@ struct CompletionEngineRegistryTests {
         #expect(engine.answer("set color ").candidates == ["on", "off", "auto"])
         #expect(engine.tab("set wait of") == "set wait off ")
         // Settings first, then variables of the session (not `_`).
-        #expect(engine.answer("set ").candidates == ["output", "color", "timing", "wait", "onerror", "pager", "book", "books", "limit"])
+        #expect(engine.answer("set ").candidates == ["output", "color", "timing", "wait", "onerror", "pager", "progress", "book", "books", "limit"])
         #expect(engine.answer("set o").candidates == ["output", "onerror"])
     }
 
     @Test("profiles for connect, help topics")
     func profilesAndHelp() {
-        #expect(engine.answer("connect ").candidates == ["local", "production", "staging", "work"])
+        #expect(engine.answer("connect ").candidates == ["embedded", "local", "production", "staging", "work"])
         #expect(engine.tab("connect pro") == "connect production ")
         #expect(engine.tab("help sea") == "help search ")
         #expect(engine.tab("help search ti") == "help search title ")

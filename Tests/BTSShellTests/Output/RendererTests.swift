@@ -38,14 +38,75 @@ struct RendererTests {
     @Test func tableAt60ColumnsTruncatesWithEllipsis() {
         let text = render(.table, width: 60)
         #expect(text == """
-            ISBN           TITLE            AUTHORS          YEAR  PAGES
-            -------------  ---------------  ---------------  ----  -----
-            9780439023481  The Hunger Gam…  Suzanne Collins  2008    374
-            9780439023498  Catching Fire,…  Suzanne Collin…  2009
+            ISBN           TITLE                 AUTHORS     YEAR  PAGES
+            -------------  --------------------  ----------  ----  -----
+            9780439023481  The Hunger Games      Suzanne C…  2008    374
+            9780439023498  Catching Fire, the …  Suzanne C…  2009
             (2 of 2 results)
 
             """)
         for line in text.split(separator: "\n") { #expect(line.count <= 60) }
+    }
+
+    /// PAGES is empty in every row: the table leaves it out (CSV keeps every column).
+    @Test func aColumnEmptyInEveryRowTakesNoRoom() {
+        let value = JSONValue.record([("results", .array([
+            .record([("isbn", "9780439023481".json), ("title", "The Hunger Games".json), ("authors", ["Suzanne Collins"].json),
+                     ("year", 2008.json)]),
+        ]))])
+        let table = ResultRenderer(format: .table, width: 80).render(value, view: Self.view)
+        #expect(table.hasPrefix("ISBN           TITLE             AUTHORS          YEAR\n"))
+        #expect(!table.contains("PAGES"))
+        let csv = ResultRenderer(format: .csv).render(value, view: Self.view)
+        #expect(csv.hasPrefix("isbn,title,authors,year,pageCount\n"))
+    }
+
+    /// At 80 columns the titles get the spare width in proportion to their length, so two Harry
+    /// Potter titles that share their first 25 characters still read apart.
+    @Test func spareWidthGoesToTheLongestTexts() {
+        let value = JSONValue.record([("results", .array([
+            .record([("isbn", "9780439554930".json), ("title", "Harry Potter and the Sorcerer's Stone (Harry Potter, #1)".json),
+                     ("authors", ["J.K. Rowling", "Mary GrandPré"].json), ("year", 1997.json)]),
+            .record([("isbn", "9780439064866".json), ("title", "Harry Potter and the Chamber of Secrets (Harry Potter, #2)".json),
+                     ("authors", ["J.K. Rowling", "Mary GrandPré"].json), ("year", 1998.json)]),
+        ]))])
+        let text = ResultRenderer(format: .table, width: 80).render(value, view: Self.view)
+        let lines = text.split(separator: "\n")
+        for line in lines { #expect(line.count <= 80) }
+        #expect(lines[2].contains("Harry Potter and the Sorcerer's S"))
+        #expect(lines[3].contains("Harry Potter and the Chamber of S"))
+        // Columns that fit are not cut at all.
+        #expect(ResultRenderer.fit([13, 20, 10, 4], columns: CommandOutput.bookColumns.dropLast() + [], into: 80)
+                == [13, 20, 10, 4])
+    }
+
+    /// A sentence column (a recommendation's reason) is whole at 120 columns; at 80 it is cut only
+    /// as far as the title and authors keep 16 columns each.
+    @Test func aReasonIsWholeAt120() {
+        let columns = [TableColumn("isbn", "ISBN"), TableColumn("title", "TITLE", flexible: true),
+                       TableColumn("authors", "AUTHORS", flexible: true), TableColumn("reason", "REASON", prefersWhole: true)]
+        let reason = "Starts the Merry Gentry series, rated 4.03 by 32K readers"
+        let value = JSONValue.record([("results", .array([
+            .record([("isbn", "9780345490650".json), ("title", "A Kiss of Shadows (Merry Gentry, #1) and more words here".json),
+                     ("authors", ["Laurell K. Hamilton", "Someone Else Entirely"].json), ("reason", reason.json)]),
+        ]))])
+        let view = ResultView.table(columns: columns, rowsKey: "results", footer: nil, empty: nil)
+        let wide = ResultRenderer(format: .table, width: 120).render(value, view: view)
+        #expect(wide.contains(reason), "\(wide)")
+        for line in wide.split(separator: "\n") { #expect(line.count <= 120) }
+        let narrow = ResultRenderer(format: .table, width: 80).render(value, view: view)
+        for line in narrow.split(separator: "\n") { #expect(line.count <= 80) }
+        #expect(narrow.contains("A Kiss of Shadows…  Laurell K. Ha…  Starts the Merry Gentry seri…"), "\(narrow)")
+    }
+
+    /// A record's CSV row shows arrays as a table cell does ("A, B"), not as JSON.
+    @Test func csvCellsAreTheSameForRecordsAndTables() {
+        let book = JSONValue.record([("isbn", "9780439023498".json), ("title", "Catching Fire".json),
+                                     ("authors", ["Suzanne Collins", "A. N. Other"].json)])
+        let text = ResultRenderer(format: .csv).render(book, view: .record(fields: [RecordField("isbn"), RecordField("title"),
+                                                                                  RecordField("authors")]))
+        #expect(text == "isbn,title,authors\n9780439023498,Catching Fire,\"Suzanne Collins, A. N. Other\"\n")
+        #expect(render(.csv).contains(",\"Suzanne Collins, A. N. Other\","))
     }
 
     @Test func compactAndPrettyJSON() {

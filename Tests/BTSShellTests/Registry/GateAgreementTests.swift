@@ -38,7 +38,14 @@ import Testing
             let detail = HelpRenderer().help(for: [type.name]) ?? ""
             // With the gated feature off, the overview marks the command (or its gated part).
             let off = HelpRenderer { feature in feature != type.gate?.feature.rawValue }
-            let line = off.overview().split(separator: "\n").first { $0.hasPrefix("  \(type.name) ") || $0 == "  \(type.name)" } ?? ""
+            // An overview entry may wrap: its continuation lines are indented past the synopsis.
+            let lines = off.overview().split(separator: "\n").map(String.init)
+            let start = lines.firstIndex { $0.hasPrefix("  \(type.name) ") || $0 == "  \(type.name)" }
+            var line = start.map { lines[$0] } ?? ""
+            for next in lines[((start ?? lines.count - 1) + 1)...] {
+                guard next.hasPrefix("      ") else { break }
+                line += " " + next.trimmingCharacters(in: .whitespaces)
+            }
             if let gate = type.gate {
                 #expect(detail.contains("Needs the server feature '\(gate.feature.rawValue)'"), "\(type.name)")
                 #expect(line.contains("unavailable on this server: \(gate.feature.rawValue) is disabled"), "\(type.name)")

@@ -15,8 +15,8 @@ import Testing
 
             The source book itself is not listed. Fails with 'not found' when the catalog
             has no vector for it. With --library (or --shelf), up to 10 of your library's
-            books (highest rated first) are the sources, and books you already have are
-            left out.
+            books (highest rated first) are the sources, and books you already have are left
+            out.
 
             Arguments:
               [ISBN]  The book to start from (ISBN-10 or ISBN-13)
@@ -25,10 +25,11 @@ import Testing
               -n, --limit N        Maximum number of results, 1–50 (default 10)
               -L, --library        Start from your library's books; leave out those you have
               -s, --shelf SHELF    With --library: start from this shelf's books
-              -o, --output FORMAT  Output format for this command: table, json, ndjson or csv
+              -o, --output FORMAT  Output format of this command: table, json, ndjson or csv
+              -h, --help           Show this help instead of running the command
 
             Examples:
-              similar 9780441172719
+              similar 9780439023481
               similar ${_.results[0].isbn} --limit 5
               similar --library --shelf read
 
@@ -61,12 +62,38 @@ import Testing
         let meta = text.range(of: "Meta commands:")
         #expect(mission != nil && meta != nil)
         if let mission, let meta { #expect(mission.lowerBound < meta.lowerBound) }
-        #expect(text.contains("  semantic QUERY...       Natural-language search over book descriptions (unavailable on this server: semantic_search is disabled)\n"))
+        // Entries wrap under their summary column; compare the words.
+        let words = text.split(whereSeparator: { $0 == " " || $0 == "\n" }).joined(separator: " ")
+        #expect(words.contains("semantic QUERY... Natural-language search over book descriptions (unavailable on this server: semantic_search is disabled)"))
         #expect(text.contains("  similar [ISBN]          Books similar to a given book (vector similarity)\n"))
-        #expect(text.contains("(unavailable on this server: weekly_recommendations is disabled)"))
+        #expect(words.contains("(unavailable on this server: weekly_recommendations is disabled)"))
+        #expect(text.contains("  semantic QUERY...       Natural-language search over book descriptions\n"
+                              + "                          (unavailable on this server: semantic_search is\n"))
         for spec in CommandRegistry.standard.commands {
             #expect(text.contains("  \(spec.name)"), "\(spec.name)")
         }
+    }
+
+    /// Help at 80 columns: no line wider, and no word broken (every word of the spec's texts
+    /// appears whole in the help).
+    @Test func everyHelpFits80ColumnsBrokenBetweenWords() {
+        let renderer = HelpRenderer(isAvailable: { _ in false })
+        var texts = [renderer.overview()]
+        for spec in CommandRegistry.standard.commands {
+            texts.append(renderer.help(for: [spec.name]) ?? "")
+            for sub in spec.subcommands { texts.append(renderer.help(for: [spec.name, sub.name]) ?? "") }
+        }
+        for text in texts {
+            // Examples are commands to copy as they are: the one part not wrapped.
+            let prose = text.components(separatedBy: "\nExamples:\n").first ?? text
+            let after = text.components(separatedBy: "\nExamples:\n").dropFirst().first?
+                .components(separatedBy: "\n\n").dropFirst().joined(separator: "\n\n") ?? ""
+            for line in (prose + "\n" + after).split(separator: "\n") { #expect(line.count <= 80, "\(line)") }
+        }
+        let timing = renderer.help(for: ["timing"]) ?? ""
+        #expect(timing.hasPrefix("timing — Turn the per-command timing display on or off (toggles without\n"))
+        let words = Set((renderer.help(for: ["expect"]) ?? "").split(whereSeparator: { $0 == " " || $0 == "\n" }))
+        for word in ExpectCommand.spec.discussion.split(separator: " ") { #expect(words.contains(word), "\(word)") }
     }
 
     @Test func markdownReferenceCoversEveryCommand() {

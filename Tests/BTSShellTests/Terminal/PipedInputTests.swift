@@ -80,4 +80,82 @@ struct PipedInputTests {
         #expect(outcome.stdout.contains("done"))
         #expect(!outcome.stdout.contains("...>"))
     }
+
+    /// bts driven line by line by another program: each command's answer arrives while stdin is
+    /// still open (nothing is read whole first); an unclosed quote waits for its next line; an
+    /// error names the stream's line; the first failure ends the run with its status.
+    @Test("piped lines run as they arrive")
+    func pipedLinesRunAsTheyArrive() async throws {
+        let sandbox = try TerminalSandbox()
+        var descriptors: [Int32] = [-1, -1]
+        var answers: [Int32] = [-1, -1]
+        guard pipe(&descriptors) == 0, pipe(&answers) == 0 else { throw POSIXError(.EIO) }
+        for descriptor in descriptors + answers { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+        let readEnd = FileHandle(fileDescriptor: descriptors[0], closeOnDealloc: true)
+        let writeEnd = FileHandle(fileDescriptor: descriptors[1], closeOnDealloc: true)
+        let answerRead = FileHandle(fileDescriptor: answers[0], closeOnDealloc: true)
+        let answerWrite = FileHandle(fileDescriptor: answers[1], closeOnDealloc: true)
+        let errURL = sandbox.root.appendingPathComponent("stderr-\(UUID().uuidString)")
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        let stderr = try FileHandle(forWritingTo: errURL)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: BTSBinary.path ?? "/nonexistent")
+        process.arguments = ["--local", "--output", "json"]
+        process.environment = ProcessInfo.processInfo.environment.merging(sandbox.environment) { $1 }
+        process.currentDirectoryURL = sandbox.work
+        process.standardInput = readEnd
+        process.standardOutput = answerWrite
+        process.standardError = stderr
+        try process.run()
+        try readEnd.close()
+        try answerWrite.close()
+        defer { if process.isRunning { process.terminate() } }
+
+        /// Reads one line of bts's stdout (bounded: the test fails rather than hangs; generous, as
+        /// the first answer may wait for the catalog cache to be built on a loaded machine).
+        var pending = Data()
+        func answer() async throws -> String {
+            let deadline = ContinuousClock.now + .seconds(180)
+            while true {
+                if let newline = pending.firstIndex(of: 10) {
+                    let line = String(decoding: pending[..<newline], as: UTF8.self)
+                    pending.removeSubrange(...newline)
+                    return line
+                }
+                var poller = pollfd(fd: answers[0], events: Int16(POLLIN), revents: 0)
+                if poll(&poller, 1, 100) > 0 {
+                    let chunk = answerRead.availableData
+                    if chunk.isEmpty { return "<end of output>" }
+                    pending.append(chunk)
+                }
+                if ContinuousClock.now > deadline { return "<no answer in 180 s>" }
+                try await Task.sleep(for: .milliseconds(1))
+            }
+        }
+        try writeEnd.write(contentsOf: Data("echo ready\n".utf8))
+        #expect(try await answer() == "ready")
+        try writeEnd.write(contentsOf: Data("search isbn 9780439023481\n".utf8))
+        #expect(try await answer().contains("\"title\":\"The Hunger Games (The Hunger Games, #1)\""))
+        try writeEnd.write(contentsOf: Data("echo \"two\n".utf8))
+        try await Task.sleep(for: .milliseconds(200))
+        try writeEnd.write(contentsOf: Data("lines\"\n".utf8))
+        #expect(try await answer() == "two")
+        #expect(try await answer() == "lines")
+        // An open block waits for its `end`: nothing runs before it arrives.
+        try writeEnd.write(contentsOf: Data("for w in x y\necho [$w]\n".utf8))
+        try await Task.sleep(for: .milliseconds(300))
+        var early = pollfd(fd: answers[0], events: Int16(POLLIN), revents: 0)
+        #expect(pending.isEmpty && poll(&early, 1, 0) == 0, "nothing ran before the block's end")
+        try writeEnd.write(contentsOf: Data("end\n".utf8))
+        #expect(try await answer() == "[x]")
+        #expect(try await answer() == "[y]")
+        try writeEnd.write(contentsOf: Data("similar 9780000000002\necho not reached\n".utf8))
+        try writeEnd.close()
+        #expect(try await answer() == "<end of output>")
+        process.waitUntilExit()
+        try stderr.close()
+        #expect(process.terminationStatus == 1)
+        let errors = (try? String(contentsOf: errURL, encoding: .utf8)) ?? ""
+        #expect(errors.contains("<stdin>:8:"), "\(errors)")
+    }
 }

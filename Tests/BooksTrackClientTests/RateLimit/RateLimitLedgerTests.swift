@@ -37,6 +37,22 @@ struct RateLimitLedgerTests {
         #expect(ledger.decision(for: .search, now: at(18)) == .unknown)
     }
 
+    /// A 60 s window's whole-second `X-RateLimit-Reset` (rounded up by the server) read 0.1 s after
+    /// the window opened says 60.9 s; the ledger never lets a window end later than its length from
+    /// now, so the prompt and `limits` say "60 s", not "61 s".
+    @Test func resetNeverLaterThanTheWindowLength() {
+        var ledger = RateLimitLedger(clock: { t0 })
+        ledger.seed(.search, requests: 100, per: .seconds(60))
+        ledger.record(headers(limit: 100, remaining: 99, reset: at(61)), for: .search, now: at(0.1))
+        let reset = ledger.budget(for: .search, now: at(0.1)).resetAt
+        #expect(reset == at(60.1))
+        let status = RateLimitStatus(rateLimitClass: .search, budget: ledger.budget(for: .search, now: at(0.1)))
+        #expect(status.formatted(now: at(0.1)) == "search 99/100 ↻60s")
+        // A reset the server says is sooner is kept as it is.
+        ledger.record(headers(limit: 100, remaining: 98, reset: at(30)), for: .search, now: at(1))
+        #expect(ledger.budget(for: .search, now: at(1)).resetAt == at(30))
+    }
+
     @Test func headersWinOverTheTable() {
         var ledger = RateLimitLedger(clock: { t0 })
         ledger.seedDocumentedLimits()

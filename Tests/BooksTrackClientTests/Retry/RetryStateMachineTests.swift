@@ -69,7 +69,7 @@ struct RetryStateMachineTests {
         let action = retry.failed(with: .http(status: 429, code: "RATE_LIMIT_EXCEEDED", retryable: true,
                                               retryAfter: .seconds(45)), now: at(0))
         #expect(action == .retry(after: .seconds(45), attempt: 2, of: 3, reason: .rateLimited))
-        #expect(action.progressMessage == "Too many requests. Please wait 45 s. (retrying 2/3 in 45 s…)")
+        #expect(action.progressMessage == "Too many requests: retrying 2/3 in 45 s…")
     }
 
     @Test func serverDelayBeyondBudgetGivesUpClearly() {
@@ -86,7 +86,7 @@ struct RetryStateMachineTests {
         let action = retry.failed(with: .http(status: 429, code: "CIRCUIT_OPEN", retryable: true,
                                               retryAfter: .milliseconds(1500)), now: at(0))
         #expect(action == .retry(after: .milliseconds(1500), attempt: 2, of: 3, reason: .circuitOpen))
-        #expect(action.progressMessage == "Provider temporarily unavailable. Retrying in 2 s… (retrying 2/3 in 2 s…)")
+        #expect(action.progressMessage == "Provider temporarily unavailable: retrying 2/3 in 2 s…")
     }
 
     @Test func backoffIsClampedToRemainingBudgetThenExhausted() {

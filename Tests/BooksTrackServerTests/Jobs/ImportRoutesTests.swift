@@ -108,18 +108,32 @@ struct ImportRoutesTests {
         }
     }
 
+    /// One short row is a row error in the results; the other rows are imported (issue 15).
+    @Test func aShortRowIsARowErrorNotAFailedJob() async throws {
+        let csv = "Title,Author,ISBN\nThe Hunger Games,Suzanne Collins,9780439023481\nCatching Fire,Suzanne Collins\n"
+        try await withJobServer { server in
+            let accepted = try await uploadCSV(server, csv)
+            let id = try #require(try accepted.data()["jobId"]?.stringValue)
+            #expect(try await waitForEnd(server.engine, id).status == .completed)
+            let response = try await httpRequest(.GET, server.base + "/api/v2/imports/\(id)/results")
+            let results = try JSONCoding.decoder().decode(
+                ImportResults.self, from: JSONEncoder().encode(try response.data()))
+            #expect(results.booksCreated == 1)
+            #expect(results.errors == [ImportRowError(row: 2, isbn: "", error: "the row has 2 fields but the header has 3")])
+        }
+    }
+
     static let malformed: [(String, String)] = [
         ("", "the file is empty"),
         ("Title,Author\n", "the file has a header row but no data rows"),
         ("Title,Author\n\"Open,B\n", "unbalanced quotes: the quoted field that starts on line 2 is never closed"),
-        ("Title,Author,ISBN\nA,B,C\nD,E\n", "data row 2 has 2 fields but the header has 3"),
         (
             "Title\nDune\n",
             "the header row has only 1 column; an import needs at least 2 (for example Title and Author)"
         ),
         (
             "Name,Writer\nDune,Herbert\n",
-            "no title or ISBN column: the header must name one of Title, Book Title, ISBN or ISBN13 (found 'Name', 'Writer')"
+            "no title or ISBN column: the header must name one of Title, Book Title, ISBN, ISBN13 or ISBN/UID (found 'Name', 'Writer')"
         ),
         (
             "Title,Author\n" + String(repeating: "T,A\n", count: 10_001),

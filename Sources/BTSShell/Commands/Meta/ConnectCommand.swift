@@ -4,18 +4,20 @@ import BooksTrackContract
 
 /// `connect URL|PROFILE|embedded`.
 struct ConnectCommand: ShellCommand {
-    static let target = ArgumentSpec("TARGET", "A URL (http://host:port) or a profile name", completion: .profile)
+    static let target = ArgumentSpec("TARGET", "A URL (http://host:port), a profile name, or 'embedded'", completion: .profile)
 
     static let configuration = CommandSpec(
         "connect", group: .meta,
         summary: "Switch to another server by URL or profile name",
         discussion: """
-            Built-in profiles: production, staging, local. The target is checked first: when it cannot \
-            be reached the current server stays (--force switches anyway). The line is never saved in history.
+            Built-in profiles: production, staging, local; 'embedded' goes back to the embedded backend. \
+            The target is checked first: when it cannot be reached the current server stays (--force \
+            switches anyway). The line is never saved in history.
             """,
         positionals: [target],
         options: [force],
-        examples: ["connect local", "connect http://localhost:8787", "connect --force http://localhost:8787"],
+        examples: ["connect embedded", "connect local", "connect http://localhost:8787",
+                   "connect --force http://localhost:8787"],
         isSensitive: true)
 
     static let force = OptionSpec("force", short: "f", type: .flag, help: "Switch even when the server cannot be reached")

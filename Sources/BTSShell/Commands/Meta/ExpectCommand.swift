@@ -16,7 +16,7 @@ struct ExpectCommand: ShellCommand {
             Both sides are printed when it fails; a missing path on either side is a failure (exit 4).
             """,
         positionals: [expression],
-        examples: ["expect ${_.totalCount} > 0", "expect ${_.results[0].title} contains \"Dune\"",
+        examples: ["expect ${_.totalCount} > 0", "expect ${_.results[0].title} contains \"Hunger\"",
                    "expect count ${_.results} >= 3", "expect exists ${_.results[0].isbn}",
                    "expect ${_.results[0].isbn} matches '^97[89]'"],
         takesRawArguments: true)

@@ -10,7 +10,7 @@ struct SetCommand: ShellCommand {
         "set", group: .meta,
         summary: "Change a setting or assign a variable; alone, list both",
         discussion: """
-            Settings: output (table|json|ndjson|csv), color (on|off|auto), timing (on|off), wait (on|off), \
+            Settings: output (table|json|ndjson|csv), color (on|off|auto), timing (on|off), wait (on|off), progress (auto|on|off), \
             onerror (stop|continue). Any other NAME assigns a variable, read back as $NAME.
             """,
         usage: ["set", "set NAME VALUE"],

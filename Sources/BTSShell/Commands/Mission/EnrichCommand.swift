@@ -25,9 +25,9 @@ struct EnrichCommand: ShellCommand {
         positionals: [isbns],
         options: [provider, from, watch],
         examples: [
-            "enrich 9780441172719",
-            "enrich 9780441172719 --provider openlibrary",
-            "enrich 9780441172719 9780553293357 --watch",
+            "enrich 9780439023481",
+            "enrich 9780439023481 --provider openlibrary",
+            "enrich 9780439023481 9780439023498 --watch",
             "enrich --from isbns.txt --watch",
         ],
         requirements: [.anyOf(["ISBN", "--from"]), .exclusive(["ISBN", "--from"])])

@@ -32,7 +32,7 @@ struct ImportCommand: ShellCommand {
     func run(in context: isolated any CommandContext) async throws -> CommandOutput? {
         let path = file?.text ?? ""
         let url = context.resolvePath(path)
-        try CSVPreflight.check(url, shownAs: path, range: file?.word.range)
+        try CSVPreflight.check(url, shownAs: path, range: file?.word.range, columns: true)
         let response = try await context.call(budget: Self.budget, gate: Self.gate, command: Self.name) { api in
             try await api.importCSV(fileAt: url)
         }

@@ -29,7 +29,7 @@ struct SearchCommand: ShellCommand {
         subcommands: [
             CommandSpec(
                 "isbn", group: .mission, summary: "Look up one book by ISBN-10 or ISBN-13",
-                positionals: [isbnArgument], examples: ["search isbn 9780441172719"]),
+                positionals: [isbnArgument], examples: ["search isbn 9780439023481"]),
             CommandSpec(
                 "title", group: .mission, summary: "Search by title",
                 positionals: [titleWords], options: [limit, offset, page], examples: ["search title dune --limit 5"],
@@ -43,7 +43,7 @@ struct SearchCommand: ShellCommand {
         options: [titleOption, authorOption, limit, offset, page],
         examples: [
             "search dune",
-            "search 978-0-441-17271-9",
+            "search 978-0-439-02348-1",
             "search title \"the left hand of darkness\" --limit 5",
             "search --title dune --author herbert",
         ],
@@ -167,6 +167,13 @@ struct SearchCommand: ShellCommand {
         let isbn = try ISBN.validated(text, range: BoundValue.range(of: words))
         let response = try await context.call(budget: Self.budget, gate: nil, command: "search isbn") { api in
             try await api.searchISBN(isbn.value)
+        }
+        // The one rule for "nothing found" (README, Exit codes): a command naming one book fails
+        // with exit 1 when the server does not know it, as `similar` and `enrich` do; searches
+        // that match nothing succeed with an empty list.
+        guard !response.value.items.isEmpty else {
+            throw ShellError(.failure, "No book with ISBN \(isbn.value) in the catalog.",
+                             range: BoundValue.range(of: words), code: ErrorCode.notFound.rawValue)
         }
         return .search(response.value, query: isbn.value, kind: "isbn")
     }

@@ -22,7 +22,7 @@ struct SimilarCommand: ShellCommand {
             """,
         positionals: [isbnArgument],
         options: [limit, library, shelf],
-        examples: ["similar 9780441172719", "similar ${_.results[0].isbn} --limit 5", "similar --library --shelf read"],
+        examples: ["similar 9780439023481", "similar ${_.results[0].isbn} --limit 5", "similar --library --shelf read"],
         requirements: [.anyOf(["ISBN", "--library", "--shelf"]), .exclusive(["ISBN", "--library"]),
                        .exclusive(["ISBN", "--shelf"])])
 

@@ -27,15 +27,21 @@ struct WatchCommand: ShellCommand {
         return try await Self.follow(id, record: record, in: context)
     }
 
-    /// Follows a job: a progress bar redrawn in place on a terminal's stderr, one JSON object per
-    /// event on stdout when stdout is not a terminal; Ctrl-C detaches (the job keeps running).
+    /// What Ctrl-C during `watch` says: each line under 80 columns for a 36-character job id.
+    static func detachMessage(_ id: String) -> String {
+        "detached from job \(id) (it keeps running)\n'watch \(id)' follows it again"
+    }
+
+    /// Follows a job: a progress bar redrawn in place on a terminal's stderr; with `set progress on`
+    /// and stderr not a terminal, one JSON object per event on stderr instead. stdout gets only the
+    /// result (so `import … --watch | jq` sees one document). Ctrl-C detaches (the job keeps running).
     /// Ends with the results summary and error rows.
     static func follow(_ id: String, record: SessionJob?, in context: isolated any CommandContext) async throws -> CommandOutput {
         let api = try await context.backend().api
         let output = context.output
         let pipeline = record?.pipeline ?? .csvImport
-        let bar = output.terminal.stderrIsTerminal && !output.settings.quiet
-        let events = !output.terminal.stdoutIsTerminal
+        let bar = output.redrawsProgress
+        let events = output.showsProgress && !bar
         let line = ProgressLine()
         let clock = ContinuousClock()
         let started = clock.now
@@ -46,15 +52,15 @@ struct WatchCommand: ShellCommand {
             for try await event in api.watch(jobID: id, pipeline: pipeline, token: record?.token) {
                 switch event {
                 case .channel(let channel):
-                    if events { output.out(JSONValue.record([("event", "channel".json), ("jobId", id.json), ("channel", channel.rawValue.json)]).compactJSON + "\n") }
+                    if events { output.progressEvent(JSONValue.record([("event", "channel".json), ("jobId", id.json), ("channel", channel.rawValue.json)])) }
                 case .progress(let update):
                     context.jobs.update(id, status: update.status.rawValue, processed: update.processedCount, total: update.totalCount)
                     if events {
-                        output.out(JSONValue.record([
+                        output.progressEvent(JSONValue.record([
                             ("event", "progress".json), ("jobId", id.json), ("status", update.status.rawValue.json),
                             ("progress", update.fraction.json), ("processedCount", update.processedCount.json),
                             ("totalCount", update.totalCount.json),
-                        ]).compactJSON + "\n")
+                        ]))
                     }
                     if bar {
                         let elapsed = clock.now - started
@@ -65,8 +71,8 @@ struct WatchCommand: ShellCommand {
                         drawn = true
                     }
                 case .reconnecting(let after, let reason):
-                    if events { output.out(JSONValue.record([("event", "reconnecting".json), ("jobId", id.json), ("reason", reason.json)]).compactJSON + "\n") }
-                    if !bar { output.note("watch: \(reason); reconnecting in \(after)") }
+                    if events { output.progressEvent(JSONValue.record([("event", "reconnecting".json), ("jobId", id.json), ("reason", reason.json)])) }
+                    if bar { output.redraw("watch: \(reason); reconnecting in \(after)") }
                 case .results(let fetched):
                     results = fetched
                 case .finished(let end):
@@ -78,8 +84,9 @@ struct WatchCommand: ShellCommand {
         }
         if drawn { output.redraw("") }
         if Task.isCancelled || outcome == .detached {
-            output.note("detached from job \(id); it keeps running on the server ('watch \(id)' follows it again)")
-            throw ShellError(.interrupted, "interrupted")
+            // Said once (not also "interrupted"), in two lines that fit 80 columns whole.
+            output.note(Self.detachMessage(id))
+            throw SilentFailure(status: ExitStatus.interrupted.rawValue)
         }
         switch outcome {
         case .completed?:
