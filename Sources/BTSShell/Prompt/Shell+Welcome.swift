@@ -7,8 +7,9 @@ extension Shell {
         note(Self.welcomeLine(version: BTSVersion.full, backend: promptBackendName()))
     }
 
-    /// `bts 0.1.0 (commit 1a2b3c4) · backend embedded · type 'help' for the commands, Ctrl-D to leave`.
+    /// `bts 0.1.0 (commit 1a2b3c4) · backend embedded · type 'help' · Ctrl-D quits` (74 columns with
+    /// the embedded backend: it fits an 80-column terminal).
     static func welcomeLine(version: String, backend: String) -> String {
-        "bts \(version) · backend \(backend) · type 'help' for the commands, Ctrl-D to leave"
+        "bts \(version) · backend \(backend) · type 'help' · Ctrl-D quits"
     }
 }
