@@ -1,3 +1,4 @@
+import BTSTerminal
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -20,19 +21,7 @@ public struct StandardOutputSink: OutputSink {
 
     public func write(_ text: String, to stream: OutputStream) {
         let descriptor = stream == .standardOutput ? STDOUT_FILENO : STDERR_FILENO
-        var bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeMutableBytes { buffer in
-                Glibc.write(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
-            }
-            if written < 0 {
-                if errno == EINTR { continue }
-                return
-            }
-            offset += written
-        }
-        bytes.removeAll()
+        _ = DescriptorWriter.writeAll(Array(text.utf8), to: descriptor)
     }
 }
 

@@ -123,18 +123,7 @@ extension Shell {
 
     /// Writes every byte; the reason when it cannot.
     static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> String? {
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { buffer in
-                Glibc.write(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
-            }
-            if written < 0 {
-                if errno == EINTR { continue }
-                return String(cString: strerror(errno))
-            }
-            offset += written
-        }
-        return nil
+        DescriptorWriter.writeAll(bytes, to: descriptor).map { String(cString: strerror($0)) }
     }
 
     /// Runs `/bin/sh -c pipeline` with `input` on its stdin, in bts's process group (a pager such

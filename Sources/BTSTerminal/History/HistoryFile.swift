@@ -84,17 +84,8 @@ struct HistoryFile {
     }
 
     private func writeAll(_ descriptor: Int32, _ text: String) throws(HistoryStoreError) {
-        let bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let count = bytes[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-            if count > 0 {
-                offset += count
-            } else if count < 0, errno == EINTR {
-                continue
-            } else {
-                throw HistoryStoreError(operation: "write", path: path, code: count < 0 ? errno : EIO)
-            }
+        if let code = DescriptorWriter.writeAll(Array(text.utf8), to: descriptor) {
+            throw HistoryStoreError(operation: "write", path: path, code: code)
         }
     }
 
