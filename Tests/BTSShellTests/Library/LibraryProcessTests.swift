@@ -66,22 +66,6 @@ struct LibraryProcessTests {
         -> BinaryTests.Outcome
     {
         guard let binary = BinaryTests.binary else { throw BinaryTests.SkipError() }
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        process.environment = environment
-        process.currentDirectoryURL = directory
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let stdout = BinaryTests.PipeReader(out.fileHandleForReading)
-        let stderr = BinaryTests.PipeReader(err.fileHandleForReading)
-        let stdoutText = await stdout.finished()
-        let stderrText = await stderr.finished()
-        await offThePool { process.waitUntilExit() }
-        return BinaryTests.Outcome(status: process.terminationStatus, stdout: stdoutText, stderr: stderrText)
+        return try await ChildProcess.run(binary, arguments, environment: environment, directory: directory)
     }
 }

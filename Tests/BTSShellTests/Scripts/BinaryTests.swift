@@ -6,20 +6,7 @@ import Testing
 @Suite("bts binary")
 struct BinaryTests {
     /// `.build/debug/bts` of the package this file belongs to (or `BTS_BINARY`).
-    static let binary: URL? = {
-        if let path = ProcessInfo.processInfo.environment["BTS_BINARY"] {
-            return URL(fileURLWithPath: path)
-        }
-        var directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        for _ in 0..<6 {
-            directory = directory.deletingLastPathComponent()
-            for configuration in ["debug", "release"] {
-                let candidate = directory.appendingPathComponent(".build/\(configuration)/bts")
-                if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            }
-        }
-        return nil
-    }()
+    static let binary: URL? = BTSExecutable.url
 
 
     static var examplesDirectory: URL {
@@ -29,11 +16,7 @@ struct BinaryTests {
         return repository.appendingPathComponent("scripts/examples")
     }
 
-    struct Outcome {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
+    typealias Outcome = ProcessOutcome
 
     /// Runs bts with `arguments`, optional stdin text, a private XDG environment. With `interruptAfter`,
     /// SIGINT is sent once stdout shows that text (bts is running its commands then; a fixed delay
@@ -51,72 +34,15 @@ struct BinaryTests {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             try Data(config.utf8).write(to: directory.appendingPathComponent("config.toml"))
         }
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["HOME"] = home.path
         environment["XDG_CONFIG_HOME"] = home.appendingPathComponent("config").path
         environment["XDG_STATE_HOME"] = home.appendingPathComponent("state").path
         environment["XDG_CACHE_HOME"] = SharedShellCatalog.directory.path  // reuse the built catalog
         environment.removeValue(forKey: "BTS_API_URL")
-        process.environment = environment
-        let out = Pipe()
-        let err = Pipe()
-        let input = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = input
         _ = try SharedShellCatalog.get()
-        try process.run()
-        let stdout = PipeReader(out.fileHandleForReading)
-        let stderr = PipeReader(err.fileHandleForReading)
-        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
-        try input.fileHandleForWriting.close()
-        if let marker {
-            let deadline = ContinuousClock.now + .seconds(120)
-            while !stdout.text.contains(marker), !stdout.isFinished, ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(20))
-            }
-            kill(process.processIdentifier, SIGINT)
-        }
-        let stdoutText = await stdout.finished()
-        let stderrText = await stderr.finished()
-        await offThePool { process.waitUntilExit() }
-        return Outcome(status: process.terminationStatus, stdout: stdoutText, stderr: stderrText)
-    }
-
-    /// Reads a pipe to its end on a thread of its own; the text so far is readable at any time.
-    final class PipeReader: Sendable {
-        private final class Buffer: Sendable {
-            let state = Mutex<(data: Data, finished: Bool)>((Data(), false))
-        }
-        private let buffer: Buffer
-        private let done: Task<Void, Never>
-
-        init(_ handle: FileHandle) {
-            let buffer = Buffer()
-            self.buffer = buffer
-            done = Task {
-                await offThePool {
-                    while true {
-                        let chunk = handle.availableData
-                        if chunk.isEmpty { break }
-                        buffer.state.withLock { $0.data.append(chunk) }
-                    }
-                    buffer.state.withLock { $0.finished = true }
-                }
-            }
-        }
-
-        var text: String { buffer.state.withLock { String(decoding: $0.data, as: UTF8.self) } }
-        var isFinished: Bool { buffer.state.withLock { $0.finished } }
-
-        /// The whole text, once the writer closed the pipe.
-        func finished() async -> String {
-            await done.value
-            return text
-        }
+        return try await ChildProcess.run(binary, arguments, environment: environment, stdin: stdin ?? "",
+                                          interruptAfter: marker)
     }
 
     struct SkipError: Error, CustomStringConvertible {

@@ -6,7 +6,7 @@ import Glibc
 /// The real `bts` executable for end-to-end tests: `$BTS_BINARY` when set, else the first
 /// `.build/debug/bts` found walking up from this source file (the package's build directory).
 enum BTSBinary {
-    static let path: String? = locate()
+    static let path: String? = BTSExecutable.path
 
     /// Why the terminal tests are skipped, shown by Swift Testing.
     static let skipReason: String = {
@@ -17,20 +17,6 @@ enum BTSBinary {
     }()
 
     static var isAvailable: Bool { path != nil }
-
-    private static func locate(file: String = #filePath) -> String? {
-        let manager = FileManager.default
-        if let explicit = ProcessInfo.processInfo.environment["BTS_BINARY"], !explicit.isEmpty {
-            return manager.isExecutableFile(atPath: explicit) ? explicit : nil
-        }
-        var directory = URL(fileURLWithPath: file).deletingLastPathComponent()
-        while directory.path != "/" {
-            let candidate = directory.appendingPathComponent(".build/debug/bts").path
-            if manager.isExecutableFile(atPath: candidate) { return candidate }
-            directory = directory.deletingLastPathComponent()
-        }
-        return nil
-    }
 }
 
 /// Per-test directories: HOME, XDG config/state, a work directory; the catalog cache is shared

@@ -9,18 +9,7 @@ import Testing
 /// `--api` pointed at a server of each dialect on port 0. Nothing may print a decoding error or a
 /// stack trace; every command exits as a user would expect.
 @Suite(.serialized) struct BTSBinaryDialectTests {
-    static let binary: String? = {
-        if let explicit = ProcessInfo.processInfo.environment["BTS_BINARY"], !explicit.isEmpty {
-            return FileManager.default.isExecutableFile(atPath: explicit) ? explicit : nil
-        }
-        var directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        while directory.path != "/" {
-            let candidate = directory.appendingPathComponent(".build/debug/bts").path
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-            directory = directory.deletingLastPathComponent()
-        }
-        return nil
-    }()
+    static let binary: String? = BTSExecutable.path
 
     struct Run: CustomStringConvertible {
         var status: Int32
@@ -36,20 +25,9 @@ import Testing
         }
     }
 
-    /// Runs `bts --api URL ARGS` in a scratch HOME/XDG, with a deadline, on a thread of its own.
+    /// Runs `bts --api URL ARGS` in a scratch HOME/XDG, with a bound on a hang.
     static func bts(_ args: [String], api: URL, in dir: URL, timeout: TimeInterval = 90) async throws -> Run {
         let binary = try #require(binary, "no bts binary: swift build --product bts")
-        return try await offThePool { try runBlocking(binary, args, api: api, in: dir, timeout: timeout) }
-    }
-
-    /// `bts`, blocking its thread until the process ends.
-    private static func runBlocking(_ binary: String, _ args: [String], api: URL, in dir: URL, timeout: TimeInterval)
-        throws -> Run
-    {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = ["--api", api.absoluteString, "--no-color"] + args
-        process.currentDirectoryURL = dir
         var env = ProcessInfo.processInfo.environment
         for (key, sub) in [("HOME", "home"), ("XDG_CONFIG_HOME", "config"), ("XDG_STATE_HOME", "state"), ("XDG_CACHE_HOME", "cache")] {
             let path = dir.appendingPathComponent(sub)
@@ -57,32 +35,10 @@ import Testing
             env[key] = path.path
         }
         env["BTS_API_URL"] = nil
-        process.environment = env
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let outData = SynchronizedBox(Data())
-        let errData = SynchronizedBox(Data())
-        let group = DispatchGroup()
-        for (pipe, box) in [(out, outData), (err, errData)] {
-            group.enter()
-            DispatchQueue.global().async {
-                let data = pipe.fileHandleForReading.readDataToEndOfFile()
-                box.mutate { $0 = data }
-                group.leave()
-            }
-        }
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
-        group.wait()
-        return Run(
-            status: process.terminationStatus, stdout: String(decoding: outData.value, as: UTF8.self),
-            stderr: String(decoding: errData.value, as: UTF8.self))
+        let outcome = try await ChildProcess.run(
+            URL(fileURLWithPath: binary), ["--api", api.absoluteString, "--no-color"] + args, environment: env,
+            directory: dir, timeout: .seconds(timeout))
+        return Run(status: outcome.status, stdout: outcome.stdout, stderr: outcome.stderr)
     }
 
     @Test(.enabled(if: binary != nil, "no bts binary: swift build --product bts"), arguments: ServerDialect.allCases)
