@@ -1,5 +1,6 @@
 import BooksTrackClient
 import Foundation
+import Synchronization
 
 /// The session's backend: which one to use (the config file, loaded once, names the profiles), opening
 /// it on first use or on `connect`, wiring its trace and retry messages, switching, and closing it.
@@ -16,6 +17,9 @@ final class BackendSession {
     private var config: ShellConfig?
     /// The config file if it has been loaded (never loads it).
     var loadedConfig: ShellConfig? { config }
+    /// Whether retry lines are shown now: where progress shows (a terminal's stderr, or `set progress
+    /// on`; never `--quiet`). The shell updates it before each call, so `set progress` applies at once.
+    let showsRetryLines = RetryLineSwitch()
 
     init(options: ShellOptions, sink: any OutputSink) {
         request = options.backend
@@ -65,9 +69,10 @@ final class BackendSession {
         let opened = try await BackendConnection.open(
             target, options: backendOptions, trace: Self.traceHandler(settings: settings, sink: sink))
         let sink = self.sink
-        // Retry lines show where progress does: a terminal's stderr, or `set progress on`; never --quiet.
+        let shows = showsRetryLines
+        shows.set(showsProgress)
         await opened.api.setRetryHandler { progress in
-            guard showsProgress else { return }
+            guard shows.isOn else { return }
             sink.write(TerminalText.sanitize(progress.message, lines: .flatten) + "\n", to: .standardError)
         }
         let result = await opened.api.connect(refresh: requireReachable)
@@ -101,4 +106,11 @@ final class BackendSession {
             sink.write(TerminalText.sanitize(text), to: .standardError)
         }
     }
+}
+
+/// Whether retry lines are shown now; read by the API client's retry handler on its own thread.
+final class RetryLineSwitch: Sendable {
+    private let state = Mutex(true)
+    var isOn: Bool { state.withLock { $0 } }
+    func set(_ on: Bool) { state.withLock { $0 = on } }
 }

@@ -40,6 +40,7 @@ extension Shell {
         _ body: @Sendable (BooksTrackAPI) async throws -> APIResponse<T>
     ) async throws -> APIResponse<T> {
         let api = try await backend().api
+        backendSession.showsRetryLines.set(output.showsProgress)  // `set progress` applies at once
         try await gate?.require(command: command, api: api)
         if let budget { try await BudgetAdmission(output: output).admit(budget, api: api) }
         let spinner = Spinner.start(output: output, label: command) // a terminal only, after 300 ms

@@ -74,6 +74,29 @@ struct ExitCodeTests {
         }
     }
 
+    /// `set progress` in mid-session decides whether retry lines show, from the next call on (the
+    /// retry handler was fixed when the backend opened). Output is a pipe here: hidden by default.
+    @Test func setProgressMidSessionAppliesToRetryLines() async throws {
+        var server = ServerConfiguration()
+        server.faultInjectionEnabled = true
+        server.faultRules = [
+            // Two failed attempts, then an answer (3 attempts at most), for each of the two searches.
+            FaultRule(pathPrefix: "/v1/search/title", action: .circuitOpen(retryAfterMs: 50, provider: "google_books"),
+                      times: 2),
+            FaultRule(pathPrefix: "/v1/search/author", action: .circuitOpen(retryAfterMs: 50, provider: "google_books"),
+                      times: 2),
+        ]
+        try await withShell(server: server) { harness in
+            _ = await harness.run("search isbn 9780439023481\n")  // the backend opens with progress hidden
+            #expect(await harness.run("set progress on\nsearch title dune\n") == 0, "\(harness.err)")
+            #expect(harness.err.contains("retrying"), "\(harness.err)")
+            let before = harness.err.components(separatedBy: "retrying").count
+            #expect(await harness.run("set progress off\nsearch author tolkien\n") == 0, "\(harness.err)")
+            #expect(harness.err.components(separatedBy: "retrying").count == before, "\(harness.err)")
+            #expect(await harness.shell.lastMetrics.retries == 2)  // it did retry, silently
+        }
+    }
+
     @Test func oneHundredThirtyWhenInterrupted() async throws {
         try await withShell { harness in
             let task = Task { await harness.run("search isbn 9780439023481\nsleep 1m\n") }
