@@ -61,10 +61,22 @@ final class TerminalSandbox: @unchecked Sendable {
     }
 
     /// Starts `bts ARGS` in a tmux terminal, in the work directory.
-    func startShell(_ arguments: [String], width: Int = 120, height: Int = 40) throws -> TmuxSession {
+    /// `bts ARGUMENTS` in a tmux session, in the work directory, with the sandbox's environment
+    /// plus `extra` (e.g. PAGER, EDITOR).
+    func startShell(_ arguments: [String], width: Int = 120, height: Int = 40,
+                    environment extra: [String: String] = [:]) throws -> TmuxSession {
         guard let binary = BTSBinary.path else { throw TmuxSession.Failure(message: BTSBinary.skipReason, screen: "") }
         let script = "cd " + Self.quote(work.path) + " && exec " + ([binary] + arguments).map(Self.quote).joined(separator: " ")
-        return try TmuxSession(command: ["/bin/sh", "-c", script], environment: environment, width: width, height: height)
+        return try TmuxSession(command: ["/bin/sh", "-c", script], environment: environment.merging(extra) { $1 },
+                               width: width, height: height)
+    }
+
+    /// Writes an executable shell script (a stand-in pager or editor) under the sandbox; its path.
+    func writeExecutable(_ name: String, _ text: String) throws -> String {
+        let url = root.appendingPathComponent(name)
+        try Data(text.utf8).write(to: url)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: url.path)
+        return url.path
     }
 
     static func quote(_ word: String) -> String {

@@ -63,14 +63,8 @@ struct InteractiveLanguageTests {
     @Test("output taller than the terminal goes through $PAGER; 'set pager off' prints it")
     func pager() async throws {
         let sandbox = try TerminalSandbox()
-        let pager = sandbox.root.appendingPathComponent("pager.sh")
-        try Data("#!/bin/sh\necho \"[pager] $(wc -l) lines\"\n".utf8).write(to: pager)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: pager.path)
-        guard let binary = BTSBinary.path else { return }
-        var environment = sandbox.environment
-        environment["PAGER"] = pager.path
-        let script = "cd " + TerminalSandbox.quote(sandbox.work.path) + " && exec " + TerminalSandbox.quote(binary) + " --local"
-        let session = try TmuxSession(command: ["/bin/sh", "-c", script], environment: environment, width: 80, height: 24)
+        let pager = try sandbox.writeExecutable("pager.sh", "#!/bin/sh\necho \"[pager] $(wc -l) lines\"\n")
+        let session = try sandbox.startShell(["--local"], width: 80, height: 24, environment: ["PAGER": pager])
         defer { session.close() }
         try await session.see(Self.prompt, timeout: .seconds(120))
         // 40 rows + header, rule and summary: 43 lines on a 24-row terminal.
@@ -86,16 +80,10 @@ struct InteractiveLanguageTests {
     @Test("Ctrl-X Ctrl-E edits the line in $EDITOR, then runs the edited text")
     func editLineInEditor() async throws {
         let sandbox = try TerminalSandbox()
-        let editor = sandbox.root.appendingPathComponent("editor.sh")
         // The "editor" appends a line to the file it is given (which holds the typed line).
-        try Data("#!/bin/sh\nprintf '%s\\n' 'echo from-the-editor' >> \"$1\"\n".utf8).write(to: editor)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: editor.path)
-        guard let binary = BTSBinary.path else { return }
-        var environment = sandbox.environment
-        environment["EDITOR"] = editor.path
-        environment["VISUAL"] = ""
-        let script = "cd " + TerminalSandbox.quote(sandbox.work.path) + " && exec " + TerminalSandbox.quote(binary) + " --local"
-        let session = try TmuxSession(command: ["/bin/sh", "-c", script], environment: environment, width: 80, height: 24)
+        let editor = try sandbox.writeExecutable("editor.sh", "#!/bin/sh\nprintf '%s\\n' 'echo from-the-editor' >> \"$1\"\n")
+        let session = try sandbox.startShell(["--local"], width: 80, height: 24,
+                                             environment: ["EDITOR": editor, "VISUAL": ""])
         defer { session.close() }
         try await session.see(Self.prompt, timeout: .seconds(120))
         try session.type("echo typed-line")

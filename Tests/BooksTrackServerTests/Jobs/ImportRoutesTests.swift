@@ -87,12 +87,7 @@ struct ImportRoutesTests {
 
             """
         try await withJobServer { server in
-            let accepted = try await uploadCSV(server, csv)
-            let id = try #require(try accepted.data()["jobId"]?.stringValue)
-            #expect(try await waitForEnd(server.engine, id).status == .completed)
-            let response = try await httpRequest(.GET, server.base + "/api/v2/imports/\(id)/results")
-            let results = try JSONCoding.decoder().decode(
-                ImportResults.self, from: JSONEncoder().encode(try response.data()))
+            let results = try await importedResults(server, csv)
             #expect(results.booksCreated == 5)
             #expect(results.duplicatesSkipped == 1)
             #expect(
@@ -112,12 +107,7 @@ struct ImportRoutesTests {
     @Test func aShortRowIsARowErrorNotAFailedJob() async throws {
         let csv = "Title,Author,ISBN\nThe Hunger Games,Suzanne Collins,9780439023481\nCatching Fire,Suzanne Collins\n"
         try await withJobServer { server in
-            let accepted = try await uploadCSV(server, csv)
-            let id = try #require(try accepted.data()["jobId"]?.stringValue)
-            #expect(try await waitForEnd(server.engine, id).status == .completed)
-            let response = try await httpRequest(.GET, server.base + "/api/v2/imports/\(id)/results")
-            let results = try JSONCoding.decoder().decode(
-                ImportResults.self, from: JSONEncoder().encode(try response.data()))
+            let results = try await importedResults(server, csv)
             #expect(results.booksCreated == 1)
             #expect(results.errors == [ImportRowError(row: 2, isbn: "", error: "the row has 2 fields but the header has 3")])
         }

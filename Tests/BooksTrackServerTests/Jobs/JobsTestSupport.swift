@@ -275,3 +275,12 @@ func sseBlocks(_ text: String) -> [SSEBlock] {
         return result
     }
 }
+
+/// Uploads `csv`, waits for the import to complete (expected) and returns its results, read over HTTP.
+func importedResults(_ server: JobTestServer, _ csv: String) async throws -> ImportResults {
+    let accepted = try await uploadCSV(server, csv)
+    let id = try #require(try accepted.data()["jobId"]?.stringValue)
+    #expect(try await waitForEnd(server.engine, id).status == .completed)
+    let response = try await httpRequest(.GET, server.base + "/api/v2/imports/\(id)/results")
+    return try JSONCoding.decoder().decode(ImportResults.self, from: JSONEncoder().encode(try response.data()))
+}
