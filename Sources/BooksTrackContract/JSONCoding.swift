@@ -45,7 +45,55 @@ public enum JSONCoding {
 public enum ISO8601 {
     /// `2026-11-22T02:00:30.123Z` (UTC, milliseconds).
     public static func string(from date: Date) -> String {
+        // Every enveloped response carries one: written by hand from the civil date (the format
+        // style cost a server response about 2% of its time). Years outside 0001...9999 keep the
+        // format style's own rendering.
+        let millis = (date.timeIntervalSince1970 * 1000).rounded(.down)
+        guard millis.isFinite, abs(millis) < 253_402_300_800_000 else { return formatted(date) }
+        let total = Int64(millis)
+        let (days, msOfDay) = total.quotientAndRemainder(dividingBy: 86_400_000)
+        let day = msOfDay < 0 ? days - 1 : days
+        let ms = msOfDay < 0 ? msOfDay + 86_400_000 : msOfDay
+        let (year, month, dayOfMonth) = civilDate(daysSince1970: day)
+        guard (1...9999).contains(year) else { return formatted(date) }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(24)
+        func digits(_ value: Int64, _ width: Int) {
+            var divisor: Int64 = 1
+            for _ in 1..<width { divisor *= 10 }
+            var rest = value
+            while divisor > 0 {
+                bytes.append(UInt8(ascii: "0") + UInt8(rest / divisor))
+                rest %= divisor
+                divisor /= 10
+            }
+        }
+        digits(year, 4); bytes.append(UInt8(ascii: "-"))
+        digits(month, 2); bytes.append(UInt8(ascii: "-"))
+        digits(dayOfMonth, 2); bytes.append(UInt8(ascii: "T"))
+        digits(ms / 3_600_000, 2); bytes.append(UInt8(ascii: ":"))
+        digits(ms / 60_000 % 60, 2); bytes.append(UInt8(ascii: ":"))
+        digits(ms / 1000 % 60, 2); bytes.append(UInt8(ascii: "."))
+        digits(ms % 1000, 3); bytes.append(UInt8(ascii: "Z"))
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The format style's rendering (`string(from:)` outside the years it writes itself).
+    static func formatted(_ date: Date) -> String {
         date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+    }
+
+    /// Year, month, day of the proleptic Gregorian calendar (H. Hinnant's `civil_from_days`).
+    static func civilDate(daysSince1970 days: Int64) -> (year: Int64, month: Int64, day: Int64) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
     /// `2026-11-22` (UTC), the form of `week_of`.
@@ -67,6 +115,9 @@ extension KeyedDecodingContainer {
     /// An integer that may arrive as an integer, a float (rounded) or a numeric string; `nil` if absent/null.
     func decodeLenientInt(forKey key: Key) throws -> Int? {
         guard contains(key), try !decodeNil(forKey: key) else { return nil }
+        // The usual case first: a plain integer decodes directly (a JSON tree per field cost a
+        // lookup's client a tenth of its time); anything else takes the lenient path.
+        if let plain = try? decode(Int.self, forKey: key) { return plain }
         let value = try decode(JSONValue.self, forKey: key)
         guard let i = value.intValue else {
             throw DecodingError.typeMismatch(
@@ -79,6 +130,7 @@ extension KeyedDecodingContainer {
     /// A number that may arrive as a number or numeric string; `nil` if absent/null.
     func decodeLenientDouble(forKey key: Key) throws -> Double? {
         guard contains(key), try !decodeNil(forKey: key) else { return nil }
+        if let plain = try? decode(Double.self, forKey: key) { return plain }
         let value = try decode(JSONValue.self, forKey: key)
         guard let d = value.doubleValue else {
             throw DecodingError.typeMismatch(
@@ -91,6 +143,7 @@ extension KeyedDecodingContainer {
     /// A string that may arrive as a string or a number; `nil` if absent/null.
     func decodeLenientString(forKey key: Key) throws -> String? {
         guard contains(key), try !decodeNil(forKey: key) else { return nil }
+        if let plain = try? decode(String.self, forKey: key) { return plain }
         let value = try decode(JSONValue.self, forKey: key)
         switch value {
         case .string(let s): return s

@@ -62,19 +62,29 @@ public struct SearchResults: Decodable, Sendable, Hashable {
             self.init(list)
             return
         }
-        let probe = try single.decode(JSONValue.self)
-        if probe["works"] != nil || probe["editions"] != nil {
+        // Which shape: the object's keys alone decide (reading the whole value as a JSON tree
+        // first cost a third of a lookup's client CPU).
+        let keys = (try? decoder.container(keyedBy: ShapeKey.self)).map { Set($0.allKeys.map(\.stringValue)) } ?? []
+        if keys.contains("works") || keys.contains("editions") {
             self.init(try single.decode(BookSearchResponse.self))
-        } else if probe["books"] != nil {
+        } else if keys.contains("books") {
             self.init(try single.decode(LegacyBookSearchResponse.self))
-        } else if probe["title"] != nil {
+        } else if keys.contains("title") {
             self.init([try single.decode(Book.self)])
-        } else if probe["results"] != nil {
+        } else if keys.contains("results") {
             self.init(try single.decode(V2SearchResponse.self))
         } else {
             // Report the canonical shape's error (with its coding path).
             self.init(try single.decode(BookSearchResponse.self))
         }
+    }
+
+    /// Any key of an object (to tell the shapes apart by their keys).
+    private struct ShapeKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
     }
 
     /// Normalizes the documented work/edition/author shape.

@@ -101,6 +101,7 @@ public struct WorkDTO: Codable, Sendable, Hashable {
 extension KeyedDecodingContainer {
     /// An array of identifiers that may be strings or numbers; absent/null → empty.
     func decodeLenientStrings(forKey key: Key) throws -> [String] {
+        if let plain = try? decodeIfPresent([String].self, forKey: key) { return plain }
         guard let values = try decodeIfPresent([JSONValue].self, forKey: key) else { return [] }
         return values.compactMap { v in
             switch v {

@@ -100,4 +100,16 @@ import Testing
         #expect(SecretMasking.maskHeader(name: "Sec-WebSocket-Protocol", value: "bookstrack-auth.SECRET6") == "bookstrack-auth.***")
         #expect(!SecretMasking.maskText("data: {\"token\": \"SECRET7\"}").contains("SECRET7"))
     }
+
+    /// The byte-level pre-check folds ASCII case, finds a marker anywhere (also at the very end) and
+    /// lets ordinary header values through untouched.
+    @Test func preCheckFindsMarkersInAnyCase() {
+        for text in ["x-TOKEN", "Bearer abc", "BOOKSTRACK-AUTH.x", "PassWord=1", "ApiKey", "API_KEY", "a@b", "…token"] {
+            #expect(SecretMasking.mightContainSecret(text), "\(text)")
+        }
+        for text in ["", "application/json; charset=utf-8", "12ms", "toke", "api-key", "bearé"] {
+            #expect(!SecretMasking.mightContainSecret(text), "\(text)")
+        }
+        #expect(SecretMasking.maskText("GET /ws?TOKEN=SECRET8") == "GET /ws?TOKEN=***")
+    }
 }

@@ -32,10 +32,36 @@ public enum SecretMasking {
     }
 
     /// A cheap pre-check so that ordinary text skips the regular expressions.
+    /// Scans the UTF-8 bytes once, ASCII case folded (every marker is ASCII); every response
+    /// header passes here, so it must not go through Foundation's locale-aware `contains`.
     static func mightContainSecret(_ text: String) -> Bool {
-        let lower = text.lowercased()
-        return lower.contains("token") || lower.contains("bearer") || lower.contains("bookstrack-auth")
-            || lower.contains("@") || lower.contains("password") || lower.contains("apikey") || lower.contains("api_key")
+        var text = text
+        return text.withUTF8 { bytes in
+            for start in bytes.indices {
+                let first = bytes[start] | 0x20
+                if bytes[start] == UInt8(ascii: "@") { return true }
+                guard first == UInt8(ascii: "t") || first == UInt8(ascii: "b") || first == UInt8(ascii: "p")
+                    || first == UInt8(ascii: "a")
+                else { continue }
+                for marker in secretMarkers where matches(marker, in: bytes, at: start) { return true }
+            }
+            return false
+        }
+    }
+
+    /// The lower-case ASCII words that make text worth a closer look (`@`: URL userinfo).
+    private static let secretMarkers: [[UInt8]] = ["token", "bearer", "bookstrack-auth", "password", "apikey", "api_key"]
+        .map { Array($0.utf8) }
+
+    private static func matches(_ marker: [UInt8], in bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> Bool {
+        guard bytes.count - start >= marker.count else { return false }
+        for (offset, expected) in marker.enumerated() {
+            let byte = bytes[start + offset]
+            // Fold ASCII letters only ('-' and '_' compare as they are).
+            let folded = (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z")) ? byte | 0x20 : byte
+            if folded != expected { return false }
+        }
+        return true
     }
 
     /// Masks a URL: userinfo and `token`-like query parameters.
