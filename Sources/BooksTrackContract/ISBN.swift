@@ -34,33 +34,64 @@ public struct ISBN: Hashable, Sendable, CustomStringConvertible, Codable {
     public let kind: Kind
 
     public init(parsing raw: String) throws(ParseError) {
-        var chars: [Character] = []
-        chars.reserveCapacity(13)
-        for ch in raw.trimmingWhitespace() {
-            if ch == "-" || ch == " " || ch == "\u{2010}" || ch == "\u{2011}" { continue }
-            if ch.isASCII, ch.isNumber { chars.append(ch); continue }
-            if ch == "X" || ch == "x" { chars.append("X"); continue }
-            throw .invalidCharacter(ch)
-        }
+        // Digits and an upper-case X, as ASCII bytes. Plain ASCII input (every request's ISBN) is
+        // read byte by byte; anything else (Unicode hyphens or spaces, an invalid character to
+        // name in the error) goes through Characters.
+        let chars: [UInt8]
+        if let ascii = Self.asciiCharacters(raw) { chars = ascii } else { chars = try Self.characters(raw) }
         if chars.isEmpty { throw .empty }
-        if let xIndex = chars.firstIndex(of: "X"), xIndex != chars.count - 1 || chars.count != 10 {
+        let x = UInt8(ascii: "X")
+        if let xIndex = chars.firstIndex(of: x), xIndex != chars.count - 1 || chars.count != 10 {
             throw chars.count == 10 || chars.count == 13 ? .misplacedCheckCharacter : .wrongLength(chars.count)
         }
         switch chars.count {
         case 10:
-            let expected = ISBN.check10(chars.prefix(9))
-            guard chars[9] == expected else { throw .badChecksum(expected: expected) }
+            let expected = ISBN.check10(chars[..<9])
+            guard chars[9] == expected else { throw .badChecksum(expected: Character(Unicode.Scalar(expected))) }
             self.kind = .isbn10
         case 13:
-            let prefix = String(chars.prefix(3))
-            guard prefix == "978" || prefix == "979" else { throw .badPrefix }
-            let expected = ISBN.check13(chars.prefix(12))
-            guard chars[12] == expected else { throw .badChecksum(expected: expected) }
+            guard chars[0] == UInt8(ascii: "9"), chars[1] == UInt8(ascii: "7"),
+                chars[2] == UInt8(ascii: "8") || chars[2] == UInt8(ascii: "9")
+            else { throw .badPrefix }
+            let expected = ISBN.check13(chars[..<12])
+            guard chars[12] == expected else { throw .badChecksum(expected: Character(Unicode.Scalar(expected))) }
             self.kind = .isbn13
         default:
             throw .wrongLength(chars.count)
         }
-        self.value = String(chars)
+        self.value = String(decoding: chars, as: UTF8.self)
+    }
+
+    /// The ISBN characters of all-ASCII text with only digits, X/x, hyphens and spaces inside
+    /// (ASCII white space around it); `nil` for anything else.
+    static func asciiCharacters(_ raw: String) -> [UInt8]? {
+        var chars: [UInt8] = []
+        chars.reserveCapacity(13)
+        let bytes = raw.utf8
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || (0x09...0x0D).contains(byte) }
+        guard let first = bytes.firstIndex(where: { !isSpace($0) }), let last = bytes.lastIndex(where: { !isSpace($0) })
+        else { return bytes.allSatisfy { $0 < 0x80 } ? [] : nil }
+        for byte in bytes[first...last] {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): chars.append(byte)
+            case UInt8(ascii: "X"), UInt8(ascii: "x"): chars.append(UInt8(ascii: "X"))
+            case UInt8(ascii: "-"), UInt8(ascii: " "): continue
+            default: return nil
+            }
+        }
+        return chars
+    }
+
+    /// The ISBN characters of any text, Character by Character (Unicode hyphens and spaces skipped).
+    static func characters(_ raw: String) throws(ParseError) -> [UInt8] {
+        var chars: [UInt8] = []
+        for ch in raw.trimmingWhitespace() {
+            if ch == "-" || ch == " " || ch == "\u{2010}" || ch == "\u{2011}" { continue }
+            if ch.isASCII, ch.isNumber, let byte = ch.asciiValue { chars.append(byte); continue }
+            if ch == "X" || ch == "x" { chars.append(UInt8(ascii: "X")); continue }
+            throw .invalidCharacter(ch)
+        }
+        return chars
     }
 
     /// `nil` instead of an error.
@@ -76,8 +107,8 @@ public struct ISBN: Hashable, Sendable, CustomStringConvertible, Codable {
         switch kind {
         case .isbn13: return value
         case .isbn10:
-            let body = Array("978" + value.prefix(9))
-            return String(body) + String(ISBN.check13(body[...]))
+            let body = Array(("978" + value.prefix(9)).utf8)
+            return String(decoding: body + [ISBN.check13(body[...])], as: UTF8.self)
         }
     }
 
@@ -87,8 +118,8 @@ public struct ISBN: Hashable, Sendable, CustomStringConvertible, Codable {
         case .isbn10: return value
         case .isbn13:
             guard value.hasPrefix("978") else { return nil }
-            let body = Array(value.dropFirst(3).prefix(9))
-            return String(body) + String(ISBN.check10(body[...]))
+            let body = Array(value.utf8.dropFirst(3).prefix(9))
+            return String(decoding: body + [ISBN.check10(body[...])], as: UTF8.self)
         }
     }
 
@@ -123,22 +154,24 @@ public struct ISBN: Hashable, Sendable, CustomStringConvertible, Codable {
         try container.encode(value)
     }
 
-    static func check10(_ body: ArraySlice<Character>) -> Character {
+    /// The ISBN-10 check character of nine ASCII digits.
+    static func check10(_ body: ArraySlice<UInt8>) -> UInt8 {
         var sum = 0
-        for (i, ch) in body.enumerated() { sum += (10 - i) * (ch.wholeNumberValue ?? 0) }
+        for (i, byte) in body.enumerated() { sum += (10 - i) * Int(byte &- UInt8(ascii: "0")) }
         let check = (11 - sum % 11) % 11
-        return check == 10 ? "X" : Character(String(check))
+        return check == 10 ? UInt8(ascii: "X") : UInt8(ascii: "0") + UInt8(check)
     }
 
-    static func check13(_ body: ArraySlice<Character>) -> Character {
+    /// The ISBN-13 check digit of twelve ASCII digits.
+    static func check13(_ body: ArraySlice<UInt8>) -> UInt8 {
         var sum = 0
-        for (i, ch) in body.enumerated() { sum += (i % 2 == 0 ? 1 : 3) * (ch.wholeNumberValue ?? 0) }
-        return Character(String((10 - sum % 10) % 10))
+        for (i, byte) in body.enumerated() { sum += (i % 2 == 0 ? 1 : 3) * Int(byte &- UInt8(ascii: "0")) }
+        return UInt8(ascii: "0") + UInt8((10 - sum % 10) % 10)
     }
 }
 
 extension String {
-    func trimmingWhitespace() -> Substring {
+    public func trimmingWhitespace() -> Substring {
         var s = self[...]
         while let f = s.first, f.isWhitespace { s.removeFirst() }
         while let l = s.last, l.isWhitespace { s.removeLast() }

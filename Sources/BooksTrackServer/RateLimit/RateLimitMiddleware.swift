@@ -19,7 +19,8 @@ public struct RateLimitMiddleware: RouterMiddleware {
     public func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
-        guard let limitClass = classify(request),
+        // Limits off (`--rate-limits off`): no rule to check, so no classifying either.
+        guard !services.rateLimiter.rules.isEmpty, let limitClass = classify(request),
             let decision = services.rateLimiter.check(limitClass, client: context.clientAddress)
         else {
             return try await next(request, context)

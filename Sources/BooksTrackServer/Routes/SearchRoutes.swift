@@ -61,19 +61,20 @@ struct SearchRoutes {
         }
     }
 
-    /// Serves `key` from the response cache or computes, stores and serves it.
+    /// Serves `key` from the response cache or computes, stores and serves it. The cache keeps the
+    /// encoded `data`, so a hit writes stored bytes into a fresh envelope.
     private func cached(key: String, ttl: TimeInterval, compute: () throws -> BookSearchResponse) throws -> Response {
         let started = ContinuousClock.now
         let now = services.now()
         var headers = HTTPFields()
         headers[.cacheControl] = "public, max-age=\(Int(ttl))"
-        let result: BookSearchResponse
+        let result: EncodedJSON
         let hit: Bool
-        if let stored = services.responseCache.value(BookSearchResponse.self, for: key, now: now) {
+        if let stored = services.responseCache.value(EncodedJSON.self, for: key, now: now) {
             result = stored
             hit = true
         } else {
-            result = try compute()
+            result = try EncodedJSON(compute())
             services.responseCache.store(result, for: key, ttl: ttl, now: now)
             hit = false
         }
@@ -81,7 +82,7 @@ struct SearchRoutes {
         let metadata = ResponseMetadata(
             date: now, processingTime: started.elapsedMilliseconds, provider: localProvider, cached: hit,
             source: "goodbooks-10k")
-        return try JSONResponse.envelope(result, metadata: metadata, headers: headers)
+        return JSONResponse.envelope(result, metadata: metadata, headers: headers)
     }
 }
 

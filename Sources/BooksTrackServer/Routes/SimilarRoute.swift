@@ -19,14 +19,14 @@ struct SimilarRoute {
         let now = services.now()
         var headers = HTTPFields()
         headers[.cacheControl] = "public, max-age=\(Int(Self.ttl))"
-        if let stored = services.responseCache.value(SimilarBooksResponse.self, for: key, now: now) {
+        if let stored = services.responseCache.value(EncodedJSON.self, for: key, now: now) {
             headers[.xCache] = "HIT"
-            return try JSONResponse.make(stored, headers: headers)
+            return JSONResponse.make(stored, headers: headers)
         }
-        let body = try Self.similar(isbn: isbn, limit: limit, catalog: services.catalog)
+        let body = try EncodedJSON(Self.similar(isbn: isbn, limit: limit, catalog: services.catalog))
         services.responseCache.store(body, for: key, ttl: Self.ttl, now: now)
         headers[.xCache] = "MISS"
-        return try JSONResponse.make(body, headers: headers)
+        return JSONResponse.make(body, headers: headers)
     }
 
     static func similar(isbn: ISBN, limit: Int, catalog: any CatalogQuerying) throws -> SimilarBooksResponse {

@@ -63,7 +63,8 @@ struct V2SearchRoute {
         let metadata = ResponseMetadata(
             date: services.now(), processingTime: started.elapsedMilliseconds, provider: localProvider,
             source: "goodbooks-10k", searchMode: mode)
-        return try JSONResponse.envelope(body, metadata: metadata)
+        guard let encoded = body.encodedJSON() else { return try JSONResponse.envelope(body, metadata: metadata) }
+        return JSONResponse.envelope(encoded, metadata: metadata)
     }
 
     /// Full-text title matches, else author matches; the score falls with the rank.

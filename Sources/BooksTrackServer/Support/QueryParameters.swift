@@ -1,18 +1,20 @@
 import BooksTrackContract
 import Foundation
 import Hummingbird
+import HummingbirdCore
 
 /// Reads and validates query parameters, throwing the contract's 400 errors.
 struct QueryParameters {
-    let request: Request
+    /// The query, split once (Hummingbird splits it again on every `queryParameters` read).
+    let parameters: FlatDictionary<Substring, Substring>
 
-    init(_ request: Request) { self.request = request }
+    init(_ request: Request) { self.parameters = request.uri.queryParameters }
 
     /// The trimmed value of the first `name` parameter; nil when absent or blank.
     func string(_ name: String) -> String? {
-        guard let raw = request.uri.queryParameters.get(name) else { return nil }
-        let trimmed = raw.trimmingCharacters(in: .whitespacesAndNewlines)
-        return trimmed.isEmpty ? nil : trimmed
+        guard let raw = parameters[Substring(name)] else { return nil }
+        let trimmed = String(raw).trimmingWhitespace()
+        return trimmed.isEmpty ? nil : String(trimmed)
     }
 
     /// A required text parameter, cut to `maxLength` characters; 400 `MISSING_PARAMETER` when absent.

@@ -1,0 +1,79 @@
+import BooksTrackContract
+import Foundation
+import BooksTrackCatalog
+import NIOCore
+import Testing
+
+@testable import BooksTrackServer
+
+/// The hand-written envelope around cached bytes must be byte for byte what the contract's encoder
+/// writes for the same value, for every metadata field and every character a string can hold.
+@Suite struct EncodedEnvelopeTests {
+    static let awkward = [
+        "", "plain", "quote \" and backslash \\", "slash / stays", "tab\tnew\nline\rfeed\u{0C}back\u{08}",
+        "controls \u{00}\u{01}\u{1F}\u{7F}", "unicode é 書 🙂 \u{2028}", "\"\\\"",
+    ]
+
+    static let metadata: [ResponseMetadata] = awkward.map { ResponseMetadata(timestamp: $0) } + [
+        ResponseMetadata(date: Date(timeIntervalSince1970: 1_795_000_000.123)),
+        ResponseMetadata(timestamp: "t", processingTime: 0, provider: "local-catalog", cached: true, source: "s"),
+        ResponseMetadata(timestamp: "t", processingTime: -3, cached: false, searchMode: .semantic),
+        ResponseMetadata(timestamp: "t", provider: "p\"q", source: "a\nb", searchMode: .similar),
+    ]
+
+    @Test(arguments: metadata)
+    func metadataMatchesTheEncoder(_ metadata: ResponseMetadata) throws {
+        var buffer = ByteBuffer()
+        metadata.writeJSON(to: &buffer)
+        let expected = try JSONCoding.encoder().encode(metadata)
+        #expect(String(buffer: buffer) == String(decoding: expected, as: UTF8.self))
+    }
+
+    @Test(arguments: awkward)
+    func stringsMatchTheEncoder(_ text: String) throws {
+        var buffer = ByteBuffer()
+        JSONText.writeString(text, to: &buffer)
+        let expected = try JSONCoding.encoder().encode(text)
+        #expect(String(buffer: buffer) == String(decoding: expected, as: UTF8.self))
+    }
+
+    @Test func envelopeAroundStoredBytesMatchesTheEncodedEnvelope() throws {
+        let book = BookSearchResponse(
+            works: [], editions: [], authors: [AuthorDTO(name: "A \"quoted\" / author")], resultCount: 0,
+            totalResults: 7)
+        let metadata = ResponseMetadata(timestamp: "2026-11-24T00:00:00.000Z", processingTime: 1, cached: true)
+        let spliced = JSONResponse.envelopeBytes(try EncodedJSON(book), metadata: metadata)
+        let encoded = try JSONCoding.encoder().encode(Envelope.success(book, metadata: metadata))
+        #expect(String(buffer: spliced) == String(decoding: encoded, as: UTF8.self))
+    }
+
+    /// The hand-written v2 writer over real catalog results (semantic, hybrid, text), plus awkward
+    /// strings and scores, against the contract's encoder.
+    @Test func v2ResponsesMatchTheEncoder() throws {
+        let catalog = try SharedCatalog.get()
+        var responses: [V2SearchResponse] = []
+        for (index, q) in ["wizard school", "harry potter", "dune", "tolkien", "the", "zzzz-no-match"].enumerated() {
+            let hits = try catalog.semantic(q, limit: 20, offset: 0).map { SearchHit(book: $0.book, score: $0.score) }
+                + catalog.hybrid(q, limit: 10, offset: 0).map { SearchHit(book: $0.book, score: $0.score) }
+            responses.append(
+                V2SearchResponse(query: .init(q: q, mode: .semantic, limit: 20, offset: index), results: hits, totalCount: hits.count))
+        }
+        let scores: [Double] = [0, 1, 0.5, 1e-7, 0.1 + 0.2, 123_456_789.25, 1e21, 5e-324, .ulpOfOne, 0.999_999_999_999_999_9]
+        responses.append(
+            V2SearchResponse(
+                query: .init(q: "q \"\\ \n", mode: .hybrid, limit: 1, offset: 0),
+                results: Self.awkward.enumerated().map { index, text in
+                    SearchHit(
+                        isbn: index % 2 == 0 ? text : nil, title: text, authors: [text, "b"],
+                        coverUrl: index % 3 == 0 ? nil : "https://x/\(text)", publishedYear: index % 2 == 0 ? -index : nil,
+                        score: scores[index % scores.count])
+                } + scores.map { SearchHit(title: "t", authors: [], score: $0) }))
+        for response in responses {
+            let written = try #require(response.encodedJSON())
+            let expected = try JSONCoding.encoder().encode(response)
+            #expect(String(buffer: written.bytes) == String(decoding: expected, as: UTF8.self))
+        }
+        let nan = V2SearchResponse(query: .init(q: "q", mode: .text, limit: 1), results: [SearchHit(title: "t", authors: [], score: .nan)])
+        #expect(nan.encodedJSON() == nil)
+    }
+}
