@@ -135,9 +135,13 @@ let package = Package(
             name: "BTSEmbeddedBackend",
             dependencies: [
                 "BTSShell",
+                "BooksTrackClient",
                 "BooksTrackServer",
                 "BooksTrackCatalog",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             swiftSettings: strict
         ),
@@ -152,8 +156,14 @@ let package = Package(
                 "BooksTrackCatalog",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
-            swiftSettings: strict
+            swiftSettings: strict,
+            // A position-dependent executable: the static Swift runtime and Foundation otherwise carry
+            // ~144,000 relative relocations that the loader applies at every start (measured: `bts -c
+            // help` 25.2 -> 22.3 ms and 27.5 -> 22.9 MB, a one-shot lookup 43.5 -> 39.6 MB).
+            linkerSettings: [.unsafeFlags(["-Xclang-linker", "-no-pie"])]
         ),
 
         // Helpers every test target may use (Foundation and the catalog only): temp directories, the

@@ -1,8 +1,12 @@
 import BTSShell
 import BooksTrackCatalog
+import BooksTrackClient
 import BooksTrackServer
 import Foundation
+import HTTPTypes
 import Logging
+import NIOCore
+import NIOHTTP1
 
 /// The embedded backend of `bts`: the local BooksTrack server over the bundled catalog, started
 /// in-process on 127.0.0.1 and a free port. Injected into the shell (`BackendOptions.embedded`),
@@ -36,11 +40,44 @@ public struct LocalEmbeddedBackend: EmbeddedBackend {
         configuration.cacheDirectory = cacheDirectory
         let logger = Logger(label: "bts.embedded") { _ in SwiftLogNoOpLogHandler() }
         do {
-            return try await LocalServer.start(configuration, catalog: catalog, logger: logger)
+            // The socket opens only when a stream or an upload needs it: ordinary requests are
+            // answered in this process (`inProcess`), so a one-shot lookup never listens.
+            return try await LocalServer.start(configuration, catalog: catalog, logger: logger, listening: .onDemand)
         } catch {
             throw ShellError(.network, "cannot start the embedded server: \(error)")
         }
     }
 }
 
-extension RunningServer: RunningBackend {}
+extension RunningServer: RunningBackend {
+    /// Ordinary requests are answered by the router in this process, without the socket.
+    public var inProcess: (any InProcessResponder)? { EmbeddedResponder(server: self) }
+}
+
+/// The client's in-process door to the server's router (header and status types translated).
+struct EmbeddedResponder: InProcessResponder {
+    let server: RunningServer
+
+    func openSocket() async throws {
+        try await server.listen()
+    }
+
+    func respond(method: String, target: String, headers: HTTPHeaders, body: ByteBuffer?, bodyLimit: Int) async throws
+        -> InProcessResponse
+    {
+        var fields = HTTPFields()
+        for header in headers {
+            if let name = HTTPField.Name(header.name) { fields.append(HTTPField(name: name, value: header.value)) }
+        }
+        let answer: (status: Int, headers: HTTPFields, body: ByteBuffer)
+        do {
+            answer = try await server.responder.respond(
+                method: HTTPRequest.Method(method) ?? .get, target: target, headers: fields, body: body, bodyLimit: bodyLimit)
+        } catch is LocalResponderBodyTooLarge {
+            throw InProcessBodyTooLarge()
+        }
+        var out = HTTPHeaders()
+        for field in answer.headers { out.add(name: field.name.rawName, value: field.value) }
+        return InProcessResponse(status: answer.status, headers: out, body: answer.body)
+    }
+}

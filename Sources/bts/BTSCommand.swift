@@ -23,7 +23,9 @@ struct BTSCommand: ParsableCommand {
             Exit status: 0 ok, 1 a command failed, 2 usage or syntax error, 3 network or server \
             unreachable, 4 an expect failed, 5 rate limited and not allowed to wait, 130 interrupted.
             """,
-        version: BTSVersion.full,
+        // `--version` itself is answered in main.swift with `BTSVersion.full`, which reads the build
+        // record from disk: a non-empty version here only makes the parser list the flag.
+        version: BTSVersion.current,
         subcommands: [ServeCommand.self, CatalogCleanCommand.self])
 
     @OptionGroup var global: GlobalOptions

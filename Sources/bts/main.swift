@@ -2,6 +2,8 @@ import ArgumentParser
 import BTSShell
 import BTSTerminal
 import Foundation
+import NIOCore
+import NIOPosix
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -11,6 +13,12 @@ import Glibc
 let (arguments, scriptArguments) = BTSCommand.splitScript(Array(CommandLine.arguments.dropFirst()))
 let status: Int32
 do {
+    // The parser accepts `--version` only on its own; answered here so that no other start reads
+    // the build record.
+    if arguments == ["--version"] {
+        print(BTSVersion.full)
+        exit(0)
+    }
     // `bts serve FLAGS…`: the server's own flags (ServerConfiguration(arguments:)) are passed through as they are.
     // `bts serve --help`, `bts serve -h` and `bts help serve`: the server's flags, from the one
     // list the flag parser documents (ServerConfiguration.flagHelp).
@@ -19,6 +27,10 @@ do {
         exit(0)
     }
     if arguments.first == "serve" {
+        // The server runs its request handlers on the event loops that read the requests, instead
+        // of hopping to Swift's cooperative pool and back for each one (NIO's documented take-over;
+        // it must happen before any task runs, so only `serve`, whose process is only the server).
+        _ = NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
         var serve = ServeCommand()
         serve.flags = Array(arguments.dropFirst())
         exit(await serve.execute())

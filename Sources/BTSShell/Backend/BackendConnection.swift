@@ -12,7 +12,13 @@ public protocol EmbeddedBackend: Sendable {
 /// A started embedded server.
 public protocol RunningBackend: Sendable {
     var baseURL: URL { get }
+    /// Answers ordinary requests in this process, without the socket (`nil`: everything goes to `baseURL`).
+    var inProcess: (any InProcessResponder)? { get }
     func shutdown() async
+}
+
+extension RunningBackend {
+    public var inProcess: (any InProcessResponder)? { nil }
 }
 
 /// One open backend: the API client and, for the embedded backend, the server it runs.
@@ -64,6 +70,7 @@ extension BackendConnection {
         var server: (any RunningBackend)?
         let baseURL: URL
         var bearer: String?
+        var inProcess: (any InProcessResponder)?
         switch target {
         case .remote(let url, let token, _):
             baseURL = url
@@ -75,6 +82,7 @@ extension BackendConnection {
             let running = try await embedded.start(cacheDirectory: options.cacheDirectory)
             server = running
             baseURL = running.baseURL
+            inProcess = running.inProcess
         }
         let retry = retryPolicy(allowingLongWaits: options.allowsLongRetryWaits)
         var configuration = APIConfiguration(
@@ -87,6 +95,7 @@ extension BackendConnection {
             trace: trace)
         // A profile's `token` goes out as `Authorization: Bearer …` (masked in every trace).
         configuration.bearerToken = bearer
+        configuration.inProcess = inProcess
         return BackendConnection(target: target, api: BooksTrackAPI(configuration: configuration), server: server)
     }
 

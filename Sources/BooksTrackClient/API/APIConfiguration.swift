@@ -43,6 +43,9 @@ public struct APIConfiguration: Sendable {
     /// A bearer token sent as `Authorization` on every request (a profile's `token`); a job's own
     /// token replaces it where the contract asks for one (cancel). Always masked in traces.
     public var bearerToken: String?
+    /// The server in this process, when there is one (the embedded backend): ordinary requests
+    /// are answered by it directly; streams and uploads use `baseURL`.
+    public var inProcess: (any InProcessResponder)?
     /// Keep the tokens of jobs this client started alive with `POST /api/token/refresh`.
     public var refreshesJobTokens = true
     /// A job token's lifetime when the server does not say (CONTRACT.md §6: 2 h).

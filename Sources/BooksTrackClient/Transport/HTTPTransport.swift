@@ -92,6 +92,14 @@ struct HTTPTransport: Sendable {
         do {
             if case .failure(let problem) = ServerURL.parse(url) { throw Self.badURL(problem, url: masked) }
             try Task.checkCancellation()
+            if let inProcess = configuration.inProcess, let raw = try await sendInProcess(
+                spec, to: inProcess, request: request, masked: masked, started: start, until: deadlineInstant)
+            {
+                if let trace = configuration.trace {
+                    trace(traceEvent(spec, request: request, raw: raw, requestID: requestID, attempt: attempt))
+                }
+                return raw
+            }
             var visited: Set<String> = [url]
             var redirects = 0
             while true {
@@ -144,7 +152,7 @@ struct HTTPTransport: Sendable {
             var mapped: BooksTrackError
             if let own = error as? BooksTrackError {
                 mapped = own
-            } else if error is NIOTooManyBytesError {
+            } else if error is NIOTooManyBytesError || error is InProcessBodyTooLarge {
                 mapped = Self.tooLarge(limit: configuration.maxBodyBytes, url: masked, status: nil)
             } else if Task.isCancelled {
                 mapped = .cancelled(url: masked)
@@ -160,6 +168,44 @@ struct HTTPTransport: Sendable {
             }
             throw mapped
         }
+    }
+
+    /// Answers `request` from the server in this process, within the same deadline and body bound
+    /// as a socket; `nil` for an upload, which goes to the socket.
+    func sendInProcess(
+        _ spec: RequestSpec, to responder: any InProcessResponder, request: HTTPClientRequest,
+        masked: String, started: ContinuousClock.Instant, until deadline: ContinuousClock.Instant
+    ) async throws -> RawResponse? {
+        let body: ByteBuffer?
+        switch spec.body {
+        case .none: body = nil
+        case .json(let data): body = ByteBuffer(data: data)
+        case .multipart:
+            // Uploads stream from the file over the socket.
+            try await responder.openSocket(for: masked)
+            return nil
+        }
+        var basePath = configuration.baseURL.path
+        while basePath.hasSuffix("/") { basePath.removeLast() }
+        let target = basePath + spec.target
+        let limit = configuration.maxBodyBytes
+        let answer = try await withThrowingTaskGroup(of: InProcessResponse?.self) { group in
+            group.addTask {
+                try await responder.respond(
+                    method: request.method.rawValue, target: target, headers: request.headers, body: body, bodyLimit: limit)
+            }
+            group.addTask {
+                try await Task.sleep(until: deadline, clock: .continuous)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let answer = first else { throw HTTPClientError.deadlineExceeded }
+            return answer
+        }
+        let elapsed = ContinuousClock.now - started
+        return RawResponse(
+            status: answer.status, headers: answer.headers, body: answer.body, url: masked, timeToHead: elapsed,
+            duration: elapsed)
     }
 
     static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]

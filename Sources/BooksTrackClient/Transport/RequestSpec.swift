@@ -50,7 +50,12 @@ struct RequestSpec: Sendable {
     func url(base: URL) -> String {
         var text = base.absoluteString
         while text.hasSuffix("/") { text.removeLast() }
-        text += path.hasPrefix("/") ? path : "/" + path
+        return text + target
+    }
+
+    /// The path and the encoded query, as a request line carries them (`/v1/search/isbn?isbn=…`).
+    var target: String {
+        var text = path.hasPrefix("/") ? path : "/" + path
         if !query.isEmpty {
             text += "?" + query.map { "\(Self.encode($0.name))=\(Self.encode($0.value))" }.joined(separator: "&")
         }

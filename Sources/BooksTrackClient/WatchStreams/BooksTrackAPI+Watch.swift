@@ -32,6 +32,15 @@ extension BooksTrackAPI {
             continuation.finish(throwing: HTTPTransport.badURL(problem, url: SecretMasking.maskURL(configuration.baseURL.absoluteString)))
             return
         }
+        // Streams need the in-process server's socket (which it may open only now).
+        if let inProcess = configuration.inProcess {
+            do throws(BooksTrackError) {
+                try await inProcess.openSocket(for: SecretMasking.maskURL(configuration.baseURL.absoluteString))
+            } catch {
+                continuation.finish(throwing: error)
+                return
+            }
+        }
         // A batch job with a token is followed over the WebSocket when its stream fails; any job with
         // a token is when the stream does not know it (production keeps jobs of its legacy progress
         // object out of the stream's store).

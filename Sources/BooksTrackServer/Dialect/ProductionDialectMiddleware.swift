@@ -217,9 +217,9 @@ struct ProductionDialectMiddleware: RouterMiddleware {
 
     /// The JSON of a buffered answer (nil if it is not JSON).
     static func collectJSON(_ response: Response) async throws -> JSONValue? {
-        let box = CollectedBody()
-        try await response.body.write(CollectingWriter(box: box, limit: bufferLimit))
-        return try? JSONCoding.decoder().decode(JSONValue.self, from: box.data)
+        let collected = try await response.collectBody(limit: bufferLimit)
+        guard !collected.overflowed else { return nil }
+        return try? JSONCoding.decoder().decode(JSONValue.self, from: Data(buffer: collected.buffer))
     }
 
     static func json(_ value: JSONValue, status: HTTPResponse.Status, errorCode: String? = nil) throws -> Response {
@@ -236,22 +236,4 @@ struct ProductionDialectMiddleware: RouterMiddleware {
         headers[.contentType] = "text/plain"
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: text)))
     }
-}
-
-/// The bytes a `CollectingWriter` gathered.
-final class CollectedBody: @unchecked Sendable {
-    var data = Data()
-}
-
-/// Buffers a response body (bounded: the rest is dropped, and the JSON then fails to parse).
-struct CollectingWriter: ResponseBodyWriter {
-    let box: CollectedBody
-    let limit: Int
-
-    mutating func write(_ buffer: ByteBuffer) async throws {
-        guard box.data.count + buffer.readableBytes <= limit else { return }
-        box.data.append(contentsOf: buffer.readableBytesView)
-    }
-
-    consuming func finish(_ trailingHeaders: HTTPFields?) async throws {}
 }

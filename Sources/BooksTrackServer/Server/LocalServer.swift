@@ -22,39 +22,53 @@ public enum LocalServer {
     ///   - logger: the server's logger.
     ///   - modules: route modules (default: core routes plus, once present, the job routes).
     ///   - now: the clock for timestamps, caches and rate limits (inject a manual clock in tests).
+    ///   - listening: `.now` returns once the socket listens; `.onDemand` reserves the port (the
+    ///     configured host must be an IPv4 address) and opens the socket on the first
+    ///     `RunningServer.listen()`, so that a process which only uses `responder` never pays for it.
     public static func start(
         _ configuration: ServerConfiguration,
         catalog: any CatalogQuerying,
         logger: Logger = Logger(label: "bts.server"),
         modules: [any ServerRouteModule] = LocalServer.defaultModules,
-        now: @escaping @Sendable () -> Date = { Date() }
+        now: @escaping @Sendable () -> Date = { Date() },
+        listening: ListenMode = .now
     ) async throws -> RunningServer {
+        var configuration = configuration
+        var reservation: PortReservation?
+        if listening == .onDemand {
+            let held = try PortReservation(host: configuration.host)
+            configuration.port = held.port
+            reservation = held
+        }
         let services = ServerServices(configuration: configuration, catalog: catalog, logger: logger, now: now)
         let started = StartSignal()
-        let (app, onShutdown) = try makeApplication(services: services, modules: modules, logger: logger) { port in
+        let (app, onShutdown, responder) = try makeApplication(services: services, modules: modules, logger: logger) { port in
             started.resolve(.success(port))
         }
-        let group = ServiceGroup(services: [app], logger: logger)
-        let runTask = Task {
+        let listener = ServerListener(
+            group: ServiceGroup(services: [app], logger: logger), started: started, reservation: reservation)
+        var port = configuration.port
+        if listening == .now {
             do {
-                try await group.run()
-                started.resolve(.failure(LocalServerError(message: "the server stopped before it was listening")))
+                port = try await listener.listen()
             } catch {
-                started.resolve(.failure(error))
+                await listener.stop()
+                await onShutdown()
+                throw LocalServerError(
+                    message: "could not start the server on \(configuration.host):\(configuration.port): \(error)")
             }
         }
-        do {
-            let port = try await started.value()
-            return RunningServer(
-                host: configuration.host, port: port, services: services, group: group, runTask: runTask,
-                onShutdown: onShutdown)
-        } catch {
-            await group.triggerGracefulShutdown()
-            await runTask.value
-            await onShutdown()
-            throw LocalServerError(
-                message: "could not start the server on \(configuration.host):\(configuration.port): \(error)")
-        }
+        return RunningServer(
+            host: configuration.host, port: port, services: services, listener: listener, onShutdown: onShutdown,
+            responder: responder)
+    }
+
+    /// When `start` opens the socket.
+    public enum ListenMode: Sendable, Equatable {
+        /// Before `start` returns.
+        case now
+        /// On the first `RunningServer.listen()` (the port is reserved meanwhile).
+        case onDemand
     }
 
     /// Runs the server in the foreground (`bts serve`) until SIGINT or SIGTERM, then shuts down
@@ -67,7 +81,7 @@ public enum LocalServer {
         modules: [any ServerRouteModule] = LocalServer.defaultModules
     ) async throws {
         let services = ServerServices(configuration: configuration, catalog: catalog, logger: logger, now: { Date() })
-        let (app, onShutdown) = try makeApplication(services: services, modules: modules, logger: logger) { port in
+        let (app, onShutdown, _) = try makeApplication(services: services, modules: modules, logger: logger) { port in
             logger.notice(
                 "bts server listening on http://\(configuration.host):\(port) (\(catalog.count) books\(configuration.dialect == .production ? ", production dialect" : ""); Ctrl-C to stop)")
         }
@@ -94,7 +108,7 @@ public enum LocalServer {
         modules: [any ServerRouteModule],
         logger: Logger,
         onListening: @escaping @Sendable (Int) -> Void
-    ) throws -> (some ApplicationProtocol, @Sendable () async -> Void) {
+    ) throws -> (some ApplicationProtocol, @Sendable () async -> Void, LocalResponder) {
         let configuration = services.configuration
         let router = Router(context: ServerRequestContext.self)
         if configuration.dialect == .production {
@@ -140,7 +154,9 @@ public enum LocalServer {
             },
             logger: logger
         )
-        return (app, onShutdown)
+        let routerResponder = router.buildResponder()
+        let responder = LocalResponder(respond: { try await routerResponder.respond(to: $0, context: $1) }, logger: logger)
+        return (app, onShutdown, responder)
     }
 }
 
@@ -175,5 +191,49 @@ final class StartSignal: Sendable {
             }
             if let ready { continuation.resume(with: ready) }
         }
+    }
+}
+
+/// Runs a server's service group once, on the first `listen()`; every caller waits for the same
+/// outcome. `stop()` shuts it down gracefully (or just lets the reserved port go if it never ran).
+actor ServerListener {
+    private let group: ServiceGroup
+    private let started: StartSignal
+    private let reservation: PortReservation?
+    private var runTask: Task<Void, Never>?
+    private var stopped = false
+
+    init(group: ServiceGroup, started: StartSignal, reservation: PortReservation?) {
+        self.group = group
+        self.started = started
+        self.reservation = reservation
+    }
+
+    /// Opens the socket if it is not open yet and returns the port it listens on.
+    func listen() async throws -> Int {
+        if runTask == nil {
+            guard !stopped else { throw LocalServerError(message: "the server was shut down") }
+            let group = self.group
+            let started = self.started
+            runTask = Task {
+                do {
+                    try await group.run()
+                    started.resolve(.failure(LocalServerError(message: "the server stopped before it was listening")))
+                } catch {
+                    started.resolve(.failure(error))
+                }
+            }
+        }
+        let port = try await started.value()
+        reservation?.release()
+        return port
+    }
+
+    func stop() async {
+        stopped = true
+        reservation?.release()
+        guard let runTask else { return }
+        await group.triggerGracefulShutdown()
+        await runTask.value
     }
 }

@@ -12,23 +12,31 @@ public final class RunningServer: Sendable {
     /// The shared server state (configuration, catalog, limiter…).
     public let services: ServerServices
 
-    private let group: ServiceGroup
-    private let runTask: Task<Void, Never>
+    /// The same routes answering in this process, without the socket (`LocalResponder`).
+    public let responder: LocalResponder
+
+    private let listener: ServerListener
     private let onShutdown: @Sendable () async -> Void
     private let stopped = Locked(false)
 
     init(
-        host: String, port: Int, services: ServerServices, group: ServiceGroup, runTask: Task<Void, Never>,
-        onShutdown: @escaping @Sendable () async -> Void
+        host: String, port: Int, services: ServerServices, listener: ServerListener,
+        onShutdown: @escaping @Sendable () async -> Void, responder: LocalResponder
     ) {
+        self.responder = responder
         self.host = host
         self.port = port
         self.services = services
-        self.group = group
-        self.runTask = runTask
+        self.listener = listener
         self.onShutdown = onShutdown
         let urlHost = host.contains(":") ? "[\(host)]" : host
         self.baseURL = URL(string: "http://\(urlHost):\(port)") ?? URL(fileURLWithPath: "/")
+    }
+
+    /// Opens the socket at `baseURL` if it is not open yet (a server started `.onDemand`); throws
+    /// when it cannot listen or was shut down.
+    public func listen() async throws {
+        _ = try await listener.listen()
     }
 
     /// The live fault rules: `running.faults.set([...])` (no effect unless fault injection is enabled).
@@ -45,8 +53,7 @@ public final class RunningServer: Sendable {
             return !stopped
         }
         guard first else { return }
-        await group.triggerGracefulShutdown()
-        await runTask.value
+        await listener.stop()
         await onShutdown()
     }
 }

@@ -1,0 +1,133 @@
+import BooksTrackContract
+import Foundation
+import NIOCore
+import NIOHTTP1
+import Testing
+@testable import BooksTrackClient
+
+/// A server "in this process": records what it was asked and answers with a canned reply (or
+/// sleeps, or refuses an oversized body).
+private final class FakeResponder: InProcessResponder, @unchecked Sendable {
+    enum Behaviour { case answer(Int, String), sleep, tooLarge }
+    private let lock = NSLock()
+    private var seen: [(method: String, target: String, headers: HTTPHeaders, body: String?)] = []
+    let behaviour: Behaviour
+
+    init(_ behaviour: Behaviour) { self.behaviour = behaviour }
+
+    private var socketOpenings = 0
+
+    var requests: [(method: String, target: String, headers: HTTPHeaders, body: String?)] {
+        lock.withLock { seen }
+    }
+
+    var socketsOpened: Int { lock.withLock { socketOpenings } }
+
+    func openSocket() async throws {
+        lock.withLock { socketOpenings += 1 }
+    }
+
+    func respond(method: String, target: String, headers: HTTPHeaders, body: ByteBuffer?, bodyLimit: Int) async throws
+        -> InProcessResponse
+    {
+        lock.withLock { seen.append((method, target, headers, body.map { String(buffer: $0) })) }
+        switch behaviour {
+        case .answer(let status, let text):
+            var fields = HTTPHeaders()
+            fields.add(name: "Content-Type", value: "application/json")
+            fields.add(name: "X-Cache", value: "HIT")
+            return InProcessResponse(status: status, headers: fields, body: ByteBuffer(string: text))
+        case .sleep:
+            try await Task.sleep(for: .seconds(60))
+            throw CancellationError()
+        case .tooLarge:
+            throw InProcessBodyTooLarge()
+        }
+    }
+}
+
+/// The embedded backend's socket-free path: ordinary requests go to the in-process responder with
+/// the same headers, deadline and body bound as over a socket; uploads still go to the socket.
+@Suite struct InProcessTransportTests {
+    /// The base URL is a closed port: anything that went to a socket would fail.
+    func api(_ responder: FakeResponder, timeout: Duration = .seconds(30), trace: (@Sendable (TraceEvent) -> Void)? = nil)
+        -> BooksTrackAPI
+    {
+        makeAPI(URL(string: "http://127.0.0.1:\(closedPort())")!) {
+            $0.inProcess = responder
+            $0.timeout = timeout
+            $0.bearerToken = "SECRET-TOKEN"
+            $0.trace = trace
+        }
+    }
+
+    @Test func ordinaryRequestsNeverTouchTheSocket() async throws {
+        let responder = FakeResponder(.answer(200, okSearch))
+        let events = SynchronizedBox<[TraceEvent]>([])
+        let api = api(responder) { event in events.mutate { $0.append(event) } }
+        let response = try await api.searchTitle("dune messiah", limit: 5)
+        #expect(responder.socketsOpened == 0)
+        #expect(response.info.status == 200)
+        #expect(response.info.serverCacheHit == true)
+        let request = try #require(responder.requests.first)
+        #expect(request.method == "GET")
+        #expect(request.target.hasPrefix("/v1/search/title?"))
+        #expect(request.target.contains("q=dune%20messiah"))
+        #expect(request.headers.first(name: "Authorization") == "Bearer SECRET-TOKEN")
+        #expect(request.headers.first(name: "User-Agent") != nil)
+        // Traced like a socket request, secrets masked.
+        let traced = try #require(events.value.first)
+        #expect(traced.status == 200)
+        #expect(!traced.requestHeaders.contains { $0.value.contains("SECRET-TOKEN") })
+        await api.shutdown()
+    }
+
+    @Test func uploadsGoToTheSocket() async throws {
+        let responder = FakeResponder(.answer(200, okSearch))
+        let api = api(responder)
+        let file = try makeTempDirectory("in-process").appendingPathComponent("books.csv")
+        try Data("Title,Author,ISBN\nDune,Frank Herbert,9780441172719\n".utf8).write(to: file)
+        await #expect(throws: BooksTrackError.self) { _ = try await api.importCSV(fileAt: file) }
+        #expect(responder.requests.isEmpty)
+        #expect(responder.socketsOpened == 1)
+        await api.shutdown()
+    }
+
+    @Test func theDeadlineHoldsInProcessToo() async throws {
+        let api = api(FakeResponder(.sleep), timeout: .milliseconds(300))
+        let clock = ContinuousClock()
+        let started = clock.now
+        do {
+            _ = try await api.searchISBN("9780441172719")
+            Issue.record("a request that never answers returned")
+        } catch {
+            #expect(error.category == .network)
+        }
+        #expect(clock.now - started < .seconds(5))
+        await api.shutdown()
+    }
+
+    @Test func anOversizedAnswerIsTheBodyLimitError() async throws {
+        let api = api(FakeResponder(.tooLarge))
+        do {
+            _ = try await api.searchISBN("9780441172719")
+            Issue.record("an oversized answer was accepted")
+        } catch {
+            #expect(error.kind == .bodyTooLarge)
+        }
+        await api.shutdown()
+    }
+
+    @Test func errorStatusesMapAsOverASocket() async throws {
+        let body = #"{"success":false,"data":null,"metadata":{},"error":{"code":"INVALID_ISBN","message":"bad","retryable":false}}"#
+        let api = api(FakeResponder(.answer(400, body)))
+        do {
+            _ = try await api.searchISBN("9780441172719")
+            Issue.record("a 400 was accepted")
+        } catch {
+            #expect(error.httpStatus == 400)
+            #expect(error.code == ErrorCode("INVALID_ISBN"))
+        }
+        await api.shutdown()
+    }
+}
