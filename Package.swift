@@ -159,11 +159,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
-            swiftSettings: strict,
-            // A position-dependent executable: the static Swift runtime and Foundation otherwise carry
-            // ~144,000 relative relocations that the loader applies at every start (measured: `bts -c
-            // help` 25.2 -> 22.3 ms and 27.5 -> 22.9 MB, a one-shot lookup 43.5 -> 39.6 MB).
-            linkerSettings: [.unsafeFlags(["-Xclang-linker", "-no-pie"])]
+            swiftSettings: strict
         ),
 
         // Helpers every test target may use (Foundation and the catalog only): temp directories, the

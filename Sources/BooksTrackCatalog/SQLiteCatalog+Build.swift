@@ -87,7 +87,8 @@ extension SQLiteCatalog {
     }
 
     /// The vectors of the books `ids` (ordered by id, as `loadBooks` returns them), written
-    /// straight into the column-major matrix (only non-zero values: the matrix starts zeroed).
+    /// straight into a column-major matrix (only non-zero values: it starts zeroed), which
+    /// `VectorIndex` keeps sparse.
     static func loadVectors(_ db: Database, ids: [Int]) throws -> VectorIndex {
         let dimension = HashingEmbedding.dimension
         let n = ids.count

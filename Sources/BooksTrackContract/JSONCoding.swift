@@ -46,16 +46,20 @@ public enum ISO8601 {
     /// `2026-11-22T02:00:30.123Z` (UTC, milliseconds).
     public static func string(from date: Date) -> String {
         // Every enveloped response carries one: written by hand from the civil date (the format
-        // style cost a server response about 2% of its time). Years outside 0001...9999 keep the
-        // format style's own rendering.
-        let millis = (date.timeIntervalSince1970 * 1000).rounded(.down)
-        guard millis.isFinite, abs(millis) < 253_402_300_800_000 else { return formatted(date) }
-        let total = Int64(millis)
+        // style cost a server response about 2% of its time). Years before 1600 (the format style
+        // counts them in the Julian calendar) and after 9999 keep the format style's rendering.
+        // Whole seconds and the millisecond truncated from the fraction, both counted from the
+        // reference date as Foundation counts them (so the far-future rounding agrees too).
+        let reference = date.timeIntervalSinceReferenceDate
+        guard reference.isFinite, abs(reference) < 252_000_000_000 else { return formatted(date) }
+        let seconds = reference.rounded(.down)
+        let fraction = Int64(((reference - seconds) * 1000).rounded(.down))
+        let total = (Int64(seconds) + 978_307_200) * 1000 + min(999, max(0, fraction))
         let (days, msOfDay) = total.quotientAndRemainder(dividingBy: 86_400_000)
         let day = msOfDay < 0 ? days - 1 : days
         let ms = msOfDay < 0 ? msOfDay + 86_400_000 : msOfDay
         let (year, month, dayOfMonth) = civilDate(daysSince1970: day)
-        guard (1...9999).contains(year) else { return formatted(date) }
+        guard (1600...9999).contains(year) else { return formatted(date) }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(24)
         func digits(_ value: Int64, _ width: Int) {

@@ -36,7 +36,9 @@ struct RelevanceSet: Decodable {
         #expect(HashingEmbedding.tokens("Ender's Game: Misérables!") == ["enders", "game", "miserables"])
     }
 
-    /// The column-major scan equals a plain dot product, and a pooled buffer comes back zeroed.
+    /// The sparse scan equals a plain dot product — and, bit for bit, the dense column scan it
+    /// replaced (same terms in the same order; only exact zeros are skipped) — and a pooled buffer
+    /// comes back zeroed.
     @Test func columnScanEqualsDotProducts() {
         var rng = SplitMix64(seed: 7)
         let dimension = 24, n = 37
@@ -45,8 +47,13 @@ struct RelevanceSet: Decodable {
         for r in 0..<n { for d in 0..<dimension { columns[d * n + r] = rows[r][d] } }
         let index = VectorIndex(dimension: dimension, ids: (0..<n).map { $0 + 100 }, columns: columns)
         let query = (0..<dimension).map { _ in rng.next() % 2 == 0 ? Float(rng.next() % 200) / 100 - 1 : 0 }
+        var dense = [Float](repeating: 0, count: n)
+        for d in 0..<dimension where query[d] != 0 {
+            for r in 0..<n { dense[r] += query[d] * columns[d * n + r] }
+        }
         for _ in 0..<3 {  // the second and third scans reuse the pooled buffer
             let got = index.cosines(query)
+            #expect(got == dense)
             for r in 0..<n {
                 let expected = zip(rows[r], query).reduce(Float(0)) { $0 + $1.0 * $1.1 }
                 #expect(abs(got[r] - expected) < 1e-4)

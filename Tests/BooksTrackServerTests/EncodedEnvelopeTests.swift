@@ -2,12 +2,14 @@ import BooksTrackContract
 import Foundation
 import BooksTrackCatalog
 import NIOCore
+import NIOFoundationCompat
 import Testing
 
 @testable import BooksTrackServer
 
-/// The hand-written envelope around cached bytes must be byte for byte what the contract's encoder
-/// writes for the same value, for every metadata field and every character a string can hold.
+/// The hand-written JSON must say what the contract's encoder says for the same value: the same
+/// tree (the encoder's key order is unspecified, so trees are compared), strings escaped and numbers
+/// written exactly as the encoder writes them, for every field and every character a string can hold.
 @Suite struct EncodedEnvelopeTests {
     static let awkward = [
         "", "plain", "quote \" and backslash \\", "slash / stays", "tab\tnew\nline\rfeed\u{0C}back\u{08}",
@@ -21,12 +23,30 @@ import Testing
         ResponseMetadata(timestamp: "t", provider: "p\"q", source: "a\nb", searchMode: .similar),
     ]
 
+    /// The two texts as JSON trees (numbers compared as doubles).
+    static func tree(_ text: String) throws -> JSONValue {
+        try JSONCoding.decoder().decode(JSONValue.self, from: Data(text.utf8))
+    }
+
     @Test(arguments: metadata)
     func metadataMatchesTheEncoder(_ metadata: ResponseMetadata) throws {
         var buffer = ByteBuffer()
         metadata.writeJSON(to: &buffer)
         let expected = try JSONCoding.encoder().encode(metadata)
-        #expect(String(buffer: buffer) == String(decoding: expected, as: UTF8.self))
+        #expect(try Self.tree(String(buffer: buffer)) == Self.tree(String(decoding: expected, as: UTF8.self)))
+    }
+
+    /// Number text, where trees would hide a difference: the encoder's own text of a bare number.
+    @Test func numbersAreWrittenAsTheEncoderWritesThem() throws {
+        var generator = SystemRandomNumberGenerator()
+        var values: [Double] = [0, 1, -1, 0.5, 1e-7, 0.1 + 0.2, 123_456_789.25, 1e21, 1e22, .leastNonzeroMagnitude,
+                                .ulpOfOne, .greatestFiniteMagnitude, 0.999_999_999_999_999_9, -0.0]
+        for _ in 0..<2000 { values.append(Double(Float.random(in: 0...1, using: &generator))) }
+        for _ in 0..<500 { values.append(Double.random(in: -1e30...1e30, using: &generator)) }
+        for value in values {
+            let expected = try JSONCoding.encoder().encode(value)
+            #expect(JSONText.number(value) == String(decoding: expected, as: UTF8.self), "\(value)")
+        }
     }
 
     @Test(arguments: awkward)
@@ -44,7 +64,7 @@ import Testing
         let metadata = ResponseMetadata(timestamp: "2026-11-24T00:00:00.000Z", processingTime: 1, cached: true)
         let spliced = JSONResponse.envelopeBytes(try EncodedJSON(book), metadata: metadata)
         let encoded = try JSONCoding.encoder().encode(Envelope.success(book, metadata: metadata))
-        #expect(String(buffer: spliced) == String(decoding: encoded, as: UTF8.self))
+        #expect(try Self.tree(String(buffer: spliced)) == Self.tree(String(decoding: encoded, as: UTF8.self)))
     }
 
     /// The hand-written v2 writer over real catalog results (semantic, hybrid, text), plus awkward
@@ -58,7 +78,7 @@ import Testing
             responses.append(
                 V2SearchResponse(query: .init(q: q, mode: .semantic, limit: 20, offset: index), results: hits, totalCount: hits.count))
         }
-        let scores: [Double] = [0, 1, 0.5, 1e-7, 0.1 + 0.2, 123_456_789.25, 1e21, 5e-324, .ulpOfOne, 0.999_999_999_999_999_9]
+        let scores: [Double] = [0, 1, 0.5, 1e-7, 0.1 + 0.2, 123_456_789.25, 1e21, .leastNonzeroMagnitude, .ulpOfOne, 0.999_999_999_999_999_9]
         responses.append(
             V2SearchResponse(
                 query: .init(q: "q \"\\ \n", mode: .hybrid, limit: 1, offset: 0),
@@ -71,7 +91,9 @@ import Testing
         for response in responses {
             let written = try #require(response.encodedJSON())
             let expected = try JSONCoding.encoder().encode(response)
-            #expect(String(buffer: written.bytes) == String(decoding: expected, as: UTF8.self))
+            #expect(try Self.tree(String(buffer: written.bytes)) == Self.tree(String(decoding: expected, as: UTF8.self)))
+            // And it decodes back to the same response.
+            #expect(try JSONCoding.decoder().decode(V2SearchResponse.self, from: Data(buffer: written.bytes)) == response)
         }
         let nan = V2SearchResponse(query: .init(q: "q", mode: .text, limit: 1), results: [SearchHit(title: "t", authors: [], score: .nan)])
         #expect(nan.encodedJSON() == nil)

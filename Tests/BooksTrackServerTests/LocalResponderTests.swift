@@ -43,7 +43,7 @@ import Testing
     }
 
     @Test func aBodyOverTheLimitIsRefused() async throws {
-        try await TestServer.with { server in
+        _ = try await TestServer.with { server in
             await #expect(throws: LocalResponderBodyTooLarge.self) {
                 _ = try await server.running.responder.respond(
                     method: .get, target: "/v1/search/title?q=dune&limit=20", headers: [:], body: nil, bodyLimit: 64)

@@ -24,7 +24,7 @@ enum JSONResponse {
         return Response(status: status, headers: fields, body: .init(byteBuffer: encoded.bytes))
     }
 
-    /// A success envelope around `data` already encoded (a cached route result): the same bytes
+    /// A success envelope around `data` already encoded (a cached route result): the same JSON
     /// `envelope(_:metadata:)` writes, without encoding the data again.
     static func envelope(
         _ encoded: EncodedJSON, metadata: ResponseMetadata, status: HTTPResponse.Status = .ok,

@@ -2,9 +2,10 @@ import BooksTrackContract
 import NIOCore
 
 extension ResponseMetadata {
-    /// Writes this metadata as the contract's encoder does (keys in declaration order, absent
-    /// values left out, no escaped slashes): every enveloped response carries one, so it is
-    /// written by hand. `ResponseMetadataJSONTests` holds it to the encoder's bytes.
+    /// Writes this metadata as the contract's encoder does (absent values left out, strings escaped
+    /// alike, no escaped slashes; keys in declaration order, where the encoder's order is
+    /// unspecified): every enveloped response carries one, so it is written by hand.
+    /// `EncodedEnvelopeTests` holds it to the encoder's JSON.
     func writeJSON(to buffer: inout ByteBuffer) {
         buffer.writeStaticString(#"{"timestamp":"#)
         JSONText.writeString(timestamp, to: &buffer)
