@@ -35,7 +35,7 @@ public struct CatalogOpenStats: Sendable, Hashable, CustomStringConvertible {
 /// hashed embeddings (`HashingEmbedding`) for semantic and similar-book search.
 ///
 /// Opening costs one small query: lookups by ISBN or id and text searches go to SQLite. The books
-/// in memory (recommendations, vector results) and the vector matrix (~30 MB; `semantic`,
+/// in memory (recommendations, vector results) and the sparse vectors (6.6 MB; `semantic`,
 /// `similar`, `hybrid`) are loaded on first use, so a one-shot ISBN lookup never pays for them.
 /// Read-only once opened, so it is safe to share across tasks.
 public final class SQLiteCatalog: CatalogQuerying {

@@ -1,10 +1,11 @@
 import Foundation
 
 /// L2-normalized vectors (so a dot product is a cosine), stored sparse by dimension: hashed
-/// embeddings set ~50 of 768 dimensions per book, so each dimension keeps only the rows where it is
-/// non-zero (rows ascending, with their values). A query walks only its own non-zero dimensions and
-/// adds each one's short posting list into the scores: about 50 × 650 multiply-adds per query
-/// instead of 50 columns × 10,000 rows, and ~8 MB instead of a 30 MB dense matrix. The sums are
+/// embeddings set ~83 of 768 dimensions per book (827,468 values over the 10,000 books), so each
+/// dimension keeps only the rows where it is non-zero (rows ascending, with their values). A query
+/// walks only its own non-zero dimensions (~50) and adds each one's list (~1,100 rows on average)
+/// into the scores: about 54,000 multiply-adds per query instead of 50 columns × 10,000 rows, in
+/// 6.6 MB instead of a 30 MB dense matrix. The sums are
 /// the dense scan's, term for term in the same order (the skipped terms were exact zeros). Score
 /// buffers come from a small pool: a query allocates nothing in the scan.
 struct VectorIndex: Sendable {

@@ -189,18 +189,10 @@ struct HTTPTransport: Sendable {
         while basePath.hasSuffix("/") { basePath.removeLast() }
         let target = basePath + spec.target
         let limit = configuration.maxBodyBytes
-        let answer = try await withThrowingTaskGroup(of: InProcessResponse?.self) { group in
-            group.addTask {
-                try await responder.respond(
-                    method: request.method.rawValue, target: target, headers: request.headers, body: body, bodyLimit: limit)
-            }
-            group.addTask {
-                try await Task.sleep(until: deadline, clock: .continuous)
-                return nil
-            }
-            defer { group.cancelAll() }
-            guard let first = try await group.next(), let answer = first else { throw HTTPClientError.deadlineExceeded }
-            return answer
+        let method = request.method.rawValue
+        let headers = request.headers
+        let answer = try await Self.within(deadline) {
+            try await responder.respond(method: method, target: target, headers: headers, body: body, bodyLimit: limit)
         }
         let elapsed = ContinuousClock.now - started
         return RawResponse(
@@ -251,16 +243,23 @@ struct HTTPTransport: Sendable {
     static func collect(
         _ body: HTTPClientResponse.Body, limit: Int, until deadline: ContinuousClock.Instant
     ) async throws -> ByteBuffer {
-        try await withThrowingTaskGroup(of: ByteBuffer?.self) { group in
-            group.addTask { try await body.collect(upTo: limit) }
+        try await within(deadline) { try await body.collect(upTo: limit) }
+    }
+
+    /// Runs `operation` until `deadline`: past it the operation is cancelled and this throws
+    /// `deadlineExceeded`, as the HTTP client does for a request's head.
+    static func within<T: Sendable>(
+        _ deadline: ContinuousClock.Instant, _ operation: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
+        try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask { try await operation() }
             group.addTask {
                 try await Task.sleep(until: deadline, clock: .continuous)
                 return nil
             }
             defer { group.cancelAll() }
-            guard let first = try await group.next() else { throw HTTPClientError.deadlineExceeded }
-            guard let buffer = first else { throw HTTPClientError.deadlineExceeded }
-            return buffer
+            guard let first = try await group.next(), let value = first else { throw HTTPClientError.deadlineExceeded }
+            return value
         }
     }
 
