@@ -1,8 +1,12 @@
 import BooksTrackContract
 import Foundation
 import HTTPTypes
+import Logging
 import NIOCore
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 @testable import BooksTrackServer
 
@@ -49,5 +53,81 @@ import Testing
                     method: .get, target: "/v1/search/title?q=dune&limit=20", headers: [:], body: nil, bodyLimit: 64)
             }
         }
+    }
+
+    /// An on-demand server (the embedded backend's): its port is held from the start — nobody else can
+    /// bind it and nothing listens — while the responder answers; `listen()` opens the socket at that
+    /// very port (a second call changes nothing), and shutdown lets the port go.
+    @Test func anOnDemandServerListensOnlyWhenAsked() async throws {
+        let server = try await LocalServer.start(
+            TestServer.testConfiguration(), catalog: FakeCatalog(), logger: Logger(label: "test"),
+            modules: TestServer.allFeatureModules, listening: .onDemand)
+        let port = server.port
+        #expect(port > 0)
+        #expect(server.baseURL.absoluteString == "http://127.0.0.1:\(port)")
+        #expect(!Self.connects(to: port), "nothing should listen before listen()")
+        #expect(!Self.binds(port), "the reserved port was free for others")
+        let local = try await server.responder.respond(
+            method: .get, target: "/health", headers: [:], body: nil, bodyLimit: 1 << 20)
+        #expect(local.status == 200)
+
+        try await server.listen()
+        try await server.listen()
+        #expect(Self.connects(to: port))
+        let overSocket = try await httpRequest(.GET, server.baseURL.absoluteString + "/health")
+        #expect(overSocket.status == 200)
+
+        await server.shutdown()
+        #expect(!Self.connects(to: port))
+        await #expect(throws: (any Error).self) { try await server.listen() }
+    }
+
+    /// A server that never listened lets its reserved port go at shutdown.
+    @Test func anUnusedOnDemandServerReleasesItsPort() async throws {
+        let server = try await LocalServer.start(
+            TestServer.testConfiguration(), catalog: FakeCatalog(), logger: Logger(label: "test"),
+            modules: TestServer.allFeatureModules, listening: .onDemand)
+        #expect(!Self.binds(server.port))
+        await server.shutdown()
+        #expect(Self.binds(server.port))
+    }
+
+    /// Whether a TCP connect to 127.0.0.1:`port` succeeds (refused at once when nothing listens).
+    static func connects(to port: Int) -> Bool {
+        withSocket { fd in
+            var address = loopback(port)
+            return withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+                }
+            }
+        }
+    }
+
+    /// Whether a plain socket (no `SO_REUSEADDR`) can bind 127.0.0.1:`port`.
+    static func binds(_ port: Int) -> Bool {
+        withSocket { fd in
+            var address = loopback(port)
+            return withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+                }
+            }
+        }
+    }
+
+    static func withSocket(_ body: (Int32) -> Bool) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        return body(fd)
+    }
+
+    static func loopback(_ port: Int) -> sockaddr_in {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = in_addr_t(UInt32(0x7F00_0001).bigEndian)
+        return address
     }
 }

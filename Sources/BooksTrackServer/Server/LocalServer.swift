@@ -211,8 +211,8 @@ actor ServerListener {
 
     /// Opens the socket if it is not open yet and returns the port it listens on.
     func listen() async throws -> Int {
+        guard !stopped else { throw LocalServerError(message: "the server was shut down") }
         if runTask == nil {
-            guard !stopped else { throw LocalServerError(message: "the server was shut down") }
             let group = self.group
             let started = self.started
             runTask = Task {
