@@ -40,7 +40,10 @@ import Testing
         if example.hasPrefix("unalias hg") { return "alias hg search 9780439023481" }
         if words.first == "more" { return "search title harry potter --limit 5" }
         if words.first == "save" { return "search the hunger games" }
-        if example.contains("${_.jobId}") || ["watch", "status", "results", "cancel"].contains(words.first ?? "") {
+        // Results exist once the job has ended: `watch` follows it to its end (in-process requests
+        // answer fast enough that `results` otherwise ran before the two-row import finished).
+        if words.first == "results" { return "import goodreads_library_export.csv; watch" }
+        if example.contains("${_.jobId}") || ["watch", "status", "cancel"].contains(words.first ?? "") {
             return "import goodreads_library_export.csv"
         }
         if example.contains("${_.results") || example.contains("${_.totalCount}") { return "search the hunger games" }
