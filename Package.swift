@@ -154,6 +154,7 @@ let package = Package(
                 "BTSEmbeddedBackend",
                 "BooksTrackServer",
                 "BooksTrackCatalog",
+                "BooksTrackClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),

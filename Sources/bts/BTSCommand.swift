@@ -2,6 +2,7 @@ import ArgumentParser
 import BTSLanguage
 import BTSShell
 import BTSTerminal
+import BooksTrackClient
 import Foundation
 import Synchronization
 #if canImport(Glibc)
@@ -89,7 +90,9 @@ struct BTSCommand: ParsableCommand {
         } else {
             let commands = self.commands
             let script = self.script
-            let work = Task { () -> Int32 in
+            // On the API client's event loop: a request's answer is read, decoded and rendered
+            // without a thread hand-off (ClientEventLoop).
+            let work = Task(executorPreference: options.backendOptions.executor) { () -> Int32 in
                 if !commands.isEmpty {
                     let sources = commands.enumerated().map { index, text in
                         (text: text, name: commands.count == 1 ? "-c" : "-c#\(index + 1)")

@@ -2,6 +2,7 @@ import BTSEmbeddedBackend
 import ArgumentParser
 import BTSShell
 import BTSTerminal
+import BooksTrackClient
 import Foundation
 
 extension OutputFormat: ExpressibleByArgument {}
@@ -71,6 +72,8 @@ struct GlobalOptions: ParsableArguments {
         options.loadsRCFile = !noRC
         if let timeout { options.backendOptions.timeout = .milliseconds(Int64(timeout * 1000)) }
         options.backendOptions.embedded = LocalEmbeddedBackend()
+        // The shell's work runs on its API client's loop (BTSCommand.execute).
+        options.backendOptions.executor = ClientEventLoop.executor
         return options
     }
 }

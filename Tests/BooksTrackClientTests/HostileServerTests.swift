@@ -59,6 +59,29 @@ struct HostileServerTests {
         #expect(problem.message.contains("***"))
     }
 
+    /// The byte scan for spaces and control characters agrees with the Unicode definition
+    /// (category Cc, or a space) on ASCII, C1 controls, other scalars and fuzzed strings.
+    @Test func spaceOrControlScanAgreesWithUnicodeCategories() {
+        func reference(_ text: String) -> Bool {
+            text.unicodeScalars.contains { $0.properties.generalCategory == .control || $0 == " " }
+        }
+        let pool: [Unicode.Scalar] = (0...0x7F).compactMap(Unicode.Scalar.init)
+            + [0x80, 0x85, 0x9F, 0xA0, 0xAD, 0x2028, 0x200B, 0xFEFF, 0x1F600].compactMap(Unicode.Scalar.init)
+        for scalar in pool {
+            let text = "http://h/" + String(Character(scalar))
+            #expect(ServerURL.hasSpaceOrControl(text) == reference(text), "scalar \(scalar.value)")
+        }
+        var rng = SystemRandomNumberGenerator()
+        for _ in 0..<5_000 {
+            let length = Int.random(in: 0...12, using: &rng)
+            let text = String(String.UnicodeScalarView((0..<length).map { _ in
+                Bool.random(using: &rng) ? Unicode.Scalar(UInt8.random(in: 0x21...0x7E, using: &rng))
+                    : pool.randomElement(using: &rng)!
+            }))
+            #expect(ServerURL.hasSpaceOrControl(text) == reference(text), "\(text.unicodeScalars.map(\.value))")
+        }
+    }
+
     // MARK: redirects
 
     @Test(arguments: ["http://127.0.0.1:99999/x", "http://127.0.0.1:65536/", "//127.0.0.1:123456/y"])

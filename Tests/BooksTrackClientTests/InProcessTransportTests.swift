@@ -50,10 +50,12 @@ final class FakeResponder: InProcessResponder, @unchecked Sendable {
 /// the same headers, deadline and body bound as over a socket; uploads still go to the socket.
 @Suite struct InProcessTransportTests {
     /// The base URL is a closed port: anything that went to a socket would fail.
-    func api(_ responder: FakeResponder, timeout: Duration = .seconds(30), trace: (@Sendable (TraceEvent) -> Void)? = nil)
-        -> BooksTrackAPI
-    {
+    func api(
+        _ responder: FakeResponder, timeout: Duration = .seconds(30), executor: EventLoopTaskExecutor? = nil,
+        trace: (@Sendable (TraceEvent) -> Void)? = nil
+    ) -> BooksTrackAPI {
         makeAPI(URL(string: "http://127.0.0.1:\(closedPort())")!) {
+            $0.executor = executor
             $0.inProcess = responder
             $0.timeout = timeout
             $0.bearerToken = "SECRET-TOKEN"
@@ -93,15 +95,17 @@ final class FakeResponder: InProcessResponder, @unchecked Sendable {
         await api.shutdown()
     }
 
-    @Test func theDeadlineHoldsInProcessToo() async throws {
-        let api = api(FakeResponder(.sleep), timeout: .milliseconds(300))
+    /// On the global pool, and on the CLI's event loop (the client's tasks and the caller's there).
+    @Test(arguments: [false, true]) func theDeadlineHoldsInProcessToo(onEventLoop: Bool) async throws {
+        let executor = onEventLoop ? ClientEventLoop.executor : nil
+        let api = api(FakeResponder(.sleep), timeout: .milliseconds(300), executor: executor)
         let clock = ContinuousClock()
         let started = clock.now
         do {
-            _ = try await api.searchISBN("9780441172719")
+            _ = try await Task(executorPreference: executor) { try await api.searchISBN("9780441172719") }.value
             Issue.record("a request that never answers returned")
         } catch {
-            #expect(error.category == .network)
+            #expect((error as? BooksTrackError)?.category == .network)
         }
         // Far below the responder's 120 s (a loaded test run can delay the 300 ms timer by seconds).
         #expect(clock.now - started < .seconds(60))

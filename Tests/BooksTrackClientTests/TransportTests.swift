@@ -216,6 +216,67 @@ func makeAPI(_ url: URL, _ tweak: (inout APIConfiguration) -> Void = { _ in }) -
         }
     }
 
+    /// The CLI's arrangement (APIConfiguration.executor): connections, the client's own tasks and
+    /// the caller's work on one event loop. Sequential and concurrent calls are answered, and a
+    /// cancelled call and a body that stalls past the deadline end promptly.
+    @Test func theClientOnItsOwnEventLoop() async throws {
+        try await TinyServer.with({ router in
+            router.get("/v1/search/title") { request, _ in
+                if request.uri.queryParameters["q"] == "slow" { try await Task.sleep(for: .seconds(8)) }
+                return Reply.json(okSearch)
+            }
+            router.get("/v1/search/isbn") { _, _ in
+                // The head at once, then a body that never ends: only the body deadline stops it.
+                Response(
+                    status: .ok, headers: [.contentType: "application/json"],
+                    body: ResponseBody { writer in
+                        try await writer.write(ByteBuffer(string: "{"))
+                        try await Task.sleep(for: .seconds(8))
+                        try await writer.finish(nil)
+                    })
+            }
+        }) { server in
+            let executor = ClientEventLoop.executor
+            let api = makeAPI(server.baseURL) { $0.executor = executor }
+            // Deadline 2 s: before the server's 8 s even when a loaded test run delays timers.
+            let quick = makeAPI(server.baseURL) {
+                $0.executor = executor
+                $0.timeout = .seconds(2)
+                $0.retryPolicy = .never
+            }
+            do {
+                let answered = try await Task(executorPreference: executor) { () -> Int in
+                    var count = 0
+                    for index in 0..<25 where try await api.searchTitle("dune \(index)").info.status == 200 { count += 1 }
+                    return count
+                }.value
+                #expect(answered == 25)
+                let concurrent = try await withThrowingTaskGroup(of: Int.self) { group in
+                    for index in 0..<8 {
+                        group.addTask(executorPreference: executor) { try await api.searchTitle("q\(index)").info.status }
+                    }
+                    return try await group.reduce(0) { $0 + ($1 == 200 ? 1 : 0) }
+                }
+                #expect(concurrent == 8)
+                let clock = ContinuousClock()
+                var started = clock.now
+                let stalled = await Task(executorPreference: executor) { try await quick.searchISBN("9780441172719") }.result
+                #expect(throws: BooksTrackError.self) { try stalled.get() }
+                #expect(clock.now - started < .seconds(7))
+                started = clock.now
+                let slow = Task(executorPreference: executor) { try await api.searchTitle("slow", limit: 1) }
+                try await Task.sleep(for: .milliseconds(100))
+                slow.cancel()
+                await #expect(throws: BooksTrackError.self) { try await slow.value }
+                #expect(clock.now - started < .seconds(7))
+            } catch {
+                Issue.record("\(error)")
+            }
+            await api.shutdown()
+            await quick.shutdown()
+        }
+    }
+
     @Test func streamingUploadSendsTheWholeFile() async throws {
         let received = SynchronizedBox<(Int, String)>((0, ""))
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("bts-upload-\(UUID().uuidString)")

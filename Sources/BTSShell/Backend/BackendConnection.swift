@@ -51,6 +51,9 @@ public struct BackendOptions: Sendable {
     public var embedded: (any EmbeddedBackend)?
     /// Retries give up on long waits when the user asked not to wait.
     public var allowsLongRetryWaits: Bool
+    /// The API client's event loop and task executor (`APIConfiguration.executor`); nil: NIO's
+    /// shared loops and the global pool.
+    public var executor: EventLoopTaskExecutor?
 
     public init(timeout: Duration = .seconds(30), cacheDirectory: URL, embedded: (any EmbeddedBackend)? = nil,
                 allowsLongRetryWaits: Bool = true) {
@@ -96,6 +99,7 @@ extension BackendConnection {
         // A profile's `token` goes out as `Authorization: Bearer …` (masked in every trace).
         configuration.bearerToken = bearer
         configuration.inProcess = inProcess
+        configuration.executor = options.executor
         return BackendConnection(target: target, api: BooksTrackAPI(configuration: configuration), server: server)
     }
 

@@ -46,6 +46,11 @@ public struct APIConfiguration: Sendable {
     /// The server in this process, when there is one (the embedded backend): ordinary requests
     /// are answered by it directly; streams and uploads use `baseURL`.
     public var inProcess: (any InProcessResponder)?
+    /// The event loop the client's connections live on, as a task executor that its own tasks (a
+    /// shared request, a deadline race) run on. A caller that runs its work there too
+    /// (`Task(executorPreference:)`) sends, reads, decodes and renders without a thread hand-off per
+    /// response. nil: NIO's shared loops and Swift's global pool.
+    public var executor: EventLoopTaskExecutor?
     /// Keep the tokens of jobs this client started alive with `POST /api/token/refresh`.
     public var refreshesJobTokens = true
     /// A job token's lifetime when the server does not say (CONTRACT.md §6: 2 h).

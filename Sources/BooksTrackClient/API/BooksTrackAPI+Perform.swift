@@ -33,9 +33,9 @@ extension BooksTrackAPI {
         if spec.isIdempotentRead, configuration.coalescesRequests {
             let key = spec.method.rawValue + " " + url + " " + spec.accept
                 + spec.headers.map { "\($0.name)=\($0.value)" }.joined(separator: ";")
-            outcome = try await shared(key: key, spec: spec, onRetry: currentRetryObserver())
+            outcome = try await shared(key: key, spec: spec, url: url, onRetry: currentRetryObserver())
         } else {
-            outcome = try await runWithRetries(spec, onRetry: currentRetryObserver())
+            outcome = try await runWithRetries(spec, url: url, onRetry: currentRetryObserver())
         }
         if cacheable, !outcome.coalesced, let ttl = Self.cacheLifetime(outcome.raw.headers, default: spec.cacheTTL) {
             cache[url] = CachedResponse(raw: outcome.raw, expires: configuration.now().addingTimeInterval(ttl))
@@ -67,7 +67,7 @@ extension BooksTrackAPI {
     /// Joins the identical in-flight GET, or starts it; every waiter gets the same result, and a
     /// cancelled waiter leaves at once (the request is cancelled when the last waiter leaves).
     func shared(
-        key: String, spec: RequestSpec, onRetry: (@Sendable (RetryProgress) -> Void)?
+        key: String, spec: RequestSpec, url: String, onRetry: (@Sendable (RetryProgress) -> Void)?
     ) async throws(BooksTrackError) -> CallOutcome {
         while true {
             let joining: Bool
@@ -81,15 +81,16 @@ extension BooksTrackAPI {
                 nextWaiterID += 1
                 flight = Flight(id: nextWaiterID)
                 flights[key] = flight
+                // On the client's loop when it has one (APIConfiguration.executor).
                 flight.start(
-                    Task {
+                    Task(executorPreference: configuration.executor) {
                         let result: Result<CallOutcome, BooksTrackError>
                         do throws(BooksTrackError) {
-                            result = .success(try await self.runWithRetries(spec, onRetry: onRetry))
+                            result = .success(try await self.runWithRetries(spec, url: url, onRetry: onRetry))
                         } catch {
                             result = .failure(error)
                         }
-                        self.finish(key: key, flight: flight, result: result)
+                        await self.finish(key: key, flight: flight, result: result)
                     })
             }
             nextWaiterID += 1
@@ -112,7 +113,7 @@ extension BooksTrackAPI {
                 if joining { statistics.coalesced -= 1 }
                 continue
             } catch {
-                throw BooksTrackError.cancelled(url: SecretMasking.maskURL(spec.url(base: configuration.baseURL)))
+                throw BooksTrackError.cancelled(url: SecretMasking.maskURL(url))
             }
         }
     }
@@ -127,7 +128,7 @@ extension BooksTrackAPI {
 
     /// Sends attempts until a 2xx arrives or the retry state machine gives up.
     func runWithRetries(
-        _ spec: RequestSpec, onRetry: (@Sendable (RetryProgress) -> Void)?
+        _ spec: RequestSpec, url: String, onRetry: (@Sendable (RetryProgress) -> Void)?
     ) async throws(BooksTrackError) -> CallOutcome {
         let clock = ContinuousClock()
         let start = clock.now
@@ -144,12 +145,12 @@ extension BooksTrackAPI {
         let requestID = allocateRequestID()
         var attempt = 1
         while true {
-            if Task.isCancelled { throw BooksTrackError.cancelled(url: SecretMasking.maskURL(spec.url(base: configuration.baseURL))) }
+            if Task.isCancelled { throw BooksTrackError.cancelled(url: SecretMasking.maskURL(url)) }
             statistics.requestsSent += 1
             if let cls = spec.rateLimitClass { ledger.recordRequest(cls) }
             var failure: BooksTrackError
             do {
-                let raw = try await transport.send(spec, requestID: requestID, attempt: attempt)
+                let raw = try await transport.send(spec, url: url, requestID: requestID, attempt: attempt)
                 observe(raw, predicted: spec.rateLimitClass)
                 if (200..<300).contains(raw.status) {
                     return CallOutcome(raw: raw, attempts: attempt, duration: clock.now - start)

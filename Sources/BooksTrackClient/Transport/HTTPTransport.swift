@@ -3,6 +3,8 @@ import Foundation
 import NIOCore
 import NIOFoundationCompat
 import NIOHTTP1
+import NIOPosix
+import Synchronization
 
 /// The raw outcome of one request attempt that produced a response (any status).
 struct RawResponse: Sendable {
@@ -23,9 +25,13 @@ struct HTTPTransport: Sendable {
     let client: HTTPClient
     let configuration: APIConfiguration
 
-    /// Creates the shared client (no read timeout: ordinary requests carry a deadline, streams an idle timer).
+    /// Creates the shared client (no read timeout: ordinary requests carry a deadline, streams an
+    /// idle timer), on the configured loop if there is one.
     static func makeClient(_ configuration: APIConfiguration) -> HTTPClient {
-        HTTPClient(eventLoopGroupProvider: .singleton, configuration: clientConfiguration(configuration))
+        if let executor = configuration.executor {
+            return HTTPClient(eventLoopGroup: executor.loop, configuration: clientConfiguration(configuration))
+        }
+        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: clientConfiguration(configuration))
     }
 
     /// The shared client's settings (separate so that tests can check them).
@@ -81,8 +87,9 @@ struct HTTPTransport: Sendable {
 
     /// Sends one attempt (following redirects, each `Location` checked) and reads the whole
     /// (bounded) body before the deadline.
-    func send(_ spec: RequestSpec, requestID: Int, attempt: Int) async throws(BooksTrackError) -> RawResponse {
-        var url = spec.url(base: configuration.baseURL)
+    /// `firstURL` is `spec.url(base:)`, built once by the caller.
+    func send(_ spec: RequestSpec, url firstURL: String, requestID: Int, attempt: Int) async throws(BooksTrackError) -> RawResponse {
+        var url = firstURL
         var masked = SecretMasking.maskURL(url)
         var request = makeRequest(spec, url: url)
         let timeout = spec.timeout ?? configuration.timeout
@@ -108,7 +115,7 @@ struct HTTPTransport: Sendable {
                 let head = clock.now - start
                 let status = Int(response.status.code)
                 if Self.redirectStatuses.contains(status), let location = response.headers.first(name: "location") {
-                    _ = try? await Self.collect(response.body, limit: 64 * 1024, until: deadlineInstant)
+                    _ = try? await Self.collect(response.body, limit: 64 * 1024, until: deadlineInstant, on: configuration.executor)
                     redirects += 1
                     let next = try Self.redirectTarget(location, from: url, masked: masked)
                     if redirects > Self.maxRedirects || visited.contains(next) {
@@ -139,7 +146,7 @@ struct HTTPTransport: Sendable {
                 if let declared = response.headers.first(name: "content-length").flatMap(Int.init), declared > limit {
                     throw Self.tooLarge(limit: limit, url: masked, status: status)
                 }
-                let body = try await Self.collect(response.body, limit: limit, until: deadlineInstant)
+                let body = try await Self.collect(response.body, limit: limit, until: deadlineInstant, on: configuration.executor)
                 let raw = RawResponse(
                     status: status, headers: response.headers, body: body, url: masked,
                     timeToHead: head, duration: clock.now - start)
@@ -191,7 +198,7 @@ struct HTTPTransport: Sendable {
         let limit = configuration.maxBodyBytes
         let method = request.method.rawValue
         let headers = request.headers
-        let answer = try await Self.within(deadline) {
+        let answer = try await Self.within(deadline, on: configuration.executor) {
             try await responder.respond(method: method, target: target, headers: headers, body: body, bodyLimit: limit)
         }
         let elapsed = ContinuousClock.now - started
@@ -241,25 +248,39 @@ struct HTTPTransport: Sendable {
 
     /// Reads the body up to `limit` bytes; the deadline keeps running while the body streams.
     static func collect(
-        _ body: HTTPClientResponse.Body, limit: Int, until deadline: ContinuousClock.Instant
+        _ body: HTTPClientResponse.Body, limit: Int, until deadline: ContinuousClock.Instant,
+        on executor: EventLoopTaskExecutor?
     ) async throws -> ByteBuffer {
-        try await within(deadline) { try await body.collect(upTo: limit) }
+        try await within(deadline, on: executor) { try await body.collect(upTo: limit) }
     }
 
     /// Runs `operation` until `deadline`: past it the operation is cancelled and this throws
-    /// `deadlineExceeded`, as the HTTP client does for a request's head.
+    /// `deadlineExceeded`, as the HTTP client does for a request's head. The operation runs as a
+    /// task on `executor` (nil: the global pool) and the deadline is a NIO timer (a task group with a
+    /// sleeping child cost a dispatch timer and a thread wake-up per request).
     static func within<T: Sendable>(
-        _ deadline: ContinuousClock.Instant, _ operation: @escaping @Sendable () async throws -> T
+        _ deadline: ContinuousClock.Instant, on executor: EventLoopTaskExecutor?,
+        _ operation: @escaping @Sendable () async throws -> T
     ) async throws -> T {
-        try await withThrowingTaskGroup(of: T?.self) { group in
-            group.addTask { try await operation() }
-            group.addTask {
-                try await Task.sleep(until: deadline, clock: .continuous)
-                return nil
+        let race = DeadlineRace<T>()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+                race.start(continuation)
+                let remaining = max(0, (deadline - .now).wholeNanoseconds)
+                let loop = executor?.loop ?? MultiThreadedEventLoopGroup.singleton.any()
+                let timer = loop.scheduleTask(in: .nanoseconds(remaining)) {
+                    race.finish(.failure(HTTPClientError.deadlineExceeded))
+                }
+                race.attach(
+                    Task(executorPreference: executor) {
+                        let result: Result<T, any Error>
+                        do { result = .success(try await operation()) } catch { result = .failure(error) }
+                        timer.cancel()
+                        race.finish(result)
+                    })
             }
-            defer { group.cancelAll() }
-            guard let first = try await group.next(), let value = first else { throw HTTPClientError.deadlineExceeded }
-            return value
+        } onCancel: {
+            race.finish(.failure(CancellationError()))
         }
     }
 
@@ -288,5 +309,46 @@ struct HTTPTransport: Sendable {
         let text = String(decoding: data.prefix(limit), as: UTF8.self)
         let suffix = data.count > limit ? "… (\(data.count) bytes)" : ""
         return SecretMasking.maskText(text) + suffix
+    }
+}
+
+/// The state of one `HTTPTransport.within` race: the first outcome (the operation's, the deadline,
+/// the caller's cancellation) resumes the caller once and cancels the operation's task.
+final class DeadlineRace<T: Sendable>: Sendable {
+    private struct State {
+        var continuation: CheckedContinuation<T, any Error>?
+        var task: Task<Void, Never>?
+        var decided = false
+    }
+    private let state = Mutex(State())
+
+    func start(_ continuation: CheckedContinuation<T, any Error>) {
+        let decidedAlready = state.withLock { state in
+            if state.decided { return true }
+            state.continuation = continuation
+            return false
+        }
+        // Cancelled before it began.
+        if decidedAlready { continuation.resume(throwing: CancellationError()) }
+    }
+
+    func attach(_ task: Task<Void, Never>) {
+        let cancelNow = state.withLock { state in
+            state.task = task
+            return state.decided
+        }
+        if cancelNow { task.cancel() }
+    }
+
+    func finish(_ result: Result<T, any Error>) {
+        let (continuation, task) = state.withLock { state -> (CheckedContinuation<T, any Error>?, Task<Void, Never>?) in
+            if state.decided { return (nil, nil) }
+            state.decided = true
+            defer { state.continuation = nil }
+            return (state.continuation, state.task)
+        }
+        guard let continuation else { return }
+        if case .failure = result { task?.cancel() }
+        continuation.resume(with: result)
     }
 }

@@ -16,8 +16,9 @@ public enum ServerURL {
 
     /// The URL, if `text` is an absolute http(s) URL with a host and a port in 1…65535.
     public static func parse(_ text: String) -> Result<URL, Problem> {
-        let shown = "'\(SecretMasking.maskURL(printable(text)))'"
-        if text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0 == " " }) {
+        // Built only for a refusal (every request's URL passes here).
+        var shown: String { "'\(SecretMasking.maskURL(printable(text)))'" }
+        if hasSpaceOrControl(text) {
             return .failure(Problem(message: "\(shown) contains spaces or control characters"))
         }
         guard let schemeEnd = text.range(of: "://") else {
@@ -61,6 +62,20 @@ public enum ServerURL {
             return .failure(Problem(message: "\(shown) is not a valid URL"))
         }
         return .success(url)
+    }
+
+    /// A space or a control character (Unicode category Cc) anywhere in `text`; ASCII text is
+    /// checked byte by byte.
+    static func hasSpaceOrControl(_ text: String) -> Bool {
+        var ascii = true
+        var found = false
+        for byte in text.utf8 {
+            if byte >= 0x80 { ascii = false; break }
+            if byte <= 0x20 || byte == 0x7F { found = true; break }
+        }
+        if found { return true }
+        if ascii { return false }
+        return text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0 == " " })
     }
 
     /// The problem with a URL already built (nil: fine to use).
