@@ -7,18 +7,30 @@ import HTTPTypes
 import Logging
 import NIOCore
 import NIOHTTP1
+import Synchronization
 
 /// The embedded backend of `bts`: the local BooksTrack server over the bundled catalog, started
 /// in-process on 127.0.0.1 and a free port. Injected into the shell (`BackendOptions.embedded`),
 /// so `BTSShell` itself does not link the server.
 public struct LocalEmbeddedBackend: EmbeddedBackend {
-    /// The server's configuration (host, port and cache directory are set at start).
-    public var configuration: ServerConfiguration
+    /// The server's configuration (host, port and cache directory are set at start); the
+    /// defaults are built only when the backend starts (a `help` never needs them).
+    public var configuration: ServerConfiguration {
+        get { chosenConfiguration ?? ServerConfiguration() }
+        set { chosenConfiguration = newValue }
+    }
+    private var chosenConfiguration: ServerConfiguration?
     /// A catalog to reuse (tests share one); nil opens the one in the cache directory.
     public var catalog: (any CatalogQuerying)?
 
-    public init(configuration: ServerConfiguration = ServerConfiguration(), catalog: (any CatalogQuerying)? = nil) {
-        self.configuration = configuration
+    /// The catalog opened in each cache directory, kept open until the process exits and reused
+    /// by the next start there (`connect` back to the embedded backend): closing the read-only
+    /// database gains nothing, and GRDB's close costs ~0.7 ms at its first use (it sets up
+    /// Foundation's NotificationCenter), at the end of every one-shot command.
+    private static let openedCatalogs = Mutex<[String: SQLiteCatalog]>([:])
+
+    public init(configuration: ServerConfiguration? = nil, catalog: (any CatalogQuerying)? = nil) {
+        chosenConfiguration = configuration
         self.catalog = catalog
     }
 
@@ -29,7 +41,12 @@ public struct LocalEmbeddedBackend: EmbeddedBackend {
         } else {
             do {
                 try FileManager.default.createDirectory(at: cacheDirectory, withIntermediateDirectories: true)
-                catalog = try SQLiteCatalog.open(cacheDirectory: cacheDirectory)
+                catalog = try Self.openedCatalogs.withLock { opened in
+                    if let reused = opened[cacheDirectory.path] { return reused }
+                    let new = try SQLiteCatalog.open(cacheDirectory: cacheDirectory)
+                    opened[cacheDirectory.path] = new
+                    return new
+                }
             } catch {
                 throw ShellError(.failure, "cannot open the bundled catalog in \(cacheDirectory.path): \(error)")
             }
@@ -41,8 +58,11 @@ public struct LocalEmbeddedBackend: EmbeddedBackend {
         let logger = Logger(label: "bts.embedded") { _ in SwiftLogNoOpLogHandler() }
         do {
             // The socket opens only when a stream or an upload needs it: ordinary requests are
-            // answered in this process (`inProcess`), so a one-shot lookup never listens.
-            return try await LocalServer.start(configuration, catalog: catalog, logger: logger, listening: .onDemand)
+            // answered in this process (`inProcess`), so a one-shot lookup never listens; the job
+            // store opens at the first job request, so it never opens `jobs.sqlite` either.
+            return try await LocalServer.start(
+                configuration, catalog: catalog, logger: logger,
+                modules: [CoreRoutes(), JobRoutes(opensLazily: true)], listening: .onDemand)
         } catch {
             throw ShellError(.network, "cannot start the embedded server: \(error)")
         }

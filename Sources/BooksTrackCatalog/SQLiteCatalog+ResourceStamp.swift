@@ -38,7 +38,7 @@ struct CatalogResourceStamp: Equatable {
     static func storedKey(for url: URL, in directory: URL) -> String? {
         let stampURL = directory.appendingPathComponent(fileName)
         guard let data = try? Data(contentsOf: stampURL), data.count < 8192,
-            let stored = CatalogResourceStamp(line: String(decoding: data, as: UTF8.self).trimmingCharacters(in: .newlines)),
+            let stored = CatalogResourceStamp(line: String(decoding: data.prefix { $0 != 0x0A && $0 != 0x0D }, as: UTF8.self)),
             let current = CatalogResourceStamp(of: url, key: stored.key), current == stored
         else { return nil }
         return stored.key
@@ -52,11 +52,42 @@ struct CatalogResourceStamp: Equatable {
 }
 
 extension SQLiteCatalog {
-    /// The bundled cleaned catalog's location (`Resources/catalog.tsv`).
+    /// The bundled cleaned catalog's location (`Resources/catalog.tsv`): in the resource bundle
+    /// beside the executable (SwiftPM names it `<package>_<target>.resources`; `scripts/install`
+    /// copies it there too), found with one `stat`; else where `Bundle.module` finds it.
+    /// Foundation's `Bundle` costs about 1 ms at its first use (CFURL and NSString set-up), which
+    /// was every start of the embedded backend.
     static func bundledResourceURL() throws -> URL {
+        if let directory = executableDirectory() {
+            let path = directory + "/bts_BooksTrackCatalog.resources/Resources/catalog.tsv"
+            var info = stat()
+            if stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG {
+                return URL(filePath: path, directoryHint: .notDirectory)
+            }
+        }
+        return try moduleBundleResourceURL()
+    }
+
+    /// The resource as `Bundle.module` finds it.
+    static func moduleBundleResourceURL() throws -> URL {
         guard let url = Bundle.module.url(forResource: "catalog", withExtension: "tsv", subdirectory: "Resources")
             ?? Bundle.module.url(forResource: "catalog", withExtension: "tsv")
         else { throw OpenError.missingResource }
         return url
+    }
+
+    /// The directory of the running executable (`/proc/self/exe`, links resolved), or nil.
+    static func executableDirectory() -> String? {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = buffer.withUnsafeMutableBufferPointer { raw in
+            raw.withMemoryRebound(to: CChar.self) { chars -> Int in
+                guard let base = chars.baseAddress else { return -1 }
+                return readlink("/proc/self/exe", base, chars.count - 1)
+            }
+        }
+        guard count > 0 else { return nil }
+        let path = String(decoding: buffer[..<count], as: UTF8.self)
+        guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return nil }
+        return String(path[..<slash])
     }
 }

@@ -5,6 +5,17 @@ import Testing
 
 /// The bundled resource's content key is reused only while the resource is the same file.
 @Suite struct ResourceStampTests {
+    /// The resource found beside the executable is the file `Bundle.module` finds.
+    @Test func theResourceBesideTheExecutableIsTheBundlesOne() throws {
+        let fast = try SQLiteCatalog.bundledResourceURL()
+        let bundled = try SQLiteCatalog.moduleBundleResourceURL()
+        #expect(fast.resolvingSymlinksInPath().standardizedFileURL.path
+            == bundled.resolvingSymlinksInPath().standardizedFileURL.path)
+        #expect(fast.lastPathComponent == "catalog.tsv")
+        let directory = try #require(SQLiteCatalog.executableDirectory())
+        #expect(fast.path.hasPrefix(directory + "/"), "found by the stat beside the executable")
+    }
+
     @Test func keyIsReusedUntilTheFileChanges() throws {
         let dir = try makeTempDirectory("stamp")
         defer { try? FileManager.default.removeItem(at: dir) }

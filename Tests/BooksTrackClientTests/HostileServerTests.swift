@@ -82,6 +82,33 @@ struct HostileServerTests {
         }
     }
 
+    /// The byte-level query encoder agrees with Foundation's `addingPercentEncoding` (alphanumerics
+    /// and `-._~` allowed) on ASCII, Latin-1, CJK, emoji and fuzzed strings.
+    @Test func percentEncodingAgreesWithFoundation() {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        let pool: [Unicode.Scalar] = (0x20...0x7E).compactMap(Unicode.Scalar.init)
+            + [0xE9, 0xDC, 0xA0, 0x65E5, 0x672C, 0x1F600, 0x2028].compactMap(Unicode.Scalar.init)
+        var rng = SystemRandomNumberGenerator()
+        for round in 0..<3_000 {
+            let length = round < pool.count ? 1 : Int.random(in: 0...16, using: &rng)
+            let text = round < pool.count ? String(Character(pool[round]))
+                : String(String.UnicodeScalarView((0..<length).map { _ in pool.randomElement(using: &rng)! }))
+            #expect(RequestSpec.encode(text) == text.addingPercentEncoding(withAllowedCharacters: allowed), "\(text)")
+        }
+    }
+
+    /// `X-Response-Time` in the forms servers send it.
+    @Test func responseTimeHeaderForms() {
+        #expect(BooksTrackAPI.milliseconds("12") == 12)
+        #expect(BooksTrackAPI.milliseconds("12ms") == 12)
+        #expect(BooksTrackAPI.milliseconds(" 3.5 MS ") == 3.5)
+        #expect(BooksTrackAPI.milliseconds("12 ms") == 12)
+        for bad in ["fast", "", "ms", "12s", "\u{1B}[31m"] {
+            #expect(BooksTrackAPI.milliseconds(bad) == nil, "\(bad)")
+        }
+    }
+
     // MARK: redirects
 
     @Test(arguments: ["http://127.0.0.1:99999/x", "http://127.0.0.1:65536/", "//127.0.0.1:123456/y"])

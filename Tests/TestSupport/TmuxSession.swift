@@ -32,6 +32,9 @@ public final class TmuxSession {
     private let tmux: String
     private let configFile: URL
     private var closed = false
+    /// The tmux server's and the program's process ids (killed by `close()` if `kill-server` did
+    /// not end them: a loaded full test run has left both alive).
+    private var processIDs: [pid_t] = []
 
     /// Starts `command` (argv; the first element is the program) in a `width`×`height` terminal
     /// with `environment` added to the current one. `remain-on-exit` keeps the pane after the
@@ -50,6 +53,8 @@ public final class TmuxSession {
         // No output capture: the server this forks would inherit the pipe and keep it open.
         try run(["new-session", "-d", "-s", target, "-x", "\(width)", "-y", "\(height)", shellCommand],
                 capture: false)
+        processIDs = ((try? run(["display-message", "-p", "-t", target, "#{pid} #{pane_pid}"])) ?? "")
+            .split(whereSeparator: \.isWhitespace).compactMap { pid_t($0) }.filter { $0 > 1 }
     }
 
     deinit { close() }
@@ -59,7 +64,18 @@ public final class TmuxSession {
         guard !closed else { return }
         closed = true
         _ = try? run(["kill-server"])
+        // Give the server up to half a second to end what it was told to end; then end it for sure.
+        for _ in 0..<50 where processIDs.contains(where: Self.isRunning) { usleep(10_000) }
+        for pid in processIDs where Self.isRunning(pid) { kill(pid, SIGKILL) }
         try? FileManager.default.removeItem(at: configFile)
+    }
+
+    /// The process exists and has not exited (a zombie has).
+    private static func isRunning(_ pid: pid_t) -> Bool {
+        guard kill(pid, 0) == 0 else { return false }
+        let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+        guard let close = stat.lastIndex(of: ")") else { return true }
+        return !stat[close...].hasPrefix(") Z")
     }
 
     // MARK: input

@@ -11,13 +11,18 @@ public struct XDGPaths: Sendable, Hashable {
 
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
         let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        // Directory hints throughout: without them each URL asks the file system (a stat per part,
+        // at every start).
         func base(_ variable: String, _ fallback: String) -> URL {
-            if let value = environment[variable], value.hasPrefix("/") { return URL(fileURLWithPath: value) }
-            return URL(fileURLWithPath: home).appendingPathComponent(fallback)
+            if let value = environment[variable], value.hasPrefix("/") {
+                return URL(filePath: value, directoryHint: .isDirectory)
+            }
+            return URL(filePath: home, directoryHint: .isDirectory).appending(path: fallback, directoryHint: .isDirectory)
         }
-        configFile = base("XDG_CONFIG_HOME", ".config").appendingPathComponent("bts/config.toml")
-        rcFile = base("XDG_CONFIG_HOME", ".config").appendingPathComponent("bts/rc.bts")
-        cacheDirectory = base("XDG_CACHE_HOME", ".cache").appendingPathComponent("bts")
-        stateDirectory = base("XDG_STATE_HOME", ".local/state").appendingPathComponent("bts")
+        let config = base("XDG_CONFIG_HOME", ".config").appending(path: "bts", directoryHint: .isDirectory)
+        configFile = config.appending(path: "config.toml", directoryHint: .notDirectory)
+        rcFile = config.appending(path: "rc.bts", directoryHint: .notDirectory)
+        cacheDirectory = base("XDG_CACHE_HOME", ".cache").appending(path: "bts", directoryHint: .isDirectory)
+        stateDirectory = base("XDG_STATE_HOME", ".local/state").appending(path: "bts", directoryHint: .isDirectory)
     }
 }

@@ -98,9 +98,7 @@ private final class SignalWatcherState: @unchecked Sendable {
     init(watched: [SignalWatcher.Event], continuation: AsyncStream<SignalWatcher.Event>.Continuation) {
         self.watched = watched
         self.continuation = continuation
-        for event in watched {
-            SignalHub.shared.subscribe(event, id: id) { [weak self] in self?.deliver(event) }
-        }
+        SignalHub.shared.subscribe(watched, id: id) { [weak self] event in self?.deliver(event) }
     }
 
     var hasDelivered: Bool {
@@ -141,24 +139,32 @@ final class SignalHub: @unchecked Sendable {
     private var sources: [Int32: any DispatchSourceSignal] = [:]
     private var subscribers: [Int32: [UUID: @Sendable () -> Void]] = [:]
 
-    func subscribe(_ event: SignalWatcher.Event, id: UUID, handler: @escaping @Sendable () -> Void) {
-        let number = event.signalNumber
+    func subscribe(
+        _ events: [SignalWatcher.Event], id: UUID, handler: @escaping @Sendable (SignalWatcher.Event) -> Void
+    ) {
         lock.lock()
         defer { lock.unlock() }
-        subscribers[number, default: [:]][id] = handler
-        guard sources[number] == nil else { return }
-        if number != SIGWINCH { _ = signal(number, SIG_IGN) }  // SIGWINCH is ignored by default
-        let before = Self.disposition(number)
-        let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-        source.setEventHandler { [weak self] in self?.deliver(number) }
-        source.resume()
-        sources[number] = source
-        // libdispatch registers the source on its manager thread, after `resume()` returns; until
-        // its handler replaces SIG_IGN a signal is discarded (seen: a SIGINT to a just-started
-        // `bts -c` on a loaded machine was lost). Wait for it, so that a signal sent once the
-        // watcher exists is never lost.
+        var registering: [(number: Int32, before: Int)] = []
+        for event in events {
+            let number = event.signalNumber
+            subscribers[number, default: [:]][id] = { handler(event) }
+            guard sources[number] == nil else { continue }
+            if number != SIGWINCH { _ = signal(number, SIG_IGN) }  // SIGWINCH is ignored by default
+            let before = Self.disposition(number)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { [weak self] in self?.deliver(number) }
+            source.resume()
+            sources[number] = source
+            registering.append((number, before))
+        }
+        // libdispatch registers the sources on its manager thread, after `resume()` returns; until
+        // a source's handler replaces SIG_IGN its signal is discarded (seen: a SIGINT to a
+        // just-started `bts -c` on a loaded machine was lost). Wait for them (all at once), so
+        // that a signal sent once the watcher exists is never lost.
         let deadline = ContinuousClock.now + .seconds(5)
-        while Self.disposition(number) == before, ContinuousClock.now < deadline { usleep(500) }
+        while registering.contains(where: { Self.disposition($0.number) == $0.before }), ContinuousClock.now < deadline {
+            usleep(200)
+        }
     }
 
     /// The signal's current handler as a number (0 = SIG_DFL, 1 = SIG_IGN, else a function).

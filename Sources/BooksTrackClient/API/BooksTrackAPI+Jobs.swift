@@ -24,7 +24,7 @@ public enum JobResults: Sendable, Hashable, Decodable {
 
 extension BooksTrackAPI {
     static func pathSegment(_ id: String) -> String {
-        id.addingPercentEncoding(withAllowedCharacters: RequestSpec.queryAllowed) ?? id
+        RequestSpec.encode(id)
     }
 
     /// `GET /api/v2/imports/{jobId}` — job status (also serves batch jobs on the stand-in and on

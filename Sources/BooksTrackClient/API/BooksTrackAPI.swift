@@ -49,7 +49,7 @@ public actor BooksTrackAPI {
     /// Creates an API client (no request is sent until the first call or `connect()`).
     public init(configuration: APIConfiguration) {
         self.configuration = configuration
-        self.transport = HTTPTransport(client: HTTPTransport.makeClient(configuration), configuration: configuration)
+        self.transport = HTTPTransport(configuration: configuration)
         var ledger = RateLimitLedger(clock: configuration.now)
         ledger.seedDocumentedLimits()
         self.ledger = ledger
@@ -74,7 +74,7 @@ public actor BooksTrackAPI {
         tokenKeeper?.cancel()
         tokenKeeper = nil
         for flight in flights.values { flight.cancelRequest() }
-        try? await transport.client.shutdown()
+        await transport.clients.shutDown()
     }
 
     /// Replaces the retry policy for calls started from now on (e.g. the shell's `set wait off`).

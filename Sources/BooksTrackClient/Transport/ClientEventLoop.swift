@@ -1,5 +1,6 @@
 import NIOCore
 import NIOPosix
+import Synchronization
 
 /// The event loop a command-line process gives its API clients (`APIConfiguration.executor`), and
 /// a task executor that runs Swift jobs on that loop.
@@ -10,17 +11,44 @@ import NIOPosix
 /// README's Benchmarks). Anything that blocks then delays only this process's own I/O, which a
 /// sequential shell waits for anyway.
 public enum ClientEventLoop {
-    /// One of NIO's shared loops.
-    public static let executor = EventLoopTaskExecutor(NIOSingletons.posixEventLoopGroup.next())
+    /// One of NIO's shared loops, started by the first API client that uses it (a command that
+    /// never talks to a server, such as `help`, starts no thread).
+    public static let executor = EventLoopTaskExecutor { NIOSingletons.posixEventLoopGroup.next() }
 }
 
-/// A `TaskExecutor` over a NIO event loop: each job runs as one task of the loop.
+/// A `TaskExecutor` over a NIO event loop: each job runs as one task of the loop. Created lazily,
+/// it runs jobs on Swift's global pool until something asks for `loop`.
 public final class EventLoopTaskExecutor: TaskExecutor {
-    public let loop: any EventLoop
+    private let resolve: @Sendable () -> any EventLoop
+    private let resolved: Mutex<(any EventLoop)?>
 
-    public init(_ loop: any EventLoop) { self.loop = loop }
+    /// An executor on `loop`.
+    public init(_ loop: any EventLoop) {
+        resolve = { loop }
+        resolved = Mutex(loop)
+    }
+
+    /// An executor whose loop is `resolve()`, called once, when `loop` is first read.
+    public init(resolve: @escaping @Sendable () -> any EventLoop) {
+        self.resolve = resolve
+        resolved = Mutex(nil)
+    }
+
+    /// The loop (resolved on first use).
+    public var loop: any EventLoop {
+        resolved.withLock { current in
+            if let current { return current }
+            let loop = resolve()
+            current = loop
+            return loop
+        }
+    }
 
     public func enqueue(_ job: consuming ExecutorJob) {
+        guard let loop = resolved.withLock({ $0 }) else {
+            globalConcurrentExecutor.enqueue(job)
+            return
+        }
         let job = UnownedJob(job)
         loop.execute { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
     }

@@ -22,8 +22,17 @@ struct RawResponse: Sendable {
 /// Sends single attempts over one shared `HTTPClient`: deadline per attempt, bounded body reads,
 /// real cancellation, tracing with secrets masked.
 struct HTTPTransport: Sendable {
-    let client: HTTPClient
+    let clients: LazyHTTPClient
     let configuration: APIConfiguration
+
+    init(configuration: APIConfiguration) {
+        self.configuration = configuration
+        clients = LazyHTTPClient { Self.makeClient(configuration) }
+    }
+
+    /// The shared HTTP client, created by the first request that goes over a socket (an embedded
+    /// one-shot command answered in-process never creates one).
+    var client: HTTPClient { clients.client }
 
     /// Creates the shared client (no read timeout: ordinary requests carry a deadline, streams an
     /// idle timer), on the configured loop if there is one.
@@ -350,5 +359,34 @@ final class DeadlineRace<T: Sendable>: Sendable {
         guard let continuation else { return }
         if case .failure = result { task?.cancel() }
         continuation.resume(with: result)
+    }
+}
+
+/// An `HTTPClient` made on first use, shut down by `shutDown()` (a client asked for after that is
+/// made shut down, so its requests fail as on a closed client and nothing is left running).
+final class LazyHTTPClient: Sendable {
+    private let make: @Sendable () -> HTTPClient
+    private let state = Mutex<(client: HTTPClient?, closed: Bool)>((nil, false))
+
+    init(_ make: @escaping @Sendable () -> HTTPClient) { self.make = make }
+
+    var client: HTTPClient {
+        let (client, closedAlready) = state.withLock { state -> (HTTPClient, Bool) in
+            if let client = state.client { return (client, false) }
+            let new = make()
+            state.client = new
+            return (new, state.closed)
+        }
+        if closedAlready { Task { try? await client.shutdown() } }
+        return client
+    }
+
+    /// Shuts the client down if one was made.
+    func shutDown() async {
+        let client = state.withLock { state -> HTTPClient? in
+            state.closed = true
+            return state.client
+        }
+        try? await client?.shutdown()
     }
 }

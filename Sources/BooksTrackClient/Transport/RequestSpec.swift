@@ -65,13 +65,35 @@ struct RequestSpec: Sendable {
     /// Whether identical concurrent calls may share one request (and the cache).
     var isIdempotentRead: Bool { method == .GET }
 
-    static let queryAllowed: CharacterSet = {
-        var set = CharacterSet.alphanumerics
-        set.insert(charactersIn: "-._~")
-        return set
-    }()
-
+    /// Percent-encodes every UTF-8 byte except RFC 3986's unreserved ones (`A-Z a-z 0-9 - . _ ~`),
+    /// as Foundation's `addingPercentEncoding` with those characters allowed does (test), byte by
+    /// byte: Foundation's version was ~2% of a sequential lookup's client CPU.
     static func encode(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: queryAllowed) ?? text
+        let utf8 = text.utf8
+        guard utf8.contains(where: { !isUnreserved($0) }) else { return text }
+        let hex = Array("0123456789ABCDEF".utf8)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(utf8.count * 3)
+        for byte in utf8 {
+            if isUnreserved(byte) {
+                bytes.append(byte)
+            } else {
+                bytes.append(0x25)  // %
+                bytes.append(hex[Int(byte >> 4)])
+                bytes.append(hex[Int(byte & 0x0F)])
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    static func isUnreserved(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+            UInt8(ascii: "~"):
+            return true
+        default:
+            return false
+        }
     }
 }

@@ -5,16 +5,17 @@ import Hummingbird
 
 extension JobRoutes {
     static func registerBatch<Context: RequestContext>(
-        on router: Router<Context>, engine: JobEngine, clientIP: @escaping @Sendable (Request, Context) -> String
+        on router: Router<Context>, engine source: JobEngineSource, clientIP: @escaping @Sendable (Request, Context) -> String
     ) {
         let handler: @Sendable (Request, Context) async -> Response = { request, context in
             let started = ContinuousClock.now
             let request = request
             let parsed: BatchEnrichRequest
-            switch await decodeBatch(request.body, engine: engine) {
+            switch await decodeBatch(request.body, configuration: source.configuration) {
             case .failure(let rejection): return rejection.response
             case .success(let body): parsed = body
             }
+            guard let engine = source.engineIfAvailable else { return JobEngineSource.unavailable }
             do throws(JobEngine.SubmissionError) {
                 let (record, _) = try await engine.submitBatch(
                     items: parsed.items, clientJobID: parsed.jobId, owner: clientIP(request, context))
@@ -33,9 +34,8 @@ extension JobRoutes {
     }
 
     /// The request, or the 400 that answers it.
-    static func decodeBatch(_ body: RequestBody, engine: JobEngine) async -> Result<BatchEnrichRequest, BatchRejection>
+    static func decodeBatch(_ body: RequestBody, configuration config: JobEngineConfiguration) async -> Result<BatchEnrichRequest, BatchRejection>
     {
-        let config = engine.configuration
         let bytes: ByteBuffer
         do {
             bytes = try await CSVUpload.collect(body, limit: config.maxBatchBodyBytes)

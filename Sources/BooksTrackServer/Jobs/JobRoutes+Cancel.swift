@@ -4,7 +4,7 @@ import HTTPTypes
 import Hummingbird
 
 extension JobRoutes {
-    static func registerCancel<Context: RequestContext>(on router: Router<Context>, engine: JobEngine) {
+    static func registerCancel<Context: RequestContext>(on router: Router<Context>, engine source: JobEngineSource) {
         let handler: @Sendable (Request, Context) async -> Response = { request, context in
             let started = ContinuousClock.now
             let challenge: HTTPFields = [.wwwAuthenticate: "Bearer"]
@@ -14,6 +14,7 @@ extension JobRoutes {
                     extraHeaders: challenge)
             }
             guard let id = jobID(context) else { return JobHTTP.error(.invalidRequest, "malformed job id") }
+            guard let engine = source.engineIfAvailable else { return JobEngineSource.unavailable }
             switch await engine.cancel(id, token: token) {
             case .notFound:
                 return JobHTTP.notFound(job: id)
@@ -57,13 +58,14 @@ extension JobRoutes {
             guard let old = refresh.oldToken, !old.isEmpty else {
                 return JobHTTP.error(.missingParameter, "oldToken is required")
             }
+            guard let engine = source.engineIfAvailable else { return JobEngineSource.unavailable }
             switch await engine.refreshToken(of: id, oldToken: old) {
             case .notFound:
                 return JobHTTP.notFound(job: id)
             case .unauthorized(let reason):
                 return JobHTTP.error(.unauthorized, reason)
             case .tooEarly(let seconds):
-                let window = Int(engine.configuration.tokenRefreshWindow.jobSeconds / 60)
+                let window = Int(source.configuration.tokenRefreshWindow.jobSeconds / 60)
                 return JobHTTP.error(
                     .invalidRequest,
                     "a token can be refreshed only in the last \(window) min of its life; try again in \(seconds) s")

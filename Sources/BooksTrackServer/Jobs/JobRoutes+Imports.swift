@@ -5,12 +5,12 @@ import Hummingbird
 
 extension JobRoutes {
     static func registerImports<Context: RequestContext>(
-        on router: Router<Context>, engine: JobEngine, clientIP: @escaping @Sendable (Request, Context) -> String
+        on router: Router<Context>, engine source: JobEngineSource, clientIP: @escaping @Sendable (Request, Context) -> String
     ) {
         // POST /api/v2/imports — multipart/form-data with a `file` part (or a text/csv body).
         router.post("/api/v2/imports") { request, context -> Response in
             let started = ContinuousClock.now
-            let maxFile = engine.configuration.maxCSVBytes
+            let maxFile = source.configuration.maxCSVBytes
             let tooLarge = JobHTTP.error(
                 .fileTooLarge,
                 "the CSV file is larger than \(maxFile / (1024 * 1024)) MB (\(CSVImportParser.grouped(maxFile)) bytes)")
@@ -30,6 +30,7 @@ extension JobRoutes {
             } catch {
                 return JobHTTP.error(.invalidRequest, "could not read the request body")
             }
+            let engine = try source.engine()
             do throws(JobEngine.SubmissionError) {
                 let record = try await engine.submitImport(csv: csv, owner: clientIP(request, context))
                 let accepted = ImportAccepted(jobId: record.id, authToken: record.authToken, token: record.authToken)
@@ -43,18 +44,18 @@ extension JobRoutes {
         router.get("/api/v2/imports/:id") { _, context -> Response in
             let started = ContinuousClock.now
             guard let id = jobID(context) else { return JobHTTP.error(.invalidRequest, "malformed job id") }
-            guard let record = await engine.record(of: id) else { return JobHTTP.notFound(job: id) }
+            guard let record = try await source.engine().record(of: id) else { return JobHTTP.notFound(job: id) }
             return JobHTTP.success(record.wireStatus, started: started)
         }
 
         // GET /api/v2/imports/{id}/results and GET /v1/jobs/{id}/results.
         router.get("/api/v2/imports/:id/results") { _, context -> Response in
             guard let id = jobID(context) else { return JobHTTP.error(.invalidRequest, "malformed job id") }
-            return await resultsResponse(engine: engine, id: id, started: .now)
+            return await resultsResponse(engine: try source.engine(), id: id, started: .now)
         }
         router.get("/v1/jobs/:id/results") { _, context -> Response in
             guard let id = jobID(context) else { return JobHTTP.error(.invalidRequest, "malformed job id") }
-            return await resultsResponse(engine: engine, id: id, started: .now)
+            return await resultsResponse(engine: try source.engine(), id: id, started: .now)
         }
 
         // GET /api/v2/imports/{id}/stream — Server-Sent Events.
@@ -66,7 +67,7 @@ extension JobRoutes {
             }
             let id = context.parameters.get("id") ?? ""
             let lastEventID = JobHeader.lastEventID.flatMap { request.headers[$0] }
-            return JobSSE.response(engine: engine, jobID: id, lastEventID: lastEventID)
+            return JobSSE.response(engine: try source.engine(), jobID: id, lastEventID: lastEventID)
         }
     }
 }

@@ -15,12 +15,15 @@ extension JobRoutes: ServerRouteModule {
     ///     survive a restart).
     ///   - clock: the engine's wall clock; default: the server's `services.now`.
     ///   - configure: last-minute changes to the engine configuration (tests: TTLs, SSE drop fault…).
+    ///   - opensLazily: open the engine (`jobs.sqlite`, recovery of stored jobs) at the first job
+    ///     request instead of at server start (the embedded backend).
     public init(
-        dataDirectory: URL? = nil, clock: (any JobClock)? = nil,
+        dataDirectory: URL? = nil, clock: (any JobClock)? = nil, opensLazily: Bool = false,
         configure: @escaping @Sendable (inout JobEngineConfiguration) -> Void = { _ in }
     ) {
         self.dataDirectory = dataDirectory
         self.clock = clock
+        self.opensLazily = opensLazily
         self.configureEngine = configure
     }
 
@@ -40,9 +43,17 @@ extension JobRoutes: ServerRouteModule {
         var config = JobEngineConfiguration(server: services.configuration, dataDirectory: directory)
         configureEngine(&config)
         let now = services.now
-        let engine = try JobEngine(
-            configuration: config, catalog: services.catalog, clock: clock ?? ClosureJobClock(now),
-            logger: services.logger)
+        let catalog = services.catalog
+        let logger = services.logger
+        let jobClock = clock ?? ClosureJobClock(now)
+        let engineConfiguration = config
+        let open: @Sendable () throws -> JobEngine = {
+            try JobEngine(configuration: engineConfiguration, catalog: catalog, clock: jobClock, logger: logger)
+        }
+        // `bts serve` opens the store at start (a broken jobs directory stops it there, and jobs a
+        // restart interrupted are marked failed at once); the embedded backend at the first job request.
+        let engine = opensLazily
+            ? JobEngineSource(configuration: engineConfiguration, opening: open) : JobEngineSource(try open())
 
         router.add(middleware: JobFeatureGate(services: services))
         router.add(middleware: services.rateLimitByRoute())
@@ -59,7 +70,7 @@ extension JobRoutes: ServerRouteModule {
                     dialect: services.configuration.dialect == .production ? services.dialectState : nil),
                 configuration: .init(http1: http1, ws: .init()), limits: services.configuration.requestHeadLimits),
             onShutdown: {
-                await engine.shutdown()
+                await engine.openedEngine?.shutdown()
                 if temporary { try? FileManager.default.removeItem(at: directory) }
             },
             providedFeatures: [.csvImport, .batchEnrichment, .sseProgress, .jobCancellation])

@@ -18,10 +18,18 @@ extension JobRoutes {
     public static func registerWebSocket<Context: WebSocketRequestContext>(
         on router: Router<Context>, engine: JobEngine, dialect: ProductionDialectState? = nil
     ) {
+        registerWebSocket(on: router, engine: JobEngineSource(engine), dialect: dialect)
+    }
+
+    /// `registerWebSocket` with an engine that may be opened by the first job request.
+    public static func registerWebSocket<Context: WebSocketRequestContext>(
+        on router: Router<Context>, engine source: JobEngineSource, dialect: ProductionDialectState? = nil
+    ) {
         router.ws(
             "/ws/progress",
             shouldUpgrade: { request, _ in
                 if let dialect {
+                    guard let engine = try? source.engine() else { return .dontUpgrade }
                     return await ProductionDialect.shouldUpgrade(request, engine: engine, state: dialect)
                 }
                 // Echo the auth subprotocol so that clients which require an accepted protocol connect;
@@ -34,7 +42,7 @@ extension JobRoutes {
             },
             onUpgrade: { inbound, outbound, context in
                 try await JobWebSocket.run(
-                    engine: engine, request: context.request, inbound: inbound, outbound: outbound,
+                    engine: try source.engine(), request: context.request, inbound: inbound, outbound: outbound,
                     productionDialect: dialect != nil)
             })
     }
@@ -43,8 +51,15 @@ extension JobRoutes {
     public static func makeWebSocketRouter(
         engine: JobEngine, dialect: ProductionDialectState? = nil
     ) -> Router<BasicWebSocketRequestContext> {
+        makeWebSocketRouter(engine: JobEngineSource(engine), dialect: dialect)
+    }
+
+    /// `makeWebSocketRouter` with an engine that may be opened by the first job request.
+    public static func makeWebSocketRouter(
+        engine source: JobEngineSource, dialect: ProductionDialectState? = nil
+    ) -> Router<BasicWebSocketRequestContext> {
         let router = Router(context: BasicWebSocketRequestContext.self)
-        registerWebSocket(on: router, engine: engine, dialect: dialect)
+        registerWebSocket(on: router, engine: source, dialect: dialect)
         return router
     }
 

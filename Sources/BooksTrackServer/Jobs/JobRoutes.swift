@@ -12,6 +12,7 @@ import Hummingbird
 public struct JobRoutes: Sendable {
     let dataDirectory: URL?
     let clock: (any JobClock)?
+    let opensLazily: Bool
     let configureEngine: @Sendable (inout JobEngineConfiguration) -> Void
 
     /// Registers every HTTP job route on `router`. `clientIP` names the client for the
@@ -20,9 +21,17 @@ public struct JobRoutes: Sendable {
         on router: Router<Context>, engine: JobEngine,
         clientIP: @escaping @Sendable (Request, Context) -> String
     ) {
-        registerImports(on: router, engine: engine, clientIP: clientIP)
-        registerBatch(on: router, engine: engine, clientIP: clientIP)
-        registerCancel(on: router, engine: engine)
+        register(on: router, engine: JobEngineSource(engine), clientIP: clientIP)
+    }
+
+    /// Registers every HTTP job route with an engine that may be opened by the first job request.
+    public static func register<Context: RequestContext>(
+        on router: Router<Context>, engine source: JobEngineSource,
+        clientIP: @escaping @Sendable (Request, Context) -> String
+    ) {
+        registerImports(on: router, engine: source, clientIP: clientIP)
+        registerBatch(on: router, engine: source, clientIP: clientIP)
+        registerCancel(on: router, engine: source)
     }
 
     /// Registers every HTTP job route, naming clients by their remote IP address.

@@ -147,4 +147,39 @@ struct JobModuleIntegrationTests {
         #expect(try status.data()["error"]?["code"] == "E_UNKNOWN_ERROR")
         await again.shutdown()
     }
+
+    /// The embedded backend's module (`opensLazily`): nothing is opened until the first job
+    /// request; a job store that cannot be opened is an INTERNAL_ERROR answer on job routes only.
+    @Test func aLazyEngineOpensAtTheFirstJobRequest() async throws {
+        let temp = try TempDir()
+        defer { temp.cleanup() }
+        var logger = Logger(label: "jobs-module-test")
+        logger.logLevel = .warning
+        let store = temp.url.appendingPathComponent("jobs.sqlite")
+        let server = try await LocalServer.start(
+            ServerConfiguration(port: 0), catalog: JobsFakeCatalog.standard, logger: logger,
+            modules: [CoreRoutes(), JobRoutes(dataDirectory: temp.url, opensLazily: true)])
+        #expect(try await httpRequest(.GET, server.base + "/health").status == 200)
+        #expect(!FileManager.default.fileExists(atPath: store.path), "opened before any job request")
+        let accepted = try await uploadCSV(server, "Title,Author\nThe Hobbit,Tolkien\n")
+        #expect(accepted.status == 202)
+        #expect(FileManager.default.fileExists(atPath: store.path))
+        let id = try #require(try accepted.data()["jobId"]?.stringValue)
+        #expect(try await httpRequest(.GET, server.base + "/api/v2/imports/\(id)").status == 200)
+        await server.shutdown()
+
+        // A data directory that is a file: job routes answer INTERNAL_ERROR, the rest works.
+        let blocked = temp.url.appendingPathComponent("not-a-directory")
+        try Data("x".utf8).write(to: blocked)
+        let broken = try await LocalServer.start(
+            ServerConfiguration(port: 0), catalog: JobsFakeCatalog.standard, logger: logger,
+            modules: [CoreRoutes(), JobRoutes(dataDirectory: blocked, opensLazily: true)])
+        let refused = try await uploadCSV(broken, "Title,Author\nThe Hobbit,Tolkien\n")
+        #expect(refused.status == 500)
+        #expect(try refused.errorCode() == "INTERNAL_ERROR")
+        let status = try await httpRequest(.GET, broken.base + "/api/v2/imports/abc")
+        #expect(status.status == 500)
+        #expect(try await httpRequest(.GET, broken.base + "/health").status == 200)
+        await broken.shutdown()
+    }
 }
