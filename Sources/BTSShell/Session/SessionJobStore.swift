@@ -16,7 +16,7 @@ struct SessionJobStore: Sendable, Hashable {
     let file: URL
 
     init(stateDirectory: URL) {
-        file = stateDirectory.appendingPathComponent("jobs.json")
+        file = stateDirectory.appending(path: "jobs.json", directoryHint: .notDirectory)
     }
 
     private struct Entry: Codable {

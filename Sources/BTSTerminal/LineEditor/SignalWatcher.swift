@@ -136,8 +136,10 @@ final class SignalHub: @unchecked Sendable {
     static let shared = SignalHub()
     // @unchecked: mutable state guarded by `lock`.
     private let lock = NSLock()
-    private var sources: [Int32: any DispatchSourceSignal] = [:]
-    private var subscribers: [Int32: [UUID: @Sendable () -> Void]] = [:]
+    // Arrays, not dictionaries: a handful of entries, and no Hashable conformance looked up at
+    // every start (each first lookup scans the binary's ~11,000 conformance records).
+    private var sources: [(number: Int32, source: any DispatchSourceSignal)] = []
+    private var subscribers: [(number: Int32, id: UUID, handler: @Sendable () -> Void)] = []
 
     func subscribe(
         _ events: [SignalWatcher.Event], id: UUID, handler: @escaping @Sendable (SignalWatcher.Event) -> Void
@@ -147,14 +149,15 @@ final class SignalHub: @unchecked Sendable {
         var registering: [(number: Int32, before: Int)] = []
         for event in events {
             let number = event.signalNumber
-            subscribers[number, default: [:]][id] = { handler(event) }
-            guard sources[number] == nil else { continue }
+            subscribers.removeAll { $0.number == number && $0.id == id }
+            subscribers.append((number, id, { handler(event) }))
+            guard !sources.contains(where: { $0.number == number }) else { continue }
             if number != SIGWINCH { _ = signal(number, SIG_IGN) }  // SIGWINCH is ignored by default
             let before = Self.disposition(number)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler { [weak self] in self?.deliver(number) }
             source.resume()
-            sources[number] = source
+            sources.append((number, source))
             registering.append((number, before))
         }
         // libdispatch registers the sources on its manager thread, after `resume()` returns; until
@@ -176,13 +179,13 @@ final class SignalHub: @unchecked Sendable {
 
     func unsubscribe(_ event: SignalWatcher.Event, id: UUID) {
         lock.lock()
-        subscribers[event.signalNumber]?[id] = nil
+        subscribers.removeAll { $0.number == event.signalNumber && $0.id == id }
         lock.unlock()
     }
 
     private func deliver(_ number: Int32) {
         lock.lock()
-        let handlers = Array((subscribers[number] ?? [:]).values)
+        let handlers = subscribers.filter { $0.number == number }.map(\.handler)
         lock.unlock()
         if handlers.isEmpty {
             guard number != SIGWINCH else { return }

@@ -1,3 +1,4 @@
+import BooksTrackContract
 import Foundation
 
 /// What one response said about rate limits: `X-RateLimit-*`, `Retry-After`, and a body delay.
@@ -54,9 +55,15 @@ public struct RateLimitObservation: Sendable, Equatable {
 
     /// A class name: 1–40 characters of `a-z A-Z 0-9 _ . -` (anything else is not shown or keyed on).
     static func parseClass(_ text: String) -> RateLimitClass? {
-        let name = text.trimmingCharacters(in: .whitespaces)
-        let allowed = name.unicodeScalars.allSatisfy {
-            $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "_.-".unicodeScalars.contains($0))
+        let name = String(text.trimmingWhitespace())
+        let allowed = name.utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "-"):
+                return true
+            default:
+                return false
+            }
         }
         guard (1...40).contains(name.count), allowed else { return nil }
         return RateLimitClass(rawValue: name)
@@ -64,13 +71,13 @@ public struct RateLimitObservation: Sendable, Equatable {
 
     /// A non-negative integer count.
     static func parseCount(_ text: String) -> Int? {
-        guard let value = Int(text.trimmingCharacters(in: .whitespaces)), value >= 0 else { return nil }
+        guard let value = Int(String(text.trimmingWhitespace())), value >= 0 else { return nil }
         return value
     }
 
     /// `X-RateLimit-Reset`: epoch milliseconds (≥ 10¹¹), epoch seconds (≥ 10⁷), else seconds from now.
     static func parseReset(_ text: String, now: Date) -> Date? {
-        guard let value = Double(text.trimmingCharacters(in: .whitespaces)), value.isFinite, value >= 0 else {
+        guard let value = Double(String(text.trimmingWhitespace())), value.isFinite, value >= 0 else {
             return nil
         }
         if value >= 1e11 { return Date(timeIntervalSince1970: value / 1000) }
@@ -80,7 +87,7 @@ public struct RateLimitObservation: Sendable, Equatable {
 
     /// `Retry-After`: delay seconds (decimals tolerated) or an HTTP date (a past date means no wait).
     static func parseRetryAfter(_ text: String, now: Date) -> Duration? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = String(text.trimmingWhitespace())
         if let seconds = Double(trimmed), seconds.isFinite {
             return seconds <= 0 ? .zero : .milliseconds(Int64(min(seconds, 1e9) * 1000))
         }
