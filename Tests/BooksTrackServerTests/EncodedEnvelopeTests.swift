@@ -67,6 +67,54 @@ import Testing
         #expect(try Self.tree(String(buffer: spliced)) == Self.tree(String(decoding: encoded, as: UTF8.self)))
     }
 
+    /// The hand-written v1 writer (`/v1/search/*`) over real catalog results by title, author and
+    /// ISBN, plus every optional present and absent and awkward strings, against the contract's encoder.
+    @Test func v1ResponsesMatchTheEncoder() throws {
+        let catalog = try SharedCatalog.get()
+        var responses: [BookSearchResponse] = [.empty]
+        for q in ["harry potter", "dune", "tolkien", "the", "zzzz-no-match"] {
+            let page = try catalog.searchTitle(q, limit: 20)
+            responses.append(BookSearchResponse(books: page.books, totalResults: page.total))
+        }
+        if let book = try catalog.book(isbn13: "9780439023481") { responses.append(BookSearchResponse(books: [book], totalResults: 1)) }
+        let links = WorkDTO.SearchLinks(googleBooks: "https://g/\"x\"", openLibrary: nil, amazon: "a\u{1}")
+        for (index, text) in Self.awkward.enumerated() {
+            var work = WorkDTO(title: text)
+            work.subjectTags = [text, "b"]
+            work.goodreadsWorkIDs = index % 2 == 0 ? [] : ["1", text]
+            work.isbndbQuality = index * 7 - 3
+            work.reviewStatus = ReviewStatus(rawValue: text)
+            work.originalLanguage = index % 2 == 0 ? text : nil
+            work.firstPublicationYear = index % 3 == 0 ? nil : -index
+            work.description = index % 2 == 1 ? text : nil
+            work.coverImageURL = "https://x/\(text)"
+            work.synthetic = index % 3 == 0 ? nil : index % 3 == 1
+            work.primaryProvider = text
+            work.contributors = index % 2 == 0 ? nil : [text]
+            work.openLibraryWorkID = text
+            work.goodreadsID = index % 2 == 0 ? nil : text
+            work.searchLinks = index % 2 == 0 ? links : (index % 3 == 0 ? WorkDTO.SearchLinks() : nil)
+            work.authors = index % 2 == 0 ? [text] : nil
+            let edition = EditionDTO(
+                isbns: [text], format: EditionFormat(rawValue: text), amazonASINs: [text], isbndbQuality: index,
+                isbn: index % 2 == 0 ? text : nil, title: text, publisher: text, publicationDate: text, pageCount: index,
+                coverImageURL: text, editionTitle: text, editionDescription: text, language: text, authors: [text])
+            let author = AuthorDTO(
+                name: text, gender: AuthorGender(rawValue: text), culturalRegion: text, nationality: nil,
+                birthYear: index % 2 == 0 ? nil : 1900 + index, deathYear: -index, bookCount: index)
+            responses.append(
+                BookSearchResponse(
+                    works: [work, WorkDTO(title: "")], editions: [edition, EditionDTO()], authors: [author],
+                    resultCount: index, totalResults: index % 2 == 0 ? nil : index))
+        }
+        for response in responses {
+            let written = response.encodedJSON()
+            let expected = try JSONCoding.encoder().encode(response)
+            #expect(try Self.tree(String(buffer: written.bytes)) == Self.tree(String(decoding: expected, as: UTF8.self)))
+            #expect(try JSONCoding.decoder().decode(BookSearchResponse.self, from: Data(buffer: written.bytes)) == response)
+        }
+    }
+
     /// The hand-written v2 writer over real catalog results (semantic, hybrid, text), plus awkward
     /// strings and scores, against the contract's encoder.
     @Test func v2ResponsesMatchTheEncoder() throws {

@@ -74,7 +74,7 @@ struct SearchRoutes {
             result = stored
             hit = true
         } else {
-            result = try EncodedJSON(compute())
+            result = try compute().encodedJSON()
             services.responseCache.store(result, for: key, ttl: ttl, now: now)
             hit = false
         }
