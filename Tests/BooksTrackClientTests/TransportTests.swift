@@ -220,9 +220,13 @@ func makeAPI(_ url: URL, _ tweak: (inout APIConfiguration) -> Void = { _ in }) -
     /// the caller's work on one event loop. Sequential and concurrent calls are answered, and a
     /// cancelled call and a body that stalls past the deadline end promptly.
     @Test func theClientOnItsOwnEventLoop() async throws {
+        let (slowArrived, arrival) = AsyncStream<Void>.makeStream()
         try await TinyServer.with({ router in
             router.get("/v1/search/title") { request, _ in
-                if request.uri.queryParameters["q"] == "slow" { try await Task.sleep(for: .seconds(8)) }
+                if request.uri.queryParameters["q"] == "slow" {
+                    arrival.yield()
+                    try await Task.sleep(for: .seconds(8))
+                }
                 return Reply.json(okSearch)
             }
             router.get("/v1/search/isbn") { _, _ in
@@ -265,7 +269,9 @@ func makeAPI(_ url: URL, _ tweak: (inout APIConfiguration) -> Void = { _ in }) -
                 #expect(clock.now - started < .seconds(7))
                 started = clock.now
                 let slow = Task(executorPreference: executor) { try await api.searchTitle("slow", limit: 1) }
-                try await Task.sleep(for: .milliseconds(100))
+                // Cancelled once the server holds the request (mid-request, not before it was sent).
+                var arrivals = slowArrived.makeAsyncIterator()
+                _ = await arrivals.next()
                 slow.cancel()
                 await #expect(throws: BooksTrackError.self) { try await slow.value }
                 #expect(clock.now - started < .seconds(7))

@@ -64,9 +64,7 @@ extension BooksTrackAPI {
     /// `X-Response-Time` as milliseconds: `12`, `12ms`, ` 3.5 MS ` (nil otherwise). By hand: the
     /// Foundation string methods cost a one-shot command ~0.5 ms at their first use.
     static func milliseconds(_ text: String) -> Double? {
-        var value = Substring(text)
-        while value.first == " " || value.first == "\t" { value.removeFirst() }
-        while value.last == " " || value.last == "\t" { value.removeLast() }
+        var value = text.trimmingWhitespace()
         if value.count >= 2, value.suffix(2).lowercased() == "ms" { value.removeLast(2) }
         while value.last == " " { value.removeLast() }
         return Double(value)

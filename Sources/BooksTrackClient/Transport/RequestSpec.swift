@@ -71,7 +71,7 @@ struct RequestSpec: Sendable {
     static func encode(_ text: String) -> String {
         let utf8 = text.utf8
         guard utf8.contains(where: { !isUnreserved($0) }) else { return text }
-        let hex = Array("0123456789ABCDEF".utf8)
+        func hex(_ nibble: UInt8) -> UInt8 { nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "A") + nibble - 10 }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(utf8.count * 3)
         for byte in utf8 {
@@ -79,8 +79,8 @@ struct RequestSpec: Sendable {
                 bytes.append(byte)
             } else {
                 bytes.append(0x25)  // %
-                bytes.append(hex[Int(byte >> 4)])
-                bytes.append(hex[Int(byte & 0x0F)])
+                bytes.append(hex(byte >> 4))
+                bytes.append(hex(byte & 0x0F))
             }
         }
         return String(decoding: bytes, as: UTF8.self)
