@@ -149,6 +149,72 @@ struct HostileServerTests {
         }
     }
 
+    // MARK: bounded bodies over a socket
+
+    /// A body the server declares larger than the client's limit fails before it is read; one
+    /// streamed (chunked) past the limit fails when it passes it; both as one plain sentence.
+    @Test(arguments: [false, true])
+    func aBodyPastTheLimitIsRefused(chunked: Bool) async throws {
+        let body = [UInt8](repeating: UInt8(ascii: "x"), count: 8 * 1024)
+        var head = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+        var bytes: [UInt8]
+        if chunked {
+            head += "Transfer-Encoding: chunked\r\n\r\n"
+            bytes = Array(head.utf8)
+            for start in stride(from: 0, to: body.count, by: 1024) {
+                bytes += Array("400\r\n".utf8) + body[start..<start + 1024] + Array("\r\n".utf8)
+            }
+            bytes += Array("0\r\n\r\n".utf8)
+        } else {
+            bytes = Array((head + "Content-Length: \(body.count)\r\n\r\n").utf8) + body
+        }
+        try await HostileServer.with({ [bytes] _ in .raw(bytes) }) { server in
+            let (error, _) = await failure(server.baseURL) { $0.maxBodyBytes = 4 * 1024 }
+            let caught = try #require(error)
+            #expect(caught.kind == .bodyTooLarge)
+            #expect(caught.message == "The response is larger than the client's limit of 4 KB.")
+            #expect(caught.attempts == 1)
+        }
+    }
+
+    /// A body within the limit arrives whole whichever way it is framed.
+    @Test(arguments: [false, true])
+    func aBodyWithinTheLimitArrivesWhole(chunked: Bool) async throws {
+        let body = Array(okSearch.utf8)
+        var bytes = Array("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n".utf8)
+        if chunked {
+            bytes += Array("Transfer-Encoding: chunked\r\n\r\n".utf8)
+            for start in stride(from: 0, to: body.count, by: 7) {
+                let part = body[start..<min(body.count, start + 7)]
+                bytes += Array("\(String(part.count, radix: 16))\r\n".utf8) + part + Array("\r\n".utf8)
+            }
+            bytes += Array("0\r\n\r\n".utf8)
+        } else {
+            bytes += Array("Content-Length: \(body.count)\r\n\r\n".utf8) + body
+        }
+        try await HostileServer.with({ [bytes] _ in .raw(bytes) }) { server in
+            let api = makeAPI(server.baseURL) { $0.maxBodyBytes = body.count }
+            let response = try await api.searchTitle("dune")
+            #expect(response.value.items.isEmpty)
+            await api.shutdown()
+        }
+    }
+
+    /// A redirect's body is read and dropped, whatever its size: the redirect is still followed.
+    @Test func aRedirectsLargeBodyIsDropped() async throws {
+        let filler = String(repeating: "<p>moved</p>", count: 2_000)
+        try await HostileServer.with({ head in
+            head.hasPrefix("GET /moved") ? HostileServer.json(okSearch)
+                : .raw(Array("HTTP/1.1 302 Found\r\nLocation: /moved\r\nConnection: close\r\nContent-Type: text/html\r\nContent-Length: \(filler.utf8.count)\r\n\r\n\(filler)".utf8))
+        }) { server in
+            let api = makeAPI(server.baseURL) { $0.maxBodyBytes = 4 * 1024 }
+            let response = try await api.searchTitle("dune")
+            #expect(response.value.items.isEmpty)
+            #expect(server.received.count == 2)
+            await api.shutdown()
+        }
+    }
+
     // MARK: failure paths bounded by kind
 
     @Test func refusedConnectFailsAtOnceWithoutRetries() async throws {

@@ -57,38 +57,81 @@ struct HTTPTransport: Sendable {
         // with backoff until the connect timeout, ~5 s per attempt).
         config.connectionPool.retryConnectionEstablishment = false
         config.httpVersion = .automatic
+        // No spans: the default no-op tracer still parsed each request's URL a second time.
+        config.tracing.tracer = nil
         return config
     }
 
     var host: String { configuration.baseURL.host ?? configuration.baseURL.absoluteString }
 
-    /// Builds the AHC request for one attempt (`bodyless`: a redirect turned it into a plain GET;
+    /// One attempt's request as sent: method, URL, headers and body.
+    struct Outgoing: Sendable {
+        var method: HTTPMethod
+        var url: String
+        var headers: HTTPHeaders
+        var body: RequestSpec.Body
+    }
+
+    /// Builds the request for one attempt (`bodyless`: a redirect turned it into a plain GET;
     /// `crossOrigin`: a redirect left the configured server, so no credentials go along).
-    func makeRequest(_ spec: RequestSpec, url: String, bodyless: Bool = false, crossOrigin: Bool = false) -> HTTPClientRequest {
-        var request = HTTPClientRequest(url: url)
-        request.method = bodyless ? .GET : spec.method
-        request.headers.add(name: "User-Agent", value: configuration.userAgent)
-        request.headers.add(name: "Accept", value: spec.accept)
+    func makeRequest(_ spec: RequestSpec, url: String, bodyless: Bool = false, crossOrigin: Bool = false) -> Outgoing {
+        var headers = HTTPHeaders()
+        headers.add(name: "User-Agent", value: configuration.userAgent)
+        headers.add(name: "Accept", value: spec.accept)
         for field in spec.headers where !(crossOrigin && field.name.lowercased() == "authorization") {
-            request.headers.add(name: field.name, value: field.value)
+            headers.add(name: field.name, value: field.value)
         }
-        if !crossOrigin, let bearer = configuration.bearerToken, !bearer.isEmpty,
-            !request.headers.contains(name: "Authorization")
-        {
-            request.headers.add(name: "Authorization", value: "Bearer \(bearer)")
+        if !crossOrigin, let bearer = configuration.bearerToken, !bearer.isEmpty, !headers.contains(name: "Authorization") {
+            headers.add(name: "Authorization", value: "Bearer \(bearer)")
         }
-        guard !bodyless else { return request }
-        switch spec.body {
+        var request = Outgoing(method: bodyless ? .GET : spec.method, url: url, headers: headers, body: bodyless ? .none : spec.body)
+        switch request.body {
         case .none:
             break
-        case .json(let data):
+        case .json:
             request.headers.replaceOrAdd(name: "Content-Type", value: "application/json")
-            request.body = .bytes(ByteBuffer(data: data))
         case .multipart(let upload):
             request.headers.replaceOrAdd(name: "Content-Type", value: upload.contentTypeHeader)
-            request.body = .stream(upload.chunks, length: .known(upload.contentLength))
         }
         return request
+    }
+
+    /// Sends `request` over a socket and reads the whole response, its body bounded by the
+    /// configured limit, before `deadline` (one deadline for head and body). Cancelling the calling
+    /// task cancels the request.
+    func execute(
+        _ request: Outgoing, until deadline: ContinuousClock.Instant, started: ContinuousClock.Instant
+    ) async throws -> ResponseCollector.Collected {
+        let client = self.client
+        let body: HTTPClient.Body?
+        switch request.body {
+        case .none:
+            body = nil
+        case .json(let data):
+            body = .bytes(data)
+        case .multipart(let upload):
+            // The file streams in chunks; a chunk is written when the connection took the last.
+            let loop = client.eventLoopGroup.any()
+            body = .stream(contentLength: upload.contentLength) { writer in
+                let promise = loop.makePromise(of: Void.self)
+                promise.completeWithTask {
+                    for try await chunk in upload.chunks { try await writer.write(.byteBuffer(chunk)).get() }
+                }
+                return promise.futureResult
+            }
+        }
+        let ahcRequest = try HTTPClient.Request(url: request.url, method: request.method, headers: request.headers, body: body)
+        let collector = ResponseCollector(
+            limit: configuration.maxBodyBytes, started: started, droppedStatuses: Self.redirectStatuses)
+        let remaining = max(0, (deadline - .now).wholeNanoseconds)
+        let task = client.execute(
+            request: ahcRequest, delegate: collector, eventLoop: .indifferent,
+            deadline: .now() + .nanoseconds(remaining), logger: nil)
+        return try await withTaskCancellationHandler {
+            try await task.futureResult.get()
+        } onCancel: {
+            task.cancel()
+        }
     }
 
     /// The most redirects one attempt follows.
@@ -119,12 +162,9 @@ struct HTTPTransport: Sendable {
             var visited: Set<String> = [url]
             var redirects = 0
             while true {
-                let response = try await client.execute(
-                    request, deadline: .now() + .nanoseconds(max(0, (deadlineInstant - clock.now).wholeNanoseconds)))
-                let head = clock.now - start
-                let status = Int(response.status.code)
-                if Self.redirectStatuses.contains(status), let location = response.headers.first(name: "location") {
-                    _ = try? await Self.collect(response.body, limit: 64 * 1024, until: deadlineInstant, on: configuration.executor)
+                let response = try await execute(request, until: deadlineInstant, started: start)
+                let status = Int(response.head.status.code)
+                if Self.redirectStatuses.contains(status), let location = response.head.headers.first(name: "location") {
                     redirects += 1
                     let next = try Self.redirectTarget(location, from: url, masked: masked)
                     if redirects > Self.maxRedirects || visited.contains(next) {
@@ -151,14 +191,9 @@ struct HTTPTransport: Sendable {
                     request = makeRequest(spec, url: next, bodyless: becomesGET, crossOrigin: crossOrigin)
                     continue
                 }
-                let limit = configuration.maxBodyBytes
-                if let declared = response.headers.first(name: "content-length").flatMap(Int.init), declared > limit {
-                    throw Self.tooLarge(limit: limit, url: masked, status: status)
-                }
-                let body = try await Self.collect(response.body, limit: limit, until: deadlineInstant, on: configuration.executor)
                 let raw = RawResponse(
-                    status: status, headers: response.headers, body: body, url: masked,
-                    timeToHead: head, duration: clock.now - start)
+                    status: status, headers: response.head.headers, body: response.body, url: masked,
+                    timeToHead: response.timeToHead, duration: clock.now - start)
                 if let trace = configuration.trace {
                     trace(traceEvent(spec, request: request, raw: raw, requestID: requestID, attempt: attempt))
                 }
@@ -168,7 +203,7 @@ struct HTTPTransport: Sendable {
             var mapped: BooksTrackError
             if let own = error as? BooksTrackError {
                 mapped = own
-            } else if error is NIOTooManyBytesError || error is InProcessBodyTooLarge {
+            } else if error is ResponseBodyTooLarge || error is InProcessBodyTooLarge {
                 mapped = Self.tooLarge(limit: configuration.maxBodyBytes, url: masked, status: nil)
             } else if Task.isCancelled {
                 mapped = .cancelled(url: masked)
@@ -189,7 +224,7 @@ struct HTTPTransport: Sendable {
     /// Answers `request` from the server in this process, within the same deadline and body bound
     /// as a socket; `nil` for an upload, which goes to the socket.
     func sendInProcess(
-        _ spec: RequestSpec, to responder: any InProcessResponder, request: HTTPClientRequest,
+        _ spec: RequestSpec, to responder: any InProcessResponder, request: Outgoing,
         masked: String, started: ContinuousClock.Instant, until deadline: ContinuousClock.Instant
     ) async throws -> RawResponse? {
         let body: ByteBuffer?
@@ -249,18 +284,11 @@ struct HTTPTransport: Sendable {
     }
 
     static func tooLarge(limit: Int, url: String, status: Int?) -> BooksTrackError {
-        BooksTrackError(
+        let size = limit >= 1024 * 1024 ? "\(limit / (1024 * 1024)) MB" : "\(max(1, limit / 1024)) KB"
+        return BooksTrackError(
             code: .invalidResponse, kind: .bodyTooLarge,
-            message: "The response is larger than the client's limit of \(limit / (1024 * 1024)) MB.",
+            message: "The response is larger than the client's limit of \(size).",
             detail: "body exceeded \(limit) bytes", httpStatus: status, url: url)
-    }
-
-    /// Reads the body up to `limit` bytes; the deadline keeps running while the body streams.
-    static func collect(
-        _ body: HTTPClientResponse.Body, limit: Int, until deadline: ContinuousClock.Instant,
-        on executor: EventLoopTaskExecutor?
-    ) async throws -> ByteBuffer {
-        try await within(deadline, on: executor) { try await body.collect(upTo: limit) }
     }
 
     /// Runs `operation` until `deadline`: past it the operation is cancelled and this throws
@@ -294,7 +322,7 @@ struct HTTPTransport: Sendable {
     }
 
     func traceEvent(
-        _ spec: RequestSpec, request: HTTPClientRequest, raw: RawResponse?, requestID: Int, attempt: Int
+        _ spec: RequestSpec, request: Outgoing, raw: RawResponse?, requestID: Int, attempt: Int
     ) -> TraceEvent {
         let requestHeaders = SecretMasking.maskHeaders(request.headers.map { HeaderField(name: $0.name, value: $0.value) })
         var requestBody: String?
