@@ -62,13 +62,14 @@ public enum DecodedResponse<T: Sendable>: Sendable {
 public enum ResponseDecoding {
     /// Decodes `T` from an enveloped or bare body.
     public static func decode<T: Decodable & Sendable>(_ type: T.Type, from body: Data, status: Int) -> DecodedResponse<T> {
-        let decoder = JSONCoding.decoder()
         // Fast path, one pass: the canonical success envelope (`success: true`, `data`, `metadata`,
-        // no `error`) on a 2xx. Anything else — or anything that fails to decode — takes the
-        // tolerant path below, which reads the body as a JSON tree first.
-        if (200..<300).contains(status), let envelope = try? decoder.decode(SuccessEnvelope<T>.self, from: body) {
+        // no `error`) on a 2xx, read by `JSONTreeDecoding` (which gives `JSONDecoder`'s result or
+        // none). Anything else — or anything that fails to decode — takes the tolerant path below,
+        // which reads the body with `JSONDecoder` as a JSON tree first.
+        if (200..<300).contains(status), let envelope = JSONTreeDecoding.decode(SuccessEnvelope<T>.self, from: body) {
             return .success(envelope.data, metadata: envelope.metadata)
         }
+        let decoder = JSONCoding.decoder()
         guard let root = try? decoder.decode(JSONValue.self, from: body) else {
             return .notJSON(status: status, snippet: snippet(of: body))
         }

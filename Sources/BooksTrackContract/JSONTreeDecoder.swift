@@ -1,0 +1,334 @@
+import Foundation
+
+/// Decodes a `Decodable` from a `JSONTree`, giving `JSONCoding.decoder()`'s result or none.
+///
+/// A lookup's client spent a fifth of its time in `JSONDecoder` (perf, issue 16): a dictionary per
+/// object, generic metadata per container. This decoder walks a parsed tree with linear key
+/// search instead. It returns `nil` whenever it cannot promise `JSONDecoder`'s result — the parser
+/// gave up, a value asks for something this decoder leaves alone (a `Date`, `URL`, `Data` or
+/// `Decimal`, an integer type other than `Int`, a float, a super-decoder, an `Int` written with a
+/// fraction or exponent, a `Double` written with an exponent) or decoding failed at all — and the
+/// caller then uses `JSONDecoder`, so errors and edge cases keep one source. A test holds the two
+/// to the same result over fixtures of real bodies and thousands of mutations of them.
+public enum JSONTreeDecoding {
+    /// `type` decoded from `data`, or `nil`: use `JSONCoding.decoder()`.
+    public static func decode<T: Decodable>(_ type: T.Type, from data: Data) -> T? {
+        guard let root = data.withUnsafeBytes({ JSONTree.parse($0) }) else { return nil }
+        let context = JSONTreeDecoder.Context()
+        let decoder = JSONTreeDecoder(node: root, codingPath: [], context: context)
+        guard let value: T = try? decoder.decodeValue(root, at: nil), !context.gaveUp else { return nil }
+        return value
+    }
+}
+
+/// Thrown (and recorded in the context, in case a `try?` swallows it) where the result might
+/// differ from `JSONDecoder`'s.
+struct JSONTreeGiveUp: Error {}
+
+struct JSONTreeDecoder: Decoder {
+    final class Context {
+        var gaveUp = false
+    }
+
+    let node: JSONTree
+    let codingPath: [any CodingKey]
+    let context: Context
+
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func giveUp() -> JSONTreeGiveUp {
+        context.gaveUp = true
+        return JSONTreeGiveUp()
+    }
+
+    func mismatch(_ type: Any.Type, _ node: JSONTree, at key: (any CodingKey)?) -> DecodingError {
+        if case .null = node {
+            return .valueNotFound(type, .init(codingPath: path(key), debugDescription: "null"))
+        }
+        return .typeMismatch(type, .init(codingPath: path(key), debugDescription: "another kind of value"))
+    }
+
+    func path(_ key: (any CodingKey)?) -> [any CodingKey] {
+        guard let key else { return codingPath }
+        return codingPath + [key]
+    }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        guard case .object(let members) = node else { throw mismatch([String: Any].self, node, at: nil) }
+        return KeyedDecodingContainer(KeyedContainer<Key>(members: members, decoder: self))
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        guard case .array(let elements) = node else { throw mismatch([Any].self, node, at: nil) }
+        return UnkeyedContainer(elements: elements, decoder: self)
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer { SingleValueContainer(decoder: self) }
+
+    // MARK: values
+
+    func decodeString(_ node: JSONTree, at key: (any CodingKey)?) throws -> String {
+        guard case .string(let s) = node else { throw mismatch(String.self, node, at: key) }
+        return s
+    }
+
+    func decodeBool(_ node: JSONTree, at key: (any CodingKey)?) throws -> Bool {
+        guard case .bool(let b) = node else { throw mismatch(Bool.self, node, at: key) }
+        return b
+    }
+
+    func decodeInt(_ node: JSONTree, at key: (any CodingKey)?) throws -> Int {
+        switch node {
+        case .integer(let i): return i
+        case .number: throw giveUp()  // 1.0 and 1e2 are integers to JSONDecoder
+        default: throw mismatch(Int.self, node, at: key)
+        }
+    }
+
+    func decodeDouble(_ node: JSONTree, at key: (any CodingKey)?) throws -> Double {
+        switch node {
+        case .integer(let i): return Double(i)
+        case .number(let text):
+            // JSONDecoder refuses what overflows or underflows; exponents and long texts are its.
+            guard text.utf8.count <= 24, !text.utf8.contains(where: { $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }),
+                let d = Double(text), d.isFinite
+            else { throw giveUp() }
+            return d
+        default: throw mismatch(Double.self, node, at: key)
+        }
+    }
+
+    /// Any `Decodable`: the four primitives directly, the types `JSONDecoder` treats specially
+    /// given up, everything else through its own `init(from:)` on a decoder for `node`.
+    func decodeValue<T: Decodable>(_ node: JSONTree, at key: (any CodingKey)?) throws -> T {
+        if T.self == String.self, let v = try decodeString(node, at: key) as? T { return v }
+        if T.self == Int.self, let v = try decodeInt(node, at: key) as? T { return v }
+        if T.self == Double.self, let v = try decodeDouble(node, at: key) as? T { return v }
+        if T.self == Bool.self, let v = try decodeBool(node, at: key) as? T { return v }
+        if T.self == Date.self || T.self == URL.self || T.self == Data.self || T.self == Decimal.self {
+            throw giveUp()
+        }
+        return try T(from: JSONTreeDecoder(node: node, codingPath: path(key), context: context))
+    }
+}
+
+extension JSONTreeDecoder {
+    /// Array elements' coding keys.
+    struct IndexKey: CodingKey {
+        var intValue: Int?
+        var stringValue: String { "Index \(intValue ?? 0)" }
+        init(_ index: Int) { intValue = index }
+        init?(stringValue: String) { nil }
+        init?(intValue: Int) { self.intValue = intValue }
+    }
+
+    struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+        let members: [JSONTree.Member]
+        let decoder: JSONTreeDecoder
+
+        var codingPath: [any CodingKey] { decoder.codingPath }
+        var allKeys: [Key] { members.compactMap { Key(stringValue: $0.key) } }
+
+        func value(_ key: Key) -> JSONTree? {
+            let name = key.stringValue
+            for member in members where member.key == name { return member.value }
+            return nil
+        }
+
+        func required(_ key: Key) throws -> JSONTree {
+            guard let node = value(key) else {
+                throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "absent"))
+            }
+            return node
+        }
+
+        func contains(_ key: Key) -> Bool { value(key) != nil }
+
+        func decodeNil(forKey key: Key) throws -> Bool {
+            if case .null = try required(key) { return true }
+            return false
+        }
+
+        func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try decoder.decodeBool(required(key), at: key) }
+        func decode(_ type: String.Type, forKey key: Key) throws -> String { try decoder.decodeString(required(key), at: key) }
+        func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try decoder.decodeDouble(required(key), at: key) }
+        func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try decoder.decodeInt(required(key), at: key) }
+        func decode(_ type: Float.Type, forKey key: Key) throws -> Float { throw decoder.giveUp() }
+        func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { throw decoder.giveUp() }
+        func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { throw decoder.giveUp() }
+        func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { throw decoder.giveUp() }
+        func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { throw decoder.giveUp() }
+        func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { throw decoder.giveUp() }
+        func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { throw decoder.giveUp() }
+        func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { throw decoder.giveUp() }
+        func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { throw decoder.giveUp() }
+        func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { throw decoder.giveUp() }
+        func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+            try decoder.decodeValue(required(key), at: key)
+        }
+
+        // One lookup instead of the default's three (`contains`, `decodeNil`, `decode`).
+        func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
+            guard let node = value(key) else { return nil }
+            if case .null = node { return nil }
+            return try decoder.decodeString(node, at: key)
+        }
+        func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
+            guard let node = value(key) else { return nil }
+            if case .null = node { return nil }
+            return try decoder.decodeBool(node, at: key)
+        }
+        func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
+            guard let node = value(key) else { return nil }
+            if case .null = node { return nil }
+            return try decoder.decodeInt(node, at: key)
+        }
+        func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
+            guard let node = value(key) else { return nil }
+            if case .null = node { return nil }
+            return try decoder.decodeDouble(node, at: key)
+        }
+        func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+            guard let node = value(key) else { return nil }
+            if case .null = node { return nil }
+            return try decoder.decodeValue(node, at: key) as T
+        }
+
+        func nestedContainer<NestedKey: CodingKey>(
+            keyedBy type: NestedKey.Type, forKey key: Key
+        ) throws -> KeyedDecodingContainer<NestedKey> {
+            try JSONTreeDecoder(node: required(key), codingPath: decoder.path(key), context: decoder.context)
+                .container(keyedBy: type)
+        }
+
+        func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+            try JSONTreeDecoder(node: required(key), codingPath: decoder.path(key), context: decoder.context)
+                .unkeyedContainer()
+        }
+
+        func superDecoder() throws -> any Decoder { throw decoder.giveUp() }
+        func superDecoder(forKey key: Key) throws -> any Decoder { throw decoder.giveUp() }
+    }
+
+    struct UnkeyedContainer: UnkeyedDecodingContainer {
+        let elements: [JSONTree]
+        let decoder: JSONTreeDecoder
+        var currentIndex = 0
+
+        init(elements: [JSONTree], decoder: JSONTreeDecoder) {
+            self.elements = elements
+            self.decoder = decoder
+        }
+
+        var codingPath: [any CodingKey] { decoder.codingPath }
+        var count: Int? { elements.count }
+        var isAtEnd: Bool { currentIndex >= elements.count }
+
+        /// The next element and its key (the caller consumes it once it decoded).
+        func peek(_ type: Any.Type) throws -> (JSONTree, IndexKey) {
+            let key = IndexKey(currentIndex)
+            guard currentIndex < elements.count else {
+                throw DecodingError.valueNotFound(type, .init(codingPath: decoder.path(key), debugDescription: "at end"))
+            }
+            return (elements[currentIndex], key)
+        }
+
+        mutating func decodeNil() throws -> Bool {
+            guard currentIndex < elements.count else {
+                throw DecodingError.valueNotFound(
+                    Any?.self, .init(codingPath: decoder.path(IndexKey(currentIndex)), debugDescription: "at end"))
+            }
+            if case .null = elements[currentIndex] {
+                currentIndex += 1
+                return true
+            }
+            return false
+        }
+
+        mutating func decode(_ type: Bool.Type) throws -> Bool {
+            let (node, key) = try peek(type)
+            let value = try decoder.decodeBool(node, at: key)
+            currentIndex += 1
+            return value
+        }
+        mutating func decode(_ type: String.Type) throws -> String {
+            let (node, key) = try peek(type)
+            let value = try decoder.decodeString(node, at: key)
+            currentIndex += 1
+            return value
+        }
+        mutating func decode(_ type: Double.Type) throws -> Double {
+            let (node, key) = try peek(type)
+            let value = try decoder.decodeDouble(node, at: key)
+            currentIndex += 1
+            return value
+        }
+        mutating func decode(_ type: Int.Type) throws -> Int {
+            let (node, key) = try peek(type)
+            let value = try decoder.decodeInt(node, at: key)
+            currentIndex += 1
+            return value
+        }
+        mutating func decode(_ type: Float.Type) throws -> Float { throw decoder.giveUp() }
+        mutating func decode(_ type: Int8.Type) throws -> Int8 { throw decoder.giveUp() }
+        mutating func decode(_ type: Int16.Type) throws -> Int16 { throw decoder.giveUp() }
+        mutating func decode(_ type: Int32.Type) throws -> Int32 { throw decoder.giveUp() }
+        mutating func decode(_ type: Int64.Type) throws -> Int64 { throw decoder.giveUp() }
+        mutating func decode(_ type: UInt.Type) throws -> UInt { throw decoder.giveUp() }
+        mutating func decode(_ type: UInt8.Type) throws -> UInt8 { throw decoder.giveUp() }
+        mutating func decode(_ type: UInt16.Type) throws -> UInt16 { throw decoder.giveUp() }
+        mutating func decode(_ type: UInt32.Type) throws -> UInt32 { throw decoder.giveUp() }
+        mutating func decode(_ type: UInt64.Type) throws -> UInt64 { throw decoder.giveUp() }
+        mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
+            let (node, key) = try peek(type)
+            let value: T = try decoder.decodeValue(node, at: key)
+            currentIndex += 1
+            return value
+        }
+
+        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
+            let (node, key) = try peek(KeyedDecodingContainer<NestedKey>.self)
+            let container = try JSONTreeDecoder(node: node, codingPath: decoder.path(key), context: decoder.context)
+                .container(keyedBy: type)
+            currentIndex += 1
+            return container
+        }
+
+        mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
+            let (node, key) = try peek((any UnkeyedDecodingContainer).self)
+            let container = try JSONTreeDecoder(node: node, codingPath: decoder.path(key), context: decoder.context)
+                .unkeyedContainer()
+            currentIndex += 1
+            return container
+        }
+
+        mutating func superDecoder() throws -> any Decoder { throw decoder.giveUp() }
+    }
+
+    struct SingleValueContainer: SingleValueDecodingContainer {
+        let decoder: JSONTreeDecoder
+        var codingPath: [any CodingKey] { decoder.codingPath }
+        var node: JSONTree { decoder.node }
+
+        func decodeNil() -> Bool {
+            if case .null = node { return true }
+            return false
+        }
+
+        func decode(_ type: Bool.Type) throws -> Bool { try decoder.decodeBool(node, at: nil) }
+        func decode(_ type: String.Type) throws -> String { try decoder.decodeString(node, at: nil) }
+        func decode(_ type: Double.Type) throws -> Double { try decoder.decodeDouble(node, at: nil) }
+        func decode(_ type: Int.Type) throws -> Int { try decoder.decodeInt(node, at: nil) }
+        func decode(_ type: Float.Type) throws -> Float { throw decoder.giveUp() }
+        func decode(_ type: Int8.Type) throws -> Int8 { throw decoder.giveUp() }
+        func decode(_ type: Int16.Type) throws -> Int16 { throw decoder.giveUp() }
+        func decode(_ type: Int32.Type) throws -> Int32 { throw decoder.giveUp() }
+        func decode(_ type: Int64.Type) throws -> Int64 { throw decoder.giveUp() }
+        func decode(_ type: UInt.Type) throws -> UInt { throw decoder.giveUp() }
+        func decode(_ type: UInt8.Type) throws -> UInt8 { throw decoder.giveUp() }
+        func decode(_ type: UInt16.Type) throws -> UInt16 { throw decoder.giveUp() }
+        func decode(_ type: UInt32.Type) throws -> UInt32 { throw decoder.giveUp() }
+        func decode(_ type: UInt64.Type) throws -> UInt64 { throw decoder.giveUp() }
+        func decode<T: Decodable>(_ type: T.Type) throws -> T { try decoder.decodeValue(node, at: nil) }
+    }
+}
