@@ -170,7 +170,8 @@ public struct ISBN: Hashable, Sendable, CustomStringConvertible, Codable {
     }
 }
 
-extension String {
+extension StringProtocol where SubSequence == Substring {
+    /// Without leading and trailing whitespace.
     public func trimmingWhitespace() -> Substring {
         var s = self[...]
         while let f = s.first, f.isWhitespace { s.removeFirst() }

@@ -47,7 +47,7 @@ extension BooksTrackAPI {
         let headers = raw.headers
         let serverTime = headers.first(name: "x-response-time").flatMap(Self.milliseconds)
         let xCache = headers.first(name: "x-cache").map { $0.uppercased().hasPrefix("HIT") }
-        let observation = RateLimitObservation(
+        let observation = outcome.rateLimit ?? RateLimitObservation(
             status: raw.status, headers: headers.map { (name: $0.name, value: $0.value) }, now: configuration.now())
         let hasRateHeaders = observation.limit != nil || observation.remaining != nil || observation.resetAt != nil
         return ResponseInfo(

@@ -16,18 +16,15 @@ extension BooksTrackAPI {
         }
         let url = spec.url(base: configuration.baseURL)
         let cacheable = spec.isIdempotentRead && spec.cacheTTL != nil && configuration.cachePolicy == .on
-        if cacheable, let hit = cache[url] {
-            if hit.expires > configuration.now() {
-                statistics.cacheHits += 1
-                if let trace = configuration.trace {
-                    trace(
-                        TraceEvent(
-                            phase: .response, requestID: allocateRequestID(), method: spec.method.rawValue,
-                            url: hit.raw.url, status: hit.raw.status, cacheHit: true))
-                }
-                return CallOutcome(raw: hit.raw, attempts: 0, duration: .zero, cacheHit: true)
+        if cacheable, let hit = cache.fresh(url, now: configuration.now()) {
+            statistics.cacheHits += 1
+            if let trace = configuration.trace {
+                trace(
+                    TraceEvent(
+                        phase: .response, requestID: allocateRequestID(), method: spec.method.rawValue,
+                        url: hit.url, status: hit.status, cacheHit: true))
             }
-            cache[url] = nil
+            return CallOutcome(raw: hit, attempts: 0, duration: .zero, cacheHit: true)
         }
         let outcome: CallOutcome
         if spec.isIdempotentRead, configuration.coalescesRequests {
@@ -38,7 +35,7 @@ extension BooksTrackAPI {
             outcome = try await runWithRetries(spec, url: url, onRetry: currentRetryObserver())
         }
         if cacheable, !outcome.coalesced, let ttl = Self.cacheLifetime(outcome.raw.headers, default: spec.cacheTTL) {
-            cache[url] = CachedResponse(raw: outcome.raw, expires: configuration.now().addingTimeInterval(ttl))
+            cache.store(outcome.raw, for: url, expires: configuration.now().addingTimeInterval(ttl))
         }
         return outcome
     }
@@ -52,13 +49,18 @@ extension BooksTrackAPI {
         return nextRequestID
     }
 
-    /// `Cache-Control: max-age` (seconds), `no-store`/`no-cache`/`private` → not cached, else the default.
+    /// `Cache-Control: max-age` (seconds), `no-store`/`no-cache` → not cached, else the default (a
+    /// client is a private cache: `private` responses may be kept).
     static func cacheLifetime(_ headers: HTTPHeaders, default fallback: Duration?) -> TimeInterval? {
-        let directives = headers[canonicalForm: "cache-control"].map { $0.lowercased() }
-        if directives.contains(where: { $0 == "no-store" || $0 == "no-cache" }) { return nil }
-        for d in directives where d.hasPrefix("max-age=") {
-            if let seconds = TimeInterval(d.dropFirst("max-age=".count)) { return seconds > 0 ? seconds : nil }
+        var maxAge: TimeInterval?
+        for value in headers["cache-control"] {
+            for part in value.split(separator: ",") {
+                let directive = part.trimmingWhitespace().lowercased()
+                if directive == "no-store" || directive == "no-cache" { return nil }
+                if maxAge == nil, directive.hasPrefix("max-age=") { maxAge = TimeInterval(directive.dropFirst("max-age=".count)) }
+            }
         }
+        if let maxAge { return maxAge > 0 ? maxAge : nil }
         return fallback.map { $0.timeInterval }
     }
 
@@ -143,17 +145,18 @@ extension BooksTrackAPI {
             policy: spec.retries ? retryPolicy : .never, createsWork: spec.createsWork,
             hasIdempotencyKey: spec.hasIdempotencyKey, startedAt: start, random: random)
         let requestID = allocateRequestID()
+        let predicted = spec.rateLimitClass
         var attempt = 1
         while true {
             if Task.isCancelled { throw BooksTrackError.cancelled(url: SecretMasking.maskURL(url)) }
             statistics.requestsSent += 1
-            if let cls = spec.rateLimitClass { ledger.recordRequest(cls) }
+            if let cls = predicted { ledger.recordRequest(cls) }
             var failure: BooksTrackError
             do {
                 let raw = try await transport.send(spec, url: url, requestID: requestID, attempt: attempt)
-                observe(raw, predicted: spec.rateLimitClass)
+                let observation = observe(raw, predicted: predicted)
                 if (200..<300).contains(raw.status) {
-                    return CallOutcome(raw: raw, attempts: attempt, duration: clock.now - start)
+                    return CallOutcome(raw: raw, attempts: attempt, duration: clock.now - start, rateLimit: observation)
                 }
                 failure = BooksTrackError.fromResponse(
                     status: raw.status, headers: raw.headers, body: raw.body, url: raw.url,
@@ -194,8 +197,10 @@ extension BooksTrackAPI {
     }
 
     /// Feeds the rate-limit ledger from a response's headers, under the class the server names in
-    /// `X-RateLimit-Class` when it names one (the server's word wins), else the `predicted` one.
-    func observe(_ raw: RawResponse, predicted: RateLimitClass?) {
+    /// `X-RateLimit-Class` when it names one (the server's word wins), else the `predicted` one;
+    /// returns what the headers said (the response's info reuses it).
+    @discardableResult
+    func observe(_ raw: RawResponse, predicted: RateLimitClass?) -> RateLimitObservation {
         let now = configuration.now()
         var bodyRetryAfter: Duration?
         if raw.status == 429 || raw.status == 503 {
@@ -206,19 +211,20 @@ extension BooksTrackAPI {
         }
         let fields = raw.headers.map { (name: $0.name, value: $0.value) }
         let observation = RateLimitObservation(status: raw.status, headers: fields, bodyRetryAfter: bodyRetryAfter, now: now)
-        guard let cls = observation.rateLimitClass ?? predicted else { return }
+        guard let cls = observation.rateLimitClass ?? predicted else { return observation }
         // An unlimited route's silence says nothing about the class its header names.
-        if predicted == nil, observation.reportsNoBudget { return }
+        if predicted == nil, observation.reportsNoBudget { return observation }
         guard observation.limit != nil || observation.remaining != nil || observation.status == 429
             || observation.reportsNoBudget
-        else { return }
+        else { return observation }
         // A CIRCUIT_OPEN 429 (production) is an upstream outage, not our budget.
         if raw.status == 429, bodyRetryAfter != nil,
             ResponseDecoding.decode(JSONValue.self, from: Data(buffer: raw.body), status: 429).errorInfo?.code == .circuitOpen
         {
-            return
+            return observation
         }
         ledger.record(observation, for: cls, now: now)
+        return observation
     }
 }
 

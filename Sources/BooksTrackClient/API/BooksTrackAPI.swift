@@ -28,7 +28,7 @@ public actor BooksTrackAPI {
     /// Called before each retry wait (e.g. "retrying 2/3 in 45 s…").
     var retryHandler: (@Sendable (RetryProgress) -> Void)?
 
-    var cache: [String: CachedResponse] = [:]
+    var cache = ResponseCache()
     var flights: [String: Flight] = [:]
     var nextRequestID = 0
     var nextWaiterID = 0
@@ -128,4 +128,7 @@ struct CallOutcome: Sendable {
     var duration: Duration
     var cacheHit = false
     var coalesced = false
+    /// What the response's headers said about rate limits, when it came over the wire now (a
+    /// cache hit reads them again).
+    var rateLimit: RateLimitObservation?
 }

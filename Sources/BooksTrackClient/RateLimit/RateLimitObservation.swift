@@ -41,16 +41,26 @@ public struct RateLimitObservation: Sendable, Equatable {
     public init(
         status: Int, headers: some Sequence<(name: String, value: String)>, bodyRetryAfter: Duration? = nil, now: Date
     ) {
-        var values: [String: String] = [:]
-        for (name, value) in headers where values[name.lowercased()] == nil {
-            values[name.lowercased()] = value
+        var limitText, remainingText, resetText, retryAfterText, classText: String?
+        for (name, value) in headers {
+            // Only names of the five lengths are lowercased and compared.
+            let length = name.utf8.count
+            guard length == 11 || length == 17 || length == 21 else { continue }
+            switch name.lowercased() {
+            case "x-ratelimit-limit": limitText = limitText ?? value
+            case "x-ratelimit-remaining": remainingText = remainingText ?? value
+            case "x-ratelimit-reset": resetText = resetText ?? value
+            case "retry-after": retryAfterText = retryAfterText ?? value
+            case "x-ratelimit-class": classText = classText ?? value
+            default: continue
+            }
         }
         self.init(status: status)
-        limit = values["x-ratelimit-limit"].flatMap(Self.parseCount)
-        remaining = values["x-ratelimit-remaining"].flatMap(Self.parseCount)
-        resetAt = values["x-ratelimit-reset"].flatMap { Self.parseReset($0, now: now) }
-        retryAfter = values["retry-after"].flatMap { Self.parseRetryAfter($0, now: now) } ?? bodyRetryAfter
-        rateLimitClass = values["x-ratelimit-class"].flatMap(Self.parseClass)
+        limit = limitText.flatMap(Self.parseCount)
+        remaining = remainingText.flatMap(Self.parseCount)
+        resetAt = resetText.flatMap { Self.parseReset($0, now: now) }
+        retryAfter = retryAfterText.flatMap { Self.parseRetryAfter($0, now: now) } ?? bodyRetryAfter
+        rateLimitClass = classText.flatMap(Self.parseClass)
     }
 
     /// A class name: 1–40 characters of `a-z A-Z 0-9 _ . -` (anything else is not shown or keyed on).
