@@ -171,11 +171,36 @@ public struct ISBN: Hashable, Sendable, CustomStringConvertible, Codable {
 }
 
 extension StringProtocol where SubSequence == Substring {
-    /// Without leading and trailing whitespace.
+    /// Without leading and trailing whitespace (`Character.isWhitespace`). ASCII is trimmed byte by
+    /// byte (a header value passes here on every response); a non-ASCII neighbour takes the
+    /// character path, so that a combining mark keeps its base.
     public func trimmingWhitespace() -> Substring {
         var s = self[...]
-        while let f = s.first, f.isWhitespace { s.removeFirst() }
-        while let l = s.last, l.isWhitespace { s.removeLast() }
+        while let first = s.utf8.first {
+            let second = s.utf8.dropFirst().first
+            if first < 0x80, second.map({ $0 < 0x80 }) ?? true {
+                guard first == 0x20 || (0x09...0x0D).contains(first) else { break }
+                s = s.utf8.dropFirst().withSubstring
+            } else {
+                guard let c = s.first, c.isWhitespace else { break }
+                s.removeFirst()
+            }
+        }
+        while let last = s.utf8.last {
+            let previous = s.utf8.dropLast().last
+            if last < 0x80, previous.map({ $0 < 0x80 }) ?? true {
+                guard last == 0x20 || (0x09...0x0D).contains(last) else { break }
+                s = s.utf8.dropLast().withSubstring
+            } else {
+                guard let c = s.last, c.isWhitespace else { break }
+                s.removeLast()
+            }
+        }
         return s
     }
+}
+
+extension Substring.UTF8View.SubSequence {
+    /// The substring of these bytes (they start and end on scalar boundaries here).
+    fileprivate var withSubstring: Substring { Substring(self) }
 }

@@ -59,6 +59,27 @@ struct HostileServerTests {
         #expect(problem.message.contains("***"))
     }
 
+    /// `check` (which skips Foundation's parse for plain URLs) gives `parse`'s verdict and sentence
+    /// on request-shaped URLs and fuzzed ones.
+    @Test func checkAgreesWithParse() {
+        let bases = ["http://127.0.0.1:8787", "https://api.example.com", "http://u:p@h:1", "http://[::1]:80", "http://h:65536",
+                     "http://h:0", "ftp://h", "http://", "http://:80", "HTTP://H", "http://h_x.local:99",
+                     "http://u:p:q@h:2", "http://a@b@h", "http://@h", "http://u@[::1]:3", "http://h:08080", "http://h.:1"]
+        let pieces = ["/v1/search/isbn?isbn=9780439023481", "/a%20b", "/%zz", "/%4", "?q=a+b&mode=semantic", "/[x]", "#frag",
+                      "/{id}", "/ü", "/a|b", "/~user/", "/'q'", "/a\\b", "/^", "/`", "/<>", "/\"", "?q=%E2%9C%93", "/;p=1", "@", ":", ":x@", "@@", "%41"]
+        var rng = SplitMix64(seed: 16)
+        for _ in 0..<5_000 {
+            var text = bases.randomElement(using: &rng) ?? ""
+            for _ in 0..<Int.random(in: 0...3, using: &rng) { text += pieces.randomElement(using: &rng) ?? "" }
+            let parsed: ServerURL.Problem?
+            switch ServerURL.parse(text) {
+            case .success: parsed = nil
+            case .failure(let problem): parsed = problem
+            }
+            #expect(ServerURL.check(text) == parsed, "\(text)")
+        }
+    }
+
     /// The byte scan for spaces and control characters agrees with the Unicode definition
     /// (category Cc, or a space) on ASCII, C1 controls, other scalars and fuzzed strings.
     @Test func spaceOrControlScanAgreesWithUnicodeCategories() {

@@ -75,6 +75,12 @@ extension JSONValue {
 
     private static func writeString(_ text: String, into output: inout String) {
         output += "\""
+        // Printable ASCII without a quote or backslash (most strings) goes in whole.
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
+            output += text
+            output += "\""
+            return
+        }
         for scalar in text.unicodeScalars {
             switch scalar {
             case "\"": output += "\\\""

@@ -53,15 +53,29 @@ extension BooksTrackAPI {
     /// client is a private cache: `private` responses may be kept).
     static func cacheLifetime(_ headers: HTTPHeaders, default fallback: Duration?) -> TimeInterval? {
         var maxAge: TimeInterval?
-        for value in headers["cache-control"] {
-            for part in value.split(separator: ",") {
-                let directive = part.trimmingWhitespace().lowercased()
-                if directive == "no-store" || directive == "no-cache" { return nil }
-                if maxAge == nil, directive.hasPrefix("max-age=") { maxAge = TimeInterval(directive.dropFirst("max-age=".count)) }
+        for (name, value) in headers where name.utf8.count == 13 && name.lowercased() == "cache-control" {
+            for part in value.utf8.split(separator: UInt8(ascii: ",")) {
+                let directive = Substring(part).trimmingWhitespace()
+                if Self.isASCII(directive, ignoringCase: "no-store") || Self.isASCII(directive, ignoringCase: "no-cache") {
+                    return nil
+                }
+                if maxAge == nil, Self.isASCII(directive.prefix(8), ignoringCase: "max-age=") {
+                    maxAge = TimeInterval(directive.dropFirst(8))
+                }
             }
         }
         if let maxAge { return maxAge > 0 ? maxAge : nil }
         return fallback.map { $0.timeInterval }
+    }
+
+    /// `text` is the lowercase ASCII `word` in any case.
+    static func isASCII(_ text: Substring, ignoringCase word: StaticString) -> Bool {
+        guard text.utf8.count == word.utf8CodeUnitCount else { return false }
+        for (offset, byte) in text.utf8.enumerated() {
+            let lower = (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 32 : byte
+            if lower != word.utf8Start[offset] { return false }
+        }
+        return true
     }
 
     // MARK: - Coalescing

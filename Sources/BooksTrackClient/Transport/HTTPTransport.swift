@@ -149,7 +149,7 @@ struct HTTPTransport: Sendable {
         let start = clock.now
         let deadlineInstant = start.advanced(by: timeout)
         do {
-            if case .failure(let problem) = ServerURL.parse(url) { throw Self.badURL(problem, url: masked) }
+            if let problem = ServerURL.check(url) { throw Self.badURL(problem, url: masked) }
             try Task.checkCancellation()
             if let inProcess = configuration.inProcess, let raw = try await sendInProcess(
                 spec, to: inProcess, request: request, masked: masked, started: start, until: deadlineInstant)

@@ -16,17 +16,70 @@ public enum ServerURL {
 
     /// The URL, if `text` is an absolute http(s) URL with a host and a port in 1…65535.
     public static func parse(_ text: String) -> Result<URL, Problem> {
+        if let problem = precheck(text) { return .failure(problem) }
+        guard let url = URL(string: text), url.host?.isEmpty == false else {
+            return .failure(Problem(message: "'\(SecretMasking.maskURL(printable(text)))' is not a valid URL"))
+        }
+        return .success(url)
+    }
+
+    /// Why `parse` would refuse `text`, or nil: the same verdict without building the `URL` when
+    /// every byte is one RFC 3986 allows unescaped (or a `%XX` escape), which Foundation's parser
+    /// accepts once the scheme, host and port passed (each request's URL passes here).
+    public static func check(_ text: String) -> Problem? {
+        if let problem = precheck(text) { return problem }
+        if isPlain(text) { return nil }
+        if case .failure(let problem) = parse(text) { return problem }
+        return nil
+    }
+
+    /// Letters, digits, `-._~!$&'()*+,;=:@/?` and `%` with two hex digits, in a URL whose
+    /// authority is `[user[:password]@]host[:port]`.
+    static func isPlain(_ text: String) -> Bool {
+        var escape = 0
+        for byte in text.utf8 {
+            if escape > 0 {
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"),
+                    UInt8(ascii: "A")...UInt8(ascii: "F"):
+                    break
+                default:
+                    return false
+                }
+                escape -= 1
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"):
+                continue
+            case UInt8(ascii: "%"):
+                escape = 2
+            default:
+                guard "-._~!$&'()*+,;=:@/?".utf8.contains(byte) else { return false }
+            }
+        }
+        guard escape == 0, let schemeEnd = text.range(of: "://") else { return false }
+        // The authority: at most one `@`, at most one `:` on each side of it, no IPv6 literal.
+        let authority = text[schemeEnd.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        let parts = authority.split(separator: "@", omittingEmptySubsequences: false)
+        guard parts.count <= 2, !(parts.last ?? "").hasPrefix("[") else { return false }
+        return parts.allSatisfy { part in part.utf8.count(where: { $0 == UInt8(ascii: ":") }) <= 1 }
+    }
+
+    /// The scheme, host and port checks (everything but Foundation's parse).
+    private static func precheck(_ text: String) -> Problem? {
         // Built only for a refusal (every request's URL passes here).
         var shown: String { "'\(SecretMasking.maskURL(printable(text)))'" }
         if hasSpaceOrControl(text) {
-            return .failure(Problem(message: "\(shown) contains spaces or control characters"))
+            return Problem(message: "\(shown) contains spaces or control characters")
         }
         guard let schemeEnd = text.range(of: "://") else {
-            return .failure(Problem(message: "\(shown) is not an http:// or https:// URL"))
+            return Problem(message: "\(shown) is not an http:// or https:// URL")
         }
         let scheme = text[..<schemeEnd.lowerBound].lowercased()
         guard scheme == "http" || scheme == "https" else {
-            return .failure(Problem(message: "\(shown) is not an http:// or https:// URL"))
+            return Problem(message: "\(shown) is not an http:// or https:// URL")
         }
         let rest = text[schemeEnd.upperBound...]
         let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
@@ -35,33 +88,30 @@ public enum ServerURL {
         var portText: Substring?
         if hostPort.hasPrefix("[") {
             guard let close = hostPort.firstIndex(of: "]") else {
-                return .failure(Problem(message: "\(shown) has an unclosed IPv6 address"))
+                return Problem(message: "\(shown) has an unclosed IPv6 address")
             }
             host = hostPort[hostPort.index(after: hostPort.startIndex)..<close]
             let after = hostPort[hostPort.index(after: close)...]
             if after.hasPrefix(":") { portText = after.dropFirst() } else if !after.isEmpty {
-                return .failure(Problem(message: "\(shown) has text after its IPv6 address"))
+                return Problem(message: "\(shown) has text after its IPv6 address")
             }
         } else if let colon = hostPort.lastIndex(of: ":") {
             host = hostPort[..<colon]
             portText = hostPort[hostPort.index(after: colon)...]
         }
-        guard !host.isEmpty else { return .failure(Problem(message: "\(shown) has no host name")) }
+        guard !host.isEmpty else { return Problem(message: "\(shown) has no host name") }
         if let portText, !portText.isEmpty {
             guard portText.allSatisfy({ $0.isASCII && $0.isNumber }) else {
-                return .failure(Problem(message: "\(shown) has a port that is not a number"))
+                return Problem(message: "\(shown) has a port that is not a number")
             }
             let digits = portText.drop { $0 == "0" }
             let port = digits.count > 5 ? Int.max : Int(digits) ?? 0
             guard (1...65535).contains(port) else {
                 let shownPort = portText.count > 12 ? String(portText.prefix(12)) + "…" : String(portText)
-                return .failure(Problem(message: "\(shown) has port \(shownPort); a port is 1–65535"))
+                return Problem(message: "\(shown) has port \(shownPort); a port is 1–65535")
             }
         }
-        guard let url = URL(string: text), url.host?.isEmpty == false else {
-            return .failure(Problem(message: "\(shown) is not a valid URL"))
-        }
-        return .success(url)
+        return nil
     }
 
     /// A space or a control character (Unicode category Cc) anywhere in `text`; ASCII text is

@@ -1,3 +1,4 @@
+import Foundation
 import BooksTrackContract
 import Testing
 
@@ -115,6 +116,21 @@ struct RendererTests {
 
             """)
         #expect(render(.json, pretty: true).hasPrefix("{\n  \"count\": 2,\n  \"kind\": \"title\",\n"))
+    }
+
+    /// Strings in JSON output read back as themselves and carry no control, C1 or bidi character
+    /// raw (printable ASCII goes in whole, the rest scalar by scalar).
+    @Test func jsonStringsReadBackAndStayInert() throws {
+        let pool: [String] = ["a", "Z", " ", "~", "\"", "\\", "/", "\n", "\r", "\t", "\u{1B}", "\u{7F}", "\u{85}", "\u{9B}",
+                              "\u{202E}", "\u{2066}", "é", "日", "😀", "e\u{301}", "\u{0}"]
+        var rng = SplitMix64(seed: 16)
+        for _ in 0..<3_000 {
+            let text = (0..<Int.random(in: 0...8, using: &rng)).map { _ in pool.randomElement(using: &rng) ?? "" }.joined()
+            let json = JSONValue.array([.string(text)]).compactJSON
+            let back = try JSONDecoder().decode([String].self, from: Data(json.utf8))
+            #expect(back == [text], "\(json)")
+            #expect(!json.unicodeScalars.contains { TerminalText.needsWork($0) }, "\(json)")
+        }
     }
 
     @Test func ndjsonHasOneObjectPerRow() {
