@@ -197,7 +197,7 @@ struct JSONTreeDecoderTests {
         for (name, data) in try Self.fixtures() {
             guard let value = try? JSONDecoder().decode(JSONValue.self, from: data) else { continue }
             let doc = Doc(value)
-            for round in 0..<25 {
+            for round in 0..<12 {
                 var mutated = Self.mutate(doc, &rng)
                 if round % 3 == 0 { mutated = Self.mutate(mutated, &rng) }
                 Self.compareAll(Data(mutated.rendered.utf8), "\(name) mutation \(round)", into: &outcome)
@@ -212,7 +212,7 @@ struct JSONTreeDecoderTests {
         let alphabet = Array("{}[],:\"\\ u0123456789eE.-+tfnlrsa\u{7F}\t\n".utf8) + [0x00, 0x1F, 0xC3, 0xA9, 0xFF, 0xEF, 0xBB, 0xBF]
         var outcome = Outcome()
         for (name, data) in try Self.fixtures() {
-            for round in 0..<40 {
+            for round in 0..<20 {
                 var bytes = [UInt8](data)
                 for _ in 0..<Int.random(in: 1...3, using: &rng) where !bytes.isEmpty {
                     let at = Int.random(in: 0..<bytes.count, using: &rng)

@@ -66,8 +66,13 @@ public enum ChildProcess {
         process.standardInput = input ?? FileHandle.nullDevice
         try process.run()
         let pid = process.processIdentifier
-        let exited = Mutex(false)
-        let stdoutReader = PipeReader(out.fileHandleForReading)
+        let signals = ChildSignals(pid: pid)
+        // The SIGINT goes from the reader's own thread as soon as the marker arrives: a task
+        // polling for it on the cooperative pool could be starved by CPU-bound tests running
+        // beside it until the child had finished (seen: `sigintExits130` saw the whole script run).
+        let stdoutReader = PipeReader(out.fileHandleForReading) { text in
+            if let marker, text.contains(marker) { signals.interruptOnce() }
+        }
         let stderrReader = PipeReader(err.fileHandleForReading)
         if let stdin, let input {
             input.fileHandleForWriting.write(Data(stdin.utf8))
@@ -75,24 +80,46 @@ public enum ChildProcess {
         }
         let watchdog = Task {
             try? await Task.sleep(for: timeout)
-            exited.withLock { if !$0 { _ = kill(pid, SIGTERM) } }
+            signals.send(SIGTERM)
         }
-        if let marker {
-            let deadline = ContinuousClock.now + .seconds(120)
-            while !stdoutReader.text.contains(marker), !stdoutReader.isFinished, ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(20))
-            }
-            exited.withLock { if !$0 { _ = kill(pid, SIGINT) } }
+        // A marker that never comes: SIGINT after 120 s anyway.
+        let fallback = Task {
+            guard marker != nil else { return }
+            try? await Task.sleep(for: .seconds(120))
+            signals.interruptOnce()
         }
         let stdoutText = await stdoutReader.finished()
         let stderrText = await stderrReader.finished()
         await offThePool {
             process.waitUntilExit()
-            exited.withLock { $0 = true }
+            signals.markExited()
         }
         watchdog.cancel()
+        fallback.cancel()
         return ProcessOutcome(status: process.terminationStatus, stdout: stdoutText, stderr: stderrText)
     }
+}
+
+/// Signals to one child, never after it was reaped (its pid may be reused), SIGINT at most once.
+final class ChildSignals: Sendable {
+    let pid: pid_t
+    private let state = Mutex((exited: false, interrupted: false))
+
+    init(pid: pid_t) { self.pid = pid }
+
+    func send(_ signal: Int32) {
+        state.withLock { if !$0.exited { _ = kill(pid, signal) } }
+    }
+
+    func interruptOnce() {
+        state.withLock { state in
+            guard !state.exited, !state.interrupted else { return }
+            state.interrupted = true
+            _ = kill(pid, SIGINT)
+        }
+    }
+
+    func markExited() { state.withLock { $0.exited = true } }
 }
 
 /// Reads a pipe to its end on a thread of its own; the text so far is readable at any time.
@@ -101,20 +128,27 @@ public final class PipeReader: Sendable {
         let state = Mutex<(data: Data, finished: Bool)>((Data(), false))
     }
     private let buffer: Buffer
-    private let done: Task<Void, Never>
+    private let done: AsyncStream<Void>
 
-    public init(_ handle: FileHandle) {
+    /// `onText`: called on the reading thread with the text so far after each chunk. The thread
+    /// starts at once (not from a task, which a saturated pool could hold back).
+    public init(_ handle: FileHandle, onText: (@Sendable (String) -> Void)? = nil) {
         let buffer = Buffer()
         self.buffer = buffer
-        done = Task {
-            await offThePool {
-                while true {
-                    let chunk = handle.availableData
-                    if chunk.isEmpty { break }
-                    buffer.state.withLock { $0.data.append(chunk) }
+        let (done, finished) = AsyncStream<Void>.makeStream()
+        self.done = done
+        Thread.detachNewThread {
+            while true {
+                let chunk = handle.availableData
+                if chunk.isEmpty { break }
+                let text = buffer.state.withLock { state -> String? in
+                    state.data.append(chunk)
+                    return onText == nil ? nil : String(decoding: state.data, as: UTF8.self)
                 }
-                buffer.state.withLock { $0.finished = true }
+                if let text { onText?(text) }
             }
+            buffer.state.withLock { $0.finished = true }
+            finished.finish()
         }
     }
 
@@ -123,7 +157,7 @@ public final class PipeReader: Sendable {
 
     /// The whole text, once the writer closed the pipe.
     public func finished() async -> String {
-        await done.value
+        for await _ in done {}
         return text
     }
 }

@@ -70,13 +70,11 @@ public final class SignalWatcher: Sendable {
 
     /// Blocks SIGINT, SIGTERM and SIGHUP in the calling thread, so that threads it creates
     /// afterwards inherit the block. Call it first thing on the main thread of a process that will
-    /// watch these signals. Why: libdispatch reads signals through a signalfd, which sees only
-    /// signals no thread accepts; a signal that lands on a thread that does not block it runs
-    /// libdispatch's forwarding handler, which re-sends it to one particular thread, and from
-    /// there it can be lost (seen: a Ctrl-C to `bts -c 'sleep 30s'` on a loaded machine did
-    /// nothing). Blocked everywhere, a signal waits, pending, until a watcher's source reads it;
-    /// one sent before any watcher exists is delivered to the first. Child processes are spawned
-    /// with an empty mask (Foundation's `Process`, `ForegroundProcess`).
+    /// watch these signals: until a watcher installs the hub's handler, such a signal waits,
+    /// pending, instead of ending the process, and is then delivered to the first watcher. (Once
+    /// libdispatch parks the main thread in `sigsuspend`, that thread accepts every signal and
+    /// runs the hub's handler.) Child processes are spawned with an empty mask (Foundation's
+    /// `Process`, `ForegroundProcess`).
     public static func blockTerminationSignals() {
         var set = sigset_t()
         sigemptyset(&set)
@@ -125,56 +123,76 @@ private final class SignalWatcherState: @unchecked Sendable {
     }
 }
 
-/// Process-wide signal plumbing: one DispatchSource per signal, created on first use and kept
-/// for the life of the process (libdispatch installs its own handler when the source registers;
-/// touching the disposition again later would disable it). The signal's disposition is set to
-/// SIG_IGN just before its source is created, so an early signal is ignored, never fatal, and
-/// `subscribe` returns once libdispatch's handler is in place (from then on none is lost).
-/// When a SIGINT/SIGTERM/SIGHUP arrives and no watcher listens, the hub applies the default
-/// action (the process ends), so signals behave normally outside watchers.
+/// Process-wide signal plumbing: the hub's own handler for each watched signal (installed with
+/// `sigaction` on first use and kept for the life of the process) writes the signal's number to
+/// a pipe; a read source on the pipe delivers it to the subscribers. When a SIGINT/SIGTERM/SIGHUP
+/// arrives and no watcher listens, the hub applies the default action (the process ends), so
+/// signals behave normally outside watchers.
+///
+/// Not libdispatch's signal sources: after `dispatch_main` the main thread waits in `sigsuspend`
+/// with every signal unblocked, so the kernel delivers a process-directed signal to it, and
+/// libdispatch's handler re-sends it to the thread that registered the source — which may have
+/// left the pool since, or not be the one reading the `signalfd`: the signal was lost (seen: a
+/// SIGINT to `bts -c 'echo started; sleep 30s'` under a full test run did nothing). A handler
+/// that writes to a pipe loses nothing, whichever thread runs it.
 final class SignalHub: @unchecked Sendable {
     static let shared = SignalHub()
     // @unchecked: mutable state guarded by `lock`.
     private let lock = NSLock()
     // Arrays, not dictionaries: a handful of entries, and no Hashable conformance looked up at
     // every start (each first lookup scans the binary's ~11,000 conformance records).
-    private var sources: [(number: Int32, source: any DispatchSourceSignal)] = []
+    private var installed: [Int32] = []
     private var subscribers: [(number: Int32, id: UUID, handler: @Sendable () -> Void)] = []
+    private var reader: (any DispatchSourceRead)?
+    private var readFD: Int32 = -1
 
     func subscribe(
         _ events: [SignalWatcher.Event], id: UUID, handler: @escaping @Sendable (SignalWatcher.Event) -> Void
     ) {
         lock.lock()
         defer { lock.unlock() }
-        var registering: [(number: Int32, before: Int)] = []
+        startReaderIfNeeded()
         for event in events {
             let number = event.signalNumber
             subscribers.removeAll { $0.number == number && $0.id == id }
             subscribers.append((number, id, { handler(event) }))
-            guard !sources.contains(where: { $0.number == number }) else { continue }
-            if number != SIGWINCH { _ = signal(number, SIG_IGN) }  // SIGWINCH is ignored by default
-            let before = Self.disposition(number)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { [weak self] in self?.deliver(number) }
-            source.resume()
-            sources.append((number, source))
-            registering.append((number, before))
-        }
-        // libdispatch registers the sources on its manager thread, after `resume()` returns; until
-        // a source's handler replaces SIG_IGN its signal is discarded (seen: a SIGINT to a
-        // just-started `bts -c` on a loaded machine was lost). Wait for them (all at once), so
-        // that a signal sent once the watcher exists is never lost.
-        let deadline = ContinuousClock.now + .seconds(5)
-        while registering.contains(where: { Self.disposition($0.number) == $0.before }), ContinuousClock.now < deadline {
-            usleep(200)
+            guard !installed.contains(number), signalPipeWriteFD >= 0 else { continue }
+            // Synchronous: from here on the signal reaches the pipe (one that arrived blocked
+            // before is still pending and arrives now).
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = signalPipeHandler
+            action.sa_flags = SA_RESTART
+            sigemptyset(&action.sa_mask)
+            sigaction(number, &action, nil)
+            installed.append(number)
         }
     }
 
-    /// The signal's current handler as a number (0 = SIG_DFL, 1 = SIG_IGN, else a function).
-    private static func disposition(_ number: Int32) -> Int {
-        var action = sigaction()
-        sigaction(number, nil, &action)
-        return withUnsafeBytes(of: &action.__sigaction_handler) { $0.load(as: Int.self) }
+    /// The pipe and its read source, once (called with `lock` held).
+    private func startReaderIfNeeded() {
+        guard reader == nil else { return }
+        var fds: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0 else { return }
+        for fd in fds {
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        }
+        readFD = fds[0]
+        signalPipeWriteFD = fds[1]
+        let source = DispatchSource.makeReadSource(fileDescriptor: fds[0], queue: .global())
+        source.setEventHandler { [weak self] in self?.drain() }
+        source.resume()
+        reader = source
+    }
+
+    /// Reads every signal number written so far and delivers each in order.
+    private func drain() {
+        var buffer = [UInt8](repeating: 0, count: 64)
+        while true {
+            let count = read(readFD, &buffer, buffer.count)
+            guard count > 0 else { return }
+            for byte in buffer[..<count] { deliver(Int32(byte)) }
+        }
     }
 
     func unsubscribe(_ event: SignalWatcher.Event, id: UUID) {
@@ -201,4 +219,15 @@ final class SignalHub: @unchecked Sendable {
         }
         for handler in handlers { handler() }
     }
+}
+
+/// The write end of the hub's pipe (set once, before any handler is installed).
+nonisolated(unsafe) private var signalPipeWriteFD: Int32 = -1
+
+/// The hub's signal handler: async-signal-safe (one `write`, `errno` kept).
+private func signalPipeHandler(_ number: Int32) {
+    let saved = errno
+    var byte = UInt8(truncatingIfNeeded: number)
+    _ = write(signalPipeWriteFD, &byte, 1)
+    errno = saved
 }
