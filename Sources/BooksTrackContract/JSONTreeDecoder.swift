@@ -233,6 +233,15 @@ extension JSONTreeDecoder {
             return (elements[currentIndex], key)
         }
 
+        /// Reads the next element with `read` (given the decoder, so that it captures nothing)
+        /// and consumes it once read.
+        mutating func next<T>(_ type: T.Type, _ read: (JSONTreeDecoder, JSONTree, IndexKey) throws -> T) throws -> T {
+            let (node, key) = try peek(type)
+            let value = try read(decoder, node, key)
+            currentIndex += 1
+            return value
+        }
+
         mutating func decodeNil() throws -> Bool {
             guard currentIndex < elements.count else {
                 throw DecodingError.valueNotFound(
@@ -245,30 +254,10 @@ extension JSONTreeDecoder {
             return false
         }
 
-        mutating func decode(_ type: Bool.Type) throws -> Bool {
-            let (node, key) = try peek(type)
-            let value = try decoder.decodeBool(node, at: key)
-            currentIndex += 1
-            return value
-        }
-        mutating func decode(_ type: String.Type) throws -> String {
-            let (node, key) = try peek(type)
-            let value = try decoder.decodeString(node, at: key)
-            currentIndex += 1
-            return value
-        }
-        mutating func decode(_ type: Double.Type) throws -> Double {
-            let (node, key) = try peek(type)
-            let value = try decoder.decodeDouble(node, at: key)
-            currentIndex += 1
-            return value
-        }
-        mutating func decode(_ type: Int.Type) throws -> Int {
-            let (node, key) = try peek(type)
-            let value = try decoder.decodeInt(node, at: key)
-            currentIndex += 1
-            return value
-        }
+        mutating func decode(_ type: Bool.Type) throws -> Bool { try next(type) { try $0.decodeBool($1, at: $2) } }
+        mutating func decode(_ type: String.Type) throws -> String { try next(type) { try $0.decodeString($1, at: $2) } }
+        mutating func decode(_ type: Double.Type) throws -> Double { try next(type) { try $0.decodeDouble($1, at: $2) } }
+        mutating func decode(_ type: Int.Type) throws -> Int { try next(type) { try $0.decodeInt($1, at: $2) } }
         mutating func decode(_ type: Float.Type) throws -> Float { throw decoder.giveUp() }
         mutating func decode(_ type: Int8.Type) throws -> Int8 { throw decoder.giveUp() }
         mutating func decode(_ type: Int16.Type) throws -> Int16 { throw decoder.giveUp() }
@@ -279,12 +268,7 @@ extension JSONTreeDecoder {
         mutating func decode(_ type: UInt16.Type) throws -> UInt16 { throw decoder.giveUp() }
         mutating func decode(_ type: UInt32.Type) throws -> UInt32 { throw decoder.giveUp() }
         mutating func decode(_ type: UInt64.Type) throws -> UInt64 { throw decoder.giveUp() }
-        mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
-            let (node, key) = try peek(type)
-            let value: T = try decoder.decodeValue(node, at: key)
-            currentIndex += 1
-            return value
-        }
+        mutating func decode<T: Decodable>(_ type: T.Type) throws -> T { try next(type) { try $0.decodeValue($1, at: $2) } }
 
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
             let (node, key) = try peek(KeyedDecodingContainer<NestedKey>.self)
