@@ -15,7 +15,7 @@ public enum JSONTreeDecoding {
     public static func decode<T: Decodable>(_ type: T.Type, from data: Data) -> T? {
         guard let root = data.withUnsafeBytes({ JSONTree.parse($0) }) else { return nil }
         let context = JSONTreeDecoder.Context()
-        let decoder = JSONTreeDecoder(node: root, codingPath: [], context: context)
+        let decoder = JSONTreeDecoder(node: root, path: nil, context: context)
         guard let value: T = try? decoder.decodeValue(root, at: nil), !context.gaveUp else { return nil }
         return value
     }
@@ -30,9 +30,41 @@ struct JSONTreeDecoder: Decoder {
         var gaveUp = false
     }
 
+    /// One step of a coding path, linked to its parent: a nested value costs one small object
+    /// instead of a copy of the whole path (built as an array only when asked for).
+    final class PathLink {
+        let parent: PathLink?
+        let key: any CodingKey
+        init(parent: PathLink?, key: any CodingKey) {
+            self.parent = parent
+            self.key = key
+        }
+    }
+
     let node: JSONTree
-    let codingPath: [any CodingKey]
+    let link: PathLink?
     let context: Context
+
+    init(node: JSONTree, path link: PathLink?, context: Context) {
+        self.node = node
+        self.link = link
+        self.context = context
+    }
+
+    var codingPath: [any CodingKey] {
+        var keys: [any CodingKey] = []
+        var step = link
+        while let current = step {
+            keys.append(current.key)
+            step = current.parent
+        }
+        return keys.reversed()
+    }
+
+    /// The decoder for `node`, a value under `key` of this one.
+    func nested(_ node: JSONTree, at key: (any CodingKey)?) -> JSONTreeDecoder {
+        JSONTreeDecoder(node: node, path: key.map { PathLink(parent: link, key: $0) } ?? link, context: context)
+    }
 
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
@@ -98,17 +130,33 @@ struct JSONTreeDecoder: Decoder {
         }
     }
 
-    /// Any `Decodable`: the four primitives directly, the types `JSONDecoder` treats specially
-    /// given up, everything else through its own `init(from:)` on a decoder for `node`.
+    /// Any `Decodable`: the four primitives and an array of strings directly, the types
+    /// `JSONDecoder` treats specially given up, everything else through its own `init(from:)` on a
+    /// decoder for `node`. (Each `unsafeBitCast` follows the check that `T` is that very type: no
+    /// dynamic cast per value.)
     func decodeValue<T: Decodable>(_ node: JSONTree, at key: (any CodingKey)?) throws -> T {
-        if T.self == String.self, let v = try decodeString(node, at: key) as? T { return v }
-        if T.self == Int.self, let v = try decodeInt(node, at: key) as? T { return v }
-        if T.self == Double.self, let v = try decodeDouble(node, at: key) as? T { return v }
-        if T.self == Bool.self, let v = try decodeBool(node, at: key) as? T { return v }
+        if T.self == String.self { return unsafeBitCast(try decodeString(node, at: key), to: T.self) }
+        if T.self == Int.self { return unsafeBitCast(try decodeInt(node, at: key), to: T.self) }
+        if T.self == Double.self { return unsafeBitCast(try decodeDouble(node, at: key), to: T.self) }
+        if T.self == Bool.self { return unsafeBitCast(try decodeBool(node, at: key), to: T.self) }
+        if T.self == [String].self, let strings = Self.strings(node) { return unsafeBitCast(strings, to: T.self) }
         if T.self == Date.self || T.self == URL.self || T.self == Data.self || T.self == Decimal.self {
             throw giveUp()
         }
-        return try T(from: JSONTreeDecoder(node: node, codingPath: path(key), context: context))
+        return try T(from: nested(node, at: key))
+    }
+
+    /// An array whose elements are all strings, as `[String]` (anything else takes the general path,
+    /// which names the element that does not fit).
+    static func strings(_ node: JSONTree) -> [String]? {
+        guard case .array(let elements) = node else { return nil }
+        var strings: [String] = []
+        strings.reserveCapacity(elements.count)
+        for element in elements {
+            guard case .string(let s) = element else { return nil }
+            strings.append(s)
+        }
+        return strings
     }
 }
 
@@ -197,13 +245,11 @@ extension JSONTreeDecoder {
         func nestedContainer<NestedKey: CodingKey>(
             keyedBy type: NestedKey.Type, forKey key: Key
         ) throws -> KeyedDecodingContainer<NestedKey> {
-            try JSONTreeDecoder(node: required(key), codingPath: decoder.path(key), context: decoder.context)
-                .container(keyedBy: type)
+            try decoder.nested(required(key), at: key).container(keyedBy: type)
         }
 
         func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-            try JSONTreeDecoder(node: required(key), codingPath: decoder.path(key), context: decoder.context)
-                .unkeyedContainer()
+            try decoder.nested(required(key), at: key).unkeyedContainer()
         }
 
         func superDecoder() throws -> any Decoder { throw decoder.giveUp() }
@@ -272,16 +318,14 @@ extension JSONTreeDecoder {
 
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
             let (node, key) = try peek(KeyedDecodingContainer<NestedKey>.self)
-            let container = try JSONTreeDecoder(node: node, codingPath: decoder.path(key), context: decoder.context)
-                .container(keyedBy: type)
+            let container = try decoder.nested(node, at: key).container(keyedBy: type)
             currentIndex += 1
             return container
         }
 
         mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
             let (node, key) = try peek((any UnkeyedDecodingContainer).self)
-            let container = try JSONTreeDecoder(node: node, codingPath: decoder.path(key), context: decoder.context)
-                .unkeyedContainer()
+            let container = try decoder.nested(node, at: key).unkeyedContainer()
             currentIndex += 1
             return container
         }

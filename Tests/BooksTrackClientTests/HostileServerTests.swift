@@ -80,6 +80,30 @@ struct HostileServerTests {
         }
     }
 
+    /// `check(_:under:)` (a prefix comparison and a byte scan against a base checked once) gives
+    /// `check`'s verdict on URLs that extend the base, nearly extend it, or share only a prefix.
+    @Test func checkUnderBaseAgreesWithCheck() {
+        let bases = ["http://127.0.0.1:8787", "http://127.0.0.1:8787/", "https://api.example.com/api", "http://u:p@h:1",
+                     "http://[::1]:80", "http://h:65536", "http://h_x.local:99", "http://h:08080", "http://h.:1",
+                     "http://h:1/p%20q", "http://ü.example", "http://a@b@h", "http://h:1?x", "ftp://h"]
+        #expect(ServerURL.CheckedBase("http://127.0.0.1:8787/") != nil)
+        #expect(ServerURL.CheckedBase("http://[::1]:80") == nil, "an IPv6 base is checked whole each time")
+        #expect(ServerURL.CheckedBase("http://h:65536") == nil)
+        let pieces = ["/v1/search/isbn?isbn=9780439023481", "/a%20b", "/%zz", "/%4", "%4", "?q=a+b", "/[x]", "#frag", "/ü",
+                      "/a b", "/a\tb", "/\u{85}", "/a|b", "/~u/", ":99", "@h", "9", "/", "//x", "/;p=1", "%41", "/\\", "."]
+        var rng = SplitMix64(seed: 161)
+        for base in bases {
+            let checked = ServerURL.CheckedBase(base)
+            var trimmed = base
+            while trimmed.hasSuffix("/") { trimmed.removeLast() }
+            for _ in 0..<400 {
+                var text = Bool.random(using: &rng) ? trimmed : String(trimmed.dropLast(Int.random(in: 0...3, using: &rng)))
+                for _ in 0..<Int.random(in: 0...3, using: &rng) { text += pieces.randomElement(using: &rng) ?? "" }
+                #expect(ServerURL.check(text, under: checked) == ServerURL.check(text), "\(base) → \(text)")
+            }
+        }
+    }
+
     /// The byte scan for spaces and control characters agrees with the Unicode definition
     /// (category Cc, or a space) on ASCII, C1 controls, other scalars and fuzzed strings.
     @Test func spaceOrControlScanAgreesWithUnicodeCategories() {
@@ -125,7 +149,9 @@ struct HostileServerTests {
         #expect(BooksTrackAPI.milliseconds("12ms") == 12)
         #expect(BooksTrackAPI.milliseconds(" 3.5 MS ") == 3.5)
         #expect(BooksTrackAPI.milliseconds("12 ms") == 12)
-        for bad in ["fast", "", "ms", "12s", "\u{1B}[31m"] {
+        #expect(BooksTrackAPI.milliseconds("0mS") == 0)
+        #expect(BooksTrackAPI.milliseconds("\t7Ms\t") == 7)
+        for bad in ["fast", "", "ms", "12s", "\u{1B}[31m", "12m", "12 m s", "12ns", "12ｍｓ", "12m\u{301}s", "12\u{0}ms"] {
             #expect(BooksTrackAPI.milliseconds(bad) == nil, "\(bad)")
         }
     }

@@ -64,9 +64,12 @@ extension BooksTrackAPI {
     /// `X-Response-Time` as milliseconds: `12`, `12ms`, ` 3.5 MS ` (nil otherwise). By hand: the
     /// Foundation string methods cost a one-shot command ~0.5 ms at their first use.
     static func milliseconds(_ text: String) -> Double? {
-        var value = text.trimmingWhitespace()
-        if value.count >= 2, value.suffix(2).lowercased() == "ms" { value.removeLast(2) }
-        while value.last == " " { value.removeLast() }
+        var value = Substring(text.trimmingWhitespace())
+        let unit = value.utf8.suffix(2)
+        if unit.count == 2, unit.elementsEqual("ms".utf8, by: { $0 | 0x20 == $1 }) { value = value.dropLast(2) }
+        while value.utf8.last == UInt8(ascii: " ") { value = value.dropLast() }
+        // Double(_:) stops at a NUL byte ("12\0x" reads as 12): printable ASCII only.
+        guard value.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { return nil }
         return Double(value)
     }
 

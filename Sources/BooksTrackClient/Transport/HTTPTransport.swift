@@ -24,10 +24,13 @@ struct RawResponse: Sendable {
 struct HTTPTransport: Sendable {
     let clients: LazyHTTPClient
     let configuration: APIConfiguration
+    /// The configured server's URL, checked once (each request's URL is checked against it).
+    let checkedBase: ServerURL.CheckedBase?
 
     init(configuration: APIConfiguration) {
         self.configuration = configuration
         clients = LazyHTTPClient { Self.makeClient(configuration) }
+        checkedBase = ServerURL.CheckedBase(configuration.baseURL.absoluteString)
     }
 
     /// The shared HTTP client, created by the first request that goes over a socket (an embedded
@@ -149,7 +152,7 @@ struct HTTPTransport: Sendable {
         let start = clock.now
         let deadlineInstant = start.advanced(by: timeout)
         do {
-            if let problem = ServerURL.check(url) { throw Self.badURL(problem, url: masked) }
+            if let problem = ServerURL.check(url, under: checkedBase) { throw Self.badURL(problem, url: masked) }
             try Task.checkCancellation()
             if let inProcess = configuration.inProcess, let raw = try await sendInProcess(
                 spec, to: inProcess, request: request, masked: masked, started: start, until: deadlineInstant)

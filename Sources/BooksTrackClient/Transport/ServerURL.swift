@@ -36,35 +36,75 @@ public enum ServerURL {
     /// Letters, digits, `-._~!$&'()*+,;=:@/?` and `%` with two hex digits, in a URL whose
     /// authority is `[user[:password]@]host[:port]`.
     static func isPlain(_ text: String) -> Bool {
-        var escape = 0
-        for byte in text.utf8 {
-            if escape > 0 {
-                switch byte {
-                case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"),
-                    UInt8(ascii: "A")...UInt8(ascii: "F"):
-                    break
-                default:
-                    return false
-                }
-                escape -= 1
-                continue
-            }
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"):
-                continue
-            case UInt8(ascii: "%"):
-                escape = 2
-            default:
-                guard "-._~!$&'()*+,;=:@/?".utf8.contains(byte) else { return false }
-            }
-        }
-        guard escape == 0, let schemeEnd = text.range(of: "://") else { return false }
+        guard isPlainText(text.utf8), let schemeEnd = text.range(of: "://") else { return false }
         // The authority: at most one `@`, at most one `:` on each side of it, no IPv6 literal.
         let authority = text[schemeEnd.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
         let parts = authority.split(separator: "@", omittingEmptySubsequences: false)
         guard parts.count <= 2, !(parts.last ?? "").hasPrefix("[") else { return false }
         return parts.allSatisfy { part in part.utf8.count(where: { $0 == UInt8(ascii: ":") }) <= 1 }
+    }
+
+    /// Every byte one RFC 3986 allows unescaped (letters, digits, `-._~!$&'()*+,;=:@/?`) or a `%`
+    /// with two hex digits.
+    static func isPlainText(_ bytes: some Sequence<UInt8>) -> Bool {
+        var escape = 0
+        for byte in bytes {
+            if escape > 0 {
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"),
+                    UInt8(ascii: "A")...UInt8(ascii: "F"):
+                    escape -= 1
+                    continue
+                default:
+                    return false
+                }
+            }
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                UInt8(ascii: "~"), UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"),
+                UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","),
+                UInt8(ascii: ";"), UInt8(ascii: "="), UInt8(ascii: ":"), UInt8(ascii: "@"), UInt8(ascii: "/"),
+                UInt8(ascii: "?"):
+                continue
+            case UInt8(ascii: "%"):
+                escape = 2
+            default:
+                return false
+            }
+        }
+        return escape == 0
+    }
+
+    /// A server URL that `check` accepts and that is plain (`isPlain`), without trailing `/`: a
+    /// URL made of it and a plain path is accepted as well, so `check(_:under:)` passes each
+    /// request's URL with one prefix comparison and a byte scan of the path.
+    public struct CheckedBase: Sendable, Hashable {
+        let text: String
+
+        /// `nil` when `check` refuses `base` or it is not plain (each URL is then checked whole).
+        public init?(_ base: String) {
+            var text = base
+            while text.hasSuffix("/") { text.removeLast() }
+            guard ServerURL.check(text) == nil, ServerURL.isPlain(text) else { return nil }
+            self.text = text
+        }
+    }
+
+    /// `check(text)`, answered without parsing when `text` is `base` followed by `/` and a plain
+    /// path and query: the scheme and authority are then `base`'s own (which passed), and no byte
+    /// is a space, a control or anything outside `isPlain`'s set.
+    public static func check(_ text: String, under base: CheckedBase?) -> Problem? {
+        if let base, extends(text, base) { return nil }
+        return check(text)
+    }
+
+    static func extends(_ text: String, _ base: CheckedBase) -> Bool {
+        let bytes = text.utf8
+        let prefix = base.text.utf8
+        guard bytes.count > prefix.count, bytes.starts(with: prefix) else { return false }
+        let rest = bytes.dropFirst(prefix.count)
+        return rest.first == UInt8(ascii: "/") && isPlainText(rest)
     }
 
     /// The scheme, host and port checks (everything but Foundation's parse).
