@@ -112,6 +112,7 @@ extension JSONValue {
     /// An object from key/value pairs, leaving out `nil` values.
     public static func record(_ pairs: [(String, JSONValue?)]) -> JSONValue {
         var members: [String: JSONValue] = [:]
+        members.reserveCapacity(pairs.count)
         for (key, value) in pairs {
             if let value { members[key] = value }
         }
