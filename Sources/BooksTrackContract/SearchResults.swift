@@ -58,13 +58,14 @@ public struct SearchResults: Decodable, Sendable, Hashable {
 
     public init(from decoder: any Decoder) throws {
         let single = try decoder.singleValueContainer()
-        if let list = try? single.decode([Book].self) {
+        // Which shape: the object's keys alone decide (reading the whole value as a JSON tree
+        // first cost a third of a lookup's client CPU; listing every key, a tenth of the decode).
+        // Only what is not an object can be a bare list.
+        let object = try? decoder.container(keyedBy: ShapeKey.self)
+        if object == nil, let list = try? single.decode([Book].self) {
             self.init(list)
             return
         }
-        // Which shape: the object's keys alone decide (reading the whole value as a JSON tree
-        // first cost a third of a lookup's client CPU; listing every key, a tenth of the decode).
-        let object = try? decoder.container(keyedBy: ShapeKey.self)
         func has(_ name: String) -> Bool { object?.contains(ShapeKey(stringValue: name)) ?? false }
         if has("works") || has("editions") {
             self.init(try single.decode(BookSearchResponse.self))

@@ -97,6 +97,10 @@ import Testing
         #expect(masked.contains(#""jobId":"j1""#))
         #expect(SecretMasking.maskURL("https://user:pw@api.x/ws?jobId=1&token=SECRET4") == "https://***@api.x/ws?jobId=1&token=***")
         #expect(SecretMasking.maskHeader(name: "Authorization", value: "Bearer SECRET5") == "Bearer ***")
+        #expect(SecretMasking.maskHeader(name: "PROXY-authorization", value: "Basic SECRET7") == "Basic ***")
+        #expect(SecretMasking.maskHeader(name: "set-COOKIE", value: "sid=SECRET8") == "***")
+        #expect(SecretMasking.maskHeader(name: "Coo\u{212A}ie", value: "sid=SECRET9") == "***")  // Kelvin sign
+        #expect(SecretMasking.maskHeader(name: "X-Api-Keys", value: "plain") == "plain")
         #expect(SecretMasking.maskHeader(name: "Sec-WebSocket-Protocol", value: "bookstrack-auth.SECRET6") == "bookstrack-auth.***")
         #expect(!SecretMasking.maskText("data: {\"token\": \"SECRET7\"}").contains("SECRET7"))
     }

@@ -74,7 +74,7 @@ public actor BooksTrackAPI {
         tokenKeeper?.cancel()
         tokenKeeper = nil
         for flight in flights.values { flight.cancelRequest() }
-        await transport.clients.shutDown()
+        await transport.shutDown()
     }
 
     /// Replaces the retry policy for calls started from now on (e.g. the shell's `set wait off`).

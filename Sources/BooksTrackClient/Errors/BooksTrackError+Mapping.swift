@@ -130,7 +130,9 @@ extension BooksTrackError {
                 break
             }
         }
-        if error is HTTPParserError {
+        if let parser = error as? HTTPParserError {
+            // The connection ended inside a response (a body cut short): lost, not garbage.
+            if parser == .invalidEOFState { return make(.connection, "Connection lost: \(host) closed the connection.") }
             return make(.connection, "\(host) did not answer with HTTP (is it the right address and port?).", retryable: false)
         }
         if let io = error as? IOError {

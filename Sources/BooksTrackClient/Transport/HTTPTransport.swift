@@ -26,11 +26,20 @@ struct HTTPTransport: Sendable {
     let configuration: APIConfiguration
     /// The configured server's URL, checked once (each request's URL is checked against it).
     let checkedBase: ServerURL.CheckedBase?
+    /// Plain-HTTP GETs to the configured server (nil: it is HTTPS or otherwise not plain).
+    let keepAlive: KeepAlivePool?
 
     init(configuration: APIConfiguration) {
         self.configuration = configuration
         clients = LazyHTTPClient { Self.makeClient(configuration) }
         checkedBase = ServerURL.CheckedBase(configuration.baseURL.absoluteString)
+        keepAlive = KeepAlivePool(base: checkedBase, configuration: configuration)
+    }
+
+    /// Closes the shared client and the kept-alive connections.
+    func shutDown() async {
+        keepAlive?.shutDown()
+        await clients.shutDown()
     }
 
     /// The shared HTTP client, created by the first request that goes over a socket (an embedded
@@ -105,6 +114,12 @@ struct HTTPTransport: Sendable {
     func execute(
         _ request: Outgoing, until deadline: ContinuousClock.Instant, started: ContinuousClock.Instant
     ) async throws -> ResponseCollector.Collected {
+        if let keepAlive, request.method == .GET, case .none = request.body, let target = keepAlive.target(of: request.url),
+            KeepAlivePool.sendsAsIs(request.headers)
+        {
+            return try await keepAlive.get(
+                target, headers: request.headers, until: deadline, started: started, droppedStatuses: Self.redirectStatuses)
+        }
         let client = self.client
         let body: HTTPClient.Body?
         switch request.body {

@@ -70,15 +70,16 @@ public enum SecretMasking {
     /// Masks one header: `Authorization`/`Proxy-Authorization`/`Cookie` values entirely (keeping the
     /// scheme word), `Sec-WebSocket-Protocol` tokens, and any secret pattern elsewhere.
     public static func maskHeader(name: String, value: String) -> String {
-        switch name.lowercased() {
-        case "authorization", "proxy-authorization":
+        // Compared by bytes: every response header passes here (no lowercased copy of an ASCII
+        // name; another is lowercased first, so that e.g. a Kelvin sign still reads as "k").
+        let name = name.utf8.allSatisfy { $0 < 0x80 } ? name[...] : name.lowercased()[...]
+        func `is`(_ word: StaticString) -> Bool { BooksTrackAPI.isASCII(name, ignoringCase: word) }
+        if `is`("authorization") || `is`("proxy-authorization") {
             let parts = value.split(separator: " ", maxSplits: 1)
             return parts.count == 2 ? "\(parts[0]) \(mask)" : mask
-        case "cookie", "set-cookie", "x-api-key":
-            return mask
-        default:
-            return maskText(value)
         }
+        if `is`("cookie") || `is`("set-cookie") || `is`("x-api-key") { return mask }
+        return maskText(value)
     }
 
     /// Masks a list of headers.

@@ -17,6 +17,8 @@ final class HostileServer: Sendable {
         case silence
         /// Close at once without a byte.
         case close
+        /// Send these bytes and keep the connection for the next request on it.
+        case keepOpen([UInt8])
     }
 
     let port: Int
@@ -24,10 +26,13 @@ final class HostileServer: Sendable {
     private let requests = Mutex<[String]>([])
     private let stopped = Mutex(false)
     private let held = Mutex<[Int32]>([])
+    private let accepted = Mutex(0)
 
     var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
     /// The request heads received so far (first line and headers).
     var received: [String] { requests.withLock { $0 } }
+    /// The connections accepted so far.
+    var connections: Int { accepted.withLock { $0 } }
 
     init(_ respond: @escaping @Sendable (_ head: String) -> Behaviour) throws {
         let (descriptor, port) = try Self.listen()
@@ -114,12 +119,18 @@ final class HostileServer: Sendable {
                 if errno == EINTR { continue }
                 return
             }
+            accepted.withLock { $0 += 1 }
             let thread = Thread { [self] in self.serve(client, respond) }
             thread.start()
         }
     }
 
     private func serve(_ client: Int32, _ respond: @Sendable (String) -> Behaviour) {
+        while serveOne(client, respond) {}
+    }
+
+    /// Reads one request head and answers it; true when the connection stays for another.
+    private func serveOne(_ client: Int32, _ respond: @Sendable (String) -> Behaviour) -> Bool {
         var head: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         while head.count < 256 * 1024 {
@@ -130,16 +141,19 @@ final class HostileServer: Sendable {
             if let first = head.first, !(UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(first) { break }
             if head.count >= 4, String(decoding: head, as: UTF8.self).contains("\r\n\r\n") { break }
         }
+        if head.isEmpty {
+            // The client closed a kept connection (or sent nothing).
+            close(client)
+            return false
+        }
         let text = String(decoding: head, as: UTF8.self)
         requests.withLock { $0.append(text) }
         switch respond(text) {
+        case .keepOpen(let bytes):
+            Self.writeAll(bytes, to: client)
+            return true
         case .raw(let bytes):
-            var offset = 0
-            while offset < bytes.count {
-                let written = bytes[offset...].withUnsafeBytes { write(client, $0.baseAddress, $0.count) }
-                if written <= 0 { break }
-                offset += written
-            }
+            Self.writeAll(bytes, to: client)
             shutdown(client, Int32(SHUT_WR))
             // Let the client read everything before the socket goes away.
             var drain = [UInt8](repeating: 0, count: 1024)
@@ -151,6 +165,16 @@ final class HostileServer: Sendable {
             held.withLock { $0.append(client) }
         case .close:
             close(client)
+        }
+        return false
+    }
+
+    private static func writeAll(_ bytes: [UInt8], to client: Int32) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { write(client, $0.baseAddress, $0.count) }
+            if written <= 0 { break }
+            offset += written
         }
     }
 }
