@@ -46,27 +46,29 @@ public enum BudgetClass: String, Codable, Sendable, Hashable, CaseIterable {
     /// `mode` is the v2 search `mode` parameter and `q` its query (a `q=similar:` prefix forces
     /// `similar`); when not given they are read from the path's query.
     public static func classify(method: String, path: String, mode: String? = nil, query q: String? = nil) -> BudgetClass? {
-        let m = method.uppercased()
+        // Every request passes here (client and server): the query is read only for the v2
+        // search route, and an ASCII path without capitals is not lowercased.
+        var isPOST: Bool { method.uppercased() == "POST" }
         let split = path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
-        var p = split.first.map { $0.lowercased() } ?? ""
-        let items = split.count > 1 ? queryItems(String(split[1])) : [:]
-        let mode = mode ?? items["mode"]
-        let q = q ?? items["q"]
-        while p.count > 1, p.hasSuffix("/") { p.removeLast() }
+        var p = split.first.map(Self.lowercased) ?? ""
+        while p.utf8.count > 1, p.hasSuffix("/") { p.removeLast() }
         switch p {
         case "/v1/search/isbn", "/v1/search/title", "/v1/search/author", "/v1/search/advanced": return .search
         case "/v1/search/similar": return .similar
         case "/api/v2/search":
+            let items = split.count > 1 ? queryItems(String(split[1])) : [:]
+            let mode = mode ?? items["mode"]
+            let q = q ?? items["q"]
             if let q, q.lowercased().hasPrefix("similar:") { return .similar }
             switch (mode ?? "text").lowercased() {
             case "semantic", "hybrid": return .semantic
             case "similar": return .similar
             default: return .search
             }
-        case "/api/v2/books/enrich": return m == "POST" ? .enrich : nil
-        case "/api/batch-enrich", "/v1/enrichment/batch": return m == "POST" ? .batch : nil
-        case "/api/v2/imports": return m == "POST" ? .import : nil
-        case "/api/token/refresh": return m == "POST" ? .jobs : nil
+        case "/api/v2/books/enrich": return isPOST ? .enrich : nil
+        case "/api/batch-enrich", "/v1/enrichment/batch": return isPOST ? .batch : nil
+        case "/api/v2/imports": return isPOST ? .import : nil
+        case "/api/token/refresh": return isPOST ? .jobs : nil
         default: break
         }
         let parts = p.split(separator: "/")
@@ -78,6 +80,11 @@ public enum BudgetClass: String, Codable, Sendable, Hashable, CaseIterable {
         if parts.count >= 3, parts[0] == "v1", parts[1] == "jobs" { return .jobs }
         if parts.count >= 4, parts[0] == "api", parts[1] == "v2", parts[2] == "jobs" { return .jobs }
         return nil
+    }
+
+    /// `text` lowercased (as is when it is ASCII without capitals).
+    private static func lowercased(_ text: Substring) -> String {
+        text.utf8.allSatisfy({ $0 < 0x80 && !(UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }) ? String(text) : text.lowercased()
     }
 
     /// `a=1&b=x+y` → `["a": "1", "b": "x y"]` (percent-decoded; the first of a repeated key wins).

@@ -55,6 +55,19 @@ struct BudgetClassRouteTests {
         #expect(BudgetClass.classify(method: route.method, path: route.path) == route.expected)
     }
 
+    /// Methods compare case-insensitively and only POST routes of a class need the POST method;
+    /// a path with non-ASCII letters is lowercased by Unicode rules (a Kelvin sign is a "k").
+    @Test func methodCaseAndNonASCIIPaths() {
+        #expect(BudgetClass.classify(method: "post", path: "/api/v2/books/enrich") == .enrich)
+        #expect(BudgetClass.classify(method: "GET", path: "/api/v2/books/enrich") == nil)
+        #expect(BudgetClass.classify(method: "GET", path: "/API/V2/SEARCH/?Mode=semantic&mode=semantic") == .semantic)
+        #expect(BudgetClass.classify(method: "POST", path: "/api/ba\u{212A}-enrich") == nil)
+        #expect(BudgetClass.classify(method: "POST", path: "/api/batch-enrich\u{212A}") == nil)
+        #expect(BudgetClass.classify(method: "GET", path: "/v1/jobs/\u{212A}/results") == .jobs)
+        #expect(BudgetClass.classify(method: "GET", path: "/v1/search/\u{212A}") == nil)
+        #expect(BudgetClass.classify(method: "GET", path: "/v1/search/isbn\u{301}") == nil)
+    }
+
     /// Every route the server serves (paths as the router spells them) is limited in the class
     /// `BudgetClass.classify` names: the innermost limiter's `X-RateLimit-Class`, `global` when
     /// the route has no class (none at all for `/health`). Requests fail validation (no body, unknown job) after the limiter.
