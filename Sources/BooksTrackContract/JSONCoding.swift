@@ -118,10 +118,9 @@ public enum ISO8601 {
 extension KeyedDecodingContainer {
     /// An integer that may arrive as an integer, a float (rounded) or a numeric string; `nil` if absent/null.
     func decodeLenientInt(forKey key: Key) throws -> Int? {
-        guard contains(key), try !decodeNil(forKey: key) else { return nil }
-        // The usual case first: a plain integer decodes directly (a JSON tree per field cost a
-        // lookup's client a tenth of its time); anything else takes the lenient path.
-        if let plain = try? decode(Int.self, forKey: key) { return plain }
+        // The usual cases first, in one lookup: absent, null or a plain integer (a JSON tree per
+        // field cost a lookup's client a tenth of its time); anything else takes the lenient path.
+        do { return try decodeIfPresent(Int.self, forKey: key) } catch {}
         let value = try decode(JSONValue.self, forKey: key)
         guard let i = value.intValue else {
             throw DecodingError.typeMismatch(
@@ -133,8 +132,7 @@ extension KeyedDecodingContainer {
 
     /// A number that may arrive as a number or numeric string; `nil` if absent/null.
     func decodeLenientDouble(forKey key: Key) throws -> Double? {
-        guard contains(key), try !decodeNil(forKey: key) else { return nil }
-        if let plain = try? decode(Double.self, forKey: key) { return plain }
+        do { return try decodeIfPresent(Double.self, forKey: key) } catch {}
         let value = try decode(JSONValue.self, forKey: key)
         guard let d = value.doubleValue else {
             throw DecodingError.typeMismatch(
@@ -146,8 +144,7 @@ extension KeyedDecodingContainer {
 
     /// A string that may arrive as a string or a number; `nil` if absent/null.
     func decodeLenientString(forKey key: Key) throws -> String? {
-        guard contains(key), try !decodeNil(forKey: key) else { return nil }
-        if let plain = try? decode(String.self, forKey: key) { return plain }
+        do { return try decodeIfPresent(String.self, forKey: key) } catch {}
         let value = try decode(JSONValue.self, forKey: key)
         switch value {
         case .string(let s): return s
