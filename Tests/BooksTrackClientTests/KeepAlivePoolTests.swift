@@ -31,6 +31,15 @@ struct KeepAlivePoolTests {
         return attempts
     }
 
+    /// The error of one title search with a single attempt (the client is shut down).
+    static func singleAttemptFailure(_ url: URL) async -> BooksTrackError? {
+        let api = makeAPI(url) { $0.retryPolicy.maxAttempts = 1 }
+        var caught: BooksTrackError?
+        do throws(BooksTrackError) { _ = try await api.searchTitle("dune") } catch { caught = error }
+        await api.shutdown()
+        return caught
+    }
+
     @Test func sequentialGETsShareOneConnection() async throws {
         try await HostileServer.with({ _ in .keepOpen(Self.keptResponse) }) { server in
             let attempts = await Self.searches(makeAPI(server.baseURL), ["a", "b", "c", "d", "e"])
@@ -68,10 +77,7 @@ struct KeepAlivePoolTests {
     /// the pool (only the client's retry policy may retry it, as it did before).
     @Test func aNewConnectionClosedAtOnceIsALostConnection() async throws {
         try await HostileServer.with({ _ in .close }) { server in
-            let api = makeAPI(server.baseURL) { $0.retryPolicy.maxAttempts = 1 }
-            var caught: BooksTrackError?
-            do throws(BooksTrackError) { _ = try await api.searchTitle("dune") } catch { caught = error }
-            await api.shutdown()
+            let caught = await Self.singleAttemptFailure(server.baseURL)
             #expect(caught?.message == "Connection lost: 127.0.0.1 closed the connection.")
             #expect(server.received.count == 1)
         }
@@ -95,10 +101,7 @@ struct KeepAlivePoolTests {
         try await HostileServer.with({ _ in .raw(cut) }) { server in
             // Credentials in the URL keep a request off the kept-alive path.
             let url = throughAsyncHTTPClient ? try #require(URL(string: "http://u:p@127.0.0.1:\(server.port)")) : server.baseURL
-            let api = makeAPI(url) { $0.retryPolicy.maxAttempts = 1 }
-            var caught: BooksTrackError?
-            do throws(BooksTrackError) { _ = try await api.searchTitle("dune") } catch { caught = error }
-            await api.shutdown()
+            let caught = await Self.singleAttemptFailure(url)
             #expect(caught?.message == "Connection lost: 127.0.0.1 closed the connection.")
             #expect(server.received.count == 1)
         }
