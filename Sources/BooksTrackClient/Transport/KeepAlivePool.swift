@@ -98,9 +98,9 @@ final class KeepAlivePool: Sendable {
         let exchange = KeepAliveHandler.Request(
             head: head, limit: limit, droppedStatuses: droppedStatuses, started: started,
             deadline: Self.nioDeadline(deadline))
-        var reusedAttempt = true
+        var fresh = false
         while true {
-            let (connection, reused) = try await checkout(until: deadline)
+            let (connection, reused) = try await checkout(fresh: fresh, until: deadline)
             do {
                 let reply = try await connection.send(exchange)
                 checkin(connection, keepAlive: reply.keepAlive)
@@ -108,9 +108,9 @@ final class KeepAlivePool: Sendable {
             } catch is KeepAliveHandler.Stale {
                 connection.close()
                 // Closed before a byte of the answer: on a reused connection the server had let
-                // it go; send once more on a new one. On a new one the server closed at once.
-                guard reused, reusedAttempt else { throw HTTPClientError.remoteConnectionClosed }
-                reusedAttempt = false
+                // it go; send once more on a new connection. On a new one the server closed at once.
+                guard reused else { throw HTTPClientError.remoteConnectionClosed }
+                fresh = true
             } catch {
                 connection.close()
                 throw error
@@ -130,11 +130,12 @@ final class KeepAlivePool: Sendable {
 
     // MARK: connections
 
-    private func checkout(until deadline: ContinuousClock.Instant) async throws -> (KeepAliveConnection, reused: Bool) {
+    /// An idle connection that is still open, else a new one (`fresh`: always a new one).
+    private func checkout(fresh: Bool, until deadline: ContinuousClock.Instant) async throws -> (KeepAliveConnection, reused: Bool) {
         while true {
             let taken = try state.withLock { state -> KeepAliveConnection? in
                 if state.closed { throw HTTPClientError.alreadyShutdown }
-                return state.idle.popLast()
+                return fresh ? nil : state.idle.popLast()
             }
             guard let connection = taken else { break }
             if connection.channel.isActive { return (connection, true) }
@@ -189,10 +190,15 @@ final class KeepAlivePool: Sendable {
         } catch ChannelError.connectTimeout {
             throw deadlineFirst ? HTTPClientError.deadlineExceeded : HTTPClientError.connectTimeout
         }
-        let handler = try await channel.eventLoop.submit {
-            try NIOLoopBound(channel.pipeline.syncOperations.handler(type: KeepAliveHandler.self), eventLoop: channel.eventLoop)
-        }.get()
-        return KeepAliveConnection(channel: channel, handler: handler)
+        do {
+            let handler = try await channel.eventLoop.submit {
+                try NIOLoopBound(channel.pipeline.syncOperations.handler(type: KeepAliveHandler.self), eventLoop: channel.eventLoop)
+            }.get()
+            return KeepAliveConnection(channel: channel, handler: handler)
+        } catch {
+            channel.close(promise: nil)
+            throw error
+        }
     }
 
     static func nioDeadline(_ deadline: ContinuousClock.Instant) -> NIODeadline {
