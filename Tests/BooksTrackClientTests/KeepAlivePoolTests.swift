@@ -51,6 +51,26 @@ struct KeepAlivePoolTests {
         }
     }
 
+    /// Shutting the client down closes its idle connections (nothing is left open on the server).
+    @Test func shutdownClosesIdleConnections() async throws {
+        try await HostileServer.with({ _ in .keepOpen(Self.keptResponse) }) { server in
+            let api = makeAPI(server.baseURL)
+            let results = try await withThrowingTaskGroup(of: Int.self) { group in
+                // Two at once: usually two connections (one if the first was done before the second
+                // began), all idle afterwards.
+                for query in ["a", "b"] { group.addTask { try await api.searchTitle(query).info.attempts } }
+                return try await group.reduce(0, +)
+            }
+            #expect(results == 2)
+            let opened = server.connections
+            #expect((1...2).contains(opened))
+            #expect(server.closedByClient == 0)
+            await api.shutdown()
+            for _ in 0..<200 where server.closedByClient < opened { try await Task.sleep(for: .milliseconds(10)) }
+            #expect(server.closedByClient == opened)
+        }
+    }
+
     /// The server keeps the first connection, then closes it without answering the second
     /// request: the client sends it again on a new connection, unnoticed (one attempt).
     @Test func aKeptConnectionTheServerDroppedIsReplacedUnnoticed() async throws {

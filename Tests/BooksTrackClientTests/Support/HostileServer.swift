@@ -27,12 +27,15 @@ final class HostileServer: Sendable {
     private let stopped = Mutex(false)
     private let held = Mutex<[Int32]>([])
     private let accepted = Mutex(0)
+    private let endedByClient = Mutex(0)
 
     var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
     /// The request heads received so far (first line and headers).
     var received: [String] { requests.withLock { $0 } }
     /// The connections accepted so far.
     var connections: Int { accepted.withLock { $0 } }
+    /// The kept connections the client closed (end of stream while waiting for a request).
+    var closedByClient: Int { endedByClient.withLock { $0 } }
 
     init(_ respond: @escaping @Sendable (_ head: String) -> Behaviour) throws {
         let (descriptor, port) = try Self.listen()
@@ -143,6 +146,7 @@ final class HostileServer: Sendable {
         }
         if head.isEmpty {
             // The client closed a kept connection (or sent nothing).
+            endedByClient.withLock { $0 += 1 }
             close(client)
             return false
         }
