@@ -66,8 +66,8 @@ struct KeepAlivePoolTests {
             #expect((1...2).contains(opened))
             #expect(server.closedByClient == 0)
             await api.shutdown()
-            for _ in 0..<200 where server.closedByClient < opened { try await Task.sleep(for: .milliseconds(10)) }
-            #expect(server.closedByClient == opened)
+            let allClosed = try await eventually(within: .seconds(10)) { server.closedByClient == opened }
+            #expect(allClosed)
         }
     }
 
@@ -157,7 +157,9 @@ struct KeepAlivePoolTests {
         try await HostileServer.with({ _ in .silence }) { server in
             let api = makeAPI(server.baseURL) { $0.timeout = .seconds(60) }
             let task = Task { try await api.searchTitle("dune") }
-            try await Task.sleep(for: .milliseconds(200))
+            // In flight: the server has the request (and will never answer it).
+            let inFlight = try await eventually { server.received.count == 1 }
+            #expect(inFlight)
             task.cancel()
             var caught: (any Error)?
             do { _ = try await task.value } catch { caught = error }
@@ -168,18 +170,23 @@ struct KeepAlivePoolTests {
 
     // MARK: which requests qualify
 
+    /// The pool for a configured server URL, if it qualifies.
+    static func pool(_ text: String) -> KeepAlivePool? {
+        guard let url = URL(string: text) else { return nil }
+        return KeepAlivePool(base: ServerURL.CheckedBase(text), configuration: APIConfiguration(baseURL: url))
+    }
+
     @Test func onlyPlainHTTPOriginsWithoutCredentialsQualify() throws {
-        let origin = try #require(KeepAlivePool.origin("http://127.0.0.1:8787"))
+        let origin = try #require(Self.pool("http://127.0.0.1:8787")?.origin)
         #expect(origin == .init(prefix: "http://127.0.0.1:8787", host: "127.0.0.1", port: 8787, authority: "127.0.0.1:8787"))
-        #expect(KeepAlivePool.origin("HTTP://Books.example/api")?.port == 80)
-        #expect(KeepAlivePool.origin("HTTP://Books.example/api")?.prefix == "HTTP://Books.example")
-        #expect(KeepAlivePool.origin("http://h:")?.port == 80)
-        for refused in ["https://h", "http://u:p@h:1", "http://[::1]:80", "http://h:0", "http://h:65536", "http://h:1:2",
-                        "http://", "http://%68", "ftp://h", "http:/h"] {
-            #expect(KeepAlivePool.origin(refused) == nil, "\(refused)")
+        #expect(Self.pool("HTTP://Books.example/api/")?.origin.port == 80)
+        #expect(Self.pool("HTTP://Books.example/api/")?.origin.prefix == "HTTP://Books.example")
+        #expect(Self.pool("http://h:/x")?.origin.port == 80)
+        for refused in ["https://h", "http://u:p@h:1", "http://u@h", "http://[::1]:80", "http://h:0", "http://h:65536",
+                        "http://h:1:2", "http://", "http://%68", "ftp://h", "http:/h", "http://h x"] {
+            #expect(Self.pool(refused) == nil, "\(refused)")
         }
-        let config = APIConfiguration(baseURL: try #require(URL(string: "http://127.0.0.1:9/api/")))
-        let pool = try #require(KeepAlivePool(base: ServerURL.CheckedBase("http://127.0.0.1:9/api/"), configuration: config))
+        let pool = try #require(Self.pool("http://127.0.0.1:9/api/"))
         #expect(pool.target(of: "http://127.0.0.1:9/api/v1/search/isbn?isbn=1") == "/api/v1/search/isbn?isbn=1")
         #expect(pool.target(of: "http://127.0.0.1:90/api/x") == nil)
         #expect(pool.target(of: "http://127.0.0.1:9") == nil)

@@ -141,15 +141,19 @@ struct HTTPTransport: Sendable {
         let ahcRequest = try HTTPClient.Request(url: request.url, method: request.method, headers: request.headers, body: body)
         let collector = ResponseCollector(
             limit: configuration.maxBodyBytes, started: started, droppedStatuses: Self.redirectStatuses)
-        let remaining = max(0, (deadline - .now).wholeNanoseconds)
         let task = client.execute(
             request: ahcRequest, delegate: collector, eventLoop: .indifferent,
-            deadline: .now() + .nanoseconds(remaining), logger: nil)
+            deadline: Self.nioDeadline(deadline), logger: nil)
         return try await withTaskCancellationHandler {
             try await task.futureResult.get()
         } onCancel: {
             task.cancel()
         }
+    }
+
+    /// `deadline` on NIO's clock (a past one is now).
+    static func nioDeadline(_ deadline: ContinuousClock.Instant) -> NIODeadline {
+        .now() + .nanoseconds(max(0, (deadline - .now).wholeNanoseconds))
     }
 
     /// The most redirects one attempt follows.

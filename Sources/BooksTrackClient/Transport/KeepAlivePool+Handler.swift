@@ -3,8 +3,8 @@ import NIOCore
 import NIOHTTP1
 
 /// The last handler of a `KeepAlivePool` connection (after NIO's HTTP/1.1 encoder and decoder):
-/// one request at a time, its response collected whole like `ResponseCollector` does (head, a
-/// body bounded by `limit`, a redirect's body read and dropped), failed at its deadline.
+/// one request at a time, its response read whole as on the other path (`ResponseAccumulator`),
+/// failed at its deadline.
 /// Everything runs on the connection's event loop.
 final class KeepAliveHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPClientResponsePart
@@ -28,13 +28,9 @@ final class KeepAliveHandler: ChannelInboundHandler, RemovableChannelHandler {
     struct Stale: Error {}
 
     private struct Exchange {
-        var request: Request
         var promise: EventLoopPromise<Reply>
+        var response: ResponseAccumulator
         var timer: Scheduled<Void>?
-        var head: HTTPResponseHead?
-        var body = ByteBuffer()
-        var timeToHead: Duration = .zero
-        var dropping = false
         var received = false
     }
 
@@ -58,7 +54,10 @@ final class KeepAliveHandler: ChannelInboundHandler, RemovableChannelHandler {
             promise.fail(Stale())
             return
         }
-        var exchange = Exchange(request: request, promise: promise)
+        var exchange = Exchange(
+            promise: promise,
+            response: ResponseAccumulator(
+                limit: request.limit, droppedStatuses: request.droppedStatuses, started: request.started))
         exchange.timer = context.eventLoop.assumeIsolated().scheduleTask(deadline: request.deadline) { [weak self] in
             self?.fail(HTTPClientError.deadlineExceeded)
         }
@@ -86,46 +85,27 @@ final class KeepAliveHandler: ChannelInboundHandler, RemovableChannelHandler {
             return
         }
         exchange.received = true
-        switch unwrapInboundIn(data) {
-        case .head(let head):
-            let dropping = exchange.request.droppedStatuses.contains(Int(head.status.code))
-            if !dropping, let declared = head.headers.first(name: "content-length").flatMap(Int.init),
-                declared > exchange.request.limit
-            {
+        do {
+            switch unwrapInboundIn(data) {
+            case .head(let head):
+                try exchange.response.receive(head)
+            case .body(let part):
+                try exchange.response.receive(part)
+            case .end:
                 self.exchange = exchange
-                fail(ResponseBodyTooLarge())
-                return
-            }
-            exchange.head = head
-            exchange.dropping = dropping
-            exchange.timeToHead = ContinuousClock.now - exchange.request.started
-        case .body(var part):
-            if !exchange.dropping {
-                guard exchange.body.readableBytes + part.readableBytes <= exchange.request.limit else {
-                    self.exchange = exchange
-                    fail(ResponseBodyTooLarge())
+                guard let collected = exchange.response.collected else {
+                    fail(HTTPClientError.remoteConnectionClosed)
                     return
                 }
-                if exchange.body.readableBytes == 0 {
-                    exchange.body = part
-                } else {
-                    exchange.body.writeBuffer(&part)
-                }
-            }
-        case .end:
-            guard let head = exchange.head else {
-                self.exchange = exchange
-                fail(HTTPClientError.remoteConnectionClosed)
+                if !collected.head.isKeepAlive { usable = false }
+                finish(.success(Reply(collected: collected, keepAlive: usable)))
                 return
             }
             self.exchange = exchange
-            let collected = ResponseCollector.Collected(
-                head: head, body: exchange.dropping ? ByteBuffer() : exchange.body, timeToHead: exchange.timeToHead)
-            if !head.isKeepAlive { usable = false }
-            finish(.success(Reply(collected: collected, keepAlive: head.isKeepAlive && usable)))
-            return
+        } catch {
+            self.exchange = exchange
+            fail(error)
         }
-        self.exchange = exchange
     }
 
     func channelInactive(context: ChannelHandlerContext) {

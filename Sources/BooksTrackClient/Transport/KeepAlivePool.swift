@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -35,35 +36,29 @@ final class KeepAlivePool: Sendable {
     /// Idle connections kept for reuse; a further one is closed when its response is read.
     static let maxIdle = 4
 
-    /// `nil` unless `base` (already accepted by `ServerURL`) is `http://host[:port][/path]`
-    /// without credentials or an IPv6 literal.
+    /// `nil` unless the configured server is `http://host[:port][/path]` without credentials or an
+    /// IPv6 literal, and its URL passed `ServerURL` (`base`).
     init?(base: ServerURL.CheckedBase?, configuration: APIConfiguration) {
-        guard let base, let origin = Self.origin(base.text) else { return nil }
+        guard let base, let origin = Self.origin(base, url: configuration.baseURL) else { return nil }
         self.origin = origin
         connectTimeout = configuration.connectTimeout
         limit = configuration.maxBodyBytes
         executor = configuration.executor
     }
 
-    static func origin(_ text: String) -> Origin? {
-        let bytes = Array(text.utf8)
-        let scheme = Array("http://".utf8)
-        guard bytes.count > scheme.count, bytes[..<scheme.count].elementsEqual(scheme, by: { $0 | 0x20 == $1 | 0x20 })
+    /// The origin of `url` (host and port as Foundation parsed them), whose checked text is `base`.
+    static func origin(_ base: ServerURL.CheckedBase, url: URL) -> Origin? {
+        guard url.scheme?.lowercased() == "http", url.user == nil, url.password == nil,
+            let host = url.host, !host.isEmpty, !host.contains(":"), !host.contains("%")
         else { return nil }
-        let authorityBytes = bytes[scheme.count...].prefix { $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "?") }
-        guard !authorityBytes.isEmpty, !authorityBytes.contains(UInt8(ascii: "@")),
-            !authorityBytes.contains(UInt8(ascii: "[")), !authorityBytes.contains(UInt8(ascii: "%"))
-        else { return nil }
-        let authority = String(decoding: authorityBytes, as: UTF8.self)
-        let parts = authority.split(separator: ":", omittingEmptySubsequences: false)
-        guard let host = parts.first, !host.isEmpty, parts.count <= 2 else { return nil }
-        var port = 80
-        if parts.count == 2, !parts[1].isEmpty {
-            guard let number = Int(parts[1]), (1...65535).contains(number) else { return nil }
-            port = number
-        }
-        let prefix = String(decoding: bytes[..<(scheme.count + authorityBytes.count)], as: UTF8.self)
-        return Origin(prefix: prefix, host: String(host), port: port, authority: authority)
+        // The text up to the end of the authority (a request's URL starts with it).
+        let text = base.text.utf8
+        guard let schemeEnd = text.firstRange(of: "://".utf8)?.upperBound else { return nil }
+        let authorityEnd = text[schemeEnd...].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") } ?? text.endIndex
+        let authority = String(Substring(text[schemeEnd..<authorityEnd]))
+        guard !authority.utf8.contains(UInt8(ascii: "%")) else { return nil }
+        return Origin(
+            prefix: String(Substring(text[..<authorityEnd])), host: host, port: url.port ?? 80, authority: authority)
     }
 
     /// The request target (`/v1/search/isbn?isbn=…`) of `url` when it is on this origin.
@@ -97,7 +92,7 @@ final class KeepAlivePool: Sendable {
         head.headers.replaceOrAdd(name: "Host", value: origin.authority)
         let exchange = KeepAliveHandler.Request(
             head: head, limit: limit, droppedStatuses: droppedStatuses, started: started,
-            deadline: Self.nioDeadline(deadline))
+            deadline: HTTPTransport.nioDeadline(deadline))
         var fresh = false
         while true {
             let (connection, reused) = try await checkout(fresh: fresh, until: deadline)
@@ -199,10 +194,6 @@ final class KeepAlivePool: Sendable {
             channel.close(promise: nil)
             throw error
         }
-    }
-
-    static func nioDeadline(_ deadline: ContinuousClock.Instant) -> NIODeadline {
-        .now() + .nanoseconds(max(0, (deadline - .now).wholeNanoseconds))
     }
 }
 
