@@ -15,8 +15,8 @@ public enum JSONTreeDecoding {
     public static func decode<T: Decodable>(_ type: T.Type, from data: Data) -> T? {
         guard let root = data.withUnsafeBytes({ JSONTree.parse($0) }) else { return nil }
         let context = JSONTreeDecoder.Context()
-        let decoder = JSONTreeDecoder(node: root, path: nil, context: context)
-        guard let value: T = try? decoder.decodeValue(root, at: nil), !context.gaveUp else { return nil }
+        let decoder = JSONTreeDecoder(node: root, parent: nil, key: nil, context: context)
+        guard let value: T = try? decoder.decodeHere(), !context.gaveUp else { return nil }
         return value
     }
 }
@@ -25,37 +25,33 @@ public enum JSONTreeDecoding {
 /// differ from `JSONDecoder`'s.
 struct JSONTreeGiveUp: Error {}
 
-struct JSONTreeDecoder: Decoder {
+/// A decoder for one value of the tree. A class: a nested value costs one allocation (this
+/// object, which is also its step of the coding path, linked to its parent's) where a struct cost
+/// two (a path step, and a box for the `any Decoder` it is passed as: it did not fit the
+/// existential's inline buffer); the containers holding it fit theirs.
+final class JSONTreeDecoder: Decoder {
     final class Context {
         var gaveUp = false
     }
 
-    /// One step of a coding path, linked to its parent: a nested value costs one small object
-    /// instead of a copy of the whole path (built as an array only when asked for).
-    final class PathLink {
-        let parent: PathLink?
-        let key: any CodingKey
-        init(parent: PathLink?, key: any CodingKey) {
-            self.parent = parent
-            self.key = key
-        }
-    }
-
     let node: JSONTree
-    let link: PathLink?
+    /// The decoder of the enclosing value, and this value's key in it (nil: the same position).
+    let parent: JSONTreeDecoder?
+    let key: (any CodingKey)?
     let context: Context
 
-    init(node: JSONTree, path link: PathLink?, context: Context) {
+    init(node: JSONTree, parent: JSONTreeDecoder?, key: (any CodingKey)?, context: Context) {
         self.node = node
-        self.link = link
+        self.parent = parent
+        self.key = key
         self.context = context
     }
 
     var codingPath: [any CodingKey] {
         var keys: [any CodingKey] = []
-        var step = link
+        var step: JSONTreeDecoder? = self
         while let current = step {
-            keys.append(current.key)
+            if let key = current.key { keys.append(key) }
             step = current.parent
         }
         return keys.reversed()
@@ -63,7 +59,7 @@ struct JSONTreeDecoder: Decoder {
 
     /// The decoder for `node`, a value under `key` of this one.
     func nested(_ node: JSONTree, at key: (any CodingKey)?) -> JSONTreeDecoder {
-        JSONTreeDecoder(node: node, path: key.map { PathLink(parent: link, key: $0) } ?? link, context: context)
+        JSONTreeDecoder(node: node, parent: self, key: key, context: context)
     }
 
     var userInfo: [CodingUserInfoKey: Any] { [:] }
@@ -146,6 +142,16 @@ struct JSONTreeDecoder: Decoder {
         return try T(from: nested(node, at: key))
     }
 
+    /// This decoder's own value as `T` (`decodeValue` without a nested decoder for the same node).
+    func decodeHere<T: Decodable>() throws -> T {
+        if T.self == String.self || T.self == Int.self || T.self == Double.self || T.self == Bool.self
+            || T.self == [String].self || T.self == Date.self || T.self == URL.self || T.self == Data.self
+            || T.self == Decimal.self {
+            return try decodeValue(node, at: nil)
+        }
+        return try T(from: self)
+    }
+
     /// An array whose elements are all strings, as `[String]` (anything else takes the general path,
     /// which names the element that does not fit).
     static func strings(_ node: JSONTree) -> [String]? {
@@ -179,7 +185,9 @@ extension JSONTreeDecoder {
 
         func value(_ key: Key) -> JSONTree? {
             let name = key.stringValue
-            for member in members where member.key == name { return member.value }
+            // Lengths first: most members differ in length, a count is O(1) and a comparison is not.
+            let length = name.utf8.count
+            for member in members where member.key.utf8.count == length && member.key == name { return member.value }
             return nil
         }
 
@@ -357,6 +365,6 @@ extension JSONTreeDecoder {
         func decode(_ type: UInt16.Type) throws -> UInt16 { throw decoder.giveUp() }
         func decode(_ type: UInt32.Type) throws -> UInt32 { throw decoder.giveUp() }
         func decode(_ type: UInt64.Type) throws -> UInt64 { throw decoder.giveUp() }
-        func decode<T: Decodable>(_ type: T.Type) throws -> T { try decoder.decodeValue(node, at: nil) }
+        func decode<T: Decodable>(_ type: T.Type) throws -> T { try decoder.decodeHere() }
     }
 }

@@ -105,6 +105,17 @@ import Testing
         #expect(!SecretMasking.maskText("data: {\"token\": \"SECRET7\"}").contains("SECRET7"))
     }
 
+    /// A response's headers are masked when read, however they were stored or replaced.
+    @Test func responseInfoHeadersReadMasked() {
+        var info = ResponseInfo(
+            method: "GET", url: "http://h/x", status: 200,
+            headers: [HeaderField(name: "Set-Cookie", value: "sid=SECRET10"), HeaderField(name: "X-Cache", value: "HIT")])
+        #expect(info.headers.map(\.value) == ["***", "HIT"])
+        #expect(info.header("set-cookie") == "***")
+        info.headers = [HeaderField(name: "Authorization", value: "Bearer SECRET11")]
+        #expect(info.headers.map(\.value) == ["Bearer ***"])
+    }
+
     /// The byte-level pre-check folds ASCII case, finds a marker anywhere (also at the very end) and
     /// lets ordinary header values through untouched.
     @Test func preCheckFindsMarkersInAnyCase() {

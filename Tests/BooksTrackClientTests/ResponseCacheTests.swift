@@ -71,5 +71,16 @@ import Testing
         #expect(lifetime(["private"]) == 30)
         #expect(lifetime(["max-age=abc, max-age=20"]) == 20)
         #expect(lifetime(["max-age=10", "max-age=20"]) == 10)
+        // RFC 9111 delta-seconds: digits, quoted or not; a number in another form is not one.
+        #expect(lifetime(["max-age=\"45\""]) == 45)
+        #expect(lifetime(["\tmax-age=7\t,public"]) == 7)
+        #expect(lifetime(["max-age=1e3"]) == 30)
+        #expect(lifetime(["max-age=inf"]) == 30)
+        #expect(lifetime(["max-age=-5, max-age=9"]) == 9)
+        #expect(lifetime(["max-age="]) == 30)
+        #expect(lifetime(["max-age=99999999999999999999999"]) == 2_147_483_648)
+        #expect(lifetime(["no-storex, max-age=5"]) == 5)
+        #expect(lifetime([",,max-age=5,,"]) == 5)
+        #expect(lifetime(["MAX-AGE=5", "No-Store"]) == nil)
     }
 }

@@ -25,7 +25,13 @@ public struct ResponseInfo: Sendable {
     /// The masked URL.
     public var url: String
     public var status: Int
-    public var headers: [HeaderField]
+    /// The response's headers, secrets masked (`SecretMasking.maskHeaders`). Masked when read: most
+    /// responses' headers are never looked at (a lookup paid ~1% of its client CPU for them).
+    public var headers: [HeaderField] {
+        get { SecretMasking.maskHeaders(unmaskedHeaders) }
+        set { unmaskedHeaders = newValue }
+    }
+    private var unmaskedHeaders: [HeaderField]
     /// Wall time of the whole call (retries and waits included); zero for cache hits.
     public var duration: Duration
     /// Time of the last attempt alone.
@@ -63,7 +69,7 @@ public struct ResponseInfo: Sendable {
         self.method = method
         self.url = url
         self.status = status
-        self.headers = headers
+        self.unmaskedHeaders = headers
         self.duration = duration
         self.lastAttemptDuration = lastAttemptDuration
         self.attempts = attempts

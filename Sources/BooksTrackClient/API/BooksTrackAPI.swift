@@ -131,4 +131,7 @@ struct CallOutcome: Sendable {
     /// What the response's headers said about rate limits, when it came over the wire now (a
     /// cache hit reads them again).
     var rateLimit: RateLimitObservation?
+    /// The request's rate-limit class as the contract's classifier named it (`RequestSpec.rateLimitClass`,
+    /// worked out once per call).
+    var requestClass: RateLimitClass?
 }
