@@ -34,6 +34,8 @@ let package = Package(
             pkgConfig: "libedit",
             providers: [.apt(["libedit-dev"])]
         ),
+        // The Swift runtime's global-executor hook, settable from Swift (see hooks.h).
+        .systemLibrary(name: "CSwiftRuntimeHooks"),
         // Wire types shared by client and server: envelopes, DTOs, error codes, ISBN.
         .target(
             name: "BooksTrackContract",
@@ -156,6 +158,7 @@ let package = Package(
                 "BooksTrackServer",
                 "BooksTrackCatalog",
                 "BooksTrackClient",
+                "CSwiftRuntimeHooks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -90,8 +90,9 @@ struct BTSCommand: ParsableCommand {
         } else {
             let commands = self.commands
             let script = self.script
-            // On the API client's event loop: a request's answer is read, decoded and rendered
-            // without a thread hand-off (ClientEventLoop).
+            // On NIO's loops (EventLoopGlobalExecutor), or else preferring the API client's loop
+            // (ClientEventLoop): a request's answer is read, decoded and rendered without a thread
+            // hand-off.
             let work = Task(executorPreference: options.backendOptions.executor) { () -> Int32 in
                 if !commands.isEmpty {
                     let sources = commands.enumerated().map { index, text in

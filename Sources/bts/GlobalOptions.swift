@@ -72,8 +72,9 @@ struct GlobalOptions: ParsableArguments {
         options.loadsRCFile = !noRC
         if let timeout { options.backendOptions.timeout = .milliseconds(Int64(timeout * 1000)) }
         options.backendOptions.embedded = LocalEmbeddedBackend()
-        // The shell's work runs on its API client's loop (BTSCommand.execute).
-        options.backendOptions.executor = ClientEventLoop.executor
+        // The shell's work runs on NIO's loops (EventLoopGlobalExecutor); without that hook, it
+        // prefers its API client's loop (BTSCommand.execute).
+        options.backendOptions.executor = EventLoopGlobalExecutor.isInstalled ? nil : ClientEventLoop.executor
         return options
     }
 }

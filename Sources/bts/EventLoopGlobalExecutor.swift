@@ -1,0 +1,39 @@
+import CSwiftRuntimeHooks
+import NIOCore
+import NIOPosix
+
+/// Swift's global executor on NIO's shared event loops, for the whole bts process.
+///
+/// A job bound for the global executor runs on the loop that enqueued it (another loop of the
+/// group when the enqueuer is no loop): a response read on a loop resumes its task right there,
+/// and moving between an actor and nonisolated code is the runtime's direct switch. What this
+/// replaces: the shell's work ran as a task preferring one loop (`Task(executorPreference:)`),
+/// and with a preferred executor the runtime enqueues a job at *every* change of isolation — ~18
+/// per lookup, each a closure and a trip through the loop's queue (gdb on the executor's
+/// `enqueue`; see the README's Benchmarks).
+///
+/// Jobs run as jobs of the generic executor (as on Swift's own pool), not of a serial executor:
+/// so the runtime may switch to an actor or back on the same thread without enqueueing.
+enum EventLoopGlobalExecutor {
+    /// True when the hook is installed (installed on first read: read it before any task runs).
+    /// When it could not be, the shell's work prefers the API client's loop instead
+    /// (`ClientEventLoop`).
+    static let isInstalled = install()
+
+    /// Installs the hook; false when it could not be (another hook was there, or the runtime's
+    /// executor reference is not the two-word value this relies on).
+    private static func install() -> Bool {
+        guard MemoryLayout<UnownedSerialExecutor>.size == MemoryLayout<(Int, Int)>.size else { return false }
+        let hook: @convention(thin) (UnownedJob, @convention(thin) (UnownedJob) -> Void) -> Void = { job, _ in
+            // `any()` is sticky: on one of the group's loops, that loop.
+            MultiThreadedEventLoopGroup.singleton.any().execute {
+                job.runSynchronously(on: EventLoopGlobalExecutor.generic)
+            }
+        }
+        return bts_install_enqueue_global_hook(unsafeBitCast(hook, to: UnsafeMutableRawPointer.self)) == 1
+    }
+
+    /// The runtime's generic executor (`SerialExecutorRef::generic()`: no identity, no witness
+    /// table), which `swift_job_run` treats as "no isolation, switching allowed".
+    static let generic = unsafeBitCast((0, 0), to: UnownedSerialExecutor.self)
+}
