@@ -1,5 +1,6 @@
 import BooksTrackContract
 import Foundation
+import TestSupport
 import Testing
 @testable import BooksTrackClient
 
@@ -272,7 +273,7 @@ struct HostileServerTests {
     // MARK: failure paths bounded by kind
 
     @Test func refusedConnectFailsAtOnceWithoutRetries() async throws {
-        let port = try HostileServer.refusedPort()
+        let port = closedPort()
         let (error, _) = await failure(try #require(URL(string: "http://127.0.0.1:\(port)")))
         let caught = try #require(error)
         #expect(caught.kind == .connection)

@@ -1,6 +1,7 @@
 import BTSLanguage
 import BooksTrackContract
 import Foundation
+import TestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -12,25 +13,6 @@ import Glibc
 /// server strings, catastrophic patterns, runaway values, binary files.
 @Suite("Hostile input")
 struct HostileInputTests {
-    /// A port on 127.0.0.1 where nothing listens.
-    static func refusedPort() throws -> Int {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) }
-        }
-        var actual = sockaddr_in()
-        var actualLength = length
-        _ = withUnsafeMutablePointer(to: &actual) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &actualLength) }
-        }
-        return Int(UInt16(bigEndian: actual.sin_port))
-    }
-
     // MARK: URLs and unreachable servers
 
     @Test(arguments: ["http://127.0.0.1:65536", "http://127.0.0.1:99999", "http://u:topsecret@127.0.0.1:70000"])
@@ -55,7 +37,7 @@ struct HostileInputTests {
     }
 
     @Test func connectToAnUnreachableServerKeepsTheCurrentOne() async throws {
-        let port = try Self.refusedPort()
+        let port = closedPort()
         let harness = try ShellHarness.make()
         #expect(await harness.run("search dune --limit 1") == 0, "\(harness.err)")  // the embedded server is current
         let status = await harness.run("connect http://127.0.0.1:\(port)")
@@ -69,7 +51,7 @@ struct HostileInputTests {
     }
 
     @Test func connectForceSwitchesAndCapsSaysUnreachable() async throws {
-        let port = try Self.refusedPort()
+        let port = closedPort()
         let harness = try ShellHarness.make()
         #expect(await harness.run("connect --force http://127.0.0.1:\(port)") == 0, "\(harness.err)")
         #expect(harness.err.contains("cannot be reached"))

@@ -62,13 +62,6 @@ final class HostileServer: Sendable {
         return try await body(server)
     }
 
-    /// A port on 127.0.0.1 where nothing listens (bound, then closed): connecting is refused.
-    static func refusedPort() throws -> Int {
-        let (descriptor, port) = try listen()
-        close(descriptor)
-        return port
-    }
-
     // MARK: - Replies
 
     static func response(
