@@ -49,14 +49,14 @@ public enum BudgetClass: String, Codable, Sendable, Hashable, CaseIterable {
         // Every request passes here (client and server): the query is read only for the v2
         // search route, and an ASCII path without capitals is not lowercased.
         var isPOST: Bool { method.uppercased() == "POST" }
-        let split = path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
-        var p = split.first.map(Self.lowercased) ?? ""
+        let question = path.utf8.firstIndex(of: UInt8(ascii: "?"))
+        var p = Self.lowercased(question.map { path[..<$0] } ?? path[...])
         while p.utf8.count > 1, p.hasSuffix("/") { p.removeLast() }
         switch p {
         case "/v1/search/isbn", "/v1/search/title", "/v1/search/author", "/v1/search/advanced": return .search
         case "/v1/search/similar": return .similar
         case "/api/v2/search":
-            let items = split.count > 1 ? queryItems(String(split[1])) : [:]
+            let items = question.map { queryItems(String(path[path.index(after: $0)...])) } ?? [:]
             let mode = mode ?? items["mode"]
             let q = q ?? items["q"]
             if let q, q.lowercased().hasPrefix("similar:") { return .similar }

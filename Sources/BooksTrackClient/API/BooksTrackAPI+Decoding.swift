@@ -48,7 +48,7 @@ extension BooksTrackAPI {
         let serverTime = headers.first(name: "x-response-time").flatMap(Self.milliseconds)
         let xCache = headers.first(name: "x-cache").map { $0.uppercased().hasPrefix("HIT") }
         let observation = outcome.rateLimit ?? RateLimitObservation(
-            status: raw.status, headers: headers.map { (name: $0.name, value: $0.value) }, now: configuration.now())
+            status: raw.status, headers: headers, now: configuration.now())
         let hasRateHeaders = observation.limit != nil || observation.remaining != nil || observation.resetAt != nil
         return ResponseInfo(
             method: spec.method.rawValue, url: raw.url, status: raw.status,

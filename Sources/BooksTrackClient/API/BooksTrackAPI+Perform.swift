@@ -261,8 +261,8 @@ extension BooksTrackAPI {
                 bodyRetryAfter = .milliseconds(Int64(ms))
             }
         }
-        let fields = raw.headers.map { (name: $0.name, value: $0.value) }
-        let observation = RateLimitObservation(status: raw.status, headers: fields, bodyRetryAfter: bodyRetryAfter, now: now)
+        let observation = RateLimitObservation(
+            status: raw.status, headers: raw.headers, bodyRetryAfter: bodyRetryAfter, now: now)
         guard let cls = observation.rateLimitClass ?? predicted else { return observation }
         // An unlimited route's silence says nothing about the class its header names.
         if predicted == nil, observation.reportsNoBudget { return observation }
