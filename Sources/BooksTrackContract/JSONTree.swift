@@ -74,6 +74,7 @@ enum JSONTree: Sendable {
         mutating func object(depth: Int) -> JSONTree? {
             index += 1  // {
             var members: [Member] = []
+            members.reserveCapacity(16)
             skipWhitespace()
             if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
                 index += 1
@@ -82,8 +83,10 @@ enum JSONTree: Sendable {
             while true {
                 skipWhitespace()
                 guard index < bytes.count, bytes[index] == UInt8(ascii: "\""), let key = string() else { return nil }
-                // A duplicate key: JSONDecoder keeps the first; left to it.
-                for member in members where member.key == key { return nil }
+                // A duplicate key: JSONDecoder keeps the first; left to it. (Lengths first: a
+                // count is O(1), a comparison is not.)
+                let length = key.utf8.count
+                for member in members where member.key.utf8.count == length && member.key == key { return nil }
                 skipWhitespace()
                 guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
                 index += 1
