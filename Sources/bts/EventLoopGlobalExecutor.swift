@@ -2,11 +2,12 @@ import CSwiftRuntimeHooks
 import NIOCore
 import NIOPosix
 
-/// Swift's global executor on NIO's shared event loops, for the whole bts process.
+/// Swift's global executor on NIO's event loops, for the whole bts process, where they are.
 ///
-/// A job bound for the global executor runs on the loop that enqueued it (another loop of the
-/// group when the enqueuer is no loop): a response read on a loop resumes its task right there,
-/// and moving between an actor and nonisolated code is the runtime's direct switch. What this
+/// A job bound for the global executor and enqueued on an event loop's thread runs on that loop;
+/// any other goes to Swift's own pool as before. So a response read on a loop resumes its task
+/// right there, and the task stays: moving between an actor and nonisolated code is then the
+/// runtime's direct switch. A command that does no I/O (`help`) starts no loop for this. What this
 /// replaces: the shell's work ran as a task preferring one loop (`Task(executorPreference:)`),
 /// and with a preferred executor the runtime enqueues a job at *every* change of isolation — ~18
 /// per lookup, each a closure and a trip through the loop's queue (gdb on the executor's
@@ -24,11 +25,9 @@ enum EventLoopGlobalExecutor {
     /// executor reference is not the two-word value this relies on).
     private static func install() -> Bool {
         guard MemoryLayout<UnownedSerialExecutor>.size == MemoryLayout<(Int, Int)>.size else { return false }
-        let hook: @convention(thin) (UnownedJob, @convention(thin) (UnownedJob) -> Void) -> Void = { job, _ in
-            // `any()` is sticky: on one of the group's loops, that loop.
-            MultiThreadedEventLoopGroup.singleton.any().execute {
-                job.runSynchronously(on: EventLoopGlobalExecutor.generic)
-            }
+        let hook: @convention(thin) (UnownedJob, @convention(thin) (UnownedJob) -> Void) -> Void = { job, original in
+            guard let loop = MultiThreadedEventLoopGroup.currentEventLoop else { return original(job) }
+            loop.execute { job.runSynchronously(on: EventLoopGlobalExecutor.generic) }
         }
         return bts_install_enqueue_global_hook(unsafeBitCast(hook, to: UnsafeMutableRawPointer.self)) == 1
     }
