@@ -68,8 +68,8 @@ public struct ISBN: Hashable, Sendable, CustomStringConvertible, Codable {
         var chars: [UInt8] = []
         chars.reserveCapacity(13)
         let bytes = raw.utf8
-        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || (0x09...0x0D).contains(byte) }
-        guard let first = bytes.firstIndex(where: { !isSpace($0) }), let last = bytes.lastIndex(where: { !isSpace($0) })
+        guard let first = bytes.firstIndex(where: { !$0.isASCIIWhitespace }),
+            let last = bytes.lastIndex(where: { !$0.isASCIIWhitespace })
         else { return bytes.allSatisfy { $0 < 0x80 } ? [] : nil }
         for byte in bytes[first...last] {
             switch byte {
@@ -179,7 +179,7 @@ extension StringProtocol where SubSequence == Substring {
         while let first = s.utf8.first {
             let second = s.utf8.dropFirst().first
             if first < 0x80, second.map({ $0 < 0x80 }) ?? true {
-                guard first == 0x20 || (0x09...0x0D).contains(first) else { break }
+                guard first.isASCIIWhitespace else { break }
                 s = s.utf8.dropFirst().withSubstring
             } else {
                 guard let c = s.first, c.isWhitespace else { break }
@@ -189,7 +189,7 @@ extension StringProtocol where SubSequence == Substring {
         while let last = s.utf8.last {
             let previous = s.utf8.dropLast().last
             if last < 0x80, previous.map({ $0 < 0x80 }) ?? true {
-                guard last == 0x20 || (0x09...0x0D).contains(last) else { break }
+                guard last.isASCIIWhitespace else { break }
                 s = s.utf8.dropLast().withSubstring
             } else {
                 guard let c = s.last, c.isWhitespace else { break }
@@ -197,6 +197,22 @@ extension StringProtocol where SubSequence == Substring {
             }
         }
         return s
+    }
+}
+
+extension UInt8 {
+    /// ASCII white space: space, tab, line feed, vertical tab, form feed, carriage return.
+    public var isASCIIWhitespace: Bool { self == 0x20 || (0x09...0x0D).contains(self) }
+}
+
+extension Substring.UTF8View {
+    /// These bytes without leading and trailing ASCII white space (a header value's optional
+    /// white space, read by bytes).
+    public func trimmingASCIIWhitespace() -> Substring.UTF8View {
+        var trimmed = self
+        while let first = trimmed.first, first.isASCIIWhitespace { trimmed = trimmed.dropFirst() }
+        while let last = trimmed.last, last.isASCIIWhitespace { trimmed = trimmed.dropLast() }
+        return trimmed
     }
 }
 

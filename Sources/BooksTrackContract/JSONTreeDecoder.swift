@@ -126,11 +126,22 @@ final class JSONTreeDecoder: Decoder {
         }
     }
 
-    /// Any `Decodable`: the four primitives and an array of strings directly, the types
-    /// `JSONDecoder` treats specially given up, everything else through its own `init(from:)` on a
-    /// decoder for `node`. (Each `unsafeBitCast` follows the check that `T` is that very type: no
-    /// dynamic cast per value.)
+    /// Any `Decodable` under `key` of this value.
     func decodeValue<T: Decodable>(_ node: JSONTree, at key: (any CodingKey)?) throws -> T {
+        try decode(node, at: key) { nested(node, at: key) }
+    }
+
+    /// This decoder's own value as `T` (no second decoder for the same node).
+    func decodeHere<T: Decodable>() throws -> T {
+        try decode(node, at: nil) { self }
+    }
+
+    /// The four primitives and an array of strings directly, the types `JSONDecoder` treats
+    /// specially given up, everything else through its own `init(from:)` on `decoder()`. (Each
+    /// `unsafeBitCast` follows the check that `T` is that very type: no dynamic cast per value.)
+    private func decode<T: Decodable>(
+        _ node: JSONTree, at key: (any CodingKey)?, decoder: () -> JSONTreeDecoder
+    ) throws -> T {
         if T.self == String.self { return unsafeBitCast(try decodeString(node, at: key), to: T.self) }
         if T.self == Int.self { return unsafeBitCast(try decodeInt(node, at: key), to: T.self) }
         if T.self == Double.self { return unsafeBitCast(try decodeDouble(node, at: key), to: T.self) }
@@ -139,17 +150,7 @@ final class JSONTreeDecoder: Decoder {
         if T.self == Date.self || T.self == URL.self || T.self == Data.self || T.self == Decimal.self {
             throw giveUp()
         }
-        return try T(from: nested(node, at: key))
-    }
-
-    /// This decoder's own value as `T` (`decodeValue` without a nested decoder for the same node).
-    func decodeHere<T: Decodable>() throws -> T {
-        if T.self == String.self || T.self == Int.self || T.self == Double.self || T.self == Bool.self
-            || T.self == [String].self || T.self == Date.self || T.self == URL.self || T.self == Data.self
-            || T.self == Decimal.self {
-            return try decodeValue(node, at: nil)
-        }
-        return try T(from: self)
+        return try T(from: decoder())
     }
 
     /// An array whose elements are all strings, as `[String]` (anything else takes the general path,

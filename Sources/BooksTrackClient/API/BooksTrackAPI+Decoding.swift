@@ -64,7 +64,7 @@ extension BooksTrackAPI {
     /// `X-Response-Time` as milliseconds: `12`, `12ms`, ` 3.5 MS ` (nil otherwise). Read by bytes:
     /// every response carries it (a Character-level reading cost a lookup ~1.5% of its client CPU).
     static func milliseconds(_ text: String) -> Double? {
-        var value = trimmingOptionalWhitespace(text.utf8[...])
+        var value = text.utf8[...].trimmingASCIIWhitespace()
         if value.count >= 2, let m = value.dropLast().last, let s = value.last, m | 0x20 == UInt8(ascii: "m"),
             s | 0x20 == UInt8(ascii: "s") {
             value = value.dropLast(2)

@@ -59,7 +59,7 @@ extension BooksTrackAPI {
             var bytes = value.utf8[...]
             while !bytes.isEmpty {
                 let end = bytes.firstIndex(of: UInt8(ascii: ",")) ?? bytes.endIndex
-                let directive = trimmingOptionalWhitespace(bytes[..<end])
+                let directive = bytes[..<end].trimmingASCIIWhitespace()
                 bytes = end == bytes.endIndex ? bytes[end...] : bytes[bytes.index(after: end)...]
                 if isASCII(directive, ignoringCase: "no-store") || isASCII(directive, ignoringCase: "no-cache") {
                     return nil
@@ -71,15 +71,6 @@ extension BooksTrackAPI {
         }
         if let maxAge { return maxAge > 0 ? TimeInterval(maxAge) : nil }
         return fallback.map { $0.timeInterval }
-    }
-
-    /// `bytes` without leading and trailing spaces and tabs (and other ASCII white space).
-    static func trimmingOptionalWhitespace(_ bytes: Substring.UTF8View.SubSequence) -> Substring.UTF8View.SubSequence {
-        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || (0x09...0x0D).contains(byte) }
-        var trimmed = bytes
-        while let first = trimmed.first, isSpace(first) { trimmed = trimmed.dropFirst() }
-        while let last = trimmed.last, isSpace(last) { trimmed = trimmed.dropLast() }
-        return trimmed
     }
 
     /// RFC 9111 delta-seconds: digits, in quotes or not; a value beyond 2^31 reads as 2^31
