@@ -117,7 +117,7 @@ public enum BTSVersion {
     public static let current = "0.1.0"
 
     /// `0.1.0 (commit 1a2b3c4d5e6f)`: the version and the commit the binary was built from, as
-    /// recorded by `scripts/install` / `scripts/bts` in a `bts.build-info` file beside the binary or
+    /// recorded by `scripts/build-release` (and `scripts/install`) in a `bts.build-info` file beside the binary or
     /// in `../share/bts/build-info` (its first line: the commit). SwiftPM has no build-time hook
     /// without a plugin, so a binary built by plain `swift build` says "unknown commit".
     public static let full: String = "\(current) (\(buildCommit.map { "commit \($0)" } ?? "unknown commit"))"
