@@ -25,8 +25,9 @@ public struct AuthorDTO: Codable, Sendable, Hashable {
         case name, gender, culturalRegion, nationality, birthYear, deathYear, bookCount
     }
 
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
+    public init(from decoder: any Decoder) throws { try self.init(decodingFieldsFrom: decoder) }
+
+    init<Fields: KeyedFields<CodingKeys>>(fields c: Fields) throws {
         name = try c.decode(String.self, forKey: .name)
         gender = try c.decodeIfPresent(AuthorGender.self, forKey: .gender) ?? .unknown
         culturalRegion = try c.decodeIfPresent(String.self, forKey: .culturalRegion)
@@ -36,3 +37,5 @@ public struct AuthorDTO: Codable, Sendable, Hashable {
         bookCount = try c.decodeLenientInt(forKey: .bookCount)
     }
 }
+
+extension AuthorDTO: FieldsDecodable {}

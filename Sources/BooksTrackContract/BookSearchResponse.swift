@@ -29,8 +29,9 @@ public struct BookSearchResponse: Codable, Sendable, Hashable {
 
     enum CodingKeys: String, CodingKey { case works, editions, authors, resultCount, totalResults }
 
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
+    public init(from decoder: any Decoder) throws { try self.init(decodingFieldsFrom: decoder) }
+
+    init<Fields: KeyedFields<CodingKeys>>(fields c: Fields) throws {
         works = try c.decodeArrayOrEmpty(WorkDTO.self, forKey: .works)
         editions = try c.decodeArrayOrEmpty(EditionDTO.self, forKey: .editions)
         authors = try c.decodeArrayOrEmpty(AuthorDTO.self, forKey: .authors)
@@ -135,7 +136,7 @@ public struct LegacyBookSearchResponse: Codable, Sendable, Hashable {
     }
 }
 
-extension KeyedDecodingContainer {
+extension KeyedFields {
     /// Author names from `authors` (an array of strings or `{name}` objects, or a single string) or
     /// from a single `author` string; absent → empty. A string is kept whole (never split on commas:
     /// "Smith, John" is one name).
@@ -158,3 +159,5 @@ extension KeyedDecodingContainer {
         return []
     }
 }
+
+extension BookSearchResponse: FieldsDecodable {}

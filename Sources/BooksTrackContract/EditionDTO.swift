@@ -51,8 +51,9 @@ public struct EditionDTO: Codable, Sendable, Hashable {
         case authors
     }
 
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
+    public init(from decoder: any Decoder) throws { try self.init(decodingFieldsFrom: decoder) }
+
+    init<Fields: KeyedFields<CodingKeys>>(fields c: Fields) throws {
         isbns = try c.decodeLenientStrings(forKey: .isbns)
         format = try c.decodeIfPresent(EditionFormat.self, forKey: .format) ?? .other
         amazonASINs = try c.decodeLenientStrings(forKey: .amazonASINs)
@@ -72,3 +73,5 @@ public struct EditionDTO: Codable, Sendable, Hashable {
         authors = names.flatMap { $0.isEmpty ? nil : $0 }
     }
 }
+
+extension EditionDTO: FieldsDecodable {}

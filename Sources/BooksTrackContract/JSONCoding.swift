@@ -115,7 +115,7 @@ public enum ISO8601 {
     }
 }
 
-extension KeyedDecodingContainer {
+extension KeyedFields {
     /// An integer that may arrive as an integer, a float (rounded) or a numeric string; `nil` if absent/null.
     func decodeLenientInt(forKey key: Key) throws -> Int? {
         // The usual cases first, in one lookup: absent, null or a plain integer (a JSON tree per
@@ -155,11 +155,6 @@ extension KeyedDecodingContainer {
                 String.self,
                 .init(codingPath: codingPath + [key], debugDescription: "expected a string, found \(value)"))
         }
-    }
-
-    /// An array that may be absent or null (then empty).
-    func decodeArrayOrEmpty<E: Decodable>(_ type: E.Type, forKey key: Key) throws -> [E] {
-        try decodeIfPresent([E].self, forKey: key) ?? []
     }
 
     /// A required integer with lenient number forms.

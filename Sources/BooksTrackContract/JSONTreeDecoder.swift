@@ -82,8 +82,13 @@ final class JSONTreeDecoder: Decoder {
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        KeyedDecodingContainer(try keyedContainer(keyedBy: type))
+    }
+
+    /// The keyed container itself, for a type whose decoding is generic over `KeyedFields`.
+    func keyedContainer<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedContainer<Key> {
         guard case .object(let members) = node else { throw mismatch([String: Any].self, node, at: nil) }
-        return KeyedDecodingContainer(KeyedContainer<Key>(members: members, decoder: self))
+        return KeyedContainer<Key>(members: members, decoder: self)
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -177,7 +182,7 @@ extension JSONTreeDecoder {
         init?(intValue: Int) { self.intValue = intValue }
     }
 
-    struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol, KeyedFields {
         let members: [JSONTree.Member]
         let decoder: JSONTreeDecoder
 
@@ -263,6 +268,23 @@ extension JSONTreeDecoder {
 
         func superDecoder() throws -> any Decoder { throw decoder.giveUp() }
         func superDecoder(forKey key: Key) throws -> any Decoder { throw decoder.giveUp() }
+
+        /// Each element straight from the tree (no unkeyed container, no `Array.init(from:)`).
+        func decodeArrayOrEmpty<E: Decodable>(_ type: E.Type, forKey key: Key) throws -> [E] {
+            guard let node = value(key) else { return [] }
+            switch node {
+            case .null: return []
+            case .array(let elements):
+                let list = decoder.nested(node, at: key)
+                var values: [E] = []
+                values.reserveCapacity(elements.count)
+                for (index, element) in elements.enumerated() {
+                    values.append(try list.decodeValue(element, at: IndexKey(index)))
+                }
+                return values
+            default: throw decoder.mismatch([E].self, node, at: key)
+            }
+        }
     }
 
     struct UnkeyedContainer: UnkeyedDecodingContainer {

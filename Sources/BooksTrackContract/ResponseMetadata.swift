@@ -42,8 +42,9 @@ public struct ResponseMetadata: Codable, Sendable, Hashable {
     }
 
     /// Lenient: a missing timestamp decodes as "", numbers may be floats, an unknown `searchMode` is dropped.
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
+    public init(from decoder: any Decoder) throws { try self.init(decodingFieldsFrom: decoder) }
+
+    init<Fields: KeyedFields<CodingKeys>>(fields c: Fields) throws {
         timestamp = try c.decodeLenientString(forKey: .timestamp) ?? ""
         processingTime = try c.decodeLenientInt(forKey: .processingTime)
         provider = try c.decodeLenientString(forKey: .provider)
@@ -57,3 +58,5 @@ public struct ResponseMetadata: Codable, Sendable, Hashable {
 public enum SearchMode: String, Codable, Sendable, Hashable, CaseIterable {
     case text, semantic, hybrid, similar
 }
+
+extension ResponseMetadata: FieldsDecodable {}

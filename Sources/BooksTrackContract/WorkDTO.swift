@@ -73,8 +73,9 @@ public struct WorkDTO: Codable, Sendable, Hashable {
         case primaryProvider, contributors, openLibraryWorkID, goodreadsID, searchLinks, authors
     }
 
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
+    public init(from decoder: any Decoder) throws { try self.init(decodingFieldsFrom: decoder) }
+
+    init<Fields: KeyedFields<CodingKeys>>(fields c: Fields) throws {
         title = try c.decode(String.self, forKey: .title)
         subjectTags = try c.decodeArrayOrEmpty(String.self, forKey: .subjectTags)
         goodreadsWorkIDs = try c.decodeLenientStrings(forKey: .goodreadsWorkIDs)
@@ -98,7 +99,7 @@ public struct WorkDTO: Codable, Sendable, Hashable {
     }
 }
 
-extension KeyedDecodingContainer {
+extension KeyedFields {
     /// An array of identifiers that may be strings or numbers; absent/null → empty.
     func decodeLenientStrings(forKey key: Key) throws -> [String] {
         if let plain = try? decodeIfPresent([String].self, forKey: key) { return plain }
@@ -112,3 +113,5 @@ extension KeyedDecodingContainer {
         }
     }
 }
+
+extension WorkDTO: FieldsDecodable {}

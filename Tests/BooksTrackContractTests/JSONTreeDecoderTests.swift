@@ -254,4 +254,44 @@ struct JSONTreeDecoderTests {
         #expect(JSONTreeDecoding.decode(Box<Int>.self, from: Data("\u{FEFF}{\"v\":1}".utf8)) == nil)
         #expect(outcome.fast > 0)
     }
+
+    /// A type decoded by its fields (`FieldsDecodable`) reads them from the tree decoder's own
+    /// container, and from `KeyedDecodingContainer` under any other decoder.
+    @Test func fieldsDecodableReadsTheTreeDecodersOwnContainer() throws {
+        struct Probe: FieldsDecodable, Equatable {
+            enum CodingKeys: String, CodingKey { case title }
+            var title: String
+            var container: String
+            init(from decoder: any Decoder) throws { try self.init(decodingFieldsFrom: decoder) }
+            init<Fields: KeyedFields<CodingKeys>>(fields: Fields) throws {
+                title = try fields.decode(String.self, forKey: .title)
+                container = String(describing: Fields.self)
+            }
+        }
+        let data = Data(#"{"title":"Dune"}"#.utf8)
+        let fast = try #require(JSONTreeDecoding.decode(Probe.self, from: data))
+        let reference = try JSONCoding.decoder().decode(Probe.self, from: data)
+        #expect(fast.title == "Dune" && reference.title == "Dune")
+        #expect(fast.container.hasPrefix("KeyedContainer<"), "\(fast.container)")
+        #expect(reference.container.hasPrefix("KeyedDecodingContainer<"), "\(reference.container)")
+    }
+
+    /// The tree's own reading of a list that may be absent or null, against `JSONDecoder`'s.
+    @Test func absentNullAndListedArraysAsJSONDecoderReadsThem() throws {
+        var outcome = Outcome()
+        let works = #"[{"title":"Dune"},{"title":"Emma","goodreadsWorkIDs":[1,"2"]}]"#
+        for (label, body) in [
+            ("absent", #"{"editions":[{"isbns":["9780441172719"]}]}"#),
+            ("null", #"{"works":null,"editions":null,"authors":null}"#),
+            ("listed", #"{"works":\#(works),"authors":[{"name":"Frank Herbert"}],"resultCount":2}"#),
+            ("empty", #"{"works":[],"editions":[],"authors":[]}"#),
+            ("an element of another kind", #"{"works":[{"title":"Dune"},7]}"#),
+            ("an object for a list", #"{"works":{"title":"Dune"}}"#),
+            ("a string for a list", #"{"authors":"Frank Herbert"}"#),
+        ] {
+            Self.compare(BookSearchResponse.self, Data(body.utf8), label, into: &outcome)
+        }
+        #expect(outcome.fast == outcome.reference, "gave up on \(outcome.reference - outcome.fast) of \(outcome.reference)")
+        #expect(outcome.reference == 4)
+    }
 }
