@@ -114,10 +114,14 @@ struct HostileRequestTests {
     func aHeadArrivingInPiecesWithinTheDeadlineIsServed(jobs: Bool) async throws {
         try await withServer(jobs: jobs) { server in
             // One byte per read, 5 ms apart (~0.25 s in all, under the 0.8 s head deadline).
+            let started = ContinuousClock.now
             let (reply, _) = try await Self.exchange(
                 port: server.port, Array("GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8),
                 pause: .milliseconds(5))
-            #expect(reply.hasPrefix("HTTP/1.1 200"), "\(reply.prefix(60))")
+            // A loaded full suite once stretched those 50 sends past the deadline, and the server
+            // rightly answered 408; a head that took that long is not this test's case.
+            let tookTooLong = ContinuousClock.now - started > .milliseconds(800)
+            #expect(reply.hasPrefix("HTTP/1.1 200") || (tookTooLong && reply.hasPrefix("HTTP/1.1 408")), "\(reply.prefix(60))")
         }
     }
 
