@@ -132,6 +132,29 @@ enum JSONTree: Sendable {
             index += 1  // "
             let start = index
             var ascii = true
+            // Eight bytes at a time while none is a quote, a backslash or a control byte (the
+            // bytes are then looked at one by one from the word that has one).
+            if let base = bytes.baseAddress {
+                let ones: UInt64 = 0x0101_0101_0101_0101
+                let highs: UInt64 = 0x8080_8080_8080_8080
+                while bytes.count - index >= 8 {
+                    // Little-endian order whatever the machine's: the first byte is the lowest.
+                    let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+                    let quote = word ^ (ones &* 0x22)
+                    let backslash = word ^ (ones &* 0x5C)
+                    let special = ((quote &- ones) & ~quote | (backslash &- ones) & ~backslash | (word &- ones &* 0x20) & ~word) & highs
+                    if special != 0 {
+                        // The lowest flagged byte is the first special one (a flag can only be
+                        // wrong above a true one); the bytes before it are plain.
+                        let plain = special.trailingZeroBitCount / 8
+                        if word & highs & ((1 &<< UInt64(plain * 8)) &- 1) != 0 { ascii = false }
+                        index += plain
+                        break
+                    }
+                    if word & highs != 0 { ascii = false }
+                    index += 8
+                }
+            }
             // The common case: no escapes; one scan, one copy.
             while index < bytes.count {
                 let byte = bytes[index]

@@ -192,8 +192,11 @@ extension JSONTreeDecoder {
         func value(_ key: Key) -> JSONTree? {
             let name = key.stringValue
             // Lengths first: most members differ in length, a count is O(1) and a comparison is not.
+            // By index: no copy of each member on the way.
             let length = name.utf8.count
-            for member in members where member.key.utf8.count == length && member.key == name { return member.value }
+            for index in members.indices where members[index].key.utf8.count == length && members[index].key == name {
+                return members[index].value
+            }
             return nil
         }
 

@@ -294,4 +294,31 @@ struct JSONTreeDecoderTests {
         #expect(outcome.fast == outcome.reference, "gave up on \(outcome.reference - outcome.fast) of \(outcome.reference)")
         #expect(outcome.reference == 4)
     }
+
+    /// Strings are scanned eight bytes at a time: every length around a word, with an escape, a
+    /// control byte, a non-ASCII character or the closing quote at every position, read as
+    /// `JSONDecoder` reads them (or not at all).
+    @Test func stringsScannedByWordsAsJSONDecoderReadsThem() throws {
+        struct Box: Decodable, Equatable { var v: String }
+        var outcome = Outcome()
+        for length in 0...26 {
+            for position in 0...length {
+                for special in [#"\""#, #"\\"#, #"\n"#, #"\u00e9"#, "\u{01}", "\u{7F}", "é", "😀", "\u{1F}", "\u{20}"] {
+                    var text = String(repeating: "a", count: length)
+                    text.insert(contentsOf: special, at: text.index(text.startIndex, offsetBy: position))
+                    Self.compare(Box.self, Data("{\"v\":\"\(text)\"}".utf8), "\(length)/\(position)/\(special)", into: &outcome)
+                }
+                // Invalid UTF-8 (a lone continuation byte, a truncated sequence): JSONDecoder refuses it.
+                for invalid: [UInt8] in [[0xFF], [0x80], [0xC3]] {
+                    var bytes = Array("{\"v\":\"".utf8) + Array(repeating: UInt8(ascii: "a"), count: length) + Array("\"}".utf8)
+                    bytes.insert(contentsOf: invalid, at: 6 + position)
+                    Self.compare(Box.self, Data(bytes), "\(length)/\(position)/\(invalid)", into: &outcome)
+                }
+                // Cut short: no closing quote.
+                Self.compare(Box.self, Data("{\"v\":\"\(String(repeating: "a", count: length))".utf8), "open \(length)", into: &outcome)
+            }
+        }
+        #expect(outcome.fast == outcome.reference, "gave up on \(outcome.reference - outcome.fast) of \(outcome.reference)")
+        #expect(outcome.reference > 3_000)
+    }
 }
