@@ -51,6 +51,17 @@ struct KeepAlivePoolTests {
         }
     }
 
+    /// A host name (resolved, Happy Eyeballs between its addresses) keeps its connection too.
+    @Test func aHostNameIsResolvedAndItsConnectionKept() async throws {
+        try await HostileServer.with({ _ in .keepOpen(Self.keptResponse) }) { server in
+            let url = try #require(URL(string: "http://localhost:\(server.port)"))
+            let attempts = await Self.searches(makeAPI(url), ["a", "b", "c"])
+            #expect(attempts == [1, 1, 1])
+            #expect(server.connections == 1)
+            #expect(server.received.allSatisfy { $0.contains("\r\nHost: localhost:\(server.port)\r\n") })
+        }
+    }
+
     /// Shutting the client down closes its idle connections (nothing is left open on the server).
     @Test func shutdownClosesIdleConnections() async throws {
         try await HostileServer.with({ _ in .keepOpen(Self.keptResponse) }) { server in
