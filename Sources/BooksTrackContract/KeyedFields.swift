@@ -27,7 +27,6 @@ extension KeyedFields {
 
 extension KeyedDecodingContainer: KeyedFields {}
 
-
 /// A type whose decoding reads its keyed fields and nothing else, written once over `KeyedFields`;
 /// its `init(from:)` is `init(decodingFieldsFrom:)`.
 protocol FieldsDecodable: Decodable {

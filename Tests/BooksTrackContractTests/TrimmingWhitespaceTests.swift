@@ -28,4 +28,17 @@ import Testing
             #expect(text[...].trimmingWhitespace() == trimmed)
         }
     }
+
+    /// `allUTF8` reads the same bytes as `utf8.allSatisfy`, small and large strings, ASCII or not.
+    @Test func allUTF8AgreesWithIteratingUTF8() {
+        let tests: [(UInt8) -> Bool] = [{ $0 < 0x80 }, { $0 >= 0x20 && $0 < 0x7F }, { $0 != UInt8(ascii: ":") }]
+        for text in ["", "a", "Bearer abc.def", "caf\u{E9}", "a:b", "\t", String(repeating: "x", count: 40),
+                     String(repeating: "x", count: 40) + ":", "😀", String(repeating: "é", count: 20), "x\u{0}y"] {
+            for test in tests {
+                #expect(text.allUTF8(test) == text.utf8.allSatisfy(test), "\(text.debugDescription)")
+            }
+        }
+        #expect("Bearer abc.def".allUTF8 { $0 >= 0x20 && $0 < 0x7F })
+        #expect(!"caf\u{E9}".allUTF8 { $0 < 0x80 })
+    }
 }

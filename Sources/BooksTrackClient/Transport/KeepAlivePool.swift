@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import BooksTrackContract
 import Foundation
 import NIOCore
 import NIOHTTP1
@@ -74,13 +75,9 @@ final class KeepAlivePool: Sendable {
     /// Header names and values the HTTP/1.1 encoder sends as they are: printable ASCII (and tabs
     /// in values); anything else goes through AsyncHTTPClient, which validates it as it always did.
     static func sendsAsIs(_ headers: HTTPHeaders) -> Bool {
-        // Over each string's own bytes where it has them (iterating `utf8` is slower, per request).
-        func all(_ text: String, _ test: (UInt8) -> Bool) -> Bool {
-            text.utf8.withContiguousStorageIfAvailable { $0.allSatisfy(test) } ?? text.utf8.allSatisfy(test)
-        }
-        return headers.allSatisfy { name, value in
-            !name.isEmpty && all(name) { $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: ":") }
-                && all(value) { ($0 >= 0x20 && $0 < 0x7F) || $0 == 0x09 }
+        headers.allSatisfy { name, value in
+            !name.isEmpty && name.allUTF8 { $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: ":") }
+                && value.allUTF8 { ($0 >= 0x20 && $0 < 0x7F) || $0 == 0x09 }
         }
     }
 
