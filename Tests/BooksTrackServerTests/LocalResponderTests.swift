@@ -3,6 +3,8 @@ import Foundation
 import HTTPTypes
 import Logging
 import NIOCore
+import ServiceLifecycle
+import Synchronization
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -90,6 +92,26 @@ import Glibc
         #expect(!Self.binds(server.port))
         await server.shutdown()
         #expect(Self.binds(server.port))
+    }
+
+    /// The application (and NIO's threads with it) is made at the first `listen()`, once, and
+    /// never by a server that only answers in-process.
+    @Test func theApplicationIsMadeWhenTheSocketIsFirstWanted() async throws {
+        let made = Mutex(0)
+        let makeGroup: @Sendable () -> ServiceGroup = {
+            made.withLock { $0 += 1 }
+            // No services: the group ends at once, so `listen()` fails ("stopped before it was listening").
+            return ServiceGroup(services: [], logger: Logger(label: "test"))
+        }
+        let unused = ServerListener(started: StartSignal(), reservation: nil, makeGroup: makeGroup)
+        await unused.stop()
+        #expect(made.withLock { $0 } == 0)
+
+        let listener = ServerListener(started: StartSignal(), reservation: nil, makeGroup: makeGroup)
+        await #expect(throws: (any Error).self) { _ = try await listener.listen() }
+        await #expect(throws: (any Error).self) { _ = try await listener.listen() }
+        #expect(made.withLock { $0 } == 1)
+        await listener.stop()
     }
 
     /// Whether a TCP connect to 127.0.0.1:`port` succeeds (refused at once when nothing listens).

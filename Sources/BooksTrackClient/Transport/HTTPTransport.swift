@@ -313,36 +313,6 @@ struct HTTPTransport: Sendable {
             detail: "body exceeded \(limit) bytes", httpStatus: status, url: url)
     }
 
-    /// Runs `operation` until `deadline`: past it the operation is cancelled and this throws
-    /// `deadlineExceeded`, as the HTTP client does for a request's head. The operation runs as a
-    /// task on `executor` (nil: the global pool) and the deadline is a NIO timer (a task group with a
-    /// sleeping child cost a dispatch timer and a thread wake-up per request).
-    static func within<T: Sendable>(
-        _ deadline: ContinuousClock.Instant, on executor: EventLoopTaskExecutor?,
-        _ operation: @escaping @Sendable () async throws -> T
-    ) async throws -> T {
-        let race = DeadlineRace<T>()
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
-                race.start(continuation)
-                let remaining = max(0, (deadline - .now).wholeNanoseconds)
-                let loop = executor?.loop ?? MultiThreadedEventLoopGroup.singleton.any()
-                let timer = loop.scheduleTask(in: .nanoseconds(remaining)) {
-                    race.finish(.failure(HTTPClientError.deadlineExceeded))
-                }
-                race.attach(
-                    Task(executorPreference: executor) {
-                        let result: Result<T, any Error>
-                        do { result = .success(try await operation()) } catch { result = .failure(error) }
-                        timer.cancel()
-                        race.finish(result)
-                    })
-            }
-        } onCancel: {
-            race.finish(.failure(CancellationError()))
-        }
-    }
-
     func traceEvent(
         _ spec: RequestSpec, request: Outgoing, raw: RawResponse?, requestID: Int, attempt: Int
     ) -> TraceEvent {
@@ -371,46 +341,6 @@ struct HTTPTransport: Sendable {
     }
 }
 
-/// The state of one `HTTPTransport.within` race: the first outcome (the operation's, the deadline,
-/// the caller's cancellation) resumes the caller once and cancels the operation's task.
-final class DeadlineRace<T: Sendable>: Sendable {
-    private struct State {
-        var continuation: CheckedContinuation<T, any Error>?
-        var task: Task<Void, Never>?
-        var decided = false
-    }
-    private let state = Mutex(State())
-
-    func start(_ continuation: CheckedContinuation<T, any Error>) {
-        let decidedAlready = state.withLock { state in
-            if state.decided { return true }
-            state.continuation = continuation
-            return false
-        }
-        // Cancelled before it began.
-        if decidedAlready { continuation.resume(throwing: CancellationError()) }
-    }
-
-    func attach(_ task: Task<Void, Never>) {
-        let cancelNow = state.withLock { state in
-            state.task = task
-            return state.decided
-        }
-        if cancelNow { task.cancel() }
-    }
-
-    func finish(_ result: Result<T, any Error>) {
-        let (continuation, task) = state.withLock { state -> (CheckedContinuation<T, any Error>?, Task<Void, Never>?) in
-            if state.decided { return (nil, nil) }
-            state.decided = true
-            defer { state.continuation = nil }
-            return (state.continuation, state.task)
-        }
-        guard let continuation else { return }
-        if case .failure = result { task?.cancel() }
-        continuation.resume(with: result)
-    }
-}
 
 /// An `HTTPClient` made on first use, shut down by `shutDown()` (a client asked for after that is
 /// made shut down, so its requests fail as on a closed client and nothing is left running).

@@ -42,11 +42,14 @@ public enum LocalServer {
         }
         let services = ServerServices(configuration: configuration, catalog: catalog, logger: logger, now: now)
         let started = StartSignal()
-        let (app, onShutdown, responder) = try makeApplication(services: services, modules: modules, logger: logger) { port in
-            started.resolve(.success(port))
+        let parts = try makeParts(services: services, modules: modules, logger: logger)
+        // The application (and with it NIO's event loop threads) and its service group are made
+        // when the socket opens, not here: a process answering only in-process never starts them.
+        let listener = ServerListener(started: started, reservation: reservation) {
+            ServiceGroup(services: [parts.application { port in started.resolve(.success(port)) }], logger: logger)
         }
-        let listener = ServerListener(
-            group: ServiceGroup(services: [app], logger: logger), started: started, reservation: reservation)
+        let onShutdown = parts.onShutdown
+        let responder = parts.inProcessResponder
         var port = configuration.port
         if listening == .now {
             do {
@@ -81,7 +84,9 @@ public enum LocalServer {
         modules: [any ServerRouteModule] = LocalServer.defaultModules
     ) async throws {
         let services = ServerServices(configuration: configuration, catalog: catalog, logger: logger, now: { Date() })
-        let (app, onShutdown, _) = try makeApplication(services: services, modules: modules, logger: logger) { port in
+        let parts = try makeParts(services: services, modules: modules, logger: logger)
+        let onShutdown = parts.onShutdown
+        let app = parts.application { port in
             logger.notice(
                 "bts server listening on http://\(configuration.host):\(port) (\(catalog.count) books\(configuration.dialect == .production ? ", production dialect" : ""); Ctrl-C to stop)")
         }
@@ -102,13 +107,8 @@ public enum LocalServer {
         return logger
     }
 
-    /// Builds the router (global middlewares, then every module) and the application.
-    static func makeApplication(
-        services: ServerServices,
-        modules: [any ServerRouteModule],
-        logger: Logger,
-        onListening: @escaping @Sendable (Int) -> Void
-    ) throws -> (some ApplicationProtocol, @Sendable () async -> Void, LocalResponder) {
+    /// Builds the router (global middlewares, then every module) and its responder.
+    static func makeParts(services: ServerServices, modules: [any ServerRouteModule], logger: Logger) throws -> ServerParts {
         let configuration = services.configuration
         let router = Router(context: ServerRequestContext.self)
         if configuration.dialect == .production {
@@ -124,9 +124,6 @@ public enum LocalServer {
         let provided = installations.reduce(into: Set<ServerFeature>()) { $0.formUnion($1.providedFeatures) }
         services.providedFeatures.withLock { $0 = provided }
         let shutdownHooks = installations.compactMap(\.onShutdown)
-        let onShutdown: @Sendable () async -> Void = {
-            for hook in shutdownHooks { await hook() }
-        }
         let table = RouteTable(router.routes)
         services.routeTable.withLock { $0 = table }
 
@@ -139,24 +136,47 @@ public enum LocalServer {
         if let seconds = configuration.idleTimeoutSeconds {
             http1.idleTimeout = .seconds(Int64(max(1, seconds)))
         }
-        let builder = installations.lazy.compactMap(\.serverBuilder).first
-            ?? .guardedHTTP1(configuration: http1, limits: configuration.requestHeadLimits)
-        let app = Application(
-            router: router,
-            server: builder,
-            configuration: ApplicationConfiguration(
-                address: .hostname(configuration.host, port: configuration.port),
-                serverName: nil
-            ),
+        return ServerParts(
+            responder: router.buildResponder(),
+            server: installations.lazy.compactMap(\.serverBuilder).first
+                ?? .guardedHTTP1(configuration: http1, limits: configuration.requestHeadLimits),
+            host: configuration.host,
+            port: configuration.port,
             services: installations.flatMap(\.services),
-            onServerRunning: { channel in
-                onListening(channel.localAddress?.port ?? configuration.port)
-            },
+            onShutdown: { for hook in shutdownHooks { await hook() } },
+            logger: logger)
+    }
+}
+
+/// What `LocalServer.makeParts` builds: the routes' responder, and what the listening application
+/// adds to it (made by `application(onListening:)` only when a socket is wanted).
+struct ServerParts: Sendable {
+    let responder: RouterResponder<ServerRequestContext>
+    let server: HTTPServerBuilder
+    let host: String
+    let port: Int
+    let services: [any Service]
+    /// Runs every module's clean-up.
+    let onShutdown: @Sendable () async -> Void
+    let logger: Logger
+
+    /// The same routes answering in this process, without a socket.
+    var inProcessResponder: LocalResponder {
+        let responder = self.responder
+        return LocalResponder(respond: { try await responder.respond(to: $0, context: $1) }, logger: logger)
+    }
+
+    /// The application serving the routes on `host:port`; `onListening` gets the bound port.
+    func application(onListening: @escaping @Sendable (Int) -> Void) -> some ApplicationProtocol {
+        let port = self.port
+        return Application(
+            responder: responder,
+            server: server,
+            configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: nil),
+            services: services,
+            onServerRunning: { channel in onListening(channel.localAddress?.port ?? port) },
             logger: logger
         )
-        let routerResponder = router.buildResponder()
-        let responder = LocalResponder(respond: { try await routerResponder.respond(to: $0, context: $1) }, logger: logger)
-        return (app, onShutdown, responder)
     }
 }
 
@@ -197,14 +217,16 @@ final class StartSignal: Sendable {
 /// Runs a server's service group once, on the first `listen()`; every caller waits for the same
 /// outcome. `stop()` shuts it down gracefully (or just lets the reserved port go if it never ran).
 actor ServerListener {
-    private let group: ServiceGroup
+    private let makeGroup: @Sendable () -> ServiceGroup
     private let started: StartSignal
     private let reservation: PortReservation?
+    private var group: ServiceGroup?
     private var runTask: Task<Void, Never>?
     private var stopped = false
 
-    init(group: ServiceGroup, started: StartSignal, reservation: PortReservation?) {
-        self.group = group
+    /// `makeGroup` is called once, at the first `listen()`.
+    init(started: StartSignal, reservation: PortReservation?, makeGroup: @escaping @Sendable () -> ServiceGroup) {
+        self.makeGroup = makeGroup
         self.started = started
         self.reservation = reservation
     }
@@ -213,7 +235,8 @@ actor ServerListener {
     func listen() async throws -> Int {
         guard !stopped else { throw LocalServerError(message: "the server was shut down") }
         if runTask == nil {
-            let group = self.group
+            let group = makeGroup()
+            self.group = group
             let started = self.started
             runTask = Task {
                 do {
@@ -232,7 +255,7 @@ actor ServerListener {
     func stop() async {
         stopped = true
         reservation?.release()
-        guard let runTask else { return }
+        guard let runTask, let group else { return }
         await group.triggerGracefulShutdown()
         await runTask.value
     }
