@@ -33,6 +33,25 @@ public struct Lexer {
 
     static func isNameByte(_ byte: UInt8) -> Bool { isNameStart(byte) || isDigit(byte) }
 
+    /// Whether `byte` ends a run of ordinary bytes in a bare word: a separator, a quote, a
+    /// backslash, a `$` or a NUL (each handled on its own by `lexWord`).
+    static func endsBareRun(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 32, 9, 10, 13, 0, UInt8(ascii: ";"), UInt8(ascii: "|"), UInt8(ascii: "'"), UInt8(ascii: "\""),
+            UInt8(ascii: "\\"), UInt8(ascii: "$"):
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// The first position from `start` on whose byte does not satisfy `continues` (or the end).
+    private func runEnd(from start: Int, while continues: (UInt8) -> Bool) -> Int {
+        var end = start
+        while end < bytes.count, continues(bytes[end]) { end += 1 }
+        return end
+    }
+
     private func byte(at position: Int) -> UInt8? {
         position < bytes.count ? bytes[position] : nil
     }
@@ -159,8 +178,10 @@ public struct Lexer {
                 builder.hasError = true
                 index += 1
             default:
-                builder.appendLiteral(bytes[index..<(index + 1)], from: index, to: index + 1, quoted: false)
-                index += 1
+                // A run of ordinary bytes is one literal piece (appended at once, not byte by byte).
+                let end = runEnd(from: index + 1) { !Self.endsBareRun($0) }
+                builder.appendLiteral(bytes[index..<end], from: index, to: end, quoted: false)
+                index = end
             }
         }
         builder.flush()
@@ -183,10 +204,12 @@ public struct Lexer {
             if current == 0 {
                 reportNUL()
                 builder.hasError = true
+                index += 1
             } else {
-                builder.appendLiteral(bytes[index..<(index + 1)], from: index, to: index + 1, quoted: true)
+                let end = runEnd(from: index + 1) { $0 != UInt8(ascii: "'") && $0 != 0 }
+                builder.appendLiteral(bytes[index..<end], from: index, to: end, quoted: true)
+                index = end
             }
-            index += 1
         }
         unterminated("single-quoted string", open: open, &builder)
     }
@@ -231,8 +254,11 @@ public struct Lexer {
                 builder.hasError = true
                 index += 1
             default:
-                builder.appendLiteral(bytes[index..<(index + 1)], from: index, to: index + 1, quoted: true)
-                index += 1
+                let end = runEnd(from: index + 1) {
+                    $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") && $0 != UInt8(ascii: "$") && $0 != 0
+                }
+                builder.appendLiteral(bytes[index..<end], from: index, to: end, quoted: true)
+                index = end
             }
         }
         unterminated("double-quoted string", open: open, &builder)

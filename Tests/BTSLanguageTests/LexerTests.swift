@@ -38,6 +38,27 @@ import Testing
         #expect(command.arguments[0].word.literalText == "abc def")
     }
 
+    /// Runs of ordinary bytes (bare, single- and double-quoted, non-ASCII among them) are read a run at
+    /// a time: the parts, their texts and their ranges are those of a byte-by-byte reading.
+    @Test func literalRunsKeepTheirPartsAndRanges() throws {
+        let text = #"echo Dün'e 2'"x\"yé"+ñ$v.w 'ü'z|cat"#
+        let source = SourceFile(name: "t", text: text)
+        let command = try #require(onlyCommand(text))
+        let words = command.arguments.map(\.word)
+        #expect(words.count == 2)
+        let parts = words[0].parts.map { part -> String in
+            switch part {
+            case .literal(let literal, let range, let isQuoted):
+                return "\(isQuoted ? "q" : "b")[\(literal)]@\(source.slice(range))"
+            default:
+                return "other@\(source.slice(part.range))"
+            }
+        }
+        #expect(parts == [#"b[Dün]@Dün"#, #"q[e 2x"yé]@'e 2'"x\"yé""#, "b[+ñ]@+ñ", "other@$v", "b[.w]@.w"])
+        #expect(words[1].literalText == "üz")
+        #expect(source.slice(words[1].range) == "'ü'z")
+    }
+
     @Test func bareBackslashEscapesNextCharacter() throws {
         let command = try #require(onlyCommand(##"echo a\ b \; \#c"##))
         #expect(command.arguments.map(\.word.literalText) == ["a b", ";", "#c"])

@@ -87,7 +87,9 @@ final class FakeResponder: InProcessResponder, @unchecked Sendable {
     @Test func uploadsGoToTheSocket() async throws {
         let responder = FakeResponder(.answer(200, okSearch))
         let api = api(responder)
-        let file = try makeTempDirectory("in-process").appendingPathComponent("books.csv")
+        let directory = try makeTempDirectory("in-process")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("books.csv")
         try Data("Title,Author,ISBN\nDune,Frank Herbert,9780441172719\n".utf8).write(to: file)
         await #expect(throws: BooksTrackError.self) { _ = try await api.importCSV(fileAt: file) }
         #expect(responder.requests.isEmpty)
