@@ -183,13 +183,13 @@ public enum ResponseDecoding {
 /// The canonical success envelope, decoded in one pass; throws for every other shape (including
 /// `success: false`, a non-null `error`, or metadata that does not decode), so the caller falls
 /// back to the tolerant path.
-struct SuccessEnvelope<T: Decodable>: Decodable {
+struct SuccessEnvelope<T: Decodable>: FieldsDecodable {
     let data: T
     let metadata: ResponseMetadata
     enum CodingKeys: String, CodingKey { case success, data, metadata, error }
     struct NotCanonical: Error {}
-    init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
+    init(from decoder: any Decoder) throws { try self.init(decodingFieldsFrom: decoder) }
+    init<Fields: KeyedFields<CodingKeys>>(fields c: Fields) throws {
         guard try c.decode(Bool.self, forKey: .success) else { throw NotCanonical() }
         if c.contains(.error), try !c.decodeNil(forKey: .error) { throw NotCanonical() }
         metadata = try c.decode(ResponseMetadata.self, forKey: .metadata)
@@ -198,11 +198,11 @@ struct SuccessEnvelope<T: Decodable>: Decodable {
 }
 
 /// Decodes only the `data` member of an envelope, so coding paths start at `data`.
-struct DataBox<T: Decodable>: Decodable {
+struct DataBox<T: Decodable>: FieldsDecodable {
     let value: T
     enum CodingKeys: String, CodingKey { case data }
-    init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
+    init(from decoder: any Decoder) throws { try self.init(decodingFieldsFrom: decoder) }
+    init<Fields: KeyedFields<CodingKeys>>(fields c: Fields) throws {
         value = try c.decode(T.self, forKey: .data)
     }
 }
