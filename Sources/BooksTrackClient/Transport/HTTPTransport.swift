@@ -3,7 +3,6 @@ import Foundation
 import NIOCore
 import NIOFoundationCompat
 import NIOHTTP1
-import NIOPosix
 import Synchronization
 
 /// The raw outcome of one request attempt that produced a response (any status).
@@ -340,7 +339,6 @@ struct HTTPTransport: Sendable {
         return SecretMasking.maskText(text) + suffix
     }
 }
-
 
 /// An `HTTPClient` made on first use, shut down by `shutDown()` (a client asked for after that is
 /// made shut down, so its requests fail as on a closed client and nothing is left running).
