@@ -1,50 +1,27 @@
+import BooksTrackContract
 import Foundation
 
 /// A small in-memory cache of route results, keyed by a normalized request key, with per-entry
-/// expiry and a bounded size (the oldest entries go first). Thread-safe.
+/// expiry and a bounded size (an `ExpiringCache`: the oldest entries go first, an expired one
+/// when met). Thread-safe. When full it used to filter and scan every entry on each store.
 final class ResponseCache: Sendable {
-    private struct Entry {
-        var value: any Sendable
-        var expires: Date
-        var inserted: UInt64
-    }
-
-    private struct State {
-        var entries: [String: Entry] = [:]
-        var tick: UInt64 = 0
-    }
-
     let capacity: Int
-    private let state = Locked(State())
+    private let state: Locked<ExpiringCache<any Sendable>>
 
-    init(capacity: Int) { self.capacity = max(1, capacity) }
+    init(capacity: Int) {
+        self.capacity = max(1, capacity)
+        state = Locked(ExpiringCache(maxEntries: self.capacity))
+    }
 
     /// The cached value for `key` at `now`, if present, unexpired and of type `T`.
     func value<T: Sendable>(_ type: T.Type, for key: String, now: Date) -> T? {
-        state.withLock { state in
-            guard let entry = state.entries[key] else { return nil }
-            guard entry.expires > now else {
-                state.entries[key] = nil
-                return nil
-            }
-            return entry.value as? T
-        }
+        state.withLock { $0.value(for: key, now: now) } as? T
     }
 
-    /// Stores `value` for `ttl` seconds, evicting expired and then the oldest entries when full.
+    /// Stores `value` for `ttl` seconds, making room by dropping the oldest when full.
     func store(_ value: some Sendable, for key: String, ttl: TimeInterval, now: Date) {
-        state.withLock { state in
-            state.tick += 1
-            state.entries[key] = Entry(value: value, expires: now.addingTimeInterval(ttl), inserted: state.tick)
-            guard state.entries.count > capacity else { return }
-            state.entries = state.entries.filter { $0.value.expires > now }
-            while state.entries.count > capacity,
-                let oldest = state.entries.min(by: { $0.value.inserted < $1.value.inserted })?.key
-            {
-                state.entries[oldest] = nil
-            }
-        }
+        state.withLock { $0.store(value, for: key, expires: now.addingTimeInterval(ttl)) }
     }
 
-    var count: Int { state.withLock { $0.entries.count } }
+    var count: Int { state.withLock { $0.count } }
 }
