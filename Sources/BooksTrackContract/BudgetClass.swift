@@ -34,6 +34,24 @@ public enum BudgetClass: String, Codable, Sendable, Hashable, CaseIterable {
         }
     }
 
+    /// Hashes the case, not its name: the client's ledger looks a class up several times a
+    /// request, and hashing the name (`RawRepresentable`'s default) cost ~600 instructions a
+    /// look-up.
+    public func hash(into hasher: inout Hasher) {
+        let ordinal: UInt8
+        switch self {
+        case .search: ordinal = 0
+        case .semantic: ordinal = 1
+        case .similar: ordinal = 2
+        case .enrich: ordinal = 3
+        case .batch: ordinal = 4
+        case .import: ordinal = 5
+        case .jobs: ordinal = 6
+        case .global: ordinal = 7
+        }
+        hasher.combine(ordinal)
+    }
+
     /// The documented window in seconds (60, or 3600 for `global`).
     public var defaultWindowSeconds: Int { self == .global ? 3600 : 60 }
 

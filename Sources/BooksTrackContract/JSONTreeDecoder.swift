@@ -13,16 +13,15 @@ import Foundation
 public enum JSONTreeDecoding {
     /// `type` decoded from `data`, or `nil`: use `JSONCoding.decoder()`.
     public static func decode<T: Decodable>(_ type: T.Type, from data: Data) -> T? {
-        guard let root = data.withUnsafeBytes({ JSONTree.parse($0) }) else { return nil }
-        let context = JSONTreeDecoder.Context()
-        let decoder = JSONTreeDecoder(node: root, parent: nil, key: nil, context: context)
-        guard let value: T = try? decoder.decodeHere(), !context.gaveUp else { return nil }
+        guard let tree = data.withUnsafeBytes({ JSONTree.parse($0) }) else { return nil }
+        let decoder = JSONTreeDecoder(tree: tree, node: 0, parent: nil, key: nil)
+        guard let value: T = try? decoder.decodeHere(), !tree.gaveUp else { return nil }
         return value
     }
 }
 
-/// Thrown (and recorded in the context, in case a `try?` swallows it) where the result might
-/// differ from `JSONDecoder`'s.
+/// Thrown (and recorded in the tree, in case a `try?` swallows it) where the result might differ
+/// from `JSONDecoder`'s.
 struct JSONTreeGiveUp: Error {}
 
 /// A decoder for one value of the tree. A class: a nested value costs one allocation (this
@@ -30,21 +29,22 @@ struct JSONTreeGiveUp: Error {}
 /// two (a path step, and a box for the `any Decoder` it is passed as: it did not fit the
 /// existential's inline buffer); the containers holding it fit theirs.
 final class JSONTreeDecoder: Decoder {
-    final class Context {
-        var gaveUp = false
-    }
-
-    let node: JSONTree
+    let tree: JSONTree
+    /// The index of this value's node in the tree.
+    let node: Int
     /// The decoder of the enclosing value, and this value's key in it (nil: the same position).
     let parent: JSONTreeDecoder?
     let key: (any CodingKey)?
-    let context: Context
+    /// An object's: the key node of the member after the one last looked up (where the next
+    /// look-up starts).
+    var nextMember: Int
 
-    init(node: JSONTree, parent: JSONTreeDecoder?, key: (any CodingKey)?, context: Context) {
+    init(tree: JSONTree, node: Int, parent: JSONTreeDecoder?, key: (any CodingKey)?) {
+        self.tree = tree
         self.node = node
         self.parent = parent
         self.key = key
-        self.context = context
+        nextMember = node + 1
     }
 
     var codingPath: [any CodingKey] {
@@ -58,19 +58,19 @@ final class JSONTreeDecoder: Decoder {
     }
 
     /// The decoder for `node`, a value under `key` of this one.
-    func nested(_ node: JSONTree, at key: (any CodingKey)?) -> JSONTreeDecoder {
-        JSONTreeDecoder(node: node, parent: self, key: key, context: context)
+    func nested(_ node: Int, at key: (any CodingKey)?) -> JSONTreeDecoder {
+        JSONTreeDecoder(tree: tree, node: node, parent: self, key: key)
     }
 
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func giveUp() -> JSONTreeGiveUp {
-        context.gaveUp = true
+        tree.gaveUp = true
         return JSONTreeGiveUp()
     }
 
-    func mismatch(_ type: Any.Type, _ node: JSONTree, at key: (any CodingKey)?) -> DecodingError {
-        if case .null = node {
+    func mismatch(_ type: Any.Type, _ node: Int, at key: (any CodingKey)?) -> DecodingError {
+        if tree.kind(node) == .null {
             return .valueNotFound(type, .init(codingPath: path(key), debugDescription: "null"))
         }
         return .typeMismatch(type, .init(codingPath: path(key), debugDescription: "another kind of value"))
@@ -87,42 +87,46 @@ final class JSONTreeDecoder: Decoder {
 
     /// The keyed container itself, for a type whose decoding is generic over `KeyedFields`.
     func keyedContainer<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedContainer<Key> {
-        guard case .object(let members) = node else { throw mismatch([String: Any].self, node, at: nil) }
-        return KeyedContainer<Key>(members: members, decoder: self)
+        guard tree.kind(node) == .object else { throw mismatch([String: Any].self, node, at: nil) }
+        return KeyedContainer<Key>(decoder: self)
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        guard case .array(let elements) = node else { throw mismatch([Any].self, node, at: nil) }
-        return UnkeyedContainer(elements: elements, decoder: self)
+        guard tree.kind(node) == .array else { throw mismatch([Any].self, node, at: nil) }
+        return UnkeyedContainer(decoder: self)
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer { SingleValueContainer(decoder: self) }
 
     // MARK: values
 
-    func decodeString(_ node: JSONTree, at key: (any CodingKey)?) throws -> String {
-        guard case .string(let s) = node else { throw mismatch(String.self, node, at: key) }
-        return s
+    func decodeString(_ node: Int, at key: (any CodingKey)?) throws -> String {
+        guard tree.kind(node) == .string else { throw mismatch(String.self, node, at: key) }
+        return tree.string(node)
     }
 
-    func decodeBool(_ node: JSONTree, at key: (any CodingKey)?) throws -> Bool {
-        guard case .bool(let b) = node else { throw mismatch(Bool.self, node, at: key) }
-        return b
+    func decodeBool(_ node: Int, at key: (any CodingKey)?) throws -> Bool {
+        let value = tree.nodes[node]
+        guard value.kind == .bool else { throw mismatch(Bool.self, node, at: key) }
+        return value.flag
     }
 
-    func decodeInt(_ node: JSONTree, at key: (any CodingKey)?) throws -> Int {
-        switch node {
-        case .integer(let i): return i
+    func decodeInt(_ node: Int, at key: (any CodingKey)?) throws -> Int {
+        let value = tree.nodes[node]
+        switch value.kind {
+        case .integer: return value.integer
         case .number: throw giveUp()  // 1.0 and 1e2 are integers to JSONDecoder
         default: throw mismatch(Int.self, node, at: key)
         }
     }
 
-    func decodeDouble(_ node: JSONTree, at key: (any CodingKey)?) throws -> Double {
-        switch node {
-        case .integer(let i): return Double(i)
-        case .number(let text):
+    func decodeDouble(_ node: Int, at key: (any CodingKey)?) throws -> Double {
+        let value = tree.nodes[node]
+        switch value.kind {
+        case .integer: return Double(value.integer)
+        case .number:
             // JSONDecoder refuses what overflows or underflows; exponents and long texts are its.
+            let text = tree.numberText(node)
             guard text.utf8.count <= 24, !text.utf8.contains(where: { $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }),
                 let d = Double(text), d.isFinite
             else { throw giveUp() }
@@ -132,7 +136,7 @@ final class JSONTreeDecoder: Decoder {
     }
 
     /// Any `Decodable` under `key` of this value.
-    func decodeValue<T: Decodable>(_ node: JSONTree, at key: (any CodingKey)?) throws -> T {
+    func decodeValue<T: Decodable>(_ node: Int, at key: (any CodingKey)?) throws -> T {
         try decode(node, at: key) { nested(node, at: key) }
     }
 
@@ -145,13 +149,13 @@ final class JSONTreeDecoder: Decoder {
     /// specially given up, everything else through its own `init(from:)` on `decoder()`. (Each
     /// `unsafeBitCast` follows the check that `T` is that very type: no dynamic cast per value.)
     private func decode<T: Decodable>(
-        _ node: JSONTree, at key: (any CodingKey)?, decoder: () -> JSONTreeDecoder
+        _ node: Int, at key: (any CodingKey)?, decoder: () -> JSONTreeDecoder
     ) throws -> T {
         if T.self == String.self { return unsafeBitCast(try decodeString(node, at: key), to: T.self) }
         if T.self == Int.self { return unsafeBitCast(try decodeInt(node, at: key), to: T.self) }
         if T.self == Double.self { return unsafeBitCast(try decodeDouble(node, at: key), to: T.self) }
         if T.self == Bool.self { return unsafeBitCast(try decodeBool(node, at: key), to: T.self) }
-        if T.self == [String].self, let strings = Self.strings(node) { return unsafeBitCast(strings, to: T.self) }
+        if T.self == [String].self, let strings = strings(node) { return unsafeBitCast(strings, to: T.self) }
         if T.self == Date.self || T.self == URL.self || T.self == Data.self || T.self == Decimal.self {
             throw giveUp()
         }
@@ -160,13 +164,16 @@ final class JSONTreeDecoder: Decoder {
 
     /// An array whose elements are all strings, as `[String]` (anything else takes the general path,
     /// which names the element that does not fit).
-    static func strings(_ node: JSONTree) -> [String]? {
-        guard case .array(let elements) = node else { return nil }
+    func strings(_ node: Int) -> [String]? {
+        guard tree.kind(node) == .array else { return nil }
+        let count = Int(tree.nodes[node].count)
         var strings: [String] = []
-        strings.reserveCapacity(elements.count)
-        for element in elements {
-            guard case .string(let s) = element else { return nil }
-            strings.append(s)
+        strings.reserveCapacity(count)
+        var element = node + 1
+        for _ in 0..<count {
+            guard tree.kind(element) == .string else { return nil }
+            strings.append(tree.string(element))
+            element += 1
         }
         return strings
     }
@@ -183,24 +190,20 @@ extension JSONTreeDecoder {
     }
 
     struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol, KeyedFields {
-        let members: [JSONTree.Member]
         let decoder: JSONTreeDecoder
 
         var codingPath: [any CodingKey] { decoder.codingPath }
-        var allKeys: [Key] { members.compactMap { Key(stringValue: $0.key) } }
+        var allKeys: [Key] { decoder.tree.keys(decoder.node).compactMap { Key(stringValue: $0) } }
 
-        func value(_ key: Key) -> JSONTree? {
-            let name = key.stringValue
-            // Lengths first: most members differ in length, a count is O(1) and a comparison is not.
-            // By index: no copy of each member on the way.
-            let length = name.utf8.count
-            for index in members.indices where members[index].key.utf8.count == length && members[index].key == name {
-                return members[index].value
-            }
-            return nil
+        /// The index of the member's value node.
+        func value(_ key: Key) -> Int? {
+            guard let member = decoder.tree.member(in: decoder.node, named: key.stringValue, from: decoder.nextMember)
+            else { return nil }
+            decoder.nextMember = decoder.tree.nextMember(member)
+            return member + 1
         }
 
-        func required(_ key: Key) throws -> JSONTree {
+        func required(_ key: Key) throws -> Int {
             guard let node = value(key) else {
                 throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "absent"))
             }
@@ -210,8 +213,7 @@ extension JSONTreeDecoder {
         func contains(_ key: Key) -> Bool { value(key) != nil }
 
         func decodeNil(forKey key: Key) throws -> Bool {
-            if case .null = try required(key) { return true }
-            return false
+            decoder.tree.kind(try required(key)) == .null
         }
 
         func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try decoder.decodeBool(required(key), at: key) }
@@ -235,27 +237,27 @@ extension JSONTreeDecoder {
         // One lookup instead of the default's three (`contains`, `decodeNil`, `decode`).
         func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
             guard let node = value(key) else { return nil }
-            if case .null = node { return nil }
+            if decoder.tree.kind(node) == .null { return nil }
             return try decoder.decodeString(node, at: key)
         }
         func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
             guard let node = value(key) else { return nil }
-            if case .null = node { return nil }
+            if decoder.tree.kind(node) == .null { return nil }
             return try decoder.decodeBool(node, at: key)
         }
         func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
             guard let node = value(key) else { return nil }
-            if case .null = node { return nil }
+            if decoder.tree.kind(node) == .null { return nil }
             return try decoder.decodeInt(node, at: key)
         }
         func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
             guard let node = value(key) else { return nil }
-            if case .null = node { return nil }
+            if decoder.tree.kind(node) == .null { return nil }
             return try decoder.decodeDouble(node, at: key)
         }
         func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
             guard let node = value(key) else { return nil }
-            if case .null = node { return nil }
+            if decoder.tree.kind(node) == .null { return nil }
             return try decoder.decodeValue(node, at: key) as T
         }
 
@@ -275,14 +277,18 @@ extension JSONTreeDecoder {
         /// Each element straight from the tree (no unkeyed container, no `Array.init(from:)`).
         func decodeArrayOrEmpty<E: Decodable>(_ type: E.Type, forKey key: Key) throws -> [E] {
             guard let node = value(key) else { return [] }
-            switch node {
+            let tree = decoder.tree
+            switch tree.kind(node) {
             case .null: return []
-            case .array(let elements):
+            case .array:
                 let list = decoder.nested(node, at: key)
+                let count = Int(tree.nodes[node].count)
                 var values: [E] = []
-                values.reserveCapacity(elements.count)
-                for (index, element) in elements.enumerated() {
+                values.reserveCapacity(count)
+                var element = node + 1
+                for index in 0..<count {
                     values.append(try list.decodeValue(element, at: IndexKey(index)))
+                    element = tree.after(element)
                 }
                 return values
             default: throw decoder.mismatch([E].self, node, at: key)
@@ -291,44 +297,52 @@ extension JSONTreeDecoder {
     }
 
     struct UnkeyedContainer: UnkeyedDecodingContainer {
-        let elements: [JSONTree]
         let decoder: JSONTreeDecoder
+        let elements: Int
         var currentIndex = 0
+        /// The node of the element at `currentIndex`.
+        var position: Int
 
-        init(elements: [JSONTree], decoder: JSONTreeDecoder) {
-            self.elements = elements
+        init(decoder: JSONTreeDecoder) {
             self.decoder = decoder
+            elements = Int(decoder.tree.nodes[decoder.node].count)
+            position = decoder.node + 1
         }
 
         var codingPath: [any CodingKey] { decoder.codingPath }
-        var count: Int? { elements.count }
-        var isAtEnd: Bool { currentIndex >= elements.count }
+        var count: Int? { elements }
+        var isAtEnd: Bool { currentIndex >= elements }
 
         /// The next element and its key (the caller consumes it once it decoded).
-        func peek(_ type: Any.Type) throws -> (JSONTree, IndexKey) {
+        func peek(_ type: Any.Type) throws -> (Int, IndexKey) {
             let key = IndexKey(currentIndex)
-            guard currentIndex < elements.count else {
+            guard currentIndex < elements else {
                 throw DecodingError.valueNotFound(type, .init(codingPath: decoder.path(key), debugDescription: "at end"))
             }
-            return (elements[currentIndex], key)
+            return (position, key)
+        }
+
+        mutating func advance() {
+            position = decoder.tree.after(position)
+            currentIndex += 1
         }
 
         /// Reads the next element with `read` (given the decoder, so that it captures nothing)
         /// and consumes it once read.
-        mutating func next<T>(_ type: T.Type, _ read: (JSONTreeDecoder, JSONTree, IndexKey) throws -> T) throws -> T {
+        mutating func next<T>(_ type: T.Type, _ read: (JSONTreeDecoder, Int, IndexKey) throws -> T) throws -> T {
             let (node, key) = try peek(type)
             let value = try read(decoder, node, key)
-            currentIndex += 1
+            advance()
             return value
         }
 
         mutating func decodeNil() throws -> Bool {
-            guard currentIndex < elements.count else {
+            guard currentIndex < elements else {
                 throw DecodingError.valueNotFound(
                     Any?.self, .init(codingPath: decoder.path(IndexKey(currentIndex)), debugDescription: "at end"))
             }
-            if case .null = elements[currentIndex] {
-                currentIndex += 1
+            if decoder.tree.kind(position) == .null {
+                advance()
                 return true
             }
             return false
@@ -353,14 +367,14 @@ extension JSONTreeDecoder {
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
             let (node, key) = try peek(KeyedDecodingContainer<NestedKey>.self)
             let container = try decoder.nested(node, at: key).container(keyedBy: type)
-            currentIndex += 1
+            advance()
             return container
         }
 
         mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
             let (node, key) = try peek((any UnkeyedDecodingContainer).self)
             let container = try decoder.nested(node, at: key).unkeyedContainer()
-            currentIndex += 1
+            advance()
             return container
         }
 
@@ -370,12 +384,9 @@ extension JSONTreeDecoder {
     struct SingleValueContainer: SingleValueDecodingContainer {
         let decoder: JSONTreeDecoder
         var codingPath: [any CodingKey] { decoder.codingPath }
-        var node: JSONTree { decoder.node }
+        var node: Int { decoder.node }
 
-        func decodeNil() -> Bool {
-            if case .null = node { return true }
-            return false
-        }
+        func decodeNil() -> Bool { decoder.tree.kind(node) == .null }
 
         func decode(_ type: Bool.Type) throws -> Bool { try decoder.decodeBool(node, at: nil) }
         func decode(_ type: String.Type) throws -> String { try decoder.decodeString(node, at: nil) }

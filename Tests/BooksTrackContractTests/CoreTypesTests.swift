@@ -134,6 +134,12 @@ import Testing
 }
 
 @Suite struct BudgetClassTests {
+    /// Each class hashes as itself (by its case, not its name).
+    @Test func eachClassHashesApart() {
+        #expect(Set(BudgetClass.allCases.map(\.hashValue)).count == BudgetClass.allCases.count)
+        #expect(BudgetClass.search.hashValue == BudgetClass(rawValue: "search")?.hashValue)
+    }
+
     @Test func documentedDefaults() {
         let expected: [BudgetClass: (Int, Int)] = [
             .search: (100, 60), .semantic: (5, 60), .similar: (10, 60), .enrich: (5, 60), .batch: (10, 60),
