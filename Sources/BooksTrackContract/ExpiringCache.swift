@@ -9,40 +9,62 @@ import Foundation
 /// skipped when it reaches the head. The queue is compacted when such records outnumber the live
 /// ones. The client's cache was an `OrderedDictionary` whose `removeFirst` shifted every entry:
 /// once full (512 responses), each store moved ~55 kB, 7% of a script's lookup.
+/// Inlinable, so that each client specializes it: unspecialized, every use of an entry looked up
+/// its generic metadata (~450 instructions).
 public struct ExpiringCache<Value> {
     public let maxEntries: Int
     public let maxWeight: Int
     /// The summed weight of the values held.
-    public private(set) var weight = 0
+    @inlinable public var weight: Int { heldWeight }
+    @usableFromInline var heldWeight = 0
 
-    fileprivate struct Entry {
-        var value: Value
-        var expires: Date
-        var weight: Int
-        var serial: UInt64
+    @usableFromInline
+    struct Entry {
+        @usableFromInline var value: Value
+        @usableFromInline var expires: Date
+        @usableFromInline var weight: Int
+        @usableFromInline var serial: UInt64
+
+        @inlinable
+        init(value: Value, expires: Date, weight: Int, serial: UInt64) {
+            self.value = value
+            self.expires = expires
+            self.weight = weight
+            self.serial = serial
+        }
     }
 
-    private struct Record: Sendable {
-        var key: String
-        var serial: UInt64
+    @usableFromInline
+    struct Record: Sendable {
+        @usableFromInline var key: String
+        @usableFromInline var serial: UInt64
+
+        @inlinable
+        init(key: String, serial: UInt64) {
+            self.key = key
+            self.serial = serial
+        }
     }
 
-    private var entries: [String: Entry] = [:]
-    private var order: [Record] = []
-    private var head = 0
-    private var nextSerial: UInt64 = 0
+    @usableFromInline var entries: [String: Entry] = [:]
+    @usableFromInline var order: [Record] = []
+    @usableFromInline var head = 0
+    @usableFromInline var nextSerial: UInt64 = 0
 
+    @inlinable
     public init(maxEntries: Int, maxWeight: Int = .max) {
         self.maxEntries = maxEntries
         self.maxWeight = maxWeight
     }
 
+    @inlinable
     public var count: Int { entries.count }
 
     /// Records in the insertion queue, live or skipped (tests check the compaction's bound).
     var queuedRecords: Int { order.count - head }
 
     /// The value for `key` if it is still fresh at `now` (an expired one is dropped).
+    @inlinable
     public mutating func value(for key: String, now: Date) -> Value? {
         guard let entry = entries[key] else { return nil }
         if entry.expires > now { return entry.value }
@@ -52,10 +74,11 @@ public struct ExpiringCache<Value> {
 
     /// Stores `value` for `key` until `expires`, making room by dropping the oldest; a value
     /// heavier than the whole cache is not stored (and the key's old value is gone).
+    @inlinable
     public mutating func store(_ value: Value, for key: String, expires: Date, weight valueWeight: Int = 0) {
         remove(key)
         guard valueWeight <= maxWeight, maxEntries > 0 else { return }
-        while entries.count >= maxEntries || weight > maxWeight - valueWeight, head < order.count {
+        while entries.count >= maxEntries || heldWeight > maxWeight - valueWeight, head < order.count {
             let oldest = order[head]
             head += 1
             if entries[oldest.key]?.serial == oldest.serial { remove(oldest.key) }
@@ -63,17 +86,19 @@ public struct ExpiringCache<Value> {
         nextSerial += 1
         entries[key] = Entry(value: value, expires: expires, weight: valueWeight, serial: nextSerial)
         order.append(Record(key: key, serial: nextSerial))
-        weight += valueWeight
+        heldWeight += valueWeight
         if order.count - head > 2 * entries.count + 32 || head > order.count / 2 + 32 { compact() }
     }
 
     /// Drops the value for `key`, if any; its queue record is skipped later.
+    @inlinable
     public mutating func remove(_ key: String) {
-        if let old = entries.removeValue(forKey: key) { weight -= old.weight }
+        if let old = entries.removeValue(forKey: key) { heldWeight -= old.weight }
     }
 
     /// Keeps only the records of live entries, in order.
-    private mutating func compact() {
+    @inlinable
+    mutating func compact() {
         order = order[head...].filter { entries[$0.key]?.serial == $0.serial }
         head = 0
     }

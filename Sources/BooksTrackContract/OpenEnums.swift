@@ -6,6 +6,9 @@ public struct EditionFormat: RawRepresentable, Codable, Sendable, Hashable, Expr
     public init(rawValue: String) { self.rawValue = rawValue }
     public init(_ rawValue: String) { self.rawValue = rawValue }
     public init(stringLiteral value: String) { self.rawValue = value }
+    /// The string itself (`RawRepresentable`'s generic default looked up `Optional`'s metadata
+    /// at each value).
+    public init(from decoder: any Decoder) throws { rawValue = try decoder.singleValueContainer().decode(String.self) }
     public var description: String { rawValue }
 
     public static let hardcover: EditionFormat = "Hardcover"
@@ -27,6 +30,9 @@ public struct ReviewStatus: RawRepresentable, Codable, Sendable, Hashable, Expre
     public init(rawValue: String) { self.rawValue = rawValue }
     public init(_ rawValue: String) { self.rawValue = rawValue }
     public init(stringLiteral value: String) { self.rawValue = value }
+    /// The string itself (`RawRepresentable`'s generic default looked up `Optional`'s metadata
+    /// at each value).
+    public init(from decoder: any Decoder) throws { rawValue = try decoder.singleValueContainer().decode(String.self) }
     public var description: String { rawValue }
 
     public static let verified: ReviewStatus = "verified"
@@ -45,6 +51,9 @@ public struct AuthorGender: RawRepresentable, Codable, Sendable, Hashable, Expre
     public init(rawValue: String) { self.rawValue = rawValue }
     public init(_ rawValue: String) { self.rawValue = rawValue }
     public init(stringLiteral value: String) { self.rawValue = value }
+    /// The string itself (`RawRepresentable`'s generic default looked up `Optional`'s metadata
+    /// at each value).
+    public init(from decoder: any Decoder) throws { rawValue = try decoder.singleValueContainer().decode(String.self) }
     public var description: String { rawValue }
 
     public static let female: AuthorGender = "Female"
