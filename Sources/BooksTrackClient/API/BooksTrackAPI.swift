@@ -67,13 +67,12 @@ public actor BooksTrackAPI {
     /// The backend URL.
     public nonisolated var baseURL: URL { configuration.baseURL }
 
-    /// Shuts the HTTP client down (in-flight requests are cancelled). Call exactly once; later calls are no-ops.
+    /// Shuts the HTTP client down (in-flight requests fail and are not retried). Call exactly once; later calls are no-ops.
     public func shutdown() async {
         guard !isShutdown else { return }
         isShutdown = true
         tokenKeeper?.cancel()
         tokenKeeper = nil
-        for flight in flights.values { flight.cancelRequest() }
         await transport.shutDown()
     }
 

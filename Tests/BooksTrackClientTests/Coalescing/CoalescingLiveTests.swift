@@ -116,10 +116,10 @@ import Testing
         return first ?? nil
     }
 
-    /// A waiter that is cancelled leaves at once (before the server answers); the others still get
+    /// A joiner that is cancelled leaves at once (before the server answers); the leader still gets
     /// the shared result. The server answers only when the test opens the gate, after the leaver
     /// returned: no race with the clock.
-    @Test func aCancelledWaiterLeavesWhileTheOthersGetTheResult() async throws {
+    @Test func aCancelledJoinerLeavesWhileTheLeaderGetsTheResult() async throws {
         let hits = HitCounter()
         let gate = Gate()
         try await TinyServer.with({ router in
@@ -132,9 +132,10 @@ import Testing
         }) { server in
             defer { gate.open() }  // before the server's graceful shutdown waits for the handler
             let api = makeAPI(server.baseURL) { $0.coalescesRequests = true }
-            let leaver = Task { try await api.searchTitle("dune") }
             let stayer = Task { try await api.searchTitle("dune") }
-            // Both wait on the one request (the second joined it) and the server has it.
+            while hits.count("title") == 0 { try await Task.sleep(for: .milliseconds(10)) }
+            let leaver = Task { try await api.searchTitle("dune") }
+            // Both wait on the one request (the leaver joined it) and the server has it.
             while true {
                 let joined = await api.statistics.coalesced
                 if hits.count("title") > 0, joined > 0 { break }
@@ -155,6 +156,48 @@ import Testing
             _ = try await stayer.value
             #expect(hits.count("title") == 1, "the shared request was not cancelled for the remaining waiter")
             #expect(hits.count("answered") == 1)
+            await api.shutdown()
+        }
+    }
+
+    /// A cancelled leader returns at once and its request ends with it; its joiner starts a new
+    /// request and gets that one's answer.
+    @Test func aCancelledLeadersJoinerStartsAgain() async throws {
+        let hits = HitCounter()
+        let gate = Gate()
+        try await TinyServer.with({ router in
+            router.get("/v1/search/title") { _, _ in
+                hits.hit("title")
+                if hits.count("title") == 1 { await gate.wait() }
+                return Reply.json(okSearch)
+            }
+        }) { server in
+            defer { gate.open() }  // before the server's graceful shutdown waits for the handler
+            let api = makeAPI(server.baseURL) { $0.coalescesRequests = true }
+            let leader = Task { try await api.searchTitle("dune") }
+            while hits.count("title") == 0 { try await Task.sleep(for: .milliseconds(10)) }
+            let joiner = Task { try await api.searchTitle("dune") }
+            while await api.statistics.coalesced == 0 { try await Task.sleep(for: .milliseconds(10)) }
+            leader.cancel()
+            guard let left = await Self.result(of: leader, within: .seconds(60)) else {
+                Issue.record("the cancelled leader waited for the server's answer")
+                return
+            }
+            guard case .failure(let error) = left else {
+                Issue.record("the cancelled leader got a result the server never sent")
+                return
+            }
+            #expect((error as? BooksTrackError)?.isCancellation == true)
+            guard let joined = await Self.result(of: joiner, within: .seconds(60)) else {
+                Issue.record("the joiner never came back")
+                return
+            }
+            guard case .success(let response) = joined else {
+                Issue.record("the joiner failed: \(joined)")
+                return
+            }
+            #expect(!response.info.coalesced, "the joiner's answer is its own new request's")
+            #expect(hits.count("title") == 2)
             await api.shutdown()
         }
     }

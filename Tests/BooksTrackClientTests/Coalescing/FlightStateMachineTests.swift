@@ -26,32 +26,43 @@ import Testing
         #expect(m.acceptsJoiners)
     }
 
-    @Test func theLastWaiterLeavingAbandonsTheFlightAndCancelsTheRequest() {
+    /// A joiner leaving never ends the request: the leader still wants it, and a later caller
+    /// may still join.
+    @Test func joinersLeavingKeepTheFlightForTheLeader() {
         var m = Machine()
         _ = m.join(id: 1, waiter: "a", isCancelled: false)
         _ = m.join(id: 2, waiter: "b", isCancelled: false)
-        guard case .resumeCancelled("a", cancelRequest: false) = m.leave(id: 1) else {
-            Issue.record("a leaves, b still waits")
-            return
-        }
+        #expect(m.leave(id: 1) == "a")
+        #expect(m.leave(id: 2) == "b")
         #expect(m.acceptsJoiners)
-        guard case .resumeCancelled("b", cancelRequest: true) = m.leave(id: 2) else {
-            Issue.record("the last waiter cancels the request")
+        guard case .wait = m.join(id: 3, waiter: "c", isCancelled: false) else {
+            Issue.record("a new caller joins the running request")
             return
         }
+        #expect(m.finish(1) == ["c"], "only the waiter still there is resumed")
+    }
+
+    /// The leader was cancelled, its request with it: the joiners start again, and so does a
+    /// later caller.
+    @Test func anAbandonedFlightSendsItsJoinersOff() {
+        var m = Machine()
+        _ = m.join(id: 2, waiter: "b", isCancelled: false)
+        _ = m.join(id: 1, waiter: "a", isCancelled: false)
+        #expect(m.abandon() == ["a", "b"])
         #expect(!m.acceptsJoiners)
         guard case .abandoned = m.join(id: 3, waiter: "c", isCancelled: false) else {
             Issue.record("a joiner of an abandoned flight starts a new one")
             return
         }
-        #expect(m.finish(1) == [], "the cancelled request's end resumes nobody")
+        #expect(m.finish(1) == [], "nobody is left to resume")
+        #expect(m.abandon() == [])
     }
 
     @Test func aWaiterCancelledBeforeItJoinedIsNotRegistered() {
         var m = Machine()
         _ = m.join(id: 1, waiter: "a", isCancelled: false)
-        guard case .none = m.leave(id: 2) else { Issue.record("nothing to resume yet"); return }
-        guard case .cancelled(cancelRequest: false) = m.join(id: 2, waiter: "b", isCancelled: false) else {
+        #expect(m.leave(id: 2) == nil, "nothing to resume yet")
+        guard case .cancelled = m.join(id: 2, waiter: "b", isCancelled: false) else {
             Issue.record("b left before it joined")
             return
         }
@@ -59,20 +70,10 @@ import Testing
         #expect(m.finish(5) == ["a"])
     }
 
-    @Test func theOnlyWaiterCancelledBeforeItJoinedAbandonsTheFlight() {
-        var m = Machine()
-        _ = m.leave(id: 1)
-        guard case .cancelled(cancelRequest: true) = m.join(id: 1, waiter: "a", isCancelled: false) else {
-            Issue.record("nobody is left to wait for the request")
-            return
-        }
-        #expect(!m.acceptsJoiners)
-    }
-
     @Test func aJoinerWhoseTaskIsAlreadyCancelledIsNotRegistered() {
         var m = Machine()
         _ = m.join(id: 1, waiter: "a", isCancelled: false)
-        guard case .cancelled(cancelRequest: false) = m.join(id: 2, waiter: "b", isCancelled: true) else {
+        guard case .cancelled = m.join(id: 2, waiter: "b", isCancelled: true) else {
             Issue.record("a cancelled joiner leaves at once")
             return
         }
@@ -83,15 +84,16 @@ import Testing
         var m = Machine()
         _ = m.join(id: 1, waiter: "a", isCancelled: false)
         #expect(m.finish(3) == ["a"])
-        guard case .none = m.leave(id: 1) else { Issue.record("already resumed"); return }
+        #expect(m.leave(id: 1) == nil, "already resumed")
         guard case .resumeNow(3) = m.join(id: 2, waiter: "b", isCancelled: false) else {
             Issue.record("the result is kept")
             return
         }
     }
 
-    /// Every interleaving of join / leave / finish for two waiters resumes each waiter exactly once.
-    @Test func everyInterleavingResumesEachWaiterExactlyOnce() {
+    /// Every interleaving of join / leave / finish (or abandon) for two waiters resumes each waiter
+    /// exactly once, or sends it off to start again.
+    @Test(arguments: [false, true]) func everyInterleavingResumesEachWaiterExactlyOnce(leaderCancelled: Bool) {
         enum Step: CaseIterable { case joinA, joinB, leaveA, finish }
         func permutations(_ items: [Step]) -> [[Step]] {
             if items.count <= 1 { return [items] }
@@ -106,7 +108,7 @@ import Testing
         for order in permutations(Step.allCases) {
             var m = Machine()
             var resumed: [String: Int] = [:]
-            var startsAgain = false
+            var startsAgain: Set<String> = []
             for step in order {
                 switch step {
                 case .joinA, .joinB:
@@ -114,16 +116,20 @@ import Testing
                     switch m.join(id: name == "a" ? 1 : 2, waiter: name, isCancelled: false) {
                     case .wait: break
                     case .resumeNow, .cancelled: resumed[name, default: 0] += 1
-                    case .abandoned: startsAgain = true
+                    case .abandoned: startsAgain.insert(name)
                     }
                 case .leaveA:
-                    if case .resumeCancelled(let w, _) = m.leave(id: 1) { resumed[w, default: 0] += 1 }
+                    if let w = m.leave(id: 1) { resumed[w, default: 0] += 1 }
                 case .finish:
-                    for w in m.finish(9) { resumed[w, default: 0] += 1 }
+                    let ended = leaderCancelled ? m.abandon() : m.finish(9)
+                    for w in ended {
+                        if leaderCancelled { startsAgain.insert(w) } else { resumed[w, default: 0] += 1 }
+                    }
                 }
             }
-            #expect(resumed["a"] == 1, "a in \(order)")
-            #expect(resumed["b"] == 1 || startsAgain, "b in \(order)")
+            // a leaves (cancelled) or is resumed or sent off; b is resumed or sent off: once each.
+            #expect((resumed["a"] ?? 0) + (startsAgain.contains("a") ? 1 : 0) == 1, "a in \(order)")
+            #expect((resumed["b"] ?? 0) + (startsAgain.contains("b") ? 1 : 0) == 1, "b in \(order)")
             #expect(resumed.values.allSatisfy { $0 == 1 }, "\(order)")
         }
     }
