@@ -34,38 +34,44 @@ final class JSONTree {
         var flag = false
     }
 
-    /// The nodes, the document's value first.
-    private(set) var nodes: [Node] = []
+    /// The nodes, the document's value first (the tree's own buffer, freed with it: read without
+    /// reference counting, unlike an array held by a class).
+    let nodes: UnsafeBufferPointer<Node>
     /// Strings kept as text (see `Node.flag`).
-    private var texts: [String] = []
+    private let texts: [String]
     /// The tree's copy of the document's bytes (freed with the tree).
-    private let bytes: UnsafeMutableBufferPointer<UInt8>
+    private let bytes: UnsafeBufferPointer<UInt8>
     /// Set by a decoder of this tree where its result might differ from `JSONDecoder`'s (in case a
     /// `try?` swallows the error it threw).
     var gaveUp = false
 
-    private init(copying raw: UnsafeRawBufferPointer) {
-        bytes = .allocate(capacity: max(raw.count, 1))
-        if let source = raw.baseAddress, let target = bytes.baseAddress {
-            target.initialize(from: source.assumingMemoryBound(to: UInt8.self), count: raw.count)
-        }
+    private init(copying raw: UnsafeBufferPointer<UInt8>, nodes: [Node], texts: [String]) {
+        let bytes = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(raw.count, 1))
+        _ = bytes.initialize(from: raw)
+        let copy = UnsafeMutableBufferPointer<Node>.allocate(capacity: max(nodes.count, 1))
+        _ = copy.initialize(from: nodes)
+        self.bytes = UnsafeBufferPointer(rebasing: bytes[0..<raw.count])
+        self.nodes = UnsafeBufferPointer(rebasing: copy[0..<nodes.count])
+        self.texts = texts
     }
 
-    deinit { bytes.deallocate() }
+    deinit {
+        // Nodes and bytes are plain values: nothing to deinitialize.
+        UnsafeMutableRawPointer(mutating: bytes.baseAddress)?.deallocate()
+        UnsafeMutableRawPointer(mutating: nodes.baseAddress)?.deallocate()
+    }
 
     /// The tree of `raw`, or `nil` when the parser cannot promise `JSONDecoder`'s reading.
     static func parse(_ raw: UnsafeRawBufferPointer) -> JSONTree? {
         guard raw.count < Int(Int32.max) else { return nil }
-        let tree = JSONTree(copying: raw)
-        var parser = Parser(bytes: UnsafeBufferPointer(rebasing: tree.bytes[0..<raw.count]))
+        let source = raw.bindMemory(to: UInt8.self)
+        var parser = Parser(bytes: source)
         // About one node per eight bytes in the contract's bodies.
         parser.nodes.reserveCapacity(min(raw.count / 8, 4_096) + 16)
         guard parser.value(depth: 0) else { return nil }
         parser.skipWhitespace()
         guard parser.index == parser.bytes.count else { return nil }
-        tree.nodes = parser.nodes
-        tree.texts = parser.texts
-        return tree
+        return JSONTree(copying: source, nodes: parser.nodes, texts: parser.texts)
     }
 
     /// Nesting deeper than this is left to `JSONDecoder` (keeps the recursion bounded).
@@ -119,20 +125,18 @@ final class JSONTree {
         return name.withUTF8 { name in
             // Most keys a decoder asks for and the object lacks end here.
             guard keys & Self.signature(name.count, last: name.last ?? 0) != 0 else { return nil }
-            return nodes.withUnsafeBufferPointer { nodes in
-                var member = start
-                for _ in 0..<count {
-                    if member >= end { member = first }
-                    let key = nodes[member]
-                    if Int(key.last - key.first) == name.count,
-                        name.isEmpty || name.baseAddress.map({ memcmp(base + Int(key.first), $0, name.count) == 0 }) == true
-                    {
-                        return member
-                    }
-                    member = key.integer
+            var member = start
+            for _ in 0..<count {
+                if member >= end { member = first }
+                let key = nodes[member]
+                if Int(key.last - key.first) == name.count,
+                    name.isEmpty || name.baseAddress.map({ memcmp(base + Int(key.first), $0, name.count) == 0 }) == true
+                {
+                    return member
                 }
-                return nil
+                member = key.integer
             }
+            return nil
         }
     }
 
