@@ -93,7 +93,7 @@ struct BTSCommand: ParsableCommand {
             // On NIO's loops (EventLoopGlobalExecutor), or else preferring the API client's loop
             // (ClientEventLoop): a request's answer is read, decoded and rendered without a thread
             // hand-off.
-            let work = Task(executorPreference: options.backendOptions.executor) { () -> Int32 in
+            let work = Task.preferring(options.backendOptions.executor) { () -> Int32 in
                 if !commands.isEmpty {
                     let sources = commands.enumerated().map { index, text in
                         (text: text, name: commands.count == 1 ? "-c" : "-c#\(index + 1)")

@@ -23,7 +23,7 @@ extension HTTPTransport {
                     race.finish(.failure(HTTPClientError.deadlineExceeded))
                 }
                 race.attach(
-                    Task(executorPreference: executor) {
+                    Task.preferring(executor) {
                         let result: Result<T, any Error>
                         do { result = .success(try await operation()) } catch { result = .failure(error) }
                         timer.cancel()
