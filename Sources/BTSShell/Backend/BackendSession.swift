@@ -14,6 +14,8 @@ final class BackendSession {
     private let sink: any OutputSink
     /// The open backend, if any (never opens one).
     private(set) var connection: BackendConnection?
+    /// The `wait` setting the connection's retry policy follows (nil: none open).
+    private var policyWait: Bool?
     private var config: ShellConfig?
     /// The config file if it has been loaded (never loads it).
     var loadedConfig: ShellConfig? { config }
@@ -49,8 +51,12 @@ final class BackendSession {
         settings: ShellSettings, showsProgress: Bool, isolation: isolated (any Actor)? = #isolation
     ) async throws(ShellError) -> BackendConnection {
         if let connection {
-            // `set wait on|off` in mid-session: retry waits follow it from the next call on.
-            await connection.api.setRetryPolicy(BackendConnection.retryPolicy(allowingLongWaits: settings.wait))
+            // `set wait on|off` in mid-session: retry waits follow it from the next call on (a
+            // change only: telling the client at every command was a hop to its actor and back).
+            if policyWait != settings.wait {
+                await connection.api.setRetryPolicy(BackendConnection.retryPolicy(allowingLongWaits: settings.wait))
+                policyWait = settings.wait
+            }
             return connection
         }
         return try await open(target(), settings: settings, showsProgress: showsProgress)
@@ -82,6 +88,7 @@ final class BackendSession {
         }
         let previous = connection
         connection = opened
+        policyWait = settings.wait
         await previous?.shutdown()
         return opened
     }
@@ -90,6 +97,7 @@ final class BackendSession {
     func shutdown(isolation: isolated (any Actor)? = #isolation) async {
         if let connection {
             self.connection = nil
+            policyWait = nil
             await connection.shutdown()
         }
     }

@@ -48,10 +48,12 @@ extension CommandRegistry {
         if !spec.takesRawArguments, let help = helpRequest(command, path: path, arguments: arguments) {
             return .success(help)
         }
-        let display = path.joined(separator: " ")
-        let available = spec.takesRawArguments ? [] : spec.options + Self.globalOptions
+        // Made only for a diagnostic (a lookup's script line paid for both at every line).
+        var display: String { path.joined(separator: " ") }
+        var available: [OptionSpec] { spec.takesRawArguments ? [] : spec.options + Self.globalOptions }
 
         var positionalWords: [Word] = []
+        positionalWords.reserveCapacity(arguments.count)
         var options: [String: BoundOption] = [:]
         var index = arguments.startIndex
         while index < arguments.endIndex {
@@ -67,7 +69,9 @@ extension CommandRegistry {
             case .positional:
                 positionalWords.append(argument.word)
             case .option(let syntax):
-                guard let option = Self.option(matching: syntax, in: available) else {
+                guard let option = Self.option(matching: syntax, in: spec.options)
+                    ?? Self.option(matching: syntax, in: Self.globalOptions)
+                else {
                     diagnostics.append(unknownOption(syntax, command: root.name, available: available))
                     continue
                 }
