@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import BooksTrackContract
 import Hummingbird
 import Testing
 @testable import BooksTrackClient
@@ -97,6 +98,41 @@ import Testing
         }
     }
 
+    /// A title route whose first request waits for `gate`; later ones are answered at once.
+    static func firstAnswerGated(_ hits: HitCounter, _ gate: Gate) -> (Router<BasicRequestContext>) -> Void {
+        { router in
+            router.get("/v1/search/title") { _, _ in
+                hits.hit("title")
+                if hits.count("title") == 1 { await gate.wait() }
+                return Reply.json(okSearch)
+            }
+        }
+    }
+
+    /// Starts a leader and, once the server has its request, a joiner of it; cancels the leader or
+    /// the joiner and expects it back with a cancellation before the server answers. Returns the
+    /// other one (nil when the expectation failed, recorded).
+    static func cancelOneOfTwo(
+        _ api: BooksTrackAPI, hits: HitCounter, leader cancelsLeader: Bool
+    ) async throws -> Task<APIResponse<SearchResults>, any Error>? {
+        let leader = Task { try await api.searchTitle("dune") }
+        while hits.count("title") == 0 { try await Task.sleep(for: .milliseconds(10)) }
+        let joiner = Task { try await api.searchTitle("dune") }
+        while await api.statistics.coalesced == 0 { try await Task.sleep(for: .milliseconds(10)) }
+        let (cancelled, other) = cancelsLeader ? (leader, joiner) : (joiner, leader)
+        cancelled.cancel()
+        guard let left = await result(of: cancelled, within: .seconds(60)) else {
+            Issue.record("the cancelled caller waited for the server's answer")
+            return nil
+        }
+        guard case .failure(let error) = left else {
+            Issue.record("the cancelled caller got a result the server never sent")
+            return nil
+        }
+        #expect((error as? BooksTrackError)?.isCancellation == true)
+        return other
+    }
+
     /// The task's result, or nil when it has not finished within `limit` (the task is not awaited):
     /// a bound on a hang, never a measure of speed.
     static func result<T: Sendable>(of task: Task<T, any Error>, within limit: Duration) async -> Result<T, any Error>? {
@@ -132,26 +168,8 @@ import Testing
         }) { server in
             defer { gate.open() }  // before the server's graceful shutdown waits for the handler
             let api = makeAPI(server.baseURL) { $0.coalescesRequests = true }
-            let stayer = Task { try await api.searchTitle("dune") }
-            while hits.count("title") == 0 { try await Task.sleep(for: .milliseconds(10)) }
-            let leaver = Task { try await api.searchTitle("dune") }
-            // Both wait on the one request (the leaver joined it) and the server has it.
-            while true {
-                let joined = await api.statistics.coalesced
-                if hits.count("title") > 0, joined > 0 { break }
-                try await Task.sleep(for: .milliseconds(10))
-            }
-            leaver.cancel()
             // The server cannot answer before the gate opens: the leaver must return without it.
-            guard let left = await Self.result(of: leaver, within: .seconds(60)) else {
-                Issue.record("the cancelled waiter waited for the server's answer")
-                return
-            }
-            guard case .failure(let error) = left else {
-                Issue.record("the cancelled waiter got a result")
-                return
-            }
-            #expect((error as? BooksTrackError)?.isCancellation == true)
+            guard let stayer = try await Self.cancelOneOfTwo(api, hits: hits, leader: false) else { return }
             gate.open()
             _ = try await stayer.value
             #expect(hits.count("title") == 1, "the shared request was not cancelled for the remaining waiter")
@@ -165,29 +183,10 @@ import Testing
     @Test func aCancelledLeadersJoinerStartsAgain() async throws {
         let hits = HitCounter()
         let gate = Gate()
-        try await TinyServer.with({ router in
-            router.get("/v1/search/title") { _, _ in
-                hits.hit("title")
-                if hits.count("title") == 1 { await gate.wait() }
-                return Reply.json(okSearch)
-            }
-        }) { server in
+        try await TinyServer.with(Self.firstAnswerGated(hits, gate)) { server in
             defer { gate.open() }  // before the server's graceful shutdown waits for the handler
             let api = makeAPI(server.baseURL) { $0.coalescesRequests = true }
-            let leader = Task { try await api.searchTitle("dune") }
-            while hits.count("title") == 0 { try await Task.sleep(for: .milliseconds(10)) }
-            let joiner = Task { try await api.searchTitle("dune") }
-            while await api.statistics.coalesced == 0 { try await Task.sleep(for: .milliseconds(10)) }
-            leader.cancel()
-            guard let left = await Self.result(of: leader, within: .seconds(60)) else {
-                Issue.record("the cancelled leader waited for the server's answer")
-                return
-            }
-            guard case .failure(let error) = left else {
-                Issue.record("the cancelled leader got a result the server never sent")
-                return
-            }
-            #expect((error as? BooksTrackError)?.isCancellation == true)
+            guard let joiner = try await Self.cancelOneOfTwo(api, hits: hits, leader: true) else { return }
             guard let joined = await Self.result(of: joiner, within: .seconds(60)) else {
                 Issue.record("the joiner never came back")
                 return
@@ -202,19 +201,13 @@ import Testing
         }
     }
 
-    /// When every waiter leaves, the request itself is cancelled and the next caller starts afresh
-    /// (it does not join the abandoned request and inherit its cancellation). The first request is
+    /// When its only caller leaves, the request itself is cancelled and the next caller starts
+    /// afresh (it does not join the abandoned request and inherit its cancellation). The first request is
     /// never answered (until the test ends).
     @Test func whenEveryWaiterLeavesTheNextCallerStartsANewRequest() async throws {
         let hits = HitCounter()
         let gate = Gate()
-        try await TinyServer.with({ router in
-            router.get("/v1/search/title") { _, _ in
-                hits.hit("title")
-                if hits.count("title") == 1 { await gate.wait() }
-                return Reply.json(okSearch)
-            }
-        }) { server in
+        try await TinyServer.with(Self.firstAnswerGated(hits, gate)) { server in
             defer { gate.open() }  // before the server's graceful shutdown waits for the handler
             let api = makeAPI(server.baseURL) { $0.coalescesRequests = true }
             let first = Task { try await api.searchTitle("dune") }
