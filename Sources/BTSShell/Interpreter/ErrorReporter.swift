@@ -7,10 +7,14 @@ public struct ErrorReporter: Sendable {
     /// Show `file:line:col` and the snippet (false for lines typed at the prompt, where the
     /// line is right above the message).
     public var showsLocation: Bool
+    /// The terminal's width when stderr is one: a plain message and its details are wrapped at
+    /// spaces to fit (nil: one line each, as scripts and logs want them).
+    public var width: Int?
 
-    public init(colored: Bool = false, showsLocation: Bool = true) {
+    public init(colored: Bool = false, showsLocation: Bool = true, width: Int? = nil) {
         self.colored = colored
         self.showsLocation = showsLocation
+        self.width = width
     }
 
     /// The rendered error (every line ends in a newline).
@@ -26,11 +30,21 @@ public struct ErrorReporter: Sendable {
         } else if let source, let range = error.range, showsLocation || error.status == .usage {
             output = renderer.render(Diagnostic.error(error.message, at: range), in: source)
         } else {
-            output = ANSIStyle.red.apply("error:", enabled: colored) + " " + error.message + "\n"
+            // "error: " takes 7 columns of the first line; later lines start 2 in.
+            let lines = fitted(error.message, first: 7, rest: 2)
+            output = ANSIStyle.red.apply("error:", enabled: colored) + " " + lines.joined(separator: "\n  ") + "\n"
         }
         for line in error.details {
-            output += "  " + line + "\n"
+            output += "  " + fitted(line, first: 2, rest: 4).joined(separator: "\n    ") + "\n"
         }
         return output
+    }
+
+    /// `text` in lines that fit the width after the first line's `first` and the other lines'
+    /// `rest` columns of prefix (one line without a width, or when the width leaves too little).
+    private func fitted(_ text: String, first: Int, rest: Int) -> [String] {
+        guard let width, width - first >= 20, first + text.count > width else { return [text] }
+        let lines = TerminalText.wrap(text, width: width - first, rest: width - rest)
+        return lines.isEmpty ? [text] : lines
     }
 }

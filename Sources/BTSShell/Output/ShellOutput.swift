@@ -54,7 +54,9 @@ struct ShellOutput: Sendable {
 
     /// Renders an error on stderr (errors are never silenced).
     func report(_ error: ShellError, in source: SourceFile?, interactive: Bool) {
-        let reporter = ErrorReporter(colored: colored(.standardError), showsLocation: !interactive)
+        let reporter = ErrorReporter(
+            colored: colored(.standardError), showsLocation: !interactive,
+            width: terminal.stderrIsTerminal ? terminal.columns : nil)
         sink.write(reporter.render(error, in: source), to: .standardError)
     }
 
