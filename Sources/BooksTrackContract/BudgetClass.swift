@@ -34,22 +34,24 @@ public enum BudgetClass: String, Codable, Sendable, Hashable, CaseIterable {
         }
     }
 
-    /// Hashes the case, not its name: the client's ledger looks a class up several times a
-    /// request, and hashing the name (`RawRepresentable`'s default) cost ~600 instructions a
-    /// look-up.
-    public func hash(into hasher: inout Hasher) {
-        let ordinal: UInt8
+    /// The class's position in `allCases`.
+    public var ordinal: Int {
         switch self {
-        case .search: ordinal = 0
-        case .semantic: ordinal = 1
-        case .similar: ordinal = 2
-        case .enrich: ordinal = 3
-        case .batch: ordinal = 4
-        case .import: ordinal = 5
-        case .jobs: ordinal = 6
-        case .global: ordinal = 7
+        case .search: return 0
+        case .semantic: return 1
+        case .similar: return 2
+        case .enrich: return 3
+        case .batch: return 4
+        case .import: return 5
+        case .jobs: return 6
+        case .global: return 7
         }
-        hasher.combine(ordinal)
+    }
+
+    /// Hashes the case, not its name: hashing the name (`RawRepresentable`'s default) cost ~600
+    /// instructions a look-up.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(UInt8(truncatingIfNeeded: ordinal))
     }
 
     /// The documented window in seconds (60, or 3600 for `global`).

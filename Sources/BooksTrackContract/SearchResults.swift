@@ -61,12 +61,23 @@ public struct SearchResults: Decodable, Sendable, Hashable {
         // Which shape: the object's keys alone decide (reading the whole value as a JSON tree
         // first cost a third of a lookup's client CPU; listing every key, a tenth of the decode).
         // Only what is not an object can be a bare list.
-        let object = try? decoder.container(keyedBy: ShapeKey.self)
-        if object == nil, let list = try? single.decode([Book].self) {
-            self.init(list)
-            return
+        // The tree decoder's keys are read from its tree (no keyed container in a box).
+        let has: (String) -> Bool
+        if let tree = decoder as? JSONTreeDecoder {
+            let isObject = tree.tree.kind(tree.node) == .object
+            if !isObject, let list = try? single.decode([Book].self) {
+                self.init(list)
+                return
+            }
+            has = { isObject && tree.tree.member(in: tree.node, named: $0, from: tree.node + 1) != nil }
+        } else {
+            let object = try? decoder.container(keyedBy: ShapeKey.self)
+            if object == nil, let list = try? single.decode([Book].self) {
+                self.init(list)
+                return
+            }
+            has = { object?.contains(ShapeKey(stringValue: $0)) ?? false }
         }
-        func has(_ name: String) -> Bool { object?.contains(ShapeKey(stringValue: name)) ?? false }
         if has("works") || has("editions") {
             self.init(try single.decode(BookSearchResponse.self))
         } else if has("books") {

@@ -138,6 +138,7 @@ import Testing
     @Test func eachClassHashesApart() {
         #expect(Set(BudgetClass.allCases.map(\.hashValue)).count == BudgetClass.allCases.count)
         #expect(BudgetClass.search.hashValue == BudgetClass(rawValue: "search")?.hashValue)
+        #expect(BudgetClass.allCases.map(\.ordinal) == Array(BudgetClass.allCases.indices))
     }
 
     @Test func documentedDefaults() {

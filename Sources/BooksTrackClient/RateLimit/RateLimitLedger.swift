@@ -38,7 +38,7 @@ public struct RateLimitLedger: Sendable {
         }
     }
 
-    private var windows: [RateLimitClass: Window] = [:]
+    private var windows = RateLimitTable<Window>()
     private var shared = Window()
 
     /// The injected clock used when a call passes no `now`.
@@ -218,7 +218,7 @@ public struct RateLimitLedger: Sendable {
     /// or, unless `includeFull`, when every known budget is untouched.
     public func tightest(now: Date? = nil, includeFull: Bool = false) -> RateLimitStatus? {
         let now = now ?? clock()
-        let candidates = windows.compactMap { key, window -> (RateLimitClass, RateLimitBudget, Double)? in
+        let candidates = windows.entries.compactMap { key, window -> (RateLimitClass, RateLimitBudget, Double)? in
             let budget = window.refreshed(at: now).budget
             guard budget.source != .unknown, let fraction = budget.fractionLeft else { return nil }
             return (key, budget, fraction)
