@@ -12,9 +12,13 @@
 public struct DiagnosticRenderer: Sendable {
     /// Emit ANSI colour (bold location/message, red `error:`, green caret line) like clang.
     public var colored: Bool
+    /// The terminal's width: a message longer than its line is wrapped at spaces, later lines 2
+    /// columns in (nil: one line, as scripts and logs want it).
+    public var width: Int?
 
-    public init(colored: Bool = false) {
+    public init(colored: Bool = false, width: Int? = nil) {
         self.colored = colored
+        self.width = width
     }
 
     private enum Style: String {
@@ -58,9 +62,17 @@ public struct DiagnosticRenderer: Sendable {
         }
         // The file name and the message may quote bytes of the file: never a control character.
         let shownLine = location.line + source.firstLine - 1
-        var output = paint("\(DisplayWidth.printable(text: source.name)):\(shownLine):\(location.column): ", .bold)
-        output += paint("\(severity.rawValue): ", style)
-        output += paint(DisplayWidth.printable(text: message), .bold) + "\n"
+        let place = "\(DisplayWidth.printable(text: source.name)):\(shownLine):\(location.column): "
+        let label = "\(severity.rawValue): "
+        let text = DisplayWidth.printable(text: message)
+        var lines = [text]
+        let prefix = DisplayWidth.of(place) + DisplayWidth.of(label)
+        if let width, width - prefix >= 20, prefix + DisplayWidth.of(text) > width {
+            let wrapped = DisplayWidth.wrap(text, width: width - prefix, rest: width - 2)
+            if !wrapped.isEmpty { lines = wrapped }
+        }
+        var output = paint(place, .bold) + paint(label, style) + paint(lines[0], .bold) + "\n"
+        for line in lines.dropFirst() { output += "  " + paint(line, .bold) + "\n" }
 
         let line = location.line
         let content = source.lineContentRange(line)

@@ -74,4 +74,30 @@ public enum DisplayWidth {
             return false
         }
     }
+
+    /// Words of `text` in lines of at most `width` (the first) and `rest` (the others) display
+    /// columns; a single word wider than that stands alone on its line. Help text and errors on a
+    /// terminal are wrapped with it.
+    public static func wrap(_ text: String, width: Int, rest: Int? = nil) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        var lineWidth = 0
+        for word in text.split(separator: " ") {
+            let wordWidth = of(String(word))
+            let limit = lines.isEmpty ? width : (rest ?? width)
+            if !line.isEmpty, lineWidth + 1 + wordWidth > limit {
+                lines.append(line)
+                line = ""
+                lineWidth = 0
+            }
+            if !line.isEmpty {
+                line += " "
+                lineWidth += 1
+            }
+            line += word
+            lineWidth += wordWidth
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines
+    }
 }

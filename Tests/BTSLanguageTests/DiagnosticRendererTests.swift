@@ -16,6 +16,23 @@ import Testing
         #expect(DiagnosticRenderer().render(diagnostic, in: source) == expected)
     }
 
+    /// On a terminal 60 columns wide the message wraps at spaces, 2 columns in; the snippet and
+    /// its caret stay as they are.
+    @Test func goldenWrappedToAWidth() {
+        let source = SourceFile(name: "script.bts", text: "jobs\nlimits\nsearch title dune --limt 5\n")
+        let diagnostic = Diagnostic.error(unknownOption, at: SourceRange(offset: 30, length: 6))
+        let expected = """
+            script.bts:3:19: error: unknown option '--limt' for 'search'
+              (did you mean '--limit'?)
+              3 | search title dune --limt 5
+                |                   ^~~~~~
+
+            """
+        #expect(DiagnosticRenderer(width: 60).render(diagnostic, in: source) == expected)
+        #expect(DiagnosticRenderer(width: 200).render(diagnostic, in: source)
+                == DiagnosticRenderer().render(diagnostic, in: source))
+    }
+
     @Test func goldenColored() {
         let source = SourceFile(name: "script.bts", text: "jobs\nlimits\nsearch title dune --limt 5\n")
         let diagnostic = Diagnostic.error(unknownOption, at: SourceRange(offset: 30, length: 6))

@@ -23,7 +23,7 @@ public struct ErrorReporter: Sendable {
         var error = raw
         error.message = TerminalText.sanitize(error.message, lines: .flatten)
         error.details = error.details.map { TerminalText.sanitize($0, lines: .flatten) }
-        let renderer = DiagnosticRenderer(colored: colored)
+        let renderer = DiagnosticRenderer(colored: colored, width: width)
         var output = ""
         if !error.diagnostics.isEmpty, let source {
             output = renderer.render(error.diagnostics, in: source)
@@ -43,8 +43,8 @@ public struct ErrorReporter: Sendable {
     /// `text` in lines that fit the width after the first line's `first` and the other lines'
     /// `rest` columns of prefix (one line without a width, or when the width leaves too little).
     private func fitted(_ text: String, first: Int, rest: Int) -> [String] {
-        guard let width, width - first >= 20, first + text.count > width else { return [text] }
-        let lines = TerminalText.wrap(text, width: width - first, rest: width - rest)
+        guard let width, width - first >= 20, first + DisplayWidth.of(text) > width else { return [text] }
+        let lines = DisplayWidth.wrap(text, width: width - first, rest: width - rest)
         return lines.isEmpty ? [text] : lines
     }
 }

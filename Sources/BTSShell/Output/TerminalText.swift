@@ -64,23 +64,6 @@ public enum TerminalText {
 
     /// A CSV field: controls other than CR, LF and TAB neutralised (CR and LF are data inside a
     /// quoted field), then quoted when it holds a comma, quote, CR or LF (RFC 4180).
-    /// Words of `text` in lines of at most `width` (the first) and `rest` (the others) characters;
-    /// a single word longer than that stands alone on its line.
-    static func wrap(_ text: String, width: Int, rest: Int? = nil) -> [String] {
-        var lines: [String] = []
-        var line = ""
-        for word in text.split(separator: " ") {
-            let limit = lines.isEmpty ? width : (rest ?? width)
-            if !line.isEmpty, line.count + 1 + word.count > limit {
-                lines.append(line)
-                line = ""
-            }
-            line += line.isEmpty ? String(word) : " " + word
-        }
-        if !line.isEmpty { lines.append(line) }
-        return lines
-    }
-
     public static func csvField(_ text: String) -> String {
         var cleaned = String.UnicodeScalarView()
         var needsQuotes = false

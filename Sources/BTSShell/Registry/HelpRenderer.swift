@@ -63,7 +63,7 @@ public struct HelpRenderer: Sendable {
         lines += ["", "Usage:"]
         lines += spec.usageLines(prefix: path.dropLast().joined(separator: " ")).flatMap(usage)
         if !spec.discussion.isEmpty {
-            lines += [""] + TerminalText.wrap(spec.discussion, width: Self.width)
+            lines += [""] + DisplayWidth.wrap(spec.discussion, width: Self.width)
         }
         if !spec.subcommands.isEmpty {
             lines += ["", "Subcommands:"]
@@ -91,7 +91,7 @@ public struct HelpRenderer: Sendable {
         }
         if let budget = spec.budgetClass { facts.append("Rate-limit budget: \(budget).") }
         if spec.isSensitive { facts.append("Never saved in history.") }
-        if !facts.isEmpty { lines += [""] + TerminalText.wrap(facts.joined(separator: " "), width: Self.width) }
+        if !facts.isEmpty { lines += [""] + DisplayWidth.wrap(facts.joined(separator: " "), width: Self.width) }
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -147,7 +147,7 @@ public struct HelpRenderer: Sendable {
     func hanging(_ prefix: String, _ text: String) -> [String] {
         let indent = prefix.count <= Self.width / 2 ? prefix.count : 6
         let room = Self.width - indent
-        var lines = TerminalText.wrap(text, width: Self.width - prefix.count, rest: room)
+        var lines = DisplayWidth.wrap(text, width: Self.width - prefix.count, rest: room)
         guard !lines.isEmpty else { return [prefix] }
         lines[0] = prefix + lines[0]
         for index in lines.indices.dropFirst() { lines[index] = String(repeating: " ", count: indent) + lines[index] }
