@@ -9,6 +9,7 @@ import Foundation
 /// skipped when it reaches the head. The queue is compacted when such records outnumber the live
 /// ones. The client's cache was an `OrderedDictionary` whose `removeFirst` shifted every entry:
 /// once full (512 responses), each store moved ~55 kB, 7% of a script's lookup.
+///
 /// Inlinable, so that each client specializes it: unspecialized, every use of an entry looked up
 /// its generic metadata (~450 instructions).
 public struct ExpiringCache<Value> {

@@ -150,8 +150,7 @@ extension BooksTrackAPI {
                     throw BooksTrackError.cancelled(url: SecretMasking.maskURL(url))
                 }
             }
-            nextWaiterID += 1
-            let flight = Flight(id: nextWaiterID)
+            let flight = Flight()
             flights[key] = flight
             let result: Result<CallOutcome, BooksTrackError>
             do throws(BooksTrackError) {

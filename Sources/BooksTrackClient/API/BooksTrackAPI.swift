@@ -114,12 +114,6 @@ public struct RetryProgress: Sendable, Hashable {
     public var message: String
 }
 
-/// A cached 2xx response.
-struct CachedResponse: Sendable {
-    var raw: RawResponse
-    var expires: Date
-}
-
 /// The result of one logical call (after retries), before decoding.
 struct CallOutcome: Sendable {
     var raw: RawResponse

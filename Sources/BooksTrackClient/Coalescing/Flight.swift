@@ -6,13 +6,10 @@ final class Flight: Sendable {
     typealias Outcome = Result<CallOutcome, BooksTrackError>
     typealias Waiter = CheckedContinuation<CallOutcome, any Error>
 
-    let id: Int
     private let machine = Mutex(FlightStateMachine<Waiter, Outcome>())
 
     /// Thrown to a joiner whose flight was abandoned: it starts a new one.
     struct Abandoned: Error {}
-
-    init(id: Int) { self.id = id }
 
     var acceptsJoiners: Bool { machine.withLock { $0.acceptsJoiners } }
 
