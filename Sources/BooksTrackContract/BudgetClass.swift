@@ -89,9 +89,21 @@ public enum BudgetClass: String, Codable, Sendable, Hashable, CaseIterable {
         case "/api/batch-enrich", "/v1/enrichment/batch": return isPOST ? .batch : nil
         case "/api/v2/imports": return isPOST ? .import : nil
         case "/api/token/refresh": return isPOST ? .jobs : nil
+        // API v3 (bendv3 src/api-v3/index.ts, jobs/*.ts @ e40ae5d): search and lookup share the
+        // search class; a job's creation is its pipeline's class, its status/results/cancel `jobs`.
+        case "/v3/books/search": return .search
+        case "/v3/books/enrich": return isPOST ? .enrich : nil
+        case "/v3/jobs/imports": return isPOST ? .import : nil
         default: break
         }
         let parts = p.split(separator: "/")
+        if parts.count >= 2, parts[0] == "v3" {
+            // /v3/books/{isbn}
+            if parts.count == 3, parts[1] == "books" { return .search }
+            // /v3/jobs/{pipeline}/{id}[/results] (the /stream route is not limited)
+            if parts.count >= 4, parts[1] == "jobs" { return parts.last == "stream" ? nil : .jobs }
+            return nil
+        }
         // /api/v2/imports/{id}, /api/v2/imports/{id}/results (the /stream route is not limited)
         if parts.count >= 4, parts[0] == "api", parts[1] == "v2", parts[2] == "imports" {
             return parts.last == "stream" ? nil : .jobs
