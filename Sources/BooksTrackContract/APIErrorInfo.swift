@@ -14,6 +14,10 @@ public struct APIErrorInfo: Error, Sendable, Hashable, CustomStringConvertible {
     public var details: [String: JSONValue]
     /// The HTTP status the error arrived with.
     public var httpStatus: Int
+    /// RFC 9457 problem details' `errors[]` (v3 validation failures): each field and its message.
+    public var fieldErrors: [FieldError] = []
+    /// True when the body was RFC 9457 problem details (v3): `message` is then its `detail`.
+    public var isProblemDetails = false
 
     public init(
         code: ErrorCode, message: String, retryable: Bool? = nil, retryAfterMs: Int? = nil, provider: String? = nil,
@@ -30,6 +34,16 @@ public struct APIErrorInfo: Error, Sendable, Hashable, CustomStringConvertible {
         self.httpStatus = httpStatus
     }
 
+    /// The server's own words, for problem details: `detail`, then each field's message ("Validation
+    /// failed: isbn: Must be ISBN-10 or ISBN-13"); nil for the older shapes (their code's sentence is used).
+    public var problemSentence: String? {
+        guard isProblemDetails else { return nil }
+        var text = message
+        let fields = fieldErrors.map { $0.field.isEmpty ? $0.message : "\($0.field): \($0.message)" }
+        if !fields.isEmpty { text += (text.isEmpty ? "" : ": ") + fields.joined(separator: "; ") }
+        return text.isEmpty ? nil : text
+    }
+
     /// Seconds to wait, rounded up.
     public var retryAfterSeconds: Int? { retryAfterMs.map { ($0 + 999) / 1000 } }
 
@@ -37,6 +51,20 @@ public struct APIErrorInfo: Error, Sendable, Hashable, CustomStringConvertible {
     public var userMessage: String { code.userMessage(provider: provider, retryAfterSeconds: retryAfterSeconds) }
 
     public var description: String { "\(code.rawValue) (HTTP \(httpStatus)): \(message)" }
+}
+
+/// One `errors[]` entry of RFC 9457 problem details (bendv3 `packages/schemas/src/response.ts`
+/// `FieldError`: `{field, message, code}`).
+public struct FieldError: Sendable, Hashable {
+    public var field: String
+    public var message: String
+    public var code: String?
+
+    public init(field: String, message: String, code: String? = nil) {
+        self.field = field
+        self.message = message
+        self.code = code
+    }
 }
 
 extension ErrorCode {

@@ -191,12 +191,16 @@ public struct CancelResponse: Codable, Sendable, Hashable {
     }
 
     enum CodingKeys: String, CodingKey { case jobId, status, message, cleanup }
+    private enum V3Keys: String, CodingKey { case error }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         jobId = try c.decode(String.self, forKey: .jobId)
-        status = try c.decodeIfPresent(JobState.self, forKey: .status) ?? .canceled
-        message = try c.decodeIfPresent(String.self, forKey: .message) ?? ""
+        let stated = try c.decodeIfPresent(JobState.self, forKey: .status) ?? .canceled
+        // v3 answers with the job itself: `status: failed` and `error.code: CANCELED` is a cancel.
+        let failure = try? decoder.container(keyedBy: V3Keys.self).decodeIfPresent(JobError.self, forKey: .error)
+        status = stated == .failed && failure?.code == .canceled ? .canceled : stated
+        message = try c.decodeIfPresent(String.self, forKey: .message) ?? failure?.message ?? ""
         cleanup = try c.decodeIfPresent(JSONValue.self, forKey: .cleanup) ?? .object([:])
     }
 }

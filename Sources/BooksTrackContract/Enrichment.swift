@@ -92,6 +92,25 @@ public struct EnrichedBook: Codable, Sendable, Hashable {
     /// Lenient: `author` string for `authors`; missing provider/enrichedAt/vectorized default to ""/""/false.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
+        // The seeds' integration plan's `EnrichedBookDTO {work, edition, authors}` (batch items use it too).
+        if !c.contains(.title), let shaped = try? decoder.singleValueContainer().decode(JSONValue.self),
+            let record = EnrichedRecord.lenient(shaped, isbn: shaped["edition"]?["isbn"]?.stringValue)
+        {
+            let edition = record.edition
+            isbn = edition.isbn ?? edition.isbns.first ?? ""
+            title = edition.title ?? record.work.title
+            authors = record.authors.map(\.name)
+            publisher = edition.publisher
+            publishedDate = edition.publicationDate
+            description = record.work.description ?? edition.editionDescription
+            pageCount = edition.pageCount
+            categories = record.work.subjectTags.isEmpty ? nil : record.work.subjectTags
+            coverUrl = edition.coverImageURL ?? record.work.coverImageURL
+            provider = shaped["provider"]?.stringValue ?? record.work.primaryProvider ?? ""
+            enrichedAt = shaped["enrichedAt"]?.stringValue ?? ""
+            vectorized = shaped["vectorized"]?.boolValue ?? false
+            return
+        }
         isbn = try c.decodeLenientString(forKey: .isbn) ?? ""
         title = try c.decode(String.self, forKey: .title)
         authors = try c.decodeAuthorNames(authors: .authors, author: .author)

@@ -55,6 +55,15 @@ public struct ErrorCode: RawRepresentable, Hashable, Codable, Sendable, Expressi
     public static let batchProcessingFailed: ErrorCode = "E_BATCH_PROCESSING_FAILED"
     /// Job-level: unknown failure.
     public static let unknownError: ErrorCode = "E_UNKNOWN_ERROR"
+    /// The route does not exist on this server (a route-level 404, e.g. production's `Endpoint not
+    /// found: GET /v1/search/isbn` since v3 replaced v1/v2), or the server's API dialect has no such
+    /// route at all (v3 has no author, semantic or similar search): not missing data.
+    public static let routeNotOffered: ErrorCode = "ROUTE_NOT_OFFERED"
+    /// v3: a job canceled by its owner (`DELETE /v3/jobs/…` ends the job with `status: failed`
+    /// and this code, bendv3 `src/api-v3/jobs/imports.ts`).
+    public static let canceled: ErrorCode = "CANCELED"
+    /// v3: the job cannot be canceled any more (409, already completed or failed).
+    public static let conflict: ErrorCode = "CONFLICT"
     /// Not in the contract: synthesized by the client for a bare 503 (e.g. a proxy page).
     public static let serviceUnavailable: ErrorCode = "SERVICE_UNAVAILABLE"
 

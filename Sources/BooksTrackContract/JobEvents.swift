@@ -12,6 +12,9 @@ public struct JobEventPayload: Codable, Sendable, Hashable {
     public var completedAt: String?
     /// On `failed`.
     public var error: JobError?
+    /// v3's `completed` event carries the job's results (books) itself (bendv3 jobs/stream.ts
+    /// `sendFinalEvent`); older servers' results are fetched from the results route.
+    public var results: JSONValue?
 
     public init(
         jobId: String, status: JobState, progress: Double, processedCount: Int, totalCount: Int,
@@ -26,7 +29,7 @@ public struct JobEventPayload: Codable, Sendable, Hashable {
         self.error = error
     }
 
-    enum CodingKeys: String, CodingKey { case jobId, status, progress, processedCount, totalCount, completedAt, error }
+    enum CodingKeys: String, CodingKey { case jobId, status, progress, processedCount, totalCount, completedAt, error, results, books }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -37,6 +40,21 @@ public struct JobEventPayload: Codable, Sendable, Hashable {
         totalCount = try c.decodeLenientInt(forKey: .totalCount) ?? 0
         completedAt = try c.decodeLenientString(forKey: .completedAt)
         error = try c.decodeIfPresent(JobError.self, forKey: .error)
+        results = try c.decodeIfPresent(JSONValue.self, forKey: .results) ?? c.decodeIfPresent(JSONValue.self, forKey: .books)
+        // A v3 cancel ends the stream with `failed` and `CANCELED`.
+        if status == .failed, error?.code == .canceled { status = .canceled }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(jobId, forKey: .jobId)
+        try c.encode(status, forKey: .status)
+        try c.encode(progress, forKey: .progress)
+        try c.encode(processedCount, forKey: .processedCount)
+        try c.encode(totalCount, forKey: .totalCount)
+        try c.encodeIfPresent(completedAt, forKey: .completedAt)
+        try c.encodeIfPresent(error, forKey: .error)
+        try c.encodeIfPresent(results, forKey: .results)
     }
 }
 
@@ -61,8 +79,10 @@ public struct StreamTimeoutPayload: Codable, Sendable, Hashable {
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        error = try c.decodeIfPresent(String.self, forKey: .error) ?? "stream_timeout"
-        message = try c.decodeIfPresent(String.self, forKey: .message) ?? "stream timed out"
+        // v3 nests it: `error: {code: "STREAM_TIMEOUT", message, retryable}` (jobs/stream.ts).
+        let nested = try? c.decodeIfPresent(JobError.self, forKey: .error)
+        error = (try? c.decodeIfPresent(String.self, forKey: .error)) ?? nil ?? nested?.code.rawValue ?? "stream_timeout"
+        message = try c.decodeIfPresent(String.self, forKey: .message) ?? nested?.message ?? "stream timed out"
         jobId = try c.decodeLenientString(forKey: .jobId) ?? ""
         lastStatus = (try? c.decodeIfPresent(JobState.self, forKey: .lastStatus)) ?? nil
         lastProgress = try c.decodeLenientDouble(forKey: .lastProgress).map(normalizedProgress)
@@ -83,6 +103,23 @@ public struct StreamErrorPayload: Codable, Sendable, Hashable {
 
     public static let jobNotFound = "job_not_found"
     public static let streamError = "stream_error"
+
+    enum CodingKeys: String, CodingKey { case error, message, jobId }
+
+    /// Lenient: v3 nests the failure, `error: {code: "JOB_NOT_FOUND", message}` (jobs/stream.ts),
+    /// read here as the older flat `error`/`message` (its code lower-cased, as the older servers sent it).
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        jobId = try c.decodeLenientString(forKey: .jobId)
+        if let flat = try? c.decode(String.self, forKey: .error) {
+            error = flat
+            message = try c.decodeIfPresent(String.self, forKey: .message) ?? flat
+        } else {
+            let nested = try c.decode(JobError.self, forKey: .error)
+            error = nested.code.rawValue.lowercased()
+            message = try c.decodeIfPresent(String.self, forKey: .message) ?? nested.message
+        }
+    }
 }
 
 /// A typed SSE event of a job stream, from its event name and data.

@@ -40,6 +40,18 @@ public struct Pipeline: RawRepresentable, Codable, Sendable, Hashable, Expressib
 
     public static let csvImport: Pipeline = "csv_import"
     public static let batchEnrichment: Pipeline = "batch_enrichment"
+    /// v3's AI bookshelf scan (`POST /v3/jobs/scans`).
+    public static let bookshelfScan: Pipeline = "bookshelf_scan"
+
+    /// The v3 route segment of this pipeline's jobs: `/v3/jobs/{imports|enrichment|scans}/{id}`
+    /// (bendv3 src/api-v3/jobs/*.ts).
+    public var v3Segment: String {
+        switch self {
+        case .batchEnrichment: return "enrichment"
+        case .bookshelfScan: return "scans"
+        default: return "imports"
+        }
+    }
 }
 
 /// A job-level error (`E_CSV_PROCESSING_FAILED`, ...), in status and SSE `failed` events.
@@ -146,7 +158,7 @@ public struct JobStatus: Codable, Sendable, Hashable {
         case jobId, status, progress, processedCount, totalCount, pipeline, startTime, completedTime, error
     }
 
-    private enum ProductionKeys: String, CodingKey { case canceled }
+    private enum ProductionKeys: String, CodingKey { case canceled, type }
 
     /// Lenient: percentages, ISO-8601 times, and missing counts/pipeline are accepted.
     public init(from decoder: any Decoder) throws {
@@ -156,14 +168,23 @@ public struct JobStatus: Codable, Sendable, Hashable {
         // Production's JobStateManagerDO.cancelJob sets `canceled: true` and leaves `status` alone.
         let extra = try decoder.container(keyedBy: ProductionKeys.self)
         let flagged = (try? extra.decodeIfPresent(Bool.self, forKey: .canceled)) ?? nil
-        status = flagged == true && !stated.isTerminal ? .canceled : stated
+        let failure = try c.decodeIfPresent(JobError.self, forKey: .error)
+        // v3 cancels through `sendError({code: "CANCELED"})`: the job ends `failed` with that code
+        // (bendv3 src/api-v3/jobs/imports.ts, DELETE route).
+        if stated == .failed, failure?.code == .canceled {
+            status = .canceled
+        } else {
+            status = flagged == true && !stated.isTerminal ? .canceled : stated
+        }
         progress = normalizedProgress(try c.decodeLenientDouble(forKey: .progress) ?? (status == .completed ? 1 : 0))
         processedCount = try c.decodeLenientInt(forKey: .processedCount) ?? 0
         totalCount = try c.decodeLenientInt(forKey: .totalCount) ?? 0
-        pipeline = try c.decodeIfPresent(Pipeline.self, forKey: .pipeline) ?? .csvImport
+        // v3 names the pipeline `type` (csv_import, batch_enrichment, bookshelf_scan; jobs/common.ts).
+        pipeline = try c.decodeIfPresent(Pipeline.self, forKey: .pipeline)
+            ?? (try? extra.decodeIfPresent(Pipeline.self, forKey: .type)) ?? nil ?? .csvImport
         startTime = try c.decodeEpochMillis(forKey: .startTime) ?? 0
         completedTime = try c.decodeEpochMillis(forKey: .completedTime)
-        error = try c.decodeIfPresent(JobError.self, forKey: .error)
+        error = failure
     }
 }
 

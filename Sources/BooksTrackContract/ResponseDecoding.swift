@@ -93,6 +93,9 @@ public enum ResponseDecoding {
                     return .undecodable(status: status, failure: DecodingFailure(error), snippet: snippet(of: body))
                 }
             }
+            if isErrorStatus, let problem = errorInfo(fromProblemDetails: obj, status: status) {
+                return .failure(problem, metadata: metadata)
+            }
             if isErrorStatus {
                 let message = obj["message"]?.stringValue ?? obj["detail"]?.stringValue
                 var info = errorInfo(status: status, message: message)
@@ -132,6 +135,29 @@ public enum ResponseDecoding {
             requestsLimit: details["requestsLimit"]?.intValue,
             details: details,
             httpStatus: status)
+    }
+
+    /// RFC 9457 problem details, v3's every error (bendv3 `packages/schemas/src/errors.ts`
+    /// `createProblemDetails`): `{type, title, status, detail, instance, code, retryable,
+    /// retryAfterMs, errors: [{field, message, code}], metadata}`. Recognized by a numeric `status`
+    /// with `title` or `type`; nil for any other object.
+    static func errorInfo(fromProblemDetails obj: [String: JSONValue], status: Int) -> APIErrorInfo? {
+        guard obj["status"]?.doubleValue != nil, obj["title"]?.stringValue != nil || obj["type"]?.stringValue != nil
+        else { return nil }
+        let code = (obj["code"]?.stringValue).map(ErrorCode.init(rawValue:)) ?? ErrorCode(httpStatus: status)
+        let detail = obj["detail"]?.stringValue ?? obj["title"]?.stringValue ?? ""
+        var info = APIErrorInfo(
+            code: code, message: detail, retryable: obj["retryable"]?.boolValue,
+            retryAfterMs: obj["retryAfterMs"]?.doubleValue.flatMap { $0.isFinite && $0 >= 0 ? Int(min($0, 86_400_000)) : nil },
+            provider: obj["provider"]?.stringValue, details: obj, httpStatus: status)
+        info.isProblemDetails = true
+        for item in obj["errors"]?.arrayValue?.prefix(20) ?? [] {
+            guard let e = item.objectValue else { continue }
+            let message = e["message"]?.stringValue ?? ""
+            guard !message.isEmpty else { continue }
+            info.fieldErrors.append(FieldError(field: e["field"]?.stringValue ?? "", message: message, code: e["code"]?.stringValue))
+        }
+        return info
     }
 
     static func errorInfo(fromRateLimiter obj: [String: JSONValue], text: String, status: Int) -> APIErrorInfo {

@@ -39,7 +39,7 @@ struct BTSCommand: ParsableCommand {
     var script: [String] = []
 
     /// Options of bts that take a value (to find where the script name starts).
-    static let valueOptions: Set<String> = ["--api", "--profile", "--output", "-o", "--timeout", "-c",
+    static let valueOptions: Set<String> = ["--api", "--profile", "--output", "-o", "--timeout", "--dialect", "-c",
                                             "--generate-completion-script"] // [REPL helper] `… zsh` is its value, not a script
 
     /// Splits the command line into bts's own options and `FILE.bts ARG...`: everything from the

@@ -3,6 +3,7 @@ import ArgumentParser
 import BTSShell
 import BTSTerminal
 import BooksTrackClient
+import BooksTrackContract
 import Foundation
 
 extension OutputFormat: ExpressibleByArgument {}
@@ -36,6 +37,11 @@ struct GlobalOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Deadline of each request (default 30).", valueName: "SECONDS"))
     var timeout: Double?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "API dialect: auto (ask the server: v3, else v1/v2), v1 or v3 (default: auto; v1 on the embedded backend).",
+        valueName: "DIALECT"))
+    var dialect: String?
+
     @Flag(name: .long, help: "Keep running a script after a failing command.")
     var continueOnError = false
 
@@ -51,6 +57,9 @@ struct GlobalOptions: ParsableArguments {
         }
         if local, api != nil || profile != nil {
             throw ValidationError("--local cannot be combined with --api or --profile")
+        }
+        if let dialect, dialect.lowercased() != "auto", APIDialect(name: dialect) == nil {
+            throw ValidationError("--dialect must be auto, v1 or v3 (got \(dialect))")
         }
         if api != nil, profile != nil {
             throw ValidationError("--api and --profile cannot be combined")
@@ -71,6 +80,7 @@ struct GlobalOptions: ParsableArguments {
             environment: environment, scriptName: scriptName, scriptArguments: scriptArguments, history: history)
         options.loadsRCFile = !noRC
         if let timeout { options.backendOptions.timeout = .milliseconds(Int64(timeout * 1000)) }
+        options.backendOptions.dialect = dialect.flatMap(APIDialect.init(name:))
         options.backendOptions.embedded = LocalEmbeddedBackend()
         // The shell's work runs on NIO's loops (EventLoopGlobalExecutor); without that hook, it
         // prefers its API client's loop (BTSCommand.execute).

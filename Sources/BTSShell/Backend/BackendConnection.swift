@@ -1,4 +1,5 @@
 import BooksTrackClient
+import BooksTrackContract
 import Foundation
 
 /// How to start the embedded backend. The shell does not link the server: the `bts` executable
@@ -54,6 +55,9 @@ public struct BackendOptions: Sendable {
     /// The API client's event loop and task executor (`APIConfiguration.executor`); nil: NIO's
     /// shared loops and the global pool.
     public var executor: EventLoopTaskExecutor?
+    /// The API dialect to speak (`--dialect v1|v3`); nil: negotiated with a remote server, v1/v2 on
+    /// the embedded backend (its fullest surface: similar, semantic and author search, which v3 lacks).
+    public var dialect: APIDialect?
 
     public init(timeout: Duration = .seconds(30), cacheDirectory: URL, embedded: (any EmbeddedBackend)? = nil,
                 allowsLongRetryWaits: Bool = true) {
@@ -100,6 +104,7 @@ extension BackendConnection {
         configuration.bearerToken = bearer
         configuration.inProcess = inProcess
         configuration.executor = options.executor
+        configuration.dialect = options.dialect ?? (server == nil ? nil : .v1)
         return BackendConnection(target: target, api: BooksTrackAPI(configuration: configuration), server: server)
     }
 

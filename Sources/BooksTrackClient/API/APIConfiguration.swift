@@ -1,3 +1,4 @@
+import BooksTrackContract
 import Foundation
 
 /// Settings of one `BooksTrackAPI` instance.
@@ -51,6 +52,9 @@ public struct APIConfiguration: Sendable {
     /// (`Task(executorPreference:)`) sends, reads, decodes and renders without a thread hand-off per
     /// response. nil: NIO's shared loops and Swift's global pool.
     public var executor: EventLoopTaskExecutor?
+    /// The API dialect to speak (`--dialect`, a profile's `dialect`); nil negotiates it: the
+    /// capabilities route of v3 is asked first, then the v1/v2 one (see `BooksTrackAPI+Dialect`).
+    public var dialect: APIDialect?
     /// Keep the tokens of jobs this client started alive with `POST /api/token/refresh`.
     public var refreshesJobTokens = true
     /// A job token's lifetime when the server does not say (CONTRACT.md §6: 2 h).

@@ -11,15 +11,15 @@ public struct ConnectResult: Sendable {
 }
 
 extension BooksTrackAPI {
-    /// `GET /api/v2/capabilities` — both dialects, normalized. Updates `capabilities`, the disk cache
+    /// `GET /v3/capabilities`, else `GET /api/v2/capabilities` (negotiating the dialect) — every shape, normalized. Updates `capabilities`, the disk cache
     /// and the rate-limit ledger.
     public func fetchCapabilities() async throws(BooksTrackError) -> APIResponse<Capabilities> {
-        var spec = RequestSpec(.GET, "/api/v2/capabilities")
-        spec.notFoundMessage = "This server does not publish its capabilities."
-        let response = try await call(Capabilities.self, spec)
+        let (response, dialect) = try await fetchCapabilitiesNegotiating()
+        negotiatedDialect = dialect
         adopt(response.value, source: .server)
         if let dir = configuration.cacheDirectory {
-            CapabilitiesDiskCache(directory: dir, baseURL: configuration.baseURL).store(response.value, at: configuration.now())
+            CapabilitiesDiskCache(directory: dir, baseURL: configuration.baseURL)
+                .store(response.value, dialect: dialect, at: configuration.now())
         }
         return response
     }
@@ -32,7 +32,8 @@ extension BooksTrackAPI {
         let cached = disk?.load()
         let now = configuration.now()
         let age = cached.map { Duration.seconds(max(0, now.timeIntervalSince1970 - $0.fetchedAt)) }
-        if !refresh, let cached, let age, age < configuration.capabilitiesTTL {
+        if !refresh, let cached, let age, age < configuration.capabilitiesTTL, cached.dialect != nil {
+            negotiatedDialect = cached.dialect
             adopt(cached.capabilities, source: .cache(age: age))
             return ConnectResult(capabilities: cached.capabilities, source: .cache(age: age), error: nil)
         }
@@ -43,6 +44,7 @@ extension BooksTrackAPI {
         } catch {
             lastConnectError = error
             if let cached, let age, error.category == .network || error.kind == .decoding || error.category == .api {
+                if negotiatedDialect == nil { negotiatedDialect = cached.dialect }
                 adopt(cached.capabilities, source: .staleCache(age: age))
                 return ConnectResult(capabilities: cached.capabilities, source: .staleCache(age: age), error: error)
             }

@@ -7,8 +7,26 @@ import NIOHTTP1
 extension BooksTrackAPI {
     /// Performs `spec` and decodes `T` (enveloped or bare, every accepted shape).
     func call<T: Decodable & Sendable>(_ type: T.Type, _ spec: RequestSpec) async throws(BooksTrackError) -> APIResponse<T> {
-        let outcome = try await perform(spec)
-        return try decode(type, outcome, spec: spec)
+        do {
+            let outcome = try await perform(spec)
+            return try decode(type, outcome, spec: spec)
+        } catch where error.code == .routeNotOffered {
+            throw notOffered(error, spec: spec)
+        }
+    }
+
+    /// A route-level 404 said in the words of what the route offers: "This server does not offer
+    /// ISBN lookup (GET /v1/search/isbn answers 404 "Endpoint not found")." — never "Book not found".
+    func notOffered(_ error: BooksTrackError, spec: RequestSpec) -> BooksTrackError {
+        var error = error
+        let route = "\(spec.method.rawValue) \(spec.path)"
+        let what = spec.offering ?? route
+        var hint = ""
+        if dialect == .v1, spec.path.hasPrefix("/v3/") == false, configuration.dialect == .v1 {
+            hint = " This client was told to speak v1/v2 ('--dialect v1'); 'auto' would try API v3."
+        }
+        error.message = "This server does not offer \(what) (\(route) answers 404 \"Endpoint not found\").\(hint)"
+        return error
     }
 
     /// Decodes a 2xx outcome into `APIResponse<T>`; unusable bodies become `BooksTrackError`.

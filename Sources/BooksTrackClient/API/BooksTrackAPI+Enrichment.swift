@@ -13,13 +13,15 @@ extension BooksTrackAPI {
                 code: .invalidISBN, kind: .invalidInput, message: ErrorCode.invalidISBN.userMessage(),
                 detail: "\(isbn): \(error.message)")
         }
+        if dialect == .v3 { return try await v3Enrich(parsed) }
         let key = idempotencyKey ?? UUID().uuidString.lowercased()
-        let body = EnrichRequest(barcode: parsed.value, preferProvider: provider, idempotencyKey: key)
+        let body = EnrichRequest(barcode: parsed.isbn13, preferProvider: provider, idempotencyKey: key)
         var spec = RequestSpec(.POST, "/api/v2/books/enrich")
         spec.body = .json(try Self.json(body))
         spec.headers = [HeaderField(name: "Idempotency-Key", value: key)]
         spec.createsWork = true
         spec.hasIdempotencyKey = true
+        spec.offering = "enrichment"
         return try await call(EnrichedBook.self, spec)
     }
 
@@ -36,8 +38,20 @@ extension BooksTrackAPI {
     public func batchEnrich(
         books: [BatchBook], jobID: String? = nil, route: BatchRoute = .batchEnrich
     ) async throws(BooksTrackError) -> APIResponse<BatchJobAccepted> {
+        if dialect == .v3 {
+            // v3 enriches by ISBN only (packages/schemas/src/enrich.ts).
+            var isbns: [String] = []
+            for book in books {
+                guard let raw = book.isbn, let isbn = ISBN(raw) else {
+                    throw BooksTrackError.invalidInput(
+                        "API v3 enriches books by ISBN only; '\(book.title)' has none.", code: .invalidISBN)
+                }
+                isbns.append(isbn.isbn13)
+            }
+            return try await v3BatchEnrich(isbns)
+        }
         let id = jobID ?? UUID().uuidString.lowercased()
-        let request = BatchEnrichRequest.books(books.map(Self.titled), jobId: id)
+        let request = BatchEnrichRequest.books(books.map(Self.titled).map(Self.thirteen), jobId: id)
         return try await startBatch(request, route: route, hasID: true)
     }
 
@@ -50,12 +64,13 @@ extension BooksTrackAPI {
     ) async throws(BooksTrackError) -> APIResponse<BatchJobAccepted> {
         var normalized: [String] = []
         for raw in isbns {
-            do { normalized.append(try ISBN(parsing: raw).value) } catch {
+            do { normalized.append(try ISBN(parsing: raw).isbn13) } catch {
                 throw BooksTrackError(
                     code: .invalidISBN, kind: .invalidInput, message: ErrorCode.invalidISBN.userMessage(),
                     detail: "\(raw): \(error.message)")
             }
         }
+        if dialect == .v3 { return try await v3BatchEnrich(normalized) }
         let id = jobID ?? UUID().uuidString.lowercased()
         let books = normalized.map { BatchBook(title: "", isbn: $0) }.map(Self.titled)
         return try await startBatch(.books(books, jobId: id), route: route, hasID: true)
@@ -69,6 +84,15 @@ extension BooksTrackAPI {
         var titled = book
         titled.title = isbn
         return titled
+    }
+
+    /// A book's ISBN as ISBN-13 (an ISBN-10 ending in X is refused by every router's `^\d{10}(\d{3})?$`).
+    static func thirteen(_ book: BatchBook) -> BatchBook {
+        guard let raw = book.isbn, let isbn = ISBN(raw) else { return book }
+        var copy = book
+        copy.isbn = isbn.isbn13
+        if copy.title == raw { copy.title = isbn.isbn13 }
+        return copy
     }
 
     func startBatch(

@@ -10,11 +10,14 @@ extension BooksTrackAPI {
             throw BooksTrackError.invalidInput("Cannot import '\(fileURL.lastPathComponent)': \(problem.message).")
         }
         let upload = try MultipartFileBody(fileURL: fileURL)
+        // Slow links: one extra second per MB on top of the ordinary deadline.
+        let timeout = configuration.timeout + .seconds(max(0, upload.fileSize / (1024 * 1024)))
+        if dialect == .v3 { return try await v3Import(upload, timeout: timeout) }
         var spec = RequestSpec(.POST, "/api/v2/imports")
         spec.body = .multipart(upload)
         spec.createsWork = true
-        // Slow links: one extra second per MB on top of the ordinary deadline.
-        spec.timeout = configuration.timeout + .seconds(max(0, upload.fileSize / (1024 * 1024)))
+        spec.offering = "CSV import"
+        spec.timeout = timeout
         spec.notFoundMessage = "This server has no CSV import route."
         let requestedAt = configuration.now()
         let accepted = try await call(ImportAccepted.self, spec)

@@ -10,18 +10,24 @@ extension BooksTrackAPI {
                 code: .invalidISBN, kind: .invalidInput, message: ErrorCode.invalidISBN.userMessage(),
                 detail: "\(isbn): \(error.message)")
         }
-        var spec = RequestSpec(.GET, "/v1/search/isbn", query: [("isbn", parsed.value)])
+        if dialect == .v3 { return try await v3LookUp(parsed) }
+        // ISBN-13 on every route: no version's router takes an ISBN-10 ending in X (`^\d{10}(\d{3})?$`).
+        var spec = RequestSpec(.GET, "/v1/search/isbn", query: [("isbn", parsed.isbn13)])
         spec.cacheTTL = .seconds(7 * 24 * 3600)
+        spec.offering = "ISBN lookup"
         return try await call(SearchResults.self, spec)
     }
 
     /// `GET /v1/search/title?q=&limit=&offset=` (limit 1–100; production ignores it; `offset`, the
     /// rows to skip, is a stand-in extension: sent only when not 0).
     public func searchTitle(_ query: String, limit: Int? = nil, offset: Int = 0) async throws(BooksTrackError) -> APIResponse<SearchResults> {
+        if dialect == .v3 { return try await v3SearchTitle(query, limit: limit, offset: offset) }
         var items: [(name: String, value: String)] = [("q", String(query.prefix(200)))]
         if let limit { items.append(("limit", String(limit))) }
         if offset > 0 { items.append(("offset", String(offset))) }
-        return try await call(SearchResults.self, RequestSpec(.GET, "/v1/search/title", query: items))
+        var spec = RequestSpec(.GET, "/v1/search/title", query: items)
+        spec.offering = "title search"
+        return try await call(SearchResults.self, spec)
     }
 
     /// `GET /v1/search/author?name=&limit=`; when the server does not route it (production answers 404),
@@ -33,6 +39,8 @@ extension BooksTrackAPI {
         if offset > 0 { items.append(("offset", String(offset))) }
         var spec = RequestSpec(.GET, "/v1/search/author", query: items)
         spec.notFoundMessage = "No author search on this server."
+        spec.offering = "author search"
+        if dialect == .v3 { return try await legacyFallback(SearchResults.self, spec) }
         do {
             return try await call(SearchResults.self, spec)
         } catch where error.httpStatus == 404 {
@@ -50,7 +58,9 @@ extension BooksTrackAPI {
             throw BooksTrackError.invalidInput("Give a title, an author, or both.", code: .missingParameter)
         }
         if let limit { items.append(("limit", String(limit))) }
-        return try await call(SearchResults.self, RequestSpec(.GET, "/v1/search/advanced", query: items))
+        var spec = RequestSpec(.GET, "/v1/search/advanced", query: items)
+        spec.offering = "advanced search"
+        return try await legacyFallback(SearchResults.self, spec)
     }
 
     /// Whether author search falls back to the advanced route on this backend (learned from a 404).

@@ -13,7 +13,10 @@ extension BooksTrackAPI {
         if let offset { items.append(("offset", String(offset))) }
         var spec = RequestSpec(.GET, "/api/v2/search", query: items)
         spec.notFoundMessage = "No matches."
-        return try await call(V2SearchResponse.self, spec)
+        spec.offering = mode == .text ? "v2 search" : "\(mode.rawValue) search"
+        // API v3 has no semantic or similar mode although /v3/capabilities advertises them: the v2
+        // route is asked once, and its route-level 404 is said plainly (never title matches, never "No matches").
+        return try await legacyFallback(V2SearchResponse.self, spec)
     }
 
     /// Natural-language search (`mode=semantic`, 5/min; gated by `semantic_search`).

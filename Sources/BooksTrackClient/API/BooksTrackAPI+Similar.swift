@@ -11,10 +11,12 @@ extension BooksTrackAPI {
                 code: .invalidISBN, kind: .invalidInput, message: ErrorCode.invalidISBN.userMessage(),
                 detail: "\(isbn): \(error.message)")
         }
-        var items: [(name: String, value: String)] = [("isbn", parsed.value)]
+        var items: [(name: String, value: String)] = [("isbn", parsed.isbn13)]
         if let limit { items.append(("limit", String(limit))) }
         var spec = RequestSpec(.GET, "/v1/search/similar", query: items)
         spec.notFoundMessage = "No similar books: the ISBN is unknown or has no vector."
-        return try await call(SimilarResults.self, spec)
+        spec.offering = "similar books"
+        // API v3 has no similar route although /v3/capabilities advertises `similar_books`.
+        return try await legacyFallback(SimilarResults.self, spec)
     }
 }

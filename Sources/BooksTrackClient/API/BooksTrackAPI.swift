@@ -33,6 +33,19 @@ public actor BooksTrackAPI {
     var nextRequestID = 0
     var nextWaiterID = 0
     var jitter: SplitMix64?
+    /// The dialect `connect()` found the server to speak (nil before; `configuration.dialect` wins).
+    var negotiatedDialect: APIDialect?
+    /// Jobs this client started or looked up, by id: the pipeline names a v3 job's route.
+    var jobPipelines: [String: Pipeline] = [:]
+    /// v3 job tokens by job id (64 lowercase hex, valid 1 h; never refreshed: a refreshed token is a
+    /// UUID no v3 stream accepts).
+    var v3Tokens: [String: String] = [:]
+    /// Results a v3 job's `completed` event carried, by job id: production's results routes answer
+    /// `results: []` (jobs/common.ts `fetchJobResults` reads an object as if it were an array).
+    var v3Results: [String: JobResults] = [:]
+    /// Routes of the v1/v2 dialect a v3 server turned out not to serve (similar, semantic, author):
+    /// remembered after the first route-level 404, so the next call says so without asking.
+    var legacyRoutesGone: Set<String> = []
     /// The production server does not route `/v1/search/author`; remembered after the first 404.
     var authorRouteMissing = false
     var deprecationWarned: Set<String> = []

@@ -9,6 +9,9 @@ struct CapabilitiesDiskCache: Sendable {
         /// Epoch seconds.
         var fetchedAt: Double
         var capabilities: Capabilities
+        /// The API dialect negotiated with this backend (nil in entries written before dialects:
+        /// such an entry is asked again, once).
+        var dialect: APIDialect?
     }
 
     let directory: URL
@@ -47,8 +50,10 @@ struct CapabilitiesDiskCache: Sendable {
     }
 
     /// Writes atomically (temp file + rename); failures are ignored (the cache is an optimization).
-    func store(_ capabilities: Capabilities, at date: Date) {
-        let entry = Entry(baseURL: Self.normalized(baseURL), fetchedAt: date.timeIntervalSince1970, capabilities: capabilities)
+    func store(_ capabilities: Capabilities, dialect: APIDialect?, at date: Date) {
+        let entry = Entry(
+            baseURL: Self.normalized(baseURL), fetchedAt: date.timeIntervalSince1970, capabilities: capabilities,
+            dialect: dialect)
         guard let data = try? JSONCoding.encoder(sortedKeys: true).encode(entry) else { return }
         try? FileManager.default.createDirectory(
             at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])

@@ -63,6 +63,21 @@ extension BooksTrackError {
         var message = info.userMessage
         if info.code == .notFound, let notFoundMessage { message = notFoundMessage }
         if !info.code.isKnown, !info.message.isEmpty { message = info.message }
+        // v3's problem details say what went wrong in the server's own words ("Must be ISBN-10 or
+        // ISBN-13", "Sync mode limited to 50 ISBNs…"); a not-found keeps the command's sentence.
+        if let sentence = info.problemSentence, info.code != .notFound || notFoundMessage == nil,
+            ![.rateLimitExceeded, .circuitOpen].contains(info.code)
+        {
+            message = sentence
+        }
+        if let route = RouteGone.route(of: info) {
+            info.code = .routeNotOffered
+            return BooksTrackError(
+                code: .routeNotOffered, kind: .api,
+                message: "This server does not offer \(route) (it answers 404 \"Endpoint not found\").",
+                detail: info.message, httpStatus: info.httpStatus, retryable: false, requestID: requestID, url: url,
+                apiError: info)
+        }
         return BooksTrackError(
             code: info.code, kind: .api, message: message, detail: info.message, httpStatus: info.httpStatus,
             retryable: info.retryable, retryAfter: retryAfter, provider: info.provider, requestID: requestID, url: url,

@@ -130,7 +130,7 @@ public struct BooksTrackError: Error, Sendable, CustomStringConvertible {
             switch code {
             case .rateLimitExceeded: return .rateLimited
             case .notFound: return .notFound
-            case .featureNotAvailable: return .unavailable
+            case .featureNotAvailable, .routeNotOffered: return .unavailable
             case .missingParameter, .invalidRequest, .invalidISBN, .invalidQuery, .emptyBatch, .batchTooLarge,
                 .fileTooLarge:
                 return .usage

@@ -34,6 +34,9 @@ struct RequestSpec: Sendable {
     var cacheTTL: Duration?
     /// The user-facing sentence for a 404.
     var notFoundMessage: String?
+    /// What the route offers, for "This server does not offer …" when it answers a route-level 404
+    /// ("ISBN lookup", "author search"); nil: the route as the server echoed it.
+    var offering: String?
     /// Expected answer media type.
     var accept = "application/json"
 

@@ -46,9 +46,13 @@ extension BooksTrackAPI {
         // object out of the stream's store).
         // Polling is the last resort for every job: a production socket token works for one
         // connection, so a second watch of a batch job is refused there and polls instead.
-        let useSocket = pipeline == .batchEnrichment && token != nil
+        // v3: the job's own token (64 hex, from its 202) opens its stream; without one (a job started
+        // elsewhere, or a refreshed UUID token) the status route is polled (bendv3 jobs/stream.ts).
+        let v3 = await dialect == .v3
+        let v3Token = v3 ? await v3StreamToken(jobID, given: token) : nil
+        let useSocket = !v3 && pipeline == .batchEnrichment && token != nil
         var config = JobWatchConfiguration(
-            offersSSE: true, offersWebSocket: token != nil, offersPolling: true,
+            offersSSE: !v3 || v3Token != nil, offersWebSocket: !v3 && token != nil, offersPolling: true,
             defaultReconnectionTime: options.defaultReconnectionTime,
             maxConsecutiveFailures: options.maxConsecutiveFailures, pollInterval: options.pollInterval)
         config.webSocketBeforePolling = useSocket
@@ -74,12 +78,14 @@ extension BooksTrackAPI {
                     guard (try? await configuration.sleep(delay)) != nil else { break }
                 }
                 announce(.sse)
-                step = await runStream(jobID: jobID, lastEventID: lastEventID, machine: &machine, continuation)
+                step = await runStream(
+                    jobID: jobID, pipeline: pipeline, v3Token: v3Token, lastEventID: lastEventID, machine: &machine,
+                    continuation)
             case .poll(let after):
                 announce(.polling)
                 if after > .zero { guard (try? await configuration.sleep(after)) != nil else { break } }
                 do {
-                    let status = try await jobStatusOnce(jobID)
+                    let status = try await jobStatusOnce(jobID, pipeline: pipeline)
                     step = machine.pollSucceeded(Self.payload(status))
                 } catch {
                     if error.isCancellation { break }
@@ -93,6 +99,12 @@ extension BooksTrackAPI {
                 step = await runSocket(jobID: jobID, token: current, machine: &machine, continuation)
             case .fetchResults:
                 if !options.fetchResults {
+                    step = machine.resultsFetched()
+                    continue
+                }
+                // v3's `completed` event carried them (its results route answers `[]` on production).
+                if let kept = await v3Results[jobID], !kept.isEmpty {
+                    continuation.yield(.results(kept))
                     step = machine.resultsFetched()
                     continue
                 }
@@ -117,11 +129,18 @@ extension BooksTrackAPI {
     }
 
     /// Status without retries (the watcher decides what a failure means).
-    func jobStatusOnce(_ jobID: String) async throws(BooksTrackError) -> BooksTrackContract.JobStatus {
+    func jobStatusOnce(_ jobID: String, pipeline: Pipeline? = nil) async throws(BooksTrackError) -> BooksTrackContract.JobStatus {
+        if dialect == .v3 { return try await v3JobStatus(jobID, pipeline: pipeline, retries: false).value }
         var spec = RequestSpec(.GET, "/api/v2/imports/\(Self.pathSegment(jobID))")
         spec.retries = false
         spec.notFoundMessage = "Job \(jobID) not found."
         return try await call(BooksTrackContract.JobStatus.self, spec).value
+    }
+
+    /// The `results` (or `books`) a v3 `completed` event's data carries.
+    static func v3Results(in data: String) -> JSONValue? {
+        guard let value = try? JSONCoding.decoder().decode(JSONValue.self, from: Data(data.utf8)) else { return nil }
+        return value["results"] ?? value["books"]
     }
 
     static func connectionFailure(_ error: BooksTrackError) -> JobConnectionFailure {
@@ -162,16 +181,23 @@ extension BooksTrackAPI {
     /// One SSE connection: feeds body chunks to `SSEParser` and the parser's items to the machine
     /// until it decides something other than "keep reading".
     nonisolated func runStream(
-        jobID: String, lastEventID: String?, machine: inout JobWatchStateMachine,
+        jobID: String, pipeline: Pipeline, v3Token: String?, lastEventID: String?, machine: inout JobWatchStateMachine,
         _ continuation: AsyncThrowingStream<WatchEvent, any Error>.Continuation
     ) async -> JobWatchStep {
-        let url = RequestSpec(.GET, ImportAccepted.defaultSSEURL(jobId: Self.pathSegment(jobID))).url(base: configuration.baseURL)
+        // v3: `/v3/jobs/{pipeline}/{id}/stream` — built from our own base URL, never from the 202's
+        // `streamUrl` (production always writes https there, jobs/common.ts buildStreamUrl).
+        let path = v3Token != nil
+            ? await v3JobPath(jobID, pipeline: pipeline, suffix: "/stream")
+            : ImportAccepted.defaultSSEURL(jobId: Self.pathSegment(jobID))
+        let url = RequestSpec(.GET, path).url(base: configuration.baseURL)
         let masked = SecretMasking.maskURL(url)
         var request = HTTPClientRequest(url: url)
         request.headers.add(name: "Accept", value: "text/event-stream")
         request.headers.add(name: "Cache-Control", value: "no-cache")
         request.headers.add(name: "User-Agent", value: configuration.userAgent)
-        if let bearer = configuration.bearerToken, !bearer.isEmpty {
+        if let v3Token {
+            request.headers.add(name: "Authorization", value: "Bearer \(v3Token)")
+        } else if let bearer = configuration.bearerToken, !bearer.isEmpty {
             request.headers.add(name: "Authorization", value: "Bearer \(bearer)")
         }
         if let lastEventID, !lastEventID.isEmpty { request.headers.add(name: "Last-Event-ID", value: lastEventID) }
@@ -242,6 +268,17 @@ extension BooksTrackAPI {
                     var payload: WatchedJobEvent?
                     if case .event(let event) = item {
                         payload = Self.payload(eventName: event.type, data: event.data)
+                        if v3Token != nil, event.type == "completed", let value = Self.v3Results(in: event.data) {
+                            await keep(results: JobResults(v3: value, pipeline: pipeline), of: jobID)
+                        }
+                        // v3 opens every stream with a `progress` event carrying the job's state, even a
+                        // finished job's; its `completed`/`failed` event follows at once with the results
+                        // or the error: a `progress` event never ends the watch.
+                        if v3Token != nil, event.type == "progress", let state = payload?.status,
+                            [.completed, .failed, .canceled].contains(state)
+                        {
+                            payload?.status = .processing
+                        }
                         trace?(TraceEvent(
                             phase: .streamEvent, requestID: 0, method: "SSE", url: masked,
                             duration: clock.now - start,

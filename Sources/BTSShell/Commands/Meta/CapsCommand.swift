@@ -49,13 +49,16 @@ struct CapsCommand: ShellCommand {
         case .cache(let age): sourceText = "cache (\(age.components.seconds) s old)"
         case .staleCache(let age): sourceText = "stale cache (\(age.components.seconds) s old; server unreachable)"
         }
+        let dialect = await connection.api.dialect
+        let dialectSource = await connection.api.dialectSource
         let value = JSONValue.record([
             ("server", SecretMasking.maskURL(connection.api.baseURL.absoluteString).json), ("version", capabilities.version.json),
+            ("api", dialect.description.json), ("apiSource", dialectSource.rawValue.json),
             ("dialect", capabilities.dialect.rawValue.json), ("source", sourceText.json),
             ("features", .array(features)), ("limits", .array(limits)),
         ])
         let view = ResultView.sections([
-            .record(fields: ["server", "version", "source"].map { RecordField($0) }),
+            .record(fields: ["server", "version", "api", "source"].map { RecordField($0) }),
             .table(columns: [TableColumn("name", "FEATURE"), TableColumn("enabled", "ENABLED"),
                              TableColumn("gates", "GATES", flexible: true)], rowsKey: "features", footer: nil, empty: nil),
             .table(columns: [TableColumn("name", "LIMIT"), .number("value", "VALUE")], rowsKey: "limits", footer: nil, empty: nil),

@@ -15,9 +15,9 @@ struct StatusCommand: JobCommand {
     var job: String?
 
     func run(in context: isolated any CommandContext) async throws -> CommandOutput? {
-        let (id, _) = try context.jobs.find(job)
+        let (id, record) = try context.jobs.find(job)
         let response = try await context.call(budget: Self.budget, gate: Self.gate, command: Self.name) { api in
-            try await api.jobStatus(id)
+            try await api.jobStatus(id, pipeline: record?.pipeline)
         }
         let status = response.value
         context.jobs.update(id, status: status.status.rawValue, processed: status.processedCount, total: status.totalCount)

@@ -1,0 +1,235 @@
+import BooksTrackContract
+import Foundation
+
+/// The v3 routes of each call (bendv3 `src/api-v3/index.ts`, `discovery.ts`, `jobs/*.ts` @ e40ae5d).
+extension BooksTrackAPI {
+    /// `GET /v3/books/{isbn13}`: the flat Book, enveloped (`ETag`, `Cache-Control: max-age=3600`).
+    func v3LookUp(_ isbn: ISBN) async throws(BooksTrackError) -> APIResponse<SearchResults> {
+        var spec = RequestSpec(.GET, "/v3/books/\(isbn.isbn13)")
+        spec.cacheTTL = .seconds(7 * 24 * 3600)
+        spec.offering = "ISBN lookup"
+        return try await call(SearchResults.self, spec)
+    }
+
+    /// `GET /v3/books/search?q=&limit=&page=`: paged by `page` (an `offset` is ignored there, and
+    /// `_links.next` carries one, so it is never followed). `offset` is turned into the page that
+    /// holds it; rows before it on that page are dropped.
+    func v3SearchTitle(_ query: String, limit: Int?, offset: Int) async throws(BooksTrackError) -> APIResponse<SearchResults> {
+        let size = min(max(limit ?? 20, V3Limits.searchPage.lowerBound), V3Limits.searchPage.upperBound)
+        let page = offset / size + 1
+        var items: [(name: String, value: String)] = [("q", String(query.prefix(200))), ("limit", String(size))]
+        if page > 1 { items.append(("page", String(page))) }
+        var spec = RequestSpec(.GET, "/v3/books/search", query: items)
+        spec.offering = "title search"
+        var response = try await call(SearchResults.self, spec)
+        let skip = offset % size
+        if skip > 0 { response.value.items = Array(response.value.items.dropFirst(skip)) }
+        return response
+    }
+
+    /// `POST /v3/books/enrich {isbns: [isbn13]}` (sync): the book, or 404 when no provider knows it.
+    func v3Enrich(_ isbn: ISBN) async throws(BooksTrackError) -> APIResponse<EnrichedBook> {
+        var spec = RequestSpec(.POST, "/v3/books/enrich")
+        spec.body = .json(try Self.json(V3EnrichRequest(isbns: [isbn.isbn13], async: nil)))
+        spec.offering = "enrichment"
+        spec.notFoundMessage = "Book not found: no provider knows \(isbn.isbn13)."
+        let response = try await call(V3EnrichResult.self, spec)
+        guard let book = response.value.books.first else {
+            throw BooksTrackError(
+                code: .notFound, kind: .api, message: spec.notFoundMessage ?? ErrorCode.notFound.userMessage(),
+                detail: "v3 enrich answered no book", httpStatus: response.info.status, url: response.info.url)
+        }
+        return response.map { _ in book }
+    }
+
+    /// `POST /v3/books/enrich {isbns, async: true}`: a batch is always a job on v3 (sync mode takes at
+    /// most 50 ISBNs, async up to 500; packages/schemas/src/enrich.ts), followed like any other job.
+    func v3BatchEnrich(_ isbns: [String]) async throws(BooksTrackError) -> APIResponse<BatchJobAccepted> {
+        guard isbns.count <= V3Limits.asyncEnrich else {
+            throw BooksTrackError.invalidInput(
+                "API v3 enriches at most \(V3Limits.asyncEnrich) ISBNs in one job (\(isbns.count) given).",
+                code: .batchTooLarge)
+        }
+        var spec = RequestSpec(.POST, "/v3/books/enrich")
+        spec.body = .json(try Self.json(V3EnrichRequest(isbns: isbns, async: true)))
+        spec.createsWork = true
+        spec.offering = "batch enrichment"
+        let accepted = try await call(V3JobAccepted.self, spec)
+        adopt(job: accepted.value, pipeline: .batchEnrichment)
+        return accepted.map {
+            BatchJobAccepted(jobId: $0.jobId, authToken: $0.token, totalCount: isbns.count, sseUrl: $0.streamUrl)
+        }
+    }
+
+    /// `POST /v3/jobs/imports` (multipart `file`, 8 MB).
+    func v3Import(_ upload: MultipartFileBody, timeout: Duration) async throws(BooksTrackError) -> APIResponse<ImportAccepted> {
+        var spec = RequestSpec(.POST, "/v3/jobs/imports")
+        spec.body = .multipart(upload)
+        spec.createsWork = true
+        spec.timeout = timeout
+        spec.offering = "CSV import"
+        let accepted = try await call(V3JobAccepted.self, spec)
+        adopt(job: accepted.value, pipeline: .csvImport)
+        return accepted.map { ImportAccepted(jobId: $0.jobId, authToken: $0.token, sseUrl: $0.streamUrl) }
+    }
+
+    func adopt(job: V3JobAccepted, pipeline: Pipeline) {
+        remember(job: job.jobId, pipeline: pipeline)
+        if v3Tokens.count > 256 { v3Tokens.removeAll(keepingCapacity: true) }
+        if !job.token.isEmpty { v3Tokens[job.jobId] = job.token }
+    }
+
+    /// The v3 route of a job: `/v3/jobs/{imports|enrichment|scans}/{id}` (+ `suffix`).
+    func v3JobPath(_ jobID: String, pipeline: Pipeline?, suffix: String = "") -> String {
+        let known = pipeline ?? jobPipelines[jobID] ?? .csvImport
+        return "/v3/jobs/\(known.v3Segment)/\(Self.pathSegment(jobID))\(suffix)"
+    }
+
+    /// The pipelines to ask about a job whose pipeline is not known: production's job objects are
+    /// keyed by id alone (jobs/common.ts `getJobStateManagerDO`), so any route finds any job there;
+    /// a stand-in routes by pipeline.
+    func v3Candidates(_ jobID: String, pipeline: Pipeline?) -> [Pipeline] {
+        if let known = pipeline ?? jobPipelines[jobID] { return [known] }
+        return [.csvImport, .batchEnrichment, .bookshelfScan]
+    }
+
+    /// `GET /v3/jobs/{pipeline}/{id}`.
+    func v3JobStatus(_ jobID: String, pipeline: Pipeline?, retries: Bool = true) async throws(BooksTrackError) -> APIResponse<BooksTrackContract.JobStatus> {
+        var last: BooksTrackError?
+        for candidate in v3Candidates(jobID, pipeline: pipeline) {
+            var spec = RequestSpec(.GET, v3JobPath(jobID, pipeline: candidate))
+            spec.retries = retries
+            spec.offering = "job status"
+            spec.notFoundMessage = "Job \(jobID) not found."
+            do {
+                let response = try await call(BooksTrackContract.JobStatus.self, spec)
+                remember(job: jobID, pipeline: candidate)
+                return response
+            } catch where error.category == .notFound || error.category == .usage {
+                last = error
+            }
+        }
+        throw last ?? BooksTrackError(code: .notFound, kind: .api, message: "Job \(jobID) not found.")
+    }
+
+    /// `GET /v3/jobs/{pipeline}/{id}/results`; an empty list from a job whose `completed` event
+    /// carried books (production's bug) gives the books kept from that event.
+    func v3JobResults(_ jobID: String, pipeline: Pipeline?) async throws(BooksTrackError) -> APIResponse<JobResults> {
+        var spec = RequestSpec(.GET, v3JobPath(jobID, pipeline: pipeline, suffix: "/results"))
+        spec.offering = "job results"
+        spec.notFoundMessage = "No results for job \(jobID) (unknown job, not finished, or results expired)."
+        let known = pipeline ?? jobPipelines[jobID] ?? .csvImport
+        do {
+            let response = try await call(V3JobResultsBody.self, spec)
+            let results = JobResults(v3: response.value.results, pipeline: known)
+            if results.isEmpty, let kept = v3Results[jobID] { return response.map { _ in kept } }
+            return response.map { _ in results }
+        } catch where error.category == .notFound {
+            if let kept = v3Results[jobID] {
+                return APIResponse(value: kept, info: ResponseInfo(method: "GET", url: spec.path, status: 200))
+            }
+            throw error
+        }
+    }
+
+    /// `DELETE /v3/jobs/{pipeline}/{id}`: 200 with the job (`status: failed`, `error.code: CANCELED`)
+    /// is a cancel; 409 means the job had already finished.
+    func v3Cancel(_ jobID: String, pipeline: Pipeline?) async throws(BooksTrackError) -> APIResponse<CancelResponse> {
+        var spec = RequestSpec(.DELETE, v3JobPath(jobID, pipeline: pipeline))
+        spec.offering = "job cancellation"
+        spec.notFoundMessage = "Job \(jobID) is unknown to this server."
+        do {
+            let response = try await call(CancelResponse.self, spec)
+            jobEnded(jobID)
+            return response
+        } catch where error.httpStatus == 409 {
+            var finished = error
+            finished.code = .conflict
+            finished.message = "Job \(jobID) has already finished; there is nothing to cancel."
+            throw finished
+        }
+    }
+
+    /// The job token to present on a v3 stream: the one from the job's 202 (64 lowercase hex).
+    func v3StreamToken(_ jobID: String, given: String?) -> String? {
+        for candidate in [v3Tokens[jobID], given] {
+            if let token = candidate, Self.isV3JobToken(token) { return token }
+        }
+        return nil
+    }
+
+    /// 64 lowercase hex (jobs/common.ts `validateTokenFormat`): a refreshed UUID token is not one.
+    static func isV3JobToken(_ token: String) -> Bool {
+        token.utf8.count == 64 && token.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+    }
+
+    /// Keeps what a v3 `completed` event carried.
+    func keep(results: JobResults, of jobID: String) {
+        if v3Results.count > 64 { v3Results.removeAll(keepingCapacity: true) }
+        v3Results[jobID] = results
+    }
+}
+
+/// The body of `POST /v3/books/enrich`.
+struct V3EnrichRequest: Encodable {
+    var isbns: [String]
+    var async: Bool?
+}
+
+/// `data` of a v3 results route: `{jobId, status, results}`.
+struct V3JobResultsBody: Decodable, Sendable {
+    var results: JSONValue
+
+    enum CodingKeys: String, CodingKey { case results }
+
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        results = try c.decodeIfPresent(JSONValue.self, forKey: .results) ?? .array([])
+    }
+}
+
+extension JobResults {
+    /// A v3 job's results (a results route's `results`, or a `completed` event's): the books it found,
+    /// as an array, or inside `{books}` / `{enrichedBooks}` (the stored object, jobs/common.ts).
+    init(v3 value: JSONValue, pipeline: Pipeline) {
+        let list = value.arrayValue ?? value["books"]?.arrayValue ?? value["enrichedBooks"]?.arrayValue ?? []
+        let decoder = JSONCoding.decoder()
+        func decoded<T: Decodable>(_ type: T.Type, _ item: JSONValue) -> T? {
+            guard let data = try? JSONCoding.encoder().encode(item) else { return nil }
+            return try? decoder.decode(T.self, from: data)
+        }
+        if pipeline == .batchEnrichment {
+            self = .batch(list.compactMap { decoded(EnrichedBook.self, $0) }.map(BatchItemResult.init(v3:)))
+        } else {
+            let books = list.compactMap { decoded(Book.self, $0) }
+            self = .csvImport(
+                ImportResults(
+                    booksCreated: books.count, booksUpdated: 0, duplicatesSkipped: 0, enrichmentSucceeded: books.count,
+                    enrichmentFailed: 0, books: books))
+        }
+    }
+
+    /// No book in it.
+    var isEmpty: Bool {
+        switch self {
+        case .batch(let rows): return rows.isEmpty
+        case .csvImport(let summary): return summary.books.isEmpty && summary.booksCreated == 0 && summary.booksUpdated == 0
+        }
+    }
+}
+
+extension BatchItemResult {
+    /// A book a v3 enrichment job found, as a batch row.
+    init(v3 book: EnrichedBook) {
+        let work = WorkDTO(
+            title: book.title, subjectTags: book.categories ?? [], description: book.description,
+            coverImageURL: book.coverUrl, primaryProvider: book.provider.isEmpty ? nil : book.provider)
+        let edition = EditionDTO(
+            isbns: book.isbn.isEmpty ? [] : [book.isbn], isbn: book.isbn.isEmpty ? nil : book.isbn, title: book.title,
+            publisher: book.publisher, publicationDate: book.publishedDate, pageCount: book.pageCount,
+            coverImageURL: book.coverUrl)
+        self.init(
+            title: book.title, author: book.authors.first, isbn: book.isbn, success: true,
+            enriched: EnrichedRecord(work: work, edition: edition, authors: book.authors.map { AuthorDTO(name: $0) }))
+    }
+}

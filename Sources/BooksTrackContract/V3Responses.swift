@@ -1,0 +1,68 @@
+/// `data` of `POST /v3/books/enrich` in sync mode (bendv3 `src/api-v3/index.ts` @ e40ae5d,
+/// `packages/schemas/src/enrich.ts` `EnrichResultDataSchema`): the books found (flat, `vectorized`
+/// added), how many were asked and found, and the ISBNs not found.
+public struct V3EnrichResult: Decodable, Sendable, Hashable {
+    public var books: [EnrichedBook]
+    public var requested: Int
+    public var found: Int
+    public var notFound: [String]
+
+    public init(books: [EnrichedBook], requested: Int, found: Int, notFound: [String] = []) {
+        self.books = books
+        self.requested = requested
+        self.found = found
+        self.notFound = notFound
+    }
+
+    enum CodingKeys: String, CodingKey { case books, requested, found, notFound }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        books = try c.decodeIfPresent([EnrichedBook].self, forKey: .books) ?? []
+        requested = try c.decodeLenientInt(forKey: .requested) ?? books.count
+        found = try c.decodeLenientInt(forKey: .found) ?? books.count
+        notFound = (try? c.decodeIfPresent([String].self, forKey: .notFound)) ?? nil ?? []
+    }
+}
+
+/// `data` of a v3 job's 202 (`JobInitDataSchema`, packages/schemas/src/jobs.ts): `{jobId, status:
+/// "queued", streamUrl, token}`. The token (64 lowercase hex, valid 1 h) opens the job's SSE stream.
+public struct V3JobAccepted: Decodable, Sendable, Hashable {
+    public var jobId: String
+    public var status: JobState
+    /// Production always writes `https://…` here (jobs/common.ts `buildStreamUrl`): the client builds
+    /// the stream's URL from its own base URL, never from this.
+    public var streamUrl: String?
+    public var token: String
+
+    public init(jobId: String, status: JobState = .initialized, streamUrl: String? = nil, token: String) {
+        self.jobId = jobId
+        self.status = status
+        self.streamUrl = streamUrl
+        self.token = token
+    }
+
+    enum CodingKeys: String, CodingKey { case jobId, status, streamUrl, token, authToken }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        jobId = try c.decode(String.self, forKey: .jobId)
+        status = (try? c.decodeIfPresent(JobState.self, forKey: .status)) ?? nil ?? .initialized
+        streamUrl = try? c.decodeIfPresent(String.self, forKey: .streamUrl)
+        token = try c.decodeIfPresent(String.self, forKey: .token) ?? c.decodeIfPresent(String.self, forKey: .authToken) ?? ""
+    }
+}
+
+/// `data` of `GET /v3/recommendations/weekly` (discovery.ts @ e40ae5d): `{weekOf, recommendations:
+/// [{isbn, title, author, coverUrl?, reason}], count, totalAvailable}` — the shape
+/// `WeeklyRecommendations` already reads.
+public enum V3Limits {
+    /// `limit` of the recommendation routes: 1–20 (`z.coerce.number().int().min(1).max(20)`).
+    public static let recommendations = 1...20
+    /// `limit` of `GET /v3/books/search`: 1–100 (packages/schemas/src/search.ts).
+    public static let searchPage = 1...100
+    /// ISBNs of one sync `POST /v3/books/enrich` (the schema's refine: "Sync mode limited to 50 ISBNs").
+    public static let syncEnrich = 50
+    /// ISBNs of one async enrichment job (the schema's `.max(500)`).
+    public static let asyncEnrich = 500
+}
