@@ -92,7 +92,7 @@ public struct RetryStateMachine: Sendable {
         }
         let remaining = policy.maxTotalWait - (now - startedAt)
         let delay: Duration
-        if let told = failure.retryAfter {
+        if let told = failure.retryAfter ?? Self.documentedWait(for: failure) {
             let told = max(.zero, told)
             guard told <= remaining else {
                 return .giveUp(.serverDelayBeyondBudget(requested: told, remaining: max(.zero, remaining), reason: reason))
@@ -108,6 +108,18 @@ public struct RetryStateMachine: Sendable {
         if reason == .internalError { internalErrorRetries += 1 }
         attempt += 1
         return .retry(after: delay, attempt: attempt, of: policy.maxAttempts, reason: reason)
+    }
+
+    /// The wait the seeds' contract documents when a 429 or 503 names none at all (no `Retry-After`,
+    /// no `retryAfterMs`): 60 s for a rate limit, 30 s for an unavailable server — never a fraction of
+    /// a second (three quick retries would only spend the budget again).
+    static func documentedWait(for failure: RetryableFailure) -> Duration? {
+        guard case .http(let status, _, _, let told) = failure, told == nil else { return nil }
+        switch status {
+        case 429: return .seconds(60)
+        case 503: return .seconds(30)
+        default: return nil
+        }
     }
 
     /// The backoff delay before retry number `retryNumber` (1 for the first retry).

@@ -129,11 +129,22 @@ struct RetryStateMachineTests {
     }
 
     @Test func proxyErrorsWithoutCodeAreRetried() {
-        for status in [502, 503, 504] {
+        for status in [502, 504] {
             var retry = machine()
             #expect(retry.failed(with: .http(status: status), now: at(0))
                 == .retry(after: .milliseconds(500), attempt: 2, of: 3, reason: .serverError(status: status, code: nil)))
         }
+        // A 503 or 429 that names no wait at all waits what the seeds document (30 s, 60 s), not a
+        // fraction of a second; a told wait still wins.
+        var unavailable = machine()
+        #expect(unavailable.failed(with: .http(status: 503), now: at(0))
+            == .retry(after: .seconds(30), attempt: 2, of: 3, reason: .serverError(status: 503, code: nil)))
+        var limited = machine()
+        #expect(limited.failed(with: .http(status: 429), now: at(0))
+            == .retry(after: .seconds(60), attempt: 2, of: 3, reason: .rateLimited))
+        var told = machine()
+        #expect(told.failed(with: .http(status: 503, retryAfter: .seconds(2)), now: at(0))
+            == .retry(after: .seconds(2), attempt: 2, of: 3, reason: .serverError(status: 503, code: nil)))
         var timeout = machine()
         guard case .retry(_, 2, 3, .timeout) = timeout.failed(with: .http(status: 408), now: at(0)) else {
             Issue.record("408 is a timeout"); return
