@@ -78,10 +78,12 @@ extension BackendConnection {
         let baseURL: URL
         var bearer: String?
         var inProcess: (any InProcessResponder)?
+        var dialect: APIDialect?
         switch target {
-        case .remote(let url, let token, _):
+        case .remote(let url, let token, _, let profileDialect):
             baseURL = url
             bearer = token
+            dialect = profileDialect
         case .embedded:
             guard let embedded = options.embedded else {
                 throw ShellError(.failure, "this bts has no embedded server; give a server with --api or a profile")
@@ -104,7 +106,8 @@ extension BackendConnection {
         configuration.bearerToken = bearer
         configuration.inProcess = inProcess
         configuration.executor = options.executor
-        configuration.dialect = options.dialect ?? (server == nil ? nil : .v1)
+        // `--dialect` wins over the profile's; the embedded backend speaks v1/v2 unless told.
+        configuration.dialect = options.dialect ?? dialect ?? (server == nil ? nil : .v1)
         return BackendConnection(target: target, api: BooksTrackAPI(configuration: configuration), server: server)
     }
 

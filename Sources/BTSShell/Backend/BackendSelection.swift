@@ -1,4 +1,5 @@
 import BooksTrackClient
+import BooksTrackContract
 import Foundation
 
 /// What the command line asked for (`--api`, `--profile`, `--local`), before the environment
@@ -18,14 +19,14 @@ public struct BackendRequest: Sendable, Hashable {
 /// The backend to talk to.
 public enum BackendTarget: Sendable, Hashable {
     /// A server at a URL (a profile's, `--api`, `BTS_API_URL`).
-    case remote(url: URL, token: String?, label: String)
+    case remote(url: URL, token: String?, label: String, dialect: APIDialect? = nil)
     /// The in-process server over the bundled catalog.
     case embedded
 
     /// How `connect` and errors name it.
     public var label: String {
         switch self {
-        case .remote(let url, _, let label):
+        case .remote(let url, _, let label, _):
             let shown = SecretMasking.maskURL(url.absoluteString)
             return label == shown ? label : "\(label) (\(shown))"
         case .embedded: return "embedded server"
@@ -64,7 +65,7 @@ public enum BackendSelection {
         guard let profile = config.profile(named: name) else {
             throw ShellError(.usage, "unknown profile '\(name)' (known: \(config.profileNames.joined(separator: ", ")))")
         }
-        return .remote(url: profile.url, token: profile.token, label: profile.name)
+        return .remote(url: profile.url, token: profile.token, label: profile.name, dialect: profile.dialect)
     }
 
     /// Checks an http(s) URL.

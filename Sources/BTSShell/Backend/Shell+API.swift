@@ -29,7 +29,7 @@ extension Shell {
 
     /// Jobs are remembered per backend; the embedded backend's end with the session.
     func adoptJobs(for target: BackendTarget) {
-        if case .remote(let url, _, _) = target { jobs.backend = SecretMasking.maskURL(url.absoluteString) } else { jobs.backend = nil }
+        if case .remote(let url, _, _, _) = target { jobs.backend = SecretMasking.maskURL(url.absoluteString) } else { jobs.backend = nil }
         jobs.loadRemembered()
     }
 

@@ -1,4 +1,5 @@
 import BooksTrackClient
+import BooksTrackContract
 import Foundation
 import TOMLKit
 #if canImport(Glibc)
@@ -10,11 +11,14 @@ public struct BackendProfile: Sendable, Hashable {
     public var name: String
     public var url: URL
     public var token: String?
+    /// The API dialect to speak with this server (`dialect = "v3"`); nil negotiates it.
+    public var dialect: APIDialect?
 
-    public init(name: String, url: URL, token: String? = nil) {
+    public init(name: String, url: URL, token: String? = nil, dialect: APIDialect? = nil) {
         self.name = name
         self.url = url
         self.token = token
+        self.dialect = dialect
     }
 
     /// `production`, `staging`, `local` (SHELL.md).
@@ -58,6 +62,7 @@ public struct ShellConfig: Sendable, Hashable {
         struct Profile: Decodable {
             var url: String
             var token: String?
+            var dialect: String?
         }
         var default_profile: String?
         var profiles: [String: Profile]?
@@ -104,7 +109,15 @@ public struct ShellConfig: Sendable, Hashable {
                 throw fileError(ConfigLines.line(of: ["profiles", name, "url"], in: text).line,
                                 "profile '\(name)' has an unusable url: \(problem.message)", code: "INVALID_URL")
             }
-            profiles[name] = BackendProfile(name: name, url: profileURL, token: profile.token)
+            var dialect: APIDialect?
+            if let named = profile.dialect, named.lowercased() != "auto" {
+                guard let known = APIDialect(name: named) else {
+                    throw fileError(ConfigLines.line(of: ["profiles", name, "dialect"], in: text).line,
+                                    "profile '\(name)' has dialect '\(named)': use auto, v1 or v3", code: "CONFIG")
+                }
+                dialect = known
+            }
+            profiles[name] = BackendProfile(name: name, url: profileURL, token: profile.token, dialect: dialect)
         }
         if profiles.values.contains(where: { $0.token != nil }) {
             var info = stat()

@@ -28,7 +28,7 @@ extension Shell {
         switch target {
         case .embedded:
             return "embedded"
-        case .remote(let url, _, let label):
+        case .remote(let url, _, let label, _):
             return PromptRenderer.backendName(url: url, profile: label.contains("://") ? nil : label)
         }
     }

@@ -11,8 +11,8 @@ import Testing
 /// A server shaped like production 3.4.3 (bendv3 @ e40ae5d; fixtures in
 /// `Fixtures/source/v3/`, their sources in its SOURCES.md): only v3 routes; everything else is
 /// the router's `Endpoint not found: METHOD PATH` 404.
-private func productionV3(
-    _ router: Router<BasicRequestContext>, hits: HitCounter, seen: SynchronizedBox<[String]>,
+func productionV3(
+    _ router: Router<BasicRequestContext>, hits: HitCounter, seen: SynchronizedBox<[String]>, weekly: Bool = true, jobs: Bool = true,
     extra: (Router<BasicRequestContext>) -> Void = { _ in }
 ) {
     let problemHeaders: HTTPFields = [.contentType: "application/problem+json"]
@@ -45,6 +45,34 @@ private func productionV3(
         return Reply.json(Fixtures.text("source/v3/job-accepted.json"), status: .accepted)
     }
     extra(router)
+    // Jobs: any pipeline's routes find the job (production keys job objects by id alone).
+    let sse = Fixtures.text("source/v3/sse-completed.txt")
+    router.post("/v3/jobs/imports") { request, _ in
+        _ = try await request.body.collect(upTo: 16 << 20)
+        hits.hit("import")
+        return Reply.json(Fixtures.text("source/v3/job-accepted.json"), status: .accepted)
+    }
+    for pipeline in jobs ? ["imports", "enrichment"] : [] {
+        router.get(RouterPath("/v3/jobs/\(pipeline)/{id}/stream")) { request, _ in
+            hits.hit("stream")
+            guard request.headers[.authorization] == "Bearer 5f1c0a3e9b7d2c4a6e8f0b1d3c5a7e9f1b3d5c7a9e0f2b4d6c8a0e1f3b5d7c9a" else {
+                return Reply.json(#"{"success":false,"error":{"code":"INVALID_TOKEN","message":"Invalid auth token. Token does not match this job."}}"#, status: .unauthorized)
+            }
+            return Reply.text(sse, status: .ok, contentType: "text/event-stream")
+        }
+        router.get(RouterPath("/v3/jobs/\(pipeline)/{id}")) { _, _ in
+            hits.hit("status")
+            return Reply.json(#"{"success":true,"data":{"jobId":"0b6c1f0e-1d9a-4b8e-9a57-5c3e2f1a7d10","type":"csv_import","status":"completed","progress":1,"processedCount":2,"totalCount":2,"startTime":"2026-11-25T20:00:00.000Z","completedTime":"2026-11-25T20:00:31.000Z"},"metadata":{}}"#)
+        }
+        router.get(RouterPath("/v3/jobs/\(pipeline)/{id}/results")) { _, _ in Reply.fixture("source/v3/job-results-empty.json") }
+        router.delete(RouterPath("/v3/jobs/\(pipeline)/{id}")) { _, _ in
+            Reply.json(Fixtures.text("source/v3/problem-conflict.json"), status: .conflict)
+        }
+    }
+    if weekly { router.get("/v3/recommendations/weekly") { request, _ in
+        seen.mutate { $0.append("weekly " + (request.uri.query ?? "")) }
+        return Reply.json(#"{"success":true,"data":{"weekOf":"2026-11-22","recommendations":[{"isbn":"9780439023481","title":"The Hunger Games","author":"Suzanne Collins","reason":"Trending this week"}],"count":1,"totalAvailable":1},"metadata":{}}"#)
+    } }
     let gone: @Sendable (Request, BasicRequestContext) async throws -> Response = { request, _ in
         hits.hit("gone")
         let body = #"{"success":false,"data":null,"metadata":{"timestamp":"2026-11-25T20:00:00.000Z"},"error":{"message":"Endpoint not found: \#(request.method.rawValue) \#(request.uri.path)","code":"NOT_FOUND","details":{}}}"#
@@ -119,7 +147,7 @@ private func v3API(_ url: URL, sleeps: SleepRecorder? = nil, _ tweak: (inout API
         let hits = HitCounter()
         let seen = SynchronizedBox<[String]>([])
         try await TinyServer.with({ router in
-            productionV3(router, hits: hits, seen: seen) { r in
+            productionV3(router, hits: hits, seen: seen, weekly: false) { r in
                 r.get("/v3/recommendations/weekly") { _, _ in
                     Reply.json(Fixtures.text("source/v3/problem-invalid-isbn.json"), status: .badRequest)
                 }
@@ -223,7 +251,7 @@ private func v3API(_ url: URL, sleeps: SleepRecorder? = nil, _ tweak: (inout API
         let seen = SynchronizedBox<[String]>([])
         let auth = SynchronizedBox<[String]>([])
         try await TinyServer.with({ router in
-            productionV3(router, hits: hits, seen: seen) { r in
+            productionV3(router, hits: hits, seen: seen, jobs: false) { r in
                 r.get("/v3/jobs/enrichment/{id}/stream") { request, _ in
                     auth.mutate { $0.append(request.headers[.authorization] ?? "") }
                     return Reply.text(Fixtures.text("source/v3/sse-completed.txt"), status: .ok, contentType: "text/event-stream")
@@ -254,7 +282,7 @@ private func v3API(_ url: URL, sleeps: SleepRecorder? = nil, _ tweak: (inout API
         let hits = HitCounter()
         let seen = SynchronizedBox<[String]>([])
         try await TinyServer.with({ router in
-            productionV3(router, hits: hits, seen: seen) { r in
+            productionV3(router, hits: hits, seen: seen, jobs: false) { r in
                 r.get("/v3/jobs/imports/{id}/stream") { _, _ in hits.hit("stream"); return Reply.text("", status: .unauthorized) }
                 r.get("/v3/jobs/imports/{id}") { _, _ in
                     hits.hit("status")
@@ -279,7 +307,7 @@ private func v3API(_ url: URL, sleeps: SleepRecorder? = nil, _ tweak: (inout API
         let hits = HitCounter()
         let seen = SynchronizedBox<[String]>([])
         try await TinyServer.with({ router in
-            productionV3(router, hits: hits, seen: seen) { r in
+            productionV3(router, hits: hits, seen: seen, jobs: false) { r in
                 r.delete("/v3/jobs/enrichment/{id}") { _, _ in
                     hits.hit("cancel")
                     return hits.count("cancel") == 1
