@@ -37,6 +37,7 @@ public struct BackendProfile: Sendable, Hashable {
 /// [profiles.staging]
 /// url = "https://staging-api.oooefam.net"
 /// token = "…"          # a file holding a token must be mode 0600
+/// dialect = "v3"       # auto (the default: asked of the server), v1 or v3
 /// ```
 public struct ShellConfig: Sendable, Hashable {
     public var defaultProfile: String?
