@@ -33,6 +33,11 @@ let package = Package(
             pkgConfig: "libedit",
             providers: [.apt(["libedit-dev"])]
         ),
+        // ZBar, libpng, TurboJPEG and libwebp for the offline bookshelf scan (see shim.h).
+        .systemLibrary(
+            name: "CBarcode",
+            providers: [.apt(["libzbar-dev", "libpng-dev", "libturbojpeg0-dev", "libwebp-dev"])]
+        ),
         // The Swift runtime's global-executor hook, settable from Swift (see hooks.h).
         .systemLibrary(name: "CSwiftRuntimeHooks"),
         // Wire types shared by client and server: envelopes, DTOs, error codes, ISBN.
@@ -66,6 +71,12 @@ let package = Package(
                 .product(name: "CSV", package: "CSV.swift"),
             ],
             resources: [.copy("Resources")],
+            swiftSettings: strict
+        ),
+        // The offline bookshelf scan: photos (JPEG, PNG, WebP) decoded to gray, ISBN barcodes read by ZBar.
+        .target(
+            name: "BooksTrackScanning",
+            dependencies: ["BooksTrackContract", "CBarcode"],
             swiftSettings: strict
         ),
         // The user's own library: SQLite (GRDB, WAL, FTS5), merge/de-dup, Goodreads/StoryGraph import, export, stats.
@@ -247,6 +258,10 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
+        ),
+        .testTarget(
+            name: "BooksTrackScanningTests",
+            dependencies: ["BooksTrackScanning", "BooksTrackContract"]
         ),
         .testTarget(
             name: "BTSLanguageTests",
