@@ -165,7 +165,7 @@ _bts() {
     local -a repeating_flags=()
     local -a non_repeating_flags=(--local --no-color --quiet -q --trace --continue-on-error --no-wait --norc --version -h --help)
     local -a repeating_options=(-c)
-    local -a non_repeating_options=(--api --profile --output -o --timeout)
+    local -a non_repeating_options=(--api --profile --output -o --timeout --dialect)
     __bts_offer_flags_options -1
 
     # Offer option value completions
@@ -181,6 +181,9 @@ _bts() {
         return
         ;;
     '--timeout')
+        return
+        ;;
+    '--dialect')
         return
         ;;
     '-c')

@@ -15,6 +15,8 @@ public enum BudgetClass: String, Codable, Sendable, Hashable, CaseIterable {
     case batch
     /// `POST /api/v2/imports`: 5/min.
     case `import`
+    /// `POST /v3/jobs/scans`, `POST /v1/scan/bookshelf` (a bookshelf scan): 5/min (the seeds' AI scan class).
+    case scan
     /// Job status, results, cancel, and `POST /api/token/refresh` (a job route of §6): 30/min.
     case jobs
     /// Everything: 1000/hour.
@@ -29,6 +31,7 @@ public enum BudgetClass: String, Codable, Sendable, Hashable, CaseIterable {
         case .enrich: return 5
         case .batch: return 10
         case .import: return 5
+        case .scan: return 5
         case .jobs: return 30
         case .global: return 1000
         }
@@ -43,8 +46,9 @@ public enum BudgetClass: String, Codable, Sendable, Hashable, CaseIterable {
         case .enrich: return 3
         case .batch: return 4
         case .import: return 5
-        case .jobs: return 6
-        case .global: return 7
+        case .scan: return 6
+        case .jobs: return 7
+        case .global: return 8
         }
     }
 
@@ -94,6 +98,7 @@ public enum BudgetClass: String, Codable, Sendable, Hashable, CaseIterable {
         case "/v3/books/search": return .search
         case "/v3/books/enrich": return isPOST ? .enrich : nil
         case "/v3/jobs/imports": return isPOST ? .import : nil
+        case "/v3/jobs/scans", "/v1/scan/bookshelf": return isPOST ? .scan : nil
         default: break
         }
         let parts = p.split(separator: "/")
@@ -110,6 +115,8 @@ public enum BudgetClass: String, Codable, Sendable, Hashable, CaseIterable {
         }
         // /v1/jobs/{id}, /v1/jobs/{id}/results, /api/v2/jobs/{id}/cancel
         if parts.count >= 3, parts[0] == "v1", parts[1] == "jobs" { return .jobs }
+        // /v1/scan/results/{id}
+        if parts.count >= 4, parts[0] == "v1", parts[1] == "scan", parts[2] == "results" { return .jobs }
         if parts.count >= 4, parts[0] == "api", parts[1] == "v2", parts[2] == "jobs" { return .jobs }
         return nil
     }

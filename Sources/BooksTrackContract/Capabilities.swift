@@ -15,6 +15,8 @@ public struct CapabilityFeature: RawRepresentable, Codable, Sendable, Hashable, 
     public static let batchEnrichment: CapabilityFeature = "batch_enrichment"
     public static let sseProgress: CapabilityFeature = "sse_progress"
     public static let jobCancellation: CapabilityFeature = "job_cancellation"
+    /// Bookshelf scans (photos in, books out): the seeds' AI scan, v3's `/v3/jobs/scans`.
+    public static let bookshelfScan: CapabilityFeature = "bookshelf_scan"
 
     /// The documented features, in document order.
     public static let documented: [CapabilityFeature] = [

@@ -42,3 +42,71 @@ public enum PhotoFormat: String, Sendable, Hashable, CaseIterable {
         }
     }
 }
+
+/// One book a bookshelf scan found (bendv3 `src/api-v3/jobs/scans.ts` @ 0077bbc `DetectedBookSchema`):
+/// what was read, how sure the reader is, where in the photo, and whether the book is known.
+public struct DetectedBook: Codable, Sendable, Hashable {
+    /// Where in the photo, normalized to 0…1.
+    public struct BoundingBox: Codable, Sendable, Hashable {
+        public var x: Double, y: Double, width: Double, height: Double
+        public init(x: Double, y: Double, width: Double, height: Double) {
+            self.x = x
+            self.y = y
+            self.width = width
+            self.height = height
+        }
+    }
+
+    public var title: String?
+    public var author: String?
+    public var isbn: String?
+    /// 0…1; at or above `ScanPhotos.approvalConfidence` the book is approved, below it needs review.
+    public var confidence: Double
+    public var boundingBox: BoundingBox?
+    /// `pending`, `success`, `not_found`, `error` or `circuit_open`.
+    public var enrichmentStatus: String?
+    public var coverUrl: String?
+    public var publisher: String?
+    public var publicationYear: Int?
+    /// Which photo (0-based) it was found in, when the server says (the stand-in does).
+    public var photoIndex: Int?
+
+    public init(
+        title: String? = nil, author: String? = nil, isbn: String? = nil, confidence: Double,
+        boundingBox: BoundingBox? = nil, enrichmentStatus: String? = nil, coverUrl: String? = nil,
+        publisher: String? = nil, publicationYear: Int? = nil, photoIndex: Int? = nil
+    ) {
+        self.title = title
+        self.author = author
+        self.isbn = isbn
+        self.confidence = confidence
+        self.boundingBox = boundingBox
+        self.enrichmentStatus = enrichmentStatus
+        self.coverUrl = coverUrl
+        self.publisher = publisher
+        self.publicationYear = publicationYear
+        self.photoIndex = photoIndex
+    }
+
+    /// Approved (confidence at or above 0.8) rather than needing review.
+    public var isApproved: Bool { confidence >= ScanPhotos.approvalConfidence }
+
+    enum CodingKeys: String, CodingKey {
+        case title, author, isbn, confidence, boundingBox, enrichmentStatus, coverUrl, publisher, publicationYear, photoIndex
+    }
+
+    /// Lenient: a missing or out-of-range confidence is 0 (needs review), numbers may be strings.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        title = try? c.decodeIfPresent(String.self, forKey: .title)
+        author = try? c.decodeIfPresent(String.self, forKey: .author)
+        isbn = try c.decodeLenientString(forKey: .isbn)
+        confidence = min(1, max(0, (try c.decodeLenientDouble(forKey: .confidence)) ?? 0))
+        boundingBox = try? c.decodeIfPresent(BoundingBox.self, forKey: .boundingBox)
+        enrichmentStatus = try? c.decodeIfPresent(String.self, forKey: .enrichmentStatus)
+        coverUrl = try? c.decodeIfPresent(String.self, forKey: .coverUrl)
+        publisher = try? c.decodeIfPresent(String.self, forKey: .publisher)
+        publicationYear = try c.decodeLenientInt(forKey: .publicationYear)
+        photoIndex = try c.decodeLenientInt(forKey: .photoIndex)
+    }
+}

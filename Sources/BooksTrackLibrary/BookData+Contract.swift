@@ -57,6 +57,15 @@ extension BookData {
             description: record.work.description ?? e.editionDescription, subjects: record.work.subjectTags)
     }
 
+    /// A book a bookshelf scan found (nil when it has neither a title nor an ISBN).
+    public init?(_ detected: DetectedBook) {
+        let title = detected.title ?? ""
+        guard !title.isEmpty || detected.isbn != nil else { return nil }
+        self.init(
+            title: title, authors: detected.author.map { [$0] } ?? [], isbn: detected.isbn, publisher: detected.publisher,
+            publishedYear: detected.publicationYear, coverURL: detected.coverUrl)
+    }
+
     /// A batch item's enriched record, when it succeeded.
     public init?(_ item: BatchItemResult) {
         guard item.success, let record = item.enriched else { return nil }

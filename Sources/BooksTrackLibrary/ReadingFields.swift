@@ -53,7 +53,7 @@ public struct ReadingFields: Hashable, Sendable {
 public struct Provenance: Hashable, Sendable, CustomStringConvertible {
     public enum Source: String, Sendable, Hashable, CaseIterable {
         case importJob = "import-job", importFile = "import-file", search, similar, semantic, recommendation,
-            enrichment, manual
+            enrichment, manual, scan
     }
 
     public var source: Source
@@ -73,6 +73,8 @@ public struct Provenance: Hashable, Sendable, CustomStringConvertible {
     public static func recommendation(_ week: String = "") -> Provenance { Provenance(.recommendation, week) }
     public static func enrichment(_ provider: String = "") -> Provenance { Provenance(.enrichment, provider) }
     public static let manual = Provenance(.manual)
+    /// A bookshelf scan's job.
+    public static func scan(_ job: String) -> Provenance { Provenance(.scan, job) }
 
     public var description: String { detail.isEmpty ? source.rawValue : "\(source.rawValue) \(detail)" }
 }

@@ -144,6 +144,31 @@ extension CommandOutput {
                                           TableColumn("success", "OK"), TableColumn("error", "ERROR", flexible: true)],
                                 rowsKey: "results", footer: nil, empty: nil))
             return CommandOutput(value: value, view: .sections(views))
+        case .scan(let books):
+            return scanResults(books, jobID: jobID)
         }
+    }
+
+    /// The books a scan found: title, author, ISBN, confidence and a review mark (below 0.8).
+    static func scanResults(_ books: [DetectedBook], jobID: String) -> CommandOutput {
+        let rows = books.map { book in
+            JSONValue.record([
+                ("title", book.title.json), ("author", book.author.json), ("isbn", book.isbn.json),
+                ("confidence", .number((book.confidence * 100).rounded() / 100)),
+                ("review", book.isApproved ? "".json : "review".json), ("approved", .bool(book.isApproved)),
+                ("enrichmentStatus", book.enrichmentStatus.json), ("photo", book.photoIndex.map { ($0 + 1).json } ?? .null),
+                ("boundingBox", book.boundingBox.map { JSONValue.encoding($0) } ?? .null),
+            ])
+        }
+        let approved = books.filter(\.isApproved).count
+        let value = JSONValue.record([
+            ("jobId", jobID.json), ("pipeline", "bookshelf_scan".json), ("found", books.count.json),
+            ("approved", approved.json), ("needsReview", (books.count - approved).json), ("books", .array(rows)),
+        ])
+        let table = ResultView.table(
+            columns: [TableColumn("title", "TITLE", flexible: true), TableColumn("author", "AUTHOR", flexible: true),
+                      TableColumn("isbn", "ISBN"), .number("confidence", "CONF", decimals: 2), TableColumn("review", "REVIEW")],
+            rowsKey: "books", footer: nil, empty: "No ISBN barcode was found in the photos.")
+        return CommandOutput(value: value, view: table)
     }
 }

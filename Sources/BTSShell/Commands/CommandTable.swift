@@ -8,7 +8,7 @@ enum CommandTable {
     static let all: [any ShellCommand.Type] = [
         // Mission commands
         SearchCommand.self, MoreCommand.self, SimilarCommand.self, SemanticCommand.self, EnrichCommand.self, ImportCommand.self,
-        WatchCommand.self, RecommendCommand.self,
+        ScanCommand.self, WatchCommand.self, RecommendCommand.self,
         // Library commands
         LibraryCommand.self, SaveCommand.self,
         // Meta commands

@@ -6,6 +6,7 @@ public struct SessionJob: Sendable, Hashable {
     public enum Kind: String, Sendable, Hashable {
         case csvImport = "import"
         case batchEnrichment = "enrich"
+        case bookshelfScan = "scan"
     }
 
     public var id: String
@@ -22,7 +23,13 @@ public struct SessionJob: Sendable, Hashable {
     /// The local file an import was started from (its user columns go into the library).
     public var file: String? = nil
 
-    public var pipeline: Pipeline { kind == .csvImport ? .csvImport : .batchEnrichment }
+    public var pipeline: Pipeline {
+        switch kind {
+        case .csvImport: return .csvImport
+        case .batchEnrichment: return .batchEnrichment
+        case .bookshelfScan: return .bookshelfScan
+        }
+    }
 
     /// The job as `jobs` shows it (no token).
     public var json: JSONValue {

@@ -1,13 +1,23 @@
 import BooksTrackContract
 import Foundation
 
-/// A job's results: a CSV import summary, or the per-book rows of a batch enrichment.
+/// A job's results: a CSV import summary, the per-book rows of a batch enrichment, or the books a
+/// bookshelf scan found.
 public enum JobResults: Sendable, Hashable, Decodable {
     case csvImport(ImportResults)
     case batch([BatchItemResult])
+    case scan([DetectedBook])
 
     public init(from decoder: any Decoder) throws {
         let single = try decoder.singleValueContainer()
+        // A scan's books carry a `confidence` (a bare list, or `{books: […]}` as v1's AIScanResults).
+        let shape = try single.decode(JSONValue.self)
+        if let list = shape.arrayValue ?? shape["books"]?.arrayValue ?? shape["detectedBooks"]?.arrayValue,
+            let first = list.first, first["confidence"] != nil
+        {
+            self = .scan(list.compactMap(JobResults.detected))
+            return
+        }
         if let rows = try? single.decode([BatchItemResult].self) {
             self = .batch(rows)
             return
@@ -51,6 +61,12 @@ extension BooksTrackAPI {
     public func jobResults(_ jobID: String, pipeline: Pipeline = .csvImport) async throws(BooksTrackError) -> APIResponse<JobResults> {
         if dialect == .v3 { return try await v3JobResults(jobID, pipeline: pipeline) }
         let id = Self.pathSegment(jobID)
+        if pipeline == .bookshelfScan {
+            var spec = RequestSpec(.GET, "/v1/scan/results/\(id)")
+            spec.offering = "scan results"
+            spec.notFoundMessage = "No results for scan \(jobID) (unknown job, not finished, or results expired)."
+            return try await call(JobResults.self, spec)
+        }
         let v1 = "/v1/jobs/\(id)/results"
         let v2 = "/api/v2/imports/\(id)/results"
         let paths = pipeline == .batchEnrichment ? [v1, v2] : [v2, v1]

@@ -198,7 +198,9 @@ extension JobResults {
             guard let data = try? JSONCoding.encoder().encode(item) else { return nil }
             return try? decoder.decode(T.self, from: data)
         }
-        if pipeline == .batchEnrichment {
+        if pipeline == .bookshelfScan {
+            self = .scan(list.compactMap(JobResults.detected))
+        } else if pipeline == .batchEnrichment {
             self = .batch(list.compactMap { decoded(EnrichedBook.self, $0) }.map(BatchItemResult.init(v3:)))
         } else {
             let books = list.compactMap { decoded(Book.self, $0) }
@@ -214,7 +216,14 @@ extension JobResults {
         switch self {
         case .batch(let rows): return rows.isEmpty
         case .csvImport(let summary): return summary.books.isEmpty && summary.booksCreated == 0 && summary.booksUpdated == 0
+        case .scan(let books): return books.isEmpty
         }
+    }
+
+    /// One detected book of a scan's results (nil when it does not decode).
+    static func detected(_ value: JSONValue) -> DetectedBook? {
+        guard let data = try? JSONCoding.encoder().encode(value) else { return nil }
+        return try? JSONCoding.decoder().decode(DetectedBook.self, from: data)
     }
 }
 

@@ -39,6 +39,7 @@ public enum RateLimitClass: Hashable, Sendable, Comparable, RawRepresentable, Ex
     public static let enrich = Self.known(.enrich)
     public static let batch = Self.known(.batch)
     public static let `import` = Self.known(.import)
+    public static let scan = Self.known(.scan)
     public static let jobs = Self.known(.jobs)
     public static let global = Self.known(.global)
 

@@ -25,6 +25,9 @@ extension CommandOutput {
                 summary = try await library.importJob(imported, jobID: jobID, rows: Self.exportRows(record, in: context))
             case .batch(let items):
                 summary = try await library.refresh(BookData.books(items), from: .enrichment("batch \(jobID)"))
+            case .scan:
+                // A scan's books are saved only when asked (`scan … --save`, or `save` on its result).
+                return output
             }
         } catch {
             throw ShellError(.failure, "job \(jobID) finished, but its books could not be saved to your library: \(error.message) ('results \(jobID)' saves them again)",

@@ -1,0 +1,113 @@
+import BTSLanguage
+import BooksTrackClient
+import BooksTrackContract
+import BooksTrackLibrary
+import Foundation
+
+/// `scan PHOTO… [--watch] [--save] [--shelf NAME]`: a bookshelf scan job — photos in, books out.
+struct ScanCommand: ShellCommand {
+    static let extensions = ["jpg", "jpeg", "png", "webp"]
+    static let photos = ArgumentSpec(
+        "PHOTO", "1–5 photos (JPEG, PNG or WebP; at most 10 MB each, 50 MB together)", type: .path(extensions: extensions),
+        variadic: true, completion: .filePath(extensions: extensions))
+    static let watch = CommandSpec.watchOption
+    static let save = OptionSpec(
+        "save", short: "s", type: .flag,
+        help: "Follow the job, then add the approved books (confidence ≥ 0.8) to your library")
+    static let shelf = OptionSpec(
+        "shelf", type: .string, valueName: "SHELF", help: "The shelf --save puts new books on (default to-read)",
+        completion: .shelf)
+
+    static let configuration = CommandSpec(
+        "scan", group: .mission,
+        summary: "Find the books in photos of a shelf or of their back covers (a scan job)",
+        discussion: """
+            Uploads 1–5 photos as a bookshelf scan job; --watch follows it and lists the books found: \
+            title, author, ISBN, the confidence, and a review mark below 0.8. --save also adds the \
+            approved books to your library (merged by ISBN) on --shelf (default to-read), and lists the \
+            ones that need review with the command that saves one. Each photo is checked first (JPEG, PNG \
+            or WebP by its content, at most 10 MB, 50 MB together): nothing is sent when one is refused. \
+            The embedded backend and 'bts serve' read the ISBN barcodes (EAN-13, 978/979) on the photos — \
+            any angle, several per photo; production's scan (API v3) also reads spines without barcodes \
+            with an AI model, which the local backend does not.
+            """,
+        positionals: [photos],
+        options: [watch, save, shelf],
+        examples: ["scan back-covers.jpg --watch", "scan shelf1.jpg shelf2.png --save --shelf owned"],
+        requirements: [.anyOf(["PHOTO"])])
+
+    static let gate: CommandGate? = CommandGate(.bookshelfScan)
+    static let budget: RateLimitClass? = .scan
+
+    var photos: [BoundValue]
+    var watch: Bool
+    var save: Bool
+    var shelf: String?
+
+    init(_ resolved: ResolvedCommand) {
+        photos = resolved.values(Self.photos)
+        watch = resolved.flag(Self.watch)
+        save = resolved.flag(Self.save)
+        shelf = resolved.string(Self.shelf)
+    }
+
+    func run(in context: isolated any CommandContext) async throws -> CommandOutput? {
+        let urls = photos.map { context.resolvePath($0.text ?? "") }
+        let range = photos.first?.word.range
+        // Every photo is checked before the backend is even opened: a refusal sends nothing.
+        do throws(BooksTrackError) {
+            _ = try BooksTrackAPI.checkedPhotos(urls)
+        } catch {
+            throw ShellError(.usage, error.message, range: range, code: error.code.rawValue)
+        }
+        let response = try await context.call(budget: Self.budget, gate: Self.gate, command: Self.name) { api in
+            try await api.scan(photos: urls)
+        }
+        let accepted = response.value
+        let source = urls.count == 1 ? urls[0].lastPathComponent : "\(urls.count) photos"
+        let record = SessionJob(id: accepted.jobId, kind: .bookshelfScan, token: accepted.authToken, startedAt: Date(),
+                                totalCount: urls.count, status: "initialized", source: source)
+        context.jobs.add(record)
+        guard watch || save else {
+            context.output.note("started scan job \(record.id) (\(urls.count) photo\(urls.count == 1 ? "" : "s")); 'watch' follows it")
+            return CommandOutput(value: record.json, view: .record(fields: ["jobId", "kind", "status", "source"].map { RecordField($0) }))
+        }
+        let followed = try await WatchCommand.follow(record.id, record: record, in: context)
+        guard save else { return followed }
+        let results = try await context.call(budget: .jobs, gate: nil, command: Self.name) { api in
+            try await api.jobResults(record.id, pipeline: .bookshelfScan)
+        }
+        guard case .scan(let books) = results.value else { return followed }
+        return try await Self.saved(books, jobID: record.id, shelf: shelf, in: context)
+    }
+
+    /// Adds the approved books to the library and lists those needing review with the command that
+    /// saves one.
+    static func saved(_ books: [DetectedBook], jobID: String, shelf: String?,
+                      in context: isolated any CommandContext) async throws -> CommandOutput {
+        var output = CommandOutput.scanResults(books, jobID: jobID)
+        let approved = books.filter(\.isApproved).compactMap(BookData.init)
+        let review = books.filter { !$0.isApproved }
+        let library = try context.library()
+        let summary: SaveSummary
+        do {
+            summary = try await library.save(approved, from: .scan(jobID), shelf: shelf.map { Shelf(rawValue: $0) } ?? .toRead)
+        } catch {
+            throw ShellError(error)
+        }
+        context.libraryChanged()
+        output.value = output.value.adding("library", summary.json)
+        var lines = ["Saved \(approved.count) approved book\(approved.count == 1 ? "" : "s"): library \(summary)."]
+        for book in review {
+            let what = [book.title, book.isbn].compactMap { $0 }.joined(separator: ", ")
+            let confidence = String(format: "%.2f", book.confidence)
+            if let isbn = book.isbn {
+                lines.append("Needs review (\(confidence)): \(what) — save it with: search isbn \(isbn); save\(shelf.map { " --shelf \($0)" } ?? "")")
+            } else {
+                lines.append("Needs review (\(confidence)): \(what)")
+            }
+        }
+        output.view = .sections([output.view, .text(lines.joined(separator: "\n"))])
+        return output
+    }
+}

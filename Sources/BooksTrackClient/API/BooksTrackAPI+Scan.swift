@@ -1,0 +1,69 @@
+import BooksTrackContract
+import Foundation
+
+extension BooksTrackAPI {
+    /// Starts a bookshelf scan of 1–5 photos (JPEG, PNG or WebP, at most 10 MB each and 50 MB
+    /// together): `POST /v3/jobs/scans` (multipart `photos[]`, bendv3 `src/api-v3/jobs/scans.ts` @
+    /// 0077bbc) on v3, `POST /v1/scan/bookshelf` on a v1-era server. Every photo is checked before
+    /// anything is sent; the job is followed like the others (`watch`), its books read from its results.
+    public func scan(photos: [URL]) async throws(BooksTrackError) -> APIResponse<ImportAccepted> {
+        let files = try Self.checkedPhotos(photos)
+        let upload = try MultipartFileBody(files: files, fieldName: ScanPhotos.fieldName)
+        let v3 = dialect == .v3
+        var spec = RequestSpec(.POST, v3 ? "/v3/jobs/scans" : "/v1/scan/bookshelf")
+        spec.body = .multipart(upload)
+        spec.createsWork = true
+        spec.offering = "bookshelf scans"
+        // Slow links: one extra second per MB on top of the ordinary deadline.
+        spec.timeout = configuration.timeout + .seconds(max(0, upload.fileSize / 1_000_000))
+        let requestedAt = configuration.now()
+        let accepted = try await call(V3JobAccepted.self, spec)
+        adopt(job: accepted.value, pipeline: .bookshelfScan)
+        if !v3 { trackJobToken(accepted.value.jobId, token: accepted.value.token, requestedAt: requestedAt) }
+        return accepted.map { ImportAccepted(jobId: $0.jobId, authToken: $0.token, sseUrl: $0.streamUrl) }
+    }
+
+    /// The photos with their media types, or the first reason one cannot be sent: a count outside
+    /// 1–5, a missing or unreadable file, one that is not JPEG, PNG or WebP (by its first bytes),
+    /// one over 10 MB, or more than 50 MB together. Nothing is uploaded then.
+    public static func checkedPhotos(_ photos: [URL]) throws(BooksTrackError) -> [(url: URL, contentType: String)] {
+        guard ScanPhotos.count.contains(photos.count) else {
+            throw .invalidInput(
+                photos.isEmpty
+                    ? "Give at least one photo to scan."
+                    : "A scan takes at most \(ScanPhotos.count.upperBound) photos (\(photos.count) given); nothing was uploaded.",
+                code: .batchTooLarge)
+        }
+        var files: [(url: URL, contentType: String)] = []
+        var total = 0
+        for url in photos {
+            let name = url.lastPathComponent
+            guard let handle = try? FileHandle(forReadingFrom: url) else {
+                throw .invalidInput("Cannot read '\(url.path)': no such file or not readable; nothing was uploaded.")
+            }
+            defer { try? handle.close() }
+            let head = (try? handle.read(upToCount: 12)) ?? Data()
+            let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.intValue ?? 0
+            guard let format = PhotoFormat(sniffing: head) else {
+                throw .invalidInput("'\(name)' is not a JPEG, PNG or WebP image; nothing was uploaded.", code: "INVALID_FILE")
+            }
+            guard size <= ScanPhotos.maxPhotoBytes else {
+                throw .invalidInput(
+                    "'\(name)' is \(Self.megabytes(size)); a photo may be at most 10 MB. Nothing was uploaded.",
+                    code: .fileTooLarge)
+            }
+            total += size
+            files.append((url, format.mediaType))
+        }
+        guard total <= ScanPhotos.maxTotalBytes else {
+            throw .invalidInput(
+                "The photos come to \(Self.megabytes(total)); a scan takes at most 50 MB together. Nothing was uploaded.",
+                code: .fileTooLarge)
+        }
+        return files
+    }
+
+    static func megabytes(_ bytes: Int) -> String {
+        String(format: "%.1f MB", Double(bytes) / 1_000_000)
+    }
+}
