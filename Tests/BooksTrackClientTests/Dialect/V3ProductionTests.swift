@@ -52,6 +52,16 @@ func productionV3(
         hits.hit("import")
         return Reply.json(Fixtures.text("source/v3/job-accepted.json"), status: .accepted)
     }
+    router.post("/v3/jobs/scans") { request, _ in
+        let body = try await request.body.collect(upTo: 60 << 20)
+        seen.mutate { $0.append("scan " + String(decoding: body.readableBytesView.prefix(400), as: UTF8.self)) }
+        hits.hit("scan")
+        return Reply.json(Fixtures.text("source/v3/job-accepted.json"), status: .accepted)
+    }
+    router.get("/v3/jobs/scans/{id}/stream") { _, _ in
+        Reply.text(Fixtures.text("source/v3/sse-scan-completed.txt"), status: .ok, contentType: "text/event-stream")
+    }
+    router.get("/v3/jobs/scans/{id}/results") { _, _ in Reply.fixture("source/v3/job-results-empty.json") }
     for pipeline in jobs ? ["imports", "enrichment"] : [] {
         router.get(RouterPath("/v3/jobs/\(pipeline)/{id}/stream")) { request, _ in
             hits.hit("stream")
