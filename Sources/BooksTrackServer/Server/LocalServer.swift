@@ -111,6 +111,9 @@ public enum LocalServer {
     static func makeParts(services: ServerServices, modules: [any ServerRouteModule], logger: Logger) throws -> ServerParts {
         let configuration = services.configuration
         let router = Router(context: ServerRequestContext.self)
+        if !configuration.servesLegacyRoutes {
+            router.add(middleware: LegacyRoutesGoneMiddleware(services: services))
+        }
         if configuration.dialect == .production {
             router.add(middleware: ProductionDialectMiddleware(services: services))
         }
