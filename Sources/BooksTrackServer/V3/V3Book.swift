@@ -50,7 +50,7 @@ struct V3Book: Sendable, Hashable {
             "isbn": .string(isbn),
             "title": .string(title),
             "authors": .array(authors.map { Self.author($0, dialect) }),
-            "language": .string(language ?? "und"),
+            "language": .string(language ?? "en"),
             "provider": "alexandria",
             "quality": 95,
         ]

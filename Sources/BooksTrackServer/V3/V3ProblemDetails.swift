@@ -88,7 +88,7 @@ struct V3Problem: Error, Sendable {
         "TIMEOUT",
     ]
 
-    /// The problem's JSON; `instance` is the request's path and query.
+    /// The problem's JSON; `instance` is the request URL (`c.req.url`).
     func body(instance: String, now: Date) -> JSONValue {
         var object: [String: JSONValue] = [
             "type": .string("https://api.oooefam.net/errors/" + code.lowercased().replacingOccurrences(of: "_", with: "-")),
@@ -105,11 +105,13 @@ struct V3Problem: Error, Sendable {
         return .object(object)
     }
 
-    /// The problem as a response to `request`.
-    func response(to request: Request, now: Date) -> Response {
+    /// The problem as a response to `request`: `application/problem+json`, except in the production
+    /// dialect, whose handlers send it with Hono's `c.json` (`application/json`, index.ts @ e40ae5d).
+    func response(to request: Request, now: Date, dialect: ServerDialect) -> Response {
         var fields = headers
-        fields[.contentType] = "application/problem+json"
-        let data = (try? JSONCoding.encoder().encode(body(instance: V3Wire.instance(of: request), now: now))) ?? Data()
+        fields[.contentType] = dialect == .production ? "application/json" : "application/problem+json"
+        let instance = V3Wire.url(of: request, dialect: dialect)
+        let data = (try? JSONCoding.encoder().encode(body(instance: instance, now: now))) ?? Data()
         return Response(
             status: .canonical(status), headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
@@ -126,6 +128,16 @@ enum V3Wire {
     /// The request target (path and query), the problems' `instance`.
     static func instance(of request: Request) -> String {
         request.uri.query.map { "\(request.uri.path)?\($0)" } ?? request.uri.path
+    }
+
+    /// The request's absolute URL (`c.req.url`): `http://` here, `https://` in the production dialect.
+    static func url(of request: Request, dialect: ServerDialect) -> String {
+        "\(origin(of: request, dialect: dialect))\(instance(of: request))"
+    }
+
+    /// `scheme://host[:port]` of the request (production is only reached over https).
+    static func origin(of request: Request, dialect: ServerDialect) -> String {
+        "\(dialect == .production ? "https" : "http")://\(request.head.authority ?? "localhost")"
     }
 
     /// Whether `path` belongs to the v3 routes.
@@ -167,6 +179,8 @@ enum V3Wire {
         return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 
-    /// `{href}`.
-    static func link(_ href: String) -> JSONValue { ["href": .string(href)] }
+    /// `{href, rel, method}` (a HATEOAS link of index.ts / jobs/common.ts `createJobLinks` @ e40ae5d).
+    static func link(_ href: String, rel: String = "self", method: String = "GET") -> JSONValue {
+        ["href": .string(href), "rel": .string(rel), "method": .string(method)]
+    }
 }

@@ -30,7 +30,8 @@ extension V3Handlers {
         let etag = "\"\(raw)-\(SHA256Digest.hex(Array(canonical)).prefix(16))\""
         var headers: HTTPFields = [.eTag: etag, .cacheControl: "public, max-age=3600"]
         if request.headers[.ifNoneMatch] == etag {
-            return Response(status: .notModified, headers: headers)
+            // Production answers `c.body(null, 304)` before setting its headers.
+            return Response(status: .notModified, headers: dialect == .production ? [:] : headers)
         }
         headers[.contentType] = "application/json"
         return V3Wire.success(
@@ -39,7 +40,10 @@ extension V3Handlers {
                 "source": "alexandria", "cached": false,
                 "processingTime": .number(Double(started.elapsedMilliseconds)),
             ],
-            links: ["self": V3Wire.link("/v3/books/\(raw)"), "enrich": V3Wire.link("/v3/books/enrich")],
+            links: [
+                "self": V3Wire.link("/v3/books/\(raw)"),
+                "enrich": V3Wire.link("/v3/books/enrich", rel: "related", method: "POST"),
+            ],
             headers: headers)
     }
 
@@ -68,7 +72,8 @@ extension V3Handlers {
         let limit = try query.int("limit", default: 20, range: 1...100)
         let offset = (page - 1) * limit
         let found = try services.catalog.searchTitle(q, limit: Self.maxSearchResults)
-        let capped = Array(found.books.prefix(Self.maxSearchResults))
+        // Books without an ISBN are left out after the cap, as production filters its page of works.
+        let capped = found.books.prefix(Self.maxSearchResults).filter { $0.isbn13 != nil || $0.isbn10 != nil }
         let results = capped.dropFirst(offset).prefix(limit).map { V3Book(catalog: $0).json(dialect) }
         let data: JSONValue = [
             "results": .array(Array(results)), "totalCount": .number(Double(capped.count)),
@@ -83,17 +88,14 @@ extension V3Handlers {
                 let encoded = q.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? q
                 return "/v3/books/search?q=\(encoded)&mode=\(mode)&limit=\(limit)&offset=\(offset)"
             }
-            var object: [String: JSONValue] = ["self": V3Wire.link(V3Wire.instance(of: request))]
-            if offset + limit < capped.count { object["next"] = V3Wire.link(href(offset: offset + limit)) }
-            if offset > 0 { object["prev"] = V3Wire.link(href(offset: max(0, offset - limit))) }
+            var object: [String: JSONValue] = ["self": V3Wire.link(href(offset: offset))]
+            if offset + limit < capped.count { object["next"] = V3Wire.link(href(offset: offset + limit), rel: "next") }
+            if offset > 0 { object["prev"] = V3Wire.link(href(offset: max(0, offset - limit)), rel: "prev") }
             links = .object(object)
         }
         return V3Wire.success(
             data, now: services.now(),
-            metadata: [
-                "source": "alexandria", "cached": false,
-                "processingTime": .number(Double(started.elapsedMilliseconds)),
-            ],
+            metadata: ["cached": false, "processingTime": .number(Double(started.elapsedMilliseconds))],
             links: links, extraTop: ["error": .null])
     }
 

@@ -79,10 +79,16 @@ extension V3Handlers {
         let source = try requireEngine()
         try services.require(.csvImport)
         let maxFile = source.configuration.maxCSVBytes
-        let tooLarge = V3Problem(.fileTooLarge, "File too large. Maximum size is \(maxFile / (1024 * 1024))MB")
+        let size = request.headers[.contentLength].map { "File size: \($0) bytes, " } ?? ""
+        let tooLarge = V3Problem(
+            .fileTooLarge,
+            "CSV file exceeds \(maxFile / (1024 * 1024))MB limit. \(size)max allowed: \(maxFile) bytes.")
         let type = request.headers[.contentType]
-        guard type?.lowercased().hasPrefix("multipart/form-data") == true else {
-            throw V3Problem(.invalidRequest, "Content-Type must be multipart/form-data")
+        guard type?.lowercased().contains("multipart/form-data") == true else {
+            throw V3Problem(
+                .invalidRequest,
+                "Expected Content-Type: multipart/form-data with file field. Received: \(type ?? "none"). "
+                    + "Hint: Use FormData with file field containing CSV data.")
         }
         let bodyLimit = maxFile + CSVUpload.multipartOverhead
         if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > bodyLimit { throw tooLarge }
@@ -111,15 +117,14 @@ extension V3Handlers {
     /// `streamUrl` is absolute on the request's host: `http://` here, `https://` always in the production
     /// dialect (`jobs/common.ts` `buildStreamUrl` @ e40ae5d).
     func accepted(_ record: JobRecord, pipeline: V3Pipeline, request: Request) -> Response {
-        let path = "/v3/jobs/\(pipeline.rawValue)/\(record.id)"
-        let host = request.head.authority ?? "\(services.configuration.host):\(services.configuration.port)"
-        let scheme = dialect == .production ? "https" : "http"
+        let job = V3Wire.origin(of: request, dialect: dialect) + "/v3/jobs/\(pipeline.rawValue)/\(record.id)"
         let data: JSONValue = [
-            "jobId": .string(record.id), "status": "queued", "streamUrl": .string("\(scheme)://\(host)\(path)/stream"),
+            "jobId": .string(record.id), "status": "queued", "streamUrl": .string("\(job)/stream"),
             "token": .string(record.authToken),
         ]
         let links: JSONValue = [
-            "self": V3Wire.link(path), "stream": V3Wire.link("\(path)/stream"), "cancel": V3Wire.link(path),
+            "self": V3Wire.link(job), "stream": V3Wire.link("\(job)/stream", rel: "related"),
+            "cancel": V3Wire.link(job, rel: "related", method: "DELETE"),
         ]
         return V3Wire.success(data, status: .accepted, now: services.now(), links: links)
     }
@@ -135,28 +140,38 @@ extension V3Handlers {
         return (pipeline, path.id)
     }
 
-    /// The job of this pipeline (404 problem otherwise).
+    /// The job of this pipeline (404 problem otherwise). The production dialect finds any job by its id
+    /// whatever the route's pipeline: production keys its job objects by the id alone (jobs/common.ts
+    /// `getJobStateManagerDO` @ e40ae5d), so `/v3/jobs/enrichment/<import id>` answers the import.
     private func job(_ pipeline: V3Pipeline, _ id: String) async throws -> (JobEngine, JobRecord) {
         let engine = try requireEngine().engine()
-        guard let kind = pipeline.engine, let record = await engine.record(of: id), record.pipeline == kind else {
+        guard let record = await engine.record(of: id),
+            dialect == .production || pipeline.engine == record.pipeline
+        else {
             throw V3Problem.notFound(pipeline.notFound)
         }
         return (engine, record)
     }
 
+    /// The status as production's job object stores it (`initialized`, `processing`, `completed`,
+    /// `failed`; a cancel records `failed`), quoted raw in the results and cancel refusals
+    /// (jobs/imports.ts @ e40ae5d).
+    static func storedStatus(_ state: JobState) -> String { state == .canceled ? "failed" : state.rawValue }
+
     /// `GET /v3/jobs/{pipeline}/{id}`.
     func jobStatus(_ request: Request, _ path: V3JobPath) async throws -> Response {
         guard let (pipeline, id) = try validated(path, request) else { return endpointNotFound(request) }
         let (_, record) = try await job(pipeline, id)
-        return V3Wire.success(Self.status(record, pipeline), now: services.now())
+        return V3Wire.success(Self.status(record), now: services.now())
     }
 
     /// `{jobId, type, status, progress, processedCount, totalCount, startTime, completedTime?, error?}`.
     /// The engine's `initialized` is `queued`; a canceled job is `failed` with `CANCELED` (production's
     /// cancel records the job through its error path).
-    static func status(_ record: JobRecord, _ pipeline: V3Pipeline) -> JSONValue {
+    static func status(_ record: JobRecord) -> JSONValue {
+        let type = record.pipeline == .csvImport ? V3Pipeline.imports.type : V3Pipeline.enrichment.type
         var object: [String: JSONValue] = [
-            "jobId": .string(record.id), "type": .string(pipeline.type), "status": .string(wireStatus(record.status)),
+            "jobId": .string(record.id), "type": .string(type), "status": .string(wireStatus(record.status)),
             "progress": .number(record.progress), "processedCount": .number(Double(record.processedCount)),
             "totalCount": .number(Double(record.totalCount)), "startTime": .string(ISO8601.string(from: record.startTime)),
         ]
@@ -192,9 +207,10 @@ extension V3Handlers {
         guard let (pipeline, id) = try validated(path, request) else { return endpointNotFound(request) }
         let (engine, record) = try await job(pipeline, id)
         guard record.status == .completed else {
-            throw V3Problem.notFound("Job not completed. Current status: \(Self.wireStatus(record.status))")
+            throw V3Problem.notFound("Job not completed. Current status: \(Self.storedStatus(record.status))")
         }
-        let results = dialect == .production ? [] : await books(of: engine, id: id, pipeline: pipeline)
+        let kind: V3Pipeline = record.pipeline == .csvImport ? .imports : .enrichment
+        let results = dialect == .production ? [] : await books(of: engine, id: id, pipeline: kind)
         let data: JSONValue = ["jobId": .string(id), "status": "completed", "results": .array(results)]
         return V3Wire.success(data, now: services.now())
     }
@@ -229,10 +245,10 @@ extension V3Handlers {
         let (engine, record) = try await job(pipeline, id)
         switch await engine.cancel(id, token: record.authToken) {
         case .canceled(let canceled, _):
-            return V3Wire.success(Self.status(canceled, pipeline), now: services.now())
+            return V3Wire.success(Self.status(canceled), now: services.now())
         case .alreadyFinished(let ended):
             throw V3Problem(
-                ErrorCode("CONFLICT"), "Cannot cancel job in \(Self.wireStatus(ended.status)) status", status: 409)
+                ErrorCode("CONFLICT"), "Cannot cancel job in \(Self.storedStatus(ended.status)) status", status: 409)
         case .notFound, .unauthorized:
             throw V3Problem.notFound(pipeline.notFound)
         }

@@ -74,7 +74,7 @@ struct V3Handlers: Sendable {
 
     func problemResponse(_ error: any Error, _ request: Request) -> Response {
         let problem = (error as? V3Problem) ?? V3Problem(services.apiError(from: error, request: request))
-        return problem.response(to: request, now: services.now())
+        return problem.response(to: request, now: services.now(), dialect: dialect)
     }
 
     /// `{success: false, data: null, metadata: {timestamp}, error: {message, code: NOT_FOUND, details: {method, path}}}`.

@@ -21,7 +21,7 @@ import ServiceLifecycle
 /// as production; tests shorten them).
 extension V3Handlers {
     func stream(_ request: Request, _ path: V3JobPath) async throws -> Response {
-        guard let pipeline = V3Pipeline(rawValue: path.pipeline) else { return endpointNotFound(request) }
+        guard V3Pipeline(rawValue: path.pipeline) != nil else { return endpointNotFound(request) }
         guard V3JobPath.isUUID(path.id) else {
             throw V3Problem.validation(field: "jobId", "Invalid uuid", code: "invalid_string")
         }
@@ -61,7 +61,7 @@ extension V3Handlers {
                 .connection: "keep-alive",
             ],
             body: ResponseBody { writer in
-                try await V3SSE(handlers: handlers, engine: engine, jobID: path.id, pipeline: pipeline)
+                try await V3SSE(handlers: handlers, engine: engine, jobID: path.id)
                     .run(lastEventID: lastEventID, writer: &writer)
             })
     }
@@ -82,7 +82,6 @@ struct V3SSE: Sendable {
     let handlers: V3Handlers
     let engine: JobEngine
     let jobID: String
-    let pipeline: V3Pipeline
 
     private enum Input: Sendable {
         case event(JobEvent)
@@ -104,12 +103,13 @@ struct V3SSE: Sendable {
             return
         }
         let record = subscription.record
+        let kind: V3Pipeline = record.pipeline == .csvImport ? .imports : .enrichment
         try await write(
             event: "progress", id: "\(ms)-initial",
             progress(status: record.status, progress: record.progress, processed: record.processedCount, total: record.totalCount),
             &writer)
         if record.status.isTerminal {
-            try await writeFinal(status: record.status, error: record.error, &writer)
+            try await writeFinal(status: record.status, error: record.error, kind, &writer)
             try await writer.finish(nil)
             return
         }
@@ -138,7 +138,7 @@ struct V3SSE: Sendable {
                         lastProgress = .now
                         let payload = event.payload
                         if payload.status.isTerminal {
-                            try await writeFinal(status: payload.status, error: payload.error, &writer)
+                            try await writeFinal(status: payload.status, error: payload.error, kind, &writer)
                             break loop
                         }
                         try await write(
@@ -188,9 +188,11 @@ struct V3SSE: Sendable {
     }
 
     /// `completed` with the books, or `failed` with the nested error.
-    private func writeFinal(status: JobState, error: JobError?, _ writer: inout any ResponseBodyWriter) async throws {
+    private func writeFinal(
+        status: JobState, error: JobError?, _ kind: V3Pipeline, _ writer: inout any ResponseBodyWriter
+    ) async throws {
         if status == .completed {
-            let books = await handlers.books(of: engine, id: jobID, pipeline: pipeline)
+            let books = await handlers.books(of: engine, id: jobID, pipeline: kind)
             let data: JSONValue = [
                 "jobId": .string(jobID), "status": "completed", "results": .array(books), "timestamp": timestamp,
             ]

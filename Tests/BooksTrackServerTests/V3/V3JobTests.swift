@@ -67,8 +67,10 @@ struct V3JobTests {
             #expect(data["status"]?.stringValue == "queued")
             #expect(data["streamUrl"]?.stringValue == "http://127.0.0.1:\(server.port)/v3/jobs/imports/\(id)/stream")
             let links = try response.json()["_links"]
-            #expect(links?["stream"]?["href"]?.stringValue == "/v3/jobs/imports/\(id)/stream")
-            #expect(links?["cancel"]?["href"]?.stringValue == "/v3/jobs/imports/\(id)")
+            let jobURL = "http://127.0.0.1:\(server.port)/v3/jobs/imports/\(id)"
+            #expect(links?["self"] == ["href": .string(jobURL), "rel": "self", "method": "GET"])
+            #expect(links?["stream"] == ["href": .string(jobURL + "/stream"), "rel": "related", "method": "GET"])
+            #expect(links?["cancel"] == ["href": .string(jobURL), "rel": "related", "method": "DELETE"])
 
             let stream = try await Self.readStream(server, "/v3/jobs/imports/\(id)/stream", token: token)
             #expect(stream.status == 200)
@@ -286,6 +288,14 @@ struct V3JobTests {
             let results = try await httpRequest(.GET, server.base + "/v3/jobs/imports/\(id)/results")
             #expect(results.status == 200)
             #expect(try results.data()["results"] == [])
+            // Jobs are found by id whatever the route's pipeline; problems are sent as application/json.
+            let other = try await httpRequest(.GET, server.base + "/v3/jobs/enrichment/\(id)")
+            #expect(other.status == 200)
+            #expect(try other.data()["type"]?.stringValue == "csv_import")
+            let missing = try await httpRequest(.GET, server.base + "/v3/jobs/imports/\(UUID().uuidString)")
+            #expect(missing.status == 404)
+            #expect(missing.header("Content-Type") == "application/json")
+            #expect(try missing.json()["instance"]?.stringValue?.hasPrefix("https://127.0.0.1:") == true)
             // An unknown job's token is refused before any stream.
             let unknown = try await httpRequest(
                 .GET, server.base + "/v3/jobs/imports/\(UUID().uuidString.lowercased())/stream",
