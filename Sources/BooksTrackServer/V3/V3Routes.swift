@@ -118,11 +118,13 @@ struct V3Handlers: Sendable {
     var engineSource: JobEngineSource? { services.jobEngine.withLock { $0 } }
     var hasJobs: Bool { engineSource != nil }
 
-    // MARK: Recommendations (src/api-v3/recommendations.ts @ e40ae5d)
+    // MARK: Recommendations (src/api-v3/discovery.ts @ 082ae1d, src/api-v3/recommendations.ts @ e40ae5d)
 
     /// `GET /v3/recommendations/weekly?limit=` (1–20, default 10): `{weekOf (the Sunday), recommendations:
-    /// [{isbn, title, author, coverUrl?, reason}], count, totalAvailable}` from the weekly route's data.
+    /// [{isbn, title, author, coverUrl?, reason}], count, totalAvailable}` from the weekly route's data;
+    /// `metadata: {…, source, cached, processingTime}`, `_links.self` `/v3/recommendations/weekly?limit=N`.
     func weekly(_ request: Request) throws -> Response {
+        let started = ContinuousClock.now
         let limit = try V3Query(request).int("limit", default: 10, range: 1...20)
         let now = services.now()
         let (picks, total) = try recommendations(limit: limit, now: now)
@@ -132,20 +134,32 @@ struct V3Handlers: Sendable {
             "recommendations": .array(picks), "count": .number(Double(picks.count)),
             "totalAvailable": .number(Double(total)),
         ]
-        return V3Wire.success(data, now: now, links: ["self": V3Wire.link(V3Wire.instance(of: request))])
+        return V3Wire.success(
+            data, now: now, metadata: Self.sourceMetadata(started),
+            links: ["self": V3Wire.link("/v3/recommendations/weekly?limit=\(limit)")])
+    }
+
+    /// `{source: "alexandria", cached: false, processingTime}` (the D1 answer of the recommendation routes).
+    static func sourceMetadata(_ started: ContinuousClock.Instant) -> [String: JSONValue] {
+        ["source": "alexandria", "cached": false, "processingTime": .number(Double(started.elapsedMilliseconds))]
     }
 
     /// `GET /v3/recommendations/personalized?limit=&userId=`: production ignores the user and falls back
-    /// to the weekly picks (`strategy: "weekly_fallback"`).
+    /// to the weekly picks (`strategy: "weekly_fallback"`); none → 404 "No recommendations available at this time".
     func personalized(_ request: Request) throws -> Response {
-        let limit = try V3Query(request).int("limit", default: 10, range: 1...20)
+        let started = ContinuousClock.now
+        let query = V3Query(request)
+        let limit = try query.int("limit", default: 10, range: 1...20)
+        let user = query.parameters.string("userId")
         let now = services.now()
         let (picks, _) = try recommendations(limit: limit, now: now)
+        guard !picks.isEmpty else { throw V3Problem.notFound("No recommendations available at this time") }
         let data: JSONValue = [
             "recommendations": .array(picks), "total": .number(Double(picks.count)), "strategy": "weekly_fallback",
             "generatedAt": .string(ISO8601.string(from: now)),
         ]
-        return V3Wire.success(data, now: now, links: ["self": V3Wire.link(V3Wire.instance(of: request))])
+        let href = "/v3/recommendations/personalized?limit=\(limit)" + (user.map { "&userId=\($0)" } ?? "")
+        return V3Wire.success(data, now: now, metadata: Self.sourceMetadata(started), links: ["self": V3Wire.link(href)])
     }
 
     private func recommendations(limit: Int, now: Date) throws -> ([JSONValue], Int) {
@@ -154,7 +168,7 @@ struct V3Handlers: Sendable {
         let picks = all.prefix(limit).map { pick -> JSONValue in
             var object: [String: JSONValue] = [
                 "isbn": .string(pick.book.isbn13 ?? pick.book.isbn10.map(V3Wire.isbn13) ?? ""),
-                "title": .string(pick.book.title), "author": .string(pick.book.authors.first ?? "Unknown"),
+                "title": .string(pick.book.title), "author": .string(pick.book.authors.first ?? "Unknown Author"),
                 "reason": .string(pick.reason),
             ]
             if let cover = pick.book.imageURL { object["coverUrl"] = .string(cover) }

@@ -220,6 +220,8 @@ struct V3RouteTests {
             let personal = try Self.json(try await server.get("/v3/recommendations/personalized?userId=u1&limit=3"))
             #expect(personal["data"]?["strategy"]?.stringValue == "weekly_fallback")
             #expect(personal["data"]?["total"]?.intValue == 3)
+            #expect(personal["_links"]?["self"]?["href"]?.stringValue == "/v3/recommendations/personalized?limit=3&userId=u1")
+            #expect(personal["metadata"]?["source"]?.stringValue == "alexandria")
         }
         var empty = FakeCatalog()
         empty.hasRecommendations = false
@@ -227,6 +229,9 @@ struct V3RouteTests {
             _ = try Self.expectProblem(
                 try await server.get("/v3/recommendations/weekly"), status: 404, code: "NOT_FOUND",
                 detail: "No recommendations available for this week")
+            _ = try Self.expectProblem(
+                try await server.get("/v3/recommendations/personalized"), status: 404, code: "NOT_FOUND",
+                detail: "No recommendations available at this time")
         }
     }
 
