@@ -29,7 +29,9 @@ struct V3Problem: Error, Sendable {
     /// Extra headers (`Retry-After`, rate-limit headers).
     var headers: HTTPFields = [:]
 
-    init(_ code: ErrorCode, _ detail: String, status: Int? = nil, retryAfterMs: Int? = nil, errors: [V3FieldError]? = nil) {
+    init(
+        _ code: ErrorCode, _ detail: String, status: Int? = nil, retryAfterMs: Int? = nil, errors: [V3FieldError]? = nil
+    ) {
         self.code = code.rawValue
         self.status = status ?? Self.statusMap[code.rawValue] ?? code.httpStatus ?? 500
         self.detail = detail
@@ -91,7 +93,8 @@ struct V3Problem: Error, Sendable {
     /// The problem's JSON; `instance` is the request URL (`c.req.url`).
     func body(instance: String, now: Date) -> JSONValue {
         var object: [String: JSONValue] = [
-            "type": .string("https://api.oooefam.net/errors/" + code.lowercased().replacingOccurrences(of: "_", with: "-")),
+            "type": .string(
+                "https://api.oooefam.net/errors/" + code.lowercased().replacingOccurrences(of: "_", with: "-")),
             "title": .string(Self.titleMap[code] ?? "Error"),
             "status": .number(Double(status)),
             "detail": .string(detail),
@@ -163,7 +166,9 @@ enum V3Wire {
         _ data: JSONValue, status: HTTPResponse.Status = .ok, now: Date, metadata extra: [String: JSONValue] = [:],
         links: JSONValue? = nil, headers: HTTPFields = [:], extraTop: [String: JSONValue] = [:]
     ) -> Response {
-        var metadata: [String: JSONValue] = ["timestamp": .string(ISO8601.string(from: now)), "requestId": .string(requestID())]
+        var metadata: [String: JSONValue] = [
+            "timestamp": .string(ISO8601.string(from: now)), "requestId": .string(requestID()),
+        ]
         metadata.merge(extra) { _, new in new }
         var object: [String: JSONValue] = ["success": true, "data": data, "metadata": .object(metadata)]
         if let links { object["_links"] = links }

@@ -155,7 +155,8 @@ extension V3Handlers {
         }
         var errors: [V3FieldError] = []
         if list.isEmpty {
-            errors.append(V3FieldError(field: field, message: "Array must contain at least 1 element(s)", code: "too_small"))
+            errors.append(
+                V3FieldError(field: field, message: "Array must contain at least 1 element(s)", code: "too_small"))
         }
         if list.count > maxAsyncISBNs {
             errors.append(

@@ -173,7 +173,8 @@ extension V3Handlers {
         var object: [String: JSONValue] = [
             "jobId": .string(record.id), "type": .string(type), "status": .string(wireStatus(record.status)),
             "progress": .number(record.progress), "processedCount": .number(Double(record.processedCount)),
-            "totalCount": .number(Double(record.totalCount)), "startTime": .string(ISO8601.string(from: record.startTime)),
+            "totalCount": .number(Double(record.totalCount)),
+            "startTime": .string(ISO8601.string(from: record.startTime)),
         ]
         if let completed = record.completedTime { object["completedTime"] = .string(ISO8601.string(from: completed)) }
         if let error = wireError(status: record.status, error: record.error) { object["error"] = error }

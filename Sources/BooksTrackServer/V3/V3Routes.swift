@@ -159,7 +159,8 @@ struct V3Handlers: Sendable {
             "generatedAt": .string(ISO8601.string(from: now)),
         ]
         let href = "/v3/recommendations/personalized?limit=\(limit)" + (user.map { "&userId=\($0)" } ?? "")
-        return V3Wire.success(data, now: now, metadata: Self.sourceMetadata(started), links: ["self": V3Wire.link(href)])
+        return V3Wire.success(
+            data, now: now, metadata: Self.sourceMetadata(started), links: ["self": V3Wire.link(href)])
     }
 
     private func recommendations(limit: Int, now: Date) throws -> ([JSONValue], Int) {

@@ -71,7 +71,8 @@ extension V3Handlers {
         var error: [String: JSONValue] = ["code": .string(code), "message": .string(message)]
         if let hint { error["hint"] = .string(hint) }
         let body: JSONValue = [
-            "success": false, "error": .object(error), "metadata": ["timestamp": .string(ISO8601.string(from: services.now()))],
+            "success": false, "error": .object(error),
+            "metadata": ["timestamp": .string(ISO8601.string(from: services.now()))],
         ]
         return V3Wire.json(body, status: .canonical(status))
     }
@@ -94,7 +95,8 @@ struct V3SSE: Sendable {
     private var ms: Int64 { now.epochMilliseconds }
 
     func run(lastEventID: String?, writer: inout any ResponseBodyWriter) async throws {
-        let opening = lastEventID.map { ": reconnected from event \(SSEFormat.sanitize($0))\n" } ?? ": connection established\n"
+        let opening =
+            lastEventID.map { ": reconnected from event \(SSEFormat.sanitize($0))\n" } ?? ": connection established\n"
         try await writer.write(ByteBuffer(string: opening + "retry: 5000\n\n"))
         guard let subscription = await engine.subscribe(to: jobID, afterSequence: .max) else {
             let error: JSONValue = ["code": "JOB_NOT_FOUND", "message": "Job not found or not initialized"]
@@ -106,7 +108,9 @@ struct V3SSE: Sendable {
         let kind: V3Pipeline = record.pipeline == .csvImport ? .imports : .enrichment
         try await write(
             event: "progress", id: "\(ms)-initial",
-            progress(status: record.status, progress: record.progress, processed: record.processedCount, total: record.totalCount),
+            progress(
+                status: record.status, progress: record.progress, processed: record.processedCount,
+                total: record.totalCount),
             &writer)
         if record.status.isTerminal {
             try await writeFinal(status: record.status, error: record.error, kind, &writer)
@@ -119,16 +123,8 @@ struct V3SSE: Sendable {
         try await withGracefulShutdownHandler {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 defer { group.cancelAll() }
-                group.addTask {
-                    for await event in subscription.live { input.yield(.event(event)) }
-                    input.yield(.liveEnded)
-                }
-                group.addTask {
-                    while !Task.isCancelled {
-                        try await Task.sleep(for: tick)
-                        input.yield(.tick)
-                    }
-                }
+                subscription.feed(
+                    input, into: &group, tick: tick, event: { .event($0) }, ended: .liveEnded, ticked: .tick)
                 var lastWrite = ContinuousClock.now
                 var lastProgress = ContinuousClock.now
                 loop: for await next in inputs {
@@ -151,11 +147,13 @@ struct V3SSE: Sendable {
                             let error: JSONValue = [
                                 "code": "STREAM_TIMEOUT",
                                 "message": .string(
-                                    "No progress for \(SSESession.describe(config.streamTimeout)). Use polling endpoint to check status."),
+                                    "No progress for \(SSESession.describe(config.streamTimeout)). "
+                                        + "Use polling endpoint to check status."),
                                 "retryable": true,
                             ]
                             try await write(
-                                event: "timeout", ["jobId": .string(jobID), "error": error, "timestamp": timestamp], &writer)
+                                event: "timeout", ["jobId": .string(jobID), "error": error, "timestamp": timestamp],
+                                &writer)
                             break loop
                         }
                         if ContinuousClock.now - lastWrite >= config.heartbeatInterval {

@@ -36,19 +36,23 @@ struct V3FixtureRecorder {
                 .POST, server.base + "/v3/books/enrich", headers: [("Content-Type", "application/json")],
                 body: Array("{\"isbns\": [\"043902348X\", \(many)]}".utf8))
             try Self.save("problem-validation-400\(suffix).json", validation.body)
-            try Self.save("book\(suffix).json", try await httpRequest(.GET, server.base + "/v3/books/9780618260300").body)
+            try Self.save(
+                "book\(suffix).json", try await httpRequest(.GET, server.base + "/v3/books/9780618260300").body)
             try Self.save(
                 "search-page-1\(suffix).json",
                 try await httpRequest(.GET, server.base + "/v3/books/search?q=the&limit=2").body)
-            try Self.save("capabilities\(suffix).json", try await httpRequest(.GET, server.base + "/v3/capabilities").body)
+            try Self.save(
+                "capabilities\(suffix).json", try await httpRequest(.GET, server.base + "/v3/capabilities").body)
 
             let accepted = try await V3JobTests.upload(server, V3JobTests.threeRows)
             try Self.save("import-accepted\(suffix).json", accepted.body)
             let (id, token) = try V3JobTests.accepted(accepted)
             let stream = try await V3JobTests.readStream(server, "/v3/jobs/imports/\(id)/stream", token: token)
-            try Data(stream.text.utf8).write(to: Self.directory.appendingPathComponent("sse-import-completed\(suffix).txt"))
+            try Data(stream.text.utf8).write(
+                to: Self.directory.appendingPathComponent("sse-import-completed\(suffix).txt"))
             try Self.save(
-                "job-status-completed\(suffix).json", try await httpRequest(.GET, server.base + "/v3/jobs/imports/\(id)").body)
+                "job-status-completed\(suffix).json",
+                try await httpRequest(.GET, server.base + "/v3/jobs/imports/\(id)").body)
             try Self.save(
                 "job-results\(suffix).json",
                 try await httpRequest(.GET, server.base + "/v3/jobs/imports/\(id)/results").body)

@@ -13,7 +13,8 @@ struct V3JobTests {
 
     /// A live server with the default modules (job engine tuned by `configure`) over the jobs catalog.
     static func withServer(
-        dialect: ServerDialect = .contract, configure: @escaping @Sendable (inout JobEngineConfiguration) -> Void = { _ in },
+        dialect: ServerDialect = .contract,
+        configure: @escaping @Sendable (inout JobEngineConfiguration) -> Void = { _ in },
         _ body: (RunningServer) async throws -> Void
     ) async throws {
         var config = ServerConfiguration(port: 0)
@@ -117,7 +118,8 @@ struct V3JobTests {
             let (id, token) = try Self.accepted(try await Self.upload(server, Self.threeRows))
             let path = "/v3/jobs/imports/\(id)/stream"
 
-            let noAccept = try await httpRequest(.GET, server.base + path, headers: [("Authorization", "Bearer \(token)")])
+            let noAccept = try await httpRequest(
+                .GET, server.base + path, headers: [("Authorization", "Bearer \(token)")])
             #expect(noAccept.status == 400)
             #expect(try noAccept.json()["error"]?["code"]?.stringValue == "INVALID_ACCEPT_HEADER")
             #expect(try noAccept.json()["error"]?["hint"]?.stringValue != nil)
@@ -132,14 +134,17 @@ struct V3JobTests {
                     == "Valid Bearer token required. Obtain from job initiation response.")
             // A refreshed-style UUID token never opens a v3 stream.
             let uuid = try await httpRequest(
-                .GET, server.base + path, headers: sse + [("Authorization", "Bearer \(UUID().uuidString.lowercased())")])
+                .GET, server.base + path, headers: sse + [("Authorization", "Bearer \(UUID().uuidString.lowercased())")]
+            )
             #expect(uuid.status == 401)
 
             let wrong = String(repeating: "ab", count: 32)
-            let mismatch = try await httpRequest(.GET, server.base + path, headers: sse + [("Authorization", "Bearer \(wrong)")])
+            let mismatch = try await httpRequest(
+                .GET, server.base + path, headers: sse + [("Authorization", "Bearer \(wrong)")])
             #expect(mismatch.status == 401)
             #expect(
-                try mismatch.json()["error"]?["message"]?.stringValue == "Invalid auth token. Token does not match this job.")
+                try mismatch.json()["error"]?["message"]?.stringValue
+                    == "Invalid auth token. Token does not match this job.")
 
             let unknown = try await Self.readStream(
                 server, "/v3/jobs/imports/\(UUID().uuidString.lowercased())/stream", token: wrong)
@@ -213,9 +218,11 @@ struct V3JobTests {
             let isbns = ["9780618260300", "9780451524935", "9780000000000"] + (0..<57).map { _ in "9780743273565" }
             let body = try JSONEncoder().encode(["isbns": JSONValue.array(isbns.map(JSONValue.string)), "async": true])
             let response = try await httpRequest(
-                .POST, server.base + "/v3/books/enrich", headers: [("Content-Type", "application/json")], body: Array(body))
+                .POST, server.base + "/v3/books/enrich", headers: [("Content-Type", "application/json")],
+                body: Array(body))
             let (id, token) = try Self.accepted(response)
-            #expect(try response.data()["streamUrl"]?.stringValue?.hasSuffix("/v3/jobs/enrichment/\(id)/stream") == true)
+            #expect(
+                try response.data()["streamUrl"]?.stringValue?.hasSuffix("/v3/jobs/enrichment/\(id)/stream") == true)
 
             let stream = try await Self.readStream(server, "/v3/jobs/enrichment/\(id)/stream", token: token)
             let final = try #require(sseBlocks(stream.text).last)
@@ -280,7 +287,9 @@ struct V3JobTests {
         try await Self.withServer(dialect: .production) { server in
             let response = try await Self.upload(server, Self.threeRows)
             let (id, token) = try Self.accepted(response)
-            #expect(try response.data()["streamUrl"]?.stringValue == "https://127.0.0.1:\(server.port)/v3/jobs/imports/\(id)/stream")
+            #expect(
+                try response.data()["streamUrl"]?.stringValue
+                    == "https://127.0.0.1:\(server.port)/v3/jobs/imports/\(id)/stream")
             let stream = try await Self.readStream(server, "/v3/jobs/imports/\(id)/stream", token: token)
             let final = try #require(sseBlocks(stream.text).last)
             #expect(try Self.json(final.data)["results"]?.arrayValue?.count == 2)

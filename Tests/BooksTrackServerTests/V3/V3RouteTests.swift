@@ -19,7 +19,8 @@ struct V3RouteTests {
 
     /// The problem body's essentials.
     static func expectProblem(
-        _ response: TestResponse, status: Int, code: String, detail: String? = nil, sourceLocation: SourceLocation = #_sourceLocation
+        _ response: TestResponse, status: Int, code: String, detail: String? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> JSONValue {
         let body = try json(response)
         #expect(response.status == status, sourceLocation: sourceLocation)
@@ -78,7 +79,8 @@ struct V3RouteTests {
                 #expect(body["retryable"]?.boolValue == false)
             }
             _ = try Self.expectProblem(
-                try await server.get("/v3/books/9780451524935"), status: 404, code: "NOT_FOUND", detail: "Book not found")
+                try await server.get("/v3/books/9780451524935"), status: 404, code: "NOT_FOUND",
+                detail: "Book not found")
         }
     }
 
@@ -103,13 +105,15 @@ struct V3RouteTests {
             let next = try #require(first["_links"]?["next"]?["href"]?.stringValue)
             #expect(next == "/v3/books/search?q=the&mode=text&limit=1&offset=1")
             #expect(first["_links"]?["prev"] == nil)
-            #expect(first["_links"]?["self"]?["href"]?.stringValue == "/v3/books/search?q=the&mode=text&limit=1&offset=0")
+            #expect(
+                first["_links"]?["self"]?["href"]?.stringValue == "/v3/books/search?q=the&mode=text&limit=1&offset=0")
             #expect(first["_links"]?["next"]?["rel"]?.stringValue == "next")
 
             let second = try Self.json(try await server.get("/v3/books/search?q=the&limit=1&page=2"))
             #expect(second["data"]?["query"]?["offset"]?.intValue == 1)
             #expect(second["data"]?["results"]?[0]?["isbn"] != data["results"]?[0]?["isbn"])
-            #expect(second["_links"]?["prev"]?["href"]?.stringValue == "/v3/books/search?q=the&mode=text&limit=1&offset=0")
+            #expect(
+                second["_links"]?["prev"]?["href"]?.stringValue == "/v3/books/search?q=the&mode=text&limit=1&offset=0")
 
             // Following production's `next` link (offset, no page) gives page 1 again.
             let followed = try Self.json(try await server.get(next))
@@ -122,12 +126,14 @@ struct V3RouteTests {
             let none = try Self.json(try await server.get("/v3/books/search?q=zzzzqqq"))
             #expect(none["data"]?["results"] == [] && none["data"]?["totalCount"]?.intValue == 0)
             #expect(none["_links"] == nil)
-            let missing = try Self.expectProblem(try await server.get("/v3/books/search"), status: 400, code: "INVALID_REQUEST")
+            let missing = try Self.expectProblem(
+                try await server.get("/v3/books/search"), status: 400, code: "INVALID_REQUEST")
             #expect(missing["errors"]?[0]?["field"]?.stringValue == "q")
             let limit = try Self.expectProblem(
                 try await server.get("/v3/books/search?q=x&limit=101"), status: 400, code: "INVALID_REQUEST")
             #expect(limit["errors"]?[0]?["field"]?.stringValue == "limit")
-            _ = try Self.expectProblem(try await server.get("/v3/books/search?q=x&page=0"), status: 400, code: "INVALID_REQUEST")
+            _ = try Self.expectProblem(
+                try await server.get("/v3/books/search?q=x&page=0"), status: 400, code: "INVALID_REQUEST")
         }
     }
 
@@ -195,7 +201,10 @@ struct V3RouteTests {
             let body = try Self.json(try await server.get("/v3/capabilities"))
             #expect(body["features"]?["semantic_search"]?.boolValue == true)
             #expect(body["features"]?["similar_books"]?.boolValue == true)
-            #expect(body["limits"] == ["semantic_search_rpm": 10, "text_search_rpm": 60, "csv_max_rows": 1000, "batch_max_photos": 50])
+            #expect(
+                body["limits"] == [
+                    "semantic_search_rpm": 10, "text_search_rpm": 60, "csv_max_rows": 1000, "batch_max_photos": 50,
+                ])
             #expect(body["version"]?.stringValue == "3.4.3")
         }
     }
@@ -220,7 +229,9 @@ struct V3RouteTests {
             let personal = try Self.json(try await server.get("/v3/recommendations/personalized?userId=u1&limit=3"))
             #expect(personal["data"]?["strategy"]?.stringValue == "weekly_fallback")
             #expect(personal["data"]?["total"]?.intValue == 3)
-            #expect(personal["_links"]?["self"]?["href"]?.stringValue == "/v3/recommendations/personalized?limit=3&userId=u1")
+            #expect(
+                personal["_links"]?["self"]?["href"]?.stringValue
+                    == "/v3/recommendations/personalized?limit=3&userId=u1")
             #expect(personal["metadata"]?["source"]?.stringValue == "alexandria")
         }
         var empty = FakeCatalog()
@@ -275,7 +286,9 @@ struct V3RouteTests {
     @Test func circuitOpenHasRetryAfterMsButNoHeader() async throws {
         var config = TestServer.testConfiguration()
         config.faultInjectionEnabled = true
-        config.faultRules = [FaultRule(pathPrefix: "/v3/books", action: .circuitOpen(retryAfterMs: 60_000, provider: nil))]
+        config.faultRules = [
+            FaultRule(pathPrefix: "/v3/books", action: .circuitOpen(retryAfterMs: 60_000, provider: nil))
+        ]
         try await TestServer.with(config, modules: Self.modules) { server in
             let response = try await server.get("/v3/books/9780439023481")
             let body = try Self.expectProblem(response, status: 503, code: "CIRCUIT_OPEN")
@@ -299,7 +312,8 @@ extension JSONValue {
 @Suite struct SHA256DigestTests {
     @Test func knownVectors() {
         #expect(SHA256Digest.hex([]) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
-        #expect(SHA256Digest.hex(Array("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(
+            SHA256Digest.hex(Array("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
         let long = Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)
         #expect(SHA256Digest.hex(long) == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
     }
