@@ -55,7 +55,9 @@ struct V3Problem: Error, Sendable {
     /// keeps `retryAfterMs` but loses `Retry-After`: v3's getBookRoute (index.ts @ e40ae5d) sends the
     /// problem alone.
     init(_ error: APIError) {
-        self.init(error.code, error.message, status: Int(error.status.code), retryAfterMs: error.retryAfterMs)
+        // errors.ts maps FEATURE_NOT_AVAILABLE to 501 (the contract's envelope says 503).
+        let status = error.code == .featureNotAvailable ? 501 : Int(error.status.code)
+        self.init(error.code, error.message, status: status, retryAfterMs: error.retryAfterMs)
         headers = error.headers
         if error.code == .circuitOpen { headers[.retryAfter] = nil }
     }

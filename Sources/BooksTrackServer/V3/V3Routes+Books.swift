@@ -62,10 +62,15 @@ extension V3Handlers {
         guard q.count <= 200 else {
             throw V3Problem.validation(field: "q", "String must contain at most 200 character(s)", code: "too_big")
         }
+        // The schema's modes are text, semantic and similar, and production answers every mode with the
+        // title search, echoing the mode (index.ts @ e40ae5d never reads it). The stand-in refuses the
+        // modes it does not serve; the production dialect reproduces the title matches.
         let mode = query.parameters.string("mode") ?? "text"
-        guard mode == "text" else {
+        let modes = dialect == .production ? ["text", "semantic", "similar"] : ["text"]
+        guard modes.contains(mode) else {
+            let expected = modes.map { "'\($0)'" }.joined(separator: " | ")
             throw V3Problem.validation(
-                field: "mode", "Invalid enum value. Expected 'text', received '\(mode.prefix(40))'",
+                field: "mode", "Invalid enum value. Expected \(expected), received '\(mode.prefix(40))'",
                 code: "invalid_enum_value")
         }
         let page = try query.int("page", default: 1, range: 1...10_000)

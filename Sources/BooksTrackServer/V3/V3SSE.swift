@@ -56,14 +56,21 @@ extension V3Handlers {
         let handlers = self
         return Response(
             status: .ok,
-            headers: [
-                .contentType: "text/event-stream", .cacheControl: "no-cache, no-store, must-revalidate",
-                .connection: "keep-alive",
-            ],
+            headers: Self.streamHeaders,
             body: ResponseBody { writer in
                 try await V3SSE(handlers: handlers, engine: engine, jobID: path.id)
                     .run(lastEventID: lastEventID, writer: &writer)
             })
+    }
+
+    /// stream.ts's response headers.
+    static var streamHeaders: HTTPFields {
+        var headers: HTTPFields = [
+            .contentType: "text/event-stream", .cacheControl: "no-cache, no-store, must-revalidate",
+            .connection: "keep-alive", .accessControlAllowOrigin: "*",
+        ]
+        if let name = JobHeader.accelBuffering { headers[name] = "no" }
+        return headers
     }
 
     /// The stream route's own refusal body: `{success: false, error: {code, message, hint?}, metadata: {timestamp}}`.
@@ -94,9 +101,22 @@ struct V3SSE: Sendable {
     private var timestamp: JSONValue { .string(ISO8601.string(from: now)) }
     private var ms: Int64 { now.epochMilliseconds }
 
+    /// The epoch milliseconds at the head of a `Last-Event-ID` such as `1795639106748-progress`
+    /// (`parseLastEventId`: JavaScript's `parseInt`), or nil.
+    static func resumeMilliseconds(_ lastEventID: String?) -> Int64? {
+        guard let lastEventID else { return nil }
+        let trimmed = lastEventID.drop { $0 == " " }
+        let sign = trimmed.first == "-" ? "-" : ""
+        let digits = trimmed.dropFirst(sign.count).prefix { $0.isASCII && $0.isNumber }
+        return digits.isEmpty ? nil : Int64(sign + digits)
+    }
+
+    /// A resumed stream (an event id from the last 10 s) skips the initial progress event.
     func run(lastEventID: String?, writer: inout any ResponseBodyWriter) async throws {
+        let resume = Self.resumeMilliseconds(lastEventID)
         let opening =
-            lastEventID.map { ": reconnected from event \(SSEFormat.sanitize($0))\n" } ?? ": connection established\n"
+            resume == nil
+            ? ": connection established\n" : ": reconnected from event \(SSEFormat.sanitize(lastEventID ?? ""))\n"
         try await writer.write(ByteBuffer(string: opening + "retry: 5000\n\n"))
         guard let subscription = await engine.subscribe(to: jobID, afterSequence: .max) else {
             let error: JSONValue = ["code": "JOB_NOT_FOUND", "message": "Job not found or not initialized"]
@@ -106,12 +126,14 @@ struct V3SSE: Sendable {
         }
         let record = subscription.record
         let kind: V3Pipeline = record.pipeline == .csvImport ? .imports : .enrichment
-        try await write(
-            event: "progress", id: "\(ms)-initial",
-            progress(
-                status: record.status, progress: record.progress, processed: record.processedCount,
-                total: record.totalCount),
-            &writer)
+        if resume.map({ ms - $0 >= 10_000 }) ?? true {
+            try await write(
+                event: "progress", id: "\(ms)-initial",
+                progress(
+                    status: record.status, progress: record.progress, processed: record.processedCount,
+                    total: record.totalCount),
+                &writer)
+        }
         if record.status.isTerminal {
             try await writeFinal(status: record.status, error: record.error, kind, &writer)
             try await writer.finish(nil)

@@ -281,6 +281,61 @@ struct V3JobTests {
         }
     }
 
+    // MARK: Resume, expiry, scans, switched-off features
+
+    @Test func resumedStreamSkipsTheInitialEvent() async throws {
+        try await Self.withServer(configure: { $0.itemsPerSecond = 4 }) { server in
+            let (id, token) = try Self.accepted(try await Self.upload(server, Self.threeRows))
+            let recent = "\(Int64(Date().timeIntervalSince1970 * 1000))-progress"
+            let resumed = try await withDeadline("resumed stream") {
+                var request = HTTPClientRequest(url: server.base + "/v3/jobs/imports/\(id)/stream")
+                request.headers.add(name: "Accept", value: "text/event-stream")
+                request.headers.add(name: "Authorization", value: "Bearer \(token)")
+                request.headers.add(name: "Last-Event-ID", value: recent)
+                let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
+                #expect(response.headers.first(name: "X-Accel-Buffering") == "no")
+                #expect(response.headers.first(name: "Access-Control-Allow-Origin") == "*")
+                var text = Data()
+                for try await chunk in response.body { text.append(contentsOf: chunk.readableBytesView) }
+                return String(decoding: text, as: UTF8.self)
+            }
+            #expect(resumed.hasPrefix(": reconnected from event \(recent)\nretry: 5000\n\n"))
+            #expect(!sseBlocks(resumed).contains { $0.id?.hasSuffix("-initial") == true })
+            #expect(sseBlocks(resumed).last?.event == "completed")
+            #expect(V3SSE.resumeMilliseconds("1795639106748-progress") == 1_795_639_106_748)
+            #expect(V3SSE.resumeMilliseconds("abc") == nil && V3SSE.resumeMilliseconds(nil) == nil)
+        }
+    }
+
+    @Test func expiredTokenIsRefused() async throws {
+        try await Self.withServer(configure: { $0.tokenLifetime = .milliseconds(200) }) { server in
+            let (id, token) = try Self.accepted(try await Self.upload(server, Self.threeRows))
+            try await Task.sleep(for: .milliseconds(400))
+            let response = try await httpRequest(
+                .GET, server.base + "/v3/jobs/imports/\(id)/stream",
+                headers: [("Accept", "text/event-stream"), ("Authorization", "Bearer \(token)")])
+            #expect(response.status == 401)
+            #expect(try response.errorCode() == "TOKEN_EXPIRED")
+        }
+    }
+
+    @Test func scansAndSwitchedOffFeatures() async throws {
+        var config = ServerConfiguration(port: 0)
+        config.disabledFeatures = [.csvImport]
+        try await LiveServer.running(
+            config, catalog: JobsFakeCatalog.standard, modules: LocalServer.defaultModules, logLevel: .error
+        ) { server in
+            let scan = try await httpRequest(.GET, server.base + "/v3/jobs/scans/\(UUID().uuidString)")
+            #expect(scan.status == 404)
+            #expect(try scan.json()["detail"]?.stringValue == "Scan job not found")
+            let upload = try await Self.upload(server, Self.threeRows)
+            #expect(upload.status == 501)
+            #expect(try upload.json()["code"]?.stringValue == "FEATURE_NOT_AVAILABLE")
+            let capabilities = try await httpRequest(.GET, server.base + "/v3/capabilities")
+            #expect(try capabilities.json()["features"]?["csv_import"]?.boolValue == false)
+        }
+    }
+
     // MARK: Production dialect
 
     @Test func productionQuirks() async throws {

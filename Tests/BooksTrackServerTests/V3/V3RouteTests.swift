@@ -137,6 +137,22 @@ struct V3RouteTests {
         }
     }
 
+    @Test func searchModes() async throws {
+        try await TestServer.with(modules: Self.modules) { server in
+            let semantic = try await server.get("/v3/books/search?q=the&mode=semantic")
+            let body = try Self.expectProblem(semantic, status: 400, code: "INVALID_REQUEST")
+            #expect(body["errors"]?[0]?["field"]?.stringValue == "mode")
+        }
+        try await TestServer.with(Self.production(), modules: Self.modules) { server in
+            // Production answers every mode with title matches, echoing the mode.
+            let semantic = try Self.json(try await server.get("/v3/books/search?q=the&mode=semantic"))
+            #expect(semantic["data"]?["query"]?["mode"]?.stringValue == "semantic")
+            #expect(semantic["data"]?["totalCount"]?.intValue == 3)
+            let bad = try await server.get("/v3/books/search?q=the&mode=psychic")
+            #expect(bad.status == 400 && bad.header("Content-Type") == "application/json")
+        }
+    }
+
     // MARK: Enrich (sync)
 
     @Test func syncEnrich() async throws {
