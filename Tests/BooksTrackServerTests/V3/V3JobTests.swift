@@ -336,6 +336,24 @@ struct V3JobTests {
         }
     }
 
+    @Test func shutdownEndsAnOpenStreamWithStreamError() async throws {
+        let temp = try TempDir()
+        defer { temp.cleanup() }
+        let server = try await LocalServer.start(
+            ServerConfiguration(port: 0), catalog: JobsFakeCatalog.standard,
+            modules: [
+                CoreRoutes(), V3Routes(), JobRoutes(dataDirectory: temp.url, configure: { $0.itemsPerSecond = 0.01 }),
+            ]
+        )
+        let (id, token) = try Self.accepted(try await Self.upload(server, Self.threeRows))
+        async let stream = Self.readStream(server, "/v3/jobs/imports/\(id)/stream", token: token)
+        try await Task.sleep(for: .milliseconds(300))
+        await server.shutdown()
+        let last = try #require(sseBlocks(try await stream.text).last)
+        #expect(last.event == "error")
+        #expect(try Self.json(last.data)["error"]?["code"]?.stringValue == "STREAM_ERROR")
+    }
+
     // MARK: Production dialect
 
     @Test func productionQuirks() async throws {
