@@ -4,6 +4,12 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 
+/// A looked-up v3 book, encoded once (sorted keys), with its ETag.
+struct V3EncodedBook: Sendable {
+    let bytes: ByteBuffer
+    let etag: String
+}
+
 /// The v3 book routes (bendv3 `src/api-v3/index.ts` @ e40ae5d).
 extension V3Handlers {
     static let isbnMessage = "Must be ISBN-10 or ISBN-13"
@@ -16,35 +22,51 @@ extension V3Handlers {
 
     /// `{success, data: Book, metadata: {timestamp, requestId, source, cached, processingTime}, _links: {self, enrich}}`
     /// with `ETag: "<isbn>-<16 hex of the SHA-256 of the book JSON>"` and `Cache-Control: public, max-age=3600`;
-    /// `If-None-Match` equal to the ETag is a 304 without a body.
+    /// `If-None-Match` equal to the ETag is a 304 without a body. The encoded book and its ETag are kept
+    /// in the response cache (as the v1 ISBN route keeps its result), so a repeated lookup only writes
+    /// the envelope around stored bytes (`metadata.cached: true`).
     func book(_ request: Request, isbn raw: String) throws -> Response {
         let started = ContinuousClock.now
         guard V3Wire.isISBNPattern(raw) else {
             throw V3Problem.validation(field: "isbn", Self.isbnMessage, code: "invalid_string")
         }
-        guard let book = try services.catalog.book(isbn13: V3Wire.isbn13(raw)) else {
-            throw V3Problem.notFound("Book not found")
+        let now = services.now()
+        let key = "v3book:\(dialect.rawValue):\(raw)"
+        let entry: V3EncodedBook
+        let hit: Bool
+        if let stored = services.responseCache.value(V3EncodedBook.self, for: key, now: now) {
+            (entry, hit) = (stored, true)
+        } else {
+            guard let book = try services.catalog.book(isbn13: V3Wire.isbn13(raw)) else {
+                throw V3Problem.notFound("Book not found")
+            }
+            let data = try JSONCoding.encoder(sortedKeys: true).encode(V3Book(catalog: book).json(dialect))
+            entry = V3EncodedBook(
+                bytes: ByteBuffer(bytes: data), etag: "\"\(raw)-\(SHA256Digest.hex(Array(data)).prefix(16))\"")
+            services.responseCache.store(entry, for: key, ttl: SearchRoutes.isbnTTL, now: now)
+            hit = false
         }
-        let data = V3Book(catalog: book).json(dialect)
-        let canonical = (try? JSONCoding.encoder(sortedKeys: true).encode(data)) ?? Data()
-        let etag = "\"\(raw)-\(SHA256Digest.hex(Array(canonical)).prefix(16))\""
-        var headers: HTTPFields = [.eTag: etag, .cacheControl: "public, max-age=3600"]
-        if request.headers[.ifNoneMatch] == etag {
+        var headers: HTTPFields = [.eTag: entry.etag, .cacheControl: "public, max-age=3600"]
+        if request.headers[.ifNoneMatch] == entry.etag {
             // Production answers `c.body(null, 304)` before setting its headers.
             return Response(status: .notModified, headers: dialect == .production ? [:] : headers)
         }
         headers[.contentType] = "application/json"
-        return V3Wire.success(
-            data, now: services.now(),
-            metadata: [
-                "source": "alexandria", "cached": false,
-                "processingTime": .number(Double(started.elapsedMilliseconds)),
-            ],
-            links: [
-                "self": V3Wire.link("/v3/books/\(raw)"),
-                "enrich": V3Wire.link("/v3/books/enrich", rel: "related", method: "POST"),
-            ],
-            headers: headers)
+        var body = ByteBuffer()
+        body.reserveCapacity(entry.bytes.readableBytes + 400)
+        body.writeStaticString(#"{"success":true,"data":"#)
+        body.writeImmutableBuffer(entry.bytes)
+        body.writeStaticString(#","metadata":{"timestamp":"#)
+        JSONText.writeString(ISO8601.string(from: now), to: &body)
+        body.writeStaticString(#","requestId":"#)
+        JSONText.writeString(V3Wire.requestID(), to: &body)
+        body.writeStaticString(
+            hit ? #","source":"alexandria","cached":true"# : #","source":"alexandria","cached":false"#)
+        body.writeString(#","processingTime":\#(started.elapsedMilliseconds)},"_links":{"self":{"href":"#)
+        JSONText.writeString("/v3/books/\(raw)", to: &body)
+        body.writeStaticString(
+            #","rel":"self","method":"GET"},"enrich":{"href":"/v3/books/enrich","rel":"related","method":"POST"}}}"#)
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: body))
     }
 
     // MARK: GET /v3/books/search

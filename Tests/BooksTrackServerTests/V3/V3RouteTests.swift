@@ -61,6 +61,9 @@ struct V3RouteTests {
             #expect(again.status == 304 && again.body.isEmpty)
             let stale = try await server.get("/v3/books/9780439023481", headers: [("If-None-Match", "\"x\"")])
             #expect(stale.status == 200)
+            #expect(try Self.json(stale)["metadata"]?["cached"]?.boolValue == true)
+            #expect(try Self.json(stale)["data"] == book)
+            #expect(stale.header("ETag") == etag)
 
             // An ISBN-10 is looked up by its ISBN-13.
             #expect(try await server.get("/v3/books/0439023483").status == 200)
