@@ -166,7 +166,8 @@ struct ServerParts: Sendable {
     /// The same routes answering in this process, without a socket.
     var inProcessResponder: LocalResponder {
         let responder = self.responder
-        return LocalResponder(respond: { try await responder.respond(to: $0, context: $1) }, logger: logger)
+        return LocalResponder(
+            respond: { try await responder.respond(to: $0, context: $1) }, logger: logger, authority: port == 0 ? host : "\(host):\(port)")
     }
 
     /// The application serving the routes on `host:port`; `onListening` gets the bound port.

@@ -1,6 +1,9 @@
 import AsyncHTTPClient
 import BooksTrackContract
 import Foundation
+import HTTPTypes
+import NIOCore
+import NIOFoundationCompat
 import NIOHTTP1
 import Testing
 
@@ -352,6 +355,33 @@ struct V3JobTests {
         let last = try #require(sseBlocks(try await stream.text).last)
         #expect(last.event == "error")
         #expect(try Self.json(last.data)["error"]?["code"]?.stringValue == "STREAM_ERROR")
+    }
+
+    /// The embedded backend's path: an on-demand server answering in-process names its reserved port in
+    /// the stream URL, and the stream is read once the socket is opened.
+    @Test func inProcessImportNamesTheReservedPort() async throws {
+        let temp = try TempDir()
+        defer { temp.cleanup() }
+        let server = try await LocalServer.start(
+            ServerConfiguration(port: 0), catalog: JobsFakeCatalog.standard,
+            modules: [CoreRoutes(), V3Routes(), JobRoutes(dataDirectory: temp.url, opensLazily: true)],
+            listening: .onDemand)
+        let form = multipart(content: Array(Self.threeRows.utf8))
+        var headers = HTTPFields()
+        headers[.contentType] = form.contentType
+        let local = try await server.responder.respond(
+            method: .post, target: "/v3/jobs/imports", headers: headers, body: ByteBuffer(bytes: form.body),
+            bodyLimit: 1 << 20)
+        #expect(local.status == 202)
+        let data = try JSONDecoder().decode(JSONValue.self, from: Data(buffer: local.body))["data"]
+        let id = try #require(data?["jobId"]?.stringValue)
+        #expect(
+            data?["streamUrl"]?.stringValue == "http://127.0.0.1:\(server.port)/v3/jobs/imports/\(id)/stream")
+        try await server.listen()
+        let token = try #require(data?["token"]?.stringValue)
+        let stream = try await Self.readStream(server, "/v3/jobs/imports/\(id)/stream", token: token)
+        #expect(sseBlocks(stream.text).last?.event == "completed")
+        await server.shutdown()
     }
 
     // MARK: Production dialect
