@@ -124,7 +124,7 @@ struct V3Problem: Error, Sendable {
 
 /// Shared pieces of the v3 wire.
 enum V3Wire {
-    /// The version production's capabilities report (`src/api-v3/discovery.ts` @ e40ae5d, package 3.4.3).
+    /// The version production's capabilities report (`src/api-v3/discovery.ts` @ e40ae5d).
     static let productionVersion = "3.4.3"
 
     /// `metadata.requestId`.
@@ -186,7 +186,7 @@ enum V3Wire {
         return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 
-    /// `{href, rel, method}` (a HATEOAS link of index.ts / jobs/common.ts `createJobLinks` @ e40ae5d).
+    /// `{href, rel, method}` (a HATEOAS link of index.ts / jobs/common.ts `createJobLinks` @ 00c2471).
     static func link(_ href: String, rel: String = "self", method: String = "GET") -> JSONValue {
         ["href": .string(href), "rel": .string(rel), "method": .string(method)]
     }

@@ -3,7 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 
-/// A v3 job route's `{pipeline}` (`src/api-v3/jobs/{imports,enrichment,scans}.ts` @ e40ae5d).
+/// A v3 job route's `{pipeline}` (`src/api-v3/jobs/imports.ts` @ 075ee29; enrichment and scans alike).
 enum V3Pipeline: String, Sendable {
     case imports, enrichment, scans
 
@@ -115,7 +115,7 @@ extension V3Handlers {
 
     /// 202 `{success, data: {jobId, status: "queued", streamUrl, token}, metadata, _links: {self, stream, cancel}}`.
     /// `streamUrl` is absolute on the request's host: `http://` here, `https://` always in the production
-    /// dialect (`jobs/common.ts` `buildStreamUrl` @ e40ae5d).
+    /// dialect (`jobs/common.ts` `buildStreamUrl` @ 00c2471).
     func accepted(_ record: JobRecord, pipeline: V3Pipeline, request: Request) -> Response {
         let job = V3Wire.origin(of: request, dialect: dialect) + "/v3/jobs/\(pipeline.rawValue)/\(record.id)"
         let data: JSONValue = [
@@ -142,7 +142,7 @@ extension V3Handlers {
 
     /// The job of this pipeline (404 problem otherwise). The production dialect finds any job by its id
     /// whatever the route's pipeline: production keys its job objects by the id alone (jobs/common.ts
-    /// `getJobStateManagerDO` @ e40ae5d), so `/v3/jobs/enrichment/<import id>` answers the import.
+    /// `getJobStateManagerDO` @ 00c2471), so `/v3/jobs/enrichment/<import id>` answers the import.
     private func job(_ pipeline: V3Pipeline, _ id: String) async throws -> (JobEngine, JobRecord) {
         let engine = try requireEngine().engine()
         guard let record = await engine.record(of: id),
@@ -155,7 +155,7 @@ extension V3Handlers {
 
     /// The status as production's job object stores it (`initialized`, `processing`, `completed`,
     /// `failed`; a cancel records `failed`), quoted raw in the results and cancel refusals
-    /// (jobs/imports.ts @ e40ae5d).
+    /// (jobs/imports.ts @ 075ee29).
     static func storedStatus(_ state: JobState) -> String { state == .canceled ? "failed" : state.rawValue }
 
     /// `GET /v3/jobs/{pipeline}/{id}`.

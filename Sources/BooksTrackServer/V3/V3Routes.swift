@@ -4,7 +4,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 
-/// The API v3 routes of today's production (bendv3 3.4.3, `src/api-v3/*` @ e40ae5d), served beside
+/// The API v3 routes of today's production (bendv3 3.4.3, `src/api-v3/*`, read at the commits each file names), served beside
 /// the v1/v2 routes as production did during its migration: books (lookup, search, enrich),
 /// capabilities, weekly/personalized recommendations, and the job routes (`imports`, `enrichment`)
 /// with v3 job tokens and the v3 SSE wire. Failures are RFC 9457 problems (`V3Problem`); an unknown
@@ -118,7 +118,7 @@ struct V3Handlers: Sendable {
     var engineSource: JobEngineSource? { services.jobEngine.withLock { $0 } }
     var hasJobs: Bool { engineSource != nil }
 
-    // MARK: Recommendations (src/api-v3/discovery.ts @ 082ae1d, src/api-v3/recommendations.ts @ e40ae5d)
+    // MARK: Recommendations (src/api-v3/discovery.ts @ e40ae5d, src/api-v3/recommendations.ts @ e40ae5d)
 
     /// `GET /v3/recommendations/weekly?limit=` (1–20, default 10): `{weekOf (the Sunday), recommendations:
     /// [{isbn, title, author, coverUrl?, reason}], count, totalAvailable}` from the weekly route's data;

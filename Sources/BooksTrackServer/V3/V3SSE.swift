@@ -165,6 +165,11 @@ struct V3SSE: Sendable {
                                 status: payload.status, progress: payload.progress, processed: payload.processedCount,
                                 total: payload.totalCount), &writer)
                     case .tick:
+                        // stream.ts checks the heartbeat before the timeout in each round.
+                        if ContinuousClock.now - lastWrite >= config.heartbeatInterval {
+                            lastWrite = .now
+                            try await write(event: "ping", ["timestamp": timestamp], &writer)
+                        }
                         if ContinuousClock.now - lastProgress >= config.streamTimeout {
                             let error: JSONValue = [
                                 "code": "STREAM_TIMEOUT",
@@ -177,10 +182,6 @@ struct V3SSE: Sendable {
                                 event: "timeout", ["jobId": .string(jobID), "error": error, "timestamp": timestamp],
                                 &writer)
                             break loop
-                        }
-                        if ContinuousClock.now - lastWrite >= config.heartbeatInterval {
-                            lastWrite = .now
-                            try await write(event: "ping", ["timestamp": timestamp], &writer)
                         }
                     case .liveEnded:
                         let error: JSONValue = [
