@@ -384,6 +384,24 @@ struct V3JobTests {
         await server.shutdown()
     }
 
+    @Test func aFailedImportEndsWithANestedUpperCaseError() async throws {
+        try await Self.withServer { server in
+            let (id, token) = try Self.accepted(try await Self.upload(server, "   \n"))
+            let stream = try await Self.readStream(server, "/v3/jobs/imports/\(id)/stream", token: token)
+            let final = try #require(sseBlocks(stream.text).last)
+            #expect(final.event == "failed" && final.id?.hasSuffix("-final") == true)
+            let error = try Self.json(final.data)["error"]
+            #expect(error?["code"]?.stringValue == "E_CSV_PROCESSING_FAILED")
+            #expect(error?["message"]?.stringValue == "the file is empty")
+            #expect(error?["retryable"]?.boolValue == false)
+            let status = try await httpRequest(.GET, server.base + "/v3/jobs/imports/\(id)")
+            #expect(try status.data()["status"]?.stringValue == "failed")
+            #expect(try status.data()["error"]?["code"]?.stringValue == "E_CSV_PROCESSING_FAILED")
+            let cancel = try await httpRequest(.DELETE, server.base + "/v3/jobs/imports/\(id)")
+            #expect(cancel.status == 409)
+        }
+    }
+
     // MARK: Production dialect
 
     @Test func productionQuirks() async throws {
