@@ -62,7 +62,7 @@ public struct LocalEmbeddedBackend: EmbeddedBackend {
             // store opens at the first job request, so it never opens `jobs.sqlite` either.
             return try await LocalServer.start(
                 configuration, catalog: catalog, logger: logger,
-                modules: [CoreRoutes(), JobRoutes(opensLazily: true)], listening: .onDemand)
+                modules: [CoreRoutes(), V3Routes(), JobRoutes(opensLazily: true)], listening: .onDemand)
         } catch {
             throw ShellError(.network, "cannot start the embedded server: \(error)")
         }

@@ -34,6 +34,8 @@ extension ServerConfiguration {
                                         times per stream (fault injection)
         --dialect contract|production   answer as documented (default) or as the deployed backend's
                                         source does, quirks included (docs/production-dialect.md)
+        --no-legacy-routes              answer every /v1 and /api/v2 route with the route-gone 404
+                                        of production 3.x (only /v3 and /health are served)
         """
 
     /// Builds a configuration from `bts serve` flags (both `--flag value` and `--flag=value`),
@@ -136,6 +138,8 @@ extension ServerConfiguration {
                 }
                 config.jobs.sseDropFault = SSEDropFault(afterEvents: after, maxDrops: parts.count == 2 ? Int(parts[1]) : nil)
                 needsFaultInjection.append("--sse-drop")
+            case "--no-legacy-routes":
+                config.servesLegacyRoutes = false
             case "--dialect":
                 let text = try value(for: flag, inline: inline)
                 guard let dialect = ServerDialect(name: text) else {

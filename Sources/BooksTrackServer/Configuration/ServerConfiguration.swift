@@ -43,6 +43,9 @@ public struct ServerConfiguration: Sendable {
     public var jobs: JobTuning
     /// The contract (default) or the deployed backend's dialect (`--dialect production`).
     public var dialect: ServerDialect
+    /// Whether the `/v1/*` and `/api/v2/*` routes are served (`--no-legacy-routes` turns them off:
+    /// they answer production 3.x's `Endpoint not found` 404, as `src/router.ts` @ e40ae5d mounts none).
+    public var servesLegacyRoutes = true
 
     /// The `Deprecation` / `Sunset` / `Link` values for legacy routes.
     public struct LegacyDeprecation: Sendable, Hashable {

@@ -55,6 +55,7 @@ extension JobRoutes: ServerRouteModule {
         let engine = opensLazily
             ? JobEngineSource(configuration: engineConfiguration, opening: open) : JobEngineSource(try open())
 
+        services.jobEngine.withLock { $0 = engine }
         router.add(middleware: JobFeatureGate(services: services))
         router.add(middleware: services.rateLimitByRoute())
         JobRoutes.register(on: router, engine: engine) { _, context in context.clientAddress }

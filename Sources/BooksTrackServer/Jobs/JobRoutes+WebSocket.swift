@@ -139,16 +139,8 @@ enum JobWebSocket {
                     } catch {}
                     input.yield(.clientGone)
                 }
-                group.addTask {
-                    for await event in subscription.live { input.yield(.event(event)) }
-                    input.yield(.liveEnded)
-                }
-                group.addTask {
-                    while !Task.isCancelled {
-                        try await Task.sleep(for: tick)
-                        input.yield(.tick)
-                    }
-                }
+                subscription.feed(
+                    input, into: &group, tick: tick, event: { .event($0) }, ended: .liveEnded, ticked: .tick)
                 var pending = inputs.makeAsyncIterator()
                 while let next = await pending.next() {
                     let now = ContinuousClock.now

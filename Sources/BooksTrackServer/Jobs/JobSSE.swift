@@ -57,16 +57,8 @@ enum JobSSE {
         try await withGracefulShutdownHandler {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 defer { group.cancelAll() }
-                group.addTask {
-                    for await event in subscription.live { input.yield(.event(event)) }
-                    input.yield(.liveEnded)
-                }
-                group.addTask {
-                    while !Task.isCancelled {
-                        try await Task.sleep(for: tick)
-                        input.yield(.tick)
-                    }
-                }
+                subscription.feed(
+                    input, into: &group, tick: tick, event: { .event($0) }, ended: .liveEnded, ticked: .tick)
                 var steps = subscription.replay.makeIterator()
                 var pending = inputs.makeAsyncIterator()
                 var closed = false

@@ -17,7 +17,10 @@ struct ResponseHeadersMiddleware: RouterMiddleware {
         do {
             response = try await next(request, context)
         } catch {
-            response = services.apiError(from: error, request: request).response()
+            let apiError = services.apiError(from: error, request: request)
+            // v3 routes answer RFC 9457 problems, also for a middleware's refusal (rate limit, fault).
+            response = V3Wire.isV3(request.uri.path)
+                ? V3Problem(apiError).response(to: request, now: services.now(), dialect: services.configuration.dialect) : apiError.response()
         }
         let elapsed = ContinuousClock.now - started
         let ms = elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000

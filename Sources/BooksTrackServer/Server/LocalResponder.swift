@@ -10,13 +10,15 @@ import NIOCore
 public struct LocalResponder: Sendable {
     let respond: @Sendable (Request, ServerRequestContext) async throws -> Response
     let logger: Logger
+    /// The request's `host:port` (the server's own address: v3's absolute stream URLs name it).
+    var authority = "127.0.0.1"
 
     /// Answers one request: `target` is the path with its query. The body is read up to `bodyLimit`
     /// bytes; beyond that it throws `LocalResponderBodyTooLarge`.
     public func respond(
         method: HTTPRequest.Method, target: String, headers: HTTPFields, body: ByteBuffer?, bodyLimit: Int
     ) async throws -> (status: Int, headers: HTTPFields, body: ByteBuffer) {
-        let head = HTTPRequest(method: method, scheme: "http", authority: "127.0.0.1", path: target, headerFields: headers)
+        let head = HTTPRequest(method: method, scheme: "http", authority: authority, path: target, headerFields: headers)
         let request = Request(head: head, body: RequestBody(buffer: body ?? ByteBuffer()))
         let context = ServerRequestContext(inProcess: logger)
         let response = try await respond(request, context)
@@ -42,4 +44,6 @@ extension ServerRequestContext {
 
 private struct InProcessContextSource: RequestContextSource {
     let logger: Logger
+    /// The request's `host:port` (the server's own address: v3's absolute stream URLs name it).
+    var authority = "127.0.0.1"
 }

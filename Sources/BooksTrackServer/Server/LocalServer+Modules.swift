@@ -18,7 +18,10 @@ extension LocalServer {
     ///                 providedFeatures: [.csvImport, .batchEnrichment, .sseProgress, .jobCancellation])
     ///         }
     ///     }
+    ///
+    /// `V3Routes` comes before `JobRoutes`: the job module adds router-wide middlewares (feature gate,
+    /// route classing) that apply to every route registered after it.
     public static var defaultModules: [any ServerRouteModule] {
-        [CoreRoutes(), JobRoutes()]
+        [CoreRoutes(), V3Routes(), JobRoutes()]
     }
 }

@@ -111,6 +111,9 @@ public enum LocalServer {
     static func makeParts(services: ServerServices, modules: [any ServerRouteModule], logger: Logger) throws -> ServerParts {
         let configuration = services.configuration
         let router = Router(context: ServerRequestContext.self)
+        if !configuration.servesLegacyRoutes {
+            router.add(middleware: LegacyRoutesGoneMiddleware(services: services))
+        }
         if configuration.dialect == .production {
             router.add(middleware: ProductionDialectMiddleware(services: services))
         }
@@ -163,7 +166,8 @@ struct ServerParts: Sendable {
     /// The same routes answering in this process, without a socket.
     var inProcessResponder: LocalResponder {
         let responder = self.responder
-        return LocalResponder(respond: { try await responder.respond(to: $0, context: $1) }, logger: logger)
+        return LocalResponder(
+            respond: { try await responder.respond(to: $0, context: $1) }, logger: logger, authority: port == 0 ? host : "\(host):\(port)")
     }
 
     /// The application serving the routes on `host:port`; `onListening` gets the bound port.

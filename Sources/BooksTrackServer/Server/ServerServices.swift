@@ -26,6 +26,8 @@ public final class ServerServices: Sendable {
     let providedFeatures = Locked(Set<ServerFeature>())
     /// What `--dialect production` remembers between requests (batch job ids, used WebSocket tokens).
     let dialectState = ProductionDialectState()
+    /// The job engine of the job routes module, once installed (the v3 job routes share it).
+    let jobEngine = Locked<JobEngineSource?>(nil)
 
     init(
         configuration: ServerConfiguration, catalog: any CatalogQuerying, logger: Logger,
