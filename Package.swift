@@ -102,6 +102,7 @@ let package = Package(
             dependencies: [
                 "BooksTrackContract",
                 "BooksTrackCatalog",
+                "BooksTrackScanning",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),

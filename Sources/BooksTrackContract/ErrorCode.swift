@@ -53,6 +53,8 @@ public struct ErrorCode: RawRepresentable, Hashable, Codable, Sendable, Expressi
     public static let csvProcessingFailed: ErrorCode = "E_CSV_PROCESSING_FAILED"
     /// Job-level: the batch enrichment failed.
     public static let batchProcessingFailed: ErrorCode = "E_BATCH_PROCESSING_FAILED"
+    /// Job-level: the bookshelf scan failed (the seeds' AI scan; the stand-in's barcode reader).
+    public static let aiScanFailed: ErrorCode = "E_AI_SCAN_FAILED"
     /// Job-level: unknown failure.
     public static let unknownError: ErrorCode = "E_UNKNOWN_ERROR"
     /// The route does not exist on this server (a route-level 404, e.g. production's `Endpoint not

@@ -74,3 +74,23 @@ import Testing
         #expect(PhotoDecodingError.notAnImage.description == "it is not a JPEG, PNG or WebP image")
     }
 }
+
+/// `BTS_SAMPLE_PHOTO=path swift test --filter SamplePhoto` writes the sample photo of
+/// `scripts/examples/back-covers.jpg`: five back-cover barcodes of catalog books at several angles.
+@Suite struct SamplePhoto {
+    static let isbns = ["9780439023481", "9780441172719", "9780061120084", "9780451524935", "9780743273565"]
+
+    static func make() -> GrayImage {
+        BarcodeReaderTests.photo(
+            [(isbns[0], 0, 3), (isbns[1], 12, 3), (isbns[2], -20, 3), (isbns[3], 90, 2), (isbns[4], 35, 3)],
+            width: 1600, height: 1100, noise: 10)
+    }
+
+    @Test func theSamplePhotoReadsBack() throws {
+        let bytes = try #require(Self.make().jpegData(quality: 82))
+        #expect(Set(try BarcodeReader.read(photo: bytes).map(\.isbn)) == Set(Self.isbns))
+        if let path = ProcessInfo.processInfo.environment["BTS_SAMPLE_PHOTO"] {
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+        }
+    }
+}

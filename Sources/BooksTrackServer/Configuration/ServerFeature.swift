@@ -9,6 +9,8 @@ public enum ServerFeature: String, CaseIterable, Sendable, Hashable, Codable {
     case batchEnrichment = "batch_enrichment"
     case sseProgress = "sse_progress"
     case jobCancellation = "job_cancellation"
+    /// Bookshelf scans: ISBN barcodes read from photos (`POST /v3/jobs/scans`, `POST /v1/scan/bookshelf`).
+    case bookshelfScan = "bookshelf_scan"
 
     /// Accepts the wire name (`semantic_search`), a dashed form (`semantic-search`) or a short alias.
     public init?(name: String) {
@@ -25,6 +27,7 @@ public enum ServerFeature: String, CaseIterable, Sendable, Hashable, Codable {
         case "batch": self = .batchEnrichment
         case "sse": self = .sseProgress
         case "cancel", "cancellation": self = .jobCancellation
+        case "scan", "scans": self = .bookshelfScan
         default: return nil
         }
     }

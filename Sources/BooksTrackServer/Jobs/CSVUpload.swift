@@ -70,6 +70,12 @@ enum CSVUpload {
 
     /// The body of the first part named `file`.
     static func filePart(of body: ByteBuffer, boundary: String) throws(Failure) -> ByteBuffer {
+        guard let file = try parts(of: body, boundary: boundary).firstPart(named: "file") else { throw .missingFilePart }
+        return file.body
+    }
+
+    /// Every part of a multipart body, in order.
+    static func parts(of body: ByteBuffer, boundary: String) throws(Failure) -> [MultipartPart] {
         let parser = MultipartParser(boundary: boundary)
         var parts: [MultipartPart] = []
         var headers = HTTPHeaders()
@@ -86,7 +92,6 @@ enum CSVUpload {
         } catch {
             throw .invalid("the multipart/form-data body is malformed (\(error))")
         }
-        guard let file = parts.firstPart(named: "file") else { throw .missingFilePart }
-        return file.body
+        return parts
     }
 }

@@ -35,6 +35,7 @@ public actor JobEngine {
         var progressStride = 1
         var importTally = ImportTally()
         var batchResults: [BatchItemResult] = []
+        var scanResults: [DetectedBook] = []
     }
 
     /// Opens the engine on `configuration.dataDirectory`, recovering the jobs stored there.
@@ -124,6 +125,26 @@ public actor JobEngine {
             await Self.runBatch(engine: self, jobID: id, items: items, catalog: catalog, pacing: pacing)
         }
         return (record, false)
+    }
+
+    /// Starts a bookshelf scan of `photos` (each JPEG, PNG or WebP): one item a photo.
+    public func submitScan(photos: [[UInt8]], owner: String) throws(SubmissionError) -> JobRecord {
+        let record = try create(pipeline: .bookshelfScan, id: Self.makeJobID(), owner: owner, totalCount: photos.count)
+        let pacing = itemPacing
+        let catalog = catalog
+        let id = record.id
+        running[id]?.task = Task.detached { [self] in
+            await Self.runScan(engine: self, jobID: id, photos: photos, catalog: catalog, pacing: pacing)
+        }
+        return record
+    }
+
+    /// One photo read: its books (each ISBN once over the whole job); false when the job is no longer running.
+    func recordScanPhoto(_ id: String, _ books: [DetectedBook]) -> Bool {
+        guard running[id] != nil else { return false }
+        let seen = Set(running[id]?.scanResults.compactMap(\.isbn) ?? [])
+        running[id]?.scanResults.append(contentsOf: books.filter { $0.isbn.map { !seen.contains($0) } ?? true })
+        return advance(id, succeeded: true)
     }
 
     private var itemPacing: Duration? {
@@ -223,6 +244,7 @@ public actor JobEngine {
             switch pipeline {
             case .csvImport: return try encoder.encode(run.importTally.results)
             case .batchEnrichment: return try encoder.encode(run.batchResults)
+            case .bookshelfScan: return try encoder.encode(run.scanResults)
             }
         } catch {
             logger.error("could not encode job results", metadata: ["error": "\(error)"])

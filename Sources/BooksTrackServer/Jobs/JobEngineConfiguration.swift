@@ -93,7 +93,7 @@ public struct JobEngineConfiguration: Sendable {
     func resultsTTL(for pipeline: JobPipeline) -> Duration {
         switch pipeline {
         case .csvImport: return importResultsTTL
-        case .batchEnrichment: return batchResultsTTL
+        case .batchEnrichment, .bookshelfScan: return batchResultsTTL
         }
     }
 }

@@ -5,6 +5,7 @@ import Foundation
 public enum JobPipeline: String, Codable, Sendable, Hashable, CaseIterable {
     case csvImport = "csv_import"
     case batchEnrichment = "batch_enrichment"
+    case bookshelfScan = "bookshelf_scan"
 
     /// The wire value.
     public var wire: Pipeline { Pipeline(rawValue: rawValue) }

@@ -74,7 +74,7 @@ extension JobRoutes: ServerRouteModule {
                 await engine.openedEngine?.shutdown()
                 if temporary { try? FileManager.default.removeItem(at: directory) }
             },
-            providedFeatures: [.csvImport, .batchEnrichment, .sseProgress, .jobCancellation])
+            providedFeatures: [.csvImport, .batchEnrichment, .sseProgress, .jobCancellation, .bookshelfScan])
     }
 }
 

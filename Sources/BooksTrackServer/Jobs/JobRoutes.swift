@@ -30,6 +30,7 @@ public struct JobRoutes: Sendable {
         clientIP: @escaping @Sendable (Request, Context) -> String
     ) {
         registerImports(on: router, engine: source, clientIP: clientIP)
+        registerScans(on: router, engine: source, clientIP: clientIP)
         registerBatch(on: router, engine: source, clientIP: clientIP)
         registerCancel(on: router, engine: source)
     }

@@ -7,12 +7,21 @@ import Hummingbird
 enum V3Pipeline: String, Sendable {
     case imports, enrichment, scans
 
-    /// The engine's pipeline (the stand-in runs no bookshelf scans).
-    var engine: JobPipeline? {
+    /// The engine's pipeline.
+    var engine: JobPipeline {
         switch self {
         case .imports: return .csvImport
         case .enrichment: return .batchEnrichment
-        case .scans: return nil
+        case .scans: return .bookshelfScan
+        }
+    }
+
+    /// The route segment of an engine pipeline.
+    init(_ pipeline: JobPipeline) {
+        switch pipeline {
+        case .csvImport: self = .imports
+        case .batchEnrichment: self = .enrichment
+        case .bookshelfScan: self = .scans
         }
     }
 
@@ -113,6 +122,28 @@ extension V3Handlers {
         return accepted(record, pipeline: .imports, request: request)
     }
 
+    /// `POST /v3/jobs/scans`: multipart `photos[]`, 1–5 photos (JPEG, PNG or WebP by content), at most
+    /// 10 MB each (413) and 50 MB together (413), as `src/api-v3/jobs/scans.ts` @ 0077bbc refuses them;
+    /// the stand-in reads their ISBN barcodes (`JobEngine.runScan`).
+    func submitScan(_ request: Request, owner: String) async throws -> Response {
+        let source = try requireEngine()
+        try services.require(.bookshelfScan)
+        let photos: [[UInt8]]
+        switch await ScanUpload.photos(of: request) {
+        case .success(let read): photos = read
+        case .failure(let refusal):
+            throw V3Problem(refusal.code, refusal.message, status: refusal.code == .fileTooLarge ? 413 : 400)
+        }
+        let engine = try source.engine()
+        let record: JobRecord
+        do throws(JobEngine.SubmissionError) {
+            record = try await engine.submitScan(photos: photos, owner: owner)
+        } catch {
+            throw Self.problem(error)
+        }
+        return accepted(record, pipeline: .scans, request: request)
+    }
+
     /// 202 `{success, data: {jobId, status: "queued", streamUrl, token}, metadata, _links: {self, stream, cancel}}`.
     /// `streamUrl` is absolute on the request's host: `http://` here, `https://` always in the production
     /// dialect (`jobs/common.ts` `buildStreamUrl` @ 00c2471).
@@ -169,7 +200,7 @@ extension V3Handlers {
     /// The engine's `initialized` is `queued`; a canceled job is `failed` with `CANCELED` (production's
     /// cancel records the job through its error path).
     static func status(_ record: JobRecord) -> JSONValue {
-        let type = record.pipeline == .csvImport ? V3Pipeline.imports.type : V3Pipeline.enrichment.type
+        let type = V3Pipeline(record.pipeline).type
         var object: [String: JSONValue] = [
             "jobId": .string(record.id), "type": .string(type), "status": .string(wireStatus(record.status)),
             "progress": .number(record.progress), "processedCount": .number(Double(record.processedCount)),
@@ -210,7 +241,7 @@ extension V3Handlers {
         guard record.status == .completed else {
             throw V3Problem.notFound("Job not completed. Current status: \(Self.storedStatus(record.status))")
         }
-        let kind: V3Pipeline = record.pipeline == .csvImport ? .imports : .enrichment
+        let kind = V3Pipeline(record.pipeline)
         let results = dialect == .production ? [] : await books(of: engine, id: id, pipeline: kind)
         let data: JSONValue = ["jobId": .string(id), "status": "completed", "results": .array(results)]
         return V3Wire.success(data, now: services.now())
@@ -234,7 +265,10 @@ extension V3Handlers {
                 return V3Book(catalog: book).json(dialect, enriched: true)
             }
         case .scans:
-            return []
+            let found = (try? decoder.decode([DetectedBook].self, from: data)) ?? []
+            return found.compactMap { book in
+                (try? JSONCoding.encoder().encode(book)).flatMap { try? decoder.decode(JSONValue.self, from: $0) }
+            }
         }
     }
 

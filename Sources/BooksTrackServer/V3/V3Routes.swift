@@ -37,6 +37,9 @@ public struct V3Routes: ServerRouteModule {
         group.post("jobs/imports") { request, context in
             await v3.runAsync(request) { try await v3.submitImport(request, owner: context.clientAddress) }
         }
+        group.post("jobs/scans") { request, context in
+            await v3.runAsync(request) { try await v3.submitScan(request, owner: context.clientAddress) }
+        }
         group.get("jobs/:pipeline/:id") { request, context in
             await v3.runAsync(request) { try await v3.jobStatus(request, V3JobPath(context)) }
         }

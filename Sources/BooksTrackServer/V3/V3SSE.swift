@@ -125,7 +125,7 @@ struct V3SSE: Sendable {
             return
         }
         let record = subscription.record
-        let kind: V3Pipeline = record.pipeline == .csvImport ? .imports : .enrichment
+        let kind = V3Pipeline(record.pipeline)
         if resume.map({ ms - $0 >= 10_000 }) ?? true {
             try await write(
                 event: "progress", id: "\(ms)-initial",
