@@ -144,7 +144,7 @@ import Testing
     @Test func documentedDefaults() {
         let expected: [BudgetClass: (Int, Int)] = [
             .search: (100, 60), .semantic: (5, 60), .similar: (10, 60), .enrich: (5, 60), .batch: (10, 60),
-            .import: (5, 60), .jobs: (30, 60), .global: (1000, 3600),
+            .import: (5, 60), .scan: (5, 60), .jobs: (30, 60), .global: (1000, 3600),
         ]
         #expect(BudgetClass.allCases.count == expected.count)
         for (c, (limit, window)) in expected {

@@ -40,7 +40,17 @@ extension BooksTrackAPI {
         var spec = RequestSpec(.GET, "/v1/search/author", query: items)
         spec.notFoundMessage = "No author search on this server."
         spec.offering = "author search"
-        if dialect == .v3 { return try await legacyFallback(SearchResults.self, spec) }
+        if dialect == .v3 {
+            // v3 has no author search; a server that still routes v1 may have only the advanced route
+            // (production's v1 never had /v1/search/author).
+            do {
+                return try await legacyFallback(SearchResults.self, spec)
+            } catch where error.code == .routeNotOffered {
+                var advanced = RequestSpec(.GET, "/v1/search/advanced", query: [("author", String(name.prefix(200)))] + (limit.map { [("limit", String($0))] } ?? []))
+                advanced.offering = "author search"
+                return try await legacyFallback(SearchResults.self, advanced)
+            }
+        }
         do {
             return try await call(SearchResults.self, spec)
         } catch where error.httpStatus == 404 {

@@ -56,6 +56,8 @@ extension BooksTrackAPI {
         spec.offering = "batch enrichment"
         let accepted = try await call(V3JobAccepted.self, spec)
         adopt(job: accepted.value, pipeline: .batchEnrichment)
+        if v3Requested.count > 64 { v3Requested.removeAll(keepingCapacity: true) }
+        v3Requested[accepted.value.jobId] = isbns
         return accepted.map {
             BatchJobAccepted(jobId: $0.jobId, authToken: $0.token, totalCount: isbns.count, sseUrl: $0.streamUrl)
         }
@@ -121,8 +123,11 @@ extension BooksTrackAPI {
         let known = pipeline ?? jobPipelines[jobID] ?? .csvImport
         do {
             let response = try await call(V3JobResultsBody.self, spec)
-            let results = JobResults(v3: response.value.results, pipeline: known)
-            if results.isEmpty, let kept = v3Results[jobID] { return response.map { _ in kept } }
+            // An empty list may be production's bug (not "nothing found"): only a list with books is whole,
+            // and the books a `completed` event carried win over an empty list.
+            let listed = response.value.results.arrayValue?.isEmpty == false
+            let results = JobResults(v3: response.value.results, pipeline: known, requested: listed ? v3Requested[jobID] : nil)
+            if results.isEmpty, let kept = v3Results[jobID], !kept.isEmpty { return response.map { _ in kept } }
             return response.map { _ in results }
         } catch where error.category == .notFound {
             if let kept = v3Results[jobID] {
@@ -191,7 +196,15 @@ struct V3JobResultsBody: Decodable, Sendable {
 extension JobResults {
     /// A v3 job's results (a results route's `results`, or a `completed` event's): the books it found,
     /// as an array, or inside `{books}` / `{enrichedBooks}` (the stored object, jobs/common.ts).
-    init(v3 value: JSONValue, pipeline: Pipeline) {
+    init(v3 value: JSONValue, pipeline: Pipeline, requested: [String]? = nil) {
+        // An import's stored object (`{booksCreated, …, errors, books}`, imports.ts @ 075ee29) as it is.
+        if pipeline == .csvImport, value.objectValue != nil, value["booksCreated"] != nil || value["errors"] != nil,
+            let data = try? JSONCoding.encoder().encode(value),
+            let summary = try? JSONCoding.decoder().decode(ImportResults.self, from: data)
+        {
+            self = .csvImport(summary)
+            return
+        }
         let list = value.arrayValue ?? value["books"]?.arrayValue ?? value["enrichedBooks"]?.arrayValue ?? []
         let decoder = JSONCoding.decoder()
         func decoded<T: Decodable>(_ type: T.Type, _ item: JSONValue) -> T? {
@@ -201,7 +214,13 @@ extension JobResults {
         if pipeline == .bookshelfScan {
             self = .scan(list.compactMap(JobResults.detected))
         } else if pipeline == .batchEnrichment {
-            self = .batch(list.compactMap { decoded(EnrichedBook.self, $0) }.map(BatchItemResult.init(v3:)))
+            var rows = list.compactMap { decoded(EnrichedBook.self, $0) }.map(BatchItemResult.init(v3:))
+            // The ISBNs asked for that the whole list lacks were not found.
+            let found = Set(rows.compactMap { $0.isbn.flatMap(ISBN.init)?.isbn13 })
+            for isbn in requested ?? [] where !found.contains(ISBN(isbn)?.isbn13 ?? isbn) {
+                rows.append(BatchItemResult(title: isbn, isbn: isbn, success: false, error: "Not found by any provider"))
+            }
+            self = .batch(rows)
         } else {
             let books = list.compactMap { decoded(Book.self, $0) }
             self = .csvImport(

@@ -43,6 +43,9 @@ public actor BooksTrackAPI {
     /// Results a v3 job's `completed` event carried, by job id: production's results routes answer
     /// `results: []` (jobs/common.ts `fetchJobResults` reads an object as if it were an array).
     var v3Results: [String: JobResults] = [:]
+    /// The ISBNs each v3 enrichment job of this client was asked for: its results list only the books
+    /// found, so the others are reported as not found (when the list is known to be whole).
+    var v3Requested: [String: [String]] = [:]
     /// Routes of the v1/v2 dialect a v3 server turned out not to serve (similar, semantic, author):
     /// remembered after the first route-level 404, so the next call says so without asking.
     var legacyRoutesGone: Set<String> = []

@@ -102,12 +102,6 @@ extension BooksTrackAPI {
                     step = machine.resultsFetched()
                     continue
                 }
-                // v3's `completed` event carried them (its results route answers `[]` on production).
-                if let kept = await v3Results[jobID], !kept.isEmpty {
-                    continuation.yield(.results(kept))
-                    step = machine.resultsFetched()
-                    continue
-                }
                 do {
                     let results = try await jobResults(jobID, pipeline: pipeline)
                     continuation.yield(.results(results.value))
@@ -269,7 +263,8 @@ extension BooksTrackAPI {
                     if case .event(let event) = item {
                         payload = Self.payload(eventName: event.type, data: event.data)
                         if v3Token != nil, event.type == "completed", let value = Self.v3Results(in: event.data) {
-                            await keep(results: JobResults(v3: value, pipeline: pipeline), of: jobID)
+                            let requested = await v3Requested[jobID]
+                            await keep(results: JobResults(v3: value, pipeline: pipeline, requested: requested), of: jobID)
                         }
                         // v3 opens every stream with a `progress` event carrying the job's state, even a
                         // finished job's; its `completed`/`failed` event follows at once with the results

@@ -242,8 +242,16 @@ extension V3Handlers {
             throw V3Problem.notFound("Job not completed. Current status: \(Self.storedStatus(record.status))")
         }
         let kind = V3Pipeline(record.pipeline)
-        let results = dialect == .production ? [] : await books(of: engine, id: id, pipeline: kind)
-        let data: JSONValue = ["jobId": .string(id), "status": "completed", "results": .array(results)]
+        var results: JSONValue = .array(dialect == .production ? [] : await books(of: engine, id: id, pipeline: kind))
+        // An import's results are the stored object itself (imports.ts @ 075ee29 answers the KV object
+        // `csv-results:{id}` as `results`), with its row errors; production's newer schema wants an
+        // array and its fetch finds none (the production dialect's `[]`).
+        if dialect != .production, kind == .imports, case .ready(_, let stored) = await engine.results(of: id),
+            let object = try? JSONCoding.decoder().decode(JSONValue.self, from: stored), object.objectValue != nil
+        {
+            results = object
+        }
+        let data: JSONValue = ["jobId": .string(id), "status": "completed", "results": results]
         return V3Wire.success(data, now: services.now())
     }
 

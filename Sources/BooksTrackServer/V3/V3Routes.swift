@@ -95,9 +95,14 @@ struct V3Handlers: Sendable {
     /// similar_books true although v3 has no such route) and its version.
     func capabilities(_ request: Request) throws -> Response {
         let production = dialect == .production
+        // The stand-in says what it offers through any route: semantic and similar search are served
+        // at their v1/v2 routes (v3 has none) unless those routes are switched off; production claims
+        // both although it serves neither (discovery.ts @ e40ae5d).
+        let legacy = services.configuration.servesLegacyRoutes
         let features: [String: JSONValue] = [
-            "semantic_search": .bool(production),
-            "similar_books": .bool(production),
+            "semantic_search": .bool(production || (legacy && services.isAvailable(.semanticSearch))),
+            "similar_books": .bool(production || (legacy && services.isAvailable(.similarBooks))),
+            "bookshelf_scan": .bool(!production && hasJobs && services.isAvailable(.bookshelfScan)),
             "weekly_recommendations": .bool(production || services.isAvailable(.weeklyRecommendations)),
             "sse_streaming": .bool(production || (hasJobs && services.isAvailable(.sseProgress))),
             "batch_enrichment": .bool(production || (hasJobs && services.isAvailable(.batchEnrichment))),

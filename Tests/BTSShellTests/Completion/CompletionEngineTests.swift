@@ -26,7 +26,7 @@ struct CompletionEngineRegistryTests {
         context.unavailableCommands = ["similar": "the server has 'similar_books' switched off"]
         let engine = CompletionFixtures.engine(context)
         let answer = engine.answer("s")
-        #expect(answer.candidates == ["search", "similar", "semantic", "save", "status", "set", "sleep", "source"])
+        #expect(answer.candidates == ["search", "similar", "semantic", "scan", "save", "status", "set", "sleep", "source"])
         #expect(answer.display?.contains("similar (unavailable)") == true)
         #expect(answer.display?.contains("search") == true)
         #expect(engine.tab("sim") == "similar ")

@@ -9,7 +9,7 @@ import Testing
 /// The rule, kept honest here:
 /// - Each example runs as written, in a fresh session whose directory holds the fixtures an
 ///   example names: `goodreads_library_export.csv` (also in `~` for the README), `isbns.txt`,
-///   `setup.bts`, `lib/show.bts`. Nothing else is prepared.
+///   `setup.bts`, `lib/show.bts`, `back-covers.jpg`. Nothing else is prepared.
 /// - An example that reads the previous result (`${_…}`, `more`, `save`) or a job (`last`, `watch`,
 ///   `status`, `results`, `cancel`) runs after one prelude that makes it: `search the hunger games`
 ///   for a result (`search title harry potter --limit 5` for `more`, which needs a next page),
@@ -70,6 +70,9 @@ import Testing
     static func fixtures(in directory: URL) throws {
         try Data(csv.utf8).write(to: directory.appendingPathComponent("goodreads_library_export.csv"))
         try Data("# two books\n9780439023481\n9780439023498\n".utf8).write(to: directory.appendingPathComponent("isbns.txt"))
+        // The sample photo of five back-cover barcodes (made by the scanning tests' SamplePhoto).
+        let photo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../scripts/examples/back-covers.jpg")
+        try FileManager.default.copyItem(at: photo.standardizedFileURL, to: directory.appendingPathComponent("back-covers.jpg"))
         try Data("set output json\necho set up\n".utf8).write(to: directory.appendingPathComponent("setup.bts"))
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("lib"), withIntermediateDirectories: true)
         try Data("search isbn $1\n".utf8).write(to: directory.appendingPathComponent("lib/show.bts"))

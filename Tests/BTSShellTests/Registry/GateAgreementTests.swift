@@ -18,6 +18,7 @@ import Testing
         "import": (nil, "import books.csv"),
         "enrich": (nil, "enrich 9780441172719 9780553293357"),
         "cancel": ("import books.csv", "cancel last"),
+        "scan": (nil, "scan back.webp"),
     ]
 
     static let csv = "Title,Author,ISBN\nDune,Frank Herbert,9780441172719\n"
@@ -88,6 +89,8 @@ import Testing
             server.disabledFeatures = [feature]
             try await withShell(server: server) { harness in
                 try harness.write("books.csv", Self.csv)
+                // A WebP header (ASCII but for the size): the photo check passes, the gate refuses.
+                try harness.write("back.webp", "RIFF\u{0}\u{0}\u{0}\u{0}WEBPVP8 ")
                 if let setup = invocation.setup {
                     #expect(await harness.run(setup) == 0, "\(name) setup: \(harness.err)")
                 }

@@ -65,7 +65,8 @@ import Testing
             spec.gate.map { (spec.name, $0.description) }
         })
         #expect(gated == ["similar": "similar_books", "semantic": "semantic_search", "recommend": "weekly_recommendations",
-                          "import": "csv_import", "enrich": "batch_enrichment (batch only)", "cancel": "job_cancellation"])
+                          "import": "csv_import", "enrich": "batch_enrichment (batch only)", "cancel": "job_cancellation",
+                          "scan": "bookshelf_scan"])
         #expect(registry.command(named: "connect")?.isSensitive == true)
         #expect(registry.commands.filter(\.isSensitive).map(\.name) == ["connect"])
     }

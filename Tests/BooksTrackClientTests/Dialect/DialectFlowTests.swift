@@ -14,7 +14,12 @@ import Testing
         _ dialect: ServerDialect, itemsPerSecond: Double = 40,
         configure: @escaping @Sendable (inout JobEngineConfiguration) -> Void = { _ in },
         clock: (any JobClock)? = nil,
-        api: @escaping (URL) -> APIConfiguration = { APIConfiguration(baseURL: $0) },
+        // These flows are the v1/v2 dialect's (the stand-in also speaks v3: see V3* and the binary test).
+        api: @escaping (URL) -> APIConfiguration = { url in
+            var configuration = APIConfiguration(baseURL: url)
+            configuration.dialect = .v1
+            return configuration
+        },
         _ body: (RunningServer, BooksTrackAPI) async throws -> T
     ) async throws -> T {
         let dir = try LiveJobTests.tempDir()

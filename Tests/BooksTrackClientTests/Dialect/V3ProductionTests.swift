@@ -231,8 +231,9 @@ private func v3API(_ url: URL, sleeps: SleepRecorder? = nil, _ tweak: (inout API
             } catch {
                 #expect(error.message.contains("does not offer author search"))
             }
-            // The semantic route was asked once; the second call knew.
-            #expect(hits.count("gone") == 3)
+            // The semantic route was asked once (the second call knew); author search asked its route
+            // and the advanced one.
+            #expect(hits.count("gone") == 4)
             await api.shutdown()
         }
     }

@@ -33,7 +33,7 @@ struct ScanCommand: ShellCommand {
             """,
         positionals: [photos],
         options: [watch, save, shelf],
-        examples: ["scan back-covers.jpg --watch", "scan shelf1.jpg shelf2.png --save --shelf owned"],
+        examples: ["scan back-covers.jpg --watch", "scan back-covers.jpg --save --shelf owned"],
         requirements: [.anyOf(["PHOTO"])])
 
     static let gate: CommandGate? = CommandGate(.bookshelfScan)
