@@ -75,9 +75,26 @@ public enum GoodreadsExport {
     }
 }
 
+/// An export as written: the file's text, how many books it holds, how many it leaves out.
+public struct GoodreadsExportFile: Sendable, Hashable {
+    public var csv: String
+    public var books: Int
+    /// Books a damaged library could not give back whole (see `LibraryError.damaged`).
+    public var unreadable: Int
+}
+
 extension BookLibrary {
-    /// The library (or the books matching `filter`) as a Goodreads export CSV, oldest addition first.
+    /// The library (or the books matching `filter`) as a Goodreads export CSV, oldest addition
+    /// first; books a damaged file cannot give back are left out and counted.
+    public func exportGoodreadsFile(_ filter: LibraryFilter = LibraryFilter()) async throws(LibraryError)
+        -> GoodreadsExportFile
+    {
+        let found = try await readableBooks(filter, sort: LibrarySort(.dateAdded, descending: false))
+        return GoodreadsExportFile(csv: GoodreadsExport.csv(found.books), books: found.books.count, unreadable: found.unreadable)
+    }
+
+    /// The CSV text of `exportGoodreadsFile(_:)`.
     public func exportGoodreads(_ filter: LibraryFilter = LibraryFilter()) async throws(LibraryError) -> String {
-        GoodreadsExport.csv(try await list(filter, sort: LibrarySort(.dateAdded, descending: false)))
+        try await exportGoodreadsFile(filter).csv
     }
 }

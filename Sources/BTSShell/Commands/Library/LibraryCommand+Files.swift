@@ -81,10 +81,11 @@ extension LibraryCommand {
         let path = file?.text ?? ""
         var filter = LibraryFilter()
         filter.shelf = shelf.map { Shelf(rawValue: $0) }
-        let csv = try await library.exportGoodreads(filter)
-        let count = max(0, csv.split(separator: "\n", omittingEmptySubsequences: false).count - 2)
+        let export = try await library.exportGoodreadsFile(filter)
+        let (csv, count) = (export.csv, export.books)
         if path == "-" {
             context.output.out(csv)
+            try Self.reportUnreadable(export, library: library)
             return nil
         }
         let url = context.resolvePath(path)
@@ -99,8 +100,15 @@ extension LibraryCommand {
                 ? "permission denied or the disk is full" : "no such directory"
             throw ShellError(.failure, "cannot write '\(path)': \(reason)", range: file?.word.range, code: "WRITE_FAILED")
         }
+        try Self.reportUnreadable(export, library: library)
         let value = JSONValue.record([("file", url.path.json), ("format", "goodreads".json), ("count", count.json)])
         return CommandOutput(value: value, view: .text("Wrote \(count) book\(count == 1 ? "" : "s") to \(path) (Goodreads CSV)."))
+    }
+
+    /// An export that left books out of a damaged library fails (exit 1) after writing what it read.
+    static func reportUnreadable(_ export: GoodreadsExportFile, library: BookLibrary) throws(LibraryError) {
+        guard export.unreadable > 0 else { return }
+        throw .unreadableBooks(count: export.unreadable, path: library.path.path)
     }
 
     static func importFile(_ file: BoundValue?, library: BookLibrary,
