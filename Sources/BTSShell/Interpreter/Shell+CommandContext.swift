@@ -25,7 +25,7 @@ extension Shell: CommandContext {
     /// Runs a script file in this session: all of it is checked first; a failing command has
     /// already reported itself, so only its status travels up.
     func source(_ url: URL, shownAs path: String, range: SourceRange?, arguments: [String]?) async throws {
-        guard sourceDepth < 16 else { throw ShellError(.usage, "'source' nested too deeply (16 levels); is a script sourcing itself?") }
+        try enterNesting(ShellError(.usage, "'source' nested too deeply (\(Self.maxNesting) levels); is a script sourcing itself?"))
         guard let data = FileManager.default.contents(atPath: url.path) else {
             throw ShellError(.usage, "cannot read '\(path)': no such file or not readable", range: range)
         }
