@@ -113,10 +113,14 @@ public enum ExportReader {
     struct Cells {
         var fields: [String]
         var columns: [String: Int]
-        /// The trimmed cell under `name` (lower-case), nil when missing or empty.
+        /// The trimmed cell under `name` (lower-case), nil when missing or empty; the `'` bts's
+        /// export puts before a would-be formula is dropped.
         subscript(_ name: String) -> String? {
             guard let i = columns[name], i < fields.count else { return nil }
-            let text = fields[i].trimmingCharacters(in: .whitespacesAndNewlines)
+            var text = fields[i].trimmingCharacters(in: .whitespacesAndNewlines)
+            if text.hasPrefix("'"), let second = text.dropFirst().first, GoodreadsExport.formulaStarts.contains(second) {
+                text.removeFirst()
+            }
             return text.isEmpty ? nil : text
         }
     }

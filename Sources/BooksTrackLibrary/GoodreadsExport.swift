@@ -18,7 +18,10 @@ public enum GoodreadsExport {
         var out = header.map(quote).joined(separator: ",") + "\n"
         var positions: [String: Int] = [:]
         for book in books {
-            out += row(book, positions: &positions).map(quote).joined(separator: ",") + "\n"
+            let cells = row(book, positions: &positions).enumerated().map { column, cell in
+                formulaColumns.contains(column) ? cell : neutralised(cell)
+            }
+            out += cells.map(quote).joined(separator: ",") + "\n"
         }
         return out
     }
@@ -59,6 +62,19 @@ public enum GoodreadsExport {
             r.readCount.map(String.init) ?? "",
             r.ownedCopies.map(String.init) ?? "",
         ]
+    }
+
+    /// The ISBN columns, written as `="…"` formulas as Goodreads writes them.
+    static let formulaColumns: Set<Int> = Set(["ISBN", "ISBN13"].compactMap { header.firstIndex(of: $0) })
+
+    /// The characters that make a spreadsheet read a cell as a formula.
+    static let formulaStarts: Set<Character> = ["=", "+", "-", "@"]
+
+    /// A cell a spreadsheet would run as a formula (`=HYPERLINK(…)` in a title or a note) with a
+    /// leading `'`, which shows it as text (OWASP's advice on CSV injection). The reader drops it.
+    static func neutralised(_ cell: String) -> String {
+        guard let first = cell.first, formulaStarts.contains(first) else { return cell }
+        return "'" + cell
     }
 
     /// "Suzanne Collins" → "Collins, Suzanne"; one-word names stay as they are.

@@ -18,7 +18,11 @@ extension LibraryCommand {
     static let exportSpec = CommandSpec(
         "export", group: .library,
         summary: "Write your library as a Goodreads export CSV (Goodreads and StoryGraph import it)",
-        discussion: "Same header, column order and quoting as Goodreads' own export. An existing FILE is replaced.",
+        discussion: """
+            Same header, column order and quoting as Goodreads' own export. An existing FILE is replaced \
+            (a regular file only); the file is private (0600). Cells starting with =, +, - or @ get a \
+            leading ' so a spreadsheet does not run them as formulas.
+            """,
         positionals: [exportFile], options: [shelfFilter],
         examples: ["library export my_books.csv", "library export - --shelf read"])
 
@@ -89,15 +93,12 @@ extension LibraryCommand {
             return nil
         }
         let url = context.resolvePath(path)
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
-            throw ShellError(.usage, "cannot export to '\(path)': it is a directory", range: file?.word.range)
-        }
-        do {
-            try Data(csv.utf8).write(to: url, options: .atomic)
-        } catch {
-            let reason = FileManager.default.fileExists(atPath: url.deletingLastPathComponent().path)
-                ? "permission denied or the disk is full" : "no such directory"
+        do throws(PrivateFile.Failure) {
+            try PrivateFile.replace(url.path, with: Array(csv.utf8))
+        } catch .notARegularFile(let kind) {
+            throw ShellError(.usage, "cannot export to '\(path)': it is \(kind); bts writes only regular files",
+                             range: file?.word.range)
+        } catch .cannotWrite(let reason) {
             throw ShellError(.failure, "cannot write '\(path)': \(reason)", range: file?.word.range, code: "WRITE_FAILED")
         }
         try Self.reportUnreadable(export, library: library)
