@@ -156,7 +156,7 @@ extension Shell {
     /// Books a command's status; the flow to leave with when it ends the run.
     private func record(_ status: Int32, _ tally: inout RunTally) -> BlockFlow? {
         tally.last = status
-        if exitRequest != nil || unwindsNesting { return .stop }
+        if exitRequest != nil || unwindsNesting || outputFailed { return .stop }
         if status != 0 {
             if status == ExitStatus.interrupted.rawValue || stopsOnError { return .stop }
             if settings.onError == .stop { tally.remembered = status }

@@ -49,6 +49,7 @@ extension Shell {
             let sourceStatus = await execute(script.statements, context)
             if sourceStatus != 0 { status = sourceStatus }
             if let exit = exitRequest { return exit }
+            if outputFailed { return status }
             if sourceStatus != 0, stopsOnError || sourceStatus == ExitStatus.interrupted.rawValue { return sourceStatus }
         }
         return status
