@@ -50,6 +50,18 @@ struct InteractiveLanguageTests {
         try await session.run("hg", expecting: "Suzanne Collins")
     }
 
+    /// Blocks nested 3,600 deep in the rc file overflowed the stack at every interactive start (SIGSEGV).
+    @Test("an rc file with blocks nested too deep is one error, then the prompt")
+    func deeplyNestedRCFile() async throws {
+        let sandbox = try TerminalSandbox()
+        try writeRC(sandbox, String(repeating: "if 1 == 1\n", count: 3_600) + "echo deep\n" + String(repeating: "end\n", count: 3_600))
+        let session = try sandbox.startShell(["--local"])
+        defer { session.close() }
+        try await session.see("blocks are nested more than 100 deep", timeout: .seconds(120))
+        try await session.see(Self.prompt, timeout: .seconds(60))
+        try await session.run("echo still-here", expecting: "still-here")
+    }
+
     @Test("--norc skips the rc file")
     func noRC() async throws {
         let sandbox = try TerminalSandbox()
