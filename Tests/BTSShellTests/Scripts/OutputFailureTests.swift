@@ -5,25 +5,10 @@ import Testing
 /// /dev/full` stops, says so once, exits 1; a reader that went away (`| head -1`) ends it with 141.
 @Suite("bts binary: standard output that cannot be written")
 struct OutputFailureTests {
-    static func shell(_ command: String) async throws -> ProcessOutcome {
-        guard let binary = BTSExecutable.url else { throw BinaryTests.SkipError() }
-        let home = try makeTempDirectory("bts-output-failure")
-        defer { try? FileManager.default.removeItem(at: home) }
-        var environment = ProcessInfo.processInfo.environment
-        environment["BTS"] = binary.path
-        environment["HOME"] = home.path
-        environment["XDG_CONFIG_HOME"] = home.appendingPathComponent("config").path
-        environment["XDG_STATE_HOME"] = home.appendingPathComponent("state").path
-        environment["XDG_DATA_HOME"] = home.appendingPathComponent("data").path
-        environment.removeValue(forKey: "BTS_API_URL")
-        return try await ChildProcess.run(URL(fileURLWithPath: "/bin/bash"), ["-c", command], environment: environment,
-                                          timeout: .seconds(60))
-    }
-
     @Test(.enabled(if: BinaryTests.hasBinary && FileManager.default.fileExists(atPath: "/dev/full"), "needs the bts binary and /dev/full"))
     func aFullDiskFailsTheRunInOneSentence() async throws {
         for how in ["\"$BTS\" -c 'echo one; echo two; echo three'", "printf 'echo a\\necho b\\n' | \"$BTS\""] {
-            let outcome = try await Self.shell("\(how) > /dev/full; echo \"status $?\"")
+            let outcome = try await BinaryTests.bash("\(how) > /dev/full; echo \"status $?\"")
             #expect(outcome.stdout == "status 1\n", "\(how): \(outcome)")
             #expect(outcome.stderr == "error: cannot write the output: No space left on device\n", "\(how): \(outcome)")
         }
@@ -32,7 +17,7 @@ struct OutputFailureTests {
     @Test(.enabled(if: BinaryTests.hasBinary, "bts binary not built: run swift build first"))
     func aReaderThatWentAwayEndsTheRun() async throws {
         let script = "for i in words 1 2 3 4 5 6 7 8 9 10\necho line $i\nsleep 0.05\nend"
-        let outcome = try await Self.shell("\"$BTS\" -c '\(script)' | head -1; echo \"status ${PIPESTATUS[0]}\"")
+        let outcome = try await BinaryTests.bash("\"$BTS\" -c '\(script)' | head -1; echo \"status ${PIPESTATUS[0]}\"")
         #expect(outcome.stdout == "line 1\nstatus 141\n", "\(outcome)")
         #expect(outcome.stderr.isEmpty, "\(outcome)")
     }
