@@ -16,7 +16,8 @@ struct OutputFailureTests {
 
     @Test(.enabled(if: BinaryTests.hasBinary, "bts binary not built: run swift build first"))
     func aReaderThatWentAwayEndsTheRun() async throws {
-        let script = "for i in words 1 2 3 4 5 6 7 8 9 10\necho line $i\nsleep 0.05\nend"
+        // An inner pipeline first: it leaves SIGPIPE ignored, so only the failed write can stop the run.
+        let script = "echo inner | cat > /dev/null\nfor i in words 1 2 3 4 5 6 7 8 9 10\necho line $i\nsleep 0.05\nend"
         let outcome = try await BinaryTests.bash("\"$BTS\" -c '\(script)' | head -1; echo \"status ${PIPESTATUS[0]}\"")
         #expect(outcome.stdout == "line 1\nstatus 141\n", "\(outcome)")
         #expect(outcome.stderr.isEmpty, "\(outcome)")
