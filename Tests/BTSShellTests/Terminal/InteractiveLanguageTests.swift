@@ -89,6 +89,18 @@ struct InteractiveLanguageTests {
         try await session.run("search the --limit 40", expecting: "(40 of 4641 results;")
     }
 
+    /// A pager that fails lost the output with `$?` 0.
+    @Test("a pager that exits non-zero is said, and $? is its status")
+    func failingPager() async throws {
+        let sandbox = try TerminalSandbox()
+        let pager = try sandbox.writeExecutable("pager.sh", "#!/bin/sh\ncat > /dev/null\nexit 3\n")
+        let session = try sandbox.startShell(["--local"], width: 80, height: 24, environment: ["PAGER": pager])
+        defer { session.close() }
+        try await session.see(Self.prompt, timeout: .seconds(120))
+        try await session.run("search the --limit 40", expecting: "exited with status 3")
+        try await session.run("echo status=$?", expecting: "status=3")
+    }
+
     @Test("Ctrl-X Ctrl-E edits the line in $EDITOR, then runs the edited text")
     func editLineInEditor() async throws {
         let sandbox = try TerminalSandbox()
