@@ -72,13 +72,19 @@ struct InteractiveLanguageTests {
         try await session.run("echo greeting=${greeting:-unset}", expecting: "greeting=unset")
     }
 
+    /// bts on a 24-row terminal with `script` as `$PAGER`, at its prompt (`sandbox` must outlive it).
+    private func startWithPager(_ sandbox: TerminalSandbox, _ script: String) async throws -> TmuxSession {
+        let pager = try sandbox.writeExecutable("pager.sh", script)
+        let session = try sandbox.startShell(["--local"], width: 80, height: 24, environment: ["PAGER": pager])
+        try await session.see(Self.prompt, timeout: .seconds(120))
+        return session
+    }
+
     @Test("output taller than the terminal goes through $PAGER; 'set pager off' prints it")
     func pager() async throws {
         let sandbox = try TerminalSandbox()
-        let pager = try sandbox.writeExecutable("pager.sh", "#!/bin/sh\necho \"[pager] $(wc -l) lines\"\n")
-        let session = try sandbox.startShell(["--local"], width: 80, height: 24, environment: ["PAGER": pager])
+        let session = try await startWithPager(sandbox, "#!/bin/sh\necho \"[pager] $(wc -l) lines\"\n")
         defer { session.close() }
-        try await session.see(Self.prompt, timeout: .seconds(120))
         // 40 rows + header, rule and summary: 43 lines on a 24-row terminal.
         try await session.run("search the --limit 40", expecting: "[pager] 43 lines")
         // Short output is printed as it is.
@@ -93,10 +99,8 @@ struct InteractiveLanguageTests {
     @Test("a pager that exits non-zero is said, and $? is its status")
     func failingPager() async throws {
         let sandbox = try TerminalSandbox()
-        let pager = try sandbox.writeExecutable("pager.sh", "#!/bin/sh\ncat > /dev/null\nexit 3\n")
-        let session = try sandbox.startShell(["--local"], width: 80, height: 24, environment: ["PAGER": pager])
+        let session = try await startWithPager(sandbox, "#!/bin/sh\ncat > /dev/null\nexit 3\n")
         defer { session.close() }
-        try await session.see(Self.prompt, timeout: .seconds(120))
         try await session.run("search the --limit 40", expecting: "exited with status 3")
         try await session.run("echo status=$?", expecting: "status=3")
     }
