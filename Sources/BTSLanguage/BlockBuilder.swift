@@ -16,8 +16,29 @@ struct BlockBuilder {
         var isValid: Bool
     }
 
+    /// How deep blocks may nest. The checker and the interpreter walk blocks recursively: about
+    /// 3,600 levels overflowed the stack (SIGSEGV); a script needs a handful.
+    static let maxDepth = 100
+
     private(set) var statements: [Statement] = []
     private var stack: [Frame] = []
+    private var reportedDepth = false
+
+    /// Opens a block; one nested deeper than `maxDepth` is matched with its `end` but dropped
+    /// (with everything inside it), and said once.
+    private mutating func open(_ frame: Frame, _ diagnostics: inout [Diagnostic]) {
+        var frame = frame
+        if stack.count >= Self.maxDepth {
+            frame.isValid = false
+            if !reportedDepth {
+                reportedDepth = true
+                diagnostics.append(.error(
+                    "blocks are nested more than \(Self.maxDepth) deep", at: frame.opener.range,
+                    notes: [Diagnostic.Note("move the inner blocks into a script of their own and 'source' it")]))
+            }
+        }
+        stack.append(frame)
+    }
 
     private mutating func append(_ statement: Statement) {
         guard !stack.isEmpty else {
@@ -59,7 +80,7 @@ struct BlockBuilder {
                 frame.loop = (header.variable, header.range, header.items, whole)
                 frame.isValid = true
             }
-            stack.append(frame)
+            open(frame, &diagnostics)
         case "if":
             var frame = Frame(kind: .conditional, opener: name, isValid: !erroneous)
             if arguments.isEmpty {
@@ -68,7 +89,7 @@ struct BlockBuilder {
                 frame.isValid = false
             }
             frame.condition = Self.condition(name, arguments, whole)
-            stack.append(frame)
+            open(frame, &diagnostics)
         case "elif":
             guard let top = stack.last, top.kind == .conditional else {
                 diagnostics.append(.error("'elif' without an open 'if'", at: name.range))
@@ -127,9 +148,11 @@ struct BlockBuilder {
         }
     }
 
-    /// Reports every block still open at the end of the input (the REPL reads more lines).
+    /// Reports every block still open at the end of the input (the REPL reads more lines), unless
+    /// blocks are nested too deep: that error says it, and no more input can make them run (a
+    /// reader that parsed the growing text at each of 3,600 lines took minutes).
     mutating func finish(_ diagnostics: inout [Diagnostic]) {
-        for frame in stack.reversed() {
+        for frame in stack.reversed() where !reportedDepth {
             let keyword = frame.opener.literalText ?? "block"
             diagnostics.append(Diagnostic(
                 .error, "unclosed '\(keyword)' block: expected 'end'", range: frame.opener.range,

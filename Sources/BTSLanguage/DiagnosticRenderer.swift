@@ -30,9 +30,25 @@ public struct DiagnosticRenderer: Sendable {
         case caret = "\u{1B}[0;1;32m"
     }
 
-    /// Renders several diagnostics, one after another.
+    /// At most this many diagnostics are shown; one line says how many more there are (clang's
+    /// `-ferror-limit`, default 20): a junk script printed thousands.
+    public static let limit = 20
+    /// A message is cut after this many characters (it may quote a word of any length).
+    static let messageLimit = 500
+    /// A source line longer than this many bytes is shown as a window around the caret.
+    static let snippetBytes = 240
+
+    /// Renders several diagnostics, one after another: the first `limit`, then a line saying how
+    /// many more there are.
     public func render(_ diagnostics: [Diagnostic], in source: SourceFile) -> String {
-        diagnostics.map { render($0, in: source) }.joined()
+        var output = diagnostics.prefix(Self.limit).map { render($0, in: source) }.joined()
+        let more = diagnostics.count - Self.limit
+        if more > 0 {
+            let errors = diagnostics.dropFirst(Self.limit).contains { $0.severity == .error }
+            output += paint("\(DisplayWidth.printable(text: source.name)): ", .bold) + paint("note: ", .note)
+                + "\(more) more \(errors ? "error" : "warning")\(more == 1 ? "" : "s") not shown\n"
+        }
+        return output
     }
 
     /// Renders one diagnostic with its snippet and notes. Every line ends in `\n`.
@@ -64,7 +80,8 @@ public struct DiagnosticRenderer: Sendable {
         let shownLine = location.line + source.firstLine - 1
         let place = "\(DisplayWidth.printable(text: source.name)):\(shownLine):\(location.column): "
         let label = "\(severity.rawValue): "
-        let text = DisplayWidth.printable(text: message)
+        var text = DisplayWidth.printable(text: message)
+        if text.count > Self.messageLimit { text = String(text.prefix(Self.messageLimit)) + "…" }
         var lines = [text]
         let prefix = DisplayWidth.of(place) + DisplayWidth.of(label)
         if let width, width - prefix >= 20, prefix + DisplayWidth.of(text) > width {
@@ -85,8 +102,25 @@ public struct DiagnosticRenderer: Sendable {
         return output
     }
 
-    /// The printable line and the caret's display column and width.
-    private func snippet(range: SourceRange, line: SourceRange, in source: SourceFile) -> (String, Int, Int) {
+    /// The printable line and the caret's display column and width. A long line is cut to a window
+    /// of `snippetBytes` around the caret, with `…` where it was cut (a 48 KB line was printed whole
+    /// for each of its errors).
+    private func snippet(range: SourceRange, line whole: SourceRange, in source: SourceFile) -> (String, Int, Int) {
+        guard whole.length > Self.snippetBytes else { return snippetLine(range: range, line: whole, in: source) }
+        let caret = min(max(range.offset, whole.offset), whole.end)
+        var low = max(whole.offset, caret - Self.snippetBytes / 3)
+        var high = min(whole.end, low + Self.snippetBytes)
+        low = max(whole.offset, min(low, high - Self.snippetBytes))
+        // Cut at character starts (never inside a UTF-8 sequence).
+        while low > whole.offset, low < source.bytes.count, source.bytes[low] & 0xC0 == 0x80 { low -= 1 }
+        while high < whole.end, source.bytes[high] & 0xC0 == 0x80 { high += 1 }
+        let (shown, caretStart, width) = snippetLine(range: range, line: SourceRange(from: low, to: high), in: source)
+        let before = low > whole.offset ? "…" : ""
+        let after = high < whole.end ? "…" : ""
+        return (before + shown + after, caretStart + before.count, width)
+    }
+
+    private func snippetLine(range: SourceRange, line: SourceRange, in source: SourceFile) -> (String, Int, Int) {
         let text = source.slice(line)
         var shown = ""
         var column = 0

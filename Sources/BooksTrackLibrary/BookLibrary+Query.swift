@@ -91,7 +91,7 @@ extension BookLibrary {
     public func shelves() async throws(LibraryError) -> [(shelf: Shelf, count: Int)] {
         let rows = try await read { db in
             try Row.fetchAll(db, sql: "SELECT shelf, count(*) AS n FROM reading GROUP BY shelf").map {
-                (Shelf(rawValue: $0["shelf"]), $0["n"] as Int)
+                (Shelf(rawValue: try $0.decode(forColumn: "shelf")), try $0.decode(Int.self, forColumn: "n"))
             }
         }
         var counts: [Shelf: Int] = [:]
@@ -104,7 +104,7 @@ extension BookLibrary {
     public func tags() async throws(LibraryError) -> [(tag: String, count: Int)] {
         try await read { db in
             try Row.fetchAll(db, sql: "SELECT tag, count(*) AS n FROM reading_tag GROUP BY tag ORDER BY n DESC, tag")
-                .map { ($0["tag"] as String, $0["n"] as Int) }
+                .map { (try $0.decode(String.self, forColumn: "tag"), try $0.decode(Int.self, forColumn: "n")) }
         }
     }
 
@@ -119,7 +119,10 @@ extension BookLibrary {
                     SELECT id, isbn13, title FROM edition WHERE title LIKE ? ESCAPE '\\' OR isbn13 LIKE ? ESCAPE '\\'
                     ORDER BY title COLLATE NOCASE LIMIT ?
                     """, arguments: [like, like, limit]
-            ).map { BookHandle(id: $0["id"], isbn13: $0["isbn13"], title: $0["title"]) }
+            ).map {
+                BookHandle(id: try $0.decode(forColumn: "id"), isbn13: try $0.decode(forColumn: "isbn13"),
+                           title: try $0.decode(forColumn: "title"))
+            }
         }
     }
 
@@ -238,7 +241,7 @@ extension BookLibrary {
                     (SELECT count(*) FROM edition e2 WHERE e2.workId = e.workId) AS editionsOfWork
                 FROM \(LibraryStore.bookTables) WHERE e.id IN (\(marks))
                 """, arguments: StatementArguments(ids))
-        let workIDs = Array(Set(rows.map { $0[1] as Int64 }))
+        let workIDs = Array(Set(try rows.map { try $0.decode(Int64.self, atIndex: 1) }))
         let authors = try LibraryStore.authorNames(db, workIDs: workIDs)
         let tags = try LibraryStore.tags(db, editionIDs: ids)
         var provenance: [Int64: [Provenance]] = [:]
@@ -249,19 +252,20 @@ extension BookLibrary {
                 ORDER BY editionId, firstSeen, rowid
                 """, arguments: StatementArguments(ids))
         while let row = try prov.next() {
-            if let source = Provenance.Source(rawValue: row[1]) {
-                provenance[row[0], default: []].append(Provenance(source, row[2]))
+            if let source = Provenance.Source(rawValue: try row.decode(atIndex: 1)) {
+                let id: Int64 = try row.decode(atIndex: 0)
+                provenance[id, default: []].append(Provenance(source, try row.decode(atIndex: 2)))
             }
         }
         var byID: [Int64: LibraryBook] = [:]
         for row in rows {
-            let id: Int64 = row[0]
-            let workID: Int64 = row[1]
+            let id: Int64 = try row.decode(atIndex: 0)
+            let workID: Int64 = try row.decode(atIndex: 1)
             byID[id] = LibraryBook(
-                id: id, workID: workID, key: row[2],
-                data: LibraryStore.bookData(row, authors: authors[workID] ?? []),
-                reading: LibraryStore.readingFields(row, tags: tags[id] ?? []),
-                provenance: provenance[id] ?? [], editionsOfWork: row[29])
+                id: id, workID: workID, key: try row.decode(atIndex: 2),
+                data: try LibraryStore.bookData(row, authors: authors[workID] ?? []),
+                reading: try LibraryStore.readingFields(row, tags: tags[id] ?? []),
+                provenance: provenance[id] ?? [], editionsOfWork: try row.decode(atIndex: 29))
         }
         return ids.compactMap { byID[$0] }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 
 /// The user's library: one SQLite file (GRDB `DatabasePool`, WAL) that several bts processes may
 /// write at once. Every save is one IMMEDIATE transaction; SQLite's busy timeout makes a second
@@ -11,11 +12,17 @@ import GRDB
 public final class BookLibrary: Sendable {
     /// The database file.
     public let path: URL
-    let pool: DatabasePool
+    /// Reads go here: a read-only pool when the file was already a complete library in WAL mode
+    /// (opening a writable pool takes the write lock, so a foreign writer blocked even `library
+    /// list`, and a read-only file could not be listed), else the writable pool.
+    let readers: DatabasePool
+    /// Writes go here; opened on the first write when `readers` is read-only.
+    private let writers: Mutex<DatabasePool?>
+    private let configuration: Configuration
     let today: @Sendable () -> BookDate
 
     /// How long a writer waits for another process's transaction before giving up with `.busy`.
-    public static let busyTimeout: TimeInterval = 10
+    public static let busyTimeout: TimeInterval = 5
 
     /// Opens (creating when missing) the library at `path`: the directory is created 0700, the
     /// file 0600, then migrations run. `today` supplies "date added" for new books.
@@ -23,33 +30,72 @@ public final class BookLibrary: Sendable {
         self.path = path
         self.today = today
         let file = path.path
+        var config = Configuration()
+        config.busyMode = .timeout(BookLibrary.busyTimeout)
+        config.label = "bts-library"
+        configuration = config
         do {
             try BookLibrary.prepareFile(path)
-            var config = Configuration()
-            config.busyMode = .timeout(BookLibrary.busyTimeout)
-            config.label = "bts-library"
-            let pool = try Self.openPool(file, configuration: config)
-            let migrator = BookLibrary.migrator
-            if try pool.read({ try migrator.hasBeenSuperseded($0) }) { throw LibraryError.newerSchema(path: file) }
-            try Self.migrate(pool, with: migrator)
-            self.pool = pool
+            if let readers = try Self.openForReading(file, configuration: config) {
+                self.readers = readers
+                writers = Mutex(nil)
+            } else {
+                let pool = try Self.openWritable(file, configuration: config)
+                self.readers = pool
+                writers = Mutex(pool)
+            }
         } catch {
             throw LibraryError.wrap(error, path: file)
         }
     }
 
+    /// A read-only pool on a file that is already a migrated library in WAL mode (nil when it is
+    /// not, or cannot be opened so: the writable pool then says why).
+    static func openForReading(_ file: String, configuration: Configuration) throws -> DatabasePool? {
+        guard isWAL(file) else { return nil }
+        var readOnly = configuration
+        readOnly.readonly = true
+        guard let pool = try? DatabasePool(path: file, configuration: readOnly) else { return nil }
+        let migrator = BookLibrary.migrator
+        guard let (superseded, complete) = try? pool.read({
+            (try migrator.hasBeenSuperseded($0), try migrator.hasCompletedMigrations($0))
+        }) else { return nil }
+        if superseded { throw LibraryError.newerSchema(path: file) }
+        return complete ? pool : nil
+    }
+
+    /// Whether the file's header says WAL (bytes 18 and 19 are 2: https://sqlite.org/fileformat.html).
+    static func isWAL(_ file: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: file) else { return false }
+        defer { try? handle.close() }
+        guard let header = try? handle.read(upToCount: 20), header.count == 20 else { return false }
+        return header[header.startIndex + 18] == 2 && header[header.startIndex + 19] == 2
+    }
+
+    /// The writable pool, migrated (a newer file is refused).
+    static func openWritable(_ file: String, configuration: Configuration) throws -> DatabasePool {
+        let pool = try openPool(file, configuration: configuration)
+        let migrator = BookLibrary.migrator
+        if try pool.read({ try migrator.hasBeenSuperseded($0) }) { throw LibraryError.newerSchema(path: file) }
+        if try !pool.read({ try migrator.hasCompletedMigrations($0) }) { try migrate(pool, with: migrator) }
+        return pool
+    }
+
     /// Opens the pool. Its first open of a new file switches it to WAL, and SQLite answers a second
     /// opener at that moment "database is locked" without waiting for the busy timeout: that one
-    /// tries again, a few times, 20-100 ms apart (seen: 2 of 25 pairs of opens in one process).
+    /// tries again, 20-100 ms apart (seen: 2 of 25 pairs of opens in one process), as long as the
+    /// busy timeout lasts (a foreign writer's lock made five full waits: 50 s).
     static func openPool(_ file: String, configuration: Configuration) throws -> DatabasePool {
-        for attempt in 1...5 {
+        let deadline = Date(timeIntervalSinceNow: busyTimeout)
+        var attempt = 0
+        while true {
             do {
                 return try DatabasePool(path: file, configuration: configuration)
-            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && attempt < 5 {
-                usleep(useconds_t(20_000 * attempt))
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && Date() < deadline {
+                attempt += 1
+                usleep(useconds_t(20_000 * min(attempt, 5)))
             }
         }
-        return try DatabasePool(path: file, configuration: configuration)
     }
 
     /// Runs the migrations. Two processes opening a new library at once both start them; the one
@@ -93,16 +139,26 @@ public final class BookLibrary: Sendable {
     /// Runs a write transaction, mapping errors.
     func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(LibraryError) -> T {
         do {
-            return try await pool.write(body)
+            return try await writer().write(body)
         } catch {
             throw LibraryError.wrap(error, path: path.path)
+        }
+    }
+
+    /// The writable pool, opened now when reads did not need it.
+    private func writer() throws -> DatabasePool {
+        try writers.withLock { pool in
+            if let pool { return pool }
+            let opened = try Self.openWritable(path.path, configuration: configuration)
+            pool = opened
+            return opened
         }
     }
 
     /// Runs a read, mapping errors.
     func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(LibraryError) -> T {
         do {
-            return try await pool.read(body)
+            return try await readers.read(body)
         } catch {
             throw LibraryError.wrap(error, path: path.path)
         }

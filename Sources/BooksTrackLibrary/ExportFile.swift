@@ -42,6 +42,9 @@ public enum ExportReader {
         if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
         // CSV.swift drops a last line that ends in an empty field when no line break follows it.
         if !text.hasSuffix("\n") { text += "\n" }
+        if let line = unclosedQuoteLine(text) {
+            throw .unreadableFile("line \(line) opens a quote that is never closed (the rest of the file would be one cell); nothing was imported")
+        }
         let reader: CSVReader
         do {
             reader = try CSVReader(string: text, hasHeaderRow: false)
@@ -83,6 +86,22 @@ public enum ExportReader {
         return ExportFile(format: format, books: books, problems: problems)
     }
 
+    /// The line of a quote still open at the end of the text (a doubled quote inside a quoted
+    /// cell closes and opens again), nil when every quote closes. CSV.swift read everything after
+    /// such a quote as one cell: every later row became part of one title.
+    static func unclosedQuoteLine(_ text: String) -> Int? {
+        var line = 1
+        var openedOn: Int?
+        for byte in text.utf8 {
+            if byte == UInt8(ascii: "\"") {
+                openedOn = openedOn == nil ? line : nil
+            } else if byte == UInt8(ascii: "\n") {
+                line += 1
+            }
+        }
+        return openedOn
+    }
+
     static func detect(_ columns: [String: Int]) -> ExportFormat? {
         if columns["read status"] != nil || columns["isbn/uid"] != nil || columns["star rating"] != nil {
             return .storyGraph
@@ -94,10 +113,14 @@ public enum ExportReader {
     struct Cells {
         var fields: [String]
         var columns: [String: Int]
-        /// The trimmed cell under `name` (lower-case), nil when missing or empty.
+        /// The trimmed cell under `name` (lower-case), nil when missing or empty; the `'` bts's
+        /// export puts before a would-be formula is dropped.
         subscript(_ name: String) -> String? {
             guard let i = columns[name], i < fields.count else { return nil }
-            let text = fields[i].trimmingCharacters(in: .whitespacesAndNewlines)
+            var text = fields[i].trimmingCharacters(in: .whitespacesAndNewlines)
+            if text.hasPrefix("'"), let second = text.dropFirst().first, GoodreadsExport.formulaStarts.contains(second) {
+                text.removeFirst()
+            }
             return text.isEmpty ? nil : text
         }
     }

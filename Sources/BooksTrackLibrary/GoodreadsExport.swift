@@ -18,7 +18,10 @@ public enum GoodreadsExport {
         var out = header.map(quote).joined(separator: ",") + "\n"
         var positions: [String: Int] = [:]
         for book in books {
-            out += row(book, positions: &positions).map(quote).joined(separator: ",") + "\n"
+            let cells = row(book, positions: &positions).enumerated().map { column, cell in
+                formulaColumns.contains(column) ? cell : neutralised(cell)
+            }
+            out += cells.map(quote).joined(separator: ",") + "\n"
         }
         return out
     }
@@ -61,6 +64,19 @@ public enum GoodreadsExport {
         ]
     }
 
+    /// The ISBN columns, written as `="…"` formulas as Goodreads writes them.
+    static let formulaColumns: Set<Int> = Set(["ISBN", "ISBN13"].compactMap { header.firstIndex(of: $0) })
+
+    /// The characters that make a spreadsheet read a cell as a formula.
+    static let formulaStarts: Set<Character> = ["=", "+", "-", "@"]
+
+    /// A cell a spreadsheet would run as a formula (`=HYPERLINK(…)` in a title or a note) with a
+    /// leading `'`, which shows it as text (OWASP's advice on CSV injection). The reader drops it.
+    static func neutralised(_ cell: String) -> String {
+        guard let first = cell.first, formulaStarts.contains(first) else { return cell }
+        return "'" + cell
+    }
+
     /// "Suzanne Collins" → "Collins, Suzanne"; one-word names stay as they are.
     static func lastFirst(_ name: String) -> String {
         let parts = name.split(separator: " ")
@@ -75,9 +91,26 @@ public enum GoodreadsExport {
     }
 }
 
+/// An export as written: the file's text, how many books it holds, how many it leaves out.
+public struct GoodreadsExportFile: Sendable, Hashable {
+    public var csv: String
+    public var books: Int
+    /// Books a damaged library could not give back whole (see `LibraryError.damaged`).
+    public var unreadable: Int
+}
+
 extension BookLibrary {
-    /// The library (or the books matching `filter`) as a Goodreads export CSV, oldest addition first.
+    /// The library (or the books matching `filter`) as a Goodreads export CSV, oldest addition
+    /// first; books a damaged file cannot give back are left out and counted.
+    public func exportGoodreadsFile(_ filter: LibraryFilter = LibraryFilter()) async throws(LibraryError)
+        -> GoodreadsExportFile
+    {
+        let found = try await readableBooks(filter, sort: LibrarySort(.dateAdded, descending: false))
+        return GoodreadsExportFile(csv: GoodreadsExport.csv(found.books), books: found.books.count, unreadable: found.unreadable)
+    }
+
+    /// The CSV text of `exportGoodreadsFile(_:)`.
     public func exportGoodreads(_ filter: LibraryFilter = LibraryFilter()) async throws(LibraryError) -> String {
-        GoodreadsExport.csv(try await list(filter, sort: LibrarySort(.dateAdded, descending: false)))
+        try await exportGoodreadsFile(filter).csv
     }
 }

@@ -37,13 +37,15 @@ extension BookLibrary {
                     SELECT substr(dateRead, 1, 4) AS y, count(*) AS n FROM reading
                     WHERE shelf = 'read' AND dateRead IS NOT NULL GROUP BY y ORDER BY y
                     """
-            ).map { LibraryStats.Count($0["y"], $0["n"]) }
+            ).map { LibraryStats.Count(try $0.decode(forColumn: "y"), try $0.decode(forColumn: "n")) }
             var stars = [Int](repeating: 0, count: 5)
             for row in try Row.fetchAll(
                 db, sql: "SELECT rating, count(*) AS n FROM reading WHERE rating IS NOT NULL GROUP BY rating")
             {
-                let r: Double = row["rating"]
-                stars[min(4, max(0, Int(r.rounded(.down)) - 1))] += row["n"] as Int
+                // Clamped before `Int(_:)`: a value another tool wrote past the CHECK must not trap.
+                let r: Double = try row.decode(forColumn: "rating")
+                guard r.isFinite else { continue }
+                stars[Int(min(5, max(1, r)).rounded(.down)) - 1] += try row.decode(Int.self, forColumn: "n")
             }
             return LibraryStats(
                 books: try Int.fetchOne(db, sql: "SELECT count(*) FROM edition") ?? 0,

@@ -207,80 +207,87 @@ enum LibraryStore {
     /// The stored data of an edition (with its work's fields and authors) and its work id.
     static func loadData(_ db: Database, editionID: Int64) throws -> (BookData, Int64) {
         let row = try bookRow(db, editionID: editionID)
-        let workID: Int64 = row[1]
+        let workID: Int64 = try row.decode(atIndex: 1)
         let authors = try authorNames(db, workIDs: [workID])
-        return (bookData(row, authors: authors[workID] ?? []), workID)
+        return (try bookData(row, authors: authors[workID] ?? []), workID)
     }
 
-    /// Reads columns 3…20 of `bookColumns` (by position: name lookups are slow).
-    static func bookData(_ row: Row, authors: [String]) -> BookData {
-        var d = BookData(title: row[7], authors: authors)
-        d.isbn13 = row[3]
-        d.isbn10 = row[4]
-        d.asin = row[5]
-        d.goodreadsBookID = row[6]
-        d.publisher = row[8]
-        d.publishedDate = row[9]
-        d.publishedYear = row[10]
-        d.pageCount = row[11]
-        d.format = row[12]
-        d.language = row[13]
-        d.coverURL = row[14]
-        d.averageRating = row[15]
-        d.series = row[16]
-        d.seriesNumber = row[17]
-        d.originalYear = row[18]
-        d.description = row[19]
-        let subjects: String = row[20] ?? ""
+    /// Reads columns 3…20 of `bookColumns` (by position: name lookups are slow). A value of the
+    /// wrong type (a BLOB in a TEXT column) throws `RowDecodingError`: the file is damaged.
+    static func bookData(_ row: Row, authors: [String]) throws -> BookData {
+        var d = BookData(title: try row.decode(atIndex: 7), authors: authors)
+        d.isbn13 = try row.decode(atIndex: 3)
+        d.isbn10 = try row.decode(atIndex: 4)
+        d.asin = try row.decode(atIndex: 5)
+        d.goodreadsBookID = try row.decode(atIndex: 6)
+        d.publisher = try row.decode(atIndex: 8)
+        d.publishedDate = try row.decode(atIndex: 9)
+        d.publishedYear = try row.decode(atIndex: 10)
+        d.pageCount = try row.decode(atIndex: 11)
+        d.format = try row.decode(atIndex: 12)
+        d.language = try row.decode(atIndex: 13)
+        d.coverURL = try row.decode(atIndex: 14)
+        d.averageRating = try row.decode(atIndex: 15)
+        d.series = try row.decode(atIndex: 16)
+        d.seriesNumber = try row.decode(atIndex: 17)
+        d.originalYear = try row.decode(atIndex: 18)
+        d.description = try row.decode(atIndex: 19)
+        let subjects = try row.decode(String?.self, atIndex: 20) ?? ""
         d.subjects = subjects.isEmpty ? [] : subjects.components(separatedBy: separator)
         return d
     }
 
     static func authorNames(_ db: Database, workIDs: [Int64]) throws -> [Int64: [String]] {
         guard !workIDs.isEmpty else { return [:] }
-        var out: [Int64: [String]] = [:]
         let rows = try Row.fetchCursor(
             db,
             sql: """
                 SELECT wa.workId, a.name FROM work_author wa JOIN author a ON a.id = wa.authorId
                 WHERE wa.workId IN (\(databaseQuestionMarks(count: workIDs.count))) ORDER BY wa.workId, wa.position
                 """, arguments: StatementArguments(workIDs))
-        while let row = try rows.next() { out[row[0], default: []].append(row[1]) }
+        return try grouped(rows)
+    }
+
+    /// Rows of (id, text) as the texts of each id, in row order.
+    static func grouped(_ rows: RowCursor) throws -> [Int64: [String]] {
+        var out: [Int64: [String]] = [:]
+        while let row = try rows.next() {
+            let id: Int64 = try row.decode(atIndex: 0)
+            out[id, default: []].append(try row.decode(atIndex: 1))
+        }
         return out
     }
 
     // MARK: - Reading fields
 
-    /// Reads columns 21…28 of `bookColumns`.
-    static func readingFields(_ row: Row, tags: [String]) -> ReadingFields {
-        var r = ReadingFields(shelf: Shelf(rawValue: row[21]))
+    /// Reads columns 21…28 of `bookColumns` (throws like `bookData`).
+    static func readingFields(_ row: Row, tags: [String]) throws -> ReadingFields {
+        var r = ReadingFields(shelf: Shelf(rawValue: try row.decode(atIndex: 21)))
         r.tags = tags
-        r.rating = row[22]
-        r.dateRead = (row[23] as String?).flatMap(BookDate.init(parsing:))
-        r.dateAdded = (row[24] as String?).flatMap(BookDate.init(parsing:))
-        r.readCount = row[25]
-        r.review = row[26]
-        r.privateNotes = row[27]
-        r.ownedCopies = row[28]
+        r.rating = try row.decode(atIndex: 22)
+        r.dateRead = (try row.decode(String?.self, atIndex: 23)).flatMap(BookDate.init(parsing:))
+        r.dateAdded = (try row.decode(String?.self, atIndex: 24)).flatMap(BookDate.init(parsing:))
+        r.readCount = try row.decode(atIndex: 25)
+        r.review = try row.decode(atIndex: 26)
+        r.privateNotes = try row.decode(atIndex: 27)
+        r.ownedCopies = try row.decode(atIndex: 28)
         return r
     }
 
     static func loadReading(_ db: Database, editionID: Int64) throws -> ReadingFields {
         let row = try bookRow(db, editionID: editionID)
-        return readingFields(row, tags: try tags(db, editionIDs: [editionID])[editionID] ?? [])
+        return try readingFields(row, tags: try tags(db, editionIDs: [editionID])[editionID] ?? [])
     }
 
     static func tags(_ db: Database, editionIDs: [Int64]) throws -> [Int64: [String]] {
         guard !editionIDs.isEmpty else { return [:] }
-        var out: [Int64: [String]] = [:]
         let rows = try Row.fetchCursor(
             db,
             sql: """
                 SELECT editionId, tag FROM reading_tag WHERE editionId IN (\(databaseQuestionMarks(count: editionIDs.count)))
                 ORDER BY editionId, position
                 """, arguments: StatementArguments(editionIDs))
-        while let row = try rows.next() { out[row[0], default: []].append(row[1]) }
-        return out
+        return try grouped(rows)
     }
 
     static func writeReading(_ db: Database, editionID: Int64, fields: ReadingFields, insert: Bool) throws {

@@ -132,7 +132,7 @@ struct BTSCommand: ParsableCommand {
         }
         signals.stop()
         await Self.shutdown(shell, within: .seconds(3))
-        return status
+        return await shell.settleOutput(status)
     }
 }
 

@@ -12,6 +12,18 @@ import Testing
         #expect(notExport?.message.contains("not a Goodreads or StoryGraph export") == true)
     }
 
+    /// A quote that never closes made every later row part of one title (exit 0, no problem listed).
+    @Test func anUnclosedQuoteRefusesTheFile() throws {
+        let csv = "Title,Author\nDune,Frank Herbert\n\"Emma,Jane Austen\nLolita,Vladimir Nabokov\nUlysses,James Joyce\n"
+        #expect(throws: LibraryError.unreadableFile(
+            "line 3 opens a quote that is never closed (the rest of the file would be one cell); nothing was imported")) {
+            try ExportReader.read(csv)
+        }
+        // Doubled quotes inside a quoted cell close nothing.
+        let fine = try ExportReader.read("Title,Author\n\"The \"\"Big\"\" Sleep\",Raymond Chandler\nEmma,Jane Austen\n")
+        #expect(fine.books.map(\.data.title) == ["The \"Big\" Sleep", "Emma"])
+    }
+
     @Test func badCellsAreReportedAndTheRowKept() throws {
         let csv = """
             \u{FEFF}Title,Author,ISBN13,My Rating,Date Read,Exclusive Shelf,Number of Pages

@@ -156,7 +156,7 @@ extension Shell {
     /// Books a command's status; the flow to leave with when it ends the run.
     private func record(_ status: Int32, _ tally: inout RunTally) -> BlockFlow? {
         tally.last = status
-        if exitRequest != nil { return .stop }
+        if exitRequest != nil || unwindsNesting || outputFailed { return .stop }
         if status != 0 {
             if status == ExitStatus.interrupted.rawValue || stopsOnError { return .stop }
             if settings.onError == .stop { tally.remembered = status }
@@ -267,10 +267,8 @@ extension Shell {
             guard let body = aliases[name] else {
                 throw ShellError(diagnostics: [registry.unknownCommand(name, range: command.name.range)])
             }
-            guard sourceDepth < 16 else {
-                throw ShellError(.usage, "alias '\(name)' nested too deeply (16 levels); does it call itself?",
-                                 range: command.name.range)
-            }
+            try enterNesting(ShellError(.usage, "alias '\(name)' nested too deeply (\(Self.maxNesting) levels); does it call itself?",
+                                        range: command.name.range))
             var words: [String] = []
             for argument in command.arguments {
                 switch scope.words(of: argument.word) {

@@ -25,11 +25,14 @@ extension Shell: CommandContext {
     /// Runs a script file in this session: all of it is checked first; a failing command has
     /// already reported itself, so only its status travels up.
     func source(_ url: URL, shownAs path: String, range: SourceRange?, arguments: [String]?) async throws {
-        guard sourceDepth < 16 else { throw ShellError(.usage, "'source' nested too deeply (16 levels); is a script sourcing itself?") }
-        guard let data = FileManager.default.contents(atPath: url.path) else {
-            throw ShellError(.usage, "cannot read '\(path)': no such file or not readable", range: range)
+        try enterNesting(ShellError(.usage, "'source' nested too deeply (\(Self.maxNesting) levels); is a script sourcing itself?"))
+        let text: String
+        do throws(ScriptFile.Failure) {
+            text = try ScriptFile.read(url.path)
+        } catch {
+            throw ShellError(.usage, "cannot read '\(path)': \(error.reason)", range: range)
         }
-        let script = check(Parser.parse(SourceFile(name: url.path, text: String(decoding: data, as: UTF8.self))))
+        let script = check(Parser.parse(SourceFile(name: url.path, text: text)))
         if script.diagnostics.containsErrors {
             report(ShellError(diagnostics: script.diagnostics), in: script.source, interactive: false)
             throw ShellError(.usage, "'\(path)' has errors; nothing in it ran")

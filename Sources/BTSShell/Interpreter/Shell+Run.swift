@@ -49,6 +49,7 @@ extension Shell {
             let sourceStatus = await execute(script.statements, context)
             if sourceStatus != 0 { status = sourceStatus }
             if let exit = exitRequest { return exit }
+            if outputFailed { return status }
             if sourceStatus != 0, stopsOnError || sourceStatus == ExitStatus.interrupted.rawValue { return sourceStatus }
         }
         return status
@@ -56,11 +57,13 @@ extension Shell {
 
     /// Runs a script file (`bts FILE.bts`): relative `source` paths resolve against its directory.
     public func runFile(_ url: URL) async -> Int32 {
-        guard let data = FileManager.default.contents(atPath: url.path) else {
-            report(ShellError(.usage, "cannot read script '\(url.path)'"), in: nil, interactive: false)
+        let text: String
+        do throws(ScriptFile.Failure) {
+            text = try ScriptFile.read(url.path)
+        } catch {
+            report(ShellError(.usage, "cannot read script '\(url.path)': \(error.reason)"), in: nil, interactive: false)
             return ExitStatus.usage.rawValue
         }
-        let text = String(decoding: data, as: UTF8.self)
         return await run(text, name: url.path, directory: url.deletingLastPathComponent())
     }
 

@@ -26,6 +26,7 @@ extension Shell {
             guard !text.allSatisfy(\.isWhitespace) else { continue }
             let status = await runSources([(text, name)], firstLine: first)
             if let exit = exitRequest { return exit }
+            if outputFailed { return status }
             if status != 0 {
                 if status == ExitStatus.interrupted.rawValue || stopsOnError { return status }
                 if settings.onError == .stop { remembered = remembered ?? status }

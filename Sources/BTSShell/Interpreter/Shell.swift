@@ -73,7 +73,10 @@ public actor Shell {
     var calls = CallLedger()
     /// Set by `exit`: stop everything and leave with this status.
     var exitRequest: Int32?
+    /// How many alias calls and `source`s are running inside one another (see `Shell+Nesting.swift`).
     var sourceDepth = 0
+    /// Set when an expansion went past `maxNesting`: every level of it stops.
+    var nestingOverflowed = false
     /// Where the command running now came from (relative paths resolve against its directory).
     var currentSource: SourceContext?
     /// The user's library, once opened (see `Shell+Library.swift`), and whether completion must reload it.

@@ -1,5 +1,6 @@
 import BTSTerminal
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -13,16 +14,30 @@ public enum OutputStream: Sendable, Hashable {
 /// Where the shell writes. The process uses ``StandardOutputSink``; tests use ``BufferOutputSink``.
 public protocol OutputSink: Sendable {
     func write(_ text: String, to stream: OutputStream)
+    /// The errno of the first write to standard output that failed (nil: none did).
+    var outputFailure: Int32? { get }
+}
+
+extension OutputSink {
+    public var outputFailure: Int32? { nil }
 }
 
 /// Writes straight to file descriptors 1 and 2 (unbuffered, so stdout and stderr interleave in order).
 public struct StandardOutputSink: OutputSink {
+    /// Descriptor 1 is the process's: its first failure, whichever sink wrote.
+    private static let firstFailure = Mutex<Int32?>(nil)
+
     public init() {}
 
     public func write(_ text: String, to stream: OutputStream) {
         let descriptor = stream == .standardOutput ? STDOUT_FILENO : STDERR_FILENO
-        _ = DescriptorWriter.writeAll(Array(text.utf8), to: descriptor)
+        let failure = DescriptorWriter.writeAll(Array(text.utf8), to: descriptor)
+        if let failure, stream == .standardOutput {
+            Self.firstFailure.withLock { if $0 == nil { $0 = failure } }
+        }
     }
+
+    public var outputFailure: Int32? { Self.firstFailure.withLock { $0 } }
 }
 
 /// Collects output in memory (tests, captured runs).

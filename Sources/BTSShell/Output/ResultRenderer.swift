@@ -82,9 +82,10 @@ public struct ResultRenderer: Sendable {
         case .record(let fields): return record(value, fields: fields)
         case .table(let columns, let rowsKey, let footer, let empty):
             let rows = rows(of: value, key: rowsKey)
-            if rows.isEmpty, let empty { return empty + "\n" }
+            // The empty text and the footer may quote the user's words (an unmatched query).
+            if rows.isEmpty, let empty { return TerminalText.sanitize(empty) + "\n" }
             var output = grid(columns: columns, rows: rows)
-            if let footer { output += footer + "\n" }
+            if let footer { output += TerminalText.sanitize(footer) + "\n" }
             return output
         case .sections(let views):
             return views.map { table(value, view: $0) }.filter { !$0.isEmpty }.joined(separator: "\n")

@@ -35,6 +35,10 @@ extension Shell {
             if status == 127 || status == 126 {
                 warn("the pager '\(pager)' could not be run; set PAGER or 'set pager off'")
                 sink.write(text, to: .standardOutput)
+            } else if status != 0, failure == nil {
+                // Its output may be lost: said, and `$?` is its status (it was 0).
+                warn("the pager '\(pager)' exited with status \(status); 'set pager off' prints without it")
+                failure = SilentFailure(status: status)
             }
         } else {
             sink.write(text, to: .standardOutput)

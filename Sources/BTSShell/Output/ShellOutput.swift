@@ -13,14 +13,14 @@ struct ShellOutput: Sendable {
     var settings: ShellSettings
 
     /// Whether ANSI styles may go to `stream`: only on a terminal, never with `--no-color`,
-    /// `NO_COLOR` (unless `set color on`) or `set color off`.
+    /// `NO_COLOR` or `TERM=dumb` (unless `set color on`) or `set color off`.
     func colored(_ stream: OutputStream) -> Bool {
         let isTerminal = stream == .standardOutput ? terminal.stdoutIsTerminal : terminal.stderrIsTerminal
         guard isTerminal else { return false }
         switch settings.color {
         case .off: return false
         case .on: return true
-        case .auto: return !noColor && environment["NO_COLOR"].map(\.isEmpty) ?? true
+        case .auto: return !noColor && (environment["NO_COLOR"].map(\.isEmpty) ?? true) && environment["TERM"] != "dumb"
         }
     }
 

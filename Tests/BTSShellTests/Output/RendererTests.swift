@@ -25,6 +25,19 @@ struct RendererTests {
         ResultRenderer(format: format, colored: colored, width: width, prettyJSON: pretty).render(Self.value, view: Self.view)
     }
 
+    /// The empty text and the footer quote the user's words (`library search` with an unmatched
+    /// query echoed its escape codes raw).
+    @Test func theEmptyTextAndTheFooterShowNoControlCharacters() {
+        let query = "zz\u{1B}[31mred\u{07}"
+        let view = ResultView.table(columns: CommandOutput.bookColumns, rowsKey: "results",
+                                    footer: "(results for '\(query)')", empty: "No books match '\(query)'.")
+        let empty = ResultRenderer(format: .table, width: 80).render(.record([("results", .array([]))]), view: view)
+        #expect(!empty.contains("\u{1B}") && !empty.contains("\u{07}"), "\(empty.debugDescription)")
+        #expect(empty.hasPrefix("No books match 'zz"))
+        let full = ResultRenderer(format: .table, width: 80).render(Self.value, view: view)
+        #expect(!full.contains("\u{1B}") && !full.contains("\u{07}"), "\(full.debugDescription)")
+    }
+
     @Test func tableAt120Columns() {
         #expect(render(.table, width: 120) == """
             ISBN           TITLE                                                         AUTHORS                       YEAR  PAGES

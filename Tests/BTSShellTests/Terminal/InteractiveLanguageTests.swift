@@ -50,6 +50,18 @@ struct InteractiveLanguageTests {
         try await session.run("hg", expecting: "Suzanne Collins")
     }
 
+    /// Blocks nested 3,600 deep in the rc file overflowed the stack at every interactive start (SIGSEGV).
+    @Test("an rc file with blocks nested too deep is one error, then the prompt")
+    func deeplyNestedRCFile() async throws {
+        let sandbox = try TerminalSandbox()
+        try writeRC(sandbox, String(repeating: "if 1 == 1\n", count: 3_600) + "echo deep\n" + String(repeating: "end\n", count: 3_600))
+        let session = try sandbox.startShell(["--local"])
+        defer { session.close() }
+        try await session.see("blocks are nested more than 100 deep", timeout: .seconds(120))
+        try await session.see(Self.prompt, timeout: .seconds(60))
+        try await session.run("echo still-here", expecting: "still-here")
+    }
+
     @Test("--norc skips the rc file")
     func noRC() async throws {
         let sandbox = try TerminalSandbox()
@@ -60,13 +72,19 @@ struct InteractiveLanguageTests {
         try await session.run("echo greeting=${greeting:-unset}", expecting: "greeting=unset")
     }
 
+    /// bts on a 24-row terminal with `script` as `$PAGER`, at its prompt (`sandbox` must outlive it).
+    private func startWithPager(_ sandbox: TerminalSandbox, _ script: String) async throws -> TmuxSession {
+        let pager = try sandbox.writeExecutable("pager.sh", script)
+        let session = try sandbox.startShell(["--local"], width: 80, height: 24, environment: ["PAGER": pager])
+        try await session.see(Self.prompt, timeout: .seconds(120))
+        return session
+    }
+
     @Test("output taller than the terminal goes through $PAGER; 'set pager off' prints it")
     func pager() async throws {
         let sandbox = try TerminalSandbox()
-        let pager = try sandbox.writeExecutable("pager.sh", "#!/bin/sh\necho \"[pager] $(wc -l) lines\"\n")
-        let session = try sandbox.startShell(["--local"], width: 80, height: 24, environment: ["PAGER": pager])
+        let session = try await startWithPager(sandbox, "#!/bin/sh\necho \"[pager] $(wc -l) lines\"\n")
         defer { session.close() }
-        try await session.see(Self.prompt, timeout: .seconds(120))
         // 40 rows + header, rule and summary: 43 lines on a 24-row terminal.
         try await session.run("search the --limit 40", expecting: "[pager] 43 lines")
         // Short output is printed as it is.
@@ -75,6 +93,16 @@ struct InteractiveLanguageTests {
         try session.press("Enter")
         try await session.waitForLastLine(Self.prompt)
         try await session.run("search the --limit 40", expecting: "(40 of 4641 results;")
+    }
+
+    /// A pager that fails lost the output with `$?` 0.
+    @Test("a pager that exits non-zero is said, and $? is its status")
+    func failingPager() async throws {
+        let sandbox = try TerminalSandbox()
+        let session = try await startWithPager(sandbox, "#!/bin/sh\ncat > /dev/null\nexit 3\n")
+        defer { session.close() }
+        try await session.run("search the --limit 40", expecting: "exited with status 3")
+        try await session.run("echo status=$?", expecting: "status=3")
     }
 
     @Test("Ctrl-X Ctrl-E edits the line in $EDITOR, then runs the edited text")

@@ -18,7 +18,11 @@ extension LibraryCommand {
     static let exportSpec = CommandSpec(
         "export", group: .library,
         summary: "Write your library as a Goodreads export CSV (Goodreads and StoryGraph import it)",
-        discussion: "Same header, column order and quoting as Goodreads' own export. An existing FILE is replaced.",
+        discussion: """
+            Same header, column order and quoting as Goodreads' own export. An existing FILE is replaced \
+            (a regular file only); the file is private (0600). Cells starting with =, +, - or @ get a \
+            leading ' so a spreadsheet does not run them as formulas.
+            """,
         positionals: [exportFile], options: [shelfFilter],
         examples: ["library export my_books.csv", "library export - --shelf read"])
 
@@ -81,26 +85,31 @@ extension LibraryCommand {
         let path = file?.text ?? ""
         var filter = LibraryFilter()
         filter.shelf = shelf.map { Shelf(rawValue: $0) }
-        let csv = try await library.exportGoodreads(filter)
-        let count = max(0, csv.split(separator: "\n", omittingEmptySubsequences: false).count - 2)
+        let export = try await library.exportGoodreadsFile(filter)
+        let (csv, count) = (export.csv, export.books)
         if path == "-" {
             context.output.out(csv)
+            try Self.reportUnreadable(export, library: library)
             return nil
         }
         let url = context.resolvePath(path)
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
-            throw ShellError(.usage, "cannot export to '\(path)': it is a directory", range: file?.word.range)
-        }
-        do {
-            try Data(csv.utf8).write(to: url, options: .atomic)
-        } catch {
-            let reason = FileManager.default.fileExists(atPath: url.deletingLastPathComponent().path)
-                ? "permission denied or the disk is full" : "no such directory"
+        do throws(PrivateFile.Failure) {
+            try PrivateFile.replace(url.path, with: Array(csv.utf8))
+        } catch .notARegularFile(let kind) {
+            throw ShellError(.usage, "cannot export to '\(path)': it is \(kind); bts writes only regular files",
+                             range: file?.word.range)
+        } catch .cannotWrite(let reason) {
             throw ShellError(.failure, "cannot write '\(path)': \(reason)", range: file?.word.range, code: "WRITE_FAILED")
         }
+        try Self.reportUnreadable(export, library: library)
         let value = JSONValue.record([("file", url.path.json), ("format", "goodreads".json), ("count", count.json)])
         return CommandOutput(value: value, view: .text("Wrote \(count) book\(count == 1 ? "" : "s") to \(path) (Goodreads CSV)."))
+    }
+
+    /// An export that left books out of a damaged library fails (exit 1) after writing what it read.
+    static func reportUnreadable(_ export: GoodreadsExportFile, library: BookLibrary) throws(LibraryError) {
+        guard export.unreadable > 0 else { return }
+        throw .unreadableBooks(count: export.unreadable, path: library.path.path)
     }
 
     static func importFile(_ file: BoundValue?, library: BookLibrary,

@@ -54,6 +54,7 @@ extension ShellError {
         case .notFound: self.init(.failure, error.message, range: range, code: ErrorCode.notFound.rawValue)
         case .invalidValue, .unreadableFile: self.init(.usage, error.message, range: range)
         case .busy: self.init(.failure, error.message, range: range, code: "LIBRARY_BUSY")
+        case .damaged, .unreadableBooks: self.init(.failure, error.message, range: range, code: "LIBRARY_DAMAGED")
         default: self.init(.failure, error.message, range: range, code: "LIBRARY_ERROR")
         }
     }
