@@ -21,7 +21,7 @@ public struct CapabilityFeature: RawRepresentable, Codable, Sendable, Hashable, 
     /// The documented features, in document order.
     public static let documented: [CapabilityFeature] = [
         .semanticSearch, .similarBooks, .weeklyRecommendations, .csvImport, .batchEnrichment, .sseProgress,
-        .jobCancellation,
+        .jobCancellation, .bookshelfScan,
     ]
 
     /// Lower-case with `_`, `-` and spaces removed.

@@ -76,7 +76,8 @@ import Testing
 }
 
 /// `BTS_SAMPLE_PHOTO=path swift test --filter SamplePhoto` writes the sample photo of
-/// `scripts/examples/back-covers.jpg`: five back-cover barcodes of catalog books at several angles.
+/// `scripts/examples/back-covers.jpg`: five back-cover barcodes at several angles (four catalog books, one
+/// the catalog lacks).
 @Suite struct SamplePhoto {
     static let isbns = ["9780439023481", "9780441172719", "9780061120084", "9780451524935", "9780743273565"]
 

@@ -40,7 +40,7 @@ struct TestServer: Sendable {
     /// The core routes plus a stand-in that claims the job features, so capability answers do not
     /// depend on whether the job routes are installed.
     static var allFeatureModules: [any ServerRouteModule] {
-        [CoreRoutes(), FeatureClaim(features: [.csvImport, .batchEnrichment, .sseProgress, .jobCancellation])]
+        [CoreRoutes(), FeatureClaim(features: [.csvImport, .batchEnrichment, .sseProgress, .jobCancellation, .bookshelfScan])]
     }
 
     static func testConfiguration() -> ServerConfiguration {

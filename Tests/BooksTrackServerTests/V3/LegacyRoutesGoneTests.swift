@@ -33,7 +33,13 @@ struct LegacyRoutesGoneTests {
             }
             #expect(try await server.get("/health").status == 200)
             #expect(try await server.get("/v3/books/9780439023481").status == 200)
-            #expect(try await server.get("/v3/capabilities").status == 200)
+            let caps = try await server.get("/v3/capabilities")
+            #expect(caps.status == 200)
+            // Semantic and similar search live only at v1/v2 routes: with those gone, the contract
+            // dialect says so; production claims them all the same (discovery.ts @ e40ae5d).
+            let features = try caps.decode(JSONValue.self)["features"]
+            #expect(features?["semantic_search"]?.boolValue == (dialect == .production))
+            #expect(features?["similar_books"]?.boolValue == (dialect == .production))
         }
     }
 }

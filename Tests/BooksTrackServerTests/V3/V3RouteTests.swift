@@ -209,8 +209,9 @@ struct V3RouteTests {
             #expect(response.header("Cache-Control") == "public, max-age=300, s-maxage=300")
             let body = try Self.json(response)
             #expect(body["success"] == nil)
-            #expect(body["features"]?["semantic_search"]?.boolValue == false)
-            #expect(body["features"]?["similar_books"]?.boolValue == false)
+            // Served at their v1/v2 routes (v3 has none): true while those routes are on.
+            #expect(body["features"]?["semantic_search"]?.boolValue == true)
+            #expect(body["features"]?["similar_books"]?.boolValue == true)
             #expect(body["features"]?["csv_import"]?.boolValue == true)
             #expect(body["features"]?["sse_streaming"]?.boolValue == true)
             #expect(body["limits"]?["batch_max_photos"]?.intValue == 50)
