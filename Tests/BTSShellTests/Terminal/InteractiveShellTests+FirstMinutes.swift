@@ -67,7 +67,8 @@ extension InteractiveShellTests {
     func spinnerForASlowRequest() async throws {
         let sandbox = try TerminalSandbox()
         let server = try await ServeProcess(
-            extra: ["--enable-fault-injection", "--latency", "/v1/search=3000"], sandbox: sandbox)
+            extra: ["--enable-fault-injection", "--latency", "/v1/search=3000", "--latency", "/v3/books/search=3000"],
+            sandbox: sandbox)
         defer { server.stop() }
         let session = try sandbox.startShell(["--api", "http://127.0.0.1:\(server.port)"], width: 80)
         defer { session.close() }

@@ -185,7 +185,8 @@ struct InteractiveShellTests {
     func controlCCancelsSlowRequest() async throws {
         let sandbox = try TerminalSandbox()
         let server = try await ServeProcess(
-            extra: ["--enable-fault-injection", "--latency", "/v1/search=5000"], sandbox: sandbox)
+            extra: ["--enable-fault-injection", "--latency", "/v1/search=5000", "--latency", "/v3/books/search=5000"],
+            sandbox: sandbox)
         defer { server.stop() }
         let session = try sandbox.startShell(["--api", "http://127.0.0.1:\(server.port)"])
         defer { session.close() }
