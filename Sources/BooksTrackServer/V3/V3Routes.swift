@@ -102,18 +102,20 @@ struct V3Handlers: Sendable {
         let features: [String: JSONValue] = [
             "semantic_search": .bool(production || (legacy && services.isAvailable(.semanticSearch))),
             "similar_books": .bool(production || (legacy && services.isAvailable(.similarBooks))),
-            "bookshelf_scan": .bool(!production && hasJobs && services.isAvailable(.bookshelfScan)),
             "weekly_recommendations": .bool(production || services.isAvailable(.weeklyRecommendations)),
             "sse_streaming": .bool(production || (hasJobs && services.isAvailable(.sseProgress))),
             "batch_enrichment": .bool(production || (hasJobs && services.isAvailable(.batchEnrichment))),
             "csv_import": .bool(production || (hasJobs && services.isAvailable(.csvImport))),
         ]
+        var listed = features
+        // Production's list has no bookshelf_scan (it serves scans all the same); the stand-in says.
+        if !production { listed["bookshelf_scan"] = .bool(hasJobs && services.isAvailable(.bookshelfScan)) }
         let rules = services.configuration.effectiveRateLimits
         let textRPM = production ? 60 : rules[.search]?.requestsPerMinute ?? 60
         let semanticRPM = production ? 10 : rules[.semantic]?.requestsPerMinute ?? 10
         let csvRows = production ? 1000 : engineSource?.configuration.maxCSVRows ?? 1000
         let body: JSONValue = [
-            "features": .object(features),
+            "features": .object(listed),
             "limits": [
                 "semantic_search_rpm": .number(Double(semanticRPM)), "text_search_rpm": .number(Double(textRPM)),
                 "csv_max_rows": .number(Double(csvRows)), "batch_max_photos": 50,

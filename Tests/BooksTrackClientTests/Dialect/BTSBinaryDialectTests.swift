@@ -71,6 +71,12 @@ import Testing
             try await expectOK(["-c", "semantic wizard school --limit 3"])
             try await expectOK(["-c", "recommend"])
             try await expectOK(["-c", "enrich \(DialectFlowTests.dune)"]) { $0.stdout.contains("Dune") }
+            // A scan of the sample photo: five barcodes, one of a book the catalog lacks (not_found).
+            let photo = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+                .appendingPathComponent("../../../scripts/examples/back-covers.jpg").standardizedFileURL
+            try await expectOK(["-c", "scan \(photo.path) --watch"]) { r in
+                r.stdout.contains("\"found\":5") && r.stdout.contains("The Great Gatsby") && r.stdout.contains("not_found")
+            }
 
             // Batch enrichment with --watch (production: over the WebSocket), one book not found.
             let batch = isbns[1...3].joined(separator: " ") + " 9780000000002"

@@ -38,6 +38,7 @@ struct ConnectCommand: ShellCommand {
             ("server", SecretMasking.maskURL(opened.api.baseURL.absoluteString).json),
             ("target", SecretMasking.maskURL(target.label).json),
             ("version", capabilities?.version.json), ("capabilities", .bool(capabilities != nil)),
+            ("api", (await opened.api.dialect).description.json),
         ])
         if capabilities == nil {
             let absence = CapabilityAbsence(await opened.api.lastConnectError)
@@ -45,6 +46,6 @@ struct ConnectCommand: ShellCommand {
                 ? "switched to \(SecretMasking.maskURL(target.label)), but it cannot be reached: \(absence.failure?.message ?? "")"
                 : "connected to \(SecretMasking.maskURL(target.label)), but it did not publish its capabilities (gated commands will try anyway)")
         }
-        return CommandOutput(value: value, view: .record(fields: ["server", "target", "version"].map { RecordField($0) }))
+        return CommandOutput(value: value, view: .record(fields: ["server", "target", "version", "api"].map { RecordField($0) }))
     }
 }
