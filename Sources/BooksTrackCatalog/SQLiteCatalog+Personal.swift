@@ -29,11 +29,16 @@ public struct PersonalRecommendation: Sendable, Hashable {
 extension SQLiteCatalog {
     /// Shelves named in a reason.
     static let reasonShelves = 2
+    /// Books of one (first) author in a list of personal recommendations: a list of eight Tolkiens
+    /// for a reader of The Hobbit tells them nothing new.
+    static let perAuthor = 2
 
     /// Books for a reader whose library holds `seeds` (and the catalog books `excluding`, which are
     /// never recommended, nor their other editions): the profile is the seeds' shelf vectors summed
     /// with their weights (negative weights push away), and books are ranked by cosine with it.
-    /// Each says which positively weighted seed it is most like and which shelves they share.
+    /// Each says which positively weighted seed it is most like and which shelves they share; at
+    /// most `perAuthor` books of one author, and a later book of a series (#2 on) only when the
+    /// library holds a book of that series.
     public func personalRecommendations(seeds: [LibrarySeed], excluding: Set<Int> = [], limit: Int)
         throws -> [PersonalRecommendation]
     {
@@ -51,9 +56,14 @@ extension SQLiteCatalog {
         let query = profile.filter { $0.value != 0 }.sorted { $0.key < $1.key }
             .map { SparseEntry(dimension: $0.key, value: $0.value / norm) }
         let excludedRows = Set(sources.map(\.row) + excluding.compactMap { books.indexOfID[$0] })
+        let startedSeries = Set(excludedRows.compactMap { books.all[$0].series })
         let found = neighbours(of: query, excludingRows: excludedRows,
-                               excludingWorks: Set(excludedRows.map { Self.workKey(books.all[$0]) }),
-                               limit: min(max(limit, 0), Self.maxLimit)) { _ in 0 }
+                               excludingWorks: Set(excludedRows.flatMap { Self.workKeys(books.all[$0]) }),
+                               limit: min(max(limit, 0), Self.maxLimit), perAuthor: Self.perAuthor) { candidate in
+            // A later book of a series only when the library has one of that series.
+            guard let series = candidate.series, (candidate.seriesNumber ?? 1) > 1 else { return 0 }
+            return startedSeries.contains(series) ? 0 : nil
+        }
         let liked = sources.filter { $0.seed.weight > 0 }
         return found.compactMap { candidate in
             let vector = shelves.rows[candidate.row]

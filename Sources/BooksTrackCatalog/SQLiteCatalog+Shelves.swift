@@ -64,15 +64,18 @@ extension SQLiteCatalog {
         return ShelfVectors(index: VectorIndex(dimension: names.count, ids: ids, sparseRows: rows), rows: rows, names: names)
     }
 
-    /// The identity of a work across the catalog's editions: the title without its series suffix,
-    /// subtitle and "and other stories" tail, and the first author, both as word tokens ("The
-    /// Strange Case of Dr. Jekyll and Mr. Hyde" and "… and Other Tales of Terror" by the same author).
-    static func workKey(_ book: CatalogBook) -> String {
-        workKey(title: book.title, firstAuthor: book.authors.first)
+    /// The identities of a work across the catalog's editions, one per author: the title without
+    /// its series suffix, subtitle and "and other stories" tail, with an author, as word tokens.
+    /// Two books are one work when they share one ("The Strange Case of Dr. Jekyll and Mr. Hyde"
+    /// and "… and Other Tales of Terror" by Stevenson; "The Hobbit" and "The Hobbit: Graphic
+    /// Novel", Tolkien its second author).
+    static func workKeys(_ book: CatalogBook) -> [String] {
+        let authors = book.authors.isEmpty ? [""] : book.authors
+        return authors.map { workKey(title: book.title, author: $0) }
     }
 
-    /// `workKey` of a book known by its title and first author (a library's book).
-    public static func workKey(title: String, firstAuthor: String?) -> String {
+    /// The work identity of a title with one author (a library's book is matched by its first).
+    public static func workKey(title: String, author: String?) -> String {
         let base = CatalogFieldCleaning.series(inTitle: title).base
         let short = base.split(separator: ":", maxSplits: 1).first.map(String.init) ?? base
         var words = HashingEmbedding.tokens(short)
@@ -80,7 +83,7 @@ extension SQLiteCatalog {
             words.removeSubrange(tail...)
         }
         return words.joined(separator: " ") + "|"
-            + HashingEmbedding.tokens(firstAuthor ?? "").joined(separator: " ")
+            + HashingEmbedding.tokens(author ?? "").joined(separator: " ")
     }
 
     /// Dot product of two sparse vectors (each dimension at most once per vector).

@@ -20,7 +20,7 @@ extension SQLiteCatalog {
         guard let row = books.indexOfID[id], row < shelves.rows.count, !shelves.rows[row].isEmpty else { return nil }
         let source = books.all[row]
         let author = source.authors.first
-        return neighbours(of: shelves.rows[row], excludingRows: [row], excludingWorks: [Self.workKey(source)],
+        return neighbours(of: shelves.rows[row], excludingRows: [row], excludingWorks: Set(Self.workKeys(source)),
                           limit: min(max(limit, 0), Self.maxLimit)) { candidate in
             let sameAuthor = author != nil && candidate.authors.first == author
             let sameSeries = source.series != nil && candidate.series == source.series
@@ -30,19 +30,28 @@ extension SQLiteCatalog {
     }
 
     /// The `limit` rows closest to the unit-length `query` by shelf cosine plus `nudge`, best
-    /// first, one row per work (`workKey`); `excludingRows` and `excludingWorks` are left out.
+    /// first, one row per work (`workKeys`) and at most `perAuthor` per first author;
+    /// `excludingRows`, `excludingWorks` and books whose nudge is nil are left out.
     func neighbours(of query: [SparseEntry], excludingRows: Set<Int>, excludingWorks: Set<String>, limit: Int,
-                    nudge: (CatalogBook) -> Float) -> [(row: Int, score: Float)] {
+                    perAuthor: Int = .max, nudge: (CatalogBook) -> Float?) -> [(row: Int, score: Float)] {
         guard limit > 0, let books = try? self.books, let shelves = try? self.shelfVectors else { return [] }
         return shelves.index.withScores(sparse: query) { scores in
             for row in excludingRows where row < scores.count { scores[row] = -.infinity }
-            // Editions and nudges can only reorder a little: a pool of 3× the answer plus 30 is ample.
-            let pool = VectorIndex.topK(UnsafeBufferPointer(scores), k: min(scores.count, limit * 3 + 30))
-            let ranked = pool.filter { scores[$0] > 0 }.map { row in (row: row, score: scores[row] + nudge(books.all[row])) }
+            // Editions, nudges and the author cap only reorder a little: 6× the answer plus 30 is ample.
+            let pool = VectorIndex.topK(UnsafeBufferPointer(scores), k: min(scores.count, limit * 6 + 30))
+            let ranked = pool.filter { scores[$0] > 0 }
+                .compactMap { row in nudge(books.all[row]).map { (row: row, score: scores[row] + $0) } }
                 .sorted { $0.score != $1.score ? $0.score > $1.score : $0.row < $1.row }
             var seen = excludingWorks
+            var byAuthor: [String: Int] = [:]
             var out: [(row: Int, score: Float)] = []
-            for candidate in ranked where seen.insert(Self.workKey(books.all[candidate.row])).inserted {
+            for candidate in ranked {
+                let book = books.all[candidate.row]
+                let keys = Self.workKeys(book)
+                let author = book.authors.first ?? ""
+                guard seen.isDisjoint(with: keys), byAuthor[author, default: 0] < perAuthor else { continue }
+                seen.formUnion(keys)
+                byAuthor[author, default: 0] += 1
                 out.append(candidate)
                 if out.count == limit { break }
             }

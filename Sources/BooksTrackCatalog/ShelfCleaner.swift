@@ -172,8 +172,8 @@ public enum ShelfCleaner {
         return (table, report)
     }
 
-    /// Whether the shelf `key` names one of a book's `own` names (keys of its authors, series and
-    /// title without a leading "the"): equal to one, or starting with the series or title's
+    /// Whether the shelf `key` names one of a book's `own` names (keys of its authors, their
+    /// surnames of 5 letters or more, series and title, without a leading "the"): equal to one, or starting with the series or title's
     /// (`hunger-games-trilogy`) when that has at least 5 letters.
     static func ownNameShelf(_ key: String, own: [String]) -> Bool {
         let key = withoutThe(key)
@@ -207,7 +207,10 @@ public enum ShelfCleaner {
             let title = titleColumn.flatMap { $0 < row.count ? row[$0] : nil } ?? ""
             let authors = authorsColumn.flatMap { $0 < row.count ? CatalogFieldCleaning.authors(row[$0]) : nil } ?? []
             let (base, series) = CatalogFieldCleaning.series(inTitle: title)
-            ownNames[id] = ([base, series?.name ?? ""] + authors).map { withoutThe(ShelfNames.key($0)) }.filter { !$0.isEmpty }
+            // Surnames too (`tolkien` on J.R.R. Tolkien's books), when long enough not to be a word.
+            let surnames = authors.compactMap { $0.split(separator: " ").last.map(String.init) }.filter { $0.count >= 5 }
+            ownNames[id] = ([base, series?.name ?? ""] + authors + surnames).map { withoutThe(ShelfNames.key($0)) }
+                .filter { !$0.isEmpty }
         }
         if let error = reader.error { throw Failure.csv(String(describing: error)) }
         return (map, ownNames)

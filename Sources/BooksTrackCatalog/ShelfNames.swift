@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Three treatments, each stated here once:
 /// - **Dropped by rule** (`isGeneric`): shelves about the reader, not the book — reading status
-///   (`to-read`, `currently-reading`, `read`, `re-read`, `dnf`, `did-not-finish`, `abandoned`,
+///   (`to-read`, `currently-reading`, `read`, `re-read`, `re-reading`, `dnf`, `did-not-finish`, `abandoned`,
 ///   `default`), years and challenges (any name with a year 1900–2099: `read-in-2016`,
 ///   `2015-reads`), ownership and wishes (`owned`, `books-i-own`, `my-library`, `wish-list`,
 ///   `to-buy`, `on-my-shelf`), how the copy came (`arc`, `netgalley`, `first-reads`, `giveaways`),
@@ -98,7 +98,7 @@ public enum ShelfNames {
     static let genericPrefixes = [
         "to-read", "to-buy", "to-reread", "to-re-read", "currently", "read-in", "read-", "my-", "own-", "owned-",
         "i-own", "books-i", "wish", "kindle", "audio", "ebook", "e-book", "did-not", "dnf", "tbr", "default",
-        "couldn-t", "could-not", "on-my-", "not-finished", "never-finished",
+        "couldn-t", "could-not", "on-my-", "not-finished", "never-finished", "re-read", "reread",
     ]
     static let genericParts = ["favorite", "favourite", "fave", "fav-", "favs"]
 
