@@ -126,6 +126,7 @@ let package = Package(
                 "BooksTrackClient",
                 "BooksTrackContract",
                 "BooksTrackLibrary",
+                "BooksTrackCatalog",
                 .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -28,6 +28,12 @@ public struct LocalEmbeddedBackend: EmbeddedBackend {
         self.catalog = catalog
     }
 
+    /// The catalog given (when it is the SQLite one), else the one in `cacheDirectory`.
+    public func catalog(cacheDirectory: URL) throws -> SQLiteCatalog {
+        if let given = catalog as? SQLiteCatalog { return given }
+        return try SQLiteCatalog.shared(cacheDirectory: cacheDirectory)
+    }
+
     public func start(cacheDirectory: URL) async throws(ShellError) -> any RunningBackend {
         let catalog: any CatalogQuerying
         if let shared = self.catalog {

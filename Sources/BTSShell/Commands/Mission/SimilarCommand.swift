@@ -17,7 +17,7 @@ struct SimilarCommand: ShellCommand {
         summary: "Books similar to a given book",
         discussion: """
             The source book itself is not listed. On the embedded backend and `bts serve`, similar means shelved \
-            alike: the cosine of the books' reader shelves (goodbooks-10k: the ~30 strongest of each book's 100 \
+            alike: the cosine of the books' reader shelves (goodbooks-10k: the 30 strongest of each book's 100 \
             most-used shelves, weighted log(1+count) x IDF), with the same author or series only breaking ties and \
             other editions of the source left out. Fails with 'not found' when the catalog has no shelves for it. \
             With --library (or --shelf), up to 10 of your library's books (highest rated first) are the \
