@@ -110,9 +110,10 @@ public final class SQLiteCatalog: CatalogQuerying {
         }
     }
 
-    /// Loads the books and vectors now (a long-running server warms up in the background).
+    /// Loads the books, vectors and shelf vectors now (a long-running server warms up in the background).
     public func preload() {
         _ = try? vectors
+        _ = try? shelfVectors
     }
 
     // MARK: - Opening

@@ -63,6 +63,12 @@ struct HitRates: CustomStringConvertible {
             after.add(ranked, expected: item.expected)
         }
         print("[meaning] similar, title words (before): \(before); shelves (after): \(after)")
+        // Time per similar (shelf vectors loaded; figures only, a debug build).
+        let clock = ContinuousClock()
+        let elapsed = try clock.measure {
+            for _ in 0..<10 { for item in set.similar { _ = try catalog.similar(id: item.id, limit: 10) } }
+        }
+        print("[meaning] similar by shelves: \(elapsed / (10 * set.similar.count)) per call (debug build)")
         #expect(after.at10 >= set.similar.count * 8 / 10, "\(after)")
         #expect(after.at10 > before.at10 && after.at1 > before.at1)
     }
