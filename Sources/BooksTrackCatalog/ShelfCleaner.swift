@@ -127,6 +127,13 @@ public enum ShelfCleaner {
             let singular = key.hasSuffix("ies") ? String(key.dropLast(3)) + "y" : String(key.dropLast())
             if keys.contains(singular) { pluralOf[key] = singular }
         }
+        // Chains end at their last singular ("bookss" → "books" → "book"), whatever the order.
+        for key in Array(pluralOf.keys) {
+            var root = pluralOf[key] ?? key
+            var steps = 0
+            while let next = pluralOf[root], steps < 8 { root = next; steps += 1 }
+            pluralOf[key] = root
+        }
         if !pluralOf.isEmpty {
             for (book, shelves) in merged {
                 var joined: [String: Int] = [:]

@@ -30,18 +30,8 @@ public enum ShelfResourceTSV {
     static let magic = "bts-shelves"
     static let version = "1"
 
-    /// Errors reading the resource.
-    public enum DecodeError: Error, Sendable, Equatable, CustomStringConvertible {
-        case badHeader
-        case badLine(number: Int, reason: String)
-
-        public var description: String {
-            switch self {
-            case .badHeader: return "shelves resource: unexpected header"
-            case .badLine(let n, let reason): return "shelves resource line \(n): \(reason)"
-            }
-        }
-    }
+    /// Errors reading the resource: the catalog resource's (`badHeader`, `badLine`).
+    public typealias DecodeError = CatalogResourceTSV.DecodeError
 
     public static func encode(_ table: ShelfTable) -> String {
         var out = "\(magic)\t\(version)\t\(table.names.count)\n"

@@ -18,12 +18,21 @@ struct ShelvesCleanCommand: ParsableCommand {
     var output: String
 
     func execute() -> Int32 {
+        Self.report(Self.configuration.commandName ?? "shelves-clean") {
+            try ShelfCleaner.clean(directory: URL(fileURLWithPath: input), to: URL(fileURLWithPath: output))
+        }
+    }
+}
+
+extension ParsableCommand {
+    /// Runs a data builder: its report on stderr and status 0, or `bts NAME: error` and status 1.
+    static func report(_ name: String, _ clean: () throws -> any CustomStringConvertible) -> Int32 {
         do {
-            let report = try ShelfCleaner.clean(directory: URL(fileURLWithPath: input), to: URL(fileURLWithPath: output))
+            let report = try clean()
             FileHandle.standardError.write(Data("\(report)\n".utf8))
             return ExitStatus.ok.rawValue
         } catch {
-            FileHandle.standardError.write(Data("bts shelves-clean: \(error)\n".utf8))
+            FileHandle.standardError.write(Data("bts \(name): \(error)\n".utf8))
             return ExitStatus.failure.rawValue
         }
     }
