@@ -33,6 +33,11 @@ let package = Package(
             pkgConfig: "libedit",
             providers: [.apt(["libedit-dev"])]
         ),
+        // OpenBLAS's CBLAS (Debian libopenblas-dev, scripts/setup), for the sentence encoder.
+        .systemLibrary(
+            name: "COpenBLAS",
+            providers: [.apt(["libopenblas-dev"])]
+        ),
         // The Swift runtime's global-executor hook, settable from Swift (see hooks.h).
         .systemLibrary(name: "CSwiftRuntimeHooks"),
         // Wire types shared by client and server: envelopes, DTOs, error codes, ISBN.
@@ -66,6 +71,12 @@ let package = Package(
                 .product(name: "CSV", package: "CSV.swift"),
             ],
             resources: [.copy("Resources")],
+            swiftSettings: strict
+        ),
+        // all-MiniLM-L6-v2 in process: WordPiece tokenizer, safetensors weights, BERT forward pass over OpenBLAS.
+        .target(
+            name: "BooksTrackEmbedding",
+            dependencies: ["COpenBLAS"],
             swiftSettings: strict
         ),
         // The user's own library: SQLite (GRDB, WAL, FTS5), merge/de-dup, Goodreads/StoryGraph import, export, stats.
@@ -201,6 +212,11 @@ let package = Package(
         .testTarget(
             name: "BooksTrackCatalogTests",
             dependencies: ["BooksTrackCatalog", "BooksTrackContract", "TestSupport"],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "BooksTrackEmbeddingTests",
+            dependencies: ["BooksTrackEmbedding"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
