@@ -11,9 +11,6 @@ extension CommandOutput {
         .number("pageCount", "PAGES"),
     ]
 
-    /// A book's three strongest shelves (its subject tags); JSON has them all.
-    static let shelvesColumn = TableColumn("categories", "SHELVES", format: .first(3), flexible: true)
-
     static let scoredColumns: [TableColumn] = [
         TableColumn("isbn", "ISBN"),
         TableColumn("title", "TITLE", flexible: true),
@@ -50,11 +47,8 @@ extension CommandOutput {
             footer += "; 'more' shows the next \(min(rows.count, total - offset - rows.count))"
         }
         footer += ")"
-        // An ISBN lookup's one row has room for the book's shelves (subject tags; the embedded backend's
-        // are goodbooks-10k's reader shelves).
-        let columns = scored ? scoredColumns : kind == "isbn" ? bookColumns + [shelvesColumn] : bookColumns
         return CommandOutput(value: value, view: .table(
-            columns: columns, rowsKey: "results", footer: footer,
+            columns: scored ? scoredColumns : bookColumns, rowsKey: "results", footer: footer,
             empty: kind == "isbn" ? "Book not found. Try a different search." : "No matches."))
     }
 

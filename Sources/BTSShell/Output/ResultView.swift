@@ -13,8 +13,6 @@ public struct TableColumn: Sendable, Hashable {
         case percent
         /// A 10-cell bar of this column's number out of the number in column `total`.
         case bar(total: String)
-        /// An array's first N elements (a book's strongest shelves).
-        case first(Int)
     }
 
     /// The key in each row object.
@@ -56,8 +54,6 @@ public struct TableColumn: Sendable, Hashable {
             guard let total = row[totalKey]?.doubleValue, total > 0 else { return "" }
             let filled = Int((min(1, max(0, number / total)) * 10).rounded())
             return String(repeating: "█", count: filled) + String(repeating: "░", count: 10 - filled)
-        case (.first(let count), .array(let elements)):
-            return elements.prefix(count).map(\.interpolationText).joined(separator: ", ")
         case (_, .array(let elements)):
             return elements.map(\.interpolationText).joined(separator: ", ")
         default:

@@ -53,17 +53,6 @@ import Testing
         }
     }
 
-    @Test func anISBNLookupShowsTheBooksShelves() async throws {
-        try await withShell { shell in
-            #expect(await shell.run("search isbn \(Self.hobbit) --output table") == 0, "\(shell.err)")
-            #expect(shell.out.contains("SHELVES"), "\(shell.out)")
-            #expect(shell.out.contains("The Hobbit"), "the title keeps its room: \(shell.out)")
-            #expect(await shell.run("search isbn \(Self.hobbit) --output json") == 0)
-            let shelves = (await shell.lastResult())["results"]?.arrayValue?.first?["categories"]?.arrayValue ?? []
-            #expect(shelves.contains(.string("epic-fantasy")), "\(shelves)")
-        }
-    }
-
     @Test func helpSaysWhereThePersonalListComesFrom() async throws {
         try await withShell { shell in
             #expect(await shell.run("help recommend") == 0)
