@@ -38,6 +38,11 @@ let package = Package(
             name: "CBarcode",
             providers: [.apt(["libzbar-dev", "libpng-dev", "libturbojpeg0-dev", "libwebp-dev"])]
         ),
+        // OpenBLAS's CBLAS (Debian libopenblas-dev, scripts/setup), for the sentence encoder.
+        .systemLibrary(
+            name: "COpenBLAS",
+            providers: [.apt(["libopenblas-dev"])]
+        ),
         // The Swift runtime's global-executor hook, settable from Swift (see hooks.h).
         .systemLibrary(name: "CSwiftRuntimeHooks"),
         // Wire types shared by client and server: envelopes, DTOs, error codes, ISBN.
@@ -77,6 +82,12 @@ let package = Package(
         .target(
             name: "BooksTrackScanning",
             dependencies: ["BooksTrackContract", "CBarcode"],
+            swiftSettings: strict
+        ),
+        // all-MiniLM-L6-v2 in process: WordPiece tokenizer, safetensors weights, BERT forward pass over OpenBLAS.
+        .target(
+            name: "BooksTrackEmbedding",
+            dependencies: ["COpenBLAS"],
             swiftSettings: strict
         ),
         // The user's own library: SQLite (GRDB, WAL, FTS5), merge/de-dup, Goodreads/StoryGraph import, export, stats.
@@ -138,6 +149,7 @@ let package = Package(
                 "BooksTrackClient",
                 "BooksTrackContract",
                 "BooksTrackLibrary",
+                "BooksTrackCatalog",
                 .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -212,6 +224,11 @@ let package = Package(
         .testTarget(
             name: "BooksTrackCatalogTests",
             dependencies: ["BooksTrackCatalog", "BooksTrackContract", "TestSupport"],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "BooksTrackEmbeddingTests",
+            dependencies: ["BooksTrackEmbedding"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(

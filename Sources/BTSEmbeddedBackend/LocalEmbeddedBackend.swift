@@ -7,7 +7,6 @@ import HTTPTypes
 import Logging
 import NIOCore
 import NIOHTTP1
-import Synchronization
 
 /// The embedded backend of `bts`: the local BooksTrack server over the bundled catalog, started
 /// in-process on 127.0.0.1 and a free port. Injected into the shell (`BackendOptions.embedded`),
@@ -20,18 +19,19 @@ public struct LocalEmbeddedBackend: EmbeddedBackend {
         set { chosenConfiguration = newValue }
     }
     private var chosenConfiguration: ServerConfiguration?
-    /// A catalog to reuse (tests share one); nil opens the one in the cache directory.
+    /// A catalog to reuse (tests share one); nil opens the one in the cache directory
+    /// (`SQLiteCatalog.shared`, kept open for the next start there).
     public var catalog: (any CatalogQuerying)?
-
-    /// The catalog opened in each cache directory, kept open until the process exits and reused
-    /// by the next start there (`connect` back to the embedded backend): closing the read-only
-    /// database gains nothing, and GRDB's close costs ~0.7 ms at its first use (it sets up
-    /// Foundation's NotificationCenter), at the end of every one-shot command.
-    private static let openedCatalogs = Mutex<[String: SQLiteCatalog]>([:])
 
     public init(configuration: ServerConfiguration? = nil, catalog: (any CatalogQuerying)? = nil) {
         chosenConfiguration = configuration
         self.catalog = catalog
+    }
+
+    /// The catalog given (when it is the SQLite one), else the one in `cacheDirectory`.
+    public func catalog(cacheDirectory: URL) throws -> SQLiteCatalog {
+        if let given = catalog as? SQLiteCatalog { return given }
+        return try SQLiteCatalog.shared(cacheDirectory: cacheDirectory)
     }
 
     public func start(cacheDirectory: URL) async throws(ShellError) -> any RunningBackend {
@@ -40,13 +40,7 @@ public struct LocalEmbeddedBackend: EmbeddedBackend {
             catalog = shared
         } else {
             do {
-                try FileManager.default.createDirectory(at: cacheDirectory, withIntermediateDirectories: true)
-                catalog = try Self.openedCatalogs.withLock { opened in
-                    if let reused = opened[cacheDirectory.path] { return reused }
-                    let new = try SQLiteCatalog.open(cacheDirectory: cacheDirectory)
-                    opened[cacheDirectory.path] = new
-                    return new
-                }
+                catalog = try SQLiteCatalog.shared(cacheDirectory: cacheDirectory)
             } catch {
                 throw ShellError(.failure, "cannot open the bundled catalog in \(cacheDirectory.path): \(error)")
             }

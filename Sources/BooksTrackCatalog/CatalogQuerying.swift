@@ -26,12 +26,15 @@ public struct CatalogBook: Sendable, Hashable, Codable {
     public var ratingsCount: Int
     public var imageURL: String?
     public var smallImageURL: String?
+    /// The book's strongest reader shelves, heaviest first (at most `SQLiteCatalog.shownShelves`;
+    /// empty when the catalog was built without shelves).
+    public var shelves: [String]
 
     public init(
         id: Int, goodreadsBookID: Int, goodreadsWorkID: Int, isbn10: String?, isbn13: String?,
         title: String, originalTitle: String?, series: String?, seriesNumber: Double?, authors: [String],
         year: Int?, language: String?, averageRating: Double, ratingsCount: Int,
-        imageURL: String?, smallImageURL: String?
+        imageURL: String?, smallImageURL: String?, shelves: [String] = []
     ) {
         self.id = id
         self.goodreadsBookID = goodreadsBookID
@@ -49,6 +52,7 @@ public struct CatalogBook: Sendable, Hashable, Codable {
         self.ratingsCount = ratingsCount
         self.imageURL = imageURL
         self.smallImageURL = smallImageURL
+        self.shelves = shelves
     }
 }
 

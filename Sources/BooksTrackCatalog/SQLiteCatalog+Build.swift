@@ -2,11 +2,11 @@ import Foundation
 import GRDB
 
 extension SQLiteCatalog {
-    /// Separator of author names in the `books.authors` column.
+    /// Separator of author names in the `books.authors` column (and of shelf names in `books.shelves`).
     static let authorSeparator = "\u{1F}"
 
-    /// Creates the schema and inserts every book with its vector and FTS row (one transaction).
-    static func build(_ db: Database, books: [CatalogBook], key: String) throws {
+    /// Creates the schema and inserts every book with its vector, shelves and FTS row (one transaction).
+    static func build(_ db: Database, books: [CatalogBook], shelves: ShelfTable?, key: String) throws {
         try db.execute(
             sql: """
                 CREATE TABLE meta(key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
@@ -21,7 +21,8 @@ extension SQLiteCatalog {
                     year INTEGER, language TEXT,
                     average_rating REAL NOT NULL, ratings_count INTEGER NOT NULL,
                     image_url TEXT, small_image_url TEXT,
-                    vector BLOB NOT NULL);
+                    vector BLOB NOT NULL,
+                    shelves TEXT NOT NULL, shelf_vector BLOB NOT NULL);
                 CREATE INDEX books_isbn13 ON books(isbn13);
                 CREATE VIRTUAL TABLE books_fts USING fts5(
                     title, original_title, series, authors,
@@ -29,16 +30,20 @@ extension SQLiteCatalog {
                 """)
         let insertBook = try db.makeStatement(
             sql: """
-                INSERT INTO books VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO books VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
         let insertFTS = try db.makeStatement(
             sql: "INSERT INTO books_fts(rowid, title, original_title, series, authors) VALUES (?, ?, ?, ?, ?)")
+        try createShelfNames(db, shelves?.names ?? [])
         for b in books {
             let vector = HashingEmbedding.embed(b)
+            let bookShelves = shelves?.books[b.id] ?? []
+            let shown = bookShelves.prefix(shownShelves).compactMap { shelves?.names[$0.shelf] }
             try insertBook.execute(arguments: [
                 b.id, b.goodreadsBookID, b.goodreadsWorkID, b.isbn10, b.isbn13, b.title, b.originalTitle,
                 b.series, b.seriesNumber, b.authors.joined(separator: authorSeparator), b.year, b.language,
                 b.averageRating, b.ratingsCount, b.imageURL, b.smallImageURL, encodeVector(vector),
+                shown.joined(separator: authorSeparator), encodeShelfVector(bookShelves),
             ])
             let base = CatalogFieldCleaning.series(inTitle: b.title).base
             try insertFTS.execute(arguments: [
@@ -62,19 +67,21 @@ extension SQLiteCatalog {
     static let selectBooks = """
         SELECT id, goodreads_book_id, goodreads_work_id, isbn10, isbn13, title, original_title, series,
                series_number, authors, year, language, average_rating, ratings_count, image_url,
-               small_image_url
+               small_image_url, shelves
         FROM books
         """
 
     /// A book from a row of `selectBooks`.
     static func book(from row: Row) -> CatalogBook {
         let authors: String = row[9]
+        let shelves: String = row[16]
         return CatalogBook(
             id: row[0], goodreadsBookID: row[1], goodreadsWorkID: row[2], isbn10: row[3], isbn13: row[4],
             title: row[5], originalTitle: row[6], series: row[7], seriesNumber: row[8],
             authors: authors.isEmpty ? [] : authors.components(separatedBy: authorSeparator),
             year: row[10], language: row[11], averageRating: row[12], ratingsCount: row[13],
-            imageURL: row[14], smallImageURL: row[15])
+            imageURL: row[14], smallImageURL: row[15],
+            shelves: shelves.isEmpty ? [] : shelves.components(separatedBy: authorSeparator))
     }
 
     /// Every book, ordered by id.

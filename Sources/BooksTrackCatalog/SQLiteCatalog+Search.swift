@@ -172,24 +172,6 @@ extension SQLiteCatalog {
             .map { ScoredBook(book: books.all[$0.row], score: Double($0.score)) }
     }
 
-    public func similar(isbn13: String, limit: Int) throws -> [ScoredBook]? {
-        guard let source = try book(isbn13: isbn13) else { return nil }
-        return try similar(id: source.id, limit: limit)
-    }
-
-    /// Nearest neighbours of the book with goodbooks id `id` (itself excluded); nil when unknown.
-    public func similar(id: Int, limit: Int) throws -> [ScoredBook]? {
-        let books = try self.books
-        let vectors = try self.vectors
-        guard let row = vectors.rowOfID[id], let vector = vectors.vector(ofID: id) else { return nil }
-        let limit = min(max(limit, 0), Self.maxLimit)
-        return vectors.withCosines(vector) { cosines in
-            VectorIndex.topK(UnsafeBufferPointer(cosines), k: limit, excluding: row).map {
-                ScoredBook(book: books.all[$0], score: Double(min(1, max(0, cosines[$0]))))
-            }
-        }
-    }
-
     /// Blend of normalized FTS rank (any column, all terms) and semantic score, 50/50. Books found
     /// only semantically get no text share; books found only by text still get their cosine.
     public func hybrid(_ query: String, limit: Int, offset: Int) throws -> [ScoredBook] {

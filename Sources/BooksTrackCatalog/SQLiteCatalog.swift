@@ -55,7 +55,7 @@ public final class SQLiteCatalog: CatalogQuerying {
     }
 
     /// Bumped whenever the database schema changes (part of the content key).
-    static let schemaVersion = 3
+    static let schemaVersion = 4
 
     /// Every book in id order, with lookups and the popularity prior (loaded on first use).
     struct Books: Sendable {
@@ -68,6 +68,7 @@ public final class SQLiteCatalog: CatalogQuerying {
     let database: DatabaseQueue
     private let loadedBooks = OnceBox<Books>()
     private let loadedVectors = OnceBox<VectorIndex>()
+    let loadedShelfVectors = OnceBox<ShelfVectors>()
 
     /// How this instance was opened.
     public let lastOpenStats: CatalogOpenStats
@@ -109,16 +110,18 @@ public final class SQLiteCatalog: CatalogQuerying {
         }
     }
 
-    /// Loads the books and vectors now (a long-running server warms up in the background).
+    /// Loads the books, vectors and shelf vectors now (a long-running server warms up in the background).
     public func preload() {
         _ = try? vectors
+        _ = try? shelfVectors
     }
 
     // MARK: - Opening
 
-    /// The bundled cleaned catalog (`Resources/catalog.tsv`).
-    public static func bundledResource() throws -> Data {
-        guard let data = FileManager.default.contents(atPath: try bundledResourceURL().path) else {
+    /// The bundled cleaned catalog (`Resources/catalog.tsv`), or another bundled resource by name
+    /// (`shelves`: `Resources/shelves.tsv`).
+    public static func bundledResource(_ name: String = "catalog") throws -> Data {
+        guard let data = FileManager.default.contents(atPath: try bundledResourceURL(name).path) else {
             throw OpenError.missingResource
         }
         return data
@@ -128,14 +131,15 @@ public final class SQLiteCatalog: CatalogQuerying {
     /// resource, schema and embedding are unchanged). When the resource is the same file as last
     /// time (`CatalogResourceStamp`), its database is opened without reading the resource.
     public static func open(cacheDirectory: URL) throws -> SQLiteCatalog {
-        let url = try bundledResourceURL()
-        if let key = CatalogResourceStamp.storedKey(for: url, in: cacheDirectory),
+        let urls = [try bundledResourceURL(), try bundledResourceURL(shelvesResourceName)]
+        if let key = CatalogResourceStamp.storedKey(for: urls, in: cacheDirectory),
             let catalog = try? openBuilt(cacheDirectory: cacheDirectory, key: key, start: Date())
         {
             return catalog
         }
-        let catalog = try open(cacheDirectory: cacheDirectory, catalogTSV: try bundledResource())
-        CatalogResourceStamp.store(key: catalog.lastOpenStats.contentKey, for: url, in: cacheDirectory)
+        let catalog = try open(cacheDirectory: cacheDirectory, catalogTSV: try bundledResource(),
+                               shelvesTSV: try bundledResource(shelvesResourceName))
+        CatalogResourceStamp.store(key: catalog.lastOpenStats.contentKey, for: urls, in: cacheDirectory)
         return catalog
     }
 
@@ -151,13 +155,13 @@ public final class SQLiteCatalog: CatalogQuerying {
         return try SQLiteCatalog(database: queue, stats: stats, start: start)
     }
 
-    /// Opens a catalog from TSV bytes (the `catalog.tsv` format), building
+    /// Opens a catalog from TSV bytes (the `catalog.tsv` format, and `shelves.tsv`'s when given), building
     /// `cacheDirectory/catalog-<content key>.sqlite` if it does not exist yet. The build goes to a
     /// unique temporary file that is atomically renamed into place, so concurrent openers never
     /// see a partial database.
-    public static func open(cacheDirectory: URL, catalogTSV: Data) throws -> SQLiteCatalog {
+    public static func open(cacheDirectory: URL, catalogTSV: Data, shelvesTSV: Data? = nil) throws -> SQLiteCatalog {
         let start = Date()
-        let key = contentKey(for: catalogTSV)
+        let key = contentKey(for: catalogTSV, shelves: shelvesTSV)
         try FileManager.default.createDirectory(at: cacheDirectory, withIntermediateDirectories: true)
         let finalURL = cacheDirectory.appendingPathComponent("catalog-\(key).sqlite")
         if let built = try openBuilt(cacheDirectory: cacheDirectory, key: key, start: start) { return built }
@@ -166,13 +170,14 @@ public final class SQLiteCatalog: CatalogQuerying {
         let tempURL = cacheDirectory.appendingPathComponent("catalog-\(key).sqlite.\(UUID().uuidString).tmp")
         do {
             let books = try CatalogResourceTSV.decode(data: catalogTSV)
+            let shelves = try shelvesTSV.map { data throws(ShelfResourceTSV.DecodeError) in try ShelfResourceTSV.decode(data: data) }
             var config = Configuration()
             config.journalMode = .default
             let builder = try DatabaseQueue(path: tempURL.path, configuration: config)
             try builder.writeWithoutTransaction { db in
                 try db.execute(sql: "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF")
             }
-            try builder.write { db in try build(db, books: books, key: key) }
+            try builder.write { db in try build(db, books: books, shelves: shelves, key: key) }
             try builder.close()
             guard rename(tempURL.path, finalURL.path) == 0 else {
                 throw OpenError.rename(String(cString: strerror(errno)))
@@ -190,25 +195,28 @@ public final class SQLiteCatalog: CatalogQuerying {
     }
 
     /// Builds the catalog in an in-memory database (tests, or when no cache directory is writable).
-    public static func openInMemory(catalogTSV: Data) throws -> SQLiteCatalog {
+    public static func openInMemory(catalogTSV: Data, shelvesTSV: Data? = nil) throws -> SQLiteCatalog {
         let start = Date()
-        let key = contentKey(for: catalogTSV)
+        let key = contentKey(for: catalogTSV, shelves: shelvesTSV)
         let books = try CatalogResourceTSV.decode(data: catalogTSV)
+        let shelves = try shelvesTSV.map { data throws(ShelfResourceTSV.DecodeError) in try ShelfResourceTSV.decode(data: data) }
         let queue = try DatabaseQueue()
-        try queue.write { db in try build(db, books: books, key: key) }
+        try queue.write { db in try build(db, books: books, shelves: shelves, key: key) }
         let stats = CatalogOpenStats(
             outcome: .inMemory, contentKey: key, databasePath: nil,
             buildSeconds: Date().timeIntervalSince(start), loadSeconds: 0, totalSeconds: 0)
         return try SQLiteCatalog(database: queue, stats: stats, start: start)
     }
 
-    /// `v<schema>-e<embedding>-<FNV-1a 64 of the resource, hex>`.
-    static func contentKey(for data: Data) -> String {
+    /// `v<schema>-e<embedding>-<FNV-1a 64 of the resource and the shelves resource, hex>`.
+    static func contentKey(for data: Data, shelves: Data? = nil) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        data.withUnsafeBytes { bytes in
-            for byte in bytes {
-                hash ^= UInt64(byte)
-                hash = hash &* 0x0000_0100_0000_01b3
+        for part in [data, shelves ?? Data()] {
+            part.withUnsafeBytes { bytes in
+                for byte in bytes {
+                    hash ^= UInt64(byte)
+                    hash = hash &* 0x0000_0100_0000_01b3
+                }
             }
         }
         let hex = String(hash, radix: 16)

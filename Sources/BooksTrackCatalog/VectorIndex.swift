@@ -43,10 +43,40 @@ struct VectorIndex: Sendable {
         self.start = start
         self.rows = rows
         self.values = values
+        rowOfID = Self.rows(of: ids)
+    }
+
+    /// From sparse rows: `sparseRows[row]` holds the non-zero (dimension, value) pairs of a row
+    /// (dimensions below `dimension`, each at most once).
+    init(dimension: Int, ids: [Int], sparseRows: [[SparseEntry]]) {
+        self.dimension = dimension
+        self.ids = ids
+        var counts = [Int](repeating: 0, count: dimension + 1)
+        for entries in sparseRows { for e in entries { counts[Int(e.dimension) + 1] += 1 } }
+        for d in 0..<dimension { counts[d + 1] += counts[d] }
+        var next = counts
+        var rows = [Int32](repeating: 0, count: counts[dimension])
+        var values = [Float](repeating: 0, count: counts[dimension])
+        for (row, entries) in sparseRows.enumerated() {
+            for e in entries {
+                let slot = next[Int(e.dimension)]
+                rows[slot] = Int32(row)
+                values[slot] = e.value
+                next[Int(e.dimension)] += 1
+            }
+        }
+        self.start = counts
+        self.rows = rows
+        self.values = values
+        rowOfID = Self.rows(of: ids)
+    }
+
+    /// Row of each id.
+    private static func rows(of ids: [Int]) -> [Int: Int] {
         var rowOfID: [Int: Int] = [:]
-        rowOfID.reserveCapacity(n)
+        rowOfID.reserveCapacity(ids.count)
         for (row, id) in ids.enumerated() { rowOfID[id] = row }
-        self.rowOfID = rowOfID
+        return rowOfID
     }
 
     var count: Int { ids.count }
@@ -69,15 +99,23 @@ struct VectorIndex: Sendable {
     /// Calls `body` with the cosine of `query` with every row (a pooled buffer, valid only inside
     /// `body`). A query of the wrong length scores 0 everywhere.
     func withCosines<R>(_ query: [Float], _ body: (UnsafeMutableBufferPointer<Float>) throws -> R) rethrows -> R {
+        guard query.count == dimension else { return try withScores(sparse: [], body) }
+        var sparse: [SparseEntry] = []
+        for (d, q) in query.enumerated() where q != 0 { sparse.append(SparseEntry(dimension: Int32(d), value: q)) }
+        return try withScores(sparse: sparse, body)
+    }
+
+    /// Calls `body` with the dot product of the sparse `query` with every row (a pooled buffer, valid
+    /// only inside `body`); a cosine when `query` is unit length. Out-of-range dimensions count 0.
+    func withScores<R>(sparse query: [SparseEntry], _ body: (UnsafeMutableBufferPointer<Float>) throws -> R) rethrows -> R {
         try pool.withBuffer(count: count) { scores in
-            guard query.count == dimension, count > 0, let out = scores.baseAddress else { return try body(scores) }
+            guard count > 0, let out = scores.baseAddress else { return try body(scores) }
             rows.withUnsafeBufferPointer { rows in
                 values.withUnsafeBufferPointer { values in
-                    for d in 0..<dimension {
-                        let q = query[d]
-                        if q == 0 { continue }
+                    for q in query where q.dimension >= 0 && Int(q.dimension) < dimension {
+                        let d = Int(q.dimension)
                         for k in start[d]..<start[d + 1] {
-                            out[Int(rows[k])] += q * values[k]
+                            out[Int(rows[k])] += q.value * values[k]
                         }
                     }
                 }
@@ -106,6 +144,12 @@ struct VectorIndex: Sendable {
     static func topK(_ scores: [Float], k: Int, excluding excluded: Int? = nil) -> [Int] {
         scores.withUnsafeBufferPointer { topK($0, k: k, excluding: excluded) }
     }
+}
+
+/// A non-zero value of a sparse vector.
+struct SparseEntry: Sendable, Hashable {
+    var dimension: Int32
+    var value: Float
 }
 
 /// Reusable zeroed `Float` buffers for score scans (one per concurrent query; at most a few kept).

@@ -75,13 +75,8 @@ struct CatalogCleanCommand: ParsableCommand {
     var output: String
 
     func execute() -> Int32 {
-        do {
-            let report = try CatalogCleaner.clean(csvAt: URL(fileURLWithPath: input), to: URL(fileURLWithPath: output))
-            FileHandle.standardError.write(Data("\(report)\n".utf8))
-            return ExitStatus.ok.rawValue
-        } catch {
-            FileHandle.standardError.write(Data("bts catalog-clean: \(error)\n".utf8))
-            return ExitStatus.failure.rawValue
+        Self.report(Self.configuration.commandName ?? "catalog-clean") {
+            try CatalogCleaner.clean(csvAt: URL(fileURLWithPath: input), to: URL(fileURLWithPath: output))
         }
     }
 }

@@ -42,6 +42,10 @@ do {
         serve.flags = Array(arguments.dropFirst())
         exit(await serve.execute())
     }
+    // The hidden data builders, parsed as themselves: through the root, its FILE.bts argument took
+    // their name for a script.
+    if arguments.first == "catalog-clean" { exit(try CatalogCleanCommand.parse(Array(arguments.dropFirst())).execute()) }
+    if arguments.first == "shelves-clean" { exit(try ShelvesCleanCommand.parse(Array(arguments.dropFirst())).execute()) }
     let command = try BTSCommand.parseAsRoot(arguments)
     switch command {
     case var root as BTSCommand:
@@ -58,8 +62,6 @@ do {
         status = await root.execute()
     case let serve as ServeCommand:
         status = await serve.execute()
-    case let clean as CatalogCleanCommand:
-        status = clean.execute()
     default:
         var other = command
         try other.run()

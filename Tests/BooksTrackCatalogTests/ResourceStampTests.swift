@@ -22,32 +22,36 @@ import Testing
         let resource = dir.appendingPathComponent("catalog.tsv")
         try Data("a\tb\n".utf8).write(to: resource)
 
-        #expect(CatalogResourceStamp.storedKey(for: resource, in: dir) == nil)
-        CatalogResourceStamp.store(key: "v3-e5-0123456789abcdef", for: resource, in: dir)
-        #expect(CatalogResourceStamp.storedKey(for: resource, in: dir) == "v3-e5-0123456789abcdef")
+        #expect(CatalogResourceStamp.storedKey(for: [resource], in: dir) == nil)
+        CatalogResourceStamp.store(key: "v3-e5-0123456789abcdef", for: [resource], in: dir)
+        #expect(CatalogResourceStamp.storedKey(for: [resource], in: dir) == "v3-e5-0123456789abcdef")
 
         // Another size: not the same file.
         try Data("a\tb\nc\td\n".utf8).write(to: resource)
-        #expect(CatalogResourceStamp.storedKey(for: resource, in: dir) == nil)
+        #expect(CatalogResourceStamp.storedKey(for: [resource], in: dir) == nil)
 
         // Same size, another modification time: not the same file either.
-        CatalogResourceStamp.store(key: "v3-e5-1111111111111111", for: resource, in: dir)
+        CatalogResourceStamp.store(key: "v3-e5-1111111111111111", for: [resource], in: dir)
         var times = [timespec(tv_sec: 1_000_000, tv_nsec: 0), timespec(tv_sec: 1_000_000, tv_nsec: 0)]
         #expect(utimensat(AT_FDCWD, resource.path, &times, 0) == 0)
-        #expect(CatalogResourceStamp.storedKey(for: resource, in: dir) == nil)
+        #expect(CatalogResourceStamp.storedKey(for: [resource], in: dir) == nil)
 
         // A damaged stamp is ignored.
         try Data("garbage".utf8).write(to: dir.appendingPathComponent(CatalogResourceStamp.fileName))
-        #expect(CatalogResourceStamp.storedKey(for: resource, in: dir) == nil)
+        #expect(CatalogResourceStamp.storedKey(for: [resource], in: dir) == nil)
     }
 
     @Test func bundledCatalogOpensFromTheStampWithTheSameKey() throws {
         let dir = try makeTempDirectory("stamp-open")
         defer { try? FileManager.default.removeItem(at: dir) }
         let first = try SQLiteCatalog.open(cacheDirectory: dir)
-        let key = CatalogResourceStamp.storedKey(for: try SQLiteCatalog.bundledResourceURL(), in: dir)
+        let urls = [try SQLiteCatalog.bundledResourceURL(), try SQLiteCatalog.bundledResourceURL("shelves")]
+        let key = CatalogResourceStamp.storedKey(for: urls, in: dir)
         #expect(key == first.lastOpenStats.contentKey)
-        #expect(key == SQLiteCatalog.contentKey(for: try SQLiteCatalog.bundledResource()))
+        #expect(key == SQLiteCatalog.contentKey(for: try SQLiteCatalog.bundledResource(),
+                                                shelves: try SQLiteCatalog.bundledResource("shelves")))
+        // Another shelves file (here: none) is another identity.
+        #expect(CatalogResourceStamp.storedKey(for: [urls[0]], in: dir) == nil)
         let second = try SQLiteCatalog.open(cacheDirectory: dir)
         #expect(second.lastOpenStats.outcome == .reused)
         #expect(second.lastOpenStats.contentKey == first.lastOpenStats.contentKey)

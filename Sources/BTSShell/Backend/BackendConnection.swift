@@ -1,3 +1,4 @@
+import BooksTrackCatalog
 import BooksTrackClient
 import BooksTrackContract
 import Foundation
@@ -8,6 +9,15 @@ public protocol EmbeddedBackend: Sendable {
     /// Starts a server on 127.0.0.1 (any free port) over the bundled catalog in `cacheDirectory`.
     /// Errors are plain messages for the user.
     func start(cacheDirectory: URL) async throws(ShellError) -> any RunningBackend
+    /// The catalog this backend serves from `cacheDirectory` (what the shell computes itself,
+    /// `recommend --library`, reads the same one).
+    func catalog(cacheDirectory: URL) throws -> SQLiteCatalog
+}
+
+extension EmbeddedBackend {
+    public func catalog(cacheDirectory: URL) throws -> SQLiteCatalog {
+        try SQLiteCatalog.shared(cacheDirectory: cacheDirectory)
+    }
 }
 
 /// A started embedded server.

@@ -1,5 +1,6 @@
 import BTSLanguage
 import BTSTerminal
+import BooksTrackCatalog
 import BooksTrackClient
 import BooksTrackContract
 import BooksTrackLibrary
@@ -30,6 +31,8 @@ protocol CommandContext: Actor {
     func library() throws(ShellError) -> BookLibrary
     /// Records that the library changed (completion reloads its shelves, ISBNs and titles).
     func libraryChanged()
+    /// The bundled catalog, for what the shell computes itself (never needs a backend).
+    func catalog() throws(ShellError) -> SQLiteCatalog
 
     // MARK: Output
     var output: ShellOutput { get }

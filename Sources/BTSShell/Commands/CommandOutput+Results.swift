@@ -25,7 +25,7 @@ extension CommandOutput {
             ("year", item.year.json), ("publisher", item.publisher.json), ("publishedDate", item.publishedDate.json),
             ("pageCount", item.pageCount.json), ("language", item.language.json),
             ("format", item.format.map { JSONValue.string($0.rawValue) }), ("coverUrl", item.coverURL.json),
-            ("score", item.score.json),
+            ("score", item.score.json), ("categories", item.categories.isEmpty ? nil : item.categories.json),
         ])
     }
 

@@ -5,11 +5,12 @@ import BooksTrackContract
 let localProvider = "local-catalog"
 
 extension CatalogBook {
-    /// The work as the v1 search routes send it.
+    /// The work as the v1 search routes send it; its subject tags are the book's strongest reader
+    /// shelves from goodbooks-10k (`CatalogBook.shelves`).
     var workDTO: WorkDTO {
         WorkDTO(
             title: title,
-            subjectTags: [],
+            subjectTags: shelves,
             goodreadsWorkIDs: [String(goodreadsWorkID)],
             amazonASINs: [],
             librarythingIDs: [],

@@ -6,17 +6,20 @@ import Testing
     @Test func goldenHelpForGatedCommand() {
         let renderer = HelpRenderer(isAvailable: { $0 != "similar_books" })
         #expect(renderer.help(for: ["similar"]) == """
-            similar — Books similar to a given book (vector similarity)
+            similar — Books similar to a given book
 
             (unavailable on this server: similar_books is disabled)
 
             Usage:
               similar [ISBN] [--limit N] [--library] [--shelf SHELF]
 
-            The source book itself is not listed. Fails with 'not found' when the catalog
-            has no vector for it. With --library (or --shelf), up to 10 of your library's
-            books (highest rated first) are the sources, and books you already have are left
-            out.
+            The source book itself is not listed. On the embedded backend and `bts serve`,
+            similar means shelved alike: the cosine of the books' reader shelves
+            (goodbooks-10k: the 30 strongest of each book's 100 most-used shelves, weighted
+            log(1+count) x IDF), with the same author or series only breaking ties and other
+            editions of the source left out. Fails with 'not found' when the catalog has no
+            shelves for it. With --library (or --shelf), up to 10 of your library's books
+            (highest rated first) are the sources, and books you already have are left out.
 
             Arguments:
               [ISBN]  The book to start from (ISBN-10 or ISBN-13)
@@ -64,11 +67,12 @@ import Testing
         if let mission, let meta { #expect(mission.lowerBound < meta.lowerBound) }
         // Entries wrap under their summary column; compare the words.
         let words = text.split(whereSeparator: { $0 == " " || $0 == "\n" }).joined(separator: " ")
-        #expect(words.contains("semantic QUERY... Natural-language search over book descriptions (unavailable on this server: semantic_search is disabled)"))
-        #expect(text.contains("  similar [ISBN]          Books similar to a given book (vector similarity)\n"))
-        #expect(words.contains("(unavailable on this server: weekly_recommendations is disabled)"))
-        #expect(text.contains("  semantic QUERY...       Natural-language search over book descriptions\n"
-                              + "                          (unavailable on this server: semantic_search is\n"))
+        #expect(words.contains("semantic QUERY... Natural-language search (embedded backend: title, author and series words) (unavailable on this server: semantic_search is disabled)"))
+        #expect(text.contains("  similar [ISBN]          Books similar to a given book\n"))
+        #expect(words.contains("(weekly unavailable on this server: weekly_recommendations is disabled)"))
+        #expect(text.contains("  semantic QUERY...       Natural-language search (embedded backend: title,\n"
+                              + "                          author and series words) (unavailable on this server:\n"
+                              + "                          semantic_search is disabled)\n"))
         for spec in CommandRegistry.standard.commands {
             #expect(text.contains("  \(spec.name)"), "\(spec.name)")
         }
@@ -103,7 +107,7 @@ import Testing
             #expect(markdown.contains("#### `\(spec.name)`\n"), "\(spec.name)")
         }
         #expect(markdown.contains("#### `search title`\n"))
-        #expect(markdown.contains("| `similar [ISBN]` | Books similar to a given book (vector similarity) | `similar_books` | similar |\n"))
+        #expect(markdown.contains("| `similar [ISBN]` | Books similar to a given book | `similar_books` | similar |\n"))
         #expect(markdown.contains("| `output` | table \\| json \\| ndjson \\| csv |"))
     }
 }

@@ -64,7 +64,7 @@ import Testing
         let gated = Dictionary(uniqueKeysWithValues: registry.commands.compactMap { spec in
             spec.gate.map { (spec.name, $0.description) }
         })
-        #expect(gated == ["similar": "similar_books", "semantic": "semantic_search", "recommend": "weekly_recommendations",
+        #expect(gated == ["similar": "similar_books", "semantic": "semantic_search", "recommend": "weekly_recommendations (weekly only)",
                           "import": "csv_import", "enrich": "batch_enrichment (batch only)", "cancel": "job_cancellation",
                           "scan": "bookshelf_scan"])
         #expect(registry.command(named: "connect")?.isSensitive == true)

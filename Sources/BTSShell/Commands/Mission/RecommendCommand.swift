@@ -2,26 +2,38 @@ import BTSLanguage
 import BooksTrackClient
 import BooksTrackContract
 
-/// `recommend [--limit N]`.
+/// `recommend [--limit N]` · `recommend --library [--limit N]`.
 struct RecommendCommand: ShellCommand {
     static let limit = CommandSpec.limit(1...50, default: 10)
+    static let library = OptionSpec("library", short: "L", type: .flag,
+                                    help: "Recommend for your library instead of this week's picks")
 
     static let configuration = CommandSpec(
         "recommend", group: .mission,
-        summary: "This week's book recommendations",
-        discussion: "Each pick says whether it is already in your library (inLibrary).",
-        options: [limit],
-        examples: ["recommend", "recommend --limit 3"])
+        summary: "This week's book recommendations, or books for your library (--library)",
+        discussion: """
+            Without --library: the backend's weekly picks; each says whether it is already in your library \
+            (inLibrary). With --library: books like the ones you rated or shelved, computed here in the shell \
+            from your library and the bundled catalog's reader shelves (goodbooks-10k, CC BY-SA 4.0), whatever \
+            the backend: production's personalized endpoint ignores the user and returns the weekly picks \
+            (strategy weekly_fallback). Never a book already in your library; higher ratings weigh more, \
+            ratings of 1-2 push away; each pick says why ("shelved fantasy and magic, like The Hobbit you rated 5").
+            """,
+        options: [limit, library],
+        examples: ["recommend", "recommend --limit 3", "recommend --library --limit 5"])
 
-    static let gate: CommandGate? = CommandGate(.weeklyRecommendations)
+    static let gate: CommandGate? = CommandGate(.weeklyRecommendations, scope: "weekly")
 
     var limit: Int?
+    var forLibrary: Bool
 
     init(_ resolved: ResolvedCommand) {
         limit = resolved.int(Self.limit)
+        forLibrary = resolved.flag(Self.library)
     }
 
     func run(in context: isolated any CommandContext) async throws -> CommandOutput? {
+        if forLibrary { return try await Self.forLibrary(limit: limit ?? 10, in: context) }
         let limit = self.limit
         let response = try await context.call(budget: Self.budget, gate: Self.gate, command: Self.name) { api in
             try await api.weeklyRecommendations(limit: limit)

@@ -9,8 +9,15 @@ struct SemanticCommand: ShellCommand {
 
     static let configuration = CommandSpec(
         "semantic", group: .mission,
-        summary: "Natural-language search over book descriptions",
-        discussion: "All words form one query. This endpoint has a small budget (documented 5 per minute); `limits` shows what is left.",
+        summary: "Natural-language search (embedded backend: title, author and series words)",
+        discussion: """
+            All words form one query. The embedded backend and `bts serve` have no book descriptions: they match \
+            your words against titles, authors and series names (hashed word and letter features, with a mild \
+            popularity prior), so a theme that names none of them ('teenagers fight to the death') finds \
+            little. For themes, start from a book you know: `similar` and `recommend --library` go by readers' \
+            shelves (goodbooks-10k). A remote backend searches whatever it has. This endpoint has a small \
+            budget (documented 5 per minute); `limits` shows what is left.
+            """,
         positionals: [query],
         options: [limit],
         examples: ["semantic books about a desert planet and its politics", "semantic cozy mystery --limit 5"])

@@ -14,9 +14,12 @@ struct SimilarCommand: ShellCommand {
 
     static let configuration = CommandSpec(
         "similar", group: .mission,
-        summary: "Books similar to a given book (vector similarity)",
+        summary: "Books similar to a given book",
         discussion: """
-            The source book itself is not listed. Fails with 'not found' when the catalog has no vector for it. \
+            The source book itself is not listed. On the embedded backend and `bts serve`, similar means shelved \
+            alike: the cosine of the books' reader shelves (goodbooks-10k: the 30 strongest of each book's 100 \
+            most-used shelves, weighted log(1+count) x IDF), with the same author or series only breaking ties and \
+            other editions of the source left out. Fails with 'not found' when the catalog has no shelves for it. \
             With --library (or --shelf), up to 10 of your library's books (highest rated first) are the \
             sources, and books you already have are left out.
             """,

@@ -1,0 +1,22 @@
+import Foundation
+import Synchronization
+
+extension SQLiteCatalog {
+    /// The catalog opened in each cache directory, kept open until the process exits and reused by
+    /// every later user there: the embedded backend at each start (`connect` back to it) and the
+    /// shell's own uses (personal recommendations). Closing the read-only database gains nothing,
+    /// and GRDB's close costs ~0.7 ms at its first use (it sets up Foundation's NotificationCenter),
+    /// at the end of every one-shot command.
+    private static let opened = Mutex<[String: SQLiteCatalog]>([:])
+
+    /// The bundled catalog in `cacheDirectory` (created if needed), opened once per process.
+    public static func shared(cacheDirectory: URL) throws -> SQLiteCatalog {
+        try opened.withLock { opened in
+            if let reused = opened[cacheDirectory.path] { return reused }
+            try FileManager.default.createDirectory(at: cacheDirectory, withIntermediateDirectories: true)
+            let new = try SQLiteCatalog.open(cacheDirectory: cacheDirectory)
+            opened[cacheDirectory.path] = new
+            return new
+        }
+    }
+}

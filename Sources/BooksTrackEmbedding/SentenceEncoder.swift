@@ -1,0 +1,201 @@
+import COpenBLAS
+import Foundation
+
+/// all-MiniLM-L6-v2 in process: a 6-layer BERT encoder (hidden 384, 12 heads, feed-forward 1536,
+/// exact GELU, layer norm ε 1e-12) over OpenBLAS, mean-pooled over the tokens and L2-normalised,
+/// as sentence-transformers computes it. Weights from the model directory's `model.safetensors`,
+/// the vocabulary from its `vocab.txt` (`scripts/setup --model` puts them in place).
+public final class SentenceEncoder: Sendable {
+    public static let dimension = 384
+    static let layers = 6
+    static let heads = 12
+    static let headSize = 32
+    static let feedForward = 1536
+    static let maxPositions = 512
+
+    public enum LoadError: Error, Sendable, CustomStringConvertible {
+        case tokenizer(WordPieceTokenizer.LoadError)
+        case weights(SafeTensors.LoadError)
+
+        public var description: String {
+            switch self {
+            case .tokenizer(let error): return error.description
+            case .weights(let error): return error.description
+            }
+        }
+    }
+
+    struct Linear: Sendable {
+        let weight: [Float]  // out × in, row-major (PyTorch's layout)
+        let bias: [Float]
+        let inputs: Int
+        let outputs: Int
+    }
+
+    struct Norm: Sendable {
+        let gain: [Float]
+        let bias: [Float]
+    }
+
+    struct Layer: Sendable {
+        let query, key, value, attentionOutput, intermediate, output: Linear
+        let attentionNorm, outputNorm: Norm
+    }
+
+    public let tokenizer: WordPieceTokenizer
+    let wordEmbeddings: [Float]
+    let positionEmbeddings: [Float]
+    let typeEmbedding: [Float]
+    let embeddingNorm: Norm
+    let encoderLayers: [Layer]
+
+    /// Loads `vocab.txt` and `model.safetensors` from `directory`.
+    public init(directory: URL) throws(LoadError) {
+        do {
+            tokenizer = try WordPieceTokenizer(vocabularyAt: directory.appendingPathComponent("vocab.txt"))
+        } catch {
+            throw .tokenizer(error)
+        }
+        do throws(SafeTensors.LoadError) {
+            let file = try SafeTensors(contentsOf: directory.appendingPathComponent("model.safetensors"))
+            let d = Self.dimension
+            func linear(_ name: String, _ outputs: Int, _ inputs: Int) throws(SafeTensors.LoadError) -> Linear {
+                Linear(weight: try file.values(name + ".weight", shape: [outputs, inputs]),
+                       bias: try file.values(name + ".bias", shape: [outputs]), inputs: inputs, outputs: outputs)
+            }
+            func norm(_ name: String) throws(SafeTensors.LoadError) -> Norm {
+                Norm(gain: try file.values(name + ".weight", shape: [d]), bias: try file.values(name + ".bias", shape: [d]))
+            }
+            guard let words = file.tensors["embeddings.word_embeddings.weight"], words.shape.count == 2,
+                  words.shape[1] == d else { throw SafeTensors.LoadError.missing("embeddings.word_embeddings.weight") }
+            wordEmbeddings = words.values
+            positionEmbeddings = try file.values("embeddings.position_embeddings.weight", shape: [Self.maxPositions, d])
+            typeEmbedding = Array(try file.values("embeddings.token_type_embeddings.weight", shape: [2, d]).prefix(d))
+            embeddingNorm = try norm("embeddings.LayerNorm")
+            var layers: [Layer] = []
+            for l in 0..<Self.layers {
+                let p = "encoder.layer.\(l)."
+                layers.append(Layer(
+                    query: try linear(p + "attention.self.query", d, d), key: try linear(p + "attention.self.key", d, d),
+                    value: try linear(p + "attention.self.value", d, d),
+                    attentionOutput: try linear(p + "attention.output.dense", d, d),
+                    intermediate: try linear(p + "intermediate.dense", Self.feedForward, d),
+                    output: try linear(p + "output.dense", d, Self.feedForward),
+                    attentionNorm: try norm(p + "attention.output.LayerNorm"), outputNorm: try norm(p + "output.LayerNorm")))
+            }
+            encoderLayers = layers
+        } catch {
+            throw .weights(error)
+        }
+    }
+
+    /// The unit-length sentence vector of `text`.
+    public func encode(_ text: String) -> [Float] {
+        encode(ids: tokenizer.encode(text))
+    }
+
+    /// The unit-length sentence vector of token ids (`[CLS]` … `[SEP]`, at most 512).
+    public func encode(ids: [Int32]) -> [Float] {
+        let d = Self.dimension
+        let n = min(ids.count, Self.maxPositions)
+        guard n > 0 else { return [Float](repeating: 0, count: d) }
+        let vocabulary = wordEmbeddings.count / d
+        var x = [Float](repeating: 0, count: n * d)
+        for t in 0..<n {
+            let id = Int(ids[t])
+            let word = (0..<vocabulary).contains(id) ? id : 0
+            for j in 0..<d {
+                x[t * d + j] = wordEmbeddings[word * d + j] + positionEmbeddings[t * d + j] + typeEmbedding[j]
+            }
+        }
+        Self.normalize(&x, rows: n, embeddingNorm)
+        for layer in encoderLayers { forward(layer, &x, rows: n) }
+        var pooled = [Float](repeating: 0, count: d)
+        for t in 0..<n { for j in 0..<d { pooled[j] += x[t * d + j] } }
+        let norm = pooled.reduce(Float(0)) { $0 + $1 * $1 }.squareRoot()
+        return norm > 0 ? pooled.map { $0 / norm } : pooled
+    }
+
+    func forward(_ layer: Layer, _ x: inout [Float], rows n: Int) {
+        let d = Self.dimension
+        let q = Self.apply(layer.query, x, rows: n)
+        let k = Self.apply(layer.key, x, rows: n)
+        let v = Self.apply(layer.value, x, rows: n)
+        var context = [Float](repeating: 0, count: n * d)
+        var scores = [Float](repeating: 0, count: n * n)
+        let scale = 1 / Float(Self.headSize).squareRoot()
+        for h in 0..<Self.heads {
+            let offset = h * Self.headSize
+            q.withUnsafeBufferPointer { q in
+                k.withUnsafeBufferPointer { k in
+                    scores.withUnsafeMutableBufferPointer { s in
+                        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, Int32(n), Int32(n), Int32(Self.headSize), scale,
+                                    q.baseAddress.map { $0 + offset }, Int32(d), k.baseAddress.map { $0 + offset }, Int32(d),
+                                    0, s.baseAddress, Int32(n))
+                    }
+                }
+            }
+            for row in 0..<n {
+                let base = row * n
+                var top = -Float.infinity
+                for c in 0..<n { top = max(top, scores[base + c]) }
+                var sum: Float = 0
+                for c in 0..<n {
+                    let e = expf(scores[base + c] - top)
+                    scores[base + c] = e
+                    sum += e
+                }
+                for c in 0..<n { scores[base + c] /= sum }
+            }
+            scores.withUnsafeBufferPointer { s in
+                v.withUnsafeBufferPointer { v in
+                    context.withUnsafeMutableBufferPointer { c in
+                        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, Int32(n), Int32(Self.headSize), Int32(n), 1,
+                                    s.baseAddress, Int32(n), v.baseAddress.map { $0 + offset }, Int32(d),
+                                    0, c.baseAddress.map { $0 + offset }, Int32(d))
+                    }
+                }
+            }
+        }
+        let attended = Self.apply(layer.attentionOutput, context, rows: n)
+        for i in 0..<(n * d) { x[i] += attended[i] }
+        Self.normalize(&x, rows: n, layer.attentionNorm)
+        var hidden = Self.apply(layer.intermediate, x, rows: n)
+        for i in hidden.indices { hidden[i] = 0.5 * hidden[i] * (1 + erff(hidden[i] / Float(2).squareRoot())) }
+        let out = Self.apply(layer.output, hidden, rows: n)
+        for i in 0..<(n * d) { x[i] += out[i] }
+        Self.normalize(&x, rows: n, layer.outputNorm)
+    }
+
+    /// `input · weightᵀ + bias` for `rows` rows.
+    static func apply(_ linear: Linear, _ input: [Float], rows n: Int) -> [Float] {
+        var out = [Float](repeating: 0, count: n * linear.outputs)
+        for r in 0..<n { for o in 0..<linear.outputs { out[r * linear.outputs + o] = linear.bias[o] } }
+        input.withUnsafeBufferPointer { a in
+            linear.weight.withUnsafeBufferPointer { w in
+                out.withUnsafeMutableBufferPointer { c in
+                    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, Int32(n), Int32(linear.outputs), Int32(linear.inputs), 1,
+                                a.baseAddress, Int32(linear.inputs), w.baseAddress, Int32(linear.inputs),
+                                1, c.baseAddress, Int32(linear.outputs))
+                }
+            }
+        }
+        return out
+    }
+
+    /// Layer norm of each row (ε 1e-12), in place.
+    static func normalize(_ x: inout [Float], rows n: Int, _ norm: Norm) {
+        let d = dimension
+        for r in 0..<n {
+            let base = r * d
+            var mean: Float = 0
+            for j in 0..<d { mean += x[base + j] }
+            mean /= Float(d)
+            var variance: Float = 0
+            for j in 0..<d { variance += (x[base + j] - mean) * (x[base + j] - mean) }
+            variance /= Float(d)
+            let scale = 1 / (variance + 1e-12).squareRoot()
+            for j in 0..<d { x[base + j] = (x[base + j] - mean) * scale * norm.gain[j] + norm.bias[j] }
+        }
+    }
+}

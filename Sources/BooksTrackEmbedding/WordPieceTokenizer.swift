@@ -1,0 +1,147 @@
+import Foundation
+
+/// BERT's uncased WordPiece tokenizer, as all-MiniLM-L6-v2's `BertTokenizer` (do_lower_case,
+/// tokenize_chinese_chars): text cleaned (control characters dropped, white space folded), CJK
+/// ideographs split apart, lower-cased with accents stripped (NFD, marks dropped), split at white
+/// space and around every punctuation character, then each word cut greedily into the longest
+/// pieces of the vocabulary (`##` marks a piece inside a word; a word that cannot be cut, or longer
+/// than 100 characters, is `[UNK]`). Ids are wrapped in `[CLS]` … `[SEP]`.
+public struct WordPieceTokenizer: Sendable {
+    public enum LoadError: Error, Sendable, Equatable, CustomStringConvertible {
+        case unreadable(String)
+        case missingToken(String)
+
+        public var description: String {
+            switch self {
+            case .unreadable(let path): return "cannot read the vocabulary \(path)"
+            case .missingToken(let token): return "the vocabulary has no \(token)"
+            }
+        }
+    }
+
+    let ids: [String: Int32]
+    let unknown: Int32
+    let classify: Int32
+    let separator: Int32
+    static let maxWordCharacters = 100
+
+    /// From `vocab.txt` (one token a line, id = line number).
+    public init(vocabulary text: String) throws(LoadError) {
+        var ids: [String: Int32] = [:]
+        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() where !line.isEmpty {
+            let token = line.hasSuffix("\r") ? String(line.dropLast()) : String(line)
+            if ids[token] == nil { ids[token] = Int32(index) }
+        }
+        func id(_ token: String) throws(LoadError) -> Int32 {
+            guard let id = ids[token] else { throw .missingToken(token) }
+            return id
+        }
+        self.ids = ids
+        unknown = try id("[UNK]")
+        classify = try id("[CLS]")
+        separator = try id("[SEP]")
+    }
+
+    public init(vocabularyAt url: URL) throws(LoadError) {
+        guard let data = FileManager.default.contents(atPath: url.path) else { throw .unreadable(url.path) }
+        try self.init(vocabulary: String(decoding: data, as: UTF8.self))
+    }
+
+    /// `[CLS]`, the pieces of `text` (at most `maxTokens` - 2), `[SEP]`.
+    public func encode(_ text: String, maxTokens: Int = 128) -> [Int32] {
+        var out: [Int32] = [classify]
+        for word in Self.words(text) {
+            for piece in pieces(word) {
+                if out.count >= maxTokens - 1 { break }
+                out.append(piece)
+            }
+        }
+        out.append(separator)
+        return out
+    }
+
+    /// The basic tokenizer's words: cleaned, lower-cased, accents stripped, punctuation apart.
+    static func words(_ text: String) -> [String] {
+        var spaced = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if scalar.value == 0 || scalar.value == 0xFFFD { continue }
+            if isWhitespace(scalar) {
+                spaced.append(" ")
+            } else if isControl(scalar) {
+                continue
+            } else if isCJK(scalar) {
+                spaced.append(" ")
+                spaced.append(scalar)
+                spaced.append(" ")
+            } else {
+                spaced.append(scalar)
+            }
+        }
+        var words: [String] = []
+        for token in String(spaced).split(separator: " ") {
+            let folded = token.lowercased().decomposedStringWithCanonicalMapping.unicodeScalars
+                .filter { $0.properties.generalCategory != .nonspacingMark }
+            var current = String.UnicodeScalarView()
+            for scalar in folded {
+                if isPunctuation(scalar) {
+                    if !current.isEmpty { words.append(String(current)) }
+                    current = String.UnicodeScalarView()
+                    words.append(String(scalar))
+                } else {
+                    current.append(scalar)
+                }
+            }
+            if !current.isEmpty { words.append(String(current)) }
+        }
+        return words
+    }
+
+    /// Greedy longest-match-first pieces of one word.
+    func pieces(_ word: String) -> [Int32] {
+        let characters = Array(word)
+        guard characters.count <= Self.maxWordCharacters else { return [unknown] }
+        var out: [Int32] = []
+        var start = 0
+        while start < characters.count {
+            var end = characters.count
+            var found: Int32?
+            while start < end {
+                let piece = (start > 0 ? "##" : "") + String(characters[start..<end])
+                if let id = ids[piece] { found = id; break }
+                end -= 1
+            }
+            guard let id = found else { return [unknown] }
+            out.append(id)
+            start = end
+        }
+        return out
+    }
+
+    static func isWhitespace(_ s: Unicode.Scalar) -> Bool {
+        s == " " || s == "\t" || s == "\n" || s == "\r" || s.properties.generalCategory == .spaceSeparator
+    }
+
+    static func isControl(_ s: Unicode.Scalar) -> Bool {
+        switch s.properties.generalCategory {
+        case .control, .format, .surrogate, .privateUse, .unassigned: return true
+        default: return false
+        }
+    }
+
+    static func isPunctuation(_ s: Unicode.Scalar) -> Bool {
+        let v = s.value
+        if (33...47).contains(v) || (58...64).contains(v) || (91...96).contains(v) || (123...126).contains(v) { return true }
+        switch s.properties.generalCategory {
+        case .connectorPunctuation, .dashPunctuation, .openPunctuation, .closePunctuation, .initialPunctuation,
+             .finalPunctuation, .otherPunctuation: return true
+        default: return false
+        }
+    }
+
+    static func isCJK(_ s: Unicode.Scalar) -> Bool {
+        let v = s.value
+        return (0x4E00...0x9FFF).contains(v) || (0x3400...0x4DBF).contains(v) || (0x20000...0x2A6DF).contains(v)
+            || (0x2A700...0x2B73F).contains(v) || (0x2B740...0x2B81F).contains(v) || (0x2B820...0x2CEAF).contains(v)
+            || (0xF900...0xFAFF).contains(v) || (0x2F800...0x2FA1F).contains(v)
+    }
+}
