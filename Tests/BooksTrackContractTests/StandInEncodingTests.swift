@@ -99,7 +99,7 @@ import Testing
         #expect(obj["limits"] == ["semantic_search_rpm": 5, "text_search_rpm": 100, "csv_max_rows": 10000, "max_batch_size": 100])
         #expect(obj["features"]?.objectValue.map { Set($0.keys) } == [
             "semantic_search", "similar_books", "weekly_recommendations", "csv_import", "batch_enrichment",
-            "sse_progress", "job_cancellation",
+            "sse_progress", "job_cancellation", "bookshelf_scan",
         ])
         #expect(try roundTrip(response) == response)
 
