@@ -45,6 +45,13 @@ import Testing
             #expect(seen.value.contains("weekly limit=20"), "\(seen.value)")
             try await expectOK(["-c", "enrich 9780439023481 9780439023498 --watch"]) { $0.stdout.contains("Catching Fire") }
             try await expectOK(["-c", "import \(csv.path) --watch"]) { $0.stdout.contains("Catching Fire") || $0.stderr.contains("2") }
+            // An ISBN-10 ending in X goes as ISBN-13 in an import's rows too (the file on disk is untouched).
+            let xcsv = dir.appendingPathComponent("x.csv")
+            try "Title,Author,ISBN\nHarry Potter and the Prisoner of Azkaban,J.K. Rowling,043942089X\n".write(to: xcsv, atomically: true, encoding: .utf8)
+            try await expectOK(["-c", "import \(xcsv.path)"])
+            let uploaded = seen.value.last { $0.hasPrefix("import ") } ?? ""
+            #expect(uploaded.contains("9780439420891") && !uploaded.contains("043942089X"), "\(uploaded)")
+            #expect(try String(contentsOf: xcsv, encoding: .utf8).contains("043942089X"))
             // A scan: photos checked before anything is sent; results with confidences and review marks.
             let photo = dir.appendingPathComponent("back-covers.png")
             try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + [UInt8](repeating: 0, count: 64)).write(to: photo)

@@ -48,7 +48,8 @@ func productionV3(
     // Jobs: any pipeline's routes find the job (production keys job objects by id alone).
     let sse = Fixtures.text("source/v3/sse-completed.txt")
     router.post("/v3/jobs/imports") { request, _ in
-        _ = try await request.body.collect(upTo: 16 << 20)
+        let body = try await request.body.collect(upTo: 16 << 20)
+        seen.mutate { $0.append("import " + String(buffer: body)) }
         hits.hit("import")
         return Reply.json(Fixtures.text("source/v3/job-accepted.json"), status: .accepted)
     }
