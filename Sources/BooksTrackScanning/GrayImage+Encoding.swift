@@ -36,3 +36,22 @@ extension GrayImage {
         return Array(UnsafeBufferPointer(start: buffer, count: Int(size)))
     }
 }
+
+extension GrayImage {
+    /// The image as a lossless WebP file's bytes, or nil if libwebp refused.
+    public func webpData() -> [UInt8]? {
+        var rgb = [UInt8](repeating: 0, count: width * height * 3)
+        for (i, value) in pixels.enumerated() {
+            rgb[i * 3] = value
+            rgb[i * 3 + 1] = value
+            rgb[i * 3 + 2] = value
+        }
+        var output: UnsafeMutablePointer<UInt8>?
+        let size = rgb.withUnsafeBufferPointer {
+            WebPEncodeLosslessRGB($0.baseAddress, Int32(width), Int32(height), Int32(width * 3), &output)
+        }
+        guard size > 0, let output else { return nil }
+        defer { WebPFree(output) }
+        return Array(UnsafeBufferPointer(start: output, count: size))
+    }
+}

@@ -7,6 +7,7 @@
 #include <png.h>
 #include <turbojpeg.h>
 #include <webp/decode.h>
+#include <webp/encode.h>
 
 /// `zbar_fourcc('Y','8','0','0')`: one byte of luminance per pixel (a macro, so Swift cannot call it).
 static inline unsigned long bts_zbar_format_y800(void) {

@@ -28,13 +28,19 @@ import Testing
         #expect(EAN13Renderer.modules("9780439023481").count == 95)
     }
 
-    @Test(arguments: ["png", "jpeg"])
+    @Test(arguments: ["png", "jpeg", "webp"])
     func severalBarcodesAtSeveralAnglesAndSizes(_ format: String) throws {
         let codes: [(String, Double, Int)] = [
             (Self.isbns[0], 0, 3), (Self.isbns[1], 90, 2), (Self.isbns[2], 30, 3), (Self.isbns[3], -15, 2), (Self.isbns[4], 180, 3),
         ]
         let image = Self.photo(codes)
-        let bytes = try #require(format == "png" ? image.pngData() : image.jpegData(quality: 80))
+        let encoded: [UInt8]?
+        switch format {
+        case "png": encoded = image.pngData()
+        case "webp": encoded = image.webpData()
+        default: encoded = image.jpegData(quality: 80)
+        }
+        let bytes = try #require(encoded)
         #expect(PhotoFormat(sniffing: bytes)?.rawValue == format)
         let found = try BarcodeReader.read(photo: bytes)
         #expect(Set(found.map(\.isbn)) == Set(Self.isbns), "found \(found.map(\.isbn))")
