@@ -25,7 +25,7 @@ enum LibraryLookups {
     /// nothing for it (the caller then reports the network error).
     static func search(_ query: Query, kind: String, shownAs text: String, limit: Int?,
                        in context: isolated any CommandContext) async -> CommandOutput? {
-        guard let library = try? context.library() else { return nil }
+        guard context.settings.answersOffline, let library = try? context.library() else { return nil }
         var books: [LibraryBook] = []
         switch query {
         case .isbn(let isbn):
@@ -86,7 +86,8 @@ extension LibraryLookups {
     /// other books in the same series (score 1) or by the same author (score 0.5), saying so on
     /// stderr; nil when the book is not there or nothing in the library is related.
     static func similar(to isbn: String, limit: Int, in context: isolated any CommandContext) async -> CommandOutput? {
-        guard let library = try? context.library(), case .one(let source)? = try? await library.find(isbn) else { return nil }
+        guard context.settings.answersOffline, let library = try? context.library(),
+              case .one(let source)? = try? await library.find(isbn) else { return nil }
         var related: [(book: LibraryBook, score: Double)] = []
         var seen: Set<Int64> = [source.id]
         if let series = source.data.series,
