@@ -21,7 +21,7 @@ public struct CommandRegistry: Sendable {
     /// `--no-cache`: this command asks the server (no answer from the response cache, not even
     /// offline); what it gets is still stored.
     public static let noCacheOption = OptionSpec(
-        "no-cache", type: .flag, help: "Ask the server, not the response cache (this command only)")
+        "no-cache", type: .flag, help: "Ask the server, not the response cache")
 
     /// Options accepted by every command (except raw-argument commands such as `echo`).
     public static let globalOptions: [OptionSpec] = [outputOption, helpOption, noCacheOption]

@@ -10,6 +10,22 @@ import Testing
 /// --library`'s spending note, in one process (CacheProcessTests drive the real binary).
 @Suite("cache command and memory")
 struct CacheCommandTests {
+    /// Runs `body` with the real local server on a free port (its port), always shutting it down.
+    static func withLocalServer(_ body: (Int) async throws -> Void) async throws {
+        var logger = Logger(label: "cache-command")
+        logger.logLevel = .critical
+        var config = ServerConfiguration()
+        config.port = 0
+        let server = try await LocalServer.start(config, catalog: try SharedShellCatalog.get(), logger: logger)
+        do {
+            try await body(server.port)
+        } catch {
+            await server.shutdown()
+            throw error
+        }
+        await server.shutdown()
+    }
+
     @Test func theEmbeddedBackendIsNotCachedAndCacheSaysSo() async throws {
         try await withShell { harness in
             #expect(await harness.run("cache show") == 0, "\(harness.err)")
@@ -25,13 +41,8 @@ struct CacheCommandTests {
     }
 
     @Test func aRemoteServersAnswersAreCachedAndShown() async throws {
-        var logger = Logger(label: "cache-command")
-        logger.logLevel = .critical
-        var config = ServerConfiguration()
-        config.port = 0
-        let server = try await LocalServer.start(config, catalog: try SharedShellCatalog.get(), logger: logger)
-        do {
-            try await withShell(backend: BackendRequest(apiURL: "http://127.0.0.1:\(server.port)")) { harness in
+        try await Self.withLocalServer { port in
+            try await withShell(backend: BackendRequest(apiURL: "http://127.0.0.1:\(port)")) { harness in
                 #expect(await harness.run("search isbn 9780439023481; search title dune --limit 2") == 0, "\(harness.err)")
                 #expect(await harness.run("cache show") == 0, "\(harness.err)")
                 let shown = await harness.lastResult()
@@ -45,44 +56,26 @@ struct CacheCommandTests {
                 #expect(await harness.run("cache clear") == 0, "\(harness.err)")
                 #expect(await harness.lastResult()["removed"]?.intValue == 2)
             }
-        } catch {
-            await server.shutdown()
-            throw error
         }
-        await server.shutdown()
     }
 
     @Test func cancelOfAnUnknownJobSaysTheJobIsUnknown() async throws {
-        var logger = Logger(label: "cache-command")
-        logger.logLevel = .critical
-        var config = ServerConfiguration()
-        config.port = 0
-        let server = try await LocalServer.start(config, catalog: try SharedShellCatalog.get(), logger: logger)
-        do {
-            try await withShell(backend: BackendRequest(apiURL: "http://127.0.0.1:\(server.port)")) { harness in
+        try await Self.withLocalServer { port in
+            try await withShell(backend: BackendRequest(apiURL: "http://127.0.0.1:\(port)")) { harness in
                 let status = await harness.run("cancel no-such-job")
                 #expect(status == 1)
                 #expect(harness.err.contains("unknown"), "\(harness.err)")
                 #expect(!harness.err.contains("token"), "\(harness.err)")
             }
-        } catch {
-            await server.shutdown()
-            throw error
         }
-        await server.shutdown()
     }
 
     @Test func jobCommandsFindRememberedJobsAsTheFirstCommand() async throws {
-        var logger = Logger(label: "cache-command")
-        logger.logLevel = .critical
-        var config = ServerConfiguration()
-        config.port = 0
-        let server = try await LocalServer.start(config, catalog: try SharedShellCatalog.get(), logger: logger)
         let state = FileManager.default.temporaryDirectory.appendingPathComponent("bts-jobs-first-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: state) }
         let environment = ["XDG_STATE_HOME": state.path]
-        let api = BackendRequest(apiURL: "http://127.0.0.1:\(server.port)")
-        do {
+        try await Self.withLocalServer { port in
+            let api = BackendRequest(apiURL: "http://127.0.0.1:\(port)")
             var jobID = ""
             try await withShell(backend: api, environment: environment) { harness in
                 try harness.write("lib.csv", "Title,Author,ISBN\nThe Hunger Games,Suzanne Collins,9780439023481\n")
@@ -98,11 +91,7 @@ struct CacheCommandTests {
                     }
                 }
             }
-        } catch {
-            await server.shutdown()
-            throw error
         }
-        await server.shutdown()
     }
 
     @Test func similarLibrarySaysWhatItWillSpend() async throws {

@@ -1,9 +1,7 @@
 import BooksTrackClient
 import BooksTrackContract
-import BooksTrackServer
 import Foundation
 import Hummingbird
-import Logging
 import ServerTestSupport
 import TestSupport
 import Testing
@@ -25,14 +23,10 @@ struct CacheProcessTests {
         }
     }
 
+    /// Private XDG directories under `root` (the library process tests'), the cache on.
     static func environment(_ root: URL) -> [String: String] {
-        var environment = ProcessInfo.processInfo.environment
-        environment["HOME"] = root.path
-        environment["XDG_DATA_HOME"] = root.appendingPathComponent("data").path
-        environment["XDG_CONFIG_HOME"] = root.appendingPathComponent("config").path
-        environment["XDG_STATE_HOME"] = root.appendingPathComponent("state").path
-        environment["XDG_CACHE_HOME"] = root.appendingPathComponent("cache").path
-        for name in ["BTS_API_URL", "BTS_LIBRARY", "BTS_CACHE"] { environment.removeValue(forKey: name) }
+        var environment = LibraryProcessTests.environment(root)
+        environment.removeValue(forKey: "BTS_CACHE")
         return environment
     }
 
@@ -157,38 +151,27 @@ struct CacheProcessTests {
     func jobCommandsWorkAsAProcesssFirstCommand() async throws {
         let root = try makeTempDirectory("cache-procs")
         defer { try? FileManager.default.removeItem(at: root) }
-        var logger = Logger(label: "cache-procs")
-        logger.logLevel = .critical
-        var config = ServerConfiguration()
-        config.port = 0
-        config.cacheDirectory = root.appendingPathComponent("server")
-        let server = try await LocalServer.start(config, catalog: try SharedShellCatalog.get(), logger: logger)
-        do {
-            let url = try #require(URL(string: "http://127.0.0.1:\(server.port)"))
+        let binary = try #require(BinaryTests.binary)
+        try await CacheCommandTests.withLocalServer { port in
+            let url = "http://127.0.0.1:\(port)"
+            func bts(_ script: String) async throws -> ProcessOutcome {
+                try await ChildProcess.run(binary, ["--api", url, "-o", "json", "-c", script],
+                                           environment: Self.environment(root), directory: root)
+            }
             try Data("Title,Author,ISBN\nThe Hunger Games,Suzanne Collins,9780439023481\n".utf8)
                 .write(to: root.appendingPathComponent("lib.csv"))
-            let start = try await ChildProcess.run(
-                try #require(BinaryTests.binary), ["--api", url.absoluteString, "-o", "json", "-c", "import lib.csv"],
-                environment: Self.environment(root), directory: root)
+            let start = try await bts("import lib.csv")
             #expect(start.status == 0, "\(start)")
             let jobID = Self.json(start)?["jobId"]?.stringValue ?? ""
             #expect(!jobID.isEmpty)
             for script in ["status last", "watch last", "results last", "status \(jobID)"] {
-                let outcome = try await ChildProcess.run(
-                    try #require(BinaryTests.binary), ["--api", url.absoluteString, "-o", "json", "-c", script],
-                    environment: Self.environment(root), directory: root)
+                let outcome = try await bts(script)
                 #expect(outcome.status == 0, "\(script): \(outcome)")
             }
-            let unknown = try await ChildProcess.run(
-                try #require(BinaryTests.binary), ["--api", url.absoluteString, "-c", "cancel no-such-job"],
-                environment: Self.environment(root), directory: root)
+            let unknown = try await bts("cancel no-such-job")
             #expect(unknown.status == 1, "\(unknown)")
             #expect(unknown.stderr.contains("unknown"), "\(unknown.stderr)")
             #expect(!unknown.stderr.contains("token"), "\(unknown.stderr)")
-        } catch {
-            await server.shutdown()
-            throw error
         }
-        await server.shutdown()
     }
 }
