@@ -238,8 +238,8 @@ import Testing
                               expiresAt: now + 60, lastUsedAt: now))
         }
         for i in 0..<9 { put("k\(i)") }
-        now += 1
-        _ = cache.entry(for: "k0", now: now)  // used: kept
+        now += ResponseDiskCache.lastUsedGranularity
+        _ = cache.entry(for: "k0", now: now)  // used (long enough after its store to be marked): kept
         for i in 9..<14 { put("k\(i)") }
         let summary = cache.summary(now: now)
         #expect(summary.bytes <= 10_000)
