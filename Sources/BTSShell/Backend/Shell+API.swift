@@ -63,6 +63,7 @@ extension Shell {
                 spinner?.stop()
             } catch {
                 spinner?.stop()
+                if (error as? BooksTrackError)?.kind == .timeout { currentMetrics.serverTimedOut = true }
                 throw error
             }
         }

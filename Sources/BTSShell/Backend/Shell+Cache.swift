@@ -32,6 +32,9 @@ extension Shell {
         return annotated
     }
 
+    /// Whether a call of the running command timed out.
+    var serverTimedOut: Bool { currentMetrics.serverTimedOut }
+
     /// The response cache of the backend the session uses (opened or not).
     func responseCache() throws(ShellError) -> (backend: String, directory: URL, cache: ResponseDiskCache?) {
         let target = try backendSession.target()

@@ -52,6 +52,8 @@ public struct CommandMetrics: Sendable, Hashable {
     public var budgets: [String] = []
     /// The age of the oldest answer the disk cache gave because the server could not be reached.
     public var offlineAge: Duration?
+    /// A call of the command timed out (the server did not answer in time: said as a timeout).
+    public var serverTimedOut = false
 
     public init() {}
 

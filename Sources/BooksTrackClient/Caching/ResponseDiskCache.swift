@@ -52,7 +52,7 @@ public final class ResponseDiskCache: Sendable {
     public let fileURL: URL
     public let maxBytes: Int
     public let maxEntries: Int
-    private let pool = Mutex<DatabaseQueue?>(nil)
+    private let database = Mutex<DatabaseQueue?>(nil)
 
     /// The cache of the backend named `backend` (a base URL, or `embedded`) in `directory`. Nothing
     /// is opened until first use.
@@ -81,13 +81,13 @@ public final class ResponseDiskCache: Sendable {
     /// The stored response for `key` (fresh or not), marking it used at `now` (to the
     /// `lastUsedGranularity`).
     public func entry(for key: String, now: Date) -> Entry? {
-        withDatabase { pool -> Entry? in
-            let found = try pool.read { db in
+        withDatabase { database -> Entry? in
+            let found = try database.read { db in
                 try Row.fetchOne(db, sql: "SELECT * FROM response WHERE key = ?", arguments: [key]).map(Self.entry)
             }
             guard var entry = found else { return nil }
             if now.timeIntervalSince(entry.lastUsedAt) >= Self.lastUsedGranularity {
-                try pool.write { db in
+                try database.write { db in
                     try db.execute(
                         sql: "UPDATE response SET lastUsedAt = ? WHERE key = ?", arguments: [now.timeIntervalSince1970, key])
                 }
@@ -101,8 +101,8 @@ public final class ResponseDiskCache: Sendable {
     public func store(_ entry: Entry) {
         let size = entry.body.count + entry.headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count }
         guard size <= maxBytes else { return }
-        _ = withDatabase { pool in
-            try pool.write { db in
+        _ = withDatabase { database in
+            try database.write { db in
                 try db.execute(
                     sql: """
                         INSERT OR REPLACE INTO response (key, status, headers, body, etag, storedAt, expiresAt, lastUsedAt, size)
@@ -134,8 +134,8 @@ public final class ResponseDiskCache: Sendable {
 
     /// A 304 said the stored body is still good: it is fresh again from `now` until `expiresAt`.
     public func revalidated(_ key: String, now: Date, expiresAt: Date) {
-        _ = withDatabase { pool in
-            try pool.write { db in
+        _ = withDatabase { database in
+            try database.write { db in
                 try db.execute(
                     sql: "UPDATE response SET storedAt = ?, expiresAt = ?, lastUsedAt = ? WHERE key = ?",
                     arguments: [now.timeIntervalSince1970, expiresAt.timeIntervalSince1970, now.timeIntervalSince1970, key])
@@ -153,8 +153,8 @@ public final class ResponseDiskCache: Sendable {
         guard FileManager.default.fileExists(atPath: fileURL.path) else {
             return Summary(entries: 0, bytes: 0, fresh: 0, fileBytes: 0)
         }
-        let counts = withDatabase { pool in
-            try pool.read { db -> [Int] in
+        let counts = withDatabase { database in
+            try database.read { db -> [Int] in
                 let row = try Row.fetchOne(
                     db,
                     sql: "SELECT COUNT(*) AS n, COALESCE(SUM(size), 0) AS bytes, COALESCE(SUM(expiresAt > ?), 0) AS fresh FROM response",
@@ -168,8 +168,8 @@ public final class ResponseDiskCache: Sendable {
     /// The entries, most recently used first (bodies left out).
     public func entries(limit: Int = 1_000) -> [Entry] {
         guard FileManager.default.fileExists(atPath: fileURL.path) else { return [] }
-        return withDatabase { pool in
-            try pool.read { db in
+        return withDatabase { database in
+            try database.read { db in
                 try Row.fetchAll(
                     db,
                     sql: """
@@ -186,8 +186,8 @@ public final class ResponseDiskCache: Sendable {
     @discardableResult
     public func clear() -> Int {
         guard FileManager.default.fileExists(atPath: fileURL.path) else { return 0 }
-        return withDatabase { pool in
-            try pool.write { db in
+        return withDatabase { database in
+            try database.write { db in
                 try db.execute(sql: "DELETE FROM response")
                 return db.changesCount
             }
@@ -199,18 +199,18 @@ public final class ResponseDiskCache: Sendable {
     /// Runs `body` on the open database (opening it first). A corrupt file is deleted (and the next
     /// use starts a new one); any failure answers nil.
     private func withDatabase<T: Sendable>(_ body: (DatabaseQueue) throws -> T) -> T? {
-        pool.withLock { (pool: inout DatabaseQueue?) -> T? in
+        database.withLock { (database: inout DatabaseQueue?) -> T? in
             do {
                 let open: DatabaseQueue
-                if let existing = pool {
+                if let existing = database {
                     open = existing
                 } else {
                     open = try Self.open(fileURL)
-                    pool = open
+                    database = open
                 }
                 return try body(open)
             } catch let error as DatabaseError where Self.isCorruption(error) {
-                pool = nil
+                database = nil
                 Self.discard(fileURL)
                 return nil
             } catch {
@@ -251,10 +251,10 @@ public final class ResponseDiskCache: Sendable {
         var attempt = 1
         while true {
             do {
-                let pool = try DatabaseQueue(path: file.path, configuration: config)
+                let database = try DatabaseQueue(path: file.path, configuration: config)
                 // The table is made once: later opens only read the schema (no write transaction).
-                if try pool.read({ try $0.tableExists("response") }) { return pool }
-                try pool.write { db in
+                if try database.read({ try $0.tableExists("response") }) { return database }
+                try database.write { db in
                     try db.execute(
                         sql: """
                             CREATE TABLE IF NOT EXISTS response (
@@ -264,7 +264,7 @@ public final class ResponseDiskCache: Sendable {
                             CREATE INDEX IF NOT EXISTS response_lastUsedAt ON response (lastUsedAt);
                             """)
                 }
-                return pool
+                return database
             } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && attempt < 5 {
                 usleep(useconds_t(20_000 * attempt))
                 attempt += 1

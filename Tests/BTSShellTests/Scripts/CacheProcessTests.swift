@@ -100,6 +100,34 @@ struct CacheProcessTests {
         }
     }
 
+    /// A timeout is said as a timeout when the library answers for the server.
+    @Test(.enabled(if: BinaryTests.hasBinary, "bts binary not built: run swift build first"))
+    func aLibraryAnswerAfterATimeoutSaysItTimedOut() async throws {
+        let root = try makeTempDirectory("cache-procs")
+        defer { try? FileManager.default.removeItem(at: root) }
+        try Data("""
+            Book Id,Title,Author,ISBN,ISBN13,My Rating,Exclusive Shelf,Date Added
+            1,The Hunger Games,Suzanne Collins,,9780439023481,5,read,2020/01/02
+
+            """.utf8).write(to: root.appendingPathComponent("books.csv"))
+        try await TinyServer.with({ router in
+            router.get("/v1/search/isbn") { _, _ in
+                try await Task.sleep(for: .seconds(5))
+                return Reply.fixture("search-isbn-envelope-no-success.json")
+            }
+        }) { server in
+            guard let binary = BinaryTests.binary else { throw BinaryTests.SkipError() }
+            let outcome = try await ChildProcess.run(
+                binary, ["--api", server.baseURL.absoluteString, "--dialect", "v1", "--timeout", "1", "-o", "json", "-c",
+                         "library import books.csv; search isbn 9780439023481"],
+                environment: Self.environment(root), directory: root, timeout: .seconds(120))
+            #expect(outcome.status == 0, "\(outcome)")
+            #expect(outcome.stderr.contains("the server did not answer in time (the request timed out): answered from your library"),
+                    "\(outcome.stderr)")
+            #expect(!outcome.stderr.contains("unreachable"), "\(outcome.stderr)")
+        }
+    }
+
     /// Two processes filling one cache at once: both succeed, every answer is kept.
     @Test(.enabled(if: BinaryTests.hasBinary, "bts binary not built: run swift build first"))
     func twoProcessesWritingTheCacheAtOnceBothSucceed() async throws {
