@@ -1,6 +1,9 @@
 import Foundation
 import GRDB
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The on-disk response cache of one backend: `responses-<backend key>.sqlite` in the cache
 /// directory (0700), one SQLite file (0600, GRDB `DatabaseQueue` in WAL mode, a busy timeout) that several
@@ -52,7 +55,8 @@ public final class ResponseDiskCache: Sendable {
     public let fileURL: URL
     public let maxBytes: Int
     public let maxEntries: Int
-    private let database = Mutex<DatabaseQueue?>(nil)
+    /// The open connection (nil until first use, and after a corrupt file was discarded).
+    private let connection = Mutex<DatabaseQueue?>(nil)
 
     /// The cache of the backend named `backend` (a base URL, or `embedded`) in `directory`. Nothing
     /// is opened until first use.
@@ -197,26 +201,37 @@ public final class ResponseDiskCache: Sendable {
     // MARK: - The database
 
     /// Runs `body` on the open database (opening it first). A corrupt file is deleted (and the next
-    /// use starts a new one); any failure answers nil.
+    /// use starts a new one). "Busy" (another process switching a new file to WAL, or holding the
+    /// write lock past the busy timeout on a loaded machine) is tried again, 4 times in all, so that
+    /// two processes writing at once both get their writes in; any other failure answers nil.
     private func withDatabase<T: Sendable>(_ body: (DatabaseQueue) throws -> T) -> T? {
-        database.withLock { (database: inout DatabaseQueue?) -> T? in
-            do {
-                let open: DatabaseQueue
-                if let existing = database {
-                    open = existing
-                } else {
-                    open = try Self.open(fileURL)
-                    database = open
+        connection.withLock { (database: inout DatabaseQueue?) -> T? in
+            for attempt in 1...4 {
+                do {
+                    let open: DatabaseQueue
+                    if let existing = database {
+                        open = existing
+                    } else {
+                        open = try Self.open(fileURL)
+                        database = open
+                    }
+                    return try body(open)
+                } catch let error as DatabaseError where Self.isCorruption(error) {
+                    database = nil
+                    Self.discard(fileURL)
+                    return nil
+                } catch let error as DatabaseError where Self.isBusy(error) && attempt < 4 {
+                    usleep(useconds_t(50_000 * attempt))
+                } catch {
+                    return nil
                 }
-                return try body(open)
-            } catch let error as DatabaseError where Self.isCorruption(error) {
-                database = nil
-                Self.discard(fileURL)
-                return nil
-            } catch {
-                return nil
             }
+            return nil
         }
+    }
+
+    static func isBusy(_ error: DatabaseError) -> Bool {
+        error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED
     }
 
     static func isCorruption(_ error: DatabaseError) -> Bool {
@@ -238,9 +253,10 @@ public final class ResponseDiskCache: Sendable {
         try manager.createDirectory(
             at: file.deletingLastPathComponent(), withIntermediateDirectories: true,
             attributes: [.posixPermissions: 0o700])
-        if !manager.fileExists(atPath: file.path) {
-            _ = manager.createFile(atPath: file.path, contents: nil, attributes: [.posixPermissions: 0o600])
-        }
+        // O_EXCL, never FileManager.createFile: that one writes a temporary file and renames it
+        // over the path, so a second process creating the file at the same moment replaced the
+        // first one's database under its open connection (a write was lost).
+        createExclusively(file.path)
         var config = Configuration()
         config.journalMode = .wal
         config.busyMode = .timeout(5)
@@ -265,11 +281,21 @@ public final class ResponseDiskCache: Sendable {
                             """)
                 }
                 return database
-            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && attempt < 5 {
+            } catch let error as DatabaseError where isBusy(error) && attempt < 5 {
                 usleep(useconds_t(20_000 * attempt))
                 attempt += 1
             }
         }
+    }
+
+    /// Creates an empty file at `path`, mode 0600, unless one exists (`O_EXCL`: atomic).
+    static func createExclusively(_ path: String) {
+        #if canImport(Glibc)
+        let descriptor = Glibc.open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        #else
+        let descriptor = Darwin.open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        #endif
+        if descriptor >= 0 { close(descriptor) }
     }
 
     static func entry(_ row: Row) -> Entry {
