@@ -50,7 +50,7 @@ let package = Package(
             name: "BooksTrackContract",
             swiftSettings: strict
         ),
-        // The async API core: actor BooksTrackAPI, transport, retries, ledger, SSE, job watcher.
+        // The async API core: actor BooksTrackAPI, transport, retries, ledger, SSE, job watcher, disk cache.
         .target(
             name: "BooksTrackClient",
             dependencies: [
@@ -64,6 +64,8 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                // The on-disk response cache (ResponseDiskCache).
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strict
         ),
@@ -292,7 +294,8 @@ let package = Package(
         .testTarget(
             name: "BTSShellTests",
             dependencies: ["BTSShell", "BTSTerminal", "BTSEmbeddedBackend", "BTSLanguage", "BooksTrackServer", "BooksTrackCatalog",
-                           "BooksTrackClient", "BooksTrackContract", "BooksTrackLibrary", "TestSupport", "ServerTestSupport"]
+                           "BooksTrackClient", "BooksTrackContract", "BooksTrackLibrary", "TestSupport", "ServerTestSupport",
+                           .product(name: "Hummingbird", package: "hummingbird")]
         ),
     ]
 )

@@ -81,6 +81,8 @@ struct GlobalOptions: ParsableArguments {
         options.loadsRCFile = !noRC
         if let timeout { options.backendOptions.timeout = .milliseconds(Int64(timeout * 1000)) }
         options.backendOptions.dialect = dialect.flatMap(APIDialect.init(name:))
+        // `BTS_CACHE=off`: no on-disk response cache in this process (`--no-cache` is per command).
+        options.backendOptions.usesResponseCache = environment["BTS_CACHE"]?.lowercased() != "off"
         options.backendOptions.embedded = LocalEmbeddedBackend()
         // The shell's work runs on NIO's loops (EventLoopGlobalExecutor); without that hook, it
         // prefers its API client's loop (BTSCommand.execute).

@@ -68,6 +68,8 @@ public struct BackendOptions: Sendable {
     /// The API dialect to speak (`--dialect v1|v3`); nil: negotiated with a remote server, v1/v2 on
     /// the embedded backend (its fullest surface: similar, semantic and author search, which v3 lacks).
     public var dialect: APIDialect?
+    /// Keep a remote server's answers on disk (`BTS_CACHE=off`: no).
+    public var usesResponseCache = true
 
     public init(timeout: Duration = .seconds(30), cacheDirectory: URL, embedded: (any EmbeddedBackend)? = nil,
                 allowsLongRetryWaits: Bool = true) {
@@ -116,6 +118,13 @@ extension BackendConnection {
         configuration.bearerToken = bearer
         configuration.inProcess = inProcess
         configuration.executor = options.executor
+        // Answers of a remote server are kept on disk across processes (and serve offline); the
+        // embedded backend's are not: it is in-process (never offline) and answers in about the time
+        // a disk read takes, from a catalog that a newer bts may replace.
+        if server == nil, options.usesResponseCache {
+            configuration.responseCache = ResponseDiskCache(
+                directory: options.cacheDirectory, backend: ResponseDiskCache.backendName(baseURL))
+        }
         // `--dialect` wins over the profile's; the embedded backend speaks v1/v2 unless told.
         configuration.dialect = options.dialect ?? dialect ?? (server == nil ? nil : .v1)
         return BackendConnection(target: target, api: BooksTrackAPI(configuration: configuration), server: server)

@@ -16,6 +16,8 @@ final class BackendSession {
     private(set) var connection: BackendConnection?
     /// The `wait` setting the connection's retry policy follows (nil: none open).
     private var policyWait: Bool?
+    /// The `offline` setting the connection's client follows (nil: none open).
+    private var policyOffline: Bool?
     private var config: ShellConfig?
     /// The config file if it has been loaded (never loads it).
     var loadedConfig: ShellConfig? { config }
@@ -57,6 +59,10 @@ final class BackendSession {
                 await connection.api.setRetryPolicy(BackendConnection.retryPolicy(allowingLongWaits: settings.wait))
                 policyWait = settings.wait
             }
+            if policyOffline != settings.answersOffline {
+                await connection.api.setAnswersOffline(settings.answersOffline)
+                policyOffline = settings.answersOffline
+            }
             return connection
         }
         return try await open(target(), settings: settings, showsProgress: showsProgress)
@@ -81,6 +87,7 @@ final class BackendSession {
             guard shows.isOn else { return }
             sink.write(TerminalText.sanitize(progress.message, lines: .flatten) + "\n", to: .standardError)
         }
+        await opened.api.setAnswersOffline(settings.answersOffline)
         let result = await opened.api.connect(refresh: requireReachable)
         if requireReachable, let refusal = ConnectCheck.refusal(result, target: target, current: connection?.target) {
             await opened.shutdown()
@@ -89,6 +96,7 @@ final class BackendSession {
         let previous = connection
         connection = opened
         policyWait = settings.wait
+        policyOffline = settings.answersOffline
         await previous?.shutdown()
         return opened
     }
@@ -98,6 +106,7 @@ final class BackendSession {
         if let connection {
             self.connection = nil
             policyWait = nil
+            policyOffline = nil
             await connection.shutdown()
         }
     }

@@ -36,3 +36,21 @@ struct BudgetAdmission {
         if terminal { output.redraw("") }
     }
 }
+
+extension BudgetAdmission {
+    /// Says on stderr what a command of many calls will spend before it spends it, when that is
+    /// most of the class's budget (more than half its limit, or more than is left): "similar
+    /// --library: up to 10 similar requests (budget 8/10 left); cached answers spend none".
+    static func announce(
+        _ requests: Int, of budget: RateLimitClass?, command: String, in context: isolated any CommandContext
+    ) async throws {
+        guard let budget, requests > 1 else { return }
+        let state = try await context.backend().api.budget(for: budget)
+        guard let limit = state.limit, limit > 0 else { return }
+        let left = state.remaining ?? limit
+        guard requests * 2 > limit || requests > left else { return }
+        var text = "\(command): up to \(requests) \(budget.rawValue) requests (budget \(left)/\(limit) left"
+        if requests > left { text += "; it will wait for the budget's reset" }
+        context.output.note(text + "); cached answers spend none")
+    }
+}

@@ -33,6 +33,14 @@ extension Shell {
         jobs.loadRemembered()
     }
 
+    /// `last` or a job id → the id and the session's record of it. The jobs remembered for the
+    /// backend the session will use are loaded first: with no backend open yet (a process's first
+    /// command), `status last` and `cancel ID` still find the jobs earlier processes started.
+    func findJob(_ reference: String?) throws(ShellError) -> (id: String, record: SessionJob?) {
+        if connection == nil, let target = try? backendSession.target() { adoptJobs(for: target) }
+        return try jobs.find(reference)
+    }
+
     /// Runs one API call: gate check, budget admission (wait with a countdown or fail with 5),
     /// the call, then the ledger's bookkeeping for `timing` and the once-per-session deprecation warning.
     func call<T: Sendable>(
@@ -42,17 +50,25 @@ extension Shell {
         let api = try await backend().api
         backendSession.showsRetryLines.set(output.showsProgress)  // `set progress` applies at once
         try await gate?.require(command: command, api: api)
-        if let budget { try await BudgetAdmission(output: output).admit(budget, api: api) }
-        let spinner = Spinner.start(output: output, label: command) // a terminal only, after 300 ms
         let response: APIResponse<T>
-        do {
-            response = try await body(api)
-            spinner?.stop()
-        } catch {
-            spinner?.stop()
-            throw error
+        // A spent budget is not waited for when the answer is in the cache (it spends none).
+        if let budget, case .wait = await api.admission(for: budget),
+           let cached = try? await BooksTrackAPI.$answersOnlyFromCache.withValue(true, operation: { try await body(api) }) {
+            response = cached
+        } else {
+            if let budget { try await BudgetAdmission(output: output).admit(budget, api: api) }
+            let spinner = Spinner.start(output: output, label: command) // a terminal only, after 300 ms
+            do {
+                response = try await body(api)
+                spinner?.stop()
+            } catch {
+                spinner?.stop()
+                if (error as? BooksTrackError)?.kind == .timeout { currentMetrics.serverTimedOut = true }
+                throw error
+            }
         }
         if let warning = calls.record(response.info) { warn(warning) }
+        noteOffline(response.info)
         if let budget {
             let state = await api.budget(for: budget)
             calls.record(budget, state)

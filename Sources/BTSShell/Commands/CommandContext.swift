@@ -20,6 +20,15 @@ protocol CommandContext: Actor {
     func open(_ target: BackendTarget, requireReachable: Bool) async throws(ShellError) -> BackendConnection
     /// The config file, loaded once.
     func loadConfig() throws(ShellError) -> ShellConfig
+    /// `last` or a job id → the id and the session's record of it, the jobs remembered for the
+    /// session's backend loaded first (a job command may be a process's first command).
+    func findJob(_ reference: String?) throws(ShellError) -> (id: String, record: SessionJob?)
+    /// Whether a call of the running command timed out (a library answer then says "timed out",
+    /// not "unreachable").
+    var serverTimedOut: Bool { get }
+    /// The on-disk response cache of the session's backend (never opens the backend); nil for the
+    /// embedded backend, which is not cached.
+    func responseCache() throws(ShellError) -> (backend: String, directory: URL, cache: ResponseDiskCache?)
     /// One API call: gate check, budget admission, the call, bookkeeping.
     func call<T: Sendable>(
         budget: RateLimitClass?, gate: CommandGate?, command: String,

@@ -15,7 +15,7 @@ enum CommandTable {
         HelpCommand.self, CapsCommand.self, LimitsCommand.self, JobsCommand.self, StatusCommand.self,
         ResultsCommand.self, CancelCommand.self, ConnectCommand.self, SetCommand.self, EchoCommand.self,
         SleepCommand.self, SourceCommand.self, ExpectCommand.self, AliasCommand.self, UnaliasCommand.self,
-        HistoryCommand.self, TimingCommand.self,
+        HistoryCommand.self, TimingCommand.self, CacheCommand.self,
         ExitCommand.self,
     ]
 

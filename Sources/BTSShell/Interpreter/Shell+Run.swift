@@ -146,7 +146,9 @@ extension Shell {
         let previous = currentSource
         currentSource = context
         defer { currentSource = previous }
-        guard let result = try await type.init(resolved).run(in: self) else { return }
+        guard let ran = try await applyingCacheOption(resolved, { try await type.init(resolved).run(in: self) })
+        else { return }
+        let result = annotatingOffline(ran)
         if result.setsResult { lastResult = result.value }
         // Text (help, history, `set`) stays text on a pipe unless a format was asked for.
         if case .text = result.view, !explicit { format = .table }

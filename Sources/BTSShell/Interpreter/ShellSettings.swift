@@ -18,6 +18,9 @@ public struct ShellSettings: Sendable, Hashable {
     public var quiet = false
     /// Print each request/response (secrets masked) on stderr.
     public var trace = false
+    /// Answer lookups from the disk cache (or the library) when the server cannot be reached
+    /// (`set offline cache`, the default); `never`: fail with exit 3 instead.
+    public var answersOffline = true
 
     public init() {}
 
@@ -31,6 +34,7 @@ public struct ShellSettings: Sendable, Hashable {
         case "onerror": return onError.rawValue
         case "pager": return pager ? "on" : "off"
         case "progress": return progress.rawValue
+        case "offline": return answersOffline ? "cache" : "never"
         default: return nil
         }
     }
@@ -59,6 +63,12 @@ public struct ShellSettings: Sendable, Hashable {
         case "progress":
             guard let toggle = Toggle(rawValue: value.lowercased()) else { return false }
             progress = toggle
+        case "offline":
+            switch value.lowercased() {
+            case "cache": answersOffline = true
+            case "never": answersOffline = false
+            default: return false
+            }
         default:
             return false
         }

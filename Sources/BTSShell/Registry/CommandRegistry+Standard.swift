@@ -24,5 +24,9 @@ extension CommandRegistry {
                     help: "Progress bars, spinners, retry lines and countdowns on stderr (auto: only when stderr is a "
                         + "terminal; on: also elsewhere, job events as JSON lines; --quiet silences them)",
                     default: "auto"),
+        SettingSpec("offline", type: .enumeration(["cache", "never"]),
+                    help: "When the server cannot be reached, answer lookups from the cache or the library (exit 0, "
+                        + "a note on stderr), or never (exit 3)",
+                    default: "cache"),
     ]
 }

@@ -18,8 +18,13 @@ public struct CommandRegistry: Sendable {
     /// `--help` (`-h`): show the command's help instead of running it (`search --help` is `help search`).
     public static let helpOption = OptionSpec("help", short: "h", type: .flag, help: "Show this help instead of running the command")
 
+    /// `--no-cache`: this command asks the server (no answer from the response cache, not even
+    /// offline); what it gets is still stored.
+    public static let noCacheOption = OptionSpec(
+        "no-cache", type: .flag, help: "Ask the server, not the response cache")
+
     /// Options accepted by every command (except raw-argument commands such as `echo`).
-    public static let globalOptions: [OptionSpec] = [outputOption, helpOption]
+    public static let globalOptions: [OptionSpec] = [outputOption, helpOption, noCacheOption]
 
     /// The command called `name`, or whose alias it is.
     public func command(named name: String) -> CommandSpec? {

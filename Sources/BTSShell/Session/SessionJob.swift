@@ -57,6 +57,10 @@ public struct CommandMetrics: Sendable, Hashable {
     public var retries = 0
     /// Budgets touched: "search 98/100".
     public var budgets: [String] = []
+    /// The age of the oldest answer the disk cache gave because the server could not be reached.
+    public var offlineAge: Duration?
+    /// A call of the command timed out (the server did not answer in time: said as a timeout).
+    public var serverTimedOut = false
 
     public init() {}
 

@@ -29,6 +29,11 @@ public struct APIConfiguration: Sendable {
     public var coalescesRequests: Bool
     /// Where capabilities are cached per backend (`$XDG_CACHE_HOME/bts`); `nil` = no disk cache.
     public var cacheDirectory: URL?
+    /// The on-disk response cache of this backend (`$XDG_CACHE_HOME/bts/responses-….sqlite`): GETs
+    /// with a TTL (the server's `Cache-Control`, else `CacheSeeds`) are kept across processes,
+    /// revalidated with `If-None-Match`, and answered from it when the server cannot be reached.
+    /// nil: memory only (ISBN lookups), as before. Unused when `cachePolicy` is `.off`.
+    public var responseCache: ResponseDiskCache?
     /// How long cached capabilities are fresh (CONTRACT.md §4: 1 hour).
     public var capabilitiesTTL: Duration
     /// Sent as `User-Agent`.

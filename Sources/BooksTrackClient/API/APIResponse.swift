@@ -58,6 +58,9 @@ public struct ResponseInfo: Sendable {
     public var deprecationWarning: String?
     /// Body size in bytes.
     public var bodyBytes: Int
+    /// Where the answer came from: the server, the in-memory or disk cache, or the disk cache
+    /// because the server could not be reached.
+    public var source: ResponseSource = .server
 
     public init(
         method: String, url: String, status: Int, headers: [HeaderField] = [], duration: Duration = .zero,
@@ -91,6 +94,37 @@ public struct ResponseInfo: Sendable {
     }
 }
 
+/// Where a response came from.
+public enum ResponseSource: Sendable, Hashable {
+    /// The server, now (a 304 revalidation included).
+    case server
+    /// This process's memory (no request sent).
+    case memory
+    /// The on-disk cache, still fresh (no request sent); `age`: since it was fetched or revalidated.
+    case disk(age: Duration)
+    /// The on-disk cache (fresh or not), because the server could not be reached: `reason` says
+    /// how ("connection refused", "timed out after 30 s").
+    case offline(age: Duration, reason: String)
+
+    /// `server`, `memory`, `cache` or `offline-cache`: the `source` of a command's JSON.
+    public var name: String {
+        switch self {
+        case .server: return "server"
+        case .memory: return "memory"
+        case .disk: return "cache"
+        case .offline: return "offline-cache"
+        }
+    }
+
+    /// The age of a stored answer (nil from the server or memory).
+    public var age: Duration? {
+        switch self {
+        case .server, .memory: return nil
+        case .disk(let age), .offline(let age, _): return age
+        }
+    }
+}
+
 /// Counters for the shell's `timing` and the benchmarks.
 public struct ClientStatistics: Sendable, Hashable {
     /// Requests actually sent (attempts, retries included).
@@ -101,6 +135,10 @@ public struct ClientStatistics: Sendable, Hashable {
     public var coalesced = 0
     /// Retries performed.
     public var retries = 0
+    /// Calls answered from the on-disk cache (fresh, or offline).
+    public var diskHits = 0
+    /// Calls whose stored answer a 304 confirmed.
+    public var revalidations = 0
     /// Job tokens refreshed (`POST /api/token/refresh`).
     public var tokenRefreshes = 0
     public init() {}

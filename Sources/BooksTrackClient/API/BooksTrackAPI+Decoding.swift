@@ -36,6 +36,7 @@ extension BooksTrackAPI {
         let raw = outcome.raw
         let data = Data(buffer: raw.body, byteTransferStrategy: .noCopy)
         var info = responseInfo(outcome, spec: spec)
+        info.source = outcome.source
         switch ResponseDecoding.decode(type, from: data, status: raw.status) {
         case .success(let value, let metadata):
             info.metadata = metadata

@@ -7,46 +7,156 @@ import NIOHTTP1
 extension BooksTrackAPI {
     /// Task-local retry observer: overrides the instance handler for calls made inside `withValue`.
     @TaskLocal public static var retryObserver: (@Sendable (RetryProgress) -> Void)?
+    /// Task-local `--no-cache`: calls inside ask the server (nothing is answered from memory or
+    /// disk, not even offline); their answers are still stored.
+    @TaskLocal public static var bypassesCache = false
+    /// Task-local: calls inside are answered from memory or the fresh disk cache, or fail with
+    /// `BooksTrackError.notCached` without sending anything (a spent budget need not be waited for
+    /// when the answer is at hand).
+    @TaskLocal public static var answersOnlyFromCache = false
 
     /// Runs one logical call: cache, coalescing, retries; returns a 2xx response or throws.
+    ///
+    /// A cacheable GET (a TTL from the call, or with a disk cache the seeds' TTL of its route) is
+    /// answered from memory, else from the disk cache while fresh; a stale stored answer with an
+    /// ETag is revalidated (`If-None-Match`, a 304 serves it again and refreshes its expiry), and
+    /// any stored answer serves when the server cannot be reached (`answersOffline`).
     func perform(_ spec: RequestSpec) async throws(BooksTrackError) -> CallOutcome {
         guard !isShutdown else {
             throw BooksTrackError(
                 code: "CLIENT_SHUT_DOWN", kind: .other, message: "The API client was already shut down.")
         }
+        var spec = spec
         let url = spec.url(base: configuration.baseURL)
-        let cacheable = spec.isIdempotentRead && spec.cacheTTL != nil && configuration.cachePolicy == .on
-        if cacheable, let hit = cache.fresh(url, now: configuration.now()) {
-            statistics.cacheHits += 1
-            if let trace = configuration.trace {
-                trace(
-                    TraceEvent(
-                        phase: .response, requestID: allocateRequestID(), method: spec.method.rawValue,
-                        url: hit.url, status: hit.status, cacheHit: true))
-            }
-            return CallOutcome(raw: hit, attempts: 0, duration: .zero, cacheHit: true, requestClass: spec.rateLimitClass)
+        let disk = configuration.cachePolicy == .on && spec.isIdempotentRead ? configuration.responseCache : nil
+        if disk != nil, spec.cacheTTL == nil {
+            spec.cacheTTL = CacheSeeds.ttl(path: spec.path, mode: spec.queryValue("mode"), now: configuration.now())
         }
-        let outcome: CallOutcome
-        if spec.isIdempotentRead, configuration.coalescesRequests {
-            var key = spec.method.rawValue
-            key += " "
-            key += url
-            key += " "
-            key += spec.accept
-            for header in spec.headers {
-                key += ";"
-                key += header.name
-                key += "="
-                key += header.value
+        let cacheable = spec.isIdempotentRead && spec.cacheTTL != nil && configuration.cachePolicy == .on
+        let reads = cacheable && !Self.bypassesCache
+        if reads, let hit = cache.fresh(url, now: configuration.now()) {
+            return cacheHit(hit, spec: spec, source: .memory)
+        }
+        var stored: ResponseDiskCache.Entry?
+        let diskKey = Self.diskKey(spec)
+        if reads, let disk, let entry = disk.entry(for: diskKey, now: configuration.now()) {
+            let now = configuration.now()
+            if entry.isFresh(at: now) {
+                let raw = Self.raw(entry, url: SecretMasking.maskURL(url))
+                cache.store(raw, for: url, expires: entry.expiresAt)
+                statistics.diskHits += 1
+                return cacheHit(raw, spec: spec, source: .disk(age: Self.age(of: entry, now: now)))
             }
-            outcome = try await shared(key: key, spec: spec, url: url, onRetry: currentRetryObserver())
-        } else {
-            outcome = try await runWithRetries(spec, url: url, onRetry: currentRetryObserver())
+            stored = entry
+            if let etag = entry.etag { spec.headers.append(HeaderField(name: "If-None-Match", value: etag)) }
+        }
+        if Self.answersOnlyFromCache { throw BooksTrackError.notCached(url: SecretMasking.maskURL(url)) }
+        var outcome: CallOutcome
+        do throws(BooksTrackError) {
+            outcome = try await send(spec, url: url)
+        } catch {
+            guard let stored, answersOffline, let reason = offlineReason(error) else { throw error }
+            statistics.diskHits += 1
+            let raw = Self.raw(stored, url: SecretMasking.maskURL(url))
+            return cacheHit(
+                raw, spec: spec, source: .offline(age: Self.age(of: stored, now: configuration.now()), reason: reason))
+        }
+        if outcome.raw.status == 304, let stored, let disk {
+            statistics.revalidations += 1
+            let now = configuration.now()
+            let ttl = Self.cacheLifetime(outcome.raw.headers, default: spec.cacheTTL) ?? 0
+            disk.revalidated(diskKey, now: now, expiresAt: now.addingTimeInterval(ttl))
+            var raw = Self.raw(stored, url: outcome.raw.url)
+            raw.timeToHead = outcome.raw.timeToHead
+            raw.duration = outcome.raw.duration
+            outcome.raw = raw
+            if ttl > 0 { cache.store(raw, for: url, expires: now.addingTimeInterval(ttl)) }
+            return outcome
         }
         if cacheable, !outcome.coalesced, let ttl = Self.cacheLifetime(outcome.raw.headers, default: spec.cacheTTL) {
-            cache.store(outcome.raw, for: url, expires: configuration.now().addingTimeInterval(ttl))
+            let now = configuration.now()
+            cache.store(outcome.raw, for: url, expires: now.addingTimeInterval(ttl))
+            disk?.store(Self.entry(outcome.raw, key: diskKey, now: now, ttl: ttl))
         }
         return outcome
+    }
+
+    /// Sends `spec` (shared with an identical in-flight GET when coalescing) with retries.
+    private func send(_ spec: RequestSpec, url: String) async throws(BooksTrackError) -> CallOutcome {
+        guard spec.isIdempotentRead, configuration.coalescesRequests else {
+            return try await runWithRetries(spec, url: url, onRetry: currentRetryObserver())
+        }
+        var key = spec.method.rawValue
+        key += " "
+        key += url
+        key += " "
+        key += spec.accept
+        for header in spec.headers {
+            key += ";"
+            key += header.name
+            key += "="
+            key += header.value
+        }
+        return try await shared(key: key, spec: spec, url: url, onRetry: currentRetryObserver())
+    }
+
+    /// A call answered without a request (memory or disk): counted, traced, no budget spent.
+    private func cacheHit(_ raw: RawResponse, spec: RequestSpec, source: ResponseSource) -> CallOutcome {
+        statistics.cacheHits += 1
+        if let trace = configuration.trace {
+            trace(
+                TraceEvent(
+                    phase: .response, requestID: allocateRequestID(), method: spec.method.rawValue,
+                    url: raw.url, status: raw.status, cacheHit: true))
+        }
+        return CallOutcome(
+            raw: raw, attempts: 0, duration: .zero, cacheHit: true, source: source, requestClass: spec.rateLimitClass)
+    }
+
+    /// Whether `error` is the one `answersOnlyFromCache` throws for a call it would have sent.
+    public static func isNotCached(_ error: any Error) -> Bool {
+        (error as? BooksTrackError)?.code.rawValue == "NOT_CACHED"
+    }
+
+    /// Why `error` means the server cannot be reached ("connection refused", "timed out after 30 s"),
+    /// nil for any other failure (an answer, even an error, is not offline).
+    func offlineReason(_ error: BooksTrackError) -> String? {
+        guard error.httpStatus == nil else { return nil }
+        switch error.kind {
+        case .timeout:
+            return "the request timed out after \(Int(configuration.timeout.timeInterval.rounded())) s"
+        case .dns: return "the server's host name did not resolve"
+        case .connection: return "the server could not be reached (\(error.retryableFailure == .transport(.cannotConnect) ? "connection refused" : "connection lost"))"
+        default: return nil
+        }
+    }
+
+    /// The disk cache's key of a request: method and target, secrets masked (no base URL: the file
+    /// is per backend).
+    static func diskKey(_ spec: RequestSpec) -> String {
+        "\(spec.method.rawValue) \(SecretMasking.maskURL(spec.target))"
+    }
+
+    static func age(of entry: ResponseDiskCache.Entry, now: Date) -> Duration {
+        .seconds(max(0, now.timeIntervalSince(entry.storedAt)))
+    }
+
+    /// A stored answer as a response (status 200 for a 304's body).
+    static func raw(_ entry: ResponseDiskCache.Entry, url: String) -> RawResponse {
+        var headers = HTTPHeaders()
+        for field in entry.headers { headers.add(name: field.name, value: field.value) }
+        return RawResponse(
+            status: entry.status, headers: headers, body: ByteBuffer(bytes: entry.body), url: url, timeToHead: .zero,
+            duration: .zero)
+    }
+
+    /// What the disk keeps of a response: status, body, the harmless headers, the ETag.
+    static func entry(_ raw: RawResponse, key: String, now: Date, ttl: TimeInterval) -> ResponseDiskCache.Entry {
+        let kept = raw.headers.filter { ResponseDiskCache.keptHeaders.contains($0.name.lowercased()) }
+            .map { HeaderField(name: $0.name, value: $0.value) }
+        return ResponseDiskCache.Entry(
+            key: key, status: raw.status, headers: kept, body: Data(buffer: raw.body), etag: raw.headers.first(name: "etag"),
+            storedAt: now, expiresAt: now.addingTimeInterval(ttl), lastUsedAt: now)
     }
 
     func currentRetryObserver() -> (@Sendable (RetryProgress) -> Void)? {
@@ -197,7 +307,9 @@ extension BooksTrackAPI {
             do {
                 let raw = try await transport.send(spec, url: url, requestID: requestID, attempt: attempt)
                 let observation = observe(raw, predicted: predicted)
-                if (200..<300).contains(raw.status) {
+                // A 304 answers a revalidation (`If-None-Match`): the caller serves its stored body.
+                if (200..<300).contains(raw.status)
+                    || (raw.status == 304 && spec.headers.contains { $0.name == "If-None-Match" }) {
                     return CallOutcome(
                         raw: raw, attempts: attempt, duration: clock.now - start, rateLimit: observation,
                         requestClass: predicted)
@@ -278,5 +390,12 @@ extension GiveUpReason {
     var isPlainRefusal: Bool {
         if case .notRetryable = self { return true }
         return false
+    }
+}
+
+extension BooksTrackError {
+    /// `answersOnlyFromCache` met a call it would have had to send.
+    static func notCached(url: String) -> BooksTrackError {
+        BooksTrackError(code: "NOT_CACHED", kind: .other, message: "Not in the cache.", url: url)
     }
 }

@@ -29,6 +29,8 @@ public actor BooksTrackAPI {
     var retryHandler: (@Sendable (RetryProgress) -> Void)?
 
     var cache = ResponseCache()
+    /// Answer from the disk cache when the server cannot be reached (`set offline never`: no).
+    public private(set) var answersOffline = true
     var flights: [String: Flight] = [:]
     var nextRequestID = 0
     var nextWaiterID = 0
@@ -97,6 +99,11 @@ public actor BooksTrackAPI {
         retryPolicy = policy
     }
 
+    /// Whether an unreachable server's lookups are answered from the disk cache (`set offline`).
+    public func setAnswersOffline(_ value: Bool) {
+        answersOffline = value
+    }
+
     /// Sets the observer told about every retry wait (`nil` removes it).
     public func setRetryHandler(_ handler: (@Sendable (RetryProgress) -> Void)?) {
         retryHandler = handler
@@ -137,6 +144,8 @@ struct CallOutcome: Sendable {
     var duration: Duration
     var cacheHit = false
     var coalesced = false
+    /// Where the answer came from (a cache hit: memory, disk, or disk while offline).
+    var source: ResponseSource = .server
     /// What the response's headers said about rate limits, when it came over the wire now (a
     /// cache hit reads them again).
     var rateLimit: RateLimitObservation?

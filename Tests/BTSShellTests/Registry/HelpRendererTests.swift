@@ -30,6 +30,7 @@ import Testing
               -s, --shelf SHELF    With --library: start from this shelf's books
               -o, --output FORMAT  Output format of this command: table, json, ndjson or csv
               -h, --help           Show this help instead of running the command
+                  --no-cache       Ask the server, not the response cache
 
             Examples:
               similar 9780439023481

@@ -21,8 +21,8 @@ import Testing
         #expect(slot("search ").kind == .subcommand)
         #expect(slot("search t").candidates == ["title"])
         #expect(slot("search title dune --l").candidates == ["--limit"])
-        #expect(slot("search title dune -").candidates == ["--limit", "--offset", "--page", "--output", "--help"])
-        #expect(slot("search title dune --limit 5 -").candidates == ["--offset", "--page", "--output", "--help"])
+        #expect(slot("search title dune -").candidates == ["--limit", "--offset", "--page", "--output", "--help", "--no-cache"])
+        #expect(slot("search title dune --limit 5 -").candidates == ["--offset", "--page", "--output", "--help", "--no-cache"])
         #expect(slot("search dune --output ").kind == .outputFormat)
         #expect(slot("search dune --output ").candidates == ["table", "json", "ndjson", "csv"])
         #expect(slot("search dune -o n").candidates == ["ndjson"])
@@ -51,7 +51,7 @@ import Testing
 
     @Test func settingsAndHelp() {
         #expect(slot("set ").kind == .setting)
-        #expect(slot("set o").candidates == ["output", "onerror"])
+        #expect(slot("set o").candidates == ["output", "onerror", "offline"])
         #expect(slot("set color ").candidates == ["on", "off", "auto"])
         #expect(slot("set myvar ").kind == CompletionKind.none)
         #expect(slot("help ").kind == .command)

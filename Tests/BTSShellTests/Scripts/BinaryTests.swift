@@ -40,6 +40,9 @@ struct BinaryTests {
         environment["XDG_STATE_HOME"] = home.appendingPathComponent("state").path
         environment["XDG_CACHE_HOME"] = SharedShellCatalog.directory.path  // reuse the built catalog
         environment.removeValue(forKey: "BTS_API_URL")
+        // The cache directory is shared: a server on a port an earlier test's server had must not
+        // be answered from that one's cached responses (CacheProcessTests cover the cache).
+        environment["BTS_CACHE"] = "off"
         _ = try SharedShellCatalog.get()
         return try await ChildProcess.run(binary, arguments, environment: environment, stdin: stdin ?? "",
                                           interruptAfter: marker)

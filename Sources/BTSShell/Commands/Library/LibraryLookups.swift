@@ -12,6 +12,11 @@ enum LibraryLookups {
         return false
     }
 
+    /// Why the server did not answer, as the library's note says it: a timeout as a timeout.
+    static func unreachable(_ context: isolated any CommandContext) -> String {
+        context.serverTimedOut ? "the server did not answer in time (the request timed out)" : "the server is unreachable"
+    }
+
     /// What a search asks the library when the server is unreachable.
     enum Query: Sendable {
         case isbn(String)
@@ -25,7 +30,7 @@ enum LibraryLookups {
     /// nothing for it (the caller then reports the network error).
     static func search(_ query: Query, kind: String, shownAs text: String, limit: Int?,
                        in context: isolated any CommandContext) async -> CommandOutput? {
-        guard let library = try? context.library() else { return nil }
+        guard context.settings.answersOffline, let library = try? context.library() else { return nil }
         var books: [LibraryBook] = []
         switch query {
         case .isbn(let isbn):
@@ -40,7 +45,7 @@ enum LibraryLookups {
             books = (try? await library.list(filter, sort: .relevance, limit: limit ?? 20)) ?? []
         }
         guard !books.isEmpty else { return nil }
-        context.output.warn("the server is unreachable: answered from your library (\(books.count) book\(books.count == 1 ? "" : "s"))")
+        context.output.warn("\(unreachable(context)): answered from your library (\(books.count) book\(books.count == 1 ? "" : "s"))")
         let rows = books.map { book -> JSONValue in
             let d = book.data
             return .record([
@@ -56,7 +61,7 @@ enum LibraryLookups {
         ])
         return CommandOutput(value: value, view: .table(
             columns: CommandOutput.bookColumns, rowsKey: "results",
-            footer: "(\(rows.count) from your library; the server is unreachable)", empty: nil))
+            footer: "(\(rows.count) from your library; \(unreachable(context)))", empty: nil))
     }
 }
 
@@ -86,7 +91,8 @@ extension LibraryLookups {
     /// other books in the same series (score 1) or by the same author (score 0.5), saying so on
     /// stderr; nil when the book is not there or nothing in the library is related.
     static func similar(to isbn: String, limit: Int, in context: isolated any CommandContext) async -> CommandOutput? {
-        guard let library = try? context.library(), case .one(let source)? = try? await library.find(isbn) else { return nil }
+        guard context.settings.answersOffline, let library = try? context.library(),
+              case .one(let source)? = try? await library.find(isbn) else { return nil }
         var related: [(book: LibraryBook, score: Double)] = []
         var seen: Set<Int64> = [source.id]
         if let series = source.data.series,
@@ -99,7 +105,7 @@ extension LibraryLookups {
         }
         guard !related.isEmpty else { return nil }
         let picked = related.prefix(limit)
-        context.output.warn("the server is unreachable: answered from your library (\(picked.count) book\(picked.count == 1 ? "" : "s") in the same series or by the same author)")
+        context.output.warn("\(unreachable(context)): answered from your library (\(picked.count) book\(picked.count == 1 ? "" : "s") in the same series or by the same author)")
         let rows = picked.map { entry in
             JSONValue.record([("isbn", entry.book.isbn13.json), ("title", entry.book.title.json),
                               ("authors", entry.book.authors.json), ("score", .number(entry.score)),
@@ -113,6 +119,6 @@ extension LibraryLookups {
                        TableColumn("authors", "AUTHORS", flexible: true), .number("score", "SCORE", decimals: 3)]
         return CommandOutput(value: value, view: .table(
             columns: columns, rowsKey: "results",
-            footer: "(\(rows.count) from your library, same series or author; the server is unreachable)", empty: nil))
+            footer: "(\(rows.count) from your library, same series or author; \(unreachable(context)))", empty: nil))
     }
 }

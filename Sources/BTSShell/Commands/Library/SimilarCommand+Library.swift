@@ -24,6 +24,7 @@ extension SimilarCommand {
             throw ShellError(.failure, "your \(where_) has no books with an ISBN to start from ('save' or 'import' adds some)",
                              code: ErrorCode.notFound.rawValue)
         }
+        try await BudgetAdmission.announce(seeds.count, of: budget, command: "similar --library", in: context)
         var scores: [String: (item: SimilarResults.Item, score: Double, because: String)] = [:]
         var asked = 0
         for seed in seeds {

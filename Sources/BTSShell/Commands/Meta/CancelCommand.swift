@@ -16,9 +16,13 @@ struct CancelCommand: JobCommand {
     var job: String?
 
     func run(in context: isolated any CommandContext) async throws -> CommandOutput? {
-        let (id, record) = try context.jobs.find(job)
+        let (id, record) = try context.findJob(job)
         // v3 cancels by job id alone (bendv3 src/api-v3/jobs/imports.ts: DELETE has no auth).
         let v3 = try await context.backend().api.dialect == .v3
+        guard record != nil || v3 else {
+            throw ShellError(.failure, "cannot cancel job \(id): the job is unknown (no job with that id was started or remembered for this backend; 'jobs' lists them)",
+                             code: ErrorCode.notFound.rawValue)
+        }
         guard let token = record?.token ?? (v3 ? "" : nil) else {
             throw ShellError(.failure, "cannot cancel job \(id): its token is known only to the session that started it",
                              code: ErrorCode.unauthorized.rawValue)

@@ -15,7 +15,7 @@ struct ResultsCommand: JobCommand {
     var job: String?
 
     func run(in context: isolated any CommandContext) async throws -> CommandOutput? {
-        let (id, record) = try context.jobs.find(job)
+        let (id, record) = try context.findJob(job)
         let pipeline = record?.pipeline ?? .csvImport
         let response = try await context.call(budget: Self.budget, gate: Self.gate, command: Self.name) { api in
             try await api.jobResults(id, pipeline: pipeline)

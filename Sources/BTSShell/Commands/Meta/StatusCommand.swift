@@ -15,7 +15,7 @@ struct StatusCommand: JobCommand {
     var job: String?
 
     func run(in context: isolated any CommandContext) async throws -> CommandOutput? {
-        let (id, record) = try context.jobs.find(job)
+        let (id, record) = try context.findJob(job)
         let response = try await context.call(budget: Self.budget, gate: Self.gate, command: Self.name) { api in
             try await api.jobStatus(id, pipeline: record?.pipeline)
         }

@@ -23,7 +23,7 @@ struct WatchCommand: ShellCommand {
     }
 
     func run(in context: isolated any CommandContext) async throws -> CommandOutput? {
-        let (id, record) = try context.jobs.find(job)
+        let (id, record) = try context.findJob(job)
         return try await Self.follow(id, record: record, in: context)
     }
 

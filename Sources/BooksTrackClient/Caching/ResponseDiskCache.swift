@@ -1,0 +1,322 @@
+import Foundation
+import GRDB
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The on-disk response cache of one backend: `responses-<backend key>.sqlite` in the cache
+/// directory (0700), one SQLite file (0600, GRDB `DatabaseQueue` in WAL mode, a busy timeout) that several
+/// bts processes may read and write at once.
+///
+/// Keys are the method and the request target (`GET /v1/search/isbn?isbn=…`) with secrets masked;
+/// the file is per backend, so no base URL (and no credential in one) is stored. Only bodies and a
+/// few harmless response headers are kept (never `Authorization`, cookies or job tokens: job routes
+/// and POSTs are never cached). Entries past their expiry stay (for `If-None-Match` and offline
+/// answers) until evicted: when the file outgrows `maxBytes`, the least recently used go until the
+/// entries hold at most `maxBytes` and number at most `maxEntries`. A corrupt or truncated file is deleted and started afresh; every other
+/// failure is a miss (the cache is an optimization, never fatal).
+public final class ResponseDiskCache: Sendable {
+    /// One stored response.
+    public struct Entry: Sendable, Hashable {
+        /// `GET /v1/search/isbn?isbn=9780441172719`.
+        public var key: String
+        public var status: Int
+        /// The kept response headers (`ResponseDiskCache.keptHeaders`).
+        public var headers: [HeaderField]
+        public var body: Data
+        public var etag: String?
+        /// When the body was fetched or last revalidated (its age counts from here).
+        public var storedAt: Date
+        public var expiresAt: Date
+        public var lastUsedAt: Date
+
+        /// Fresh at `now`.
+        public func isFresh(at now: Date) -> Bool { expiresAt > now }
+    }
+
+    /// What `summary()` tells.
+    public struct Summary: Sendable, Hashable {
+        public var entries: Int
+        /// Body and header bytes held.
+        public var bytes: Int
+        /// Entries still fresh.
+        public var fresh: Int
+        /// The database file's size (with its WAL).
+        public var fileBytes: Int
+    }
+
+    /// The response headers kept with a body: nothing that identifies the caller or its budget.
+    static let keptHeaders: Set<String> = [
+        "content-type", "etag", "cache-control", "last-modified", "x-ratelimit-class", "deprecation", "sunset", "link",
+    ]
+
+    /// The database file.
+    public let fileURL: URL
+    public let maxBytes: Int
+    public let maxEntries: Int
+    /// The open connection (nil until first use, and after a corrupt file was discarded).
+    private let connection = Mutex<DatabaseQueue?>(nil)
+
+    /// The cache of the backend named `backend` (a base URL, or `embedded`) in `directory`. Nothing
+    /// is opened until first use.
+    public init(directory: URL, backend: String, maxBytes: Int = 32 * 1024 * 1024, maxEntries: Int = 20_000) {
+        self.fileURL = directory.appendingPathComponent("responses-\(CapabilitiesDiskCache.hash(backend)).sqlite")
+        self.maxBytes = maxBytes
+        self.maxEntries = maxEntries
+    }
+
+    /// The cache in `fileURL` (`cache clear --all`).
+    public init(fileURL: URL, maxBytes: Int = 32 * 1024 * 1024, maxEntries: Int = 20_000) {
+        self.fileURL = fileURL
+        self.maxBytes = maxBytes
+        self.maxEntries = maxEntries
+    }
+
+    /// The backend name of `url` (lowercased, no credentials, no trailing slash).
+    public static func backendName(_ url: URL) -> String { CapabilitiesDiskCache.normalized(url) }
+
+    // MARK: - Reading and writing
+
+    /// How stale an entry's "last used" may be before a hit writes it again: a hit is a read,
+    /// not a write transaction, unless the entry was last marked used this long ago.
+    static let lastUsedGranularity: TimeInterval = 600
+
+    /// The stored response for `key` (fresh or not), marking it used at `now` (to the
+    /// `lastUsedGranularity`).
+    public func entry(for key: String, now: Date) -> Entry? {
+        withDatabase { database -> Entry? in
+            let found = try database.read { db in
+                try Row.fetchOne(db, sql: "SELECT * FROM response WHERE key = ?", arguments: [key]).map(Self.entry)
+            }
+            guard var entry = found else { return nil }
+            if now.timeIntervalSince(entry.lastUsedAt) >= Self.lastUsedGranularity {
+                try database.write { db in
+                    try db.execute(
+                        sql: "UPDATE response SET lastUsedAt = ? WHERE key = ?", arguments: [now.timeIntervalSince1970, key])
+                }
+                entry.lastUsedAt = now
+            }
+            return entry
+        } ?? nil
+    }
+
+    /// Stores (or replaces) `entry`, then evicts the least recently used beyond the bounds.
+    public func store(_ entry: Entry) {
+        let size = entry.body.count + entry.headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count }
+        guard size <= maxBytes else { return }
+        _ = withDatabase { database in
+            try database.write { db in
+                try db.execute(
+                    sql: """
+                        INSERT OR REPLACE INTO response (key, status, headers, body, etag, storedAt, expiresAt, lastUsedAt, size)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        """,
+                    arguments: [
+                        entry.key, entry.status, Self.encode(entry.headers), entry.body, entry.etag,
+                        entry.storedAt.timeIntervalSince1970, entry.expiresAt.timeIntervalSince1970,
+                        entry.lastUsedAt.timeIntervalSince1970, size,
+                    ])
+                // Evicting sorts every entry: only when the file outgrows the bound (its pages hold
+                // at least the entries' bytes), not at every store (that made a store ~4 ms at
+                // 1,000 entries).
+                let fileBytes = try Int.fetchOne(
+                    db, sql: "SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()") ?? 0
+                guard fileBytes > maxBytes else { return }
+                try db.execute(
+                    sql: """
+                        DELETE FROM response WHERE key IN (
+                            SELECT key FROM (
+                                SELECT key, SUM(size) OVER w AS total, ROW_NUMBER() OVER w AS n FROM response
+                                WINDOW w AS (ORDER BY lastUsedAt DESC, key)
+                            ) WHERE total > ? OR n > ?)
+                        """,
+                    arguments: [maxBytes, maxEntries])
+            }
+        }
+    }
+
+    /// A 304 said the stored body is still good: it is fresh again from `now` until `expiresAt`.
+    public func revalidated(_ key: String, now: Date, expiresAt: Date) {
+        _ = withDatabase { database in
+            try database.write { db in
+                try db.execute(
+                    sql: "UPDATE response SET storedAt = ?, expiresAt = ?, lastUsedAt = ? WHERE key = ?",
+                    arguments: [now.timeIntervalSince1970, expiresAt.timeIntervalSince1970, now.timeIntervalSince1970, key])
+            }
+        }
+    }
+
+    // MARK: - The `cache` command
+
+    /// Entries, bytes and file size (zeros when there is no file yet).
+    public func summary(now: Date) -> Summary {
+        let fileBytes = [fileURL.path, fileURL.path + "-wal"].reduce(0) { total, path in
+            total + ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0)
+        }
+        guard FileManager.default.fileExists(atPath: fileURL.path) else {
+            return Summary(entries: 0, bytes: 0, fresh: 0, fileBytes: 0)
+        }
+        let counts = withDatabase { database in
+            try database.read { db -> [Int] in
+                let row = try Row.fetchOne(
+                    db,
+                    sql: "SELECT COUNT(*) AS n, COALESCE(SUM(size), 0) AS bytes, COALESCE(SUM(expiresAt > ?), 0) AS fresh FROM response",
+                    arguments: [now.timeIntervalSince1970])
+                return [row?["n"] ?? 0, row?["bytes"] ?? 0, row?["fresh"] ?? 0]
+            }
+        } ?? [0, 0, 0]
+        return Summary(entries: counts[0], bytes: counts[1], fresh: counts[2], fileBytes: fileBytes)
+    }
+
+    /// The entries, most recently used first (bodies left out).
+    public func entries(limit: Int = 1_000) -> [Entry] {
+        guard FileManager.default.fileExists(atPath: fileURL.path) else { return [] }
+        return withDatabase { database in
+            try database.read { db in
+                try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT key, status, headers, X'' AS body, etag, storedAt, expiresAt, lastUsedAt
+                        FROM response ORDER BY lastUsedAt DESC, key LIMIT ?
+                        """,
+                    arguments: [limit]
+                ).map(Self.entry)
+            }
+        } ?? []
+    }
+
+    /// Removes every entry; returns how many there were.
+    @discardableResult
+    public func clear() -> Int {
+        guard FileManager.default.fileExists(atPath: fileURL.path) else { return 0 }
+        return withDatabase { database in
+            try database.write { db in
+                try db.execute(sql: "DELETE FROM response")
+                return db.changesCount
+            }
+        } ?? 0
+    }
+
+    // MARK: - The database
+
+    /// Runs `body` on the open database (opening it first). A corrupt file is deleted (and the next
+    /// use starts a new one). "Busy" (another process switching a new file to WAL, or holding the
+    /// write lock past the busy timeout on a loaded machine) is tried again, 4 times in all, so that
+    /// two processes writing at once both get their writes in; any other failure answers nil.
+    private func withDatabase<T: Sendable>(_ body: (DatabaseQueue) throws -> T) -> T? {
+        connection.withLock { (database: inout DatabaseQueue?) -> T? in
+            for attempt in 1...4 {
+                do {
+                    let open: DatabaseQueue
+                    if let existing = database {
+                        open = existing
+                    } else {
+                        open = try Self.open(fileURL)
+                        database = open
+                    }
+                    return try body(open)
+                } catch let error as DatabaseError where Self.isCorruption(error) {
+                    database = nil
+                    Self.discard(fileURL)
+                    return nil
+                } catch let error as DatabaseError where Self.isBusy(error) && attempt < 4 {
+                    usleep(useconds_t(50_000 * attempt))
+                } catch {
+                    return nil
+                }
+            }
+            return nil
+        }
+    }
+
+    static func isBusy(_ error: DatabaseError) -> Bool {
+        error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED
+    }
+
+    static func isCorruption(_ error: DatabaseError) -> Bool {
+        error.resultCode == .SQLITE_CORRUPT || error.resultCode == .SQLITE_NOTADB
+    }
+
+    /// Deletes the file with its WAL and shared memory.
+    static func discard(_ file: URL) {
+        for suffix in ["", "-wal", "-shm"] {
+            try? FileManager.default.removeItem(atPath: file.path + suffix)
+        }
+    }
+
+    /// Opens (creating) the file: directory 0700, file 0600 (SQLite gives its WAL and shared-memory
+    /// files the database file's mode), WAL, a 5 s busy timeout, the table. A second process opening
+    /// a new file while the first switches it to WAL is told "locked" at once: it tries again.
+    static func open(_ file: URL) throws -> DatabaseQueue {
+        let manager = FileManager.default
+        try manager.createDirectory(
+            at: file.deletingLastPathComponent(), withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
+        // O_EXCL, never FileManager.createFile: that one writes a temporary file and renames it
+        // over the path, so a second process creating the file at the same moment replaced the
+        // first one's database under its open connection (a write was lost).
+        createExclusively(file.path)
+        var config = Configuration()
+        config.journalMode = .wal
+        config.busyMode = .timeout(5)
+        config.label = "bts-response-cache"
+        config.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        var attempt = 1
+        while true {
+            do {
+                let database = try DatabaseQueue(path: file.path, configuration: config)
+                // The table is made once: later opens only read the schema (no write transaction).
+                if try database.read({ try $0.tableExists("response") }) { return database }
+                try database.write { db in
+                    try db.execute(
+                        sql: """
+                            CREATE TABLE IF NOT EXISTS response (
+                                key TEXT PRIMARY KEY NOT NULL, status INTEGER NOT NULL, headers TEXT NOT NULL,
+                                body BLOB NOT NULL, etag TEXT, storedAt REAL NOT NULL, expiresAt REAL NOT NULL,
+                                lastUsedAt REAL NOT NULL, size INTEGER NOT NULL);
+                            CREATE INDEX IF NOT EXISTS response_lastUsedAt ON response (lastUsedAt);
+                            """)
+                }
+                return database
+            } catch let error as DatabaseError where isBusy(error) && attempt < 5 {
+                usleep(useconds_t(20_000 * attempt))
+                attempt += 1
+            }
+        }
+    }
+
+    /// Creates an empty file at `path`, mode 0600, unless one exists (`O_EXCL`: atomic).
+    static func createExclusively(_ path: String) {
+        #if canImport(Glibc)
+        let descriptor = Glibc.open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        #else
+        let descriptor = Darwin.open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        #endif
+        if descriptor >= 0 { close(descriptor) }
+    }
+
+    static func entry(_ row: Row) -> Entry {
+        Entry(
+            key: row["key"], status: row["status"], headers: decode(row["headers"] ?? ""), body: row["body"] ?? Data(),
+            etag: row["etag"], storedAt: Date(timeIntervalSince1970: row["storedAt"]),
+            expiresAt: Date(timeIntervalSince1970: row["expiresAt"]),
+            lastUsedAt: Date(timeIntervalSince1970: row["lastUsedAt"]))
+    }
+
+    /// Headers as `name: value` lines (values with a line break are not kept).
+    static func encode(_ headers: [HeaderField]) -> String {
+        headers.filter { !$0.value.contains(where: \.isNewline) }.map { "\($0.name): \($0.value)" }.joined(separator: "\n")
+    }
+
+    static func decode(_ text: String) -> [HeaderField] {
+        text.split(separator: "\n").compactMap { line in
+            guard let colon = line.firstIndex(of: ":") else { return nil }
+            return HeaderField(
+                name: String(line[..<colon]),
+                value: String(line[line.index(after: colon)...].drop(while: { $0 == " " })))
+        }
+    }
+}
