@@ -290,7 +290,8 @@ func makeAPI(_ url: URL, _ tweak: (inout APIConfiguration) -> Void = { _ in }) -
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("books.csv")
         var csv = "Title,Author,ISBN13\n"
-        for i in 0..<5000 { csv += "Book \(i),Author \(i),978000000\(i)\n" }
+        // 13 digits each: no cell is an ISBN-10, which the upload would send as ISBN-13 (a longer body).
+        for i in 0..<5000 { csv += "Book \(i),Author \(i),978\(String(format: "%010d", i))\n" }
         try csv.write(to: file, atomically: true, encoding: .utf8)
         try await TinyServer.with({ router in
             router.post("/api/v2/imports") { request, _ in

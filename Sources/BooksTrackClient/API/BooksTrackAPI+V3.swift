@@ -95,8 +95,18 @@ extension BooksTrackAPI {
         return [.csvImport, .batchEnrichment, .bookshelfScan]
     }
 
+    /// A v3 job id is a UUID (`z.string().uuid()` on every job route): any other is unknown there,
+    /// said as such rather than as the server's "Validation failed: jobId: Invalid uuid".
+    func requireV3JobID(_ jobID: String) throws(BooksTrackError) {
+        guard UUID(uuidString: jobID) == nil else { return }
+        throw BooksTrackError(
+            code: .notFound, kind: .api, message: "Job \(jobID) is unknown to this server (its job ids are UUIDs).",
+            httpStatus: 404)
+    }
+
     /// `GET /v3/jobs/{pipeline}/{id}`.
     func v3JobStatus(_ jobID: String, pipeline: Pipeline?, retries: Bool = true) async throws(BooksTrackError) -> APIResponse<BooksTrackContract.JobStatus> {
+        try requireV3JobID(jobID)
         var last: BooksTrackError?
         for candidate in v3Candidates(jobID, pipeline: pipeline) {
             var spec = RequestSpec(.GET, v3JobPath(jobID, pipeline: candidate))
@@ -117,6 +127,7 @@ extension BooksTrackAPI {
     /// `GET /v3/jobs/{pipeline}/{id}/results`; an empty list from a job whose `completed` event
     /// carried books (production's bug) gives the books kept from that event.
     func v3JobResults(_ jobID: String, pipeline: Pipeline?) async throws(BooksTrackError) -> APIResponse<JobResults> {
+        try requireV3JobID(jobID)
         var spec = RequestSpec(.GET, v3JobPath(jobID, pipeline: pipeline, suffix: "/results"))
         spec.offering = "job results"
         spec.notFoundMessage = "No results for job \(jobID) (unknown job, not finished, or results expired)."
@@ -140,6 +151,7 @@ extension BooksTrackAPI {
     /// `DELETE /v3/jobs/{pipeline}/{id}`: 200 with the job (`status: failed`, `error.code: CANCELED`)
     /// is a cancel; 409 means the job had already finished.
     func v3Cancel(_ jobID: String, pipeline: Pipeline?) async throws(BooksTrackError) -> APIResponse<CancelResponse> {
+        try requireV3JobID(jobID)
         var spec = RequestSpec(.DELETE, v3JobPath(jobID, pipeline: pipeline))
         spec.offering = "job cancellation"
         spec.notFoundMessage = "Job \(jobID) is unknown to this server."
