@@ -298,7 +298,7 @@ private func v3API(_ url: URL, sleeps: SleepRecorder? = nil, _ tweak: (inout API
                 r.get("/v3/jobs/imports/{id}/stream") { _, _ in hits.hit("stream"); return Reply.text("", status: .unauthorized) }
                 r.get("/v3/jobs/imports/{id}") { _, _ in
                     hits.hit("status")
-                    return Reply.json(#"{"success":true,"data":{"jobId":"j1","type":"csv_import","status":"completed","progress":1,"processedCount":2,"totalCount":2,"startTime":"2026-11-25T20:00:00.000Z"},"metadata":{}}"#)
+                    return Reply.json(#"{"success":true,"data":{"jobId":"7f8e3c1a-2b4d-4e6f-8a9b-0c1d2e3f4a5b","type":"csv_import","status":"completed","progress":1,"processedCount":2,"totalCount":2,"startTime":"2026-11-25T20:00:00.000Z"},"metadata":{}}"#)
                 }
                 r.get("/v3/jobs/imports/{id}/results") { _, _ in Reply.fixture("source/v3/job-results-empty.json") }
             }
@@ -306,7 +306,7 @@ private func v3API(_ url: URL, sleeps: SleepRecorder? = nil, _ tweak: (inout API
             let sleeps = SleepRecorder()
             let api = v3API(server.baseURL, sleeps: sleeps) { $0.dialect = .v3 }
             let events = try await collect(
-                api.watch(jobID: "j1", pipeline: .csvImport, token: UUID().uuidString.lowercased()))
+                api.watch(jobID: "7f8e3c1a-2b4d-4e6f-8a9b-0c1d2e3f4a5b", pipeline: .csvImport, token: UUID().uuidString.lowercased()))
             #expect(hits.count("stream") == 0)
             #expect(hits.count("status") >= 1)
             if case .finished(.completed) = events.last {} else { Issue.record("expected completion, got \(String(describing: events.last))") }
