@@ -21,7 +21,7 @@ extension BooksTrackAPI {
         if page > 1 { items.append(("page", String(page))) }
         var spec = RequestSpec(.GET, "/v3/books/search", query: items)
         spec.offering = "title search"
-        var response = try await call(SearchResults.self, spec)
+        var response = try await call(V3SearchPage.self, spec).map { SearchResults(items: $0.books.map(SearchResultItem.init), totalResults: $0.totalCount) }
         let skip = offset % size
         if skip > 0 { response.value.items = Array(response.value.items.dropFirst(skip)) }
         return response
@@ -184,6 +184,25 @@ extension BooksTrackAPI {
     func keep(results: JobResults, of jobID: String) {
         if v3Results.count > 64 { v3Results.removeAll(keepingCapacity: true) }
         v3Results[jobID] = results
+    }
+}
+
+/// `data` of `GET /v3/books/search`: `{results: [Book], totalCount, query}` — flat books (authors as
+/// strings or objects), no score (index.ts @ e40ae5d). A result that does not decode is left out.
+struct V3SearchPage: Decodable, Sendable {
+    var books: [Book]
+    var totalCount: Int?
+
+    enum CodingKeys: String, CodingKey { case results, totalCount }
+
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let raw = try c.decodeIfPresent([JSONValue].self, forKey: .results) ?? []
+        books = raw.compactMap { value in
+            guard let data = try? JSONCoding.encoder().encode(value) else { return nil }
+            return try? JSONCoding.decoder().decode(Book.self, from: data)
+        }
+        totalCount = try? c.decodeIfPresent(Int.self, forKey: .totalCount)
     }
 }
 
