@@ -86,7 +86,11 @@ struct ScanCommand: ShellCommand {
     static func saved(_ books: [DetectedBook], jobID: String, shelf: String?,
                       in context: isolated any CommandContext) async throws -> CommandOutput {
         var output = CommandOutput.scanResults(books, jobID: jobID)
-        let approved = books.filter(\.isApproved).compactMap(BookData.init)
+        // An approved barcode of a book the backend does not know has an ISBN and nothing else: it is
+        // listed with the command that looks it up, not saved as a book without a title.
+        let known = books.filter { $0.isApproved && !($0.title ?? "").isEmpty }
+        let unknown = books.filter { $0.isApproved && ($0.title ?? "").isEmpty && $0.isbn != nil }
+        let approved = known.compactMap(BookData.init)
         let review = books.filter { !$0.isApproved }
         let library = try context.library()
         let summary: SaveSummary
@@ -97,7 +101,14 @@ struct ScanCommand: ShellCommand {
         }
         context.libraryChanged()
         output.value = output.value.adding("library", summary.json)
-        var lines = ["Saved \(approved.count) approved book\(approved.count == 1 ? "" : "s"): library \(summary)."]
+        var lines = [
+            "Saved \(approved.count) approved book\(approved.count == 1 ? "" : "s") (\(summary.created) new, "
+                + "\(summary.updated) updated, \(summary.alreadyThere) already there)."
+        ]
+        for book in unknown {
+            let isbn = book.isbn ?? ""
+            lines.append("Not known here: \(isbn) — look it up with: search isbn \(isbn); save\(shelf.map { " --shelf \($0)" } ?? "")")
+        }
         for book in review {
             let what = [book.title, book.isbn].compactMap { $0 }.joined(separator: ", ")
             let confidence = String(format: "%.2f", book.confidence)
