@@ -147,6 +147,10 @@ struct SessionJobs: Sendable, Hashable {
     /// `last` or an id → the id (and the session's record of it, if any).
     func find(_ reference: String?) throws(ShellError) -> (id: String, record: SessionJob?) {
         let text = reference ?? "last"
+        // An empty value (`watch "$unset"`) names no job: said at once, never asked of the server.
+        guard !text.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw ShellError(.usage, "no job given: name a job id, or 'last' for the most recent job", code: "NO_JOB")
+        }
         if text == "last" {
             guard let last = all.last else {
                 throw ShellError(.failure, "no job has been started in this session ('last' needs one)", code: "NO_JOB")

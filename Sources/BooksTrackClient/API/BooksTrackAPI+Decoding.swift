@@ -21,11 +21,7 @@ extension BooksTrackAPI {
         var error = error
         let route = "\(spec.method.rawValue) \(spec.path)"
         let what = spec.offering ?? route
-        var hint = ""
-        if dialect == .v1, spec.path.hasPrefix("/v3/") == false, configuration.dialect == .v1 {
-            hint = " This client was told to speak v1/v2 ('--dialect v1'); 'auto' would try API v3."
-        }
-        error.message = "This server does not offer \(what) (\(route) answers 404 \"Endpoint not found\").\(hint)"
+        error.message = "This server does not offer \(what) (\(route) answers 404 \"Endpoint not found\")."
         return error
     }
 

@@ -1,0 +1,18 @@
+import Testing
+
+@testable import BTSShell
+
+/// `watch ""` (an unset variable) named no job, polled the server for 8 s and said it had lost it
+/// (issue 34): an empty job reference is a usage error at once, for every job command, with no request.
+@Suite struct EmptyJobReferenceTests {
+    @Test(arguments: ["watch", "status", "results", "cancel"])
+    func anEmptyJobIsAUsageErrorAtOnce(_ command: String) async throws {
+        try await withShell { harness in
+            let clock = ContinuousClock()
+            let started = clock.now
+            #expect(await harness.run("\(command) \"\"") == 2, "\(harness.err)")
+            #expect(harness.err.contains("no job given"), "\(harness.err)")
+            #expect(clock.now - started < .seconds(5))
+        }
+    }
+}
