@@ -113,3 +113,11 @@ extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, Ex
     }
     public init(nilLiteral: ()) { self = .null }
 }
+
+extension JSONValue {
+    /// This value read as `T` with the shared decoder (nil when it does not decode).
+    public func decoded<T: Decodable>(as type: T.Type) -> T? {
+        guard let data = try? JSONCoding.encoder().encode(self) else { return nil }
+        return try? JSONCoding.decoder().decode(T.self, from: data)
+    }
+}

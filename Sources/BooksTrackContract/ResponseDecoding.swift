@@ -184,8 +184,7 @@ public enum ResponseDecoding {
     }
 
     static func decodeValue<V: Decodable>(_ type: V.Type, from value: JSONValue) -> V? {
-        guard let data = try? JSONCoding.encoder().encode(value) else { return nil }
-        return try? JSONCoding.decoder().decode(V.self, from: data)
+        value.decoded(as: type)
     }
 
     /// A short, printable excerpt of a body: an HTML page's `<title>`, else its first 200 characters.

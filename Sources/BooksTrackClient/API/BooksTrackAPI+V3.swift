@@ -198,10 +198,7 @@ struct V3SearchPage: Decodable, Sendable {
     init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let raw = try c.decodeIfPresent([JSONValue].self, forKey: .results) ?? []
-        books = raw.compactMap { value in
-            guard let data = try? JSONCoding.encoder().encode(value) else { return nil }
-            return try? JSONCoding.decoder().decode(Book.self, from: data)
-        }
+        books = raw.compactMap { $0.decoded(as: Book.self) }
         totalCount = try? c.decodeIfPresent(Int.self, forKey: .totalCount)
     }
 }
@@ -230,22 +227,16 @@ extension JobResults {
     init(v3 value: JSONValue, pipeline: Pipeline, requested: [String]? = nil) {
         // An import's stored object (`{booksCreated, …, errors, books}`, imports.ts @ 075ee29) as it is.
         if pipeline == .csvImport, value.objectValue != nil, value["booksCreated"] != nil || value["errors"] != nil,
-            let data = try? JSONCoding.encoder().encode(value),
-            let summary = try? JSONCoding.decoder().decode(ImportResults.self, from: data)
+            let summary = value.decoded(as: ImportResults.self)
         {
             self = .csvImport(summary)
             return
         }
         let list = value.arrayValue ?? value["books"]?.arrayValue ?? value["enrichedBooks"]?.arrayValue ?? []
-        let decoder = JSONCoding.decoder()
-        func decoded<T: Decodable>(_ type: T.Type, _ item: JSONValue) -> T? {
-            guard let data = try? JSONCoding.encoder().encode(item) else { return nil }
-            return try? decoder.decode(T.self, from: data)
-        }
         if pipeline == .bookshelfScan {
             self = .scan(list.compactMap(JobResults.detected))
         } else if pipeline == .batchEnrichment {
-            var rows = list.compactMap { decoded(EnrichedBook.self, $0) }.map(BatchItemResult.init(v3:))
+            var rows = list.compactMap { $0.decoded(as: EnrichedBook.self) }.map(BatchItemResult.init(v3:))
             // The ISBNs asked for that the whole list lacks were not found.
             let found = Set(rows.compactMap { $0.isbn.flatMap(ISBN.init)?.isbn13 })
             for isbn in requested ?? [] where !found.contains(ISBN(isbn)?.isbn13 ?? isbn) {
@@ -253,7 +244,7 @@ extension JobResults {
             }
             self = .batch(rows)
         } else {
-            let books = list.compactMap { decoded(Book.self, $0) }
+            let books = list.compactMap { $0.decoded(as: Book.self) }
             self = .csvImport(
                 ImportResults(
                     booksCreated: books.count, booksUpdated: 0, duplicatesSkipped: 0, enrichmentSucceeded: books.count,
@@ -272,8 +263,7 @@ extension JobResults {
 
     /// One detected book of a scan's results (nil when it does not decode).
     static func detected(_ value: JSONValue) -> DetectedBook? {
-        guard let data = try? JSONCoding.encoder().encode(value) else { return nil }
-        return try? JSONCoding.decoder().decode(DetectedBook.self, from: data)
+        value.decoded(as: DetectedBook.self)
     }
 }
 
