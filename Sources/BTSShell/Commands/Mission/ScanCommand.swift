@@ -28,7 +28,7 @@ struct ScanCommand: ShellCommand {
             ones that need review with the command that saves one. Each photo is checked first (JPEG, PNG \
             or WebP by its content, at most 10 MB, 50 MB together): nothing is sent when one is refused. \
             The embedded backend and 'bts serve' read the ISBN barcodes (EAN-13, 978/979) on the photos — \
-            any angle, several per photo; production's scan (API v3) also reads spines without barcodes \
+            upright, sideways or turned, several per photo; production's scan (API v3) also reads spines without barcodes \
             with an AI model, which the local backend does not.
             """,
         positionals: [photos],
