@@ -4,12 +4,12 @@ import BTSLanguage
 public enum CommandReference {
     /// The reference: a summary table per group, then a section per command.
     public static func markdown(_ registry: CommandRegistry = .standard) -> String {
-        var out: [String] = ["## Command reference", ""]
+        var out: [String] = ["# Command reference", ""]
         out.append("<!-- Generated from the command types (CommandTable.all); do not edit by hand. -->")
         out.append("")
         let groups: [(CommandGroup, String)] = [(.mission, "Mission commands"), (.library, "Library commands"), (.meta, "Meta commands")]
         for (group, title) in groups {
-            out += ["### \(title)", "", "| command | does | gated by | budget |", "|---|---|---|---|"]
+            out += ["## \(title)", "", "| command | does | gated by | budget |", "|---|---|---|---|"]
             for spec in registry.commands(in: group) {
                 let synopsis = ([spec.name] + spec.positionals.map(\.synopsis)).joined(separator: " ")
                 out.append("| `\(escape(synopsis))` | \(escape(spec.summary)) | \(spec.gate.map { "`\($0.feature.rawValue)`" + ($0.scope.map { " (\($0))" } ?? "") } ?? "") | \(spec.budgetClass ?? "") |")
@@ -20,7 +20,7 @@ public enum CommandReference {
         for spec in registry.commands {
             out += section(spec, path: [spec.name])
         }
-        out += ["### Settings (`set NAME VALUE`)", "", "| setting | values | default | meaning |", "|---|---|---|---|"]
+        out += ["## Settings (`set NAME VALUE`)", "", "| setting | values | default | meaning |", "|---|---|---|---|"]
         for setting in registry.settings {
             var values = setting.valueType.expectation
             if case .enumeration(let words) = setting.valueType { values = words.joined(separator: " \\| ") }
@@ -32,7 +32,7 @@ public enum CommandReference {
 
     private static func section(_ spec: CommandSpec, path: [String]) -> [String] {
         let display = path.joined(separator: " ")
-        var out = ["#### `\(display)`", "", spec.summary + "."]
+        var out = ["### `\(display)`", "", spec.summary + "."]
         if !spec.aliases.isEmpty { out[2] += " Aliases: " + spec.aliases.map { "`\($0)`" }.joined(separator: ", ") + "." }
         out.append("")
         out.append("```")

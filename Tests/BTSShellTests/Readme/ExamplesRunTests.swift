@@ -92,14 +92,21 @@ import Testing
         }
     }
 
-    /// The README's `$ …` lines, run by /bin/sh with the real binary first on the PATH.
+    /// The `$ …` lines of the README and of every page in `docs/`, run by /bin/sh with the real
+    /// binary first on the PATH.
     static func readmeCommandLines() throws -> [String] {
-        let text = try String(contentsOf: ReadmeReferenceTests.readmeURL, encoding: .utf8)
+        let docs = ReadmeReferenceTests.repositoryURL.appendingPathComponent("docs")
+        let pages = try FileManager.default.contentsOfDirectory(atPath: docs.path)
+            .filter { $0.hasSuffix(".md") }.sorted()
+            .map { docs.appendingPathComponent($0) }
         var lines: [String] = []
-        var inBlock = false
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line.hasPrefix("```") { inBlock.toggle(); continue }
-            if inBlock, line.hasPrefix("$ ") { lines.append(String(line.dropFirst(2))) }
+        for page in [ReadmeReferenceTests.readmeURL] + pages {
+            let text = try String(contentsOf: page, encoding: .utf8)
+            var inBlock = false
+            for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+                if line.hasPrefix("```") { inBlock.toggle(); continue }
+                if inBlock, line.hasPrefix("$ ") { lines.append(String(line.dropFirst(2))) }
+            }
         }
         return lines
     }
