@@ -40,7 +40,8 @@ public struct CapabilitiesResponse: Codable, Sendable, Hashable {
         public var csvMaxRows: Int
         public var maxBatchSize: Int
 
-        public init(semanticSearchRPM: Int = 5, textSearchRPM: Int = 100, csvMaxRows: Int = 10_000, maxBatchSize: Int = 100) {
+        public init(semanticSearchRPM: Int = 5, textSearchRPM: Int = 100, csvMaxRows: Int = JobLimits.maxCSVRows,
+                    maxBatchSize: Int = JobLimits.maxBatchSize) {
             self.semanticSearchRPM = semanticSearchRPM
             self.textSearchRPM = textSearchRPM
             self.csvMaxRows = csvMaxRows

@@ -21,7 +21,7 @@ public struct ErrorCode: RawRepresentable, Hashable, Codable, Sendable, Expressi
     public static let invalidISBN: ErrorCode = "INVALID_ISBN"
     /// Bad query (400).
     public static let invalidQuery: ErrorCode = "INVALID_QUERY"
-    /// CSV over 8 MB (413).
+    /// CSV over `JobLimits.maxCSVBytes` (413).
     public static let fileTooLarge: ErrorCode = "FILE_TOO_LARGE"
     /// Batch with 0 books (400).
     public static let emptyBatch: ErrorCode = "EMPTY_BATCH"

@@ -96,7 +96,10 @@ import Testing
             let strict = try response.decode(CapabilitiesResponse.self)
             #expect(strict.features == CapabilitiesResponse.allFeatures(true))
             #expect(strict.limits.semanticSearchRPM == 5 && strict.limits.textSearchRPM == 100)
-            #expect(strict.limits.csvMaxRows == 10_000 && strict.limits.maxBatchSize == 100)
+            // The limits are the contract's one home (JobLimits), not a second copy in the body.
+            #expect(strict.limits.csvMaxRows == JobLimits.maxCSVRows && strict.limits.maxBatchSize == JobLimits.maxBatchSize)
+            let raw = try response.decode(Capabilities.self).limits.raw
+            #expect(raw["max_csv_bytes"]?.intValue == JobLimits.maxCSVBytes)
             #expect(strict.version == ServerConfiguration.defaultVersion)
         }
         var config = TestServer.testConfiguration()

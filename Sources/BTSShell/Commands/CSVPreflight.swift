@@ -5,7 +5,7 @@ import Foundation
 
 /// The local checks of `import FILE.csv`, before any request.
 enum CSVPreflight {
-    static let maxBytes = 8 * 1024 * 1024
+    static let maxBytes = JobLimits.maxCSVBytes
 
     /// With `columns`, the header must name a column the server's import identifies books by
     /// (`import`; `library import` checks for an export's own headers instead).
@@ -22,8 +22,8 @@ enum CSVPreflight {
         defer { try? handle.close() }
         let size = (try? manager.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.intValue ?? 0
         guard size <= maxBytes else {
-            throw ShellError(.usage, String(format: "cannot import '\(path)': it is %.1f MB; the server accepts at most 8 MB",
-                                            Double(size) / 1_048_576), range: range, code: "FILE_TOO_LARGE")
+            throw ShellError(.usage, String(format: "cannot import '\(path)': it is %.1f MB; the server accepts at most \(JobLimits.maxCSVSize)",
+                                            Double(size) / 1_048_576), range: range, code: ErrorCode.fileTooLarge.rawValue)
         }
         guard size > 0 else { throw ShellError(.usage, "cannot import '\(path)': the file is empty", range: range) }
         if let problem = TextFileCheck.problem(inFileAt: url) {

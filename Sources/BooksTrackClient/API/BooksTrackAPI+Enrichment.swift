@@ -99,8 +99,9 @@ extension BooksTrackAPI {
         _ request: BatchEnrichRequest, route: BatchRoute, hasID: Bool
     ) async throws(BooksTrackError) -> APIResponse<BatchJobAccepted> {
         // Production advertises `maxBatchSize: 50` (v2/capabilities.ts) while its handler takes 100:
-        // the advertised number never refuses less than the documented 100; the server has the last word.
-        let maxItems = max(capabilities?.limits.maxBatchSize ?? 100, 100)
+        // the advertised number never refuses less than the documented `JobLimits.maxBatchSize`; the
+        // server has the last word.
+        let maxItems = max(capabilities?.limits.maxBatchSize ?? JobLimits.maxBatchSize, JobLimits.maxBatchSize)
         if let code = request.sizeError(maxItems: maxItems) {
             throw BooksTrackError.invalidInput(code.userMessage(), code: code)
         }

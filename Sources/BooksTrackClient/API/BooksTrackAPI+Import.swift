@@ -3,10 +3,10 @@ import Foundation
 
 extension BooksTrackAPI {
     /// A copy of the CSV at `fileURL` with its ISBN-10 cells as ISBN-13 (`CSVISBNRewriter`), or nil
-    /// when nothing changes (or the file is over the 8 MB the server takes, or cannot be read).
+    /// when nothing changes (or the file is over the `JobLimits.maxCSVBytes` the server takes, or cannot be read).
     static func withISBN13Cells(_ fileURL: URL) -> URL? {
         guard let size = (try? FileManager.default.attributesOfItem(atPath: fileURL.path)[.size] as? NSNumber)?.intValue,
-            size <= 8 * 1024 * 1024, let data = FileManager.default.contents(atPath: fileURL.path),
+            size <= JobLimits.maxCSVBytes, let data = FileManager.default.contents(atPath: fileURL.path),
             let rewritten = CSVISBNRewriter.rewrite(Array(data))
         else { return nil }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bts-upload-\(UUID().uuidString)")

@@ -15,9 +15,9 @@ struct CapabilitiesBody: Encodable, Sendable {
         features = Dictionary(uniqueKeysWithValues: ServerFeature.allCases.map { ($0.rawValue, isAvailable($0)) })
         let rules = configuration.effectiveRateLimits
         var limits: [String: JSONValue] = [
-            "csv_max_rows": .number(10_000),
-            "max_batch_size": .number(100),
-            "max_csv_bytes": .number(8 * 1024 * 1024),
+            "csv_max_rows": .number(Double(JobLimits.maxCSVRows)),
+            "max_batch_size": .number(Double(JobLimits.maxBatchSize)),
+            "max_csv_bytes": .number(Double(JobLimits.maxCSVBytes)),
             "rate_limits_enabled": .bool(configuration.rateLimitsEnabled),
         ]
         let perMinute: [(String, BudgetClass)] = [

@@ -214,8 +214,8 @@ public enum ProductionDialect {
             return failure("Missing jobId", code: "INVALID_REQUEST", timestamp: timestamp)
         }
         if books.isEmpty { return failure("Empty books array", code: "EMPTY_BATCH", timestamp: timestamp) }
-        if books.count > 100 {
-            return failure("Batch size exceeds maximum of 100 books", code: "BATCH_TOO_LARGE", timestamp: timestamp)
+        if books.count > JobLimits.maxBatchSize {
+            return failure("Batch size exceeds maximum of \(JobLimits.maxBatchSize) books", code: "BATCH_TOO_LARGE", timestamp: timestamp)
         }
         for (i, book) in books.enumerated() {
             guard let title = book["title"]?.stringValue, !title.isEmpty else {

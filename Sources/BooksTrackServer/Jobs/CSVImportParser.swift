@@ -191,13 +191,5 @@ enum CSVImportParser {
     }
 
     /// `10000` → `10,000`.
-    static func grouped(_ n: Int) -> String {
-        let digits = Array(String(n))
-        var out = ""
-        for (i, d) in digits.enumerated() {
-            if i > 0, (digits.count - i) % 3 == 0 { out.append(",") }
-            out.append(d)
-        }
-        return out
-    }
+    static func grouped(_ n: Int) -> String { JobLimits.grouped(n) }
 }

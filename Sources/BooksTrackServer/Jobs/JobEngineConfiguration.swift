@@ -1,3 +1,4 @@
+import BooksTrackContract
 import Foundation
 
 /// Every knob of the job engine (CSV import, batch enrichment, SSE and WebSocket progress).
@@ -21,11 +22,11 @@ public struct JobEngineConfiguration: Sendable {
     public var tokenRefreshWindow: Duration
     /// Unfinished jobs one client (IP) may own at once; one more is refused with 429.
     public var maxConcurrentJobsPerClient: Int
-    /// Largest accepted CSV file (contract: 8 MB = 8 × 1024 × 1024 bytes).
+    /// Largest accepted CSV file (default: the contract's `JobLimits.maxCSVBytes`).
     public var maxCSVBytes: Int
-    /// Most data rows in a CSV (contract: 10,000).
+    /// Most data rows in a CSV (default: `JobLimits.maxCSVRows`).
     public var maxCSVRows: Int
-    /// Books per batch (contract: 100).
+    /// Books per batch (default: `JobLimits.maxBatchSize`).
     public var maxBatchSize: Int
     /// Largest accepted batch request body.
     public var maxBatchBodyBytes: Int
@@ -53,9 +54,9 @@ public struct JobEngineConfiguration: Sendable {
         tokenLifetime: Duration = .seconds(7200),
         tokenRefreshWindow: Duration = .seconds(1800),
         maxConcurrentJobsPerClient: Int = 3,
-        maxCSVBytes: Int = 8 * 1024 * 1024,
-        maxCSVRows: Int = 10_000,
-        maxBatchSize: Int = 100,
+        maxCSVBytes: Int = JobLimits.maxCSVBytes,
+        maxCSVRows: Int = JobLimits.maxCSVRows,
+        maxBatchSize: Int = JobLimits.maxBatchSize,
         maxBatchBodyBytes: Int = 1024 * 1024,
         heartbeatInterval: Duration = .seconds(30),
         streamTimeout: Duration = .seconds(300),

@@ -155,7 +155,7 @@ struct ImportRoutesTests {
     @Test func fileOverEightMegabytesIs413() async throws {
         try await withJobServer { server in
             let header = Array("Title,Author\n".utf8)
-            let filler = [UInt8](repeating: UInt8(ascii: "a"), count: 8 * 1024 * 1024 + 1 - header.count)
+            let filler = [UInt8](repeating: UInt8(ascii: "a"), count: JobLimits.maxCSVBytes + 1 - header.count)
             let form = multipart(content: header + filler)
             let response = try await httpRequest(
                 .POST, server.base + "/api/v2/imports", headers: [("Content-Type", form.contentType)], body: form.body)
@@ -166,7 +166,7 @@ struct ImportRoutesTests {
             // A raw body over the limit is refused from its Content-Length, before it is parsed.
             let raw = try await httpRequest(
                 .POST, server.base + "/api/v2/imports", headers: [("Content-Type", "text/csv")],
-                body: [UInt8](repeating: UInt8(ascii: "a"), count: 9 * 1024 * 1024))
+                body: [UInt8](repeating: UInt8(ascii: "a"), count: JobLimits.maxCSVBytes + 1024 * 1024))
             #expect(raw.status == 413)
             #expect(try raw.errorCode() == "FILE_TOO_LARGE")
         }

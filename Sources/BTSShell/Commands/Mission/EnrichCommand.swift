@@ -19,8 +19,8 @@ struct EnrichCommand: ShellCommand {
         summary: "Fetch full metadata for books from the providers",
         discussion: """
             One ISBN runs a single enrichment and prints the book. Several ISBNs, or --from FILE (one ISBN \
-            per line; blank lines and '#' comments ignored), start a batch enrichment job (at most 100 \
-            books); --watch follows it.
+            per line; blank lines and '#' comments ignored), start a batch enrichment job (at most \
+            \(JobLimits.maxBatchSize) books); --watch follows it.
             """,
         positionals: [isbns],
         options: [provider, from, watch],
@@ -103,8 +103,9 @@ struct EnrichCommand: ShellCommand {
             }
         }
         guard !isbns.isEmpty else { throw ShellError(.usage, "'\(url.path)' holds no ISBN", range: range) }
-        guard isbns.count <= 100 else {
-            throw ShellError(.usage, "'\(url.path)' holds \(isbns.count) ISBNs; a batch takes at most 100", range: range)
+        guard isbns.count <= JobLimits.maxBatchSize else {
+            throw ShellError(.usage, "'\(url.path)' holds \(isbns.count) ISBNs; a batch takes at most \(JobLimits.maxBatchSize)",
+                             range: range)
         }
         return isbns
     }

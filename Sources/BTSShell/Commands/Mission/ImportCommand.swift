@@ -3,7 +3,7 @@ import BooksTrackClient
 import BooksTrackContract
 import Foundation
 
-/// `import FILE.csv [--watch]`: checked locally first (exists, readable, ≤ 8 MB, a header with
+/// `import FILE.csv [--watch]`: checked locally first (exists, readable, ≤ `JobLimits.maxCSVBytes`, a header with
 /// at least 2 columns and a data row), then uploaded.
 struct ImportCommand: ShellCommand {
     static let file = ArgumentSpec("FILE", "The CSV file", type: .path(extensions: ["csv"]),
@@ -13,7 +13,10 @@ struct ImportCommand: ShellCommand {
     static let configuration = CommandSpec(
         "import", group: .mission,
         summary: "Import a CSV file (e.g. a Goodreads export) as a background job",
-        discussion: "The file must have a header row and 1–10,000 rows, at most 8 MB. --watch follows the job.",
+        discussion: """
+            The file must have a header row and 1–\(JobLimits.maxCSVRowsText) rows, at most \(JobLimits.maxCSVSize). \
+            --watch follows the job.
+            """,
         positionals: [file],
         options: [watch],
         examples: ["import goodreads_library_export.csv --watch"])
