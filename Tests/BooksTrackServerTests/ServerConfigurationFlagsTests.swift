@@ -18,6 +18,18 @@ import Testing
         #expect(config.rateLimits[.global] == .perHour(1000))
         #expect(!config.faultInjectionEnabled)
         #expect(ServerFeature.allCases.allSatisfy(config.isEnabled))
+        #expect(config.jobs.heartbeatInterval == JobTimings.heartbeat && config.jobs.streamTimeout == JobTimings.streamTimeout)
+    }
+
+    /// The job engine's defaults are the contract's limits and timings (`JobLimits`, `JobTimings`).
+    @Test func jobEngineDefaultsAreTheContracts() {
+        let engine = JobEngineConfiguration(dataDirectory: URL(fileURLWithPath: "/nonexistent"))
+        #expect(engine.maxCSVBytes == JobLimits.maxCSVBytes && engine.maxCSVRows == JobLimits.maxCSVRows)
+        #expect(engine.maxBatchSize == JobLimits.maxBatchSize)
+        #expect(engine.heartbeatInterval == JobTimings.heartbeat && engine.streamTimeout == JobTimings.streamTimeout)
+        #expect(engine.tokenLifetime == JobTimings.tokenLifetime && engine.tokenRefreshWindow == JobTimings.tokenRefreshWindow)
+        #expect(engine.importResultsTTL == JobTimings.importResultsTTL && engine.batchResultsTTL == JobTimings.batchResultsTTL)
+        #expect(engine.sseRetryMilliseconds == JobTimings.sseRetryMilliseconds)
     }
 
     @Test func parsesEveryFlag() throws {

@@ -62,17 +62,17 @@ public struct APIConfiguration: Sendable {
     public var dialect: APIDialect?
     /// Keep the tokens of jobs this client started alive with `POST /api/token/refresh`.
     public var refreshesJobTokens = true
-    /// A job token's lifetime when the server does not say (CONTRACT.md §6: 2 h).
-    public var jobTokenLifetime: Duration = .seconds(7200)
-    /// How long before expiry the server accepts a refresh (CONTRACT.md §6: the last 30 min).
-    public var jobTokenRefreshWindow: Duration = .seconds(1800)
+    /// A job token's lifetime when the server does not say (CONTRACT.md §6).
+    public var jobTokenLifetime: Duration = JobTimings.tokenLifetime
+    /// How long before expiry the server accepts a refresh (CONTRACT.md §6: the last part of its life).
+    public var jobTokenRefreshWindow: Duration = JobTimings.tokenRefreshWindow
 
     public init(
         baseURL: URL,
         timeout: Duration = .seconds(30),
         connectTimeout: Duration = .seconds(5),
         maxBodyBytes: Int = 16 * 1024 * 1024,
-        streamIdleTimeout: Duration = .seconds(75),
+        streamIdleTimeout: Duration = JobTimings.clientSilenceLimit,
         retryPolicy: RetryPolicy = .standard,
         cachePolicy: CachePolicy = .on,
         coalescesRequests: Bool = true,

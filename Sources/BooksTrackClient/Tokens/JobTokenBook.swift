@@ -1,7 +1,9 @@
+import BooksTrackContract
 import Foundation
 
 /// The job tokens this client holds, and when each must be refreshed (CONTRACT.md §6: a token lives
-/// 2 h and `POST /api/token/refresh` accepts it only in its last 30 min). Pure: times are passed in.
+/// `JobTimings.tokenLifetime` and `POST /api/token/refresh` accepts it only in its last
+/// `JobTimings.tokenRefreshWindow`). Pure: times are passed in.
 ///
 /// A job's token is recorded when the job is accepted, replaced when a refresh succeeds, and
 /// dropped when the job ends (cancelled, completed, failed) or the token can no longer be refreshed.
@@ -17,16 +19,17 @@ struct JobTokenBook: Sendable, Equatable {
         var superseded: Set<String> = []
     }
 
-    /// A token's assumed lifetime when the server did not say (2 h).
+    /// A token's assumed lifetime when the server did not say.
     var lifetime: TimeInterval
-    /// How long before expiry a refresh is accepted (30 min).
+    /// How long before expiry a refresh is accepted.
     var window: TimeInterval
     /// Refresh this long after the window opens, so a slightly slower client clock is still inside it.
     var margin: TimeInterval = 5
 
     private(set) var entries: [String: Entry] = [:]
 
-    init(lifetime: TimeInterval = 7200, window: TimeInterval = 1800) {
+    init(lifetime: TimeInterval = JobTimings.tokenLifetime.timeInterval,
+         window: TimeInterval = JobTimings.tokenRefreshWindow.timeInterval) {
         self.lifetime = lifetime
         self.window = window
     }

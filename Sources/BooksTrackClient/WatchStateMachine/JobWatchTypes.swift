@@ -1,3 +1,5 @@
+import BooksTrackContract
+
 /// The status of an import or batch job (CONTRACT.md §5), with production's spellings folded in.
 public enum WatchedJobState: String, Sendable, Equatable, Hashable, CaseIterable {
     /// Accepted, not started.
@@ -231,7 +233,7 @@ public struct JobWatchConfiguration: Sendable, Equatable {
     /// The longest WebSocket backoff.
     public var webSocketBackoffCap: Duration
     /// How long an open stream or socket may stay silent (no byte, no heartbeat comment) before the
-    /// transport gives up on it and reports ``JobConnectionFailure/timedOut`` (heartbeats come every 30 s).
+    /// transport gives up on it and reports ``JobConnectionFailure/timedOut`` (default: `JobTimings.clientSilenceLimit`).
     public var livenessTimeout: Duration
 
     /// Creates a configuration; the defaults follow CONTRACT.md §5/§6.
@@ -240,7 +242,7 @@ public struct JobWatchConfiguration: Sendable, Equatable {
         defaultReconnectionTime: Duration = .seconds(3), maxConsecutiveFailures: Int = 3,
         pollInterval: Duration = .seconds(2), maxConsecutivePollFailures: Int = 5,
         webSocketBackoffBase: Duration = .seconds(1), webSocketBackoffCap: Duration = .seconds(30),
-        livenessTimeout: Duration = .seconds(75)
+        livenessTimeout: Duration = JobTimings.clientSilenceLimit
     ) {
         self.offersSSE = offersSSE
         self.offersWebSocket = offersWebSocket

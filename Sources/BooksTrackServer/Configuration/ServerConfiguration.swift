@@ -61,17 +61,17 @@ public struct ServerConfiguration: Sendable {
 
     /// Timing knobs for background jobs (CSV import, batch enrichment, SSE).
     public struct JobTuning: Sendable, Hashable {
-        /// SSE `: heartbeat` interval while idle (contract: 30 s).
+        /// SSE `: heartbeat` interval while idle (default: `JobTimings.heartbeat`).
         public var heartbeatInterval: Duration
-        /// SSE stream timeout without progress (contract: 5 min).
+        /// SSE stream timeout without progress (default: `JobTimings.streamTimeout`).
         public var streamTimeout: Duration
         /// Delay between processed rows/items, to make progress observable (0 = as fast as possible).
         public var itemPacing: Duration
         /// Fault injection: cut job SSE streams (`--sse-drop`); needs fault injection enabled.
         public var sseDropFault: SSEDropFault?
         public init(
-            heartbeatInterval: Duration = .seconds(30),
-            streamTimeout: Duration = .seconds(300),
+            heartbeatInterval: Duration = JobTimings.heartbeat,
+            streamTimeout: Duration = JobTimings.streamTimeout,
             itemPacing: Duration = .zero
         ) {
             self.heartbeatInterval = heartbeatInterval

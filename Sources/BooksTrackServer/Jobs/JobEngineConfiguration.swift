@@ -12,13 +12,13 @@ public struct JobEngineConfiguration: Sendable {
     /// At most this many `processing` events per job (progress is reported every
     /// `ceil(total / maxProgressEvents)` items and at the last item).
     public var maxProgressEvents: Int
-    /// How long import results (and the job) are kept after the job ends (contract: 1 h).
+    /// How long import results (and the job) are kept after the job ends (default: `JobTimings.importResultsTTL`).
     public var importResultsTTL: Duration
-    /// How long batch results (and the job) are kept after the job ends (contract: 2 h).
+    /// How long batch results (and the job) are kept after the job ends (default: `JobTimings.batchResultsTTL`).
     public var batchResultsTTL: Duration
-    /// Lifetime of a job's auth token (contract: 2 h).
+    /// Lifetime of a job's auth token (default: `JobTimings.tokenLifetime`).
     public var tokenLifetime: Duration
-    /// A token may be refreshed only during this last part of its life (contract: 30 min).
+    /// A token may be refreshed only during this last part of its life (default: `JobTimings.tokenRefreshWindow`).
     public var tokenRefreshWindow: Duration
     /// Unfinished jobs one client (IP) may own at once; one more is refused with 429.
     public var maxConcurrentJobsPerClient: Int
@@ -30,11 +30,11 @@ public struct JobEngineConfiguration: Sendable {
     public var maxBatchSize: Int
     /// Largest accepted batch request body.
     public var maxBatchBodyBytes: Int
-    /// SSE `: heartbeat` interval while nothing else was written (contract: 30 s).
+    /// SSE `: heartbeat` interval while nothing else was written (default: `JobTimings.heartbeat`).
     public var heartbeatInterval: Duration
-    /// SSE `event: timeout` after this long without a job event (contract: 5 min).
+    /// SSE `event: timeout` after this long without a job event (default: `JobTimings.streamTimeout`).
     public var streamTimeout: Duration
-    /// SSE `retry:` value sent to clients, in milliseconds (contract: 5000).
+    /// SSE `retry:` value sent to clients, in milliseconds (default: `JobTimings.sseRetryMilliseconds`).
     public var sseRetryMilliseconds: Int
     /// WebSocket: how long to wait for the client's `{"type":"ready"}` before streaming anyway.
     public var webSocketReadyTimeout: Duration
@@ -49,20 +49,20 @@ public struct JobEngineConfiguration: Sendable {
         dataDirectory: URL,
         itemsPerSecond: Double = 0,
         maxProgressEvents: Int = 100,
-        importResultsTTL: Duration = .seconds(3600),
-        batchResultsTTL: Duration = .seconds(7200),
-        tokenLifetime: Duration = .seconds(7200),
-        tokenRefreshWindow: Duration = .seconds(1800),
+        importResultsTTL: Duration = JobTimings.importResultsTTL,
+        batchResultsTTL: Duration = JobTimings.batchResultsTTL,
+        tokenLifetime: Duration = JobTimings.tokenLifetime,
+        tokenRefreshWindow: Duration = JobTimings.tokenRefreshWindow,
         maxConcurrentJobsPerClient: Int = 3,
         maxCSVBytes: Int = JobLimits.maxCSVBytes,
         maxCSVRows: Int = JobLimits.maxCSVRows,
         maxBatchSize: Int = JobLimits.maxBatchSize,
         maxBatchBodyBytes: Int = 1024 * 1024,
-        heartbeatInterval: Duration = .seconds(30),
-        streamTimeout: Duration = .seconds(300),
-        sseRetryMilliseconds: Int = 5000,
+        heartbeatInterval: Duration = JobTimings.heartbeat,
+        streamTimeout: Duration = JobTimings.streamTimeout,
+        sseRetryMilliseconds: Int = JobTimings.sseRetryMilliseconds,
         webSocketReadyTimeout: Duration = .seconds(10),
-        webSocketPingInterval: Duration = .seconds(30),
+        webSocketPingInterval: Duration = JobTimings.heartbeat,
         faultInjectionEnabled: Bool = false,
         sseDropFault: SSEDropFault? = nil
     ) {
