@@ -7,7 +7,7 @@ import Testing
 @Suite struct ServerConfigurationFlagsTests {
     @Test func defaultsMatchTheContract() {
         let config = ServerConfiguration()
-        #expect(config.host == "127.0.0.1" && config.port == 8787)
+        #expect(config.host == "127.0.0.1" && config.port == KnownBackend.localPort)
         #expect(config.rateLimits[.search] == .perMinute(100))
         #expect(config.rateLimits[.semantic] == .perMinute(5))
         #expect(config.rateLimits[.similar] == .perMinute(10))
@@ -17,7 +17,7 @@ import Testing
         #expect(config.rateLimits[.jobs] == .perMinute(30))
         #expect(config.rateLimits[.global] == .perHour(1000))
         #expect(!config.faultInjectionEnabled)
-        #expect(ServerFeature.allCases.allSatisfy(config.isEnabled))
+        #expect(CapabilityFeature.documented.allSatisfy(config.isEnabled))
         #expect(config.jobs.heartbeatInterval == JobTimings.heartbeat && config.jobs.streamTimeout == JobTimings.streamTimeout)
     }
 
@@ -30,6 +30,28 @@ import Testing
         #expect(engine.tokenLifetime == JobTimings.tokenLifetime && engine.tokenRefreshWindow == JobTimings.tokenRefreshWindow)
         #expect(engine.importResultsTTL == JobTimings.importResultsTTL && engine.batchResultsTTL == JobTimings.batchResultsTTL)
         #expect(engine.sseRetryMilliseconds == JobTimings.sseRetryMilliseconds)
+    }
+
+    /// The help's lists are the homes' lists: every documented feature and rate-limit class is
+    /// named there and accepted by its flag (`scan` and `bookshelf_scan` were missing from the
+    /// hand-written lists), and the defaults it states are the configuration's.
+    @Test func flagHelpListsEveryFeatureAndClassItsFlagsAccept() throws {
+        let help = ServerConfiguration.flagHelp
+        let words = Set(help.split(whereSeparator: { " \n(;,".contains($0) }).map(String.init))
+        for feature in CapabilityFeature.documented {
+            #expect(words.contains(feature.rawValue), "\(feature) is not in the help")
+            let config = try ServerConfiguration(arguments: ["--disable", feature.rawValue])
+            #expect(config.disabledFeatures == [feature])
+        }
+        for limitClass in BudgetClass.allCases {
+            #expect(words.contains(limitClass.rawValue), "\(limitClass) is not in the help")
+            let config = try ServerConfiguration(arguments: ["--rate-limit", "\(limitClass.rawValue)=7/min"])
+            #expect(config.rateLimits[limitClass] == .perMinute(7))
+        }
+        let defaults = ServerConfiguration()
+        #expect(help.contains("(default \(defaults.port);"))
+        #expect(help.contains("(default \(defaults.jobs.heartbeatInterval.components.seconds))"))
+        #expect(help.split(separator: "\n").allSatisfy { $0.count <= 100 }, "\(help)")
     }
 
     @Test func parsesEveryFlag() throws {

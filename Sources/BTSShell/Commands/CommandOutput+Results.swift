@@ -109,7 +109,7 @@ extension CommandOutput {
             let errors = summary.errors.map { JSONValue.encoding($0) }
             let books = summary.books.map { JSONValue.encoding($0) }
             let value = JSONValue.record([
-                ("jobId", jobID.json), ("pipeline", "csv_import".json),
+                ("jobId", jobID.json), ("pipeline", Pipeline.csvImport.rawValue.json),
                 ("booksCreated", summary.booksCreated.json), ("booksUpdated", summary.booksUpdated.json),
                 ("duplicatesSkipped", summary.duplicatesSkipped.json),
                 ("enrichmentSucceeded", summary.enrichmentSucceeded.json),
@@ -134,7 +134,7 @@ extension CommandOutput {
             }
             let failed = items.filter { !$0.success }.count
             let value = JSONValue.record([
-                ("jobId", jobID.json), ("pipeline", "batch_enrichment".json), ("totalCount", items.count.json),
+                ("jobId", jobID.json), ("pipeline", Pipeline.batchEnrichment.rawValue.json), ("totalCount", items.count.json),
                 ("succeeded", (items.count - failed).json), ("failed", failed.json), ("results", .array(rows)),
                 ("errors", .array(rows.filter { $0["success"] == .bool(false) })),
             ])
@@ -162,7 +162,7 @@ extension CommandOutput {
         }
         let approved = books.filter(\.isApproved).count
         let value = JSONValue.record([
-            ("jobId", jobID.json), ("pipeline", "bookshelf_scan".json), ("found", books.count.json),
+            ("jobId", jobID.json), ("pipeline", Pipeline.bookshelfScan.rawValue.json), ("found", books.count.json),
             ("approved", approved.json), ("needsReview", (books.count - approved).json), ("books", .array(rows)),
         ])
         let table = ResultView.table(

@@ -38,7 +38,7 @@ public struct CompletionAnswer: Sendable, Equatable {
 /// misspelt, and running one explains why it cannot run without sending a request.
 public struct CompletionEngine: Sendable {
     /// Profiles `connect` always knows.
-    public static let builtInProfiles = ["local", "production", "staging"]
+    public static let builtInProfiles = BackendProfile.builtIn.map(\.name).sorted()
     /// Above this many matches the listing shows the bare candidates (no titles next to ISBNs);
     /// the line editor lists at most 200 anyway.
     public static let annotationLimit = 200

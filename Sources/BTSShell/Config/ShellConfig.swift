@@ -21,12 +21,14 @@ public struct BackendProfile: Sendable, Hashable {
         self.dialect = dialect
     }
 
-    /// `production`, `staging`, `local` (SHELL.md).
-    public static let builtIn: [BackendProfile] = [
-        BackendProfile(name: "production", url: URL(string: "https://api.oooefam.net") ?? URL(fileURLWithPath: "/")),
-        BackendProfile(name: "staging", url: URL(string: "https://staging-api.oooefam.net") ?? URL(fileURLWithPath: "/")),
-        BackendProfile(name: "local", url: URL(string: "http://localhost:8787") ?? URL(fileURLWithPath: "/")),
-    ]
+    /// `production`, `staging`, `local` (SHELL.md): the contract's `KnownBackend`s.
+    public static let builtIn: [BackendProfile] = KnownBackend.allCases.compactMap { known in
+        URL(string: known.address).map { BackendProfile(name: known.rawValue, url: $0) }
+    }
+
+    /// A built-in profile's base URL (lower-cased, no trailing `/`) → its name, for the prompt.
+    public static let builtInNamesByURL: [String: String] = Dictionary(
+        uniqueKeysWithValues: KnownBackend.allCases.map { ($0.address.lowercased(), $0.rawValue) })
 }
 
 /// The config file `$XDG_CONFIG_HOME/bts/config.toml`:

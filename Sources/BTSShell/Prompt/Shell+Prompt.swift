@@ -29,7 +29,8 @@ extension Shell {
         case .embedded:
             return "embedded"
         case .remote(let url, _, let label, _):
-            return PromptRenderer.backendName(url: url, profile: label.contains("://") ? nil : label)
+            return PromptRenderer.backendName(
+                url: url, profile: label.contains("://") ? nil : label, builtIn: BackendProfile.builtInNamesByURL)
         }
     }
 }

@@ -52,13 +52,14 @@ public enum PromptRenderer {
     }
 
     /// The backend's name for the prompt: `embedded` when there is no URL; the profile name
-    /// when one was used; a built-in profile's name when the URL is one of theirs; else the
-    /// host, with the port when it is not the scheme's default.
-    public static func backendName(url: URL?, profile: String? = nil) -> String {
+    /// when one was used; a built-in profile's name when the URL is one of `builtIn` (base URL,
+    /// lower-cased without a trailing `/`, → name; the shell's `BackendProfile.builtInNamesByURL`);
+    /// else the host, with the port when it is not the scheme's default.
+    public static func backendName(url: URL?, profile: String? = nil, builtIn: [String: String] = [:]) -> String {
         guard let url else { return "embedded" }
         if let profile, !profile.isEmpty, !profile.contains("://") { return profile }
         let normalised = url.absoluteString.hasSuffix("/") ? String(url.absoluteString.dropLast()) : url.absoluteString
-        if let known = builtInURLs[normalised.lowercased()] { return known }
+        if let known = builtIn[normalised.lowercased()] { return known }
         guard let host = url.host, !host.isEmpty else { return "remote" }
         let scheme = url.scheme?.lowercased()
         if let port = url.port, !(scheme == "http" && port == 80), !(scheme == "https" && port == 443) {
@@ -66,12 +67,6 @@ public enum PromptRenderer {
         }
         return host
     }
-
-    static let builtInURLs: [String: String] = [
-        "https://api.oooefam.net": "production",
-        "https://staging-api.oooefam.net": "staging",
-        "http://localhost:8787": "local",
-    ]
 
     /// Control characters (escapes a server or config could smuggle in) removed.
     static func sanitise(_ text: String) -> String {

@@ -12,7 +12,7 @@ struct CapabilitiesBody: Encodable, Sendable {
     var version: String
 
     init(configuration: ServerConfiguration, isAvailable: (ServerFeature) -> Bool) {
-        features = Dictionary(uniqueKeysWithValues: ServerFeature.allCases.map { ($0.rawValue, isAvailable($0)) })
+        features = Dictionary(uniqueKeysWithValues: CapabilityFeature.documented.map { ($0.rawValue, isAvailable($0)) })
         let rules = configuration.effectiveRateLimits
         var limits: [String: JSONValue] = [
             "csv_max_rows": .number(Double(JobLimits.maxCSVRows)),

@@ -9,26 +9,26 @@ public struct ServerConfigurationError: Error, Sendable, Hashable, CustomStringC
 }
 
 extension ServerConfiguration {
-    /// Help text for the flags `init(arguments:)` understands.
+    /// Help text for the flags `init(arguments:)` understands. The lists and defaults are read from
+    /// their homes (`BudgetClass`, `CapabilityFeature.documented`, `KnownBackend`, `JobTimings`).
     public static let flagHelp = """
-        --host ADDRESS                  interface to bind (default 127.0.0.1)
-        --port N, -p N                  port to bind (default 8787; 0 = any free port)
+        --host ADDRESS                  interface to bind (default \(ServerConfiguration().host))
+        --port N, -p N                  port to bind (default \(KnownBackend.localPort); 0 = any free port)
         --cache-dir PATH                catalog cache directory
         --rate-limit CLASS=N/UNIT       set one limit, e.g. semantic=10/min, global=2000/hour, search=off
-                                        (classes: search semantic similar enrich batch import jobs global;
+        \(helpLines("(classes: " + BudgetClass.allCases.map(\.rawValue).joined(separator: " ") + ";"))
                                         units: s, min, hour, day, or Ns such as 30s)
         --rate-limits on|off            turn every limit on or off (default on)
         --no-rate-limits                the same as --rate-limits off
-        --disable FEATURE[,FEATURE]     switch a feature off: semantic_search similar_books
-                                        weekly_recommendations csv_import batch_enrichment sse_progress
-                                        job_cancellation
+        --disable FEATURE[,FEATURE]     switch a feature off:
+        \(helpLines(CapabilityFeature.documented.map(\.rawValue).joined(separator: " ")))
         --enable-fault-injection        allow the fault flags below (off by default; logs a warning)
         --inject-fault ROUTE=KIND       ROUTE is a path prefix ('*' = all), optionally 'METHOD /path';
                                         KIND: circuit-open[:MS[:PROVIDER]] internal-error html-502
                                         empty-503 empty-504 latency:MS fail-first:N[:KIND]
         --latency ROUTE=MS              add MS milliseconds of latency to matching routes
         --deprecate-legacy[=SUNSET]     send Deprecation/Sunset/Link headers on /v1 routes
-        --sse-heartbeat SECONDS         SSE heartbeat interval for job streams (default 30)
+        --sse-heartbeat SECONDS         SSE heartbeat interval for job streams (default \(JobTimings.seconds(JobTimings.heartbeat)))
         --job-pacing MS                 delay between job items (default 0)
         --sse-drop AFTER[:MAX]          cut every job SSE stream after AFTER events, at most MAX
                                         times per stream (fault injection)
@@ -37,6 +37,23 @@ extension ServerConfiguration {
         --no-legacy-routes              answer every /v1 and /api/v2 route with the route-gone 404
                                         of production 3.x (only /v3 and /health are served)
         """
+
+    /// `text` as lines of the help's second column: words wrapped at 100 characters, every line
+    /// indented to the column.
+    static func helpLines(_ text: String) -> String {
+        let indent = String(repeating: " ", count: 32)
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            if !line.isEmpty, indent.count + line.count + 1 + word.count > 100 {
+                lines.append(indent + line)
+                line = ""
+            }
+            line += (line.isEmpty ? "" : " ") + word
+        }
+        if !line.isEmpty { lines.append(indent + line) }
+        return lines.joined(separator: "\n")
+    }
 
     /// Builds a configuration from `bts serve` flags (both `--flag value` and `--flag=value`),
     /// starting from `base`. Fault flags require `--enable-fault-injection`.
@@ -87,7 +104,7 @@ extension ServerConfiguration {
             case "--disable":
                 for name in try value(for: flag, inline: inline).split(separator: ",") {
                     guard let feature = ServerFeature(name: String(name).trimmingCharacters(in: .whitespaces)) else {
-                        let known = ServerFeature.allCases.map(\.rawValue).joined(separator: ", ")
+                        let known = CapabilityFeature.documented.map(\.rawValue).joined(separator: ", ")
                         throw ServerConfigurationError("unknown feature '\(name)' (features: \(known))")
                     }
                     config.disabledFeatures.insert(feature)

@@ -91,7 +91,7 @@ public struct ServerConfiguration: Sendable {
 
     public init(
         host: String = "127.0.0.1",
-        port: Int = 8787,
+        port: Int = KnownBackend.localPort,
         cacheDirectory: URL? = nil,
         rateLimits: [BudgetClass: RateLimitRule] = ServerConfiguration.defaultRateLimits,
         rateLimitsEnabled: Bool = true,

@@ -1,21 +1,17 @@
+import BooksTrackContract
 import Foundation
 
-/// A switchable feature of the local server, as named in the capabilities response (CONTRACT.md §4).
-public enum ServerFeature: String, CaseIterable, Sendable, Hashable, Codable {
-    case semanticSearch = "semantic_search"
-    case similarBooks = "similar_books"
-    case weeklyRecommendations = "weekly_recommendations"
-    case csvImport = "csv_import"
-    case batchEnrichment = "batch_enrichment"
-    case sseProgress = "sse_progress"
-    case jobCancellation = "job_cancellation"
-    /// Bookshelf scans: ISBN barcodes read from photos (`POST /v3/jobs/scans`, `POST /v1/scan/bookshelf`).
-    case bookshelfScan = "bookshelf_scan"
+/// A switchable feature of the local server: a documented capabilities feature (CONTRACT.md §4).
+/// The contract's `CapabilityFeature.documented` is the one list; the server, its capabilities body
+/// and `bts serve --disable` all read it.
+public typealias ServerFeature = CapabilityFeature
 
-    /// Accepts the wire name (`semantic_search`), a dashed form (`semantic-search`) or a short alias.
+extension CapabilityFeature {
+    /// Accepts a documented feature's wire name (`semantic_search`), a dashed form
+    /// (`semantic-search`) or a short alias; nil for anything else.
     public init?(name: String) {
         let normalized = name.lowercased().replacingOccurrences(of: "-", with: "_")
-        if let feature = ServerFeature(rawValue: normalized) {
+        if let feature = Self.documented.first(where: { $0.rawValue == normalized }) {
             self = feature
             return
         }

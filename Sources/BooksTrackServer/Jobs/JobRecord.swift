@@ -1,14 +1,28 @@
 import BooksTrackContract
 import Foundation
 
-/// The kind of work a job does (`pipeline` on the wire).
-public enum JobPipeline: String, Codable, Sendable, Hashable, CaseIterable {
-    case csvImport = "csv_import"
-    case batchEnrichment = "batch_enrichment"
-    case bookshelfScan = "bookshelf_scan"
+/// The kind of work the engine runs: the contract's open `Pipeline`, closed to the three this
+/// server has. Its raw value (stored in `jobs.sqlite`, sent as `pipeline`) is the contract's.
+public enum JobPipeline: Codable, Sendable, Hashable, CaseIterable, RawRepresentable {
+    case csvImport
+    case batchEnrichment
+    case bookshelfScan
 
     /// The wire value.
-    public var wire: Pipeline { Pipeline(rawValue: rawValue) }
+    public var wire: Pipeline {
+        switch self {
+        case .csvImport: return .csvImport
+        case .batchEnrichment: return .batchEnrichment
+        case .bookshelfScan: return .bookshelfScan
+        }
+    }
+
+    public var rawValue: String { wire.rawValue }
+
+    public init?(rawValue: String) {
+        guard let pipeline = Self.allCases.first(where: { $0.rawValue == rawValue }) else { return nil }
+        self = pipeline
+    }
 }
 
 extension JobError {

@@ -25,14 +25,8 @@ enum V3Pipeline: String, Sendable {
         }
     }
 
-    /// `type` of the status body.
-    var type: String {
-        switch self {
-        case .imports: return "csv_import"
-        case .enrichment: return "batch_enrichment"
-        case .scans: return "bookshelf_scan"
-        }
-    }
+    /// `type` of the status body: the pipeline's wire name.
+    var type: String { engine.rawValue }
 
     /// "Import job not found", "Enrichment job not found", "Scan job not found".
     var notFound: String {

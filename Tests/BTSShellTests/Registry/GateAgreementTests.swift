@@ -79,7 +79,7 @@ import Testing
     /// that covers only part of a command.
     @Test func completionAndHandlersFollowEveryGate() async throws {
         for (name, gate) in CommandTable.gates {
-            guard let feature = ServerFeature(rawValue: gate.feature.rawValue),
+            guard let feature = ServerFeature(name: gate.feature.rawValue),
                   let invocation = Self.gatedInvocations[name] else {
                 Issue.record("\(name): no server feature or invocation for \(gate.feature.rawValue)")
                 continue

@@ -46,10 +46,11 @@ struct PromptRendererTests {
     @Test("backend names: embedded, profiles, built-in URLs, hosts")
     func backendNames() {
         #expect(PromptRenderer.backendName(url: nil) == "embedded")
-        let local = URL(string: "http://localhost:8787")
-        #expect(PromptRenderer.backendName(url: local) == "local")
-        #expect(PromptRenderer.backendName(url: URL(string: "https://api.oooefam.net/")) == "production")
-        #expect(PromptRenderer.backendName(url: URL(string: "https://staging-api.oooefam.net")) == "staging")
+        // The built-in URLs are the shell's (BackendProfile.builtInNamesByURL, tested there).
+        let builtIn = ["http://books.example:81": "mine"]
+        #expect(PromptRenderer.backendName(url: URL(string: "http://books.example:81/"), builtIn: builtIn) == "mine")
+        #expect(PromptRenderer.backendName(url: URL(string: "HTTP://Books.Example:81"), builtIn: builtIn) == "mine")
+        #expect(PromptRenderer.backendName(url: URL(string: "http://books.example:81")) == "books.example:81")
         #expect(PromptRenderer.backendName(url: URL(string: "http://127.0.0.1:9000"), profile: "work") == "work")
         #expect(PromptRenderer.backendName(url: URL(string: "http://127.0.0.1:9000")) == "127.0.0.1:9000")
         #expect(PromptRenderer.backendName(url: URL(string: "https://books.example.org:443/api")) == "books.example.org")

@@ -16,8 +16,8 @@ struct ConnectCommand: ShellCommand {
             """,
         positionals: [target],
         options: [force],
-        examples: ["connect embedded", "connect local", "connect http://localhost:8787",
-                   "connect --force http://localhost:8787"],
+        examples: ["connect embedded", "connect local", "connect \(KnownBackend.local.address)",
+                   "connect --force \(KnownBackend.local.address)"],
         isSensitive: true)
 
     static let force = OptionSpec("force", short: "f", type: .flag, help: "Switch even when the server cannot be reached")
