@@ -21,7 +21,7 @@ struct GlobalOptions: ParsableArguments {
     var local = false
 
     @Option(name: [.long, .customShort("o")],
-            help: ArgumentHelp("table, json, ndjson or csv (default: table on a terminal, json otherwise).",
+            help: ArgumentHelp("\(OutputFormat.spokenList) (default: table on a terminal, json otherwise).",
                                             valueName: "FORMAT"))
     var output: OutputFormat?
 

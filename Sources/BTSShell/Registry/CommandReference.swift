@@ -16,7 +16,7 @@ public enum CommandReference {
             }
             out.append("")
         }
-        out += ["Every command except `echo` and `expect` accepts `--output FORMAT` (`-o`): table, json, ndjson or csv.", ""]
+        out += [registry.globalOptionsNote(markdown: true), ""]
         for spec in registry.commands {
             out += section(spec, path: [spec.name])
         }

@@ -313,8 +313,7 @@ extension CommandRegistry {
         switch requirement {
         case .anyOf(let names):
             guard !names.contains(where: { present($0) != nil }) else { return [] }
-            let list = names.count == 2 ? names.joined(separator: " or ")
-                : names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "")
+            let list = EnglishList.joined(names)
             return [.error("missing argument for '\(display)': give \(list)", at: SourceRange(offset: end, length: 0),
                            notes: usageNotes(spec, path: path))]
         case .exclusive(let names):

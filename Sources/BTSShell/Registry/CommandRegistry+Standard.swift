@@ -7,7 +7,7 @@ extension CommandRegistry {
     /// Settings of `set NAME VALUE`.
     public static let standardSettings: [SettingSpec] = [
         SettingSpec("output", type: .enumeration(OutputFormat.names),
-                    help: "Output format: table, json, ndjson or csv", default: "table on a terminal, else json"),
+                    help: "Output format: \(OutputFormat.spokenList)", default: "table on a terminal, else json"),
         SettingSpec("color", type: .enumeration(["on", "off", "auto"]),
                     help: "Colour output (auto: on a terminal unless NO_COLOR is set)", default: "auto"),
         SettingSpec("timing", type: .enumeration(["on", "off"]),

@@ -13,7 +13,7 @@ public struct CommandRegistry: Sendable {
     /// `--output FORMAT` (`-o`): the output format of one command.
     public static let outputOption = OptionSpec(
         "output", short: "o", type: .enumeration(OutputFormat.names), valueName: "FORMAT",
-        help: "Output format of this command: table, json, ndjson or csv", completion: .outputFormat)
+        help: "Output format of this command: \(OutputFormat.spokenList)", completion: .outputFormat)
 
     /// `--help` (`-h`): show the command's help instead of running it (`search --help` is `help search`).
     public static let helpOption = OptionSpec("help", short: "h", type: .flag, help: "Show this help instead of running the command")
@@ -25,6 +25,20 @@ public struct CommandRegistry: Sendable {
 
     /// Options accepted by every command (except raw-argument commands such as `echo`).
     public static let globalOptions: [OptionSpec] = [outputOption, helpOption, noCacheOption]
+
+    /// The commands that take their words as they are, without the global options (no
+    /// `--output`, `--help` or `--no-cache`), by name.
+    public var rawArgumentCommands: [String] { commands.filter(\.takesRawArguments).map(\.name).sorted() }
+
+    /// The sentence help and the command reference say about the global options: which commands
+    /// take them (all but ``rawArgumentCommands``) and the formats of `--output`. `code` marks up
+    /// a name or option (backquotes in Markdown, nothing in the terminal).
+    public func globalOptionsNote(markdown: Bool) -> String {
+        let code = { (text: String) in markdown ? "`\(text)`" : text }
+        let except = rawArgumentCommands.isEmpty ? "" : " except " + EnglishList.joined(rawArgumentCommands.map(code), "and")
+        return "Every command\(except) accepts \(code("--output FORMAT")) (\(code("-o"))), one of "
+            + "\(OutputFormat.spokenList), and \(code("--help"))."
+    }
 
     /// The command called `name`, or whose alias it is.
     public func command(named name: String) -> CommandSpec? {
@@ -60,4 +74,7 @@ public enum OutputFormat: String, Sendable, CaseIterable {
     case table, json, ndjson, csv
 
     public static var names: [String] { allCases.map(\.rawValue) }
+
+    /// `table, json, ndjson or csv`.
+    public static var spokenList: String { EnglishList.joined(names) }
 }

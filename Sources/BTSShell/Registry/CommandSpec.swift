@@ -122,6 +122,12 @@ public struct SettingSpec: Sendable, Hashable {
         self.help = help
         self.defaultDescription = defaultDescription
     }
+
+    /// `output (table|json|ndjson|csv)`: the name and its values, as `help set` lists them.
+    public var synopsis: String {
+        guard case .enumeration(let values) = valueType else { return name }
+        return "\(name) (\(values.joined(separator: "|")))"
+    }
 }
 
 /// The declarative description of one command: the single source for validation, help,

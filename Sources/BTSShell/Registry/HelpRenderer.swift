@@ -33,7 +33,7 @@ public struct HelpRenderer: Sendable {
             }
             lines.append("")
         }
-        lines.append("Every command accepts --output FORMAT (table, json, ndjson, csv) and --help.")
+        lines += DisplayWidth.wrap(registry.globalOptionsNote(markdown: false), width: Self.width)
         lines.append("Type 'help COMMAND' for details, e.g. 'help search'.")
         return lines.joined(separator: "\n") + "\n"
     }

@@ -5,9 +5,43 @@ import Testing
 @testable import BTSShell
 @testable import BTSTerminal
 
-/// Facts the shell states are derived from their homes: the built-in profiles. Each test probes the
-/// behaviour (the profile lookup, the completion, the prompt) and checks it against the home.
+/// Facts the help states about the registry are derived from it: which commands take `--output`,
+/// the output formats, the settings of `set`, the built-in profiles. Each test probes the behaviour
+/// (the resolver, the completion, the profile lookup) and checks the text against that.
 @Suite struct RegistryFactsTests {
+    /// The commands the resolver refuses an unknown `--output` value for are exactly those the help
+    /// and the reference say take `--output` (`alias` was missing from both, and the overview said
+    /// "every command").
+    @Test func theHelpNamesExactlyTheCommandsWithoutOutput() {
+        let registry = CommandRegistry.standard
+        var without: [String] = []
+        for spec in registry.commands {
+            // A command with subcommands is probed through its first one (`library list --output xml`).
+            let path = ([spec.name] + spec.subcommands.prefix(1).map(\.name)).joined(separator: " ")
+            let refused = registryErrors("\(path) --output xml").contains { $0.contains("for '--output'") }
+            if !refused { without.append(spec.name) }
+        }
+        #expect(!without.isEmpty)
+        let exceptPlain = "Every command except " + EnglishList.joined(without.sorted(), "and") + " accepts --output FORMAT"
+        let overview = HelpRenderer().overview().split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(overview.contains(exceptPlain), "\(overview)")
+        let exceptMarkdown = "Every command except " + EnglishList.joined(without.sorted().map { "`\($0)`" }, "and")
+        #expect(CommandReference.markdown().contains(exceptMarkdown))
+        for format in OutputFormat.allCases {
+            #expect(overview.contains(format.rawValue))
+            #expect(registryErrors("search dune --output \(format.rawValue)").isEmpty)
+        }
+    }
+
+    /// `help set` lists every setting with its values (`pager`, `progress` and `offline` were missing).
+    @Test func helpSetListsEverySetting() throws {
+        let help = try #require(HelpRenderer().help(for: ["set"])).split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        for setting in CommandRegistry.standardSettings {
+            #expect(registryErrors("set \(setting.name) xyz").contains { $0.contains("setting '\(setting.name)'") })
+            #expect(help.contains(setting.synopsis), "\(setting.name) missing from help set")
+        }
+    }
+
     /// The built-in profiles are the contract's known backends: lookup, completion and the prompt's
     /// names follow them, and `local` is `bts serve`'s default port.
     @Test func builtInProfilesAreTheKnownBackends() throws {

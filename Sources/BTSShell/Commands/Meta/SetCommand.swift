@@ -9,10 +9,8 @@ struct SetCommand: ShellCommand {
     static let configuration = CommandSpec(
         "set", group: .meta,
         summary: "Change a setting or assign a variable; alone, list both",
-        discussion: """
-            Settings: output (table|json|ndjson|csv), color (on|off|auto), timing (on|off), wait (on|off), progress (auto|on|off), \
-            onerror (stop|continue). Any other NAME assigns a variable, read back as $NAME.
-            """,
+        discussion: "Settings: " + CommandRegistry.standardSettings.map(\.synopsis).joined(separator: ", ")
+            + ". Any other NAME assigns a variable, read back as $NAME.",
         usage: ["set", "set NAME VALUE"],
         positionals: [nameArgument, valueArgument],
         examples: ["set output json", "set wait off", "set book ${_.results[0].isbn}"])
