@@ -21,8 +21,7 @@ struct BTSCommand: ParsableCommand {
             Backend, first match wins: --local, --api, --profile, BTS_API_URL, the config file's \
             default_profile ($XDG_CONFIG_HOME/bts/config.toml), else the embedded backend.
 
-            Exit status: 0 ok, 1 a command failed, 2 usage or syntax error, 3 network or server \
-            unreachable, 4 an expect failed, 5 rate limited and not allowed to wait, 130 interrupted.
+            Exit status: \(ExitStatus.summary).
             """,
         // `--version` itself is answered in main.swift with `BTSVersion.full`, which reads the build
         // record from disk: a non-empty version here only makes the parser list the flag.

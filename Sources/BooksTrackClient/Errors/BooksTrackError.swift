@@ -7,33 +7,23 @@ import Foundation
 /// `message` is the user-facing sentence (CONTRACT.md §2 wording); `detail` is the technical
 /// explanation (for `--trace` and logs); `underlying` keeps the original cause.
 public struct BooksTrackError: Error, Sendable, CustomStringConvertible {
-    /// What went wrong, coarsely (drives the shell's exit code).
-    public enum Category: String, Sendable, Hashable {
-        /// Bad input caught before or by the server (400-class validation): exit 2.
+    /// What went wrong, coarsely. A caller maps it to what it needs (the shell: its exit status,
+    /// `ExitStatus(_:)`); the client knows no exit numbers.
+    public enum Category: String, Sendable, Hashable, CaseIterable {
+        /// Bad input caught before or by the server (400-class validation).
         case usage
-        /// The server answered with an API error: exit 1.
+        /// The server answered with an API error.
         case api
-        /// The book, job or route does not exist: exit 1.
+        /// The book, job or route does not exist.
         case notFound
-        /// The server could not be reached, timed out, or a proxy answered instead: exit 3.
+        /// The server could not be reached, timed out, or a proxy answered instead.
         case network
-        /// Rate limited and not (or no longer) allowed to wait: exit 5.
+        /// Rate limited and not (or no longer) allowed to wait.
         case rateLimited
-        /// The feature is disabled on this server: exit 1.
+        /// The feature is disabled on this server.
         case unavailable
-        /// The caller cancelled (Ctrl-C): exit 130.
+        /// The caller cancelled (Ctrl-C).
         case cancelled
-
-        /// The shell's exit code for this category (SHELL.md).
-        public var exitCode: Int32 {
-            switch self {
-            case .usage: return 2
-            case .api, .notFound, .unavailable: return 1
-            case .network: return 3
-            case .rateLimited: return 5
-            case .cancelled: return 130
-            }
-        }
     }
 
     /// The precise kind of failure.
@@ -139,9 +129,6 @@ public struct BooksTrackError: Error, Sendable, CustomStringConvertible {
             }
         }
     }
-
-    /// The shell's exit code.
-    public var exitCode: Int32 { category.exitCode }
 
     /// True for task cancellation.
     public var isCancellation: Bool { kind == .cancelled }

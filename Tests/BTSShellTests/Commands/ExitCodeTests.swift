@@ -1,3 +1,4 @@
+import BooksTrackClient
 import BooksTrackServer
 import Foundation
 import Testing
@@ -7,6 +8,20 @@ import Testing
 /// Every exit status of SHELL.md, provoked for real.
 @Suite("exit codes")
 struct ExitCodeTests {
+    /// Exit statuses are the shell's alone: every client error category becomes one of them in
+    /// `ExitStatus(_:)` (the client has no exit numbers), and `bts --help` lists every status.
+    @Test func everyClientCategoryIsAShellStatus() {
+        for category in BooksTrackError.Category.allCases {
+            let status = ExitStatus(category)
+            #expect(status != .ok && status != .expectationFailed, "\(category)")
+        }
+        #expect(ExitStatus(.network) == .network && ExitStatus(.rateLimited) == .rateLimited)
+        #expect(ExitStatus(.usage) == .usage && ExitStatus(.cancelled) == .interrupted)
+        for status in ExitStatus.allCases {
+            #expect(ExitStatus.summary.contains("\(status.rawValue) \(status.meaning)"))
+        }
+    }
+
     @Test func zeroWhenEverythingWorks() async throws {
         try await withShell { harness in
             #expect(await harness.run("search isbn 9780439023481; search title dune --limit 2") == 0)

@@ -7,13 +7,13 @@ struct ExpectCommand: ShellCommand {
 
     static let configuration = CommandSpec(
         "expect", group: .meta,
-        summary: "Check a condition; a failure stops the script with exit 4",
+        summary: "Check a condition; a failure stops the script with exit \(ExitStatus.expectationFailed.rawValue)",
         discussion: """
             Forms: A == B, A != B, A > B, A >= B, A < B, A <= B (numeric when both sides are numbers), \
             A contains B (substring, array element or object key), A matches REGEX (a linear-time engine: no backreferences or lookaround), exists ${PATH}, \
             count ${PATH} OP N (elements of an array/object, characters of a string), and a single value \
             (true when non-empty and not false/0). 'not' in front negates. Operators are unquoted words. \
-            Both sides are printed when it fails; a missing path on either side is a failure (exit 4).
+            Both sides are printed when it fails; a missing path on either side is a failure (exit \(ExitStatus.expectationFailed.rawValue)).
             """,
         positionals: [expression],
         examples: ["expect ${_.totalCount} > 0", "expect ${_.results[0].title} contains \"Hunger\"",

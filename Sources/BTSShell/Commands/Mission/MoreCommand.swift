@@ -20,7 +20,7 @@ struct MoreCommand: ShellCommand {
     static let configuration = CommandSpec(
         "more", group: .mission,
         summary: "Show the next page of the last title or author search",
-        discussion: "Fails (exit 1) when the last search has no more results. The server must honour 'offset' (the embedded one does).",
+        discussion: "Fails (exit \(ExitStatus.failure.rawValue)) when the last search has no more results. The server must honour 'offset' (the embedded one does).",
         options: [limit],
         examples: ["search the --limit 10", "more"])
 
