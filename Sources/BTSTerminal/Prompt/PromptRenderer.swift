@@ -1,3 +1,4 @@
+import BTSLanguage
 import Foundation
 
 /// The prompts of the interactive shell:
@@ -68,8 +69,10 @@ public enum PromptRenderer {
         return host
     }
 
-    /// Control characters (escapes a server or config could smuggle in) removed.
+    /// Controls a server or config could smuggle in made visible and inert: C0 and DEL as control
+    /// pictures, C1 (a one-byte CSI, U+009B, on terminals that take 8-bit controls) and the
+    /// bidirectional overrides and isolates (which reorder what the prompt shows) as U+FFFD.
     static func sanitise(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }))
+        DisplayWidth.printable(text: text)
     }
 }

@@ -64,5 +64,13 @@ struct PromptRendererTests {
             colour: false)
         #expect(!prompt.left.contains("\u{1B}"))
         #expect(prompt.right?.contains("\u{1B}") == false)
+        // C1 controls (U+009B is a one-byte CSI) and bidi overrides/isolates passed through before.
+        let c1 = PromptRenderer.render(
+            backend: "a\u{9B}2Jb\u{202E}c\u{2066}d", budget: PromptBudget(text: "\u{85}\u{200F}1/5", fractionLeft: 0, remaining: 1),
+            colour: false)
+        for scalar in ["\u{9B}", "\u{202E}", "\u{2066}", "\u{85}", "\u{200F}"] {
+            #expect(!c1.left.contains(scalar) && c1.right?.contains(scalar) == false, "\(scalar.unicodeScalars.first?.value ?? 0)")
+        }
+        #expect(c1.left.hasPrefix("bts:a\u{FFFD}2Jb\u{FFFD}c\u{FFFD}d> "), "\(c1.left)")
     }
 }
