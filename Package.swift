@@ -130,15 +130,22 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // Text for a terminal, at the bottom of the graph: display width and wrapping, the one
+        // sanitiser of controls from outside, the one table of ANSI styles.
+        .target(
+            name: "BTSTerminalText",
+            swiftSettings: strict
+        ),
         // The command language: lexer, parser, AST, diagnostics with source locations.
         .target(
             name: "BTSLanguage",
+            dependencies: ["BTSTerminalText"],
             swiftSettings: strict
         ),
         // The terminal: line editor (libedit through CEditLine), history, prompt rendering, terminal facts.
         .target(
             name: "BTSTerminal",
-            dependencies: ["BTSLanguage", "CEditLine"],
+            dependencies: ["BTSTerminalText", "CEditLine"],
             swiftSettings: strict
         ),
         // Command types and registry, interpreter, renderers, completion engine, REPL. Does not link
@@ -148,6 +155,7 @@ let package = Package(
             dependencies: [
                 "BTSLanguage",
                 "BTSTerminal",
+                "BTSTerminalText",
                 "BooksTrackClient",
                 "BooksTrackContract",
                 "BooksTrackLibrary",
@@ -284,6 +292,10 @@ let package = Package(
             dependencies: ["BooksTrackScanning", "BooksTrackContract"]
         ),
         .testTarget(
+            name: "BTSTerminalTextTests",
+            dependencies: ["BTSTerminalText"]
+        ),
+        .testTarget(
             name: "BTSLanguageTests",
             dependencies: ["BTSLanguage", "BooksTrackContract"]
         ),
@@ -293,7 +305,7 @@ let package = Package(
         ),
         .testTarget(
             name: "BTSShellTests",
-            dependencies: ["BTSShell", "BTSTerminal", "BTSEmbeddedBackend", "BTSLanguage", "BooksTrackServer", "BooksTrackCatalog",
+            dependencies: ["BTSShell", "BTSTerminal", "BTSTerminalText", "BTSEmbeddedBackend", "BTSLanguage", "BooksTrackServer", "BooksTrackCatalog",
                            "BooksTrackClient", "BooksTrackContract", "BooksTrackLibrary", "TestSupport", "ServerTestSupport",
                            .product(name: "Hummingbird", package: "hummingbird")]
         ),

@@ -9,7 +9,7 @@ func fuzzOne(_ bytes: [UInt8]) {
                   "diagnostic range \(diagnostic.range) outside \(text.utf8.count) bytes")
     }
     let rendered = DiagnosticRenderer(colored: false).render(result.diagnostics, in: source)
-    invariant(!rendered.unicodeScalars.contains { DisplayWidth.isControl($0) && $0 != "\n" },
+    invariant(!rendered.unicodeScalars.contains { TerminalText.needsWork($0) && $0 != "\n" },
               "a diagnostic printed a control character")
     _ = Parser.isComplete(text)
     _ = Lexer.tokenize(source)

@@ -1,3 +1,5 @@
+import BTSTerminalText
+
 /// Renders diagnostics in the clang style:
 ///
 /// ```
@@ -21,15 +23,6 @@ public struct DiagnosticRenderer: Sendable {
         self.width = width
     }
 
-    private enum Style: String {
-        case reset = "\u{1B}[0m"
-        case bold = "\u{1B}[1m"
-        case error = "\u{1B}[0;1;31m"
-        case warning = "\u{1B}[0;1;35m"
-        case note = "\u{1B}[0;1;30m"
-        case caret = "\u{1B}[0;1;32m"
-    }
-
     /// At most this many diagnostics are shown; one line says how many more there are (clang's
     /// `-ferror-limit`, default 20): a junk script printed thousands.
     public static let limit = 20
@@ -45,7 +38,7 @@ public struct DiagnosticRenderer: Sendable {
         let more = diagnostics.count - Self.limit
         if more > 0 {
             let errors = diagnostics.dropFirst(Self.limit).contains { $0.severity == .error }
-            output += paint("\(DisplayWidth.printable(text: source.name)): ", .bold) + paint("note: ", .note)
+            output += paint("\(DisplayWidth.printable(text: source.name)): ", .bold) + paint("note: ", .noteLabel)
                 + "\(more) more \(errors ? "error" : "warning")\(more == 1 ? "" : "s") not shown\n"
         }
         return output
@@ -59,7 +52,7 @@ public struct DiagnosticRenderer: Sendable {
             if let range = note.range {
                 output += block(severity: .note, message: note.message, range: range, in: source)
             } else {
-                output += paint("\(DisplayWidth.printable(text: source.name)): ", .bold) + paint("note: ", .note)
+                output += paint("\(DisplayWidth.printable(text: source.name)): ", .bold) + paint("note: ", .noteLabel)
                     + DisplayWidth.printable(text: note.message) + "\n"
             }
         }
@@ -70,11 +63,11 @@ public struct DiagnosticRenderer: Sendable {
         severity: Diagnostic.Severity, message: String, range: SourceRange, in source: SourceFile
     ) -> String {
         let location = source.location(of: range.offset)
-        let style: Style
+        let style: ANSIStyle
         switch severity {
-        case .error: style = .error
-        case .warning: style = .warning
-        case .note: style = .note
+        case .error: style = .errorLabel
+        case .warning: style = .warningLabel
+        case .note: style = .noteLabel
         }
         // The file name and the message may quote bytes of the file: never a control character.
         let shownLine = location.line + source.firstLine - 1
@@ -147,7 +140,7 @@ public struct DiagnosticRenderer: Sendable {
         return (shown, begin, width)
     }
 
-    private func paint(_ text: String, _ style: Style) -> String {
-        colored ? style.rawValue + text + Style.reset.rawValue : text
+    private func paint(_ text: String, _ style: ANSIStyle) -> String {
+        colored ? style.rawValue + text + ANSIStyle.reset.rawValue : text
     }
 }

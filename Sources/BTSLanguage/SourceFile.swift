@@ -1,3 +1,5 @@
+import BTSTerminalText
+
 /// A named piece of command text (a script file, `<stdin>`, or a `-c` argument).
 ///
 /// Offsets are UTF-8 byte offsets. Line and column numbers are 1-based; the column is a

@@ -1,3 +1,4 @@
+import BTSTerminalText
 import BooksTrackClient
 import Foundation
 import Synchronization

@@ -1,4 +1,5 @@
 import BTSLanguage
+import BTSTerminalText
 
 /// The one place errors become text: clang-style `file:line:col: error: …` with a caret snippet
 /// when the error points into a script, plain `error: …` otherwise (an interactive line).

@@ -1,4 +1,5 @@
 import BTSLanguage
+import BTSTerminalText
 import BooksTrackClient
 import BooksTrackContract
 import Foundation

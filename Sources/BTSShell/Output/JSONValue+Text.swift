@@ -1,3 +1,4 @@
+import BTSTerminalText
 import BooksTrackContract
 import Foundation
 

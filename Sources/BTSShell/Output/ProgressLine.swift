@@ -1,3 +1,4 @@
+import BTSTerminalText
 import Foundation
 
 /// The one-line progress display of `watch`: bar, percentage, counts, rate and ETA. Pure: the

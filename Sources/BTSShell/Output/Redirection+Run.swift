@@ -1,5 +1,6 @@
 import BTSLanguage
 import BTSTerminal
+import BTSTerminalText
 import Foundation
 #if canImport(Glibc)
 import Glibc

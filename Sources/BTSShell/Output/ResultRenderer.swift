@@ -1,4 +1,5 @@
 import BTSLanguage
+import BTSTerminalText
 import BooksTrackContract
 
 /// Turns a command's result into text for stdout in one of the four formats. The same value

@@ -1,5 +1,6 @@
 import BTSLanguage
 import BTSTerminal
+import BTSTerminalText
 import BooksTrackContract
 
 /// The shell's output, as the settings of the moment shape it: data on stdout in the chosen
@@ -91,6 +92,6 @@ struct ShellOutput: Sendable {
 
     /// Redraws a status line in place on stderr (progress bars, countdowns).
     func redraw(_ text: String) {
-        sink.write("\r\u{1B}[K" + text, to: .standardError)
+        sink.write("\r" + ANSIStyle.eraseToEndOfLine + text, to: .standardError)
     }
 }

@@ -1,4 +1,5 @@
 import BTSLanguage
+import BTSTerminalText
 import Foundation
 
 extension Shell {

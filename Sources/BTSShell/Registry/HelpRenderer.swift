@@ -1,4 +1,5 @@
 import BTSLanguage
+import BTSTerminalText
 
 /// Renders `help` and `help CMD` from the registry. Plain text; the caller may add colour.
 public struct HelpRenderer: Sendable {

@@ -1,4 +1,4 @@
-import BTSLanguage
+import BTSTerminalText
 
 /// Pure text helpers for completion: common prefixes, terminal display widths, column layout.
 public enum CompletionText {

@@ -1,4 +1,4 @@
-import BTSLanguage
+import BTSTerminalText
 import Foundation
 
 /// The prompts of the interactive shell:
@@ -27,12 +27,12 @@ public enum PromptRenderer {
     /// Budgets with at most this fraction left are shown (half spent).
     public static let defaultLowThreshold = 0.5
 
-    static let bold = "\u{1B}[1m"
-    static let cyan = "\u{1B}[36m"
-    static let yellow = "\u{1B}[33m"
-    static let red = "\u{1B}[31m"
-    static let dim = "\u{1B}[2m"
-    static let reset = "\u{1B}[0m"
+    static let bold = ANSIStyle.bold.rawValue
+    static let cyan = ANSIStyle.cyan.rawValue
+    static let yellow = ANSIStyle.yellow.rawValue
+    static let red = ANSIStyle.red.rawValue
+    static let dim = ANSIStyle.dim.rawValue
+    static let reset = ANSIStyle.reset.rawValue
 
     /// Renders the prompts for `backend` (see ``backendName(url:profile:)``), the tightest
     /// `budget` (nil: none known), coloured when `colour` is true.

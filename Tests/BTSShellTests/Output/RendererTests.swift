@@ -1,3 +1,4 @@
+import BTSTerminalText
 import Foundation
 import BooksTrackContract
 import Testing

@@ -41,7 +41,7 @@ public enum TerminalText {
     }
 
     /// The visible stand-in for a dangerous scalar, or nil for an ordinary one.
-    static func replacement(for scalar: Unicode.Scalar) -> Unicode.Scalar? {
+    public static func replacement(for scalar: Unicode.Scalar) -> Unicode.Scalar? {
         let value = scalar.value
         if value < 0x20 { return Unicode.Scalar(0x2400 + value) }
         if value == 0x7F { return "\u{2421}" }
@@ -49,7 +49,7 @@ public enum TerminalText {
         return nil
     }
 
-    static func needsWork(_ scalar: Unicode.Scalar) -> Bool {
+    public static func needsWork(_ scalar: Unicode.Scalar) -> Bool {
         let value = scalar.value
         return value < 0x20 || value == 0x7F || isC1(value) || isBidiControl(value)
     }

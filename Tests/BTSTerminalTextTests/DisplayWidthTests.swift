@@ -1,5 +1,6 @@
 import Testing
-@testable import BTSLanguage
+
+@testable import BTSTerminalText
 
 /// One display width for the whole shell: what a character takes on a terminal when printed as it is.
 @Suite struct DisplayWidthTests {

@@ -37,31 +37,17 @@ public enum DisplayWidth {
     /// How `character` is printed in a snippet: control characters become their visible Control Pictures.
     public static func printable(_ character: Character) -> String {
         // Per scalar: a Character can hide a control behind a combining mark ("\u{1B}\u{301}") or be
-        // CR LF; C0 and DEL become control pictures, C1 and bidi controls U+FFFD.
-        guard character.unicodeScalars.contains(where: isControl) else { return String(character) }
+        // CR LF; C0 and DEL become control pictures, C1 and bidi controls U+FFFD (TerminalText's rule).
+        guard character.unicodeScalars.contains(where: TerminalText.needsWork) else { return String(character) }
         var output = String.UnicodeScalarView()
-        for scalar in character.unicodeScalars {
-            switch scalar.value {
-            case 0x00..<0x20: output.append(Unicode.Scalar(0x2400 + scalar.value) ?? "?")
-            case 0x7F: output.append("\u{2421}")
-            case _ where isControl(scalar): output.append("\u{FFFD}")
-            default: output.append(scalar)
-            }
-        }
+        for scalar in character.unicodeScalars { output.append(TerminalText.replacement(for: scalar) ?? scalar) }
         return String(output)
     }
 
     /// Text safe for a terminal: every character through `printable` (messages quoting source text).
     public static func printable(text: String) -> String {
-        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        guard text.unicodeScalars.contains(where: TerminalText.needsWork) else { return text }
         return text.map(printable).joined()
-    }
-
-    /// C0, DEL, C1, and the bidirectional controls (LRM/RLM, ALM, embeddings, overrides, isolates).
-    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        let value = scalar.value
-        return value < 0x20 || (0x7F...0x9F).contains(value) || value == 0x200E || value == 0x200F
-            || value == 0x061C || (0x202A...0x202E).contains(value) || (0x2066...0x2069).contains(value)
     }
 
     private static func isWide(_ value: UInt32) -> Bool {
