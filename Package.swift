@@ -97,7 +97,6 @@ let package = Package(
             name: "BooksTrackLibrary",
             dependencies: [
                 "BooksTrackContract",
-                "BooksTrackCatalog",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "CSV", package: "CSV.swift"),
             ],

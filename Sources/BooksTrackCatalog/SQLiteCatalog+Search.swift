@@ -1,63 +1,12 @@
+import BooksTrackContract
 import Foundation
 import GRDB
 
-/// Builds FTS5 MATCH expressions from untrusted user input. Input is split into word tokens
-/// (letters and digits only; apostrophes are dropped, as in the index: "ender's" → "enders") and
-/// every token is emitted as a double-quoted string, so FTS syntax in the input (`"`, `*`, `-`,
-/// `:`, `^`, `(`, `AND`, `NEAR`, ...) is always taken literally.
-public enum FTSQuery {
-    /// At most this many tokens are used (longer inputs are cut).
-    public static let maxTerms = 24
-    /// Tokens longer than this are cut.
-    public static let maxTermLength = 64
-
-    /// Word tokens of `input` in order.
-    public static func terms(_ input: String) -> [String] {
-        var out: [String] = []
-        var current = ""
-        func flush() {
-            if !current.isEmpty, out.count < maxTerms { out.append(String(current.prefix(maxTermLength))) }
-            current = ""
-        }
-        for scalar in input.unicodeScalars {
-            if scalar == "'" || scalar == "\u{2019}" { continue }
-            if CharacterSet.alphanumerics.contains(scalar) {
-                current.unicodeScalars.append(scalar)
-            } else {
-                flush()
-            }
-            if out.count >= maxTerms { break }
-        }
-        flush()
-        return out
-    }
-
-    /// `{c1 c2} : "t1" AND {c1 c2} : "t2"*` — every term must match in one of `columns`; the last
-    /// term matches as a prefix when `prefixLast`. Nil when the input has no terms.
-    public static func expression(_ input: String, columns: [String], prefixLast: Bool = true) -> String? {
-        let words = terms(input)
-        guard !words.isEmpty else { return nil }
-        let filter = "{" + columns.joined(separator: " ") + "} : "
-        return words.enumerated().map { i, w in
-            filter + "\"" + w + "\"" + (prefixLast && i == words.count - 1 ? "*" : "")
-        }.joined(separator: " AND ")
-    }
-
-    /// The form of a text in the FTS index: apostrophes dropped ("Ender's" → "Enders", so "enders
-    /// game" finds it) and a lone "&" spelled "and" ("Angels & Demons").
-    public static func indexed(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for ch in text where ch != "'" && ch != "\u{2019}" { out.append(ch) }
-        return out.replacingOccurrences(of: " & ", with: " and ")
-    }
-
+extension SQLiteCatalog {
+    /// The FTS columns a title, an author and a whole-book search match in.
     static let titleColumns = ["title", "original_title", "series"]
     static let authorColumns = ["authors"]
     static let allColumns = ["title", "original_title", "series", "authors"]
-}
-
-extension SQLiteCatalog {
     static let maxLimit = 1000
     /// Title matches re-ranked by `TitleRanking` (the best bm25 matches; the rest keep bm25 order).
     static let titleRerankPool = 200
@@ -101,7 +50,7 @@ extension SQLiteCatalog {
     /// Title matches with the canonical book first (`TitleRanking`).
     public func searchTitle(_ query: String, limit: Int) throws -> CatalogPage {
         let (matchText, query) = Self.titleQuery(query)
-        guard let expr = FTSQuery.expression(matchText, columns: FTSQuery.titleColumns) else {
+        guard let expr = FTSQuery.expression(matchText, columns: Self.titleColumns) else {
             return CatalogPage(books: [], total: 0)
         }
         let limit = min(max(limit, 0), Self.maxLimit)
@@ -112,15 +61,15 @@ extension SQLiteCatalog {
     }
 
     public func searchAuthor(_ name: String, limit: Int) throws -> CatalogPage {
-        guard let expr = FTSQuery.expression(name, columns: FTSQuery.authorColumns) else {
+        guard let expr = FTSQuery.expression(name, columns: Self.authorColumns) else {
             return CatalogPage(books: [], total: 0)
         }
         return try page(try ftsSearch(expr, limit: limit, mostRatedFirst: true))
     }
 
     public func searchAdvanced(title: String?, author: String?, limit: Int) throws -> CatalogPage {
-        let titleExpr = title.flatMap { FTSQuery.expression(Self.titleQuery($0).match, columns: FTSQuery.titleColumns) }
-        let authorExpr = author.flatMap { FTSQuery.expression($0, columns: FTSQuery.authorColumns) }
+        let titleExpr = title.flatMap { FTSQuery.expression(Self.titleQuery($0).match, columns: Self.titleColumns) }
+        let authorExpr = author.flatMap { FTSQuery.expression($0, columns: Self.authorColumns) }
         switch (titleExpr, authorExpr) {
         case (nil, nil):
             return CatalogPage(books: [], total: 0)
@@ -182,7 +131,7 @@ extension SQLiteCatalog {
         let vectors = try self.vectors
         let pool = min(Self.maxLimit, max(100, offset + limit))
         var textScore: [Int: Float] = [:]
-        if let expr = FTSQuery.expression(query, columns: FTSQuery.allColumns) {
+        if let expr = FTSQuery.expression(query, columns: Self.allColumns) {
             let ids = try ftsSearch(expr, limit: pool, mostRatedFirst: false).ids
             for (rank, id) in ids.enumerated() { textScore[id] = 1 - Float(rank) / Float(max(ids.count, 1)) }
         }

@@ -1,5 +1,5 @@
-import BooksTrackCatalog
 import BooksTrackContract
+import Foundation
 import GRDB
 
 extension BookLibrary {
