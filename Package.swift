@@ -3,6 +3,9 @@ import PackageDescription
 
 let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
+    // A file sees the members of exactly the modules it imports (SE-0444): the dependencies below
+    // are then exactly what the sources import.
+    .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
 let package = Package(
@@ -19,7 +22,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/vapor/multipart-kit.git", from: "4.7.1"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
-        .package(url: "https://github.com/apple/swift-async-algorithms.git", from: "1.1.4"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/LebJe/TOMLKit.git", from: "0.6.0"),
         .package(url: "https://github.com/yaslab/CSV.swift.git", from: "2.5.2"),
@@ -60,9 +62,9 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 // The on-disk response cache (ResponseDiskCache).
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -102,10 +104,12 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // Library figures (full-text search on a 10,000-book library) and a writer for the two-process test.
+        // Library figures (full-text search on a 10,000-book library) and a writer for the two-process
+        // test: a benchmark, kept out of Sources/ (scripts/bench-library builds it by product name).
         .executableTarget(
             name: "bts-library-bench",
             dependencies: ["BooksTrackLibrary", "BooksTrackCatalog"],
+            path: "Benchmarks/bts-library-bench",
             swiftSettings: strict
         ),
         // The local BooksTrack-compatible server (Hummingbird 2): routes, limits, faults, jobs.
@@ -160,7 +164,6 @@ let package = Package(
                 "BooksTrackLibrary",
                 "BooksTrackCatalog",
                 .product(name: "TOMLKit", package: "TOMLKit"),
-                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),
@@ -184,14 +187,15 @@ let package = Package(
             name: "bts",
             dependencies: [
                 "BTSShell",
+                "BTSLanguage",
                 "BTSTerminal",
                 "BTSEmbeddedBackend",
                 "BooksTrackServer",
                 "BooksTrackCatalog",
                 "BooksTrackClient",
+                "BooksTrackContract",
                 "CSwiftRuntimeHooks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],

@@ -1,3 +1,5 @@
+import Foundation
+
 /// One book of a batch enrichment request.
 public struct BatchBook: Codable, Sendable, Hashable {
     public var title: String

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The columns of an import CSV that BooksTrack understands: the one statement of them, read by
 /// the server's import parser and by the client's preflight (so a file the server would refuse is
 /// refused before a job starts). Headers are matched case-insensitively, trimmed. To accept a new

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A free-form JSON value, used for `details` objects and other untyped parts of the wire format.
 ///
 /// Numbers are kept as `Double`; integral values within ±2^53 are encoded without a fraction.

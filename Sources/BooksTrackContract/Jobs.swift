@@ -1,3 +1,5 @@
+import Foundation
+
 /// The state of an import or batch job (CONTRACT.md §5).
 ///
 /// Decoding accepts production's names: `progress` (its SSE event name), `running`, `in_progress`

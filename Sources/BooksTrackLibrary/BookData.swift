@@ -1,4 +1,5 @@
 import BooksTrackContract
+import Foundation
 
 /// What is known about a book from outside the user: an API result, an enrichment, or the data
 /// columns of an export file. Saving it never touches the user's own fields.

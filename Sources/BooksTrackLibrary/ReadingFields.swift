@@ -1,3 +1,5 @@
+import Foundation
+
 /// The user's own fields of one book: never changed by data-only saves (search, enrichment), carried
 /// in by imports (a file's empty cell leaves the library's value alone), and set by the user.
 public struct ReadingFields: Hashable, Sendable {

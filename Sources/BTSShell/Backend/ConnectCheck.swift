@@ -1,4 +1,5 @@
 import BooksTrackClient
+import BooksTrackContract
 
 /// `connect`'s check before switching: a target that cannot be reached is not switched to.
 enum ConnectCheck {

@@ -1,5 +1,6 @@
 import BTSLanguage
 import BooksTrackClient
+import BooksTrackContract
 
 /// Any failure of a command, as data: the exit status, the message, and where in the source
 /// it points. Rendered in one place (``ErrorReporter``).

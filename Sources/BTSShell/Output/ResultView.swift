@@ -1,4 +1,5 @@
 import BooksTrackContract
+import Foundation
 
 /// One column of a table view.
 public struct TableColumn: Sendable, Hashable {

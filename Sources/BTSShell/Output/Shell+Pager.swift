@@ -1,3 +1,4 @@
+import BTSTerminal
 import Foundation
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,5 @@
 import BTSLanguage
+import BTSTerminal
 import BTSTerminalText
 import Foundation
 

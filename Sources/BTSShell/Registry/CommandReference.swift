@@ -1,4 +1,5 @@
 import BTSLanguage
+import BooksTrackContract
 
 /// Generates the README's Markdown command reference from the registry.
 public enum CommandReference {

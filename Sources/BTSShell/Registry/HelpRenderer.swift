@@ -1,5 +1,7 @@
 import BTSLanguage
 import BTSTerminalText
+import BooksTrackContract
+import Foundation
 
 /// Renders `help` and `help CMD` from the registry. Plain text; the caller may add colour.
 public struct HelpRenderer: Sendable {

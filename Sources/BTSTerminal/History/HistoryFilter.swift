@@ -1,3 +1,5 @@
+import Foundation
+
 /// Decides which accepted lines may be recorded in the history.
 ///
 /// Never recorded:

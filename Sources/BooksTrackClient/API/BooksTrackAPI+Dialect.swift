@@ -1,5 +1,6 @@
 import BooksTrackContract
 import Foundation
+import NIOHTTP1
 
 /// Where the dialect in force came from (`caps` and `status` say it).
 public enum DialectSource: String, Sendable, Hashable {

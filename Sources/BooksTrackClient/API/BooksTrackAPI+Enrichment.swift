@@ -1,5 +1,6 @@
 import BooksTrackContract
 import Foundation
+import NIOHTTP1
 
 extension BooksTrackAPI {
     /// `POST /api/v2/books/enrich` — single enrichment. Every attempt carries the same

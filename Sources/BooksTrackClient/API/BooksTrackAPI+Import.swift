@@ -1,5 +1,6 @@
 import BooksTrackContract
 import Foundation
+import NIOHTTP1
 
 extension BooksTrackAPI {
     /// A copy of the CSV at `fileURL` with its ISBN-10 cells as ISBN-13 (`CSVISBNRewriter`), or nil

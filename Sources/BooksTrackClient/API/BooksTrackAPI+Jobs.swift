@@ -1,5 +1,6 @@
 import BooksTrackContract
 import Foundation
+import NIOHTTP1
 
 /// A job's results: a CSV import summary, the per-book rows of a batch enrichment, or the books a
 /// bookshelf scan found.

@@ -1,5 +1,6 @@
 import BooksTrackContract
 import Foundation
+import NIOHTTP1
 
 extension BooksTrackAPI {
     /// `GET /api/v2/recommendations/weekly?limit=` — both dialects; production's empty list with a

@@ -1,5 +1,6 @@
 import BooksTrackContract
 import Foundation
+import NIOHTTP1
 
 extension BooksTrackAPI {
     /// Starts a bookshelf scan of 1–5 photos (JPEG, PNG or WebP, at most 10 MB each and 50 MB

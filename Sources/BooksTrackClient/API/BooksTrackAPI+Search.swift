@@ -1,5 +1,6 @@
 import BooksTrackContract
 import Foundation
+import NIOHTTP1
 
 extension BooksTrackAPI {
     /// `GET /v1/search/isbn?isbn=` — the ISBN is checked locally first (checksum); cached per `cachePolicy`.

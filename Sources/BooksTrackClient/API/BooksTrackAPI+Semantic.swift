@@ -1,5 +1,6 @@
 import BooksTrackContract
 import Foundation
+import NIOHTTP1
 
 extension BooksTrackAPI {
     /// `GET /api/v2/search?q=&mode=&limit=&offset=` — unified v2 search in any mode (`q=similar:<isbn>`

@@ -1,5 +1,6 @@
 import BooksTrackContract
 import Foundation
+import NIOHTTP1
 
 extension BooksTrackAPI {
     /// `GET /v1/search/similar?isbn=&limit=` (limit 1–50, default 10). Both the documented bare shape

@@ -1,5 +1,6 @@
 import BooksTrackContract
 import Foundation
+import NIOHTTP1
 
 /// The v3 routes of each call (bendv3 `src/api-v3/index.ts`, `discovery.ts`, `jobs/*.ts` @ e40ae5d).
 extension BooksTrackAPI {

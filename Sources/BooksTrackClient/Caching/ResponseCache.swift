@@ -1,5 +1,6 @@
 import BooksTrackContract
 import Foundation
+import NIOCore
 
 /// The client's cache of fresh GET responses, bounded: at most `maxEntries` responses and
 /// `maxBytes` of bodies (an `ExpiringCache` weighing a response by its body). When full, the

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import BooksTrackContract
 import Foundation
 import NIOCore
+import NIOFoundationEssentialsCompat
 import NIOHTTP1
 
 extension BooksTrackError {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// How an error is shown: one plain sentence per kind; raw detail (library text, bodies) only in traces.
 extension BooksTrackError {
     /// A failure that is never retried whatever the policy: the connect was refused (nothing listens),

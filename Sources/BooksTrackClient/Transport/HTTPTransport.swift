@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import BooksTrackContract
 import Foundation
 import NIOCore
 import NIOFoundationCompat

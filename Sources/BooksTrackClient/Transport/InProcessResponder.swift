@@ -1,3 +1,4 @@
+import BooksTrackContract
 import NIOCore
 import NIOHTTP1
 

@@ -2,6 +2,7 @@ import BooksTrackContract
 import Foundation
 import HTTPTypes
 import Hummingbird
+import NIOFoundationEssentialsCompat
 
 /// `--dialect production`: the outermost middleware. It answers the deployed backend's route gaps and
 /// refusals itself, and rewrites what the contract server produced into production's bodies, statuses

@@ -2,6 +2,7 @@ import BooksTrackContract
 import Foundation
 import HTTPTypes
 import Hummingbird
+import MultipartKit
 
 extension JobRoutes {
     /// The seeds' v1-era scan: `POST /v1/scan/bookshelf` (multipart `photos[]`) → 202 `{jobId, token}`;

@@ -2,6 +2,7 @@ import BooksTrackContract
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Logging
 import ServiceLifecycle
 
 /// Streams a job's Server-Sent Events (CONTRACT.md §5): replay after `Last-Event-ID`, then live

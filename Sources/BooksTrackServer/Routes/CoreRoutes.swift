@@ -1,3 +1,4 @@
+import BooksTrackContract
 import Hummingbird
 
 /// The core routes of CONTRACT.md §4 (everything but jobs): health, v1 search, similar books,

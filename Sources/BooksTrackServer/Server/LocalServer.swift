@@ -1,4 +1,5 @@
 import BooksTrackCatalog
+import BooksTrackContract
 import Foundation
 import Hummingbird
 import HummingbirdCore

@@ -1,6 +1,7 @@
 import BTSLanguage
 import BooksTrackContract
 import BooksTrackLibrary
+import Foundation
 
 /// `library show`, `library set`, `library remove`.
 extension LibraryCommand {

@@ -1,6 +1,7 @@
 import BTSLanguage
 import BooksTrackContract
 import BooksTrackLibrary
+import Foundation
 
 /// `library list` and `library search`.
 extension LibraryCommand {

@@ -1,6 +1,8 @@
 import BTSLanguage
+import BTSTerminal
 import BooksTrackContract
 import BooksTrackLibrary
+import Foundation
 
 /// `library list|search|show|set|remove|shelves|stats|export|import`: the user's own library,
 /// a SQLite file at `$XDG_DATA_HOME/bts/library.sqlite`. Every subcommand works offline: none

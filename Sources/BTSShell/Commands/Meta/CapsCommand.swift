@@ -1,6 +1,7 @@
 import BTSLanguage
 import BooksTrackClient
 import BooksTrackContract
+import Foundation
 
 /// `caps [--refresh]`: the server's features and limits, and which commands they gate.
 struct CapsCommand: ShellCommand {

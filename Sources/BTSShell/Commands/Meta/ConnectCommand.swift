@@ -1,6 +1,7 @@
 import BTSLanguage
 import BooksTrackClient
 import BooksTrackContract
+import Foundation
 
 /// `connect URL|PROFILE|embedded`.
 struct ConnectCommand: ShellCommand {

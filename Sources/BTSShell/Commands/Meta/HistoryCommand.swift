@@ -1,4 +1,5 @@
 import BTSLanguage
+import BTSTerminal
 import BooksTrackContract
 
 /// `history`: the saved interactive history, numbered.

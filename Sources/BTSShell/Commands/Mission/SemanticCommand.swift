@@ -1,6 +1,7 @@
 import BTSLanguage
 import BooksTrackClient
 import BooksTrackContract
+import Foundation
 
 /// `semantic QUERY... [--limit N]`; shows the budget afterwards.
 struct SemanticCommand: ShellCommand {
