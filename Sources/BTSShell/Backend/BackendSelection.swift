@@ -72,7 +72,7 @@ public enum BackendSelection {
     public static func parseURL(_ text: String, origin: String) throws(ShellError) -> URL {
         switch ServerURL.parse(text) {
         case .success(let url): return url
-        case .failure(let problem): throw ShellError(.usage, "\(origin): \(problem.message)", code: "INVALID_URL")
+        case .failure(let problem): throw ShellError(.usage, "\(origin): \(problem.message)", code: .invalidURL)
         }
     }
 }

@@ -15,7 +15,7 @@ struct BudgetAdmission {
                 throw ShellError(
                     .rateLimited,
                     "Too many requests: the \(budget.rawValue) budget is spent and resets in \(seconds) s (waiting is off: 'set wait on' to wait)",
-                    code: ErrorCode.rateLimitExceeded.rawValue)
+                    code: .rateLimitExceeded)
             }
             try await countdown(seconds: seconds, label: "the \(budget.rawValue) budget")
         }

@@ -6,7 +6,7 @@ extension CommandGate {
     func require(command: String, api: BooksTrackAPI) async throws(ShellError) {
         if case .unavailable(let reason) = await api.availability(of: feature) {
             throw ShellError(.failure, "'\(command)' is not available on this server: \(reason)",
-                             code: ErrorCode.featureNotAvailable.rawValue)
+                             code: .featureNotAvailable)
         }
     }
 }

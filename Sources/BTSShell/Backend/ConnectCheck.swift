@@ -11,7 +11,7 @@ enum ConnectCheck {
         return ShellError(
             .network,
             "not switching to \(SecretMasking.maskURL(target.label)): \(error.message)\(stays) ('connect --force' switches anyway.)",
-            code: error.code.rawValue)
+            code: error.code)
     }
 }
 

@@ -24,11 +24,11 @@ enum CSVPreflight {
         let size = (try? manager.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.intValue ?? 0
         guard size <= maxBytes else {
             throw ShellError(.usage, String(format: "cannot import '\(path)': it is %.1f MB; the server accepts at most \(JobLimits.maxCSVSize)",
-                                            Double(size) / 1_048_576), range: range, code: ErrorCode.fileTooLarge.rawValue)
+                                            Double(size) / 1_048_576), range: range, code: .fileTooLarge)
         }
         guard size > 0 else { throw ShellError(.usage, "cannot import '\(path)': the file is empty", range: range) }
         if let problem = TextFileCheck.problem(inFileAt: url) {
-            throw ShellError(.usage, "cannot import '\(path)': \(problem.message)", range: range, code: "NOT_TEXT")
+            throw ShellError(.usage, "cannot import '\(path)': \(problem.message)", range: range, code: .notText)
         }
         let head = (try? handle.read(upToCount: 65_536)) ?? Data()
         let text = String(decoding: head, as: UTF8.self)
@@ -51,7 +51,7 @@ enum CSVPreflight {
                 .joined(separator: ", ")
             throw ShellError(.usage,
                              "cannot import '\(path)': no title or ISBN column: the header must name one of \(CSVImportColumn.identifyingHeaders) (found \(found)\(names.count > 12 ? ", …" : ""))",
-                             range: range, code: "CSV_COLUMNS")
+                             range: range, code: .csvColumns)
         }
         guard lines.count >= 2 else {
             throw ShellError(.usage, "cannot import '\(path)': the CSV has a header but no data rows", range: range)
@@ -92,4 +92,11 @@ enum CSVPreflight {
         result.append(current)
         return result
     }
+}
+
+extension ErrorCode {
+    /// A file to import that is not text.
+    static let notText: ErrorCode = "NOT_TEXT"
+    /// A CSV header without a column the import identifies books by.
+    static let csvColumns: ErrorCode = "CSV_COLUMNS"
 }

@@ -8,7 +8,7 @@ extension ISBN {
             return try ISBN(parsing: text)
         } catch {
             throw ShellError(.usage, "\(ErrorCode.invalidISBN.userMessage()): \(error.message)", range: range,
-                             code: ErrorCode.invalidISBN.rawValue)
+                             code: .invalidISBN)
         }
     }
 }

@@ -82,10 +82,10 @@ public struct ShellConfig: Sendable, Hashable {
         }
         let text = String(decoding: data, as: UTF8.self)
         /// An error about the file, said as `PATH:LINE[:COLUMN]: …` (never pointing at the command).
-        func fileError(_ line: Int?, column: Int? = nil, _ message: String, code: String? = nil) -> ShellError {
+        func fileError(_ line: Int?, column: Int? = nil, _ message: String, code: ErrorCode? = nil) -> ShellError {
             var place = path
             if let line { place += ":\(line)" + (column.map { ":\($0)" } ?? "") }
-            var error = ShellError(.usage, "\(place): \(TerminalText.sanitize(message, lines: .flatten))", code: code ?? "CONFIG")
+            var error = ShellError(.usage, "\(place): \(TerminalText.sanitize(message, lines: .flatten))", code: code ?? .config)
             error.pointsIntoSource = false
             return error
         }
@@ -111,13 +111,13 @@ public struct ShellConfig: Sendable, Hashable {
             case .success(let url): profileURL = url
             case .failure(let problem):
                 throw fileError(ConfigLines.line(of: ["profiles", name, "url"], in: text).line,
-                                "profile '\(name)' has an unusable url: \(problem.message)", code: "INVALID_URL")
+                                "profile '\(name)' has an unusable url: \(problem.message)", code: .invalidURL)
             }
             var dialect: APIDialect?
             if let named = profile.dialect, named.lowercased() != "auto" {
                 guard let known = APIDialect(name: named) else {
                     throw fileError(ConfigLines.line(of: ["profiles", name, "dialect"], in: text).line,
-                                    "profile '\(name)' has dialect '\(named)': use auto, v1 or v3", code: "CONFIG")
+                                    "profile '\(name)' has dialect '\(named)': use auto, v1 or v3", code: .config)
                 }
                 dialect = known
             }
@@ -130,7 +130,7 @@ public struct ShellConfig: Sendable, Hashable {
                 var error = ShellError(
                     .usage,
                     "refusing to use \(path): it holds a token but its mode is 0\(mode) (others can read it); run 'chmod 600 \(path)'",
-                    code: "INSECURE_CONFIG")
+                    code: .insecureConfig)
                 error.pointsIntoSource = false
                 throw error
             }
@@ -188,4 +188,13 @@ enum ConfigLines {
         }
         return (headerLine, false)
     }
+}
+
+extension ErrorCode {
+    /// A config file that cannot be used (syntax, an unknown dialect).
+    static let config: ErrorCode = "CONFIG"
+    /// A token in a config file others may read.
+    static let insecureConfig: ErrorCode = "INSECURE_CONFIG"
+    /// A backend URL that is not one (a profile's, `--api`, `BTS_API_URL`, `connect`).
+    static let invalidURL: ErrorCode = "INVALID_URL"
 }

@@ -98,7 +98,7 @@ extension Shell {
                 report(shellError, in: context.source, interactive: context.interactive)
             }
             lastResult = .record([
-                ("error", .record([("code", shellError.code.json), ("message", shellError.message.json),
+                ("error", .record([("code", shellError.code.rawValue.json), ("message", shellError.message.json),
                                    ("status", Int(shellError.status.rawValue).json)])),
             ])
         }

@@ -13,13 +13,14 @@ public struct ShellError: Error, Sendable {
     public var details: [String]
     /// Several diagnostics at once (syntax errors of a whole script); when set, `message` is unused.
     public var diagnostics: [Diagnostic]
-    /// The code reported in `$_` (`NOT_FOUND`, `EXPECT_FAILED`, …).
-    public var code: String
+    /// The code reported in `$_` (`NOT_FOUND`, `EXPECT_FAILED`, …): the contract's codes and the
+    /// shell's own, each declared as an `ErrorCode` static beside the code that throws it.
+    public var code: ErrorCode
     /// False for an error about another file (the config file): it is not shown under the command.
     public var pointsIntoSource = true
 
     public init(_ status: ExitStatus, _ message: String, range: SourceRange? = nil, details: [String] = [],
-                code: String? = nil) {
+                code: ErrorCode? = nil) {
         self.status = status
         self.message = message
         self.range = range
@@ -43,7 +44,7 @@ public struct ShellError: Error, Sendable {
         let status = ExitStatus(error.category)
         var details: [String] = []
         if let detail = error.userDetail { details.append(detail) }
-        self.init(status, error.message, range: range, details: details, code: error.code.rawValue)
+        self.init(status, error.message, range: range, details: details, code: error.code)
     }
 
     /// Interrupted by Ctrl-C.
@@ -51,15 +52,23 @@ public struct ShellError: Error, Sendable {
         ShellError(.interrupted, message)
     }
 
-    static func defaultCode(_ status: ExitStatus) -> String {
+    static func defaultCode(_ status: ExitStatus) -> ErrorCode {
         switch status {
-        case .ok: return "OK"
-        case .failure: return "COMMAND_FAILED"
-        case .usage: return "USAGE"
-        case .network: return "NETWORK_ERROR"
-        case .expectationFailed: return "EXPECT_FAILED"
-        case .rateLimited: return "RATE_LIMIT_EXCEEDED"
-        case .interrupted: return "INTERRUPTED"
+        case .ok: return .ok
+        case .failure: return .commandFailed
+        case .usage: return .usage
+        case .network: return .networkError
+        case .expectationFailed: return .expectFailed
+        case .rateLimited: return .rateLimitExceeded
+        case .interrupted: return .interrupted
         }
     }
+}
+
+extension ErrorCode {
+    /// The shell's codes for an exit status without a more precise code.
+    static let ok: ErrorCode = "OK"
+    static let commandFailed: ErrorCode = "COMMAND_FAILED"
+    static let usage: ErrorCode = "USAGE"
+    static let interrupted: ErrorCode = "INTERRUPTED"
 }

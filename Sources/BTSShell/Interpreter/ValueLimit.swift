@@ -1,3 +1,4 @@
+import BooksTrackContract
 /// The bound on one value built by the shell (an interpolated word, a variable): doubling a
 /// variable 30 times used to reach 10.8 GB of memory.
 enum ValueLimit {
@@ -9,6 +10,11 @@ enum ValueLimit {
         ShellError(
             .failure,
             "the value is too large (over \(maxBytes / (1024 * 1024)) MB; it reached \(bytes / (1024 * 1024)) MB)",
-            code: "VALUE_TOO_LARGE")
+            code: .valueTooLarge)
     }
+}
+
+extension ErrorCode {
+    /// A value over the shell's size limit.
+    static let valueTooLarge: ErrorCode = "VALUE_TOO_LARGE"
 }

@@ -132,7 +132,7 @@ struct VariableScope: Sendable {
                     if value.isNull { return .success(.array([])) }
                     return .failure(ShellError(
                         .failure, "cannot read '[*]': \(prefix) is \(Self.describe(value)), not an array",
-                        range: reference.range(throughComponent: index), code: "MISSING_VALUE"))
+                        range: reference.range(throughComponent: index), code: .missingValue))
                 }
                 var collected: [JSONValue] = []
                 for element in elements {
@@ -149,7 +149,7 @@ struct VariableScope: Sendable {
                 let range = reference.range(throughComponent: index)
                 let prefix = "${\(reference.name)\(ValuePath(Array(components.prefix(index))))}"
                 return .failure(ShellError(.failure, Self.missingMessage(component, in: value, prefix: prefix),
-                                           range: range, code: "MISSING_VALUE"))
+                                           range: range, code: .missingValue))
             }
             value = next
             index += 1
@@ -189,4 +189,9 @@ struct VariableScope: Sendable {
         case .object: return "an object"
         }
     }
+}
+
+extension ErrorCode {
+    /// A `${…}` path that leads nowhere.
+    static let missingValue: ErrorCode = "MISSING_VALUE"
 }

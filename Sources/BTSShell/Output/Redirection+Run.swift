@@ -1,6 +1,7 @@
 import BTSLanguage
 import BTSTerminal
 import BTSTerminalText
+import BooksTrackContract
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -88,7 +89,7 @@ extension Shell {
             descriptor = Glibc.open(resolvePath(path).path, flags, 0o644)
             guard descriptor >= 0 else {
                 throw ShellError(.failure, "cannot write '\(path)': \(String(cString: strerror(errno)))",
-                                 range: word.range, code: "WRITE_FAILED")
+                                 range: word.range, code: .writeFailed)
             }
         case .pipe:
             break
@@ -108,7 +109,7 @@ extension Shell {
         case .write, .append:
             if let problem = Self.writeAll(bytes, to: descriptor) {
                 throw ShellError(.failure, "cannot write '\(shownPath)': \(problem)", range: redirection.range,
-                                 code: "WRITE_FAILED")
+                                 code: .writeFailed)
             }
             if let failure { throw failure }
         case .pipe(let pipeline):
@@ -136,12 +137,12 @@ extension Shell {
         var stdin: [Int32] = [-1, -1]
         var stdout: [Int32] = [-1, -1]
         guard makePipe(&stdin) else {
-            throw ShellError(.failure, "cannot run the pipeline: \(String(cString: strerror(errno)))", code: "PIPELINE_FAILED")
+            throw ShellError(.failure, "cannot run the pipeline: \(String(cString: strerror(errno)))", code: .pipelineFailed)
         }
         if output != nil, !makePipe(&stdout) {
             Glibc.close(stdin[0])
             Glibc.close(stdin[1])
-            throw ShellError(.failure, "cannot run the pipeline: \(String(cString: strerror(errno)))", code: "PIPELINE_FAILED")
+            throw ShellError(.failure, "cannot run the pipeline: \(String(cString: strerror(errno)))", code: .pipelineFailed)
         }
         let child = ForegroundProcess.shell(pipeline, stdin: stdin[0], stdout: output != nil ? stdout[1] : nil)
         Glibc.close(stdin[0])
@@ -149,7 +150,7 @@ extension Shell {
         guard let child else {
             Glibc.close(stdin[1])
             if output != nil { Glibc.close(stdout[0]) }
-            throw ShellError(.failure, "cannot run /bin/sh for the pipeline", code: "PIPELINE_FAILED")
+            throw ShellError(.failure, "cannot run /bin/sh for the pipeline", code: .pipelineFailed)
         }
         let writeEnd = stdin[1]
         let readEnd = stdout[0]
@@ -205,4 +206,11 @@ extension Shell {
     private static let ignoreBrokenPipes: Void = {
         signal(SIGPIPE, SIG_IGN)
     }()
+}
+
+extension ErrorCode {
+    /// Output that could not be written (a redirection, `library export`, stdout).
+    static let writeFailed: ErrorCode = "WRITE_FAILED"
+    /// A `| command` pipeline that could not be started.
+    static let pipelineFailed: ErrorCode = "PIPELINE_FAILED"
 }

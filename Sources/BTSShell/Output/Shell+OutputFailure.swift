@@ -15,7 +15,7 @@ extension Shell {
     public func settleOutput(_ status: Int32) -> Int32 {
         guard let code = sink.outputFailure else { return status }
         if code == EPIPE { return 128 + SIGPIPE }
-        report(ShellError(.failure, "cannot write the output: \(String(cString: strerror(code)))", code: "WRITE_FAILED"),
+        report(ShellError(.failure, "cannot write the output: \(String(cString: strerror(code)))", code: .writeFailed),
                in: nil, interactive: false)
         return status == 0 ? ExitStatus.failure.rawValue : status
     }

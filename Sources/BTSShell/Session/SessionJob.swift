@@ -149,11 +149,11 @@ struct SessionJobs: Sendable, Hashable {
         let text = reference ?? "last"
         // An empty value (`watch "$unset"`) names no job: said at once, never asked of the server.
         guard !text.trimmingCharacters(in: .whitespaces).isEmpty else {
-            throw ShellError(.usage, "no job given: name a job id, or 'last' for the most recent job", code: "NO_JOB")
+            throw ShellError(.usage, "no job given: name a job id, or 'last' for the most recent job", code: .noJob)
         }
         if text == "last" {
             guard let last = all.last else {
-                throw ShellError(.failure, "no job has been started in this session ('last' needs one)", code: "NO_JOB")
+                throw ShellError(.failure, "no job has been started in this session ('last' needs one)", code: .noJob)
             }
             return (last.id, last)
         }
@@ -168,4 +168,9 @@ struct SessionJobs: Sendable, Hashable {
         if let total { all[index].totalCount = total }
         save()
     }
+}
+
+extension ErrorCode {
+    /// No job named, or `last` before any job.
+    static let noJob: ErrorCode = "NO_JOB"
 }

@@ -1,4 +1,5 @@
 import BooksTrackClient
+import BooksTrackContract
 import BooksTrackServer
 import Foundation
 import Testing
@@ -134,5 +135,21 @@ struct ExitCodeTests {
             let words = harness.out.split(whereSeparator: { $0 == " " || $0 == "\n" }).joined(separator: " ")
             #expect(words.contains("unavailable on this server: semantic_search is disabled"))
         }
+    }
+}
+
+/// The shell's own error codes are `ErrorCode` statics beside the code that throws them; `$_` carries
+/// them as the contract's codes are carried.
+@Suite("shell error codes")
+struct ShellErrorCodeTests {
+    @Test func failuresReportTheirTypedCodes() async throws {
+        try await withShell { harness in
+            try harness.write("binary.csv", "Title,Author\n\u{0}\u{1}\u{2}\n")
+            #expect(await harness.run("import binary.csv") == 2)
+            #expect(await harness.lastResult()["error"]?["code"]?.stringValue == ErrorCode.notText.rawValue)
+            #expect(await harness.run("expect 1 == 2") == 4)
+            #expect(await harness.lastResult()["error"]?["code"]?.stringValue == ErrorCode.expectFailed.rawValue)
+        }
+        #expect(ShellError(.failure, "x").code == .commandFailed && ShellError(.usage, "x").code == .usage)
     }
 }

@@ -30,7 +30,7 @@ struct JobLimitsTests {
             try CSVPreflight.check(over, shownAs: "over.csv", range: nil, columns: true)
             Issue.record("a file one byte over the limit passed")
         } catch {
-            #expect(error.code == ErrorCode.fileTooLarge.rawValue)
+            #expect(error.code == .fileTooLarge)
             #expect(error.message.hasSuffix("at most \(JobLimits.maxCSVSize)"), "\(error.message)")
         }
     }

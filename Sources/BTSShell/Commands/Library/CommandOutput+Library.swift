@@ -31,7 +31,7 @@ extension CommandOutput {
             }
         } catch {
             throw ShellError(.failure, "job \(jobID) finished, but its books could not be saved to your library: \(error.message) ('results \(jobID)' saves them again)",
-                             code: "LIBRARY_ERROR")
+                             code: .libraryError)
         }
         context.libraryChanged()
         output.addLibrary(summary, refreshOnly: { if case .batch = results { return true } else { return false } }())

@@ -114,7 +114,7 @@ extension LibraryCommand {
     static func remove(_ words: [BoundValue], library: BookLibrary) async throws -> CommandOutput {
         let found = try await book(words, library: library)
         guard try await library.remove(id: found.id) else {
-            throw ShellError(.failure, "\(handleLine(found)) was already removed", code: ErrorCode.notFound.rawValue)
+            throw ShellError(.failure, "\(handleLine(found)) was already removed", code: .notFound)
         }
         let value = JSONValue.record([("removed", found.json)])
         return CommandOutput(value: value, view: .text("Removed \(handleLine(found))."))

@@ -99,7 +99,7 @@ extension LibraryCommand {
             throw ShellError(.usage, "cannot export to '\(path)': it is \(kind); bts writes only regular files",
                              range: file?.word.range)
         } catch .cannotWrite(let reason) {
-            throw ShellError(.failure, "cannot write '\(path)': \(reason)", range: file?.word.range, code: "WRITE_FAILED")
+            throw ShellError(.failure, "cannot write '\(path)': \(reason)", range: file?.word.range, code: .writeFailed)
         }
         try Self.reportUnreadable(export, library: library)
         let value = JSONValue.record([("file", url.path.json), ("format", "goodreads".json), ("count", count.json)])

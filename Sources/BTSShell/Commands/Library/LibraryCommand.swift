@@ -98,10 +98,10 @@ struct LibraryCommand: ShellCommand {
         case .one(let book): return book
         case .none:
             throw ShellError(.failure, "no book in your library matches '\(reference)' ('library search' finds words anywhere)",
-                             range: range, code: ErrorCode.notFound.rawValue)
+                             range: range, code: .notFound)
         case .ambiguous(let books):
             throw ShellError(.failure, "'\(reference)' matches \(books.count == 10 ? "10 or more" : String(books.count)) books; name one by ISBN or library ID",
-                             range: range, details: books.map(Self.handleLine), code: "AMBIGUOUS")
+                             range: range, details: books.map(Self.handleLine), code: .ambiguous)
         }
     }
 
@@ -126,4 +126,9 @@ struct LibraryCommand: ShellCommand {
         return CommandOutput(value: value, view: .table(columns: bookColumns, rowsKey: "books",
                                                          footer: books.isEmpty ? nil : footer, empty: empty))
     }
+}
+
+extension ErrorCode {
+    /// A book reference that matches several books.
+    static let ambiguous: ErrorCode = "AMBIGUOUS"
 }

@@ -32,7 +32,7 @@ struct SaveCommand: ShellCommand {
         guard !books.isEmpty else {
             let what = result == .null ? "there is no last result yet" : "the last result has no books"
             throw ShellError(.failure, "nothing to save: \(what) (run search, similar, semantic, recommend or enrich first)",
-                             code: "NOTHING_TO_SAVE")
+                             code: .nothingToSave)
         }
         let library = try context.library()
         let summary: SaveSummary
@@ -59,4 +59,9 @@ struct SaveCommand: ShellCommand {
         if let job = result["jobId"]?.stringValue { return .importJob(job) }
         return .search()
     }
+}
+
+extension ErrorCode {
+    /// `save` with no books in `$_`.
+    static let nothingToSave: ErrorCode = "NOTHING_TO_SAVE"
 }

@@ -17,7 +17,7 @@ extension Shell {
         if let library = openedLibrary.library { return library }
         guard let path = Self.libraryPath(environment: options.environment) else {
             throw ShellError(.failure, "cannot find the library: neither XDG_DATA_HOME nor HOME is an absolute path",
-                             code: "LIBRARY_UNAVAILABLE")
+                             code: .libraryUnavailable)
         }
         do {
             let library = try BookLibrary(path: path)
@@ -51,11 +51,11 @@ extension ShellError {
     /// A library failure in the shell's terms: a bad value is a usage error (2), the rest fail (1).
     init(_ error: LibraryError, range: SourceRange? = nil) {
         switch error {
-        case .notFound: self.init(.failure, error.message, range: range, code: ErrorCode.notFound.rawValue)
+        case .notFound: self.init(.failure, error.message, range: range, code: .notFound)
         case .invalidValue, .unreadableFile: self.init(.usage, error.message, range: range)
-        case .busy: self.init(.failure, error.message, range: range, code: "LIBRARY_BUSY")
-        case .damaged, .unreadableBooks: self.init(.failure, error.message, range: range, code: "LIBRARY_DAMAGED")
-        default: self.init(.failure, error.message, range: range, code: "LIBRARY_ERROR")
+        case .busy: self.init(.failure, error.message, range: range, code: .libraryBusy)
+        case .damaged, .unreadableBooks: self.init(.failure, error.message, range: range, code: .libraryDamaged)
+        default: self.init(.failure, error.message, range: range, code: .libraryError)
         }
     }
 }
@@ -80,4 +80,15 @@ extension Shell {
             for handle in handles.reversed() { context.noteBook(isbn: handle.isbn13, title: handle.title) }
         }
     }
+}
+
+extension ErrorCode {
+    /// No place for the library (neither XDG_DATA_HOME nor HOME absolute).
+    static let libraryUnavailable: ErrorCode = "LIBRARY_UNAVAILABLE"
+    /// The library is locked by another process.
+    static let libraryBusy: ErrorCode = "LIBRARY_BUSY"
+    /// The library file is damaged or holds unreadable books.
+    static let libraryDamaged: ErrorCode = "LIBRARY_DAMAGED"
+    /// Any other library failure.
+    static let libraryError: ErrorCode = "LIBRARY_ERROR"
 }

@@ -22,7 +22,7 @@ extension SimilarCommand {
         let seeds = Array(candidates.filter { $0.isbn13 != nil }.prefix(librarySeeds))
         guard !seeds.isEmpty else {
             throw ShellError(.failure, "your \(where_) has no books with an ISBN to start from ('save' or 'import' adds some)",
-                             code: ErrorCode.notFound.rawValue)
+                             code: .notFound)
         }
         try await BudgetAdmission.announce(seeds.count, of: budget, command: "similar --library", in: context)
         var scores: [String: (item: SimilarResults.Item, score: Double, because: String)] = [:]

@@ -21,11 +21,11 @@ struct CancelCommand: JobCommand {
         let v3 = try await context.backend().api.dialect == .v3
         guard record != nil || v3 else {
             throw ShellError(.failure, "cannot cancel job \(id): the job is unknown (no job with that id was started or remembered for this backend; 'jobs' lists them)",
-                             code: ErrorCode.notFound.rawValue)
+                             code: .notFound)
         }
         guard let token = record?.token ?? (v3 ? "" : nil) else {
             throw ShellError(.failure, "cannot cancel job \(id): its token is known only to the session that started it",
-                             code: ErrorCode.unauthorized.rawValue)
+                             code: .unauthorized)
         }
         let response = try await context.call(budget: Self.budget, gate: Self.gate, command: Self.name) { api in
             try await api.cancelJob(id, token: token, pipeline: record?.pipeline)

@@ -36,7 +36,7 @@ struct ExpectCommand: ShellCommand {
         guard passed else {
             let text = command.arguments.map(\.word.sourceForm).joined(separator: " ")
             throw ShellError(.expectationFailed, "expectation failed: \(text)", range: command.range, details: details,
-                             code: "EXPECT_FAILED")
+                             code: .expectFailed)
         }
         return nil
     }
@@ -154,4 +154,9 @@ struct ExpectCommand: ShellCommand {
         if negated { passed.toggle() }
         return (passed, details)
     }
+}
+
+extension ErrorCode {
+    /// A failed `expect`.
+    static let expectFailed: ErrorCode = "EXPECT_FAILED"
 }

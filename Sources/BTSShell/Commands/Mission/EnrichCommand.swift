@@ -99,7 +99,7 @@ struct EnrichCommand: ShellCommand {
                 isbns.append(try ISBN(parsing: text).value)
             } catch {
                 throw ShellError(.usage, "\(url.lastPathComponent):\(number + 1): '\(text)': \(ErrorCode.invalidISBN.userMessage()): \(error.message)",
-                                 range: range, code: ErrorCode.invalidISBN.rawValue)
+                                 range: range, code: .invalidISBN)
             }
         }
         guard !isbns.isEmpty else { throw ShellError(.usage, "'\(url.path)' holds no ISBN", range: range) }

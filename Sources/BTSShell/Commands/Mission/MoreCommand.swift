@@ -38,9 +38,14 @@ struct MoreCommand: ShellCommand {
         }
         let next = last.offset + last.count
         guard last.count > 0, next < last.total else {
-            throw ShellError(.failure, "no more results for '\(last.query)': all \(last.total) shown", code: "NO_MORE_RESULTS")
+            throw ShellError(.failure, "no more results for '\(last.query)': all \(last.total) shown", code: .noMoreResults)
         }
         let form: SearchCommand.Form = last.kind == "author" ? .author(last.query, label: "more") : .title(last.query)
         return try await SearchCommand(form: form, limit: limit ?? last.limit, skip: next).run(in: context)
     }
+}
+
+extension ErrorCode {
+    /// `more` after the last page.
+    static let noMoreResults: ErrorCode = "NO_MORE_RESULTS"
 }

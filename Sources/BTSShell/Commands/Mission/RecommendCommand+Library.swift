@@ -55,7 +55,7 @@ extension RecommendCommand {
         guard seeds.contains(where: { $0.weight > 0 }) else {
             throw ShellError(.failure, "none of your library's books is in the bundled catalog with shelves to go by "
                              + "('save' or 'import' adds some; rated and read books count most)",
-                             code: ErrorCode.notFound.rawValue)
+                             code: .notFound)
         }
         // A few extra: books held under another edition's ISBN are dropped below.
         let found: [PersonalRecommendation]

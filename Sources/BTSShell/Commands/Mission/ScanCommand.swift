@@ -58,7 +58,7 @@ struct ScanCommand: ShellCommand {
         do throws(BooksTrackError) {
             _ = try BooksTrackAPI.checkedPhotos(urls)
         } catch {
-            throw ShellError(.usage, error.message, range: range, code: error.code.rawValue)
+            throw ShellError(.usage, error.message, range: range, code: error.code)
         }
         let response = try await context.call(budget: Self.budget, gate: Self.gate, command: Self.name) { api in
             try await api.scan(photos: urls)

@@ -173,7 +173,7 @@ struct SearchCommand: ShellCommand {
         // that match nothing succeed with an empty list.
         guard !response.value.items.isEmpty else {
             throw ShellError(.failure, "No book with ISBN \(isbn.value) in the catalog.",
-                             range: BoundValue.range(of: words), code: ErrorCode.notFound.rawValue)
+                             range: BoundValue.range(of: words), code: .notFound)
         }
         return .search(response.value, query: isbn.value, kind: "isbn")
     }

@@ -99,18 +99,25 @@ struct WatchCommand: ShellCommand {
         case .failed(let code, let message, _)?:
             context.jobs.update(id, status: "failed")
             throw ShellError(.failure, "job \(id) failed: \([code, message].compactMap { $0 }.joined(separator: ": "))",
-                             code: code ?? "JOB_FAILED")
+                             code: code.map(ErrorCode.init(rawValue:)) ?? .jobFailed)
         case .canceled?:
             context.jobs.update(id, status: "canceled")
-            throw ShellError(.failure, "job \(id) was canceled", code: "JOB_CANCELED")
+            throw ShellError(.failure, "job \(id) was canceled", code: .jobCanceled)
         case .notFound(let message)?:
-            throw ShellError(.failure, message ?? "job \(id) not found", code: ErrorCode.notFound.rawValue)
+            throw ShellError(.failure, message ?? "job \(id) not found", code: .notFound)
         case .unauthorized?:
-            throw ShellError(.failure, "the server refused the job's token for \(id)", code: ErrorCode.unauthorized.rawValue)
+            throw ShellError(.failure, "the server refused the job's token for \(id)", code: .unauthorized)
         case .unreachable(let reason)?:
-            throw ShellError(.network, "lost the server while watching job \(id): \(reason)", code: ErrorCode.networkError.rawValue)
+            throw ShellError(.network, "lost the server while watching job \(id): \(reason)", code: .networkError)
         case .detached?, nil:
             throw ShellError(.failure, "the progress stream of job \(id) ended without a final status")
         }
     }
+}
+
+extension ErrorCode {
+    /// A watched job that was canceled.
+    static let jobCanceled: ErrorCode = "JOB_CANCELED"
+    /// A watched job that failed without a code of its own.
+    static let jobFailed: ErrorCode = "JOB_FAILED"
 }
