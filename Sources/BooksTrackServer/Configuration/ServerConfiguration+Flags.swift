@@ -16,8 +16,8 @@ extension ServerConfiguration {
         --port N, -p N                  port to bind (default \(KnownBackend.localPort); 0 = any free port)
         --cache-dir PATH                catalog cache directory
         --rate-limit CLASS=N/UNIT       set one limit, e.g. semantic=10/min, global=2000/hour, search=off
-        \(helpLines("(classes: " + BudgetClass.allCases.map(\.rawValue).joined(separator: " ") + ";"))
-                                        units: s, min, hour, day, or Ns such as 30s)
+        \(helpLines("(classes: " + BudgetClass.allCases.map(\.rawValue).joined(separator: " ")
+            + "; units: s, min, hour, day, or Ns such as 30s)"))
         --rate-limits on|off            turn every limit on or off (default on)
         --no-rate-limits                the same as --rate-limits off
         --disable FEATURE[,FEATURE]     switch a feature off:
