@@ -3,7 +3,10 @@ import Foundation
 
 extension BookData {
     /// Keys read for each field, first present wins (the spellings of every shape the API sends).
-    static let isbnKeys = ["isbn13", "isbn", "isbn_13", "isbn10", "isbn_10"]
+    /// `isbnKeys` is also what the shell's completion harvests ISBNs by.
+    public static let isbnKeys = ["isbn13", "isbn", "isbn_13", "isbn10", "isbn_10"]
+    /// The key of a list of ISBNs (its first is the book's when no single ISBN key is present).
+    public static let isbnListKey = "isbns"
     static let coverKeys = ["coverUrl", "coverURL", "cover_url", "coverImageURL", "image_url"]
 
     /// The books anywhere in a command's result (the shell's `$_`): every object with a string
@@ -60,7 +63,7 @@ extension BookData {
     static func book(_ m: [String: JSONValue]) -> BookData? {
         guard let title = m["title"]?.stringValue, !title.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
         let isbn = isbnKeys.lazy.compactMap { m[$0]?.stringValue ?? m[$0]?.intValue.map(String.init) }.first
-            ?? m["isbns"]?.arrayValue?.first?.stringValue
+            ?? m[isbnListKey]?.arrayValue?.first?.stringValue
         var authors: [String] = []
         switch m["authors"] {
         case .array(let list)?: authors = list.compactMap { $0.stringValue ?? $0["name"]?.stringValue }

@@ -1,8 +1,10 @@
 import BooksTrackContract
+import BooksTrackLibrary
 
 extension CompletionContext {
-    /// Keys whose string value (or array of strings, for `isbns`) is an ISBN.
-    static let isbnKeys = ["isbn", "isbn13", "isbn10", "isbn_13", "isbn_10", "isbns"]
+    /// Keys whose string value (or array of strings, for `isbns`) is an ISBN: the library's
+    /// spellings (`BookData`, which reads `$_` for `save`), so both read the same fields.
+    static let isbnKeys = BookData.isbnKeys + [BookData.isbnListKey]
     /// Keys whose string value is a job id.
     static let jobKeys = ["jobId", "job_id"]
 

@@ -1,4 +1,5 @@
 import BooksTrackContract
+import BooksTrackLibrary
 import Testing
 @testable import BTSShell
 
@@ -90,6 +91,19 @@ struct CompletionContextTests {
         #expect(Set(context.titles.sortedKeys.compactMap { context.titles.payload(for: $0) })
                 == ["Dune", "Untitled ISBN-less", "Foundation"])
         #expect(context.jobs.map(\.id) == ["job-42"])
+    }
+
+    /// Completion and `save` read ISBNs from the same keys (`BookData.isbnKeys`): every spelling
+    /// `save` would store is offered by completion.
+    @Test("harvest reads every ISBN spelling the library reads")
+    func harvestSharesTheLibrarysISBNKeys() {
+        for key in BookData.isbnKeys {
+            let book: JSONValue = .object(["title": .string("Dune"), key: .string("9780441172719"), "authors": .array([.string("Frank Herbert")])])
+            var context = CompletionContext()
+            context.harvest(.array([book]))
+            #expect(context.isbns.sortedKeys == ["9780441172719"], "\(key)")
+            #expect(BookData.books(in: .array([book])).map(\.isbn13) == ["9780441172719"], "\(key)")
+        }
     }
 
     @Test("harvest is bounded for deep or huge values")
