@@ -39,7 +39,7 @@ public struct InteractiveTerminal: Sendable {
     public static func makeHistory(registry: CommandRegistry = .standard,
                                    environment: [String: String] = ProcessInfo.processInfo.environment)
         -> HistoryStore? {
-        guard let url = HistoryStore.defaultFileURL(environment: environment) else { return nil }
+        guard let url = XDGPaths(environment: environment).historyFile else { return nil }
         let store = HistoryStore(fileURL: url, filter: historyFilter(registry: registry))
         _ = try? store.load()
         return store

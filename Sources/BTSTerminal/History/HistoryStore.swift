@@ -3,8 +3,8 @@ import Foundation
 import Glibc
 #endif
 
-/// The persistent command history: `$XDG_STATE_HOME/bts/history` (default
-/// `~/.local/state/bts/history`), shared by concurrent sessions.
+/// The persistent command history in one file (the shell's `XDGPaths.historyFile`), shared by
+/// concurrent sessions.
 ///
 /// - Every accepted line is appended to the file at once (O_APPEND under `flock`), so nothing is
 ///   lost when the shell is killed (SIGTERM, SIGHUP) and concurrent shells interleave safely.
@@ -33,21 +33,6 @@ public final class HistoryStore: Sendable {
         self.limit = max(1, limit)
         self.filter = filter
         state = HistoryState()
-    }
-
-    /// `$XDG_STATE_HOME/bts/history` when XDG_STATE_HOME is an absolute path, else
-    /// `$HOME/.local/state/bts/history`; nil when no home directory is known.
-    public static func defaultFileURL(environment: [String: String] = ProcessInfo.processInfo.environment)
-        -> URL? {
-        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
-            return URL(fileURLWithPath: state).appendingPathComponent("bts").appendingPathComponent("history")
-        }
-        var home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 }
-        if home == nil, let entry = getpwuid(getuid()), let directory = entry.pointee.pw_dir {
-            home = String(cString: directory)
-        }
-        guard let home else { return nil }
-        return URL(fileURLWithPath: home).appendingPathComponent(".local/state/bts/history")
     }
 
     /// Reads the file (creating it and its directories if needed), keeps the newest `limit`

@@ -164,15 +164,6 @@ struct HistoryStoreTests {
         #expect(lines.allSatisfy { $0.hasPrefix("new ") || $0.hasPrefix("old ") })
     }
 
-    @Test("default location follows XDG_STATE_HOME, else HOME/.local/state")
-    func defaultLocation() {
-        #expect(HistoryStore.defaultFileURL(environment: ["XDG_STATE_HOME": "/x/state", "HOME": "/h"])?.path
-            == "/x/state/bts/history")
-        #expect(HistoryStore.defaultFileURL(environment: ["XDG_STATE_HOME": "relative", "HOME": "/h"])?.path
-            == "/h/.local/state/bts/history")
-        #expect(HistoryStore.defaultFileURL(environment: ["HOME": "/h"])?.path == "/h/.local/state/bts/history")
-    }
-
     @Test("an unwritable location is reported as data, recording continues in memory")
     func unwritable() throws {
         let temp = try HistoryTempDirectory()

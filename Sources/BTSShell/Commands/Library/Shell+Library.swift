@@ -16,7 +16,7 @@ extension Shell {
     func library() throws(ShellError) -> BookLibrary {
         if let library = openedLibrary.library { return library }
         guard let path = Self.libraryPath(environment: options.environment) else {
-            throw ShellError(.failure, "cannot find the library: neither XDG_DATA_HOME nor HOME is an absolute path",
+            throw ShellError(.failure, "cannot find the library: XDG_DATA_HOME is not an absolute path and no home directory is known",
                              code: .libraryUnavailable)
         }
         do {
@@ -35,7 +35,7 @@ extension Shell {
     /// Where the library lives for `environment`.
     static func libraryPath(environment: [String: String]) -> URL? {
         if let file = environment["BTS_LIBRARY"], file.hasPrefix("/") { return URL(fileURLWithPath: file) }
-        return LibraryLocation.defaultPath(environment: environment)
+        return XDGPaths(environment: environment).libraryFile
     }
 
     /// The library for completion: the open one, or the file when it exists (never creates it).
@@ -83,7 +83,7 @@ extension Shell {
 }
 
 extension ErrorCode {
-    /// No place for the library (neither XDG_DATA_HOME nor HOME absolute).
+    /// No place for the library (XDGPaths.libraryFile is nil).
     static let libraryUnavailable: ErrorCode = "LIBRARY_UNAVAILABLE"
     /// The library is locked by another process.
     static let libraryBusy: ErrorCode = "LIBRARY_BUSY"

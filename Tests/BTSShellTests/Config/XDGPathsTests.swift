@@ -1,0 +1,40 @@
+import Foundation
+import Testing
+
+@testable import BTSShell
+
+/// One XDG rule for every location of bts (config, caches, state, history, the library): it used to
+/// be three helpers with three behaviours (a relative HOME taken as is by two, refused by the third).
+@Suite struct XDGPathsTests {
+    static let variables = ["XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME", "XDG_DATA_HOME"]
+
+    func path(_ url: URL?) -> String? {
+        url.map { $0.path.hasSuffix("/") ? String($0.path.dropLast()) : $0.path }
+    }
+
+    @Test func absoluteVariablesWinThenHome() {
+        let set = XDGPaths(environment: ["XDG_CONFIG_HOME": "/x/config", "XDG_CACHE_HOME": "/x/cache",
+                                         "XDG_STATE_HOME": "/x/state", "XDG_DATA_HOME": "/x/data", "HOME": "/h"])
+        #expect(path(set.configFile) == "/x/config/bts/config.toml")
+        #expect(path(set.cacheDirectory) == "/x/cache/bts")
+        #expect(path(set.historyFile) == "/x/state/bts/history")
+        #expect(path(set.libraryFile) == "/x/data/bts/library.sqlite")
+        // Relative variables are ignored, for every location alike.
+        let relative = XDGPaths(environment: ["XDG_CONFIG_HOME": "c", "XDG_CACHE_HOME": "k",
+                                              "XDG_STATE_HOME": "s", "XDG_DATA_HOME": "d", "HOME": "/h"])
+        #expect(path(relative.configFile) == "/h/.config/bts/config.toml")
+        #expect(path(relative.cacheDirectory) == "/h/.cache/bts")
+        #expect(path(relative.historyFile) == "/h/.local/state/bts/history")
+        #expect(path(relative.libraryFile) == "/h/.local/share/bts/library.sqlite")
+    }
+
+    @Test(arguments: XDGPathsTests.variables)
+    func aRelativeOrMissingHomeIsNoHome(_ variable: String) {
+        // HOME must be absolute; else the passwd entry's home; else no location.
+        #expect(path(XDGPaths.directory(variable, fallback: "f", environment: ["HOME": "rel"], passwdHome: { "/pw" })) == "/pw/f")
+        #expect(path(XDGPaths.directory(variable, fallback: "f", environment: [:], passwdHome: { "/pw" })) == "/pw/f")
+        #expect(XDGPaths.directory(variable, fallback: "f", environment: ["HOME": ""], passwdHome: { nil }) == nil)
+        #expect(XDGPaths.directory(variable, fallback: "f", environment: [variable: "rel"], passwdHome: { "also-rel" }) == nil)
+        #expect(path(XDGPaths.directory(variable, fallback: "f", environment: [variable: "/v"], passwdHome: { nil })) == "/v")
+    }
+}
