@@ -12,20 +12,17 @@ import Testing
         url.map { $0.path.hasSuffix("/") ? String($0.path.dropLast()) : $0.path }
     }
 
-    @Test func absoluteVariablesWinThenHome() {
-        let set = XDGPaths(environment: ["XDG_CONFIG_HOME": "/x/config", "XDG_CACHE_HOME": "/x/cache",
-                                         "XDG_STATE_HOME": "/x/state", "XDG_DATA_HOME": "/x/data", "HOME": "/h"])
-        #expect(path(set.configFile) == "/x/config/bts/config.toml")
-        #expect(path(set.cacheDirectory) == "/x/cache/bts")
-        #expect(path(set.historyFile) == "/x/state/bts/history")
-        #expect(path(set.libraryFile) == "/x/data/bts/library.sqlite")
-        // Relative variables are ignored, for every location alike.
-        let relative = XDGPaths(environment: ["XDG_CONFIG_HOME": "c", "XDG_CACHE_HOME": "k",
-                                              "XDG_STATE_HOME": "s", "XDG_DATA_HOME": "d", "HOME": "/h"])
-        #expect(path(relative.configFile) == "/h/.config/bts/config.toml")
-        #expect(path(relative.cacheDirectory) == "/h/.cache/bts")
-        #expect(path(relative.historyFile) == "/h/.local/state/bts/history")
-        #expect(path(relative.libraryFile) == "/h/.local/share/bts/library.sqlite")
+    /// Absolute variables win; relative ones are ignored, for every location alike.
+    @Test(arguments: [
+        (["XDG_CONFIG_HOME": "/x/config", "XDG_CACHE_HOME": "/x/cache", "XDG_STATE_HOME": "/x/state",
+          "XDG_DATA_HOME": "/x/data", "HOME": "/h"],
+         ["/x/config/bts/config.toml", "/x/cache/bts", "/x/state/bts/history", "/x/data/bts/library.sqlite"]),
+        (["XDG_CONFIG_HOME": "c", "XDG_CACHE_HOME": "k", "XDG_STATE_HOME": "s", "XDG_DATA_HOME": "d", "HOME": "/h"],
+         ["/h/.config/bts/config.toml", "/h/.cache/bts", "/h/.local/state/bts/history", "/h/.local/share/bts/library.sqlite"]),
+    ])
+    func absoluteVariablesWinThenHome(_ environment: [String: String], _ expected: [String]) {
+        let paths = XDGPaths(environment: environment)
+        #expect([paths.configFile, paths.cacheDirectory, paths.historyFile, paths.libraryFile].map(path) == expected)
     }
 
     @Test(arguments: XDGPathsTests.variables)
