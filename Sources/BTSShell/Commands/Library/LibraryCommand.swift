@@ -35,18 +35,23 @@ struct LibraryCommand: ShellCommand {
     var action: Action
 
     init(_ resolved: ResolvedCommand) throws(ShellError) {
+        // The subcommands' names are read from their specs (a misspelt one does not compile), and
+        // only `library list` lists.
         switch resolved.path.dropFirst().first {
-        case "search":
+        case Self.searchSpec.name?:
             action = .search(query: resolved.strings(Self.queryWords).joined(separator: " "),
                              options: try ListOptions(resolved))
-        case "show": action = .show(resolved.values(Self.bookWords))
-        case "set": action = .set(resolved.values(Self.bookWords), try Change(resolved))
-        case "remove": action = .remove(resolved.values(Self.bookWords))
-        case "shelves": action = .shelves
-        case "stats": action = .stats
-        case "export": action = .export(resolved.values(Self.exportFile).first, shelf: resolved.string(Self.shelfFilter))
-        case "import": action = .importFile(resolved.values(Self.importFile).first)
-        default: action = .list(try ListOptions(resolved))
+        case Self.showSpec.name?: action = .show(resolved.values(Self.bookWords))
+        case Self.setSpec.name?: action = .set(resolved.values(Self.bookWords), try Change(resolved))
+        case Self.removeSpec.name?: action = .remove(resolved.values(Self.bookWords))
+        case Self.shelvesSpec.name?: action = .shelves
+        case Self.statsSpec.name?: action = .stats
+        case Self.exportSpec.name?:
+            action = .export(resolved.values(Self.exportFile).first, shelf: resolved.string(Self.shelfFilter))
+        case Self.importSpec.name?: action = .importFile(resolved.values(Self.importFile).first)
+        case Self.listSpec.name?: action = .list(try ListOptions(resolved))
+        case let other:
+            throw ShellError(.usage, "'library \(other ?? "")': not a library subcommand", code: .usage)
         }
     }
 
