@@ -110,9 +110,10 @@ struct LibraryCommand: ShellCommand {
     }
 
     static let bookColumns: [TableColumn] = [
-        .number("id", "ID"), TableColumn("isbn", "ISBN"), TableColumn("title", "TITLE", flexible: true),
+        // Narrow terminals lose ISBN, then READ, before the title is cut (the ID names the book).
+        .number("id", "ID"), TableColumn("isbn", "ISBN").optional(1), .bookTitle,
         TableColumn("authors", "AUTHORS", flexible: true), TableColumn("shelf", "SHELF"), TableColumn("stars", "RATING"),
-        TableColumn("dateRead", "READ"),
+        TableColumn("dateRead", "READ").optional(2),
     ]
 
     /// `{count, books}` shown as a table.

@@ -61,8 +61,8 @@ extension SimilarCommand {
             ("source", where_.json), ("seeds", seeds.compactMap(\.isbn13).json), ("seedsAnswered", asked.json),
             ("count", rows.count.json), ("results", .array(rows)),
         ])
-        let columns = [TableColumn("isbn", "ISBN"), TableColumn("title", "TITLE", flexible: true),
-                       TableColumn("authors", "AUTHORS", flexible: true), .number("score", "SCORE", decimals: 3),
+        let columns = [TableColumn("isbn", "ISBN"), .bookTitle,
+                       TableColumn("authors", "AUTHORS", flexible: true), .number("score", "SCORE", decimals: 3).optional(1),
                        TableColumn("because", "LIKE", flexible: true)]
         return CommandOutput(value: value, view: .table(
             columns: columns, rowsKey: "results",
