@@ -58,6 +58,12 @@ struct LibraryShelfAndLookupTests {
             #expect(await shell.run("search isbn \(Self.hungerGames)\nsave --shelf abandoned") == 0, "\(shell.err)")
             #expect(await shell.run("library set \(Self.hungerGames) --shelf abandonned") == 2)
             #expect(shell.err.contains("did you mean 'abandoned'?"), "\(shell.err)")
+            // The filters too: a typo is not an empty list.
+            #expect(await shell.run("library list --shelf reed") == 2)
+            #expect(shell.err.contains("there is no shelf 'reed' yet; did you mean 'read'?"), "\(shell.err)")
+            #expect(await shell.run("library search hunger --shelf abandonned") == 2)
+            #expect(await shell.run("library list --shelf abandoned") == 0)
+            #expect(await shell.lastResult()["count"]?.intValue == 1)
         }
     }
 
@@ -74,9 +80,10 @@ struct LibraryShelfAndLookupTests {
             let shelves = engine.answer(line: line, cursorOffset: line.utf8.count).candidates
             #expect(shelves.contains("read") && shelves.contains("to-read"), "\(shelves)")
             #expect(!shelves.contains("favorites") && !shelves.contains("fantasy"), "\(shelves)")
-            let tagLine = "library set 1 --tag fa"
-            let tags = engine.answer(line: tagLine, cursorOffset: tagLine.utf8.count).candidates
-            #expect(tags.contains("favorites") && tags.contains("fantasy"), "\(tags)")
+            for tagLine in ["library set 1 --tag fa", "library list --tag fa"] {
+                let tags = engine.answer(line: tagLine, cursorOffset: tagLine.utf8.count).candidates
+                #expect(tags.contains("favorites") && tags.contains("fantasy"), "\(tagLine): \(tags)")
+            }
         }
     }
 }
