@@ -62,6 +62,11 @@ struct LibraryShelfAndLookupTests {
             #expect(await shell.run("library list --shelf reed") == 2)
             #expect(shell.err.contains("there is no shelf 'reed' yet; did you mean 'read'?"), "\(shell.err)")
             #expect(await shell.run("library search hunger --shelf abandonned") == 2)
+            for line in ["library export - --shelf abandonned", "similar --library --shelf abandonned"] {
+                let before = shell.err.count
+                #expect(await shell.run(line) == 2, "\(line)")
+                #expect(String(shell.err.dropFirst(before)).contains("did you mean 'abandoned'?"), "\(line): \(shell.err)")
+            }
             #expect(await shell.run("library list --shelf abandoned") == 0)
             #expect(await shell.lastResult()["count"]?.intValue == 1)
         }

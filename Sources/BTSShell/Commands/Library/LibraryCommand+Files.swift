@@ -102,7 +102,7 @@ extension LibraryCommand {
                        in context: isolated any CommandContext) async throws -> CommandOutput? {
         let path = file?.text ?? ""
         var filter = LibraryFilter()
-        filter.shelf = shelf.map { Shelf(rawValue: $0) }
+        if let shelf { filter.shelf = try await Self.shelf(shelf, range: nil, library: library) }
         let export = try await library.exportGoodreadsFile(filter)
         let (csv, count) = (export.csv, export.books)
         if path == "-" {

@@ -10,8 +10,8 @@ extension SimilarCommand {
     static func fromLibrary(shelf: String?, limit: Int, in context: isolated any CommandContext) async throws -> CommandOutput {
         let library = try context.library()
         var filter = LibraryFilter()
-        filter.shelf = shelf.map { Shelf(rawValue: $0) }
-        let where_ = shelf.map { "\(Shelf(rawValue: $0).rawValue) shelf" } ?? "library"
+        if let shelf { filter.shelf = try await LibraryCommand.shelf(shelf, range: nil, library: library) }
+        let where_ = filter.shelf.map { "\($0.rawValue) shelf" } ?? "library"
         let candidates: [LibraryBook]
         do {
             // Your favourites first: the highest rated, then the most recently added.
