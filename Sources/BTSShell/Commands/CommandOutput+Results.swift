@@ -5,7 +5,7 @@ import BooksTrackContract
 extension CommandOutput {
     static let bookColumns: [TableColumn] = [
         TableColumn("isbn", "ISBN"),
-        TableColumn("title", "TITLE", flexible: true),
+        .bookTitle,
         TableColumn("authors", "AUTHORS", flexible: true),
         .number("year", "YEAR"),
         .number("pageCount", "PAGES"),
@@ -13,7 +13,7 @@ extension CommandOutput {
 
     static let scoredColumns: [TableColumn] = [
         TableColumn("isbn", "ISBN"),
-        TableColumn("title", "TITLE", flexible: true),
+        .bookTitle,
         TableColumn("authors", "AUTHORS", flexible: true),
         .number("year", "YEAR"),
         .number("score", "SCORE", decimals: 3),
@@ -61,7 +61,7 @@ extension CommandOutput {
             ("sourceIsbn", (results.sourceISBN ?? source).json), ("totalCount", results.total.json),
             ("count", rows.count.json), ("results", .array(rows)),
         ])
-        let columns = [TableColumn("isbn", "ISBN"), TableColumn("title", "TITLE", flexible: true),
+        let columns = [TableColumn("isbn", "ISBN"), .bookTitle,
                        TableColumn("authors", "AUTHORS", flexible: true), .number("score", "SCORE", decimals: 3)]
         return CommandOutput(value: value, view: .table(columns: columns, rowsKey: "results",
                                                          footer: "(\(rows.count) similar to \(source))", empty: "No similar books."))
@@ -83,11 +83,23 @@ extension CommandOutput {
             ("weekOf", weekly.weekOf.json), ("count", rows.count.json), ("results", .array(rows)),
             ("generatedAt", weekly.generatedAt.json), ("nextRefresh", weekly.nextRefresh.json), ("message", weekly.message.json),
         ])
-        let columns = [TableColumn("isbn", "ISBN"), TableColumn("title", "TITLE", flexible: true),
+        let columns = [TableColumn("isbn", "ISBN"), .bookTitle,
                        TableColumn("authors", "AUTHORS", flexible: true), TableColumn("reason", "REASON", prefersWhole: true)]
         return CommandOutput(value: value, view: .table(columns: columns, rowsKey: "results",
                                                          footer: "(week of \(weekly.weekOf))",
                                                          empty: weekly.message ?? "No recommendations yet."))
+    }
+
+    /// The weekly picks' footer says what they are on the embedded backend: the same for
+    /// everyone, not drawn from the library, and where the library's own recommendations are.
+    func notingWeeklyPicks() -> CommandOutput {
+        guard case .table(let columns, let key, let footer?, let empty) = view else { return self }
+        var output = self
+        output.view = .table(columns: columns, rowsKey: key,
+                             footer: String(footer.dropLast()) + ": this week's picks for everyone, not from your library; "
+                                 + "'recommend --library' recommends for it)",
+                             empty: empty)
+        return output
     }
 
     static func jobStatus(_ status: BooksTrackContract.JobStatus) -> CommandOutput {
@@ -140,7 +152,7 @@ extension CommandOutput {
             ])
             let fields = ["jobId", "totalCount", "succeeded", "failed"].map { RecordField($0) }
             var views: [ResultView] = [.record(fields: fields)]
-            views.append(.table(columns: [TableColumn("isbn", "ISBN"), TableColumn("title", "TITLE", flexible: true),
+            views.append(.table(columns: [TableColumn("isbn", "ISBN"), .bookTitle,
                                           TableColumn("success", "OK"), TableColumn("error", "ERROR", flexible: true)],
                                 rowsKey: "results", footer: nil, empty: nil))
             return CommandOutput(value: value, view: .sections(views))
@@ -166,7 +178,7 @@ extension CommandOutput {
             ("approved", approved.json), ("needsReview", (books.count - approved).json), ("books", .array(rows)),
         ])
         let table = ResultView.table(
-            columns: [TableColumn("title", "TITLE", flexible: true), TableColumn("author", "AUTHOR", flexible: true),
+            columns: [.bookTitle, TableColumn("author", "AUTHOR", flexible: true),
                       TableColumn("isbn", "ISBN"), .number("confidence", "CONF", decimals: 2), TableColumn("review", "REVIEW")],
             rowsKey: "books", footer: nil, empty: "No ISBN barcode was found in the photos.")
         return CommandOutput(value: value, view: table)

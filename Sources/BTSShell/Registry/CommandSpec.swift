@@ -21,8 +21,10 @@ public enum CompletionKind: Sendable, Hashable {
     case jobID
     case isbn
     case title
-    /// Shelf and tag names of the user's library.
+    /// Shelf names of the user's library (the standard ones and those in use).
     case shelf
+    /// Tag names of the user's library.
+    case tag
     case variable
     case profile
     case setting

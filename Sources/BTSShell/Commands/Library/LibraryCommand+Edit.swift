@@ -19,9 +19,9 @@ extension LibraryCommand {
     static let setNotes = OptionSpec("notes", type: .string, valueName: "TEXT", help: "Your private notes ('' clears them)")
     static let setReview = OptionSpec("review", type: .string, valueName: "TEXT", help: "Your review ('' clears it)")
     static let setTag = OptionSpec("tag", short: "t", type: .string, valueName: "TAG",
-                                   help: "Add a tag (several: separate with commas)", completion: .shelf)
+                                   help: "Add a tag (several: separate with commas)", completion: .tag)
     static let setUntag = OptionSpec("untag", type: .string, valueName: "TAG",
-                                     help: "Remove a tag (several: separate with commas)", completion: .shelf)
+                                     help: "Remove a tag (several: separate with commas)", completion: .tag)
     static let setReadCount = OptionSpec("read-count", type: .int(0...10_000), valueName: "N", help: "Times read")
 
     static let setSpec = CommandSpec(
@@ -40,6 +40,8 @@ extension LibraryCommand {
     /// What `library set` changes.
     struct Change: Sendable {
         var change = ReadingChange()
+        /// `--shelf` as typed and where, checked against the library's shelves when the command runs.
+        var shelf: (text: String, range: SourceRange?)?
 
         init(_ resolved: ResolvedCommand) throws(ShellError) {
             func range(_ option: OptionSpec) -> SourceRange? { resolved.bound(option)?.value?.word.range }
@@ -47,6 +49,7 @@ extension LibraryCommand {
                 guard !shelf.trimmingCharacters(in: .whitespaces).isEmpty else {
                     throw ShellError(.usage, "--shelf needs a shelf name", range: range(LibraryCommand.setShelf))
                 }
+                self.shelf = (shelf, range(LibraryCommand.setShelf))
                 change.shelf = Shelf(rawValue: shelf)
             }
             if let text = resolved.string(LibraryCommand.setRating) {
@@ -105,6 +108,10 @@ extension LibraryCommand {
     }
 
     static func set(_ words: [BoundValue], _ change: Change, library: BookLibrary) async throws -> CommandOutput {
+        var change = change
+        if let typed = change.shelf {
+            change.change.shelf = try await shelf(typed.text, range: typed.range, library: library)
+        }
         let found = try await book(words, library: library)
         let updated = try await library.update(id: found.id, change.change)
         return CommandOutput(value: updated.json, view: .record(fields: bookFields))
