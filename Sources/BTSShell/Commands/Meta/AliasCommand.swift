@@ -61,16 +61,8 @@ struct AliasCommand: ShellCommand {
         return name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_") }
     }
 
-    /// Text quoted so that bts reads it back as one word.
-    static func quoted(_ text: String) -> String {
-        guard text.contains("'") else { return "'\(text)'" }
-        var escaped = ""
-        for character in text {
-            if character == "\\" || character == "\"" || character == "$" { escaped.append("\\") }
-            escaped.append(character)
-        }
-        return "\"\(escaped)\""
-    }
+    /// Text quoted so that bts reads it back as one word (always in quotes).
+    static func quoted(_ text: String) -> String { ScriptWords.quoted(text, bareWhenPlain: false) }
 }
 
 /// `unalias NAME…`: forgets aliases.
