@@ -36,7 +36,7 @@ extension Shell {
         let checked = sources.map { check(Parser.parse(SourceFile(name: $0.name, text: $0.text, firstLine: firstLine))) }
         var failed = false
         for script in checked where script.diagnostics.containsErrors {
-            report(ShellError(diagnostics: script.diagnostics), in: script.source, interactive: false)
+            report(ShellError(diagnostics: script.diagnostics), in: script.source, interactive: interactive)
             failed = true
         }
         if failed {

@@ -4,6 +4,9 @@ import BooksTrackContract
 /// `alias` (list) · `alias NAME TEXT…` (define) — TEXT runs in place of NAME, its `$1`, `$#`, `$@`
 /// reading the call's words (without any, the call's words are appended).
 struct AliasCommand: ShellCommand {
+    /// Changes the session only: no timing line after it (`timing` still shows the last real command).
+    static let isMeasured = false
+
     static let nameArgument = ArgumentSpec("NAME", "The alias", optional: true)
     static let textArgument = ArgumentSpec("TEXT", "The commands it stands for ($1…, $#, $@ read the call's words)",
                                            optional: true, variadic: true)
@@ -67,6 +70,9 @@ struct AliasCommand: ShellCommand {
 
 /// `unalias NAME…`: forgets aliases.
 struct UnaliasCommand: ShellCommand {
+    /// Changes the session only: no timing line after it (`timing` still shows the last real command).
+    static let isMeasured = false
+
     static let names = ArgumentSpec("NAME", "An alias", variadic: true)
 
     static let configuration = CommandSpec(

@@ -7,6 +7,7 @@ struct ExitCommand: ShellCommand {
     static let configuration = CommandSpec(
         "exit", aliases: ["quit"], group: .meta,
         summary: "Leave the shell (default status: that of the last command)",
+        discussion: "At the prompt, psql's \\q does the same; so do Ctrl-D on an empty line and 'quit'.",
         positionals: [code],
         examples: ["exit", "exit 3"])
 
