@@ -29,8 +29,10 @@ extension CommandOutput {
         ])
     }
 
-    /// `{query, kind, totalCount, count, results}`.
-    static func search(_ results: SearchResults, query: String, kind: String, offset: Int = 0) -> CommandOutput {
+    /// `{query, kind, totalCount, count, results}`. `offersMore`: the footer says what `more` shows
+    /// (only where the user can type it next).
+    static func search(_ results: SearchResults, query: String, kind: String, offset: Int = 0,
+                       offersMore: Bool = false) -> CommandOutput {
         let rows = results.items.map(book)
         let total = results.totalResults ?? (offset + rows.count)
         var pairs: [(String, JSONValue?)] = [
@@ -43,7 +45,7 @@ extension CommandOutput {
         var footer = offset > 0 && !rows.isEmpty
             ? "(\(offset + 1)–\(offset + rows.count) of \(total) result\(total == 1 ? "" : "s")"
             : "(\(rows.count) of \(total) result\(total == 1 ? "" : "s")"
-        if kind == "title" || kind == "author", offset + rows.count < total, !rows.isEmpty {
+        if offersMore, kind == "title" || kind == "author", offset + rows.count < total, !rows.isEmpty {
             footer += "; 'more' shows the next \(min(rows.count, total - offset - rows.count))"
         }
         footer += ")"
