@@ -62,8 +62,8 @@ import Testing
         let markdown = CommandReference.markdown()
         for type in CommandTable.all {
             let row = markdown.split(separator: "\n").first { $0.hasPrefix("| `\(type.name)") } ?? ""
-            let section = markdown.components(separatedBy: "#### `\(type.name)`").dropFirst().first?
-                .components(separatedBy: "#### ").first ?? ""
+            let section = markdown.components(separatedBy: "### `\(type.name)`").dropFirst().first?
+                .components(separatedBy: "### ").first ?? ""
             if let gate = type.gate {
                 #expect(row.contains("`\(gate.feature.rawValue)`"), "\(type.name)")
                 #expect(section.contains("Gated by the server feature `\(gate.feature.rawValue)`"), "\(type.name)")
