@@ -60,6 +60,9 @@ public struct ReadingChange: Hashable, Sendable {
         case .clear?: out.readCount = nil
         case nil: break
         }
+        // A read date says the book was read at least once (`--read today` left the count at 0),
+        // unless this change sets the count itself.
+        if case .set? = dateRead, readCount == nil, (out.readCount ?? 0) < 1 { out.readCount = 1 }
         switch review {
         case .set(let t)?: out.review = Optional(t).nonEmpty
         case .clear?: out.review = nil

@@ -100,15 +100,24 @@ extension CommandOutput {
             ("completedTime", status.completedTime.map { .number(Double($0)) }),
             ("error", status.error.map { JSONValue.encoding($0) }),
         ])
-        let fields = ["jobId", "status", "progress", "processedCount", "totalCount", "pipeline", "error"].map { RecordField($0) }
+        let fields = ["jobId", "status", "progress", "processedCount", "totalCount", "pipeline", "error"].map { key in
+            RecordField(key, format: key == "progress" ? .percent : .text)
+        }
         return CommandOutput(value: value, view: .record(fields: fields))
     }
 
-    /// The summary of a job's results plus its error rows.
-    static func jobResults(_ results: JobResults, jobID: String) -> CommandOutput {
+    /// The summary of a job's results plus its error rows. `recordLines`: where each record of the
+    /// imported file starts (``CSVPreflight/recordLines(_:)``), when the file is at hand: each error
+    /// then names its file line too (the server's `row` counts data rows: row 9 is line 10, or
+    /// later when a field holds a line break).
+    static func jobResults(_ results: JobResults, jobID: String, recordLines: [Int]? = nil) -> CommandOutput {
         switch results {
         case .csvImport(let summary):
-            let errors = summary.errors.map { JSONValue.encoding($0) }
+            let errors = summary.errors.map { error -> JSONValue in
+                let value = JSONValue.encoding(error)
+                guard let recordLines, error.row > 0, error.row < recordLines.count else { return value }
+                return value.adding("line", recordLines[error.row].json)
+            }
             let books = summary.books.map { JSONValue.encoding($0) }
             let value = JSONValue.record([
                 ("jobId", jobID.json), ("pipeline", "csv_import".json),
@@ -118,11 +127,15 @@ extension CommandOutput {
                 ("enrichmentFailed", summary.enrichmentFailed.json),
                 ("errorCount", errors.count.json), ("errors", .array(errors)), ("books", .array(books)),
             ])
-            let fields = ["jobId", "booksCreated", "booksUpdated", "duplicatesSkipped", "enrichmentSucceeded",
-                          "enrichmentFailed", "errorCount"].map { RecordField($0) }
+            // The server's counts, said to be the server's: the library's own line (saved from every
+            // row of the file, matched or not) can differ, and "booksCreated 8" above "library: 9
+            // created" read as a contradiction.
+            let fields = [RecordField("jobId")] + ["booksCreated", "booksUpdated", "duplicatesSkipped", "enrichmentSucceeded",
+                                                   "enrichmentFailed"].map { RecordField($0, "\($0) (server)") }
+                + [RecordField("errorCount")]
             var views: [ResultView] = [.record(fields: fields)]
             if !errors.isEmpty {
-                views.append(.table(columns: [.number("row", "ROW"), TableColumn("isbn", "ISBN"),
+                views.append(.table(columns: [.number("row", "ROW"), .number("line", "LINE"), TableColumn("isbn", "ISBN"),
                                               TableColumn("error", "ERROR", flexible: true)],
                                     rowsKey: "errors", footer: nil, empty: nil))
             }
