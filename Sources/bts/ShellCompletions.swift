@@ -50,7 +50,16 @@ enum ShellCompletions {
 
     /// `--dialect`: auto and the dialects.
     static func dialects(prefix: String) -> [String] {
-        offer([("auto", "ask the server: v3, else v1/v2")] + APIDialect.allCases.map { ($0.rawValue, "") }, prefix: prefix)
+        // Every value has a line: without one, fish shows the option's whole help beside it.
+        offer([("auto", "ask the server: v3, else v1/v2")] + APIDialect.allCases.map { ($0.rawValue, about($0)) },
+              prefix: prefix)
+    }
+
+    private static func about(_ dialect: APIDialect) -> String {
+        switch dialect {
+        case .v1: return "the /v1 and /api/v2 routes"
+        case .v3: return "the /v3 routes (production since December 2025)"
+        }
     }
 
     /// `bts serve …`: the server's flags, read from the one list that documents them

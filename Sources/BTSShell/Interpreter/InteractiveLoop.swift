@@ -102,7 +102,7 @@ struct InteractiveLoop {
     let signals: SignalWatcher?
     let completion: CompletionContextStore?
 
-    /// psql's quit, taken at the prompt as `exit` (ExitCommand's help says so).
+    /// psql's quit, taken at the prompt as Ctrl-D: status 0 (ExitCommand's help says so).
     static let psqlQuit = "\\q"
 
     func run() async -> Int32 {
@@ -148,9 +148,9 @@ struct InteractiveLoop {
             case .line(let line):
                 let trimmed = line.trimmingCharacters(in: .whitespaces)
                 guard !trimmed.isEmpty else { continue }
-                // psql's `\q` is `exit` at the prompt (the lexer reads `\q` as the word `q`).
-                let text = trimmed == Self.psqlQuit ? "exit" : line
-                let task = Task { await shell.run(text, name: "<stdin>", interactive: true) }
+                // psql's `\q` ends the session as Ctrl-D does (the lexer would read it as the word `q`).
+                if trimmed == Self.psqlQuit { return 0 }
+                let task = Task { await shell.run(line, name: "<stdin>", interactive: true) }
                 running.set(task)
                 let status = await task.value
                 running.set(nil)

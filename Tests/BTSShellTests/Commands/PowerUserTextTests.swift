@@ -104,6 +104,10 @@ import Testing
             #expect(await harness.run("search isbn 9780439023481\nsave") == 0, "\(harness.err)")
             #expect(await harness.run("library set 9780439023481 --read today") == 0, "\(harness.err)")
             #expect(await harness.lastResult()["readCount"]?.intValue == 1)
+            // Second walk: and it is no longer on to-read (unless --shelf says otherwise).
+            #expect(await harness.lastResult()["shelf"]?.stringValue == "read")
+            #expect(await harness.run("library set 9780439023481 --shelf paused --read 2024-01-01") == 0)
+            #expect(await harness.lastResult()["shelf"]?.stringValue == "paused")
             // A count given with the date wins; a later date keeps the count.
             #expect(await harness.run("library set 9780439023481 --read 2024-01-02 --read-count 3") == 0)
             #expect(await harness.lastResult()["readCount"]?.intValue == 3)

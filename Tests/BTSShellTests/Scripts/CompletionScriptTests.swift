@@ -147,6 +147,8 @@ struct CompletionScriptTests {
         let formats = try await sandbox.complete(session, "bts --output ", expecting: "ndjson")
         #expect(formats.contains("(one JSON object per line)"), "\(formats)")
         #expect(!formats.contains("table, json, ndjson or csv"), "\(formats)")
+        let dialects = try await sandbox.complete(session, "bts --dialect ", expecting: "v3")
+        #expect(!dialects.contains("(API dialect:"), "\(dialects)")
         let files = try await sandbox.complete(session, "bts -f ", expecting: "tour.bts")
         #expect(!files.contains("notes.txt"), "\(files)")
     }

@@ -29,12 +29,13 @@ extension InteractiveShellTests {
         try await session.see("\ntime ", timeout: .seconds(30))
     }
 
-    @Test("psql's \\q quits")
+    @Test("psql's \\q quits with status 0, as Ctrl-D does")
     func backslashQQuits() async throws {
         let sandbox = try TerminalSandbox()
         let session = try sandbox.startShell(["--local"])
         defer { session.close() }
         try await session.see(Self.prompt, timeout: Self.startup)
+        try await session.run("search isbn 123", expecting: "error:")  // a failing last command
         try session.type("\\q")
         try session.press("Enter")
         #expect(try await session.waitForExit(timeout: .seconds(30)) == 0)
