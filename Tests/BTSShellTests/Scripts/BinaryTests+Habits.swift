@@ -50,3 +50,15 @@ extension BinaryTests {
         #expect(serve.stdout.contains("--rate-limit"), "\(serve)")
     }
 }
+
+extension BinaryTests {
+    /// Second walk: `bts --profile nosuch -c caps` put `-c:1:1` and a caret under `caps`, as if the
+    /// command were wrong; the profile comes from the command line.
+    @Test(.enabled(if: BinaryTests.hasBinary, "bts binary not built: run swift build first"))
+    func anUnknownProfileDoesNotBlameTheCommand() async throws {
+        let outcome = try await Self.run(["--profile", "nosuch", "-c", "caps"])
+        #expect(outcome.status == 2, "\(outcome)")
+        #expect(outcome.stderr.hasPrefix("error: unknown profile 'nosuch' (known: local, production, staging)"), "\(outcome)")
+        #expect(!outcome.stderr.contains("-c:1:1"), "\(outcome)")
+    }
+}
