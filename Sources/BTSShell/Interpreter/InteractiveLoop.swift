@@ -50,7 +50,9 @@ extension Shell {
     /// Runs the rc file, if there is one and the session loads it: its settings, variables and
     /// aliases stay for the session. Like psql's `.psqlrc`, a bad line does not skip the rest:
     /// each logical line (continuation lines and blocks joined) is checked and run on its own,
-    /// its error reported with the file's name and line, and the next line runs.
+    /// its error reported with the file's name and line, and the next line runs. A file whose
+    /// syntax is broken (an unclosed quote or block, blocks nested too deep) has no lines to go on
+    /// with: its errors are reported together and nothing in it runs.
     func runRCFile() async {
         guard options.loadsRCFile, options.terminal.stdinIsTerminal else { return }
         let url = options.paths.rcFile
@@ -60,6 +62,10 @@ extension Shell {
             text = try ScriptFile.read(url.path)
         } catch {
             report(ShellError(.usage, "cannot read '\(url.path)': \(error.reason)"), in: nil, interactive: false)
+            return
+        }
+        guard !Parser.parse(SourceFile(name: url.path, text: text)).hasErrors else {
+            _ = await runSources([(text, url.path)], directory: url.deletingLastPathComponent())
             return
         }
         for (line, chunk) in Self.logicalLines(text) where !chunk.allSatisfy(\.isWhitespace) {
