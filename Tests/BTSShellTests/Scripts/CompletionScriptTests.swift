@@ -7,14 +7,14 @@ import Testing
 /// `complete -C`, zsh by pressing TAB in a tmux pane (its completion system runs only in the
 /// line editor). Each shell finds `bts` on PATH (the scripts run it for profile names and the
 /// server's flags) and a config file with a profile of its own.
-@Suite("shell completion scripts", .serialized)
-struct CompletionScriptTests {
+///
+/// The tests belong to the serialized terminal suite (InteractiveShellTests): run beside it, two
+/// tmux drivers at once starved the cooperative pool, and in-process tests' requests timed out.
+enum CompletionScripts {
     static func has(_ program: String) -> Bool {
         (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
             .contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(program)") }
     }
-
-    static var ready: Bool { BTSExecutable.path != nil }
 
     /// A directory with `bin/bts` (the binary), the three generated scripts, a config with the
     /// profile `mine`, and a work directory holding `tour.bts`, `notes.txt` and `lib/`.
@@ -105,7 +105,12 @@ struct CompletionScriptTests {
         static func quote(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'" }
     }
 
-    @Test(.enabled(if: ready && has("bash"))) func bashCompletesServeFlagsProfilesAndScripts() async throws {
+}
+
+extension InteractiveShellTests {
+    typealias Sandbox = CompletionScripts.Sandbox
+
+    @Test(.enabled(if: CompletionScripts.has("bash"))) func bashCompletesServeFlagsProfilesAndScripts() async throws {
         let sandbox = try await Sandbox()
         let serve = try await sandbox.bash("bts serve --")
         #expect(serve.contains("--port"), "\(serve)")
@@ -122,7 +127,7 @@ struct CompletionScriptTests {
 
     /// fish by TAB in a tmux pane: fish 3.6's `complete -C` cannot run the scripts' custom
     /// completions (`commandline -C` fails outside the line editor).
-    @Test(.enabled(if: ready && has("fish") && TmuxSession.isAvailable))
+    @Test(.enabled(if: CompletionScripts.has("fish")))
     func fishCompletesServeFlagsAndDescribesEachValue() async throws {
         let sandbox = try await Sandbox()
         let fish = sandbox.root.appendingPathComponent("config/fish")
@@ -154,7 +159,7 @@ struct CompletionScriptTests {
     }
 
     /// zsh printed `_arguments:comparguments:327: doubled rest argument definition` on every TAB.
-    @Test(.enabled(if: ready && has("zsh") && TmuxSession.isAvailable)) func zshCompletesWithoutErrors() async throws {
+    @Test(.enabled(if: CompletionScripts.has("zsh"))) func zshCompletesWithoutErrors() async throws {
         let sandbox = try await Sandbox()
         try Data("""
             PS1='zsh> '
@@ -181,7 +186,7 @@ struct CompletionScriptTests {
     }
 
     /// `completions/` is what the binary generates (scripts/check-completions in CI says the same).
-    @Test(.enabled(if: ready)) func committedScriptsAreCurrent() async throws {
+    @Test func committedScriptsAreCurrent() async throws {
         let sandbox = try await Sandbox()
         let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent()
