@@ -104,7 +104,7 @@ public struct ResultRenderer: Sendable {
         var output = ""
         for field in present {
             let title = field.title + String(repeating: " ", count: keyWidth - DisplayWidth.of(field.title))
-            var text = TerminalText.sanitize(TableColumn(field.key, field.title).cell(value), lines: .flatten)
+            var text = TerminalText.sanitize(TableColumn(field.key, field.title, format: field.format).cell(value), lines: .flatten)
             if let width {
                 text = Self.truncate(text, to: max(8, width - keyWidth - 2))
             }

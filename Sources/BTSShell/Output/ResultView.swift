@@ -135,8 +135,11 @@ public indirect enum ResultView: Sendable, Hashable {
 public struct RecordField: Sendable, Hashable {
     public var key: String
     public var title: String
-    public init(_ key: String, _ title: String? = nil) {
+    /// How the value is shown (a job's progress fraction as a percentage).
+    public var format: TableColumn.Format
+    public init(_ key: String, _ title: String? = nil, format: TableColumn.Format = .text) {
         self.key = key
         self.title = title ?? key
+        self.format = format
     }
 }

@@ -14,7 +14,7 @@ extension LibraryCommand {
     static let setRating = OptionSpec("rating", short: "r", type: .string, valueName: "N",
                                       help: "Rate it 1–5 stars (halves and quarters allowed); 'none' clears it")
     static let setRead = OptionSpec("read", type: .string, valueName: "DATE",
-                                    help: "Date read: YYYY-MM-DD, YYYY/MM/DD, 'today', or 'none'")
+                                    help: "Date read: YYYY-MM-DD, YYYY/MM/DD, 'today', or 'none' (a date on a to-read or currently-reading book moves it to read and counts one read)")
     static let setAdded = OptionSpec("added", type: .string, valueName: "DATE", help: "Date added: YYYY-MM-DD or 'today'")
     static let setNotes = OptionSpec("notes", type: .string, valueName: "TEXT", help: "Your private notes ('' clears them)")
     static let setReview = OptionSpec("review", type: .string, valueName: "TEXT", help: "Your review ('' clears it)")
