@@ -165,8 +165,8 @@ _bts() {
     local -a repeating_flags=()
     local -a non_repeating_flags=(--local --no-color --quiet -q --trace --continue-on-error --no-wait --norc --version -h --help)
     local -a repeating_options=(-c)
-    local -a non_repeating_options=(--api --profile --output -o --timeout --dialect)
-    __bts_offer_flags_options -1
+    local -a non_repeating_options=(--api --profile --output -o --timeout --dialect -f)
+    __bts_offer_flags_options 0
 
     # Offer option value completions
     case "${prev}" in
@@ -174,19 +174,25 @@ _bts() {
         return
         ;;
     '--profile')
+        __bts_add_completions -W "$(__bts_custom_complete ---completion -- --profile "${COMP_CWORD}" "$(__bts_cursor_index_in_current_word)")"
         return
         ;;
     '--output'|'-o')
-        __bts_add_completions -W 'table'$'\n''json'$'\n''ndjson'$'\n''csv'
+        __bts_add_completions -W "$(__bts_custom_complete ---completion -- --output "${COMP_CWORD}" "$(__bts_cursor_index_in_current_word)")"
         return
         ;;
     '--timeout')
         return
         ;;
     '--dialect')
+        __bts_add_completions -W "$(__bts_custom_complete ---completion -- --dialect "${COMP_CWORD}" "$(__bts_cursor_index_in_current_word)")"
         return
         ;;
     '-c')
+        return
+        ;;
+    '-f')
+        __bts_add_completions -o plusdirs -fX '!*.@(bts)'
         return
         ;;
     esac
@@ -213,6 +219,14 @@ _bts_serve() {
     repeating_options=()
     non_repeating_options=()
     __bts_offer_flags_options -1
+
+    # Offer positional completions
+    case "${positional_number}" in
+    *)
+        __bts_add_completions -W "$(__bts_custom_complete ---completion serve -- positional@0 "${COMP_CWORD}" "$(__bts_cursor_index_in_current_word)")"
+        return
+        ;;
+    esac
 }
 
 _bts_help() {

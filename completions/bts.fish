@@ -20,7 +20,7 @@ function __bts_parse_tokens -S
     set -l unparsed_tokens (__bts_tokens -pc)
     switch $unparsed_tokens[1]
     case 'bts'
-        __bts_parse_subcommand -r 1 'api=' 'profile=' 'local' 'o/output=' 'no-color' 'q/quiet' 'trace' 'timeout=' 'dialect=' 'continue-on-error' 'no-wait' 'norc' 'c=+' 'version' 'h/help'
+        __bts_parse_subcommand 0 'api=' 'profile=' 'local' 'o/output=' 'no-color' 'q/quiet' 'trace' 'timeout=' 'dialect=' 'continue-on-error' 'no-wait' 'norc' 'c=+' 'f=' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'serve'
             __bts_parse_subcommand -r 1 'version' 'h/help'
@@ -80,22 +80,24 @@ end
 
 complete -c 'bts' -f
 complete -c 'bts' -n '__bts_should_offer_completions_for_flags_or_options "bts" api' -l 'api' -d 'Use the BooksTrack server at URL.' -rfka ''
-complete -c 'bts' -n '__bts_should_offer_completions_for_flags_or_options "bts" profile' -l 'profile' -d 'Use a profile (built in: production, staging, local; more in config.toml).' -rfka ''
+complete -c 'bts' -n '__bts_should_offer_completions_for_flags_or_options "bts" profile' -l 'profile' -d 'Use a profile (built in: production, staging, local; more in config.toml).' -rfka '(__bts_custom_completion ---completion -- --profile (count (__bts_tokens -pc)) (__bts_tokens -tC))'
 complete -c 'bts' -n '__bts_should_offer_completions_for_flags_or_options "bts" local' -l 'local' -d 'Use the embedded backend (an in-process server over the bundled catalog).'
-complete -c 'bts' -n '__bts_should_offer_completions_for_flags_or_options "bts" o output' -l 'output' -s 'o' -d 'table, json, ndjson or csv (default: table on a terminal, json otherwise).' -rfka 'table json ndjson csv'
+complete -c 'bts' -n '__bts_should_offer_completions_for_flags_or_options "bts" o output' -l 'output' -s 'o' -d 'table, json, ndjson or csv (default: table on a terminal, json otherwise).' -rfka '(__bts_custom_completion ---completion -- --output (count (__bts_tokens -pc)) (__bts_tokens -tC))'
 complete -c 'bts' -n '__bts_should_offer_completions_for_flags_or_options "bts" no-color' -l 'no-color' -d 'Never colour the output (NO_COLOR does the same).'
 complete -c 'bts' -n '__bts_should_offer_completions_for_flags_or_options "bts" q quiet' -l 'quiet' -s 'q' -d 'Silence progress, warnings and countdowns on stderr.'
 complete -c 'bts' -n '__bts_should_offer_completions_for_flags_or_options "bts" trace' -l 'trace' -d 'Print every request and response on stderr (secrets masked).'
 complete -c 'bts' -n '__bts_should_offer_completions_for_flags_or_options "bts" timeout' -l 'timeout' -d 'Deadline of each request (default 30).' -rfka ''
-complete -c 'bts' -n '__bts_should_offer_completions_for_flags_or_options "bts" dialect' -l 'dialect' -d 'API dialect: auto (ask the server: v3, else v1/v2), v1 or v3 (default: auto; v1 on the embedded backend).' -rfka ''
+complete -c 'bts' -n '__bts_should_offer_completions_for_flags_or_options "bts" dialect' -l 'dialect' -d 'API dialect: auto (ask the server: v3, else v1/v2), v1 or v3 (default: auto; v1 on the embedded backend).' -rfka '(__bts_custom_completion ---completion -- --dialect (count (__bts_tokens -pc)) (__bts_tokens -tC))'
 complete -c 'bts' -n '__bts_should_offer_completions_for_flags_or_options "bts" continue-on-error' -l 'continue-on-error' -d 'Keep running a script after a failing command.'
 complete -c 'bts' -n '__bts_should_offer_completions_for_flags_or_options "bts" no-wait' -l 'no-wait' -d 'Fail with exit 5 instead of waiting when a rate-limit budget is spent.'
 complete -c 'bts' -n '__bts_should_offer_completions_for_flags_or_options "bts" norc' -l 'norc' -d 'Do not run $XDG_CONFIG_HOME/bts/rc.bts at interactive start.'
 complete -c 'bts' -n '__bts_should_offer_completions_for_flags_or_options "bts"' -s 'c' -d 'Run CMD (commands separated by \';\'), then exit. Repeatable.' -rfka ''
+complete -c 'bts' -n '__bts_should_offer_completions_for_flags_or_options "bts" f' -s 'f' -d 'Run the script FILE.bts (psql\'s -f); words after it are its $1..$n.' -rfa '(for p in (string match -e -- \'*/\' (commandline -t);or printf \n)*.\'bts\';printf %s\n $p;end;__fish_complete_directories (commandline -t) \'\')'
 complete -c 'bts' -n '__bts_should_offer_completions_for_flags_or_options "bts" version' -l 'version' -d 'Show the version.'
 complete -c 'bts' -n '__bts_should_offer_completions_for_flags_or_options "bts" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'bts' -n '__bts_should_offer_completions_for_positional "bts" -eq 1' -fa 'serve' -d 'Run the local BooksTrack-compatible server in the foreground (Ctrl-C stops it).'
 complete -c 'bts' -n '__bts_should_offer_completions_for_positional "bts" -eq 1' -fa 'help' -d 'Show subcommand help information.'
+complete -c 'bts' -n '__bts_should_offer_completions_for_positional "bts serve" -ge 1' -fka '(__bts_custom_completion ---completion serve -- positional@0 (count (__bts_tokens -pc)) (__bts_tokens -tC))'
 complete -c 'bts' -n '__bts_should_offer_completions_for_flags_or_options "bts serve" version' -l 'version' -d 'Show the version.'
 complete -c 'bts' -n '__bts_should_offer_completions_for_flags_or_options "bts serve" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'bts' -n '__bts_should_offer_completions_for_flags_or_options "bts help" version' -l 'version' -d 'Show the version.'

@@ -17,10 +17,19 @@ public struct DiagnosticRenderer: Sendable {
     /// The terminal's width: a message longer than its line is wrapped at spaces, later lines 2
     /// columns in (nil: one line, as scripts and logs want it).
     public var width: Int?
+    /// Start each message with `file:line:col:` and number the snippet's line (false for a line
+    /// typed at the prompt: it has no file, and it is the line right above).
+    public var showsPlace: Bool
 
-    public init(colored: Bool = false, width: Int? = nil) {
+    public init(colored: Bool = false, width: Int? = nil, showsPlace: Bool = true) {
         self.colored = colored
         self.width = width
+        self.showsPlace = showsPlace
+    }
+
+    /// `name: ` before a note or a summary line (nothing without places).
+    private func sourcePrefix(_ source: SourceFile) -> String {
+        showsPlace ? paint("\(DisplayWidth.printable(text: source.name)): ", .bold) : ""
     }
 
     /// At most this many diagnostics are shown; one line says how many more there are (clang's
@@ -38,7 +47,7 @@ public struct DiagnosticRenderer: Sendable {
         let more = diagnostics.count - Self.limit
         if more > 0 {
             let errors = diagnostics.dropFirst(Self.limit).contains { $0.severity == .error }
-            output += paint("\(DisplayWidth.printable(text: source.name)): ", .bold) + paint("note: ", .noteLabel)
+            output += sourcePrefix(source) + paint("note: ", .noteLabel)
                 + "\(more) more \(errors ? "error" : "warning")\(more == 1 ? "" : "s") not shown\n"
         }
         return output
@@ -52,7 +61,7 @@ public struct DiagnosticRenderer: Sendable {
             if let range = note.range {
                 output += block(severity: .note, message: note.message, range: range, in: source)
             } else {
-                output += paint("\(DisplayWidth.printable(text: source.name)): ", .bold) + paint("note: ", .noteLabel)
+                output += sourcePrefix(source) + paint("note: ", .noteLabel)
                     + DisplayWidth.printable(text: note.message) + "\n"
             }
         }
@@ -71,7 +80,7 @@ public struct DiagnosticRenderer: Sendable {
         }
         // The file name and the message may quote bytes of the file: never a control character.
         let shownLine = location.line + source.firstLine - 1
-        let place = "\(DisplayWidth.printable(text: source.name)):\(shownLine):\(location.column): "
+        let place = showsPlace ? "\(DisplayWidth.printable(text: source.name)):\(shownLine):\(location.column): " : ""
         let label = "\(severity.rawValue): "
         var text = DisplayWidth.printable(text: message)
         if text.count > Self.messageLimit { text = String(text.prefix(Self.messageLimit)) + "…" }
@@ -89,9 +98,11 @@ public struct DiagnosticRenderer: Sendable {
         let (shown, caretStart, caretWidth) = snippet(range: range, line: content, in: source)
         let number = String(shownLine)
         let blank = String(repeating: " ", count: number.count)
-        output += "  \(number) | \(shown)\n"
+        let gutter = showsPlace ? "  \(number) | " : "  "
+        let blankGutter = showsPlace ? "  \(blank) | " : "  "
+        output += gutter + shown + "\n"
         let caret = "^" + String(repeating: "~", count: max(0, caretWidth - 1))
-        output += "  \(blank) | " + String(repeating: " ", count: caretStart) + paint(caret, .caret) + "\n"
+        output += blankGutter + String(repeating: " ", count: caretStart) + paint(caret, .caret) + "\n"
         return output
     }
 

@@ -60,6 +60,12 @@ public struct ReadingChange: Hashable, Sendable {
         case .clear?: out.readCount = nil
         case nil: break
         }
+        // A read date says the book was read at least once (`--read today` left the count at 0 and
+        // the book on to-read), unless this change sets the count or the shelf itself.
+        if case .set? = dateRead {
+            if readCount == nil, (out.readCount ?? 0) < 1 { out.readCount = 1 }
+            if shelf == nil, out.shelf == .toRead || out.shelf == .currentlyReading { out.shelf = .read }
+        }
         switch review {
         case .set(let t)?: out.review = Optional(t).nonEmpty
         case .clear?: out.review = nil

@@ -2,14 +2,17 @@ import BooksTrackContract
 import GRDB
 
 extension BookLibrary {
-    /// Saves found books (search, similar, semantic, recommendations, enrichment) without touching
-    /// the user's fields: a new book goes on `shelf` (dated today); a stored one only gains data
-    /// (`policy` defaults to `.refresh` for enrichment, `.fillGaps` otherwise). One transaction.
+    /// Saves found books (search, similar, semantic, recommendations, enrichment): a new book goes on
+    /// `shelf` (dated today); a stored one gains data (`policy` defaults to `.refresh` for
+    /// enrichment, `.fillGaps` otherwise) and keeps the user's fields, except that `movingStored`
+    /// moves it to `shelf` (`save --shelf`). One transaction.
     public func save(
-        _ books: [BookData], from provenance: Provenance, shelf: Shelf = .toRead, policy: MergePolicy? = nil
+        _ books: [BookData], from provenance: Provenance, shelf: Shelf = .toRead, movingStored: Bool = false,
+        policy: MergePolicy? = nil
     ) async throws(LibraryError) -> SaveSummary {
         let policy = policy ?? (provenance.source == .enrichment ? .refresh : .fillGaps)
-        return try await upsertAll(books.map { book in (book, .none(shelf: shelf)) }, policy: policy, create: true, provenance: provenance)
+        let reading: LibraryStore.ReadingInput = movingStored ? .shelve(shelf) : .none(shelf: shelf)
+        return try await upsertAll(books.map { book in (book, reading) }, policy: policy, create: true, provenance: provenance)
     }
 
     /// Updates the data of books already in the library with enrichment results (new values

@@ -9,6 +9,9 @@ enum LibraryStore {
     enum ReadingInput {
         /// Data-only save: a new book gets `shelf` and today's date; a stored one keeps its fields.
         case none(shelf: Shelf)
+        /// A save that names the shelf: a new book gets `shelf` and today's date; a stored one is
+        /// moved to `shelf` (its other fields kept).
+        case shelve(Shelf)
         /// An import row: a new book gets these fields, a stored one has them laid over its own.
         case carry(ReadingFields)
     }
@@ -52,7 +55,7 @@ enum LibraryStore {
             let id = try insertEdition(db, workID: workID, data: data)
             var fields: ReadingFields
             switch reading {
-            case .none(let shelf): fields = ReadingFields(shelf: shelf)
+            case .none(let shelf), .shelve(let shelf): fields = ReadingFields(shelf: shelf)
             case .carry(let row): fields = row
             }
             if fields.dateAdded == nil { fields.dateAdded = today }
@@ -73,13 +76,16 @@ enum LibraryStore {
             try updateEdition(db, id: id, workID: workID, data: merged, stored: stored)
             changed = true
         }
-        if case .carry(let row) = reading {
-            let before = try loadReading(db, editionID: id)
-            let after = before.carrying(row)
-            if after != before {
-                try writeReading(db, editionID: id, fields: after, insert: false)
-                changed = true
-            }
+        let before = try loadReading(db, editionID: id)
+        var after = before
+        switch reading {
+        case .none: break
+        case .shelve(let shelf): after.shelf = shelf
+        case .carry(let row): after = before.carrying(row)
+        }
+        if after != before {
+            try writeReading(db, editionID: id, fields: after, insert: false)
+            changed = true
         }
         try addProvenance(db, editionID: id, provenance)
         if changed { try reindexWork(db, workID: workID) }

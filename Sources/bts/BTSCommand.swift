@@ -14,7 +14,15 @@ struct BTSCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bts",
         abstract: "The BooksTrack shell: search, enrich and import books from a scriptable REPL.",
+        usage: """
+            bts [<options>] [FILE.bts [ARG...]]
+            bts serve [FLAGS...]
+            bts help [COMMAND]
+            """,
         discussion: """
+            FILE.bts [ARG...] runs a script with its arguments ($1..$n), as -f FILE.bts does. \
+            'bts help COMMAND' shows a shell command's help (as 'help COMMAND' inside bts).
+
             With no FILE and no -c, bts reads commands interactively when stdin is a terminal, else it \
             reads them from stdin (no prompt). Type 'help' inside bts for the commands.
 
@@ -34,11 +42,24 @@ struct BTSCommand: ParsableCommand {
             help: ArgumentHelp("Run CMD (commands separated by ';'), then exit. Repeatable.", valueName: "CMD"))
     var commands: [String] = []
 
-    @ArgumentParser.Argument(help: ArgumentHelp("A script to run and its arguments ($1..$n).", valueName: "FILE.bts [ARG...]"))
+    @Option(name: .customShort("f"),
+            help: ArgumentHelp("Run the script FILE.bts (psql's -f); words after it are its $1..$n.", valueName: "FILE.bts"),
+            completion: .file(extensions: ["bts"]))
+    var file: String?
+
+    /// `FILE.bts ARG...`: not an argument the parser knows (main.swift splits it off the command
+    /// line first; the usage line and the discussion say it). As a rest argument beside the
+    /// subcommands it made zsh's _arguments fail on every TAB ("doubled rest argument definition")
+    /// and made bash and fish take `serve` for a script name and offer bts's options after it.
     var script: [String] = []
 
+    /// The parsed properties (`script` is set by main.swift).
+    enum CodingKeys: String, CodingKey {
+        case global, commands, file
+    }
+
     /// Options of bts that take a value (to find where the script name starts).
-    static let valueOptions: Set<String> = ["--api", "--profile", "--output", "-o", "--timeout", "--dialect", "-c",
+    static let valueOptions: Set<String> = ["--api", "--profile", "--output", "-o", "--timeout", "--dialect", "-c", "-f",
                                             "--generate-completion-script"] // [REPL helper] `… zsh` is its value, not a script
 
     /// Splits the command line into bts's own options and `FILE.bts ARG...`: everything from the
@@ -54,9 +75,12 @@ struct BTSCommand: ParsableCommand {
                 continue
             }
             if index == 0, argument == "help" {
-                // `bts help serve` is `bts serve --help`; `bts help` the top-level help.
-                if arguments.dropFirst().first == "serve" { return (["serve", "--help"], []) }
-                return (["--help"] + arguments.dropFirst(), [])
+                // `bts help serve` is `bts serve --help`; `bts help` the top-level help; `bts help
+                // search` the shell's `help search` (what the REPL prints).
+                let topic = Array(arguments.dropFirst())
+                if topic.first == "serve" { return (["serve", "--help"], []) }
+                if topic.isEmpty || topic.first?.hasPrefix("-") == true { return (["--help"] + topic, []) }
+                return (["-c", ScriptWords.line(["help"] + topic)], [])
             }
             if index == 0, ["serve", "catalog-clean", "shelves-clean"].contains(argument) { return (arguments, []) }
             return (Array(arguments[..<index]), Array(arguments[index...]))

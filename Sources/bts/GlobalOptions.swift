@@ -14,7 +14,8 @@ struct GlobalOptions: ParsableArguments {
     var api: String?
 
     @Option(name: .long, help: ArgumentHelp("Use a profile (built in: production, staging, local; more in config.toml).",
-                                            valueName: "NAME"))
+                                            valueName: "NAME"),
+            completion: .custom { _, _, prefix in ShellCompletions.profiles(prefix: prefix) })
     var profile: String?
 
     @Flag(name: .long, help: "Use the embedded backend (an in-process server over the bundled catalog).")
@@ -22,7 +23,8 @@ struct GlobalOptions: ParsableArguments {
 
     @Option(name: [.long, .customShort("o")],
             help: ArgumentHelp("\(OutputFormat.spokenList) (default: table on a terminal, json otherwise).",
-                                            valueName: "FORMAT"))
+                                            valueName: "FORMAT"),
+            completion: .custom { _, _, prefix in ShellCompletions.outputFormats(prefix: prefix) })
     var output: OutputFormat?
 
     @Flag(name: .customLong("no-color"), help: "Never colour the output (NO_COLOR does the same).")
@@ -39,7 +41,8 @@ struct GlobalOptions: ParsableArguments {
 
     @Option(name: .long, help: ArgumentHelp(
         "API dialect: auto (ask the server: v3, else v1/v2), v1 or v3 (default: auto; v1 on the embedded backend).",
-        valueName: "DIALECT"))
+        valueName: "DIALECT"),
+            completion: .custom { _, _, prefix in ShellCompletions.dialects(prefix: prefix) })
     var dialect: String?
 
     @Flag(name: .long, help: "Keep running a script after a failing command.")

@@ -24,7 +24,8 @@ struct ServeCommand: ParsableCommand {
 
         """
 
-    @ArgumentParser.Argument(parsing: .allUnrecognized, help: ArgumentHelp("Server flags (see below).", valueName: "FLAGS"))
+    @ArgumentParser.Argument(parsing: .allUnrecognized, help: ArgumentHelp("Server flags (see below).", valueName: "FLAGS"),
+                             completion: .custom { _, _, prefix in ShellCompletions.serverFlags(prefix: prefix) })
     var flags: [String] = []
 
     func execute() async -> Int32 {

@@ -10,7 +10,10 @@ import Glibc
 
 // Parse by hand so usage errors exit with 2 (SHELL.md) instead of argument-parser's 64, and
 // so every path shuts the backend down before exiting.
-let (arguments, scriptArguments) = BTSCommand.splitScript(Array(CommandLine.arguments.dropFirst()))
+// A shell's completion request (`bts ---completion … -- …`) is the argument parser's whole.
+let (arguments, scriptArguments) = CommandLine.arguments.dropFirst().first == "---completion"
+    ? (Array(CommandLine.arguments.dropFirst()), [])
+    : BTSCommand.splitScript(Array(CommandLine.arguments.dropFirst()))
 if arguments.first == "serve" {
     // The server runs its request handlers on the event loops that read the requests, instead
     // of hopping to Swift's cooperative pool and back for each one (NIO's documented take-over,
@@ -53,11 +56,12 @@ do {
         // threads exist, so that none is lost on its way to the watcher
         // (SignalWatcher.blockTerminationSignals).
         SignalWatcher.blockTerminationSignals()
-        if !scriptArguments.isEmpty {
+        if !scriptArguments.isEmpty || root.file != nil {
             guard root.commands.isEmpty else {
                 throw ValidationError("give either -c commands or a script FILE, not both")
             }
-            root.script = scriptArguments
+            // `-f FILE.bts ARG...` is `FILE.bts ARG...`.
+            root.script = (root.file.map { [$0] } ?? []) + scriptArguments
         }
         status = await root.execute()
     case let serve as ServeCommand:

@@ -32,16 +32,13 @@ import Testing
     @Test func readsDoNotWaitForAForeignWriter() async throws {
         let (dir, file) = try await Self.closedLibrary("locked-read")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let clock = ContinuousClock()
-        var count = 0
-        let elapsed = try await clock.measure {
-            count = try await Self.whileAnotherWriterHoldsTheLock(file) {
-                try await BookLibrary(path: file).count()
-            }
+        // The foreign writer holds its lock for the whole read, so a read that waited for the lock
+        // could only end in the busy error after the busy timeout; a count means it never waited
+        // (no clock: under a loaded machine the open alone once took 7 s).
+        let count = try await Self.whileAnotherWriterHoldsTheLock(file) {
+            try await BookLibrary(path: file).count()
         }
         #expect(count == 1)
-        // Not the writers' 5 s busy wait (it blocked 50 s before): a bound, not a speed figure.
-        #expect(elapsed < .milliseconds(4500), "\(elapsed)")
     }
 
     @Test func aWriteGivesUpAfterTheBusyTimeoutAndSaysTheLibraryIsBusy() async throws {

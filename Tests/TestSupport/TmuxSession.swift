@@ -97,6 +97,12 @@ public final class TmuxSession {
         try run(["capture-pane", "-p", "-t", target])
     }
 
+    /// The visible screen with lines the terminal wrapped joined back into one (`joined`), and
+    /// with the cells' colours and attributes as SGR escape sequences (`escapes`).
+    public func screen(joined: Bool, escapes: Bool) throws -> String {
+        try run(["capture-pane", "-p", "-t", target] + (joined ? ["-J"] : []) + (escapes ? ["-e"] : []))
+    }
+
     /// Polls the screen (every 25 ms, at most `timeout`) until it contains `text`; returns it.
     @discardableResult
     public func waitForScreen(containing text: String, timeout: Duration = .seconds(5)) async throws -> String {

@@ -39,7 +39,22 @@ public enum BackendTarget: Sendable, Hashable {
 public enum BackendSelection {
     /// Picks the target. `loadConfig` is only called when a profile is needed, so a broken
     /// config file does not stop `--api URL`.
+    /// Its errors are about the command line, the environment or the config file, never the
+    /// command that first needed the backend (`bts --profile nosuch -c caps` pointed a caret at `caps`).
     public static func select(
+        _ request: BackendRequest, environment: [String: String],
+        loadConfig: () throws(ShellError) -> ShellConfig
+    ) throws(ShellError) -> BackendTarget {
+        do throws(ShellError) {
+            return try choose(request, environment: environment, loadConfig: loadConfig)
+        } catch {
+            var unplaced = error
+            unplaced.pointsIntoSource = false
+            throw unplaced
+        }
+    }
+
+    private static func choose(
         _ request: BackendRequest, environment: [String: String],
         loadConfig: () throws(ShellError) -> ShellConfig
     ) throws(ShellError) -> BackendTarget {

@@ -27,13 +27,14 @@ struct BudgetAdmission {
         if !terminal, output.showsProgress {
             output.note("rate limited: waiting \(seconds) s for \(label)… (Ctrl-C to stop)")
         }
+        // Cleared however it ends: after a Ctrl-C, "interrupted" printed onto the countdown's line.
+        defer { if terminal { output.redraw("") } }
         var left = seconds
         while left > 0 {
             if terminal { output.redraw("rate limited: waiting \(left) s for \(label)… (Ctrl-C to stop)") }
             try await Task.sleep(for: .seconds(1))
             left -= 1
         }
-        if terminal { output.redraw("") }
     }
 }
 

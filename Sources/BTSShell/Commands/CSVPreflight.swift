@@ -58,6 +58,27 @@ enum CSVPreflight {
         }
     }
 
+    /// The file line (1-based) on which each CSV record starts: the header's is 1, data row N's
+    /// is `[N]`. A quoted field may hold line breaks (a Goodreads review), so row N is not always
+    /// line N + 1.
+    static func recordLines(_ data: Data) -> [Int] {
+        var starts = [1]
+        var line = 1
+        var quoted = false
+        var index = data.startIndex
+        while index < data.endIndex {
+            let byte = data[index]
+            if byte == UInt8(ascii: "\"") { quoted.toggle() }
+            if byte == 10 {
+                line += 1
+                let next = data.index(after: index)
+                if !quoted, next < data.endIndex { starts.append(line) }
+            }
+            index = data.index(after: index)
+        }
+        return starts
+    }
+
     /// Fields in one CSV line (commas outside double quotes).
     static func fieldCount(_ line: String) -> Int {
         fields(line).count

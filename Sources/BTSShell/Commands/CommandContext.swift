@@ -64,6 +64,9 @@ protocol CommandContext: Actor {
     var history: HistoryStore? { get }
     /// Asks the session to end with `status` (`exit`).
     func requestExit(_ status: Int32)
+    /// Whether the command was typed at the prompt, where the user can follow up (`more`); not in
+    /// a `-c` run, a script or a stream.
+    var atPrompt: Bool { get }
 
     // MARK: Words and scripts
     /// The structured value of a word (a lone `${…}` keeps its structure), else its text.

@@ -5,7 +5,7 @@ import BooksTrackContract
 extension CommandOutput {
     static let bookColumns: [TableColumn] = [
         TableColumn("isbn", "ISBN"),
-        TableColumn("title", "TITLE", flexible: true),
+        .bookTitle,
         TableColumn("authors", "AUTHORS", flexible: true),
         .number("year", "YEAR"),
         .number("pageCount", "PAGES"),
@@ -13,7 +13,7 @@ extension CommandOutput {
 
     static let scoredColumns: [TableColumn] = [
         TableColumn("isbn", "ISBN"),
-        TableColumn("title", "TITLE", flexible: true),
+        .bookTitle,
         TableColumn("authors", "AUTHORS", flexible: true),
         .number("year", "YEAR"),
         .number("score", "SCORE", decimals: 3),
@@ -29,8 +29,10 @@ extension CommandOutput {
         ])
     }
 
-    /// `{query, kind, totalCount, count, results}`.
-    static func search(_ results: SearchResults, query: String, kind: String, offset: Int = 0) -> CommandOutput {
+    /// `{query, kind, totalCount, count, results}`. `offersMore`: the footer says what `more` shows
+    /// (only where the user can type it next).
+    static func search(_ results: SearchResults, query: String, kind: String, offset: Int = 0,
+                       offersMore: Bool = false) -> CommandOutput {
         let rows = results.items.map(book)
         let total = results.totalResults ?? (offset + rows.count)
         var pairs: [(String, JSONValue?)] = [
@@ -43,7 +45,7 @@ extension CommandOutput {
         var footer = offset > 0 && !rows.isEmpty
             ? "(\(offset + 1)–\(offset + rows.count) of \(total) result\(total == 1 ? "" : "s")"
             : "(\(rows.count) of \(total) result\(total == 1 ? "" : "s")"
-        if kind == "title" || kind == "author", offset + rows.count < total, !rows.isEmpty {
+        if offersMore, kind == "title" || kind == "author", offset + rows.count < total, !rows.isEmpty {
             footer += "; 'more' shows the next \(min(rows.count, total - offset - rows.count))"
         }
         footer += ")"
@@ -61,7 +63,7 @@ extension CommandOutput {
             ("sourceIsbn", (results.sourceISBN ?? source).json), ("totalCount", results.total.json),
             ("count", rows.count.json), ("results", .array(rows)),
         ])
-        let columns = [TableColumn("isbn", "ISBN"), TableColumn("title", "TITLE", flexible: true),
+        let columns = [TableColumn("isbn", "ISBN"), .bookTitle,
                        TableColumn("authors", "AUTHORS", flexible: true), .number("score", "SCORE", decimals: 3)]
         return CommandOutput(value: value, view: .table(columns: columns, rowsKey: "results",
                                                          footer: "(\(rows.count) similar to \(source))", empty: "No similar books."))
@@ -83,11 +85,23 @@ extension CommandOutput {
             ("weekOf", weekly.weekOf.json), ("count", rows.count.json), ("results", .array(rows)),
             ("generatedAt", weekly.generatedAt.json), ("nextRefresh", weekly.nextRefresh.json), ("message", weekly.message.json),
         ])
-        let columns = [TableColumn("isbn", "ISBN"), TableColumn("title", "TITLE", flexible: true),
+        let columns = [TableColumn("isbn", "ISBN"), .bookTitle,
                        TableColumn("authors", "AUTHORS", flexible: true), TableColumn("reason", "REASON", prefersWhole: true)]
         return CommandOutput(value: value, view: .table(columns: columns, rowsKey: "results",
                                                          footer: "(week of \(weekly.weekOf))",
                                                          empty: weekly.message ?? "No recommendations yet."))
+    }
+
+    /// The weekly picks' footer says what they are on the embedded backend: the same for
+    /// everyone, not drawn from the library, and where the library's own recommendations are.
+    func notingWeeklyPicks() -> CommandOutput {
+        guard case .table(let columns, let key, let footer?, let empty) = view else { return self }
+        var output = self
+        output.view = .table(columns: columns, rowsKey: key,
+                             footer: String(footer.dropLast()) + ": this week's picks for everyone, not from your library; "
+                                 + "'recommend --library' recommends for it)",
+                             empty: empty)
+        return output
     }
 
     static func jobStatus(_ status: BooksTrackContract.JobStatus) -> CommandOutput {
@@ -98,15 +112,24 @@ extension CommandOutput {
             ("completedTime", status.completedTime.map { .number(Double($0)) }),
             ("error", status.error.map { JSONValue.encoding($0) }),
         ])
-        let fields = ["jobId", "status", "progress", "processedCount", "totalCount", "pipeline", "error"].map { RecordField($0) }
+        let fields = ["jobId", "status", "progress", "processedCount", "totalCount", "pipeline", "error"].map { key in
+            RecordField(key, format: key == "progress" ? .percent : .text)
+        }
         return CommandOutput(value: value, view: .record(fields: fields))
     }
 
-    /// The summary of a job's results plus its error rows.
-    static func jobResults(_ results: JobResults, jobID: String) -> CommandOutput {
+    /// The summary of a job's results plus its error rows. `recordLines`: where each record of the
+    /// imported file starts (``CSVPreflight/recordLines(_:)``), when the file is at hand: each error
+    /// then names its file line too (the server's `row` counts data rows: row 9 is line 10, or
+    /// later when a field holds a line break).
+    static func jobResults(_ results: JobResults, jobID: String, recordLines: [Int]? = nil) -> CommandOutput {
         switch results {
         case .csvImport(let summary):
-            let errors = summary.errors.map { JSONValue.encoding($0) }
+            let errors = summary.errors.map { error -> JSONValue in
+                let value = JSONValue.encoding(error)
+                guard let recordLines, error.row > 0, error.row < recordLines.count else { return value }
+                return value.adding("line", recordLines[error.row].json)
+            }
             let books = summary.books.map { JSONValue.encoding($0) }
             let value = JSONValue.record([
                 ("jobId", jobID.json), ("pipeline", Pipeline.csvImport.rawValue.json),
@@ -116,11 +139,15 @@ extension CommandOutput {
                 ("enrichmentFailed", summary.enrichmentFailed.json),
                 ("errorCount", errors.count.json), ("errors", .array(errors)), ("books", .array(books)),
             ])
-            let fields = ["jobId", "booksCreated", "booksUpdated", "duplicatesSkipped", "enrichmentSucceeded",
-                          "enrichmentFailed", "errorCount"].map { RecordField($0) }
+            // The server's counts, said to be the server's: the library's own line (saved from every
+            // row of the file, matched or not) can differ, and "booksCreated 8" above "library: 9
+            // created" read as a contradiction.
+            let fields = [RecordField("jobId")] + ["booksCreated", "booksUpdated", "duplicatesSkipped", "enrichmentSucceeded",
+                                                   "enrichmentFailed"].map { RecordField($0, "\($0) (server)") }
+                + [RecordField("errorCount")]
             var views: [ResultView] = [.record(fields: fields)]
             if !errors.isEmpty {
-                views.append(.table(columns: [.number("row", "ROW"), TableColumn("isbn", "ISBN"),
+                views.append(.table(columns: [.number("row", "ROW"), .number("line", "LINE"), TableColumn("isbn", "ISBN"),
                                               TableColumn("error", "ERROR", flexible: true)],
                                     rowsKey: "errors", footer: nil, empty: nil))
             }
@@ -140,7 +167,7 @@ extension CommandOutput {
             ])
             let fields = ["jobId", "totalCount", "succeeded", "failed"].map { RecordField($0) }
             var views: [ResultView] = [.record(fields: fields)]
-            views.append(.table(columns: [TableColumn("isbn", "ISBN"), TableColumn("title", "TITLE", flexible: true),
+            views.append(.table(columns: [TableColumn("isbn", "ISBN"), .bookTitle,
                                           TableColumn("success", "OK"), TableColumn("error", "ERROR", flexible: true)],
                                 rowsKey: "results", footer: nil, empty: nil))
             return CommandOutput(value: value, view: .sections(views))
@@ -166,7 +193,7 @@ extension CommandOutput {
             ("approved", approved.json), ("needsReview", (books.count - approved).json), ("books", .array(rows)),
         ])
         let table = ResultView.table(
-            columns: [TableColumn("title", "TITLE", flexible: true), TableColumn("author", "AUTHOR", flexible: true),
+            columns: [.bookTitle, TableColumn("author", "AUTHOR", flexible: true),
                       TableColumn("isbn", "ISBN"), .number("confidence", "CONF", decimals: 2), TableColumn("review", "REVIEW")],
             rowsKey: "books", footer: nil, empty: "No ISBN barcode was found in the photos.")
         return CommandOutput(value: value, view: table)

@@ -31,8 +31,10 @@ public struct CompletionContext: Sendable, Equatable {
     public private(set) var titles: RecencyIndex
     /// Variable names that are set (without `$`), e.g. `_`, `book`.
     public var variables: Set<String> = []
-    /// Shelf and tag names of the user's library, in shelf order (`library list --shelf`).
+    /// Shelf names of the user's library, in shelf order (`library list --shelf`).
     public var shelves: [String] = []
+    /// Tag names of the user's library, most used first (`library set --tag`).
+    public var tags: [String] = []
     /// Profile names for `connect` (the built-in ones are always offered as well).
     public var profiles: Set<String> = []
     /// Commands that cannot run on the connected server, with the reason (from capabilities).

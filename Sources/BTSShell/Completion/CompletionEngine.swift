@@ -120,6 +120,8 @@ public struct CompletionEngine: Sendable {
             return bookAnswer(slot: slot, bytes: bytes, cursor: cursor, context: snapshot)
         case .shelf:
             return words.plain(snapshot.shelves.filter { $0.hasPrefix(slot.partial) })
+        case .tag:
+            return words.plain(snapshot.tags.filter { $0.hasPrefix(slot.partial) })
         case .filePath(let extensions):
             // `--from=FILE`: complete the part after `=` and keep the option in front.
             var partial = slot.partial

@@ -5,8 +5,8 @@ import BTSTerminalText
 /// when the error points into a script, plain `error: …` otherwise (an interactive line).
 public struct ErrorReporter: Sendable {
     public var colored: Bool
-    /// Show `file:line:col` and the snippet (false for lines typed at the prompt, where the
-    /// line is right above the message).
+    /// Show `file:line:col` and the snippet (false for lines typed at the prompt, where the line
+    /// is right above the message: no place, and only a usage error's caret under its line).
     public var showsLocation: Bool
     /// The terminal's width when stderr is one: a plain message and its details are wrapped at
     /// spaces to fit (nil: one line each, as scripts and logs want them).
@@ -24,7 +24,7 @@ public struct ErrorReporter: Sendable {
         var error = raw
         error.message = TerminalText.sanitize(error.message, lines: .flatten)
         error.details = error.details.map { TerminalText.sanitize($0, lines: .flatten) }
-        let renderer = DiagnosticRenderer(colored: colored, width: width)
+        let renderer = DiagnosticRenderer(colored: colored, width: width, showsPlace: showsLocation)
         var output = ""
         if !error.diagnostics.isEmpty, let source {
             output = renderer.render(error.diagnostics, in: source)

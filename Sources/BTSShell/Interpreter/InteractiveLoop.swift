@@ -48,12 +48,49 @@ extension Shell {
     }
 
     /// Runs the rc file, if there is one and the session loads it: its settings, variables and
-    /// aliases stay for the session; its errors are reported like a script's (with its name).
+    /// aliases stay for the session. Like psql's `.psqlrc`, a bad line does not skip the rest:
+    /// each logical line (continuation lines and blocks joined) is checked and run on its own,
+    /// its error reported with the file's name and line, and the next line runs. A file whose
+    /// syntax is broken (an unclosed quote or block, blocks nested too deep) has no lines to go on
+    /// with: its errors are reported together and nothing in it runs.
     func runRCFile() async {
         guard options.loadsRCFile, options.terminal.stdinIsTerminal else { return }
         let url = options.paths.rcFile
         guard FileManager.default.fileExists(atPath: url.path) else { return }
-        _ = await runFile(url)
+        let text: String
+        do throws(ScriptFile.Failure) {
+            text = try ScriptFile.read(url.path)
+        } catch {
+            report(ShellError(.usage, "cannot read '\(url.path)': \(error.reason)"), in: nil, interactive: false)
+            return
+        }
+        guard !Parser.parse(SourceFile(name: url.path, text: text)).hasErrors else {
+            _ = await runSources([(text, url.path)], directory: url.deletingLastPathComponent())
+            return
+        }
+        for (line, chunk) in Self.logicalLines(text) where !chunk.allSatisfy(\.isWhitespace) {
+            _ = await runSources([(chunk, url.path)], directory: url.deletingLastPathComponent(), firstLine: line)
+            if exitRequest != nil || Task.isCancelled { return }
+        }
+    }
+
+    /// `text` cut into logical lines: each starts at the returned line number and runs on while
+    /// ``Parser/isComplete(_:)`` says it is unfinished (an open quote, a trailing `\`, a block).
+    static func logicalLines(_ text: String) -> [(line: Int, text: String)] {
+        var chunks: [(line: Int, text: String)] = []
+        var pending: [Substring] = []
+        var start = 1
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        for (index, line) in lines.enumerated() {
+            if pending.isEmpty { start = index + 1 }
+            pending.append(line)
+            let joined = pending.joined(separator: "\n")
+            if Parser.isComplete(joined) || index == lines.count - 1 {
+                chunks.append((start, joined))
+                pending = []
+            }
+        }
+        return chunks
     }
 
     /// Records the status of a line run at the prompt (`$?`).
@@ -70,6 +107,9 @@ struct InteractiveLoop {
     let reader: any LineReader
     let signals: SignalWatcher?
     let completion: CompletionContextStore?
+
+    /// psql's quit, taken at the prompt as Ctrl-D: status 0 (ExitCommand's help says so).
+    static let psqlQuit = "\\q"
 
     func run() async -> Int32 {
         let running = RunningCommand()
@@ -112,7 +152,10 @@ struct InteractiveLoop {
             case .interrupted:
                 continue
             case .line(let line):
-                guard !line.trimmingCharacters(in: .whitespaces).isEmpty else { continue }
+                let trimmed = line.trimmingCharacters(in: .whitespaces)
+                guard !trimmed.isEmpty else { continue }
+                // psql's `\q` ends the session as Ctrl-D does (the lexer would read it as the word `q`).
+                if trimmed == Self.psqlQuit { return 0 }
                 let task = Task { await shell.run(line, name: "<stdin>", interactive: true) }
                 running.set(task)
                 let status = await task.value

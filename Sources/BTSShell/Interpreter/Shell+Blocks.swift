@@ -270,16 +270,23 @@ extension Shell {
             try enterNesting(ShellError(.usage, "alias '\(name)' nested too deeply (\(Self.maxNesting) levels); does it call itself?",
                                         range: command.name.range))
             var words: [String] = []
+            // Appended as written: a bare word stays bare, so an option given to the alias
+            // (`hg --limit 1`) is an option (quoted, it was searched for as a title word); a
+            // quoted word, or a variable's value, stays one quoted word.
+            var appended: [String] = []
             for argument in command.arguments {
                 switch scope.words(of: argument.word) {
-                case .success(let found): words += found
+                case .success(let found):
+                    words += found
+                    let plain = argument.word.literalText != nil && !argument.word.isQuoted
+                    appended += found.map { plain ? ScriptWords.quoted($0) : AliasCommand.quoted($0) }
                 case .failure(let error): throw error
                 }
             }
             let readsArguments = Self.readsArguments(body)
             var text = body
-            if !readsArguments, !words.isEmpty {
-                text += " " + words.map(AliasCommand.quoted).joined(separator: " ")
+            if !readsArguments, !appended.isEmpty {
+                text += " " + appended.joined(separator: " ")
             }
             let script = check(Parser.parse(SourceFile(name: "alias \(name)", text: text)))
             if script.diagnostics.containsErrors {

@@ -11,6 +11,8 @@ extension Shell: CommandContext {
         exitRequest = status
     }
 
+    var atPrompt: Bool { currentSource?.interactive ?? false }
+
     /// A path relative to the running script's directory (or the working directory).
     func resolvePath(_ path: String) -> URL {
         if path.hasPrefix("/") { return URL(fileURLWithPath: path) }

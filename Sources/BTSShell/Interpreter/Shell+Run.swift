@@ -37,7 +37,7 @@ extension Shell {
         let checked = sources.map { check(Parser.parse(SourceFile(name: $0.name, text: $0.text, firstLine: firstLine))) }
         var failed = false
         for script in checked where script.diagnostics.containsErrors {
-            report(ShellError(diagnostics: script.diagnostics), in: script.source, interactive: false)
+            report(ShellError(diagnostics: script.diagnostics), in: script.source, interactive: interactive)
             failed = true
         }
         if failed {
@@ -62,10 +62,21 @@ extension Shell {
         do throws(ScriptFile.Failure) {
             text = try ScriptFile.read(url.path)
         } catch {
-            report(ShellError(.usage, "cannot read script '\(url.path)': \(error.reason)"), in: nil, interactive: false)
+            report(ShellError(.usage, "cannot read script '\(url.path)': \(error.reason)",
+                              details: commandHint(for: url)), in: nil, interactive: false)
             return ExitStatus.usage.rawValue
         }
         return await run(text, name: url.path, directory: url.deletingLastPathComponent())
+    }
+
+    /// `bts search dune` names a command, not a script: when no such file exists and the word is a
+    /// command's name, the hint says how to run it (`bts -c 'search dune'`).
+    private func commandHint(for url: URL) -> [String] {
+        let word = options.scriptName
+        guard !FileManager.default.fileExists(atPath: url.path), !word.contains("/"),
+              registry.command(named: word) != nil else { return [] }
+        let line = ScriptWords.line([word] + options.scriptArguments)
+        return ["'\(word)' is a bts command: to run it, say bts -c \(ScriptWords.posixQuoted(line))"]
     }
 
     var stopsOnError: Bool { settings.onError == .stop && !options.continueOnError }

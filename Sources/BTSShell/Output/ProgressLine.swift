@@ -2,7 +2,7 @@ import BTSTerminalText
 import Foundation
 
 /// The one-line progress display of `watch`: bar, percentage, counts, rate and ETA. Pure: the
-/// caller supplies the elapsed time.
+/// caller supplies the rate (``ProgressRate``).
 public struct ProgressLine: Sendable, Hashable {
     public var barWidth: Int
 
@@ -11,7 +11,7 @@ public struct ProgressLine: Sendable, Hashable {
     }
 
     /// `[██████████░░░░░░░░░░░░░░]  42%  420/1000 · 84.0/s · ETA 7 s · processing`.
-    public func render(fraction: Double?, processed: Int?, total: Int?, elapsed: Double, status: String) -> String {
+    public func render(fraction: Double?, processed: Int?, total: Int?, rate: Double?, status: String) -> String {
         let known = fraction ?? {
             guard let processed, let total, total > 0 else { return nil }
             return Double(processed) / Double(total)
@@ -27,10 +27,9 @@ public struct ProgressLine: Sendable, Hashable {
         }
         if let processed {
             parts.append(total.map { "\(processed)/\($0)" } ?? "\(processed)")
-            if elapsed > 0.5, processed > 0 {
-                let rate = Double(processed) / elapsed
+            if let rate, rate > 0 {
                 parts.append(String(format: "%.1f/s", rate))
-                if let total, total > processed, rate > 0 {
+                if let total, total > processed {
                     parts.append("ETA \(Self.duration(Double(total - processed) / rate))")
                 }
             }

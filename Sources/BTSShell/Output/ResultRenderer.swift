@@ -29,6 +29,7 @@ public struct ResultRenderer: Sendable {
             return (prettyJSON ? value.prettyJSON : value.compactJSON) + "\n"
         case .ndjson:
             if case .none = view { return "" }
+            if case .chart(_, let rows, _) = view { return rows.map { $0.compactJSON + "\n" }.joined() }
             if let table = view.firstTable {
                 return rows(of: value, key: table.rowsKey).map { $0.compactJSON + "\n" }.joined()
             }
@@ -44,10 +45,15 @@ public struct ResultRenderer: Sendable {
 
     func csv(_ value: JSONValue, view: ResultView) -> String {
         if case .none = view { return "" }
+        if case .chart(_, let rows, let columns) = view {
+            let lines = [columns.map { Self.csvField($0.key) }.joined(separator: ",")]
+                + rows.map { row in columns.map { Self.csvField($0.csvCell(row)) }.joined(separator: ",") }
+            return lines.joined(separator: "\n") + "\n"
+        }
         if let table = view.firstTable {
             var lines = [table.columns.map { Self.csvField($0.key) }.joined(separator: ",")]
             for row in rows(of: value, key: table.rowsKey) {
-                lines.append(table.columns.map { Self.csvField($0.cell(row)) }.joined(separator: ","))
+                lines.append(table.columns.map { Self.csvField($0.csvCell(row)) }.joined(separator: ","))
             }
             return lines.joined(separator: "\n") + "\n"
         }
@@ -77,7 +83,7 @@ public struct ResultRenderer: Sendable {
     func table(_ value: JSONValue, view: ResultView) -> String {
         switch view {
         case .none: return ""
-        case .text(let raw):
+        case .text(let raw), .chart(let raw, _, _):
             let text = TerminalText.sanitize(raw)
             return text.isEmpty || text.hasSuffix("\n") ? text : text + "\n"
         case .record(let fields): return record(value, fields: fields)
@@ -99,7 +105,7 @@ public struct ResultRenderer: Sendable {
         var output = ""
         for field in present {
             let title = field.title + String(repeating: " ", count: keyWidth - DisplayWidth.of(field.title))
-            var text = TerminalText.sanitize(TableColumn(field.key, field.title).cell(value), lines: .flatten)
+            var text = TerminalText.sanitize(TableColumn(field.key, field.title, format: field.format).cell(value), lines: .flatten)
             if let width {
                 text = Self.truncate(text, to: max(8, width - keyWidth - 2))
             }
@@ -111,15 +117,27 @@ public struct ResultRenderer: Sendable {
     func grid(columns allColumns: [TableColumn], rows: [JSONValue]) -> String {
         let allCells = rows.map { row in allColumns.map { TerminalText.sanitize($0.cell(row), lines: .flatten) } }
         // A column empty in every row (PAGES when no book has a page count) takes no room.
-        let kept = allColumns.indices.filter { index in allCells.contains { !$0[index].isEmpty } }
+        var kept = allColumns.indices.filter { index in allCells.contains { !$0[index].isEmpty } }
+        func natural(_ index: Int) -> Int {
+            max(DisplayWidth.of(allColumns[index].title), allCells.map { DisplayWidth.of($0[index]) }.max() ?? 0)
+        }
+        var widths = kept.map(natural)
+        if let width {
+            // Optional columns go, lowest drop order first, while the primary column (the title)
+            // would get less than its share.
+            while true {
+                let columns = kept.map { allColumns[$0] }
+                widths = Self.fit(kept.map(natural), columns: columns, into: width)
+                guard let primary = columns.firstIndex(where: \.isPrimary),
+                      widths[primary] < Self.primaryShare(natural: natural(kept[primary]), total: width),
+                      let drop = kept.indices.filter({ allColumns[kept[$0]].dropOrder != nil })
+                          .min(by: { (allColumns[kept[$0]].dropOrder ?? 0) < (allColumns[kept[$1]].dropOrder ?? 0) })
+                else { break }
+                kept.remove(at: drop)
+            }
+        }
         let columns = kept.map { allColumns[$0] }
         let cells = allCells.map { row in kept.map { row[$0] } }
-        var widths = columns.indices.map { index in
-            max(DisplayWidth.of(columns[index].title), cells.map { DisplayWidth.of($0[index]) }.max() ?? 0)
-        }
-        if let width {
-            widths = Self.fit(widths, columns: columns, into: width)
-        }
         func line(_ texts: [String], header: Bool) -> String {
             var parts: [String] = []
             for (index, column) in columns.enumerated() {
@@ -140,10 +158,22 @@ public struct ResultRenderer: Sendable {
         return output
     }
 
-    /// Fits the table into `total` columns. Fixed columns keep their width; the room left is shared
-    /// by the flexible ones in proportion to their natural (widest cell) width, so the longest texts
-    /// (titles) get the most and short ones (authors) keep theirs whole when they can. A flexible
-    /// column keeps at least 6 columns or its header's width; none grows past its natural width.
+    /// The width the primary column (the title) is given before any other flexible column grows:
+    /// a third of the table, at least 24 columns, never more than its widest cell.
+    static func primaryShare(natural: Int, total: Int) -> Int {
+        min(natural, max(24, total / 3))
+    }
+
+    /// A width every flexible column is kept at (or its whole width when narrower) while the
+    /// primary and sentence columns grow.
+    static let readableWidth = 16
+
+    /// Fits the table into `total` columns. Fixed columns keep their width. Each flexible column
+    /// starts at 6 columns (or its header's width); then the primary column (the title) grows to its
+    /// share (``primaryShare(natural:total:)``), then a sentence column (`prefersWhole`, a reason)
+    /// to its whole width, each as long as the other flexible columns can still get
+    /// ``readableWidth``; the rest goes one column at a time to the column furthest below its
+    /// natural width. None grows past its natural (widest cell) width.
     static func fit(_ widths: [Int], columns: [TableColumn], into total: Int) -> [Int] {
         let separators = max(0, widths.count - 1) * 2
         guard widths.reduce(0, +) + separators > total else { return widths }
@@ -155,17 +185,18 @@ public struct ResultRenderer: Sendable {
         let minimum = flexible.map { min(widths[$0], max(6, DisplayWidth.of(columns[$0].title))) }
         for (slot, index) in flexible.enumerated() { result[index] = minimum[slot] }
         room -= minimum.reduce(0, +)
-        // Sentences first (a recommendation's reason), while every other flexible column can still
-        // get `readable` columns (or its whole width when narrower).
-        let readable = 16
-        for index in flexible where columns[index].prefersWhole {
-            let reserved = flexible.filter { !columns[$0].prefersWhole }
-                .map { max(0, min(widths[$0], readable) - result[$0]) }.reduce(0, +)
-            let give = max(0, min(widths[index] - result[index], room - reserved))
+        func grow(_ index: Int, to target: Int) {
+            let reserved = flexible.filter { $0 != index }
+                .map { max(0, min(widths[$0], readableWidth) - result[$0]) }.reduce(0, +)
+            let give = max(0, min(target - result[index], room - reserved))
             result[index] += give
             room -= give
         }
-        // Hand out the rest one column at a time to the column furthest below its share.
+        for index in flexible where columns[index].isPrimary {
+            grow(index, to: primaryShare(natural: widths[index], total: total))
+        }
+        for index in flexible where columns[index].prefersWhole { grow(index, to: widths[index]) }
+        // Hand out the rest one column at a time to the column furthest below its natural width.
         while room > 0 {
             var pick: Int?
             var best = Double.infinity

@@ -14,6 +14,9 @@ public struct TableColumn: Sendable, Hashable {
         case percent
         /// A 10-cell bar of this column's number out of the number in column `total`.
         case bar(total: String)
+        /// A yes/no fact: a table shows `yes` for true and leaves false blank (so a column that is
+        /// false in every row takes no room); CSV keeps `true`/`false`.
+        case mark
     }
 
     /// The key in each row object.
@@ -25,22 +28,47 @@ public struct TableColumn: Sendable, Hashable {
     /// Whether the column may be shortened (with "…") to fit the width.
     public var isFlexible: Bool
     /// A flexible column that reads badly when cut (a sentence, such as a recommendation's reason):
-    /// it is given its whole width first, as long as the other flexible columns keep a readable width.
+    /// after the primary column's share it gets its whole width, as long as the other flexible
+    /// columns keep a readable width.
     public var prefersWhole: Bool
+    /// The column that yields last (a book's title): it gets its share of the width before any
+    /// other flexible column grows, and optional columns are dropped before it is cut below it.
+    public var isPrimary: Bool
+    /// Shown only when there is room: when the primary column would get less than its share, the
+    /// optional columns are left out, lowest `dropOrder` first (nil: always shown).
+    public var dropOrder: Int?
 
     public init(_ key: String, _ title: String, alignment: Alignment = .left, format: Format = .text,
-                flexible: Bool = false, prefersWhole: Bool = false) {
+                flexible: Bool = false, prefersWhole: Bool = false, primary: Bool = false, dropOrder: Int? = nil) {
         self.key = key
         self.title = title
         self.alignment = alignment
         self.format = format
-        self.isFlexible = flexible || prefersWhole
+        self.isFlexible = flexible || prefersWhole || primary
         self.prefersWhole = prefersWhole
+        self.isPrimary = primary
+        self.dropOrder = dropOrder
+    }
+
+    /// A book's title: flexible, and the last column to be cut.
+    public static let bookTitle = TableColumn("title", "TITLE", primary: true)
+
+    /// This column, left out of a table too narrow for the primary column's share (see ``dropOrder``).
+    public func optional(_ order: Int) -> TableColumn {
+        var column = self
+        column.dropOrder = order
+        return column
     }
 
     /// A right-aligned numeric column.
     public static func number(_ key: String, _ title: String, decimals: Int = 0) -> TableColumn {
         TableColumn(key, title, alignment: .right, format: decimals == 0 ? .text : .decimal(decimals))
+    }
+
+    /// The text of this column's cell in `row` for CSV: the table's, except that a mark keeps its `true`/`false`.
+    public func csvCell(_ row: JSONValue) -> String {
+        if format == .mark, let value = row[key] { return value.interpolationText }
+        return cell(row)
     }
 
     /// The text of this column's cell in `row`.
@@ -55,6 +83,8 @@ public struct TableColumn: Sendable, Hashable {
             guard let total = row[totalKey]?.doubleValue, total > 0 else { return "" }
             let filled = Int((min(1, max(0, number / total)) * 10).rounded())
             return String(repeating: "█", count: filled) + String(repeating: "░", count: 10 - filled)
+        case (.mark, .bool(let flag)):
+            return flag ? "yes" : ""
         case (_, .array(let elements)):
             return elements.map(\.interpolationText).joined(separator: ", ")
         default:
@@ -76,6 +106,10 @@ public indirect enum ResultView: Sendable, Hashable {
     case record(fields: [RecordField])
     /// Several views one after the other, separated by a blank line.
     case sections([ResultView])
+    /// A drawing (`library stats`' bar charts) shown only in table mode; like any data it is JSON
+    /// (the value) when stdout is not a terminal, and `rows` give ndjson (one per line) and csv
+    /// (with `columns`).
+    case chart(String, rows: [JSONValue], columns: [TableColumn])
 
     /// The first table in the view (the rows of ndjson and csv).
     var firstTable: (columns: [TableColumn], rowsKey: String?)? {
@@ -102,8 +136,11 @@ public indirect enum ResultView: Sendable, Hashable {
 public struct RecordField: Sendable, Hashable {
     public var key: String
     public var title: String
-    public init(_ key: String, _ title: String? = nil) {
+    /// How the value is shown (a job's progress fraction as a percentage).
+    public var format: TableColumn.Format
+    public init(_ key: String, _ title: String? = nil, format: TableColumn.Format = .text) {
         self.key = key
         self.title = title ?? key
+        self.format = format
     }
 }

@@ -56,7 +56,7 @@ public enum CommandReference {
             facts.append("Gated by the server feature `\(gate.feature.rawValue)`\(gate.scope.map { " (\($0) only)" } ?? "").")
         }
         if let budget = spec.budgetClass { facts.append("Rate-limit budget: `\(budget)`.") }
-        if spec.isSensitive { facts.append("The line is never saved in history.") }
+        if spec.isSensitive { facts.append(CommandSpec.sensitiveFact) }
         if !facts.isEmpty { out += [facts.joined(separator: " "), ""] }
         if !spec.examples.isEmpty {
             out += ["```"] + spec.examples + ["```", ""]

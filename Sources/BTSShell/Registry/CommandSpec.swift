@@ -21,8 +21,10 @@ public enum CompletionKind: Sendable, Hashable {
     case jobID
     case isbn
     case title
-    /// Shelf and tag names of the user's library.
+    /// Shelf names of the user's library (the standard ones and those in use).
     case shelf
+    /// Tag names of the user's library.
+    case tag
     case variable
     case profile
     case setting
@@ -133,6 +135,9 @@ public struct SettingSpec: Sendable, Hashable {
 /// The declarative description of one command: the single source for validation, help,
 /// completion and the README's command reference.
 public struct CommandSpec: Sendable, Hashable {
+    /// What help and the reference say of a sensitive command (``isSensitive``).
+    static let sensitiveFact = "A line whose URL carries credentials (user:password@, ?token=) is never saved in history."
+
     public var name: String
     public var aliases: [String]
     public var group: CommandGroup
@@ -150,7 +155,9 @@ public struct CommandSpec: Sendable, Hashable {
     /// Rate-limit class the command spends (search, semantic, similar, enrich, batch, import, jobs).
     public var budgetClass: String?
     public var examples: [String]
-    /// The whole line must never reach history or traces (e.g. `connect` with credentials).
+    /// Its arguments may carry a secret (`connect` with a URL's credentials): a line that runs it
+    /// is kept out of history unless every argument is a plain word without one (a profile name,
+    /// a URL without credentials).
     public var isSensitive: Bool
     /// Every argument is positional, even words that look like options (`echo`, `expect`).
     public var takesRawArguments: Bool

@@ -38,6 +38,7 @@ public struct HelpRenderer: Sendable {
         }
         lines += DisplayWidth.wrap(registry.globalOptionsNote(markdown: false), width: Self.width)
         lines.append("Type 'help COMMAND' for details, e.g. 'help search'.")
+        lines.append("Config: $XDG_CONFIG_HOME/bts/config.toml (profiles), rc.bts (docs/config.md).")
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -93,7 +94,7 @@ public struct HelpRenderer: Sendable {
             facts.append("Needs the server feature '\(gate.feature.rawValue)'\(gate.scope.map { " (\($0) only)" } ?? "").")
         }
         if let budget = spec.budgetClass { facts.append("Rate-limit budget: \(budget).") }
-        if spec.isSensitive { facts.append("Never saved in history.") }
+        if spec.isSensitive { facts.append(CommandSpec.sensitiveFact) }
         if !facts.isEmpty { lines += [""] + DisplayWidth.wrap(facts.joined(separator: " "), width: Self.width) }
         return lines.joined(separator: "\n") + "\n"
     }

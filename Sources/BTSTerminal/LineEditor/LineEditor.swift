@@ -66,7 +66,10 @@ public final class LineEditor: LineReader, @unchecked Sendable {
     private let configuration: Configuration
     private let inputFD: Int32
     private let savedTerminal: termios?
-    private let resizeSource: any DispatchSourceSignal
+    /// The editor's subscription to SIGWINCH through the process's one signal hub (shared with the
+    /// shell's `SignalWatcher`: a libdispatch signal source of its own took the signal from the
+    /// hub, and the shell's tables kept the width they had at startup).
+    private let resizeSubscription = UUID()
 
     /// Sets up libedit on `input`/`output` (stdin/stdout by default). Returns nil when libedit
     /// cannot initialise. Loads `configuration.history` into the in-memory history.
@@ -92,13 +95,11 @@ public final class LineEditor: LineReader, @unchecked Sendable {
         var attributes = termios()
         savedTerminal = tcgetattr(fileno(input), &attributes) == 0 ? attributes : nil
         worker = BlockingWorker(name: "bts.line-editor")
-        resizeSource = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .global())
-        resizeSource.setEventHandler { [wakeup] in wakeup.post(.resize) }
-        resizeSource.resume()
+        SignalHub.shared.subscribe([.windowChanged], id: resizeSubscription) { [wakeup] _ in wakeup.post(.resize) }
     }
 
     deinit {
-        resizeSource.cancel()
+        SignalHub.shared.unsubscribe(.windowChanged, id: resizeSubscription)
         // No read can be running (it would keep `self` alive); `core`'s deinit calls el_end,
         // which restores the terminal.
         worker.shutdown()

@@ -44,6 +44,11 @@ enum PromptEscapes {
             out.append(marker)
             index = end
         }
+        // libedit prints a literal together with the visible character after it (prompt.c,
+        // re_putliteral) and drops one that nothing visible follows ("We lose the last literal"):
+        // the reset ending a coloured right prompt never reached the terminal, and what was typed
+        // next came out yellow. A prompt ending in an escape gets a space for it to go with.
+        if out.last == marker { out.append(" ") }
         return String(out)
     }
 }

@@ -49,7 +49,10 @@ public enum PromptRenderer {
             let text = sanitise(budget.text)
             right = colour ? (budget.isSpent ? red : yellow) + text + reset : text
         }
-        return Rendered(left: left, right: right, continuation: colour ? dim + continuation + reset : continuation)
+        // The reset goes before the marker's last blank: libedit needs a visible character after
+        // an escape (see PromptEscapes), and the marker must keep the left prompt's width.
+        let dimmed = dim + continuation.dropLast() + reset + " "
+        return Rendered(left: left, right: right, continuation: colour ? dimmed : continuation)
     }
 
     /// The backend's name for the prompt: `embedded` when there is no URL; the profile name

@@ -43,7 +43,7 @@ struct HostileInputTests {
         let status = await harness.run("connect http://127.0.0.1:\(port)")
         #expect(status == 3, "\(harness.err)")
         #expect(harness.err.contains("not switching to http://127.0.0.1:\(port): Cannot connect to 127.0.0.1"))
-        #expect(harness.err.contains("Still using the embedded server."))
+        #expect(harness.err.contains("Still connected to the embedded server."))
         #expect(!harness.err.contains("errno"))
         // Still on the embedded server: a search works.
         #expect(await harness.run("search dune --limit 1") == 0, "\(harness.err)")

@@ -186,11 +186,22 @@ struct LanguageTests {
         }
     }
 
-    @Test func theSummarySaysHowToGetMore() async throws {
+    @Test func theSummarySaysHowToGetMoreAtThePrompt() async throws {
         try await withShell(settings: { var s = ShellSettings(); s.output = .table; return s }()) { harness in
-            _ = await harness.run("search the --limit 10\nmore")
+            _ = await harness.typed("search the --limit 10")
+            _ = await harness.typed("more")
             #expect(harness.out.contains("(10 of 4641 results; 'more' shows the next 10)"))
             #expect(harness.out.contains("(11–20 of 4641 results; 'more' shows the next 10)"))
+        }
+    }
+
+    /// Issue 33 item 11: `bts -c 'search the'` said "'more' shows the next 3", which no later
+    /// process can do; a script or `-c` run gets the count only.
+    @Test func aScriptIsNotToldAboutMore() async throws {
+        try await withShell(settings: { var s = ShellSettings(); s.output = .table; return s }()) { harness in
+            _ = await harness.run("search the --limit 10", name: "-c")
+            #expect(harness.out.contains("(10 of 4641 results)"), "\(harness.out)")
+            #expect(!harness.out.contains("'more'"))
         }
     }
 }

@@ -95,23 +95,31 @@ struct RendererTests {
                 == [13, 20, 10, 4])
     }
 
-    /// A sentence column (a recommendation's reason) is whole at 120 columns; at 80 it is cut only
-    /// as far as the title and authors keep 16 columns each.
-    @Test func aReasonIsWholeAt120() {
-        let columns = [TableColumn("isbn", "ISBN"), TableColumn("title", "TITLE", flexible: true),
+    /// A sentence column (a recommendation's reason) grows after the title's share (a third of the
+    /// width) and while the authors keep 16 columns: at 120 columns a short reason is whole; a long
+    /// title keeps 40 columns before the reason grows (issue 33: TITLE had 16 beside a whole REASON).
+    @Test func aReasonGrowsAfterTheTitlesShare() {
+        let columns = [TableColumn("isbn", "ISBN"), .bookTitle,
                        TableColumn("authors", "AUTHORS", flexible: true), TableColumn("reason", "REASON", prefersWhole: true)]
         let reason = "Starts the Merry Gentry series, rated 4.03 by 32K readers"
-        let value = JSONValue.record([("results", .array([
-            .record([("isbn", "9780345490650".json), ("title", "A Kiss of Shadows (Merry Gentry, #1) and more words here".json),
-                     ("authors", ["Laurell K. Hamilton", "Someone Else Entirely"].json), ("reason", reason.json)]),
-        ]))])
-        let view = ResultView.table(columns: columns, rowsKey: "results", footer: nil, empty: nil)
-        let wide = ResultRenderer(format: .table, width: 120).render(value, view: view)
-        #expect(wide.contains(reason), "\(wide)")
-        for line in wide.split(separator: "\n") { #expect(line.count <= 120) }
-        let narrow = ResultRenderer(format: .table, width: 80).render(value, view: view)
-        for line in narrow.split(separator: "\n") { #expect(line.count <= 80) }
-        #expect(narrow.contains("A Kiss of Shadows…  Laurell K. Ha…  Starts the Merry Gentry seri…"), "\(narrow)")
+        func table(title: String, width: Int) -> String {
+            let value = JSONValue.record([("results", .array([
+                .record([("isbn", "9780345490650".json), ("title", title.json),
+                         ("authors", ["Laurell K. Hamilton", "Someone Else Entirely"].json), ("reason", reason.json)]),
+            ]))])
+            let view = ResultView.table(columns: columns, rowsKey: "results", footer: nil, empty: nil)
+            return ResultRenderer(format: .table, width: width).render(value, view: view)
+        }
+        let short = table(title: "A Kiss of Shadows", width: 120)
+        #expect(short.contains("A Kiss of Shadows  Laurell K. Hamilton, Someo…  \(reason)"), "\(short)")
+        let long = table(title: "A Kiss of Shadows (Merry Gentry, #1) and more words here", width: 120)
+        #expect(long.contains("A Kiss of Shadows (Merry Gentry, #1) an…  Laurell K. Hami…  Starts the Merry Gentry series, rated 4.03 b…"),
+                "\(long)")
+        let narrow = table(title: "A Kiss of Shadows (Merry Gentry, #1) and more words here", width: 80)
+        for text in [short, long, narrow] {
+            for line in text.split(separator: "\n") { #expect(line.count <= text.split(separator: "\n")[1].count) }
+        }
+        #expect(narrow.contains("A Kiss of Shadows (Merry …  Laurell K. Ham…  Starts the Merry Ge…"), "\(narrow)")
     }
 
     /// A record's CSV row shows arrays as a table cell does ("A, B"), not as JSON.
@@ -179,7 +187,7 @@ struct RendererTests {
     }
 
     @Test func progressLine() {
-        let line = ProgressLine(barWidth: 10).render(fraction: 0.5, processed: 50, total: 100, elapsed: 5, status: "processing")
+        let line = ProgressLine(barWidth: 10).render(fraction: 0.5, processed: 50, total: 100, rate: 10, status: "processing")
         #expect(line == "[█████░░░░░]   50%  50/100  10.0/s  ETA 5 s  processing")
     }
 }

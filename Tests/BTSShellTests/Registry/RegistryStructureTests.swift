@@ -101,7 +101,8 @@ import Testing
     @Test func sensitiveLines() {
         let registry = CommandRegistry.standard
         #expect(registry.isSensitive(line: "connect https://user:pw@api.example.com"))
-        #expect(registry.isSensitive(line: "jobs; connect local"))
+        #expect(registry.isSensitive(line: "jobs; connect https://user:pw@api.example.com"))
+        #expect(registry.isSensitive(line: "connect 'http://api.example.com/?token=abc'"))
         #expect(registry.isSensitive(line: "connect 'unterminated"))
         #expect(registry.isSensitive(line: "set api_token abc123"))
         #expect(registry.isSensitive(line: "set MyPassword x"))
@@ -109,6 +110,16 @@ import Testing
         #expect(!registry.isSensitive(line: "search title dune"))
         #expect(!registry.isSensitive(line: "echo connect"))
         #expect(!registry.isSensitive(line: ""))
+    }
+
+    /// Issue 33 item 12: `connect local` and `connect http://localhost:8787` carry no secret and
+    /// were dropped from history all the same.
+    @Test func connectLinesWithoutSecretsAreKept() {
+        let registry = CommandRegistry.standard
+        #expect(!registry.isSensitive(line: "connect local"))
+        #expect(!registry.isSensitive(line: "jobs; connect embedded"))
+        #expect(!registry.isSensitive(line: "connect http://localhost:8787"))
+        #expect(!registry.isSensitive(line: "connect --force http://127.0.0.1:8787/"))
     }
 
     @Test func sensitiveOptionsAreDetected() {

@@ -51,6 +51,11 @@ struct ShellHarness {
         await shell.run(text, name: name, directory: directory)
     }
 
+    /// Runs one line as if typed at the REPL's prompt.
+    func typed(_ line: String) async -> Int32 {
+        await shell.run(line, name: "<stdin>", directory: directory, interactive: true)
+    }
+
     var out: String { sink.standardOutput }
     var err: String { sink.standardError }
 

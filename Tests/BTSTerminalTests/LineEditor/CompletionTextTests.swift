@@ -106,7 +106,16 @@ struct PromptEscapesTests {
             == "\u{1}\u{1B}[1;32m\u{1}bts\u{1}\u{1B}[0m\u{1}> ")
         #expect(PromptEscapes.bracket("\u{1B}]0;t\u{07}x") == "\u{1}\u{1B}]0;t\u{07}\u{1}x")
         #expect(PromptEscapes.bracket("a\u{1}b") == "ab")
-        #expect(PromptEscapes.bracket("cut\u{1B}[1") == "cut\u{1}\u{1B}[1\u{1}")
+        #expect(PromptEscapes.bracket("cut\u{1B}[1") == "cut\u{1}\u{1B}[1\u{1} ")
+    }
+
+    /// libedit prints a literal with the visible character after it and drops one at the very end;
+    /// the reset after a coloured right prompt must not be that one (issue 33, item 9: typed text
+    /// turned yellow).
+    @Test("a prompt ending in an escape gets a space for it to go with")
+    func trailingReset() {
+        #expect(PromptEscapes.bracket("\u{1B}[33msearch 1/3\u{1B}[0m")
+            == "\u{1}\u{1B}[33m\u{1}search 1/3\u{1}\u{1B}[0m\u{1} ")
     }
 
     @Test("wide strings round-trip")

@@ -10,7 +10,9 @@ extension CommandOutput {
     /// `jobResults` plus the library: `{…, library: {created, updated, alreadyThere, skipped}}`.
     static func savedJobResults(_ results: JobResults, jobID: String, record: SessionJob?,
                                 in context: isolated any CommandContext) async throws -> CommandOutput {
-        var output = CommandOutput.jobResults(results, jobID: jobID)
+        let recordLines = record?.file.flatMap { FileManager.default.contents(atPath: $0) }
+            .flatMap { $0.count <= CSVPreflight.maxBytes ? CSVPreflight.recordLines($0) : nil }
+        var output = CommandOutput.jobResults(results, jobID: jobID, recordLines: recordLines)
         let library: BookLibrary
         do {
             library = try context.library()
@@ -19,10 +21,18 @@ extension CommandOutput {
                                  + " ('results \(jobID)' saves its books once that is fixed)", code: error.code)
         }
         let summary: SaveSummary
+        var note = ""
         do {
             switch results {
             case .csvImport(let imported):
-                summary = try await library.importJob(imported, jobID: jobID, rows: Self.exportRows(record, in: context))
+                let rows = Self.exportRows(record, in: context)
+                summary = try await library.importJob(imported, jobID: jobID, rows: rows)
+                // Why the library's count can differ from the server's: the library keeps every
+                // row of the file (a row the server could not match, from the file's own columns;
+                // a row the server took for a duplicate, as the edition it names).
+                if !rows.isEmpty, rows.count != imported.booksCreated {
+                    note = " (each of the file's \(rows.count) rows; the server's counts above are its catalog's)"
+                }
             case .batch(let items):
                 summary = try await library.refresh(BookData.books(items), from: .enrichment("batch \(jobID)"))
             case .scan:
@@ -34,7 +44,7 @@ extension CommandOutput {
                              code: .libraryError)
         }
         context.libraryChanged()
-        output.addLibrary(summary, refreshOnly: { if case .batch = results { return true } else { return false } }())
+        output.addLibrary(summary, refreshOnly: { if case .batch = results { return true } else { return false } }(), note: note)
         return output
     }
 
@@ -66,11 +76,11 @@ extension CommandOutput {
         }
     }
 
-    mutating func addLibrary(_ summary: SaveSummary, refreshOnly: Bool) {
+    mutating func addLibrary(_ summary: SaveSummary, refreshOnly: Bool, note: String = "") {
         value = value.adding("library", summary.json)
         let text = refreshOnly
             ? "library: \(summary.updated) updated, \(summary.alreadyThere) already up to date, \(summary.skipped) not in your library"
-            : "library: \(summary)"
+            : "library: \(summary)" + note
         view = .sections([view, .text(text)])
     }
 }

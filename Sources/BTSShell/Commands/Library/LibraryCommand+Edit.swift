@@ -15,14 +15,14 @@ extension LibraryCommand {
     static let setRating = OptionSpec("rating", short: "r", type: .string, valueName: "N",
                                       help: "Rate it 1–5 stars (halves and quarters allowed); 'none' clears it")
     static let setRead = OptionSpec("read", type: .string, valueName: "DATE",
-                                    help: "Date read: YYYY-MM-DD, YYYY/MM/DD, 'today', or 'none'")
+                                    help: "Date read: YYYY-MM-DD, YYYY/MM/DD, 'today', or 'none' (a date on a to-read or currently-reading book moves it to read and counts one read)")
     static let setAdded = OptionSpec("added", type: .string, valueName: "DATE", help: "Date added: YYYY-MM-DD or 'today'")
     static let setNotes = OptionSpec("notes", type: .string, valueName: "TEXT", help: "Your private notes ('' clears them)")
     static let setReview = OptionSpec("review", type: .string, valueName: "TEXT", help: "Your review ('' clears it)")
     static let setTag = OptionSpec("tag", short: "t", type: .string, valueName: "TAG",
-                                   help: "Add a tag (several: separate with commas)", completion: .shelf)
+                                   help: "Add a tag (several: separate with commas)", completion: .tag)
     static let setUntag = OptionSpec("untag", type: .string, valueName: "TAG",
-                                     help: "Remove a tag (several: separate with commas)", completion: .shelf)
+                                     help: "Remove a tag (several: separate with commas)", completion: .tag)
     static let setReadCount = OptionSpec("read-count", type: .int(0...10_000), valueName: "N", help: "Times read")
 
     static let setSpec = CommandSpec(
@@ -41,6 +41,8 @@ extension LibraryCommand {
     /// What `library set` changes.
     struct Change: Sendable {
         var change = ReadingChange()
+        /// `--shelf` as typed and where, checked against the library's shelves when the command runs.
+        var shelf: (text: String, range: SourceRange?)?
 
         init(_ resolved: ResolvedCommand) throws(ShellError) {
             func range(_ option: OptionSpec) -> SourceRange? { resolved.bound(option)?.value?.word.range }
@@ -48,6 +50,7 @@ extension LibraryCommand {
                 guard !shelf.trimmingCharacters(in: .whitespaces).isEmpty else {
                     throw ShellError(.usage, "--shelf needs a shelf name", range: range(LibraryCommand.setShelf))
                 }
+                self.shelf = (shelf, range(LibraryCommand.setShelf))
                 change.shelf = Shelf(rawValue: shelf)
             }
             if let text = resolved.string(LibraryCommand.setRating) {
@@ -106,6 +109,10 @@ extension LibraryCommand {
     }
 
     static func set(_ words: [BoundValue], _ change: Change, library: BookLibrary) async throws -> CommandOutput {
+        var change = change
+        if let typed = change.shelf {
+            change.change.shelf = try await shelf(typed.text, range: typed.range, library: library)
+        }
         let found = try await book(words, library: library)
         let updated = try await library.update(id: found.id, change.change)
         return CommandOutput(value: updated.json, view: .record(fields: bookFields))

@@ -11,7 +11,12 @@ extension LibraryCommand {
     static let statsSpec = CommandSpec(
         "stats", group: .library,
         summary: "Charts of your reading: books read per year, books per shelf, your ratings",
-        examples: ["library stats", "library stats --output json"])
+        discussion: """
+            The charts are the table form; like every command's result it is JSON when stdout is not a \
+            terminal. --output csv and ndjson give one row per bar: chart (readPerYear, perShelf, ratings, \
+            totals), label and count.
+            """,
+        examples: ["library stats", "library stats --output json", "library stats --output csv"])
 
     static let exportFile = ArgumentSpec("FILE", "The CSV file to write ('-' for standard output)",
                                          type: .path(extensions: ["csv"]), completion: .filePath(extensions: ["csv"]))
@@ -60,8 +65,21 @@ extension LibraryCommand {
             ("ratings", .array(stats.ratings.enumerated().map { JSONValue.record([("stars", ($0.offset + 1).json), ("count", $0.element.count.json)]) })),
             ("unrated", stats.unrated.json), ("pagesRead", stats.pagesRead.json),
         ])
+        // One row per bar for ndjson and csv: which chart, its label, its count.
+        var figures: [JSONValue] = []
+        func add(_ chart: String, _ list: [LibraryStats.Count]) {
+            figures += list.map { JSONValue.record([("chart", chart.json), ("label", $0.label.json), ("count", $0.count.json)]) }
+        }
+        add("readPerYear", stats.readPerYear)
+        add("perShelf", stats.perShelf)
+        add("ratings", stats.ratings.enumerated().map { LibraryStats.Count(String($0.offset + 1), $0.element.count) })
+        add("totals", [LibraryStats.Count("books", stats.books), LibraryStats.Count("works", stats.works),
+                       LibraryStats.Count("authors", stats.authors), LibraryStats.Count("readUndated", stats.readUndated),
+                       LibraryStats.Count("unrated", stats.unrated), LibraryStats.Count("pagesRead", stats.pagesRead)])
+        let columns = [TableColumn("chart", "CHART"), TableColumn("label", "LABEL"), .number("count", "COUNT")]
         guard stats.books > 0 else {
-            return CommandOutput(value: value, view: .text("Your library is empty: no figures yet."))
+            return CommandOutput(value: value, view: .chart("Your library is empty: no figures yet.", rows: figures,
+                                                            columns: columns))
         }
         let chartWidth = min(max(width ?? 80, 20), 100)
         var lines = ["\(stats.books) book\(stats.books == 1 ? "" : "s") (\(stats.works) work\(stats.works == 1 ? "" : "s"), \(stats.authors) author\(stats.authors == 1 ? "" : "s")), \(stats.pagesRead) pages read", ""]
@@ -77,14 +95,14 @@ extension LibraryCommand {
         lines += ["", "Your ratings"]
         lines += BarChart.render(stats.ratings, width: chartWidth - 2).map { "  " + $0 }
         lines.append("  (\(stats.unrated) unrated)")
-        return CommandOutput(value: value, view: .text(lines.joined(separator: "\n")))
+        return CommandOutput(value: value, view: .chart(lines.joined(separator: "\n"), rows: figures, columns: columns))
     }
 
     static func export(_ file: BoundValue?, shelf: String?, library: BookLibrary,
                        in context: isolated any CommandContext) async throws -> CommandOutput? {
         let path = file?.text ?? ""
         var filter = LibraryFilter()
-        filter.shelf = shelf.map { Shelf(rawValue: $0) }
+        if let shelf { filter.shelf = try await Self.shelf(shelf, range: nil, library: library) }
         let export = try await library.exportGoodreadsFile(filter)
         let (csv, count) = (export.csv, export.books)
         if path == "-" {

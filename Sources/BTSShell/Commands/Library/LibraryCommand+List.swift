@@ -12,7 +12,7 @@ extension LibraryCommand {
     static let yearReadFilter = OptionSpec("year-read", short: "y", type: .int(1000...9999), valueName: "YEAR",
                                            help: "Only books read in YEAR")
     static let tagFilter = OptionSpec("tag", type: .string, valueName: "TAG", help: "Only books with this tag",
-                                      completion: .shelf)
+                                      completion: .tag)
     static let sortOption = OptionSpec("sort", type: .enumeration(LibrarySort.Key.allCases.map(\.rawValue).filter { $0 != "relevance" }),
                                        valueName: "KEY",
                                        help: "Order by added (default), read, title, author, rating or year")
@@ -40,9 +40,14 @@ extension LibraryCommand {
         var filter = LibraryFilter()
         var sort = LibrarySort.newestFirst
         var limit: Int?
+        /// `--shelf` as typed and where, checked against the library's shelves when the command runs.
+        var shelf: (text: String, range: SourceRange?)?
 
         init(_ resolved: ResolvedCommand) throws(ShellError) {
-            filter.shelf = resolved.string(LibraryCommand.shelfFilter).map { Shelf(rawValue: $0) }
+            if let text = resolved.string(LibraryCommand.shelfFilter) {
+                shelf = (text, resolved.bound(LibraryCommand.shelfFilter)?.value?.word.range)
+                filter.shelf = Shelf(rawValue: text)
+            }
             filter.author = resolved.string(LibraryCommand.authorFilter)
             filter.yearRead = resolved.int(LibraryCommand.yearReadFilter)
             filter.tag = resolved.string(LibraryCommand.tagFilter)
@@ -60,6 +65,13 @@ extension LibraryCommand {
             limit = resolved.int(LibraryCommand.limitOption)
         }
 
+        /// The filter, its `--shelf` checked: a name a typo away from a shelf is a usage error naming it.
+        func checkedFilter(library: BookLibrary) async throws(ShellError) -> LibraryFilter {
+            var filter = self.filter
+            if let typed = shelf { filter.shelf = try await LibraryCommand.shelf(typed.text, range: typed.range, library: library) }
+            return filter
+        }
+
         /// `4` → exactly 4, `4+` → at least 4, `none`/`unrated`/`0` → unrated.
         static func rating(_ text: String) -> LibraryFilter.RatingFilter? {
             let t = text.trimmingCharacters(in: .whitespaces).lowercased()
@@ -71,19 +83,21 @@ extension LibraryCommand {
     }
 
     static func list(_ options: ListOptions, library: BookLibrary) async throws -> CommandOutput {
-        let total = try await library.count(options.filter)
-        let found = try await library.list(options.filter, sort: options.sort, limit: options.limit)
-        let empty = options.filter == LibraryFilter()
+        let filter = try await options.checkedFilter(library: library)
+        let total = try await library.count(filter)
+        let found = try await library.list(filter, sort: options.sort, limit: options.limit)
+        let empty = filter == LibraryFilter()
             ? "Your library is empty. 'save' keeps the books of a search; 'import FILE --watch' adds an export's books."
             : "No books in your library match."
         return books(found, total: total, empty: empty)
     }
 
     static func search(_ query: String, _ options: ListOptions, library: BookLibrary) async throws -> CommandOutput {
-        var filter = options.filter
+        let checked = try await options.checkedFilter(library: library)
+        var filter = checked
         filter.text = query
         let total = try await library.count(filter)
-        let found = try await library.search(query, filter: options.filter, limit: options.limit ?? 50)
+        let found = try await library.search(query, filter: checked, limit: options.limit ?? 50)
         return books(found, total: total, empty: "No books in your library match '\(query)'.")
     }
 }

@@ -83,10 +83,27 @@ struct LibraryCommand: ShellCommand {
     // MARK: Shared arguments
 
     static let bookWords = ArgumentSpec(
-        "BOOK", "An ISBN, a library ID (the number 'library list' shows) or title words", variadic: true, completion: .title)
+        "BOOK", "An ISBN, a library ID (the number 'library list' shows; a number no book has as its ID is read as title words) or title words", variadic: true, completion: .title)
     static let shelfFilter = OptionSpec(
         "shelf", short: "s", type: .string, valueName: "SHELF",
         help: "Only books on this shelf (to-read, currently-reading, read, or your own)", completion: .shelf)
+
+    /// The shelf a book is put on (`save --shelf`, `library set --shelf`): any name makes a shelf,
+    /// but a name that is not a shelf yet and is a typo away from one (`reed`) is a usage error
+    /// naming the nearest shelf.
+    static func shelf(_ text: String, range: SourceRange?, library: BookLibrary) async throws(ShellError) -> Shelf {
+        guard !text.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw ShellError(.usage, "--shelf needs a shelf name", range: range)
+        }
+        let shelf = Shelf(rawValue: text)
+        let known: [String]
+        do { known = try await library.shelves().map(\.shelf.rawValue) } catch { throw ShellError(error) }
+        guard !known.contains(shelf.rawValue), let near = Suggest.closest(to: shelf.rawValue, among: known) else {
+            return shelf
+        }
+        throw ShellError(.usage, "there is no shelf '\(shelf.rawValue)' yet; did you mean '\(near)'?", range: range,
+                         code: "UNKNOWN_SHELF")
+    }
 
     /// The one book `words` name: an ISBN, `#id` or title words; several matches are an error
     /// listing them (exit 1), none is 'not found' (exit 1).
@@ -96,10 +113,13 @@ struct LibraryCommand: ShellCommand {
         guard !reference.trimmingCharacters(in: .whitespaces).isEmpty else {
             throw ShellError(.usage, "name a book: an ISBN, a library ID or title words", range: range)
         }
-        // A short number is a library id ('#' starts a comment in the shell's language).
+        // A short number is a library id when one has it ('#' starts a comment in the shell's
+        // language), else title words: 'library show 1984' finds Orwell's novel.
         let trimmed = reference.trimmingCharacters(in: .whitespaces)
         let isID = trimmed.count <= 9 && trimmed.allSatisfy { $0.isASCII && $0.isNumber }
-        switch try await library.find(isID ? "#" + trimmed : reference) {
+        var match = isID ? try await library.find("#" + trimmed) : .none
+        if case .none = match { match = try await library.find(reference) }
+        switch match {
         case .one(let book): return book
         case .none:
             throw ShellError(.failure, "no book in your library matches '\(reference)' ('library search' finds words anywhere)",
@@ -117,9 +137,10 @@ struct LibraryCommand: ShellCommand {
     }
 
     static let bookColumns: [TableColumn] = [
-        .number("id", "ID"), TableColumn("isbn", "ISBN"), TableColumn("title", "TITLE", flexible: true),
+        // Narrow terminals lose ISBN, then READ, before the title is cut (the ID names the book).
+        .number("id", "ID"), TableColumn("isbn", "ISBN").optional(1), .bookTitle,
         TableColumn("authors", "AUTHORS", flexible: true), TableColumn("shelf", "SHELF"), TableColumn("stars", "RATING"),
-        TableColumn("dateRead", "READ"),
+        TableColumn("dateRead", "READ").optional(2),
     ]
 
     /// `{count, books}` shown as a table.

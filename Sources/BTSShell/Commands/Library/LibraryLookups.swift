@@ -66,8 +66,8 @@ enum LibraryLookups {
 }
 
 extension CommandOutput {
-    /// Marks each row of `rowsKey` with `inLibrary` (true/false) and adds a LIBRARY column to the
-    /// table. Left as it is when the library cannot be read.
+    /// Marks each row of `rowsKey` with `inLibrary` (true/false) and adds an IN LIBRARY column to the
+    /// table (`yes` or blank; gone when no row is held). Left as it is when the library cannot be read.
     func markingHeld(rowsKey: String = "results", in context: isolated any CommandContext) async -> CommandOutput {
         guard case .object(var members) = value, case .array(let rows)? = members[rowsKey],
               let library = try? context.library() else { return self }
@@ -79,7 +79,7 @@ extension CommandOutput {
         var output = self
         output.value = .object(members)
         if case .table(var columns, let key, let footer, let empty) = view {
-            columns.append(TableColumn("inLibrary", "IN LIBRARY"))
+            columns.append(TableColumn("inLibrary", "IN LIBRARY", format: .mark))
             output.view = .table(columns: columns, rowsKey: key, footer: footer, empty: empty)
         }
         return output
@@ -115,7 +115,7 @@ extension LibraryLookups {
             ("sourceIsbn", (source.isbn13 ?? isbn).json), ("totalCount", rows.count.json), ("count", rows.count.json),
             ("results", .array(rows)), ("answeredBy", "library".json),
         ])
-        let columns = [TableColumn("isbn", "ISBN"), TableColumn("title", "TITLE", flexible: true),
+        let columns = [TableColumn("isbn", "ISBN"), .bookTitle,
                        TableColumn("authors", "AUTHORS", flexible: true), .number("score", "SCORE", decimals: 3)]
         return CommandOutput(value: value, view: .table(
             columns: columns, rowsKey: "results",

@@ -6,7 +6,8 @@ import BooksTrackLibrary
 struct SaveCommand: ShellCommand {
     static let shelf = OptionSpec(
         "shelf", short: "s", type: .string, valueName: "SHELF",
-        help: "The shelf new books go on (default to-read); books already there keep theirs", completion: .shelf)
+        help: "The shelf the books go on, books already there included (without it: new books go on to-read, books already there keep theirs)",
+        completion: .shelf)
 
     static let configuration = CommandSpec(
         "save", group: .library,
@@ -14,16 +15,19 @@ struct SaveCommand: ShellCommand {
         discussion: """
             Takes every book in $_ (the result of search, similar, semantic, recommend, enrich, results or \
             library commands) and adds it to your library, merged by ISBN: a book already there only gains \
-            missing data, never loses your shelf, rating or notes. Reports how many were created, updated \
+            missing data, never loses your rating or notes, and keeps its shelf unless --shelf names one. \
+            A --shelf name a typo away from an existing shelf ('reed') is refused with the nearest one. Reports how many were created, updated \
             or already there. $_ stays the saved books.
             """,
         options: [shelf],
         examples: ["search isbn 9780439023481", "save", "search title dune --limit 3", "save --shelf currently-reading"])
 
     var shelf: String?
+    var shelfRange: SourceRange?
 
     init(_ resolved: ResolvedCommand) {
         shelf = resolved.string(Self.shelf)
+        shelfRange = resolved.bound(Self.shelf)?.value?.word.range
     }
 
     func run(in context: isolated any CommandContext) async throws -> CommandOutput? {
@@ -35,10 +39,12 @@ struct SaveCommand: ShellCommand {
                              code: .nothingToSave)
         }
         let library = try context.library()
+        var named: Shelf?
+        if let shelf { named = try await LibraryCommand.shelf(shelf, range: shelfRange, library: library) }
         let summary: SaveSummary
         do {
-            summary = try await library.save(books, from: Self.provenance(of: result),
-                                             shelf: shelf.map { Shelf(rawValue: $0) } ?? .toRead)
+            summary = try await library.save(books, from: Self.provenance(of: result), shelf: named ?? .toRead,
+                                             movingStored: named != nil)
         } catch {
             throw ShellError(error)
         }

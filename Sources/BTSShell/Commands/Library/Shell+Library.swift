@@ -73,10 +73,9 @@ extension Shell {
         let shelves = (try? await library.shelves())?.map(\.shelf.rawValue) ?? []
         let tags = (try? await library.tags())?.map(\.tag) ?? []
         let handles = (try? await library.handles(prefix: "", limit: Self.libraryCompletionLimit)) ?? []
-        var names: [String] = []
-        for name in shelves + tags where !names.contains(name) { names.append(name) }
         store.update { context in
-            context.shelves = names
+            context.shelves = shelves
+            context.tags = tags
             for handle in handles.reversed() { context.noteBook(isbn: handle.isbn13, title: handle.title) }
         }
     }

@@ -10,8 +10,8 @@ extension SimilarCommand {
     static func fromLibrary(shelf: String?, limit: Int, in context: isolated any CommandContext) async throws -> CommandOutput {
         let library = try context.library()
         var filter = LibraryFilter()
-        filter.shelf = shelf.map { Shelf(rawValue: $0) }
-        let where_ = shelf.map { "\(Shelf(rawValue: $0).rawValue) shelf" } ?? "library"
+        if let shelf { filter.shelf = try await LibraryCommand.shelf(shelf, range: nil, library: library) }
+        let where_ = filter.shelf.map { "\($0.rawValue) shelf" } ?? "library"
         let candidates: [LibraryBook]
         do {
             // Your favourites first: the highest rated, then the most recently added.
@@ -61,8 +61,8 @@ extension SimilarCommand {
             ("source", where_.json), ("seeds", seeds.compactMap(\.isbn13).json), ("seedsAnswered", asked.json),
             ("count", rows.count.json), ("results", .array(rows)),
         ])
-        let columns = [TableColumn("isbn", "ISBN"), TableColumn("title", "TITLE", flexible: true),
-                       TableColumn("authors", "AUTHORS", flexible: true), .number("score", "SCORE", decimals: 3),
+        let columns = [TableColumn("isbn", "ISBN"), .bookTitle,
+                       TableColumn("authors", "AUTHORS", flexible: true), .number("score", "SCORE", decimals: 3).optional(1),
                        TableColumn("because", "LIKE", flexible: true)]
         return CommandOutput(value: value, view: .table(
             columns: columns, rowsKey: "results",

@@ -4,6 +4,9 @@ import BooksTrackContract
 /// `alias` (list) · `alias NAME TEXT…` (define) — TEXT runs in place of NAME, its `$1`, `$#`, `$@`
 /// reading the call's words (without any, the call's words are appended).
 struct AliasCommand: ShellCommand {
+    /// Changes the session only: no timing line after it (`timing` still shows the last real command).
+    static let isMeasured = false
+
     static let nameArgument = ArgumentSpec("NAME", "The alias", optional: true)
     static let textArgument = ArgumentSpec("TEXT", "The commands it stands for ($1…, $#, $@ read the call's words)",
                                            optional: true, variadic: true)
@@ -61,20 +64,15 @@ struct AliasCommand: ShellCommand {
         return name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_") }
     }
 
-    /// Text quoted so that bts reads it back as one word.
-    static func quoted(_ text: String) -> String {
-        guard text.contains("'") else { return "'\(text)'" }
-        var escaped = ""
-        for character in text {
-            if character == "\\" || character == "\"" || character == "$" { escaped.append("\\") }
-            escaped.append(character)
-        }
-        return "\"\(escaped)\""
-    }
+    /// Text quoted so that bts reads it back as one word (always in quotes).
+    static func quoted(_ text: String) -> String { ScriptWords.quoted(text, bareWhenPlain: false) }
 }
 
 /// `unalias NAME…`: forgets aliases.
 struct UnaliasCommand: ShellCommand {
+    /// Changes the session only: no timing line after it (`timing` still shows the last real command).
+    static let isMeasured = false
+
     static let names = ArgumentSpec("NAME", "An alias", variadic: true)
 
     static let configuration = CommandSpec(

@@ -11,9 +11,10 @@ struct ConnectCommand: ShellCommand {
         "connect", group: .meta,
         summary: "Switch to another server by URL or profile name",
         discussion: """
-            Built-in profiles: production, staging, local; 'embedded' goes back to the embedded backend. \
+            Built-in profiles: production, staging, local; more in $XDG_CONFIG_HOME/bts/config.toml \
+            ([profiles.NAME] with url, token, dialect; docs/config.md). 'embedded' goes back to the embedded backend. \
             The target is checked first: when it cannot be reached the current server stays (--force \
-            switches anyway). The line is never saved in history.
+            switches anyway).
             """,
         positionals: [target],
         options: [force],

@@ -1,4 +1,5 @@
 import BTSLanguage
+import BooksTrackContract
 
 /// `echo WORD…`: the words, interpolated, on stdout.
 struct EchoCommand: ShellCommand {
@@ -11,14 +12,23 @@ struct EchoCommand: ShellCommand {
         examples: ["echo found ${_.totalCount} books", "echo $?"],
         takesRawArguments: true)
 
-    var words: [String]
+    var words: [BoundValue]
 
     init(_ resolved: ResolvedCommand) {
-        words = resolved.strings(Self.words)
+        words = resolved.values(Self.words)
     }
 
     func run(in context: isolated any CommandContext) async throws -> CommandOutput? {
-        context.output.out(words.joined(separator: " ") + "\n")
+        // A lone variable holding a list prints its items joined by spaces, as a shell prints a
+        // list (`echo $isbns`), not the list's JSON; `${list}` inside other text stays JSON.
+        let texts = words.compactMap { bound -> String? in
+            if bound.word.parts.count == 1, case .variable = bound.word.parts[0],
+               case .success(.array(let items)) = context.value(of: bound.word) {
+                return items.map(\.interpolationText).joined(separator: " ")
+            }
+            return bound.text
+        }
+        context.output.out(texts.joined(separator: " ") + "\n")
         return nil
     }
 }

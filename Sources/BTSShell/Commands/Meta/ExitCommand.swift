@@ -7,6 +7,7 @@ struct ExitCommand: ShellCommand {
     static let configuration = CommandSpec(
         "exit", aliases: ["quit"], group: .meta,
         summary: "Leave the shell (default status: that of the last command)",
+        discussion: "'quit' does the same. At the prompt, Ctrl-D on an empty line and psql's \\q leave with status 0.",
         positionals: [code],
         examples: ["exit", "exit 3"])
 

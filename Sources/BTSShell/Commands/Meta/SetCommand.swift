@@ -3,6 +3,9 @@ import BooksTrackContract
 
 /// `set` (list), `set NAME VALUE` (a setting or a variable; a lone `${…}` keeps its structure).
 struct SetCommand: ShellCommand {
+    /// Changes the session only: no timing line after it (`timing` still shows the last real command).
+    static let isMeasured = false
+
     static let nameArgument = ArgumentSpec("NAME", "A setting or variable name", optional: true, completion: .setting)
     static let valueArgument = ArgumentSpec("VALUE", "The new value", optional: true, completion: .none)
 

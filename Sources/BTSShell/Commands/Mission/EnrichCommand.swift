@@ -9,7 +9,8 @@ struct EnrichCommand: ShellCommand {
     static let provider = OptionSpec(
         "provider", short: "p", type: .enumeration(["auto", "google_books", "openlibrary", "isbndb"]),
         default: .string("auto"), valueName: "PROVIDER",
-        help: "Preferred provider: auto, google_books, openlibrary or isbndb (default auto)", completion: .provider)
+        help: "Preferred provider: auto, google_books, openlibrary or isbndb (default auto; the embedded backend has none)",
+        completion: .provider)
     static let from = OptionSpec("from", short: "f", type: .path(extensions: ["txt", "csv"]), valueName: "FILE",
                                  help: "Read the ISBNs from FILE (starts a batch job)")
     static let watch = CommandSpec.watchOption
@@ -20,7 +21,9 @@ struct EnrichCommand: ShellCommand {
         discussion: """
             One ISBN runs a single enrichment and prints the book. Several ISBNs, or --from FILE (one ISBN \
             per line; blank lines and '#' comments ignored), start a batch enrichment job (at most \
-            \(JobLimits.maxBatchSize) books); --watch follows it.
+            \(JobLimits.maxBatchSize) books); --watch follows it. The embedded backend and `bts serve` contact no provider: they answer \
+            from the bundled catalog (provider local-catalog: title, authors, year and cover, no description, \
+            publisher or page count) and accept --provider without using it.
             """,
         positionals: [isbns],
         options: [provider, from, watch],

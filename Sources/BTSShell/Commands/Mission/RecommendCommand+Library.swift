@@ -77,7 +77,7 @@ extension RecommendCommand {
             ("source", "library".json), ("strategy", "library_shelves".json), ("seeds", seeds.count.json),
             ("count", rows.count.json), ("results", .array(rows)),
         ])
-        let columns = [TableColumn("isbn", "ISBN"), TableColumn("title", "TITLE", flexible: true),
+        let columns = [TableColumn("isbn", "ISBN"), .bookTitle,
                        TableColumn("authors", "AUTHORS", flexible: true), TableColumn("reason", "WHY", prefersWhole: true)]
         return CommandOutput(value: value, view: .table(
             columns: columns, rowsKey: "results",

@@ -6,14 +6,16 @@ import BooksTrackContract
 struct RecommendCommand: ShellCommand {
     static let limit = CommandSpec.limit(1...50, default: 10)
     static let library = OptionSpec("library", short: "L", type: .flag,
-                                    help: "Recommend for your library instead of this week's picks")
+                                    help: "Recommend for your library instead of this week's picks (which ignore it)")
 
     static let configuration = CommandSpec(
         "recommend", group: .mission,
-        summary: "This week's book recommendations, or books for your library (--library)",
+        summary: "This week's picks (the same for everyone), or books for your library (--library)",
         discussion: """
-            Without --library: the backend's weekly picks; each says whether it is already in your library \
-            (inLibrary). With --library: books like the ones you rated or shelved, computed here in the shell \
+            Without --library: the backend's weekly picks, which do not look at your library; each says \
+            whether it is already in it (inLibrary). On the embedded backend and `bts serve` the picks are \
+            well-rated books of the bundled catalog (average 4.0 or more from at least 20,000 readers), drawn \
+            anew each ISO week, at most one per author and per series. With --library: books like the ones you rated or shelved, computed here in the shell \
             from your library and the bundled catalog's reader shelves (goodbooks-10k, CC BY-SA 4.0), whatever \
             the backend: production's personalized endpoint ignores the user and returns the weekly picks \
             (strategy weekly_fallback). Never a book already in your library; higher ratings weigh more, \
@@ -38,6 +40,8 @@ struct RecommendCommand: ShellCommand {
         let response = try await context.call(budget: Self.budget, gate: Self.gate, command: Self.name) { api in
             try await api.weeklyRecommendations(limit: limit)
         }
-        return await CommandOutput.recommendations(response.value).markingHeld(in: context)
+        var output = CommandOutput.recommendations(response.value)
+        if case .embedded? = context.connection?.target { output = output.notingWeeklyPicks() }
+        return await output.markingHeld(in: context)
     }
 }

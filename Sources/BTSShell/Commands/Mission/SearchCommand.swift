@@ -120,6 +120,10 @@ struct SearchCommand: ShellCommand {
     }
 
     func runOnline(in context: isolated any CommandContext) async throws -> CommandOutput? {
+        if let empty = emptyQuery {
+            // An unset variable or `""`: the server would only say "A required parameter is missing."
+            throw ShellError(.usage, "the \(empty) to search for is empty", code: .missingParameter)
+        }
         switch form {
         case .isbn(let words):
             return try await searchISBN(words, in: context)
@@ -131,7 +135,8 @@ struct SearchCommand: ShellCommand {
             let response = try await context.call(budget: Self.budget, gate: nil, command: label) { api in
                 try await api.searchAuthor(name, limit: limit, offset: skip)
             }
-            return remember(.search(response.value, query: name, kind: "author", offset: skip), in: context)
+            return remember(.search(response.value, query: name, kind: "author", offset: skip, offersMore: context.atPrompt),
+                            in: context)
         case .plain(let words, let title, let author):
             if !words.isEmpty {
                 let query = words.compactMap(\.text).joined(separator: " ")
@@ -144,6 +149,20 @@ struct SearchCommand: ShellCommand {
                 return try await Self(form: .author(author, label: "search"), limit: limit, skip: skip).run(in: context)
             }
             return try await searchAdvanced(title: title, author: author, in: context)
+        }
+    }
+
+    /// Which query is given but blank (`search title ""`), if one is.
+    var emptyQuery: String? {
+        func blank(_ text: String?) -> Bool { text.map { $0.allSatisfy(\.isWhitespace) } ?? false }
+        switch form {
+        case .isbn: return nil
+        case .title(let query): return blank(query) ? "title" : nil
+        case .author(let name, _): return blank(name) ? "author" : nil
+        case .plain(let words, let title, let author):
+            if !words.isEmpty, blank(words.compactMap(\.text).joined(separator: " ")) { return "query" }
+            if blank(title) { return "title" }
+            return blank(author) ? "author" : nil
         }
     }
 
@@ -184,7 +203,8 @@ struct SearchCommand: ShellCommand {
         let response = try await context.call(budget: Self.budget, gate: nil, command: "search title") { api in
             try await api.searchTitle(query, limit: limit, offset: skip)
         }
-        return remember(.search(response.value, query: query, kind: "title", offset: skip), in: context)
+        return remember(.search(response.value, query: query, kind: "title", offset: skip, offersMore: context.atPrompt),
+                        in: context)
     }
 
     func searchAdvanced(title: String?, author: String?, in context: isolated any CommandContext) async throws -> CommandOutput {

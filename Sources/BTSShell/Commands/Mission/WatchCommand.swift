@@ -45,6 +45,7 @@ struct WatchCommand: ShellCommand {
         let line = ProgressLine()
         let clock = ContinuousClock()
         let started = clock.now
+        var rate = ProgressRate()
         var results: JobResults?
         var outcome: JobWatchOutcome?
         var drawn = false
@@ -65,8 +66,9 @@ struct WatchCommand: ShellCommand {
                     if bar {
                         let elapsed = clock.now - started
                         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+                        let perSecond = rate.observe(processed: update.processedCount, at: seconds)
                         let text = line.render(fraction: update.fraction, processed: update.processedCount,
-                                               total: update.totalCount, elapsed: seconds, status: update.status.rawValue)
+                                               total: update.totalCount, rate: perSecond, status: update.status.rawValue)
                         output.redraw(text)
                         drawn = true
                     }
