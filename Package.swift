@@ -69,11 +69,12 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // The bundled goodbooks-10k catalog in SQLite (GRDB, FTS5) with its vector index.
+        // The bundled goodbooks-10k catalog in SQLite (GRDB, FTS5) with its vector indexes; semantic search on the sentence model.
         .target(
             name: "BooksTrackCatalog",
             dependencies: [
                 "BooksTrackContract",
+                "BooksTrackEmbedding",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "CSV", package: "CSV.swift"),
             ],
@@ -181,6 +182,7 @@ let package = Package(
                 "BTSEmbeddedBackend",
                 "BooksTrackServer",
                 "BooksTrackCatalog",
+                "BooksTrackEmbedding",
                 "BooksTrackClient",
                 "CSwiftRuntimeHooks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

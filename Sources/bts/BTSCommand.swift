@@ -27,7 +27,7 @@ struct BTSCommand: ParsableCommand {
         // `--version` itself is answered in main.swift with `BTSVersion.full`, which reads the build
         // record from disk: a non-empty version here only makes the parser list the flag.
         version: BTSVersion.current,
-        subcommands: [ServeCommand.self, CatalogCleanCommand.self, ShelvesCleanCommand.self])
+        subcommands: [ServeCommand.self, CatalogCleanCommand.self, ShelvesCleanCommand.self, BookVectorsCommand.self])
 
     @OptionGroup var global: GlobalOptions
 
@@ -59,7 +59,7 @@ struct BTSCommand: ParsableCommand {
                 if arguments.dropFirst().first == "serve" { return (["serve", "--help"], []) }
                 return (["--help"] + arguments.dropFirst(), [])
             }
-            if index == 0, ["serve", "catalog-clean", "shelves-clean"].contains(argument) { return (arguments, []) }
+            if index == 0, ["serve", "catalog-clean", "shelves-clean", "book-vectors"].contains(argument) { return (arguments, []) }
             return (Array(arguments[..<index]), Array(arguments[index...]))
         }
         return (arguments, [])

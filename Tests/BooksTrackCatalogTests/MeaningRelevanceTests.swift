@@ -13,9 +13,11 @@ struct MeaningRelevanceSet: Decodable {
         var expected: [Int]
         var avoidSeries: [String]?
     }
+    struct Theme: Decodable { var q: String; var expected: [Int] }
     var similar: [Similar]
     var avoid: [Avoid]
     var personal: [Personal]
+    var themes: [Theme]
 
     static func load() throws -> MeaningRelevanceSet {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()

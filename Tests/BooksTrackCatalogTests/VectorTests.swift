@@ -75,19 +75,6 @@ struct RelevanceSet: Decodable {
         }
     }
 
-    @Test func semanticSanity() throws {
-        let catalog = try SharedCatalog.get()
-        let hits = try catalog.semantic("hunger games", limit: 10, offset: 0)
-        #expect(hits.count == 10)
-        #expect(hits.first?.book.id == 1)
-        #expect(hits.allSatisfy { (0...1).contains($0.score) })
-        #expect(zip(hits, hits.dropFirst()).allSatisfy { $0.score >= $1.score })
-        let page2 = try catalog.semantic("hunger games", limit: 5, offset: 5)
-        #expect(page2.map(\.book.id) == hits.dropFirst(5).map(\.book.id))
-        #expect(try catalog.semantic("", limit: 10, offset: 0).isEmpty)
-        #expect(try catalog.semantic("hunger", limit: 10, offset: 20_000).isEmpty)
-    }
-
     @Test func similarSanity() throws {
         let catalog = try SharedCatalog.get()
         let results = try #require(try catalog.similar(isbn13: "9780439023481", limit: 10))
