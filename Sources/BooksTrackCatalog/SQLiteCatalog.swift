@@ -56,7 +56,7 @@ public final class SQLiteCatalog: CatalogQuerying {
     }
 
     /// Bumped whenever the database schema changes (part of the content key).
-    static let schemaVersion = 4
+    static let schemaVersion = 5
 
     /// Every book in id order, with lookups and the popularity prior (loaded on first use).
     struct Books: Sendable {
