@@ -133,6 +133,9 @@ extension SQLiteCatalog {
         }
     }
 
+    /// How many of a query's best books its cached ranking keeps (a deeper page is ranked again).
+    static let cachedRanking = 200
+
     /// Weight of the popularity prior added to cosines when ranking semantic results.
     static let popularityWeight: Float = 0.06
 
@@ -160,11 +163,18 @@ extension SQLiteCatalog {
         let limit = min(max(limit, 0), Self.maxLimit)
         let offset = min(max(offset, 0), count)
         guard limit > 0, query.contains(where: { $0.isLetter || $0.isNumber }) else { return [] }
-        let (scores, ids) = try semanticScores(query)
-        let rows = VectorIndex.topK(scores, k: offset + limit).dropFirst(offset).filter { scores[$0] > 0 }
-        let found = try books(ids: rows.map { ids[$0] })
+        let key = query.trimmingCharacters(in: .whitespacesAndNewlines)
+        var ranked = rankingCache.value(for: key) ?? []
+        if ranked.count < min(offset + limit, count) {
+            let (scores, ids) = try semanticScores(query)
+            ranked = VectorIndex.topK(scores, k: max(offset + limit, Self.cachedRanking))
+                .filter { scores[$0] > 0 }.map { (id: ids[$0], score: scores[$0]) }
+            rankingCache.insert(ranked, for: key)
+        }
+        let page = ranked.dropFirst(offset).prefix(limit)
+        let found = try books(ids: page.map(\.id))
         let byID = Dictionary(found.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        return rows.compactMap { row in byID[ids[row]].map { ScoredBook(book: $0, score: Double(scores[row])) } }
+        return page.compactMap { hit in byID[hit.id].map { ScoredBook(book: $0, score: Double(hit.score)) } }
     }
 
     /// Blend of normalized FTS rank (any column, all terms) and semantic score, 50/50. Books found
@@ -193,11 +203,12 @@ extension SQLiteCatalog {
     }
 }
 
-/// The embeddings of up to `capacity` distinct queries, the oldest dropped first (a server answers
-/// a repeated query without running the model again; a one-shot process never repeats one).
-final class QueryEmbeddingCache: Sendable {
+/// Up to `capacity` values by query, the oldest dropped first: the embeddings of recent queries and
+/// their rankings (a server answers a repeated query without running the model or scanning the
+/// vectors again; a one-shot process never repeats one).
+final class QueryCache<Value: Sendable>: Sendable {
     private struct State {
-        var vectors: [String: [Float]] = [:]
+        var values: [String: Value] = [:]
         var order: [String] = []
     }
     private let state = Mutex(State())
@@ -205,16 +216,16 @@ final class QueryEmbeddingCache: Sendable {
 
     init(capacity: Int = 512) { self.capacity = capacity }
 
-    func value(for key: String) -> [Float]? {
-        state.withLock { $0.vectors[key] }
+    func value(for key: String) -> Value? {
+        state.withLock { $0.values[key] }
     }
 
-    func insert(_ vector: [Float], for key: String) {
+    func insert(_ value: Value, for key: String) {
         state.withLock { state in
-            if state.vectors.updateValue(vector, forKey: key) == nil { state.order.append(key) }
+            if state.values.updateValue(value, forKey: key) == nil { state.order.append(key) }
             if state.order.count > capacity {
                 let evicted = state.order.removeFirst()
-                state.vectors[evicted] = nil
+                state.values[evicted] = nil
             }
         }
     }

@@ -71,7 +71,8 @@ public final class SQLiteCatalog: CatalogQuerying {
     private let loadedVectors = OnceBox<VectorIndex>()
     let loadedShelfVectors = OnceBox<ShelfVectors>()
     let loadedBookVectors = OnceBox<BookVectors>()
-    let queryCache = QueryEmbeddingCache()
+    let queryCache = QueryCache<[Float]>()
+    let rankingCache = QueryCache<[(id: Int, score: Float)]>()
 
     /// How this instance was opened.
     public let lastOpenStats: CatalogOpenStats

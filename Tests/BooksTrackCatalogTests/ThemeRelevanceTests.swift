@@ -30,8 +30,8 @@ import Testing
         #expect(after.at10 > before.at10)
     }
 
-    /// Scores in 0…1, best first, pages consistent, nothing for a query without words; a repeated
-    /// query comes from the per-process cache with the same answer.
+    /// Scores in 0…1, best first, pages consistent (also past the cached ranking), nothing for a
+    /// query without words; a repeated query comes from the per-process caches with the same answer.
     @Test func semanticSanity() throws {
         let catalog = try SharedCatalog.get()
         let hits = try catalog.semantic("teenagers forced to fight to the death on television", limit: 10, offset: 0)
@@ -40,6 +40,11 @@ import Testing
         #expect(zip(hits, hits.dropFirst()).allSatisfy { $0.score >= $1.score })
         let page2 = try catalog.semantic("teenagers forced to fight to the death on television", limit: 5, offset: 5)
         #expect(page2.map(\.book.id) == hits.dropFirst(5).map(\.book.id))
+        // A page past the cached ranking (200 books) is ranked again, the same order.
+        let first = try catalog.semantic("a lighthouse keeper's lonely winter", limit: 10, offset: 0).map(\.book.id)
+        let deep = try catalog.semantic("a lighthouse keeper's lonely winter", limit: 10, offset: 195).map(\.book.id)
+        let long = try catalog.semantic("a lighthouse keeper's lonely winter", limit: 210, offset: 0).map(\.book.id)
+        #expect(long.count == 210 && deep == Array(long[195..<205]) && first == Array(long.prefix(10)))
         #expect(try catalog.semantic("", limit: 10, offset: 0).isEmpty)
         #expect(try catalog.semantic("  ?! ", limit: 10, offset: 0).isEmpty)
         #expect(try catalog.semantic("hunger", limit: 10, offset: 20_000).isEmpty)
