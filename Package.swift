@@ -296,7 +296,7 @@ let package = Package(
         .testTarget(
             name: "BTSShellTests",
             dependencies: ["BTSShell", "BTSTerminal", "BTSEmbeddedBackend", "BTSLanguage", "BooksTrackServer", "BooksTrackCatalog",
-                           "BooksTrackClient", "BooksTrackContract", "BooksTrackLibrary", "TestSupport", "ServerTestSupport",
+                           "BooksTrackEmbedding", "BooksTrackClient", "BooksTrackContract", "BooksTrackLibrary", "TestSupport", "ServerTestSupport",
                            .product(name: "Hummingbird", package: "hummingbird")]
         ),
     ]
