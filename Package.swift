@@ -71,11 +71,12 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // The bundled goodbooks-10k catalog in SQLite (GRDB, FTS5) with its vector index.
+        // The bundled goodbooks-10k catalog in SQLite (GRDB, FTS5) with its vector indexes; semantic search on the sentence model.
         .target(
             name: "BooksTrackCatalog",
             dependencies: [
                 "BooksTrackContract",
+                "BooksTrackEmbedding",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "CSV", package: "CSV.swift"),
             ],
@@ -192,6 +193,7 @@ let package = Package(
                 "BTSEmbeddedBackend",
                 "BooksTrackServer",
                 "BooksTrackCatalog",
+                "BooksTrackEmbedding",
                 "BooksTrackClient",
                 "BooksTrackContract",
                 "CSwiftRuntimeHooks",
@@ -309,7 +311,7 @@ let package = Package(
         .testTarget(
             name: "BTSShellTests",
             dependencies: ["BTSShell", "BTSTerminal", "BTSTerminalText", "BTSEmbeddedBackend", "BTSLanguage", "BooksTrackServer", "BooksTrackCatalog",
-                           "BooksTrackClient", "BooksTrackContract", "BooksTrackLibrary", "TestSupport", "ServerTestSupport",
+                           "BooksTrackEmbedding", "BooksTrackClient", "BooksTrackContract", "BooksTrackLibrary", "TestSupport", "ServerTestSupport",
                            .product(name: "Hummingbird", package: "hummingbird")]
         ),
     ]

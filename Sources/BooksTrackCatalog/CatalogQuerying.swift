@@ -99,7 +99,7 @@ public protocol CatalogQuerying: Sendable {
     func searchAuthor(_ name: String, limit: Int) throws -> CatalogPage
     /// Title and/or author (at least one non-nil), both must match when both are given.
     func searchAdvanced(title: String?, author: String?, limit: Int) throws -> CatalogPage
-    /// Cosine top-k over the embedding of `query` (natural language), after `offset`.
+    /// Books nearest in meaning to `query` (natural language), after `offset`.
     func semantic(_ query: String, limit: Int, offset: Int) throws -> [ScoredBook]
     /// Blend of full-text rank and semantic similarity.
     func hybrid(_ query: String, limit: Int, offset: Int) throws -> [ScoredBook]
@@ -110,4 +110,10 @@ public protocol CatalogQuerying: Sendable {
     func weeklyRecommendations(weekOf: Date, limit: Int) throws -> [Recommendation]
     /// Number of books in the catalog.
     var count: Int { get }
+    /// Why `semantic` and `hybrid` cannot run on this catalog (one sentence naming the fix), or nil.
+    var semanticUnavailableReason: String? { get }
+}
+
+extension CatalogQuerying {
+    public var semanticUnavailableReason: String? { nil }
 }

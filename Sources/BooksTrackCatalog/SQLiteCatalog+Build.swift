@@ -25,6 +25,7 @@ extension SQLiteCatalog {
                     vector BLOB NOT NULL,
                     shelves TEXT NOT NULL, shelf_vector BLOB NOT NULL);
                 CREATE INDEX books_isbn13 ON books(isbn13);
+                CREATE INDEX books_popularity ON books(id, ratings_count);
                 CREATE VIRTUAL TABLE books_fts USING fts5(
                     title, original_title, series, authors,
                     tokenize = 'unicode61 remove_diacritics 2');

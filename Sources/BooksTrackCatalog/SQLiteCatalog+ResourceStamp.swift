@@ -89,21 +89,21 @@ extension SQLiteCatalog {
     /// copies it there too), found with one `stat`; else where `Bundle.module` finds it.
     /// Foundation's `Bundle` costs about 1 ms at its first use (CFURL and NSString set-up), which
     /// was every start of the embedded backend.
-    static func bundledResourceURL(_ name: String = catalogResourceName) throws -> URL {
+    static func bundledResourceURL(_ name: String = catalogResourceName, extension ext: String = "tsv") throws -> URL {
         if let directory = executableDirectory() {
-            let path = directory + "/bts_BooksTrackCatalog.resources/Resources/\(name).tsv"
+            let path = directory + "/bts_BooksTrackCatalog.resources/Resources/\(name).\(ext)"
             var info = stat()
             if stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG {
                 return URL(filePath: path, directoryHint: .notDirectory)
             }
         }
-        return try moduleBundleResourceURL(name)
+        return try moduleBundleResourceURL(name, extension: ext)
     }
 
     /// The resource as `Bundle.module` finds it.
-    static func moduleBundleResourceURL(_ name: String = catalogResourceName) throws -> URL {
-        guard let url = Bundle.module.url(forResource: name, withExtension: "tsv", subdirectory: "Resources")
-            ?? Bundle.module.url(forResource: name, withExtension: "tsv")
+    static func moduleBundleResourceURL(_ name: String = catalogResourceName, extension ext: String = "tsv") throws -> URL {
+        guard let url = Bundle.module.url(forResource: name, withExtension: ext, subdirectory: "Resources")
+            ?? Bundle.module.url(forResource: name, withExtension: ext)
         else { throw OpenError.missingResource }
         return url
     }

@@ -85,71 +85,21 @@ extension SQLiteCatalog {
         }
     }
 
-    // MARK: - Vectors
+    // MARK: - Title words (before issue 31)
 
-    /// Weight of the popularity prior added to cosines when ranking semantic results.
-    static let popularityWeight: Float = 0.06
-
-    /// Semantic score for the cosine `cosine` of a book with popularity prior `popularity`, in 0…1.
-    @inline(__always)
-    static func semanticScore(_ cosine: Float, popularity: Float) -> Float {
-        min(1, max(0, cosine * (1 - popularityWeight) + popularityWeight * popularity * max(0, cosine).squareRoot()))
-    }
-
-    /// Top `k` rows by semantic score for `query` (rows and scores, best first).
-    func semanticTop(_ query: String, k: Int) throws -> [(row: Int, score: Float)] {
-        let books = try self.books
-        let vectors = try self.vectors
-        let q = HashingEmbedding.embed(query: query)
-        return vectors.withCosines(q) { scores in
-            books.popularity.withUnsafeBufferPointer { popularity in
-                for row in 0..<min(scores.count, popularity.count) {
-                    scores[row] = Self.semanticScore(scores[row], popularity: popularity[row])
-                }
-            }
-            return VectorIndex.topK(UnsafeBufferPointer(scores), k: k).map { ($0, scores[$0]) }
-        }
-    }
-
-    public func semantic(_ query: String, limit: Int, offset: Int) throws -> [ScoredBook] {
-        let limit = min(max(limit, 0), Self.maxLimit)
-        let offset = min(max(offset, 0), count)
+    /// Semantic search as it was before the sentence model: cosine of hashed title, author and
+    /// series words (`HashingEmbedding`) with the popularity prior. Kept only to measure the
+    /// relevance set's "before" figure (ThemeRelevanceTests); `semantic` uses the model.
+    func titleWordSemantic(_ query: String, limit: Int) throws -> [ScoredBook] {
         guard limit > 0, !HashingEmbedding.tokens(query).isEmpty else { return [] }
         let books = try self.books
-        return try semanticTop(query, k: offset + limit).dropFirst(offset)
-            .filter { $0.score > 0 }
-            .map { ScoredBook(book: books.all[$0.row], score: Double($0.score)) }
-    }
-
-    /// Blend of normalized FTS rank (any column, all terms) and semantic score, 50/50. Books found
-    /// only semantically get no text share; books found only by text still get their cosine.
-    public func hybrid(_ query: String, limit: Int, offset: Int) throws -> [ScoredBook] {
-        let limit = min(max(limit, 0), Self.maxLimit)
-        let offset = max(offset, 0)
-        guard limit > 0, !HashingEmbedding.tokens(query).isEmpty else { return [] }
-        let books = try self.books
-        let vectors = try self.vectors
-        let pool = min(Self.maxLimit, max(100, offset + limit))
-        var textScore: [Int: Float] = [:]
-        if let expr = FTSQuery.expression(query, columns: Self.allColumns) {
-            let ids = try ftsSearch(expr, limit: pool, mostRatedFirst: false).ids
-            for (rank, id) in ids.enumerated() { textScore[id] = 1 - Float(rank) / Float(max(ids.count, 1)) }
-        }
         let q = HashingEmbedding.embed(query: query)
-        let blended: [(row: Int, score: Float)] = vectors.withCosines(q) { scores in
+        return try vectors.withCosines(q) { scores in
             for row in 0..<min(scores.count, books.popularity.count) {
                 scores[row] = Self.semanticScore(scores[row], popularity: books.popularity[row])
             }
-            var candidates = Set(VectorIndex.topK(UnsafeBufferPointer(scores), k: pool))
-            for id in textScore.keys { if let row = vectors.rowOfID[id] { candidates.insert(row) } }
-            var heap = BoundedMinHeap(capacity: offset + limit)
-            for row in candidates {
-                heap.offer(score: 0.5 * scores[row] + 0.5 * (textScore[vectors.ids[row]] ?? 0), index: row)
-            }
-            return heap.sortedDescending().map { ($0.index, $0.score) }
-        }
-        return blended.dropFirst(offset).filter { $0.score > 0 }.map {
-            ScoredBook(book: books.all[$0.row], score: Double(min(1, $0.score)))
+            return VectorIndex.topK(UnsafeBufferPointer(scores), k: limit).filter { scores[$0] > 0 }
+                .map { ScoredBook(book: books.all[$0], score: Double(scores[$0])) }
         }
     }
 }

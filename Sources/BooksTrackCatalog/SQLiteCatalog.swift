@@ -1,4 +1,5 @@
 import BooksTrackContract
+import BooksTrackEmbedding
 import Foundation
 import GRDB
 
@@ -55,7 +56,7 @@ public final class SQLiteCatalog: CatalogQuerying {
     }
 
     /// Bumped whenever the database schema changes (part of the content key).
-    static let schemaVersion = 4
+    static let schemaVersion = 5
 
     /// Every book in id order, with lookups and the popularity prior (loaded on first use).
     struct Books: Sendable {
@@ -69,6 +70,9 @@ public final class SQLiteCatalog: CatalogQuerying {
     private let loadedBooks = OnceBox<Books>()
     private let loadedVectors = OnceBox<VectorIndex>()
     let loadedShelfVectors = OnceBox<ShelfVectors>()
+    let loadedBookVectors = OnceBox<BookVectors>()
+    let queryCache = QueryCache<[Float]>()
+    let rankingCache = QueryCache<[(id: Int, score: Float)]>()
 
     /// How this instance was opened.
     public let lastOpenStats: CatalogOpenStats
@@ -91,11 +95,15 @@ public final class SQLiteCatalog: CatalogQuerying {
                 var indexOfID: [Int: Int] = [:]
                 indexOfID.reserveCapacity(all.count)
                 for (i, b) in all.enumerated() { indexOfID[b.id] = i }
-                let maxLog = log1p(Double(all.map(\.ratingsCount).max() ?? 1))
-                let popularity = all.map { Float(maxLog > 0 ? log1p(Double(max(0, $0.ratingsCount))) / maxLog : 0) }
-                return Books(all: all, indexOfID: indexOfID, popularity: popularity)
+                return Books(all: all, indexOfID: indexOfID, popularity: Self.popularity(ratingsCounts: all.map(\.ratingsCount)))
             }
         }
+    }
+
+    /// The popularity prior of each book: log(1 + ratings) / log(1 + the most ratings), in 0…1.
+    static func popularity(ratingsCounts: [Int]) -> [Float] {
+        let maxLog = log1p(Double(ratingsCounts.max() ?? 1))
+        return ratingsCounts.map { Float(maxLog > 0 ? log1p(Double(max(0, $0))) / maxLog : 0) }
     }
 
     /// The vector matrix, rows in the order of `books.all` (loaded once, on first use).
@@ -111,9 +119,13 @@ public final class SQLiteCatalog: CatalogQuerying {
     }
 
     /// Loads the books, vectors and shelf vectors now (a long-running server warms up in the background).
+    /// With the sentence model installed, its weights and the book vectors too.
     public func preload() {
-        _ = try? vectors
         _ = try? shelfVectors
+        if semanticUnavailable == nil {
+            _ = try? bookVectors
+            _ = SentenceEncoder.shared()
+        }
     }
 
     // MARK: - Opening

@@ -179,10 +179,13 @@ public struct Capabilities: Codable, Sendable, Hashable {
     public var rateLimits: [String: RateLimit]
     /// Production's deprecation notices, as sent.
     public var deprecations: [JSONValue]
+    /// Feature name → why it is off, when the server says (the stand-in's `unavailable`: semantic
+    /// search without the sentence model).
+    public var unavailableReasons: [String: String]
 
     public init(
         features: [String: Bool], limits: Limits, version: String?, dialect: Dialect,
-        rateLimits: [String: RateLimit] = [:], deprecations: [JSONValue] = []
+        rateLimits: [String: RateLimit] = [:], deprecations: [JSONValue] = [], unavailableReasons: [String: String] = [:]
     ) {
         self.features = features
         self.limits = limits
@@ -190,6 +193,7 @@ public struct Capabilities: Codable, Sendable, Hashable {
         self.dialect = dialect
         self.rateLimits = rateLimits
         self.deprecations = deprecations
+        self.unavailableReasons = unavailableReasons
     }
 
     public init(_ r: CapabilitiesResponse) {
@@ -241,6 +245,11 @@ public struct Capabilities: Codable, Sendable, Hashable {
         return nil
     }
 
+    /// Why `feature` is off, when the server said.
+    public func unavailableReason(_ feature: CapabilityFeature) -> String? {
+        lookup(feature.normalized, in: unavailableReasons)
+    }
+
     /// The rate limit the server announced for `feature`, if any.
     public func rate(for feature: CapabilityFeature) -> RateLimit? {
         lookup(feature.normalized, in: rateLimits)
@@ -251,7 +260,7 @@ public struct Capabilities: Codable, Sendable, Hashable {
         return nil
     }
 
-    enum CodingKeys: String, CodingKey { case features, limits, version, dialect, rateLimits, deprecations }
+    enum CodingKeys: String, CodingKey { case features, limits, version, dialect, rateLimits, deprecations, unavailableReasons }
 
     /// Accepts the stand-in shape, production's shape, or this type's own encoding.
     public init(from decoder: any Decoder) throws {
@@ -263,7 +272,8 @@ public struct Capabilities: Codable, Sendable, Hashable {
                 version: try c.decodeIfPresent(String.self, forKey: .version),
                 dialect: dialect,
                 rateLimits: try c.decodeIfPresent([String: RateLimit].self, forKey: .rateLimits) ?? [:],
-                deprecations: try c.decodeIfPresent([JSONValue].self, forKey: .deprecations) ?? [])
+                deprecations: try c.decodeIfPresent([JSONValue].self, forKey: .deprecations) ?? [],
+                unavailableReasons: try c.decodeIfPresent([String: String].self, forKey: .unavailableReasons) ?? [:])
             return
         }
         let single = try decoder.singleValueContainer()
@@ -277,6 +287,8 @@ public struct Capabilities: Codable, Sendable, Hashable {
         let limitsJSON = probe["limits"]?.objectValue ?? [:]
         var flags: [String: Bool] = [:]
         for (k, v) in featuresJSON { if let b = v.boolValue { flags[k] = b } }
+        var reasons: [String: String] = [:]
+        for (k, v) in probe["unavailable"]?.objectValue ?? [:] { if let why = v.stringValue { reasons[k] = why } }
         self.init(
             features: flags,
             limits: Limits(
@@ -286,6 +298,6 @@ public struct Capabilities: Codable, Sendable, Hashable {
                 maxBatchSize: limitsJSON["max_batch_size"]?.intValue,
                 maxConcurrentJobs: limitsJSON["max_concurrent_jobs"]?.intValue,
                 raw: limitsJSON),
-            version: probe["version"]?.stringValue, dialect: .standIn)
+            version: probe["version"]?.stringValue, dialect: .standIn, unavailableReasons: reasons)
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Where the sentence model's files are: `$BTS_MODEL_DIR`, else
-/// `$XDG_DATA_HOME/bts/models/all-MiniLM-L6-v2` (`~/.local/share/…`), where `scripts/setup --model`
+/// `$XDG_DATA_HOME/bts/models/all-MiniLM-L6-v2` (`~/.local/share/…`), where `scripts/setup`
 /// puts them (nothing is downloaded at run time).
 public enum ModelLocation {
     public static let name = "all-MiniLM-L6-v2"

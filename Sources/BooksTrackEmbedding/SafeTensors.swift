@@ -1,7 +1,9 @@
 import Foundation
 
 /// The F32 tensors of a `.safetensors` file (8-byte little-endian header length, a JSON header of
-/// `name → {dtype, shape, data_offsets}`, then the raw data). Other dtypes are skipped.
+/// `name → {dtype, shape, data_offsets}`, then the raw data), read in place from the mapped file:
+/// a tensor is a pointer into the mapping, valid while this value (its `file`) lives. Other dtypes
+/// are skipped. Little-endian hosts only (the file's byte order).
 public struct SafeTensors: Sendable {
     public enum LoadError: Error, Sendable, Equatable, CustomStringConvertible {
         case unreadable(String)
@@ -21,18 +23,25 @@ public struct SafeTensors: Sendable {
 
     public struct Tensor: Sendable {
         public var shape: [Int]
-        public var values: [Float]
+        /// Byte offset of the values in the file (4-byte aligned).
+        var offset: Int
     }
 
+    public let file: MappedFile
     public let tensors: [String: Tensor]
 
     public init(contentsOf url: URL) throws(LoadError) {
-        guard let data = try? Data(contentsOf: url, options: .mappedIfSafe) else { throw .unreadable(url.path) }
+        #if _endian(big)
+        throw .malformed("a big-endian host cannot use the little-endian weights in place")
+        #else
+        guard let file = MappedFile(path: url.path) else { throw .unreadable(url.path) }
+        let data = file.bytes
         guard data.count >= 8 else { throw .malformed("shorter than its header") }
-        let headerLength = data.prefix(8).enumerated().reduce(UInt64(0)) { $0 | UInt64($1.element) << (8 * UInt64($1.offset)) }
+        let headerLength = (0..<8).reduce(UInt64(0)) { $0 | UInt64(data[$1]) << (8 * UInt64($1)) }
         guard headerLength < UInt64(data.count - 8) else { throw .malformed("header length") }
         let body = 8 + Int(headerLength)
-        guard let header = try? JSONSerialization.jsonObject(with: data[8..<body]) as? [String: Any] else {
+        let headerData = Data(UnsafeRawBufferPointer(rebasing: data[8..<body]))
+        guard let header = try? JSONSerialization.jsonObject(with: headerData) as? [String: Any] else {
             throw .malformed("header JSON")
         }
         var tensors: [String: Tensor] = [:]
@@ -42,27 +51,26 @@ public struct SafeTensors: Sendable {
             else { throw .malformed(name) }
             guard dtype == "F32" else { continue }
             let start = body + offsets[0], end = body + offsets[1]
-            guard start <= end, end <= data.count, (end - start) == shape.reduce(1, *) * 4 else { throw .malformed(name) }
-            // Little-endian F32 as the file stores it, copied whole (swapped on a big-endian host).
-            let count = (end - start) / 4
-            var values = data[start..<end].withUnsafeBytes { raw in
-                [Float](unsafeUninitializedCapacity: count) { buffer, initialized in
-                    if let base = buffer.baseAddress, let source = raw.baseAddress { memcpy(base, source, count * 4) }
-                    initialized = count
-                }
+            guard start <= end, end <= data.count, (end - start) == shape.reduce(1, *) * 4, start % 4 == 0 else {
+                throw .malformed(name)
             }
-            #if _endian(big)
-            values = values.map { Float(bitPattern: $0.bitPattern.byteSwapped) }
-            #endif
-            tensors[name] = Tensor(shape: shape, values: values)
+            tensors[name] = Tensor(shape: shape, offset: start)
         }
+        self.file = file
         self.tensors = tensors
+        #endif
     }
 
-    /// The values of tensor `name`, which must have `shape`.
-    public func values(_ name: String, shape: [Int]) throws(LoadError) -> [Float] {
+    /// The values of tensor `name`, which must have `shape` (a view into the mapped file).
+    public func values(_ name: String, shape: [Int]) throws(LoadError) -> UnsafeBufferPointer<Float> {
         guard let tensor = tensors[name] else { throw .missing(name) }
         guard tensor.shape == shape else { throw .badShape(name) }
-        return tensor.values
+        return floats(tensor)
+    }
+
+    func floats(_ tensor: Tensor) -> UnsafeBufferPointer<Float> {
+        let count = tensor.shape.reduce(1, *)
+        guard let base = file.bytes.baseAddress else { return UnsafeBufferPointer(start: nil, count: 0) }
+        return UnsafeBufferPointer(start: (base + tensor.offset).bindMemory(to: Float.self, capacity: count), count: count)
     }
 }

@@ -4,8 +4,12 @@ import Foundation
 /// all-MiniLM-L6-v2 in process: a 6-layer BERT encoder (hidden 384, 12 heads, feed-forward 1536,
 /// exact GELU, layer norm ε 1e-12) over OpenBLAS, mean-pooled over the tokens and L2-normalised,
 /// as sentence-transformers computes it. Weights from the model directory's `model.safetensors`,
-/// the vocabulary from its `vocab.txt` (`scripts/setup --model` puts them in place).
-public final class SentenceEncoder: Sendable {
+/// the vocabulary from its `vocab.txt` (`scripts/setup` puts them in place). The weights are
+/// read in place from the mapped file (`SafeTensors`): loading maps the file and parses the
+/// vocabulary, and a query pages in only the rows of the words it uses.
+public final class SentenceEncoder: @unchecked Sendable {
+    // @unchecked: every stored property is immutable; the weight pointers point into `weights`'
+    // read-only mapping, which this object keeps alive.
     public static let dimension = 384
     static let layers = 6
     static let heads = 12
@@ -25,32 +29,36 @@ public final class SentenceEncoder: Sendable {
         }
     }
 
-    struct Linear: Sendable {
-        let weight: [Float]  // out × in, row-major (PyTorch's layout)
-        let bias: [Float]
+    struct Linear {
+        let weight: UnsafeBufferPointer<Float>  // out × in, row-major (PyTorch's layout)
+        let bias: UnsafeBufferPointer<Float>
         let inputs: Int
         let outputs: Int
     }
 
-    struct Norm: Sendable {
-        let gain: [Float]
-        let bias: [Float]
+    struct Norm {
+        let gain: UnsafeBufferPointer<Float>
+        let bias: UnsafeBufferPointer<Float>
     }
 
-    struct Layer: Sendable {
+    struct Layer {
         let query, key, value, attentionOutput, intermediate, output: Linear
         let attentionNorm, outputNorm: Norm
     }
 
     public let tokenizer: WordPieceTokenizer
-    let wordEmbeddings: [Float]
-    let positionEmbeddings: [Float]
-    let typeEmbedding: [Float]
+    let weights: SafeTensors
+    let wordEmbeddings: UnsafeBufferPointer<Float>
+    let positionEmbeddings: UnsafeBufferPointer<Float>
+    let typeEmbedding: UnsafeBufferPointer<Float>
     let embeddingNorm: Norm
     let encoderLayers: [Layer]
 
-    /// Loads `vocab.txt` and `model.safetensors` from `directory`.
+    /// Loads `vocab.txt` and `model.safetensors` from `directory`. OpenBLAS is set to one thread:
+    /// a query's matrices are small (at most 128 rows), and its worker threads spin while they
+    /// wait, which on 2 shared cores doubled the CPU time of embedding the 10,000 books.
     public init(directory: URL) throws(LoadError) {
+        openblas_set_num_threads(1)
         do {
             tokenizer = try WordPieceTokenizer(vocabularyAt: directory.appendingPathComponent("vocab.txt"))
         } catch {
@@ -58,6 +66,7 @@ public final class SentenceEncoder: Sendable {
         }
         do throws(SafeTensors.LoadError) {
             let file = try SafeTensors(contentsOf: directory.appendingPathComponent("model.safetensors"))
+            weights = file
             let d = Self.dimension
             func linear(_ name: String, _ outputs: Int, _ inputs: Int) throws(SafeTensors.LoadError) -> Linear {
                 Linear(weight: try file.values(name + ".weight", shape: [outputs, inputs]),
@@ -68,9 +77,9 @@ public final class SentenceEncoder: Sendable {
             }
             guard let words = file.tensors["embeddings.word_embeddings.weight"], words.shape.count == 2,
                   words.shape[1] == d else { throw SafeTensors.LoadError.missing("embeddings.word_embeddings.weight") }
-            wordEmbeddings = words.values
+            wordEmbeddings = file.floats(words)
             positionEmbeddings = try file.values("embeddings.position_embeddings.weight", shape: [Self.maxPositions, d])
-            typeEmbedding = Array(try file.values("embeddings.token_type_embeddings.weight", shape: [2, d]).prefix(d))
+            typeEmbedding = UnsafeBufferPointer(rebasing: try file.values("embeddings.token_type_embeddings.weight", shape: [2, d]).prefix(d))
             embeddingNorm = try norm("embeddings.LayerNorm")
             var layers: [Layer] = []
             for l in 0..<Self.layers {
@@ -172,12 +181,10 @@ public final class SentenceEncoder: Sendable {
         var out = [Float](repeating: 0, count: n * linear.outputs)
         for r in 0..<n { for o in 0..<linear.outputs { out[r * linear.outputs + o] = linear.bias[o] } }
         input.withUnsafeBufferPointer { a in
-            linear.weight.withUnsafeBufferPointer { w in
-                out.withUnsafeMutableBufferPointer { c in
-                    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, Int32(n), Int32(linear.outputs), Int32(linear.inputs), 1,
-                                a.baseAddress, Int32(linear.inputs), w.baseAddress, Int32(linear.inputs),
-                                1, c.baseAddress, Int32(linear.outputs))
-                }
+            out.withUnsafeMutableBufferPointer { c in
+                cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, Int32(n), Int32(linear.outputs), Int32(linear.inputs), 1,
+                            a.baseAddress, Int32(linear.inputs), linear.weight.baseAddress, Int32(linear.inputs),
+                            1, c.baseAddress, Int32(linear.outputs))
             }
         }
         return out

@@ -19,7 +19,7 @@ public struct WordPieceTokenizer: Sendable {
         }
     }
 
-    let ids: [String: Int32]
+    let vocabulary: Vocabulary
     let unknown: Int32
     let classify: Int32
     let separator: Int32
@@ -27,16 +27,16 @@ public struct WordPieceTokenizer: Sendable {
 
     /// From `vocab.txt` (one token a line, id = line number).
     public init(vocabulary text: String) throws(LoadError) {
-        var ids: [String: Int32] = [:]
-        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() where !line.isEmpty {
-            let token = line.hasSuffix("\r") ? String(line.dropLast()) : String(line)
-            if ids[token] == nil { ids[token] = Int32(index) }
-        }
+        try self.init(bytes: Array(text.utf8))
+    }
+
+    init(bytes: [UInt8]) throws(LoadError) {
+        let vocabulary = Vocabulary(bytes: bytes)
         func id(_ token: String) throws(LoadError) -> Int32 {
-            guard let id = ids[token] else { throw .missingToken(token) }
+            guard let id = vocabulary.id(token) else { throw .missingToken(token) }
             return id
         }
-        self.ids = ids
+        self.vocabulary = vocabulary
         unknown = try id("[UNK]")
         classify = try id("[CLS]")
         separator = try id("[SEP]")
@@ -44,7 +44,7 @@ public struct WordPieceTokenizer: Sendable {
 
     public init(vocabularyAt url: URL) throws(LoadError) {
         guard let data = FileManager.default.contents(atPath: url.path) else { throw .unreadable(url.path) }
-        try self.init(vocabulary: String(decoding: data, as: UTF8.self))
+        try self.init(bytes: [UInt8](data))
     }
 
     /// `[CLS]`, the pieces of `text` (at most `maxTokens` - 2), `[SEP]`.
@@ -107,7 +107,7 @@ public struct WordPieceTokenizer: Sendable {
             var found: Int32?
             while start < end {
                 let piece = (start > 0 ? "##" : "") + String(characters[start..<end])
-                if let id = ids[piece] { found = id; break }
+                if let id = vocabulary.id(piece) { found = id; break }
                 end -= 1
             }
             guard let id = found else { return [unknown] }

@@ -34,7 +34,7 @@ struct BTSCommand: ParsableCommand {
         // `--version` itself is answered in main.swift with `BTSVersion.full`, which reads the build
         // record from disk: a non-empty version here only makes the parser list the flag.
         version: BTSVersion.current,
-        subcommands: [ServeCommand.self, CatalogCleanCommand.self, ShelvesCleanCommand.self])
+        subcommands: [ServeCommand.self, CatalogCleanCommand.self, ShelvesCleanCommand.self, BookVectorsCommand.self])
 
     @OptionGroup var global: GlobalOptions
 
@@ -82,7 +82,7 @@ struct BTSCommand: ParsableCommand {
                 if topic.isEmpty || topic.first?.hasPrefix("-") == true { return (["--help"] + topic, []) }
                 return (["-c", ScriptWords.line(["help"] + topic)], [])
             }
-            if index == 0, ["serve", "catalog-clean", "shelves-clean"].contains(argument) { return (arguments, []) }
+            if index == 0, ["serve", "catalog-clean", "shelves-clean", "book-vectors"].contains(argument) { return (arguments, []) }
             return (Array(arguments[..<index]), Array(arguments[index...]))
         }
         return (arguments, [])

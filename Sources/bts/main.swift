@@ -49,6 +49,7 @@ do {
     // their name for a script.
     if arguments.first == "catalog-clean" { exit(try CatalogCleanCommand.parse(Array(arguments.dropFirst())).execute()) }
     if arguments.first == "shelves-clean" { exit(try ShelvesCleanCommand.parse(Array(arguments.dropFirst())).execute()) }
+    if arguments.first == "book-vectors" { exit(try BookVectorsCommand.parse(Array(arguments.dropFirst())).execute()) }
     let command = try BTSCommand.parseAsRoot(arguments)
     switch command {
     case var root as BTSCommand:

@@ -13,9 +13,11 @@ struct MeaningRelevanceSet: Decodable {
         var expected: [Int]
         var avoidSeries: [String]?
     }
+    struct Theme: Decodable { var q: String; var expected: [Int] }
     var similar: [Similar]
     var avoid: [Avoid]
     var personal: [Personal]
+    var themes: [Theme]
 
     static func load() throws -> MeaningRelevanceSet {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -118,7 +120,13 @@ struct HitRates: CustomStringConvertible {
         let catalog = try SharedCatalog.get()
         let set = try MeaningRelevanceSet.load()
         var rates = HitRates()
+        // Before issue 31 `recommend` answered the weekly picks whatever the library held: one list
+        // for every library (a fixed week, so the figure is reproducible).
+        var before = HitRates()
+        let week = Date(timeIntervalSince1970: 1_795_000_000)  // 2026-11-18
+        let weekly = try catalog.weeklyRecommendations(weekOf: week, limit: 10).map(\.book.id)
         for library in set.personal {
+            before.add(weekly, expected: library.expected)
             let seeds = library.library.map { pair in
                 LibrarySeed(bookID: pair[0], weight: pair[1] >= 5 ? 2 : pair[1] >= 4 ? 1 : pair[1] <= 2 ? -1 : 0.25,
                             because: "you rated \(pair[1])")
@@ -134,7 +142,7 @@ struct HitRates: CustomStringConvertible {
                 #expect(!found.contains { $0.book.series == series }, "\(library.name): \(series) was rated 1")
             }
         }
-        print("[meaning] personal recommendations: \(rates)")
+        print("[meaning] personal recommendations: the weekly picks (before): \(before); recommend --library (after): \(rates)")
         #expect(rates.at10 >= set.personal.count - 1, "\(rates)")
     }
 

@@ -5,7 +5,8 @@ import Testing
 
 /// Fixtures/reference.json: token ids from Hugging Face `tokenizers` over the model's tokenizer.json
 /// and vectors from a NumPy forward pass (scripts/make-embedding-reference), made once from the same
-/// weights. Needs the model files (`scripts/setup --model`); without them the tests are skipped.
+/// weights. Needs the model files, which `scripts/setup` installs (CI runs it): without them the
+/// tests fail and say so, they are never skipped.
 struct EmbeddingReference: Decodable {
     struct Case: Decodable { var text: String; var ids: [Int32]; var vector: [Float] }
     var cases: [Case]
@@ -16,12 +17,8 @@ struct EmbeddingReference: Decodable {
     }
 }
 
-@Suite(.enabled(if: ModelLocation.installed() != nil, "the model files are not installed (scripts/setup --model)"))
-struct SentenceEncoderTests {
-    static let encoder = Result { () throws -> SentenceEncoder in
-        guard let dir = ModelLocation.installed() else { throw SafeTensors.LoadError.unreadable("model directory") }
-        return try SentenceEncoder(directory: dir)
-    }
+@Suite struct SentenceEncoderTests {
+    static let encoder = SentenceEncoder.shared()
 
     @Test func tokenizerMatchesTheReference() throws {
         let tokenizer = try Self.encoder.get().tokenizer
@@ -41,7 +38,7 @@ struct SentenceEncoderTests {
         }
         // Figures only (a debug build): load and one short query.
         let clock = ContinuousClock()
-        guard let dir = ModelLocation.installed() else { return }
+        let dir = try #require(ModelLocation.installed())
         let load = try clock.measure { _ = try SentenceEncoder(directory: dir) }
         let query = clock.measure { for _ in 0..<10 { _ = encoder.encode("a boy wizard at a school of magic") } }
         print("[embedding] load \(load), one 10-token query \(query / 10) (debug build)")
@@ -56,5 +53,58 @@ struct SentenceEncoderTests {
         #expect(tokenizer.encode("Unbelievably Les Misérables!") == [2, 4, 5, 6, 7, 8, 9, 10, 11, 3])
         #expect(tokenizer.encode("zzz") == [2, 1, 3])
         #expect(throws: WordPieceTokenizer.LoadError.missingToken("[UNK]")) { try WordPieceTokenizer(vocabulary: "a\n") }
+    }
+}
+
+@Suite struct QuantizedVectorsTests {
+    /// Round trip through the file format: ids and stamp as written, each vector back within the
+    /// int8 step and unit length, cosines from the matrix; a cut or foreign file is refused.
+    @Test func roundTripAndCosines() throws {
+        var rng = SystemRandomNumberGenerator()
+        let d = 16
+        let vectors: [[Float]] = (0..<5).map { _ in
+            let raw = (0..<d).map { _ in Float.random(in: -1...1, using: &rng) }
+            let norm = raw.reduce(0) { $0 + $1 * $1 }.squareRoot()
+            return raw.map { $0 / norm }
+        }
+        let stamp = QuantizedVectors.Stamp(model: "m", modelSHA256: "ab", modelBytes: 3, catalog: "c", text: "t", count: 5, dimension: d)
+        let data = QuantizedVectors.encode(stamp: stamp, ids: [7, 3, 9, 1, 2], vectors: vectors)
+        #expect(data.count == 8 + 4 + (try JSONEncoder.sorted.encode(stamp)).count + 5 * 4 + 5 * 4 + 5 * d)
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("qv-\(UUID().uuidString).bin")
+        defer { try? FileManager.default.removeItem(at: url) }
+        try data.write(to: url)
+        let read = try QuantizedVectors(contentsOf: url)
+        #expect(read.stamp == stamp && read.ids == [7, 3, 9, 1, 2])
+        #expect(try QuantizedVectors.stamp(at: url) == stamp)
+        for (row, vector) in vectors.enumerated() {
+            let back = read.vector(at: row)
+            let norm = back.reduce(0) { $0 + $1 * $1 }.squareRoot()
+            #expect(abs(norm - 1) < 1e-5)
+            #expect(zip(back, vector).allSatisfy { abs($0 - $1) < 0.02 }, "row \(row)")
+        }
+        let cosines = read.cosines(vectors[2])
+        #expect(cosines.count == 5 && abs(cosines[2] - 1) < 0.01)
+        for row in 0..<5 {
+            let exact = zip(vectors[row], vectors[2]).reduce(Float(0)) { $0 + $1.0 * $1.1 }
+            #expect(abs(cosines[row] - exact) < 0.02, "row \(row): \(cosines[row]) against \(exact)")
+        }
+        #expect(cosines.indices.max { cosines[$0] < cosines[$1] } == 2)
+
+        try data.prefix(data.count - 1).write(to: url)
+        #expect(throws: QuantizedVectors.FormatError.malformed("size")) { try QuantizedVectors(contentsOf: url) }
+        try Data("not vectors at all".utf8).write(to: url)
+        #expect(throws: QuantizedVectors.FormatError.malformed("not a book vectors file")) { try QuantizedVectors(contentsOf: url) }
+    }
+
+    /// A missing model is one sentence that names the setup command and the directory looked in.
+    @Test func missingModelSaysHowToGetIt() {
+        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("no-model-\(UUID().uuidString)")
+        guard case .failure(let reason) = SentenceEncoder.shared(environment: ["BTS_MODEL_DIR": empty.path]) else {
+            Issue.record("an empty directory loaded a model")
+            return
+        }
+        #expect(reason == .notInstalled(directory: empty.path))
+        #expect(reason.description.contains("scripts/setup") && reason.description.contains(empty.path))
+        #expect(!reason.description.contains("\n"))
     }
 }

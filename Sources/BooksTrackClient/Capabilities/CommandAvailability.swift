@@ -26,6 +26,7 @@ public enum FeatureAvailability {
         switch capabilities.isEnabled(feature) {
         case .some(true): return .available
         case .some(false):
+            if let reason = capabilities.unavailableReason(feature) { return .unavailable(reason: reason) }
             var name = feature.rawValue
             if feature == .similarBooks, capabilities.dialect == .production,
                 capabilities.features.keys.contains(where: { CapabilityFeature(rawValue: $0).normalized == feature.normalized }) == false

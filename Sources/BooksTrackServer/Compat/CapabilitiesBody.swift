@@ -5,14 +5,25 @@ import BooksTrackContract
 /// (a feature is true only when it is switched on and some route module serves it)
 /// plus extra limit keys (the other classes' per-minute figures, `global_per_hour`,
 /// `rate_limits_enabled`). It is not `CapabilitiesResponse` because a switched-off limit is omitted
-/// (truthful) rather than given a made-up number; clients decode it with `Capabilities`.
+/// (truthful) rather than given a made-up number; clients decode it with `Capabilities`. A feature
+/// that is off for a reason other than the configuration has it in `unavailable` (feature → one
+/// sentence: semantic search without the sentence model).
 struct CapabilitiesBody: Encodable, Sendable {
     var features: [String: Bool]
     var limits: [String: JSONValue]
     var version: String
+    var unavailable: [String: String]?
 
-    init(configuration: ServerConfiguration, isAvailable: (ServerFeature) -> Bool) {
+    init(
+        configuration: ServerConfiguration, isAvailable: (ServerFeature) -> Bool,
+        reason: (ServerFeature) -> String? = { _ in nil }
+    ) {
         features = Dictionary(uniqueKeysWithValues: CapabilityFeature.documented.map { ($0.rawValue, isAvailable($0)) })
+        var reasons: [String: String] = [:]
+        for feature in CapabilityFeature.documented where !isAvailable(feature) {
+            if let why = reason(feature) { reasons[feature.rawValue] = why }
+        }
+        unavailable = reasons.isEmpty ? nil : reasons
         let rules = configuration.effectiveRateLimits
         var limits: [String: JSONValue] = [
             "csv_max_rows": .number(Double(JobLimits.maxCSVRows)),

@@ -53,6 +53,13 @@ public struct APIError: Error, Sendable {
             details: ["feature": .string(feature.rawValue)])
     }
 
+    /// Semantic search cannot run here (no sentence model, stale book vectors): `reason` says why.
+    static func semanticUnavailable(_ reason: String) -> APIError {
+        APIError(
+            .featureNotAvailable, reason,
+            details: ["feature": .string(ServerFeature.semanticSearch.rawValue), "reason": .string("model_unavailable")])
+    }
+
     static func bookNotFound(_ isbn: String) -> APIError {
         APIError(.notFound, "No book with ISBN \(isbn) in the catalog", details: ["isbn": .string(isbn)])
     }

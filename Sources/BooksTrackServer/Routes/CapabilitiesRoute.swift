@@ -8,7 +8,10 @@ struct CapabilitiesRoute {
         var headers = HTTPFields()
         headers[.cacheControl] = "public, max-age=3600"
         return try JSONResponse.make(
-            CapabilitiesBody(configuration: services.configuration, isAvailable: services.isAvailable), headers: headers
+            CapabilitiesBody(
+                configuration: services.configuration, isAvailable: services.isAvailable,
+                reason: services.unavailableReason),
+            headers: headers
         )
     }
 }

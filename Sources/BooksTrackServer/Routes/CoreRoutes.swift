@@ -41,6 +41,8 @@ public struct CoreRoutes: ServerRouteModule {
         router.group("/api/v2/books/enrich")
             .add(middleware: services.rateLimitByRoute())
             .post { request, context in try await enrich.respond(request, context: context) }
-        return ServerModuleInstallation(providedFeatures: [.semanticSearch, .similarBooks, .weeklyRecommendations])
+        // Semantic search is offered only where it can run: with the sentence model installed.
+        let semantic: Set<ServerFeature> = services.catalog.semanticUnavailableReason == nil ? [.semanticSearch] : []
+        return ServerModuleInstallation(providedFeatures: semantic.union([.similarBooks, .weeklyRecommendations]))
     }
 }

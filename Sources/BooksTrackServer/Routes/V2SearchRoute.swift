@@ -38,15 +38,11 @@ struct V2SearchRoute {
             (hits, total) = try textSearch(q, limit: limit, offset: offset)
         case .semantic:
             try services.require(.semanticSearch)
-            hits = try services.catalog.semantic(q, limit: limit, offset: offset).map {
-                SearchHit(book: $0.book, score: $0.score)
-            }
+            hits = try Self.semantic { try services.catalog.semantic(q, limit: limit, offset: offset) }
             total = offset + hits.count
         case .hybrid:
             try services.require(.semanticSearch)
-            hits = try services.catalog.hybrid(q, limit: limit, offset: offset).map {
-                SearchHit(book: $0.book, score: $0.score)
-            }
+            hits = try Self.semantic { try services.catalog.hybrid(q, limit: limit, offset: offset) }
             total = offset + hits.count
         case .similar:
             try services.require(.similarBooks)
@@ -65,6 +61,16 @@ struct V2SearchRoute {
             source: "goodbooks-10k", searchMode: mode)
         guard let encoded = body.encodedJSON() else { return try JSONResponse.envelope(body, metadata: metadata) }
         return JSONResponse.envelope(encoded, metadata: metadata)
+    }
+
+    /// Semantic or hybrid hits; without the sentence model (or with stale book vectors) a 503
+    /// `FEATURE_NOT_AVAILABLE` whose message says why and what installs it.
+    static func semantic(_ search: () throws -> [ScoredBook]) throws -> [SearchHit] {
+        do {
+            return try search().map { SearchHit(book: $0.book, score: $0.score) }
+        } catch let reason as SemanticUnavailable {
+            throw APIError.semanticUnavailable(reason.description)
+        }
     }
 
     /// Full-text title matches, else author matches; the score falls with the rank.

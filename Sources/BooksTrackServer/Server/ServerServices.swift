@@ -49,6 +49,13 @@ public final class ServerServices: Sendable {
         configuration.isEnabled(feature) && providedFeatures.withLock { $0.contains(feature) }
     }
 
+    /// Why a feature the configuration leaves on cannot be served here (semantic search without the
+    /// sentence model), for the capabilities' `unavailable` reasons; nil otherwise.
+    public func unavailableReason(_ feature: ServerFeature) -> String? {
+        guard feature == .semanticSearch, configuration.isEnabled(feature) else { return nil }
+        return catalog.semanticUnavailableReason
+    }
+
     /// Throws 503 `FEATURE_NOT_AVAILABLE` when `feature` is switched off.
     public func require(_ feature: ServerFeature) throws {
         guard configuration.isEnabled(feature) else { throw APIError.featureDisabled(feature) }

@@ -61,7 +61,8 @@ import Testing
             #expect(await shell.run("help semantic") == 0)
             let words = shell.out.split(whereSeparator: { $0 == " " || $0 == "\n" }).joined(separator: " ")
             #expect(!words.contains("over book descriptions"), "\(shell.out)")
-            #expect(words.contains("have no book descriptions"), "\(shell.out)")
+            #expect(words.contains("the catalog has no descriptions"), "\(shell.out)")
+            #expect(words.contains("sentence model all-MiniLM-L6-v2") && words.contains("scripts/setup"), "\(shell.out)")
         }
     }
 }

@@ -1,3 +1,4 @@
+import BooksTrackEmbedding
 import Foundation
 import Testing
 @testable import BTSShell
@@ -126,6 +127,8 @@ import Testing
             process.arguments = ["-c", line]
             var environment = ProcessInfo.processInfo.environment.merging(sandbox.environment) { $1 }
             environment["BTS_API_URL"] = nil
+            // The sandbox's HOME has no sentence model: `semantic` uses the one scripts/setup installed.
+            environment["BTS_MODEL_DIR"] = ModelLocation.installed()?.path
             environment["PATH"] = binary.deletingLastPathComponent().path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
             process.environment = environment
             process.currentDirectoryURL = sandbox.work

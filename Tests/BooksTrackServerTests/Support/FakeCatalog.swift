@@ -10,6 +10,8 @@ struct FakeCatalog: CatalogQuerying {
     var withoutVectors: Set<String> = []
     /// When false, weekly recommendations are empty (404).
     var hasRecommendations = true
+    /// Set: semantic and hybrid cannot run (as a real catalog without the sentence model).
+    var semanticUnavailable: SemanticUnavailable?
 
     init(books: [CatalogBook] = FakeCatalog.sampleBooks) { self.books = books }
 
@@ -58,8 +60,11 @@ struct FakeCatalog: CatalogQuerying {
         return CatalogPage(books: Array(matches.prefix(limit)), total: matches.count)
     }
 
+    var semanticUnavailableReason: String? { semanticUnavailable?.description }
+
     func semantic(_ query: String, limit: Int, offset: Int) throws -> [ScoredBook] {
-        books.enumerated().dropFirst(offset).prefix(limit).map { ScoredBook(book: $1, score: 0.9 - Double($0) * 0.1) }
+        if let semanticUnavailable { throw semanticUnavailable }
+        return books.enumerated().dropFirst(offset).prefix(limit).map { ScoredBook(book: $1, score: 0.9 - Double($0) * 0.1) }
     }
 
     func hybrid(_ query: String, limit: Int, offset: Int) throws -> [ScoredBook] {

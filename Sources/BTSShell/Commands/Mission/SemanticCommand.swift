@@ -10,14 +10,16 @@ struct SemanticCommand: ShellCommand {
 
     static let configuration = CommandSpec(
         "semantic", group: .mission,
-        summary: "Natural-language search (embedded backend: title, author and series words)",
+        summary: "Search by meaning (embedded backend: a sentence model over titles and shelves)",
         discussion: """
-            All words form one query. The embedded backend and `bts serve` have no book descriptions: they match \
-            your words against titles, authors and series names (hashed word and letter features, with a mild \
-            popularity prior), so a theme that names none of them ('teenagers fight to the death') finds \
-            little. For themes, start from a book you know: `similar` and `recommend --library` go by readers' \
-            shelves (goodbooks-10k). A remote backend searches whatever it has. This endpoint has a small \
-            budget (documented 5 per minute); `limits` shows what is left.
+            All words form one query. The embedded backend and `bts serve` run the sentence model \
+            all-MiniLM-L6-v2 in this process: your words are embedded and compared with each catalog book's \
+            title, authors and readers' shelves (goodbooks-10k), embedded the same way beforehand, with a mild \
+            popularity prior; the catalog has no descriptions, so a plot detail no reader shelved is not \
+            there to find. The model's files come from `scripts/setup`; without them semantic says so and \
+            exits with status 1 (it never falls back to title words), and `bts serve` stops listing \
+            semantic_search. A remote backend searches whatever it has. This endpoint has a small budget \
+            (documented 5 per minute); `limits` shows what is left.
             """,
         positionals: [query],
         options: [limit],
