@@ -1,3 +1,4 @@
+import BooksTrackContract
 import BooksTrackEmbedding
 import Foundation
 import GRDB
@@ -186,7 +187,7 @@ extension SQLiteCatalog {
         let books = try self.books
         let pool = min(Self.maxLimit, max(100, offset + limit))
         var textScore: [Int: Float] = [:]
-        if let expr = FTSQuery.expression(query, columns: FTSQuery.allColumns) {
+        if let expr = FTSQuery.expression(query, columns: Self.allColumns) {
             let ids = try ftsSearch(expr, limit: pool, mostRatedFirst: false).ids
             for (rank, id) in ids.enumerated() { textScore[id] = 1 - Float(rank) / Float(max(ids.count, 1)) }
         }
