@@ -86,6 +86,7 @@ extension JobEngineConfiguration {
         self.init(
             dataDirectory: dataDirectory,
             itemsPerSecond: pacing > 0 ? 1 / pacing : 0,
+            maxConcurrentJobs: server.jobs.maxConcurrentJobs,
             heartbeatInterval: server.jobs.heartbeatInterval,
             streamTimeout: server.jobs.streamTimeout,
             faultInjectionEnabled: server.faultInjectionEnabled)

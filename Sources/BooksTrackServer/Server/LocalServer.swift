@@ -145,6 +145,7 @@ public enum LocalServer {
                 ?? .guardedHTTP1(configuration: http1, limits: configuration.requestHeadLimits),
             host: configuration.host,
             port: configuration.port,
+            maxConnections: max(1, configuration.maxConnections),
             services: installations.flatMap(\.services),
             onShutdown: { for hook in shutdownHooks { await hook() } },
             logger: logger)
@@ -158,6 +159,8 @@ struct ServerParts: Sendable {
     let server: HTTPServerBuilder
     let host: String
     let port: Int
+    /// Connections served at once (`ServerConfiguration.maxConnections`).
+    let maxConnections: Int
     let services: [any Service]
     /// Runs every module's clean-up.
     let onShutdown: @Sendable () async -> Void
@@ -173,10 +176,13 @@ struct ServerParts: Sendable {
     /// The application serving the routes on `host:port`; `onListening` gets the bound port.
     func application(onListening: @escaping @Sendable (Int) -> Void) -> some ApplicationProtocol {
         let port = self.port
+        let maxConnections = self.maxConnections
         return Application(
             responder: responder,
             server: server,
-            configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: nil),
+            configuration: ApplicationConfiguration(
+                address: .hostname(host, port: port), serverName: nil,
+                availableConnectionsDelegate: MaximumAvailableConnections(maxConnections, logger: logger)),
             services: services,
             onServerRunning: { channel in onListening(channel.localAddress?.port ?? port) },
             logger: logger
