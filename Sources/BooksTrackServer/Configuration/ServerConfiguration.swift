@@ -31,8 +31,9 @@ public struct ServerConfiguration: Sendable {
     public var jobsDirectory: URL?
     /// Bounds on each request's head (size, time) and body (time): answered 431/400/408 and closed.
     public var requestHeadLimits = RequestHeadLimits()
-    /// Connections served at once (`--max-connections`); more wait in the listen queue until one
-    /// closes, so that slow clients cannot use up the process's file descriptors.
+    /// Connections served at once (`--max-connections`), and never more than half of `ulimit -n`;
+    /// more wait in the listen queue until one closes, so that slow clients cannot use up the
+    /// process's file descriptors.
     public var maxConnections = ServerConfiguration.defaultMaxConnections
     /// The default of `maxConnections`.
     public static let defaultMaxConnections = 512

@@ -100,6 +100,14 @@ public enum LocalServer {
         logger.notice("bts server stopped")
     }
 
+    /// Half the process's file descriptors (`ulimit -n`): at most that many connections are served
+    /// at once whatever `maxConnections` says, the rest are left for the databases and jobs.
+    static func connectionDescriptors() -> Int {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max else { return Int.max }
+        return max(16, Int(clamping: limit.rlim_cur) / 2)
+    }
+
     /// A logger writing to standard error at `level`.
     public static func standardErrorLogger(level: Logger.Level = .info) -> Logger {
         var logger = Logger(label: "bts.server") { StreamLogHandler.standardError(label: $0) }
@@ -145,7 +153,7 @@ public enum LocalServer {
                 ?? .guardedHTTP1(configuration: http1, limits: configuration.requestHeadLimits),
             host: configuration.host,
             port: configuration.port,
-            maxConnections: max(1, configuration.maxConnections),
+            maxConnections: max(1, min(configuration.maxConnections, Self.connectionDescriptors())),
             services: installations.flatMap(\.services),
             onShutdown: { for hook in shutdownHooks { await hook() } },
             logger: logger)
