@@ -18,7 +18,10 @@ enum Timing {
         let kinds: [(String, [UInt8])] = [
             ("random bytes", (0..<size).map { _ in UInt8(truncatingIfNeeded: next()) }),
             ("shell punctuation", (0..<size).map { _ in alphabet[Int(next() % UInt64(alphabet.count))] }),
-            ("one long line", (0..<size).map { _ in alphabet.filter { $0 != 0x0A }[Int(next() % UInt64(alphabet.count - 1))] }),
+            ("one long line", { () -> [UInt8] in
+                let line = alphabet.filter { $0 != 0x0A && $0 != 0x23 }  // no line break, no comment
+                return (0..<size).map { _ in line[Int(next() % UInt64(line.count))] }
+            }()),
             ("unclosed quotes", Array(String(repeating: "\"a ", count: size / 3).utf8)),
             ("nested blocks", Array(String(repeating: "if x\n", count: size / 5).utf8)),
             ("plain commands", Array(String(repeating: "ab x\n", count: size / 5).utf8)),
