@@ -73,20 +73,20 @@ struct SlowClientTests {
 
     /// Sends `head` at once, then its body a byte every 100 ms until the server answers or closes
     /// (at most `limit` seconds): what it answered and after how long.
-    static func trickle(port: Int, head: String, limit: Double = 8) throws -> (reply: String, seconds: Double) {
+    static func trickle(port: Int, head: String, limit: Double = 12) throws -> (reply: String, seconds: Double, cut: Date) {
         let descriptor = try connected(port)
         defer { close(descriptor) }
         let start = Date()
-        guard write(descriptor, head) else { return ("", 0) }
+        guard write(descriptor, head) else { return ("", 0, Date()) }
         while Date().timeIntervalSince(start) < limit {
             if readable(descriptor, within: 100) { break }
             if !write(descriptor, "x") { break }
         }
-        let seconds = Date().timeIntervalSince(start)
-        return (readAll(descriptor), seconds)
+        let cut = Date()
+        return (readAll(descriptor), cut.timeIntervalSince(start), cut)
     }
 
-    static func slowEnrich(_ port: Int) throws -> (reply: String, seconds: Double) {
+    static func slowEnrich(_ port: Int) throws -> (reply: String, seconds: Double, cut: Date) {
         try trickle(port: port, head: "POST /api/v2/books/enrich HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n")
     }
 
@@ -98,23 +98,29 @@ struct SlowClientTests {
         return (readAll(descriptor), Date().timeIntervalSince(start))
     }
 
+    /// The deadline here is 3 s (the others use 1 s): `/health` must be answered while every slow
+    /// body is still held, even when the whole test suite loads the machine.
     @Test(arguments: [true, false])
     func aBodySentAByteAtATimeIsAnswered408AtItsDeadlineAndHealthStaysAnswered(jobs: Bool) async throws {
-        try await withServer(jobs: jobs) { server in
+        try await withServer(jobs: jobs, { $0.requestHeadLimits.bodyTimeout = .seconds(3) }) { server in
             let port = server.port
             let slow = (0..<20).map { _ in Task { try await offThePool { try Self.slowEnrich(port) } } }
             try await Task.sleep(for: .milliseconds(300))
+            var answered = Date.distantPast
             for _ in 0..<3 {
-                let (reply, seconds) = try await offThePool { try Self.health(port) }
+                let (reply, _) = try await offThePool { try Self.health(port) }
                 #expect(reply.hasPrefix("HTTP/1.1 200"), "\(reply.prefix(40))")
-                #expect(seconds < 3, "/health took \(seconds) s")
+                answered = Date()
             }
+            var firstCut = Date.distantFuture
             for task in slow {
-                let (reply, seconds) = try await task.value
+                let (reply, seconds, cut) = try await task.value
+                firstCut = min(firstCut, cut)
                 #expect(reply.hasPrefix("HTTP/1.1 408"), "\(reply.prefix(40))")
-                // The deadline is 1 s; the client gave up after 8 (it was never cut before).
-                #expect(seconds < 5, "cut after \(seconds) s")
+                // The deadline is 3 s; the client gives up after 12 (it was never cut before).
+                #expect(seconds < 10, "cut after \(seconds) s")
             }
+            #expect(answered < firstCut, "/health was answered \(answered.timeIntervalSince(firstCut)) s after the first slow body was cut")
         }
     }
 
