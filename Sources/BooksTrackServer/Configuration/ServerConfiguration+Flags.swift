@@ -31,7 +31,7 @@ extension ServerConfiguration {
         --sse-heartbeat SECONDS         SSE heartbeat interval for job streams (default 30)
         --job-pacing MS                 delay between job items (default 0)
         --max-jobs N                    unfinished jobs of all clients together (default \(JobEngineConfiguration.defaultMaxConcurrentJobs)); one
-                                        more is answered 503 (each client may run 3)
+                                        more is answered 503
         --max-connections N             connections served at once (default \(ServerConfiguration.defaultMaxConnections), at most half of
                                         ulimit -n); more wait until one closes
         --body-timeout SECONDS          time a request body may take to arrive (default \(RequestHeadLimits.defaultBodyTimeout.nanoseconds / 1_000_000_000)); a
