@@ -26,6 +26,8 @@ public enum DisplayWidth {
     /// The column after printing `character` at `column` in a diagnostic snippet (tabs to the next
     /// stop, control characters as their Control Pictures).
     public static func advance(_ column: Int, by character: Character) -> Int {
+        // Printable ASCII without the Unicode property look-ups (CR LF's asciiValue is LF: not here).
+        if let ascii = character.asciiValue, (0x20..<0x7F).contains(ascii) { return column + 1 }
         if character == "\t" { return (column / tabWidth + 1) * tabWidth }
         return column + printable(character).reduce(0) { $0 + width(of: $1) }
     }
