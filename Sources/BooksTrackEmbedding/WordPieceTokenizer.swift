@@ -78,8 +78,10 @@ public struct WordPieceTokenizer: Sendable {
             }
         }
         var words: [String] = []
-        for token in String(spaced).split(separator: " ") {
-            let folded = token.lowercased().decomposedStringWithCanonicalMapping.unicodeScalars
+        // Split at the space scalars, as BERT's `text.split()`: split by Character, a space followed
+        // by a combining mark (one grapheme) stayed inside a word (found by Fuzz/tokenizer).
+        for token in spaced.split(separator: " ") {
+            let folded = String(String.UnicodeScalarView(token)).lowercased().decomposedStringWithCanonicalMapping.unicodeScalars
                 .filter { $0.properties.generalCategory != .nonspacingMark }
             var current = String.UnicodeScalarView()
             for scalar in folded {

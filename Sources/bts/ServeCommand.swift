@@ -46,8 +46,7 @@ struct ServeCommand: ParsableCommand {
             try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
             catalog = try SQLiteCatalog.open(cacheDirectory: cache)
         } catch {
-            FileHandle.standardError.write(Data("bts serve: cannot open the catalog in \(cache.path): \(error)\n".utf8))
-            return ExitStatus.failure.rawValue
+            return Self.report(ServerStartError.opening("the catalog", in: cache, error))
         }
         // A long-running server loads the books and vectors in the background now, so the first
         // semantic or similar request does not pay for it (one-shot embedded use stays lazy).
@@ -55,10 +54,21 @@ struct ServeCommand: ParsableCommand {
         do {
             try await LocalServer.serve(configuration, catalog: catalog)
             return ExitStatus.ok.rawValue
+        } catch let failure as ServerStartError {
+            return Self.report(failure)
         } catch {
+            if let failure = ServerStartError.binding(host: configuration.host, port: configuration.port, error) {
+                return Self.report(failure)
+            }
             FileHandle.standardError.write(Data("bts serve: \(error)\n".utf8))
             return ExitStatus.network.rawValue
         }
+    }
+
+    /// One sentence on standard error; exit status 3 for the socket (as any network failure), 1 for files.
+    static func report(_ failure: ServerStartError) -> Int32 {
+        FileHandle.standardError.write(Data("bts serve: \(failure.message)\n".utf8))
+        return failure.kind == .socket ? ExitStatus.network.rawValue : ExitStatus.failure.rawValue
     }
 }
 

@@ -54,6 +54,16 @@ struct EmbeddingReference: Decodable {
         #expect(tokenizer.encode("zzz") == [2, 1, 3])
         #expect(throws: WordPieceTokenizer.LoadError.missingToken("[UNK]")) { try WordPieceTokenizer(vocabulary: "a\n") }
     }
+
+    /// A space followed by a combining mark is one Character but still splits words, as BERT's
+    /// `text.split()` does (the mark is then dropped with the accents); it stayed inside one word
+    /// (Fuzz/tokenizer; its input is Fuzz/tokenizer/corpus/crash-space-then-mark).
+    @Test func aSpaceBeforeACombiningMarkStillSplits() throws {
+        let vocabulary = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "les", "naive"]
+        let tokenizer = try WordPieceTokenizer(vocabulary: vocabulary.joined(separator: "\n") + "\n")
+        #expect(WordPieceTokenizer.words("les \u{301}naive") == ["les", "naive"])
+        #expect(tokenizer.encode("les \u{305}naive") == [2, 4, 5, 3])
+    }
 }
 
 @Suite struct QuantizedVectorsTests {

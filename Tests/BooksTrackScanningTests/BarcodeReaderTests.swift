@@ -51,6 +51,22 @@ import Testing
         }
     }
 
+    /// The 45° pass is skipped when its canvas would outgrow the photo: a 357-byte 10,802 × 1 JPEG
+    /// (Fuzz/scan's timeout input, kept in Fuzz/scan/corpus/timeout-thin-strip.jpg) made a 58-megapixel
+    /// canvas; ordinary photos, up to the 64-megapixel canvas, are still turned.
+    @Test func theTurnedPassIsBoundedByThePhotoItself() throws {
+        #expect(!BarcodeReader.turnsAt45(width: 10_802, height: 1))
+        #expect(!BarcodeReader.turnsAt45(width: 20_000, height: 1_600))
+        #expect(BarcodeReader.turnsAt45(width: 4_000, height: 3_000))
+        #expect(BarcodeReader.turnsAt45(width: 1_920, height: 1_080))
+        #expect(BarcodeReader.turnsAt45(width: 5_600, height: 5_600))
+        #expect(!BarcodeReader.turnsAt45(width: 5_700, height: 5_700), "a 65-megapixel canvas")
+        // The canvas the rule assumes is the one `rotated(by: 45)` makes.
+        let turned = GrayImage(width: 30, height: 7).rotated(by: 45).image
+        let side = (Double(30 + 7) / 2.0.squareRoot()).rounded(.up)
+        #expect(Double(turned.width) == side && Double(turned.height) == side)
+    }
+
     @Test func aBlankPhotoHasNoBarcode() throws {
         let blank = GrayImage(width: 640, height: 480, fill: 250)
         let bytes = try #require(blank.pngData())

@@ -91,6 +91,21 @@ import Testing
         #expect(throws: ServerConfigurationError.self) { try ServerConfiguration(arguments: ["--sse-drop", "5"]) }
     }
 
+    @Test func connectionAndJobBounds() throws {
+        let defaults = ServerConfiguration()
+        #expect(defaults.maxConnections == ServerConfiguration.defaultMaxConnections)
+        #expect(defaults.requestHeadLimits.bodyTimeout == RequestHeadLimits.defaultBodyTimeout)
+        #expect(JobEngineConfiguration(server: defaults, dataDirectory: URL(fileURLWithPath: "/tmp")).maxConcurrentJobs
+            == JobEngineConfiguration.defaultMaxConcurrentJobs)
+        let config = try ServerConfiguration(arguments: ["--max-jobs", "4", "--max-connections=64", "--body-timeout", "15"])
+        #expect(config.maxConnections == 64)
+        #expect(config.requestHeadLimits.bodyTimeout == .seconds(15))
+        #expect(JobEngineConfiguration(server: config, dataDirectory: URL(fileURLWithPath: "/tmp")).maxConcurrentJobs == 4)
+        for bad in [["--max-jobs", "0"], ["--max-connections", "many"], ["--body-timeout", "-1"], ["--body-timeout"]] {
+            #expect(throws: ServerConfigurationError.self) { try ServerConfiguration(arguments: bad) }
+        }
+    }
+
     @Test func rateLimitsOff() throws {
         let config = try ServerConfiguration(arguments: ["--rate-limits", "off"])
         #expect(!config.rateLimitsEnabled)

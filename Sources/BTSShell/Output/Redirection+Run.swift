@@ -117,8 +117,12 @@ extension Shell {
             let inherit = previous == nil && sink is StandardOutputSink
             let status = try await Self.runPipeline(pipeline, input: bytes, output: inherit ? nil : base)
             if status != 0 {
-                output.note("bts: the pipeline '\(TerminalText.sanitize(pipeline, lines: .flatten))' exited with status \(status)")
-                throw SilentFailure(status: status)
+                // bts's exit statuses keep their meaning (3 is the network, …): a failed pipeline is a
+                // failed command (1; 130 when Ctrl-C ended it), its own status said in the message.
+                throw ShellError(
+                    status == 128 + SIGINT ? .interrupted : .failure,
+                    "the pipeline '\(TerminalText.sanitize(pipeline, lines: .flatten))' exited with status \(status)",
+                    range: redirection.range, code: "PIPELINE_FAILED")
             }
         }
     }

@@ -17,24 +17,6 @@ import Glibc
 /// entries hold at most `maxBytes` and number at most `maxEntries`. A corrupt or truncated file is deleted and started afresh; every other
 /// failure is a miss (the cache is an optimization, never fatal).
 public final class ResponseDiskCache: Sendable {
-    /// One stored response.
-    public struct Entry: Sendable, Hashable {
-        /// `GET /v1/search/isbn?isbn=9780441172719`.
-        public var key: String
-        public var status: Int
-        /// The kept response headers (`ResponseDiskCache.keptHeaders`).
-        public var headers: [HeaderField]
-        public var body: Data
-        public var etag: String?
-        /// When the body was fetched or last revalidated (its age counts from here).
-        public var storedAt: Date
-        public var expiresAt: Date
-        public var lastUsedAt: Date
-
-        /// Fresh at `now`.
-        public func isFresh(at now: Date) -> Bool { expiresAt > now }
-    }
-
     /// What `summary()` tells.
     public struct Summary: Sendable, Hashable {
         public var entries: Int
@@ -169,7 +151,7 @@ public final class ResponseDiskCache: Sendable {
         return Summary(entries: counts[0], bytes: counts[1], fresh: counts[2], fileBytes: fileBytes)
     }
 
-    /// The entries, most recently used first (bodies left out).
+    /// The entries, most recently used first (bodies left out; a damaged row is left out too).
     public func entries(limit: Int = 1_000) -> [Entry] {
         guard FileManager.default.fileExists(atPath: fileURL.path) else { return [] }
         return withDatabase { database in
@@ -181,7 +163,7 @@ public final class ResponseDiskCache: Sendable {
                         FROM response ORDER BY lastUsedAt DESC, key LIMIT ?
                         """,
                     arguments: [limit]
-                ).map(Self.entry)
+                ).compactMap { try? Self.entry($0) }
             }
         } ?? []
     }
@@ -298,25 +280,19 @@ public final class ResponseDiskCache: Sendable {
         if descriptor >= 0 { close(descriptor) }
     }
 
-    static func entry(_ row: Row) -> Entry {
-        Entry(
-            key: row["key"], status: row["status"], headers: decode(row["headers"] ?? ""), body: row["body"] ?? Data(),
-            etag: row["etag"], storedAt: Date(timeIntervalSince1970: row["storedAt"]),
-            expiresAt: Date(timeIntervalSince1970: row["expiresAt"]),
-            lastUsedAt: Date(timeIntervalSince1970: row["lastUsedAt"]))
-    }
-
-    /// Headers as `name: value` lines (values with a line break are not kept).
-    static func encode(_ headers: [HeaderField]) -> String {
-        headers.filter { !$0.value.contains(where: \.isNewline) }.map { "\($0.name): \($0.value)" }.joined(separator: "\n")
-    }
-
-    static func decode(_ text: String) -> [HeaderField] {
-        text.split(separator: "\n").compactMap { line in
-            guard let colon = line.firstIndex(of: ":") else { return nil }
-            return HeaderField(
-                name: String(line[..<colon]),
-                value: String(line[line.index(after: colon)...].drop(while: { $0 == " " })))
+    /// The entry of a stored row; a row whose columns hold the wrong types (damaged bytes, another
+    /// tool) throws `DamagedRow` (GRDB's non-throwing subscripts trapped on it).
+    static func entry(_ row: Row) throws(DamagedRow) -> Entry {
+        var columns: [String: StoredValue] = [:]
+        for (name, value) in row {
+            switch value.storage {
+            case .null: columns[name] = .null
+            case .int64(let number): columns[name] = .integer(number)
+            case .double(let number): columns[name] = .real(number)
+            case .string(let text): columns[name] = .text(text)
+            case .blob(let bytes): columns[name] = .blob(bytes)
+            }
         }
+        return try entry(columns: columns)
     }
 }

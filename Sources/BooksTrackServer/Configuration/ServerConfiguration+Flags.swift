@@ -30,6 +30,12 @@ extension ServerConfiguration {
         --deprecate-legacy[=SUNSET]     send Deprecation/Sunset/Link headers on /v1 routes
         --sse-heartbeat SECONDS         SSE heartbeat interval for job streams (default \(JobTimings.seconds(JobTimings.heartbeat)))
         --job-pacing MS                 delay between job items (default 0)
+        --max-jobs N                    unfinished jobs of all clients together (default \(JobEngineConfiguration.defaultMaxConcurrentJobs)); one
+                                        more is answered 503
+        --max-connections N             connections served at once (default \(ServerConfiguration.defaultMaxConnections), at most half of
+                                        ulimit -n); more wait until one closes
+        --body-timeout SECONDS          time a request body may take to arrive (default \(RequestHeadLimits.defaultBodyTimeout.nanoseconds / 1_000_000_000)); a
+                                        slower one is answered 408 and its connection closed
         --sse-drop AFTER[:MAX]          cut every job SSE stream after AFTER events, at most MAX
                                         times per stream (fault injection)
         --dialect contract|production   answer as documented (default) or as the deployed backend's
@@ -155,6 +161,13 @@ extension ServerConfiguration {
                 }
                 config.jobs.sseDropFault = SSEDropFault(afterEvents: after, maxDrops: parts.count == 2 ? Int(parts[1]) : nil)
                 needsFaultInjection.append("--sse-drop")
+            case "--max-jobs":
+                config.jobs.maxConcurrentJobs = try Self.positive(flag, try value(for: flag, inline: inline))
+            case "--max-connections":
+                config.maxConnections = try Self.positive(flag, try value(for: flag, inline: inline))
+            case "--body-timeout":
+                let seconds = try Self.positive(flag, try value(for: flag, inline: inline))
+                config.requestHeadLimits.bodyTimeout = .seconds(Int64(seconds))
             case "--no-legacy-routes":
                 config.servesLegacyRoutes = false
             case "--dialect":
@@ -178,6 +191,14 @@ extension ServerConfiguration {
             config.faultRules.append(contentsOf: pendingFaults)
         }
         self = config
+    }
+
+    /// A whole number of 1 or more (at most 1,000,000).
+    static func positive(_ flag: String, _ text: String) throws(ServerConfigurationError) -> Int {
+        guard let number = Int(text), (1...1_000_000).contains(number) else {
+            throw ServerConfigurationError("\(flag) must be a whole number from 1 to 1000000, got '\(text)'")
+        }
+        return number
     }
 
     /// Parses `CLASS=N/UNIT` or `CLASS=off` (an unlimited class is removed from the rules).

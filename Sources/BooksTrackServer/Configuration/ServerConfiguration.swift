@@ -29,8 +29,14 @@ public struct ServerConfiguration: Sendable {
     /// Where jobs are kept (`jobs.sqlite`, 0700/0600). `bts serve` sets `$XDG_STATE_HOME/bts/jobs`;
     /// nil: `<cacheDirectory>/jobs`, else a private temporary directory removed at shutdown.
     public var jobsDirectory: URL?
-    /// Bounds on a connection's first request head (size, time): answered 431/400/408 and closed.
+    /// Bounds on each request's head (size, time) and body (time): answered 431/400/408 and closed.
     public var requestHeadLimits = RequestHeadLimits()
+    /// Connections served at once (`--max-connections`), and never more than half of `ulimit -n`;
+    /// more wait in the listen queue until one closes, so that slow clients cannot use up the
+    /// process's file descriptors.
+    public var maxConnections = ServerConfiguration.defaultMaxConnections
+    /// The default of `maxConnections`.
+    public static let defaultMaxConnections = 512
     /// Entries kept by the in-memory response cache.
     public var responseCacheCapacity: Int
     /// How long an enrich `idempotency_key` replays its first result.
@@ -69,6 +75,8 @@ public struct ServerConfiguration: Sendable {
         public var itemPacing: Duration
         /// Fault injection: cut job SSE streams (`--sse-drop`); needs fault injection enabled.
         public var sseDropFault: SSEDropFault?
+        /// Unfinished jobs of all clients together (`--max-jobs`; `JobEngineConfiguration.maxConcurrentJobs`).
+        public var maxConcurrentJobs = JobEngineConfiguration.defaultMaxConcurrentJobs
         public init(
             heartbeatInterval: Duration = JobTimings.heartbeat,
             streamTimeout: Duration = JobTimings.streamTimeout,

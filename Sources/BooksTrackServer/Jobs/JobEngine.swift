@@ -86,6 +86,8 @@ public actor JobEngine {
     public enum SubmissionError: Error, Sendable, Hashable {
         /// The client already runs `limit` unfinished jobs.
         case tooManyConcurrentJobs(limit: Int)
+        /// All clients together already run `limit` unfinished jobs.
+        case serverBusy(limit: Int)
         /// A client-chosen job id that belongs to another client or another kind of job.
         case jobIDInUse(String)
         /// The engine is shutting down.
@@ -157,8 +159,11 @@ public actor JobEngine {
         sweepIfDue()
         guard !isShutDown else { throw .shuttingDown }
         let limit = configuration.maxConcurrentJobsPerClient
-        let active = jobs.values.filter { $0.owner == owner && !$0.status.isTerminal }.count
-        guard active < limit else { throw .tooManyConcurrentJobs(limit: limit) }
+        let unfinished = jobs.values.filter { !$0.status.isTerminal }
+        guard unfinished.count(where: { $0.owner == owner }) < limit else { throw .tooManyConcurrentJobs(limit: limit) }
+        guard unfinished.count < configuration.maxConcurrentJobs else {
+            throw .serverBusy(limit: configuration.maxConcurrentJobs)
+        }
         let now = clock.now()
         let record = JobRecord(
             id: id, pipeline: pipeline, status: .initialized, processedCount: 0, totalCount: totalCount,

@@ -52,8 +52,16 @@ extension JobRoutes: ServerRouteModule {
         }
         // `bts serve` opens the store at start (a broken jobs directory stops it there, and jobs a
         // restart interrupted are marked failed at once); the embedded backend at the first job request.
-        let engine = opensLazily
-            ? JobEngineSource(configuration: engineConfiguration, opening: open) : JobEngineSource(try open())
+        let engine: JobEngineSource
+        if opensLazily {
+            engine = JobEngineSource(configuration: engineConfiguration, opening: open)
+        } else {
+            do {
+                engine = JobEngineSource(try open())
+            } catch {
+                throw ServerStartError.opening("the jobs store", in: directory, error)
+            }
+        }
 
         services.jobEngine.withLock { $0 = engine }
         router.add(middleware: JobFeatureGate(services: services))
@@ -86,6 +94,7 @@ extension JobEngineConfiguration {
         self.init(
             dataDirectory: dataDirectory,
             itemsPerSecond: pacing > 0 ? 1 / pacing : 0,
+            maxConcurrentJobs: server.jobs.maxConcurrentJobs,
             heartbeatInterval: server.jobs.heartbeatInterval,
             streamTimeout: server.jobs.streamTimeout,
             faultInjectionEnabled: server.faultInjectionEnabled)

@@ -85,6 +85,12 @@ extension JobEngine.SubmissionError {
                 "Too many unfinished jobs for this client (limit \(limit)). Wait for one to finish or cancel one.",
                 retryAfterMs: 5000,
                 details: ["reason": "concurrent_jobs", "maxConcurrentJobs": .number(Double(limit))])
+        case .serverBusy(let limit):
+            return JobHTTP.error(
+                .serviceUnavailable,
+                "The server is running as many jobs as it takes (\(limit)). Try again when one has finished.",
+                status: .serviceUnavailable, retryAfterMs: 5000,
+                details: ["reason": "server_jobs", "maxServerJobs": .number(Double(limit))])
         case .jobIDInUse(let id):
             return JobHTTP.error(.invalidRequest, "jobId '\(id)' is already used by another job; choose a new one")
         case .shuttingDown:

@@ -101,6 +101,14 @@ public enum LocalServer {
         logger.notice("bts server stopped")
     }
 
+    /// Half the process's file descriptors (`ulimit -n`): at most that many connections are served
+    /// at once whatever `maxConnections` says, the rest are left for the databases and jobs.
+    static func connectionDescriptors() -> Int {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max else { return Int.max }
+        return max(16, Int(clamping: limit.rlim_cur) / 2)
+    }
+
     /// A logger writing to standard error at `level`.
     public static func standardErrorLogger(level: Logger.Level = .info) -> Logger {
         var logger = Logger(label: "bts.server") { StreamLogHandler.standardError(label: $0) }
@@ -146,6 +154,7 @@ public enum LocalServer {
                 ?? .guardedHTTP1(configuration: http1, limits: configuration.requestHeadLimits),
             host: configuration.host,
             port: configuration.port,
+            maxConnections: max(1, min(configuration.maxConnections, Self.connectionDescriptors())),
             services: installations.flatMap(\.services),
             onShutdown: { for hook in shutdownHooks { await hook() } },
             logger: logger)
@@ -159,6 +168,8 @@ struct ServerParts: Sendable {
     let server: HTTPServerBuilder
     let host: String
     let port: Int
+    /// Connections served at once (`ServerConfiguration.maxConnections`).
+    let maxConnections: Int
     let services: [any Service]
     /// Runs every module's clean-up.
     let onShutdown: @Sendable () async -> Void
@@ -174,10 +185,13 @@ struct ServerParts: Sendable {
     /// The application serving the routes on `host:port`; `onListening` gets the bound port.
     func application(onListening: @escaping @Sendable (Int) -> Void) -> some ApplicationProtocol {
         let port = self.port
+        let maxConnections = self.maxConnections
         return Application(
             responder: responder,
             server: server,
-            configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: nil),
+            configuration: ApplicationConfiguration(
+                address: .hostname(host, port: port), serverName: nil,
+                availableConnectionsDelegate: MaximumAvailableConnections(maxConnections, logger: logger)),
             services: services,
             onServerRunning: { channel in onListening(channel.localAddress?.port ?? port) },
             logger: logger

@@ -1,21 +1,31 @@
 import Foundation
 import NIOCore
 
-/// The rules a connection's first request head must meet before the HTTP decoder sees it.
+/// The rules a connection's requests must meet before the HTTP decoder sees them.
 ///
 /// Hummingbird's WebSocket-upgrade pipeline waits for the first request head before it installs
 /// its error handling and idle timer: a garbage request line, an oversized header, an HTTP/0.9 line,
 /// a bad `Content-Length` or a client that never finishes its header kept the socket open for
-/// minutes without an answer. This guard answers those with 400/431/408 and closes.
+/// minutes without an answer. This guard answers those with 400/431/408 and closes. The idle timer
+/// never fires on a body sent a byte a second: the body has its own deadline.
 public struct RequestHeadLimits: Sendable, Hashable {
     /// The largest request head (request line and header fields), in bytes.
     public var maxHeadBytes: Int
-    /// How long a new connection may take to send its whole first request head.
+    /// How long a request may take to send its whole head (the first: from the connection; a later
+    /// one on a kept-alive connection: from its first byte).
     public var headTimeout: TimeAmount
+    /// How long a request's body may take to arrive once its head has (`--body-timeout`).
+    public var bodyTimeout: TimeAmount
 
-    public init(maxHeadBytes: Int = 32 * 1024, headTimeout: TimeAmount = .seconds(10)) {
+    /// The body deadline of `bts serve` unless `--body-timeout` says otherwise: an 8 MB import or a
+    /// 50 MB scan upload over a slow link fits; a body trickled a byte at a time does not hold a
+    /// connection longer.
+    public static let defaultBodyTimeout = TimeAmount.seconds(60)
+
+    public init(maxHeadBytes: Int = 32 * 1024, headTimeout: TimeAmount = .seconds(10), bodyTimeout: TimeAmount = defaultBodyTimeout) {
         self.maxHeadBytes = maxHeadBytes
         self.headTimeout = headTimeout
+        self.bodyTimeout = bodyTimeout
     }
 }
 
@@ -120,6 +130,8 @@ public enum RequestHeadVerdict: Equatable, Sendable {
 struct RequestHeadScanner {
     let limits: RequestHeadLimits
     private(set) var bytes: [UInt8] = []
+    /// The offset just past the head, once it is complete.
+    private(set) var headEnd: Int?
     private var scanned = 0
     private var firstLineChecked = false
 
@@ -136,6 +148,7 @@ struct RequestHeadScanner {
             }
         }
         if let end = RequestHeadVerdict.headEnd(bytes, from: scanned) {
+            headEnd = end
             return end > limits.maxHeadBytes
                 ? .reject(status: 431, reason: "Request Header Fields Too Large")
                 : RequestHeadVerdict.judge(Array(bytes[..<end]), limits: limits)
@@ -146,18 +159,34 @@ struct RequestHeadScanner {
     }
 }
 
-/// The channel handler at the very front of every server connection: holds the bytes of the first
+/// The channel handler at the very front of every server connection: holds the bytes of each
 /// request head until `RequestHeadVerdict` accepts them, answers 400/431 (malformed, too large) or
-/// 408 (not complete within the head timeout) and closes; afterwards it only passes bytes on.
-final class RequestHeadGuard: ChannelInboundHandler, RemovableChannelHandler {
+/// 408 (not complete within the head timeout) and closes; then passes the body on while following it
+/// to its end (`RequestBodyTracker`), and a body not whole within the body timeout is answered 408
+/// (or, when a response has begun, the connection is just closed). After an `Upgrade` it only passes
+/// bytes on.
+final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
+    typealias OutboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
+
+    private enum Phase {
+        /// Holding a request head's bytes.
+        case head
+        /// Passing a body on, following it to its end.
+        case body(RequestBodyTracker)
+        /// After an upgrade: not HTTP/1 any more.
+        case passing
+    }
 
     private let limits: RequestHeadLimits
     private var scanner: RequestHeadScanner
-    private var held: [ByteBuffer] = []
-    private var passing = false
+    private var phase = Phase.head
+    /// Requests accepted on this connection so far.
+    private var accepted = 0
+    /// Whether a response byte was written since the current request's head was accepted.
+    private var wroteSinceAccept = false
     private var closing = false
     private var timer: Scheduled<Void>?
 
@@ -167,74 +196,125 @@ final class RequestHeadGuard: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
-        if context.channel.isActive { startTimer(context) }
+        if context.channel.isActive { startTimer(context, limits.headTimeout) }
     }
 
     func channelActive(context: ChannelHandlerContext) {
-        startTimer(context)
+        startTimer(context, limits.headTimeout)
         context.fireChannelActive()
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
-        timer?.cancel()
-        timer = nil
+        stopTimer()
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        timer?.cancel()
-        timer = nil
+        stopTimer()
         context.fireChannelInactive()
     }
 
-    private func startTimer(_ context: ChannelHandlerContext) {
-        guard timer == nil, !passing else { return }
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        wroteSinceAccept = true
+        context.write(data, promise: promise)
+    }
+
+    private func stopTimer() {
+        timer?.cancel()
+        timer = nil
+    }
+
+    private func startTimer(_ context: ChannelHandlerContext, _ delay: TimeAmount) {
+        guard timer == nil else { return }
+        if case .passing = phase { return }
         let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-        timer = context.eventLoop.scheduleTask(in: limits.headTimeout) {
+        timer = context.eventLoop.scheduleTask(in: delay) {
             let (handler, context) = loopBound.value
             handler.timer = nil
-            guard !handler.passing else { return }
-            handler.reject(context, status: 408, reason: "Request Timeout")
+            handler.timedOut(context)
+        }
+    }
+
+    /// The head or body deadline passed: 408 when nothing of a response was written yet (a later
+    /// head on a kept-alive connection may follow a response still being sent: that one is closed).
+    private func timedOut(_ context: ChannelHandlerContext) {
+        switch phase {
+        case .passing:
+            return
+        case .head:
+            if accepted == 0 { reject(context, status: 408, reason: "Request Timeout") } else { close(context) }
+        case .body:
+            if wroteSinceAccept { close(context) } else { reject(context, status: 408, reason: "Request Timeout") }
         }
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        if passing {
-            context.fireChannelRead(data)
-            return
-        }
-        guard !closing else { return }
-        let buffer = unwrapInboundIn(data)
-        held.append(buffer)
-        switch scanner.feed(buffer.readableBytesView) {
-        case .needMore:
-            return
-        case .reject(let status, let reason):
-            reject(context, status: status, reason: reason)
-        case .accept:
-            passing = true
-            timer?.cancel()
-            timer = nil
-            scanner = RequestHeadScanner(limits: limits)
-            let buffers = held
-            held = []
-            for buffer in buffers { context.fireChannelRead(wrapInboundOut(buffer)) }
+        var pending = unwrapInboundIn(data)
+        while pending.readableBytes > 0, !closing {
+            switch phase {
+            case .passing:
+                context.fireChannelRead(wrapInboundOut(pending))
+                return
+            case .body(var tracker):
+                guard let used = tracker.feed(pending.readableBytesView), let part = pending.readSlice(length: used) else {
+                    phase = .body(tracker)
+                    context.fireChannelRead(wrapInboundOut(pending))
+                    return
+                }
+                // The body is whole: the rest of the bytes start the next request.
+                stopTimer()
+                phase = .head
+                if part.readableBytes > 0 { context.fireChannelRead(wrapInboundOut(part)) }
+            case .head:
+                if scanner.bytes.isEmpty, accepted > 0 { startTimer(context, limits.headTimeout) }
+                switch scanner.feed(pending.readableBytesView) {
+                case .needMore:
+                    return
+                case .reject(let status, let reason):
+                    reject(context, status: status, reason: reason)
+                    return
+                case .accept:
+                    let bytes = scanner.bytes
+                    let end = scanner.headEnd ?? bytes.count
+                    scanner = RequestHeadScanner(limits: limits)
+                    stopTimer()
+                    accepted += 1
+                    wroteSinceAccept = false
+                    let framing = RequestBodyFraming(head: Array(bytes[..<end]))
+                    if framing == .upgrade {
+                        phase = .passing
+                    } else if let tracker = RequestBodyTracker(framing) {
+                        phase = .body(tracker)
+                        startTimer(context, limits.bodyTimeout)
+                    }
+                    var head = context.channel.allocator.buffer(capacity: end)
+                    head.writeBytes(bytes[..<end])
+                    context.fireChannelRead(wrapInboundOut(head))
+                    var rest = context.channel.allocator.buffer(capacity: bytes.count - end)
+                    rest.writeBytes(bytes[end...])
+                    pending = rest
+                }
+            }
         }
     }
 
     func channelReadComplete(context: ChannelHandlerContext) {
-        if passing { context.fireChannelReadComplete() }
+        context.fireChannelReadComplete()
     }
 
     private func reject(_ context: ChannelHandlerContext, status: Int, reason: String) {
         guard !closing else { return }
-        closing = true
-        timer?.cancel()
-        timer = nil
-        held = []
         let text = "HTTP/1.1 \(status) \(reason)\r\nConnection: close\r\nContent-Length: 0\r\n\r\n"
         var buffer = context.channel.allocator.buffer(capacity: text.utf8.count)
         buffer.writeString(text)
         context.writeAndFlush(wrapOutboundOut(buffer), promise: nil)
+        close(context)
+    }
+
+    private func close(_ context: ChannelHandlerContext) {
+        guard !closing else { return }
+        closing = true
+        stopTimer()
+        scanner = RequestHeadScanner(limits: limits)
         context.close(promise: nil)
     }
 }

@@ -70,6 +70,12 @@ extension V3Handlers {
         case .tooManyConcurrentJobs(let limit):
             return V3Problem(
                 .rateLimitExceeded, "Too many unfinished jobs for this client (limit \(limit))", retryAfterMs: 5000)
+        case .serverBusy(let limit):
+            var problem = V3Problem(
+                .serviceUnavailable, "The server is running as many jobs as it takes (\(limit)); try again when one has finished",
+                status: 503, retryAfterMs: 5000)
+            problem.headers[.retryAfter] = "5"
+            return problem
         case .jobIDInUse(let id):
             return V3Problem(.invalidRequest, "jobId '\(id)' is already in use")
         case .shuttingDown:

@@ -139,6 +139,31 @@ struct LanguageTests {
         }
     }
 
+    /// A pipeline that cannot run (`| nosuchcommand`: sh's 127) or fails in any other way is a failed
+    /// command: `$?` and the script's exit status are 1 (bts's own; 127 became the exit status), the
+    /// pipeline's own status is in the message and `$_`.
+    @Test func aFailedPipelineIsAFailedCommandWhateverItsStatus() async throws {
+        try await withShell { harness in
+            let status = await harness.run("""
+                set onerror continue
+                echo hello | nosuchcommand-bts-test
+                echo "status=$? code=${_.error.code}"
+                echo hello | sh -c 'cat >/dev/null; exit 3'
+                echo "status=$?"
+                """)
+            #expect(harness.out.contains("status=1 code=PIPELINE_FAILED\n"), "\(harness.out)")
+            #expect(harness.out.contains("status=1\n"), "\(harness.out)")
+            #expect(harness.err.contains("the pipeline 'nosuchcommand-bts-test' exited with status 127"), "\(harness.err)")
+            #expect(harness.err.contains("exited with status 3"), "\(harness.err)")
+            #expect(status == 0)
+        }
+        try await withShell { harness in
+            let status = await harness.run("echo hello | nosuchcommand-bts-test\necho never")
+            #expect(status == ExitStatus.failure.rawValue, "a script stopped by it exits 1, not 127")
+            #expect(!harness.out.contains("never"))
+        }
+    }
+
     @Test func aliasesTakeArguments() async throws {
         try await withShell { harness in
             let status = await harness.run("""

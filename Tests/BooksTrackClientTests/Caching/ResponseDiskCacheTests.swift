@@ -251,6 +251,43 @@ import Testing
         #expect(cache.summary(now: now).entries == 0)
     }
 
+    /// Values of the wrong type in a row (as `sqlite3` or damaged bytes leave them): the entry is
+    /// a miss and left out of the list; GRDB's non-throwing subscripts trapped on each of them.
+    @Test(arguments: [
+        "UPDATE response SET status = x'ff00'", "UPDATE response SET status = 'two hundred'", "UPDATE response SET storedAt = 'soon'",
+        "UPDATE response SET headers = x'00ff'", "UPDATE response SET etag = x'41'", "UPDATE response SET key = x'ff00'",
+    ])
+    func aRowOfTheWrongTypesIsAMissNotATrap(_ damage: String) throws {
+        let dir = try TempDir("disk-cache")
+        defer { dir.cleanup() }
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        let cache = ResponseDiskCache(directory: dir.url, backend: "damaged")
+        for key in ["GET /a", "GET /b"] {
+            cache.store(.init(key: key, status: 200, headers: [HeaderField(name: "etag", value: "\"x\"")], body: Data("{}".utf8),
+                              etag: "\"x\"", storedAt: now, expiresAt: now + 60, lastUsedAt: now))
+        }
+        let sqlite = Process()
+        sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        sqlite.arguments = [cache.fileURL.path, damage + " WHERE key = 'GET /a'"]
+        try sqlite.run()
+        sqlite.waitUntilExit()
+        try #require(sqlite.terminationStatus == 0)
+        let reopened = ResponseDiskCache(directory: dir.url, backend: "damaged")
+        #expect(reopened.entry(for: "GET /a", now: now) == nil)
+        #expect(reopened.entry(for: "GET /b", now: now)?.body == Data("{}".utf8))
+        #expect(reopened.entries().map(\.key) == ["GET /b"])
+        #expect(reopened.summary(now: now).entries == 2)
+    }
+
+    /// Stored headers split at every line break: a damaged row's `a:b\r\nc: d` was one header whose
+    /// value held CR LF (found by Fuzz/cache; its input is Fuzz/cache/corpus/crash-header-crlf).
+    @Test func storedHeadersSplitAtEveryLineBreak() {
+        #expect(ResponseDiskCache.decode("a:b\r\nc: d\u{2028}e: f\rg:h") == [
+            HeaderField(name: "a", value: "b"), HeaderField(name: "c", value: "d"), HeaderField(name: "e", value: "f"),
+            HeaderField(name: "g", value: "h"),
+        ])
+    }
+
     @Test func noCredentialOrTokenIsWrittenAndTheFilesArePrivate() async throws {
         try await Self.withServer { server, dir, clock, _, seen in
             var components = try #require(URLComponents(url: server.baseURL, resolvingAgainstBaseURL: false))

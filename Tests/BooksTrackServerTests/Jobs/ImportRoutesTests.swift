@@ -250,4 +250,24 @@ struct ImportRoutesTests {
             #expect(try await uploadCSV(server, "Title,Author\nA,B\n", client: "10.0.0.2").status == 202)
         }
     }
+
+    /// Jobs were capped per client address only: 180 imports from 60 loopback addresses took the
+    /// server from 71 MB to 2.17 GB. All clients together now run at most `maxConcurrentJobs`.
+    @Test func jobsOfAllClientsTogetherAreBoundedWith503() async throws {
+        try await withJobServer(configure: {
+            $0.itemsPerSecond = 1
+            $0.maxConcurrentJobsPerClient = 3
+            $0.maxConcurrentJobs = 2
+        }) { server in
+            let csv = "Title,Author\nA,B\nC,D\n"
+            #expect(try await uploadCSV(server, csv, client: "10.0.0.1").status == 202)
+            #expect(try await uploadCSV(server, csv, client: "10.0.0.2").status == 202)
+            let refused = try await uploadCSV(server, csv, client: "10.0.0.3")
+            #expect(refused.status == 503)
+            #expect(try refused.errorCode() == "SERVICE_UNAVAILABLE")
+            #expect(refused.header("Retry-After") == "5")
+            #expect(try refused.json()["error"]?["details"]?["reason"] == "server_jobs")
+            #expect(try refused.json()["error"]?["message"]?.stringValue?.contains("as many jobs as it takes (2)") == true)
+        }
+    }
 }

@@ -264,6 +264,27 @@ struct V3JobTests {
 
     // MARK: Heartbeat and timeout
 
+    /// Past the server-wide job cap a v3 import is refused with a 503 problem (one client here:
+    /// the per-client cap is raised above it).
+    @Test func jobsPastTheServerCapAreA503Problem() async throws {
+        try await Self.withServer(configure: {
+            $0.itemsPerSecond = 1
+            $0.maxConcurrentJobsPerClient = 5
+            $0.maxConcurrentJobs = 2
+        }) { server in
+            #expect(try await Self.upload(server, Self.threeRows).status == 202)
+            #expect(try await Self.upload(server, Self.threeRows).status == 202)
+            let refused = try await Self.upload(server, Self.threeRows)
+            #expect(refused.status == 503)
+            #expect(refused.header("Content-Type") == "application/problem+json")
+            #expect(refused.header("Retry-After") == "5")
+            let problem = try refused.json()
+            #expect(problem["code"]?.stringValue == "SERVICE_UNAVAILABLE")
+            #expect(problem["status"]?.doubleValue == 503)
+            #expect(problem["detail"]?.stringValue?.contains("as many jobs as it takes (2)") == true)
+        }
+    }
+
     @Test func pingsThenTimesOut() async throws {
         let tuning: @Sendable (inout JobEngineConfiguration) -> Void = {
             $0.itemsPerSecond = 0.05
