@@ -1,5 +1,6 @@
 import BooksTrackContract
 import Foundation
+import NIOCore
 
 /// A bad `bts serve` flag; `message` says what is wrong and how to write it.
 public struct ServerConfigurationError: Error, Sendable, Hashable, CustomStringConvertible {
