@@ -1,4 +1,4 @@
-/// The `error` object of a failed envelope (CONTRACT.md §1), exactly as the stand-in sends it.
+/// The `error` object of a failed envelope (docs/contract.md §1), exactly as the stand-in sends it.
 public struct APIErrorBody: Codable, Sendable, Hashable {
     public var code: ErrorCode
     public var message: String

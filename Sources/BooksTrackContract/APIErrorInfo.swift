@@ -1,4 +1,4 @@
-/// A normalized API error, whatever shape the server used to send it (CONTRACT.md §1).
+/// A normalized API error, whatever shape the server used to send it (docs/contract.md §1).
 public struct APIErrorInfo: Error, Sendable, Hashable, CustomStringConvertible {
     public var code: ErrorCode
     /// The server's message (or a sentence synthesized from the status).
@@ -47,7 +47,7 @@ public struct APIErrorInfo: Error, Sendable, Hashable, CustomStringConvertible {
     /// Seconds to wait, rounded up.
     public var retryAfterSeconds: Int? { retryAfterMs.map { ($0 + 999) / 1000 } }
 
-    /// The user-facing sentence (mobile wording of CONTRACT.md §2).
+    /// The user-facing sentence (mobile wording of docs/contract.md §2).
     public var userMessage: String { code.userMessage(provider: provider, retryAfterSeconds: retryAfterSeconds) }
 
     public var description: String { "\(code.rawValue) (HTTP \(httpStatus)): \(message)" }

@@ -1,4 +1,4 @@
-/// An author (CONTRACT.md §4). A missing `gender` decodes as `Unknown`.
+/// An author (docs/contract.md §4). A missing `gender` decodes as `Unknown`.
 public struct AuthorDTO: Codable, Sendable, Hashable {
     public var name: String
     public var gender: AuthorGender

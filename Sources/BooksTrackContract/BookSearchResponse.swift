@@ -1,4 +1,4 @@
-/// `data` of the `/v1/search/*` routes (CONTRACT.md §4). `editions[i]` belongs to `works[i]`.
+/// `data` of the `/v1/search/*` routes (docs/contract.md §4). `editions[i]` belongs to `works[i]`.
 /// No match is 200 with empty arrays.
 ///
 /// Author attribution: production sends `authors` as the de-duplicated set of all works' authors,

@@ -1,5 +1,5 @@
 // BooksTrackContract — the wire types shared by the bts client and the local server
-// (CONTRACT.md §1–7).
+// (docs/contract.md §1–7).
 //
 // Where to start:
 // - Stand-in (server) side: `Envelope.success(_:metadata:)` / `FailureEnvelope.failure(_:metadata:)`,

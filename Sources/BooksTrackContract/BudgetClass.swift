@@ -1,6 +1,6 @@
 import Foundation
 
-/// A rate-limit class (CONTRACT.md §7), with its documented default budget. The stand-in makes
+/// A rate-limit class (docs/contract.md §7), with its documented default budget. The stand-in makes
 /// each configurable; clients must trust the `X-RateLimit-*` headers over this table.
 public enum BudgetClass: String, Codable, Sendable, Hashable, CaseIterable {
     /// `/v1/search/isbn|title|author|advanced`, `/api/v2/search?mode=text`: 100/min.

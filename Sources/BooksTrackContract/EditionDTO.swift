@@ -1,4 +1,4 @@
-/// An edition (CONTRACT.md §4); `editions[i]` belongs to `works[i]`. Decoding is lenient like
+/// An edition (docs/contract.md §4); `editions[i]` belongs to `works[i]`. Decoding is lenient like
 /// `WorkDTO` (missing collections empty, `isbndbQuality` 0, `format` `Other`).
 public struct EditionDTO: Codable, Sendable, Hashable {
     public var isbns: [String]

@@ -1,4 +1,4 @@
-/// The stand-in's response envelope (CONTRACT.md §1):
+/// The stand-in's response envelope (docs/contract.md §1):
 /// `{success, data, metadata, error?}`. A failure encodes `"data": null` explicitly; `error` is
 /// omitted on success.
 ///

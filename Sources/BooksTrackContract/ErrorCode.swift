@@ -1,4 +1,4 @@
-/// A BooksTrack error code (CONTRACT.md §2).
+/// A BooksTrack error code (docs/contract.md §2).
 ///
 /// A struct rather than an enum so that codes this build does not know still decode; compare with
 /// the static members (`code == .notFound`).
@@ -69,7 +69,7 @@ public struct ErrorCode: RawRepresentable, Hashable, Codable, Sendable, Expressi
     /// Not in the contract: synthesized by the client for a bare 503 (e.g. a proxy page).
     public static let serviceUnavailable: ErrorCode = "SERVICE_UNAVAILABLE"
 
-    /// Every code listed in CONTRACT.md §2.
+    /// Every code listed in docs/contract.md §2.
     public static let documented: [ErrorCode] = [
         .missingParameter, .invalidRequest, .invalidISBN, .invalidQuery, .fileTooLarge, .emptyBatch,
         .batchTooLarge, .unauthorized, .notFound, .rateLimitExceeded, .circuitOpen, .featureNotAvailable,

@@ -1,4 +1,4 @@
-/// The contract's job limits (CONTRACT.md §6): the one home of the CSV import's size and row caps
+/// The contract's job limits (docs/contract.md §6): the one home of the CSV import's size and row caps
 /// and the batch size. The server's defaults, its capabilities body, the client's and shell's
 /// pre-flight checks, the user messages and the help all read them from here.
 public enum JobLimits {

@@ -1,4 +1,4 @@
-/// The contract's job timings (CONTRACT.md §5/§6): the one home of the SSE heartbeat and stream
+/// The contract's job timings (docs/contract.md §5/§6): the one home of the SSE heartbeat and stream
 /// timeout, the `retry:` hint, the job token's lifetime and refresh window and the results' TTLs.
 /// The server's defaults, `bts serve --help`, and the client's silence limit and token refresh read
 /// them from here.

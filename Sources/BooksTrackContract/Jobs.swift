@@ -1,6 +1,6 @@
 import Foundation
 
-/// The state of an import or batch job (CONTRACT.md §5).
+/// The state of an import or batch job (docs/contract.md §5).
 ///
 /// Decoding accepts production's names: `progress` (its SSE event name), `running`, `in_progress`
 /// → `processing`; `cancelled` → `canceled`; `pending`, `queued` → `initialized`; `complete` →

@@ -52,7 +52,7 @@ public enum DecodedResponse<T: Sendable>: Sendable {
     }
 }
 
-/// Tolerant decoding of response bodies (client side; CONTRACT.md §1).
+/// Tolerant decoding of response bodies (client side; docs/contract.md §1).
 ///
 /// Accepts the stand-in envelope, the older envelope without `success` (and the legacy `meta` name
 /// for `metadata`), `provider`/`retryAfterMs`

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The `metadata` object of every envelope (CONTRACT.md §1).
+/// The `metadata` object of every envelope (docs/contract.md §1).
 public struct ResponseMetadata: Codable, Sendable, Hashable {
     /// ISO-8601 timestamp of the response.
     public var timestamp: String

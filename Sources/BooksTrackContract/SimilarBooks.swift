@@ -1,4 +1,4 @@
-/// Stand-in body of `GET /v1/search/similar` (bare, snake_case keys as documented; CONTRACT.md §4).
+/// Stand-in body of `GET /v1/search/similar` (bare, snake_case keys as documented; docs/contract.md §4).
 public struct SimilarBooksResponse: Codable, Sendable, Hashable {
     /// One similar book.
     public struct Item: Codable, Sendable, Hashable {

@@ -1,4 +1,4 @@
-/// `data` of `GET /api/v2/search` (CONTRACT.md §4).
+/// `data` of `GET /api/v2/search` (docs/contract.md §4).
 ///
 /// Decoding also accepts `count` for `totalCount` and a missing `query` echo. (Production returned an
 /// empty `results` for semantic mode: that is "no matches", not an error.)

@@ -1,4 +1,4 @@
-/// A WebSocket message type (CONTRACT.md §6), open set.
+/// A WebSocket message type (docs/contract.md §6), open set.
 public struct WSMessageType: RawRepresentable, Codable, Sendable, Hashable, ExpressibleByStringLiteral, CustomStringConvertible {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }

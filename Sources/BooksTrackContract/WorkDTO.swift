@@ -1,4 +1,4 @@
-/// A work (CONTRACT.md §4). Decoding is lenient: missing collections decode empty, a missing
+/// A work (docs/contract.md §4). Decoding is lenient: missing collections decode empty, a missing
 /// `isbndbQuality` as 0 and a missing `reviewStatus` as `verified`; only `title` is mandatory.
 /// Encoding always writes every required field and omits absent optionals.
 public struct WorkDTO: Codable, Sendable, Hashable {

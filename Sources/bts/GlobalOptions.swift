@@ -8,7 +8,7 @@ import Foundation
 
 extension OutputFormat: ExpressibleByArgument {}
 
-/// The options every run of bts accepts (SHELL.md "Global options").
+/// The options every run of bts accepts (docs/usage.md, "Global options").
 struct GlobalOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Use the BooksTrack server at URL.", valueName: "URL"))
     var api: String?

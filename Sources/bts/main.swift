@@ -8,7 +8,7 @@ import NIOPosix
 import Glibc
 #endif
 
-// Parse by hand so usage errors exit with 2 (SHELL.md) instead of argument-parser's 64, and
+// Parse by hand so usage errors exit with 2 (docs/usage.md) instead of argument-parser's 64, and
 // so every path shuts the backend down before exiting.
 // A shell's completion request (`bts ---completion … -- …`) is the argument parser's whole.
 let (arguments, scriptArguments) = CommandLine.arguments.dropFirst().first == "---completion"

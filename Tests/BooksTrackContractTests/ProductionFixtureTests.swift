@@ -3,7 +3,7 @@ import Testing
 
 @testable import BooksTrackContract
 
-/// Every production variant the client accepts (CONTRACT.md "Client accepts"), decoded from
+/// Every production variant the client accepts (docs/contract.md "Client accepts"), decoded from
 /// recorded-style bodies in Fixtures/ through the tolerant path.
 @Suite struct ProductionFixtureTests {
     // MARK: Envelopes and errors (§1, §2)

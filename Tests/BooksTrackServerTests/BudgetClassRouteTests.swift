@@ -6,7 +6,7 @@ import Testing
 
 @testable import BooksTrackServer
 
-/// A request and the class CONTRACT.md §7 gives it (nil: only `global`).
+/// A request and the class docs/contract.md §7 gives it (nil: only `global`).
 struct BudgetRouteCase: Sendable, CustomTestStringConvertible {
     let method: String
     let path: String

@@ -34,7 +34,7 @@ public enum BackendTarget: Sendable, Hashable {
     }
 }
 
-/// Backend selection, first match wins (SHELL.md): `--local`, `--api`, `--profile`, `BTS_API_URL`,
+/// Backend selection, first match wins (docs/usage.md): `--local`, `--api`, `--profile`, `BTS_API_URL`,
 /// the config file's default profile, else the embedded backend.
 public enum BackendSelection {
     /// Picks the target. `loadConfig` is only called when a profile is needed, so a broken

@@ -34,7 +34,7 @@ public struct CompletionAnswer: Sendable, Equatable {
 /// never waits on the interpreter. Lookups in the ISBN and title caches are binary searches.
 ///
 /// Gated commands whose feature is off are still offered, marked `similar (unavailable)` in the
-/// listing: SHELL.md asks completion to *mark* them, hiding them would make a real command look
+/// listing: the shell's design (docs/interactive.md) asks completion to *mark* them, hiding them would make a real command look
 /// misspelt, and running one explains why it cannot run without sending a request.
 public struct CompletionEngine: Sendable {
     /// Profiles `connect` always knows.

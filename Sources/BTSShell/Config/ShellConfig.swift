@@ -22,7 +22,7 @@ public struct BackendProfile: Sendable, Hashable {
         self.dialect = dialect
     }
 
-    /// `production`, `staging`, `local` (SHELL.md): the contract's `KnownBackend`s.
+    /// `production`, `staging`, `local` (docs/usage.md): the contract's `KnownBackend`s.
     public static let builtIn: [BackendProfile] = KnownBackend.allCases.compactMap { known in
         URL(string: known.address).map { BackendProfile(name: known.rawValue, url: $0) }
     }

@@ -1,6 +1,6 @@
 import BooksTrackClient
 
-/// The exit statuses of bts (SHELL.md).
+/// The exit statuses of bts (docs/usage.md).
 public enum ExitStatus: Int32, Sendable, Hashable, CaseIterable {
     /// Everything worked.
     case ok = 0

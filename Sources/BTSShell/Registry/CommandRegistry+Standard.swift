@@ -1,7 +1,7 @@
 import BTSLanguage
 
 extension CommandRegistry {
-    /// The registry of every bts command (SHELL.md), built from the command types.
+    /// The registry of every bts command (docs/commands.md), built from the command types.
     public static let standard = CommandRegistry(commands: CommandTable.all.map { $0.spec }, settings: standardSettings)
 
     /// Settings of `set NAME VALUE`.

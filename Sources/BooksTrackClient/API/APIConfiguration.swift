@@ -5,7 +5,7 @@ import Foundation
 public struct APIConfiguration: Sendable {
     /// Whether the client keeps and reuses responses (ISBN lookups) in memory.
     public enum CachePolicy: String, Sendable, Hashable {
-        /// Cache ISBN lookups for the server's `max-age` (default 7 days, CONTRACT.md §8).
+        /// Cache ISBN lookups for the server's `max-age` (default 7 days, docs/contract.md §8).
         case on
         /// Never cache (benchmarks, `--no-cache`).
         case off
@@ -34,7 +34,7 @@ public struct APIConfiguration: Sendable {
     /// revalidated with `If-None-Match`, and answered from it when the server cannot be reached.
     /// nil: memory only (ISBN lookups), as before. Unused when `cachePolicy` is `.off`.
     public var responseCache: ResponseDiskCache?
-    /// How long cached capabilities are fresh (CONTRACT.md §4: 1 hour).
+    /// How long cached capabilities are fresh (docs/contract.md §4: 1 hour).
     public var capabilitiesTTL: Duration
     /// Sent as `User-Agent`.
     public var userAgent: String
@@ -62,9 +62,9 @@ public struct APIConfiguration: Sendable {
     public var dialect: APIDialect?
     /// Keep the tokens of jobs this client started alive with `POST /api/token/refresh`.
     public var refreshesJobTokens = true
-    /// A job token's lifetime when the server does not say (CONTRACT.md §6).
+    /// A job token's lifetime when the server does not say (docs/contract.md §6).
     public var jobTokenLifetime: Duration = JobTimings.tokenLifetime
-    /// How long before expiry the server accepts a refresh (CONTRACT.md §6: the last part of its life).
+    /// How long before expiry the server accepts a refresh (docs/contract.md §6: the last part of its life).
     public var jobTokenRefreshWindow: Duration = JobTimings.tokenRefreshWindow
 
     public init(

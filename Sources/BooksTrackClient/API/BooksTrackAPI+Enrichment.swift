@@ -26,7 +26,7 @@ extension BooksTrackAPI {
         return try await call(EnrichedBook.self, spec)
     }
 
-    /// The batch routes (CONTRACT.md §4): both accept both body forms.
+    /// The batch routes (docs/contract.md §4): both accept both body forms.
     public enum BatchRoute: String, Sendable, Hashable {
         /// `POST /api/batch-enrich`
         case batchEnrich = "/api/batch-enrich"

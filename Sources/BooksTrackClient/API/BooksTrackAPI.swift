@@ -6,7 +6,7 @@ import NIOHTTP1
 
 /// The async API core of bts: typed calls to one BooksTrack backend over one shared HTTP client.
 ///
-/// Every call has a deadline, retries retryable failures (CONTRACT.md §2), feeds the rate-limit
+/// Every call has a deadline, retries retryable failures (docs/contract.md §2), feeds the rate-limit
 /// ledger, and returns normalized Contract types with `ResponseInfo`. Identical concurrent GETs
 /// share one request; ISBN lookups are cached (see `APIConfiguration.cachePolicy`).
 /// Call `shutdown()` when done.

@@ -4,7 +4,7 @@ import Foundation
 /// The one error every `BooksTrackAPI` method throws: API errors in any of the accepted shapes,
 /// transport failures, timeouts, proxy pages, CORS blocks, decoding failures and local validation.
 ///
-/// `message` is the user-facing sentence (CONTRACT.md §2 wording); `detail` is the technical
+/// `message` is the user-facing sentence (docs/contract.md §2 wording); `detail` is the technical
 /// explanation (for `--trace` and logs); `underlying` keeps the original cause.
 public struct BooksTrackError: Error, Sendable, CustomStringConvertible {
     /// What went wrong, coarsely. A caller maps it to what it needs (the shell: its exit status,

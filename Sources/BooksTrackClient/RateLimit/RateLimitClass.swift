@@ -2,7 +2,7 @@ import BooksTrackContract
 import Foundation
 
 /// The rate-limit class the client's ledger keys on: one of the contract's classes
-/// (`BudgetClass`, CONTRACT.md §7), or a class name a server sends in `X-RateLimit-Class` that
+/// (`BudgetClass`, docs/contract.md §7), or a class name a server sends in `X-RateLimit-Class` that
 /// bts does not know. The names, routes and documented budgets are stated once, on `BudgetClass`.
 public enum RateLimitClass: Hashable, Sendable, Comparable, RawRepresentable, ExpressibleByStringLiteral,
     CustomStringConvertible
@@ -43,7 +43,7 @@ public enum RateLimitClass: Hashable, Sendable, Comparable, RawRepresentable, Ex
     public static let jobs = Self.known(.jobs)
     public static let global = Self.known(.global)
 
-    /// The documented limits of CONTRACT.md §7 (from `BudgetClass`): requests per window.
+    /// The documented limits of docs/contract.md §7 (from `BudgetClass`): requests per window.
     public static var documentedLimits: [RateLimitClass: (requests: Int, window: Duration)] {
         Dictionary(
             uniqueKeysWithValues: BudgetClass.allCases.map {

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The client's book-keeping of server rate limits, per budget class (CONTRACT.md §3, §7). Pure: the
+/// The client's book-keeping of server rate limits, per budget class (docs/contract.md §3, §7). Pure: the
 /// clock is injected (`clock`, or an explicit `now:` on every call), nothing sleeps.
 ///
 /// - Seed it from capabilities (or the documented table) with ``seed(_:requests:per:now:)``.
@@ -86,7 +86,7 @@ public struct RateLimitLedger: Sendable {
         windows[rateLimitClass] = current
     }
 
-    /// Seeds every class of the documented table (CONTRACT.md §7).
+    /// Seeds every class of the documented table (docs/contract.md §7).
     public mutating func seedDocumentedLimits(now: Date? = nil) {
         for (rateLimitClass, limit) in RateLimitClass.documentedLimits {
             seed(rateLimitClass, requests: limit.requests, per: limit.window, now: now)

@@ -1,4 +1,4 @@
-/// How often and how long the client retries a failed request (CONTRACT.md §2).
+/// How often and how long the client retries a failed request (docs/contract.md §2).
 public struct RetryPolicy: Sendable, Equatable {
     /// How backoff delays are randomised.
     public enum Jitter: Sendable, Equatable {

@@ -25,7 +25,7 @@ public enum RetryReason: Sendable, Equatable, Hashable {
         }
     }
 
-    /// User-facing wording (CONTRACT.md §2), given the delay before the next attempt.
+    /// User-facing wording (docs/contract.md §2), given the delay before the next attempt.
     public func userMessage(delay: Duration) -> String {
         let wait = RetryFormatting.seconds(delay)
         switch self {

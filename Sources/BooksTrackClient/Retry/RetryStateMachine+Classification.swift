@@ -5,14 +5,14 @@ extension RetryStateMachine {
         case retry(RetryReason)
     }
 
-    /// Codes of CONTRACT.md §2 that are never retried, whatever the status or flag says.
+    /// Codes of docs/contract.md §2 that are never retried, whatever the status or flag says.
     static let nonRetryableCodes: Set<String> = [
         "MISSING_PARAMETER", "INVALID_REQUEST", "INVALID_ISBN", "INVALID_QUERY", "FILE_TOO_LARGE",
         "EMPTY_BATCH", "BATCH_TOO_LARGE", "UNAUTHORIZED", "NOT_FOUND", "FEATURE_NOT_AVAILABLE",
         "INVALID_ACCEPT_HEADER",
     ]
 
-    /// Statuses that are never retried (CONTRACT.md §2), whatever the body says.
+    /// Statuses that are never retried (docs/contract.md §2), whatever the body says.
     static let neverRetriedStatuses: Set<Int> = [400, 401, 403, 404]
 
     /// Classifies one failure (pure; the per-request rules are applied by `failed(with:now:)`).

@@ -1,4 +1,4 @@
-/// The pure decision core of request retries (CONTRACT.md §2), in the style of async-http-client's
+/// The pure decision core of request retries (docs/contract.md §2), in the style of async-http-client's
 /// `Transaction.StateMachine`: the transport reports each failed attempt and executes the returned action.
 ///
 /// ```swift

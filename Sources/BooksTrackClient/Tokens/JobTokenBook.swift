@@ -1,7 +1,7 @@
 import BooksTrackContract
 import Foundation
 
-/// The job tokens this client holds, and when each must be refreshed (CONTRACT.md §6: a token lives
+/// The job tokens this client holds, and when each must be refreshed (docs/contract.md §6: a token lives
 /// `JobTimings.tokenLifetime` and `POST /api/token/refresh` accepts it only in its last
 /// `JobTimings.tokenRefreshWindow`). Pure: times are passed in.
 ///

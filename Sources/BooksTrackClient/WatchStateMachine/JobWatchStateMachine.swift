@@ -33,7 +33,7 @@ public struct JobWatchStep: Sendable, Equatable {
     }
 }
 
-/// The pure state machine behind `watch` of import and batch jobs (CONTRACT.md §5, §6).
+/// The pure state machine behind `watch` of import and batch jobs (docs/contract.md §5, §6).
 ///
 /// The transport drives it: call ``start()``, execute the returned action, and report what happened
 /// (stream opened, each parsed SSE item, the connection's end, poll results, WebSocket messages and

@@ -1,6 +1,6 @@
 import BooksTrackContract
 
-/// The status of an import or batch job (CONTRACT.md §5), with production's spellings folded in.
+/// The status of an import or batch job (docs/contract.md §5), with production's spellings folded in.
 public enum WatchedJobState: String, Sendable, Equatable, Hashable, CaseIterable {
     /// Accepted, not started.
     case initialized
@@ -161,7 +161,7 @@ public enum JobConnectionFailure: Sendable, Equatable, Hashable {
     }
 }
 
-/// A WebSocket progress message (CONTRACT.md §6), mapped by the transport.
+/// A WebSocket progress message (docs/contract.md §6), mapped by the transport.
 public struct JobSocketMessage: Sendable, Equatable, Hashable {
     /// The message type.
     public enum Kind: Sendable, Equatable, Hashable {
@@ -236,7 +236,7 @@ public struct JobWatchConfiguration: Sendable, Equatable {
     /// transport gives up on it and reports ``JobConnectionFailure/timedOut`` (default: `JobTimings.clientSilenceLimit`).
     public var livenessTimeout: Duration
 
-    /// Creates a configuration; the defaults follow CONTRACT.md §5/§6.
+    /// Creates a configuration; the defaults follow docs/contract.md §5/§6.
     public init(
         offersSSE: Bool = true, offersWebSocket: Bool = false, offersPolling: Bool = true,
         defaultReconnectionTime: Duration = .seconds(3), maxConsecutiveFailures: Int = 3,

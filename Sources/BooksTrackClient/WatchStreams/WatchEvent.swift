@@ -15,7 +15,7 @@ public enum WatchEvent: Sendable {
     case finished(JobWatchOutcome)
 }
 
-/// Tuning of `watch` (defaults follow CONTRACT.md §5).
+/// Tuning of `watch` (defaults follow docs/contract.md §5).
 public struct WatchOptions: Sendable {
     /// Fall back to polling after this many consecutive failed SSE connections.
     public var maxConsecutiveFailures: Int

@@ -12,7 +12,7 @@ public struct ServerConfiguration: Sendable {
     /// Where the catalog database lives (`$XDG_CACHE_HOME/bts/` for the shell); the server itself
     /// only records it, the catalog is opened by the caller.
     public var cacheDirectory: URL?
-    /// Per-class limits (CONTRACT.md §7 defaults). Ignored when `rateLimitsEnabled` is false.
+    /// Per-class limits (docs/contract.md §7 defaults). Ignored when `rateLimitsEnabled` is false.
     public var rateLimits: [BudgetClass: RateLimitRule]
     /// `false` turns every limit off (`--rate-limits off`).
     public var rateLimitsEnabled: Bool
@@ -88,7 +88,7 @@ public struct ServerConfiguration: Sendable {
         }
     }
 
-    /// The documented defaults of CONTRACT.md §7 (stated once, on `BudgetClass`).
+    /// The documented defaults of docs/contract.md §7 (stated once, on `BudgetClass`).
     public static let defaultRateLimits: [BudgetClass: RateLimitRule] = Dictionary(
         uniqueKeysWithValues: BudgetClass.allCases.map {
             ($0, RateLimitRule(limit: $0.defaultLimit, windowSeconds: $0.defaultWindowSeconds))

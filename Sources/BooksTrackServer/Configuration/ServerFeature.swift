@@ -1,7 +1,7 @@
 import BooksTrackContract
 import Foundation
 
-/// A switchable feature of the local server: a documented capabilities feature (CONTRACT.md §4).
+/// A switchable feature of the local server: a documented capabilities feature (docs/contract.md §4).
 /// The contract's `CapabilityFeature.documented` is the one list; the server, its capabilities body
 /// and `bts serve --disable` all read it.
 public typealias ServerFeature = CapabilityFeature

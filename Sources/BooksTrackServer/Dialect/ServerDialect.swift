@@ -1,4 +1,4 @@
-/// How the local server speaks: the documented contract (`CONTRACT.md`, the default) or the deployed
+/// How the local server speaks: the documented contract (docs/contract.md, the default) or the deployed
 /// backend's dialect as read in its source (`jukasdrj/bendv3`), quirks included
 /// (`bts serve --dialect production`; see docs/production-dialect.md).
 public enum ServerDialect: String, Sendable, Hashable, CaseIterable {

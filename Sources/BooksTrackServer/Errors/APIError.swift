@@ -1,7 +1,7 @@
 import BooksTrackContract
 import Hummingbird
 
-/// An error a route answers with: becomes the failure envelope of CONTRACT.md §1 with
+/// An error a route answers with: becomes the failure envelope of docs/contract.md §1 with
 /// `X-Error-Type: <code>`. Middlewares may add headers (rate-limit headers) on the way out.
 public struct APIError: Error, Sendable {
     public var code: ErrorCode

@@ -3,7 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 
-/// Enveloped JSON responses of the job routes (CONTRACT.md §1–2).
+/// Enveloped JSON responses of the job routes (docs/contract.md §1–2).
 enum JobHTTP {
     /// `{success: true, data, metadata}`.
     static func success(

@@ -3,7 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 
-/// The job routes (CONTRACT.md §4 batch + cancel, §5 imports + SSE, §6 WebSocket), as a
+/// The job routes (docs/contract.md §4 batch + cancel, §5 imports + SSE, §6 WebSocket), as a
 /// `ServerRouteModule` (see `JobRoutes+Module.swift`) or registered by hand with the static functions.
 ///
 /// Rate-limit classes (§7): `import` for `POST /api/v2/imports`, `batch` for the two batch POSTs,

@@ -5,7 +5,7 @@ import Hummingbird
 import Logging
 import ServiceLifecycle
 
-/// Streams a job's Server-Sent Events (CONTRACT.md §5): replay after `Last-Event-ID`, then live
+/// Streams a job's Server-Sent Events (docs/contract.md §5): replay after `Last-Event-ID`, then live
 /// events, heartbeats and timeout, closing after the terminal event. Stops when the client goes away
 /// (the next write fails) and unsubscribes from the engine.
 enum JobSSE {

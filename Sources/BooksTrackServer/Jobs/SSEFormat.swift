@@ -1,7 +1,7 @@
 import BooksTrackContract
 import Foundation
 
-/// The bytes of a job's Server-Sent Events stream (CONTRACT.md §5). Pure.
+/// The bytes of a job's Server-Sent Events stream (docs/contract.md §5). Pure.
 enum SSEFormat {
     /// `: connection established` (or `: reconnected from event <id>`) and `retry:`, as one block.
     static func opening(lastEventID: String?, retryMilliseconds: Int) -> String {

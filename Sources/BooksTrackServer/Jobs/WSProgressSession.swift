@@ -1,7 +1,7 @@
 import BooksTrackContract
 import Foundation
 
-/// The decisions of one `/ws/progress` connection (CONTRACT.md §6), without I/O.
+/// The decisions of one `/ws/progress` connection (docs/contract.md §6), without I/O.
 ///
 /// Flow: the client sends `{"type":"ready"}` → `ready_ack`; job events are held until then (or until
 /// the ready timeout) and then sent as `job_started` (once), `job_progress`, and finally

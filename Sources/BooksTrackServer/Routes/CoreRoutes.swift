@@ -2,7 +2,7 @@ import BooksTrackCatalog
 import BooksTrackContract
 import Hummingbird
 
-/// The core routes of CONTRACT.md §4 (everything but jobs): health, v1 search, similar books,
+/// The core routes of docs/contract.md §4 (everything but jobs): health, v1 search, similar books,
 /// v2 search, capabilities, weekly recommendations and single enrichment. Each limited group is
 /// classed by `BudgetClass.classify` (`services.rateLimitByRoute()`).
 public struct CoreRoutes: ServerRouteModule {

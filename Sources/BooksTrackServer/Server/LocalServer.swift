@@ -12,7 +12,7 @@ public struct LocalServerError: Error, Sendable, CustomStringConvertible {
     public var description: String { message }
 }
 
-/// The local BooksTrack-compatible server (CONTRACT.md §1–§4, §7, §8).
+/// The local BooksTrack-compatible server (docs/contract.md §1–§4, §7, §8).
 public enum LocalServer {
     /// Starts the server in-process (tests, the shell's embedded backend) and returns once it is
     /// listening. Use port 0 for an ephemeral port and read `RunningServer.port`.

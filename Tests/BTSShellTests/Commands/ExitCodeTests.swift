@@ -6,7 +6,7 @@ import Testing
 
 @testable import BTSShell
 
-/// Every exit status of SHELL.md, provoked for real.
+/// every exit status of docs/usage.md, provoked for real.
 @Suite("exit codes")
 struct ExitCodeTests {
     /// Exit statuses are the shell's alone: every client error category becomes one of them in

@@ -59,6 +59,22 @@ import Testing
         #expect(missing.isEmpty, "cited docs pages that do not exist: \(missing.sorted())")
     }
 
+    /// The workspace's founding documents lie beside the repository, not in it: what the project says
+    /// of them is in docs/ (contract.md, usage.md, …), and comments cite those pages.
+    @Test func nothingCitesAFileOutsideTheRepository() throws {
+        let outside = ["CONTRACT" + ".md", "SHELL" + ".md"]
+        var citing: [String] = []
+        for folder in ["Sources", "Tests", "scripts", "Fuzz", "docs"] {
+            let base = Self.root.appendingPathComponent(folder)
+            guard let walker = FileManager.default.enumerator(at: base, includingPropertiesForKeys: nil) else { continue }
+            for case let file as URL in walker where ["swift", "md", "sh", ""].contains(file.pathExtension) {
+                guard let text = try? String(contentsOf: file, encoding: .utf8) else { continue }
+                if outside.contains(where: { text.contains($0) }) { citing.append(file.lastPathComponent) }
+            }
+        }
+        #expect(citing.isEmpty, "cite docs/ instead: \(citing.sorted())")
+    }
+
     @Test func theReadmeIsAFrontDoor() throws {
         let text = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).count
