@@ -33,6 +33,14 @@ extension TmuxSession {
         return trimmingTrailingBlanks(lines.last { !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? "")
     }
 
+    /// The seconds of the right prompt's budget countdown (`BUDGET ↻Ns`) on the prompt line of
+    /// `screen`, or nil when the last line is not the prompt or shows no such countdown.
+    public static func budgetCountdown(_ screen: String, prompt: String, budget: String) -> Int? {
+        let line = lastLine(screen)
+        guard line.hasPrefix(prompt), let mark = line.range(of: budget + " ↻") else { return nil }
+        return Int(line[mark.upperBound...].prefix { $0.isNumber })
+    }
+
     public static func trimmingTrailingBlanks(_ text: String) -> String {
         var trimmed = text
         while trimmed.last == " " { trimmed.removeLast() }

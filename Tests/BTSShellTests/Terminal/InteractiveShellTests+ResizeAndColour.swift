@@ -72,9 +72,7 @@ struct InteractiveResizeAndColourTests {
         try await session.run("search title dune --limit 1", expecting: "Dune")
         try await session.run("search title emma --limit 1", expecting: "Emma")
         func countdown(_ screen: String) -> Int? {
-            let line = TmuxSession.lastLine(screen)
-            guard line.hasPrefix(prompt), let mark = line.range(of: "search 1/3 ↻") else { return nil }
-            return Int(line[mark.upperBound...].prefix { $0.isNumber })
+            TmuxSession.budgetCountdown(screen, prompt: prompt, budget: "search 1/3")
         }
         let first = try await session.waitForScreen(timeout: .seconds(10), description: "a budget countdown") {
             countdown($0) != nil
