@@ -410,6 +410,9 @@ extension BoundedRegex {
 
     struct Compiler {
         var program: [Instruction] = []
+        /// Nodes emitted so far. A repeated body that emits nothing (`(?i)+++…`) keeps the program
+        /// small while each `+` emits its body twice: the size cap alone let that take 2^n time.
+        var emitted = 0
 
         mutating func append(_ instruction: Instruction) throws(Failure) {
             guard program.count < BoundedRegex.maxProgramSize else {
@@ -419,6 +422,10 @@ extension BoundedRegex {
         }
 
         mutating func emit(_ node: Node) throws(Failure) {
+            emitted += 1
+            guard emitted <= BoundedRegex.maxProgramSize * 8 else {
+                throw Failure(message: "the pattern is too large (over \(BoundedRegex.maxProgramSize) steps once expanded)")
+            }
             switch node {
             case .empty: break
             case .scalar(let s): try append(.scalar(s))

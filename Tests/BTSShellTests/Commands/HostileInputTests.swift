@@ -140,6 +140,11 @@ struct HostileInputTests {
         #expect(throws: BoundedRegex.Failure.self) { try BoundedRegex("(?=a)") }
         #expect(throws: BoundedRegex.Failure.self) { try BoundedRegex("a{1000}{1000}") }
         #expect(throws: BoundedRegex.Failure.self) { try BoundedRegex("(abc") }
+        // Found by Fuzz/regex: nested '+' over a body that emits nothing compiled in 2^n time
+        // (60 of them: over 10 s; 80: the fuzzer's 20 s timeout).
+        #expect(throws: BoundedRegex.Failure.self) { try BoundedRegex("{(?i)" + String(repeating: "+", count: 80)) }
+        #expect(throws: BoundedRegex.Failure.self) { try BoundedRegex("()" + String(repeating: "{2}", count: 40)) }
+        #expect(try matches("(?i)" + String(repeating: "+", count: 6) + "dune", "DUNE"))
         // A cancelled task stops the match.
         #expect(throws: BoundedRegex.Failure.self) {
             try BoundedRegex("(a|b)*c").firstMatchExists(in: String(repeating: "ab", count: 10_000), isCancelled: { true })
