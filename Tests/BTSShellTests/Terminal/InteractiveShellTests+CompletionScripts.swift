@@ -95,10 +95,14 @@ enum CompletionScripts {
             try session.press("Tab")
             let screen = try await session.see(expected, timeout: .seconds(30))
             try session.press("C-c")
-            try await Task.sleep(for: .milliseconds(200))
+            try await session.waitForScreen(timeout: .seconds(10), description: "an empty prompt after Ctrl-C") {
+                TmuxSession.lastLine($0).hasSuffix(">")
+            }
             try session.type("clear")
             try session.press("Enter")
-            try await Task.sleep(for: .milliseconds(300))
+            try await session.waitForScreen(timeout: .seconds(10), description: "a cleared screen") {
+                !$0.contains(expected) && TmuxSession.lastLine($0).hasSuffix(">")
+            }
             return screen
         }
 
