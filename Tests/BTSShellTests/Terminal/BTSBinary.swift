@@ -2,6 +2,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import TestSupport
 
 /// The real `bts` executable for end-to-end tests: `$BTS_BINARY` when set, else the first
 /// `.build/debug/bts` found walking up from this source file (the package's build directory).
@@ -87,7 +88,7 @@ final class TerminalSandbox: @unchecked Sendable {
 /// A `bts serve` process on a free port (for latency injection); killed by `stop()` or deinit.
 /// Its log goes to a file (a pipe could be inherited by a tmux server started meanwhile).
 final class ServeProcess: @unchecked Sendable {
-    let process = Process()
+    let process = SpawnedProcess()
     let port: Int
     let logURL: URL
 
