@@ -147,3 +147,14 @@ enum SpawnSupport {
         dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addchdir_np")
         .map { unsafeBitCast($0, to: AddChdir.self) }
 }
+
+/// What `bts serve` logs.
+public enum ServeLog {
+    /// The port of the first `listening on http://HOST:PORT` in the log.
+    public static func port(in log: String) -> Int? {
+        guard let range = log.range(of: "listening on http://") else { return nil }
+        let rest = log[range.upperBound...]
+        guard let colon = rest.firstIndex(of: ":") else { return nil }
+        return Int(rest[rest.index(after: colon)...].prefix { $0.isNumber })
+    }
+}

@@ -109,7 +109,7 @@ final class ServeProcess: @unchecked Sendable {
         let deadline = ContinuousClock.now + .seconds(120)
         while true {
             let text = (try? String(contentsOf: logURL, encoding: .utf8)) ?? ""
-            if let port = Self.port(in: text) {
+            if let port = ServeLog.port(in: text) {
                 self.port = port
                 return
             }
@@ -128,13 +128,5 @@ final class ServeProcess: @unchecked Sendable {
             process.terminate()
             process.waitUntilExit()
         }
-    }
-
-    /// The port of the first `listening on http://HOST:PORT` in the log.
-    static func port(in log: String) -> Int? {
-        guard let range = log.range(of: "listening on http://") else { return nil }
-        let rest = log[range.upperBound...]
-        guard let colon = rest.firstIndex(of: ":") else { return nil }
-        return Int(rest[rest.index(after: colon)...].prefix { $0.isNumber })
     }
 }
