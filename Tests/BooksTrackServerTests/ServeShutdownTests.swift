@@ -39,7 +39,7 @@ struct ServeShutdownTests {
             try await Task.sleep(for: .milliseconds(50))
         }
         let listening = try #require(port, "bts serve did not start: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
-        let upload = try Self.connect(port: listening)
+        let upload = try SlowClientTests.connected(listening)
         defer { close(upload) }
         // As `curl -F file=@books.csv` starts it; the rest of the megabyte never comes.
         let head = "POST /v3/jobs/imports HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: multipart/form-data; boundary=B\r\n"
@@ -47,7 +47,7 @@ struct ServeShutdownTests {
             + "Content-Type: text/csv\r\n\r\nisbn\n978"
         _ = head.withCString { write(upload, $0, strlen($0)) }
         // The request reaches its handler (a health check on another connection is answered first).
-        let probe = try Self.connect(port: listening)
+        let probe = try SlowClientTests.connected(listening)
         defer { close(probe) }
         let health = "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
         _ = health.withCString { write(probe, $0, strlen($0)) }
@@ -80,20 +80,5 @@ struct ServeShutdownTests {
         #expect(exited, "still running 60 s after two SIGINTs: \(log)")
         #expect(status == 0, "\(log)")
         #expect(log.contains("a second signal: stopping without the requests still in flight"), "\(log)")
-    }
-
-    static func connect(port: Int) throws -> Int32 {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-            }
-        }
-        try #require(connected)
-        return descriptor
     }
 }

@@ -63,16 +63,8 @@ public final class SpawnedProcess: @unchecked Sendable {
         // Nothing else leaks into the child (another test's pipe kept open would hold its reader).
         _ = SpawnSupport.addCloseFrom?(&actions, 3)
         // Test threads block signals; the child starts with an empty mask and default actions.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
+        var attributes = SpawnSupport.defaultSignalAttributes()
         defer { posix_spawnattr_destroy(&attributes) }
-        var emptyMask = sigset_t()
-        sigemptyset(&emptyMask)
-        var allSignals = sigset_t()
-        sigfillset(&allSignals)
-        posix_spawnattr_setsigmask(&attributes, &emptyMask)
-        posix_spawnattr_setsigdefault(&attributes, &allSignals)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
 
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
@@ -143,6 +135,22 @@ enum SpawnSupport {
     static let addCloseFrom: AddCloseFrom? =
         dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np")
         .map { unsafeBitCast($0, to: AddCloseFrom.self) }
+    /// Spawn attributes for a child that starts with an empty signal mask and every signal's
+    /// default action (test threads block signals; a child inheriting that would never see, e.g.,
+    /// SIGCHLD). The caller destroys them.
+    static func defaultSignalAttributes() -> posix_spawnattr_t {
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        var emptyMask = sigset_t()
+        sigemptyset(&emptyMask)
+        var allSignals = sigset_t()
+        sigfillset(&allSignals)
+        posix_spawnattr_setsigmask(&attributes, &emptyMask)
+        posix_spawnattr_setsigdefault(&attributes, &allSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        return attributes
+    }
+
     static let addChdir: AddChdir? =
         dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addchdir_np")
         .map { unsafeBitCast($0, to: AddChdir.self) }

@@ -213,16 +213,8 @@ public final class TmuxSession {
         _ = SpawnSupport.addCloseFrom?(&actions, 3)
         // Test threads (libdispatch workers) block signals; a tmux server inheriting that mask
         // never sees SIGCHLD and never reaps its pane. Start it with an empty mask, default actions.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
+        var attributes = SpawnSupport.defaultSignalAttributes()
         defer { posix_spawnattr_destroy(&attributes) }
-        var emptyMask = sigset_t()
-        sigemptyset(&emptyMask)
-        var allSignals = sigset_t()
-        sigfillset(&allSignals)
-        posix_spawnattr_setsigmask(&attributes, &emptyMask)
-        posix_spawnattr_setsigdefault(&attributes, &allSignals)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         let cArguments = argv.map { strdup($0) } + [nil]
         defer { cArguments.forEach { free($0) } }
         var pid: pid_t = 0
