@@ -77,6 +77,9 @@ public struct ServerConfiguration: Sendable {
         public var sseDropFault: SSEDropFault?
         /// Unfinished jobs of all clients together (`--max-jobs`; `JobEngineConfiguration.maxConcurrentJobs`).
         public var maxConcurrentJobs = JobEngineConfiguration.defaultMaxConcurrentJobs
+        /// Job workers on `JobExecutor`'s thread instead of the global executor: set by
+        /// `LocalServer.serve` (`bts serve`), whose global executor is the event loops.
+        public var workersOnOwnThread = false
         public init(
             heartbeatInterval: Duration = JobTimings.heartbeat,
             streamTimeout: Duration = JobTimings.streamTimeout,

@@ -101,7 +101,7 @@ public actor JobEngine {
         let pacing = itemPacing
         let catalog = catalog
         let id = record.id
-        running[id]?.task = Task.detached(executorPreference: JobExecutor.shared) { [self] in
+        running[id]?.task = Task.detached(executorPreference: workerExecutor) { [self] in
             await Self.runImport(engine: self, jobID: id, csv: csv, catalog: catalog, maxRows: maxRows, pacing: pacing)
         }
         return record
@@ -123,7 +123,7 @@ public actor JobEngine {
         let pacing = itemPacing
         let catalog = catalog
         let id = record.id
-        running[id]?.task = Task.detached(executorPreference: JobExecutor.shared) { [self] in
+        running[id]?.task = Task.detached(executorPreference: workerExecutor) { [self] in
             await Self.runBatch(engine: self, jobID: id, items: items, catalog: catalog, pacing: pacing)
         }
         return (record, false)
@@ -135,7 +135,7 @@ public actor JobEngine {
         let pacing = itemPacing
         let catalog = catalog
         let id = record.id
-        running[id]?.task = Task.detached(executorPreference: JobExecutor.shared) { [self] in
+        running[id]?.task = Task.detached(executorPreference: workerExecutor) { [self] in
             await Self.runScan(engine: self, jobID: id, photos: photos, catalog: catalog, pacing: pacing)
         }
         return record
@@ -161,6 +161,11 @@ public actor JobEngine {
             return .serverBusy(limit: configuration.maxConcurrentJobs)
         }
         return nil
+    }
+
+    /// Where workers run (`JobEngineConfiguration.workersOnOwnThread`).
+    private nonisolated var workerExecutor: (any TaskExecutor)? {
+        configuration.workersOnOwnThread ? JobExecutor.shared : nil
     }
 
     private var itemPacing: Duration? {

@@ -7,6 +7,10 @@ import Foundation
 public struct JobEngineConfiguration: Sendable {
     /// Directory holding `jobs.sqlite` (jobs, event logs, results). Created when missing.
     public var dataDirectory: URL
+    /// Workers run on `JobExecutor`'s thread (`bts serve`), else on the global executor (tests,
+    /// the embedded backend: with jobs on `JobExecutor` the in-process tests' request handlers
+    /// were seen waiting seconds, which the server over sockets does not show).
+    public var workersOnOwnThread = false
     /// Items (CSV rows or batch books) processed per second; 0 = as fast as possible.
     public var itemsPerSecond: Double
     /// At most this many `processing` events per job (progress is reported every

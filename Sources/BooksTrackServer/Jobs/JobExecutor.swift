@@ -1,7 +1,8 @@
 import Dispatch
 
-/// Where job workers run: threads of their own (a concurrent dispatch queue at utility priority),
-/// never the event loops that read requests. `bts serve` makes NIO's two event loops Swift's
+/// Where `bts serve`'s job workers run (`JobEngineConfiguration.workersOnOwnThread`): one serial
+/// dispatch queue at utility priority (a thread of its own, as a serial queue is "overcommit" in
+/// libdispatch), never the event loops that read requests. `bts serve` makes NIO's two event loops Swift's
 /// global executor, so a worker started with `Task.detached` ran there: with 16 imports at work,
 /// `/health` and title searches were answered 408 after the 10 s head time-out, every other
 /// request (the connections of the busy loop). The engine's actor runs where its caller runs
@@ -10,7 +11,7 @@ import Dispatch
 final class JobExecutor: TaskExecutor, Sendable {
     static let shared = JobExecutor()
 
-    private let queue = DispatchQueue(label: "bts.jobs", qos: .utility, attributes: .concurrent)
+    private let queue = DispatchQueue(label: "bts.jobs", qos: .utility)
     private static let marker = DispatchSpecificKey<Bool>()
 
     private init() {

@@ -99,6 +99,7 @@ extension JobEngineConfiguration {
             streamTimeout: server.jobs.streamTimeout,
             faultInjectionEnabled: server.faultInjectionEnabled)
         if server.faultInjectionEnabled { sseDropFault = server.jobs.sseDropFault }
+        workersOnOwnThread = server.jobs.workersOnOwnThread
     }
 }
 

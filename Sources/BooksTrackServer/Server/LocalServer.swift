@@ -86,6 +86,7 @@ public enum LocalServer {
         modules: [any ServerRouteModule] = LocalServer.defaultModules,
         shutdownGrace: Duration = LocalServer.shutdownGrace
     ) async throws {
+        let configuration = foreground(configuration)
         let services = ServerServices(configuration: configuration, catalog: catalog, logger: logger, now: { Date() })
         let parts = try makeParts(services: services, modules: modules, logger: logger)
         let onShutdown = parts.onShutdown
@@ -126,6 +127,15 @@ public enum LocalServer {
         await onShutdown()
         if case .failed(let error) = outcome { throw error }
         logger.notice("bts server stopped")
+    }
+
+    /// `configuration` as `serve` runs it: `bts serve` makes NIO's event loops Swift's global
+    /// executor, so the job workers get a thread of their own (`JobExecutor`) — on the loops, an
+    /// import held a loop's request heads unread for 10 s (408s on `/health`).
+    static func foreground(_ configuration: ServerConfiguration) -> ServerConfiguration {
+        var configuration = configuration
+        configuration.jobs.workersOnOwnThread = true
+        return configuration
     }
 
     /// How `serve`'s server ended.

@@ -36,8 +36,9 @@ struct JobEngineTests {
         await engine.shutdown()
     }
 
-    /// The workers run on `JobExecutor`'s threads, never where the caller (a request handler on
-    /// an event loop, in `bts serve`) runs: each catalog lookup of an import notes where it ran.
+    /// With `workersOnOwnThread` (as `bts serve` runs, `LocalServer.foreground`) the workers run on
+    /// `JobExecutor`'s thread, never where the caller (a request handler on an event loop) runs:
+    /// each catalog lookup of an import notes where it ran.
     @Test func workersRunOnTheirOwnThreads() async throws {
         final class WhereCatalog: CatalogQuerying {
             let seen = Mutex<[Bool]>([])
@@ -64,13 +65,17 @@ struct JobEngineTests {
         let temp = try TempDir()
         defer { temp.cleanup() }
         let catalog = WhereCatalog()
-        let engine = try JobEngine(configuration: JobEngineConfiguration(dataDirectory: temp.url), catalog: catalog)
+        var configuration = JobEngineConfiguration(dataDirectory: temp.url)
+        configuration.workersOnOwnThread = true
+        let engine = try JobEngine(configuration: configuration, catalog: catalog)
         #expect(!JobExecutor.isCurrent)
         let record = try await engine.submitImport(csv: Self.csv, owner: "a")
         #expect(try await waitForEnd(engine, record.id).status == .completed)
         let seen = catalog.seen.withLock { $0 }
         #expect(!seen.isEmpty && seen.allSatisfy { $0 }, "lookups on the job threads: \(seen)")
         await engine.shutdown()
+        #expect(LocalServer.foreground(ServerConfiguration()).jobs.workersOnOwnThread)
+        #expect(JobEngineConfiguration(server: LocalServer.foreground(ServerConfiguration()), dataDirectory: temp.url).workersOnOwnThread)
     }
 
     @Test func resultsExpireAfterTheTTL() async throws {
