@@ -3,6 +3,7 @@ import BTSLanguage
 import BTSShell
 import BTSTerminal
 import BooksTrackClient
+import BooksTrackContract
 import Foundation
 import Synchronization
 #if canImport(Glibc)
@@ -166,29 +167,18 @@ extension BTSCommand {
     static func shutdown(_ shell: Shell, within limit: Duration) async {
         // Whichever ends first resumes: the shutdown, or the time limit (the other task is left to
         // the process exit). No polling: a one-shot command exits as soon as the shutdown is done.
-        let waiter = FirstResume()
-        let finished = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-            waiter.set(continuation)
-            Task {
-                await shell.shutdown()
-                waiter.resume(returning: true)
-            }
-            Task {
-                try? await Task.sleep(for: limit)
-                waiter.resume(returning: false)
-            }
+        let finished = FirstOutcome<Bool>()
+        Task {
+            await shell.shutdown()
+            finished.resolve(true)
         }
-        if !finished {
+        Task {
+            try? await Task.sleep(for: limit)
+            finished.resolve(false)
+        }
+        if await !finished.value {
             FileHandle.standardError.write(Data("bts: the backend did not shut down in time; exiting anyway\n".utf8))
         }
     }
 }
 
-/// A continuation resumed once, by whichever caller comes first.
-private final class FirstResume: Sendable {
-    private let continuation = Mutex<CheckedContinuation<Bool, Never>?>(nil)
-
-    func set(_ value: CheckedContinuation<Bool, Never>) { continuation.withLock { $0 = value } }
-
-    func resume(returning value: Bool) { continuation.withLock { $0.take() }?.resume(returning: value) }
-}

@@ -1,6 +1,7 @@
 import BooksTrackEmbedding
 import Foundation
 import Testing
+import TestSupport
 
 @testable import BooksTrackCatalog
 
@@ -60,7 +61,7 @@ import Testing
         #expect(stamp.text == SQLiteCatalog.bookTextRecipe)
         #expect(stamp.count == catalog.count && stamp.dimension == SentenceEncoder.dimension)
         let model = try #require(ModelLocation.installed(), "the model is not installed: run scripts/setup")
-        let process = Process()
+        let process = SpawnedProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
         process.arguments = [model.appendingPathComponent("model.safetensors").path]
         let pipe = Pipe()

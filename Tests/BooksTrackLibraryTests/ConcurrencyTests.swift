@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 @testable import BooksTrackLibrary
 
@@ -70,9 +71,9 @@ import Testing
         let writer = try #require(Self.writer)
         let count = 150
         let shared = 50
-        var processes: [(Process, Pipe)] = []
+        var processes: [(SpawnedProcess, Pipe)] = []
         for prefix in [1, 2] {
-            let p = Process()
+            let p = SpawnedProcess()
             p.executableURL = URL(fileURLWithPath: writer)
             p.arguments = ["write", "--db", t.library.path.path, "--prefix", "\(prefix)", "--count", "\(count)", "--shared", "\(shared)"]
             let out = Pipe()

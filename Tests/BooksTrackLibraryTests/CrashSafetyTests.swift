@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+import TestSupport
 
 @testable import BooksTrackLibrary
 
@@ -30,7 +31,7 @@ import Testing
         for trial in 0..<Self.trials {
             try? FileManager.default.removeItem(at: library)
             for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: library.path + suffix) }
-            let process = Process()
+            let process = SpawnedProcess()
             process.executableURL = binary
             process.arguments = ["-c", "library import books.csv"]
             process.environment = environment

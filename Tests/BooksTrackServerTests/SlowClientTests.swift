@@ -71,6 +71,18 @@ struct SlowClientTests {
         }
     }
 
+    /// Reads a response head (until its blank line, the close, or the receive time-out).
+    static func readHead(_ descriptor: Int32) -> String {
+        var reply: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while RequestHeadVerdict.headEnd(reply) == nil {
+            let count = recv(descriptor, &buffer, buffer.count, 0)
+            if count <= 0 { break }
+            reply += buffer[0..<count]
+        }
+        return String(decoding: reply, as: UTF8.self)
+    }
+
     /// Sends `head` at once, then its body a byte every 100 ms until the server answers or closes
     /// (at most `limit` seconds): what it answered and after how long.
     static func trickle(port: Int, head: String, limit: Double = 12) throws -> (reply: String, seconds: Double, cut: Date) {
@@ -181,6 +193,38 @@ struct SlowClientTests {
             for descriptor in held { close(descriptor) }
             let reply = await offThePool { Self.readAll(waiting) }
             #expect(reply.hasPrefix("HTTP/1.1 200"), "\(reply.prefix(40))")
+        }
+    }
+
+    /// A busy server (all `--max-jobs` jobs unfinished) refuses a new upload before reading its body:
+    /// it read the whole upload first, so with 30 uploads at once each 503 came after its body had
+    /// arrived (up to 21 s in a debug build) and an upload trickling in held its answer until the
+    /// body time-out. In both dialects, whose upload routes are separate.
+    @Test(arguments: ["/api/v2/imports", "/v3/jobs/imports", "/v3/jobs/scans", "/v1/scan/bookshelf"])
+    func aBusyServerRefusesAnUploadBeforeItsBody(_ path: String) async throws {
+        try await withServer(jobs: true, {
+            $0.requestHeadLimits = RequestHeadLimits(headTimeout: .seconds(5), bodyTimeout: .seconds(120))
+            $0.jobs.maxConcurrentJobs = 1
+            $0.jobs.itemPacing = .seconds(30)
+        }) { server in
+            let csv = "--B\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.csv\"\r\n\r\nTitle,Author\nA,B\nC,D\n\r\n--B--\r\n"
+            let first = try Self.connected(server.port)
+            defer { close(first) }
+            #expect(Self.write(first, "POST /v3/jobs/imports HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=B\r\n"
+                + "Content-Length: \(csv.utf8.count)\r\nConnection: close\r\n\r\n" + csv))
+            let accepted = await offThePool { Self.readAll(first) }
+            #expect(accepted.hasPrefix("HTTP/1.1 202"), "\(accepted.prefix(200))")
+            // The second upload sends its head and a little of a megabyte, never the rest.
+            let second = try Self.connected(server.port)
+            defer { close(second) }
+            let field = path.contains("scan") ? "photos[]" : "file"
+            #expect(Self.write(second, "POST \(path) HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=B\r\n"
+                + "Content-Length: 1000000\r\n\r\n--B\r\nContent-Disposition: form-data; name=\"\(field)\"; filename=\"a\"\r\n\r\nTitle"))
+            // Answered without the rest of the body (the socket's receive time-out is 30 s, the
+            // server's body time-out 120 s), saying that the connection will not be reused.
+            let refused = await offThePool { Self.readHead(second) }
+            #expect(refused.hasPrefix("HTTP/1.1 503"), "\(path): \(refused.prefix(300))")
+            #expect(refused.lowercased().contains("connection: close"), "\(path): \(refused.prefix(300))")
         }
     }
 }

@@ -53,7 +53,7 @@ public enum ChildProcess {
         _ executable: URL, _ arguments: [String], environment: [String: String], directory: URL? = nil,
         stdin: String? = nil, interruptAfter marker: String? = nil, timeout: Duration = .seconds(600)
     ) async throws -> ProcessOutcome {
-        let process = Process()
+        let process = SpawnedProcess()
         process.executableURL = executable
         process.arguments = arguments
         process.environment = environment

@@ -210,19 +210,11 @@ public final class TmuxSession {
         }
         // Nothing else leaks into tmux (and the server it forks): other tests' pipes (Foundation's
         // Pipe is not close-on-exec) would otherwise stay open until this tmux server exits.
-        _ = Self.addCloseFrom?(&actions, 3)
+        _ = SpawnSupport.addCloseFrom?(&actions, 3)
         // Test threads (libdispatch workers) block signals; a tmux server inheriting that mask
         // never sees SIGCHLD and never reaps its pane. Start it with an empty mask, default actions.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
+        var attributes = SpawnSupport.defaultSignalAttributes()
         defer { posix_spawnattr_destroy(&attributes) }
-        var emptyMask = sigset_t()
-        sigemptyset(&emptyMask)
-        var allSignals = sigset_t()
-        sigfillset(&allSignals)
-        posix_spawnattr_setsigmask(&attributes, &emptyMask)
-        posix_spawnattr_setsigdefault(&attributes, &allSignals)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         let cArguments = argv.map { strdup($0) } + [nil]
         defer { cArguments.forEach { free($0) } }
         var pid: pid_t = 0
@@ -262,21 +254,10 @@ public final class TmuxSession {
         "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 
-    // glibc's pipe2 and posix_spawn_file_actions_addclosefrom_np (2.34+) are hidden from Swift's
-    // Glibc module (they need _GNU_SOURCE): looked up at run time.
-    private typealias Pipe2 = @convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32
-    private typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
-
-    private static let pipe2: Pipe2? = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "pipe2")
-        .map { unsafeBitCast($0, to: Pipe2.self) }
-    private static let addCloseFrom: AddCloseFrom? =
-        dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np")
-        .map { unsafeBitCast($0, to: AddCloseFrom.self) }
-
     private static func closeOnExecPipe(_ fds: inout [Int32]) -> Int32 {
         fds.withUnsafeMutableBufferPointer { buffer -> Int32 in
             guard let base = buffer.baseAddress else { return -1 }
-            if let pipe2 { return pipe2(base, O_CLOEXEC) }
+            if let pipe2 = SpawnSupport.pipe2 { return pipe2(base, O_CLOEXEC) }
             guard pipe(base) == 0 else { return -1 }
             _ = fcntl(base[0], F_SETFD, FD_CLOEXEC)
             _ = fcntl(base[1], F_SETFD, FD_CLOEXEC)

@@ -101,7 +101,7 @@ public actor JobEngine {
         let pacing = itemPacing
         let catalog = catalog
         let id = record.id
-        running[id]?.task = Task.detached { [self] in
+        running[id]?.task = Task.detached(executorPreference: JobExecutor.shared) { [self] in
             await Self.runImport(engine: self, jobID: id, csv: csv, catalog: catalog, maxRows: maxRows, pacing: pacing)
         }
         return record
@@ -123,7 +123,7 @@ public actor JobEngine {
         let pacing = itemPacing
         let catalog = catalog
         let id = record.id
-        running[id]?.task = Task.detached { [self] in
+        running[id]?.task = Task.detached(executorPreference: JobExecutor.shared) { [self] in
             await Self.runBatch(engine: self, jobID: id, items: items, catalog: catalog, pacing: pacing)
         }
         return (record, false)
@@ -135,7 +135,7 @@ public actor JobEngine {
         let pacing = itemPacing
         let catalog = catalog
         let id = record.id
-        running[id]?.task = Task.detached { [self] in
+        running[id]?.task = Task.detached(executorPreference: JobExecutor.shared) { [self] in
             await Self.runScan(engine: self, jobID: id, photos: photos, catalog: catalog, pacing: pacing)
         }
         return record
@@ -149,6 +149,20 @@ public actor JobEngine {
         return advance(id, succeeded: true)
     }
 
+    /// Why a job of `owner` would be refused now (nil: it would be created). The upload routes ask
+    /// before they read a body, so a busy server answers at once instead of after the upload
+    /// (`create` asks again: another job may have been created meanwhile).
+    public func refusal(owner: String) -> SubmissionError? {
+        guard !isShutDown else { return .shuttingDown }
+        let limit = configuration.maxConcurrentJobsPerClient
+        let unfinished = jobs.values.filter { !$0.status.isTerminal }
+        guard unfinished.count(where: { $0.owner == owner }) < limit else { return .tooManyConcurrentJobs(limit: limit) }
+        guard unfinished.count < configuration.maxConcurrentJobs else {
+            return .serverBusy(limit: configuration.maxConcurrentJobs)
+        }
+        return nil
+    }
+
     private var itemPacing: Duration? {
         configuration.itemsPerSecond > 0 ? .nanoseconds(Int64(1e9 / configuration.itemsPerSecond)) : nil
     }
@@ -157,13 +171,7 @@ public actor JobEngine {
         -> JobRecord
     {
         sweepIfDue()
-        guard !isShutDown else { throw .shuttingDown }
-        let limit = configuration.maxConcurrentJobsPerClient
-        let unfinished = jobs.values.filter { !$0.status.isTerminal }
-        guard unfinished.count(where: { $0.owner == owner }) < limit else { throw .tooManyConcurrentJobs(limit: limit) }
-        guard unfinished.count < configuration.maxConcurrentJobs else {
-            throw .serverBusy(limit: configuration.maxConcurrentJobs)
-        }
+        if let refusal = refusal(owner: owner) { throw refusal }
         let now = clock.now()
         let record = JobRecord(
             id: id, pipeline: pipeline, status: .initialized, processedCount: 0, totalCount: totalCount,

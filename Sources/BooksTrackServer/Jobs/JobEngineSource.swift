@@ -40,6 +40,13 @@ public final class JobEngineSource: Sendable {
         }
     }
 
+    /// Why a job of `owner` would be refused now, asked before an upload is read (an engine that
+    /// cannot be opened is refused later, by the route's own `engine()`).
+    func refusal(owner: String) async -> JobEngine.SubmissionError? {
+        guard let engine = engineIfAvailable else { return nil }
+        return await engine.refusal(owner: owner)
+    }
+
     /// The answer's message when the engine cannot be opened.
     static let openFailure = "the job store could not be opened"
 

@@ -12,6 +12,7 @@ extension JobRoutes {
     ) {
         router.post("/v1/scan/bookshelf") { request, context -> Response in
             let started = ContinuousClock.now
+            if let refusal = await source.refusal(owner: clientIP(request, context)) { return refusal.earlyResponse }
             let photos: [[UInt8]]
             switch await ScanUpload.photos(of: request) {
             case .success(let read): photos = read

@@ -76,6 +76,14 @@ public struct JobRoutes: Sendable {
 }
 
 extension JobEngine.SubmissionError {
+    /// The answer to an upload refused before its body was read: the connection closes after it
+    /// (the rest of the body is not waited for).
+    var earlyResponse: Response {
+        var response = self.response
+        response.headers[.connection] = "close"
+        return response
+    }
+
     /// The HTTP answer to a refused submission.
     var response: Response {
         switch self {

@@ -5,6 +5,7 @@ import Hummingbird
 import HummingbirdCore
 import Logging
 import ServiceLifecycle
+import UnixSignals
 
 /// Why the server could not start.
 public struct LocalServerError: Error, Sendable, CustomStringConvertible {
@@ -82,7 +83,8 @@ public enum LocalServer {
         _ configuration: ServerConfiguration,
         catalog: any CatalogQuerying,
         logger: Logger = LocalServer.standardErrorLogger(),
-        modules: [any ServerRouteModule] = LocalServer.defaultModules
+        modules: [any ServerRouteModule] = LocalServer.defaultModules,
+        shutdownGrace: Duration = LocalServer.shutdownGrace
     ) async throws {
         let services = ServerServices(configuration: configuration, catalog: catalog, logger: logger, now: { Date() })
         let parts = try makeParts(services: services, modules: modules, logger: logger)
@@ -91,15 +93,51 @@ public enum LocalServer {
             logger.notice(
                 "bts server listening on http://\(configuration.host):\(port) (\(catalog.count) books\(configuration.dialect == .production ? ", production dialect" : ""); Ctrl-C to stop)")
         }
-        do {
-            try await app.runService()
-        } catch {
-            await onShutdown()
-            throw error
+        // SIGINT or SIGTERM starts a graceful shutdown (the service group's own signal handling):
+        // requests in flight may finish. One still running after `shutdownGrace` (an upload
+        // trickling in) or a second signal ends the wait: the jobs are stopped and stored
+        // (`onShutdown`) and `serve` returns without it, so the process exits (cancelling NIO's
+        // server with a buffered connection would trap instead).
+        let signals = await UnixSignalsSequence(trapping: .sigterm, .sigint)
+        let end = FirstOutcome<ServeEnd>()
+        Task {
+            do { try await app.runService() } catch { end.resolve(.failed(error)) }
+            end.resolve(.stopped)
+        }
+        let overdue = Task {
+            var received = 0
+            for await _ in signals {
+                received += 1
+                if received > 1 { break }
+                Task {
+                    try? await Task.sleep(for: shutdownGrace)
+                    end.resolve(.overdue(secondSignal: false))
+                }
+            }
+            end.resolve(.overdue(secondSignal: true))
+        }
+        let outcome = await end.value
+        overdue.cancel()
+        if case .overdue(let secondSignal) = outcome {
+            logger.notice(secondSignal
+                ? "a second signal: stopping without the requests still in flight"
+                : "requests still in flight \(shutdownGrace.components.seconds) s after the signal: stopping without them")
         }
         await onShutdown()
+        if case .failed(let error) = outcome { throw error }
         logger.notice("bts server stopped")
     }
+
+    /// How `serve`'s server ended.
+    enum ServeEnd: Sendable {
+        case stopped
+        case failed(any Error)
+        /// Requests were still in flight `shutdownGrace` after the signal, or a second signal came.
+        case overdue(secondSignal: Bool)
+    }
+
+    /// How long `serve` waits for requests in flight after SIGINT or SIGTERM.
+    public static let shutdownGrace: Duration = .seconds(5)
 
     /// Half the process's file descriptors (`ulimit -n`): at most that many connections are served
     /// at once whatever `maxConnections` says, the rest are left for the databases and jobs.
@@ -279,3 +317,4 @@ actor ServerListener {
         await runTask.value
     }
 }
+

@@ -65,6 +65,13 @@ extension V3Handlers {
     }
 
     /// A refused submission as a problem.
+    /// `closing`: refused before the upload's body was read; the connection closes after the answer.
+    static func problem(_ error: JobEngine.SubmissionError, closing: Bool) -> V3Problem {
+        var problem = problem(error)
+        if closing { problem.headers[.connection] = "close" }
+        return problem
+    }
+
     static func problem(_ error: JobEngine.SubmissionError) -> V3Problem {
         switch error {
         case .tooManyConcurrentJobs(let limit):
@@ -102,6 +109,7 @@ extension V3Handlers {
         }
         let bodyLimit = maxFile + CSVUpload.multipartOverhead
         if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > bodyLimit { throw tooLarge }
+        if let refusal = await source.refusal(owner: owner) { throw Self.problem(refusal, closing: true) }
         let csv: [UInt8]
         do {
             let body = try await CSVUpload.collect(request.body, limit: bodyLimit)
@@ -129,6 +137,7 @@ extension V3Handlers {
     func submitScan(_ request: Request, owner: String) async throws -> Response {
         let source = try requireEngine()
         try services.require(.bookshelfScan)
+        if let refusal = await source.refusal(owner: owner) { throw Self.problem(refusal, closing: true) }
         let photos: [[UInt8]]
         switch await ScanUpload.photos(of: request) {
         case .success(let read): photos = read

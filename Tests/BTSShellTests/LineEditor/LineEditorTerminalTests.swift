@@ -5,6 +5,7 @@ import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
+import TestSupport
 
 /// End-to-end line editing in the real `bts` binary, in a terminal (tmux): the parts
 /// `InteractiveShellTests` does not cover (continuation lines, Ctrl-R, history on disk when bts is
@@ -324,7 +325,7 @@ extension TmuxSession {
         _ = FileManager.default.createFile(atPath: file.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: file) }
         let output = try FileHandle(forWritingTo: file)
-        let process = Process()
+        let process = SpawnedProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["tmux", "-u", "-L", socket] + arguments
         process.standardInput = FileHandle.nullDevice

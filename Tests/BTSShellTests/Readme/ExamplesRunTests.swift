@@ -1,6 +1,7 @@
 import BooksTrackEmbedding
 import Foundation
 import Testing
+import TestSupport
 @testable import BTSShell
 
 /// Every example runs (issue 15): each command's help examples (the same lines the README's
@@ -122,7 +123,7 @@ import Testing
             let home = sandbox.root.appendingPathComponent("home")
             try Self.fixtures(in: home)
             try Self.fixtures(in: sandbox.work)
-            let process = Process()
+            let process = SpawnedProcess()
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
             process.arguments = ["-c", line]
             var environment = ProcessInfo.processInfo.environment.merging(sandbox.environment) { $1 }
@@ -140,7 +141,7 @@ import Testing
             process.standardError = stderr
             // A line that reads the library first saves books into it, as the help examples' rule says.
             if line.contains("library") {
-                let prelude = Process()
+                let prelude = SpawnedProcess()
                 prelude.executableURL = binary
                 prelude.arguments = ["-c", Self.libraryPrelude.replacingOccurrences(of: "\n", with: "; ")]
                 prelude.environment = environment

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import TestSupport
 
 /// The real `bts` executable: example scripts, `-c`, pipes, signals, usage errors.
 @Suite("bts binary")
@@ -59,7 +60,7 @@ struct BinaryTests {
 
     @Test(.enabled(if: BinaryTests.hasBinary, "bts binary not built: run swift build first")) func exampleScriptsPassThroughTheRunner() async throws {
         guard let binary = Self.binary else { return }
-        let process = Process()
+        let process = SpawnedProcess()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
         process.arguments = [Self.examplesDirectory.appendingPathComponent("run.sh").path, binary.path]
         var environment = ProcessInfo.processInfo.environment

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `scripts/install --from DIR PREFIX` and `scripts/uninstall PREFIX` with the built binary: bts on
 /// PATH, its completions, a man page generated from the help texts that `man` finds from the PATH,
@@ -10,7 +11,7 @@ struct InstallScriptTests {
         .deletingLastPathComponent().deletingLastPathComponent()
 
     static func sh(_ command: String, environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
-        let process = Process()
+        let process = SpawnedProcess()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", command + " 2>&1"]
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }

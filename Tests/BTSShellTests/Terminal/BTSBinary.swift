@@ -2,6 +2,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import TestSupport
 
 /// The real `bts` executable for end-to-end tests: `$BTS_BINARY` when set, else the first
 /// `.build/debug/bts` found walking up from this source file (the package's build directory).
@@ -87,7 +88,7 @@ final class TerminalSandbox: @unchecked Sendable {
 /// A `bts serve` process on a free port (for latency injection); killed by `stop()` or deinit.
 /// Its log goes to a file (a pipe could be inherited by a tmux server started meanwhile).
 final class ServeProcess: @unchecked Sendable {
-    let process = Process()
+    let process = SpawnedProcess()
     let port: Int
     let logURL: URL
 
@@ -108,7 +109,7 @@ final class ServeProcess: @unchecked Sendable {
         let deadline = ContinuousClock.now + .seconds(120)
         while true {
             let text = (try? String(contentsOf: logURL, encoding: .utf8)) ?? ""
-            if let port = Self.port(in: text) {
+            if let port = ServeLog.port(in: text) {
                 self.port = port
                 return
             }
@@ -127,13 +128,5 @@ final class ServeProcess: @unchecked Sendable {
             process.terminate()
             process.waitUntilExit()
         }
-    }
-
-    /// The port of the first `listening on http://HOST:PORT` in the log.
-    static func port(in log: String) -> Int? {
-        guard let range = log.range(of: "listening on http://") else { return nil }
-        let rest = log[range.upperBound...]
-        guard let colon = rest.firstIndex(of: ":") else { return nil }
-        return Int(rest[rest.index(after: colon)...].prefix { $0.isNumber })
     }
 }

@@ -3,6 +3,7 @@ import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
+import TestSupport
 
 /// The real `bts` binary reading commands from a pipe: no prompt, no line editing, no history.
 @Suite("bts with piped input", .enabled(if: BTSBinary.isAvailable, Comment(rawValue: BTSBinary.skipReason)))
@@ -29,7 +30,7 @@ struct PipedInputTests {
         for descriptor in descriptors { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
         let readEnd = FileHandle(fileDescriptor: descriptors[0], closeOnDealloc: true)
         let writeEnd = FileHandle(fileDescriptor: descriptors[1], closeOnDealloc: true)
-        let process = Process()
+        let process = SpawnedProcess()
         process.executableURL = URL(fileURLWithPath: BTSBinary.path ?? "/nonexistent")
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(sandbox.environment) { $1 }
@@ -98,7 +99,7 @@ struct PipedInputTests {
         let errURL = sandbox.root.appendingPathComponent("stderr-\(UUID().uuidString)")
         _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
         let stderr = try FileHandle(forWritingTo: errURL)
-        let process = Process()
+        let process = SpawnedProcess()
         process.executableURL = URL(fileURLWithPath: BTSBinary.path ?? "/nonexistent")
         process.arguments = ["--local", "--output", "json"]
         process.environment = ProcessInfo.processInfo.environment.merging(sandbox.environment) { $1 }

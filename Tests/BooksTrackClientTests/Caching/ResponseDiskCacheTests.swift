@@ -266,7 +266,7 @@ import Testing
             cache.store(.init(key: key, status: 200, headers: [HeaderField(name: "etag", value: "\"x\"")], body: Data("{}".utf8),
                               etag: "\"x\"", storedAt: now, expiresAt: now + 60, lastUsedAt: now))
         }
-        let sqlite = Process()
+        let sqlite = SpawnedProcess()
         sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
         sqlite.arguments = [cache.fileURL.path, damage + " WHERE key = 'GET /a'"]
         try sqlite.run()

@@ -1,5 +1,7 @@
 import BooksTrackContract
+import BooksTrackCatalog
 import Foundation
+import Synchronization
 import Testing
 
 @testable import BooksTrackServer
@@ -31,6 +33,43 @@ struct JobEngineTests {
         #expect(events.map(\.status) == [.initialized, .processing, .processing, .completed])
         #expect(events.map(\.sequence) == [1, 2, 3, 4])
         #expect(events.allSatisfy { $0.id.hasSuffix("-\($0.sequence)") })
+        await engine.shutdown()
+    }
+
+    /// The workers run on `JobExecutor`'s threads, never where the caller (a request handler on
+    /// an event loop, in `bts serve`) runs: each catalog lookup of an import notes where it ran.
+    @Test func workersRunOnTheirOwnThreads() async throws {
+        final class WhereCatalog: CatalogQuerying {
+            let seen = Mutex<[Bool]>([])
+            func book(isbn13: String) throws -> CatalogBook? {
+                seen.withLock { $0.append(JobExecutor.isCurrent) }
+                return try JobsFakeCatalog.standard.book(isbn13: isbn13)
+            }
+            func book(id: Int) throws -> CatalogBook? { try JobsFakeCatalog.standard.book(id: id) }
+            func searchTitle(_ query: String, limit: Int) throws -> CatalogPage {
+                seen.withLock { $0.append(JobExecutor.isCurrent) }
+                return try JobsFakeCatalog.standard.searchTitle(query, limit: limit)
+            }
+            func searchAuthor(_ name: String, limit: Int) throws -> CatalogPage { try JobsFakeCatalog.standard.searchAuthor(name, limit: limit) }
+            func searchAdvanced(title: String?, author: String?, limit: Int) throws -> CatalogPage {
+                seen.withLock { $0.append(JobExecutor.isCurrent) }
+                return try JobsFakeCatalog.standard.searchAdvanced(title: title, author: author, limit: limit)
+            }
+            func semantic(_ query: String, limit: Int, offset: Int) throws -> [ScoredBook] { [] }
+            func hybrid(_ query: String, limit: Int, offset: Int) throws -> [ScoredBook] { [] }
+            func similar(isbn13: String, limit: Int) throws -> [ScoredBook]? { nil }
+            func weeklyRecommendations(weekOf: Date, limit: Int) throws -> [Recommendation] { [] }
+            var count: Int { JobsFakeCatalog.standard.count }
+        }
+        let temp = try TempDir()
+        defer { temp.cleanup() }
+        let catalog = WhereCatalog()
+        let engine = try JobEngine(configuration: JobEngineConfiguration(dataDirectory: temp.url), catalog: catalog)
+        #expect(!JobExecutor.isCurrent)
+        let record = try await engine.submitImport(csv: Self.csv, owner: "a")
+        #expect(try await waitForEnd(engine, record.id).status == .completed)
+        let seen = catalog.seen.withLock { $0 }
+        #expect(!seen.isEmpty && seen.allSatisfy { $0 }, "lookups on the job threads: \(seen)")
         await engine.shutdown()
     }
 

@@ -1,0 +1,34 @@
+import Synchronization
+
+/// A value set once, by whichever of several racing callers comes first (later ones are ignored),
+/// and awaited by its reader: "the shutdown finished" against "the time limit passed", without
+/// polling and without waiting for the loser.
+public final class FirstOutcome<Value: Sendable>: Sendable {
+    private let state = Mutex<(value: Value?, waiter: CheckedContinuation<Value, Never>?)>((nil, nil))
+
+    public init() {}
+
+    /// Sets the value unless one was set before.
+    public func resolve(_ value: Value) {
+        let waiter = state.withLock { state -> CheckedContinuation<Value, Never>? in
+            guard state.value == nil else { return nil }
+            state.value = value
+            return state.waiter.take()
+        }
+        waiter?.resume(returning: value)
+    }
+
+    /// The first value set (waits for it); one reader.
+    public var value: Value {
+        get async {
+            await withCheckedContinuation { continuation in
+                let ready = state.withLock { state -> Value? in
+                    if let value = state.value { return value }
+                    state.waiter = continuation
+                    return nil
+                }
+                if let ready { continuation.resume(returning: ready) }
+            }
+        }
+    }
+}
