@@ -8,6 +8,11 @@ let strict: [SwiftSetting] = [
     .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
+/// The test targets and their helpers import what they use, as the sources do (SE-0444).
+let testing: [SwiftSetting] = [
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
 let package = Package(
     name: "bts",
     platforms: [.macOS(.v14)],
@@ -212,7 +217,8 @@ let package = Package(
         .target(
             name: "TestSupport",
             dependencies: ["BooksTrackCatalog"],
-            path: "Tests/TestSupport"
+            path: "Tests/TestSupport",
+            swiftSettings: testing
         ),
         // Live servers on port 0 for tests: the real local server (plus an API client) and tiny
         // Hummingbird servers for what the real one cannot produce.
@@ -229,23 +235,27 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            path: "Tests/ServerTestSupport"
+            path: "Tests/ServerTestSupport",
+            swiftSettings: testing
         ),
 
         .testTarget(
             name: "BooksTrackContractTests",
             dependencies: ["BooksTrackContract"],
-            resources: [.copy("Fixtures")]
+            resources: [.copy("Fixtures")],
+            swiftSettings: testing
         ),
         .testTarget(
             name: "BooksTrackCatalogTests",
             dependencies: ["BooksTrackCatalog", "BooksTrackContract", "TestSupport"],
-            resources: [.copy("Fixtures")]
+            resources: [.copy("Fixtures")],
+            swiftSettings: testing
         ),
         .testTarget(
             name: "BooksTrackEmbeddingTests",
             dependencies: ["BooksTrackEmbedding"],
-            resources: [.copy("Fixtures")]
+            resources: [.copy("Fixtures")],
+            swiftSettings: testing
         ),
         .testTarget(
             name: "BooksTrackClientTests",
@@ -267,12 +277,14 @@ let package = Package(
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
-            ]
+            ],
+            swiftSettings: testing
         ),
         .testTarget(
             name: "BooksTrackLibraryTests",
             dependencies: ["BooksTrackLibrary", "BooksTrackContract", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")],
-            resources: [.copy("Fixtures")]
+            resources: [.copy("Fixtures")],
+            swiftSettings: testing
         ),
         .testTarget(
             name: "BooksTrackServerTests",
@@ -291,29 +303,37 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-            ]
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+            ],
+            swiftSettings: testing
         ),
         .testTarget(
             name: "BooksTrackScanningTests",
-            dependencies: ["BooksTrackScanning", "BooksTrackContract"]
+            dependencies: ["BooksTrackScanning", "BooksTrackContract"],
+            swiftSettings: testing
         ),
         .testTarget(
             name: "BTSTerminalTextTests",
-            dependencies: ["BTSTerminalText"]
+            dependencies: ["BTSTerminalText"],
+            swiftSettings: testing
         ),
         .testTarget(
             name: "BTSLanguageTests",
-            dependencies: ["BTSLanguage", "BooksTrackContract"]
+            dependencies: ["BTSLanguage", "BooksTrackContract"],
+            swiftSettings: testing
         ),
         .testTarget(
             name: "BTSTerminalTests",
-            dependencies: ["BTSTerminal", "BTSLanguage", "BooksTrackContract", "TestSupport"]
+            dependencies: ["BTSTerminal", "BTSLanguage", "BooksTrackContract", "TestSupport"],
+            swiftSettings: testing
         ),
         .testTarget(
             name: "BTSShellTests",
             dependencies: ["BTSShell", "BTSTerminal", "BTSTerminalText", "BTSEmbeddedBackend", "BTSLanguage", "BooksTrackServer", "BooksTrackCatalog",
                            "BooksTrackEmbedding", "BooksTrackClient", "BooksTrackContract", "BooksTrackLibrary", "TestSupport", "ServerTestSupport",
-                           .product(name: "Hummingbird", package: "hummingbird")]
+                           .product(name: "Hummingbird", package: "hummingbird")],
+            swiftSettings: testing
         ),
     ]
 )

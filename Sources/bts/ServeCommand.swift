@@ -33,8 +33,7 @@ struct ServeCommand: ParsableCommand {
         do {
             configuration = try ServerConfiguration(arguments: flags)
         } catch {
-            FileHandle.standardError.write(Data("bts serve: \(error.message)\n".utf8))
-            return ExitStatus.usage.rawValue
+            return Self.report(ShellError(.usage, error.message))
         }
         let cache = configuration.cacheDirectory ?? XDGPaths().cacheDirectory
         // Jobs survive a restart: the XDG state directory unless --cache-dir says otherwise.
@@ -46,7 +45,7 @@ struct ServeCommand: ParsableCommand {
             try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
             catalog = try SQLiteCatalog.open(cacheDirectory: cache)
         } catch {
-            return Self.report(ServerStartError.opening("the catalog", in: cache, error))
+            return Self.report(ShellError(ServerStartError.opening("the catalog", in: cache, error)))
         }
         // A long-running server loads the books and vectors in the background now, so the first
         // semantic or similar request does not pay for it (one-shot embedded use stays lazy).
@@ -55,20 +54,18 @@ struct ServeCommand: ParsableCommand {
             try await LocalServer.serve(configuration, catalog: catalog)
             return ExitStatus.ok.rawValue
         } catch let failure as ServerStartError {
-            return Self.report(failure)
+            return Self.report(ShellError(failure))
         } catch {
             if let failure = ServerStartError.binding(host: configuration.host, port: configuration.port, error) {
-                return Self.report(failure)
+                return Self.report(ShellError(failure))
             }
-            FileHandle.standardError.write(Data("bts serve: \(error)\n".utf8))
-            return ExitStatus.network.rawValue
+            return Self.report(ShellError(.network, "\(error)"))
         }
     }
 
-    /// One sentence on standard error; exit status 3 for the socket (as any network failure), 1 for files.
-    static func report(_ failure: ServerStartError) -> Int32 {
-        FileHandle.standardError.write(Data("bts serve: \(failure.message)\n".utf8))
-        return failure.kind == .socket ? ExitStatus.network.rawValue : ExitStatus.failure.rawValue
+    /// One sentence on standard error, through the shell's reporter (`bts serve: error: …`); its exit status.
+    static func report(_ error: ShellError) -> Int32 {
+        ErrorReporter.write(error, origin: "bts serve")
     }
 }
 

@@ -25,15 +25,15 @@ struct ShelvesCleanCommand: ParsableCommand {
 }
 
 extension ParsableCommand {
-    /// Runs a data builder: its report on stderr and status 0, or `bts NAME: error` and status 1.
+    /// Runs a data builder: its report on stderr and status 0, or `bts NAME: error: …` (the shell's
+    /// reporter) and status 1.
     static func report(_ name: String, _ clean: () throws -> any CustomStringConvertible) -> Int32 {
         do {
             let report = try clean()
             FileHandle.standardError.write(Data("\(report)\n".utf8))
             return ExitStatus.ok.rawValue
         } catch {
-            FileHandle.standardError.write(Data("bts \(name): \(error)\n".utf8))
-            return ExitStatus.failure.rawValue
+            return ErrorReporter.write(ShellError(.failure, "\(error)"), origin: "bts \(name)")
         }
     }
 }

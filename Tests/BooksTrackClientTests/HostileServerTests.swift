@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import BooksTrackContract
 import Foundation
 import TestSupport

@@ -1,3 +1,4 @@
+import BooksTrackCatalog
 import BooksTrackContract
 import BooksTrackServer
 import Foundation

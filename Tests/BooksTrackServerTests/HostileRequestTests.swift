@@ -5,6 +5,7 @@ import Testing
 @testable import BooksTrackServer
 #if canImport(Glibc)
 import Glibc
+import BooksTrackContract
 #endif
 
 /// The server against bad and slow clients, over raw sockets: malformed heads are answered

@@ -8,6 +8,8 @@ import Synchronization
 import Testing
 #if canImport(Glibc)
 import Glibc
+import NIOFoundationCompat
+import NIOHTTP1
 #endif
 
 @testable import BooksTrackServer

@@ -36,7 +36,7 @@ struct ServeStartupErrorTests {
 
     static func expectPlain(_ outcome: ProcessOutcome, status: Int32, _ sentence: String) {
         #expect(outcome.status == status, "\(outcome)")
-        #expect(outcome.stderr.contains("bts serve: \(sentence)"), "\(outcome)")
+        #expect(outcome.stderr.contains("bts serve: error: \(sentence)"), "\(outcome)")
         for raw in ["errno", "NSCocoaErrorDomain", "SQLite error", "while executing", "bind(descriptor"] {
             #expect(!outcome.stderr.contains(raw), "\(raw) in \(outcome)")
         }

@@ -1,5 +1,6 @@
 import BooksTrackContract
 import Foundation
+import NIOCore
 import Testing
 
 @testable import BooksTrackServer

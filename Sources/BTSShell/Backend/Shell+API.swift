@@ -44,12 +44,12 @@ extension Shell {
     /// Runs one API call: gate check, budget admission (wait with a countdown or fail with 5),
     /// the call, then the ledger's bookkeeping for `timing` and the once-per-session deprecation warning.
     func call<T: Sendable>(
-        budget: RateLimitClass?, gate: CommandGate?, command: String,
-        _ body: @Sendable (BooksTrackAPI) async throws -> APIResponse<T>
+        as policy: CallPolicy, _ body: @Sendable (BooksTrackAPI) async throws -> APIResponse<T>
     ) async throws -> APIResponse<T> {
+        let (budget, command) = (policy.budget, policy.label)
         let api = try await backend().api
         backendSession.showsRetryLines.set(output.showsProgress)  // `set progress` applies at once
-        try await gate?.require(command: command, api: api)
+        try await policy.gate?.require(command: command, api: api)
         let response: APIResponse<T>
         // A spent budget is not waited for when the answer is in the cache (it spends none).
         if let budget, case .wait = await api.admission(for: budget),

@@ -29,11 +29,12 @@ protocol CommandContext: Actor {
     /// The on-disk response cache of the session's backend (never opens the backend); nil for the
     /// embedded backend, which is not cached.
     func responseCache() throws(ShellError) -> (backend: String, directory: URL, cache: ResponseDiskCache?)
-    /// One API call: gate check, budget admission, the call, bookkeeping.
+    /// One API call under `policy`: gate check, budget admission, the spinner, the call, bookkeeping.
     func call<T: Sendable>(
-        budget: RateLimitClass?, gate: CommandGate?, command: String,
-        _ body: @Sendable (BooksTrackAPI) async throws -> APIResponse<T>
+        as policy: CallPolicy, _ body: @Sendable (BooksTrackAPI) async throws -> APIResponse<T>
     ) async throws -> APIResponse<T>
+    /// The running command's policy, set by the dispatcher from its type (``CallPolicy/init(route:label:)``).
+    var callPolicy: CallPolicy { get }
 
     // MARK: Library
     /// The user's library (opened on first use; never needs a backend).
@@ -75,4 +76,13 @@ protocol CommandContext: Actor {
     func resolvePath(_ path: String) -> URL
     /// Runs a script file in this session (`source`); with `arguments`, they are its `$1..$n` meanwhile.
     func source(_ url: URL, shownAs path: String, range: SourceRange?, arguments: [String]?) async throws
+}
+
+extension CommandContext {
+    /// One API call as the running command's type says (its gate, budget and name).
+    func call<T: Sendable>(
+        _ body: @Sendable (BooksTrackAPI) async throws -> APIResponse<T>
+    ) async throws -> APIResponse<T> {
+        try await call(as: callPolicy, body)
+    }
 }

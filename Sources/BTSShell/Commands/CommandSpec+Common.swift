@@ -1,10 +1,30 @@
 import BTSLanguage
 
+/// An integer option whose value is always there: the one given, else the default declared with
+/// it. The default is stated once, here, and both the spec (help, the reference) and the typed read
+/// (`resolved[option]`) take it from this declaration.
+struct IntOption: Sendable {
+    let spec: OptionSpec
+    let defaultValue: Int
+
+    /// `help` ends with the default: `… (default 20)`.
+    init(_ long: String, short: Character? = nil, range: ClosedRange<Int>, default value: Int, help: String) {
+        spec = OptionSpec(long, short: short, type: .int(range), default: .int(value),
+                          help: "\(help) (default \(value))")
+        defaultValue = value
+    }
+}
+
+extension ResolvedCommand {
+    /// The option's value as given, else its declared default.
+    subscript(option: IntOption) -> Int { bound(option.spec)?.value?.value?.intValue ?? option.defaultValue }
+}
+
 /// Arguments and options several commands share.
 extension CommandSpec {
-    static func limit(_ range: ClosedRange<Int>, default value: Int) -> OptionSpec {
-        OptionSpec("limit", short: "n", type: .int(range), default: .int(value),
-                   help: "Maximum number of results, \(range.lowerBound)–\(range.upperBound) (default \(value))")
+    static func limit(_ range: ClosedRange<Int>, default value: Int) -> IntOption {
+        IntOption("limit", short: "n", range: range, default: value,
+                  help: "Maximum number of results, \(range.lowerBound)–\(range.upperBound)")
     }
 
     static let watchOption = OptionSpec(

@@ -8,8 +8,12 @@ import BooksTrackContract
 /// validation, gating and the README's reference all read ``CommandTable/all``.
 protocol ShellCommand: Sendable {
     /// Names, arguments, options, help and examples. Gate and budget are added from
-    /// ``gate`` and ``budget`` by ``CommandTable`` (stated only there).
+    /// ``gate`` and ``budget``, the subcommands' specs from ``subcommands`` (stated only there).
     static var configuration: CommandSpec { get }
+    /// The subcommands, each a type of its own, in the order help lists them
+    /// (swift-argument-parser's `subcommands:`). Dispatch follows the resolved path through these
+    /// types by their own names, so a subcommand cannot run as another.
+    static var subcommands: [any ShellCommand.Type] { get }
     /// The server feature that must be on for the command (or part of it) to run.
     static var gate: CommandGate? { get }
     /// The rate-limit class the command spends.
@@ -19,6 +23,10 @@ protocol ShellCommand: Sendable {
     /// Whether the command's cost is recorded for `timing` (not `timing` itself).
     static var isMeasured: Bool { get }
 
+    /// What is wrong with the command's words beyond what its spec says, found when a script is
+    /// checked, before anything runs (`expect`'s grammar); nil when nothing is.
+    static func problem(in command: Command) -> String?
+
     /// The typed arguments, read from the command as resolved against ``configuration``.
     init(_ resolved: ResolvedCommand) throws(ShellError)
 
@@ -27,15 +35,19 @@ protocol ShellCommand: Sendable {
 }
 
 extension ShellCommand {
+    static var subcommands: [any ShellCommand.Type] { [] }
     static var gate: CommandGate? { nil }
     static var budget: RateLimitClass? { nil }
     static var interpolatesArguments: Bool { true }
     static var isMeasured: Bool { true }
+    static func problem(in command: Command) -> String? { nil }
 
     /// The spec as help, completion, validation and the README see it: the configuration with
-    /// the gate and the budget filled in (on subcommands too).
+    /// the subcommands' specs, and the gate and the budget filled in (a subcommand without its own
+    /// has its parent's).
     static var spec: CommandSpec {
         var spec = configuration
+        spec.subcommands = subcommands.map { $0.spec }
         spec.apply(gate: gate, budget: budget?.rawValue)
         return spec
     }
@@ -62,12 +74,24 @@ public struct CommandGate: Sendable, Hashable {
 }
 
 extension CommandSpec {
-    /// Sets the gate and budget on this spec and every subcommand.
+    /// Sets the gate and budget on this spec, and on every subcommand that has none of its own.
     mutating func apply(gate: CommandGate?, budget: String?) {
-        self.gate = gate
-        self.budgetClass = budget
+        self.gate = self.gate ?? gate
+        self.budgetClass = self.budgetClass ?? budget
         for index in subcommands.indices {
-            subcommands[index].apply(gate: gate, budget: budget)
+            subcommands[index].apply(gate: self.gate, budget: self.budgetClass)
         }
     }
+}
+
+/// A command that runs only through one of its subcommands (`library`, `cache`): resolution
+/// refuses it without one ("missing subcommand"), so its own `init` and `run` are never reached.
+protocol CommandFamily: ShellCommand {}
+
+extension CommandFamily {
+    init(_ resolved: ResolvedCommand) throws(ShellError) {
+        throw ShellError(.usage, "missing subcommand for '\(resolved.displayName)'")
+    }
+
+    func run(in context: isolated any CommandContext) async throws -> CommandOutput? { nil }
 }

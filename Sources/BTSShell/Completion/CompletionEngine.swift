@@ -102,7 +102,7 @@ public struct CompletionEngine: Sendable {
                 answer = answer.merged(with: books)
             }
             return answer
-        case .option, .optionValue, .provider, .outputFormat:
+        case .option, .optionValue, .settingValue, .provider, .outputFormat:
             return words.plain(slot.candidates)
         case .setting:
             let variables = snapshot.variables.filter { $0.hasPrefix(slot.partial) && $0 != "_" }

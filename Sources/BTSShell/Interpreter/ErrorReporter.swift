@@ -2,7 +2,9 @@ import BTSLanguage
 import BTSTerminalText
 
 /// The one place errors become text: clang-style `file:line:col: error: …` with a caret snippet
-/// when the error points into a script, plain `error: …` otherwise (an interactive line).
+/// when the error points into a script, plain `error: …` otherwise (an interactive line), and
+/// `bts serve: error: …` for a program's own failures (``origin``). The shell's every catch site
+/// and the executable's (`bts serve`'s start-up, the data builders) render through it.
 public struct ErrorReporter: Sendable {
     public var colored: Bool
     /// Show `file:line:col` and the snippet (false for lines typed at the prompt, where the line
@@ -11,11 +13,14 @@ public struct ErrorReporter: Sendable {
     /// The terminal's width when stderr is one: a plain message and its details are wrapped at
     /// spaces to fit (nil: one line each, as scripts and logs want them).
     public var width: Int?
+    /// The program the error is from, before `error:` on a plain message (`bts serve`); nil in the shell.
+    public var origin: String?
 
-    public init(colored: Bool = false, showsLocation: Bool = true, width: Int? = nil) {
+    public init(colored: Bool = false, showsLocation: Bool = true, width: Int? = nil, origin: String? = nil) {
         self.colored = colored
         self.showsLocation = showsLocation
         self.width = width
+        self.origin = origin
     }
 
     /// The rendered error (every line ends in a newline).
@@ -33,7 +38,8 @@ public struct ErrorReporter: Sendable {
         } else {
             // "error: " takes 7 columns of the first line; later lines start 2 in.
             let lines = fitted(error.message, first: 7, rest: 2)
-            output = ANSIStyle.red.apply("error:", enabled: colored) + " " + lines.joined(separator: "\n  ") + "\n"
+            output = (origin.map { "\($0): " } ?? "") + ANSIStyle.red.apply("error:", enabled: colored) + " "
+                + lines.joined(separator: "\n  ") + "\n"
         }
         for line in error.details {
             output += "  " + fitted(line, first: 2, rest: 4).joined(separator: "\n    ") + "\n"

@@ -34,8 +34,8 @@ extension Shell {
     func check(_ parsed: ParseResult) -> CheckedScript {
         var diagnostics = parsed.diagnostics
         var known = Set(aliases.keys)
-        for command in parsed.script.commands where command.nameText == "alias" {
-            if let name = command.arguments.first?.word.literalText { known.insert(name) }
+        for command in parsed.script.commands {
+            if let name = AliasCommand.definedName(by: command) { known.insert(name) }
         }
         let statements = check(parsed.script.statements, aliases: known, &diagnostics)
         return CheckedScript(source: parsed.source, statements: statements,
@@ -52,8 +52,7 @@ extension Shell {
                 }
                 switch registry.resolve(command) {
                 case .success(let resolved):
-                    if resolved.path.first == "expect",
-                       let problem = ExpectCommand.shapeProblem(command.arguments.map(\.word), what: "expect") {
+                    if let problem = CommandTable.type(of: resolved)?.problem(in: command) {
                         diagnostics.append(.error(problem, at: command.range))
                         return nil
                     }

@@ -143,7 +143,8 @@ extension Shell {
     /// Interpolates and runs one resolved command through the dispatch table, then prints its
     /// output and sets `$_`.
     func perform(_ command: ResolvedCommand, _ context: SourceContext) async throws {
-        guard let type = CommandTable.type(of: command) else {
+        let route = CommandTable.route(of: command)
+        guard let type = route.last else {
             throw ShellError(.usage, "'\(command.displayName)' is not implemented", range: command.command.name.range)
         }
         let expanded = type.interpolatesArguments ? try expandLists(command) : command
@@ -155,9 +156,10 @@ extension Shell {
             format = chosen
             explicit = true
         }
-        let previous = currentSource
+        let (previous, previousPolicy) = (currentSource, callPolicy)
         currentSource = context
-        defer { currentSource = previous }
+        callPolicy = CallPolicy(route: route, label: command.displayName)
+        defer { (currentSource, callPolicy) = (previous, previousPolicy) }
         guard let ran = try await applyingCacheOption(resolved, { try await type.init(resolved).run(in: self) })
         else { return }
         let result = annotatingOffline(ran)

@@ -79,6 +79,8 @@ public actor Shell {
     var nestingOverflowed = false
     /// Where the command running now came from (relative paths resolve against its directory).
     var currentSource: SourceContext?
+    /// The running command's call policy (``perform(_:_:)`` sets it from the command's type).
+    var callPolicy = CallPolicy(gate: nil, budget: nil, label: "")
     /// The user's library, once opened (see `Shell+Library.swift`), and whether completion must reload it.
     var openedLibrary: LibraryState = LibraryState()
     /// `$1..$n` as they stand: the script's, or those of a `source FILE ARG…` or an alias call running now.

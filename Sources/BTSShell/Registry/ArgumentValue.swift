@@ -13,8 +13,11 @@ public enum ValueType: Sendable, Hashable {
     case duration
     /// A file path; `extensions` only guides completion.
     case path(extensions: [String])
-    /// A command name (for `help CMD`).
+    /// A command path: a command, then its subcommands (`help search title`); checked against the registry.
     case commandName
+    /// A setting, or else a variable's name; the positional after it is checked against the
+    /// setting's type (`set NAME VALUE`). Written literally, never with `$`.
+    case settingName
 
     /// What the value should be, for messages: `an integer 1–100`.
     public var expectation: String {
@@ -29,6 +32,7 @@ public enum ValueType: Sendable, Hashable {
         case .duration: return "a duration such as 500ms, 2s, 1.5, 3m or 1h, at most 24h"
         case .path: return "a file path"
         case .commandName: return "a command name"
+        case .settingName: return "a setting or variable name"
         }
     }
 
@@ -40,6 +44,7 @@ public enum ValueType: Sendable, Hashable {
         case .duration: return "DURATION"
         case .path: return "FILE"
         case .commandName: return "COMMAND"
+        case .settingName: return "NAME"
         case .string, .flag: return "VALUE"
         }
     }
@@ -50,6 +55,7 @@ public enum ValueType: Sendable, Hashable {
         case .enumeration(let values): return .optionValue(values)
         case .path(let extensions): return .filePath(extensions: extensions)
         case .commandName: return .command
+        case .settingName: return .setting
         default: return .none
         }
     }
@@ -69,7 +75,7 @@ public enum ValueType: Sendable, Hashable {
         switch self {
         case .string: return .success(.string(text))
         case .path: return .success(.path(text))
-        case .commandName: return .success(.string(text))
+        case .commandName, .settingName: return .success(.string(text))
         case .flag: return .success(.flag(true))
         case .int(let range):
             guard let value = Int(Self.trimmed(text)) else { return .failure(.invalid) }

@@ -126,23 +126,6 @@ extension CommandRegistry {
             }
             return slot(.option, options.filter { !given.contains($0.long) }.map(\.spelling), spec)
         }
-        if root.name == "set" {
-            if positionals.isEmpty { return slot(.setting, settings.map(\.name), spec) }
-            if positionals.count == 1 {
-                if let name = positionals[0].literalText, let setting = setting(named: name) {
-                    let words = values(of: setting.valueType)
-                    return slot(.optionValue(words), words, spec)
-                }
-                return slot(.none, [], spec)
-            }
-            return slot(.none, [], spec)
-        }
-        if root.name == "help" {
-            let topic = positionals.compactMap(\.literalText)
-            guard !topic.isEmpty else { return slot(.command, commands.map(\.name), spec) }
-            guard let target = self.spec(at: topic) else { return slot(.none, [], spec) }
-            return slot(.subcommand, target.subcommands.map(\.name), spec)
-        }
         var index = 0
         var argumentSpec: ArgumentSpec?
         for candidate in spec.positionals {
@@ -153,7 +136,25 @@ extension CommandRegistry {
             index += 1
         }
         guard let argumentSpec else { return slot(.none, [], spec) }
-        return slot(argumentSpec.completion, values(of: argumentSpec.valueType), spec)
+        switch (argumentSpec.valueType, argumentSpec.completion) {
+        case (.commandName, _):
+            // A command path (`help search title`): a command, then its subcommands.
+            let topic = positionals[index...].compactMap(\.literalText)
+            guard !topic.isEmpty else { return slot(.command, commands.map(\.name), spec) }
+            guard let target = self.spec(at: topic) else { return slot(.none, [], spec) }
+            return slot(.subcommand, target.subcommands.map(\.name), spec)
+        case (.settingName, _):
+            return slot(.setting, settings.map(\.name), spec)
+        case (_, .settingValue):
+            // The values of the setting the argument before names (`set output <TAB>`).
+            guard index > 0, let name = positionals[index - 1].literalText, let setting = setting(named: name) else {
+                return slot(.none, [], spec)
+            }
+            let words = values(of: setting.valueType)
+            return slot(.optionValue(words), words, spec)
+        default:
+            return slot(argumentSpec.completion, values(of: argumentSpec.valueType), spec)
+        }
     }
 
     /// The option spec that `syntax` names (long name, or short letter), if any.

@@ -150,15 +150,16 @@ extension CommandRegistry {
             diagnostics += check(requirement, positionals: positionals, options: options, spec: spec,
                                  path: path, end: command.range.end)
         }
-        if root.name == "set" {
-            diagnostics += checkSet(positionals)
-        }
-        if root.name == "help" {
-            diagnostics += checkHelpTopic(positionals)
-        }
+        diagnostics += checkNames(positionals, spec: spec)
         if !diagnostics.isEmpty { return .failure(Diagnostics(diagnostics)) }
         return .success(ResolvedCommand(command: command, spec: spec, path: path, positionals: positionals,
                                         options: options))
+    }
+
+    /// The command that shows help on a command path: the one whose first argument is a
+    /// ``ValueType/commandName`` (`help`).
+    var helpCommand: CommandSpec? {
+        commands.first { $0.positionals.first?.valueType == .commandName }
     }
 
     /// `CMD [SUB] … --help` (or `-h`) anywhere before `--`: resolves as `help CMD [SUB]`, whatever
@@ -168,11 +169,11 @@ extension CommandRegistry {
             if case .endOfOptions = argument.kind { return nil }
             guard case .option(let syntax) = argument.kind,
                   Self.option(matching: syntax, in: [Self.helpOption]) != nil,
-                  let helpSpec = self.command(named: "help")
+                  let helpSpec = helpCommand, let topicArgument = helpSpec.positionals.first
             else { continue }
             let topic = path.map { BoundValue(word: command.name, type: .commandName, value: .string($0), text: $0) }
             return ResolvedCommand(command: command, spec: helpSpec, path: [helpSpec.name],
-                                   positionals: [HelpCommand.topic.name: topic], options: [:])
+                                   positionals: [topicArgument.name: topic], options: [:])
         }
         return nil
     }
@@ -208,11 +209,8 @@ extension CommandRegistry {
             guard let value = option.value else { continue }
             result.options[long]?.value = complete(value, label: "'\(option.spec.spelling)'")
         }
-        if diagnostics.isEmpty, resolved.path.first == "set" {
-            diagnostics += checkSet(result.positionals)
-        }
-        if diagnostics.isEmpty, resolved.path.first == "help" {
-            diagnostics += checkHelpTopic(result.positionals)
+        if diagnostics.isEmpty {
+            diagnostics += checkNames(result.positionals, spec: resolved.spec)
         }
         if !diagnostics.isEmpty { return .failure(Diagnostics(diagnostics)) }
         return .success(result)
@@ -327,9 +325,28 @@ extension CommandRegistry {
         }
     }
 
+    /// The rules of the name-typed arguments, whichever command declares them: a
+    /// ``ValueType/commandName`` names a command path (`help`), a ``ValueType/settingName`` a
+    /// setting or a variable, with the next argument the setting's value (`set`).
+    private func checkNames(_ positionals: [String: [BoundValue]], spec: CommandSpec) -> [Diagnostic] {
+        var diagnostics: [Diagnostic] = []
+        for (index, argument) in spec.positionals.enumerated() {
+            switch argument.valueType {
+            case .commandName:
+                diagnostics += checkCommandPath(positionals[argument.name] ?? [])
+            case .settingName:
+                let value = spec.positionals.indices.contains(index + 1) ? spec.positionals[index + 1] : nil
+                diagnostics += checkSet(positionals[argument.name]?.first, value: value.flatMap { positionals[$0.name]?.first },
+                                        usage: "\(spec.name) \(argument.name) \(value?.name ?? "VALUE")")
+            default:
+                continue
+            }
+        }
+        return diagnostics
+    }
+
     /// `help CMD [SUB]`: the words must name a command and then its subcommands.
-    private func checkHelpTopic(_ positionals: [String: [BoundValue]]) -> [Diagnostic] {
-        let words = positionals["COMMAND"] ?? []
+    private func checkCommandPath(_ words: [BoundValue]) -> [Diagnostic] {
         guard let first = words.first, let name = first.text else { return [] }
         guard var spec = command(named: name) else { return [unknownCommand(name, range: first.word.range)] }
         var path = [spec.name]
@@ -353,15 +370,17 @@ extension CommandRegistry {
     }
 
     /// `set NAME VALUE`: NAME is a setting (VALUE checked against it) or a variable name.
-    private func checkSet(_ positionals: [String: [BoundValue]]) -> [Diagnostic] {
-        guard let name = positionals["NAME"]?.first else { return [] }
+    private func checkSet(_ name: BoundValue?, value: BoundValue?, usage: String) -> [Diagnostic] {
+        let command = usage.prefix { $0 != " " }
+        let valueName = usage.split(separator: " ").last ?? "VALUE"
+        guard let name else { return [] }
         guard let text = name.word.literalText else {
-            return [.error("the name in 'set' must be written literally, not with '$'", at: name.word.range)]
+            return [.error("the name in '\(command)' must be written literally, not with '$'", at: name.word.range)]
         }
-        guard let value = positionals["VALUE"]?.first else {
+        guard let value else {
             if setting(named: text) == nil, !Self.isVariableName(text) { return [invalidVariable(text, name.word)] }
-            return [.error("missing argument VALUE for 'set'", at: SourceRange(offset: name.word.range.end, length: 0),
-                           notes: [Diagnostic.Note("usage: set NAME VALUE")])]
+            return [.error("missing argument \(valueName) for '\(command)'", at: SourceRange(offset: name.word.range.end, length: 0),
+                           notes: [Diagnostic.Note("usage: \(usage)")])]
         }
         if let setting = setting(named: text) {
             guard let valueText = value.text else { return [] }

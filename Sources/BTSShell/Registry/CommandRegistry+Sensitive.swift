@@ -35,7 +35,9 @@ extension CommandRegistry {
             return false
         }
         if spec.isSensitive, mayHoldSecret { return true }
-        if spec.name == "set", statement.count > 1, let variable = statement[1].literalText?.lowercased(),
+        // A variable named like a secret (`set token …`): the first argument names a setting or variable.
+        if spec.positionals.first?.valueType == .settingName, statement.count > 1,
+           let variable = statement[1].literalText?.lowercased(),
            Self.secretNameMarkers.contains(where: { variable.contains($0) }) {
             return true
         }

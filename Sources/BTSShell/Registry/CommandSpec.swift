@@ -28,6 +28,8 @@ public enum CompletionKind: Sendable, Hashable {
     case variable
     case profile
     case setting
+    /// The values of the setting the positional before names (`set output <TAB>`).
+    case settingValue
     case provider
     case outputFormat
 }

@@ -33,4 +33,14 @@ import Testing
         let text = ErrorReporter(colored: false, showsLocation: false, width: 80).render(short, in: nil)
         #expect(text == "error: no such  book\n")
     }
+
+    /// A program's own failure (`bts serve`'s start-up) names the program before `error:`; the
+    /// message is neutralised as the shell's are.
+    @Test func aProgramsFailureNamesTheProgram() {
+        let failure = ShellError(.network, "port 8787 is already in use\u{1B}[2J on 127.0.0.1")
+        let text = ErrorReporter(origin: "bts serve").render(failure, in: nil)
+        #expect(text.hasPrefix("bts serve: error: port 8787 is already in use"), "\(text)")
+        #expect(!text.contains("\u{1B}"), "\(text)")
+        #expect(text.hasSuffix("\n") && text.split(separator: "\n").count == 1)
+    }
 }

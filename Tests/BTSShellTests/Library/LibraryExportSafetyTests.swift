@@ -1,3 +1,4 @@
+import BooksTrackContract
 import Foundation
 import Testing
 

@@ -1,6 +1,7 @@
 import BTSLanguage
 import BTSTerminalText
 import BooksTrackContract
+import Foundation
 import Testing
 
 @testable import BTSShell

@@ -1,3 +1,4 @@
+import BTSTerminal
 import Foundation
 import Testing
 @testable import BTSShell

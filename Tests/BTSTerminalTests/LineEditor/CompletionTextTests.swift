@@ -1,4 +1,5 @@
 import BooksTrackContract
+import Foundation
 import Testing
 @testable import BTSTerminal
 

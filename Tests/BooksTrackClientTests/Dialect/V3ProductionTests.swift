@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import NIOFoundationCompat
 import ServerTestSupport
 import TestSupport
 import Testing

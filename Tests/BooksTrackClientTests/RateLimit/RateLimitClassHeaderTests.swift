@@ -2,6 +2,7 @@ import BooksTrackContract
 import Foundation
 import HTTPTypes
 import Hummingbird
+import NIOHTTP1
 import Testing
 @testable import BooksTrackClient
 

@@ -1,6 +1,9 @@
 import BooksTrackContract
 import BooksTrackServer
 import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdCore
 import Testing
 @testable import BooksTrackClient
 

@@ -3,6 +3,8 @@ import Foundation
 import HTTPTypes
 import HummingbirdWSClient
 import Logging
+import NIOHTTP1
+import NIOWebSocket
 import Testing
 
 @testable import BooksTrackServer

@@ -1,5 +1,6 @@
 import BooksTrackContract
 import Foundation
+import NIOHTTP1
 import Testing
 
 @testable import BooksTrackServer

@@ -4,6 +4,8 @@ import HTTPTypes
 import HummingbirdWSClient
 import Logging
 import NIOCore
+import NIOHTTP1
+import NIOWebSocket
 import Testing
 
 @testable import BooksTrackServer

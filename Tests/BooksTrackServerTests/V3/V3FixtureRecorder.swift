@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import BooksTrackContract
 import Foundation
+import NIOHTTP1
 import Testing
 
 @testable import BooksTrackServer

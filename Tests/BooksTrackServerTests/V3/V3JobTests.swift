@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import BooksTrackContract
 import Foundation
 import HTTPTypes
+import Logging
 import NIOCore
 import NIOFoundationCompat
 import NIOHTTP1

@@ -5,9 +5,22 @@ import Foundation
 
 /// `library show`, `library set`, `library remove`.
 extension LibraryCommand {
-    static let showSpec = CommandSpec(
-        "show", group: .library, summary: "Show one book of your library",
-        positionals: [bookWords], examples: ["library show 9780439023481", "library show 3", "library show hunger games"])
+    /// `library show`.
+    struct Show: LibrarySubcommand {
+        static let configuration = CommandSpec(
+            "show", group: .library, summary: "Show one book of your library",
+            positionals: [bookWords], examples: ["library show 9780439023481", "library show 3", "library show hunger games"])
+
+        var words: [BoundValue]
+
+        init(_ resolved: ResolvedCommand) {
+            words = resolved.values(LibraryCommand.bookWords)
+        }
+
+        func run(library: BookLibrary, in context: isolated any CommandContext) async throws -> CommandOutput? {
+            try await LibraryCommand.show(words, library: library)
+        }
+    }
 
     static let setShelf = OptionSpec("shelf", short: "s", type: .string, valueName: "SHELF",
                                      help: "Move the book to SHELF (to-read, currently-reading, read, or your own)",
@@ -25,18 +38,50 @@ extension LibraryCommand {
                                      help: "Remove a tag (several: separate with commas)", completion: .tag)
     static let setReadCount = OptionSpec("read-count", type: .int(0...10_000), valueName: "N", help: "Times read")
 
-    static let setSpec = CommandSpec(
-        "set", group: .library, summary: "Change your shelf, rating, dates, notes or tags of one book",
-        positionals: [bookWords],
-        options: [setShelf, setRating, setRead, setAdded, setNotes, setReview, setTag, setUntag, setReadCount],
-        examples: ["library set 9780439023481 --shelf read --rating 5 --read 2024-03-02",
-                   "library set 9780439023481 --tag dystopia,favourites --notes \"Reread before the film\""],
-        requirements: [.anyOf(["--shelf", "--rating", "--read", "--added", "--notes", "--review", "--tag", "--untag",
-                               "--read-count"])])
+    /// `library set`.
+    struct Update: LibrarySubcommand {
+        static let configuration = CommandSpec(
+            "set", group: .library, summary: "Change your shelf, rating, dates, notes or tags of one book",
+            positionals: [bookWords],
+            options: [setShelf, setRating, setRead, setAdded, setNotes, setReview, setTag, setUntag, setReadCount],
+            examples: ["library set 9780439023481 --shelf read --rating 5 --read 2024-03-02",
+                       "library set 9780439023481 --tag dystopia,favourites --notes \"Reread before the film\""],
+            requirements: [.anyOf(["--shelf", "--rating", "--read", "--added", "--notes", "--review", "--tag", "--untag",
+                                   "--read-count"])])
 
-    static let removeSpec = CommandSpec(
-        "remove", group: .library, summary: "Remove one book from your library",
-        positionals: [bookWords], examples: ["library remove 9780439023481"])
+        static let changesLibrary = true
+
+        var words: [BoundValue]
+        var change: Change
+
+        init(_ resolved: ResolvedCommand) throws(ShellError) {
+            words = resolved.values(LibraryCommand.bookWords)
+            change = try Change(resolved)
+        }
+
+        func run(library: BookLibrary, in context: isolated any CommandContext) async throws -> CommandOutput? {
+            try await LibraryCommand.set(words, change, library: library)
+        }
+    }
+
+    /// `library remove`.
+    struct Remove: LibrarySubcommand {
+        static let configuration = CommandSpec(
+            "remove", group: .library, summary: "Remove one book from your library",
+            positionals: [bookWords], examples: ["library remove 9780439023481"])
+
+        static let changesLibrary = true
+
+        var words: [BoundValue]
+
+        init(_ resolved: ResolvedCommand) {
+            words = resolved.values(LibraryCommand.bookWords)
+        }
+
+        func run(library: BookLibrary, in context: isolated any CommandContext) async throws -> CommandOutput? {
+            try await LibraryCommand.remove(words, library: library)
+        }
+    }
 
     /// What `library set` changes.
     struct Change: Sendable {

@@ -1,47 +1,96 @@
 import BTSLanguage
+import BTSTerminal
 import BooksTrackContract
 import BooksTrackLibrary
 import Foundation
 
 /// `library shelves`, `library stats`, `library export`, `library import`.
 extension LibraryCommand {
-    static let shelvesSpec = CommandSpec(
-        "shelves", group: .library, summary: "Your shelves and tags with their book counts", examples: ["library shelves"])
+    /// `library shelves`.
+    struct Shelves: LibrarySubcommand {
+        static let configuration = CommandSpec(
+            "shelves", group: .library, summary: "Your shelves and tags with their book counts", examples: ["library shelves"])
 
-    static let statsSpec = CommandSpec(
-        "stats", group: .library,
-        summary: "Charts of your reading: books read per year, books per shelf, your ratings",
-        discussion: """
-            The charts are the table form; like every command's result it is JSON when stdout is not a \
-            terminal. --output csv and ndjson give one row per bar: chart (readPerYear, perShelf, ratings, \
-            totals), label and count.
-            """,
-        examples: ["library stats", "library stats --output json", "library stats --output csv"])
+        init(_ resolved: ResolvedCommand) {}
+
+        func run(library: BookLibrary, in context: isolated any CommandContext) async throws -> CommandOutput? {
+            try await LibraryCommand.shelves(library: library)
+        }
+    }
+
+    /// `library stats`.
+    struct Stats: LibrarySubcommand {
+        static let configuration = CommandSpec(
+            "stats", group: .library,
+            summary: "Charts of your reading: books read per year, books per shelf, your ratings",
+            discussion: """
+                The charts are the table form; like every command's result it is JSON when stdout is not a \
+                terminal. --output csv and ndjson give one row per bar: chart (readPerYear, perShelf, ratings, \
+                totals), label and count.
+                """,
+            examples: ["library stats", "library stats --output json", "library stats --output csv"])
+
+        init(_ resolved: ResolvedCommand) {}
+
+        func run(library: BookLibrary, in context: isolated any CommandContext) async throws -> CommandOutput? {
+            try await LibraryCommand.stats(library: library, width: context.output.terminal.columns)
+        }
+    }
 
     static let exportFile = ArgumentSpec("FILE", "The CSV file to write ('-' for standard output)",
                                          type: .path(extensions: ["csv"]), completion: .filePath(extensions: ["csv"]))
-    static let exportSpec = CommandSpec(
-        "export", group: .library,
-        summary: "Write your library as a Goodreads export CSV (Goodreads and StoryGraph import it)",
-        discussion: """
-            Same header, column order and quoting as Goodreads' own export. An existing FILE is replaced \
-            (a regular file only); the file is private (0600). Cells starting with =, +, - or @ get a \
-            leading ' so a spreadsheet does not run them as formulas.
-            """,
-        positionals: [exportFile], options: [shelfFilter],
-        examples: ["library export my_books.csv", "library export - --shelf read"])
+    /// `library export`.
+    struct Export: LibrarySubcommand {
+        static let configuration = CommandSpec(
+            "export", group: .library,
+            summary: "Write your library as a Goodreads export CSV (Goodreads and StoryGraph import it)",
+            discussion: """
+                Same header, column order and quoting as Goodreads' own export. An existing FILE is replaced \
+                (a regular file only); the file is private (0600). Cells starting with =, +, - or @ get a \
+                leading ' so a spreadsheet does not run them as formulas.
+                """,
+            positionals: [exportFile], options: [shelfFilter],
+            examples: ["library export my_books.csv", "library export - --shelf read"])
+
+        var file: BoundValue?
+        var shelf: String?
+
+        init(_ resolved: ResolvedCommand) {
+            file = resolved.values(LibraryCommand.exportFile).first
+            shelf = resolved.string(LibraryCommand.shelfFilter)
+        }
+
+        func run(library: BookLibrary, in context: isolated any CommandContext) async throws -> CommandOutput? {
+            try await LibraryCommand.export(file, shelf: shelf, library: library, in: context)
+        }
+    }
 
     static let importFile = ArgumentSpec("FILE", "A Goodreads or StoryGraph export CSV",
                                          type: .path(extensions: ["csv"]), completion: .filePath(extensions: ["csv"]))
-    static let importSpec = CommandSpec(
-        "import", group: .library,
-        summary: "Add a Goodreads or StoryGraph export to your library offline (no server, no catalog data)",
-        discussion: """
-            Reads the file here, without the server: the books come in with the file's own data and your \
-            shelves, ratings, dates, review and tags. 'import FILE --watch' does the same and adds the \
-            catalog's data. Importing the same file again adds nothing.
-            """,
-        positionals: [importFile], examples: ["library import goodreads_library_export.csv"])
+    /// `library import`.
+    struct Import: LibrarySubcommand {
+        static let configuration = CommandSpec(
+            "import", group: .library,
+            summary: "Add a Goodreads or StoryGraph export to your library offline (no server, no catalog data)",
+            discussion: """
+                Reads the file here, without the server: the books come in with the file's own data and your \
+                shelves, ratings, dates, review and tags. 'import FILE --watch' does the same and adds the \
+                catalog's data. Importing the same file again adds nothing.
+                """,
+            positionals: [importFile], examples: ["library import goodreads_library_export.csv"])
+
+        static let changesLibrary = true
+
+        var file: BoundValue?
+
+        init(_ resolved: ResolvedCommand) {
+            file = resolved.values(LibraryCommand.importFile).first
+        }
+
+        func run(library: BookLibrary, in context: isolated any CommandContext) async throws -> CommandOutput? {
+            try await LibraryCommand.importFile(file, library: library, in: context)
+        }
+    }
 
     static func shelves(library: BookLibrary) async throws -> CommandOutput {
         let shelves = try await library.shelves()

@@ -17,29 +17,62 @@ extension LibraryCommand {
                                        valueName: "KEY",
                                        help: "Order by added (default), read, title, author, rating or year")
     static let reverseOption = OptionSpec("reverse", type: .flag, help: "Reverse the order")
-    static let limitOption = OptionSpec("limit", short: "n", type: .int(1...100_000),
-                                        help: "At most N books (default: all for list, 50 for search)")
     static let queryWords = ArgumentSpec("TEXT", "Words to find in titles, authors, series, notes and tags",
                                          variadic: true, completion: .title)
 
     static let filterOptions = [shelfFilter, authorFilter, ratingFilter, yearReadFilter, tagFilter]
 
-    static let listSpec = CommandSpec(
-        "list", group: .library, summary: "List your books, filtered and sorted",
-        options: filterOptions + [sortOption, reverseOption, limitOption],
-        examples: ["library list", "library list --shelf read --year-read 2019 --sort rating",
-                   "library list --author collins --rating 4+"])
+    /// `library list`.
+    struct List: LibrarySubcommand {
+        static let configuration = CommandSpec(
+            "list", group: .library, summary: "List your books, filtered and sorted",
+            options: filterOptions + [sortOption, reverseOption, limit],
+            examples: ["library list", "library list --shelf read --year-read 2019 --sort rating",
+                       "library list --author collins --rating 4+"])
 
-    static let searchSpec = CommandSpec(
-        "search", group: .library, summary: "Full-text search of your library (offline), best match first",
-        positionals: [queryWords], options: filterOptions + [limitOption],
-        examples: ["library search hunger games", "library search dystopia --shelf read"])
+        static let limit = OptionSpec("limit", short: "n", type: .int(1...100_000), help: "At most N books (default: all)")
 
-    /// Filters, order and limit of `list`/`search`.
+        var options: ListOptions
+        var limit: Int?
+
+        init(_ resolved: ResolvedCommand) throws(ShellError) {
+            options = try ListOptions(resolved)
+            limit = resolved.int(Self.limit)
+        }
+
+        func run(library: BookLibrary, in context: isolated any CommandContext) async throws -> CommandOutput? {
+            try await LibraryCommand.list(options, limit: limit, library: library)
+        }
+    }
+
+    /// `library search`.
+    struct Search: LibrarySubcommand {
+        static let configuration = CommandSpec(
+            "search", group: .library, summary: "Full-text search of your library (offline), best match first",
+            positionals: [queryWords], options: filterOptions + [limit.spec],
+            examples: ["library search hunger games", "library search dystopia --shelf read"])
+
+        static let limit = IntOption("limit", short: "n", range: 1...100_000, default: 50, help: "At most N books")
+
+        var query: String
+        var options: ListOptions
+        var limit: Int
+
+        init(_ resolved: ResolvedCommand) throws(ShellError) {
+            query = resolved.strings(LibraryCommand.queryWords).joined(separator: " ")
+            options = try ListOptions(resolved)
+            limit = resolved[Self.limit]
+        }
+
+        func run(library: BookLibrary, in context: isolated any CommandContext) async throws -> CommandOutput? {
+            try await LibraryCommand.search(query, options, limit: limit, library: library)
+        }
+    }
+
+    /// Filters and order of `list`/`search`.
     struct ListOptions: Sendable {
         var filter = LibraryFilter()
         var sort = LibrarySort.newestFirst
-        var limit: Int?
         /// `--shelf` as typed and where, checked against the library's shelves when the command runs.
         var shelf: (text: String, range: SourceRange?)?
 
@@ -62,7 +95,6 @@ extension LibraryCommand {
                 sort = LibrarySort(key)
             }
             if resolved.flag(LibraryCommand.reverseOption) { sort.descending.toggle() }
-            limit = resolved.int(LibraryCommand.limitOption)
         }
 
         /// The filter, its `--shelf` checked: a name a typo away from a shelf is a usage error naming it.
@@ -82,22 +114,22 @@ extension LibraryCommand {
         }
     }
 
-    static func list(_ options: ListOptions, library: BookLibrary) async throws -> CommandOutput {
+    static func list(_ options: ListOptions, limit: Int?, library: BookLibrary) async throws -> CommandOutput {
         let filter = try await options.checkedFilter(library: library)
         let total = try await library.count(filter)
-        let found = try await library.list(filter, sort: options.sort, limit: options.limit)
+        let found = try await library.list(filter, sort: options.sort, limit: limit)
         let empty = filter == LibraryFilter()
             ? "Your library is empty. 'save' keeps the books of a search; 'import FILE --watch' adds an export's books."
             : "No books in your library match."
         return books(found, total: total, empty: empty)
     }
 
-    static func search(_ query: String, _ options: ListOptions, library: BookLibrary) async throws -> CommandOutput {
+    static func search(_ query: String, _ options: ListOptions, limit: Int, library: BookLibrary) async throws -> CommandOutput {
         let checked = try await options.checkedFilter(library: library)
         var filter = checked
         filter.text = query
         let total = try await library.count(filter)
-        let found = try await library.search(query, filter: checked, limit: options.limit ?? 50)
+        let found = try await library.search(query, filter: checked, limit: limit)
         return books(found, total: total, empty: "No books in your library match '\(query)'.")
     }
 }

@@ -6,8 +6,8 @@ import Foundation
 
 /// `library list|search|show|set|remove|shelves|stats|export|import`: the user's own library,
 /// a SQLite file at `$XDG_DATA_HOME/bts/library.sqlite`. Every subcommand works offline: none
-/// opens a backend. Each subcommand's spec and run live in `LibraryCommand+<Sub>.swift`.
-struct LibraryCommand: ShellCommand {
+/// opens a backend. Each subcommand is a type (``LibrarySubcommand``) in `LibraryCommand+<Concern>.swift`.
+struct LibraryCommand: CommandFamily {
     static let configuration = CommandSpec(
         "library", group: .library,
         summary: "Your library: the books you saved or imported, kept offline",
@@ -17,68 +17,11 @@ struct LibraryCommand: ShellCommand {
             when they have none), each with your shelf, rating, dates, notes and tags. 'save' adds the books of \
             the last result; 'import FILE --watch' adds an import's books. No library command needs a server.
             """,
-        subcommands: [listSpec, searchSpec, showSpec, setSpec, removeSpec, shelvesSpec, statsSpec, exportSpec, importSpec],
         examples: ["library list --shelf read --sort rating", "library show 9780439023481", "library stats"])
 
-    enum Action: Sendable {
-        case list(ListOptions)
-        case search(query: String, options: ListOptions)
-        case show([BoundValue])
-        case set([BoundValue], Change)
-        case remove([BoundValue])
-        case shelves
-        case stats
-        case export(BoundValue?, shelf: String?)
-        case importFile(BoundValue?)
-    }
-
-    var action: Action
-
-    init(_ resolved: ResolvedCommand) throws(ShellError) {
-        // The subcommands' names are read from their specs (a misspelt one does not compile), and
-        // only `library list` lists.
-        switch resolved.path.dropFirst().first {
-        case Self.searchSpec.name?:
-            action = .search(query: resolved.strings(Self.queryWords).joined(separator: " "),
-                             options: try ListOptions(resolved))
-        case Self.showSpec.name?: action = .show(resolved.values(Self.bookWords))
-        case Self.setSpec.name?: action = .set(resolved.values(Self.bookWords), try Change(resolved))
-        case Self.removeSpec.name?: action = .remove(resolved.values(Self.bookWords))
-        case Self.shelvesSpec.name?: action = .shelves
-        case Self.statsSpec.name?: action = .stats
-        case Self.exportSpec.name?:
-            action = .export(resolved.values(Self.exportFile).first, shelf: resolved.string(Self.shelfFilter))
-        case Self.importSpec.name?: action = .importFile(resolved.values(Self.importFile).first)
-        case Self.listSpec.name?: action = .list(try ListOptions(resolved))
-        case let other:
-            throw ShellError(.usage, "'library \(other ?? "")': not a library subcommand", code: .usage)
-        }
-    }
-
-    func run(in context: isolated any CommandContext) async throws -> CommandOutput? {
-        let library = try context.library()
-        do {
-            switch action {
-            case .list(let options): return try await Self.list(options, library: library)
-            case .search(let query, let options): return try await Self.search(query, options, library: library)
-            case .show(let words): return try await Self.show(words, library: library)
-            case .set(let words, let change):
-                defer { context.libraryChanged() }
-                return try await Self.set(words, change, library: library)
-            case .remove(let words):
-                defer { context.libraryChanged() }
-                return try await Self.remove(words, library: library)
-            case .shelves: return try await Self.shelves(library: library)
-            case .stats: return try await Self.stats(library: library, width: context.output.terminal.columns)
-            case .export(let file, let shelf): return try await Self.export(file, shelf: shelf, library: library, in: context)
-            case .importFile(let file):
-                defer { context.libraryChanged() }
-                return try await Self.importFile(file, library: library, in: context)
-            }
-        } catch let error as LibraryError {
-            throw ShellError(error)
-        }
-    }
+    static let subcommands: [any ShellCommand.Type] = [
+        List.self, Search.self, Show.self, Update.self, Remove.self, Shelves.self, Stats.self, Export.self, Import.self,
+    ]
 
     // MARK: Shared arguments
 
@@ -151,6 +94,28 @@ struct LibraryCommand: ShellCommand {
             ? "(\(total) book\(total == 1 ? "" : "s"))" : "(\(books.count) of \(total) books)"
         return CommandOutput(value: value, view: .table(columns: bookColumns, rowsKey: "books",
                                                          footer: books.isEmpty ? nil : footer, empty: empty))
+    }
+}
+
+/// A subcommand of `library`: it runs against the opened library, and a library failure is
+/// reported as a ``ShellError``.
+protocol LibrarySubcommand: ShellCommand {
+    /// Whether it changes the library (completion then reloads its shelves, ISBNs and titles).
+    static var changesLibrary: Bool { get }
+    func run(library: BookLibrary, in context: isolated any CommandContext) async throws -> CommandOutput?
+}
+
+extension LibrarySubcommand {
+    static var changesLibrary: Bool { false }
+
+    func run(in context: isolated any CommandContext) async throws -> CommandOutput? {
+        let library = try context.library()
+        defer { if Self.changesLibrary { context.libraryChanged() } }
+        do {
+            return try await run(library: library, in: context)
+        } catch let error as LibraryError {
+            throw ShellError(error)
+        }
     }
 }
 

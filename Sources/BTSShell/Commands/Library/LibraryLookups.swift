@@ -23,26 +23,43 @@ enum LibraryLookups {
         case text(String)
         case author(String)
         case advanced(title: String?, author: String?)
+
+        /// The `kind` of the answer, as the server names its searches.
+        var kind: String {
+            switch self {
+            case .isbn: return "isbn"
+            case .text: return "title"
+            case .author: return "author"
+            case .advanced: return "advanced"
+            }
+        }
+
+        /// The `query` of the answer.
+        var text: String {
+            switch self {
+            case .isbn(let text), .text(let text), .author(let text): return text
+            case .advanced(let title, let author): return [title, author.map { "by \($0)" }].compactMap { $0 }.joined(separator: " ")
+            }
+        }
     }
 
     /// A search answered from the library, shaped like the server's (`{query, kind, totalCount,
     /// count, results, answeredBy}`), with one line on stderr saying so; nil when the library has
     /// nothing for it (the caller then reports the network error).
-    static func search(_ query: Query, kind: String, shownAs text: String, limit: Int?,
-                       in context: isolated any CommandContext) async -> CommandOutput? {
+    static func search(_ query: Query, limit: Int, in context: isolated any CommandContext) async -> CommandOutput? {
         guard context.settings.answersOffline, let library = try? context.library() else { return nil }
         var books: [LibraryBook] = []
         switch query {
         case .isbn(let isbn):
             if case .one(let book)? = try? await library.find(isbn) { books = [book] }
         case .text(let words):
-            books = (try? await library.search(words, limit: limit ?? 20)) ?? []
+            books = (try? await library.search(words, limit: limit)) ?? []
         case .author(let name):
-            books = (try? await library.list(LibraryFilter(author: name), sort: LibrarySort(.title), limit: limit ?? 20)) ?? []
+            books = (try? await library.list(LibraryFilter(author: name), sort: LibrarySort(.title), limit: limit)) ?? []
         case .advanced(let title, let author):
             var filter = LibraryFilter(author: author)
             filter.text = title
-            books = (try? await library.list(filter, sort: .relevance, limit: limit ?? 20)) ?? []
+            books = (try? await library.list(filter, sort: .relevance, limit: limit)) ?? []
         }
         guard !books.isEmpty else { return nil }
         context.output.warn("\(unreachable(context)): answered from your library (\(books.count) book\(books.count == 1 ? "" : "s"))")
@@ -56,7 +73,7 @@ enum LibraryLookups {
             ])
         }
         let value = JSONValue.record([
-            ("query", text.json), ("kind", kind.json), ("totalCount", rows.count.json), ("count", rows.count.json),
+            ("query", query.text.json), ("kind", query.kind.json), ("totalCount", rows.count.json), ("count", rows.count.json),
             ("results", .array(rows)), ("answeredBy", "library".json),
         ])
         return CommandOutput(value: value, view: .table(

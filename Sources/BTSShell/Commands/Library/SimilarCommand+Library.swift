@@ -6,6 +6,8 @@ import BooksTrackLibrary
 extension SimilarCommand {
     /// At most this many of the library's books are asked about (each is one `similar` request).
     static let librarySeeds = 10
+    /// What its calls' spinner and budget note say.
+    static let libraryLabel = "similar --library"
 
     static func fromLibrary(shelf: String?, limit: Int, in context: isolated any CommandContext) async throws -> CommandOutput {
         let library = try context.library()
@@ -24,14 +26,14 @@ extension SimilarCommand {
             throw ShellError(.failure, "your \(where_) has no books with an ISBN to start from ('save' or 'import' adds some)",
                              code: .notFound)
         }
-        try await BudgetAdmission.announce(seeds.count, of: budget, command: "similar --library", in: context)
+        try await BudgetAdmission.announce(seeds.count, of: budget, command: libraryLabel, in: context)
         var scores: [String: (item: SimilarResults.Item, score: Double, because: String)] = [:]
         var asked = 0
         for seed in seeds {
             guard let isbn = seed.isbn13 else { continue }
             let response: APIResponse<SimilarResults>
             do {
-                response = try await context.call(budget: budget, gate: gate, command: "similar --library") { api in
+                response = try await context.call(as: context.callPolicy.labelled(Self.libraryLabel)) { api in
                     try await api.similar(isbn: isbn, limit: 20)
                 }
             } catch let error as BooksTrackError where error.code == .notFound {

@@ -25,6 +25,11 @@ struct AliasCommand: ShellCommand {
         examples: ["alias hg search 9780439023481", "alias top 'search title $1 --limit ${2:-3}'", "alias"],
         takesRawArguments: true)
 
+    /// The name `command` defines when it is an `alias NAME …` (the lines after it may call it).
+    static func definedName(by command: Command) -> String? {
+        command.nameText == name ? command.arguments.first?.word.literalText : nil
+    }
+
     /// The text is kept as written.
     static let interpolatesArguments = false
 

@@ -4,11 +4,8 @@ import BooksTrackContract
 import Foundation
 
 /// `cache show|entries|clear`: the on-disk response cache of the session's backend. No subcommand
-/// opens the backend (they work offline).
-struct CacheCommand: ShellCommand {
-    static let limit = CommandSpec.limit(1...10_000, default: 50)
-    static let all = OptionSpec("all", type: .flag, help: "Clear the cache of every backend, not only this one")
-
+/// opens the backend (they work offline). Each subcommand is a type of its own.
+struct CacheCommand: CommandFamily {
     static let configuration = CommandSpec(
         "cache", group: .meta,
         summary: "Show or clear the response cache of this backend",
@@ -20,42 +17,24 @@ struct CacheCommand: ShellCommand {
             reached ('set offline never' to fail instead). --no-cache makes one command ask the server. \
             The embedded backend's answers are not cached.
             """,
-        subcommands: [
-            CommandSpec("show", group: .meta, summary: "Show the cache's file, size and entry count",
-                        examples: ["cache show"]),
-            CommandSpec("entries", group: .meta, summary: "List the cached answers, most recently used first",
-                        options: [limit], examples: ["cache entries --limit 10"]),
-            CommandSpec("clear", group: .meta, summary: "Remove the cached answers", options: [all],
-                        examples: ["cache clear", "cache clear --all"]),
-        ],
         examples: ["cache show", "cache entries", "cache clear"])
 
-    enum Action: Sendable {
-        case show
-        case entries(limit: Int)
-        case clear(all: Bool)
-    }
+    static let subcommands: [any ShellCommand.Type] = [Show.self, Entries.self, Clear.self]
 
-    var action: Action
+    /// `cache show`.
+    struct Show: ShellCommand {
+        static let configuration = CommandSpec("show", group: .meta, summary: "Show the cache's file, size and entry count",
+                                               examples: ["cache show"])
 
-    init(_ resolved: ResolvedCommand) {
-        switch resolved.path.dropFirst().first {
-        case "entries": action = .entries(limit: resolved.int(Self.limit) ?? 50)
-        case "clear": action = .clear(all: resolved.flag(Self.all))
-        default: action = .show
-        }
-    }
+        init(_ resolved: ResolvedCommand) {}
 
-    func run(in context: isolated any CommandContext) async throws -> CommandOutput? {
-        let (backend, directory, found) = try context.responseCache()
-        let now = Date()
-        switch action {
-        case .show:
+        func run(in context: isolated any CommandContext) async throws -> CommandOutput? {
+            let (backend, _, found) = try context.responseCache()
             guard let cache = found else {
                 let value = JSONValue.record([("backend", backend.json), ("cached", .bool(false))])
                 return CommandOutput(value: value, view: .text("The \(backend)'s answers are not cached.\n"))
             }
-            let summary = cache.summary(now: now)
+            let summary = cache.summary(now: Date())
             let value = JSONValue.record([
                 ("backend", backend.json), ("cached", .bool(true)), ("file", cache.fileURL.path.json),
                 ("entries", summary.entries.json), ("fresh", summary.fresh.json), ("bytes", summary.bytes.json),
@@ -63,7 +42,26 @@ struct CacheCommand: ShellCommand {
             ])
             let fields = ["backend", "file", "entries", "fresh", "bytes", "fileBytes", "maxBytes"].map { RecordField($0) }
             return CommandOutput(value: value, view: .record(fields: fields))
-        case .entries(let limit):
+        }
+    }
+
+    /// `cache entries [--limit N]`.
+    struct Entries: ShellCommand {
+        static let limit = CommandSpec.limit(1...10_000, default: 50)
+
+        static let configuration = CommandSpec("entries", group: .meta,
+                                               summary: "List the cached answers, most recently used first",
+                                               options: [limit.spec], examples: ["cache entries --limit 10"])
+
+        var limit: Int
+
+        init(_ resolved: ResolvedCommand) {
+            limit = resolved[Self.limit]
+        }
+
+        func run(in context: isolated any CommandContext) async throws -> CommandOutput? {
+            let (backend, _, found) = try context.responseCache()
+            let now = Date()
             let rows = (found?.entries(limit: limit) ?? []).map { entry -> JSONValue in
                 .record([
                     ("key", entry.key.json), ("status", entry.status.json),
@@ -80,7 +78,24 @@ struct CacheCommand: ShellCommand {
             return CommandOutput(value: value, view: .table(
                 columns: columns, rowsKey: "entries", footer: nil,
                 empty: found == nil ? "(the \(backend)'s answers are not cached)" : "(no cached answers)"))
-        case .clear(let all):
+        }
+    }
+
+    /// `cache clear [--all]`.
+    struct Clear: ShellCommand {
+        static let all = OptionSpec("all", type: .flag, help: "Clear the cache of every backend, not only this one")
+
+        static let configuration = CommandSpec("clear", group: .meta, summary: "Remove the cached answers", options: [all],
+                                               examples: ["cache clear", "cache clear --all"])
+
+        var all: Bool
+
+        init(_ resolved: ResolvedCommand) {
+            all = resolved.flag(Self.all)
+        }
+
+        func run(in context: isolated any CommandContext) async throws -> CommandOutput? {
+            let (backend, directory, found) = try context.responseCache()
             var removed = all ? 0 : found?.clear() ?? 0
             var files = 0
             if all {

@@ -27,7 +27,7 @@ struct CancelCommand: JobCommand {
             throw ShellError(.failure, "cannot cancel job \(id): its token is known only to the session that started it",
                              code: .unauthorized)
         }
-        let response = try await context.call(budget: Self.budget, gate: Self.gate, command: Self.name) { api in
+        let response = try await context.call { api in
             try await api.cancelJob(id, token: token, pipeline: record?.pipeline)
         }
         let cancel = response.value

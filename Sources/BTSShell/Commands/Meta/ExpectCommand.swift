@@ -21,6 +21,11 @@ struct ExpectCommand: ShellCommand {
                    "expect ${_.results[0].isbn} matches '^97[89]'"],
         takesRawArguments: true)
 
+    /// A malformed condition is a usage error before the script runs.
+    static func problem(in command: Command) -> String? {
+        shapeProblem(command.arguments.map(\.word), what: name)
+    }
+
     /// Reads variables itself: structured values, and a missing path is exit 4, not 2.
     static let interpolatesArguments = false
 

@@ -27,7 +27,7 @@ struct JobsCommand: ShellCommand {
         let unfinished = context.jobs.all.filter { !SessionJobs.isFinal($0.status) }.suffix(Self.refreshLimit)
         for job in unfinished {
             do {
-                let response = try await context.call(budget: Self.budget, gate: nil, command: Self.name) { api in
+                let response = try await context.call { api in
                     try await api.jobStatus(job.id)
                 }
                 let status = response.value

@@ -17,7 +17,7 @@ struct ResultsCommand: JobCommand {
     func run(in context: isolated any CommandContext) async throws -> CommandOutput? {
         let (id, record) = try context.findJob(job)
         let pipeline = record?.pipeline ?? .csvImport
-        let response = try await context.call(budget: Self.budget, gate: Self.gate, command: Self.name) { api in
+        let response = try await context.call { api in
             try await api.jobResults(id, pipeline: pipeline)
         }
         return try await .savedJobResults(response.value, jobID: id, record: record, in: context)

@@ -6,8 +6,9 @@ struct SetCommand: ShellCommand {
     /// Changes the session only: no timing line after it (`timing` still shows the last real command).
     static let isMeasured = false
 
-    static let nameArgument = ArgumentSpec("NAME", "A setting or variable name", optional: true, completion: .setting)
-    static let valueArgument = ArgumentSpec("VALUE", "The new value", optional: true, completion: .none)
+    static let nameArgument = ArgumentSpec("NAME", "A setting or variable name", type: .settingName, optional: true)
+    /// Checked against the setting NAME names (``ValueType/settingName``); TAB offers its values.
+    static let valueArgument = ArgumentSpec("VALUE", "The new value", optional: true, completion: .settingValue)
 
     static let configuration = CommandSpec(
         "set", group: .meta,

@@ -16,7 +16,7 @@ struct StatusCommand: JobCommand {
 
     func run(in context: isolated any CommandContext) async throws -> CommandOutput? {
         let (id, record) = try context.findJob(job)
-        let response = try await context.call(budget: Self.budget, gate: Self.gate, command: Self.name) { api in
+        let response = try await context.call { api in
             try await api.jobStatus(id, pipeline: record?.pipeline)
         }
         let status = response.value

@@ -59,7 +59,7 @@ struct EnrichCommand: ShellCommand {
         if !isBatch {
             let isbn = try ISBN.validated(words[0].text ?? "", range: words[0].word.range)
             let provider = self.provider == .auto ? nil : self.provider
-            let response = try await context.call(budget: Self.budget, gate: nil, command: Self.name) { api in
+            let response = try await context.call { api in
                 try await api.enrich(isbn: isbn.value, provider: provider)
             }
             return await .savedEnrichment(response.value, in: context)
@@ -75,7 +75,7 @@ struct EnrichCommand: ShellCommand {
         }
         let jobID = UUID().uuidString.lowercased()
         let books = isbns.map { BatchBook(title: "", isbn: $0) }
-        let response = try await context.call(budget: Self.batchBudget, gate: Self.gate, command: Self.name) { api in
+        let response = try await context.call(as: context.callPolicy.spending(Self.batchBudget).gated(Self.gate)) { api in
             try await api.batchEnrich(books: books, jobID: jobID)
         }
         let accepted = response.value

@@ -36,7 +36,7 @@ struct ImportCommand: ShellCommand {
         let path = file?.text ?? ""
         let url = context.resolvePath(path)
         try CSVPreflight.check(url, shownAs: path, range: file?.word.range, columns: true)
-        let response = try await context.call(budget: Self.budget, gate: Self.gate, command: Self.name) { api in
+        let response = try await context.call { api in
             try await api.importCSV(fileAt: url)
         }
         let accepted = response.value

@@ -4,7 +4,10 @@ import BooksTrackContract
 
 /// A page of a title or author search, as `more` continues it.
 struct SearchPage: Sendable, Hashable {
-    var kind: String
+    /// Which search it continues (a result's `kind`).
+    enum Kind: String, Sendable, Hashable { case title, author }
+
+    var kind: Kind
     var query: String
     var limit: Int
     var offset: Int
@@ -40,8 +43,12 @@ struct MoreCommand: ShellCommand {
         guard last.count > 0, next < last.total else {
             throw ShellError(.failure, "no more results for '\(last.query)': all \(last.total) shown", code: .noMoreResults)
         }
-        let form: SearchCommand.Form = last.kind == "author" ? .author(last.query, label: "more") : .title(last.query)
-        return try await SearchCommand(form: form, limit: limit ?? last.limit, skip: next).run(in: context)
+        let request: SearchRequest
+        switch last.kind {
+        case .title: request = .title(last.query)
+        case .author: request = .author(last.query)
+        }
+        return try await SearchRun(request, limit: limit ?? last.limit, skip: next).run(in: context)
     }
 }
 

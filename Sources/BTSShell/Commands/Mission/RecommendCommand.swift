@@ -21,23 +21,24 @@ struct RecommendCommand: ShellCommand {
             (strategy weekly_fallback). Never a book already in your library; higher ratings weigh more, \
             ratings of 1-2 push away; each pick says why ("shelved fantasy and magic, like The Hobbit you rated 5").
             """,
-        options: [limit, library],
+        options: [limit.spec, library],
         examples: ["recommend", "recommend --limit 3", "recommend --library --limit 5"])
 
     static let gate: CommandGate? = CommandGate(.weeklyRecommendations, scope: "weekly")
 
-    var limit: Int?
+    var limit: Int
     var forLibrary: Bool
 
     init(_ resolved: ResolvedCommand) {
-        limit = resolved.int(Self.limit)
+        limit = resolved[Self.limit]
         forLibrary = resolved.flag(Self.library)
     }
 
     func run(in context: isolated any CommandContext) async throws -> CommandOutput? {
-        if forLibrary { return try await Self.forLibrary(limit: limit ?? 10, in: context) }
+        if forLibrary { return try await Self.forLibrary(limit: limit, in: context) }
         let limit = self.limit
-        let response = try await context.call(budget: Self.budget, gate: Self.gate, command: Self.name) { api in
+        // The gate covers the weekly picks only (`--library` is computed here).
+        let response = try await context.call(as: context.callPolicy.gated(Self.gate)) { api in
             try await api.weeklyRecommendations(limit: limit)
         }
         var output = CommandOutput.recommendations(response.value)

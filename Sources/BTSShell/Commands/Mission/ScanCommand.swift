@@ -60,7 +60,7 @@ struct ScanCommand: ShellCommand {
         } catch {
             throw ShellError(.usage, error.message, range: range, code: error.code)
         }
-        let response = try await context.call(budget: Self.budget, gate: Self.gate, command: Self.name) { api in
+        let response = try await context.call { api in
             try await api.scan(photos: urls)
         }
         let accepted = response.value
@@ -74,7 +74,7 @@ struct ScanCommand: ShellCommand {
         }
         let followed = try await WatchCommand.follow(record.id, record: record, in: context)
         guard save else { return followed }
-        let results = try await context.call(budget: .jobs, gate: nil, command: Self.name) { api in
+        let results = try await context.call(as: context.callPolicy.spending(.jobs).gated(nil)) { api in
             try await api.jobResults(record.id, pipeline: .bookshelfScan)
         }
         guard case .scan(let books) = results.value else { return followed }

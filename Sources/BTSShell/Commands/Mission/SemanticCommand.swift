@@ -22,23 +22,23 @@ struct SemanticCommand: ShellCommand {
             (documented 5 per minute); `limits` shows what is left.
             """,
         positionals: [query],
-        options: [limit],
+        options: [limit.spec],
         examples: ["semantic books about a desert planet and its politics", "semantic cozy mystery --limit 5"])
 
     static let gate: CommandGate? = CommandGate(.semanticSearch)
     static let budget: RateLimitClass? = .semantic
 
     var query: String
-    var limit: Int?
+    var limit: Int
 
     init(_ resolved: ResolvedCommand) {
         query = resolved.strings(Self.query).joined(separator: " ")
-        limit = resolved.int(Self.limit)
+        limit = resolved[Self.limit]
     }
 
     func run(in context: isolated any CommandContext) async throws -> CommandOutput? {
         let (query, limit) = (self.query, self.limit)
-        let response = try await context.call(budget: Self.budget, gate: Self.gate, command: Self.name) { api in
+        let response = try await context.call { api in
             try await api.semantic(query, limit: limit)
         }
         let api = try await context.backend().api

@@ -24,7 +24,7 @@ struct SimilarCommand: ShellCommand {
             sources, and books you already have are left out.
             """,
         positionals: [isbnArgument],
-        options: [limit, library, shelf],
+        options: [limit.spec, library, shelf],
         examples: ["similar 9780439023481", "similar ${_.results[0].isbn} --limit 5", "similar --library --shelf read"],
         requirements: [.anyOf(["ISBN", "--library", "--shelf"]), .exclusive(["ISBN", "--library"]),
                        .exclusive(["ISBN", "--shelf"])])
@@ -33,28 +33,28 @@ struct SimilarCommand: ShellCommand {
     static let budget: RateLimitClass? = .similar
 
     var words: [BoundValue]
-    var limit: Int?
+    var limit: Int
     var fromLibrary: Bool
     var shelf: String?
 
     init(_ resolved: ResolvedCommand) {
         words = resolved.values(Self.isbnArgument)
-        limit = resolved.int(Self.limit)
+        limit = resolved[Self.limit]
         shelf = resolved.string(Self.shelf)
         fromLibrary = resolved.flag(Self.library) || shelf != nil
     }
 
     func run(in context: isolated any CommandContext) async throws -> CommandOutput? {
-        if fromLibrary { return try await Self.fromLibrary(shelf: shelf, limit: limit ?? 10, in: context) }
+        if fromLibrary { return try await Self.fromLibrary(shelf: shelf, limit: limit, in: context) }
         let isbn = try ISBN.validated(words.first?.text ?? "", range: BoundValue.range(of: words))
         let limit = self.limit
         let response: APIResponse<SimilarResults>
         do {
-            response = try await context.call(budget: Self.budget, gate: Self.gate, command: Self.name) { api in
+            response = try await context.call { api in
                 try await api.similar(isbn: isbn.value, limit: limit)
             }
         } catch let error where LibraryLookups.isUnreachable(error) {
-            if let answer = await LibraryLookups.similar(to: isbn.value, limit: limit ?? 10, in: context) { return answer }
+            if let answer = await LibraryLookups.similar(to: isbn.value, limit: limit, in: context) { return answer }
             throw error
         }
         return await CommandOutput.similar(response.value, source: isbn.value).markingHeld(in: context)

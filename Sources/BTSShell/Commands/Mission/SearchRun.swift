@@ -1,0 +1,98 @@
+import BTSLanguage
+import BooksTrackClient
+import BooksTrackContract
+
+/// What a search asks: one ISBN, title words, an author, or title and author together.
+enum SearchRequest: Sendable {
+    case isbn([BoundValue])
+    case title(String)
+    case author(String)
+    case advanced(title: String?, author: String?)
+}
+
+/// One search as it runs, for every form of `search` and for `more`: the request, the page size
+/// and the results skipped, and what the library is asked when the server cannot be reached.
+struct SearchRun: Sendable {
+    var request: SearchRequest
+    var limit: Int
+    /// Results to skip (`--offset`, or `--page` × `--limit`).
+    var skip: Int
+    /// What the library is asked when the server is unreachable.
+    var offline: LibraryLookups.Query
+
+    init(_ request: SearchRequest, limit: Int, skip: Int) {
+        self.request = request
+        self.limit = limit
+        self.skip = skip
+        switch request {
+        case .isbn(let words): offline = .isbn(words.compactMap(\.text).joined(separator: " "))
+        case .title(let query): offline = .text(query)
+        case .author(let name): offline = .author(name)
+        case .advanced(let title, let author): offline = .advanced(title: title, author: author)
+        }
+    }
+
+    /// The request with `--limit` and `--offset`/`--page` as resolved (the limit's default from its declaration).
+    init(_ request: SearchRequest, resolved: ResolvedCommand, limit option: IntOption) {
+        let limit = resolved[option]
+        let page = resolved.bound(SearchCommand.page) != nil ? resolved.int(SearchCommand.page) : nil
+        let offset = resolved.bound(SearchCommand.offset) != nil ? resolved.int(SearchCommand.offset) : nil
+        self.init(request, limit: limit, skip: page.map { ($0 - 1) * limit } ?? offset ?? 0)
+    }
+
+    /// `search title ""`, `search $unset`: which query is blank.
+    static func empty(_ what: String) -> ShellError {
+        ShellError(.usage, "the \(what) to search for is empty", code: .missingParameter)
+    }
+
+    func run(in context: isolated any CommandContext) async throws -> CommandOutput? {
+        do {
+            return try await runOnline(in: context)
+        } catch let error where LibraryLookups.isUnreachable(error) {
+            // Books already in the library are answered from it, saying so.
+            if let answer = await LibraryLookups.search(offline, limit: limit, in: context) { return answer }
+            throw error
+        }
+    }
+
+    func runOnline(in context: isolated any CommandContext) async throws -> CommandOutput? {
+        let (limit, skip) = (self.limit, self.skip)
+        switch request {
+        case .isbn(let words):
+            let text = words.compactMap(\.text).joined(separator: " ")
+            let isbn = try ISBN.validated(text, range: BoundValue.range(of: words))
+            let response = try await context.call { api in try await api.searchISBN(isbn.value) }
+            // The one rule for "nothing found" (README, Exit codes): a command naming one book fails
+            // with exit 1 when the server does not know it, as `similar` and `enrich` do; searches
+            // that match nothing succeed with an empty list.
+            guard !response.value.items.isEmpty else {
+                throw ShellError(.failure, "No book with ISBN \(isbn.value) in the catalog.",
+                                 range: BoundValue.range(of: words), code: .notFound)
+            }
+            return .search(response.value, query: isbn.value, kind: "isbn")
+        case .title(let query):
+            let response = try await context.call { api in try await api.searchTitle(query, limit: limit, offset: skip) }
+            return remember(.search(response.value, query: query, kind: "title", offset: skip, offersMore: context.atPrompt),
+                            in: context)
+        case .author(let name):
+            let response = try await context.call { api in try await api.searchAuthor(name, limit: limit, offset: skip) }
+            return remember(.search(response.value, query: name, kind: "author", offset: skip, offersMore: context.atPrompt),
+                            in: context)
+        case .advanced(let title, let author):
+            let response = try await context.call { api in
+                try await api.searchAdvanced(title: title, author: author, limit: limit)
+            }
+            let query = [title, author.map { "by \($0)" }].compactMap { $0 }.joined(separator: " ")
+            return .search(response.value, query: query, kind: "advanced")
+        }
+    }
+
+    /// Keeps a title or author search for `more`.
+    private func remember(_ output: CommandOutput, in context: isolated any CommandContext) -> CommandOutput {
+        guard let query = output.value["query"]?.stringValue,
+              let kind = output.value["kind"]?.stringValue.flatMap(SearchPage.Kind.init(rawValue:)),
+              let count = output.value["count"]?.intValue, let total = output.value["totalCount"]?.intValue else { return output }
+        context.lastSearch = SearchPage(kind: kind, query: query, limit: limit, offset: skip, count: count, total: total)
+        return output
+    }
+}
