@@ -7,6 +7,8 @@ public enum ModelUnavailable: Error, Sendable, Equatable, CustomStringConvertibl
     case notInstalled(directory: String?)
     /// The files are there but cannot be loaded.
     case unreadable(String)
+    /// OpenBLAS (`library`, loaded at first use) cannot be loaded: `reason` is `dlerror`'s.
+    case blasMissing(library: String, reason: String)
 
     /// The command that installs the model.
     public static let setupCommand = "scripts/setup"
@@ -20,6 +22,9 @@ public enum ModelUnavailable: Error, Sendable, Equatable, CustomStringConvertibl
         case .unreadable(let why):
             return "semantic search needs the sentence model \(ModelLocation.name), which cannot be loaded (\(why)): "
                 + "run \(Self.setupCommand) again"
+        case .blasMissing(let library, let reason):
+            return "semantic search needs the BLAS library \(library), which cannot be loaded (\(reason)): "
+                + "run \(Self.setupCommand) (or set \(OpenBLAS.libraryVariable) to the library's path)"
         }
     }
 }
@@ -27,18 +32,24 @@ public enum ModelUnavailable: Error, Sendable, Equatable, CustomStringConvertibl
 extension SentenceEncoder {
     private static let loaded = Mutex<[String: SentenceEncoder]>([:])
 
-    /// The process's encoder for the installed model (`ModelLocation`), loaded at first use and
-    /// kept; a missing model is looked for again at the next call (installing it needs no restart).
+    /// The process's encoder for the installed model (`ModelLocation`) over OpenBLAS
+    /// (`OpenBLAS.load`), loaded at first use and kept; a missing model or library is looked for
+    /// again at the next call (installing it needs no restart).
     public static func shared(
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> Result<SentenceEncoder, ModelUnavailable> {
         guard let directory = ModelLocation.installed(environment: environment) else {
             return .failure(.notInstalled(directory: ModelLocation.directory(environment: environment)?.path))
         }
+        let blas: OpenBLAS
+        switch OpenBLAS.load(environment: environment) {
+        case .failure(let reason): return .failure(reason)
+        case .success(let library): blas = library
+        }
         return loaded.withLock { cache in
             if let encoder = cache[directory.path] { return .success(encoder) }
             do throws(SentenceEncoder.LoadError) {
-                let encoder = try SentenceEncoder(directory: directory)
+                let encoder = try SentenceEncoder(directory: directory, blas: blas)
                 cache[directory.path] = encoder
                 return .success(encoder)
             } catch {
