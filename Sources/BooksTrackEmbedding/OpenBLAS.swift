@@ -32,7 +32,7 @@ public struct OpenBLAS: Sendable {
     public static func load(
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> Result<OpenBLAS, ModelUnavailable> {
-        let name = environment[libraryVariable].flatMap { $0.isEmpty ? nil : $0 } ?? defaultLibrary
+        let name = libraryName(environment: environment)
         return loaded.withLock { cache in
             if let blas = cache[name] { return .success(blas) }
             if getenv("OPENBLAS_NUM_THREADS") == nil { setenv("OPENBLAS_NUM_THREADS", "1", 0) }
@@ -51,6 +51,11 @@ public struct OpenBLAS: Sendable {
             cache[name] = blas
             return .success(blas)
         }
+    }
+
+    /// `$BTS_OPENBLAS`, else `libopenblas.so.0`.
+    static func libraryName(environment: [String: String]) -> String {
+        environment[libraryVariable].flatMap { $0.isEmpty ? nil : $0 } ?? defaultLibrary
     }
 
     private static func lastError() -> String {

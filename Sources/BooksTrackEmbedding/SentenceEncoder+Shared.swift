@@ -30,6 +30,7 @@ public enum ModelUnavailable: Error, Sendable, Equatable, CustomStringConvertibl
 }
 
 extension SentenceEncoder {
+    /// Encoders by model directory and BLAS library name.
     private static let loaded = Mutex<[String: SentenceEncoder]>([:])
 
     /// The process's encoder for the installed model (`ModelLocation`) over OpenBLAS
@@ -41,20 +42,12 @@ extension SentenceEncoder {
         guard let directory = ModelLocation.installed(environment: environment) else {
             return .failure(.notInstalled(directory: ModelLocation.directory(environment: environment)?.path))
         }
-        let blas: OpenBLAS
-        switch OpenBLAS.load(environment: environment) {
-        case .failure(let reason): return .failure(reason)
-        case .success(let library): blas = library
-        }
+        let key = directory.path + "\n" + OpenBLAS.libraryName(environment: environment)
         return loaded.withLock { cache in
-            if let encoder = cache[directory.path] { return .success(encoder) }
-            do throws(SentenceEncoder.LoadError) {
-                let encoder = try SentenceEncoder(directory: directory, blas: blas)
-                cache[directory.path] = encoder
-                return .success(encoder)
-            } catch {
-                return .failure(.unreadable(error.description))
-            }
+            if let encoder = cache[key] { return .success(encoder) }
+            let result = load(directory: directory, environment: environment)
+            if case .success(let encoder) = result { cache[key] = encoder }
+            return result
         }
     }
 
