@@ -50,7 +50,8 @@ extension SentenceEncoder {
     /// Loads the encoder from `directory` with OpenBLAS from `environment`, side by side: OpenBLAS's
     /// `dlopen` (about 2 ms: 16,000 relocations) and the first touch of the encoder layers' 42 MB of
     /// weights (page faults, about 3 ms) run on other threads while this one reads the vocabulary.
-    /// Same CPU time, less wall time on more than one core.
+    /// The CPU time is the same (perf); the aim is less wall time where a second core is free, which
+    /// the loaded machine it was measured on could not show (docs/meaning.md).
     static func load(directory: URL, environment: [String: String]) -> Result<SentenceEncoder, ModelUnavailable> {
         let blas = Background { OpenBLAS.load(environment: environment) }
         let weights: SafeTensors
