@@ -45,11 +45,6 @@ let package = Package(
             name: "CBarcode",
             providers: [.apt(["libzbar-dev", "libpng-dev", "libturbojpeg0-dev", "libwebp-dev"])]
         ),
-        // OpenBLAS's CBLAS (Debian libopenblas-dev, scripts/setup), for the sentence encoder.
-        .systemLibrary(
-            name: "COpenBLAS",
-            providers: [.apt(["libopenblas-dev"])]
-        ),
         // The Swift runtime's global-executor hook, settable from Swift (see hooks.h).
         .systemLibrary(name: "CSwiftRuntimeHooks"),
         // Wire types shared by client and server: envelopes, DTOs, error codes, ISBN.
@@ -94,10 +89,10 @@ let package = Package(
             dependencies: ["BooksTrackContract", "CBarcode"],
             swiftSettings: strict
         ),
-        // all-MiniLM-L6-v2 in process: WordPiece tokenizer, safetensors weights, BERT forward pass over OpenBLAS.
+        // all-MiniLM-L6-v2 in process: WordPiece tokenizer, safetensors weights, BERT forward pass over
+        // OpenBLAS, which it loads with dlopen at first use (no link-time dependency).
         .target(
             name: "BooksTrackEmbedding",
-            dependencies: ["COpenBLAS"],
             swiftSettings: strict
         ),
         // The user's own library: SQLite (GRDB, WAL, FTS5), merge/de-dup, Goodreads/StoryGraph import, export, stats.

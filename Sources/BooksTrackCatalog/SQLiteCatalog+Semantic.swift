@@ -137,13 +137,16 @@ extension SQLiteCatalog {
     /// How many of a query's best books its cached ranking keeps (a deeper page is ranked again).
     static let cachedRanking = 200
 
-    /// Weight of the popularity prior added to cosines when ranking semantic results.
-    static let popularityWeight: Float = 0.06
+    /// Weight of the popularity prior in the semantic score (`semanticScore`), chosen on the
+    /// development set `meaning-dev.json` (docs/meaning.md): the best hit@10 among the weights whose
+    /// answers stay varied (no book in more than a fifth of the 40 queries' top 10s).
+    static let popularityWeight: Float = 0.3
 
-    /// Semantic score for the cosine `cosine` of a book with popularity prior `popularity`, in 0…1.
+    /// Semantic score for the cosine `cosine` of a book with popularity prior `popularity`, in 0…1:
+    /// `(1 - w) × cosine + w × popularity`.
     @inline(__always)
     static func semanticScore(_ cosine: Float, popularity: Float) -> Float {
-        min(1, max(0, cosine * (1 - popularityWeight) + popularityWeight * popularity * max(0, cosine).squareRoot()))
+        min(1, max(0, cosine * (1 - popularityWeight) + popularityWeight * popularity))
     }
 
     /// Every row's semantic score for `query`: the cosine of the query's embedding with the book's,

@@ -7,6 +7,8 @@ public enum ModelUnavailable: Error, Sendable, Equatable, CustomStringConvertibl
     case notInstalled(directory: String?)
     /// The files are there but cannot be loaded.
     case unreadable(String)
+    /// OpenBLAS (`library`, loaded at first use) cannot be loaded: `reason` is `dlerror`'s.
+    case blasMissing(library: String, reason: String)
 
     /// The command that installs the model.
     public static let setupCommand = "scripts/setup"
@@ -20,30 +22,32 @@ public enum ModelUnavailable: Error, Sendable, Equatable, CustomStringConvertibl
         case .unreadable(let why):
             return "semantic search needs the sentence model \(ModelLocation.name), which cannot be loaded (\(why)): "
                 + "run \(Self.setupCommand) again"
+        case .blasMissing(let library, let reason):
+            return "semantic search needs the BLAS library \(library), which cannot be loaded (\(reason)): "
+                + "run \(Self.setupCommand) (or set \(OpenBLAS.libraryVariable) to the library's path)"
         }
     }
 }
 
 extension SentenceEncoder {
+    /// Encoders by model directory and BLAS library name.
     private static let loaded = Mutex<[String: SentenceEncoder]>([:])
 
-    /// The process's encoder for the installed model (`ModelLocation`), loaded at first use and
-    /// kept; a missing model is looked for again at the next call (installing it needs no restart).
+    /// The process's encoder for the installed model (`ModelLocation`) over OpenBLAS
+    /// (`OpenBLAS.load`), loaded at first use and kept; a missing model or library is looked for
+    /// again at the next call (installing it needs no restart).
     public static func shared(
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> Result<SentenceEncoder, ModelUnavailable> {
         guard let directory = ModelLocation.installed(environment: environment) else {
             return .failure(.notInstalled(directory: ModelLocation.directory(environment: environment)?.path))
         }
+        let key = directory.path + "\n" + OpenBLAS.libraryName(environment: environment)
         return loaded.withLock { cache in
-            if let encoder = cache[directory.path] { return .success(encoder) }
-            do throws(SentenceEncoder.LoadError) {
-                let encoder = try SentenceEncoder(directory: directory)
-                cache[directory.path] = encoder
-                return .success(encoder)
-            } catch {
-                return .failure(.unreadable(error.description))
-            }
+            if let encoder = cache[key] { return .success(encoder) }
+            let result = load(directory: directory, environment: environment)
+            if case .success(let encoder) = result { cache[key] = encoder }
+            return result
         }
     }
 

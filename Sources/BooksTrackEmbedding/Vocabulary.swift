@@ -11,26 +11,38 @@ struct Vocabulary: Sendable {
 
     init(bytes: [UInt8]) {
         var starts: [Int32] = [], lengths: [Int32] = []
-        var start = 0
-        for index in 0...bytes.count where index == bytes.count || bytes[index] == 0x0A {
-            var end = index
-            if end > start, bytes[end - 1] == 0x0D { end -= 1 }
-            starts.append(Int32(start))
-            lengths.append(Int32(end - start))
-            start = index + 1
-        }
+        starts.reserveCapacity(bytes.count / 6)
+        lengths.reserveCapacity(bytes.count / 6)
         var size = 16
-        while size < 2 * starts.count { size <<= 1 }
-        var slots = [Int32](repeating: -1, count: size)
-        for line in starts.indices where lengths[line] > 0 {
-            let token = bytes[Int(starts[line]) ..< Int(starts[line] + lengths[line])]
-            var slot = Self.hash(token) & (size - 1)
-            while slots[slot] >= 0 {
-                let other = Int(slots[slot])
-                if bytes[Int(starts[other]) ..< Int(starts[other] + lengths[other])].elementsEqual(token) { break }
-                slot = (slot + 1) & (size - 1)
+        let slots = bytes.withUnsafeBufferPointer { text -> [Int32] in
+            var start = 0
+            for index in 0...text.count where index == text.count || text[index] == 0x0A {
+                var end = index
+                if end > start, text[end - 1] == 0x0D { end -= 1 }
+                starts.append(Int32(start))
+                lengths.append(Int32(end - start))
+                start = index + 1
             }
-            if slots[slot] < 0 { slots[slot] = Int32(line) }
+            while size < 2 * starts.count { size <<= 1 }
+            var slots = [Int32](repeating: -1, count: size)
+            starts.withUnsafeBufferPointer { starts in
+                lengths.withUnsafeBufferPointer { lengths in
+                    slots.withUnsafeMutableBufferPointer { slots in
+                        for line in starts.indices where lengths[line] > 0 {
+                            let token = UnsafeBufferPointer(rebasing: text[Int(starts[line]) ..< Int(starts[line] + lengths[line])])
+                            var slot = Self.hash(token) & (size - 1)
+                            while slots[slot] >= 0 {
+                                let other = Int(slots[slot])
+                                if UnsafeBufferPointer(rebasing: text[Int(starts[other]) ..< Int(starts[other] + lengths[other])])
+                                    .elementsEqual(token) { break }
+                                slot = (slot + 1) & (size - 1)
+                            }
+                            if slots[slot] < 0 { slots[slot] = Int32(line) }
+                        }
+                    }
+                }
+            }
+            return slots
         }
         self.bytes = bytes
         self.starts = starts

@@ -14,6 +14,8 @@ struct MeaningRelevanceSet: Decodable {
         var avoidSeries: [String]?
     }
     struct Theme: Decodable { var q: String; var expected: [Int] }
+    /// A file of theme queries only (meaning-dev.json).
+    struct ThemeSet: Decodable { var themes: [Theme] }
     var similar: [Similar]
     var avoid: [Avoid]
     var personal: [Personal]

@@ -39,7 +39,7 @@ struct EmbeddingReference: Decodable {
         // Figures only (a debug build): load and one short query.
         let clock = ContinuousClock()
         let dir = try #require(ModelLocation.installed())
-        let load = try clock.measure { _ = try SentenceEncoder(directory: dir) }
+        let load = try clock.measure { _ = try SentenceEncoder(directory: dir, blas: OpenBLAS.load().get()) }
         let query = clock.measure { for _ in 0..<10 { _ = encoder.encode("a boy wizard at a school of magic") } }
         print("[embedding] load \(load), one 10-token query \(query / 10) (debug build)")
     }
@@ -116,5 +116,25 @@ struct EmbeddingReference: Decodable {
         #expect(reason == .notInstalled(directory: empty.path))
         #expect(reason.description.contains("scripts/setup") && reason.description.contains(empty.path))
         #expect(!reason.description.contains("\n"))
+    }
+
+    /// OpenBLAS is loaded at first use, not linked: a library that cannot be loaded is one sentence
+    /// that names it and the setup command, and the same model then loads with the real library.
+    @Test func missingBLASSaysHowToGetIt() throws {
+        let model = try #require(ModelLocation.installed(), "the model is not installed: run scripts/setup")
+        let bogus = "/nonexistent/libopenblas-\(UUID().uuidString).so.0"
+        let environment = ["BTS_MODEL_DIR": model.path, OpenBLAS.libraryVariable: bogus]
+        guard case .failure(let reason) = SentenceEncoder.shared(environment: environment) else {
+            Issue.record("a missing BLAS library loaded the encoder")
+            return
+        }
+        guard case .blasMissing(let library, _) = reason else {
+            Issue.record("not a missing library: \(reason)")
+            return
+        }
+        #expect(library == bogus)
+        #expect(reason.description.hasPrefix("semantic search needs the BLAS library \(bogus), which cannot be loaded ("))
+        #expect(reason.description.contains("run scripts/setup") && !reason.description.contains("\n"))
+        #expect(throws: Never.self) { try SentenceEncoder.shared(environment: ["BTS_MODEL_DIR": model.path]).get() }
     }
 }

@@ -14,8 +14,8 @@ struct SemanticCommand: ShellCommand {
         discussion: """
             All words form one query. The embedded backend and `bts serve` run the sentence model \
             all-MiniLM-L6-v2 in this process: your words are embedded and compared with each catalog book's \
-            title, authors and readers' shelves (goodbooks-10k), embedded the same way beforehand, with a mild \
-            popularity prior; the catalog has no descriptions, so a plot detail no reader shelved is not \
+            title, authors and readers' shelves (goodbooks-10k), embedded the same way beforehand, with a \
+            popularity prior (much-read books rank higher); the catalog has no descriptions, so a plot detail no reader shelved is not \
             there to find. The model's files come from `scripts/setup`; without them semantic says so and \
             exits with status 1 (it never falls back to title words), and `bts serve` stops listing \
             semantic_search. A remote backend searches whatever it has. This endpoint has a small budget \

@@ -1,2 +1,0 @@
-// OpenBLAS's CBLAS interface (Debian libopenblas-dev: /usr/include/<triplet>/cblas.h).
-#include <cblas.h>
