@@ -74,7 +74,7 @@ import Testing
         let stats = catalog.lastOpenStats
         #expect(stats.outcome == .built || stats.outcome == .reused)
         // Time a reuse-open of the same cache (printed, not asserted).
-        let reopened = try SQLiteCatalog.open(cacheDirectory: SharedCatalog.directory)
+        let reopened = try SQLiteCatalog.open(cacheDirectory: SharedCatalog.catalogDirectory)
         #expect(reopened.lastOpenStats.outcome == .reused)
         print("[catalog] full build: \(stats)")
         print("[catalog] full reuse-open: \(reopened.lastOpenStats)")
