@@ -69,9 +69,12 @@ struct InteractiveShellTests {
         }
         try await waitForIdlePrompt(session)
         // The job id, as the shell knows it.
-        try await session.run("echo JOB=${_.jobId}", expecting: "JOB=")
+        // The answer's line starts with JOB= (the echoed command line has it after `echo `, and
+        // matching that read `${_.jobId}` as the id).
+        try await session.run("echo JOB=${_.jobId}", expecting: "\nJOB=")
         let screen = try session.screen()
-        let jobID = screen.components(separatedBy: "JOB=").last?.prefix { !$0.isWhitespace } ?? ""
+        let answer = screen.split(separator: "\n").last { $0.hasPrefix("JOB=") } ?? ""
+        let jobID = answer.dropFirst("JOB=".count).prefix { !$0.isWhitespace }
         #expect(!jobID.isEmpty)
         // `watch <TAB>` lists `last` and the id; typing its first characters and TAB completes it.
         try session.type("watch ")
