@@ -10,6 +10,7 @@ func fuzzOne(_ bytes: [UInt8]) {
                   "diagnostic range \(diagnostic.range) outside \(text.utf8.count) bytes")
     }
     let rendered = DiagnosticRenderer(colored: false).render(result.diagnostics, in: source)
-    invariant(!rendered.unicodeScalars.contains { TerminalText.needsWork($0) && $0 != "\n" },
+    // (Printable ASCII is passed at once: the output is mostly that, and the check was a tenth of the run.)
+    invariant(!rendered.unicodeScalars.contains { ($0.value < 0x20 || $0.value >= 0x7F) && TerminalText.needsWork($0) && $0 != "\n" },
               "a diagnostic printed a control character")
 }

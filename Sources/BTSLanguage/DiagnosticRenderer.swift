@@ -86,8 +86,9 @@ public struct DiagnosticRenderer: Sendable {
         // (A text of at most `messageLimit` bytes has at most as many characters: not counted.)
         if text.utf8.count > Self.messageLimit, text.count > Self.messageLimit { text = String(text.prefix(Self.messageLimit)) + "…" }
         var lines = [text]
-        let prefix = DisplayWidth.of(place) + DisplayWidth.of(label)
-        if let width, width - prefix >= 20, prefix + DisplayWidth.of(text) > width {
+        // (Measured only when wrapping: most renderers have no width.)
+        if let width, case let prefix = DisplayWidth.of(place) + DisplayWidth.of(label), width - prefix >= 20,
+           prefix + DisplayWidth.of(text) > width {
             let wrapped = DisplayWidth.wrap(text, width: width - prefix, rest: width - 2)
             if !wrapped.isEmpty { lines = wrapped }
         }
@@ -137,10 +138,20 @@ public struct DiagnosticRenderer: Sendable {
         let end = min(max(range.end, start), line.end)
         text.withUTF8 { bytes in
             DisplayColumns.walk(bytes) { step, length in
+                if case .asciiRun(let first, let count) = step {
+                    // One byte, one column each: the caret's columns are counted, not walked.
+                    shown.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[first..<(first + count)]))
+                    if caretStart == nil, start < offset + count { caretStart = column + max(0, start - offset) }
+                    if end > offset { caretEnd = column + min(count, end - offset) }
+                    offset += count
+                    column += count
+                    return
+                }
                 if offset == start, caretStart == nil { caretStart = column }
                 let next = DisplayColumns.advance(column, by: step)
                 switch step {
                 case .ascii(let byte): shown.append(byte)
+                case .asciiRun: break
                 case .tab: shown.append(contentsOf: repeatElement(UInt8(ascii: " "), count: next - column))
                 case .simple(let printed): printed.append(to: &shown)
                 case .complex(let character):

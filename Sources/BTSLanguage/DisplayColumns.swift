@@ -17,6 +17,9 @@ enum DisplayColumns {
     enum Step {
         /// Printable ASCII: printed as itself, one column.
         case ascii(UInt8)
+        /// Two or more printable ASCII characters in a row, each printed as itself in one column:
+        /// `count` bytes from `start` of the walked text (the length passed with it is `count`).
+        case asciiRun(start: Int, count: Int)
         /// A tab: to the next tab stop.
         case tab
         /// A character of one scalar below U+0300 or U+FFFD, other than printable ASCII and tab:
@@ -38,6 +41,19 @@ enum DisplayColumns {
             let next = index + length
             let (following, followingLength) = next < count ? decode(text, at: next) : (0, 0)
             if isSimple(scalar), next == count || isSimple(following) {
+                if scalar >= 0x20, scalar < 0x7F, following >= 0x20, following < 0x7F, next < count {
+                    // A run of printable ASCII, but for a last byte that a following scalar may join.
+                    var end = next + 1
+                    while end < count, text[end] >= 0x20, text[end] < 0x7F { end += 1 }
+                    if end < count, text[end] >= 0x80 {
+                        let (after, _) = decode(text, at: end)
+                        if !isSimple(after) { end -= 1 }
+                    }
+                    body(.asciiRun(start: index, count: end - index), end - index)
+                    index = end
+                    if end < count { (scalar, length) = decode(text, at: end) }
+                    continue
+                }
                 if scalar >= 0x20, scalar < 0x7F {
                     body(.ascii(UInt8(truncatingIfNeeded: scalar)), 1)
                 } else if scalar == 0x09 {
@@ -73,6 +89,7 @@ enum DisplayColumns {
     static func advance(_ column: Int, by step: Step) -> Int {
         switch step {
         case .ascii: return column + 1
+        case .asciiRun(_, let count): return column + count
         case .tab: return (column / DisplayWidth.tabWidth + 1) * DisplayWidth.tabWidth
         case .simple(let printed): return column + printed.width
         case .complex(let character): return DisplayWidth.advance(column, by: character)

@@ -18,6 +18,7 @@ import Testing
     static func printed(_ step: DisplayColumns.Step) -> String {
         switch step {
         case .ascii(let byte): return String(Unicode.Scalar(byte))
+        case .asciiRun(let start, let count): return "\(count) bytes from \(start)"
         case .tab: return "\t"
         case .simple(let printed):
             var bytes: [UInt8] = []
@@ -45,6 +46,14 @@ import Testing
             var bytes = text
             bytes.withUTF8 { buffer in
                 DisplayColumns.walk(buffer) { step, length in
+                    if case .asciiRun(let start, let count) = step {
+                        // A character a byte.
+                        for byte in buffer[start..<(start + count)] {
+                            column += 1
+                            walked.append("1 \(String(Unicode.Scalar(byte)).debugDescription) \(column)")
+                        }
+                        return
+                    }
                     column = DisplayColumns.advance(column, by: step)
                     walked.append("\(length) \(Self.printed(step).debugDescription) \(column)")
                 }
