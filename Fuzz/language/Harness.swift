@@ -1,5 +1,6 @@
 // Fuzz target: the command language's lexer and parser (BTSLanguage). Any text must parse to
-// commands or diagnostics, never crash; every diagnostic points inside the source.
+// commands or diagnostics, never crash; every diagnostic points inside the source. (`Parser.parse`
+// runs the lexer, and `Parser.isComplete` is the same parse: neither is run a second time.)
 func fuzzOne(_ bytes: [UInt8]) {
     let text = String(decoding: bytes, as: UTF8.self)
     let source = SourceFile(name: "fuzz", text: text)
@@ -9,8 +10,7 @@ func fuzzOne(_ bytes: [UInt8]) {
                   "diagnostic range \(diagnostic.range) outside \(text.utf8.count) bytes")
     }
     let rendered = DiagnosticRenderer(colored: false).render(result.diagnostics, in: source)
-    invariant(!rendered.unicodeScalars.contains { TerminalText.needsWork($0) && $0 != "\n" },
+    // (Printable ASCII is passed at once: the output is mostly that, and the check was a tenth of the run.)
+    invariant(!rendered.unicodeScalars.contains { ($0.value < 0x20 || $0.value >= 0x7F) && TerminalText.needsWork($0) && $0 != "\n" },
               "a diagnostic printed a control character")
-    _ = Parser.isComplete(text)
-    _ = Lexer.tokenize(source)
 }

@@ -83,10 +83,12 @@ public struct DiagnosticRenderer: Sendable {
         let place = showsPlace ? "\(DisplayWidth.printable(text: source.name)):\(shownLine):\(location.column): " : ""
         let label = "\(severity.rawValue): "
         var text = DisplayWidth.printable(text: message)
-        if text.count > Self.messageLimit { text = String(text.prefix(Self.messageLimit)) + "…" }
+        // (A text of at most `messageLimit` bytes has at most as many characters: not counted.)
+        if text.utf8.count > Self.messageLimit, text.count > Self.messageLimit { text = String(text.prefix(Self.messageLimit)) + "…" }
         var lines = [text]
-        let prefix = DisplayWidth.of(place) + DisplayWidth.of(label)
-        if let width, width - prefix >= 20, prefix + DisplayWidth.of(text) > width {
+        // (Measured only when wrapping: most renderers have no width.)
+        if let width, case let prefix = DisplayWidth.of(place) + DisplayWidth.of(label), width - prefix >= 20,
+           prefix + DisplayWidth.of(text) > width {
             let wrapped = DisplayWidth.wrap(text, width: width - prefix, rest: width - 2)
             if !wrapped.isEmpty { lines = wrapped }
         }
@@ -125,30 +127,49 @@ public struct DiagnosticRenderer: Sendable {
     }
 
     private func snippetLine(range: SourceRange, line: SourceRange, in source: SourceFile) -> (String, Int, Int) {
-        let text = source.slice(line)
-        var shown = ""
+        var text = source.slice(line)
+        var shown: [UInt8] = []
+        shown.reserveCapacity(line.length + 16)
         var column = 0
         var caretStart: Int?
         var caretEnd = 0
         var offset = line.offset
         let start = min(max(range.offset, line.offset), line.end)
         let end = min(max(range.end, start), line.end)
-        for character in text {
-            if offset == start, caretStart == nil { caretStart = column }
-            let next = DisplayWidth.advance(column, by: character)
-            if character == "\t" {
-                shown += String(repeating: " ", count: next - column)
-            } else {
-                shown += DisplayWidth.printable(character)
+        text.withUTF8 { bytes in
+            DisplayColumns.walk(bytes) { step, length in
+                if case .asciiRun(let first, let count) = step {
+                    // One byte, one column each: the caret's columns are counted, not walked.
+                    shown.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[first..<(first + count)]))
+                    if caretStart == nil, start < offset + count { caretStart = column + max(0, start - offset) }
+                    if end > offset { caretEnd = column + min(count, end - offset) }
+                    offset += count
+                    column += count
+                    return
+                }
+                if offset == start, caretStart == nil { caretStart = column }
+                let next = DisplayColumns.advance(column, by: step)
+                switch step {
+                case .ascii(let byte): shown.append(byte)
+                case .asciiRun: break
+                case .tab: shown.append(contentsOf: repeatElement(UInt8(ascii: " "), count: next - column))
+                case .simple(let printed): printed.append(to: &shown)
+                case .complex(let character):
+                    if character == "\t" {
+                        shown.append(contentsOf: repeatElement(UInt8(ascii: " "), count: next - column))
+                    } else {
+                        shown.append(contentsOf: DisplayWidth.printable(character).utf8)
+                    }
+                }
+                offset += length
+                if caretStart == nil, offset > start { caretStart = column }
+                column = next
+                if offset <= end { caretEnd = column }
             }
-            offset += character.utf8.count
-            if caretStart == nil, offset > start { caretStart = column }
-            column = next
-            if offset <= end { caretEnd = column }
         }
         let begin = caretStart ?? column
         let width = max(1, caretEnd - begin)
-        return (shown, begin, width)
+        return (String(decoding: shown, as: UTF8.self), begin, width)
     }
 
     private func paint(_ text: String, _ style: ANSIStyle) -> String {

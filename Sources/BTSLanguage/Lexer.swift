@@ -336,7 +336,11 @@ public struct Lexer {
 struct WordBuilder {
     var parts: [WordPart] = []
     var hasError = false
+    /// The literal's text while it is one piece (most are: a run of the source's bytes), kept as
+    /// a slice; a second piece copies both into `literal`.
+    private var piece: ArraySlice<UInt8> = []
     private var literal: [UInt8] = []
+    private var isCopied = false
     private var literalStart: Int?
     private var literalEnd = 0
     private var literalQuoted = false
@@ -348,7 +352,15 @@ struct WordBuilder {
             literalStart = start
             literalQuoted = quoted
         }
-        literal.append(contentsOf: text)
+        if isCopied {
+            literal.append(contentsOf: text)
+        } else if piece.isEmpty {
+            piece = text
+        } else {
+            literal.append(contentsOf: piece)
+            literal.append(contentsOf: text)
+            isCopied = true
+        }
         literalEnd = end
         segmentHasContent = true
     }
@@ -381,11 +393,14 @@ struct WordBuilder {
 
     mutating func flush(keepEmpty: Bool = false) {
         guard let start = literalStart else { return }
-        if !literal.isEmpty || keepEmpty {
-            parts.append(.literal(String(decoding: literal, as: UTF8.self),
-                                  range: SourceRange(from: start, to: max(start, literalEnd)), isQuoted: literalQuoted))
+        let isEmpty = isCopied ? literal.isEmpty : piece.isEmpty
+        if !isEmpty || keepEmpty {
+            let text = isCopied ? String(decoding: literal, as: UTF8.self) : String(decoding: piece, as: UTF8.self)
+            parts.append(.literal(text, range: SourceRange(from: start, to: max(start, literalEnd)), isQuoted: literalQuoted))
         }
-        literal.removeAll(keepingCapacity: true)
+        if isCopied { literal.removeAll(keepingCapacity: true) }
+        piece = []
+        isCopied = false
         literalStart = nil
     }
 }

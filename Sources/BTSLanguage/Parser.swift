@@ -57,7 +57,7 @@ public enum Parser {
             if !words.isEmpty {
                 builder.add(words, pipe: pipe, erroneous: erroneous, &diagnostics)
             }
-            words.removeAll()
+            words.removeAll(keepingCapacity: true)
             pipe = nil
             erroneous = false
         }

@@ -75,7 +75,7 @@ public struct SourceFile: Sendable {
         let line = line(containing: clamped)
         let lineStart = lineStarts[line - 1]
         let prefix = slice(SourceRange(from: lineStart, to: clamped))
-        return SourceLocation(line: line, column: DisplayWidth.of(prefix) + 1, offset: clamped)
+        return SourceLocation(line: line, column: DisplayColumns.width(of: prefix) + 1, offset: clamped)
     }
 }
 
