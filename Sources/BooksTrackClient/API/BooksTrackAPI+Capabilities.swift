@@ -55,7 +55,7 @@ extension BooksTrackAPI {
 
     /// Whether a feature is available here (`similar_books` follows `semantic_search` on production).
     public func availability(of feature: CapabilityFeature) -> Availability {
-        FeatureAvailability.availability(of: feature, capabilities: capabilities)
+        FeatureAvailability.availability(of: feature, capabilities: capabilities, dialect: dialect)
     }
 
     func adopt(_ caps: Capabilities, source: CapabilitiesSource) {
