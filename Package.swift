@@ -175,6 +175,7 @@ let package = Package(
             dependencies: [
                 "BTSShell",
                 "BooksTrackClient",
+                "BooksTrackContract",
                 "BooksTrackServer",
                 "BooksTrackCatalog",
                 .product(name: "Logging", package: "swift-log"),

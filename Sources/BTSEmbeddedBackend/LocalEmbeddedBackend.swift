@@ -1,6 +1,7 @@
 import BTSShell
 import BooksTrackCatalog
 import BooksTrackClient
+import BooksTrackContract
 import BooksTrackServer
 import Foundation
 import HTTPTypes
@@ -32,6 +33,12 @@ public struct LocalEmbeddedBackend: EmbeddedBackend {
     public func catalog(cacheDirectory: URL) throws -> SQLiteCatalog {
         if let given = catalog as? SQLiteCatalog { return given }
         return try SQLiteCatalog.shared(cacheDirectory: cacheDirectory)
+    }
+
+    /// Semantic search: the sentence model starts loading on other threads (`SQLiteCatalog.prepareSemantic`)
+    /// while the server starts and the capabilities are read; the query then finds it loaded.
+    public func prepare(for feature: CapabilityFeature) {
+        if feature == .semanticSearch { SQLiteCatalog.prepareSemantic() }
     }
 
     public func start(cacheDirectory: URL) async throws(ShellError) -> any RunningBackend {

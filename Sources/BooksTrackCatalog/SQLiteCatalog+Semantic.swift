@@ -104,14 +104,21 @@ extension SQLiteCatalog {
                     }
                     // Ids and ratings only, from their covering index (the table's rows carry vectors
                     // and shelves: scanning it read 40 MB): a one-shot semantic loads no book.
-                    let rows = try database.read { db in
-                        try Row.fetchAll(db, sql: "SELECT id, ratings_count FROM books INDEXED BY books_popularity ORDER BY id")
+                    // A cursor reads the columns in place (no Row per book).
+                    var ids: [Int] = [], ratings: [Int] = []
+                    ids.reserveCapacity(vectors.ids.count)
+                    ratings.reserveCapacity(vectors.ids.count)
+                    try database.read { db in
+                        let rows = try Row.fetchCursor(db, sql: "SELECT id, ratings_count FROM books INDEXED BY books_popularity ORDER BY id")
+                        while let row = try rows.next() {
+                            ids.append(try row.decode(atIndex: 0))
+                            ratings.append(try row.decode(atIndex: 1))
+                        }
                     }
-                    let ids = rows.map { $0[0] as Int }
-                    guard vectors.ids.map(Int.init) == ids else {
+                    guard vectors.ids.elementsEqual(ids, by: { Int($0) == $1 }) else {
                         throw SemanticUnavailable.vectors("their books are not this catalog's; run scripts/build-book-vectors")
                     }
-                    return BookVectors(vectors: vectors, ids: ids, popularity: Self.popularity(ratingsCounts: rows.map { $0[1] as Int }))
+                    return BookVectors(vectors: vectors, ids: ids, popularity: Self.popularity(ratingsCounts: ratings))
                 }
             } catch let error as SemanticUnavailable {
                 throw error
@@ -119,6 +126,13 @@ extension SQLiteCatalog {
                 throw .vectors("\(error)")
             }
         }
+    }
+
+    /// Starts loading the sentence model on other threads when it is installed and not loaded
+    /// (`SentenceEncoder.prepare`): a caller about to run a semantic query overlaps the load with
+    /// its own start.
+    public static func prepareSemantic() {
+        SentenceEncoder.prepare()
     }
 
     /// The unit embedding of `query` (from the per-process cache when asked recently).
@@ -152,6 +166,7 @@ extension SQLiteCatalog {
     /// Every row's semantic score for `query`: the cosine of the query's embedding with the book's,
     /// with the popularity prior (`semanticScore`); rows in id order.
     func semanticScores(_ query: String) throws -> (scores: [Float], ids: [Int]) {
+        Self.prepareSemantic()  // a first query's model loads on another thread while the book vectors do
         let loaded = try bookVectors
         let embedding = try queryEmbedding(query)
         var scores = loaded.vectors.cosines(embedding)

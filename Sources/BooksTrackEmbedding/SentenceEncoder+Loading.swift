@@ -2,7 +2,10 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// Work started on another thread and waited for: a first query's fixed costs run side by side.
+/// Work started on a thread of its own and waited for: a first query's fixed costs run side by
+/// side. Not on Dispatch's global queues: their pool is as wide as the machine, so on two cores a
+/// worker waiting here for another queued item waited until libdispatch's monitor added a thread,
+/// about a second later.
 final class Background<Value: Sendable>: Sendable {
     private let result = Mutex<Value?>(nil)
     private let done = DispatchSemaphore(value: 0)
@@ -10,7 +13,7 @@ final class Background<Value: Sendable>: Sendable {
 
     init(_ work: @escaping @Sendable () -> Value) {
         self.work = work
-        DispatchQueue.global().async { [self] in
+        Thread.detachNewThread { [self] in
             let value = work()
             result.withLock { $0 = value }
             done.signal()

@@ -42,13 +42,28 @@ extension SentenceEncoder {
         guard let directory = ModelLocation.installed(environment: environment) else {
             return .failure(.notInstalled(directory: ModelLocation.directory(environment: environment)?.path))
         }
-        let key = directory.path + "\n" + OpenBLAS.libraryName(environment: environment)
+        let key = cacheKey(directory, environment)
         return loaded.withLock { cache in
             if let encoder = cache[key] { return .success(encoder) }
             let result = load(directory: directory, environment: environment)
             if case .success(let encoder) = result { cache[key] = encoder }
             return result
         }
+    }
+
+    private static func cacheKey(_ directory: URL, _ environment: [String: String]) -> String {
+        directory.path + "\n" + OpenBLAS.libraryName(environment: environment)
+    }
+
+    /// Starts loading the process's encoder (`shared`) on another thread when the model is
+    /// installed and not loaded yet, and returns at once: a caller that will embed a query soon
+    /// overlaps the load (OpenBLAS's `dlopen`, the weights' first page faults, the vocabulary)
+    /// with its own work. The next `shared` call waits for that load instead of starting its own.
+    public static func prepare(environment: [String: String] = ProcessInfo.processInfo.environment) {
+        guard let directory = ModelLocation.installed(environment: environment) else { return }
+        let key = cacheKey(directory, environment)
+        guard loaded.withLock({ $0[key] == nil }) else { return }
+        Thread.detachNewThread { _ = shared(environment: environment) }  // not a Dispatch queue: see `Background`
     }
 
     /// Whether the model's files are installed (two `stat`s; nothing is loaded).

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import BooksTrackEmbedding
@@ -42,6 +43,24 @@ struct EmbeddingReference: Decodable {
         let load = try clock.measure { _ = try SentenceEncoder(directory: dir, blas: OpenBLAS.load().get()) }
         let query = clock.measure { for _ in 0..<10 { _ = encoder.encode("a boy wizard at a school of magic") } }
         print("[embedding] load \(load), one 10-token query \(query / 10) (debug build)")
+    }
+
+    /// Queries embedded at once from several threads (a server): whether a product found the
+    /// partner thread free (two halves on two threads) or busy (both on the caller's), each vector
+    /// is the one a query embedded alone gets, bit for bit.
+    @Test func concurrentQueriesGetTheVectorsOfSequentialOnes() throws {
+        let encoder = try Self.encoder.get()
+        let texts = try EmbeddingReference.load().cases.map(\.text) + ["a boy wizard at a school of magic", "teenagers fight to the death"]
+        let alone = texts.map { encoder.encode($0) }
+        let together = Mutex([[Float]](repeating: [], count: texts.count * 4))
+        DispatchQueue.concurrentPerform(iterations: texts.count * 4) { index in
+            let vector = encoder.encode(texts[index % texts.count])
+            together.withLock { $0[index] = vector }
+        }
+        let vectors = together.withLock { $0 }
+        for (index, vector) in vectors.enumerated() {
+            #expect(vector == alone[index % texts.count], "\(texts[index % texts.count])")
+        }
     }
 }
 

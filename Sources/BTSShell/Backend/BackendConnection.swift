@@ -12,12 +12,18 @@ public protocol EmbeddedBackend: Sendable {
     /// The catalog this backend serves from `cacheDirectory` (what the shell computes itself,
     /// `recommend --library`, reads the same one).
     func catalog(cacheDirectory: URL) throws -> SQLiteCatalog
+    /// A call gated on `feature` is about to be made: start loading what answering it needs (on
+    /// other threads, returning at once), so that it overlaps the backend's start and the
+    /// capabilities check. Nothing by default.
+    func prepare(for feature: CapabilityFeature)
 }
 
 extension EmbeddedBackend {
     public func catalog(cacheDirectory: URL) throws -> SQLiteCatalog {
         try SQLiteCatalog.shared(cacheDirectory: cacheDirectory)
     }
+
+    public func prepare(for feature: CapabilityFeature) {}
 }
 
 /// A started embedded server.

@@ -1,5 +1,6 @@
 import BTSTerminalText
 import BooksTrackClient
+import BooksTrackContract
 import Foundation
 import Synchronization
 
@@ -47,6 +48,13 @@ final class BackendSession {
         if let connection { return connection.target }
         return try BackendSelection.select(
             request, environment: environment, loadConfig: { () throws(ShellError) in try loadConfig() })
+    }
+
+    /// A call gated on `feature` is about to be made: the embedded backend may start loading what
+    /// it needs (`EmbeddedBackend.prepare`); a server elsewhere is told nothing.
+    func prepare(for feature: CapabilityFeature) {
+        guard let embedded = baseOptions.embedded, (try? target()) == .embedded else { return }
+        embedded.prepare(for: feature)
     }
 
     /// The open backend, opened (and its capabilities read) on first use.

@@ -47,6 +47,7 @@ extension Shell {
         as policy: CallPolicy, _ body: @Sendable (BooksTrackAPI) async throws -> APIResponse<T>
     ) async throws -> APIResponse<T> {
         let (budget, command) = (policy.budget, policy.label)
+        if let gate = policy.gate { backendSession.prepare(for: gate.feature) }
         let api = try await backend().api
         backendSession.showsRetryLines.set(output.showsProgress)  // `set progress` applies at once
         try await policy.gate?.require(command: command, api: api)

@@ -25,7 +25,8 @@ struct ShellHarness {
         terminal: TerminalInfo = .pipes,
         scriptArguments: [String] = [],
         continueOnError: Bool = false,
-        environment extra: [String: String] = [:]
+        environment extra: [String: String] = [:],
+        embedded wrap: (LocalEmbeddedBackend) -> any EmbeddedBackend = { $0 }
     ) throws -> ShellHarness {
         let directory = try makeTempDirectory("shell")
         var environment = [
@@ -38,7 +39,7 @@ struct ShellHarness {
         var options = ShellOptions(
             backend: backend, settings: settings, continueOnError: continueOnError, terminal: terminal,
             environment: environment, scriptName: "test.bts", scriptArguments: scriptArguments)
-        options.backendOptions.embedded = LocalEmbeddedBackend(configuration: server, catalog: try SharedShellCatalog.get())
+        options.backendOptions.embedded = wrap(LocalEmbeddedBackend(configuration: server, catalog: try SharedShellCatalog.get()))
         // A full test run shares 2 cores among hundreds of tests: an embedded import has taken over
         // 10 s there (the body deadline is a NIO timer now, punctual even when the pool is busy).
         options.backendOptions.timeout = .seconds(30)
