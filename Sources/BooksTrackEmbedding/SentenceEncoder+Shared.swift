@@ -55,15 +55,21 @@ extension SentenceEncoder {
         directory.path + "\n" + OpenBLAS.libraryName(environment: environment)
     }
 
-    /// Starts loading the process's encoder (`shared`) on another thread when the model is
-    /// installed and not loaded yet, and returns at once: a caller that will embed a query soon
-    /// overlaps the load (OpenBLAS's `dlopen`, the weights' first page faults, the vocabulary)
-    /// with its own work. The next `shared` call waits for that load instead of starting its own.
+    /// Starts loading the process's encoder (`shared`) on a thread of its own when the model is
+    /// installed and not loaded yet, and returns at once; once loaded, that thread also takes the
+    /// page faults of the layers' weights (`touchLayerWeights`). A caller that will embed a query
+    /// soon (a one-shot `semantic`, told before its backend opens) overlaps all of it with its own
+    /// start; its `shared` call then finds the encoder loaded, or waits for the load in progress.
+    /// One thread, not one per step: on two cores, three loading threads beside the caller's slowed
+    /// the caller itself. Not a Dispatch queue: a global queue's pool is as wide as the machine, and
+    /// on two cores a queued item waited for libdispatch's monitor to add a thread, about a second.
     public static func prepare(environment: [String: String] = ProcessInfo.processInfo.environment) {
         guard let directory = ModelLocation.installed(environment: environment) else { return }
         let key = cacheKey(directory, environment)
         guard loaded.withLock({ $0[key] == nil }) else { return }
-        Thread.detachNewThread { _ = shared(environment: environment) }  // not a Dispatch queue: see `Background`
+        Thread.detachNewThread {
+            if case .success(let encoder) = shared(environment: environment) { encoder.touchLayerWeights() }
+        }
     }
 
     /// Whether the model's files are installed (two `stat`s; nothing is loaded).

@@ -144,8 +144,9 @@ public final class SentenceEncoder: @unchecked Sendable {
 
     func forward(_ layer: Layer, _ x: inout [Float], rows n: Int) {
         let d = Self.dimension
-        let qkv = apply([layer.query, layer.key, layer.value], x, rows: n)
-        let (q, k, v) = (qkv[0], qkv[1], qkv[2])
+        let q = apply(layer.query, x, rows: n)
+        let k = apply(layer.key, x, rows: n)
+        let v = apply(layer.value, x, rows: n)
         var context = [Float](repeating: 0, count: n * d)
         var scores = [Float](repeating: 0, count: n * n)
         let scale = 1 / Float(Self.headSize).squareRoot()
@@ -194,48 +195,15 @@ public final class SentenceEncoder: @unchecked Sendable {
 
     /// `input · weightᵀ + bias` for `rows` rows.
     func apply(_ linear: Linear, _ input: [Float], rows n: Int) -> [Float] {
-        apply([linear], input, rows: n)[0]
-    }
-
-    /// A product is split in two when it has at least this many multiply-adds (a query of 10 tokens:
-    /// 1.5 million for a 384 × 384 layer): below it, waking the partner costs more than it saves.
-    static let splitProduct = 1 << 20
-
-    /// `input · weightᵀ + bias` of each of `linears` (all of `input`'s width), for `rows` rows. Large
-    /// products are computed in two halves of their output columns, the first on `PartnerThread`.
-    func apply(_ linears: [Linear], _ input: [Float], rows n: Int) -> [[Float]] {
-        var offsets: [Int] = []
-        var total = 0
-        for linear in linears {
-            offsets.append(total)
-            total += n * linear.outputs
-        }
-        var flat = [Float](repeating: 0, count: total)
-        for (index, linear) in linears.enumerated() {
-            for r in 0..<n { for o in 0..<linear.outputs { flat[offsets[index] + r * linear.outputs + o] = linear.bias[o] } }
-        }
+        var out = [Float](repeating: 0, count: n * linear.outputs)
+        for r in 0..<n { for o in 0..<linear.outputs { out[r * linear.outputs + o] = linear.bias[o] } }
         input.withUnsafeBufferPointer { a in
-            flat.withUnsafeMutableBufferPointer { c in
-                guard let a = a.baseAddress, let c = c.baseAddress else { return }
-                func half(_ second: Bool) {
-                    for (index, linear) in linears.enumerated() {
-                        let middle = linear.outputs / 2
-                        let columns = second ? middle..<linear.outputs : 0..<middle
-                        blas.multiply(m: n, n: columns.count, k: linear.inputs, a, lda: linear.inputs,
-                                      linear.weight.baseAddress.map { $0 + columns.lowerBound * linear.inputs }, ldb: linear.inputs,
-                                      transposeB: true, beta: 1, c + offsets[index] + columns.lowerBound, ldc: linear.outputs)
-                    }
-                }
-                let work = linears.reduce(0) { $0 + n * $1.outputs * $1.inputs }
-                if work >= Self.splitProduct {
-                    PartnerThread.shared.split({ half(false) }, { half(true) })
-                } else {
-                    half(false)
-                    half(true)
-                }
+            out.withUnsafeMutableBufferPointer { c in
+                blas.multiply(m: n, n: linear.outputs, k: linear.inputs, a.baseAddress, lda: linear.inputs,
+                              linear.weight.baseAddress, ldb: linear.inputs, transposeB: true, beta: 1, c.baseAddress, ldc: linear.outputs)
             }
         }
-        return linears.indices.map { Array(flat[offsets[$0]..<(offsets[$0] + n * linears[$0].outputs)]) }
+        return out
     }
 
     /// erf(x) within 1.5e-7 (Abramowitz and Stegun 7.1.26), for the exact GELU: a third the cost

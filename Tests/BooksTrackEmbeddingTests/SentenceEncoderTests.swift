@@ -45,9 +45,8 @@ struct EmbeddingReference: Decodable {
         print("[embedding] load \(load), one 10-token query \(query / 10) (debug build)")
     }
 
-    /// Queries embedded at once from several threads (a server): whether a product found the
-    /// partner thread free (two halves on two threads) or busy (both on the caller's), each vector
-    /// is the one a query embedded alone gets, bit for bit.
+    /// Queries embedded at once from several threads (a server's requests share one encoder and
+    /// OpenBLAS, loaded lazily): each vector is the one the query embedded alone gets, bit for bit.
     @Test func concurrentQueriesGetTheVectorsOfSequentialOnes() throws {
         let encoder = try Self.encoder.get()
         let texts = try EmbeddingReference.load().cases.map(\.text) + ["a boy wizard at a school of magic", "teenagers fight to the death"]
