@@ -127,49 +127,67 @@ public struct DiagnosticRenderer: Sendable {
     }
 
     private func snippetLine(range: SourceRange, line: SourceRange, in source: SourceFile) -> (String, Int, Int) {
-        var text = source.slice(line)
-        var shown: [UInt8] = []
-        shown.reserveCapacity(line.length + 16)
-        var column = 0
-        var caretStart: Int?
-        var caretEnd = 0
-        var offset = line.offset
-        let start = min(max(range.offset, line.offset), line.end)
-        let end = min(max(range.end, start), line.end)
-        text.withUTF8 { bytes in
-            DisplayColumns.walk(bytes) { step, length in
-                if case .asciiRun(let first, let count) = step {
-                    // One byte, one column each: the caret's columns are counted, not walked.
-                    shown.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[first..<(first + count)]))
-                    if caretStart == nil, start < offset + count { caretStart = column + max(0, start - offset) }
-                    if end > offset { caretEnd = column + min(count, end - offset) }
-                    offset += count
-                    column += count
-                    return
-                }
-                if offset == start, caretStart == nil { caretStart = column }
-                let next = DisplayColumns.advance(column, by: step)
-                switch step {
-                case .ascii(let byte): shown.append(byte)
-                case .asciiRun: break
-                case .tab: shown.append(contentsOf: repeatElement(UInt8(ascii: " "), count: next - column))
-                case .simple(let printed): printed.append(to: &shown)
-                case .complex(let character):
-                    if character == "\t" {
-                        shown.append(contentsOf: repeatElement(UInt8(ascii: " "), count: next - column))
-                    } else {
-                        shown.append(contentsOf: DisplayWidth.printable(character).utf8)
+        source.bytes.withUnsafeBufferPointer { all in
+            // A line, and a window of it cut at character starts, is valid UTF-8: walked in place.
+            let lower = min(max(0, line.offset), all.count)
+            let bytes = UnsafeBufferPointer(rebasing: all[lower..<min(max(lower, line.end), all.count)])
+            let start = min(max(range.offset, line.offset), line.end)
+            let end = min(max(range.end, start), line.end)
+            var column = 0
+            var caretStart: Int?
+            var caretEnd = 0
+            // Printed, a byte takes at most 8 (a tab), a character 3 a byte otherwise (control
+            // pictures), and a table entry is stored as 4 bytes.
+            let shown = String(unsafeUninitializedCapacity: 8 * bytes.count + 8) { output in
+                guard let out = UnsafeMutableRawPointer(output.baseAddress) else { return 0 }
+                var used = 0
+                var offset = lower
+                DisplayColumns.walk(bytes) { step, length in
+                    let next: Int
+                    switch step {
+                    case .asciiRun(let first, let count):
+                        // One byte, one column each: the caret's columns are counted, not walked.
+                        if let base = bytes.baseAddress { (out + used).copyMemory(from: base + first, byteCount: count) }
+                        used += count
+                        if caretStart == nil, start < offset + count { caretStart = column + max(0, start - offset) }
+                        if end > offset { caretEnd = column + min(count, end - offset) }
+                        offset += count
+                        column += count
+                        return
+                    case .ascii(let byte):
+                        out.storeBytes(of: byte, toByteOffset: used, as: UInt8.self)
+                        used += 1
+                        next = column + 1
+                    case .tab:
+                        next = DisplayColumns.advance(column, by: step)
+                        (out + used).storeBytes(of: 0x2020_2020_2020_2020, as: UInt64.self)
+                        used += next - column
+                    case .simple(let printed):
+                        used += printed.store(at: out + used)
+                        next = column + printed.width
+                    case .complex(let character):
+                        next = DisplayWidth.advance(column, by: character)
+                        if character == "\t" {
+                            (out + used).storeBytes(of: 0x2020_2020_2020_2020, as: UInt64.self)
+                            used += next - column
+                        } else {
+                            for byte in DisplayWidth.printable(character).utf8 {
+                                out.storeBytes(of: byte, toByteOffset: used, as: UInt8.self)
+                                used += 1
+                            }
+                        }
                     }
+                    // (The character holding the caret's start: it starts there or ends past it.)
+                    if caretStart == nil, offset + length > start { caretStart = column }
+                    offset += length
+                    column = next
+                    if offset <= end { caretEnd = column }
                 }
-                offset += length
-                if caretStart == nil, offset > start { caretStart = column }
-                column = next
-                if offset <= end { caretEnd = column }
+                return used
             }
+            let begin = caretStart ?? column
+            return (shown, begin, max(1, caretEnd - begin))
         }
-        let begin = caretStart ?? column
-        let width = max(1, caretEnd - begin)
-        return (String(decoding: shown, as: UTF8.self), begin, width)
     }
 
     private func paint(_ text: String, _ style: ANSIStyle) -> String {
