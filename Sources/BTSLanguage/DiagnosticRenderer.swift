@@ -43,7 +43,8 @@ public struct DiagnosticRenderer: Sendable {
     /// Renders several diagnostics, one after another: the first `limit`, then a line saying how
     /// many more there are.
     public func render(_ diagnostics: [Diagnostic], in source: SourceFile) -> String {
-        var output = diagnostics.prefix(Self.limit).map { render($0, in: source) }.joined()
+        var output = ""
+        for diagnostic in diagnostics.prefix(Self.limit) { append(diagnostic, in: source, to: &output) }
         let more = diagnostics.count - Self.limit
         if more > 0 {
             let errors = diagnostics.dropFirst(Self.limit).contains { $0.severity == .error }
@@ -55,22 +56,29 @@ public struct DiagnosticRenderer: Sendable {
 
     /// Renders one diagnostic with its snippet and notes. Every line ends in `\n`.
     public func render(_ diagnostic: Diagnostic, in source: SourceFile) -> String {
-        var output = block(
-            severity: diagnostic.severity, message: diagnostic.message, range: diagnostic.range, in: source)
-        for note in diagnostic.notes {
-            if let range = note.range {
-                output += block(severity: .note, message: note.message, range: range, in: source)
-            } else {
-                output += sourcePrefix(source) + paint("note: ", .noteLabel)
-                    + DisplayWidth.printable(text: note.message) + "\n"
-            }
-        }
+        var output = ""
+        append(diagnostic, in: source, to: &output)
         return output
     }
 
+    /// (Each piece is appended to one `String`: a diagnostic was a dozen strings joined.)
+    private func append(_ diagnostic: Diagnostic, in source: SourceFile, to output: inout String) {
+        block(severity: diagnostic.severity, message: diagnostic.message, range: diagnostic.range, in: source, to: &output)
+        for note in diagnostic.notes {
+            if let range = note.range {
+                block(severity: .note, message: note.message, range: range, in: source, to: &output)
+            } else {
+                output += sourcePrefix(source)
+                paint("note: ", .noteLabel, to: &output)
+                output += DisplayWidth.printable(text: note.message)
+                output += "\n"
+            }
+        }
+    }
+
     private func block(
-        severity: Diagnostic.Severity, message: String, range: SourceRange, in source: SourceFile
-    ) -> String {
+        severity: Diagnostic.Severity, message: String, range: SourceRange, in source: SourceFile, to output: inout String
+    ) {
         let location = source.location(of: range.offset)
         let style: ANSIStyle
         switch severity {
@@ -92,20 +100,51 @@ public struct DiagnosticRenderer: Sendable {
             let wrapped = DisplayWidth.wrap(text, width: width - prefix, rest: width - 2)
             if !wrapped.isEmpty { lines = wrapped }
         }
-        var output = paint(place, .bold) + paint(label, style) + paint(lines[0], .bold) + "\n"
-        for line in lines.dropFirst() { output += "  " + paint(line, .bold) + "\n" }
+        paint(place, .bold, to: &output)
+        paint(label, style, to: &output)
+        paint(lines[0], .bold, to: &output)
+        output += "\n"
+        for line in lines.dropFirst() {
+            output += "  "
+            paint(line, .bold, to: &output)
+            output += "\n"
+        }
 
-        let line = location.line
-        let content = source.lineContentRange(line)
+        let content = source.lineContentRange(location.line)
         let (shown, caretStart, caretWidth) = snippet(range: range, line: content, in: source)
         let number = String(shownLine)
-        let blank = String(repeating: " ", count: number.count)
-        let gutter = showsPlace ? "  \(number) | " : "  "
-        let blankGutter = showsPlace ? "  \(blank) | " : "  "
-        output += gutter + shown + "\n"
-        let caret = "^" + String(repeating: "~", count: max(0, caretWidth - 1))
-        output += blankGutter + String(repeating: " ", count: caretStart) + paint(caret, .caret) + "\n"
-        return output
+        // The line, then the caret line under it: `^` then `~` to the range's last column.
+        if showsPlace {
+            output += "  "
+            output += number
+            output += " | "
+        } else {
+            output += "  "
+        }
+        output += shown
+        output += "\n"
+        if showsPlace {
+            output += "  "
+            output += Self.repeated(UInt8(ascii: " "), count: number.utf8.count)
+            output += " | "
+        } else {
+            output += "  "
+        }
+        output += Self.repeated(UInt8(ascii: " "), count: caretStart)
+        if colored { output += ANSIStyle.caret.rawValue }
+        output += "^"
+        output += Self.repeated(UInt8(ascii: "~"), count: caretWidth - 1)
+        if colored { output += ANSIStyle.reset.rawValue }
+        output += "\n"
+    }
+
+    /// `count` times `byte` (ASCII; nothing when `count` is not positive).
+    private static func repeated(_ byte: UInt8, count: Int) -> String {
+        guard count > 0 else { return "" }
+        return String(unsafeUninitializedCapacity: count) { buffer in
+            buffer.initialize(repeating: byte)
+            return count
+        }
     }
 
     /// The printable line and the caret's display column and width. A long line is cut to a window
@@ -192,5 +231,11 @@ public struct DiagnosticRenderer: Sendable {
 
     private func paint(_ text: String, _ style: ANSIStyle) -> String {
         colored ? style.rawValue + text + ANSIStyle.reset.rawValue : text
+    }
+
+    private func paint(_ text: String, _ style: ANSIStyle, to output: inout String) {
+        if colored { output += style.rawValue }
+        output += text
+        if colored { output += ANSIStyle.reset.rawValue }
     }
 }
