@@ -16,15 +16,33 @@ extension TerminalText {
         // (Controls equal to this byte are not candidates: LF, or a space, which is no control.)
         let kept = ByteWords.ones &* (exceptLineFeeds ? 0x0A : 0x20)
         var index = 0
+        // 32 bytes at a time, then 8: output is mostly free of candidates (one branch for 32 bytes).
+        while count - index >= 32 {
+            let flags = (candidates(ByteWords.load(base + index), kept: kept), candidates(ByteWords.load(base + index + 8), kept: kept),
+                         candidates(ByteWords.load(base + index + 16), kept: kept), candidates(ByteWords.load(base + index + 24), kept: kept))
+            if flags.0 | flags.1 | flags.2 | flags.3 != 0,
+               startsWork(flags.0, base, at: index, count: count) || startsWork(flags.1, base, at: index + 8, count: count)
+                || startsWork(flags.2, base, at: index + 16, count: count) || startsWork(flags.3, base, at: index + 24, count: count) {
+                return true
+            }
+            index += 32
+        }
         while index < count {
             // (Past the end, spaces: never a candidate.)
             let word = count - index >= 8 ? ByteWords.load(base + index) : ByteWords.load(base + index, count: count - index, filler: 0x20)
-            var flags = candidates(word, kept: kept)
-            while flags != 0 {
-                if startsWork(base, at: index + ByteWords.first(flags), count: count) { return true }
-                flags &= flags &- 1
-            }
+            if startsWork(candidates(word, kept: kept), base, at: index, count: count) { return true }
             index += 8
+        }
+        return false
+    }
+
+    /// Whether a scalar needing work starts at a byte that `flags` flags in the word at `index`.
+    @inline(__always)
+    static func startsWork(_ flags: UInt64, _ base: UnsafePointer<UInt8>, at index: Int, count: Int) -> Bool {
+        var flags = flags
+        while flags != 0 {
+            if startsWork(base, at: index + ByteWords.first(flags), count: count) { return true }
+            flags &= flags &- 1
         }
         return false
     }
