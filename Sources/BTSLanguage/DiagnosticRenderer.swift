@@ -44,7 +44,8 @@ public struct DiagnosticRenderer: Sendable {
     /// many more there are.
     public func render(_ diagnostics: [Diagnostic], in source: SourceFile) -> String {
         var output = ""
-        for diagnostic in diagnostics.prefix(Self.limit) { append(diagnostic, in: source, to: &output) }
+        var walked: WalkedLine?
+        for diagnostic in diagnostics.prefix(Self.limit) { append(diagnostic, in: source, to: &output, walked: &walked) }
         let more = diagnostics.count - Self.limit
         if more > 0 {
             let errors = diagnostics.dropFirst(Self.limit).contains { $0.severity == .error }
@@ -57,16 +58,19 @@ public struct DiagnosticRenderer: Sendable {
     /// Renders one diagnostic with its snippet and notes. Every line ends in `\n`.
     public func render(_ diagnostic: Diagnostic, in source: SourceFile) -> String {
         var output = ""
-        append(diagnostic, in: source, to: &output)
+        var walked: WalkedLine?
+        append(diagnostic, in: source, to: &output, walked: &walked)
         return output
     }
 
-    /// (Each piece is appended to one `String`: a diagnostic was a dozen strings joined.)
-    private func append(_ diagnostic: Diagnostic, in source: SourceFile, to output: inout String) {
-        block(severity: diagnostic.severity, message: diagnostic.message, range: diagnostic.range, in: source, to: &output)
+    /// (Each piece is appended to one `String`: a diagnostic was a dozen strings joined. `walked`
+    /// is the last snippet line walked, for the next diagnostic on the same line.)
+    private func append(_ diagnostic: Diagnostic, in source: SourceFile, to output: inout String, walked: inout WalkedLine?) {
+        block(severity: diagnostic.severity, message: diagnostic.message, range: diagnostic.range, in: source, to: &output,
+              walked: &walked)
         for note in diagnostic.notes {
             if let range = note.range {
-                block(severity: .note, message: note.message, range: range, in: source, to: &output)
+                block(severity: .note, message: note.message, range: range, in: source, to: &output, walked: &walked)
             } else {
                 output += sourcePrefix(source)
                 paint("note: ", .noteLabel, to: &output)
@@ -77,7 +81,8 @@ public struct DiagnosticRenderer: Sendable {
     }
 
     private func block(
-        severity: Diagnostic.Severity, message: String, range: SourceRange, in source: SourceFile, to output: inout String
+        severity: Diagnostic.Severity, message: String, range: SourceRange, in source: SourceFile, to output: inout String,
+        walked: inout WalkedLine?
     ) {
         let location = source.location(of: range.offset)
         let style: ANSIStyle
@@ -111,7 +116,7 @@ public struct DiagnosticRenderer: Sendable {
         }
 
         let content = source.lineContentRange(location.line)
-        let (shown, caretStart, caretWidth) = snippet(range: range, line: content, in: source)
+        let (shown, caretStart, caretWidth) = Self.snippet(range: range, line: content, in: source, walked: &walked)
         let number = String(shownLine)
         // The line, then the caret line under it: `^` then `~` to the range's last column.
         if showsPlace {
@@ -144,88 +149,6 @@ public struct DiagnosticRenderer: Sendable {
         return String(unsafeUninitializedCapacity: count) { buffer in
             buffer.initialize(repeating: byte)
             return count
-        }
-    }
-
-    /// The printable line and the caret's display column and width. A long line is cut to a window
-    /// of `snippetBytes` around the caret, with `…` where it was cut (a 48 KB line was printed whole
-    /// for each of its errors).
-    private func snippet(range: SourceRange, line whole: SourceRange, in source: SourceFile) -> (String, Int, Int) {
-        guard whole.length > Self.snippetBytes else { return snippetLine(range: range, line: whole, in: source) }
-        let caret = min(max(range.offset, whole.offset), whole.end)
-        var low = max(whole.offset, caret - Self.snippetBytes / 3)
-        var high = min(whole.end, low + Self.snippetBytes)
-        low = max(whole.offset, min(low, high - Self.snippetBytes))
-        // Cut at character starts (never inside a UTF-8 sequence).
-        while low > whole.offset, low < source.bytes.count, source.bytes[low] & 0xC0 == 0x80 { low -= 1 }
-        while high < whole.end, source.bytes[high] & 0xC0 == 0x80 { high += 1 }
-        let (shown, caretStart, width) = snippetLine(range: range, line: SourceRange(from: low, to: high), in: source)
-        let before = low > whole.offset ? "…" : ""
-        let after = high < whole.end ? "…" : ""
-        return (before + shown + after, caretStart + before.count, width)
-    }
-
-    private func snippetLine(range: SourceRange, line: SourceRange, in source: SourceFile) -> (String, Int, Int) {
-        source.bytes.withUnsafeBufferPointer { all in
-            // A line, and a window of it cut at character starts, is valid UTF-8: walked in place.
-            let lower = min(max(0, line.offset), all.count)
-            let bytes = UnsafeBufferPointer(rebasing: all[lower..<min(max(lower, line.end), all.count)])
-            let start = min(max(range.offset, line.offset), line.end)
-            let end = min(max(range.end, start), line.end)
-            var column = 0
-            var caretStart: Int?
-            var caretEnd = 0
-            // Printed, a byte takes at most 8 (a tab), a character 3 a byte otherwise (control
-            // pictures), and a table entry is stored as 4 bytes.
-            let shown = String(unsafeUninitializedCapacity: 8 * bytes.count + 8) { output in
-                guard let out = UnsafeMutableRawPointer(output.baseAddress) else { return 0 }
-                var used = 0
-                var offset = lower
-                DisplayColumns.walk(bytes) { step, length in
-                    let next: Int
-                    switch step {
-                    case .asciiRun(let first, let count):
-                        // One byte, one column each: the caret's columns are counted, not walked.
-                        if let base = bytes.baseAddress { (out + used).copyMemory(from: base + first, byteCount: count) }
-                        used += count
-                        if caretStart == nil, start < offset + count { caretStart = column + max(0, start - offset) }
-                        if end > offset { caretEnd = column + min(count, end - offset) }
-                        offset += count
-                        column += count
-                        return
-                    case .ascii(let byte):
-                        out.storeBytes(of: byte, toByteOffset: used, as: UInt8.self)
-                        used += 1
-                        next = column + 1
-                    case .tab:
-                        next = DisplayColumns.advance(column, by: step)
-                        (out + used).storeBytes(of: 0x2020_2020_2020_2020, as: UInt64.self)
-                        used += next - column
-                    case .simple(let printed):
-                        used += printed.store(at: out + used)
-                        next = column + printed.width
-                    case .complex(let character):
-                        next = DisplayWidth.advance(column, by: character)
-                        if character == "\t" {
-                            (out + used).storeBytes(of: 0x2020_2020_2020_2020, as: UInt64.self)
-                            used += next - column
-                        } else {
-                            for byte in DisplayWidth.printable(character).utf8 {
-                                out.storeBytes(of: byte, toByteOffset: used, as: UInt8.self)
-                                used += 1
-                            }
-                        }
-                    }
-                    // (The character holding the caret's start: it starts there or ends past it.)
-                    if caretStart == nil, offset + length > start { caretStart = column }
-                    offset += length
-                    column = next
-                    if offset <= end { caretEnd = column }
-                }
-                return used
-            }
-            let begin = caretStart ?? column
-            return (shown, begin, max(1, caretEnd - begin))
         }
     }
 
