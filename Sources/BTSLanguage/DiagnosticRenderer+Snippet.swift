@@ -124,17 +124,32 @@ struct WalkedLine {
     /// The column where the character holding byte `position` (from `lower`) starts; the end
     /// column at the end.
     func column(at position: Int) -> Int {
+        let (column, _) = find(position)
+        return column
+    }
+
+    /// The column at byte `position` (from `lower`) when a character starts there (the end column
+    /// at the end), else nil. It is the display width of the line's bytes before `position`: a
+    /// character boundary depends only on the text before it and the scalar after it.
+    func column(atStart position: Int) -> Int? {
+        let (column, starts) = find(position)
+        return starts ? column : nil
+    }
+
+    /// The column where the character holding `position` starts, and whether it starts there.
+    private func find(_ position: Int) -> (Int, Bool) {
         steps.withUnsafeBufferPointer { steps in
             // The last step starting at or before `position`.
             var low = 0
             var high = steps.count / 2
-            guard position < upper - lower, high > 0 else { return end }
+            guard position < upper - lower, high > 0 else { return (end, position == upper - lower) }
             while high - low > 1 {
                 let middle = (low + high) / 2
                 if steps[2 * middle] >> 1 <= position { low = middle } else { high = middle }
             }
             let mark = steps[2 * low]
-            return steps[2 * low + 1] + (mark & 1 == 1 ? position - mark >> 1 : 0)
+            if mark & 1 == 1 { return (steps[2 * low + 1] + position - mark >> 1, true) }
+            return (steps[2 * low + 1], mark >> 1 == position)
         }
     }
 }

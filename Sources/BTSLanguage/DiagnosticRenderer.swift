@@ -84,7 +84,7 @@ public struct DiagnosticRenderer: Sendable {
         severity: Diagnostic.Severity, message: String, range: SourceRange, in source: SourceFile, to output: inout String,
         walked: inout WalkedLine?
     ) {
-        let location = source.location(of: range.offset)
+        let location = source.location(of: range.offset, walked: walked)
         let style: ANSIStyle
         switch severity {
         case .error: style = .errorLabel

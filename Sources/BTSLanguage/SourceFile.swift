@@ -85,11 +85,20 @@ public struct SourceFile: Sendable {
 
     /// The 1-based line and display column of `offset`.
     public func location(of offset: Int) -> SourceLocation {
+        location(of: offset, walked: nil)
+    }
+
+    /// `location(of:)`, its column read from `walked` when that is its line from its start and a
+    /// character starts at `offset` there.
+    func location(of offset: Int, walked: WalkedLine?) -> SourceLocation {
         var clamped = min(max(0, offset), bytes.count)
         // An offset inside a multi-byte character belongs to that character.
         while clamped > 0, clamped < bytes.count, bytes[clamped] & 0xC0 == 0x80 { clamped -= 1 }
         let line = line(containing: clamped)
         let lineStart = lineStarts[line - 1]
+        if let walked, walked.lower == lineStart, clamped <= walked.upper, let column = walked.column(atStart: clamped - lineStart) {
+            return SourceLocation(line: line, column: column + 1, offset: clamped)
+        }
         // (From a line's start to a character's start: valid UTF-8, measured in place.)
         let width = bytes.withUnsafeBufferPointer { DisplayColumns.width(of: UnsafeBufferPointer(rebasing: $0[lineStart..<clamped])) }
         return SourceLocation(line: line, column: width + 1, offset: clamped)
