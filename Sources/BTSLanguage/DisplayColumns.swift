@@ -116,15 +116,15 @@ enum DisplayColumns {
         static let printable: UInt8 = 0x20 | 0x10 | 1
     }
 
-    /// `LeadKind` of every byte (a continuation byte, never a scalar's first in valid UTF-8, is
-    /// taken as a scalar of one byte that is not simple).
+    /// `LeadKind` of every byte, from `isSimple` (a continuation byte, never a scalar's first in
+    /// valid UTF-8, is taken as a scalar of one byte that is not simple).
     static let leadKinds: [UInt8] = (0...255).map { (byte: Int) -> UInt8 in
+        let value = UInt32(byte)
         switch byte {
         case 0x20..<0x7F: return LeadKind.printable
-        case 0x0D: return 1
-        case 0..<0x80: return LeadKind.simple | 1
-        case 0xC0..<0xCC: return LeadKind.simple | 2  // U+0000 to U+02FF
-        case 0xCC..<0xE0: return 2
+        case 0..<0x80: return (isSimple(value) ? LeadKind.simple : 0) | 1
+        // Simple when the last scalar of two bytes it starts is (then all are: U+0000 to U+02FF).
+        case 0xC0..<0xE0: return (isSimple((value & 0x1F) << 6 | 0x3F) ? LeadKind.simple : 0) | 2
         case 0xE0..<0xF0: return 3
         case 0xF0...: return 4
         default: return 1
