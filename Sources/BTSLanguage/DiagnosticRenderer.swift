@@ -43,7 +43,9 @@ public struct DiagnosticRenderer: Sendable {
     /// Renders several diagnostics, one after another: the first `limit`, then a line saying how
     /// many more there are.
     public func render(_ diagnostics: [Diagnostic], in source: SourceFile) -> String {
-        var output = diagnostics.prefix(Self.limit).map { render($0, in: source) }.joined()
+        var output = ""
+        var walked: WalkedLine?
+        for diagnostic in diagnostics.prefix(Self.limit) { append(diagnostic, in: source, to: &output, walked: &walked) }
         let more = diagnostics.count - Self.limit
         if more > 0 {
             let errors = diagnostics.dropFirst(Self.limit).contains { $0.severity == .error }
@@ -55,23 +57,34 @@ public struct DiagnosticRenderer: Sendable {
 
     /// Renders one diagnostic with its snippet and notes. Every line ends in `\n`.
     public func render(_ diagnostic: Diagnostic, in source: SourceFile) -> String {
-        var output = block(
-            severity: diagnostic.severity, message: diagnostic.message, range: diagnostic.range, in: source)
-        for note in diagnostic.notes {
-            if let range = note.range {
-                output += block(severity: .note, message: note.message, range: range, in: source)
-            } else {
-                output += sourcePrefix(source) + paint("note: ", .noteLabel)
-                    + DisplayWidth.printable(text: note.message) + "\n"
-            }
-        }
+        var output = ""
+        var walked: WalkedLine?
+        append(diagnostic, in: source, to: &output, walked: &walked)
         return output
     }
 
+    /// (Each piece is appended to one `String`: a diagnostic was a dozen strings joined. `walked`
+    /// is the last snippet line walked, for the next diagnostic on the same line.)
+    private func append(_ diagnostic: Diagnostic, in source: SourceFile, to output: inout String, walked: inout WalkedLine?) {
+        block(severity: diagnostic.severity, message: diagnostic.message, range: diagnostic.range, in: source, to: &output,
+              walked: &walked)
+        for note in diagnostic.notes {
+            if let range = note.range {
+                block(severity: .note, message: note.message, range: range, in: source, to: &output, walked: &walked)
+            } else {
+                output += sourcePrefix(source)
+                paint("note: ", .noteLabel, to: &output)
+                output += DisplayWidth.printable(text: note.message)
+                output += "\n"
+            }
+        }
+    }
+
     private func block(
-        severity: Diagnostic.Severity, message: String, range: SourceRange, in source: SourceFile
-    ) -> String {
-        let location = source.location(of: range.offset)
+        severity: Diagnostic.Severity, message: String, range: SourceRange, in source: SourceFile, to output: inout String,
+        walked: inout WalkedLine?
+    ) {
+        let location = source.location(of: range.offset, walked: walked)
         let style: ANSIStyle
         switch severity {
         case .error: style = .errorLabel
@@ -92,87 +105,60 @@ public struct DiagnosticRenderer: Sendable {
             let wrapped = DisplayWidth.wrap(text, width: width - prefix, rest: width - 2)
             if !wrapped.isEmpty { lines = wrapped }
         }
-        var output = paint(place, .bold) + paint(label, style) + paint(lines[0], .bold) + "\n"
-        for line in lines.dropFirst() { output += "  " + paint(line, .bold) + "\n" }
-
-        let line = location.line
-        let content = source.lineContentRange(line)
-        let (shown, caretStart, caretWidth) = snippet(range: range, line: content, in: source)
-        let number = String(shownLine)
-        let blank = String(repeating: " ", count: number.count)
-        let gutter = showsPlace ? "  \(number) | " : "  "
-        let blankGutter = showsPlace ? "  \(blank) | " : "  "
-        output += gutter + shown + "\n"
-        let caret = "^" + String(repeating: "~", count: max(0, caretWidth - 1))
-        output += blankGutter + String(repeating: " ", count: caretStart) + paint(caret, .caret) + "\n"
-        return output
-    }
-
-    /// The printable line and the caret's display column and width. A long line is cut to a window
-    /// of `snippetBytes` around the caret, with `…` where it was cut (a 48 KB line was printed whole
-    /// for each of its errors).
-    private func snippet(range: SourceRange, line whole: SourceRange, in source: SourceFile) -> (String, Int, Int) {
-        guard whole.length > Self.snippetBytes else { return snippetLine(range: range, line: whole, in: source) }
-        let caret = min(max(range.offset, whole.offset), whole.end)
-        var low = max(whole.offset, caret - Self.snippetBytes / 3)
-        var high = min(whole.end, low + Self.snippetBytes)
-        low = max(whole.offset, min(low, high - Self.snippetBytes))
-        // Cut at character starts (never inside a UTF-8 sequence).
-        while low > whole.offset, low < source.bytes.count, source.bytes[low] & 0xC0 == 0x80 { low -= 1 }
-        while high < whole.end, source.bytes[high] & 0xC0 == 0x80 { high += 1 }
-        let (shown, caretStart, width) = snippetLine(range: range, line: SourceRange(from: low, to: high), in: source)
-        let before = low > whole.offset ? "…" : ""
-        let after = high < whole.end ? "…" : ""
-        return (before + shown + after, caretStart + before.count, width)
-    }
-
-    private func snippetLine(range: SourceRange, line: SourceRange, in source: SourceFile) -> (String, Int, Int) {
-        var text = source.slice(line)
-        var shown: [UInt8] = []
-        shown.reserveCapacity(line.length + 16)
-        var column = 0
-        var caretStart: Int?
-        var caretEnd = 0
-        var offset = line.offset
-        let start = min(max(range.offset, line.offset), line.end)
-        let end = min(max(range.end, start), line.end)
-        text.withUTF8 { bytes in
-            DisplayColumns.walk(bytes) { step, length in
-                if case .asciiRun(let first, let count) = step {
-                    // One byte, one column each: the caret's columns are counted, not walked.
-                    shown.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[first..<(first + count)]))
-                    if caretStart == nil, start < offset + count { caretStart = column + max(0, start - offset) }
-                    if end > offset { caretEnd = column + min(count, end - offset) }
-                    offset += count
-                    column += count
-                    return
-                }
-                if offset == start, caretStart == nil { caretStart = column }
-                let next = DisplayColumns.advance(column, by: step)
-                switch step {
-                case .ascii(let byte): shown.append(byte)
-                case .asciiRun: break
-                case .tab: shown.append(contentsOf: repeatElement(UInt8(ascii: " "), count: next - column))
-                case .simple(let printed): printed.append(to: &shown)
-                case .complex(let character):
-                    if character == "\t" {
-                        shown.append(contentsOf: repeatElement(UInt8(ascii: " "), count: next - column))
-                    } else {
-                        shown.append(contentsOf: DisplayWidth.printable(character).utf8)
-                    }
-                }
-                offset += length
-                if caretStart == nil, offset > start { caretStart = column }
-                column = next
-                if offset <= end { caretEnd = column }
-            }
+        paint(place, .bold, to: &output)
+        paint(label, style, to: &output)
+        paint(lines[0], .bold, to: &output)
+        output += "\n"
+        for line in lines.dropFirst() {
+            output += "  "
+            paint(line, .bold, to: &output)
+            output += "\n"
         }
-        let begin = caretStart ?? column
-        let width = max(1, caretEnd - begin)
-        return (String(decoding: shown, as: UTF8.self), begin, width)
+
+        let content = source.lineContentRange(location.line)
+        let (shown, caretStart, caretWidth) = Self.snippet(range: range, line: content, in: source, walked: &walked)
+        let number = String(shownLine)
+        // The line, then the caret line under it: `^` then `~` to the range's last column.
+        if showsPlace {
+            output += "  "
+            output += number
+            output += " | "
+        } else {
+            output += "  "
+        }
+        output += shown
+        output += "\n"
+        if showsPlace {
+            output += "  "
+            output += Self.repeated(UInt8(ascii: " "), count: number.utf8.count)
+            output += " | "
+        } else {
+            output += "  "
+        }
+        output += Self.repeated(UInt8(ascii: " "), count: caretStart)
+        if colored { output += ANSIStyle.caret.rawValue }
+        output += "^"
+        output += Self.repeated(UInt8(ascii: "~"), count: caretWidth - 1)
+        if colored { output += ANSIStyle.reset.rawValue }
+        output += "\n"
+    }
+
+    /// `count` times `byte` (ASCII; nothing when `count` is not positive).
+    private static func repeated(_ byte: UInt8, count: Int) -> String {
+        guard count > 0 else { return "" }
+        return String(unsafeUninitializedCapacity: count) { buffer in
+            buffer.initialize(repeating: byte)
+            return count
+        }
     }
 
     private func paint(_ text: String, _ style: ANSIStyle) -> String {
         colored ? style.rawValue + text + ANSIStyle.reset.rawValue : text
+    }
+
+    private func paint(_ text: String, _ style: ANSIStyle, to output: inout String) {
+        if colored { output += style.rawValue }
+        output += text
+        if colored { output += ANSIStyle.reset.rawValue }
     }
 }

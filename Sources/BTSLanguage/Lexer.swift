@@ -1,3 +1,5 @@
+import BTSTerminalText
+
 /// Splits command text into words and separators.
 ///
 /// Rules: words are separated by blanks; `;` and line breaks end a command; `#` at the start of a
@@ -33,23 +35,34 @@ public struct Lexer {
 
     static func isNameByte(_ byte: UInt8) -> Bool { isNameStart(byte) || isDigit(byte) }
 
-    /// Whether `byte` ends a run of ordinary bytes in a bare word: a separator, a quote, a
-    /// backslash, a `$` or a NUL (each handled on its own by `lexWord`).
-    static func endsBareRun(_ byte: UInt8) -> Bool {
-        switch byte {
-        case 32, 9, 10, 13, 0, UInt8(ascii: ";"), UInt8(ascii: "|"), UInt8(ascii: "'"), UInt8(ascii: "\""),
-            UInt8(ascii: "\\"), UInt8(ascii: "$"):
-            return true
-        default:
-            return false
+    /// The first position from `start` on whose byte `stops` flags (or the end), 8 bytes at a
+    /// time: `stops` answers for a word of 8 bytes as `ByteWords` does.
+    @inline(__always)
+    private func runEnd(from start: Int, until stops: (UInt64) -> UInt64) -> Int {
+        bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return start }
+            var index = start
+            while index < buffer.count {
+                let remaining = buffer.count - index
+                // (Past the end, bytes of 0x80: no stop in any set.)
+                let word = remaining >= 8 ? ByteWords.load(base + index) : ByteWords.load(base + index, count: remaining, filler: 0x80)
+                let flags = stops(word)
+                if flags != 0 { return index + ByteWords.first(flags) }
+                index += 8
+            }
+            return buffer.count
         }
     }
 
-    /// The first position from `start` on whose byte does not satisfy `continues` (or the end).
-    private func runEnd(from start: Int, while continues: (UInt8) -> Bool) -> Int {
-        var end = start
-        while end < bytes.count, continues(bytes[end]) { end += 1 }
-        return end
+    /// The bytes that end a run of ordinary bytes in a bare word: a separator, a quote, a
+    /// backslash, a `$` or a NUL (each handled on its own by `lexWord`).
+    @inline(__always)
+    static func bareRunEnds(_ word: UInt64) -> UInt64 {
+        ByteWords.equal(word, byte: 32) | ByteWords.equal(word, byte: 9) | ByteWords.equal(word, byte: 10)
+            | ByteWords.equal(word, byte: 13) | ByteWords.equal(word, byte: 0) | ByteWords.equal(word, byte: UInt8(ascii: ";"))
+            | ByteWords.equal(word, byte: UInt8(ascii: "|")) | ByteWords.equal(word, byte: UInt8(ascii: "'"))
+            | ByteWords.equal(word, byte: UInt8(ascii: "\"")) | ByteWords.equal(word, byte: UInt8(ascii: "\\"))
+            | ByteWords.equal(word, byte: UInt8(ascii: "$"))
     }
 
     private func byte(at position: Int) -> UInt8? {
@@ -84,7 +97,7 @@ public struct Lexer {
             case UInt8(ascii: "|"):
                 lexPipe()
             case UInt8(ascii: "#"):
-                while index < bytes.count, bytes[index] != 10 { index += 1 }
+                index = runEnd(from: index + 1) { ByteWords.equal($0, byte: 10) }
             case UInt8(ascii: "\\") where byte(at: index + 1) == 10:
                 index += 2
             case UInt8(ascii: "\\") where byte(at: index + 1) == 13 && byte(at: index + 2) == 10:
@@ -110,8 +123,7 @@ public struct Lexer {
     /// `| text…` up to the end of the line (not including the line break).
     private mutating func lexPipe() {
         let start = index
-        var end = index + 1
-        while end < bytes.count, bytes[end] != 10 { end += 1 }
+        let end = runEnd(from: index + 1) { ByteWords.equal($0, byte: 10) }
         var textEnd = end
         if textEnd > start + 1, bytes[textEnd - 1] == 13 { textEnd -= 1 }
         var hasError = false
@@ -179,7 +191,7 @@ public struct Lexer {
                 index += 1
             default:
                 // A run of ordinary bytes is one literal piece (appended at once, not byte by byte).
-                let end = runEnd(from: index + 1) { !Self.endsBareRun($0) }
+                let end = runEnd(from: index + 1, until: Self.bareRunEnds)
                 builder.appendLiteral(bytes[index..<end], from: index, to: end, quoted: false)
                 index = end
             }
@@ -206,7 +218,7 @@ public struct Lexer {
                 builder.hasError = true
                 index += 1
             } else {
-                let end = runEnd(from: index + 1) { $0 != UInt8(ascii: "'") && $0 != 0 }
+                let end = runEnd(from: index + 1) { ByteWords.equal($0, byte: UInt8(ascii: "'")) | ByteWords.equal($0, byte: 0) }
                 builder.appendLiteral(bytes[index..<end], from: index, to: end, quoted: true)
                 index = end
             }
@@ -255,7 +267,8 @@ public struct Lexer {
                 index += 1
             default:
                 let end = runEnd(from: index + 1) {
-                    $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") && $0 != UInt8(ascii: "$") && $0 != 0
+                    ByteWords.equal($0, byte: UInt8(ascii: "\"")) | ByteWords.equal($0, byte: UInt8(ascii: "\\"))
+                        | ByteWords.equal($0, byte: UInt8(ascii: "$")) | ByteWords.equal($0, byte: 0)
                 }
                 builder.appendLiteral(bytes[index..<end], from: index, to: end, quoted: true)
                 index = end
@@ -307,8 +320,7 @@ public struct Lexer {
 
     private mutating func lexBraced(_ builder: inout WordBuilder) {
         let start = index
-        var close = index + 2
-        while close < bytes.count, bytes[close] != UInt8(ascii: "}") { close += 1 }
+        let close = runEnd(from: index + 2) { ByteWords.equal($0, byte: UInt8(ascii: "}")) }
         guard close < bytes.count else {
             report(Diagnostic(
                 .error, "unterminated '${'; expected '}'", range: SourceRange(offset: start, length: 2),

@@ -24,11 +24,27 @@ public struct SourceFile: Sendable {
         self.firstLine = firstLine
         let bytes = Array(text.utf8)
         self.bytes = bytes
+        self.lineStarts = Self.lineStarts(of: bytes)
+    }
+
+    /// Offsets at which each line starts (a line feed is looked for 8 bytes at a time).
+    private static func lineStarts(of bytes: [UInt8]) -> [Int] {
         var starts = [0]
-        for (index, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") {
-            starts.append(index + 1)
+        bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            var index = 0
+            while index < buffer.count {
+                let remaining = buffer.count - index
+                let word = remaining >= 8 ? ByteWords.load(base + index) : ByteWords.load(base + index, count: remaining, filler: 0)
+                var feeds = ByteWords.equal(word, byte: UInt8(ascii: "\n"))
+                while feeds != 0 {
+                    starts.append(index + ByteWords.first(feeds) + 1)
+                    feeds &= feeds &- 1
+                }
+                index += 8
+            }
         }
-        self.lineStarts = starts
+        return starts
     }
 
     /// The number of lines (a trailing newline opens a final empty line).
@@ -69,13 +85,23 @@ public struct SourceFile: Sendable {
 
     /// The 1-based line and display column of `offset`.
     public func location(of offset: Int) -> SourceLocation {
+        location(of: offset, walked: nil)
+    }
+
+    /// `location(of:)`, its column read from `walked` when that is its line from its start and a
+    /// character starts at `offset` there.
+    func location(of offset: Int, walked: WalkedLine?) -> SourceLocation {
         var clamped = min(max(0, offset), bytes.count)
         // An offset inside a multi-byte character belongs to that character.
         while clamped > 0, clamped < bytes.count, bytes[clamped] & 0xC0 == 0x80 { clamped -= 1 }
         let line = line(containing: clamped)
         let lineStart = lineStarts[line - 1]
-        let prefix = slice(SourceRange(from: lineStart, to: clamped))
-        return SourceLocation(line: line, column: DisplayColumns.width(of: prefix) + 1, offset: clamped)
+        if let walked, walked.lower == lineStart, clamped <= walked.upper, let column = walked.column(atStart: clamped - lineStart) {
+            return SourceLocation(line: line, column: column + 1, offset: clamped)
+        }
+        // (From a line's start to a character's start: valid UTF-8, measured in place.)
+        let width = bytes.withUnsafeBufferPointer { DisplayColumns.width(of: UnsafeBufferPointer(rebasing: $0[lineStart..<clamped])) }
+        return SourceLocation(line: line, column: width + 1, offset: clamped)
     }
 }
 

@@ -60,7 +60,7 @@ public enum DisplayWidth {
 
     /// Text safe for a terminal: every character through `printable` (messages quoting source text).
     public static func printable(text: String) -> String {
-        guard text.unicodeScalars.contains(where: TerminalText.needsWork) else { return text }
+        guard TerminalText.containsWork(text) else { return text }
         return text.map(printable).joined()
     }
 
