@@ -32,6 +32,8 @@ public enum ModelUnavailable: Error, Sendable, Equatable, CustomStringConvertibl
 extension SentenceEncoder {
     /// Encoders by model directory and BLAS library name.
     private static let loaded = Mutex<[String: SentenceEncoder]>([:])
+    /// The keys of `loaded` whose load `prepare` has started (once per process).
+    private static let prepared = Mutex<Set<String>>([])
 
     /// The process's encoder for the installed model (`ModelLocation`) over OpenBLAS
     /// (`OpenBLAS.load`), loaded at first use and kept; a missing model or library is looked for
@@ -65,8 +67,9 @@ extension SentenceEncoder {
     /// on two cores a queued item waited for libdispatch's monitor to add a thread, about a second.
     public static func prepare(environment: [String: String] = ProcessInfo.processInfo.environment) {
         guard let directory = ModelLocation.installed(environment: environment) else { return }
-        let key = cacheKey(directory, environment)
-        guard loaded.withLock({ $0[key] == nil }) else { return }
+        // Its own lock, not `loaded`'s: that one is held for the whole load, and a second caller
+        // (the query itself, asking again) would wait there instead of going on with its work.
+        guard prepared.withLock({ $0.insert(cacheKey(directory, environment)).inserted }) else { return }
         Thread.detachNewThread {
             if case .success(let encoder) = shared(environment: environment) { encoder.touchLayerWeights() }
         }
