@@ -35,8 +35,9 @@ public struct LocalEmbeddedBackend: EmbeddedBackend {
         return try SQLiteCatalog.shared(cacheDirectory: cacheDirectory)
     }
 
-    /// Semantic search: the sentence model starts loading on other threads (`SQLiteCatalog.prepareSemantic`)
-    /// while the server starts and the capabilities are read; the query then finds it loaded.
+    /// Semantic search: the sentence model starts loading on a thread of its own
+    /// (`SQLiteCatalog.prepareSemantic`) while the server starts and the capabilities are read; the
+    /// query then finds it loaded.
     public func prepare(for feature: CapabilityFeature) {
         if feature == .semanticSearch { SQLiteCatalog.prepareSemantic() }
     }

@@ -128,9 +128,9 @@ extension SQLiteCatalog {
         }
     }
 
-    /// Starts loading the sentence model on other threads when it is installed and not loaded
-    /// (`SentenceEncoder.prepare`): a caller about to run a semantic query overlaps the load with
-    /// its own start.
+    /// Starts loading the sentence model on a thread of its own when it is installed
+    /// (`SentenceEncoder.prepare`, once per process): a caller about to run a semantic query
+    /// overlaps the load with its own start.
     public static func prepareSemantic() {
         SentenceEncoder.prepare()
     }

@@ -13,7 +13,7 @@ public protocol EmbeddedBackend: Sendable {
     /// `recommend --library`, reads the same one).
     func catalog(cacheDirectory: URL) throws -> SQLiteCatalog
     /// A call gated on `feature` is about to be made: start loading what answering it needs (on
-    /// other threads, returning at once), so that it overlaps the backend's start and the
+    /// another thread, returning at once), so that it overlaps the backend's start and the
     /// capabilities check. Nothing by default.
     func prepare(for feature: CapabilityFeature)
 }
