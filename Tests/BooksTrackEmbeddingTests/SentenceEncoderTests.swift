@@ -28,6 +28,15 @@ struct EmbeddingReference: Decodable {
         }
     }
 
+    /// A pass over any number of tokens multiplies a multiple of 4 rows, never fewer than the tokens
+    /// (the padding itself is checked by `forwardPassMatchesTheReference`: 10, 11, 15 and 23 tokens).
+    @Test func paddedRowsAreTheNextMultipleOfFour() {
+        let padded: [Int] = (1...9).map { SentenceEncoder.paddedRows($0) }
+        #expect(padded == [4, 4, 4, 4, 8, 8, 8, 8, 12])
+        #expect(SentenceEncoder.paddedRows(512) == 512)
+        #expect(SentenceEncoder.paddedRows(11) == 12)
+    }
+
     @Test func forwardPassMatchesTheReference() throws {
         let encoder = try Self.encoder.get()
         for item in try EmbeddingReference.load().cases {
