@@ -34,7 +34,7 @@ public struct SafeTensors: Sendable {
         #if _endian(big)
         throw .malformed("a big-endian host cannot use the little-endian weights in place")
         #else
-        guard let file = MappedFile(path: url.path) else { throw .unreadable(url.path) }
+        guard let file = MappedFile(path: url.path, hugePages: true) else { throw .unreadable(url.path) }
         let data = file.bytes
         guard data.count >= 8 else { throw .malformed("shorter than its header") }
         let headerLength = (0..<8).reduce(UInt64(0)) { $0 | UInt64(data[$1]) << (8 * UInt64($1)) }
