@@ -35,27 +35,7 @@ public struct SafeTensors: Sendable {
         throw .malformed("a big-endian host cannot use the little-endian weights in place")
         #else
         guard let file = MappedFile(path: url.path, hugePages: true) else { throw .unreadable(url.path) }
-        let data = file.bytes
-        guard data.count >= 8 else { throw .malformed("shorter than its header") }
-        let headerLength = (0..<8).reduce(UInt64(0)) { $0 | UInt64(data[$1]) << (8 * UInt64($1)) }
-        guard headerLength < UInt64(data.count - 8) else { throw .malformed("header length") }
-        let body = 8 + Int(headerLength)
-        let headerData = Data(UnsafeRawBufferPointer(rebasing: data[8..<body]))
-        guard let header = try? JSONSerialization.jsonObject(with: headerData) as? [String: Any] else {
-            throw .malformed("header JSON")
-        }
-        var tensors: [String: Tensor] = [:]
-        for (name, entry) in header where name != "__metadata__" {
-            guard let info = entry as? [String: Any], let dtype = info["dtype"] as? String,
-                  let shape = info["shape"] as? [Int], let offsets = info["data_offsets"] as? [Int], offsets.count == 2
-            else { throw .malformed(name) }
-            guard dtype == "F32" else { continue }
-            let start = body + offsets[0], end = body + offsets[1]
-            guard start <= end, end <= data.count, (end - start) == shape.reduce(1, *) * 4, start % 4 == 0 else {
-                throw .malformed(name)
-            }
-            tensors[name] = Tensor(shape: shape, offset: start)
-        }
+        let tensors = try Self.tensors(in: file.bytes)
         self.file = file
         self.tensors = tensors
         #endif

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A WordPiece vocabulary (`vocab.txt`: one token a line, id = line number, the first of a repeated
 /// token wins) as an open-addressing hash table over the file's bytes: no String is made per token.
 /// Building the 30,522-token table was a fifth of a one-shot `semantic` as a `[String: Int32]`.
@@ -9,18 +11,33 @@ struct Vocabulary: Sendable {
     /// Line numbers by hash, -1 where empty; the size is a power of two at least twice the lines.
     private let slots: [Int32]
 
+    /// The longest line's length in bytes (a `\r` before its `\n` counted).
+    let longestLine: Int
+
     init(bytes: [UInt8]) {
         var starts: [Int32] = [], lengths: [Int32] = []
         starts.reserveCapacity(bytes.count / 6)
         lengths.reserveCapacity(bytes.count / 6)
         var size = 16
+        var longest = 0
         let slots = bytes.withUnsafeBufferPointer { text -> [Int32] in
+            // Lines found with memchr (vectorised): a byte-by-byte walk was a third of this init.
+            guard let base = text.baseAddress else {  // no bytes: one empty line
+                starts.append(0)
+                lengths.append(0)
+                return [Int32](repeating: -1, count: size)
+            }
             var start = 0
-            for index in 0...text.count where index == text.count || text[index] == 0x0A {
+            while true {
+                let rest = text.count - start
+                let newline = rest > 0 ? memchr(base + start, 0x0A, rest) : nil
+                let index = newline.map { UnsafeRawPointer(base).distance(to: UnsafeRawPointer($0)) } ?? text.count
                 var end = index
                 if end > start, text[end - 1] == 0x0D { end -= 1 }
                 starts.append(Int32(start))
                 lengths.append(Int32(end - start))
+                longest = max(longest, index - start)
+                guard newline != nil else { break }
                 start = index + 1
             }
             while size < 2 * starts.count { size <<= 1 }
@@ -48,6 +65,7 @@ struct Vocabulary: Sendable {
         self.starts = starts
         self.lengths = lengths
         self.slots = slots
+        longestLine = longest
     }
 
     /// The id of the token with these UTF-8 bytes.

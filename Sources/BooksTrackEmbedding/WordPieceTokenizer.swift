@@ -39,13 +39,7 @@ public struct WordPieceTokenizer: Sendable {
             return id
         }
         self.vocabulary = vocabulary
-        var longest = 0
-        var lineStart = 0
-        for index in 0...bytes.count where index == bytes.count || bytes[index] == 0x0A {
-            longest = max(longest, index - lineStart)
-            lineStart = index + 1
-        }
-        longestToken = longest
+        longestToken = vocabulary.longestLine
         unknown = try id("[UNK]")
         classify = try id("[CLS]")
         separator = try id("[SEP]")

@@ -17,3 +17,25 @@ import Testing
         #expect(tokenizer.pieces(String(repeating: "é", count: 101)) == [1])
     }
 }
+
+/// The vocabulary's lines: id = line number, `\r\n` ends a line as `\n` does, the first of a
+/// repeated token wins, a last line without a line break counts, and empty lines take an id.
+@Suite struct VocabularyLinesTests {
+    @Test func linesAndIds() {
+        let vocabulary = Vocabulary(bytes: Array("[PAD]\r\nab\n\nab\r\nlast".utf8))
+        #expect(vocabulary.id("[PAD]") == 0)
+        #expect(vocabulary.id("ab") == 1)
+        #expect(vocabulary.id("last") == 4)
+        #expect(vocabulary.id("ab\r") == nil)
+        #expect(vocabulary.id("") == nil)
+        #expect(vocabulary.longestLine == 6)  // "[PAD]\r"
+    }
+
+    @Test func emptyAndBreakOnlyFiles() {
+        #expect(Vocabulary(bytes: []).id("a") == nil)
+        #expect(Vocabulary(bytes: []).longestLine == 0)
+        let breaks = Vocabulary(bytes: Array("\n\na\n".utf8))
+        #expect(breaks.id("a") == 2)
+        #expect(breaks.longestLine == 1)
+    }
+}
