@@ -54,19 +54,20 @@ extension CommandOutput {
             empty: kind == "isbn" ? "Book not found. Try a different search." : "No matches."))
     }
 
-    static func similar(_ results: SimilarResults, source: String) -> CommandOutput {
+    /// `sourceTitle`: the title the source was found by (`similar TITLE…`), shown and kept in the value.
+    static func similar(_ results: SimilarResults, source: String, sourceTitle: String? = nil) -> CommandOutput {
         let rows = results.items.map { item in
             JSONValue.record([("isbn", item.isbn.json), ("title", item.title.json), ("authors", item.authors.json),
                               ("score", .number(item.score)), ("coverUrl", item.coverURL.json)])
         }
-        let value = JSONValue.record([
-            ("sourceIsbn", (results.sourceISBN ?? source).json), ("totalCount", results.total.json),
-            ("count", rows.count.json), ("results", .array(rows)),
-        ])
+        var fields: [(String, JSONValue)] = [("sourceIsbn", (results.sourceISBN ?? source).json)]
+        if let sourceTitle { fields.append(("sourceTitle", sourceTitle.json)) }
+        fields += [("totalCount", results.total.json), ("count", rows.count.json), ("results", .array(rows))]
+        let named = sourceTitle.map { "\($0), \(source)" } ?? source
         let columns = [TableColumn("isbn", "ISBN"), .bookTitle,
                        TableColumn("authors", "AUTHORS", flexible: true), .number("score", "SCORE", decimals: 3)]
-        return CommandOutput(value: value, view: .table(columns: columns, rowsKey: "results",
-                                                         footer: "(\(rows.count) similar to \(source))", empty: "No similar books."))
+        return CommandOutput(value: .record(fields), view: .table(columns: columns, rowsKey: "results",
+                                                                   footer: "(\(rows.count) similar to \(named))", empty: "No similar books."))
     }
 
     static func enriched(_ book: EnrichedBook) -> CommandOutput {

@@ -11,18 +11,22 @@ import Testing
             (unavailable on this server: similar_books is disabled)
 
             Usage:
-              similar [ISBN] [--limit N] [--library] [--shelf SHELF]
+              similar [BOOK...] [--limit N] [--library] [--shelf SHELF]
 
             The source book itself is not listed. On the embedded backend and `bts serve`,
             similar means shelved alike: the cosine of the books' reader shelves
             (goodbooks-10k: the 30 strongest of each book's 100 most-used shelves, weighted
             log(1+count) x IDF), with the same author or series only breaking ties and other
             editions of the source left out. Fails with 'not found' when the catalog has no
-            shelves for it. With --library (or --shelf), up to 10 of your library's books
-            (highest rated first) are the sources, and books you already have are left out.
+            shelves for it. BOOK is an ISBN when it looks like one (as for `search`); other
+            words are a title, and the first book a title search finds with an ISBN is the
+            source (one more request, from the search budget; the footer and `sourceTitle`
+            name it). With --library (or --shelf), up to 10 of your library's books (highest
+            rated first) are the sources, and books you already have are left out.
 
             Arguments:
-              [ISBN]  The book to start from (ISBN-10 or ISBN-13)
+              [BOOK...]  The book to start from: its ISBN, or words of its title (the best
+                         title match)
 
             Options:
               -n, --limit N        Maximum number of results, 1–50 (default 10)
@@ -34,7 +38,8 @@ import Testing
 
             Examples:
               similar 9780439023481
-              similar ${_.results[0].isbn} --limit 5
+              similar the left hand of darkness --limit 5
+              similar ${_.results[0].isbn}
               similar --library --shelf read
 
             Needs the server feature 'similar_books'. Rate-limit budget: similar.
@@ -69,7 +74,7 @@ import Testing
         // Entries wrap under their summary column; compare the words.
         let words = text.split(whereSeparator: { $0 == " " || $0 == "\n" }).joined(separator: " ")
         #expect(words.contains("semantic QUERY... Search by meaning (embedded backend: a sentence model over titles and shelves) (unavailable on this server: semantic_search is disabled)"))
-        #expect(text.contains("  similar [ISBN]          Books similar to a given book\n"))
+        #expect(text.contains("  similar [BOOK...]       Books similar to a given book\n"))
         #expect(words.contains("(weekly unavailable on this server: weekly_recommendations is disabled)"))
         #expect(text.contains("  semantic QUERY...       Search by meaning (embedded backend: a sentence model\n"
                               + "                          over titles and shelves) (unavailable on this server:\n"
@@ -109,7 +114,7 @@ import Testing
             #expect(markdown.contains("### `\(spec.name)`\n"), "\(spec.name)")
         }
         #expect(markdown.contains("### `search title`\n"))
-        #expect(markdown.contains("| `similar [ISBN]` | Books similar to a given book | `similar_books` | similar |\n"))
+        #expect(markdown.contains("| `similar [BOOK...]` | Books similar to a given book | `similar_books` | similar |\n"))
         #expect(markdown.contains("| `output` | table \\| json \\| ndjson \\| csv |"))
     }
 }

@@ -71,7 +71,7 @@ import Testing
         let result = Parser.parse("search dune --limt 5\njobs\nsimilar\nexit 999")
         #expect(registry.check(result.script).map(\.message) == [
             "unknown option '--limt' for 'search' (did you mean '--limit'?)",
-            "missing argument for 'similar': give ISBN, --library or --shelf",
+            "missing argument for 'similar': give BOOK, --library or --shelf",
             "value 999 for CODE is out of range: expected an integer 0–255",
         ])
     }

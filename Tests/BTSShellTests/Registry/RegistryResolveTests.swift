@@ -141,7 +141,7 @@ import Testing
     }
 
     @Test func missingAndExtraArguments() {
-        #expect(registryErrors("similar") == ["missing argument for 'similar': give ISBN, --library or --shelf"])
+        #expect(registryErrors("similar") == ["missing argument for 'similar': give BOOK, --library or --shelf"])
         #expect(registryErrors("semantic") == ["missing argument QUERY for 'semantic'"])
         #expect(registryErrors("search title") == ["missing argument QUERY for 'search title'"])
         #expect(registryErrors("connect") == ["missing argument TARGET for 'connect'"])
@@ -155,10 +155,10 @@ import Testing
 
     @Test func missingArgumentPointsAfterTheCommand() {
         #expect(registryRendered("similar  ") == """
-            script.bts:1:8: error: missing argument for 'similar': give ISBN, --library or --shelf
+            script.bts:1:8: error: missing argument for 'similar': give BOOK, --library or --shelf
               1 | similar  
                 |        ^
-            script.bts: note: usage: similar [ISBN] [--limit N] [--library] [--shelf SHELF]
+            script.bts: note: usage: similar [BOOK...] [--limit N] [--library] [--shelf SHELF]
 
             """)
         #expect(registryRendered("status a b c") == """

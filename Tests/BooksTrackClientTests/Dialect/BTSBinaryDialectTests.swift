@@ -45,6 +45,21 @@ import Testing
         return Run(status: outcome.status, stdout: outcome.stdout, stderr: outcome.stderr)
     }
 
+    /// `similar TITLE…` in each server and API dialect: a title search, then similar on the first
+    /// book it finds with an ISBN (its own test: one more call in the test below crashed the compiler).
+    @Test(.enabled(if: binary != nil, "no bts binary: swift build --product bts"),
+          arguments: ServerDialect.allCases, APIDialect.allCases)
+    func similarByTitleThroughTheBinary(_ dialect: ServerDialect, _ apiDialect: APIDialect) async throws {
+        let dir = try LiveJobTests.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try await DialectFlowTests.with(dialect, itemsPerSecond: 8) { server, _ in
+            let run = try await Self.bts(["-c", "similar the left hand of darkness --limit 3"], api: server.baseURL, in: dir,
+                                         apiDialect: apiDialect)
+            let named = run.stdout.contains(#""sourceIsbn":"9780441007318","sourceTitle":"The Left Hand of Darkness""#)
+            #expect(run.status == 0 && run.isClean && named, "[\(dialect), \(apiDialect)]: \(run)")
+        }
+    }
+
     /// Every mission command against the stand-in in each server dialect, spoken in each API
     /// dialect (v1/v2 forced, and v3 — what `auto` picks on a server that offers both).
     @Test(.enabled(if: binary != nil, "no bts binary: swift build --product bts"),

@@ -40,6 +40,8 @@ import Testing
             try await expectOK(["-c", "search title hunger --limit 2; more"]) { $0.stdout.contains("Mockingjay") }
             try await expectNotOffered(["-c", "search author Collins"], "author search")
             try await expectNotOffered(["-c", "similar 9780439023481"], "similar books")
+            // By title too: refused by similar's gate before its title search.
+            try await expectNotOffered(["-c", "similar the hunger games"], "similar books")
             try await expectNotOffered(["-c", "semantic a boy wizard at a school of magic"], "semantic search")
             try await expectOK(["-c", "recommend --limit 50"]) { $0.stdout.contains("Hunger") }
             #expect(seen.value.contains("weekly limit=20"), "\(seen.value)")

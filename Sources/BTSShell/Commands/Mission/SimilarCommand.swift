@@ -2,10 +2,10 @@ import BTSLanguage
 import BooksTrackClient
 import BooksTrackContract
 
-/// `similar ISBN [--limit N]` · `similar --library [--shelf S]`.
+/// `similar ISBN|TITLE... [--limit N]` · `similar --library [--shelf S]`.
 struct SimilarCommand: ShellCommand {
-    static let isbnArgument = ArgumentSpec("ISBN", "The book to start from (ISBN-10 or ISBN-13)", optional: true,
-                                           completion: .isbn)
+    static let book = ArgumentSpec("BOOK", "The book to start from: its ISBN, or words of its title (the best title match)",
+                                   optional: true, variadic: true, completion: .isbn)
     static let library = OptionSpec("library", short: "L", type: .flag,
                                     help: "Start from your library's books; leave out those you have")
     static let shelf = OptionSpec("shelf", short: "s", type: .string, valueName: "SHELF",
@@ -20,14 +20,17 @@ struct SimilarCommand: ShellCommand {
             alike: the cosine of the books' reader shelves (goodbooks-10k: the 30 strongest of each book's 100 \
             most-used shelves, weighted log(1+count) x IDF), with the same author or series only breaking ties and \
             other editions of the source left out. Fails with 'not found' when the catalog has no shelves for it. \
-            With --library (or --shelf), up to 10 of your library's books (highest rated first) are the \
-            sources, and books you already have are left out.
+            BOOK is an ISBN when it looks like one (as for `search`); other words are a title, and the first \
+            book a title search finds with an ISBN is the source (one more request, from the search budget; \
+            the footer and `sourceTitle` name it). With --library (or --shelf), up to 10 of your library's \
+            books (highest rated first) are the sources, and books you already have are left out.
             """,
-        positionals: [isbnArgument],
+        positionals: [book],
         options: [limit.spec, library, shelf],
-        examples: ["similar 9780439023481", "similar ${_.results[0].isbn} --limit 5", "similar --library --shelf read"],
-        requirements: [.anyOf(["ISBN", "--library", "--shelf"]), .exclusive(["ISBN", "--library"]),
-                       .exclusive(["ISBN", "--shelf"])])
+        examples: ["similar 9780439023481", "similar the left hand of darkness --limit 5", "similar ${_.results[0].isbn}",
+                   "similar --library --shelf read"],
+        requirements: [.anyOf(["BOOK", "--library", "--shelf"]), .exclusive(["BOOK", "--library"]),
+                       .exclusive(["BOOK", "--shelf"])])
 
     static let gate: CommandGate? = CommandGate(.similarBooks)
     static let budget: RateLimitClass? = .similar
@@ -38,7 +41,7 @@ struct SimilarCommand: ShellCommand {
     var shelf: String?
 
     init(_ resolved: ResolvedCommand) {
-        words = resolved.values(Self.isbnArgument)
+        words = resolved.values(Self.book)
         limit = resolved[Self.limit]
         shelf = resolved.string(Self.shelf)
         fromLibrary = resolved.flag(Self.library) || shelf != nil
@@ -46,17 +49,43 @@ struct SimilarCommand: ShellCommand {
 
     func run(in context: isolated any CommandContext) async throws -> CommandOutput? {
         if fromLibrary { return try await Self.fromLibrary(shelf: shelf, limit: limit, in: context) }
-        let isbn = try ISBN.validated(words.first?.text ?? "", range: BoundValue.range(of: words))
+        let text = words.compactMap(\.text).joined(separator: " ")
+        let range = BoundValue.range(of: words)
+        let source: (isbn: String, title: String?)
+        if ISBN.looksLikeISBN(text) {
+            source = (try ISBN.validated(text, range: range).value, nil)
+        } else {
+            guard !text.allSatisfy(\.isWhitespace) else {
+                throw ShellError(.usage, "the book to start from is empty", range: range, code: .missingParameter)
+            }
+            source = try await Self.bookTitled(text, range: range, in: context)
+        }
         let limit = self.limit
         let response: APIResponse<SimilarResults>
         do {
             response = try await context.call { api in
-                try await api.similar(isbn: isbn.value, limit: limit)
+                try await api.similar(isbn: source.isbn, limit: limit)
             }
         } catch let error where LibraryLookups.isUnreachable(error) {
-            if let answer = await LibraryLookups.similar(to: isbn.value, limit: limit, in: context) { return answer }
+            if let answer = await LibraryLookups.similar(to: source.isbn, limit: limit, in: context) { return answer }
             throw error
         }
-        return await CommandOutput.similar(response.value, source: isbn.value).markingHeld(in: context)
+        return await CommandOutput.similar(response.value, source: source.isbn, sourceTitle: source.title)
+            .markingHeld(in: context)
+    }
+
+    /// The ISBN and title of the first book a title search for `title` finds with an ISBN: a title
+    /// search under the search budget, behind `similar`'s own gate.
+    static func bookTitled(
+        _ title: String, range: SourceRange?, in context: isolated any CommandContext
+    ) async throws -> (isbn: String, title: String?) {
+        let found = try await context.call(as: context.callPolicy.spending(.search)) { api in
+            try await api.searchTitle(title, limit: 10)
+        }
+        guard let book = found.value.items.first(where: { $0.isbn != nil }), let isbn = book.isbn else {
+            throw ShellError(.failure, "No book titled like '\(title)' in the catalog (search title \(title) to look).",
+                             range: range, code: .notFound)
+        }
+        return (isbn, book.title)
     }
 }
