@@ -1,7 +1,6 @@
 import BooksTrackEmbedding
 import Foundation
 import Testing
-import TestSupport
 
 /// `scripts/model-dir` (the scripts' statement of where the model is) says what
 /// `ModelLocation.directory` (bts's) says, environment by environment.
@@ -17,20 +16,11 @@ import TestSupport
         [:],
     ]
 
-    /// The script's output in exactly `environment` (nil when it exits non-zero).
+    /// The script's output in exactly `environment` (`env -i`; nil when it exits non-zero).
     static func scriptSays(_ environment: [String: String]) throws -> String? {
-        let process = SpawnedProcess()
-        process.executableURL = InstallScriptTests.root.appendingPathComponent("scripts/model-dir")
-        process.environment = environment.merging(["PATH": "/usr/bin:/bin"]) { first, _ in first }
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { return nil }
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .newlines)
+        let assignments = environment.sorted { $0.key < $1.key }.map { "\($0.key)='\($0.value)'" }.joined(separator: " ")
+        let run = try InstallScriptTests.sh("env -i PATH=/usr/bin:/bin \(assignments) scripts/model-dir")
+        return run.status == 0 ? run.output.trimmingCharacters(in: .newlines) : nil
     }
 
     @Test(arguments: environments)
