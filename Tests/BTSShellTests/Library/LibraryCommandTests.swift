@@ -116,6 +116,10 @@ struct LibraryCommandTests {
             #expect(similar["answeredBy"]?.stringValue == "library")
             #expect(similar["results"]?.arrayValue?.first?["isbn"]?.stringValue == "9780439023528", "\(similar)")
             #expect(await shell.run("similar 9780553293357") == 3)
+            // By title too: the title is looked up in your library.
+            #expect(await shell.run("similar the hunger games") == 0, "\(shell.err)")
+            #expect(await shell.lastResult()["answeredBy"]?.stringValue == "library")
+            #expect(await shell.run("similar foundation and empire") == 3)
             #expect(await shell.run("search isbn 9780553293357") == 3)
         }
     }

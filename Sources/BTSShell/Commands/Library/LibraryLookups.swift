@@ -104,6 +104,13 @@ extension CommandOutput {
 }
 
 extension LibraryLookups {
+    /// The ISBN-13 of your library's best full-text match for `title` (`similar TITLE…` when the
+    /// server cannot be reached), or nil (not answering offline, no match, no ISBN).
+    static func isbn(titled title: String, in context: isolated any CommandContext) async -> String? {
+        guard context.settings.answersOffline, let library = try? context.library() else { return nil }
+        return (try? await library.search(title, limit: 5))?.lazy.compactMap(\.isbn13).first
+    }
+
     /// `similar ISBN` when the server is unreachable and the book is in the library: the library's
     /// other books in the same series (score 1) or by the same author (score 0.5), saying so on
     /// stderr; nil when the book is not there or nothing in the library is related.

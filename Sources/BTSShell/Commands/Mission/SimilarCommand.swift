@@ -58,7 +58,14 @@ struct SimilarCommand: ShellCommand {
             guard !text.allSatisfy(\.isWhitespace) else {
                 throw ShellError(.usage, "the book to start from is empty", range: range, code: .missingParameter)
             }
-            source = try await Self.bookTitled(text, range: range, in: context)
+            do {
+                source = try await Self.bookTitled(text, range: range, in: context)
+            } catch let error where LibraryLookups.isUnreachable(error) {
+                // A book of yours with that title: your books in its series or by its author, as for an ISBN.
+                if let isbn = await LibraryLookups.isbn(titled: text, in: context),
+                   let answer = await LibraryLookups.similar(to: isbn, limit: limit, in: context) { return answer }
+                throw error
+            }
         }
         let limit = self.limit
         let response: APIResponse<SimilarResults>
