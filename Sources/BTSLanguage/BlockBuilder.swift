@@ -26,8 +26,8 @@ struct BlockBuilder {
     private var openLoops = 0
     private var reportedDepth = false
     /// The blocks opened past `maxDepth`: matched with their `end` and dropped with everything in
-    /// them, so only what the keywords check is kept (a whole frame each made 13,000 nested `if`s
-    /// take 60 ms to check).
+    /// them, so only what the keywords check is kept (a whole frame each would make deep junk slow
+    /// to check).
     private var dropped: [(kind: Frame.Kind, hasElse: Bool)] = []
 
     /// Opens a block; one nested deeper than `maxDepth` is matched with its `end` but dropped
@@ -181,7 +181,7 @@ struct BlockBuilder {
 
     /// Reports every block still open at the end of the input (the REPL reads more lines), unless
     /// blocks are nested too deep: that error says it, and no more input can make them run (a
-    /// reader that parsed the growing text at each of 3,600 lines took minutes).
+    /// reader that parsed the growing text again at each line would take quadratic time).
     mutating func finish(_ diagnostics: inout [Diagnostic]) {
         defer {
             stack.removeAll()

@@ -2,8 +2,8 @@ import BTSTerminalText
 
 extension DiagnosticRenderer {
     /// The printable line and the caret's display column and width. A long line is cut to a window
-    /// of `snippetBytes` around the caret, with `…` where it was cut (a 48 KB line was printed whole
-    /// for each of its errors).
+    /// of `snippetBytes` around the caret, with `…` where it was cut, so a long line is not printed
+    /// whole for each of its errors.
     static func snippet(
         range: SourceRange, line whole: SourceRange, in source: SourceFile, walked: inout WalkedLine?
     ) -> (String, Int, Int) {

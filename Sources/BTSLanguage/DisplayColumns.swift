@@ -4,14 +4,14 @@ import BTSTerminalText
 /// does, over its UTF-8 bytes: the printed form and display columns of each character are
 /// `DisplayWidth`'s, but a character of one scalar below U+0300 (or U+FFFD, what invalid bytes
 /// decode to) is printed and measured from a table instead of through `Character` and the Unicode
-/// property look-ups. Junk scripts are mostly such characters: rendering their diagnostics took
-/// 60 % of checking them.
+/// property look-ups. Junk scripts are mostly such characters, and rendering their diagnostics is
+/// most of checking them.
 ///
 /// Two neighbouring scalars that are both below U+0300 (but not CR, which joins a following LF)
 /// or U+FFFD are always a grapheme boundary (none of them is an extending mark, a prepended
 /// one, a regional indicator or a Hangul jamo: Unicode's rules GB9 to GB13 never join them). Any
 /// other run, from such a boundary to the next, is cut into `Character`s by the standard library
-/// and measured by `DisplayWidth` as before.
+/// and measured by `DisplayWidth`.
 ///
 /// Runs of printable ASCII are found 8 bytes at a time, and whether a scalar is simple is read
 /// from its first byte: the fuzz build counts every comparison (see docs/hardening.md).

@@ -6,8 +6,8 @@ public enum DisplayWidth {
     /// The width of `text` in a diagnostic snippet starting at column 0 (tabs expanded, control
     /// characters as their Control Pictures).
     public static func of(_ text: String) -> Int {
-        // Printable ASCII and tabs are counted byte by byte (a diagnostic on a 64 KB line measured
-        // its whole prefix one Character at a time: 7 ms each); the rest from the last ASCII byte
+        // Printable ASCII and tabs are counted byte by byte (so a diagnostic on a long line does not
+        // walk its whole prefix one Character at a time); the rest from the last ASCII byte
         // followed by another ASCII byte (a grapheme boundary: a mark may follow a base, a LF a CR).
         var column = 0
         let utf8 = text.utf8

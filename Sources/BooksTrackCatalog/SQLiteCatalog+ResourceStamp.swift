@@ -3,8 +3,8 @@ import Foundation
 /// The content key of the bundled resources without reading them: the key computed last time is
 /// kept in the cache directory beside each file's identity (path, size, modification time). A
 /// rebuilt or replaced resource has another identity and is read and hashed again. This spares
-/// every start of bts reading and hashing 1.7 MB of catalog and its shelves (about 4 ms of a
-/// one-shot lookup's CPU, and its pages).
+/// every start of bts reading and hashing the catalog and its shelves (CPU and pages a one-shot
+/// lookup would otherwise pay).
 struct CatalogResourceStamp: Equatable {
     static let fileName = "catalog-resource.stamp"
 
@@ -87,8 +87,8 @@ extension SQLiteCatalog {
     /// A bundled resource's location (`Resources/<name>.tsv`; the cleaned catalog by default): in the resource bundle
     /// beside the executable (SwiftPM names it `<package>_<target>.resources`; `scripts/install`
     /// copies it there too), found with one `stat`; else where `Bundle.module` finds it.
-    /// Foundation's `Bundle` costs about 1 ms at its first use (CFURL and NSString set-up), which
-    /// was every start of the embedded backend.
+    /// Foundation's `Bundle` is avoided: its first use sets up CFURL and NSString, which every start
+    /// of the embedded backend would pay.
     static func bundledResourceURL(_ name: String = catalogResourceName, extension ext: String = "tsv") throws -> URL {
         if let directory = executableDirectory() {
             let path = directory + "/bts_BooksTrackCatalog.resources/Resources/\(name).\(ext)"

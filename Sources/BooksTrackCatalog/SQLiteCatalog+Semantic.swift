@@ -103,7 +103,7 @@ extension SQLiteCatalog {
                         throw SemanticUnavailable.vectors(stale)
                     }
                     // Ids and ratings only, from their covering index (the table's rows carry vectors
-                    // and shelves: scanning it read 40 MB): a one-shot semantic loads no book.
+                    // and shelves, far more to read): a one-shot semantic loads no book.
                     // A cursor reads the columns in place (no Row per book).
                     var ids: [Int] = [], ratings: [Int] = []
                     ids.reserveCapacity(vectors.ids.count)

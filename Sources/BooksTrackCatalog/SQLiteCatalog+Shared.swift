@@ -5,8 +5,8 @@ extension SQLiteCatalog {
     /// The catalog opened in each cache directory, kept open until the process exits and reused by
     /// every later user there: the embedded backend at each start (`connect` back to it) and the
     /// shell's own uses (personal recommendations). Closing the read-only database gains nothing,
-    /// and GRDB's close costs ~0.7 ms at its first use (it sets up Foundation's NotificationCenter),
-    /// at the end of every one-shot command.
+    /// and GRDB's close sets up Foundation's NotificationCenter at its first use, which every
+    /// one-shot command would pay at its end.
     private static let opened = Mutex<[String: SQLiteCatalog]>([:])
 
     /// The bundled catalog in `cacheDirectory` (created if needed), opened once per process.

@@ -109,8 +109,7 @@ public final class SQLiteCatalog: CatalogQuerying {
     /// The vector matrix, rows in the order of `books.all` (loaded once, on first use).
     var vectors: VectorIndex {
         get throws {
-            // The ids are read inside the loader: mapping 10,000 books on every call cost a tenth of
-            // a semantic query.
+            // The ids are read inside the loader, so that no call maps every book again.
             try loadedVectors.get {
                 let ids = try books.all.map(\.id)
                 return try database.read { db in try Self.loadVectors(db, ids: ids) }

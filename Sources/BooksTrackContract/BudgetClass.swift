@@ -52,8 +52,8 @@ public enum BudgetClass: String, Codable, Sendable, Hashable, CaseIterable {
         }
     }
 
-    /// Hashes the case, not its name: hashing the name (`RawRepresentable`'s default) cost ~600
-    /// instructions a look-up.
+    /// Hashes the case, not its name: hashing the name (`RawRepresentable`'s default) would hash a
+    /// string at every look-up.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(UInt8(truncatingIfNeeded: ordinal))
     }

@@ -7,11 +7,10 @@ import Foundation
 /// Store, look-up and eviction are O(1) amortised: insertion order is a queue of (key, serial)
 /// records read from a head index, and a record whose key was since removed or stored again is
 /// skipped when it reaches the head. The queue is compacted when such records outnumber the live
-/// ones. The client's cache was an `OrderedDictionary` whose `removeFirst` shifted every entry:
-/// once full (512 responses), each store moved ~55 kB, 7% of a script's lookup.
+/// ones. (An `OrderedDictionary`'s `removeFirst` would shift every entry at each store once full.)
 ///
-/// Inlinable, so that each client specializes it: unspecialized, every use of an entry looked up
-/// its generic metadata (~450 instructions).
+/// Inlinable, so that each client specializes it: unspecialized, every use of an entry would look
+/// up its generic metadata.
 public struct ExpiringCache<Value> {
     public let maxEntries: Int
     public let maxWeight: Int

@@ -207,7 +207,7 @@ extension UInt8 {
 
 extension String {
     /// Whether every UTF-8 byte passes `test`, read over the string's own bytes where it has them
-    /// (iterating `utf8` one index at a time cost a lookup's client a few per cent on hot paths).
+    /// (iterating `utf8` one index at a time is slower on hot paths).
     public func allUTF8(_ test: (UInt8) -> Bool) -> Bool {
         utf8.withContiguousStorageIfAvailable { $0.allSatisfy(test) } ?? utf8.allSatisfy(test)
     }

@@ -46,7 +46,7 @@ public enum ISO8601 {
     /// `2026-11-22T02:00:30.123Z` (UTC, milliseconds).
     public static func string(from date: Date) -> String {
         // Every enveloped response carries one: written by hand from the civil date (the format
-        // style cost a server response about 2% of its time). Years before 1600 (the format style
+        // style is a visible share of a server response's time). Years before 1600 (the format style
         // counts them in the Julian calendar) and after 9999 keep the format style's rendering.
         // Whole seconds and the millisecond truncated from the fraction, both counted from the
         // reference date as Foundation counts them (so the far-future rounding agrees too).
@@ -118,8 +118,8 @@ public enum ISO8601 {
 extension KeyedFields {
     /// An integer that may arrive as an integer, a float (rounded) or a numeric string; `nil` if absent/null.
     func decodeLenientInt(forKey key: Key) throws -> Int? {
-        // The usual cases first, in one lookup: absent, null or a plain integer (a JSON tree per
-        // field cost a lookup's client a tenth of its time); anything else takes the lenient path.
+        // The usual cases first, in one lookup: absent, null or a plain integer (no JSON tree per
+        // field on the common path); anything else takes the lenient path.
         do { return try decodeIfPresent(Int.self, forKey: key) } catch {}
         let value = try decode(JSONValue.self, forKey: key)
         guard let i = value.intValue else {

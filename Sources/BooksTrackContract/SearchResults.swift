@@ -59,7 +59,7 @@ public struct SearchResults: Decodable, Sendable, Hashable {
     public init(from decoder: any Decoder) throws {
         let single = try decoder.singleValueContainer()
         // Which shape: the object's keys alone decide (reading the whole value as a JSON tree
-        // first cost a third of a lookup's client CPU; listing every key, a tenth of the decode).
+        // first, or listing every key, would cost far more than asking for a few keys).
         // Only what is not an object can be a bare list.
         // The tree decoder's keys are read from its tree (no keyed container in a box).
         let has: (String) -> Bool

@@ -11,9 +11,8 @@ public final class MappedFile: @unchecked Sendable {
     /// in the page cache decides how they map: where the kernel keeps a file in 2 MB folios
     /// (measured with ext4 on Linux 6.18), a mapping whose cold pages were read in under this advice maps
     /// each 2 MB with one page-table entry, in this process and in every later one while the pages
-    /// stay cached. The model's 42 MB of layer weights then map in 0.1 ms instead of 2.4-4.4 ms and
-    /// unmap in 0.02 ms instead of 0.6-1.2 ms (a C program over the model file on this machine,
-    /// docs/meaning.md). `scripts/setup` reads the weights in that way once they are installed.
+    /// stay cached, so the model's layer weights take almost no page faults or unmapping
+    /// (docs/meaning.md). `scripts/setup` reads the weights in that way once they are installed.
     /// Where the advice is refused or the cache holds small pages, nothing else changes.
     public init?(path: String, hugePages: Bool = false) {
         let fd = open(path, O_RDONLY | O_CLOEXEC)

@@ -36,10 +36,10 @@ public struct OpenBLAS: Sendable {
         return loaded.withLock { cache in
             if let blas = cache[name] { return .success(blas) }
             if getenv("OPENBLAS_NUM_THREADS") == nil { setenv("OPENBLAS_NUM_THREADS", "1", 0) }
-            // Lazy, and its own symbols first: its 13,922 symbol relocations (DYNAMIC_ARCH's kernel
-            // tables) then find each symbol in the library itself instead of after bts's 30 others,
-            // and its 1,981 PLT slots are bound at first call. The dlopen took about half as long
-            // (docs/meaning.md).
+            // Lazy, and its own symbols first: its many symbol relocations (DYNAMIC_ARCH's kernel
+            // tables) then find each symbol in the library itself instead of after the other
+            // libraries bts loads, and its PLT slots are bound at first call, which makes the
+            // dlopen cheaper (docs/meaning.md).
             guard let handle = dlopen(name, RTLD_LAZY | RTLD_LOCAL | RTLD_DEEPBIND) else {
                 return .failure(.blasMissing(library: name, reason: Self.lastError()))
             }

@@ -25,8 +25,8 @@ extension SafeTensors {
         guard headerLength < UInt64(data.count - 8) else { throw .malformed("header length") }
         let body = 8 + Int(headerLength)
         let headerData = Data(UnsafeRawBufferPointer(rebasing: data[8..<body]))
-        // JSONDecoder, not JSONSerialization: its first use made a Foundation object per value
-        // (1.2 ms of a one-shot semantic's load); the decoder is already warm in bts.
+        // JSONDecoder, not JSONSerialization, which makes a Foundation object per value; the
+        // decoder is already warm in bts.
         guard let header = try? JSONDecoder().decode([String: HeaderEntry].self, from: headerData) else {
             throw .malformed("header JSON")
         }

@@ -143,11 +143,10 @@ public final class SentenceEncoder: @unchecked Sendable {
         return norm > 0 ? pooled.map { $0 / norm } : pooled
     }
 
-    /// The rows a pass over `tokens` tokens multiplies: a multiple of 4. OpenBLAS's sgemm (its
-    /// Haswell kernels, which it picks on this machine's EPYC) is slow on a row count that is not:
-    /// six layers' products over 11 rows took 5.2 ms, over 12 rows 3.7 ms (a C program, weights
-    /// mapped, docs/meaning.md). The extra rows are zeros: a product's rows do not mix, attention
-    /// and pooling read the token rows only, so they change nothing the vector is made of.
+    /// The rows a pass over `tokens` tokens multiplies: a multiple of 4, because OpenBLAS's sgemm
+    /// (its Haswell kernels) is much slower on a row count that is not (docs/meaning.md). The extra
+    /// rows are zeros: a product's rows do not mix, attention and pooling read the token rows only,
+    /// so they change nothing the vector is made of.
     static func paddedRows(_ tokens: Int) -> Int {
         (tokens + 3) / 4 * 4
     }
@@ -218,8 +217,8 @@ public final class SentenceEncoder: @unchecked Sendable {
         return out
     }
 
-    /// erf(x) within 1.5e-7 (Abramowitz and Stegun 7.1.26), for the exact GELU: a third the cost
-    /// of libm's `erff`, which was 2% of a one-shot `semantic`.
+    /// erf(x) within 1.5e-7 (Abramowitz and Stegun 7.1.26), for the exact GELU: cheaper than libm's
+    /// `erff`, which the forward pass calls for every activation.
     @inline(__always)
     static func erf(_ x: Float) -> Float {
         let a = abs(x)

@@ -1,8 +1,8 @@
 import Foundation
 
 /// A WordPiece vocabulary (`vocab.txt`: one token a line, id = line number, the first of a repeated
-/// token wins) as an open-addressing hash table over the file's bytes: no String is made per token.
-/// Building the 30,522-token table was a fifth of a one-shot `semantic` as a `[String: Int32]`.
+/// token wins) as an open-addressing hash table over the file's bytes: no String is made per token,
+/// which as a `[String: Int32]` would be a large share of a one-shot `semantic`.
 struct Vocabulary: Sendable {
     private let bytes: [UInt8]
     /// Line `i` is `bytes[starts[i] ..< starts[i] + lengths[i]]` (a trailing `\r` left out).
@@ -21,7 +21,7 @@ struct Vocabulary: Sendable {
         var size = 16
         var longest = 0
         let slots = bytes.withUnsafeBufferPointer { text -> [Int32] in
-            // Lines found with memchr (vectorised): a byte-by-byte walk was a third of this init.
+            // Lines found with memchr (vectorised), much faster than a byte-by-byte walk.
             guard let base = text.baseAddress else {  // no bytes: one empty line
                 starts.append(0)
                 lengths.append(0)

@@ -139,7 +139,7 @@ public struct WordPieceTokenizer: Sendable {
         return out
     }
 
-    // ASCII is answered without the Unicode property look-ups (a fifth of encoding junk): no mark
+    // ASCII is answered without the Unicode property look-ups (they are costly per scalar): no mark
     // is below U+0300; in ASCII the only space separator is the space, the controls are 0–31 and 127.
     static func isWhitespace(_ s: Unicode.Scalar) -> Bool {
         s == " " || s == "\t" || s == "\n" || s == "\r" || (s.value >= 0x80 && s.properties.generalCategory == .spaceSeparator)

@@ -38,8 +38,8 @@ public enum BarcodeReader {
 
     /// Whether the photo is also read turned 45°: only while the turned canvas, `(w + h)² / 2` pixels,
     /// stays within `GrayImage.maxPixels` and within 4 times the photo (a 4:3 or 16:9 photo makes about
-    /// twice its size). A 10,802 × 1 JPEG of 357 bytes made a 58-megapixel canvas and took seconds
-    /// (found by Fuzz/scan); a strip that thin is read upright and sideways only.
+    /// twice its size). A thin strip (a tiny JPEG thousands of pixels wide and one high, found by
+    /// Fuzz/scan) would make a canvas far larger than itself; it is read upright and sideways only.
     static func turnsAt45(width: Int, height: Int) -> Bool {
         let side = Double(width + height) / 2.0.squareRoot()
         let canvas = side.rounded(.up) * side.rounded(.up)

@@ -5,13 +5,12 @@ import NIOPosix
 /// Swift's global executor on NIO's event loops, for the whole bts process, where they are.
 ///
 /// A job bound for the global executor and enqueued on an event loop's thread runs on that loop;
-/// any other goes to Swift's own pool as before. So a response read on a loop resumes its task
+/// any other goes to Swift's own pool. So a response read on a loop resumes its task
 /// right there, and the task stays: moving between an actor and nonisolated code is then the
-/// runtime's direct switch. A command that does no I/O (`help`) starts no loop for this. What this
-/// replaces: the shell's work ran as a task preferring one loop (`Task(executorPreference:)`),
-/// and with a preferred executor the runtime enqueues a job at *every* change of isolation — ~18
-/// per lookup, each a closure and a trip through the loop's queue (gdb on the executor's
-/// `enqueue`; see the README's Benchmarks).
+/// runtime's direct switch. A command that does no I/O (`help`) starts no loop for this. Rather
+/// than a task preferring one loop (`Task(executorPreference:)`): with a preferred executor the
+/// runtime enqueues a job at *every* change of isolation, each a closure and a trip through the
+/// loop's queue (docs/performance.md).
 ///
 /// Jobs run as jobs of the generic executor (as on Swift's own pool), not of a serial executor:
 /// so the runtime may switch to an actor or back on the same thread without enqueueing.

@@ -18,8 +18,7 @@ if arguments.first == "serve" {
     // The server runs its request handlers on the event loops that read the requests, instead
     // of hopping to Swift's cooperative pool and back for each one (NIO's documented take-over,
     // effective where the runtime exports its hook; before any task runs). Not
-    // EventLoopGlobalExecutor: under 32 connections its ISBN route answered 15-18k requests/s
-    // against 21-23k (wrk, scripts/bench, side by side).
+    // EventLoopGlobalExecutor, which serves fewer requests a second under many connections.
     _ = NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
 } else {
     // The shell's work on NIO's event loops, before any task runs (EventLoopGlobalExecutor).

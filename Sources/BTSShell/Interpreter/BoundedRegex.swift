@@ -1,6 +1,6 @@
 /// The regular expressions of `expect … matches`: a Thompson-NFA (Pike VM) engine, so matching
 /// takes time linear in the subject for a given pattern — `(a*)*b` cannot freeze the shell the way
-/// a backtracking engine does (Swift `Regex` took 26 s on 24 a's). The work is also bounded by a
+/// a backtracking engine such as Swift `Regex` can. The work is also bounded by a
 /// step budget and stops when the task is cancelled (Ctrl-C, SIGTERM).
 ///
 /// Supported: literals, `.`, `[…]` classes (ranges, negation, `\d\w\s` inside), `\d \D \w \W \s \S`,

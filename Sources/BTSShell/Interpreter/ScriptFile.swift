@@ -4,7 +4,8 @@ import Glibc
 #endif
 
 /// Reads a script for `bts FILE` and `source FILE`: a regular file or a pipe (`/dev/stdin`,
-/// `bts <(…)`: FileManager read neither), at most `maxBytes` (a 14 MB script took 2.5 GB to check).
+/// `bts <(…)`: FileManager read neither), at most `maxBytes` (checking a script takes memory many
+/// times its size).
 enum ScriptFile {
     static let maxBytes = 1 << 20
 

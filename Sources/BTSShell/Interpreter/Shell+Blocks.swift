@@ -270,7 +270,7 @@ extension Shell {
                                         range: command.name.range))
             var words: [String] = []
             // Appended as written: a bare word stays bare, so an option given to the alias
-            // (`hg --limit 1`) is an option (quoted, it was searched for as a title word); a
+            // (`hg --limit 1`) is an option (quoted, it would be searched for as a title word); a
             // quoted word, or a variable's value, stays one quoted word.
             var appended: [String] = []
             for argument in command.arguments {

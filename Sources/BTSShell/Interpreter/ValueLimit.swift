@@ -1,6 +1,6 @@
 import BooksTrackContract
-/// The bound on one value built by the shell (an interpolated word, a variable): doubling a
-/// variable 30 times used to reach 10.8 GB of memory.
+/// The bound on one value built by the shell (an interpolated word, a variable), so that doubling
+/// a variable in a loop cannot exhaust memory.
 enum ValueLimit {
     /// 16 MiB of text, as large as the largest response body the client reads.
     static let maxBytes = 16 * 1024 * 1024

@@ -23,7 +23,7 @@ extension JSONValue {
     public var prettyJSON: String { json(indent: Array("  ".utf8)) }
 
     /// The JSON text, written as UTF-8 bytes into one buffer (appending to a `String` piece by
-    /// piece cost a lookup's script ~2% of its client CPU in `String`'s growth checks).
+    /// piece pays `String`'s growth checks at every piece).
     private func json(indent: [UInt8]?) -> String {
         var output: [UInt8] = []
         output.reserveCapacity(512)
@@ -85,7 +85,7 @@ extension JSONValue {
     private static func writeString(_ text: String, into output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
         // Printable ASCII without a quote or backslash (most strings) goes in whole, checked and
-        // copied over the string's own bytes (iterating `utf8` cost a lookup's client 2%).
+        // copied over the string's own bytes (iterating `utf8` one index at a time is slower).
         let plain: Bool? = text.utf8.withContiguousStorageIfAvailable { bytes in
             guard bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") })
             else { return false }

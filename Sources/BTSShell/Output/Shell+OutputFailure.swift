@@ -4,8 +4,8 @@ import Glibc
 #endif
 
 /// Standard output that cannot be written (`bts … > /dev/full`, a full disk) fails the run: the
-/// script stops at the next command, one sentence says why, the status is 1 (it was 0, with an
-/// empty file). A reader that went away (EPIPE: `bts script | head -1`) ends it quietly with
+/// script stops at the next command, one sentence says why, the status is 1 (not 0 with an empty
+/// file). A reader that went away (EPIPE: `bts script | head -1`) ends it quietly with
 /// 141, as SIGPIPE would have.
 extension Shell {
     /// Whether the run must stop: standard output failed.

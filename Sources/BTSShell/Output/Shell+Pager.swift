@@ -37,8 +37,8 @@ extension Shell {
                 warn("the pager '\(pager)' could not be run; set PAGER or 'set pager off'")
                 sink.write(text, to: .standardOutput)
             } else if status != 0, failure == nil {
-                // Its output may be lost: said, and the command failed (`$?` was 0), as after any
-                // failed pipeline (1: bts's exit statuses keep their meaning).
+                // Its output may be lost: said, and the command failed, as after any failed
+                // pipeline (1: bts's exit statuses keep their meaning).
                 warn("the pager '\(pager)' exited with status \(status); 'set pager off' prints without it")
                 failure = SilentFailure(status: ExitStatus.failure.rawValue)
             }

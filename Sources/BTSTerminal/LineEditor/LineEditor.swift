@@ -67,8 +67,8 @@ public final class LineEditor: LineReader, @unchecked Sendable {
     private let inputFD: Int32
     private let savedTerminal: termios?
     /// The editor's subscription to SIGWINCH through the process's one signal hub (shared with the
-    /// shell's `SignalWatcher`: a libdispatch signal source of its own took the signal from the
-    /// hub, and the shell's tables kept the width they had at startup).
+    /// shell's `SignalWatcher`: a libdispatch signal source of its own would take the signal from
+    /// the hub, and the shell's tables would keep the width they had at startup).
     private let resizeSubscription = UUID()
 
     /// Sets up libedit on `input`/`output` (stdin/stdout by default). Returns nil when libedit

@@ -77,7 +77,7 @@ extension BooksTrackAPI {
     }
 
     /// `X-Response-Time` as milliseconds: `12`, `12ms`, ` 3.5 MS ` (nil otherwise). Read by bytes:
-    /// every response carries it (a Character-level reading cost a lookup ~1.5% of its client CPU).
+    /// every response carries it, and a Character-level reading is a visible share of a lookup.
     static func milliseconds(_ text: String) -> Double? {
         var value = text.utf8[...].trimmingASCIIWhitespace()
         if value.count >= 2, let m = value.dropLast().last, let s = value.last, m | 0x20 == UInt8(ascii: "m"),

@@ -227,7 +227,7 @@ extension BooksTrackAPI {
     // MARK: - Coalescing
 
     /// Joins the identical in-flight GET, or leads it: the leader runs the request in its own task
-    /// (a task per request cost ~17k instructions of a ~340k lookup, callgrind) and every joiner
+    /// (a task of its own per request would cost every lookup a task's creation) and every joiner
     /// gets the same result. A cancelled joiner leaves at once and the request goes on; a
     /// cancelled leader ends its request, and its joiners start again (one of them leading a new
     /// request).

@@ -4,8 +4,8 @@ import NIOCore
 
 /// The client's cache of fresh GET responses, bounded: at most `maxEntries` responses and
 /// `maxBytes` of bodies (an `ExpiringCache` weighing a response by its body). When full, the
-/// response stored longest ago goes first (expired ones are dropped when met). It was an unbounded
-/// dictionary: a script of 100,000 distinct lookups kept every body until exit.
+/// response stored longest ago goes first (expired ones are dropped when met), so a script of many
+/// distinct lookups does not keep every body until exit.
 struct ResponseCache: Sendable {
     private var storage: ExpiringCache<RawResponse>
 

@@ -100,8 +100,8 @@ public final class ResponseDiskCache: Sendable {
                         entry.lastUsedAt.timeIntervalSince1970, size,
                     ])
                 // Evicting sorts every entry: only when the file outgrows the bound (its pages hold
-                // at least the entries' bytes), not at every store (that made a store ~4 ms at
-                // 1,000 entries).
+                // at least the entries' bytes), not at every store, whose cost would grow with the
+                // entries.
                 let fileBytes = try Int.fetchOne(
                     db, sql: "SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()") ?? 0
                 guard fileBytes > maxBytes else { return }

@@ -7,9 +7,8 @@ import Synchronization
 ///
 /// When the work that calls the API runs there too (`Task(executorPreference:)`), a request is
 /// sent, answered, decoded and rendered on one thread: no hand-off between the loop and Swift's
-/// global pool per response (a sequential lookup took ~11 context switches before, 2 now; see the
-/// README's Benchmarks). Anything that blocks then delays only this process's own I/O, which a
-/// sequential shell waits for anyway.
+/// global pool per response, which costs context switches. Anything that blocks then delays only
+/// this process's own I/O, which a sequential shell waits for anyway.
 public enum ClientEventLoop {
     /// One of NIO's shared loops, started by the first API client that uses it (a command that
     /// never talks to a server, such as `help`, starts no thread).
@@ -57,8 +56,7 @@ public final class EventLoopTaskExecutor: TaskExecutor {
 extension Task where Failure == Never, Success: Sendable {
     /// `Task(executorPreference:)`, except that no executor means no preference: Swift 6.3 gives a
     /// task made with `executorPreference: nil` a preference record all the same, and each of its
-    /// switches between isolations then takes the task's status lock (~50 a lookup, ~10k
-    /// instructions of ~320k, callgrind).
+    /// switches between isolations then takes the task's status lock, dozens of times a lookup.
     public static func preferring(
         _ executor: (any TaskExecutor)?, _ operation: @escaping @Sendable () async -> Success
     ) -> Self {

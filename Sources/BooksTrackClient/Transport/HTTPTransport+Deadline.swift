@@ -7,9 +7,9 @@ extension HTTPTransport {
     /// Runs `operation` until `deadline`: past it the operation is cancelled and this throws
     /// `deadlineExceeded`, as the HTTP client does for a request's head. The operation runs as a
     /// task on `executor` (nil: the global pool) and the deadline is a timer on the executor's event
-    /// loop (a task group with a sleeping child cost a dispatch timer and a thread wake-up per
+    /// loop (a task group with a sleeping child would cost a dispatch timer and a thread wake-up per
     /// request); without an executor (answers from this process) a dispatch timer, so that such a
-    /// request never starts NIO's event loop threads (two threads, ~1 ms of a one-shot command).
+    /// request never starts NIO's event loop threads, which a one-shot command would pay for.
     static func within<T: Sendable>(
         _ deadline: ContinuousClock.Instant, on executor: EventLoopTaskExecutor?,
         _ operation: @escaping @Sendable () async throws -> T

@@ -1,7 +1,7 @@
 import Foundation
 
-/// Refuses a file that is not UTF-8 text before it is uploaded (`import /bin/ls` used to start a
-/// server job). Streams the file in 64 KB chunks: it is never read whole.
+/// Refuses a file that is not UTF-8 text before it is uploaded, so that `import /bin/ls` starts no
+/// server job. Streams the file in 64 KB chunks: it is never read whole.
 public enum TextFileCheck {
     /// What is wrong with the file's bytes.
     public enum Problem: Error, Sendable, Equatable {

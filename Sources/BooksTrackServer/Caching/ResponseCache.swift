@@ -3,7 +3,7 @@ import Foundation
 
 /// A small in-memory cache of route results, keyed by a normalized request key, with per-entry
 /// expiry and a bounded size (an `ExpiringCache`: the oldest entries go first, an expired one
-/// when met). Thread-safe. When full it used to filter and scan every entry on each store.
+/// when met; a store stays O(1) when full). Thread-safe.
 final class ResponseCache: Sendable {
     let capacity: Int
     private let state: Locked<ExpiringCache<any Sendable>>

@@ -27,8 +27,8 @@ public struct JobEngineConfiguration: Sendable {
     /// Unfinished jobs one client (IP) may own at once; one more is refused with 429.
     public var maxConcurrentJobsPerClient: Int
     /// Unfinished jobs of all clients together; one more is refused with 503 (the server is busy).
-    /// Each holds its upload (a CSV up to `JobLimits.maxCSVBytes`, photos up to 50 MB) until it ends: 180 imports from
-    /// 60 addresses took the server to 2.17 GB without it (`bts serve --max-jobs`).
+    /// Each holds its upload (a CSV up to `JobLimits.maxCSVBytes`, photos up to 50 MB) until it ends,
+    /// so without this cap many clients could take the server's memory (`bts serve --max-jobs`).
     public var maxConcurrentJobs: Int
     /// The default of `maxConcurrentJobs`.
     public static let defaultMaxConcurrentJobs = 16

@@ -4,7 +4,7 @@ import Synchronization
 
 /// Where the job routes get their engine: one opened already, or one opened by the first job
 /// request (the embedded backend: a one-shot `search` never opens `jobs.sqlite` nor recovers
-/// stored jobs, ~5 ms of its start). A failed open is an `INTERNAL_ERROR` answer and is tried
+/// stored jobs, which would slow its start). A failed open is an `INTERNAL_ERROR` answer and is tried
 /// again by the next job request.
 public final class JobEngineSource: Sendable {
     /// The engine's configuration (known without opening it).

@@ -131,7 +131,7 @@ public enum LocalServer {
 
     /// `configuration` as `serve` runs it: `bts serve` makes NIO's event loops Swift's global
     /// executor, so the job workers get a thread of their own (`JobExecutor`) — on the loops, an
-    /// import held a loop's request heads unread for 10 s (408s on `/health`).
+    /// import would keep a loop's request heads unread until they time out.
     static func foreground(_ configuration: ServerConfiguration) -> ServerConfiguration {
         var configuration = configuration
         configuration.jobs.workersOnOwnThread = true

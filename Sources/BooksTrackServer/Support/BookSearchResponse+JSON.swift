@@ -4,7 +4,7 @@ import NIOCore
 extension BookSearchResponse {
     /// This response as the contract's encoder writes it (the same keys, string escapes and number
     /// text; keys in declaration order; absent optionals left out), by hand: the generic encoder's
-    /// first use cost every embedded one-shot lookup about a millisecond. `EncodedEnvelopeTests`
+    /// first use would slow every embedded one-shot lookup. `EncodedEnvelopeTests`
     /// holds it to the encoder's JSON over real catalog results.
     func encodedJSON() -> EncodedJSON {
         var buffer = ByteBuffer()

@@ -3,8 +3,8 @@ import NIOCore
 
 extension V2SearchResponse {
     /// This response as the contract's encoder writes it (the same keys, string escapes and number
-    /// text; keys in declaration order), by hand: a semantic query's 20 hits spent a fifth of its
-    /// time in the generic encoder. `EncodedEnvelopeTests` holds it to the encoder's JSON over real
+    /// text; keys in declaration order), by hand: the generic encoder is a large share of a search
+    /// response's time. `EncodedEnvelopeTests` holds it to the encoder's JSON over real
     /// catalog results. `nil` when
     /// a score is not finite (the encoder would throw; the caller falls back to it for the error).
     func encodedJSON() -> EncodedJSON? {
