@@ -206,10 +206,10 @@ let package = Package(
             swiftSettings: strict
         ),
 
-        // Helpers every test target may use (Foundation and the catalog only): temp directories, the
-        // shared catalog, the off-the-pool runner, polling, a manual clock, a closed port, the tmux
-        // driver and the recorded contract fixtures. A regular target under Tests/ that only test
-        // targets depend on.
+        // Helpers every test target may use (Foundation, Swift Testing and the catalog only): temp
+        // directories, the shared catalog, the off-the-pool runner and work threads, scaled safety
+        // deadlines, polling, a manual clock, a closed port, the tmux driver and the recorded
+        // contract fixtures. A regular target under Tests/ that only test targets depend on.
         .target(
             name: "TestSupport",
             dependencies: ["BooksTrackCatalog"],
@@ -237,7 +237,7 @@ let package = Package(
 
         .testTarget(
             name: "BooksTrackContractTests",
-            dependencies: ["BooksTrackContract"],
+            dependencies: ["TestSupport", "BooksTrackContract"],
             resources: [.copy("Fixtures")],
             swiftSettings: testing
         ),
@@ -249,7 +249,7 @@ let package = Package(
         ),
         .testTarget(
             name: "BooksTrackEmbeddingTests",
-            dependencies: ["BooksTrackEmbedding"],
+            dependencies: ["TestSupport", "BooksTrackEmbedding"],
             resources: [.copy("Fixtures")],
             swiftSettings: testing
         ),
@@ -306,17 +306,17 @@ let package = Package(
         ),
         .testTarget(
             name: "BooksTrackScanningTests",
-            dependencies: ["BooksTrackScanning", "BooksTrackContract"],
+            dependencies: ["TestSupport", "BooksTrackScanning", "BooksTrackContract"],
             swiftSettings: testing
         ),
         .testTarget(
             name: "BTSTerminalTextTests",
-            dependencies: ["BTSTerminalText"],
+            dependencies: ["TestSupport", "BTSTerminalText"],
             swiftSettings: testing
         ),
         .testTarget(
             name: "BTSLanguageTests",
-            dependencies: ["BTSLanguage", "BooksTrackContract"],
+            dependencies: ["TestSupport", "BTSLanguage", "BooksTrackContract"],
             swiftSettings: testing
         ),
         .testTarget(

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import BTSLanguage
@@ -6,7 +7,7 @@ import Testing
 /// Hostile scripts stay cheap to check and to report: diagnostics are capped like clang's
 /// `-ferror-limit`, a long line is shown as a window around the caret, and blocks nest at most
 /// `BlockBuilder.maxDepth` deep (3,600 levels overflowed the stack: SIGSEGV).
-@Suite struct BoundsTests {
+@Suite(.onWorkThreads) struct BoundsTests {
     /// 500 lines, each one error: 20 are shown, then one line saying how many more.
     @Test func twentyDiagnosticsThenOneLineSayingHowManyMore() {
         let text = String(repeating: "end\n", count: 500)
@@ -74,18 +75,16 @@ import Testing
         #expect(parsed(fine).diagnostics.isEmpty)
     }
 
-    /// Checking 64 KB of junk is linear: measured in the debug build here (the release target is
-    /// < 50 ms); a generous bound catches a quadratic return.
-    @Test func sixtyFourKilobytesOfJunkCheckQuickly() {
+    /// 64 KB of junk is parsed and its diagnostics rendered (how fast is the fuzzer's and the
+    /// benchmarks' business, not a test's: nothing here reads a clock).
+    @Test func sixtyFourKilobytesOfJunkAreChecked() {
         var generator = SystemRandomNumberGenerator()
         let alphabet = Array("abc $'\"{}|;\\\n\t-=>#(".utf8)
         let bytes = (0..<65_536).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &generator)] }
         let source = SourceFile(name: "junk", text: String(decoding: bytes, as: UTF8.self))
-        let clock = ContinuousClock()
-        let elapsed = clock.measure {
-            let result = Parser.parse(source)
-            _ = DiagnosticRenderer().render(result.diagnostics, in: source)
-        }
-        #expect(elapsed < .seconds(2), "\(elapsed)")
+        let result = Parser.parse(source)
+        let rendered = DiagnosticRenderer().render(result.diagnostics, in: source)
+        #expect(!result.diagnostics.isEmpty)
+        #expect(!rendered.isEmpty)
     }
 }

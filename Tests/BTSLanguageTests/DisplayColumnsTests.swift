@@ -1,11 +1,12 @@
 import BTSTerminalText
 import BooksTrackContract
+import TestSupport
 import Testing
 @testable import BTSLanguage
 
 /// The snippet walker over UTF-8 bytes cuts, prints and measures characters exactly as iterating
 /// the `String` and asking `DisplayWidth` does (what the renderer did before, a Character at a time).
-@Suite struct DisplayColumnsTests {
+@Suite(.onWorkThreads) struct DisplayColumnsTests {
     /// Pieces that join their neighbours into one character (marks, ZWJ, emoji modifiers, regional
     /// indicators, Hangul jamo, CR LF, prepended marks) beside ones that never do.
     static let pieces: [String] = [

@@ -1,9 +1,10 @@
 import BooksTrackContract
+import TestSupport
 import Testing
 @testable import BTSLanguage
 
 
-@Suite struct FuzzTests {
+@Suite(.onWorkThreads) struct FuzzTests {
     static let alphabet: [String] = [
         "a", "b", "x", "_", "1", "0", " ", " ", "\t", "'", "\"", "$", "{", "}", "[", "]", ".", "\\", ";", "#",
         "\n", "\r", "\u{0}", "é", "三", "📚", "e\u{301}", "-", "--", "=", "?", "${", "${_.", "search ", "--limit",
@@ -96,7 +97,7 @@ import Testing
     }
 }
 
-@Suite struct ReferenceRangeFuzzTests {
+@Suite(.onWorkThreads) struct ReferenceRangeFuzzTests {
     @Test func referenceRangesNest() {
         var generator = SplitMix64(seed: 2024)
         for _ in 0..<2000 {

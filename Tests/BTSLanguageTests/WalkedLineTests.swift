@@ -1,12 +1,13 @@
 import BTSTerminalText
 import BooksTrackContract
+import TestSupport
 import Testing
 @testable import BTSLanguage
 
 /// Rendering several diagnostics walks a snippet line once for all of those in a row on it, and
 /// reads their columns and carets from that walk: the result is what rendering each alone gives,
 /// wherever the ranges start and end (inside a character of several scalars too).
-@Suite struct WalkedLineTests {
+@Suite(.onWorkThreads) struct WalkedLineTests {
     @Test(arguments: [1, 2, 3] as [UInt64])
     func aListRendersAsEachAlone(seed: UInt64) {
         var generator = SplitMix64(seed: seed)

@@ -1,10 +1,11 @@
+import TestSupport
 import Testing
 
 @testable import BTSTerminalText
 
 /// `ByteWords` answers for each of 8 bytes on its own: every byte value at every position, among
 /// neighbours that would carry or borrow into it if the arithmetic leaked between bytes.
-@Suite struct ByteWordsTests {
+@Suite(.onWorkThreads) struct ByteWordsTests {
     static func expected(_ bytes: [UInt8], _ test: (UInt8) -> Bool) -> UInt64 {
         bytes.enumerated().reduce(0) { flags, item in test(item.element) ? flags | 0x80 << (8 * UInt64(item.offset)) : flags }
     }

@@ -1,9 +1,10 @@
+import TestSupport
 import Testing
 
 @testable import BTSTerminalText
 
 /// One display width for the whole shell: what a character takes on a terminal when printed as it is.
-@Suite struct DisplayWidthTests {
+@Suite(.onWorkThreads) struct DisplayWidthTests {
     @Test func charactersAsTheTerminalShowsThem() {
         #expect(DisplayWidth.width(of: "a") == 1)
         #expect(DisplayWidth.width(of: "\u{1}") == 0)

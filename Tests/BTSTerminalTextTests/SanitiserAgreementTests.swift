@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import BTSTerminalText
@@ -5,7 +6,7 @@ import Testing
 /// One rule for what may reach a terminal: the diagnostics' and the prompt's `DisplayWidth.printable`
 /// and the shell's `TerminalText.sanitize` neutralise exactly the same scalars the same way (they
 /// differ only where `sanitize` keeps a line break or tab on purpose).
-@Suite struct SanitiserAgreementTests {
+@Suite(.onWorkThreads) struct SanitiserAgreementTests {
     static let probes: [Unicode.Scalar] = (0...0x2100).compactMap(Unicode.Scalar.init)
         + [0x061C, 0x200E, 0x200F, 0x202A, 0x202E, 0x2066, 0x2069, 0xFEFF, 0x1F600].compactMap(Unicode.Scalar.init)
 

@@ -1,10 +1,11 @@
+import TestSupport
 import Testing
 
 @testable import BTSTerminalText
 
 /// `TerminalText.containsWork`, which reads UTF-8 8 bytes at a time and looks closer only at the
 /// bytes that can start a scalar needing work, answers as asking `needsWork` of every scalar does.
-@Suite struct TerminalTextBytesTests {
+@Suite(.onWorkThreads) struct TerminalTextBytesTests {
     static func expected(_ text: String, exceptLineFeeds: Bool) -> Bool {
         text.unicodeScalars.contains { TerminalText.needsWork($0) && !(exceptLineFeeds && $0 == "\n") }
     }

@@ -34,7 +34,7 @@ private func cleanOne(_ row: [String: String]) throws -> (CatalogBook, CleaningR
     return (book, report)
 }
 
-@Suite struct CleaningTests {
+@Suite(.onWorkThreads) struct CleaningTests {
     @Test func padsISBN10AndDerivesISBN13IgnoringFloatColumn() throws {
         let (book, report) = try cleanOne(["isbn": "439023483", "isbn13": "9.78043902348e+12"])
         #expect(book.isbn10 == "0439023483")

@@ -3,7 +3,7 @@ import Testing
 
 @testable import BooksTrackCatalog
 
-@Suite struct DatabaseTests {
+@Suite(.onWorkThreads) struct DatabaseTests {
     @Test func buildsOnceThenReusesAndRebuildsOnChangedContent() throws {
         let dir = try makeTempDirectory("db")
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -43,7 +43,7 @@ struct HitRates: CustomStringConvertible {
     var description: String { "hit@1 \(at1)/\(total), hit@10 \(at10)/\(total)" }
 }
 
-@Suite struct MeaningRelevanceTests {
+@Suite(.onWorkThreads) struct MeaningRelevanceTests {
     /// Today's `similar` before issue 31: cosine of the title-word hashing embeddings.
     static func titleWordSimilar(_ catalog: SQLiteCatalog, id: Int, limit: Int) throws -> [Int] {
         let vectors = try catalog.vectors

@@ -3,7 +3,7 @@ import Testing
 
 @testable import BooksTrackCatalog
 
-@Suite struct RecommendationTests {
+@Suite(.onWorkThreads) struct RecommendationTests {
     private func date(_ text: String) throws -> Date {
         let formatter = ISO8601DateFormatter()
         return try #require(formatter.date(from: text))

@@ -4,7 +4,7 @@ import Testing
 @testable import BooksTrackCatalog
 
 /// The bundled resource's content key is reused only while the resource is the same file.
-@Suite struct ResourceStampTests {
+@Suite(.onWorkThreads) struct ResourceStampTests {
     /// The resource found beside the executable is the file `Bundle.module` finds.
     @Test func theResourceBesideTheExecutableIsTheBundlesOne() throws {
         let fast = try SQLiteCatalog.bundledResourceURL()

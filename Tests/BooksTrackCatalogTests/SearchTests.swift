@@ -4,7 +4,7 @@ import Testing
 
 @testable import BooksTrackCatalog
 
-@Suite struct SearchTests {
+@Suite(.onWorkThreads) struct SearchTests {
     @Test func isbnLookupFromTenAndThirteen() throws {
         let catalog = try SharedCatalog.get()
         let byThirteen = try #require(try catalog.book(isbn13: "9780439023481"))

@@ -4,7 +4,7 @@ import Testing
 @testable import BooksTrackCatalog
 
 /// `ShelfCleaner` and `ShelfNames` on small hand-made CSVs (the quirks of goodbooks-10k's tags).
-@Suite struct ShelfCleaningTests {
+@Suite(.onWorkThreads) struct ShelfCleaningTests {
     @Test func genericShelvesAreDroppedByRule() {
         for name in ["to-read", "currently-reading", "read", "dnf", "default", "owned", "books-i-own", "my-library",
                      "wish-list", "kindle", "ebook", "audiobook", "favorites", "all-time-favourites", "5-stars",

@@ -8,10 +8,10 @@ import TestSupport
 /// `semantic` on the sentence model over the 40 theme queries of meaning-relevance.json (plot and
 /// theme words, none of the book's title or author), beside title-word hashing (semantic before
 /// the model). Needs the model, which `scripts/setup` installs; without it these tests fail.
-@Suite struct ThemeRelevanceTests {
-    /// hit@10 floor of the model on the 40 held-out queries, less a margin of 1: measured once with
-    /// the popularity prior chosen on meaning-dev.json (meaning3: hit@10 18/40, hit@1 6/40; with the
-    /// prior of before 6/40 and 1/40; title-word hashing 0/40).
+@Suite(.onWorkThreads) struct ThemeRelevanceTests {
+    /// hit@10 floor of the model on the 40 held-out queries, less a margin of 1: measured with the
+    /// popularity prior chosen on meaning-dev.json (hit@10 18/40, hit@1 6/40; without the prior
+    /// 6/40 and 1/40; title-word hashing 0/40).
     static let modelHitAt10Floor = 17
 
     @Test func themeQueriesFindTheBookOnTheModel() throws {

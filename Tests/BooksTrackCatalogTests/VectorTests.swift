@@ -20,7 +20,7 @@ struct RelevanceSet: Decodable {
     }
 }
 
-@Suite struct VectorTests {
+@Suite(.onWorkThreads) struct VectorTests {
     @Test func fnvIsStableAndEmbeddingDeterministic() throws {
         #expect(HashingEmbedding.fnv1a64("") == 0xcbf2_9ce4_8422_2325)
         #expect(HashingEmbedding.fnv1a64("a") == 0xaf63_dc4c_8601_ec8c)
@@ -158,8 +158,8 @@ struct RelevanceSet: Decodable {
 
     /// The relevance set's first 44 queries (the set before issue 16 added 12).
     static let originalQueries = 44
-    // Since meaning2 `semantic` and `hybrid` run the sentence model (title-word hashing measured
-    // 0.886 on the first 44, 0.839 on all 56, recall 0.612, hybrid 0.839).
+    // `semantic` and `hybrid` run the sentence model (title-word hashing measured 0.886 on the
+    // first 44, 0.839 on all 56, recall 0.612, hybrid 0.839).
     static let hitAt10Floor = 0.84  // first 44 queries: measured 0.886 (39/44)
     static let wholeSetHitAt10Floor = 0.80  // all 56: measured 0.857 (48/56)
     static let recallFloor = 0.55  // measured 0.584 (125/214)

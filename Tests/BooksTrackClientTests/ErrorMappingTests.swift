@@ -5,7 +5,7 @@ import NIOHTTP1
 import Testing
 @testable import BooksTrackClient
 
-@Suite struct ErrorMappingTests {
+@Suite(.onWorkThreads) struct ErrorMappingTests {
     func map(_ status: Int, _ body: String, headers: [(String, String)] = []) -> BooksTrackError {
         BooksTrackError.fromResponse(
             status: status, headers: HTTPHeaders(headers), body: ByteBuffer(string: body), url: "http://x/v1")
@@ -88,7 +88,7 @@ import Testing
     }
 }
 
-@Suite struct SecretMaskingTests {
+@Suite(.onWorkThreads) struct SecretMaskingTests {
     @Test func masksEveryKnownSecret() {
         let body = #"{"jobId":"j1","authToken":"SECRET1","token":"SECRET2","nested":{"oldToken":"SECRET3"}}"#
         let masked = SecretMasking.maskText(body)

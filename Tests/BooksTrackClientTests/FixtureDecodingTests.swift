@@ -6,7 +6,7 @@ import Testing
 @testable import BooksTrackClient
 
 /// Every recorded production shape, served by a tiny server and decoded through the API methods.
-@Suite struct FixtureDecodingTests {
+@Suite(.onWorkThreads) struct FixtureDecodingTests {
     @Test func productionShapesDecodeThroughTheAPI() async throws {
         try await TinyServer.with({ router in
             router.get("/v1/search/isbn") { _, _ in Reply.fixture("search-isbn-envelope-no-success.json") }
@@ -88,7 +88,7 @@ import Testing
     }
 }
 
-@Suite struct CapabilitiesTests {
+@Suite(.onWorkThreads) struct CapabilitiesTests {
     @Test func diskCacheIsUsedWhenFreshAndWhenOffline() async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("bts-caps-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -101,16 +101,14 @@ final class FakeResponder: InProcessResponder, @unchecked Sendable {
     @Test(arguments: [false, true]) func theDeadlineHoldsInProcessToo(onEventLoop: Bool) async throws {
         let executor = onEventLoop ? ClientEventLoop.executor : nil
         let api = api(FakeResponder(.sleep), timeout: .milliseconds(300), executor: executor)
-        let clock = ContinuousClock()
-        let started = clock.now
         do {
             _ = try await Task(executorPreference: executor) { try await api.searchISBN("9780441172719") }.value
             Issue.record("a request that never answers returned")
         } catch {
+            // The deadline's time-out, not the responder's answer after 120 s.
             #expect((error as? BooksTrackError)?.category == .network)
+            #expect((error as? BooksTrackError)?.kind == .timeout, "\(error)")
         }
-        // Far below the responder's 120 s (a loaded test run can delay the 300 ms timer by seconds).
-        #expect(clock.now - started < .seconds(60))
         await api.shutdown()
     }
 

@@ -141,13 +141,13 @@ func collect(_ stream: AsyncThrowingStream<WatchEvent, any Error>) async throws 
                 return n
             }
             // Detach only once the first event is in (bounded wait, no timing assumption).
-            for _ in 0..<100 where !firstSeen.value { try await Task.sleep(for: .milliseconds(50)) }
+            _ = try await eventually { firstSeen.value }
             task.cancel()
             let seen = try await task.value
             #expect(seen == 1)
             await api.shutdown()
             // The server notices the closed connection at its next heartbeat.
-            for _ in 0..<50 where !ended.value { try await Task.sleep(for: .milliseconds(100)) }
+            _ = try await eventually { ended.value }
             #expect(ended.value)
         }
     }

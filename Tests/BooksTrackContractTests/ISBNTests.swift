@@ -1,9 +1,10 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import BooksTrackContract
 
-@Suite struct ISBNTests {
+@Suite(.onWorkThreads) struct ISBNTests {
     @Test(arguments: ["080442957X", "0-8044-2957-X", "080442957x", " 0 8044 2957 X ", "0306406152", "0-306-40615-2"])
     func validISBN10(_ raw: String) throws {
         let isbn = try ISBN(parsing: raw)

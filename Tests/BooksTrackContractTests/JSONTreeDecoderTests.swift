@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import BooksTrackContract
@@ -7,7 +8,7 @@ import Testing
 /// bodies and the stand-in's) decoded as every wire type, bare and in the success envelope, and
 /// over thousands of seeded mutations of them (values of another kind, awkward numbers and
 /// strings, deleted and duplicated keys, bytes edited at random).
-@Suite("JSON tree decoder")
+@Suite("JSON tree decoder", .onWorkThreads)
 struct JSONTreeDecoderTests {
     /// Every fixture body, by file name.
     static func fixtures() throws -> [(String, Data)] {

@@ -1,11 +1,12 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import BooksTrackContract
 
 /// Every production variant the client accepts (docs/contract.md "Client accepts"), decoded from
 /// recorded-style bodies in Fixtures/ through the tolerant path.
-@Suite struct ProductionFixtureTests {
+@Suite(.onWorkThreads) struct ProductionFixtureTests {
     // MARK: Envelopes and errors (§1, §2)
 
     @Test func legacyEnvelopeWithSuccessAndMetaAndUnknownEnums() throws {

@@ -1,11 +1,12 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import BooksTrackContract
 
 /// Shapes read in the production source (`Fixtures/source/SOURCES.md` names the file and commit of
 /// each), decoded through the tolerant path.
-@Suite struct ProductionSourceFixtureTests {
+@Suite(.onWorkThreads) struct ProductionSourceFixtureTests {
     static func source(_ name: String) throws -> Data {
         let url = try #require(
             Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Fixtures/source"),

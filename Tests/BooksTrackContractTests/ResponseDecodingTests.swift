@@ -1,10 +1,11 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import BooksTrackContract
 
 /// Shapes of `ResponseDecoding` not covered by recorded fixtures, and a no-crash fuzz.
-@Suite struct ResponseDecodingTests {
+@Suite(.onWorkThreads) struct ResponseDecodingTests {
     func decode<T: Decodable & Sendable>(_ type: T.Type, _ text: String, status: Int = 200) -> DecodedResponse<T> {
         ResponseDecoding.decode(type, from: Data(text.utf8), status: status)
     }

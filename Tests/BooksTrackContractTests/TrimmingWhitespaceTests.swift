@@ -1,10 +1,11 @@
+import TestSupport
 import Testing
 
 @testable import BooksTrackContract
 
 /// The byte-wise trim agrees with trimming by `Character.isWhitespace`, on ASCII, Unicode spaces,
 /// combining marks next to spaces, CR LF and fuzzed strings.
-@Suite struct TrimmingWhitespaceTests {
+@Suite(.onWorkThreads) struct TrimmingWhitespaceTests {
     static func reference(_ text: String) -> Substring {
         var s = text[...]
         while let f = s.first, f.isWhitespace { s.removeFirst() }

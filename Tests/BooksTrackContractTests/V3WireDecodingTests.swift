@@ -1,11 +1,12 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import BooksTrackContract
 
 /// v3's bodies (`Fixtures/source/v3/SOURCES.md` names the file and commit of each), through the
 /// tolerant decoding path.
-@Suite struct V3WireDecodingTests {
+@Suite(.onWorkThreads) struct V3WireDecodingTests {
     static func body(_ name: String) throws -> Data { try fixture("source/v3/\(name)") }
 
     @Test func problemDetailsKeepDetailFieldErrorsAndRetryable() throws {

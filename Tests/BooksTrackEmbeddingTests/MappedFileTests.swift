@@ -1,10 +1,11 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import BooksTrackEmbedding
 
 /// `MappedFile`: the bytes in place, and the huge-page advice on the mapping the model's weights use.
-@Suite struct MappedFileTests {
+@Suite(.onWorkThreads) struct MappedFileTests {
     /// A temporary file of `size` bytes (byte i is i % 251), removed by the caller.
     static func file(size: Int) throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("mapped-\(UUID().uuidString).bin")

@@ -1,11 +1,12 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import BooksTrackEmbedding
 
 /// `SafeTensors.tensors(in:)`: a well-formed header's F32 tensors, and one plain `malformed` for
 /// every header that is not, however large or negative its numbers (no trap).
-@Suite struct SafeTensorsHeaderTests {
+@Suite(.onWorkThreads) struct SafeTensorsHeaderTests {
     /// A file: 8-byte little-endian header length, `header`, then `data` bytes.
     static func file(_ header: String, data: Int) -> [UInt8] {
         let json = Array(header.utf8)

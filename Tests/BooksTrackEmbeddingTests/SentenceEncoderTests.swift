@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import BooksTrackEmbedding
@@ -18,7 +19,7 @@ struct EmbeddingReference: Decodable {
     }
 }
 
-@Suite struct SentenceEncoderTests {
+@Suite(.onWorkThreads) struct SentenceEncoderTests {
     static let encoder = SentenceEncoder.shared()
 
     @Test func tokenizerMatchesTheReference() throws {
@@ -72,7 +73,7 @@ struct EmbeddingReference: Decodable {
     }
 }
 
-@Suite struct WordPieceTests {
+@Suite(.onWorkThreads) struct WordPieceTests {
     @Test func basicTokenizationAndPieces() throws {
         let vocabulary = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "un", "##believ", "##ably", "les", "mis", "##era", "##bles", "!", "—", "naive"]
         let tokenizer = try WordPieceTokenizer(vocabulary: vocabulary.joined(separator: "\n") + "\n")
@@ -93,7 +94,7 @@ struct EmbeddingReference: Decodable {
     }
 }
 
-@Suite struct QuantizedVectorsTests {
+@Suite(.onWorkThreads) struct QuantizedVectorsTests {
     /// Round trip through the file format: ids and stamp as written, each vector back within the
     /// int8 step and unit length, cosines from the matrix; a cut or foreign file is refused.
     @Test func roundTripAndCosines() throws {

@@ -1,9 +1,10 @@
+import TestSupport
 import Testing
 @testable import BooksTrackEmbedding
 
 /// `pieces` looks up nothing longer than the vocabulary's longest token: the longest pieces, a
 /// `##` piece and the last line of a file without a final line break, are still found.
-@Suite struct WordPiecePiecesTests {
+@Suite(.onWorkThreads) struct WordPiecePiecesTests {
     @Test func theLongestTokensAreStillFound() throws {
         let vocabulary = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "ab", "é", "##é", "##cdefgh", "abcdefghi"]
         let tokenizer = try WordPieceTokenizer(vocabulary: vocabulary.joined(separator: "\n"))
@@ -20,7 +21,7 @@ import Testing
 
 /// The vocabulary's lines: id = line number, `\r\n` ends a line as `\n` does, the first of a
 /// repeated token wins, a last line without a line break counts, and empty lines take an id.
-@Suite struct VocabularyLinesTests {
+@Suite(.onWorkThreads) struct VocabularyLinesTests {
     @Test func linesAndIds() {
         let vocabulary = Vocabulary(bytes: Array("[PAD]\r\nab\n\nab\r\nlast".utf8))
         #expect(vocabulary.id("[PAD]") == 0)

@@ -2,7 +2,7 @@ import Testing
 
 @testable import BooksTrackLibrary
 
-@Suite struct BarChartTests {
+@Suite(.onWorkThreads) struct BarChartTests {
     @Test func scalesToTheWidthLeft() {
         let lines = BarChart.render([("2019", 4), ("2020", 8), ("2021", 2)], width: 20)
         // label 4 + space + bar + space + count 1 → 13 columns of bar for the largest.

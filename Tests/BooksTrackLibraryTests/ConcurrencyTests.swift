@@ -6,7 +6,7 @@ import TestSupport
 
 /// Several writers on one library file lose nothing: two `DatabasePool`s in this process with many
 /// tasks each, and two separate processes (the bench executable's `write` mode).
-@Suite struct ConcurrencyTests {
+@Suite(.onWorkThreads) struct ConcurrencyTests {
     @Test func twoPoolsManyTasksLoseNothing() async throws {
         let t = try TempLibrary("pools")
         defer { t.cleanup() }

@@ -8,7 +8,7 @@ import TestSupport
 /// `kill -9` in the middle of `library import` loses nothing committed and doubles nothing: after
 /// each kill the file passes `PRAGMA integrity_check`, holds none or all of the import (one
 /// transaction), and importing the file again ends with each book once.
-@Suite struct CrashSafetyTests {
+@Suite(.onWorkThreads) struct CrashSafetyTests {
     static let trials = 20
     static let rows = 600
 
@@ -26,6 +26,7 @@ import TestSupport
         environment["HOME"] = dir.path
         environment["XDG_CONFIG_HOME"] = dir.appendingPathComponent("config").path
         environment["XDG_STATE_HOME"] = dir.appendingPathComponent("state").path
+        environment["XDG_CACHE_HOME"] = try SharedCatalog.seed(cacheHome: dir.appendingPathComponent("cache")).path
         environment.removeValue(forKey: "BTS_API_URL")
         var killedMidway = 0
         for trial in 0..<Self.trials {

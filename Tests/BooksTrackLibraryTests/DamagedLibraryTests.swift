@@ -8,7 +8,7 @@ import Testing
 /// belongs), as damaged bytes or another tool (`sqlite3`) can leave it: every read says plainly
 /// that the file is damaged (GRDB's non-throwing `row[…]` trapped: SIGILL), and `library export`
 /// saves the books that can still be read.
-@Suite struct DamagedLibraryTests {
+@Suite(.onWorkThreads) struct DamagedLibraryTests {
     /// Two books, then `sql` run on the file by another connection.
     static func damaged(_ sql: String, _ name: String) async throws -> TempLibrary {
         let t = try TempLibrary(name)
@@ -74,6 +74,7 @@ import Testing
         environment["HOME"] = t.dir.path
         environment["XDG_CONFIG_HOME"] = t.dir.appendingPathComponent("config").path
         environment["XDG_STATE_HOME"] = t.dir.appendingPathComponent("state").path
+        environment["XDG_CACHE_HOME"] = try SharedCatalog.seed(cacheHome: t.dir.appendingPathComponent("cache")).path
         environment.removeValue(forKey: "BTS_API_URL")
         for command in ["library list", "library shelves", "library stats"] {
             let outcome = try await ChildProcess.run(binary, ["-c", command], environment: environment, timeout: .seconds(60))

@@ -4,7 +4,7 @@ import Testing
 
 @testable import BooksTrackLibrary
 
-@Suite struct ExportReaderTests {
+@Suite(.onWorkThreads) struct ExportReaderTests {
     @Test func unreadableFilesSayWhy() throws {
         #expect(throws: LibraryError.unreadableFile("the file is not UTF-8 text")) { try ExportReader.read(Data([0xFF, 0xFE, 0x00, 0xC3])) }
         #expect(throws: LibraryError.unreadableFile("the file is empty")) { try ExportReader.read("\n\n") }

@@ -5,7 +5,7 @@ import Testing
 @testable import BooksTrackLibrary
 
 /// `$_` in the shell is JSON: the books in it, whatever the command.
-@Suite struct JSONBooksTests {
+@Suite(.onWorkThreads) struct JSONBooksTests {
     func json(_ text: String) throws -> JSONValue {
         try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
     }

@@ -7,7 +7,7 @@ import Testing
 /// Another SQLite client (e.g. `sqlite3`) holding a write transaction on the library: reads do not
 /// wait for it (opening the pool took the write lock: `library list` blocked up to 50 s), and a
 /// write gives up after the busy timeout saying the library is busy, without blaming bts.
-@Suite struct LockedLibraryTests {
+@Suite(.onWorkThreads) struct LockedLibraryTests {
     /// A library with one book, closed (its `-wal` file gone, as after every bts run).
     static func closedLibrary(_ name: String) async throws -> (dir: URL, file: URL) {
         let dir = try makeTempDirectory(name)
@@ -45,15 +45,13 @@ import Testing
         let (dir, file) = try await Self.closedLibrary("locked-write")
         defer { try? FileManager.default.removeItem(at: dir) }
         let library = try BookLibrary(path: file)
-        let clock = ContinuousClock()
-        let started = clock.now
+        // The other writer holds the lock until the write returns: a write that never gave up would
+        // hang here (bounded by the test's time limit); the busy error says it gave up.
         let error = await #expect(throws: LibraryError.self) {
             try await Self.whileAnotherWriterHoldsTheLock(file) {
                 try await library.save([BookData(title: "Emma", authors: ["Jane Austen"])], from: .manual)
             }
         }
-        let waited = clock.now - started
-        #expect(waited < .seconds(BookLibrary.busyTimeout * 2), "\(waited)")
         #expect(error == .busy)
         #expect(error?.message.contains("another bts") == false)
         #expect(error?.message.contains("busy") == true)

@@ -5,7 +5,7 @@ import Testing
 @testable import BooksTrackLibrary
 
 /// Listing, search, find, edit, remove, membership and stats on the Goodreads fixture.
-@Suite struct QueryTests {
+@Suite(.onWorkThreads) struct QueryTests {
     static func loaded(_ name: String) async throws -> TempLibrary {
         let t = try TempLibrary(name)
         let file = try ExportReader.read(try Fixture.data("goodreads_library_export.csv"))

@@ -7,7 +7,7 @@ import Testing
 /// writable again: `library list` works (it failed: "the file is read-only"), and a write names
 /// the file that is read-only. Run by the real binary, as `nobody` when the tests run as root
 /// (root writes any file).
-@Suite struct ReadOnlyLibraryTests {
+@Suite(.onWorkThreads) struct ReadOnlyLibraryTests {
     static let setpriv = "/usr/bin/setpriv"
     static var canRun: Bool {
         BTSExecutable.url != nil && (getuid() != 0 || FileManager.default.isExecutableFile(atPath: setpriv))

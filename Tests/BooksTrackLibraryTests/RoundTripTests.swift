@@ -5,7 +5,7 @@ import Testing
 @testable import BooksTrackLibrary
 
 /// Real files: export → library → Goodreads CSV → a fresh library gives the same books.
-@Suite struct RoundTripTests {
+@Suite(.onWorkThreads) struct RoundTripTests {
     @Test func goodreadsExportRoundTrips() async throws {
         let file = try ExportReader.read(try Fixture.data("goodreads_library_export.csv"))
         #expect(file.format == .goodreads)

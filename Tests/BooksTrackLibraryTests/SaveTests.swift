@@ -4,7 +4,7 @@ import Testing
 
 @testable import BooksTrackLibrary
 
-@Suite struct SaveTests {
+@Suite(.onWorkThreads) struct SaveTests {
     let hunger = SearchResultItem(
         title: "The Hunger Games", authors: ["Suzanne Collins"], isbn: "9780439023481", isbns: ["9780439023481"],
         publisher: "Scholastic Press", year: 2008, pageCount: 374)

@@ -1,12 +1,13 @@
 import BooksTrackContract
 import Foundation
+import TestSupport
 import Testing
 
 @testable import BooksTrackScanning
 
 /// Photos made here: EAN-13 ISBN barcodes rendered at several sizes and angles, with noise, saved
 /// as PNG and JPEG, read back through the decoders and ZBar.
-@Suite struct BarcodeReaderTests {
+@Suite(.onWorkThreads) struct BarcodeReaderTests {
     static let isbns = ["9780439023481", "9780441172719", "9780061120084", "9781451673319", "9798886450132"]
 
     /// A photo of `codes`, each turned by its angle, on a noisy page.
@@ -100,7 +101,7 @@ import Testing
 /// `BTS_SAMPLE_PHOTO=path swift test --filter SamplePhoto` writes the sample photo of
 /// `scripts/examples/back-covers.jpg`: five back-cover barcodes at several angles (four catalog books, one
 /// the catalog lacks).
-@Suite struct SamplePhoto {
+@Suite(.onWorkThreads) struct SamplePhoto {
     static let isbns = ["9780439023481", "9780441172719", "9780061120084", "9780451524935", "9780743273565"]
 
     static func make() -> GrayImage {

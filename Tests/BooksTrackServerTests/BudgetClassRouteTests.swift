@@ -17,7 +17,7 @@ struct BudgetRouteCase: Sendable, CustomTestStringConvertible {
 
 /// The routes of §7, held once: against the package's one classifier, `BudgetClass.classify`,
 /// and against what a live server's rate-limit middleware says (`X-RateLimit-Class`).
-@Suite("BudgetClass routes", .timeLimit(.minutes(2)))
+@Suite("BudgetClass routes", .timeLimit(.minutes(TestTime.minutes(10))))
 struct BudgetClassRouteTests {
     static let routes: [BudgetRouteCase] = [
         BudgetRouteCase(method: "GET", path: "/v1/search/isbn?isbn=9780141439518", expected: .search),

@@ -10,7 +10,7 @@ import Testing
 /// The hand-written JSON must say what the contract's encoder says for the same value: the same
 /// tree (the encoder's key order is unspecified, so trees are compared), strings escaped and numbers
 /// written exactly as the encoder writes them, for every field and every character a string can hold.
-@Suite struct EncodedEnvelopeTests {
+@Suite(.onWorkThreads) struct EncodedEnvelopeTests {
     static let awkward = [
         "", "plain", "quote \" and backslash \\", "slash / stays", "tab\tnew\nline\rfeed\u{0C}back\u{08}",
         "controls \u{00}\u{01}\u{1F}\u{7F}", "unicode é 書 🙂 \u{2028}", "\"\\\"",

@@ -4,7 +4,7 @@ import Testing
 
 @testable import BooksTrackServer
 
-@Suite struct FixedWindowCounterTests {
+@Suite(.onWorkThreads) struct FixedWindowCounterTests {
     let rule = RateLimitRule(limit: 3, windowSeconds: 60)
 
     @Test func allowsUpToTheLimitThenRefuses() {

@@ -50,7 +50,7 @@ struct HostileRequestTests {
             }
         }
         guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
-        var timeout = timeval(tv_sec: 30, tv_usec: 0)  // generous: the test process can stall under load
+        var timeout = timeval(tv_sec: TestTime.seconds(30), tv_usec: 0)  // generous: the test process can stall under load
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         if let pause {
             for byte in bytes {

@@ -22,9 +22,11 @@ struct ServeShutdownTests {
         let log = home.url.appendingPathComponent("serve.log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let logHandle = try FileHandle(forWritingTo: log)
+        let cache = home.url.appendingPathComponent("cache")
+        try SharedCatalog.link(into: cache)  // opened, not built
         let server = SpawnedProcess()
         server.executableURL = binary
-        server.arguments = ["serve", "--port", "0", "--body-timeout", "600", "--cache-dir", home.url.appendingPathComponent("cache").path]
+        server.arguments = ["serve", "--port", "0", "--body-timeout", "600", "--cache-dir", cache.path]
         server.environment = ["PATH": "/usr/bin:/bin", "HOME": home.url.path, "LANG": "C.UTF-8"]
         server.standardInput = FileHandle.nullDevice
         server.standardOutput = logHandle
@@ -34,7 +36,7 @@ struct ServeShutdownTests {
         defer { if server.isRunning { kill(server.processIdentifier, SIGKILL); server.waitUntilExit() } }
         var port: Int?
         let started = ContinuousClock.now
-        while port == nil, server.isRunning, ContinuousClock.now - started < .seconds(120) {
+        while port == nil, server.isRunning, ContinuousClock.now - started < Duration.seconds(120).scaled {
             port = ServeLog.port(in: (try? String(contentsOf: log, encoding: .utf8)) ?? "")
             try await Task.sleep(for: .milliseconds(50))
         }
@@ -46,6 +48,10 @@ struct ServeShutdownTests {
             + "Content-Length: 1000000\r\n\r\n--B\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.csv\"\r\n"
             + "Content-Type: text/csv\r\n\r\nisbn\n978"
         _ = head.withCString { write(upload, $0, strlen($0)) }
+        // The server has read what was sent: its end of the connection holds no unread byte.
+        let clientPort = Self.localPort(upload)
+        let headRead = try await eventually { Self.unreadBytes(serverPort: listening, clientPort: clientPort) == 0 }
+        #expect(headRead, "the server never read the upload's head")
         // The request reaches its handler (a health check on another connection is answered first).
         let probe = try SlowClientTests.connected(listening)
         defer { close(probe) }
@@ -53,13 +59,18 @@ struct ServeShutdownTests {
         _ = health.withCString { write(probe, $0, strlen($0)) }
         var buffer = [UInt8](repeating: 0, count: 4096)
         #expect(read(probe, &buffer, buffer.count) > 0)
-        try await Task.sleep(for: .milliseconds(300))
-        for signal in signals {
+        // A second signal once the server has said it took the first (two pending SIGINTs are one).
+        for (index, signal) in signals.enumerated() {
+            if index > 0 {
+                let taken = try await eventually {
+                    ((try? String(contentsOf: log, encoding: .utf8)) ?? "").contains("stopping: requests in flight")
+                }
+                #expect(taken, "the server did not say it took the first signal")
+            }
             kill(server.processIdentifier, signal)
-            try await Task.sleep(for: .milliseconds(200))
         }
         let signalled = ContinuousClock.now
-        while server.isRunning, ContinuousClock.now - signalled < .seconds(60) {
+        while server.isRunning, ContinuousClock.now - signalled < Duration.seconds(60).scaled {
             try await Task.sleep(for: .milliseconds(50))
         }
         let exited = !server.isRunning
@@ -73,6 +84,31 @@ struct ServeShutdownTests {
         #expect(status == 0, "\(log)")
         #expect(log.contains("requests still in flight \(LocalServer.shutdownGrace.components.seconds) s after the signal: stopping without them"), "\(log)")
         #expect(log.contains("bts server stopped"), "\(log)")
+    }
+
+    /// The local port of a connected socket.
+    static func localPort(_ descriptor: Int32) -> Int {
+        var address = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+        }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// The bytes the server has not read yet on its end of the loopback connection from
+    /// `clientPort` (the kernel's receive queue in /proc/net/tcp), or nil when it is not listed.
+    static func unreadBytes(serverPort: Int, clientPort: Int) -> Int? {
+        guard let table = try? String(contentsOfFile: "/proc/net/tcp", encoding: .utf8) else { return nil }
+        let local = String(format: ":%04X", serverPort)
+        let remote = String(format: ":%04X", clientPort)
+        for line in table.split(separator: "\n").dropFirst() {
+            let fields = line.split(separator: " ")
+            guard fields.count > 4, fields[1].hasSuffix(local), fields[2].hasSuffix(remote) else { continue }
+            let queues = fields[4].split(separator: ":")  // tx_queue:rx_queue, hexadecimal
+            return queues.count == 2 ? Int(queues[1], radix: 16) : nil
+        }
+        return nil
     }
 
     @Test func aSecondSigintStopsAtOnce() async throws {

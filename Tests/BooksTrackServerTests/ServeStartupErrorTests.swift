@@ -54,7 +54,8 @@ struct ServeStartupErrorTests {
             try await Self.serve(["--port", "0", "--cache-dir", file.path], home: temp.url), status: 1,
             "cannot use \(file.path) for the catalog: a file is in the way of the directory; remove it or choose another with --cache-dir")
 
-        // A busy port.
+        // A busy port (the shared catalog linked in: serve opens it before it binds).
+        try SharedCatalog.link(into: cache)
         let (descriptor, port) = try Self.listeningSocket()
         let busy = try await Self.serve(["--port", String(port), "--cache-dir", cache.path], home: temp.url)
         close(descriptor)

@@ -47,8 +47,8 @@ public struct ProcessOutcome: Sendable, CustomStringConvertible {
 public enum ChildProcess {
     /// Runs `executable ARGUMENTS` and returns its status and both streams.
     /// - `stdin`: text written to its standard input, then closed (default: /dev/null).
-    /// - `interruptAfter`: once stdout contains this text (or after 120 s), SIGINT is sent.
-    /// - `timeout`: a bound on a hang; the process is terminated after it.
+    /// - `interruptAfter`: once stdout contains this text (or after 120 s, scaled), SIGINT is sent.
+    /// - `timeout`: a bound on a hang (scaled by `TestTime`); the process is terminated after it.
     public static func run(
         _ executable: URL, _ arguments: [String], environment: [String: String], directory: URL? = nil,
         stdin: String? = nil, interruptAfter marker: String? = nil, timeout: Duration = .seconds(600)
@@ -79,13 +79,13 @@ public enum ChildProcess {
             try input.fileHandleForWriting.close()
         }
         let watchdog = Task {
-            try? await Task.sleep(for: timeout)
+            try? await Task.sleep(for: timeout.scaled)
             signals.send(SIGTERM)
         }
         // A marker that never comes: SIGINT after 120 s anyway.
         let fallback = Task {
             guard marker != nil else { return }
-            try? await Task.sleep(for: .seconds(120))
+            try? await Task.sleep(for: Duration.seconds(120).scaled)
             signals.interruptOnce()
         }
         let stdoutText = await stdoutReader.finished()

@@ -14,7 +14,7 @@ extension TmuxSession {
     /// Waits until the screen contains `text`. tmux trims blanks at the end of screen lines, so
     /// trailing blanks of `text` are not required (tests prove an inserted space by typing on).
     @discardableResult
-    public func see(_ text: String, timeout: Duration = .seconds(10)) async throws -> String {
+    public func see(_ text: String, timeout: Duration = .seconds(30)) async throws -> String {
         try await waitForScreen(containing: Self.trimmingTrailingBlanks(text), timeout: timeout)
     }
 

@@ -103,17 +103,17 @@ public final class TmuxSession {
         try run(["capture-pane", "-p", "-t", target] + (joined ? ["-J"] : []) + (escapes ? ["-e"] : []))
     }
 
-    /// Polls the screen (every 25 ms, at most `timeout`) until it contains `text`; returns it.
+    /// Polls the screen (every 25 ms, at most `timeout`, scaled by `TestTime`) until it contains `text`; returns it.
     @discardableResult
-    public func waitForScreen(containing text: String, timeout: Duration = .seconds(5)) async throws -> String {
+    public func waitForScreen(containing text: String, timeout: Duration = .seconds(30)) async throws -> String {
         try await waitForScreen(timeout: timeout, description: "screen to contain \"\(text)\"") { $0.contains(text) }
     }
 
-    /// Polls the screen until `predicate` holds (bounded by `timeout`); returns the screen.
+    /// Polls the screen until `predicate` holds (bounded by `timeout`, scaled by `TestTime`); returns the screen.
     @discardableResult
-    public func waitForScreen(timeout: Duration = .seconds(5), description: String = "screen condition",
+    public func waitForScreen(timeout: Duration = .seconds(30), description: String = "screen condition",
                        _ predicate: (String) -> Bool) async throws -> String {
-        let deadline = ContinuousClock.now + timeout
+        let deadline = ContinuousClock.now + timeout.scaled
         var last = ""
         while true {
             last = try screen()
@@ -136,9 +136,9 @@ public final class TmuxSession {
         try run(["resize-window", "-t", target, "-x", "\(width)", "-y", "\(height)"])
     }
 
-    /// Waits (bounded) for the program to end and returns its exit status.
-    public func waitForExit(timeout: Duration = .seconds(5)) async throws -> Int32 {
-        let deadline = ContinuousClock.now + timeout
+    /// Waits (bounded by `timeout`, scaled by `TestTime`) for the program to end and returns its exit status.
+    public func waitForExit(timeout: Duration = .seconds(30)) async throws -> Int32 {
+        let deadline = ContinuousClock.now + timeout.scaled
         var deadSince: ContinuousClock.Instant?
         while true {
             let state = try run(["display-message", "-p", "-t", target, "#{pane_dead} #{pane_dead_status}"])

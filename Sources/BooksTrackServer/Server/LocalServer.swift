@@ -110,6 +110,8 @@ public enum LocalServer {
             for await _ in signals {
                 received += 1
                 if received > 1 { break }
+                logger.notice(
+                    "stopping: requests in flight may finish within \(shutdownGrace.components.seconds) s; a second signal stops at once")
                 Task {
                     try? await Task.sleep(for: shutdownGrace)
                     end.resolve(.overdue(secondSignal: false))

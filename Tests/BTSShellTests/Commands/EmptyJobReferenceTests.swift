@@ -8,11 +8,9 @@ import Testing
     @Test(arguments: ["watch", "status", "results", "cancel"])
     func anEmptyJobIsAUsageErrorAtOnce(_ command: String) async throws {
         try await withShell { harness in
-            let clock = ContinuousClock()
-            let started = clock.now
+            // Exit 2 and the usage sentence: polling the server would end in exit 1 ("lost").
             #expect(await harness.run("\(command) \"\"") == 2, "\(harness.err)")
             #expect(harness.err.contains("no job given"), "\(harness.err)")
-            #expect(clock.now - started < .seconds(5))
         }
     }
 }

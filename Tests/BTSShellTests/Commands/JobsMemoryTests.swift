@@ -31,7 +31,7 @@ struct JobsMemoryTests {
                 // The job finishes on the server; `jobs` asks for its state instead of showing the
                 // one seen when it started (without the refresh it would say "initialized" forever).
                 var status: JSONValue?
-                let deadline = ContinuousClock.now + .seconds(60)
+                let deadline = ContinuousClock.now + Duration.seconds(60).scaled
                 repeat {
                     #expect(await harness.run("jobs") == 0, "\(harness.err)")
                     status = await harness.lastResult()["jobs"]?.arrayValue?.first?["status"]

@@ -3,7 +3,7 @@ import BooksTrackLibrary
 import Testing
 @testable import BTSShell
 
-@Suite("Completion context and its prefix index")
+@Suite("Completion context and its prefix index", .onWorkThreads)
 struct CompletionContextTests {
     @Test("prefix ranges match a brute-force filter (seeded random keys)")
     func prefixRangesMatchBruteForce() {

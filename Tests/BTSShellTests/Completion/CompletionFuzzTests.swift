@@ -3,7 +3,7 @@ import BooksTrackContract
 import Testing
 @testable import BTSShell
 
-@Suite("Completion engine: fuzz")
+@Suite("Completion engine: fuzz", .onWorkThreads)
 struct CompletionFuzzTests {
     /// Random lines built from bts fragments and odd characters, with random cursors: no crash,
     /// the range lies within the text before the cursor, and the editor's view agrees.

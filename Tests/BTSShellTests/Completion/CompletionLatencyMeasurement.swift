@@ -7,7 +7,7 @@ import Testing
 /// Prints keystroke-to-candidates latency with a full session cache (10,000 ISBNs and 10,000
 /// titles). A measurement only: the figures depend on the machine and the build (debug here;
 /// see the report for release figures). Checks only that the answers are right.
-@Suite("Completion latency measurement")
+@Suite("Completion latency measurement", .onWorkThreads)
 struct CompletionLatencyMeasurement {
     @Test("TAB with 10,000 ISBNs and titles in the cache")
     func latencyWithFullCache() {

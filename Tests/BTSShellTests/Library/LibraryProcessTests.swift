@@ -56,7 +56,8 @@ struct LibraryProcessTests {
         environment["XDG_DATA_HOME"] = root.appendingPathComponent("data").path
         environment["XDG_CONFIG_HOME"] = root.appendingPathComponent("config").path
         environment["XDG_STATE_HOME"] = root.appendingPathComponent("state").path
-        environment["XDG_CACHE_HOME"] = root.appendingPathComponent("cache").path
+        environment["XDG_CACHE_HOME"] = (try? SharedCatalog.seed(cacheHome: root.appendingPathComponent("cache")).path)
+            ?? root.appendingPathComponent("cache").path
         environment.removeValue(forKey: "BTS_API_URL")
         environment.removeValue(forKey: "BTS_LIBRARY")
         return environment

@@ -78,7 +78,7 @@ struct LineEditorTerminalTests {
     /// Waits (bounded) until the program has ended and tmux knows how; nil if it still runs.
     private func waitForEnd(_ session: TmuxSession, timeout: Duration) async throws -> PaneState? {
         // Looked at once more after the deadline: a stalled test process may wake up past it.
-        let deadline = ContinuousClock.now + timeout
+        let deadline = ContinuousClock.now + timeout.scaled
         while true {
             let state = try session.paneState()
             if state.isDead {

@@ -3,7 +3,7 @@ import Testing
 
 /// The README is a front door and `docs/` holds the rest (issue 32): every relative link of theirs
 /// resolves, every `docs/….md` a source file, test or script names exists, and the README stays short.
-@Suite struct DocsLinksTests {
+@Suite(.onWorkThreads) struct DocsLinksTests {
     static let root = ReadmeReferenceTests.repositoryURL
 
     static func markdownPages() throws -> [URL] {

@@ -152,7 +152,7 @@ import TestSupport
                 prelude.waitUntilExit()
             }
             try process.run()
-            let deadline = ContinuousClock.now + .seconds(120)
+            let deadline = ContinuousClock.now + Duration.seconds(120).scaled
             while process.isRunning, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
             if process.isRunning { process.terminate() }
             process.waitUntilExit()

@@ -4,7 +4,7 @@ import Testing
 
 /// The command reference (`docs/commands.md`) is generated from the registry; this test keeps it true.
 /// `BTS_UPDATE_README=1 swift test --filter ReadmeReferenceTests` rewrites it.
-@Suite struct ReadmeReferenceTests {
+@Suite(.onWorkThreads) struct ReadmeReferenceTests {
     static let begin = "<!-- commands:begin (generated from the registry; see Tests/BTSShellTests/Readme) -->"
     static let end = "<!-- commands:end -->"
 

@@ -7,7 +7,7 @@ import Testing
 /// command name compared as a string outside the command's own type (the registry special-cased
 /// `set`, `help`, `expect` and `alias` by name; `search` and `cache` switched on subcommand
 /// names), and a limit's default written again at the place it is read (`?? 20`).
-@Suite struct CommandSourceTests {
+@Suite(.onWorkThreads) struct CommandSourceTests {
     static let sources = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Sources")

@@ -15,6 +15,7 @@ extension BinaryTests {
         environment["XDG_CONFIG_HOME"] = home.appendingPathComponent("config").path
         environment["XDG_STATE_HOME"] = home.appendingPathComponent("state").path
         environment["XDG_DATA_HOME"] = home.appendingPathComponent("data").path
+        environment["XDG_CACHE_HOME"] = try SharedCatalog.seed(cacheHome: home.appendingPathComponent("cache")).path
         environment.removeValue(forKey: "BTS_API_URL")
         environment.removeValue(forKey: "BTS_LIBRARY")
         return try await ChildProcess.run(executable ?? binary, arguments, environment: environment, directory: home,

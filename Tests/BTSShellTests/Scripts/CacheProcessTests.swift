@@ -33,7 +33,7 @@ struct CacheProcessTests {
     static func bts(_ url: URL, _ script: String, root: URL) async throws -> ProcessOutcome {
         guard let binary = BinaryTests.binary else { throw BinaryTests.SkipError() }
         return try await ChildProcess.run(
-            binary, ["--api", url.absoluteString, "--dialect", "v1", "--timeout", "5", "-o", "json", "-c", script],
+            binary, ["--api", url.absoluteString, "--dialect", "v1", "--timeout", "\(TestTime.seconds(30))", "-o", "json", "-c", script],
             environment: environment(root), directory: root, timeout: .seconds(120))
     }
 

@@ -40,9 +40,8 @@ struct ShellHarness {
             backend: backend, settings: settings, continueOnError: continueOnError, terminal: terminal,
             environment: environment, scriptName: "test.bts", scriptArguments: scriptArguments)
         options.backendOptions.embedded = wrap(LocalEmbeddedBackend(configuration: server, catalog: try SharedShellCatalog.get()))
-        // A full test run shares 2 cores among hundreds of tests: an embedded import has taken over
-        // 10 s there (the body deadline is a NIO timer now, punctual even when the pool is busy).
-        options.backendOptions.timeout = .seconds(30)
+        // A safety deadline: a full test run shares 2 cores among hundreds of tests.
+        options.backendOptions.timeout = Duration.seconds(60).scaled
         let sink = BufferOutputSink()
         return ShellHarness(shell: Shell(options: options, sink: sink), sink: sink, directory: directory)
     }

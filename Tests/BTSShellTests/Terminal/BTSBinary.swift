@@ -20,16 +20,17 @@ enum BTSBinary {
     static var isAvailable: Bool { path != nil }
 }
 
-/// Per-test directories: HOME, XDG config/state, a work directory; the catalog cache is shared
-/// by the tests of one run (it is built once and reused read-only; building is atomic).
+/// Per-test directories: HOME, XDG config/state/cache, a work directory; the cache holds the
+/// tests' one shared catalog, linked in (built once before the tests, read-only).
 final class TerminalSandbox: @unchecked Sendable {
     let root: URL
 
     init() throws {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("bts-e2e-\(UUID().uuidString.prefix(8))")
-        for sub in ["home", "config", "state", "work"] {
+        for sub in ["home", "config", "state", "work", "cache"] {
             try FileManager.default.createDirectory(at: root.appendingPathComponent(sub), withIntermediateDirectories: true)
         }
+        try SharedCatalog.seed(cacheHome: cache)
     }
 
     deinit { try? FileManager.default.removeItem(at: root) }
@@ -37,19 +38,15 @@ final class TerminalSandbox: @unchecked Sendable {
     var work: URL { root.appendingPathComponent("work") }
     var historyFile: URL { root.appendingPathComponent("state/bts/history") }
 
-    /// The shared catalog cache of this test process.
-    static let sharedCache: URL = {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("bts-e2e-cache-\(getpid())")
-        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }()
+    /// The sandbox's `XDG_CACHE_HOME`: the shared catalog, linked in (`SharedCatalog.seed`).
+    var cache: URL { root.appendingPathComponent("cache") }
 
     var environment: [String: String] {
         [
             "HOME": root.appendingPathComponent("home").path,
             "XDG_CONFIG_HOME": root.appendingPathComponent("config").path,
             "XDG_STATE_HOME": root.appendingPathComponent("state").path,
-            "XDG_CACHE_HOME": Self.sharedCache.path,
+            "XDG_CACHE_HOME": cache.path,
             "TERM": "screen",
             "LANG": "C.UTF-8",
             "LC_ALL": "C.UTF-8",
@@ -106,7 +103,7 @@ final class ServeProcess: @unchecked Sendable {
         process.standardInput = FileHandle.nullDevice
         try process.run()
         try log.close()
-        let deadline = ContinuousClock.now + .seconds(120)
+        let deadline = ContinuousClock.now + Duration.seconds(120).scaled
         while true {
             let text = (try? String(contentsOf: logURL, encoding: .utf8)) ?? ""
             if let port = ServeLog.port(in: text) {

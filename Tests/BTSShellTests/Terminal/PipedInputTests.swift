@@ -42,7 +42,7 @@ struct PipedInputTests {
         try readEnd.close()
         try writeEnd.write(contentsOf: Data(input.utf8))
         try writeEnd.close()
-        let deadline = ContinuousClock.now + .seconds(180)
+        let deadline = ContinuousClock.now + Duration.seconds(180).scaled
         while process.isRunning {
             if ContinuousClock.now > deadline {
                 process.terminate()
@@ -116,7 +116,7 @@ struct PipedInputTests {
         /// the first answer may wait for the catalog cache to be built on a loaded machine).
         var pending = Data()
         func answer() async throws -> String {
-            let deadline = ContinuousClock.now + .seconds(180)
+            let deadline = ContinuousClock.now + Duration.seconds(180).scaled
             while true {
                 if let newline = pending.firstIndex(of: 10) {
                     let line = String(decoding: pending[..<newline], as: UTF8.self)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import BTSTerminal
 #if canImport(Glibc)
 import Glibc
@@ -160,7 +161,7 @@ struct SignalWatcherTests {
         // The hub's SIGINT handler has been installed since `first`: one signal, no resend (a
         // stray SIGINT arriving after the last watcher stopped would take the default action).
         kill(getpid(), SIGINT)
-        for _ in 0..<500 where !third.hasDelivered { try await Task.sleep(for: .milliseconds(10)) }
+        _ = try await eventually(every: .milliseconds(10)) { third.hasDelivered }
         third.stop()
         #expect(await received.value == .interrupt)
     }

@@ -37,7 +37,7 @@ import Testing
 
     static func client(_ url: URL, cache: ResponseDiskCache, clock: ManualClock, dialect: APIDialect = .v1) -> BooksTrackAPI {
         var configuration = APIConfiguration(
-            baseURL: url, timeout: .seconds(5), connectTimeout: .seconds(2), retryPolicy: .never, now: clock.closure)
+            baseURL: url, timeout: Duration.seconds(60).scaled, connectTimeout: Duration.seconds(30).scaled, retryPolicy: .never, now: clock.closure)
         configuration.responseCache = cache
         configuration.dialect = dialect
         return BooksTrackAPI(configuration: configuration)

@@ -36,6 +36,7 @@ import Testing
             try FileManager.default.createDirectory(at: path, withIntermediateDirectories: true)
             env[key] = path.path
         }
+        try SharedCatalog.seed(cacheHome: dir.appendingPathComponent("cache"))
         env["BTS_API_URL"] = nil
         let outcome = try await ChildProcess.run(
             URL(fileURLWithPath: binary),

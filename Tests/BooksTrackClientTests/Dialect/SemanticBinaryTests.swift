@@ -14,6 +14,7 @@ import Testing
             try FileManager.default.createDirectory(at: path, withIntermediateDirectories: true)
             env[key] = path.path
         }
+        try SharedCatalog.seed(cacheHome: dir.appendingPathComponent("cache"))
         env["BTS_API_URL"] = nil
         if let modelDirectory { env["BTS_MODEL_DIR"] = modelDirectory }
         return try await ChildProcess.run(binary, ["--local", "--no-color"] + args, environment: env, directory: dir,

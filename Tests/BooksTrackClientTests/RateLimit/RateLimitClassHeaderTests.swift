@@ -8,7 +8,7 @@ import Testing
 
 /// A request's class comes from the contract's classifier; a response's `X-RateLimit-Class` says
 /// under which class its limits are booked (the server's word wins).
-@Suite struct RateLimitClassHeaderTests {
+@Suite(.onWorkThreads) struct RateLimitClassHeaderTests {
     static func headers(_ cls: String, limit: Int, remaining: Int) -> HTTPFields {
         [
             HTTPField.Name("X-RateLimit-Class")!: cls, HTTPField.Name("X-RateLimit-Limit")!: "\(limit)",

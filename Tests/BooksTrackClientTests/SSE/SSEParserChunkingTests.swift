@@ -26,7 +26,7 @@ private func parseAll(chunks: [ArraySlice<UInt8>]) -> (items: [SSEStreamItem], l
     return (items, parser.lastEventID, parser.reconnectionTime)
 }
 
-@Suite("SSEParser: chunking invariance and fuzz")
+@Suite("SSEParser: chunking invariance and fuzz", .onWorkThreads)
 struct SSEParserChunkingTests {
     let reference = parseAll(chunks: [sseSampleStream[...]])
 

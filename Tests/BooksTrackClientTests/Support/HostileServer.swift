@@ -154,7 +154,7 @@ final class HostileServer: Sendable {
             shutdown(client, Int32(SHUT_WR))
             // Let the client read everything before the socket goes away.
             var drain = [UInt8](repeating: 0, count: 1024)
-            var timeout = timeval(tv_sec: 2, tv_usec: 0)
+            var timeout = timeval(tv_sec: TestTime.seconds(10), tv_usec: 0)
             setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
             while read(client, &drain, drain.count) > 0 {}
             close(client)

@@ -3,7 +3,7 @@ import Testing
 @testable import BooksTrackClient
 
 /// Random sequences of inputs (seeded): never a crash, and the invariants hold whatever the order.
-@Suite("JobWatchStateMachine: fuzz")
+@Suite("JobWatchStateMachine: fuzz", .onWorkThreads)
 struct JobWatchFuzzTests {
     @Test(arguments: 0..<300)
     func randomInputsKeepInvariants(seed: UInt64) {

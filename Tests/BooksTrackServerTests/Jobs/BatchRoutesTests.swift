@@ -5,7 +5,7 @@ import Testing
 
 @testable import BooksTrackServer
 
-@Suite("Batch enrichment routes", .timeLimit(.minutes(2)))
+@Suite("Batch enrichment routes", .timeLimit(.minutes(TestTime.minutes(10))))
 struct BatchRoutesTests {
     func post(_ server: JobTestServer, _ json: String, path: String = "/api/batch-enrich") async throws -> HTTPResult {
         try await httpRequest(

@@ -5,7 +5,7 @@ import Testing
 
 @testable import BooksTrackServer
 
-@Suite("CSV import routes", .timeLimit(.minutes(2)))
+@Suite("CSV import routes", .onWorkThreads, .timeLimit(.minutes(TestTime.minutes(10))))
 struct ImportRoutesTests {
     /// A Goodreads library export: its real header row, `="…"` ISBNs, a duplicate, a row whose ISBN is
     /// not in the catalog but whose title is, an unknown book, an empty-ISBN row matched by title,
@@ -239,7 +239,7 @@ struct ImportRoutesTests {
 
     @Test func tooManyConcurrentImportsIs429() async throws {
         try await withJobServer(configure: {
-            $0.itemsPerSecond = 1
+            $0.itemsPerSecond = 0.001  // held open: no item ends during the test
             $0.maxConcurrentJobsPerClient = 1
         }) { server in
             #expect(try await uploadCSV(server, "Title,Author\nA,B\nC,D\n").status == 202)
@@ -256,7 +256,7 @@ struct ImportRoutesTests {
     /// server from 71 MB to 2.17 GB. All clients together now run at most `maxConcurrentJobs`.
     @Test func jobsOfAllClientsTogetherAreBoundedWith503() async throws {
         try await withJobServer(configure: {
-            $0.itemsPerSecond = 1
+            $0.itemsPerSecond = 0.001  // held open: no item ends during the test
             $0.maxConcurrentJobsPerClient = 3
             $0.maxConcurrentJobs = 2
         }) { server in

@@ -6,7 +6,7 @@ import Testing
 
 @testable import BooksTrackServer
 
-@Suite("Job engine", .timeLimit(.minutes(2)))
+@Suite("Job engine", .timeLimit(.minutes(TestTime.minutes(10))))
 struct JobEngineTests {
     static let csv = Array("Title,Author,ISBN13\nThe Hobbit,Tolkien,9780618260300\n1984,Orwell,\n".utf8)
 
@@ -133,7 +133,7 @@ struct JobEngineTests {
         await first.shutdown()
 
         // A slow job, interrupted by shutdown.
-        let slowEngine = try engine(temp.url) { $0.itemsPerSecond = 2 }
+        let slowEngine = try engine(temp.url) { $0.itemsPerSecond = 0.001 }  // held open until the shutdown
         let slow = try await slowEngine.submitImport(csv: Self.csv, owner: "a")
         await slowEngine.shutdown()
 
@@ -161,7 +161,7 @@ struct JobEngineTests {
         let temp = try TempDir()
         defer { temp.cleanup() }
         let engine = try engine(temp.url) {
-            $0.itemsPerSecond = 1
+            $0.itemsPerSecond = 0.001  // held open: no item ends during the test
             $0.maxConcurrentJobsPerClient = 2
         }
         _ = try await engine.submitImport(csv: Self.csv, owner: "a")

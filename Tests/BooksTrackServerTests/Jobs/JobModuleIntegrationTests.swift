@@ -12,7 +12,7 @@ import Testing
 /// The job routes plugged into the real server (`LocalServer.start` with `JobRoutes()` as a module):
 /// envelope and header middleware, rate-limit classes, feature gates, WebSocket server builder,
 /// graceful shutdown with open streams, persistence across a restart.
-@Suite("Job routes as a server module", .timeLimit(.minutes(2)))
+@Suite("Job routes as a server module", .timeLimit(.minutes(TestTime.minutes(10))))
 struct JobModuleIntegrationTests {
     func start(
         _ dir: URL, _ tweak: (inout ServerConfiguration) -> Void = { _ in },

@@ -142,7 +142,7 @@ func httpRequest(
     if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
     // 120 s bounds a hang only: loaded full-suite runs (a stalled test process) timed out at 30 s
     // on the 8 MB upload.
-    let response = try await HTTPClient.shared.execute(request, timeout: .seconds(120))
+    let response = try await HTTPClient.shared.execute(request, timeout: .seconds(Int64(TestTime.seconds(120))))
     let buffer = try await response.body.collect(upTo: 64 * 1024 * 1024)
     return HTTPResult(
         status: Int(response.status.code), headers: response.headers.map { ($0.name, $0.value) },
@@ -209,7 +209,7 @@ func readSSE(
         if let lastEventID { request.headers.add(name: "Last-Event-ID", value: lastEventID) }
         // 120 s bounds a hang only: loaded full-suite runs (a stalled test process) timed out at 30 s
     // on the 8 MB upload.
-    let response = try await HTTPClient.shared.execute(request, timeout: .seconds(120))
+    let response = try await HTTPClient.shared.execute(request, timeout: .seconds(Int64(TestTime.seconds(120))))
         var text = Data()
         var failure: String?
         do {
@@ -233,14 +233,14 @@ struct DeadlineExceeded: Error, CustomStringConvertible {
     var description: String { "\(what) did not finish within the deadline" }
 }
 
-/// Runs `body`, cancelling it and throwing `DeadlineExceeded` after `seconds`.
+/// Runs `body`, cancelling it and throwing `DeadlineExceeded` after `seconds` (scaled by `TestTime`).
 func withDeadline<T: Sendable>(
-    seconds: Int = 30, _ what: String, _ body: @escaping @Sendable () async throws -> T
+    seconds: Int = 120, _ what: String, _ body: @escaping @Sendable () async throws -> T
 ) async throws -> T {
     try await withThrowingTaskGroup(of: T?.self) { group in
         group.addTask { try await body() }
         group.addTask {
-            try await Task.sleep(for: .seconds(seconds))
+            try await Task.sleep(for: Duration.seconds(seconds).scaled)
             return nil
         }
         defer { group.cancelAll() }

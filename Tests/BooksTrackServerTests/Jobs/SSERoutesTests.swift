@@ -5,7 +5,7 @@ import Testing
 
 @testable import BooksTrackServer
 
-@Suite("SSE progress stream", .timeLimit(.minutes(2)))
+@Suite("SSE progress stream", .timeLimit(.minutes(TestTime.minutes(10))))
 struct SSERoutesTests {
     static let threeRows = "Title,Author\nThe Hobbit,Tolkien\n1984,Orwell\nDune,Herbert\n"
 

@@ -5,7 +5,7 @@ import Testing
 @testable import BooksTrackServer
 
 /// `--no-legacy-routes`: only /v3 (and /health, token refresh, WebSocket) answer, as production 3.x.
-@Suite("no legacy routes", .timeLimit(.minutes(2)))
+@Suite("no legacy routes", .timeLimit(.minutes(TestTime.minutes(10))))
 struct LegacyRoutesGoneTests {
     @Test func flagParses() throws {
         #expect(try ServerConfiguration(arguments: ["--no-legacy-routes"]).servesLegacyRoutes == false)

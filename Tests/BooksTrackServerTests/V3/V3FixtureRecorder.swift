@@ -9,7 +9,7 @@ import Testing
 /// Records the stand-in's v3 bodies into `Tests/BooksTrackContractTests/Fixtures/v3/` for the client's
 /// decoding tests. Runs only with `BTS_RECORD_V3_FIXTURES=1 swift test --filter V3FixtureRecorder`.
 @Suite(
-    "v3 fixture recorder", .timeLimit(.minutes(2)),
+    "v3 fixture recorder", .timeLimit(.minutes(TestTime.minutes(10))),
     .enabled(if: ProcessInfo.processInfo.environment["BTS_RECORD_V3_FIXTURES"] != nil))
 struct V3FixtureRecorder {
     static let directory = URL(fileURLWithPath: #filePath)

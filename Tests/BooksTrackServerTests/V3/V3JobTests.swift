@@ -11,7 +11,7 @@ import Testing
 @testable import BooksTrackServer
 
 /// The v3 job routes (imports, enrichment) and the v3 SSE wire over a live server.
-@Suite("v3 jobs", .timeLimit(.minutes(2)))
+@Suite("v3 jobs", .timeLimit(.minutes(TestTime.minutes(10))))
 struct V3JobTests {
     static let threeRows = "Title,Author\nThe Hobbit,Tolkien\n1984,Orwell\nDune,Herbert\n"
 
@@ -49,7 +49,7 @@ struct V3JobTests {
             var request = HTTPClientRequest(url: server.base + path)
             request.headers.add(name: "Accept", value: accept)
             if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
-            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
+            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(Int64(TestTime.seconds(120))))
             var text = Data()
             for try await chunk in response.body { text.append(contentsOf: chunk.readableBytesView) }
             return (Int(response.status.code), String(decoding: text, as: UTF8.self))
@@ -169,7 +169,8 @@ struct V3JobTests {
     // MARK: Cancel
 
     @Test func cancelIsFailedWithCanceledThenConflict() async throws {
-        try await Self.withServer(configure: { $0.itemsPerSecond = 2 }) { server in
+        // Held open: the job is still running when it is cancelled.
+        try await Self.withServer(configure: { $0.itemsPerSecond = 0.001 }) { server in
             let rows = (0..<20).map { _ in "The Hobbit,Tolkien" }.joined(separator: "\n")
             let (id, token) = try Self.accepted(try await Self.upload(server, "Title,Author\n" + rows + "\n"))
             let streaming = Task { try await Self.readStream(server, "/v3/jobs/imports/\(id)/stream", token: token) }
@@ -269,7 +270,7 @@ struct V3JobTests {
     /// the per-client cap is raised above it).
     @Test func jobsPastTheServerCapAreA503Problem() async throws {
         try await Self.withServer(configure: {
-            $0.itemsPerSecond = 1
+            $0.itemsPerSecond = 0.001  // held open: no item ends during the test
             $0.maxConcurrentJobsPerClient = 5
             $0.maxConcurrentJobs = 2
         }) { server in
@@ -288,7 +289,7 @@ struct V3JobTests {
 
     @Test func pingsThenTimesOut() async throws {
         let tuning: @Sendable (inout JobEngineConfiguration) -> Void = {
-            $0.itemsPerSecond = 0.05
+            $0.itemsPerSecond = 0.001  // no progress: the stream times out
             $0.heartbeatInterval = .milliseconds(60)
             $0.streamTimeout = .milliseconds(500)
         }
@@ -318,7 +319,7 @@ struct V3JobTests {
                 request.headers.add(name: "Accept", value: "text/event-stream")
                 request.headers.add(name: "Authorization", value: "Bearer \(token)")
                 request.headers.add(name: "Last-Event-ID", value: recent)
-                let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
+                let response = try await HTTPClient.shared.execute(request, timeout: .seconds(Int64(TestTime.seconds(120))))
                 #expect(response.headers.first(name: "X-Accel-Buffering") == "no")
                 #expect(response.headers.first(name: "Access-Control-Allow-Origin") == "*")
                 var text = Data()

@@ -5,7 +5,7 @@ import Testing
 @testable import BooksTrackServer
 
 /// The v3 book, capability and recommendation routes over a live server (real HTTP, port 0).
-@Suite("v3 routes", .timeLimit(.minutes(2)))
+@Suite("v3 routes", .timeLimit(.minutes(TestTime.minutes(10))))
 struct V3RouteTests {
     static var modules: [any ServerRouteModule] { LocalServer.defaultModules }
 
