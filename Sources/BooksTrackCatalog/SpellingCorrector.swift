@@ -3,7 +3,7 @@ import Foundation
 /// Spelling tolerance over a vocabulary (the words of the catalog's titles, series and authors,
 /// each with the number of books it appears in): the words of a query the vocabulary does not
 /// know are replaced by known words within a small edit distance (`EditDistance`), nearest first,
-/// then the most frequent. Pure: the vocabulary is given; whether a correction finds books is the
+/// then the most frequent; initials written together are set apart ("jk" → "j k"). Pure: the vocabulary is given; whether a correction finds books is the
 /// caller's question (`SQLiteCatalog.corrected`), so no correction is offered that finds nothing.
 public struct SpellingCorrector: Sendable {
     /// A known word and its letters (Unicode scalar values).
@@ -76,6 +76,16 @@ public struct SpellingCorrector: Sendable {
         return found.prefix(limit).map { ($0.entry.word, $0.distance) }
     }
 
+    /// Initials written together ("jk" for "J.K.", "jrr"): the letters apart ("j k"), one edit away,
+    /// when the word has 2 or 3 letters and each letter is a known word (an initial in the index).
+    public func initials(of word: String) -> String? {
+        let letters = Array(word)
+        guard (2...3).contains(letters.count), letters.allSatisfy(\.isLetter),
+            letters.allSatisfy({ frequency[String($0)] != nil })
+        else { return nil }
+        return letters.map(String.init).joined(separator: " ")
+    }
+
     /// The corrected forms of `words` to try, best first: every unknown word replaced by one of its
     /// candidates, the forms ordered by total distance, then by how frequent their replacements
     /// are. Empty when every word is known, when an unknown word has no candidate, or when more
@@ -85,7 +95,7 @@ public struct SpellingCorrector: Sendable {
         var options: [(index: Int, choices: [(word: String, distance: Int)])] = []
         for (index, word) in words.enumerated()
         where !isKnown(word, asPrefix: lastIsPrefix && index == words.count - 1) {
-            let choices = candidates(for: word)
+            let choices = candidates(for: word) + (initials(of: word).map { [($0, 1)] } ?? [])
             guard !choices.isEmpty else { return [] }
             options.append((index, choices))
         }
@@ -96,7 +106,7 @@ public struct SpellingCorrector: Sendable {
                 option.choices.map { choice in
                     var replaced = form.words
                     replaced[option.index] = choice.word
-                    let weight = log(Double(max(1, frequency[choice.word] ?? 1)))
+                    let weight = log(Double(max(1, frequency[choice.word] ?? 1)))  // initials: 0
                     return (replaced, form.distance + choice.distance, form.weight + weight)
                 }
             }

@@ -20,6 +20,9 @@ import Testing
             #expect(games.correctedQuery?.hasSuffix("hunger games") == true, "\(query)")
             #expect(games.books.contains { $0.id == 1 }, "\(query): \(games.books.map(\.title))")
         }
+        let rowling = try catalog.searchAuthor("jk rowling", limit: 3)
+        #expect(rowling.correctedQuery == "j k rowling")
+        #expect(rowling.books.first?.id == 2)
         // A free-form query corrects an author's name too.
         let byAuthor = try catalog.searchTitle("tolkein", limit: 5)
         #expect(byAuthor.correctedQuery == "tolkien")

@@ -64,6 +64,16 @@ import Testing
         #expect(v.corrections(of: ["gmes", "gmes"], lastIsPrefix: false, limit: 3).count == 3)
     }
 
+    @Test func initialsWrittenTogetherAreSetApart() {
+        let v = SpellingCorrector(frequencies: ["j": 40, "k": 12, "r": 30, "rowling": 27, "tolkien": 25])
+        #expect(v.initials(of: "jk") == "j k")
+        #expect(v.initials(of: "jrr") == "j r r")
+        #expect(v.initials(of: "jq") == nil, "q is not an initial here")
+        #expect(v.initials(of: "jkrr") == nil)
+        #expect(v.initials(of: "j1") == nil)
+        #expect(v.corrections(of: ["jk", "rowling"], lastIsPrefix: true) == [["j k", "rowling"]])
+    }
+
     @Test func aQueryNamesAnAuthorByTheSurname() {
         let king = ["Stephen King"]
         #expect(AuthorMention(queryWords: ["stephen", "king"], authors: king) == .wholeName)
