@@ -1,5 +1,7 @@
 import BooksTrackContract
 import Foundation
+import NIOCore
+import NIOFoundationCompat
 import Testing
 
 @testable import BooksTrackServer
@@ -10,6 +12,25 @@ import BooksTrackCatalog
 /// of its own is answered as it is, without the field.
 @Suite struct CorrectedQueryRouteTests {
     static func json(_ response: TestResponse) throws -> JSONValue { try response.decode(JSONValue.self) }
+
+    /// The hand-written v1 and v2 writers say `correctedQuery` as the contract's encoder does, and
+    /// leave it out as it does when absent; awkward text included.
+    @Test(arguments: [nil, "tolkien", "quote \" back\\slash \n\u{01} é 書"])
+    func theWritersAgreeWithTheEncoder(_ corrected: String?) throws {
+        func tree(_ data: Data) throws -> JSONValue { try JSONCoding.decoder().decode(JSONValue.self, from: data) }
+        let v1 = BookSearchResponse(works: [], editions: [], authors: [], resultCount: 0, totalResults: 0,
+                                    correctedQuery: corrected)
+        let written = v1.encodedJSON()
+        #expect(try tree(Data(buffer: written.bytes)) == tree(try JSONCoding.encoder().encode(v1)))
+        #expect(try JSONCoding.decoder().decode(BookSearchResponse.self, from: Data(buffer: written.bytes)) == v1)
+        let v2 = V2SearchResponse(
+            query: .init(q: "tolkein", mode: .text, limit: 5), results: [SearchHit(title: "The Hobbit", authors: [], score: 1)],
+            correctedQuery: corrected)
+        let v2Written = try #require(v2.encodedJSON())
+        #expect(try tree(Data(buffer: v2Written.bytes)) == tree(try JSONCoding.encoder().encode(v2)))
+        #expect(try JSONCoding.decoder().decode(V2SearchResponse.self, from: Data(buffer: v2Written.bytes)) == v2)
+        #expect(String(buffer: written.bytes).contains("correctedQuery") == (corrected != nil))
+    }
 
     @Test func v1TitleAndAuthorRoutesSayWhatTheySearched() async throws {
         let catalog = try SharedCatalog.get()
