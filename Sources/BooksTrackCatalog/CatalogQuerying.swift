@@ -70,9 +70,13 @@ public struct ScoredBook: Sendable, Hashable {
 public struct CatalogPage: Sendable, Hashable {
     public var books: [CatalogBook]
     public var total: Int
-    public init(books: [CatalogBook], total: Int) {
+    /// What was searched instead when the query as given matched nothing (its words corrected
+    /// for spelling, in the index's form: "tolkien"); nil for the query's own matches.
+    public var correctedQuery: String?
+    public init(books: [CatalogBook], total: Int, correctedQuery: String? = nil) {
         self.books = books
         self.total = total
+        self.correctedQuery = correctedQuery
     }
 }
 
@@ -93,9 +97,11 @@ public protocol CatalogQuerying: Sendable {
     func book(isbn13: String) throws -> CatalogBook?
     /// Lookup by goodbooks id.
     func book(id: Int) throws -> CatalogBook?
-    /// Full-text (FTS5) title search over titles and original titles, best matches first.
+    /// Free-form full-text (FTS5) search: every word in the title, original title, series or
+    /// authors, best matches first; a query that matches nothing is corrected for spelling
+    /// (`CatalogPage.correctedQuery`).
     func searchTitle(_ query: String, limit: Int) throws -> CatalogPage
-    /// Full-text author search, most-rated first.
+    /// Full-text author search, most-rated first; a name that matches nothing is corrected for spelling.
     func searchAuthor(_ name: String, limit: Int) throws -> CatalogPage
     /// Title and/or author (at least one non-nil), both must match when both are given.
     func searchAdvanced(title: String?, author: String?, limit: Int) throws -> CatalogPage

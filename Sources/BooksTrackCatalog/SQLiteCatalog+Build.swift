@@ -29,6 +29,7 @@ extension SQLiteCatalog {
                 CREATE VIRTUAL TABLE books_fts USING fts5(
                     title, original_title, series, authors,
                     tokenize = 'unicode61 remove_diacritics 2');
+                CREATE VIRTUAL TABLE books_vocab USING fts5vocab(books_fts, 'col');
                 """)
         let insertBook = try db.makeStatement(
             sql: """

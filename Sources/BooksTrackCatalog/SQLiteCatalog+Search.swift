@@ -3,7 +3,7 @@ import Foundation
 import GRDB
 
 extension SQLiteCatalog {
-    /// The FTS columns a title, an author and a whole-book search match in.
+    /// The FTS columns a title, an author and a free-form search match in.
     static let titleColumns = ["title", "original_title", "series"]
     static let authorColumns = ["authors"]
     static let allColumns = ["title", "original_title", "series", "authors"]
@@ -47,20 +47,48 @@ extension SQLiteCatalog {
         return (base + " " + series.name, base)
     }
 
-    /// Title matches with the canonical book first (`TitleRanking`).
+    /// Free-form matches with the canonical book first: every word in the title, original title,
+    /// series or authors (`TitleRanking`, which ranks a book by the author the query names above
+    /// books that only mention the name). A query that matches nothing is corrected for spelling
+    /// over the same words (`corrected`); its own matches are never replaced by a correction's.
     public func searchTitle(_ query: String, limit: Int) throws -> CatalogPage {
+        let page = try freeFormSearch(query, limit: limit)
+        guard page.total == 0 else { return page }
+        return try corrected(query, scope: .everything) { try freeFormSearch($0, limit: limit) } ?? page
+    }
+
+    /// Author matches, most-rated first; a name that matches nothing is corrected for spelling over
+    /// the authors' words.
+    public func searchAuthor(_ name: String, limit: Int) throws -> CatalogPage {
+        let page = try authorSearch(name, limit: limit)
+        guard page.total == 0 else { return page }
+        return try corrected(name, scope: .authors) { try authorSearch($0, limit: limit) } ?? page
+    }
+
+    func freeFormSearch(_ query: String, limit: Int) throws -> CatalogPage {
+        try rankedSearch(query, columns: Self.allColumns, limit: limit, acrossAuthors: true)
+    }
+
+    /// Title matches only (the advanced search's title and the import's matching: an author given
+    /// apart is not guessed from the title's words).
+    func titleOnlySearch(_ query: String, limit: Int) throws -> CatalogPage {
+        try rankedSearch(query, columns: Self.titleColumns, limit: limit, acrossAuthors: false)
+    }
+
+    /// The best bm25 matches of `query` in `columns`, re-ranked by `TitleRanking`.
+    func rankedSearch(_ query: String, columns: [String], limit: Int, acrossAuthors: Bool) throws -> CatalogPage {
         let (matchText, query) = Self.titleQuery(query)
-        guard let expr = FTSQuery.expression(matchText, columns: Self.titleColumns) else {
+        guard let expr = FTSQuery.expression(matchText, columns: columns) else {
             return CatalogPage(books: [], total: 0)
         }
         let limit = min(max(limit, 0), Self.maxLimit)
         guard limit > 0 else { return CatalogPage(books: [], total: try ftsSearch(expr, limit: 0, mostRatedFirst: false).total) }
         let found = try ftsSearch(expr, limit: max(limit, Self.titleRerankPool), mostRatedFirst: false)
-        let ranked = TitleRanking.rank(try books(ids: found.ids), query: query)
+        let ranked = TitleRanking.rank(try books(ids: found.ids), query: query, acrossAuthors: acrossAuthors)
         return CatalogPage(books: Array(ranked.prefix(limit)), total: found.total)
     }
 
-    public func searchAuthor(_ name: String, limit: Int) throws -> CatalogPage {
+    func authorSearch(_ name: String, limit: Int) throws -> CatalogPage {
         guard let expr = FTSQuery.expression(name, columns: Self.authorColumns) else {
             return CatalogPage(books: [], total: 0)
         }
@@ -74,7 +102,7 @@ extension SQLiteCatalog {
         case (nil, nil):
             return CatalogPage(books: [], total: 0)
         case (_?, nil):
-            return try searchTitle(title ?? "", limit: limit)
+            return try titleOnlySearch(title ?? "", limit: limit)
         case (nil, let a?):
             return try page(try ftsSearch(a, limit: limit, mostRatedFirst: true))
         case (let t?, let a?):

@@ -56,7 +56,7 @@ public final class SQLiteCatalog: CatalogQuerying {
     }
 
     /// Bumped whenever the database schema changes (part of the content key).
-    static let schemaVersion = 5
+    static let schemaVersion = 6
 
     /// Every book in id order, with lookups and the popularity prior (loaded on first use).
     struct Books: Sendable {
@@ -71,6 +71,7 @@ public final class SQLiteCatalog: CatalogQuerying {
     private let loadedVectors = OnceBox<VectorIndex>()
     let loadedShelfVectors = OnceBox<ShelfVectors>()
     let loadedBookVectors = OnceBox<BookVectors>()
+    let loadedSpelling = OnceBox<SpellingVocabularies>()
     let queryCache = QueryCache<[Float]>()
     let rankingCache = QueryCache<[(id: Int, score: Float)]>()
 

@@ -10,6 +10,10 @@ import Foundation
 ///   the series (so "harry potter" lists the series in order, #1 first; novellas such as #4.5 last);
 /// - a penalty for collections (box sets, "#1-7" ranges, omnibus editions, companions);
 /// - the bm25 order and popularity (log ratings count) as tie-breakers.
+/// Across authors (the free-form search, `acrossAuthors`), a query may also name the book's author
+/// (`AuthorMention`): a query that is an author's name ranks that author's books above books that
+/// only mention the name; title words with an author's surname ("the shining stephen king",
+/// "foundation asimov") rank that author's book of that title as the title alone would, and above it.
 /// Pure: the scores are computed from the books alone.
 public enum TitleRanking {
     static let exactBonus = 5.0
@@ -20,6 +24,11 @@ public enum TitleRanking {
     static let collectionPenalty = 2.5
     static let popularityWeight = 1.5
     static let textWeight = 0.3
+    /// A book by the author the whole query names: above a title that merely starts with the
+    /// name, below an exact title.
+    static let byAuthorBonus = 3.0
+    /// A book matched by its title words and its author's surname.
+    static let titleAndAuthorBonus = 1.0
 
     /// Words that mark an edition of several books, or a book about a book.
     static let collectionWords: Set<String> = [
@@ -28,22 +37,47 @@ public enum TitleRanking {
     ]
 
     /// `candidates` in bm25 order, re-ranked (stable for equal scores).
-    public static func rank(_ candidates: [CatalogBook], query: String) -> [CatalogBook] {
+    public static func rank(_ candidates: [CatalogBook], query: String, acrossAuthors: Bool = false) -> [CatalogBook] {
         let queryWords = HashingEmbedding.tokens(query)
         guard !queryWords.isEmpty, candidates.count > 1 else { return candidates }
         let maxLog = log1p(Double(candidates.map(\.ratingsCount).max() ?? 1))
         let scored = candidates.enumerated().map { rank, book in
-            (book, score(book, queryWords: queryWords, bm25Rank: rank, of: candidates.count, maxLog: maxLog), rank)
+            let score = score(book, queryWords: queryWords, bm25Rank: rank, of: candidates.count, maxLog: maxLog,
+                              acrossAuthors: acrossAuthors)
+            return (book, score, rank)
         }
         return scored.sorted { $0.1 > $1.1 || ($0.1 == $1.1 && $0.2 < $1.2) }.map(\.0)
     }
 
-    static func score(_ book: CatalogBook, queryWords: [String], bm25Rank: Int, of count: Int, maxLog: Double) -> Double {
+    static func score(
+        _ book: CatalogBook, queryWords: [String], bm25Rank: Int, of count: Int, maxLog: Double, acrossAuthors: Bool = false
+    ) -> Double {
         let parsed = CatalogFieldCleaning.series(inTitle: book.title)
         let q = withoutArticle(queryWords)
         let title = withoutArticle(HashingEmbedding.tokens(parsed.base))
         let original = withoutArticle(book.originalTitle.map(HashingEmbedding.tokens) ?? [])
         let collection = isCollection(book, titleWords: title, queryWords: q, seriesSuffix: parsed.series != nil)
+        var score = matchScore(book, q: q, title: title, original: original, collection: collection)
+        if acrossAuthors {
+            switch AuthorMention(queryWords: queryWords, authors: book.authors) {
+            case .none:
+                break
+            case .wholeName:
+                score = max(score, byAuthorBonus)
+            case .surnameWith(let titleWords):
+                let rest = withoutArticle(titleWords)
+                score = max(score, matchScore(book, q: rest, title: title, original: original, collection: collection)
+                            + titleAndAuthorBonus)
+            }
+        }
+        if collection { score -= collectionPenalty }
+        score += textWeight * (1 - Double(bm25Rank) / Double(max(count, 1)))
+        if maxLog > 0 { score += popularityWeight * log1p(Double(max(0, book.ratingsCount))) / maxLog }
+        return score
+    }
+
+    /// How well the title, original title and series match the query words `q` (article removed).
+    static func matchScore(_ book: CatalogBook, q: [String], title: [String], original: [String], collection: Bool) -> Double {
         var score = 0.0
         if title == q || original == q {
             // A box set titled like its series ("The Lord of the Rings", #1-3) is not the book itself.
@@ -68,9 +102,6 @@ public enum TitleRanking {
                 }
             }
         }
-        if collection { score -= collectionPenalty }
-        score += textWeight * (1 - Double(bm25Rank) / Double(max(count, 1)))
-        if maxLog > 0 { score += popularityWeight * log1p(Double(max(0, book.ratingsCount))) / maxLog }
         return score
     }
 

@@ -12,22 +12,27 @@ public struct BookSearchResponse: Codable, Sendable, Hashable {
     public var authors: [AuthorDTO]
     public var resultCount: Int
     public var totalResults: Int?
+    /// What the server searched instead when the query as given matched nothing (its spelling
+    /// corrected: "tolkien" for "tolkein"); absent for the query's own matches and from servers
+    /// that do not correct.
+    public var correctedQuery: String?
 
     public init(
         works: [WorkDTO], editions: [EditionDTO], authors: [AuthorDTO], resultCount: Int? = nil,
-        totalResults: Int? = nil
+        totalResults: Int? = nil, correctedQuery: String? = nil
     ) {
         self.works = works
         self.editions = editions
         self.authors = authors
         self.resultCount = resultCount ?? works.count
         self.totalResults = totalResults
+        self.correctedQuery = correctedQuery
     }
 
     /// The empty result (no match).
     public static let empty = BookSearchResponse(works: [], editions: [], authors: [], resultCount: 0)
 
-    enum CodingKeys: String, CodingKey { case works, editions, authors, resultCount, totalResults }
+    enum CodingKeys: String, CodingKey { case works, editions, authors, resultCount, totalResults, correctedQuery }
 
     public init(from decoder: any Decoder) throws { try self.init(decodingFieldsFrom: decoder) }
 
@@ -37,6 +42,7 @@ public struct BookSearchResponse: Codable, Sendable, Hashable {
         authors = try c.decodeArrayOrEmpty(AuthorDTO.self, forKey: .authors)
         resultCount = try c.decodeLenientInt(forKey: .resultCount) ?? works.count
         totalResults = try c.decodeLenientInt(forKey: .totalResults)
+        correctedQuery = c.decodeCorrectedQuery(forKey: .correctedQuery)
     }
 }
 

@@ -50,10 +50,13 @@ public struct SearchResults: Decodable, Sendable, Hashable {
     public var items: [SearchResultItem]
     /// The total the server reported, when it did.
     public var totalResults: Int?
+    /// What the server searched instead when the query matched nothing (`correctedQuery`), when it said so.
+    public var correctedQuery: String?
 
-    public init(items: [SearchResultItem], totalResults: Int? = nil) {
+    public init(items: [SearchResultItem], totalResults: Int? = nil, correctedQuery: String? = nil) {
         self.items = items
         self.totalResults = totalResults
+        self.correctedQuery = correctedQuery
     }
 
     public init(from decoder: any Decoder) throws {
@@ -138,7 +141,8 @@ public struct SearchResults: Decodable, Sendable, Hashable {
                     description: work.description ?? edition?.editionDescription, format: edition?.format,
                     language: edition?.language ?? work.originalLanguage, categories: work.subjectTags))
         }
-        self.init(items: items, totalResults: response.totalResults ?? response.resultCount)
+        self.init(items: items, totalResults: response.totalResults ?? response.resultCount,
+                  correctedQuery: response.correctedQuery)
     }
 
     /// Normalizes the v3.x shape.

@@ -32,14 +32,18 @@ public struct V2SearchResponse: Codable, Sendable, Hashable {
     public var query: Query
     public var results: [SearchHit]
     public var totalCount: Int
+    /// What the server searched instead when `q` matched nothing (text mode, its spelling
+    /// corrected); absent otherwise and from servers that do not correct.
+    public var correctedQuery: String?
 
-    public init(query: Query, results: [SearchHit], totalCount: Int? = nil) {
+    public init(query: Query, results: [SearchHit], totalCount: Int? = nil, correctedQuery: String? = nil) {
         self.query = query
         self.results = results
         self.totalCount = totalCount ?? results.count
+        self.correctedQuery = correctedQuery
     }
 
-    enum CodingKeys: String, CodingKey { case query, results, totalCount, count }
+    enum CodingKeys: String, CodingKey { case query, results, totalCount, count, correctedQuery }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -49,6 +53,7 @@ public struct V2SearchResponse: Codable, Sendable, Hashable {
             ?? Query(q: "", mode: .text, limit: results.count, offset: 0)
         totalCount =
             try c.decodeLenientInt(forKey: .totalCount) ?? c.decodeLenientInt(forKey: .count) ?? results.count
+        correctedQuery = c.decodeCorrectedQuery(forKey: .correctedQuery)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -56,6 +61,7 @@ public struct V2SearchResponse: Codable, Sendable, Hashable {
         try c.encode(query, forKey: .query)
         try c.encode(results, forKey: .results)
         try c.encode(totalCount, forKey: .totalCount)
+        try c.encodeIfPresent(correctedQuery, forKey: .correctedQuery)
     }
 }
 
@@ -119,6 +125,6 @@ extension SearchResults {
                 SearchResultItem(
                     title: $0.title, authors: $0.authors, isbn: $0.isbn, isbns: $0.isbn.map { [$0] } ?? [],
                     year: $0.publishedYear, coverURL: $0.coverUrl, score: $0.score)
-            }, totalResults: response.totalCount)
+            }, totalResults: response.totalCount, correctedQuery: response.correctedQuery)
     }
 }

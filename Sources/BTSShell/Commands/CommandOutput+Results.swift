@@ -29,7 +29,8 @@ extension CommandOutput {
         ])
     }
 
-    /// `{query, kind, totalCount, count, results}`. `offersMore`: the footer says what `more` shows
+    /// `{query, kind, totalCount, count, results}` (and `offset`, and `correctedQuery` when the server
+    /// searched a corrected query instead). `offersMore`: the footer says what `more` shows
     /// (only where the user can type it next).
     static func search(_ results: SearchResults, query: String, kind: String, offset: Int = 0,
                        offersMore: Bool = false) -> CommandOutput {
@@ -40,6 +41,7 @@ extension CommandOutput {
             ("results", .array(rows)),
         ]
         if offset > 0 { pairs.append(("offset", offset.json)) }
+        if let corrected = results.correctedQuery { pairs.append(("correctedQuery", corrected.json)) }
         let value = JSONValue.record(pairs)
         let scored = results.items.contains { $0.score != nil }
         var footer = offset > 0 && !rows.isEmpty

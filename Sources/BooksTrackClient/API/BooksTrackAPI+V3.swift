@@ -22,7 +22,7 @@ extension BooksTrackAPI {
         if page > 1 { items.append(("page", String(page))) }
         var spec = RequestSpec(.GET, "/v3/books/search", query: items)
         spec.offering = "title search"
-        var response = try await call(V3SearchPage.self, spec).map { SearchResults(items: $0.books.map(SearchResultItem.init), totalResults: $0.totalCount) }
+        var response = try await call(V3SearchPage.self, spec).map(\.results)
         let skip = offset % size
         if skip > 0 { response.value.items = Array(response.value.items.dropFirst(skip)) }
         return response

@@ -9,14 +9,22 @@ import Foundation
 struct V3SearchPage: Decodable, Sendable {
     var books: [Book]
     var totalCount: Int?
+    /// What the server searched instead when `q` matched nothing (bts's own server; production omits it).
+    var correctedQuery: String?
 
-    enum CodingKeys: String, CodingKey { case results, totalCount }
+    enum CodingKeys: String, CodingKey { case results, totalCount, correctedQuery }
 
     init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let raw = try c.decodeIfPresent([JSONValue].self, forKey: .results) ?? []
         books = raw.compactMap { $0.decoded(as: Book.self) }
         totalCount = try? c.decodeIfPresent(Int.self, forKey: .totalCount)
+        correctedQuery = CorrectedQuery.reading((try? c.decodeIfPresent(String.self, forKey: .correctedQuery)) ?? nil)
+    }
+
+    /// The page as search results.
+    var results: SearchResults {
+        SearchResults(items: books.map(SearchResultItem.init), totalResults: totalCount, correctedQuery: correctedQuery)
     }
 }
 

@@ -55,14 +55,15 @@ extension BookSearchResponse {
     /// Works, editions and authors pairwise: `authors[i]` is the primary (first-listed) author of
     /// `works[i]`, repeated when works share it, so a client can attribute every name; the full list
     /// of a work's authors is in its `contributors`.
-    init(books: [CatalogBook], totalResults: Int?) {
+    init(books: [CatalogBook], totalResults: Int?, correctedQuery: String? = nil) {
         let authors = books.map { AuthorDTO(name: $0.authors.first ?? "Unknown", gender: .unknown) }
         self.init(
             works: books.map(\.workDTO),
             editions: books.map(\.editionDTO),
             authors: authors,
             resultCount: books.count,
-            totalResults: totalResults
+            totalResults: totalResults,
+            correctedQuery: correctedQuery
         )
     }
 }

@@ -4,7 +4,8 @@ import Foundation
 import Hummingbird
 
 /// The v1 search routes (`/v1/search/isbn|title|author|advanced`): enveloped `BookSearchResponse`,
-/// no match is 200 with empty arrays. Results are cached in memory (ISBN 7 days, text 24 h) and
+/// no match is 200 with empty arrays. A title or author query that matches nothing is answered with
+/// its spelling corrected, saying what was searched (`correctedQuery`). Results are cached in memory (ISBN 7 days, text 24 h) and
 /// marked `X-Cache: HIT|MISS` with a matching `Cache-Control`.
 struct SearchRoutes {
     let services: ServerServices
@@ -27,7 +28,8 @@ struct SearchRoutes {
         let offset = try query.int("offset", default: 0, range: 0...10_000)
         return try cached(key: "title:\(limit):\(offset):\(q.lowercased())", ttl: Self.textTTL) {
             let page = try services.catalog.searchTitle(q, limit: offset + limit)
-            return BookSearchResponse(books: Array(page.books.dropFirst(offset)), totalResults: page.total)
+            return BookSearchResponse(
+                books: Array(page.books.dropFirst(offset)), totalResults: page.total, correctedQuery: page.correctedQuery)
         }
     }
 
@@ -40,7 +42,8 @@ struct SearchRoutes {
         let offset = try query.int("offset", default: 0, range: 0...10_000)
         return try cached(key: "author:\(limit):\(offset):\(name.lowercased())", ttl: Self.textTTL) {
             let page = try services.catalog.searchAuthor(name, limit: offset + limit)
-            return BookSearchResponse(books: Array(page.books.dropFirst(offset)), totalResults: page.total)
+            return BookSearchResponse(
+                books: Array(page.books.dropFirst(offset)), totalResults: page.total, correctedQuery: page.correctedQuery)
         }
     }
 

@@ -33,9 +33,10 @@ struct V2SearchRoute {
 
         let hits: [SearchHit]
         let total: Int
+        var corrected: String?
         switch mode {
         case .text:
-            (hits, total) = try textSearch(q, limit: limit, offset: offset)
+            (hits, total, corrected) = try textSearch(q, limit: limit, offset: offset)
         case .semantic:
             try services.require(.semanticSearch)
             hits = try Self.semantic { try services.catalog.semantic(q, limit: limit, offset: offset) }
@@ -55,7 +56,8 @@ struct V2SearchRoute {
             total = all.count
         }
         let body = V2SearchResponse(
-            query: .init(q: q, mode: mode, limit: limit, offset: offset), results: hits, totalCount: total)
+            query: .init(q: q, mode: mode, limit: limit, offset: offset), results: hits, totalCount: total,
+            correctedQuery: corrected)
         let metadata = ResponseMetadata(
             date: services.now(), processingTime: started.elapsedMilliseconds, provider: localProvider,
             source: "goodbooks-10k", searchMode: mode)
@@ -73,15 +75,13 @@ struct V2SearchRoute {
         }
     }
 
-    /// Full-text title matches, else author matches; the score falls with the rank.
-    private func textSearch(_ q: String, limit: Int, offset: Int) throws -> ([SearchHit], Int) {
-        var page = try services.catalog.searchTitle(q, limit: offset + limit)
-        if page.total == 0 {
-            page = try services.catalog.searchAuthor(q, limit: offset + limit)
-        }
+    /// Free-form matches (title, series and author words; a query that matches nothing corrected
+    /// for spelling); the score falls with the rank.
+    private func textSearch(_ q: String, limit: Int, offset: Int) throws -> ([SearchHit], Int, String?) {
+        let page = try services.catalog.searchTitle(q, limit: offset + limit)
         let hits = page.books.enumerated().dropFirst(offset).prefix(limit).map { index, book in
             SearchHit(book: book, score: 1.0 / (1.0 + Double(index) * 0.1))
         }
-        return (Array(hits), page.total)
+        return (Array(hits), page.total, page.correctedQuery)
     }
 }

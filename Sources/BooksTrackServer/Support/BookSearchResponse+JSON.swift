@@ -18,6 +18,7 @@ extension BookSearchResponse {
         JSONMembers.array(authors, &buffer) { $0.write(to: &$1) }
         members.int("resultCount", resultCount, &buffer)
         members.int("totalResults", totalResults, &buffer)
+        members.string("correctedQuery", correctedQuery, &buffer)
         members.close(&buffer)
         return EncodedJSON(bytes: buffer)
     }

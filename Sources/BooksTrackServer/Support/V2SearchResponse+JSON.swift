@@ -46,6 +46,10 @@ extension V2SearchResponse {
         }
         buffer.writeStaticString(#"],"totalCount":"#)
         buffer.writeString(String(totalCount))
+        if let correctedQuery {
+            buffer.writeStaticString(#","correctedQuery":"#)
+            JSONText.writeString(correctedQuery, to: &buffer)
+        }
         buffer.writeInteger(UInt8(ascii: "}"))
         return EncodedJSON(bytes: buffer)
     }

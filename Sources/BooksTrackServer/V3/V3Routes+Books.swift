@@ -102,13 +102,16 @@ extension V3Handlers {
         // Books without an ISBN are left out after the cap, as production filters its page of works.
         let capped = found.books.prefix(Self.maxSearchResults).filter { $0.isbn13 != nil || $0.isbn10 != nil }
         let results = capped.dropFirst(offset).prefix(limit).map { V3Book(catalog: $0).json(dialect) }
-        let data: JSONValue = [
+        var fields: [String: JSONValue] = [
             "results": .array(Array(results)), "totalCount": .number(Double(capped.count)),
             "query": [
                 "q": .string(q), "mode": .string(mode), "limit": .number(Double(limit)),
                 "offset": .number(Double(offset)),
             ],
         ]
+        // A query that matched nothing was searched with its spelling corrected: the answer says so.
+        if let corrected = found.correctedQuery { fields["correctedQuery"] = .string(corrected) }
+        let data = JSONValue.object(fields)
         var links: JSONValue?
         if !capped.isEmpty {
             func href(offset: Int) -> String {

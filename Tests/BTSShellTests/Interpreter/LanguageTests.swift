@@ -215,8 +215,8 @@ struct LanguageTests {
         try await withShell(settings: { var s = ShellSettings(); s.output = .table; return s }()) { harness in
             _ = await harness.typed("search the --limit 10")
             _ = await harness.typed("more")
-            #expect(harness.out.contains("(10 of 4641 results; 'more' shows the next 10)"))
-            #expect(harness.out.contains("(11–20 of 4641 results; 'more' shows the next 10)"))
+            #expect(harness.out.contains("(10 of 4652 results; 'more' shows the next 10)"))
+            #expect(harness.out.contains("(11–20 of 4652 results; 'more' shows the next 10)"))
         }
     }
 
@@ -225,7 +225,7 @@ struct LanguageTests {
     @Test func aScriptIsNotToldAboutMore() async throws {
         try await withShell(settings: { var s = ShellSettings(); s.output = .table; return s }()) { harness in
             _ = await harness.run("search the --limit 10", name: "-c")
-            #expect(harness.out.contains("(10 of 4641 results)"), "\(harness.out)")
+            #expect(harness.out.contains("(10 of 4652 results)"), "\(harness.out)")
             #expect(!harness.out.contains("'more'"))
         }
     }

@@ -92,7 +92,7 @@ struct InteractiveLanguageTests {
         try session.type("set pager off")
         try session.press("Enter")
         try await session.waitForLastLine(Self.prompt)
-        try await session.run("search the --limit 40", expecting: "(40 of 4641 results;")
+        try await session.run("search the --limit 40", expecting: "(40 of 4652 results;")
     }
 
     /// A pager that fails lost the output with `$?` 0.

@@ -6,7 +6,7 @@ import BooksTrackContract
 /// are types of their own (``SearchCommand/ByISBN``, ``SearchCommand/ByTitle``,
 /// ``SearchCommand/ByAuthor``). Every form runs as a ``SearchRun``.
 struct SearchCommand: SearchForm {
-    static let query = ArgumentSpec("QUERY", "An ISBN, or title words", optional: true, variadic: true, completion: .title)
+    static let query = ArgumentSpec("QUERY", "An ISBN, or title and author words", optional: true, variadic: true, completion: .title)
     static let titleOption = OptionSpec("title", short: "t", type: .string, valueName: "TITLE", help: "Title to search for",
                                         completion: .title)
     static let authorOption = OptionSpec("author", short: "a", type: .string, valueName: "NAME", help: "Author to search for")
@@ -21,14 +21,21 @@ struct SearchCommand: SearchForm {
         summary: "Find books by ISBN, title or author",
         discussion: """
             With a plain QUERY, an ISBN-looking query (10 or 13 digits, hyphens allowed, ISBN-10 may end \
-            in X) is looked up by ISBN and anything else is searched as a title. A first word of 'isbn', \
-            'title' or 'author' selects that search; quote it ('title') to search for the word itself. \
-            --title and --author together run the advanced search.
+            in X) is looked up by ISBN and anything else is searched as free-form words, as 'search title' \
+            does: each word may be in the title, the series or an author's name, so title and author \
+            go in one query ('search the shining stephen king'); an exact title comes first, and a query \
+            that names an author lists that author's books before books that mention the name. A title \
+            or author query that matches nothing is searched again with its spelling corrected, and a \
+            line on stderr says what was searched ("showing results for 'tolkien'"); a query with \
+            matches of its own is never corrected. A first word of 'isbn', 'title' or 'author' selects \
+            that search; quote it ('title') to search for the word itself. --title and --author \
+            together run the advanced search (title words in titles only, no correction).
             """,
         positionals: [query],
         options: [titleOption, authorOption, limit.spec, offset, page],
         examples: [
             "search dune",
+            "search foundation asimov",
             "search 978-0-439-02348-1",
             "search title \"the left hand of darkness\" --limit 5",
             "search --title dune --author herbert",

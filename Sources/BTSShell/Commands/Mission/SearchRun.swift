@@ -1,4 +1,5 @@
 import BTSLanguage
+import BTSTerminalText
 import BooksTrackClient
 import BooksTrackContract
 
@@ -72,10 +73,12 @@ struct SearchRun: Sendable {
             return .search(response.value, query: isbn.value, kind: "isbn")
         case .title(let query):
             let response = try await context.call { api in try await api.searchTitle(query, limit: limit, offset: skip) }
+            Self.noteCorrection(response.value, in: context)
             return remember(.search(response.value, query: query, kind: "title", offset: skip, offersMore: context.atPrompt),
                             in: context)
         case .author(let name):
             let response = try await context.call { api in try await api.searchAuthor(name, limit: limit, offset: skip) }
+            Self.noteCorrection(response.value, in: context)
             return remember(.search(response.value, query: name, kind: "author", offset: skip, offersMore: context.atPrompt),
                             in: context)
         case .advanced(let title, let author):
@@ -85,6 +88,22 @@ struct SearchRun: Sendable {
             let query = [title, author.map { "by \($0)" }].compactMap { $0 }.joined(separator: " ")
             return .search(response.value, query: query, kind: "advanced")
         }
+    }
+
+    /// The longest corrected query shown (the client sends at most 200 characters of a query).
+    static let shownCorrectionLength = 200
+
+    /// "showing results for 'tolkien'" on stderr when the server says it searched a corrected
+    /// query instead (`SearchResults.correctedQuery`); the server's text is sanitised. Only the
+    /// server's word: an empty answer without one gets no guess.
+    static func noteCorrection(_ results: SearchResults, in context: isolated any CommandContext) {
+        guard let corrected = results.correctedQuery else { return }
+        context.output.note(correctionLine(corrected))
+    }
+
+    /// The line that says what was searched instead.
+    static func correctionLine(_ corrected: String) -> String {
+        "showing results for '\(TerminalText.sanitize(String(corrected.prefix(shownCorrectionLength)), lines: .flatten))'"
     }
 
     /// Keeps a title or author search for `more`.
