@@ -243,7 +243,7 @@ let package = Package(
         ),
         .testTarget(
             name: "BooksTrackCatalogTests",
-            dependencies: ["BooksTrackCatalog", "BooksTrackContract", "TestSupport"],
+            dependencies: ["BooksTrackCatalog", "BooksTrackContract", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")],
             resources: [.copy("Fixtures")],
             swiftSettings: testing
         ),

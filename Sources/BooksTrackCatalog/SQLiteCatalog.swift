@@ -144,7 +144,8 @@ public final class SQLiteCatalog: CatalogQuerying {
     /// time (`CatalogResourceStamp`), its database is opened without reading the resource.
     public static func open(cacheDirectory: URL) throws -> SQLiteCatalog {
         let urls = [try bundledResourceURL(), try bundledResourceURL(shelvesResourceName)]
-        if let key = CatalogResourceStamp.storedKey(for: urls, in: cacheDirectory),
+        // A stamp written by a build of another schema or embedding names that build's database.
+        if let key = CatalogResourceStamp.storedKey(for: urls, in: cacheDirectory), key.hasPrefix(keyPrefix),
             let catalog = try? openBuilt(cacheDirectory: cacheDirectory, key: key, start: Date())
         {
             return catalog
@@ -232,8 +233,11 @@ public final class SQLiteCatalog: CatalogQuerying {
             }
         }
         let hex = String(hash, radix: 16)
-        return "v\(schemaVersion)-e\(HashingEmbedding.version)-" + String(repeating: "0", count: 16 - hex.count) + hex
+        return keyPrefix + String(repeating: "0", count: 16 - hex.count) + hex
     }
+
+    /// The part of every content key that names this build's schema and embedding.
+    static var keyPrefix: String { "v\(schemaVersion)-e\(HashingEmbedding.version)-" }
 
     static func openReadOnly(_ url: URL) throws -> DatabaseQueue {
         var config = Configuration()

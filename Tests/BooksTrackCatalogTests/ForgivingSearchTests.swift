@@ -5,7 +5,7 @@ import Testing
 /// Forgiving and free-form search over the real catalog: misspelt words corrected (saying so),
 /// title and author words in one query, an author's own books before books about them, and exact
 /// titles still first.
-@Suite struct ForgivingSearchTests {
+@Suite(.onWorkThreads) struct ForgivingSearchTests {
     /// Misspelt author and title words find their books, and the page says what was searched.
     @Test func misspeltQueriesAreCorrected() throws {
         let catalog = try SharedCatalog.get()

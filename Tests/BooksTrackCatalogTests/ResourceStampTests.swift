@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 
 @testable import BooksTrackCatalog
@@ -57,6 +58,18 @@ import Testing
         let second = try await offThePool { try SQLiteCatalog.open(cacheDirectory: dir) }
         #expect(second.lastOpenStats.outcome == .reused)
         #expect(second.lastOpenStats.contentKey == first.lastOpenStats.contentKey)
+        // A stamp left by a build of an older schema (same resources, its database still there)
+        // is not followed: this build's catalog is opened, not the old one.
+        let older = "v1-e1-" + first.lastOpenStats.contentKey.suffix(16)
+        let olderURL = dir.appendingPathComponent("catalog-\(older).sqlite")
+        try FileManager.default.copyItem(
+            at: dir.appendingPathComponent("catalog-\(first.lastOpenStats.contentKey).sqlite"), to: olderURL)
+        let olderDatabase = try DatabaseQueue(path: olderURL.path)
+        try await olderDatabase.write { try $0.execute(sql: "UPDATE meta SET value = ? WHERE key = 'content_key'", arguments: [older]) }
+        try olderDatabase.close()
+        CatalogResourceStamp.store(key: older, for: urls, in: dir)
+        let upgraded = try await offThePool { try SQLiteCatalog.open(cacheDirectory: dir) }
+        #expect(upgraded.lastOpenStats.contentKey == first.lastOpenStats.contentKey)
         #expect(second.count == first.count)
     }
 }

@@ -4,7 +4,7 @@ import Testing
 
 /// The pure parts of forgiving search: the bounded edit distance, the choice of corrections over a
 /// given vocabulary, and how a query names an author. No catalog, no I/O.
-@Suite struct SpellingCorrectorTests {
+@Suite(.onWorkThreads) struct SpellingCorrectorTests {
     @Test func editDistanceCountsTranspositionsAsOneAndStopsAtTheBound() {
         #expect(EditDistance.bounded("tolkein", "tolkien", 2) == 1)
         #expect(EditDistance.bounded("gmes", "games", 1) == 1)

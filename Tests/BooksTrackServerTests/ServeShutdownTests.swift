@@ -10,7 +10,7 @@ import Glibc
 /// waited for every request in flight, so an upload sent slowly kept it running until the body
 /// time-out (58 s with three `curl --limit-rate 20k` uploads and the default 60 s). Now the wait
 /// is `LocalServer.shutdownGrace` (5 s), and a second signal ends it at once.
-@Suite("bts serve shutdown", .enabled(if: BTSExecutable.url != nil))
+@Suite("bts serve shutdown", .serialized, .enabled(if: BTSExecutable.url != nil))
 struct ServeShutdownTests {
     /// `bts serve --port 0` with a body time-out far beyond the test's bound, one request whose
     /// body never finishes in flight; then `signals` are sent. Returns whether it exited within
@@ -26,7 +26,11 @@ struct ServeShutdownTests {
         try SharedCatalog.link(into: cache)  // opened, not built
         let server = SpawnedProcess()
         server.executableURL = binary
-        server.arguments = ["serve", "--port", "0", "--body-timeout", "600", "--cache-dir", cache.path]
+        // A search held in the server for 10 minutes: a request surely in flight beside the upload.
+        server.arguments = [
+            "serve", "--port", "0", "--body-timeout", "600", "--cache-dir", cache.path,
+            "--enable-fault-injection", "--latency", "/v1/search/title=600000",
+        ]
         server.environment = ["PATH": "/usr/bin:/bin", "HOME": home.url.path, "LANG": "C.UTF-8"]
         server.standardInput = FileHandle.nullDevice
         server.standardOutput = logHandle
@@ -48,17 +52,28 @@ struct ServeShutdownTests {
             + "Content-Length: 1000000\r\n\r\n--B\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.csv\"\r\n"
             + "Content-Type: text/csv\r\n\r\nisbn\n978"
         _ = head.withCString { write(upload, $0, strlen($0)) }
-        // The server has read what was sent: its end of the connection holds no unread byte.
-        let clientPort = Self.localPort(upload)
-        let headRead = try await eventually { Self.unreadBytes(serverPort: listening, clientPort: clientPort) == 0 }
-        #expect(headRead, "the server never read the upload's head")
+        let search = try SlowClientTests.connected(listening)
+        defer { close(search) }
+        let held = "GET /v1/search/title?q=dune HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+        _ = held.withCString { write(search, $0, strlen($0)) }
+        // The server has read both: its ends of the connections hold no unread byte.
+        let uploadPort = Self.localPort(upload)
+        let searchPort = Self.localPort(search)
+        let headsRead = try await eventually {
+            Self.unreadBytes(serverPort: listening, clientPort: uploadPort) == 0
+                && Self.unreadBytes(serverPort: listening, clientPort: searchPort) == 0
+        }
+        #expect(headsRead, "the server never read the requests")
         // The request reaches its handler (a health check on another connection is answered first).
         let probe = try SlowClientTests.connected(listening)
         defer { close(probe) }
         let health = "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
         _ = health.withCString { write(probe, $0, strlen($0)) }
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        #expect(read(probe, &buffer, buffer.count) > 0)
+        let answered = await offThePool { () -> Int in
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            return read(probe, &buffer, buffer.count)
+        }
+        #expect(answered > 0)
         // A second signal once the server has said it took the first (two pending SIGINTs are one).
         for (index, signal) in signals.enumerated() {
             if index > 0 {
