@@ -56,14 +56,11 @@ struct ServeShutdownTests {
         defer { close(search) }
         let held = "GET /v1/search/title?q=dune HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
         _ = held.withCString { write(search, $0, strlen($0)) }
-        // The server has read both: its ends of the connections hold no unread byte.
-        let uploadPort = Self.localPort(upload)
+        // The server has read the search (its end of that connection holds no unread byte): a
+        // request in flight. (The upload's body is read only as its handler asks for it.)
         let searchPort = Self.localPort(search)
-        let headsRead = try await eventually {
-            Self.unreadBytes(serverPort: listening, clientPort: uploadPort) == 0
-                && Self.unreadBytes(serverPort: listening, clientPort: searchPort) == 0
-        }
-        #expect(headsRead, "the server never read the requests")
+        let searchRead = try await eventually { Self.unreadBytes(serverPort: listening, clientPort: searchPort) == 0 }
+        #expect(searchRead, "the server never read the search")
         // The request reaches its handler (a health check on another connection is answered first).
         let probe = try SlowClientTests.connected(listening)
         defer { close(probe) }
