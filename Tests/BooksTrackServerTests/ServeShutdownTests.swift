@@ -56,11 +56,10 @@ struct ServeShutdownTests {
         defer { close(search) }
         let held = "GET /v1/search/title?q=dune HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
         _ = held.withCString { write(search, $0, strlen($0)) }
-        // The server has read the search (its end of that connection holds no unread byte): a
-        // request in flight. (The upload's body is read only as its handler asks for it.)
+        // Wait (bounded) until the server has read the search: its end of that connection holds no
+        // unread byte. The assertions below say whether the search was in flight; this only waits.
         let searchPort = Self.localPort(search)
-        let searchRead = try await eventually { Self.unreadBytes(serverPort: listening, clientPort: searchPort) == 0 }
-        #expect(searchRead, "the server never read the search")
+        _ = try await eventually { Self.unreadBytes(serverPort: listening, clientPort: searchPort) == 0 }
         // The request reaches its handler (a health check on another connection is answered first).
         let probe = try SlowClientTests.connected(listening)
         defer { close(probe) }

@@ -39,6 +39,7 @@ struct BinaryTests {
         environment["HOME"] = home.path
         environment["XDG_CONFIG_HOME"] = home.appendingPathComponent("config").path
         environment["XDG_STATE_HOME"] = home.appendingPathComponent("state").path
+        environment["XDG_DATA_HOME"] = home.appendingPathComponent("data").path
         environment["XDG_CACHE_HOME"] = SharedShellCatalog.directory.path  // reuse the built catalog
         environment.removeValue(forKey: "BTS_API_URL")
         // The cache directory is shared: a server on a port an earlier test's server had must not

@@ -47,6 +47,7 @@ final class TerminalSandbox: @unchecked Sendable {
             "XDG_CONFIG_HOME": root.appendingPathComponent("config").path,
             "XDG_STATE_HOME": root.appendingPathComponent("state").path,
             "XDG_CACHE_HOME": cache.path,
+            "XDG_DATA_HOME": root.appendingPathComponent("data").path,
             "TERM": "screen",
             "LANG": "C.UTF-8",
             "LC_ALL": "C.UTF-8",

@@ -31,7 +31,7 @@ import Testing
     ) async throws -> Run {
         let binary = try #require(binary, "no bts binary: swift build --product bts")
         var env = ProcessInfo.processInfo.environment
-        for (key, sub) in [("HOME", "home"), ("XDG_CONFIG_HOME", "config"), ("XDG_STATE_HOME", "state"), ("XDG_CACHE_HOME", "cache")] {
+        for (key, sub) in [("HOME", "home"), ("XDG_CONFIG_HOME", "config"), ("XDG_STATE_HOME", "state"), ("XDG_CACHE_HOME", "cache"), ("XDG_DATA_HOME", "data")] {
             let path = dir.appendingPathComponent(sub)
             try FileManager.default.createDirectory(at: path, withIntermediateDirectories: true)
             env[key] = path.path

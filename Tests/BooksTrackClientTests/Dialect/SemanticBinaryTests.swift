@@ -9,7 +9,7 @@ import Testing
     static func run(_ args: [String], modelDirectory: String? = nil, in dir: URL) async throws -> ProcessOutcome {
         let binary = try #require(BTSExecutable.url, "no bts binary: swift build --product bts")
         var env = ProcessInfo.processInfo.environment
-        for (key, sub) in [("XDG_CONFIG_HOME", "config"), ("XDG_STATE_HOME", "state"), ("XDG_CACHE_HOME", "cache")] {
+        for (key, sub) in [("XDG_CONFIG_HOME", "config"), ("XDG_STATE_HOME", "state"), ("XDG_CACHE_HOME", "cache"), ("XDG_DATA_HOME", "data")] {
             let path = dir.appendingPathComponent(sub)
             try FileManager.default.createDirectory(at: path, withIntermediateDirectories: true)
             env[key] = path.path
