@@ -26,7 +26,7 @@ final class WSCollector: @unchecked Sendable {
     }
 }
 
-@Suite("WebSocket progress", .timeLimit(.minutes(TestTime.minutes(10))))
+@Suite("WebSocket progress", .serialized, .timeLimit(.minutes(TestTime.minutes(10))))
 struct WebSocketRoutesTests {
     /// Connects, sends a `ping` and `ready`, collects messages until the server closes.
     func watch(_ server: JobTestServer, jobID: String, subprotocol: String?, queryToken: String? = nil) async throws
