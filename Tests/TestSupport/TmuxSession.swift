@@ -103,10 +103,13 @@ public final class TmuxSession {
         try run(["capture-pane", "-p", "-t", target] + (joined ? ["-J"] : []) + (escapes ? ["-e"] : []))
     }
 
-    /// Polls the screen (every 25 ms, at most `timeout`, scaled by `TestTime`) until it contains `text`; returns it.
+    /// Polls the screen (every 25 ms, at most `timeout`, scaled by `TestTime`) until it contains `text`,
+    /// also where the terminal wrapped it over two lines (a long path moves the wrap); returns it.
     @discardableResult
     public func waitForScreen(containing text: String, timeout: Duration = .seconds(30)) async throws -> String {
-        try await waitForScreen(timeout: timeout, description: "screen to contain \"\(text)\"") { $0.contains(text) }
+        try await waitForScreen(timeout: timeout, description: "screen to contain \"\(text)\"") { screen in
+            screen.contains(text) || ((try? self.screen(joined: true, escapes: false))?.contains(text) ?? false)
+        }
     }
 
     /// Polls the screen until `predicate` holds (bounded by `timeout`, scaled by `TestTime`); returns the screen.

@@ -38,9 +38,25 @@ struct WebSocketRoutesTests {
         if let subprotocol { headers[.secWebSocketProtocol] = subprotocol }
         let query = queryToken.map { "&token=\($0)" } ?? ""
         let url = "ws://127.0.0.1:\(server.port)/ws/progress?jobId=\(jobID)\(query)"
+        // hummingbird-websocket's client (2.8.1) now and then never returns from `connect` when the
+        // server closes the socket right after the upgrade (seen about once in five full runs): such
+        // an attempt is abandoned after 30 s and made again on a new connection.
+        for attempt in 1...3 {
+            do {
+                return try await watchOnce(url: url, headers: headers)
+            } catch is DeadlineExceeded where attempt < 3 {
+                continue
+            }
+        }
+        throw DeadlineExceeded(what: "WebSocket \(url)")
+    }
+
+    private func watchOnce(url: String, headers: HTTPFields) async throws
+        -> (close: WebSocketCloseFrame?, messages: [WSMessage])
+    {
         let collector = WSCollector()
         let configuration = WebSocketClientConfiguration(additionalHeaders: headers)
-        let close = try await withDeadline("WebSocket \(url)") {
+        let close = try await withDeadline(seconds: 30, "WebSocket \(url)") {
             try await WebSocketClient.connect(url: url, configuration: configuration, logger: Logger(label: "ws-test"))
             {
                 inbound, outbound, _ in
