@@ -104,12 +104,19 @@ public final class TmuxSession {
     }
 
     /// Polls the screen (every 25 ms, at most `timeout`, scaled by `TestTime`) until it contains `text`,
-    /// also where the terminal wrapped it over two lines (a long path moves the wrap); returns it.
+    /// also where the terminal wrapped it over two lines (a long path moves the wrap); returns the
+    /// capture that contained it (the joined one when only that did: the screen may have changed
+    /// between the two captures, and an earlier capture would not show what was waited for).
     @discardableResult
     public func waitForScreen(containing text: String, timeout: Duration = .seconds(30)) async throws -> String {
-        try await waitForScreen(timeout: timeout, description: "screen to contain \"\(text)\"") { screen in
-            screen.contains(text) || ((try? self.screen(joined: true, escapes: false))?.contains(text) ?? false)
+        var matched = ""
+        _ = try await waitForScreen(timeout: timeout, description: "screen to contain \"\(text)\"") { screen in
+            if screen.contains(text) { matched = screen; return true }
+            guard let joined = try? self.screen(joined: true, escapes: false), joined.contains(text) else { return false }
+            matched = joined
+            return true
         }
+        return matched
     }
 
     /// Polls the screen until `predicate` holds (bounded by `timeout`, scaled by `TestTime`); returns the screen.
