@@ -29,6 +29,16 @@ public struct LocalEmbeddedBackend: EmbeddedBackend {
         self.catalog = catalog
     }
 
+    /// The backend of `bts`: the server's defaults with the rate-limit budgets `limits` chooses
+    /// (none: the server meters nothing and says so in its capabilities, so the client never waits).
+    public init(limits: EmbeddedLimits) {
+        self.init()
+        self.limits = limits
+    }
+
+    /// The budgets kept; nil: the configuration's own.
+    public var limits: EmbeddedLimits?
+
     /// The catalog given (when it is the SQLite one), else the one in `cacheDirectory`.
     public func catalog(cacheDirectory: URL) throws -> SQLiteCatalog {
         if let given = catalog as? SQLiteCatalog { return given }
@@ -57,6 +67,7 @@ public struct LocalEmbeddedBackend: EmbeddedBackend {
         configuration.host = "127.0.0.1"
         configuration.port = 0
         configuration.cacheDirectory = cacheDirectory
+        if let limits { configuration.rateLimitsEnabled = limits == .production }
         let logger = Logger(label: "bts.embedded") { _ in SwiftLogNoOpLogHandler() }
         do {
             // The socket opens only when a stream or an upload needs it: ordinary requests are

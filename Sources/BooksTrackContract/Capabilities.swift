@@ -234,6 +234,13 @@ public struct Capabilities: Codable, Sendable, Hashable {
         }
     }
 
+    /// Whether the server meters requests at all (the stand-in's `limits.rate_limits_enabled`;
+    /// `nil`: it did not say, as production does not).
+    public var rateLimitsEnabled: Bool? {
+        if case .bool(let enabled)? = limits.raw["rate_limits_enabled"] { return enabled }
+        return nil
+    }
+
     /// Whether `feature` is enabled: `nil` means the server did not say (treat as unknown).
     ///
     /// Production has no `similar_books`: there, `similarBooks` follows `semantic_search`.

@@ -60,7 +60,7 @@ struct BTSCommand: ParsableCommand {
     }
 
     /// Options of bts that take a value (to find where the script name starts).
-    static let valueOptions: Set<String> = ["--api", "--profile", "--output", "-o", "--timeout", "--dialect", "-c", "-f",
+    static let valueOptions: Set<String> = ["--api", "--profile", "--output", "-o", "--timeout", "--dialect", "--limits", "-c", "-f",
                                             "--generate-completion-script"] // [REPL helper] `… zsh` is its value, not a script
 
     /// Splits the command line into bts's own options and `FILE.bts ARG...`: everything from the
@@ -118,18 +118,21 @@ struct BTSCommand: ParsableCommand {
             // (ClientEventLoop): a request's answer is read, decoded and rendered without a thread
             // hand-off.
             let work = Task.preferring(options.backendOptions.executor) { () -> Int32 in
+                let status: Int32
                 if !commands.isEmpty {
                     let sources = commands.enumerated().map { index, text in
                         (text: text, name: commands.count == 1 ? "-c" : "-c#\(index + 1)")
                     }
-                    return await shell.runSources(sources)
+                    status = await shell.runSources(sources)
+                } else if let path = script.first {
+                    status = await shell.runFile(URL(fileURLWithPath: path))
+                } else {
+                    // Piped commands run as they arrive (a FILE is checked whole first, above).
+                    let reader = PlainLineReader(fileDescriptor: STDIN_FILENO, isComplete: { Parser.isComplete($0) })
+                    status = await shell.runStream(reader)
                 }
-                if let path = script.first {
-                    return await shell.runFile(URL(fileURLWithPath: path))
-                }
-                // Piped commands run as they arrive (a FILE is checked whole first, above).
-                let reader = PlainLineReader(fileDescriptor: STDIN_FILENO, isComplete: { Parser.isComplete($0) })
-                return await shell.runStream(reader)
+                // The embedded backend's jobs end with this process: finished first.
+                return await shell.finishEmbeddedJobs(after: status)
             }
             // The first signal decides the exit status: 130 for Ctrl-C, 143 SIGTERM, 129 SIGHUP.
             let firstSignalStatus = Mutex<Int32?>(nil)

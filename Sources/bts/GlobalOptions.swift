@@ -7,6 +7,7 @@ import BooksTrackContract
 import Foundation
 
 extension OutputFormat: ExpressibleByArgument {}
+extension EmbeddedLimits: ExpressibleByArgument {}
 
 /// The options every run of bts accepts (docs/usage.md, "Global options").
 struct GlobalOptions: ParsableArguments {
@@ -45,6 +46,12 @@ struct GlobalOptions: ParsableArguments {
             completion: .custom { _, _, prefix in ShellCompletions.dialects(prefix: prefix) })
     var dialect: String?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "The embedded backend's rate-limit budgets: none (it runs on this machine: nothing to wait for) or production (rehearse production's budgets) (default: none).",
+        valueName: "BUDGETS"),
+            completion: .list(EmbeddedLimits.allCases.map(\.rawValue)))
+    var limits: EmbeddedLimits?
+
     @Flag(name: .long, help: "Keep running a script after a failing command.")
     var continueOnError = false
 
@@ -67,6 +74,9 @@ struct GlobalOptions: ParsableArguments {
         if api != nil, profile != nil {
             throw ValidationError("--api and --profile cannot be combined")
         }
+        if limits != nil, api != nil || profile != nil {
+            throw ValidationError("--limits sets the embedded backend's budgets; a server's own are shown and waited for")
+        }
     }
 
     /// The shell's options for this run.
@@ -86,7 +96,7 @@ struct GlobalOptions: ParsableArguments {
         options.backendOptions.dialect = dialect.flatMap(APIDialect.init(name:))
         // `BTS_CACHE=off`: no on-disk response cache in this process (`--no-cache` is per command).
         options.backendOptions.usesResponseCache = environment["BTS_CACHE"]?.lowercased() != "off"
-        options.backendOptions.embedded = LocalEmbeddedBackend()
+        options.backendOptions.embedded = LocalEmbeddedBackend(limits: limits ?? .none)
         // The shell's work runs on NIO's loops (EventLoopGlobalExecutor); without that hook, it
         // prefers its API client's loop (BTSCommand.execute).
         options.backendOptions.executor = EventLoopGlobalExecutor.isInstalled ? nil : ClientEventLoop.executor

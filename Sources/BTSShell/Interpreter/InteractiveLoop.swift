@@ -131,6 +131,20 @@ struct InteractiveLoop {
             }
         }
         defer { listener?.cancel() }
+        let status = await session(running)
+        if running.hasEnded { return status }
+        // The embedded backend's jobs end with this process: finished first (Ctrl-C stops waiting).
+        let finishing = Task { await shell.finishEmbeddedJobs(after: status) }
+        running.set(finishing)
+        let finished = await finishing.value
+        running.set(nil)
+        return finished
+    }
+
+    /// The prompt's loop, until Ctrl-D, `\q`, `exit` or a signal that ends the session; its status.
+    private func session(_ running: RunningCommand) async -> Int32 {
+        let reader = self.reader
+        let shell = self.shell
         await shell.welcome()
         let startup = Task { () -> Int32 in
             await shell.runRCFile()

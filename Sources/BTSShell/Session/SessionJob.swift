@@ -118,6 +118,8 @@ struct SessionJobs: Sendable, Hashable {
     var backend: String?
     /// The backend whose remembered jobs were merged into `all`.
     private var loadedFor: String?
+    /// The jobs whose results this process has taken in (`watch` to the end, `results`).
+    var collected: Set<String> = []
 
     mutating func add(_ job: SessionJob) {
         all.append(job)
@@ -137,6 +139,12 @@ struct SessionJobs: Sendable, Hashable {
     func save() {
         guard let store, let backend else { return }
         store.save(all, backend: backend)
+    }
+
+    /// The jobs of this session whose results were never taken in and that may still bring some:
+    /// not collected, not failed or canceled.
+    var uncollected: [SessionJob] {
+        all.filter { !collected.contains($0.id) && !["failed", "canceled", "cancelled", "gone"].contains($0.status) }
     }
 
     /// Whether `status` is final (nothing will change it any more).

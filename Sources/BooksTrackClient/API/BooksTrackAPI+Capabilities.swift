@@ -66,6 +66,10 @@ extension BooksTrackAPI {
 
     /// Seeds the ledger's windows from capability limits (headers, when seen, win).
     func seedLedger(from caps: Capabilities) {
+        if caps.rateLimitsEnabled == false {
+            ledger.markUnmetered()
+            return
+        }
         if let rpm = caps.limits.semanticSearchRPM, rpm > 0 { ledger.seed(.semantic, requests: rpm, per: .seconds(60)) }
         if let rpm = caps.limits.textSearchRPM, rpm > 0 { ledger.seed(.search, requests: rpm, per: .seconds(60)) }
         let byFeature: [(CapabilityFeature, RateLimitClass)] = [

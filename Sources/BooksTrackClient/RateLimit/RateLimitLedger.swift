@@ -1,3 +1,4 @@
+import BooksTrackContract
 import Foundation
 
 /// The client's book-keeping of server rate limits, per budget class (docs/contract.md §3, §7). Pure: the
@@ -84,6 +85,20 @@ public struct RateLimitLedger: Sendable {
                              blockedUntil: current.blockedUntil, source: .seeded)
         }
         windows[rateLimitClass] = current
+    }
+
+    /// The server says it meters nothing (capabilities' `rate_limits_enabled: false`, the embedded
+    /// backend's default): every class guessed from a table stops counting down; numbers learned
+    /// from headers and blocks from a 429 are kept.
+    public mutating func markUnmetered(now: Date? = nil) {
+        let now = now ?? clock()
+        for budgetClass in BudgetClass.allCases {
+            let key = RateLimitClass.known(budgetClass)
+            let window = (windows[key] ?? Window()).refreshed(at: now)
+            if window.source == .seeded || window.source == .unknown {
+                windows[key] = Window(blockedUntil: window.blockedUntil, source: .unmetered)
+            }
+        }
     }
 
     /// Seeds every class of the documented table (docs/contract.md §7).

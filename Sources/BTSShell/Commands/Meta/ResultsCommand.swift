@@ -20,6 +20,7 @@ struct ResultsCommand: JobCommand {
         let response = try await context.call { api in
             try await api.jobResults(id, pipeline: pipeline)
         }
+        context.jobs.collected.insert(id)
         return try await .savedJobResults(response.value, jobID: id, record: record, in: context)
     }
 }

@@ -22,7 +22,7 @@ struct ScanCommand: ShellCommand {
         "scan", group: .mission,
         summary: "Find the books in photos of a shelf or of their back covers (a scan job)",
         discussion: """
-            Uploads 1–5 photos as a bookshelf scan job; --watch follows it and lists the books found: \
+            Uploads 1–5 photos as a bookshelf scan job; --watch follows it (the embedded backend's always) and lists the books found: \
             title, author, ISBN, the confidence, and a review mark below 0.8. --save also adds the \
             approved books to your library (merged by ISBN) on --shelf (default to-read), and lists the \
             ones that need review with the command that saves one. Each photo is checked first (JPEG, PNG \
@@ -43,12 +43,14 @@ struct ScanCommand: ShellCommand {
     var watch: Bool
     var save: Bool
     var shelf: String?
+    var shelfRange: SourceRange?
 
     init(_ resolved: ResolvedCommand) {
         photos = resolved.values(Self.photos)
         watch = resolved.flag(Self.watch)
         save = resolved.flag(Self.save)
         shelf = resolved.string(Self.shelf)
+        shelfRange = resolved.bound(Self.shelf)?.value?.word.range
     }
 
     func run(in context: isolated any CommandContext) async throws -> CommandOutput? {
@@ -60,6 +62,14 @@ struct ScanCommand: ShellCommand {
         } catch {
             throw ShellError(.usage, error.message, range: range, code: error.code)
         }
+        // The shelf is checked as `library set --shelf` checks it, before anything is sent.
+        var checkedShelf: Shelf?
+        if let shelf {
+            guard save else { throw ShellError(.usage, "--shelf says where --save puts the books: add --save", range: shelfRange) }
+            checkedShelf = try await LibraryCommand.shelf(shelf, range: shelfRange, library: context.library())
+        }
+        // The embedded backend runs the scan in this process, in about the time an answer takes: followed.
+        let followsAnyway = try await context.backend().server != nil
         let response = try await context.call { api in
             try await api.scan(photos: urls)
         }
@@ -68,7 +78,7 @@ struct ScanCommand: ShellCommand {
         let record = SessionJob(id: accepted.jobId, kind: .bookshelfScan, token: accepted.authToken, startedAt: Date(),
                                 totalCount: urls.count, status: "initialized", source: source)
         context.jobs.add(record)
-        guard watch || save else {
+        guard watch || save || followsAnyway else {
             context.output.note("started scan job \(record.id) (\(urls.count) photo\(urls.count == 1 ? "" : "s")); 'watch' follows it")
             return CommandOutput(value: record.json, view: .record(fields: ["jobId", "kind", "status", "source"].map { RecordField($0) }))
         }
@@ -78,7 +88,7 @@ struct ScanCommand: ShellCommand {
             try await api.jobResults(record.id, pipeline: .bookshelfScan)
         }
         guard case .scan(let books) = results.value else { return followed }
-        return try await Self.saved(books, jobID: record.id, shelf: shelf, in: context)
+        return try await Self.saved(books, jobID: record.id, shelf: checkedShelf?.rawValue, in: context)
     }
 
     /// Adds the approved books to the library and lists those needing review with the command that

@@ -36,7 +36,11 @@ struct WatchCommand: ShellCommand {
     /// and stderr not a terminal, one JSON object per event on stderr instead. stdout gets only the
     /// result (so `import … --watch | jq` sees one document). Ctrl-C detaches (the job keeps running).
     /// Ends with the results summary and error rows.
-    static func follow(_ id: String, record: SessionJob?, in context: isolated any CommandContext) async throws -> CommandOutput {
+    ///
+    /// `detaches: false` (the shell finishing the embedded backend's jobs before it exits): Ctrl-C
+    /// says nothing here and throws `CancellationError`; the caller says what becomes of the job.
+    static func follow(_ id: String, record: SessionJob?, detaches: Bool = true,
+                       in context: isolated any CommandContext) async throws -> CommandOutput {
         let api = try await context.backend().api
         let output = context.output
         let pipeline = record?.pipeline ?? .csvImport
@@ -85,6 +89,7 @@ struct WatchCommand: ShellCommand {
             if !Task.isCancelled { throw error }
         }
         if drawn { output.redraw("") }
+        if Task.isCancelled || outcome == .detached, !detaches { throw CancellationError() }
         if Task.isCancelled || outcome == .detached {
             // Said once (not also "interrupted"), in two lines that fit 80 columns whole.
             output.note(Self.detachMessage(id))
@@ -94,6 +99,7 @@ struct WatchCommand: ShellCommand {
         case .completed?:
             context.jobs.update(id, status: "completed")
             guard let results else { throw ShellError(.failure, "job \(id) completed but sent no results") }
+            context.jobs.collected.insert(id)
             return try await .savedJobResults(results, jobID: id, record: record, in: context)
         case .resultsUnavailable(let message)?:
             context.jobs.update(id, status: "completed")
