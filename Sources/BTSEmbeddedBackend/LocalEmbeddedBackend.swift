@@ -45,6 +45,10 @@ public struct LocalEmbeddedBackend: EmbeddedBackend {
         return try SQLiteCatalog.shared(cacheDirectory: cacheDirectory)
     }
 
+    public func buildsCatalog(cacheDirectory: URL) -> Bool {
+        catalog == nil && !SQLiteCatalog.isBuilt(cacheDirectory: cacheDirectory)
+    }
+
     /// Semantic search: the sentence model starts loading on a thread of its own
     /// (`SQLiteCatalog.prepareSemantic`) while the server starts and the capabilities are read; the
     /// query then finds it loaded.

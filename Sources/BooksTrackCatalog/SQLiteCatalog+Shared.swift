@@ -10,6 +10,11 @@ extension SQLiteCatalog {
     private static let opened = Mutex<[String: SQLiteCatalog]>([:])
 
     /// The bundled catalog in `cacheDirectory` (created if needed), opened once per process.
+    /// Whether `shared(cacheDirectory:)` has opened the catalog of `cacheDirectory` in this process.
+    static func isOpen(cacheDirectory: URL) -> Bool {
+        opened.withLock { $0[cacheDirectory.path] != nil }
+    }
+
     public static func shared(cacheDirectory: URL) throws -> SQLiteCatalog {
         try opened.withLock { opened in
             if let reused = opened[cacheDirectory.path] { return reused }

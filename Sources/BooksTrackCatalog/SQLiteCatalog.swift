@@ -156,6 +156,22 @@ public final class SQLiteCatalog: CatalogQuerying {
         return catalog
     }
 
+    /// Whether `open(cacheDirectory:)` would find the bundled catalog's database built (or open
+    /// in this process); false when it would build it first.
+    public static func isBuilt(cacheDirectory: URL) -> Bool {
+        if isOpen(cacheDirectory: cacheDirectory) { return true }
+        guard let urls = try? [bundledResourceURL(), bundledResourceURL(shelvesResourceName)] else { return false }
+        let key: String
+        if let stored = CatalogResourceStamp.storedKey(for: urls, in: cacheDirectory), stored.hasPrefix(keyPrefix) {
+            key = stored
+        } else if let catalog = try? bundledResource(), let shelves = try? bundledResource(shelvesResourceName) {
+            key = contentKey(for: catalog, shelves: shelves)
+        } else {
+            return false
+        }
+        return FileManager.default.fileExists(atPath: cacheDirectory.appendingPathComponent("catalog-\(key).sqlite").path)
+    }
+
     /// The database already built for `key` in `cacheDirectory`, or nil.
     static func openBuilt(cacheDirectory: URL, key: String, start: Date) throws -> SQLiteCatalog? {
         let finalURL = cacheDirectory.appendingPathComponent("catalog-\(key).sqlite")

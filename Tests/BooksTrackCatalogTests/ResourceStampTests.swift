@@ -47,7 +47,9 @@ import Testing
     @Test func bundledCatalogOpensFromTheStampWithTheSameKey() async throws {
         let dir = try makeTempDirectory("stamp-open")
         defer { try? FileManager.default.removeItem(at: dir) }
+        #expect(!SQLiteCatalog.isBuilt(cacheDirectory: dir), "an empty directory: the first open builds")
         let first = try await offThePool { try SQLiteCatalog.open(cacheDirectory: dir) }
+        #expect(SQLiteCatalog.isBuilt(cacheDirectory: dir))
         let urls = [try SQLiteCatalog.bundledResourceURL(), try SQLiteCatalog.bundledResourceURL("shelves")]
         let key = CatalogResourceStamp.storedKey(for: urls, in: dir)
         #expect(key == first.lastOpenStats.contentKey)
@@ -68,6 +70,9 @@ import Testing
         try await olderDatabase.write { try $0.execute(sql: "UPDATE meta SET value = ? WHERE key = 'content_key'", arguments: [older]) }
         try olderDatabase.close()
         CatalogResourceStamp.store(key: older, for: urls, in: dir)
+        #expect(SQLiteCatalog.isBuilt(cacheDirectory: dir), "the stamp of another schema is passed over for the content key")
+        try FileManager.default.removeItem(at: dir.appendingPathComponent("catalog-\(first.lastOpenStats.contentKey).sqlite"))
+        #expect(!SQLiteCatalog.isBuilt(cacheDirectory: dir), "only the older schema's database is left")
         let upgraded = try await offThePool { try SQLiteCatalog.open(cacheDirectory: dir) }
         #expect(upgraded.lastOpenStats.contentKey == first.lastOpenStats.contentKey)
         #expect(second.count == first.count)

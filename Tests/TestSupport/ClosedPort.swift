@@ -19,3 +19,22 @@ public func closedPort() -> Int {
     }
     return Int(UInt16(bigEndian: address.sin_port))
 }
+
+/// A TCP port on 127.0.0.1 that accepts connections (the kernel completes them) and never answers:
+/// listened on, never accepted, kept for the rest of the test process. A request to it times out.
+public func silentPort() -> Int {
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = 0
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    _ = withUnsafePointer(to: &address) { pointer in
+        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) }
+    }
+    _ = listen(descriptor, 64)
+    _ = withUnsafeMutablePointer(to: &address) { pointer in
+        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+    }
+    return Int(UInt16(bigEndian: address.sin_port))
+}

@@ -16,12 +16,17 @@ public protocol EmbeddedBackend: Sendable {
     /// another thread, returning at once), so that it overlaps the backend's start and the
     /// capabilities check. Nothing by default.
     func prepare(for feature: CapabilityFeature)
+    /// Whether starting in `cacheDirectory` first builds the catalog's database (the first run, or
+    /// the first after an upgrade that changed it): a few seconds the shell announces.
+    func buildsCatalog(cacheDirectory: URL) -> Bool
 }
 
 extension EmbeddedBackend {
     public func catalog(cacheDirectory: URL) throws -> SQLiteCatalog {
         try SQLiteCatalog.shared(cacheDirectory: cacheDirectory)
     }
+
+    public func buildsCatalog(cacheDirectory: URL) -> Bool { false }
 
     public func prepare(for feature: CapabilityFeature) {}
 }

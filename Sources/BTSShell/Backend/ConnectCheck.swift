@@ -26,11 +26,17 @@ struct CapabilityAbsence {
 
     var shellError: ShellError {
         guard let failure else { return ShellError(.failure, "capabilities unknown: the server did not publish them") }
-        if isUnreachable { return ShellError(.network, "capabilities unknown: the server is unreachable: \(failure.message)") }
+        if isUnreachable { return ShellError(.network, "capabilities unknown: \(what): \(failure.message)") }
         return ShellError(.failure, "capabilities unknown: the server did not publish them (\(failure.message))")
     }
 
     var limitsNote: String {
-        "the server is unreachable (\(failure?.message ?? "no answer")); these budgets are what this client knows, not the server's"
+        "\(what) (\(failure?.message ?? "no answer")); these budgets are what this client knows, not the server's"
+    }
+
+    /// What became of the capabilities request: a timeout is a server that did not answer in time,
+    /// not one that cannot be reached.
+    private var what: String {
+        failure?.kind == .timeout ? "the server did not answer in time" : "the server is unreachable"
     }
 }

@@ -10,9 +10,19 @@ extension Shell {
     /// The open backend, opened (and its capabilities read) on first use.
     func backend() async throws(ShellError) -> BackendConnection {
         let before = backendSession.connection
+        if before == nil { announceCatalogBuild() }
         let current = try await backendSession.current(settings: settings, showsProgress: output.showsProgress)
         if current !== before { adoptJobs(for: current.target) }
         return current
+    }
+
+    /// The first run on the embedded backend builds the catalog's database (a few seconds): said
+    /// where progress shows, so the screen is not silent meanwhile. Once: then it is built.
+    private func announceCatalogBuild() {
+        guard output.showsProgress, let embedded = options.backendOptions.embedded,
+              (try? backendSession.target()) == .embedded,
+              embedded.buildsCatalog(cacheDirectory: options.backendOptions.cacheDirectory) else { return }
+        note("building the catalog database (once: a few seconds)…")
     }
 
     /// The config file, loaded once.

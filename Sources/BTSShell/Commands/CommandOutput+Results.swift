@@ -114,8 +114,10 @@ extension CommandOutput {
             ("pipeline", status.pipeline.rawValue.json), ("startTime", .number(Double(status.startTime))),
             ("completedTime", status.completedTime.map { .number(Double($0)) }),
             ("error", status.error.map { JSONValue.encoding($0) }),
+            // The error as a sentence (the table shows it; `error` keeps the server's fields).
+            ("reason", status.error.map { "\($0.message) (\($0.code.rawValue))".json }),
         ])
-        let fields = ["jobId", "status", "progress", "processedCount", "totalCount", "pipeline", "error"].map { key in
+        let fields = ["jobId", "status", "progress", "processedCount", "totalCount", "pipeline", "reason"].map { key in
             RecordField(key, format: key == "progress" ? .percent : .text)
         }
         return CommandOutput(value: value, view: .record(fields: fields))

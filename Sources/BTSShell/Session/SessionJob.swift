@@ -173,7 +173,9 @@ struct SessionJobs: Sendable, Hashable {
         guard let index = all.firstIndex(where: { $0.id == id }) else { return }
         if let status { all[index].status = status }
         if let processed { all[index].processedCount = processed }
-        if let total { all[index].totalCount = total }
+        // A job of items never has none: production's v3 status says `totalCount: 0` when its job
+        // state lacks the count; the total this session knows (2 ISBNs, a file's rows) stays.
+        if let total, total > 0 || (all[index].totalCount ?? 0) == 0 { all[index].totalCount = total }
         save()
     }
 }

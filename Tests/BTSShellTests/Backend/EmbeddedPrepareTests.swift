@@ -56,3 +56,31 @@ private final class RecordingBackend: EmbeddedBackend {
         await harness.close()
     }
 }
+
+/// The real embedded backend, saying its catalog is still to be built.
+private struct UnbuiltCatalogBackend: EmbeddedBackend {
+    let inner: LocalEmbeddedBackend
+
+    func start(cacheDirectory: URL) async throws(ShellError) -> any RunningBackend {
+        try await inner.start(cacheDirectory: cacheDirectory)
+    }
+
+    func buildsCatalog(cacheDirectory: URL) -> Bool { true }
+}
+
+/// The first run builds the catalog's database for a few seconds: the shell says so where progress
+/// shows, once per opening of the backend; a pipe without `set progress on` stays silent.
+@Suite struct CatalogBuildNoteTests {
+    static let note = "building the catalog database (once: a few seconds)…"
+
+    @Test func theBuildIsAnnouncedWhereProgressShows() async throws {
+        let harness = try ShellHarness.make(embedded: { UnbuiltCatalogBackend(inner: $0) })
+        #expect(await harness.run("set progress on; search title hobbit --limit 1; search title dune --limit 1") == 0, "\(harness.err)")
+        #expect(harness.err.components(separatedBy: Self.note).count == 2, "once: \(harness.err)")
+        await harness.close()
+        let quiet = try ShellHarness.make(embedded: { UnbuiltCatalogBackend(inner: $0) })
+        #expect(await quiet.run("search title hobbit --limit 1") == 0, "\(quiet.err)")
+        #expect(!quiet.err.contains(Self.note), "\(quiet.err)")
+        await quiet.close()
+    }
+}

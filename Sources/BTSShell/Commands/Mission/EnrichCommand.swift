@@ -21,7 +21,7 @@ struct EnrichCommand: ShellCommand {
         discussion: """
             One ISBN runs a single enrichment and prints the book. Several ISBNs, or --from FILE (one ISBN \
             per line; blank lines and '#' comments ignored), start a batch enrichment job (at most \
-            \(JobLimits.maxBatchSize) books); --watch follows it. The embedded backend and `bts serve` contact no provider: they answer \
+            \(JobLimits.maxBatchSize) books); --watch follows it (on the embedded backend, bts finishes the job before it exits). The embedded backend and `bts serve` contact no provider: they answer \
             from the bundled catalog (provider local-catalog: title, authors, year and cover, no description, \
             publisher or page count) and accept --provider without using it.
             """,

@@ -15,7 +15,8 @@ struct ImportCommand: ShellCommand {
         summary: "Import a CSV file (e.g. a Goodreads export) as a background job",
         discussion: """
             The file must have a header row and 1–\(JobLimits.maxCSVRowsText) rows, at most \(JobLimits.maxCSVSize). \
-            --watch follows the job.
+            --watch follows the job. On the embedded backend the job runs in this bts process: bts \
+            finishes it before it exits, puts its books into your library and prints its summary on stderr.
             """,
         positionals: [file],
         options: [watch],
