@@ -165,7 +165,7 @@ _bts() {
     local -a repeating_flags=()
     local -a non_repeating_flags=(--local --no-color --quiet -q --trace --continue-on-error --no-wait --norc --version -h --help)
     local -a repeating_options=(-c)
-    local -a non_repeating_options=(--api --profile --output -o --timeout --dialect -f)
+    local -a non_repeating_options=(--api --profile --output -o --timeout --dialect --limits -f)
     __bts_offer_flags_options 0
 
     # Offer option value completions
@@ -186,6 +186,10 @@ _bts() {
         ;;
     '--dialect')
         __bts_add_completions -W "$(__bts_custom_complete ---completion -- --dialect "${COMP_CWORD}" "$(__bts_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--limits')
+        __bts_add_completions -W 'none'$'\n''production'
         return
         ;;
     '-c')

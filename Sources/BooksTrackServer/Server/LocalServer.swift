@@ -321,6 +321,9 @@ actor ServerListener {
         return port
     }
 
+    /// Whether the reserved port is still held (a server that never listened, before `stop()`).
+    var holdsReservedPort: Bool { reservation?.isHeld ?? false }
+
     func stop() async {
         stopped = true
         reservation?.release()

@@ -38,6 +38,9 @@ final class PortReservation: Sendable {
         descriptor = Locked(fd)
     }
 
+    /// Whether the port is still held (not released yet).
+    var isHeld: Bool { descriptor.withLock { $0 != nil } }
+
     /// Lets the port go (the listener holds it now, or the server is done). Idempotent.
     func release() {
         if let fd = descriptor.withLock({ fd -> Int32? in defer { fd = nil }; return fd }) { close(fd) }

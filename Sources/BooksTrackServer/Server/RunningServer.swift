@@ -39,6 +39,9 @@ public final class RunningServer: Sendable {
         _ = try await listener.listen()
     }
 
+    /// Whether the server still holds the port it reserved (started `.onDemand`, never listened, not shut down).
+    var holdsReservedPort: Bool { get async { await listener.holdsReservedPort } }
+
     /// The live fault rules: `running.faults.set([...])` (no effect unless fault injection is enabled).
     public var faults: FaultInjector { services.faults }
 
