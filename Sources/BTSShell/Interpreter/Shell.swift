@@ -103,9 +103,10 @@ public actor Shell {
         self.jobs.store = SessionJobStore(stateDirectory: options.paths.stateDirectory)
     }
 
-    /// Stops the API client and the embedded server. Safe to call more than once.
+    /// Stops the API client and the embedded server and deletes the scratch library. Safe to call more than once.
     public func shutdown() async {
         await backendSession.shutdown()
+        removeScratchLibrary()
     }
 
     // MARK: Output

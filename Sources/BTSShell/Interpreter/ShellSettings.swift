@@ -21,6 +21,15 @@ public struct ShellSettings: Sendable, Hashable {
     /// Answer lookups from the disk cache (or the library) when the server cannot be reached
     /// (`set offline cache`, the default); `never`: fail with exit 3 instead.
     public var answersOffline = true
+    /// Which library the library commands use: the reader's own, or a scratch one that lives in a
+    /// temporary directory until the process ends (`set library scratch`: examples and demos).
+    public var library: LibraryChoice = .yours
+
+    /// `set library default|scratch`.
+    public enum LibraryChoice: String, Sendable, Hashable {
+        case yours = "default"
+        case scratch
+    }
 
     public init() {}
 
@@ -35,6 +44,7 @@ public struct ShellSettings: Sendable, Hashable {
         case "pager": return pager ? "on" : "off"
         case "progress": return progress.rawValue
         case "offline": return answersOffline ? "cache" : "never"
+        case "library": return library.rawValue
         default: return nil
         }
     }
@@ -69,6 +79,9 @@ public struct ShellSettings: Sendable, Hashable {
             case "never": answersOffline = false
             default: return false
             }
+        case "library":
+            guard let choice = LibraryChoice(rawValue: value.lowercased()) else { return false }
+            library = choice
         default:
             return false
         }

@@ -28,5 +28,9 @@ extension CommandRegistry {
                     help: "When the server cannot be reached, answer lookups from the cache or the library (exit \(ExitStatus.ok.rawValue), "
                         + "a note on stderr), or never (exit \(ExitStatus.network.rawValue))",
                     default: "cache"),
+        SettingSpec("library", type: .enumeration(["default", "scratch"]),
+                    help: "The library the library commands, save, import and scans use: yours, or a scratch library "
+                        + "that starts empty and is deleted when bts exits (examples and demos leave yours alone)",
+                    default: "default"),
     ]
 }

@@ -96,4 +96,57 @@ struct EmbeddedHomeTests {
         #expect(Self.json(scanned)?["books"]?.arrayValue?.isEmpty == false, "\(scanned)")
         #expect(!scanned.stderr.contains("'watch' follows it"), "\(scanned)")
     }
+
+    /// Every example script leaves the reader's library byte for byte as it was (tour.bts imported
+    /// its demo CSV into it, moving a book from currently-reading to read and adding three), and
+    /// its scratch library is gone when bts exits.
+    @Test(.enabled(if: BinaryTests.hasBinary, "bts binary not built: run swift build first"))
+    func exampleScriptsLeaveTheLibraryAlone() async throws {
+        let root = try makeTempDirectory("home-examples")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let temporary = root.appendingPathComponent("tmp")
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("out"), withIntermediateDirectories: true)
+        let mine = try await Self.bts(["-c", "search isbn 9780439023481; save --shelf currently-reading; library set 9780439023481 --rating 3"], root: root)
+        #expect(mine.status == 0, "\(mine)")
+        let library = root.appendingPathComponent("data/bts")
+        func snapshot() throws -> [String: Data] {
+            var files: [String: Data] = [:]
+            for name in try FileManager.default.contentsOfDirectory(atPath: library.path) {
+                files[name] = try Data(contentsOf: library.appendingPathComponent(name))
+            }
+            return files
+        }
+        let before = try snapshot()
+        #expect(before["library.sqlite"] != nil)
+        guard let binary = BinaryTests.binary else { throw BinaryTests.SkipError() }
+        var environment = LibraryProcessTests.environment(root)
+        environment["TMPDIR"] = temporary.path
+        for script in ["tour.bts", "smoke.bts", "batch.bts", "language.bts"] {
+            let path = BinaryTests.examplesDirectory.appendingPathComponent(script).path
+            let outcome = try await ChildProcess.run(binary, ["--local", "--quiet", path, root.appendingPathComponent("out").path],
+                                                     environment: environment, directory: root, timeout: .seconds(300))
+            #expect(outcome.status == 0, "\(script): \(outcome)")
+            #expect(try snapshot() == before, "\(script) changed the library")
+            let left = try FileManager.default.contentsOfDirectory(atPath: temporary.path).filter { $0.hasPrefix("bts-scratch-library") }
+            #expect(left.isEmpty, "\(script) left its scratch library: \(left)")
+        }
+    }
+
+    /// `set library scratch` starts empty, and `set library default` goes back to the reader's.
+    @Test(.enabled(if: BinaryTests.hasBinary, "bts binary not built: run swift build first"))
+    func aScratchLibraryIsSeparateAndTemporary() async throws {
+        let root = try makeTempDirectory("home-scratch")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let script = [
+            "search isbn 9780439023481", "save",
+            "set library scratch", "library list", "expect ${_.total} == 0",
+            "search isbn 9780439023498", "save", "library list", "expect ${_.total} == 1",
+            "set library default", "library list", "expect ${_.total} == 1", "expect ${_.books[0].isbn} == 9780439023481",
+        ]
+        let outcome = try await Self.bts(["-o", "json", "-c", script.joined(separator: "; ")], root: root)
+        #expect(outcome.status == 0, "\(outcome)")
+        let invalid = try await Self.bts(["-c", "set library mine"], root: root)
+        #expect(invalid.status == 2, "\(invalid)")
+    }
 }
