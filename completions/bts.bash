@@ -163,7 +163,7 @@ _bts() {
     local -a unparsed_words=("${COMP_WORDS[@]:1:${COMP_CWORD}}")
 
     local -a repeating_flags=()
-    local -a non_repeating_flags=(--local --no-color --quiet -q --trace --continue-on-error --no-wait --norc --version -h --help)
+    local -a non_repeating_flags=(--local --no-color --quiet -q --trace --no-cache --continue-on-error --no-wait --norc --version -h --help)
     local -a repeating_options=(-c)
     local -a non_repeating_options=(--api --profile --output -o --timeout --dialect --limits -f)
     __bts_offer_flags_options 0

@@ -20,7 +20,7 @@ function __bts_parse_tokens -S
     set -l unparsed_tokens (__bts_tokens -pc)
     switch $unparsed_tokens[1]
     case 'bts'
-        __bts_parse_subcommand 0 'api=' 'profile=' 'local' 'o/output=' 'no-color' 'q/quiet' 'trace' 'timeout=' 'dialect=' 'limits=' 'continue-on-error' 'no-wait' 'norc' 'c=+' 'f=' 'version' 'h/help'
+        __bts_parse_subcommand 0 'api=' 'profile=' 'local' 'o/output=' 'no-color' 'q/quiet' 'trace' 'timeout=' 'dialect=' 'limits=' 'no-cache' 'continue-on-error' 'no-wait' 'norc' 'c=+' 'f=' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'serve'
             __bts_parse_subcommand -r 1 'version' 'h/help'
@@ -89,6 +89,7 @@ complete -c 'bts' -n '__bts_should_offer_completions_for_flags_or_options "bts" 
 complete -c 'bts' -n '__bts_should_offer_completions_for_flags_or_options "bts" timeout' -l 'timeout' -d 'Deadline of each request (default 30).' -rfka ''
 complete -c 'bts' -n '__bts_should_offer_completions_for_flags_or_options "bts" dialect' -l 'dialect' -d 'API dialect: auto (ask the server: v3, else v1/v2), v1 or v3 (default: auto; v1 on the embedded backend).' -rfka '(__bts_custom_completion ---completion -- --dialect (count (__bts_tokens -pc)) (__bts_tokens -tC))'
 complete -c 'bts' -n '__bts_should_offer_completions_for_flags_or_options "bts" limits' -l 'limits' -d 'The embedded backend\'s rate-limit budgets: none (it runs on this machine: nothing to wait for) or production (rehearse production\'s budgets) (default: none).' -rfka 'none production'
+complete -c 'bts' -n '__bts_should_offer_completions_for_flags_or_options "bts" no-cache' -l 'no-cache' -d 'Neither read nor keep a remote server\'s answers on disk in this run (BTS_CACHE=off does the same; a command\'s own --no-cache skips it for that command).'
 complete -c 'bts' -n '__bts_should_offer_completions_for_flags_or_options "bts" continue-on-error' -l 'continue-on-error' -d 'Keep running a script after a failing command.'
 complete -c 'bts' -n '__bts_should_offer_completions_for_flags_or_options "bts" no-wait' -l 'no-wait' -d 'Fail with exit 5 instead of waiting when a rate-limit budget is spent.'
 complete -c 'bts' -n '__bts_should_offer_completions_for_flags_or_options "bts" norc' -l 'norc' -d 'Do not run $XDG_CONFIG_HOME/bts/rc.bts at interactive start.'

@@ -52,6 +52,10 @@ struct GlobalOptions: ParsableArguments {
             completion: .list(EmbeddedLimits.allCases.map(\.rawValue)))
     var limits: EmbeddedLimits?
 
+    @Flag(name: .customLong("no-cache"),
+          help: "Neither read nor keep a remote server's answers on disk in this run (BTS_CACHE=off does the same; a command's own --no-cache skips it for that command).")
+    var noCache = false
+
     @Flag(name: .long, help: "Keep running a script after a failing command.")
     var continueOnError = false
 
@@ -94,8 +98,8 @@ struct GlobalOptions: ParsableArguments {
         options.loadsRCFile = !noRC
         if let timeout { options.backendOptions.timeout = .milliseconds(Int64(timeout * 1000)) }
         options.backendOptions.dialect = dialect.flatMap(APIDialect.init(name:))
-        // `BTS_CACHE=off`: no on-disk response cache in this process (`--no-cache` is per command).
-        options.backendOptions.usesResponseCache = environment["BTS_CACHE"]?.lowercased() != "off"
+        // `--no-cache` or `BTS_CACHE=off`: no on-disk response cache in this process.
+        options.backendOptions.usesResponseCache = !noCache && environment["BTS_CACHE"]?.lowercased() != "off"
         options.backendOptions.embedded = LocalEmbeddedBackend(limits: limits ?? .none)
         // The shell's work runs on NIO's loops (EventLoopGlobalExecutor); without that hook, it
         // prefers its API client's loop (BTSCommand.execute).

@@ -32,7 +32,8 @@ extension Shell {
         if let rows, lines >= rows, !text.isEmpty {
             let pager = options.environment["PAGER"].flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
                 ?? "less -FRX"
-            let status = (try? await Self.runPipeline(pager, input: Array(text.utf8), output: nil)) ?? 127
+            let status = (try? await Self.runPipeline(Self.pagerCommand(pager, environment: options.environment),
+                                                      input: Array(text.utf8), output: nil)) ?? 127
             if status == 127 || status == 126 {
                 warn("the pager '\(pager)' could not be run; set PAGER or 'set pager off'")
                 sink.write(text, to: .standardOutput)
@@ -46,6 +47,13 @@ extension Shell {
             sink.write(text, to: .standardOutput)
         }
         if let failure { throw failure }
+    }
+
+    /// The pager's shell command: bts writes UTF-8 whatever the locale says, so `less` is told so
+    /// (`LESSCHARSET=utf-8`) unless the user set LESSCHARSET; without it, where LANG is unset, less
+    /// showed a dash as `<E2><80><94>`.
+    static func pagerCommand(_ pager: String, environment: [String: String]) -> String {
+        environment["LESSCHARSET"] == nil ? "LESSCHARSET=utf-8; export LESSCHARSET; " + pager : pager
     }
 
     /// The terminal's height (rows) on stdout, if it is a terminal.

@@ -58,6 +58,14 @@ struct CacheProcessTests {
             let third = try await Self.bts(server.baseURL, "search title dune --no-cache", root: root)
             #expect(third.status == 0, "\(third)")
             #expect(hits.count("title") == 2)
+            // So does the global `--no-cache`, for every command of the run.
+            guard let binary = BinaryTests.binary else { throw BinaryTests.SkipError() }
+            let global = try await ChildProcess.run(
+                binary, ["--no-cache", "--api", server.baseURL.absoluteString, "--dialect", "v1", "-o", "json",
+                         "-c", "search title dune; search title dune"],
+                environment: Self.environment(root), directory: root, timeout: .seconds(120))
+            #expect(global.status == 0, "\(global)")
+            #expect(hits.count("title") == 4)
             return server.baseURL
         }
         // The server is gone: a fresh cached lookup answers as it would with the server up.

@@ -83,10 +83,11 @@ struct InteractiveLanguageTests {
     @Test("output taller than the terminal goes through $PAGER; 'set pager off' prints it")
     func pager() async throws {
         let sandbox = try TerminalSandbox()
-        let session = try await startWithPager(sandbox, "#!/bin/sh\necho \"[pager] $(wc -l) lines\"\n")
+        let session = try await startWithPager(sandbox, "#!/bin/sh\necho \"[pager] $(wc -l) lines, LESSCHARSET=$LESSCHARSET\"\n")
         defer { session.close() }
-        // 40 rows + header, rule and summary: 43 lines on a 24-row terminal.
-        try await session.run("search the --limit 40", expecting: "[pager] 43 lines")
+        // 40 rows + header, rule and summary: 43 lines on a 24-row terminal. The pager is told the
+        // text is UTF-8 (less showed `<E2><80><94>` for a dash where LANG was unset).
+        try await session.run("search the --limit 40", expecting: "[pager] 43 lines, LESSCHARSET=utf-8")
         // Short output is printed as it is.
         try await session.run("search 9780439023481", expecting: "Suzanne Collins")
         try session.type("set pager off")
