@@ -92,7 +92,13 @@ public struct ResultRenderer: Sendable {
             // The empty text and the footer may quote the user's words (an unmatched query).
             if rows.isEmpty, let empty { return TerminalText.sanitize(empty) + "\n" }
             var output = grid(columns: columns, rows: rows)
-            if let footer { output += TerminalText.sanitize(footer) + "\n" }
+            if let footer {
+                // Wrapped at spaces to the width (the terminal would break it mid-word).
+                let lines = TerminalText.sanitize(footer).split(separator: "\n", omittingEmptySubsequences: false).flatMap { line in
+                    width.map { DisplayWidth.wrap(String(line), width: max(20, $0)) } ?? [String(line)]
+                }
+                output += lines.joined(separator: "\n") + "\n"
+            }
             return output
         case .sections(let views):
             return views.map { table(value, view: $0) }.filter { !$0.isEmpty }.joined(separator: "\n")
@@ -168,11 +174,15 @@ public struct ResultRenderer: Sendable {
     /// primary and sentence columns grow.
     static let readableWidth = 16
 
+    /// What every other flexible column keeps (or its whole width when narrower) while the primary
+    /// column grows to its share.
+    static let narrowWidth = 10
+
     /// Fits the table into `total` columns. Fixed columns keep their width. Each flexible column
     /// starts at 6 columns (or its header's width); then the primary column (the title) grows to its
-    /// share (``primaryShare(natural:total:)``), then a sentence column (`prefersWhole`, a reason)
-    /// to its whole width, each as long as the other flexible columns can still get
-    /// ``readableWidth``; the rest goes one column at a time to the column furthest below its
+    /// share (``primaryShare(natural:total:)``) as long as the others can still get ``narrowWidth``,
+    /// then a sentence column (`prefersWhole`, a reason) to its whole width as long as the others
+    /// can still get ``readableWidth``; the rest goes one column at a time to the column furthest below its
     /// natural width. None grows past its natural (widest cell) width.
     static func fit(_ widths: [Int], columns: [TableColumn], into total: Int) -> [Int] {
         let separators = max(0, widths.count - 1) * 2
@@ -185,15 +195,17 @@ public struct ResultRenderer: Sendable {
         let minimum = flexible.map { min(widths[$0], max(6, DisplayWidth.of(columns[$0].title))) }
         for (slot, index) in flexible.enumerated() { result[index] = minimum[slot] }
         room -= minimum.reduce(0, +)
-        func grow(_ index: Int, to target: Int) {
+        func grow(_ index: Int, to target: Int, keeping kept: Int = readableWidth) {
             let reserved = flexible.filter { $0 != index }
-                .map { max(0, min(widths[$0], readableWidth) - result[$0]) }.reduce(0, +)
+                .map { max(0, min(widths[$0], kept) - result[$0]) }.reduce(0, +)
             let give = max(0, min(target - result[index], room - reserved))
             result[index] += give
             room -= give
         }
+        // The title first: the others keep ``narrowWidth`` meanwhile (a recommendation's REASON and
+        // AUTHORS at 60 columns left the title 11).
         for index in flexible where columns[index].isPrimary {
-            grow(index, to: primaryShare(natural: widths[index], total: total))
+            grow(index, to: primaryShare(natural: widths[index], total: total), keeping: narrowWidth)
         }
         for index in flexible where columns[index].prefersWhole { grow(index, to: widths[index]) }
         // Hand out the rest one column at a time to the column furthest below its natural width.

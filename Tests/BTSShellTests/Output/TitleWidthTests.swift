@@ -66,6 +66,28 @@ struct TitleWidthTests {
         #expect(try Self.titleWidth(narrow) >= 26, "\(narrow)")
     }
 
+    /// At 60 columns `recommend` gave TITLE 11 characters beside AUTHORS and REASON, and its footer
+    /// broke mid-word ("fro / m") where the terminal wrapped it.
+    @Test func recommendAt60KeepsTheTitleReadableAndWrapsTheFooterAtSpaces() throws {
+        let rows: [JSONValue] = Self.potter.enumerated().map { index, title in
+            .record([("isbn", "978043955493\(index)".json), ("title", title.json),
+                     ("authors", ["J.K. Rowling"].json), ("reason", "Rated 4.4 by 1,200,000 readers".json)])
+        }
+        let footer = "(week of 2026-11-23: this week's picks for everyone, not from your library; 'recommend --library' recommends for it)"
+        let weekly = CommandOutput(value: .record([("results", .array(rows))]), view: .table(
+            columns: [TableColumn("isbn", "ISBN"), .bookTitle, TableColumn("authors", "AUTHORS", flexible: true),
+                      TableColumn("reason", "REASON", prefersWhole: true)],
+            rowsKey: "results", footer: footer, empty: nil))
+        let table = Self.render(weekly, width: 60)
+        let lines = table.split(separator: "\n").map(String.init)
+        for line in lines { #expect(DisplayWidth.of(line) <= 60, "\(table)") }
+        #expect(try Self.titleWidth(table) >= 20, "\(table)")
+        // The footer's words stay whole: joined back, its lines are the footer.
+        let footerLines = lines.drop { !$0.hasPrefix("(week of") }
+        #expect(footerLines.count == 2, "\(table)")
+        #expect(footerLines.joined(separator: " ") == footer, "\(table)")
+    }
+
     /// `IN LIBRARY` shows only the held books; a column false in every row takes no room.
     @Test func aFalseMarkIsBlankAndAnAllFalseColumnIsGone() {
         let column = TableColumn("inLibrary", "IN LIBRARY", format: .mark)

@@ -21,8 +21,9 @@ import Testing
             shelves for it. BOOK is an ISBN when it looks like one (as for `search`); other
             words are a title, and the first book a title search finds with an ISBN is the
             source (one more request, from the search budget; the footer and `sourceTitle`
-            name it). With --library (or --shelf), up to 10 of your library's books (highest
-            rated first) are the sources, and books you already have are left out.
+            name it; for an ISBN, the embedded backend names it from its catalog). With
+            --library (or --shelf), up to 10 of your library's books (highest rated first)
+            are the sources, and books you already have are left out.
 
             Arguments:
               [BOOK...]  The book to start from: its ISBN, or words of its title (the best

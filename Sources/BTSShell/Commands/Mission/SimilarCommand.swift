@@ -1,4 +1,5 @@
 import BTSLanguage
+import BooksTrackCatalog
 import BooksTrackClient
 import BooksTrackContract
 
@@ -22,7 +23,7 @@ struct SimilarCommand: ShellCommand {
             other editions of the source left out. Fails with 'not found' when the catalog has no shelves for it. \
             BOOK is an ISBN when it looks like one (as for `search`); other words are a title, and the first \
             book a title search finds with an ISBN is the source (one more request, from the search budget; \
-            the footer and `sourceTitle` name it). With --library (or --shelf), up to 10 of your library's \
+            the footer and `sourceTitle` name it; for an ISBN, the embedded backend names it from its catalog). With --library (or --shelf), up to 10 of your library's \
             books (highest rated first) are the sources, and books you already have are left out.
             """,
         positionals: [book],
@@ -77,8 +78,17 @@ struct SimilarCommand: ShellCommand {
             if let answer = await LibraryLookups.similar(to: source.isbn, limit: limit, in: context) { return answer }
             throw error
         }
-        return await CommandOutput.similar(response.value, source: source.isbn, sourceTitle: source.title)
+        let title = source.title ?? Self.knownTitle(of: source.isbn, in: context)
+        return await CommandOutput.similar(response.value, source: source.isbn, sourceTitle: title)
             .markingHeld(in: context)
+    }
+
+    /// The title of the book an ISBN names, for the footer, where knowing it costs no request: the
+    /// embedded backend's catalog (open already, its server answering this command). Nil elsewhere.
+    static func knownTitle(of isbn: String, in context: isolated any CommandContext) -> String? {
+        guard context.connection?.server != nil, let catalog = try? context.catalog(),
+              let book = try? catalog.book(isbn13: ISBN(isbn)?.isbn13 ?? isbn) else { return nil }
+        return book.title
     }
 
     /// The ISBN and title of the first book a title search for `title` finds with an ISBN: a title
