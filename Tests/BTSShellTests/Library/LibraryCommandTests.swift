@@ -139,6 +139,12 @@ struct LibraryCommandTests {
             let isbns = similar["results"]?.arrayValue?.compactMap { $0["isbn"]?.stringValue } ?? []
             #expect(!isbns.isEmpty)
             #expect(!isbns.contains(Self.hungerGames))
+            // Two sources: the scores stay on `similar`'s 0–1 scale (they were sums, up to 2 here).
+            #expect(await shell.run("search isbn 9780439023498\nsave --shelf read\nsimilar --library --limit 5") == 0,
+                    "\(shell.err)")
+            let scores = await shell.lastResult()["results"]?.arrayValue?.compactMap { $0["score"]?.doubleValue } ?? []
+            #expect(!scores.isEmpty && scores.allSatisfy { $0 > 0 && $0 <= 1 }, "\(scores)")
+            #expect(await shell.run("library remove 9780439023498") == 0, "\(shell.err)")
             #expect(await shell.run("similar --shelf to-read") == 1)
             #expect(shell.err.contains("no books with an ISBN"), "\(shell.err)")
             #expect(await shell.run("similar \(Self.hungerGames) --library") == 2)

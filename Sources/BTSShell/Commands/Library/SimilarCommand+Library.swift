@@ -54,9 +54,11 @@ extension SimilarCommand {
         let ranked = scores.filter { !held.contains($0.key) }.values
             .sorted { $0.score != $1.score ? $0.score > $1.score : $0.item.isbn < $1.item.isbn }
             .prefix(limit)
+        // On `similar`'s scale (0–1): the mean of its similarity to each book asked about (a book
+        // not among one's answers counts 0 there), so the order is that of the sums.
         let rows = ranked.map { entry in
             JSONValue.record([("isbn", entry.item.isbn.json), ("title", entry.item.title.json),
-                              ("authors", entry.item.authors.json), ("score", .number(entry.score)),
+                              ("authors", entry.item.authors.json), ("score", .number(entry.score / Double(max(1, asked)))),
                               ("because", entry.because.json), ("coverUrl", entry.item.coverURL.json)])
         }
         let value = JSONValue.record([
