@@ -213,6 +213,8 @@ _bts() {
     *)
         # Offer subcommand completions
         COMPREPLY+=($(compgen -W 'serve help' -- "${cur}"))
+        # FILE.bts: a script to run
+        __bts_add_completions -o plusdirs -fX '!*.@(bts)'
         ;;
     esac
 }
@@ -239,6 +241,8 @@ _bts_help() {
     repeating_options=()
     non_repeating_options=()
     __bts_offer_flags_options -1
+    # The shell's commands
+    COMPREPLY+=($(compgen -W 'search more similar semantic enrich import scan watch recommend library save help caps limits jobs status results cancel connect set echo sleep source expect alias unalias history timing cache exit' -- "${cur}"))
 }
 
 complete -o filenames -F _bts bts

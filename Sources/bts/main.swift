@@ -32,6 +32,11 @@ do {
         print(BTSVersion.full)
         exit(0)
     }
+    // Shell completion scripts: the parser's, with FILE.bts and `bts help COMMAND` added.
+    if arguments.count == 2, arguments[0] == "--generate-completion-script", let shell = CompletionShell(rawValue: arguments[1]) {
+        print(CompletionScript.generate(for: shell))
+        exit(0)
+    }
     // `bts serve FLAGS…`: the server's own flags (ServerConfiguration(arguments:)) are passed through as they are.
     // `bts serve --help`, `bts serve -h` and `bts help serve`: the server's flags, from the one
     // list the flag parser documents (ServerConfiguration.flagHelp).

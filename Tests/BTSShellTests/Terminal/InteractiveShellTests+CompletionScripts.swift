@@ -127,6 +127,12 @@ extension InteractiveShellTests {
         #expect(!files.contains("notes.txt"), "\(files)")
         let top = try await sandbox.bash("bts --")
         #expect(top.contains("--api") && top.contains("--profile"), "\(top)")
+        // FILE.bts is offered where a script name goes; `bts help` offers the shell's commands.
+        let script = try await sandbox.bash("bts to")
+        #expect(script.contains("tour.bts"), "\(script)")
+        #expect(!script.contains("notes.txt"), "\(script)")
+        let topics = try await sandbox.bash("bts help se")
+        #expect(Set(topics).isSuperset(of: ["search", "semantic", "set"]), "\(topics)")
     }
 
     /// fish by TAB in a tmux pane: fish 3.6's `complete -C` cannot run the scripts' custom
@@ -160,6 +166,10 @@ extension InteractiveShellTests {
         #expect(!dialects.contains("(API dialect:"), "\(dialects)")
         let files = try await sandbox.complete(session, "bts -f ", expecting: "tour.bts")
         #expect(!files.contains("notes.txt"), "\(files)")
+        // FILE.bts where a script name goes; the shell's commands after `bts help`.
+        _ = try await sandbox.complete(session, "bts to", expecting: "bts tour.bts")
+        let topics = try await sandbox.complete(session, "bts help sem", expecting: "semantic")
+        #expect(!topics.contains("serve"), "\(topics)")
     }
 
     /// zsh printed `_arguments:comparguments:327: doubled rest argument definition` on every TAB.
@@ -183,7 +193,10 @@ extension InteractiveShellTests {
         #expect(formats.contains("one JSON object per line"), "\(formats)")
         let files = try await sandbox.complete(session, "bts -f ", expecting: "tour.bts")
         #expect(!files.contains("notes.txt"), "\(files)")
-        for screen in [serve, profiles, formats, files] {
+        // FILE.bts where a script name goes; the shell's commands after `bts help`.
+        let script = try await sandbox.complete(session, "bts to", expecting: "bts tour.bts")
+        let topics = try await sandbox.complete(session, "bts help sem", expecting: "semantic")
+        for screen in [serve, profiles, formats, files, script, topics] {
             #expect(!screen.contains("_arguments"), "\(screen)")
             #expect(!screen.contains("doubled rest"), "\(screen)")
         }

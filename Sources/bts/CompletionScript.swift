@@ -1,0 +1,53 @@
+import ArgumentParser
+import BTSShell
+import Foundation
+
+/// The shell completion scripts: swift-argument-parser's, plus what it cannot know: `FILE.bts` (the
+/// script bts runs, split off the command line before parsing) and the shell's commands as the
+/// topics of `bts help`. `bts --generate-completion-script SHELL` prints it; completions/ holds it.
+enum CompletionScript {
+    static func generate(for shell: CompletionShell) -> String {
+        let script = BTSCommand.completionScript(for: shell)
+        let topics = CommandRegistry.standard.commands.map(\.name)
+        switch shell {
+        case .bash: return bash(script, topics: topics)
+        case .zsh: return zsh(script, topics: topics)
+        case .fish: return fish(script, topics: topics)
+        default: return script
+        }
+    }
+
+    static func bash(_ script: String, topics: [String]) -> String {
+        var text = script.replacingOccurrences(
+            of: "        COMPREPLY+=($(compgen -W 'serve help' -- \"${cur}\"))\n",
+            with: "        COMPREPLY+=($(compgen -W 'serve help' -- \"${cur}\"))\n"
+                + "        # FILE.bts: a script to run\n"
+                + "        __bts_add_completions -o plusdirs -fX '!*.@(bts)'\n")
+        text = text.replacingOccurrences(
+            of: "_bts_help() {\n    repeating_flags=()\n    non_repeating_flags=(--version)\n    repeating_options=()\n    non_repeating_options=()\n    __bts_offer_flags_options -1\n}\n",
+            with: "_bts_help() {\n    repeating_flags=()\n    non_repeating_flags=(--version)\n    repeating_options=()\n    non_repeating_options=()\n    __bts_offer_flags_options -1\n"
+                + "    # The shell's commands\n"
+                + "    COMPREPLY+=($(compgen -W '\(topics.joined(separator: " "))' -- \"${cur}\"))\n}\n")
+        return text
+    }
+
+    static func zsh(_ script: String, topics: [String]) -> String {
+        var text = script.replacingOccurrences(
+            of: "        _describe -V subcommand subcommands && ret=0\n",
+            with: "        _describe -V subcommand subcommands && ret=0\n"
+                + "        # FILE.bts: a script to run\n"
+                + "        _files -g '*.bts' && ret=0\n")
+        text = text.replacingOccurrences(
+            of: "        '*:subcommands:'\n",
+            with: "        '*:command:(\(topics.joined(separator: " ")))'\n")
+        return text
+    }
+
+    static func fish(_ script: String, topics: [String]) -> String {
+        script + (script.hasSuffix("\n") ? "" : "\n")
+            + "# FILE.bts: a script to run\n"
+            + "complete -c 'bts' -n '__bts_should_offer_completions_for_positional \"bts\" -eq 1' -ka '(__fish_complete_suffix .bts)'\n"
+            + "# The shell's commands, as the topics of bts help\n"
+            + "complete -c 'bts' -n '__bts_should_offer_completions_for_positional \"bts help\" -ge 1' -fa '\(topics.joined(separator: " "))'"
+    }
+}
