@@ -116,7 +116,7 @@ extension CommandOutput {
             ("error", status.error.map { JSONValue.encoding($0) }),
         ])
         let fields = ["jobId", "status", "progress", "processedCount", "totalCount", "pipeline", "error"].map { key in
-            RecordField(key, format: key == "progress" ? .percent : .text)
+            RecordField(key, format: key == "progress" ? .percent : key == "jobId" ? .jobID : .text)
         }
         return CommandOutput(value: value, view: .record(fields: fields))
     }
