@@ -96,6 +96,10 @@ struct HTTPTransport: Sendable {
         if !crossOrigin, let bearer = configuration.bearerToken, !bearer.isEmpty, !headers.contains(name: "Authorization") {
             headers.add(name: "Authorization", value: "Bearer \(bearer)")
         }
+        // `user:password@` in the server's URL goes out as Basic authentication (a token wins).
+        if !crossOrigin, !headers.contains(name: "Authorization"), let basic = Self.basicAuthorization(configuration.baseURL) {
+            headers.add(name: "Authorization", value: basic)
+        }
         var request = Outgoing(method: bodyless ? .GET : spec.method, url: url, headers: headers, body: bodyless ? .none : spec.body)
         switch request.body {
         case .none:
@@ -106,6 +110,14 @@ struct HTTPTransport: Sendable {
             request.headers.replaceOrAdd(name: "Content-Type", value: upload.contentTypeHeader)
         }
         return request
+    }
+
+    /// `Basic …` for the credentials in `url` (percent-decoded), nil when it has none.
+    static func basicAuthorization(_ url: URL) -> String? {
+        guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false), let user = components.user,
+            !user.isEmpty || !(components.password ?? "").isEmpty
+        else { return nil }
+        return "Basic " + Data((user + ":" + (components.password ?? "")).utf8).base64EncodedString()
     }
 
     /// Sends `request` over a socket and reads the whole response, its body bounded by the
