@@ -51,13 +51,16 @@ struct WatchCommand: ShellCommand {
         var results: JobResults?
         var outcome: JobWatchOutcome?
         var drawn = false
+        // Progress is written coalesced; whatever ends the watch, the last of it is written.
+        defer { context.jobs.flush() }
         do {
             for try await event in api.watch(jobID: id, pipeline: pipeline, token: record?.token) {
                 switch event {
                 case .channel(let channel):
                     if events { output.progressEvent(JSONValue.record([("event", "channel".json), ("jobId", id.json), ("channel", channel.rawValue.json)])) }
                 case .progress(let update):
-                    context.jobs.update(id, status: update.status.rawValue, processed: update.processedCount, total: update.totalCount)
+                    context.jobs.update(id, status: update.status.rawValue, processed: update.processedCount,
+                                        total: update.totalCount, coalescing: true)
                     if events {
                         output.progressEvent(JSONValue.record([
                             ("event", "progress".json), ("jobId", id.json), ("status", update.status.rawValue.json),
