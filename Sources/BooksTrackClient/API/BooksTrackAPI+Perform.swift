@@ -73,7 +73,10 @@ extension BooksTrackAPI {
             if ttl > 0 { cache.store(raw, for: url, expires: now.addingTimeInterval(ttl)) }
             return outcome
         }
-        if cacheable, !outcome.coalesced, let ttl = Self.cacheLifetime(outcome.raw.headers, default: spec.cacheTTL) {
+        // Another origin's answer (a redirect left the server) is not cached as the server's.
+        if cacheable, !outcome.coalesced, !outcome.raw.crossedOrigin,
+            let ttl = Self.cacheLifetime(outcome.raw.headers, default: spec.cacheTTL)
+        {
             let now = configuration.now()
             cache.store(outcome.raw, for: url, expires: now.addingTimeInterval(ttl))
             disk?.store(Self.entry(outcome.raw, key: diskKey, now: now, ttl: ttl))
