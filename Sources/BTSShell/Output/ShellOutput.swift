@@ -98,8 +98,9 @@ struct ShellOutput: Sendable {
         sink.write(event.compactJSON + "\n", to: .standardError)
     }
 
-    /// Redraws a status line in place on stderr (progress bars, countdowns).
+    /// Redraws a status line in place on stderr (progress bars, countdowns), neutralised as a note
+    /// and on one line (a reason it carries may be a server's words).
     func redraw(_ text: String) {
-        sink.write("\r" + ANSIStyle.eraseToEndOfLine + text, to: .standardError)
+        sink.write("\r" + ANSIStyle.eraseToEndOfLine + TerminalText.sanitize(text, lines: .flatten), to: .standardError)
     }
 }

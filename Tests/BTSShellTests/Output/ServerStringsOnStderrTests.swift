@@ -1,4 +1,5 @@
 import BTSTerminal
+import BTSTerminalText
 import BooksTrackContract
 import Foundation
 import Hummingbird
@@ -32,6 +33,18 @@ struct ServerStringsOnStderrTests {
             .replacingOccurrences(of: "\u{1B}[39m", with: "")
         #expect(Self.isInert(unstyled), "\(lines.debugDescription)")
         #expect(lines.contains("␛]0;pwned␇"))
+    }
+
+    /// A progress line redrawn in place (`watch`'s reconnecting reason, a countdown) follows the rule too.
+    @Test func aRedrawnLineIsNeutralisedOnOneLine() {
+        let sink = BufferOutputSink()
+        let output = ShellOutput(sink: sink, terminal: TerminalInfo(stdoutIsTerminal: true, stderrIsTerminal: true),
+                                 noColor: false, environment: ["TERM": "xterm"], settings: ShellSettings())
+        output.redraw("watch: \(Self.hostileID); reconnecting in 1 s")
+        let prefix = "\r" + ANSIStyle.eraseToEndOfLine
+        #expect(sink.standardError.hasPrefix(prefix))
+        let drawn = String(sink.standardError.dropFirst(prefix.count))
+        #expect(Self.isInert(drawn) && !drawn.contains("\n"), "\(drawn.debugDescription)")
     }
 
     @Test(arguments: ["batch_7c1e", "0b0f4a56-6a8e-4c9e-9a39-2b1f0c6f1d2e", "import:42"])
