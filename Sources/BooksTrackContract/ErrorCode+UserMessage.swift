@@ -7,9 +7,9 @@ extension ErrorCode {
         case .circuitOpen:
             let who = provider.map(Self.providerDisplayName) ?? "The book provider"
             if let s = retryAfterSeconds, s > 0 {
-                return "\(who) temporarily unavailable. Retrying in \(Self.seconds(s))…"
+                return "\(who) is temporarily unavailable. Retrying in \(Self.seconds(s))…"
             }
-            return "\(who) temporarily unavailable. Retrying shortly…"
+            return "\(who) is temporarily unavailable. Retrying shortly…"
         case .rateLimitExceeded:
             if let s = retryAfterSeconds, s > 0 { return "Too many requests. Please wait \(Self.seconds(s))." }
             return "Too many requests. Please wait a moment."

@@ -70,7 +70,7 @@ public enum ResponseDecoding {
             return .success(envelope.data, metadata: envelope.metadata)
         }
         let decoder = JSONCoding.decoder()
-        guard let root = try? decoder.decode(JSONValue.self, from: body) else {
+        guard let root = JSONValue.parse(body) else {
             return .notJSON(status: status, snippet: snippet(of: body))
         }
         let isErrorStatus = !(200..<300).contains(status)
@@ -141,17 +141,25 @@ public enum ResponseDecoding {
     /// `createProblemDetails`): `{type, title, status, detail, instance, code, retryable,
     /// retryAfterMs, errors: [{field, message, code}], metadata}`. Recognized by a numeric `status`
     /// with `title` or `type`; nil for any other object.
+    /// The most field errors of a problem that are read and kept.
+    static let maxFieldErrors = 20
+
     static func errorInfo(fromProblemDetails obj: [String: JSONValue], status: Int) -> APIErrorInfo? {
         guard obj["status"]?.doubleValue != nil, obj["title"]?.stringValue != nil || obj["type"]?.stringValue != nil
         else { return nil }
         let code = (obj["code"]?.stringValue).map(ErrorCode.init(rawValue:)) ?? ErrorCode(httpStatus: status)
         let detail = obj["detail"]?.stringValue ?? obj["title"]?.stringValue ?? ""
+        // The details keep the field errors that are read (a hostile problem sent 200,000).
+        var kept = obj
+        if let errors = obj["errors"]?.arrayValue, errors.count > maxFieldErrors {
+            kept["errors"] = .array(Array(errors.prefix(maxFieldErrors)))
+        }
         var info = APIErrorInfo(
             code: code, message: detail, retryable: obj["retryable"]?.boolValue,
             retryAfterMs: obj["retryAfterMs"]?.doubleValue.flatMap { $0.isFinite && $0 >= 0 ? Int(min($0, 86_400_000)) : nil },
-            provider: obj["provider"]?.stringValue, details: obj, httpStatus: status)
+            provider: obj["provider"]?.stringValue, details: kept, httpStatus: status)
         info.isProblemDetails = true
-        for item in obj["errors"]?.arrayValue?.prefix(20) ?? [] {
+        for item in obj["errors"]?.arrayValue?.prefix(maxFieldErrors) ?? [] {
             guard let e = item.objectValue else { continue }
             let message = e["message"]?.stringValue ?? ""
             guard !message.isEmpty else { continue }

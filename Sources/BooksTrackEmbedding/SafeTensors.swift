@@ -30,11 +30,13 @@ public struct SafeTensors: Sendable {
     public let file: MappedFile
     public let tensors: [String: Tensor]
 
-    public init(contentsOf url: URL) throws(LoadError) {
+    /// `copied`: the weights are read into the process's own memory (``MappedFile``) rather than
+    /// used from a mapping of the file.
+    public init(contentsOf url: URL, copied: Bool = false) throws(LoadError) {
         #if _endian(big)
         throw .malformed("a big-endian host cannot use the little-endian weights in place")
         #else
-        guard let file = MappedFile(path: url.path, hugePages: true) else { throw .unreadable(url.path) }
+        guard let file = MappedFile(path: url.path, hugePages: true, copied: copied) else { throw .unreadable(url.path) }
         let tensors = try Self.tensors(in: file.bytes)
         self.file = file
         self.tensors = tensors

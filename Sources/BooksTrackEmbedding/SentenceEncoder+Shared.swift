@@ -83,3 +83,17 @@ extension SentenceEncoder {
             ? .notInstalled(directory: ModelLocation.directory(environment: environment)?.path) : nil
     }
 }
+
+extension SentenceEncoder {
+    private static let ownsWeights = Mutex(false)
+
+    /// Whether models loaded from now on read their weights into the process's own memory instead
+    /// of using a mapping of `model.safetensors` (``MappedFile``). A long-running process (`bts
+    /// serve`, an interactive session) sets it before the first load: a model file rewritten or
+    /// truncated in place under it (`scripts/setup` of old, `cp` of a new model) then cannot take
+    /// its pages away (SIGBUS). A one-shot command keeps the mapping, which costs no copy.
+    public static var weightsInOwnMemory: Bool {
+        get { ownsWeights.withLock { $0 } }
+        set { ownsWeights.withLock { $0 = newValue } }
+    }
+}

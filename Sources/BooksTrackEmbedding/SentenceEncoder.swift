@@ -60,10 +60,12 @@ public final class SentenceEncoder: @unchecked Sendable {
         try self.init(tokenizer: Self.loadTokenizer(directory), weights: weights, blas: blas)
     }
 
-    /// Maps `model.safetensors` (reads its header only).
+    /// Maps `model.safetensors` (reads its header only), or reads it whole into the process's own
+    /// memory when `weightsInOwnMemory`.
     static func mapWeights(_ directory: URL) throws(LoadError) -> SafeTensors {
         do {
-            return try SafeTensors(contentsOf: directory.appendingPathComponent("model.safetensors"))
+            return try SafeTensors(
+                contentsOf: directory.appendingPathComponent("model.safetensors"), copied: weightsInOwnMemory)
         } catch {
             throw .weights(error)
         }

@@ -74,11 +74,11 @@ public enum LibraryError: Error, Sendable, Equatable, CustomStringConvertible {
         switch db.resultCode {
         case .SQLITE_NOTADB, .SQLITE_CORRUPT: return .notALibrary(path: path)
         case .SQLITE_BUSY, .SQLITE_LOCKED: return .busy
-        case .SQLITE_FULL: return .storage("the disk is full")
+        case .SQLITE_FULL: return .storage(ioFailure(storageFacts(path: path), full: true))
         case .SQLITE_READONLY: return .readOnly(file: readOnlyFile(of: path))
         case .SQLITE_CANTOPEN: return .cannotOpen(path: path, reason: "the file cannot be opened")
         case .SQLITE_PERM, .SQLITE_AUTH: return .cannotOpen(path: path, reason: "permission denied")
-        case .SQLITE_IOERR: return .storage("an I/O error")
+        case .SQLITE_IOERR: return .storage(ioFailure(storageFacts(path: path)))
         case .SQLITE_CONSTRAINT: return .storage("a constraint was violated")
         default: return .storage("SQLite error \(db.resultCode.rawValue)")
         }

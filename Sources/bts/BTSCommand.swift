@@ -4,6 +4,7 @@ import BTSShell
 import BTSTerminal
 import BooksTrackClient
 import BooksTrackContract
+import BooksTrackEmbedding
 import Foundation
 import Synchronization
 #if canImport(Glibc)
@@ -95,6 +96,8 @@ struct BTSCommand: ParsableCommand {
         let terminal = TerminalInfo.detect(environment: environment)
         let interactive = commands.isEmpty && script.isEmpty && terminal.stdinIsTerminal
         var history: HistoryStore?
+        // A session at the prompt is long-lived, like `bts serve`: its model weights are its own.
+        if interactive { SentenceEncoder.weightsInOwnMemory = true }
         if interactive {
             // [REPL helper] XDG history with the registry's sensitive-line filter.
             history = InteractiveTerminal.makeHistory(environment: environment)

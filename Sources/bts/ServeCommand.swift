@@ -1,6 +1,7 @@
 import ArgumentParser
 import BTSShell
 import BooksTrackCatalog
+import BooksTrackEmbedding
 import BooksTrackServer
 import Foundation
 
@@ -29,6 +30,8 @@ struct ServeCommand: ParsableCommand {
     var flags: [String] = []
 
     func execute() async -> Int32 {
+        // A server runs for days: a model file rewritten under it must not take its weights away.
+        SentenceEncoder.weightsInOwnMemory = true
         var configuration: ServerConfiguration
         do {
             configuration = try ServerConfiguration(arguments: flags)

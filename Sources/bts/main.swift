@@ -8,6 +8,9 @@ import NIOPosix
 import Glibc
 #endif
 
+// A write past `ulimit -f` fails with EFBIG, which is then named as the file-size limit, instead
+// of SIGXFSZ killing the process ("File size limit exceeded") in the middle of a write.
+signal(SIGXFSZ, SIG_IGN)
 // Parse by hand so usage errors exit with 2 (docs/usage.md) instead of argument-parser's 64, and
 // so every path shuts the backend down before exiting.
 // A shell's completion request (`bts ---completion … -- …`) is the argument parser's whole.

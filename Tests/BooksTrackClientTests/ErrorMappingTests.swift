@@ -45,7 +45,7 @@ import Testing
         let body = #"{"success":false,"data":null,"metadata":{"timestamp":"x"},"error":{"code":"CIRCUIT_OPEN","message":"down","retryable":true,"retryAfterMs":30000,"provider":"google_books"}}"#
         let e = map(503, body)
         #expect(e.code == .circuitOpen)
-        #expect(e.message == "Google Books temporarily unavailable. Retrying in 30 seconds…")
+        #expect(e.message == "Google Books is temporarily unavailable. Retrying in 30 seconds…")
         #expect(e.retryAfter == .seconds(30))
         #expect(e.provider == "google_books")
         #expect(e.retryable)

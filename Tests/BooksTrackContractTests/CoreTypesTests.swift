@@ -55,9 +55,13 @@ import Testing
     @Test func mobileWording() {
         #expect(
             ErrorCode.circuitOpen.userMessage(provider: "google_books", retryAfterSeconds: 42)
-                == "Google Books temporarily unavailable. Retrying in 42 seconds…")
+                == "Google Books is temporarily unavailable. Retrying in 42 seconds…")
         #expect(ErrorCode.circuitOpen.userMessage(provider: "Frobnicator", retryAfterSeconds: 1)
-            == "Frobnicator temporarily unavailable. Retrying in 1 second…")
+            == "Frobnicator is temporarily unavailable. Retrying in 1 second…")
+        // Unnamed, the provider is still the subject of a sentence.
+        #expect(ErrorCode.circuitOpen.userMessage() == "The book provider is temporarily unavailable. Retrying shortly…")
+        #expect(ErrorCode.circuitOpen.userMessage(retryAfterSeconds: 5)
+            == "The book provider is temporarily unavailable. Retrying in 5 seconds…")
         #expect(ErrorCode.rateLimitExceeded.userMessage(retryAfterSeconds: 30) == "Too many requests. Please wait 30 seconds.")
         #expect(ErrorCode.rateLimitExceeded.userMessage() == "Too many requests. Please wait a moment.")
         #expect(ErrorCode.networkError.userMessage() == "Connection lost. Retrying…")

@@ -90,7 +90,7 @@ import Testing
         #expect(info.provider == "google_books")
         #expect(info.retryAfterMs == 42_000)
         #expect(info.retryable)
-        #expect(info.userMessage == "Google Books temporarily unavailable. Retrying in 42 seconds…")
+        #expect(info.userMessage == "Google Books is temporarily unavailable. Retrying in 42 seconds…")
         #expect(result.value == nil)
     }
 

@@ -25,7 +25,7 @@ import Testing
         let info = try #require(result.errorInfo)
         #expect(info.code == .circuitOpen && info.provider == "isbndb" && info.retryAfterMs == 1500 && info.retryable)
         #expect(info.retryAfterSeconds == 2)
-        #expect(info.userMessage == "ISBNdb temporarily unavailable. Retrying in 2 seconds…")
+        #expect(info.userMessage == "ISBNdb is temporarily unavailable. Retrying in 2 seconds…")
     }
 
     @Test func nullDataOnSuccess() {

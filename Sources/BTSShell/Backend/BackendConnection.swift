@@ -134,7 +134,7 @@ extension BackendConnection {
         // a disk read takes, from a catalog that a newer bts may replace.
         if server == nil, options.usesResponseCache {
             configuration.responseCache = ResponseDiskCache(
-                directory: options.cacheDirectory, backend: ResponseDiskCache.backendName(baseURL))
+                directory: options.cacheDirectory, backend: ResponseDiskCache.backendName(baseURL, bearerToken: bearer))
         }
         // `--dialect` wins over the profile's; the embedded backend speaks v1/v2 unless told.
         configuration.dialect = options.dialect ?? dialect ?? (server == nil ? nil : .v1)

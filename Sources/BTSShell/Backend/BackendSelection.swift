@@ -85,7 +85,7 @@ public enum BackendSelection {
 
     /// Checks an http(s) URL.
     public static func parseURL(_ text: String, origin: String) throws(ShellError) -> URL {
-        switch ServerURL.parse(text) {
+        switch ServerURL.parseServer(text) {
         case .success(let url): return url
         case .failure(let problem): throw ShellError(.usage, "\(origin): \(problem.message)", code: .invalidURL)
         }

@@ -39,8 +39,9 @@ extension Shell {
     func responseCache() throws(ShellError) -> (backend: String, directory: URL, cache: ResponseDiskCache?) {
         let target = try backendSession.target()
         let directory = options.backendOptions.cacheDirectory
-        guard case .remote(let url, _, _, _) = target else { return (target.label, directory, nil) }
-        return (target.label, directory, ResponseDiskCache(directory: directory, backend: ResponseDiskCache.backendName(url)))
+        guard case .remote(let url, let token, _, _) = target else { return (target.label, directory, nil) }
+        let backend = ResponseDiskCache.backendName(url, bearerToken: token)
+        return (target.label, directory, ResponseDiskCache(directory: directory, backend: backend))
     }
 
     /// `45 s`, `12 min`, `3 h`, `2 d`.

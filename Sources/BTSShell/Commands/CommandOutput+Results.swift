@@ -32,10 +32,13 @@ extension CommandOutput {
     /// `{query, kind, totalCount, count, results}` (and `offset`, and `correctedQuery` when the server
     /// searched a corrected query instead). `offersMore`: the footer says what `more` shows
     /// (only where the user can type it next).
+    /// `limit`: at most this many rows (`--limit`), whatever the server sent (production ignores
+    /// the limit; a hostile server sent 1,000 rows to `--limit 5`).
     static func search(_ results: SearchResults, query: String, kind: String, offset: Int = 0,
-                       offersMore: Bool = false) -> CommandOutput {
-        let rows = results.items.map(book)
-        let total = results.totalResults ?? (offset + rows.count)
+                       offersMore: Bool = false, limit: Int? = nil) -> CommandOutput {
+        let items = limit.map { results.items.prefix(max(0, $0)) } ?? results.items[...]
+        let rows = items.map(book)
+        let total = results.totalResults ?? (offset + results.items.count)
         var pairs: [(String, JSONValue?)] = [
             ("query", query.json), ("kind", kind.json), ("totalCount", total.json), ("count", rows.count.json),
             ("results", .array(rows)),
@@ -43,7 +46,7 @@ extension CommandOutput {
         if offset > 0 { pairs.append(("offset", offset.json)) }
         if let corrected = results.correctedQuery { pairs.append(("correctedQuery", corrected.json)) }
         let value = JSONValue.record(pairs)
-        let scored = results.items.contains { $0.score != nil }
+        let scored = items.contains { $0.score != nil }
         var footer = offset > 0 && !rows.isEmpty
             ? "(\(offset + 1)–\(offset + rows.count) of \(total) result\(total == 1 ? "" : "s")"
             : "(\(rows.count) of \(total) result\(total == 1 ? "" : "s")"
@@ -118,7 +121,7 @@ extension CommandOutput {
             ("reason", status.error.map { "\($0.message) (\($0.code.rawValue))".json }),
         ])
         let fields = ["jobId", "status", "progress", "processedCount", "totalCount", "pipeline", "reason"].map { key in
-            RecordField(key, format: key == "progress" ? .percent : .text)
+            RecordField(key, format: key == "progress" ? .percent : key == "jobId" ? .jobID : .text)
         }
         return CommandOutput(value: value, view: .record(fields: fields))
     }

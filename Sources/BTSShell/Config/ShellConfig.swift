@@ -107,7 +107,7 @@ public struct ShellConfig: Sendable, Hashable {
         var profiles: [String: BackendProfile] = [:]
         for (name, profile) in model.profiles ?? [:] {
             let profileURL: URL
-            switch ServerURL.parse(profile.url) {
+            switch ServerURL.parseServer(profile.url) {
             case .success(let url): profileURL = url
             case .failure(let problem):
                 throw fileError(ConfigLines.line(of: ["profiles", name, "url"], in: text).line,

@@ -116,7 +116,7 @@ extension Shell {
         if CommandTable.type(of: resolved)?.isMeasured ?? true {
             currentMetrics.elapsed = clock.now - started
             lastMetrics = currentMetrics
-            if settings.timing { note(ANSIStyle.dim.apply(lastMetrics.summary, enabled: colored(.standardError))) }
+            if settings.timing { output.dimNote(lastMetrics.summary) }
         }
         lastStatus = status
         return status

@@ -17,6 +17,9 @@ public struct TableColumn: Sendable, Hashable {
         /// A yes/no fact: a table shows `yes` for true and leaves false blank (so a column that is
         /// false in every row takes no room); CSV keeps `true`/`false`.
         case mark
+        /// A job id (`SessionJob.displayID`): a plausible id whole, any other cut and neutralised;
+        /// CSV keeps the whole id.
+        case jobID
     }
 
     /// The key in each row object.
@@ -67,7 +70,7 @@ public struct TableColumn: Sendable, Hashable {
 
     /// The text of this column's cell in `row` for CSV: the table's, except that a mark keeps its `true`/`false`.
     public func csvCell(_ row: JSONValue) -> String {
-        if format == .mark, let value = row[key] { return value.interpolationText }
+        if format == .mark || format == .jobID, let value = row[key] { return value.interpolationText }
         return cell(row)
     }
 
@@ -85,6 +88,8 @@ public struct TableColumn: Sendable, Hashable {
             return String(repeating: "█", count: filled) + String(repeating: "░", count: 10 - filled)
         case (.mark, .bool(let flag)):
             return flag ? "yes" : ""
+        case (.jobID, .string(let id)):
+            return SessionJob.displayID(id)
         case (_, .array(let elements)):
             return elements.map(\.interpolationText).joined(separator: ", ")
         default:

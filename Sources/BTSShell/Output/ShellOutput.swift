@@ -36,21 +36,29 @@ struct ShellOutput: Sendable {
         sink.write(text, to: .standardOutput)
     }
 
-    /// A human message on stderr (silenced by `--quiet`).
+    /// A human message on stderr (silenced by `--quiet`). Every note, dim note and warning is
+    /// neutralised by one rule (`TerminalText`): a server's string inside it (a job id, a corrected
+    /// query, a reason) can neither drive the terminal nor start a line of its own; the message's
+    /// own line breaks stay.
     func note(_ text: String) {
-        guard !settings.quiet else { return }
-        sink.write(text.hasSuffix("\n") ? text : text + "\n", to: .standardError)
+        line(TerminalText.sanitize(text))
     }
 
     /// A dim human message on stderr (silenced by `--quiet`).
     func dimNote(_ text: String) {
-        note(ANSIStyle.dim.apply(text, enabled: colored(.standardError)))
+        line(ANSIStyle.dim.apply(TerminalText.sanitize(text), enabled: colored(.standardError)))
     }
 
-    /// A warning on stderr (silenced by `--quiet`).
+    /// A warning on stderr (silenced by `--quiet`): one line.
     func warn(_ text: String) {
-        note(ANSIStyle.yellow.apply("warning:", enabled: colored(.standardError)) + " "
+        line(ANSIStyle.yellow.apply("warning:", enabled: colored(.standardError)) + " "
              + TerminalText.sanitize(text, lines: .flatten))
+    }
+
+    /// Writes an already neutralised (and styled) message as a line on stderr, unless `--quiet`.
+    private func line(_ text: String) {
+        guard !settings.quiet else { return }
+        sink.write(text.hasSuffix("\n") ? text : text + "\n", to: .standardError)
     }
 
     /// Renders an error on stderr (errors are never silenced).
@@ -90,8 +98,9 @@ struct ShellOutput: Sendable {
         sink.write(event.compactJSON + "\n", to: .standardError)
     }
 
-    /// Redraws a status line in place on stderr (progress bars, countdowns).
+    /// Redraws a status line in place on stderr (progress bars, countdowns), neutralised as a note
+    /// and on one line (a reason it carries may be a server's words).
     func redraw(_ text: String) {
-        sink.write("\r" + ANSIStyle.eraseToEndOfLine + text, to: .standardError)
+        sink.write("\r" + ANSIStyle.eraseToEndOfLine + TerminalText.sanitize(text, lines: .flatten), to: .standardError)
     }
 }

@@ -120,6 +120,13 @@ struct SessionJobs: Sendable, Hashable {
     private var loadedFor: String?
     /// The jobs whose results this process has taken in (`watch` to the end, `results`).
     var collected: Set<String> = []
+    /// When a coalesced update last wrote the store, and whether one has not been written since.
+    private var lastWrite: ContinuousClock.Instant?
+    private var unwritten = false
+    /// Progress alone (`update(…, coalescing: true)`) rewrites the store at most this often; a
+    /// state change is written at once. A stream of 20,000 progress events wrote and synced
+    /// `jobs.json` 20,000 times.
+    static let progressWriteInterval: Duration = .milliseconds(250)
 
     mutating func add(_ job: SessionJob) {
         all.append(job)
@@ -168,14 +175,34 @@ struct SessionJobs: Sendable, Hashable {
         return (text, all.first { $0.id == text })
     }
 
-    /// Updates the session's record of a job.
-    mutating func update(_ id: String, status: String? = nil, processed: Int? = nil, total: Int? = nil) {
+    /// Updates the session's record of a job and writes the store. `coalescing` (a progress
+    /// stream): unless the status changed, the write waits until `progressWriteInterval` has passed
+    /// since the last one (`flush()` writes what is left).
+    mutating func update(
+        _ id: String, status: String? = nil, processed: Int? = nil, total: Int? = nil, coalescing: Bool = false,
+        now: ContinuousClock.Instant = .now
+    ) {
         guard let index = all.firstIndex(where: { $0.id == id }) else { return }
+        let changedState = status.map { $0 != all[index].status } ?? false
         if let status { all[index].status = status }
         if let processed { all[index].processedCount = processed }
         // A job of items never has none: production's v3 status says `totalCount: 0` when its job
         // state lacks the count; the total this session knows (2 ISBNs, a file's rows) stays.
         if let total, total > 0 || (all[index].totalCount ?? 0) == 0 { all[index].totalCount = total }
+        if let total { all[index].totalCount = total }
+        if coalescing, !changedState, let lastWrite, now - lastWrite < Self.progressWriteInterval {
+            unwritten = true
+            return
+        }
+        lastWrite = now
+        unwritten = false
+        save()
+    }
+
+    /// Writes the store if a coalesced update has not been written yet.
+    mutating func flush() {
+        guard unwritten else { return }
+        unwritten = false
         save()
     }
 }

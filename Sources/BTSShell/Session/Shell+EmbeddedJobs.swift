@@ -18,15 +18,14 @@ extension Shell {
         guard let connection, connection.server != nil else { return status }
         var result = status
         for job in jobs.uncollected {
-            let waiting = "waiting for \(job.kind.rawValue) job \(job.id) to finish (the embedded backend runs it in this process)"
-            note(TerminalText.sanitize(waiting, lines: .flatten))
+            note("waiting for \(job.kind.rawValue) job \(SessionJob.displayID(job.id)) to finish (the embedded backend runs it in this process)")
             do {
                 let finished = try await WatchCommand.follow(job.id, record: job, detaches: false, in: self)
                 showOnStandardError(finished)
             } catch {
                 let failure = Self.shellError(from: error, range: SourceRange(offset: 0, length: 0))
                 if failure.status == .interrupted {
-                    note("stopped waiting: \(job.kind.rawValue) job \(job.id) ends with bts")
+                    note("stopped waiting: \(job.kind.rawValue) job \(SessionJob.displayID(job.id)) ends with bts")
                     return ExitStatus.interrupted.rawValue
                 }
                 report(failure, in: nil, interactive: true)

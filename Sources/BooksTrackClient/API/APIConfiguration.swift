@@ -103,3 +103,9 @@ public struct APIConfiguration: Sendable {
         self.bearerToken = bearerToken
     }
 }
+
+extension APIConfiguration {
+    /// Who the requests are from, for the caches' keys: a digest of the bearer token and the base
+    /// URL's credentials (``CapabilitiesDiskCache/identity(bearerToken:url:)``); nil: anonymous.
+    var cacheIdentity: String? { CapabilitiesDiskCache.identity(bearerToken: bearerToken, url: baseURL) }
+}

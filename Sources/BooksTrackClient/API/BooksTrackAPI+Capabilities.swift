@@ -18,7 +18,7 @@ extension BooksTrackAPI {
         negotiatedDialect = dialect
         adopt(response.value, source: .server)
         if let dir = configuration.cacheDirectory {
-            CapabilitiesDiskCache(directory: dir, baseURL: configuration.baseURL)
+            CapabilitiesDiskCache(directory: dir, baseURL: configuration.baseURL, identity: configuration.cacheIdentity)
                 .store(response.value, dialect: dialect, at: configuration.now())
         }
         return response
@@ -28,7 +28,7 @@ extension BooksTrackAPI {
     /// server; offline, a stale disk copy; else unknown (gated commands report `.unknown`).
     @discardableResult
     public func connect(refresh: Bool = false) async -> ConnectResult {
-        let disk = configuration.cacheDirectory.map { CapabilitiesDiskCache(directory: $0, baseURL: configuration.baseURL) }
+        let disk = configuration.cacheDirectory.map { CapabilitiesDiskCache(directory: $0, baseURL: configuration.baseURL, identity: configuration.cacheIdentity) }
         let cached = disk?.load()
         let now = configuration.now()
         let age = cached.map { Duration.seconds(max(0, now.timeIntervalSince1970 - $0.fetchedAt)) }

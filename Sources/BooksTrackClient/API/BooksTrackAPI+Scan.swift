@@ -1,6 +1,9 @@
 import BooksTrackContract
 import Foundation
 import NIOHTTP1
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension BooksTrackAPI {
     /// Starts a bookshelf scan of 1–5 photos (JPEG, PNG or WebP, at most 10 MB each and 50 MB
@@ -39,12 +42,7 @@ extension BooksTrackAPI {
         var total = 0
         for url in photos {
             let name = url.lastPathComponent
-            guard let handle = try? FileHandle(forReadingFrom: url) else {
-                throw .invalidInput("Cannot read '\(url.path)': no such file or not readable; nothing was uploaded.")
-            }
-            defer { try? handle.close() }
-            let head = (try? handle.read(upToCount: 12)) ?? Data()
-            let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.intValue ?? 0
+            let (head, size) = try Self.photoHead(url)
             guard let format = PhotoFormat(sniffing: head) else {
                 throw .invalidInput("'\(name)' is not a JPEG, PNG or WebP image; nothing was uploaded.", code: "INVALID_FILE")
             }
@@ -62,6 +60,41 @@ extension BooksTrackAPI {
                 code: .fileTooLarge)
         }
         return files
+    }
+
+    /// The first 12 bytes and the size of a regular file. Anything else is refused at once, named:
+    /// a FIFO or a pipe (`/dev/stdin` from `|`) would block the check and then be read twice, a
+    /// directory or a device is no photo. Opened without blocking (a FIFO without a writer).
+    static func photoHead(_ url: URL) throws(BooksTrackError) -> (head: Data, size: Int) {
+        let descriptor = open(url.path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw .invalidInput("Cannot read '\(url.path)': no such file or not readable; nothing was uploaded.")
+        }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else {
+            throw .invalidInput("Cannot read '\(url.path)': no such file or not readable; nothing was uploaded.")
+        }
+        if let kind = Self.kind(of: status.st_mode) {
+            throw .invalidInput(
+                "'\(url.path)' is \(kind), not a photo file; save the photo to a file and scan that. Nothing was uploaded.",
+                code: "INVALID_FILE")
+        }
+        var head = [UInt8](repeating: 0, count: 12)
+        let count = head.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, 12) }
+        return (Data(head.prefix(max(0, count))), Int(status.st_size))
+    }
+
+    /// What a file that is not a regular file is, in words (nil for a regular file).
+    static func kind(of mode: mode_t) -> String? {
+        switch mode & S_IFMT {
+        case S_IFREG: return nil
+        case S_IFDIR: return "a directory"
+        case S_IFIFO: return "a pipe (FIFO)"
+        case S_IFCHR, S_IFBLK: return "a device"
+        case S_IFSOCK: return "a socket"
+        default: return "not a regular file"
+        }
     }
 
     static func megabytes(_ bytes: Int) -> String {

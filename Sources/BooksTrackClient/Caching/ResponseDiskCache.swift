@@ -55,8 +55,12 @@ public final class ResponseDiskCache: Sendable {
         self.maxEntries = maxEntries
     }
 
-    /// The backend name of `url` (lowercased, no credentials, no trailing slash).
-    public static func backendName(_ url: URL) -> String { CapabilitiesDiskCache.normalized(url) }
+    /// The name the cache of `url` is kept under, as `bearerToken` (and the URL's credentials) see
+    /// it: the capabilities cache's key (``CapabilitiesDiskCache/key(_:identity:)``: scheme and host
+    /// lowercased, the path as given, and a digest of who asks, never the secret).
+    public static func backendName(_ url: URL, bearerToken: String? = nil) -> String {
+        CapabilitiesDiskCache.key(url, identity: CapabilitiesDiskCache.identity(bearerToken: bearerToken, url: url))
+    }
 
     // MARK: - Reading and writing
 

@@ -94,6 +94,20 @@ extension BooksTrackError {
         let statusText = reason.isEmpty ? "\(status)" : "\(status) \(reason)"
         let looksHTML = snippet.isEmpty == false
             && String(decoding: body.prefix(2048), as: UTF8.self).lowercased().contains("<html")
+        // A 304 reaches here only unasked (a revalidation's is served from the cache): the server
+        // answered, wrongly; so does JSON that could not be read (nested too deeply, malformed).
+        if status == 304 {
+            return BooksTrackError(
+                code: .invalidResponse, kind: .decoding,
+                message: "The server sent an invalid answer: 304 Not Modified to a request that had nothing cached.",
+                detail: snippet.isEmpty ? "empty body" : snippet, httpStatus: status, requestID: requestID, url: url)
+        }
+        if Self.looksLikeJSON(body) {
+            return BooksTrackError(
+                code: .invalidResponse, kind: .decoding,
+                message: "The server sent an invalid answer: JSON this client cannot read, nested too deeply or malformed (HTTP \(statusText)).",
+                detail: snippet, httpStatus: status, requestID: requestID, url: url)
+        }
         if (200..<300).contains(status) {
             return BooksTrackError(
                 code: .invalidResponse, kind: .decoding,
@@ -113,6 +127,12 @@ extension BooksTrackError {
             message: "The server's proxy returned \(what) (\(statusText)).",
             detail: snippet.isEmpty ? "no body" : snippet, httpStatus: status, retryable: retryable,
             retryAfter: retryAfter, requestID: requestID, url: url)
+    }
+
+    /// Whether a body that did not parse begins as JSON would (`{` or `[` after white space).
+    static func looksLikeJSON(_ body: Data) -> Bool {
+        guard let first = body.prefix(1024).first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) else { return false }
+        return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
     }
 
     /// Maps a transport-level failure (no response).
@@ -149,7 +169,14 @@ extension BooksTrackError {
         if let parser = error as? HTTPParserError {
             // The connection ended inside a response (a body cut short): lost, not garbage.
             if parser == .invalidEOFState { return make(.connection, "Connection lost: \(host) closed the connection.") }
-            return make(.connection, "\(host) did not answer with HTTP (is it the right address and port?).", retryable: false)
+            guard let flaw = malformedHTTP(parser) else {
+                return make(.connection, "\(host) did not answer with HTTP (is it the right address and port?).", retryable: false)
+            }
+            // An HTTP answer with a broken head or framing: the server answered, wrongly (never
+            // "unreachable", never answered from a cache as if offline).
+            return BooksTrackError(
+                code: .invalidResponse, kind: .decoding, message: "\(host) sent an invalid answer: \(flaw).",
+                detail: text, retryable: false, url: url, underlying: sendable)
         }
         if let io = error as? IOError {
             switch io.errnoCode {
@@ -181,6 +208,28 @@ extension BooksTrackError {
         return BooksTrackError(
             code: .networkError, kind: .other, message: "The request to \(host) failed.", detail: "\(typeName): \(text)",
             retryable: false, url: url, underlying: sendable)
+    }
+
+    /// What is wrong with an answer that began as HTTP (a status line), in words; nil when what
+    /// came was not HTTP at all (another protocol, garbage).
+    static func malformedHTTP(_ error: HTTPParserError) -> String? {
+        switch error {
+        case .invalidConstant, .invalidVersion, .invalidMethod, .unknown, .invalidInternalState, .paused, .closedConnection,
+            .invalidEOFState:
+            return nil
+        case .invalidHeaderToken, .lfExpected, .invalidCharactersUsed, .strictModeAssertion:
+            return "a response header held a character HTTP does not allow"
+        case .headerOverflow:
+            return "its response headers were too long"
+        case .invalidContentLength, .unexpectedContentLength:
+            return "its Content-Length was malformed"
+        case .invalidChunkSize:
+            return "its chunked body was malformed"
+        case .invalidStatus:
+            return "its status line was malformed"
+        default:
+            return "its HTTP response was malformed"
+        }
     }
 
     /// The retry state machine's view of this error.

@@ -30,7 +30,7 @@ public enum RetryReason: Sendable, Equatable, Hashable {
         let wait = RetryFormatting.seconds(delay)
         switch self {
         case .rateLimited: return "Too many requests. Please wait \(wait)."
-        case .circuitOpen: return "Provider temporarily unavailable. Retrying in \(wait)…"
+        case .circuitOpen: return "The book provider is temporarily unavailable. Retrying in \(wait)…"
         case .internalError: return "The server had an internal error. Retrying in \(wait)…"
         case .serverError(let status, let code):
             return "Server error (\(code ?? "HTTP \(status)")). Retrying in \(wait)…"

@@ -15,6 +15,9 @@ struct RawResponse: Sendable {
     var url: String
     var timeToHead: Duration
     var duration: Duration
+    /// Whether a redirect took the request to another origin: that origin's answer is never
+    /// cached under the configured server's request.
+    var crossedOrigin = false
 
     var headerFields: [HeaderField] { headers.map { HeaderField(name: $0.name, value: $0.value) } }
 }
@@ -96,6 +99,10 @@ struct HTTPTransport: Sendable {
         if !crossOrigin, let bearer = configuration.bearerToken, !bearer.isEmpty, !headers.contains(name: "Authorization") {
             headers.add(name: "Authorization", value: "Bearer \(bearer)")
         }
+        // `user:password@` in the server's URL goes out as Basic authentication (a token wins).
+        if !crossOrigin, !headers.contains(name: "Authorization"), let basic = Self.basicAuthorization(configuration.baseURL) {
+            headers.add(name: "Authorization", value: basic)
+        }
         var request = Outgoing(method: bodyless ? .GET : spec.method, url: url, headers: headers, body: bodyless ? .none : spec.body)
         switch request.body {
         case .none:
@@ -106,6 +113,14 @@ struct HTTPTransport: Sendable {
             request.headers.replaceOrAdd(name: "Content-Type", value: upload.contentTypeHeader)
         }
         return request
+    }
+
+    /// `Basic …` for the credentials in `url` (percent-decoded), nil when it has none.
+    static func basicAuthorization(_ url: URL) -> String? {
+        guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false), let user = components.user,
+            !user.isEmpty || !(components.password ?? "").isEmpty
+        else { return nil }
+        return "Basic " + Data((user + ":" + (components.password ?? "")).utf8).base64EncodedString()
     }
 
     /// Sends `request` over a socket and reads the whole response, its body bounded by the
@@ -187,6 +202,13 @@ struct HTTPTransport: Sendable {
                 let response = try await execute(request, until: deadlineInstant, started: start)
                 let status = Int(response.head.status.code)
                 if Self.redirectStatuses.contains(status), let location = response.head.headers.first(name: "location") {
+                    // `--trace` shows each hop: the redirect under the URL that sent it.
+                    if let trace = configuration.trace {
+                        let hop = RawResponse(
+                            status: status, headers: response.head.headers, body: response.body, url: masked,
+                            timeToHead: response.timeToHead, duration: clock.now - start)
+                        trace(traceEvent(spec, request: request, raw: hop, requestID: requestID, attempt: attempt, url: masked))
+                    }
                     redirects += 1
                     let next = try Self.redirectTarget(location, from: url, masked: masked)
                     if redirects > Self.maxRedirects || visited.contains(next) {
@@ -213,11 +235,12 @@ struct HTTPTransport: Sendable {
                     request = makeRequest(spec, url: next, bodyless: becomesGET, crossOrigin: crossOrigin)
                     continue
                 }
-                let raw = RawResponse(
+                var raw = RawResponse(
                     status: status, headers: response.head.headers, body: response.body, url: masked,
                     timeToHead: response.timeToHead, duration: clock.now - start)
+                raw.crossedOrigin = redirects > 0 && !Self.sameOrigin(url, configuration.baseURL)
                 if let trace = configuration.trace {
-                    trace(traceEvent(spec, request: request, raw: raw, requestID: requestID, attempt: attempt))
+                    trace(traceEvent(spec, request: request, raw: raw, requestID: requestID, attempt: attempt, url: masked))
                 }
                 return raw
             }
@@ -234,7 +257,7 @@ struct HTTPTransport: Sendable {
             }
             mapped.url = mapped.url ?? masked
             if let trace = configuration.trace {
-                var event = traceEvent(spec, request: request, raw: nil, requestID: requestID, attempt: attempt)
+                var event = traceEvent(spec, request: request, raw: nil, requestID: requestID, attempt: attempt, url: masked)
                 event.duration = clock.now - start
                 event.error = SecretMasking.maskText(mapped.message + (mapped.detail.isEmpty ? "" : " (\(mapped.detail))"))
                 trace(event)
@@ -313,8 +336,9 @@ struct HTTPTransport: Sendable {
             detail: "body exceeded \(limit) bytes", httpStatus: status, url: url)
     }
 
+    /// `url`: the (masked) URL this request went to (after redirects); nil: the request's own.
     func traceEvent(
-        _ spec: RequestSpec, request: Outgoing, raw: RawResponse?, requestID: Int, attempt: Int
+        _ spec: RequestSpec, request: Outgoing, raw: RawResponse?, requestID: Int, attempt: Int, url: String? = nil
     ) -> TraceEvent {
         let requestHeaders = SecretMasking.maskHeaders(request.headers.map { HeaderField(name: $0.name, value: $0.value) })
         var requestBody: String?
@@ -327,7 +351,7 @@ struct HTTPTransport: Sendable {
         }
         return TraceEvent(
             phase: .response, requestID: requestID, attempt: attempt, method: spec.method.rawValue,
-            url: SecretMasking.maskURL(spec.url(base: configuration.baseURL)), status: raw?.status,
+            url: url ?? SecretMasking.maskURL(spec.url(base: configuration.baseURL)), status: raw?.status,
             duration: raw?.duration ?? .zero, timeToHead: raw?.timeToHead, requestHeaders: requestHeaders,
             requestBody: requestBody, responseHeaders: SecretMasking.maskHeaders(raw?.headerFields ?? []),
             responseBody: raw.map { Self.printable(Data(buffer: $0.body, byteTransferStrategy: .noCopy)) })

@@ -23,6 +23,28 @@ public enum ServerURL {
         return .success(url)
     }
 
+    /// A server's own URL (`--api`, `BTS_API_URL`, a profile, `connect`): what `parse` accepts,
+    /// without a query or fragment, since each request's path and query are appended to it
+    /// (`…/?api_key=K` built `/?api_key=K/v3/capabilities`). A key goes in a profile's `token`.
+    public static func parseServer(_ text: String) -> Result<URL, Problem> {
+        let url: URL
+        switch parse(text) {
+        case .success(let parsed): url = parsed
+        case .failure(let problem): return .failure(problem)
+        }
+        // Named without its query (which may hold a key).
+        let shown = "'\(SecretMasking.maskURL(String(printable(text).prefix { $0 != "?" && $0 != "#" })))'"
+        if url.query != nil || text.contains("?") {
+            return .failure(Problem(
+                message: "\(shown) has a query (?…); a server URL is its scheme, host, port and path only "
+                    + "(an API key goes in a profile's token)"))
+        }
+        if url.fragment != nil || text.contains("#") {
+            return .failure(Problem(message: "\(shown) has a fragment (#…); a server URL is its scheme, host, port and path only"))
+        }
+        return .success(url)
+    }
+
     /// Why `parse` would refuse `text`, or nil: the same verdict without building the `URL` when
     /// every byte is one RFC 3986 allows unescaped (or a `%XX` escape), which Foundation's parser
     /// accepts once the scheme, host and port passed (each request's URL passes here).

@@ -25,6 +25,16 @@ struct HostileInputTests {
         await harness.close()
     }
 
+    /// A query in a server URL was appended to (`/?api_key=K/v3/capabilities`) and ended as "does
+    /// not offer ISBN lookup": refused at once, exit 2, without repeating the query.
+    @Test func aServerURLWithAQueryIsAUsageError() async throws {
+        let harness = try ShellHarness.make(backend: BackendRequest(apiURL: "http://127.0.0.1:9/?api_key=K3Y"))
+        #expect(await harness.run("search isbn 9780441172719") == 2, "\(harness.err)")
+        #expect(harness.err.contains("has a query (?…); a server URL is its scheme, host, port and path only"), "\(harness.err)")
+        #expect(!harness.err.contains("K3Y"))
+        await harness.close()
+    }
+
     @Test func environmentAndConnectURLsAreValidatedToo() async throws {
         let harness = try ShellHarness.make(backend: BackendRequest(), environment: ["BTS_API_URL": "http://127.0.0.1:99999"])
         #expect(await harness.run("search dune") == 2)

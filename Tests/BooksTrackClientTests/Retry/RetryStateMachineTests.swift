@@ -197,6 +197,8 @@ struct RetryStateMachineTests {
         #expect(RetryFormatting.seconds(.seconds(45)) == "45 s")
         #expect(RetryFormatting.seconds(.milliseconds(44_001)) == "45 s")
         #expect(RetryReason.network.userMessage(delay: .seconds(1)) == "Connection lost. Retrying…")
+        #expect(RetryReason.circuitOpen.userMessage(delay: .seconds(2))
+            == "The book provider is temporarily unavailable. Retrying in 2 s…")
     }
 
     @Test func neverPolicyGivesUpOnFirstFailure() {

@@ -17,8 +17,8 @@ extension CommandOutput {
         do {
             library = try context.library()
         } catch {
-            throw ShellError(error.status, "job \(jobID) finished, but " + error.message
-                                 + " ('results \(jobID)' saves its books once that is fixed)", code: error.code)
+            throw ShellError(error.status, "job \(SessionJob.displayID(jobID)) finished, but " + error.message
+                                 + " ('results \(SessionJob.displayID(jobID))' saves its books once that is fixed)", code: error.code)
         }
         let summary: SaveSummary
         var note = ""
@@ -40,7 +40,7 @@ extension CommandOutput {
                 return output
             }
         } catch {
-            throw ShellError(.failure, "job \(jobID) finished, but its books could not be saved to your library: \(error.message) ('results \(jobID)' saves them again)",
+            throw ShellError(.failure, "job \(SessionJob.displayID(jobID)) finished, but its books could not be saved to your library: \(error.message) ('results \(SessionJob.displayID(jobID))' saves them again)",
                              code: .libraryError)
         }
         context.libraryChanged()

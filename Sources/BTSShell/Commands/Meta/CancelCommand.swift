@@ -20,11 +20,11 @@ struct CancelCommand: JobCommand {
         // v3 cancels by job id alone (bendv3 src/api-v3/jobs/imports.ts: DELETE has no auth).
         let v3 = try await context.backend().api.dialect == .v3
         guard record != nil || v3 else {
-            throw ShellError(.failure, "cannot cancel job \(id): the job is unknown (no job with that id was started or remembered for this backend; 'jobs' lists them)",
+            throw ShellError(.failure, "cannot cancel job \(SessionJob.displayID(id)): the job is unknown (no job with that id was started or remembered for this backend; 'jobs' lists them)",
                              code: .notFound)
         }
         guard let token = record?.token ?? (v3 ? "" : nil) else {
-            throw ShellError(.failure, "cannot cancel job \(id): its token is known only to the session that started it",
+            throw ShellError(.failure, "cannot cancel job \(SessionJob.displayID(id)): its token is known only to the session that started it",
                              code: .unauthorized)
         }
         let response = try await context.call { api in

@@ -43,7 +43,7 @@ struct JobsCommand: ShellCommand {
             }
         }
         let value = JSONValue.record([("jobs", .array(context.jobs.all.map(\.json)))])
-        let columns = [TableColumn("jobId", "JOB"), TableColumn("kind", "KIND"), TableColumn("status", "STATUS"),
+        let columns = [TableColumn("jobId", "JOB", format: .jobID), TableColumn("kind", "KIND"), TableColumn("status", "STATUS"),
                        .number("processedCount", "DONE"), .number("totalCount", "TOTAL"),
                        TableColumn("source", "SOURCE", flexible: true)]
         return CommandOutput(value: value, view: .table(columns: columns, rowsKey: "jobs", footer: nil,

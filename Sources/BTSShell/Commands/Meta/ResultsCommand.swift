@@ -33,19 +33,20 @@ struct ResultsCommand: JobCommand {
     /// Why a job has no results, from its status (one more request, on this error path only); nil
     /// when the status says nothing more (a completed job whose results expired, an unknown job).
     static func whyNoResults(_ id: String, record: SessionJob?, in context: isolated any CommandContext) async -> ShellError? {
+        let shown = SessionJob.displayID(id)
         guard let status = try? await context.call(as: context.callPolicy.spending(.jobs).gated(nil), { api in
             try await api.jobStatus(id, pipeline: record?.pipeline)
         }).value else { return nil }
         context.jobs.update(id, status: status.status.rawValue, processed: status.processedCount, total: status.totalCount)
         switch status.status {
         case .canceled:
-            return ShellError(.failure, "job \(id) was canceled: it has no results", code: .jobCanceled)
+            return ShellError(.failure, "job \(shown) was canceled: it has no results", code: .jobCanceled)
         case .failed:
             let reason = status.error.map { ": \($0.message) (\($0.code.rawValue))" } ?? ""
-            return ShellError(.failure, "job \(id) failed\(reason): it has no results", code: .jobFailed)
+            return ShellError(.failure, "job \(shown) failed\(reason): it has no results", code: .jobFailed)
         case .initialized, .processing:
             let done = status.totalCount > 0 ? " (\(status.processedCount) of \(status.totalCount))" : ""
-            return ShellError(.failure, "job \(id) is still \(status.status.rawValue)\(done): 'watch \(id)' follows it to its results",
+            return ShellError(.failure, "job \(shown) is still \(status.status.rawValue)\(done): 'watch \(shown)' follows it to its results",
                               code: "JOB_NOT_FINISHED")
         default:
             return nil

@@ -83,8 +83,8 @@ struct EnrichCommand: ShellCommand {
                                 totalCount: accepted.totalCount, processedCount: 0, status: "initialized", source: source)
         context.jobs.add(record)
         if watch { return try await WatchCommand.follow(record.id, record: record, in: context) }
-        context.output.note("started batch enrichment job \(record.id) (\(accepted.totalCount) books); 'watch' follows it")
-        return CommandOutput(value: record.json, view: .record(fields: ["jobId", "kind", "status", "totalCount", "source"].map { RecordField($0) }))
+        context.output.note("started batch enrichment job \(SessionJob.displayID(record.id)) (\(accepted.totalCount) books); 'watch' follows it")
+        return CommandOutput(value: record.json, view: .record(fields: [RecordField("jobId", format: .jobID)] + ["kind", "status", "totalCount", "source"].map { RecordField($0) }))
     }
 
     /// Reads `--from FILE`: one ISBN per line; blank lines and `#` comments ignored.

@@ -45,7 +45,7 @@ struct ImportCommand: ShellCommand {
                                 status: "initialized", source: url.lastPathComponent, file: url.path)
         context.jobs.add(record)
         if watch { return try await WatchCommand.follow(record.id, record: record, in: context) }
-        context.output.note("started import job \(record.id); 'watch' follows it")
-        return CommandOutput(value: record.json, view: .record(fields: ["jobId", "kind", "status", "source"].map { RecordField($0) }))
+        context.output.note("started import job \(SessionJob.displayID(record.id)); 'watch' follows it")
+        return CommandOutput(value: record.json, view: .record(fields: [RecordField("jobId", format: .jobID)] + ["kind", "status", "source"].map { RecordField($0) }))
     }
 }

@@ -79,8 +79,8 @@ struct ScanCommand: ShellCommand {
                                 totalCount: urls.count, status: "initialized", source: source)
         context.jobs.add(record)
         guard watch || save || followsAnyway else {
-            context.output.note("started scan job \(record.id) (\(urls.count) photo\(urls.count == 1 ? "" : "s")); 'watch' follows it")
-            return CommandOutput(value: record.json, view: .record(fields: ["jobId", "kind", "status", "source"].map { RecordField($0) }))
+            context.output.note("started scan job \(SessionJob.displayID(record.id)) (\(urls.count) photo\(urls.count == 1 ? "" : "s")); 'watch' follows it")
+            return CommandOutput(value: record.json, view: .record(fields: [RecordField("jobId", format: .jobID)] + ["kind", "status", "source"].map { RecordField($0) }))
         }
         let followed = try await WatchCommand.follow(record.id, record: record, in: context)
         guard save else { return followed }

@@ -74,19 +74,21 @@ struct SearchRun: Sendable {
         case .title(let query):
             let response = try await context.call { api in try await api.searchTitle(query, limit: limit, offset: skip) }
             Self.noteCorrection(response.value, in: context)
-            return remember(.search(response.value, query: query, kind: "title", offset: skip, offersMore: context.atPrompt),
+            return remember(.search(response.value, query: query, kind: "title", offset: skip, offersMore: context.atPrompt,
+                                   limit: limit),
                             in: context)
         case .author(let name):
             let response = try await context.call { api in try await api.searchAuthor(name, limit: limit, offset: skip) }
             Self.noteCorrection(response.value, in: context)
-            return remember(.search(response.value, query: name, kind: "author", offset: skip, offersMore: context.atPrompt),
+            return remember(.search(response.value, query: name, kind: "author", offset: skip, offersMore: context.atPrompt,
+                                   limit: limit),
                             in: context)
         case .advanced(let title, let author):
             let response = try await context.call { api in
                 try await api.searchAdvanced(title: title, author: author, limit: limit)
             }
             let query = [title, author.map { "by \($0)" }].compactMap { $0 }.joined(separator: " ")
-            return .search(response.value, query: query, kind: "advanced")
+            return .search(response.value, query: query, kind: "advanced", limit: limit)
         }
     }
 

@@ -29,7 +29,9 @@ struct WatchCommand: ShellCommand {
 
     /// What Ctrl-C during `watch` says: each line under 80 columns for a 36-character job id.
     static func detachMessage(_ id: String) -> String {
-        "detached from job \(id) (it keeps running)\n'watch \(id)' follows it again"
+        // An id that cannot be shown whole cannot be typed from the message either: 'jobs' has it.
+        let again = SessionJob.isPlausibleID(id) ? "'watch \(id)' follows it again" : "'jobs' lists it"
+        return "detached from job \(SessionJob.displayID(id)) (it keeps running)\n" + again
     }
 
     /// Follows a job: a progress bar redrawn in place on a terminal's stderr; with `set progress on`
@@ -53,13 +55,16 @@ struct WatchCommand: ShellCommand {
         var results: JobResults?
         var outcome: JobWatchOutcome?
         var drawn = false
+        // Progress is written coalesced; whatever ends the watch, the last of it is written.
+        defer { context.jobs.flush() }
         do {
             for try await event in api.watch(jobID: id, pipeline: pipeline, token: record?.token) {
                 switch event {
                 case .channel(let channel):
                     if events { output.progressEvent(JSONValue.record([("event", "channel".json), ("jobId", id.json), ("channel", channel.rawValue.json)])) }
                 case .progress(let update):
-                    context.jobs.update(id, status: update.status.rawValue, processed: update.processedCount, total: update.totalCount)
+                    context.jobs.update(id, status: update.status.rawValue, processed: update.processedCount,
+                                        total: update.totalCount, coalescing: true)
                     if events {
                         output.progressEvent(JSONValue.record([
                             ("event", "progress".json), ("jobId", id.json), ("status", update.status.rawValue.json),
@@ -98,27 +103,27 @@ struct WatchCommand: ShellCommand {
         switch outcome {
         case .completed?:
             context.jobs.update(id, status: "completed")
-            guard let results else { throw ShellError(.failure, "job \(id) completed but sent no results") }
+            guard let results else { throw ShellError(.failure, "job \(SessionJob.displayID(id)) completed but sent no results") }
             context.jobs.collected.insert(id)
             return try await .savedJobResults(results, jobID: id, record: record, in: context)
         case .resultsUnavailable(let message)?:
             context.jobs.update(id, status: "completed")
-            throw ShellError(.failure, "job \(id) completed but its results are unavailable: \(message)")
+            throw ShellError(.failure, "job \(SessionJob.displayID(id)) completed but its results are unavailable: \(message)")
         case .failed(let code, let message, _)?:
             context.jobs.update(id, status: "failed")
-            throw ShellError(.failure, "job \(id) failed: \([code, message].compactMap { $0 }.joined(separator: ": "))",
+            throw ShellError(.failure, "job \(SessionJob.displayID(id)) failed: \([code, message].compactMap { $0 }.joined(separator: ": "))",
                              code: code.map(ErrorCode.init(rawValue:)) ?? .jobFailed)
         case .canceled?:
             context.jobs.update(id, status: "canceled")
-            throw ShellError(.failure, "job \(id) was canceled", code: .jobCanceled)
+            throw ShellError(.failure, "job \(SessionJob.displayID(id)) was canceled", code: .jobCanceled)
         case .notFound(let message)?:
-            throw ShellError(.failure, message ?? "job \(id) not found", code: .notFound)
+            throw ShellError(.failure, message ?? "job \(SessionJob.displayID(id)) not found", code: .notFound)
         case .unauthorized?:
-            throw ShellError(.failure, "the server refused the job's token for \(id)", code: .unauthorized)
+            throw ShellError(.failure, "the server refused the job's token for \(SessionJob.displayID(id))", code: .unauthorized)
         case .unreachable(let reason)?:
-            throw ShellError(.network, "lost the server while watching job \(id): \(reason)", code: .networkError)
+            throw ShellError(.network, "lost the server while watching job \(SessionJob.displayID(id)): \(reason)", code: .networkError)
         case .detached?, nil:
-            throw ShellError(.failure, "the progress stream of job \(id) ended without a final status")
+            throw ShellError(.failure, "the progress stream of job \(SessionJob.displayID(id)) ended without a final status")
         }
     }
 }
