@@ -189,7 +189,6 @@ struct SessionJobs: Sendable, Hashable {
         // A job of items never has none: production's v3 status says `totalCount: 0` when its job
         // state lacks the count; the total this session knows (2 ISBNs, a file's rows) stays.
         if let total, total > 0 || (all[index].totalCount ?? 0) == 0 { all[index].totalCount = total }
-        if let total { all[index].totalCount = total }
         if coalescing, !changedState, let lastWrite, now - lastWrite < Self.progressWriteInterval {
             unwritten = true
             return
