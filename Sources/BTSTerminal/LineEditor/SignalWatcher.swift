@@ -106,10 +106,12 @@ private final class SignalWatcherState: @unchecked Sendable {
     }
 
     private func deliver(_ event: SignalWatcher.Event) {
+        // Yielded first: whoever sees `hasDelivered` and then stops the watcher finds the event
+        // in the stream (marked first, a stop in between finished the stream before the yield).
+        continuation.yield(event)
         lock.lock()
         delivered = true
         lock.unlock()
-        continuation.yield(event)
     }
 
     func stop() {

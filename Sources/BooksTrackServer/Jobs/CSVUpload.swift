@@ -30,6 +30,24 @@ enum CSVUpload {
         return buffer
     }
 
+    /// A refused upload's body is read and dropped up to this many bytes before the 413 goes out:
+    /// a server that answers and closes with the upload unread makes the client's TCP stack reset
+    /// the connection, and the client may never see the answer. Past it, the answer goes at once.
+    static let refusedBodyDrainLimit = 32 * 1024 * 1024
+
+    /// Reads and drops what is left of `body`, at most `limit` bytes (errors end it quietly).
+    static func drain(_ body: RequestBody, limit: Int = refusedBodyDrainLimit) async {
+        var seen = 0
+        do {
+            for try await chunk in body {
+                seen += chunk.readableBytes
+                if seen > limit { return }
+            }
+        } catch {
+            return
+        }
+    }
+
     /// The CSV bytes of an upload whose body is already collected.
     static func extractFile(contentType: String?, body: ByteBuffer, maxFileBytes: Int) throws(Failure) -> [UInt8] {
         let type = (contentType ?? "").trimmingCharacters(in: .whitespaces)

@@ -15,7 +15,10 @@ extension JobRoutes {
                 .fileTooLarge,
                 "the CSV file is larger than \(maxFile / (1024 * 1024)) MB (\(CSVImportParser.grouped(maxFile)) bytes)")
             let bodyLimit = maxFile + CSVUpload.multipartOverhead
-            if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > bodyLimit { return tooLarge }
+            if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > bodyLimit {
+                await CSVUpload.drain(request.body)
+                return tooLarge
+            }
             if let refusal = await source.refusal(owner: clientIP(request, context)) { return refusal.earlyResponse }
             let csv: [UInt8]
             do {

@@ -108,7 +108,10 @@ extension V3Handlers {
                     + "Hint: Use FormData with file field containing CSV data.")
         }
         let bodyLimit = maxFile + CSVUpload.multipartOverhead
-        if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > bodyLimit { throw tooLarge }
+        if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > bodyLimit {
+            await CSVUpload.drain(request.body)
+            throw tooLarge
+        }
         if let refusal = await source.refusal(owner: owner) { throw Self.problem(refusal, closing: true) }
         let csv: [UInt8]
         do {
