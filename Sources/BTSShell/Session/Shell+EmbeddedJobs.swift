@@ -18,7 +18,8 @@ extension Shell {
         guard let connection, connection.server != nil else { return status }
         var result = status
         for job in jobs.uncollected {
-            note("waiting for \(job.kind.rawValue) job \(SessionJob.displayID(job.id)) to finish (the embedded backend runs it in this process)")
+            // One line at 80 columns with a 36-character id.
+            note("finishing \(job.kind.rawValue) job \(SessionJob.displayID(job.id)) (it runs inside bts)…")
             do {
                 let finished = try await WatchCommand.follow(job.id, record: job, detaches: false, in: self)
                 showOnStandardError(finished)

@@ -64,7 +64,7 @@ struct EmbeddedHomeTests {
         let started = try await Self.bts(["-o", "json", "-c", "import mine.csv"], root: root)
         #expect(started.status == 0, "\(started)")
         #expect(Self.json(started)?["jobId"]?.stringValue != nil, "\(started)")
-        #expect(started.stderr.contains("waiting for import job"), "\(started)")
+        #expect(started.stderr.contains("finishing import job"), "\(started)")
         #expect(started.stderr.contains("booksCreated"), "the job's summary on stderr: \(started)")
         // A later process finds the books in the library.
         let listed = try await Self.bts(["-o", "json", "-c", "library list"], root: root)
