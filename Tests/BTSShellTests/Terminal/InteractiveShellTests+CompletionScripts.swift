@@ -94,9 +94,21 @@ enum CompletionScripts {
             try session.type(line)
             try session.press("Tab")
             let screen = try await session.see(expected, timeout: .seconds(30))
-            try session.press("C-c")
-            try await session.waitForScreen(timeout: .seconds(10), description: "an empty prompt after Ctrl-C") {
-                TmuxSession.lastLine($0).hasSuffix(">")
+            // A shell busy with a completion function (fish runs `bts` for option values) can
+            // take a Ctrl-C as the end of that function and keep the line: press it again until
+            // the prompt is empty (a Ctrl-C at an empty prompt only draws a new one).
+            var attempt = 0
+            while true {
+                attempt += 1
+                try session.press("C-c")
+                do {
+                    try await session.waitForScreen(timeout: .seconds(5), description: "an empty prompt after Ctrl-C") {
+                        TmuxSession.lastLine($0).hasSuffix(">")
+                    }
+                    break
+                } catch is TmuxSession.Failure where attempt < 4 {
+                    continue
+                }
             }
             try session.type("clear")
             try session.press("Enter")
