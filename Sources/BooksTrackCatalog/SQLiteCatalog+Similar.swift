@@ -1,55 +1,72 @@
 import Foundation
 
 /// `similar`: the books whose reader shelves are most like the source's (cosine of the shelf
-/// vectors over all of a book's kept shelves), editions of one work shown once.
+/// vectors over all of a book's kept shelves), editions of one work shown once, at most a few by
+/// any one author or by the source's own author and series, and no set that holds the source.
 extension SQLiteCatalog {
     /// Added to a neighbour's cosine when it shares the source's first author or series: it only
     /// reorders near-ties (cosines within 0.005), so the author or series is never the whole answer.
     static let sameAuthorOrSeriesNudge: Float = 0.005
+
+    /// The share of an answer (rounded up: 3 of 10) that may be by any one author, and that may be
+    /// the source's own author and series together: the rest are the nearest books by others (the
+    /// author's books stay one `search author` away).
+    static let authorShare = 0.3
 
     public func similar(isbn13: String, limit: Int) throws -> [ScoredBook]? {
         guard let source = try book(isbn13: isbn13) else { return nil }
         return try similar(id: source.id, limit: limit)
     }
 
-    /// Nearest neighbours of the book with goodbooks id `id` (itself and its other editions
-    /// excluded); nil when unknown or when the book has no shelves.
+    /// Nearest neighbours of the book with goodbooks id `id` (itself, its other editions and the
+    /// sets that hold it excluded); nil when unknown or when the book has no shelves.
     public func similar(id: Int, limit: Int) throws -> [ScoredBook]? {
         let books = try self.books
         let shelves = try self.shelfVectors
         guard let row = books.indexOfID[id], row < shelves.rows.count, !shelves.rows[row].isEmpty else { return nil }
         let source = books.all[row]
         let author = source.authors.first
+        func own(_ candidate: CatalogBook) -> Bool {
+            (author != nil && candidate.authors.first == author) || (source.series != nil && candidate.series == source.series)
+        }
+        let limit = min(max(limit, 0), Self.maxLimit)
+        let share = Int((Double(limit) * Self.authorShare).rounded(.up))
         return neighbours(of: shelves.rows[row], excludingRows: [row], excludingWorks: Set(Self.workKeys(source)),
-                          limit: min(max(limit, 0), Self.maxLimit)) { candidate in
-            let sameAuthor = author != nil && candidate.authors.first == author
-            let sameSeries = source.series != nil && candidate.series == source.series
-            return sameAuthor || sameSeries ? Self.sameAuthorOrSeriesNudge : 0
+                          limit: limit, perAuthor: share, own: (own, share)) { candidate in
+            guard !Self.collects(candidate, source) else { return nil }
+            return own(candidate) ? Self.sameAuthorOrSeriesNudge : 0
         }
         .map { ScoredBook(book: books.all[$0.row], score: Double(min(1, max(0, $0.score)))) }
     }
 
     /// The `limit` rows closest to the unit-length `query` by shelf cosine plus `nudge`, best
-    /// first, one row per work (`workKeys`) and at most `perAuthor` per first author;
-    /// `excludingRows`, `excludingWorks` and books whose nudge is nil are left out.
+    /// first, one row per work (`workKeys`), at most `perAuthor` per first author and at most
+    /// `own.limit` for which `own.test` holds; `excludingRows`, `excludingWorks` and books whose
+    /// nudge is nil are left out.
     func neighbours(of query: [SparseEntry], excludingRows: Set<Int>, excludingWorks: Set<String>, limit: Int,
-                    perAuthor: Int = .max, nudge: (CatalogBook) -> Float?) -> [(row: Int, score: Float)] {
+                    perAuthor: Int = .max, own: (test: (CatalogBook) -> Bool, limit: Int)? = nil,
+                    nudge: (CatalogBook) -> Float?) -> [(row: Int, score: Float)] {
         guard limit > 0, let books = try? self.books, let shelves = try? self.shelfVectors else { return [] }
         return shelves.index.withScores(sparse: query) { scores in
             for row in excludingRows where row < scores.count { scores[row] = -.infinity }
-            // Editions, nudges and the author cap only reorder a little: 6× the answer plus 30 is ample.
+            // Editions, nudges and the caps only reorder a little: 6× the answer plus 30 is ample.
             let pool = VectorIndex.topK(UnsafeBufferPointer(scores), k: min(scores.count, limit * 6 + 30))
             let ranked = pool.filter { scores[$0] > 0 }
                 .compactMap { row in nudge(books.all[row]).map { (row: row, score: scores[row] + $0) } }
                 .sorted { $0.score != $1.score ? $0.score > $1.score : $0.row < $1.row }
             var seen = excludingWorks
             var byAuthor: [String: Int] = [:]
+            var owned = 0
             var out: [(row: Int, score: Float)] = []
             for candidate in ranked {
                 let book = books.all[candidate.row]
                 let keys = Self.workKeys(book)
                 let author = book.authors.first ?? ""
                 guard seen.isDisjoint(with: keys), byAuthor[author, default: 0] < perAuthor else { continue }
+                if let own, own.test(book) {
+                    guard owned < own.limit else { continue }
+                    owned += 1
+                }
                 seen.formUnion(keys)
                 byAuthor[author, default: 0] += 1
                 out.append(candidate)

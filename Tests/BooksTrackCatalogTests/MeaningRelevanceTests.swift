@@ -98,6 +98,32 @@ struct HitRates: CustomStringConvertible {
         #expect(before.contains { $0.authors.contains("Lee Child") || HashingEmbedding.tokens($0.title).contains("cat") })
     }
 
+    /// At most 3 of a famous book's 10 neighbours are by its own author or in its series, or by any
+    /// other one author, and no
+    /// boxed set, omnibus or two-in-one volume that holds the book is one.
+    @Test func famousBooksReachBeyondTheirAuthor() throws {
+        let catalog = try SharedCatalog.get()
+        for item in try MeaningRelevanceSet.load().similar {
+            let source = try #require(try catalog.book(id: item.id))
+            let found = try #require(try catalog.similar(id: item.id, limit: 10)).map(\.book)
+            let own = found.filter {
+                $0.authors.first == source.authors.first || (source.series != nil && $0.series == source.series)
+            }
+            #expect(own.count <= 3, "\(source.title): \(own.map(\.title))")
+            #expect(found.count - own.count >= 7, "\(source.title): \(found.map(\.title))")
+            let authors = found.compactMap(\.authors.first)
+            #expect(Set(authors).allSatisfy { a in authors.filter { $0 == a }.count <= 3 }, "\(source.title): \(authors)")
+        }
+        let titles = { (id: Int) in try #require(try catalog.similar(id: id, limit: 10)).map(\.book.title) }
+        let thrones = try titles(39)
+        #expect(!thrones.contains { $0.contains("#1-") || $0.contains(" / ") }, "\(thrones)")
+        #expect(!(try titles(7)).contains { $0.contains("Boxed Set") })
+        #expect(!(try titles(13)).contains("Animal Farm / 1984"))
+        #expect(!(try titles(1)).contains { $0.contains("Boxset") })
+        // Other authors a reader of each will accept.
+        #expect(!Set(try catalog.similar(id: 39, limit: 10)?.map(\.book.id) ?? []).isDisjoint(with: [110, 192, 330, 562, 746, 389]))
+    }
+
     /// One answer per work: the source's other editions and repeated editions are left out.
     @Test func editionsOfOneWorkAreShownOnce() throws {
         let catalog = try SharedCatalog.get()
