@@ -97,6 +97,35 @@ struct EmbeddedHomeTests {
         #expect(!scanned.stderr.contains("'watch' follows it"), "\(scanned)")
     }
 
+    /// A barcode the offline catalog does not know (often another edition of a book it has) is
+    /// named with a way that works, never `search isbn` of itself; `search isbn` of it says why.
+    @Test(.enabled(if: BinaryTests.hasBinary, "bts binary not built: run swift build first"))
+    func anotherEditionIsFoundByTitle() async throws {
+        let root = try makeTempDirectory("home-editions")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let photo = BinaryTests.examplesDirectory.appendingPathComponent("back-covers.jpg").path
+        let saved = try await Self.bts(["-o", "table", "-c", "set library scratch; scan \(photo) --save --shelf owned"], root: root)
+        #expect(saved.status == 0, "\(saved)")
+        let lines = (saved.stdout + saved.stderr).split(separator: "\n").map(String.init)
+        let unknown = try #require(lines.first { $0.hasPrefix("Not known here: ") }, "\(saved)")
+        let isbn = String(unknown.dropFirst("Not known here: ".count).prefix { $0.isNumber })
+        #expect(isbn.count == 13, "\(unknown)")
+        #expect(!unknown.contains("search isbn"), "\(unknown)")
+        #expect(lines.contains("  find that one by title: search title WORDS; save --shelf owned"), "\(saved)")
+        #expect(unknown.count <= 80, "\(unknown)")
+        // Every `search isbn` the scan suggests answers.
+        for line in lines where line.contains("search isbn ") {
+            let suggested = line.components(separatedBy: "search isbn ")[1].prefix { $0.isNumber }
+            let looked = try await Self.bts(["-c", "search isbn \(suggested)"], root: root)
+            #expect(looked.status == 0, "\(line): \(looked)")
+        }
+        let missing = try await Self.bts(["-c", "search isbn \(isbn)"], root: root)
+        #expect(missing.status == 1, "\(missing)")
+        #expect(missing.stderr.contains("No book with ISBN \(isbn) in the offline catalog, which holds one edition of each book"),
+                "\(missing)")
+        #expect(missing.stderr.contains("(search title WORDS)"), "\(missing)")
+    }
+
     /// Every example script leaves the reader's library byte for byte as it was (tour.bts imported
     /// its demo CSV into it, moving a book from currently-reading to read and adding three), and
     /// its scratch library is gone when bts exits.

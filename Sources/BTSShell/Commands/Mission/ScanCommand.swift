@@ -115,17 +115,20 @@ struct ScanCommand: ShellCommand {
             "Saved \(approved.count) approved book\(approved.count == 1 ? "" : "s") (\(summary.created) new, "
                 + "\(summary.updated) updated, \(summary.alreadyThere) already there)."
         ]
+        // Only a book the backend knew (it gave the title) is offered `search isbn`: the same backend
+        // answers that search. Another ISBN is found by title, if it is another edition of a book.
+        let save = "save" + (shelf.map { " --shelf \($0)" } ?? "")
+        let byTitle = "if it is another edition of a catalog book,\n  find that one by title: search title WORDS; \(save)"
         for book in unknown {
-            let isbn = book.isbn ?? ""
-            lines.append("Not known here: \(isbn) — look it up with: search isbn \(isbn); save\(shelf.map { " --shelf \($0)" } ?? "")")
+            lines.append("Not known here: \(book.isbn ?? "") — \(byTitle)")
         }
         for book in review {
             let what = [book.title, book.isbn].compactMap { $0 }.joined(separator: ", ")
             let confidence = String(format: "%.2f", book.confidence)
-            if let isbn = book.isbn {
-                lines.append("Needs review (\(confidence)): \(what) — save it with: search isbn \(isbn); save\(shelf.map { " --shelf \($0)" } ?? "")")
-            } else {
-                lines.append("Needs review (\(confidence)): \(what)")
+            switch (book.isbn, (book.title ?? "").isEmpty) {
+            case (let isbn?, false): lines.append("Needs review (\(confidence)): \(what) — save it with: search isbn \(isbn); \(save)")
+            case (.some, true): lines.append("Needs review (\(confidence)): \(what) — \(byTitle)")
+            case (nil, _): lines.append("Needs review (\(confidence)): \(what)")
             }
         }
         output.view = .sections([output.view, .text(lines.joined(separator: "\n"))])

@@ -56,6 +56,15 @@ struct SearchRun: Sendable {
         }
     }
 
+    /// The sentence for an ISBN the backend does not know. The offline catalog holds one edition of
+    /// each book, so a reader's own copy is often another edition: it is found by title or author.
+    static func unknownISBN(_ isbn: String, offline: Bool) -> String {
+        offline
+            ? "No book with ISBN \(isbn) in the offline catalog, which holds one edition of each book: "
+                + "find another edition by its title (search title WORDS) or author (search author NAME)."
+            : "No book with ISBN \(isbn) in the catalog."
+    }
+
     func runOnline(in context: isolated any CommandContext) async throws -> CommandOutput? {
         let (limit, skip) = (self.limit, self.skip)
         switch request {
@@ -67,7 +76,7 @@ struct SearchRun: Sendable {
             // with exit 1 when the server does not know it, as `similar` and `enrich` do; searches
             // that match nothing succeed with an empty list.
             guard !response.value.items.isEmpty else {
-                throw ShellError(.failure, "No book with ISBN \(isbn.value) in the catalog.",
+                throw ShellError(.failure, Self.unknownISBN(isbn.value, offline: context.connection?.target == .embedded),
                                  range: BoundValue.range(of: words), code: .notFound)
             }
             return .search(response.value, query: isbn.value, kind: "isbn")
