@@ -31,20 +31,30 @@ extension SQLiteCatalog {
         }
         let limit = min(max(limit, 0), Self.maxLimit)
         let share = Int((Double(limit) * Self.authorShare).rounded(.up))
+        let pick = { (candidate: CatalogBook) in own(candidate) ? Self.ownRank(candidate, after: source) : nil }
         return neighbours(of: shelves.rows[row], excludingRows: [row], excludingWorks: Set(Self.workKeys(source)),
-                          limit: limit, perAuthor: share, own: (own, share)) { candidate in
+                          limit: limit, perAuthor: share, own: (pick, share)) { candidate in
             guard !Self.collects(candidate, source) else { return nil }
             return own(candidate) ? Self.sameAuthorOrSeriesNudge : 0
         }
         .map { ScoredBook(book: books.all[$0.row], score: Double(min(1, max(0, $0.score)))) }
     }
 
+    /// Which of the source's own author's or series' books `similar` keeps first (lower first, then
+    /// by score): the book that follows the source in its series (a reader of #1 goes on with #2,
+    /// which readers shelve less alike than the famous later volumes); then the rest by score.
+    static func ownRank(_ candidate: CatalogBook, after source: CatalogBook) -> Double {
+        guard let series = source.series, candidate.series == series,
+              candidate.seriesNumber == (source.seriesNumber ?? 0) + 1 else { return 1 }
+        return 0
+    }
+
     /// The `limit` rows closest to the unit-length `query` by shelf cosine plus `nudge`, best
     /// first, one row per work (`workKeys`), at most `perAuthor` per first author and at most
-    /// `own.limit` for which `own.test` holds; `excludingRows`, `excludingWorks` and books whose
-    /// nudge is nil are left out.
+    /// `own.limit` of the books `own.rank` ranks (non-nil), chosen lowest rank first, then by score;
+    /// `excludingRows`, `excludingWorks` and books whose nudge is nil are left out.
     func neighbours(of query: [SparseEntry], excludingRows: Set<Int>, excludingWorks: Set<String>, limit: Int,
-                    perAuthor: Int = .max, own: (test: (CatalogBook) -> Bool, limit: Int)? = nil,
+                    perAuthor: Int = .max, own: (rank: (CatalogBook) -> Double?, limit: Int)? = nil,
                     nudge: (CatalogBook) -> Float?) -> [(row: Int, score: Float)] {
         guard limit > 0, let books = try? self.books, let shelves = try? self.shelfVectors else { return [] }
         return shelves.index.withScores(sparse: query) { scores in
@@ -54,18 +64,35 @@ extension SQLiteCatalog {
             let ranked = pool.filter { scores[$0] > 0 }
                 .compactMap { row in nudge(books.all[row]).map { (row: row, score: scores[row] + $0) } }
                 .sorted { $0.score != $1.score ? $0.score > $1.score : $0.row < $1.row }
+            var chosenOwn: Set<Int> = []
+            if let own {
+                // The own books allowed: lowest rank first, in score order within a rank,
+                // one per work.
+                var seen = excludingWorks
+                let candidates = ranked.compactMap { c in own.rank(books.all[c.row]).map { (row: c.row, rank: $0) } }
+                for candidate in candidates.enumerated().sorted(by: { ($0.element.rank, $0.offset) < ($1.element.rank, $1.offset) }) {
+                    guard chosenOwn.count < own.limit else { break }
+                    let keys = Self.workKeys(books.all[candidate.element.row])
+                    guard seen.isDisjoint(with: keys) else { continue }
+                    seen.formUnion(keys)
+                    chosenOwn.insert(candidate.element.row)
+                }
+            }
             var seen = excludingWorks
             var byAuthor: [String: Int] = [:]
-            var owned = 0
             var out: [(row: Int, score: Float)] = []
+            var ownToPlace = chosenOwn.count
             for candidate in ranked {
                 let book = books.all[candidate.row]
                 let keys = Self.workKeys(book)
                 let author = book.authors.first ?? ""
                 guard seen.isDisjoint(with: keys), byAuthor[author, default: 0] < perAuthor else { continue }
-                if let own, own.test(book) {
-                    guard owned < own.limit else { continue }
-                    owned += 1
+                if chosenOwn.contains(candidate.row) {
+                    ownToPlace -= 1
+                } else {
+                    // The chosen own books keep their places, however far down their scores are.
+                    if let own, own.rank(book) != nil { continue }
+                    guard out.count + ownToPlace < limit else { continue }
                 }
                 seen.formUnion(keys)
                 byAuthor[author, default: 0] += 1

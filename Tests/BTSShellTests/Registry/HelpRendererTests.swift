@@ -16,14 +16,17 @@ import Testing
             The source book itself is not listed. On the embedded backend and `bts serve`,
             similar means shelved alike: the cosine of the books' reader shelves
             (goodbooks-10k: the 30 strongest of each book's 100 most-used shelves, weighted
-            log(1+count) x IDF), with the same author or series only breaking ties and other
-            editions of the source left out. Fails with 'not found' when the catalog has no
-            shelves for it. BOOK is an ISBN when it looks like one (as for `search`); other
-            words are a title, and the first book a title search finds with an ISBN is the
-            source (one more request, from the search budget; the footer and `sourceTitle`
-            name it; for an ISBN, the embedded backend names it from its catalog). With
-            --library (or --shelf), up to 10 of your library's books (highest rated first)
-            are the sources, and books you already have are left out.
+            log(1+count) x IDF), with the same author or series only breaking ties; at most
+            3 in 10 (rounded up) are by the source's own author or in its series (the next
+            volume of the series first), and as many by any other one author; other editions
+            of the source and the sets that hold it (boxed sets, omnibuses, two-in-one
+            volumes) are left out. Fails with 'not found' when the catalog has no shelves
+            for it. BOOK is an ISBN when it looks like one (as for `search`); other words
+            are a title, and the first book a title search finds with an ISBN is the source
+            (one more request, from the search budget; the footer and `sourceTitle` name it;
+            for an ISBN, the embedded backend names it from its catalog). With --library (or
+            --shelf), up to 10 of your library's books (highest rated first) are the
+            sources, and books you already have are left out.
 
             Arguments:
               [BOOK...]  The book to start from: its ISBN, or words of its title (the best
