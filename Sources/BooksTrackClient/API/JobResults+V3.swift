@@ -16,8 +16,17 @@ struct V3SearchPage: Decodable, Sendable {
 
     init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        let raw = try c.decodeIfPresent([JSONValue].self, forKey: .results) ?? []
-        books = raw.compactMap { $0.decoded(as: Book.self) }
+        // A page holds at most the route's largest limit: results past it (a server sending 100,000)
+        // are never decoded. A result that is not a book is skipped, the rest kept.
+        var books: [Book] = []
+        if c.contains(.results), try !c.decodeNil(forKey: .results) {
+            var list = try c.nestedUnkeyedContainer(forKey: .results)
+            while !list.isAtEnd, books.count < V3Limits.searchPage.upperBound,
+                  let element = try? list.decode(Lenient<Book>.self) {
+                if let book = element.value { books.append(book) }
+            }
+        }
+        self.books = books
         totalCount = try? c.decodeIfPresent(Int.self, forKey: .totalCount)
         correctedQuery = CorrectedQuery.reading((try? c.decodeIfPresent(String.self, forKey: .correctedQuery)) ?? nil)
     }
@@ -25,6 +34,16 @@ struct V3SearchPage: Decodable, Sendable {
     /// The page as search results.
     var results: SearchResults {
         SearchResults(items: books.map(SearchResultItem.init), totalResults: totalCount, correctedQuery: correctedQuery)
+    }
+}
+
+/// One element of a list that is kept when it decodes as `Value` and skipped (nil) when it does not;
+/// decoding it always succeeds, so the list moves on.
+struct Lenient<Value: Decodable>: Decodable {
+    var value: Value?
+
+    init(from decoder: any Decoder) throws {
+        value = try? Value(from: decoder)
     }
 }
 
