@@ -41,8 +41,9 @@ extension SQLiteCatalog {
     }
 
     /// Which of the source's own author's or series' books `similar` keeps first (lower first, then
-    /// by score): the book that follows the source in its series (a reader of #1 goes on with #2,
-    /// which readers shelve less alike than the famous later volumes); then the rest by score.
+    /// by score): the book that follows the source in its series, listed even when its score is low
+    /// (a reader of #1 goes on with #2, which readers shelve less alike than the famous later
+    /// volumes); the rest compete by score with every other book.
     static func ownRank(_ candidate: CatalogBook, after source: CatalogBook) -> Double {
         guard let series = source.series, candidate.series == series,
               candidate.seriesNumber == (source.seriesNumber ?? 0) + 1 else { return 1 }
@@ -51,8 +52,8 @@ extension SQLiteCatalog {
 
     /// The `limit` rows closest to the unit-length `query` by shelf cosine plus `nudge`, best
     /// first, one row per work (`workKeys`), at most `perAuthor` per first author and at most
-    /// `own.limit` of the books `own.rank` ranks (non-nil), chosen lowest rank first, then by score;
-    /// `excludingRows`, `excludingWorks` and books whose nudge is nil are left out.
+    /// `own.limit` of the books `own.rank` ranks (non-nil), chosen lowest rank first, then by score
+    /// (rank 0 always placed); `excludingRows`, `excludingWorks` and books whose nudge is nil are left out.
     func neighbours(of query: [SparseEntry], excludingRows: Set<Int>, excludingWorks: Set<String>, limit: Int,
                     perAuthor: Int = .max, own: (rank: (CatalogBook) -> Double?, limit: Int)? = nil,
                     nudge: (CatalogBook) -> Float?) -> [(row: Int, score: Float)] {
@@ -65,9 +66,10 @@ extension SQLiteCatalog {
                 .compactMap { row in nudge(books.all[row]).map { (row: row, score: scores[row] + $0) } }
                 .sorted { $0.score != $1.score ? $0.score > $1.score : $0.row < $1.row }
             var chosenOwn: Set<Int> = []
+            var reserved: Set<Int> = []
             if let own {
-                // The own books allowed: lowest rank first, in score order within a rank,
-                // one per work.
+                // The own books allowed: lowest rank first, in score order within a rank, one per
+                // work; those of rank 0 keep a place however far down their scores are.
                 var seen = excludingWorks
                 let candidates = ranked.compactMap { c in own.rank(books.all[c.row]).map { (row: c.row, rank: $0) } }
                 for candidate in candidates.enumerated().sorted(by: { ($0.element.rank, $0.offset) < ($1.element.rank, $1.offset) }) {
@@ -76,23 +78,23 @@ extension SQLiteCatalog {
                     guard seen.isDisjoint(with: keys) else { continue }
                     seen.formUnion(keys)
                     chosenOwn.insert(candidate.element.row)
+                    if candidate.element.rank <= 0 { reserved.insert(candidate.element.row) }
                 }
             }
             var seen = excludingWorks
             var byAuthor: [String: Int] = [:]
             var out: [(row: Int, score: Float)] = []
-            var ownToPlace = chosenOwn.count
+            var toPlace = reserved.count
             for candidate in ranked {
                 let book = books.all[candidate.row]
                 let keys = Self.workKeys(book)
                 let author = book.authors.first ?? ""
                 guard seen.isDisjoint(with: keys), byAuthor[author, default: 0] < perAuthor else { continue }
-                if chosenOwn.contains(candidate.row) {
-                    ownToPlace -= 1
+                if reserved.contains(candidate.row) {
+                    toPlace -= 1
                 } else {
-                    // The chosen own books keep their places, however far down their scores are.
-                    if let own, own.rank(book) != nil { continue }
-                    guard out.count + ownToPlace < limit else { continue }
+                    if let own, own.rank(book) != nil, !chosenOwn.contains(candidate.row) { continue }
+                    guard out.count + toPlace < limit else { continue }
                 }
                 seen.formUnion(keys)
                 byAuthor[author, default: 0] += 1
