@@ -36,6 +36,7 @@ func successBody(_ body: Data, status: Int) {
     _ = ResponseDecoding.decode(V3JobAccepted.self, from: body, status: status).errorInfo
     _ = ResponseDecoding.decode(V3EnrichResult.self, from: body, status: status).errorInfo
     if let page = ResponseDecoding.decode(V3SearchPage.self, from: body, status: status).value {
+        invariant(page.books.count <= V3Limits.searchPage.upperBound, "\(page.books.count) books on one page")
         _ = page.books.map(SearchResultItem.init)
     }
     _ = ResponseDecoding.decode(SearchResults.self, from: body, status: status)
