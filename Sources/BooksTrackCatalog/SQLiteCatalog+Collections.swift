@@ -13,24 +13,46 @@ extension SQLiteCatalog {
     /// source's authors whose title names the source ("J.R.R. Tolkien 4-Book Boxed Set: The Hobbit and
     /// The Lord of the Rings").
     static func collects(_ candidate: CatalogBook, _ source: CatalogBook) -> Bool {
-        if let series = source.series, candidate.series == series, let span = seriesSpan(inTitle: candidate.title),
-           span.contains(source.seriesNumber ?? 1) {
-            return true
+        CollectionTest(source).holds(candidate)
+    }
+
+    /// `collects` with what it needs of the source worked out once (`similar` asks it of ~100 books).
+    struct CollectionTest {
+        let source: CatalogBook
+        let sourceKeys: Set<String>
+        let sourceWords: [String]
+
+        init(_ source: CatalogBook) {
+            self.source = source
+            sourceKeys = Set(SQLiteCatalog.workKeys(source))
+            sourceWords = HashingEmbedding.tokens(CatalogFieldCleaning.series(inTitle: source.title).base)
         }
-        let sourceKeys = Set(workKeys(source))
-        let base = CatalogFieldCleaning.series(inTitle: candidate.title).base
-        let parts = base.components(separatedBy: " / ")
-        if parts.count > 1, parts.contains(where: { part in
-            (candidate.authors.isEmpty ? [""] : candidate.authors).contains { !sourceKeys.isDisjoint(with: [workKey(title: part, author: $0)]) }
-        }) {
-            return true
+
+        func holds(_ candidate: CatalogBook) -> Bool {
+            // The cheap tests first: most books share neither the series nor an author and hold no " / ".
+            if let series = source.series, candidate.series == series, let span = SQLiteCatalog.seriesSpan(inTitle: candidate.title),
+               span.contains(source.seriesNumber ?? 1) {
+                return true
+            }
+            let sharesAuthor = !Set(candidate.authors).isDisjoint(with: source.authors)
+            let joined = candidate.title.contains(" / ")
+            guard sharesAuthor || joined else { return false }
+            let base = CatalogFieldCleaning.series(inTitle: candidate.title).base
+            if joined, base.components(separatedBy: " / ").contains(where: { part in
+                (candidate.authors.isEmpty ? [""] : candidate.authors).contains {
+                    sourceKeys.contains(SQLiteCatalog.workKey(title: part, author: $0))
+                }
+            }) {
+                return true
+            }
+            guard sharesAuthor else { return false }
+            let words = HashingEmbedding.tokens(base)
+            guard !sourceWords.isEmpty, words.count > sourceWords.count,
+                  !SQLiteCatalog.collectionWords.isDisjoint(with: words) else { return false }
+            return (0...(words.count - sourceWords.count)).contains {
+                Array(words[$0..<($0 + sourceWords.count)]) == sourceWords
+            }
         }
-        guard !Set(candidate.authors).isDisjoint(with: source.authors) else { return false }
-        let words = HashingEmbedding.tokens(base)
-        let sourceWords = HashingEmbedding.tokens(CatalogFieldCleaning.series(inTitle: source.title).base)
-        guard !sourceWords.isEmpty, words.count > sourceWords.count,
-              !collectionWords.isDisjoint(with: words) else { return false }
-        return (0...(words.count - sourceWords.count)).contains { Array(words[$0..<($0 + sourceWords.count)]) == sourceWords }
     }
 
     /// The numbers a display title's series part spans, "(The Hunger Games, #1-3)" → 1...3; nil for a

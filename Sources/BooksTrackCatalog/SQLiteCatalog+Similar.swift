@@ -32,9 +32,10 @@ extension SQLiteCatalog {
         let limit = min(max(limit, 0), Self.maxLimit)
         let share = Int((Double(limit) * Self.authorShare).rounded(.up))
         let pick = { (candidate: CatalogBook) in own(candidate) ? Self.ownRank(candidate, after: source) : nil }
+        let holdsSource = CollectionTest(source)
         return neighbours(of: shelves.rows[row], excludingRows: [row], excludingWorks: Set(Self.workKeys(source)),
                           limit: limit, perAuthor: share, own: (pick, share)) { candidate in
-            guard !Self.collects(candidate, source) else { return nil }
+            guard !holdsSource.holds(candidate) else { return nil }
             return own(candidate) ? Self.sameAuthorOrSeriesNudge : 0
         }
         .map { ScoredBook(book: books.all[$0.row], score: Double(min(1, max(0, $0.score)))) }
