@@ -16,7 +16,7 @@ extension BooksTrackAPI {
     /// `_links.next` carries one, so it is never followed). `offset` is turned into the page that
     /// holds it; rows before it on that page are dropped.
     func v3SearchTitle(_ query: String, limit: Int?, offset: Int) async throws(BooksTrackError) -> APIResponse<SearchResults> {
-        let size = min(max(limit ?? 20, V3Limits.searchPage.lowerBound), V3Limits.searchPage.upperBound)
+        let size = min(max(limit ?? SearchPageLimits.defaultLimit, V3Limits.searchPage.lowerBound), V3Limits.searchPage.upperBound)
         let page = offset / size + 1
         var items: [(name: String, value: String)] = [("q", String(query.prefix(200))), ("limit", String(size))]
         if page > 1 { items.append(("page", String(page))) }

@@ -24,8 +24,8 @@ struct SearchRoutes {
     func title(_ request: Request) throws -> Response {
         let query = QueryParameters(request)
         let q = try query.required("q")
-        let limit = try query.int("limit", default: 20, range: 1...100)
-        let offset = try query.int("offset", default: 0, range: 0...10_000)
+        let limit = try query.int("limit", default: SearchPageLimits.defaultLimit, range: SearchPageLimits.limit)
+        let offset = try query.int("offset", default: 0, range: SearchPageLimits.offset)
         return try cached(key: "title:\(limit):\(offset):\(q.lowercased())", ttl: Self.textTTL) {
             let page = try services.catalog.searchTitle(q, limit: offset + limit)
             return BookSearchResponse(
@@ -38,8 +38,8 @@ struct SearchRoutes {
         guard let name = query.optional("name") ?? query.optional("q") else {
             throw APIError.missingParameter("name")
         }
-        let limit = try query.int("limit", default: 20, range: 1...100)
-        let offset = try query.int("offset", default: 0, range: 0...10_000)
+        let limit = try query.int("limit", default: SearchPageLimits.defaultLimit, range: SearchPageLimits.limit)
+        let offset = try query.int("offset", default: 0, range: SearchPageLimits.offset)
         return try cached(key: "author:\(limit):\(offset):\(name.lowercased())", ttl: Self.textTTL) {
             let page = try services.catalog.searchAuthor(name, limit: offset + limit)
             return BookSearchResponse(
@@ -56,7 +56,7 @@ struct SearchRoutes {
                 .missingParameter, "Give at least one of 'title' and 'author'",
                 details: ["parameters": .array([.string("title"), .string("author")])])
         }
-        let limit = try query.int("limit", default: 20, range: 1...100)
+        let limit = try query.int("limit", default: SearchPageLimits.defaultLimit, range: SearchPageLimits.limit)
         let key = "advanced:\(limit):\(title?.lowercased() ?? "")\u{1F}\(author?.lowercased() ?? "")"
         return try cached(key: key, ttl: Self.textTTL) {
             let page = try services.catalog.searchAdvanced(title: title, author: author, limit: limit)

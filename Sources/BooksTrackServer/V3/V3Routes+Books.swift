@@ -15,8 +15,8 @@ extension V3Handlers {
     static let isbnMessage = "Must be ISBN-10 or ISBN-13"
     /// V3_MAX_SEARCH_RESULTS: matches are capped before paging.
     static let maxSearchResults = 100
-    static let maxSyncISBNs = 50
-    static let maxAsyncISBNs = 500
+    static let maxSyncISBNs = V3Limits.syncEnrich
+    static let maxAsyncISBNs = V3Limits.asyncEnrich
 
     // MARK: GET /v3/books/{isbn}
 
@@ -96,7 +96,7 @@ extension V3Handlers {
                 code: "invalid_enum_value")
         }
         let page = try query.int("page", default: 1, range: 1...10_000)
-        let limit = try query.int("limit", default: 20, range: 1...100)
+        let limit = try query.int("limit", default: SearchPageLimits.defaultLimit, range: SearchPageLimits.limit)
         let offset = (page - 1) * limit
         let found = try services.catalog.searchTitle(q, limit: Self.maxSearchResults)
         // Books without an ISBN are left out after the cap, as production filters its page of works.

@@ -56,4 +56,13 @@ import Testing
         let local = try #require(config.profile(named: KnownBackend.local.rawValue))
         #expect(local.url.port == KnownBackend.localPort)
     }
+
+    /// `search` and `more` take the page every search route takes (`SearchPageLimits`).
+    @Test func searchPagesAreTheContracts() {
+        #expect(SearchCommand.limit.spec.valueType == .int(SearchPageLimits.limit))
+        #expect(SearchCommand.limit.defaultValue == SearchPageLimits.defaultLimit)
+        #expect(SearchCommand.offset.valueType == .int(SearchPageLimits.offset))
+        #expect(MoreCommand.limit.valueType == .int(SearchPageLimits.limit))
+        #expect(V3Limits.searchPage == SearchPageLimits.limit)
+    }
 }

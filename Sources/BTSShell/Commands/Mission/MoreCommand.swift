@@ -17,7 +17,7 @@ struct SearchPage: Sendable, Hashable {
 
 /// `more`: the next page of the last title or author search (same query, same `--limit`).
 struct MoreCommand: ShellCommand {
-    static let limit = OptionSpec("limit", short: "n", type: .int(1...100), valueName: "N",
+    static let limit = OptionSpec("limit", short: "n", type: .int(SearchPageLimits.limit), valueName: "N",
                                   help: "Results on this page, 1–100 (default: the last search's --limit)")
 
     static let configuration = CommandSpec(

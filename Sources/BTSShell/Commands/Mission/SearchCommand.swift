@@ -10,8 +10,8 @@ struct SearchCommand: SearchForm {
     static let titleOption = OptionSpec("title", short: "t", type: .string, valueName: "TITLE", help: "Title to search for",
                                         completion: .title)
     static let authorOption = OptionSpec("author", short: "a", type: .string, valueName: "NAME", help: "Author to search for")
-    static let limit = CommandSpec.limit(1...100, default: 20)
-    static let offset = OptionSpec("offset", type: .int(0...10_000), valueName: "N",
+    static let limit = CommandSpec.limit(SearchPageLimits.limit, default: SearchPageLimits.defaultLimit)
+    static let offset = OptionSpec("offset", type: .int(SearchPageLimits.offset), valueName: "N",
                                    help: "Skip the first N results (title and author searches; 'more' pages on)")
     static let page = OptionSpec("page", type: .int(1...1_000), valueName: "P",
                                  help: "Show page P of --limit results (title and author searches)")
