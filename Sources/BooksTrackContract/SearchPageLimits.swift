@@ -5,4 +5,13 @@ public enum SearchPageLimits {
     public static let limit = 1...100
     public static let defaultLimit = 20
     public static let offset = 0...10_000
+    /// The longest query a search route takes (the v3 schema: at most 200 characters); the client
+    /// cuts a query (`q`, `name`, `title`, `author`) to it before sending.
+    public static let queryLength = 200
+}
+
+/// How long an ISBN lookup's answer stays good: 7 days (docs/contract.md §8), the server's
+/// `Cache-Control` and the client's lifetime when a server sends none.
+public enum AnswerLifetimes {
+    public static let isbnLookup: Duration = .seconds(7 * 24 * 3600)
 }

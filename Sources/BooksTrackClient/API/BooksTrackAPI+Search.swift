@@ -14,7 +14,7 @@ extension BooksTrackAPI {
         if dialect == .v3 { return try await v3LookUp(parsed) }
         // ISBN-13 on every route: no version's router takes an ISBN-10 ending in X (`^\d{10}(\d{3})?$`).
         var spec = RequestSpec(.GET, "/v1/search/isbn", query: [("isbn", parsed.isbn13)])
-        spec.cacheTTL = .seconds(7 * 24 * 3600)
+        spec.cacheTTL = AnswerLifetimes.isbnLookup
         spec.offering = "ISBN lookup"
         return try await call(SearchResults.self, spec)
     }
@@ -23,7 +23,7 @@ extension BooksTrackAPI {
     /// rows to skip, is a stand-in extension: sent only when not 0).
     public func searchTitle(_ query: String, limit: Int? = nil, offset: Int = 0) async throws(BooksTrackError) -> APIResponse<SearchResults> {
         if dialect == .v3 { return try await v3SearchTitle(query, limit: limit, offset: offset) }
-        var items: [(name: String, value: String)] = [("q", String(query.prefix(200)))]
+        var items: [(name: String, value: String)] = [("q", String(query.prefix(SearchPageLimits.queryLength)))]
         if let limit { items.append(("limit", String(limit))) }
         if offset > 0 { items.append(("offset", String(offset))) }
         var spec = RequestSpec(.GET, "/v1/search/title", query: items)
@@ -35,7 +35,7 @@ extension BooksTrackAPI {
     /// falls back to `/v1/search/advanced?author=` and remembers that for the session.
     public func searchAuthor(_ name: String, limit: Int? = nil, offset: Int = 0) async throws(BooksTrackError) -> APIResponse<SearchResults> {
         if authorRouteMissing { return try await searchAdvanced(title: nil, author: name, limit: limit) }
-        var items: [(name: String, value: String)] = [("name", String(name.prefix(200)))]
+        var items: [(name: String, value: String)] = [("name", String(name.prefix(SearchPageLimits.queryLength)))]
         if let limit { items.append(("limit", String(limit))) }
         if offset > 0 { items.append(("offset", String(offset))) }
         var spec = RequestSpec(.GET, "/v1/search/author", query: items)
@@ -47,7 +47,7 @@ extension BooksTrackAPI {
             do {
                 return try await legacyFallback(SearchResults.self, spec)
             } catch where error.code == .routeNotOffered {
-                var advanced = RequestSpec(.GET, "/v1/search/advanced", query: [("author", String(name.prefix(200)))] + (limit.map { [("limit", String($0))] } ?? []))
+                var advanced = RequestSpec(.GET, "/v1/search/advanced", query: [("author", String(name.prefix(SearchPageLimits.queryLength)))] + (limit.map { [("limit", String($0))] } ?? []))
                 advanced.offering = "author search"
                 return try await legacyFallback(SearchResults.self, advanced)
             }
@@ -63,8 +63,8 @@ extension BooksTrackAPI {
     /// `GET /v1/search/advanced?title=&author=` (at least one required).
     public func searchAdvanced(title: String?, author: String?, limit: Int? = nil) async throws(BooksTrackError) -> APIResponse<SearchResults> {
         var items: [(name: String, value: String)] = []
-        if let title, !title.isEmpty { items.append(("title", String(title.prefix(200)))) }
-        if let author, !author.isEmpty { items.append(("author", String(author.prefix(200)))) }
+        if let title, !title.isEmpty { items.append(("title", String(title.prefix(SearchPageLimits.queryLength)))) }
+        if let author, !author.isEmpty { items.append(("author", String(author.prefix(SearchPageLimits.queryLength)))) }
         guard !items.isEmpty else {
             throw BooksTrackError.invalidInput("Give a title, an author, or both.", code: .missingParameter)
         }

@@ -8,7 +8,7 @@ extension BooksTrackAPI {
     public func searchV2(
         _ query: String, mode: SearchMode = .text, limit: Int? = nil, offset: Int? = nil
     ) async throws(BooksTrackError) -> APIResponse<V2SearchResponse> {
-        let q = String(query.prefix(200))
+        let q = String(query.prefix(SearchPageLimits.queryLength))
         var items: [(name: String, value: String)] = [("q", q), ("mode", mode.rawValue)]
         if let limit { items.append(("limit", String(limit))) }
         if let offset { items.append(("offset", String(offset))) }

@@ -7,7 +7,7 @@ extension BooksTrackAPI {
     /// `GET /v3/books/{isbn13}`: the flat Book, enveloped (`ETag`, `Cache-Control: max-age=3600`).
     func v3LookUp(_ isbn: ISBN) async throws(BooksTrackError) -> APIResponse<SearchResults> {
         var spec = RequestSpec(.GET, "/v3/books/\(isbn.isbn13)")
-        spec.cacheTTL = .seconds(7 * 24 * 3600)
+        spec.cacheTTL = AnswerLifetimes.isbnLookup
         spec.offering = "ISBN lookup"
         return try await call(SearchResults.self, spec)
     }
@@ -18,7 +18,7 @@ extension BooksTrackAPI {
     func v3SearchTitle(_ query: String, limit: Int?, offset: Int) async throws(BooksTrackError) -> APIResponse<SearchResults> {
         let size = min(max(limit ?? SearchPageLimits.defaultLimit, V3Limits.searchPage.lowerBound), V3Limits.searchPage.upperBound)
         let page = offset / size + 1
-        var items: [(name: String, value: String)] = [("q", String(query.prefix(200))), ("limit", String(size))]
+        var items: [(name: String, value: String)] = [("q", String(query.prefix(SearchPageLimits.queryLength))), ("limit", String(size))]
         if page > 1 { items.append(("page", String(page))) }
         var spec = RequestSpec(.GET, "/v3/books/search", query: items)
         spec.offering = "title search"

@@ -1,10 +1,11 @@
+import BooksTrackContract
 import Foundation
 
 /// How long an answer is kept when the server sends no `Cache-Control` (the seeds' client):
 /// ISBN lookups 7 days, searches 5 minutes, similar books and weekly recommendations until the
 /// week turns (Sunday 00:00 UTC, when v3's `weekOf` changes).
 enum CacheSeeds {
-    static let isbnLookup: Duration = .seconds(7 * 24 * 3600)
+    static let isbnLookup = AnswerLifetimes.isbnLookup
     static let search: Duration = .seconds(300)
 
     /// The seed TTL of a GET of `path` (with its `mode` query item), nil for routes never cached

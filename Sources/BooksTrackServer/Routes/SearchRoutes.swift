@@ -10,7 +10,7 @@ import Hummingbird
 struct SearchRoutes {
     let services: ServerServices
 
-    static let isbnTTL: TimeInterval = 7 * 24 * 3600
+    static let isbnTTL = TimeInterval(AnswerLifetimes.isbnLookup.components.seconds)
     static let textTTL: TimeInterval = 24 * 3600
 
     func isbn(_ request: Request) throws -> Response {

@@ -81,8 +81,9 @@ extension V3Handlers {
         guard let q = query.parameters.string("q") else {
             throw V3Problem.validation(field: "q", "Required", code: "invalid_type")
         }
-        guard q.count <= 200 else {
-            throw V3Problem.validation(field: "q", "String must contain at most 200 character(s)", code: "too_big")
+        guard q.count <= SearchPageLimits.queryLength else {
+            throw V3Problem.validation(
+                field: "q", "String must contain at most \(SearchPageLimits.queryLength) character(s)", code: "too_big")
         }
         // The schema's modes are text, semantic and similar, and production answers every mode with the
         // title search, echoing the mode (index.ts @ e40ae5d never reads it). The stand-in refuses the

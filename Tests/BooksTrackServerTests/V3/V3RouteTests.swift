@@ -97,6 +97,19 @@ struct V3RouteTests {
 
     // MARK: Search
 
+    /// The longest query is the contract's (`SearchPageLimits.queryLength`, 200 characters), as the
+    /// client cuts its queries; one character more is refused with the schema's words.
+    @Test func theLongestQueryIsTheContracts() async throws {
+        try await TestServer.with(modules: Self.modules) { server in
+            let longest = String(repeating: "a", count: SearchPageLimits.queryLength)
+            #expect(try await server.get("/v3/books/search?q=\(longest)").status == 200)
+            let body = try Self.expectProblem(
+                try await server.get("/v3/books/search?q=\(longest)a"), status: 400, code: "INVALID_REQUEST",
+                detail: "Validation failed")
+            #expect(body["errors"]?[0]?["message"]?.stringValue == "String must contain at most 200 character(s)")
+        }
+    }
+
     @Test func searchPagesByPageAndIgnoresOffset() async throws {
         try await TestServer.with(modules: Self.modules) { server in
             let first = try Self.json(try await server.get("/v3/books/search?q=the&limit=1"))
