@@ -181,7 +181,10 @@ final class SignalHub: @unchecked Sendable {
         }
         readFD = fds[0]
         signalPipeWriteFD = fds[1]
-        let source = DispatchSource.makeReadSource(fileDescriptor: fds[0], queue: .global())
+        // Its own queue, not `.global()`: a queue made here is served by an overcommitting thread,
+        // while the global queue runs at most one item per core, so work blocked there (a process
+        // waited for, a lock) could leave a signal unread for as long as that work lasts.
+        let source = DispatchSource.makeReadSource(fileDescriptor: fds[0], queue: DispatchQueue(label: "bts.signals"))
         source.setEventHandler { [weak self] in self?.drain() }
         source.resume()
         reader = source
