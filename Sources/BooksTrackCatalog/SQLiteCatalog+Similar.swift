@@ -31,32 +31,32 @@ extension SQLiteCatalog {
         }
         let limit = min(max(limit, 0), Self.maxLimit)
         let share = Int((Double(limit) * Self.authorShare).rounded(.up))
-        let pick = { (candidate: CatalogBook) in own(candidate) ? Self.ownRank(candidate, after: source) : nil }
+        let next = { (candidate: CatalogBook) in Self.isNextVolume(candidate, after: source) }
         let holdsSource = CollectionTest(source)
         return neighbours(of: shelves.rows[row], excludingRows: [row], excludingWorks: Set(Self.workKeys(source)),
-                          limit: limit, perAuthor: share, own: (pick, share)) { candidate in
+                          limit: limit, perAuthor: share, own: (own, next, share)) { candidate in
             guard !holdsSource.holds(candidate) else { return nil }
             return own(candidate) ? Self.sameAuthorOrSeriesNudge : 0
         }
         .map { ScoredBook(book: books.all[$0.row], score: Double(min(1, max(0, $0.score)))) }
     }
 
-    /// Which of the source's own author's or series' books `similar` keeps first (lower first, then
-    /// by score): the book that follows the source in its series, listed even when its score is low
-    /// (a reader of #1 goes on with #2, which readers shelve less alike than the famous later
-    /// volumes); the rest compete by score with every other book.
-    static func ownRank(_ candidate: CatalogBook, after source: CatalogBook) -> Double {
-        guard let series = source.series, candidate.series == series,
-              candidate.seriesNumber == (source.seriesNumber ?? 0) + 1 else { return 1 }
-        return 0
+    /// The book that follows the source in its series: `similar` lists it even when its score is
+    /// low (a reader of #1 goes on with #2, which readers shelve less alike than the famous later
+    /// volumes); the source's other own books compete by score with every other book.
+    static func isNextVolume(_ candidate: CatalogBook, after source: CatalogBook) -> Bool {
+        guard let series = source.series else { return false }
+        return candidate.series == series && candidate.seriesNumber == (source.seriesNumber ?? 0) + 1
     }
 
     /// The `limit` rows closest to the unit-length `query` by shelf cosine plus `nudge`, best
     /// first, one row per work (`workKeys`), at most `perAuthor` per first author and at most
-    /// `own.limit` of the books `own.rank` ranks (non-nil), chosen lowest rank first, then by score
-    /// (rank 0 always placed); `excludingRows`, `excludingWorks` and books whose nudge is nil are left out.
+    /// `own.limit` of the books `own.test` holds for, chosen by score after those `own.first` holds
+    /// for (which are placed whatever their scores); `excludingRows`, `excludingWorks` and books
+    /// whose nudge is nil are left out.
     func neighbours(of query: [SparseEntry], excludingRows: Set<Int>, excludingWorks: Set<String>, limit: Int,
-                    perAuthor: Int = .max, own: (rank: (CatalogBook) -> Double?, limit: Int)? = nil,
+                    perAuthor: Int = .max,
+                    own: (test: (CatalogBook) -> Bool, first: (CatalogBook) -> Bool, limit: Int)? = nil,
                     nudge: (CatalogBook) -> Float?) -> [(row: Int, score: Float)] {
         guard limit > 0, let books = try? self.books, let shelves = try? self.shelfVectors else { return [] }
         return shelves.index.withScores(sparse: query) { scores in
@@ -69,17 +69,17 @@ extension SQLiteCatalog {
             var chosenOwn: Set<Int> = []
             var reserved: Set<Int> = []
             if let own {
-                // The own books allowed: lowest rank first, in score order within a rank, one per
-                // work; those of rank 0 keep a place however far down their scores are.
+                // The own books allowed, one per work: those `first` holds for (kept a place however
+                // far down their scores are), then the rest in score order.
                 var seen = excludingWorks
-                let candidates = ranked.compactMap { c in own.rank(books.all[c.row]).map { (row: c.row, rank: $0) } }
-                for candidate in candidates.enumerated().sorted(by: { ($0.element.rank, $0.offset) < ($1.element.rank, $1.offset) }) {
-                    guard chosenOwn.count < own.limit else { break }
-                    let keys = Self.workKeys(books.all[candidate.element.row])
+                let candidates = ranked.filter { own.test(books.all[$0.row]) }
+                let firsts = candidates.filter { own.first(books.all[$0.row]) }
+                for candidate in firsts + candidates where chosenOwn.count < own.limit {
+                    let keys = Self.workKeys(books.all[candidate.row])
                     guard seen.isDisjoint(with: keys) else { continue }
                     seen.formUnion(keys)
-                    chosenOwn.insert(candidate.element.row)
-                    if candidate.element.rank <= 0 { reserved.insert(candidate.element.row) }
+                    chosenOwn.insert(candidate.row)
+                    if own.first(books.all[candidate.row]) { reserved.insert(candidate.row) }
                 }
             }
             var seen = excludingWorks
@@ -94,7 +94,7 @@ extension SQLiteCatalog {
                 if reserved.contains(candidate.row) {
                     toPlace -= 1
                 } else {
-                    if let own, own.rank(book) != nil, !chosenOwn.contains(candidate.row) { continue }
+                    if let own, own.test(book), !chosenOwn.contains(candidate.row) { continue }
                     guard out.count + toPlace < limit else { continue }
                 }
                 seen.formUnion(keys)

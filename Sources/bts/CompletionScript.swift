@@ -18,29 +18,22 @@ enum CompletionScript {
     }
 
     static func bash(_ script: String, topics: [String]) -> String {
-        var text = script.replacingOccurrences(
-            of: "        COMPREPLY+=($(compgen -W 'serve help' -- \"${cur}\"))\n",
-            with: "        COMPREPLY+=($(compgen -W 'serve help' -- \"${cur}\"))\n"
-                + "        # FILE.bts: a script to run\n"
-                + "        __bts_add_completions -o plusdirs -fX '!*.@(bts)'\n")
-        text = text.replacingOccurrences(
-            of: "_bts_help() {\n    repeating_flags=()\n    non_repeating_flags=(--version)\n    repeating_options=()\n    non_repeating_options=()\n    __bts_offer_flags_options -1\n}\n",
-            with: "_bts_help() {\n    repeating_flags=()\n    non_repeating_flags=(--version)\n    repeating_options=()\n    non_repeating_options=()\n    __bts_offer_flags_options -1\n"
-                + "    # The shell's commands\n"
-                + "    COMPREPLY+=($(compgen -W '\(topics.joined(separator: " "))' -- \"${cur}\"))\n}\n")
-        return text
+        script
+            .inserting(
+                "        # FILE.bts: a script to run\n        __bts_add_completions -o plusdirs -fX '!*.@(bts)'\n",
+                after: "        COMPREPLY+=($(compgen -W 'serve help' -- \"${cur}\"))\n")
+            .inserting(
+                "    # The shell's commands\n    COMPREPLY+=($(compgen -W '\(topics.joined(separator: " "))' -- \"${cur}\"))\n",
+                after: "_bts_help() {\n    repeating_flags=()\n    non_repeating_flags=(--version)\n    repeating_options=()\n"
+                    + "    non_repeating_options=()\n    __bts_offer_flags_options -1\n")
     }
 
     static func zsh(_ script: String, topics: [String]) -> String {
-        var text = script.replacingOccurrences(
-            of: "        _describe -V subcommand subcommands && ret=0\n",
-            with: "        _describe -V subcommand subcommands && ret=0\n"
-                + "        # FILE.bts: a script to run\n"
-                + "        _files -g '*.bts' && ret=0\n")
-        text = text.replacingOccurrences(
-            of: "        '*:subcommands:'\n",
-            with: "        '*:command:(\(topics.joined(separator: " ")))'\n")
-        return text
+        script
+            .inserting("        # FILE.bts: a script to run\n        _files -g '*.bts' && ret=0\n",
+                       after: "        _describe -V subcommand subcommands && ret=0\n")
+            .replacingOccurrences(of: "        '*:subcommands:'\n",
+                                  with: "        '*:command:(\(topics.joined(separator: " ")))'\n")
     }
 
     static func fish(_ script: String, topics: [String]) -> String {
@@ -49,5 +42,13 @@ enum CompletionScript {
             + "complete -c 'bts' -n '__bts_should_offer_completions_for_positional \"bts\" -eq 1' -ka '(__fish_complete_suffix .bts)'\n"
             + "# The shell's commands, as the topics of bts help\n"
             + "complete -c 'bts' -n '__bts_should_offer_completions_for_positional \"bts help\" -ge 1' -fa '\(topics.joined(separator: " "))'"
+    }
+}
+
+extension String {
+    /// The text with `addition` after each occurrence of `anchor` (where ArgumentParser's script
+    /// leaves room for what bts adds).
+    fileprivate func inserting(_ addition: String, after anchor: String) -> String {
+        replacingOccurrences(of: anchor, with: anchor + addition)
     }
 }
