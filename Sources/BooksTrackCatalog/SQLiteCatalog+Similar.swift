@@ -32,9 +32,11 @@ extension SQLiteCatalog {
         let limit = min(max(limit, 0), Self.maxLimit)
         let share = Int((Double(limit) * Self.authorShare).rounded(.up))
         let next = { (candidate: CatalogBook) in Self.isNextVolume(candidate, after: source) }
+        // The next volume is listed whatever its score, so it is considered even outside the pool.
+        let nextRows = source.series == nil ? [] : books.all.indices.filter { next(books.all[$0]) }
         let holdsSource = CollectionTest(source)
         return neighbours(of: shelves.rows[row], excludingRows: [row], excludingWorks: Set(Self.workKeys(source)),
-                          limit: limit, perAuthor: share, own: (own, next, share)) { candidate in
+                          limit: limit, perAuthor: share, own: (own, next, share), considering: nextRows) { candidate in
             guard !holdsSource.holds(candidate) else { return nil }
             return own(candidate) ? Self.sameAuthorOrSeriesNudge : 0
         }
@@ -53,16 +55,18 @@ extension SQLiteCatalog {
     /// first, one row per work (`workKeys`), at most `perAuthor` per first author and at most
     /// `own.limit` of the books `own.test` holds for, chosen by score after those `own.first` holds
     /// for (which are placed whatever their scores); `excludingRows`, `excludingWorks` and books
-    /// whose nudge is nil are left out.
+    /// whose nudge is nil are left out; the rows in `extra` are considered even outside the pool.
     func neighbours(of query: [SparseEntry], excludingRows: Set<Int>, excludingWorks: Set<String>, limit: Int,
                     perAuthor: Int = .max,
                     own: (test: (CatalogBook) -> Bool, first: (CatalogBook) -> Bool, limit: Int)? = nil,
+                    considering extra: [Int] = [],
                     nudge: (CatalogBook) -> Float?) -> [(row: Int, score: Float)] {
         guard limit > 0, let books = try? self.books, let shelves = try? self.shelfVectors else { return [] }
         return shelves.index.withScores(sparse: query) { scores in
             for row in excludingRows where row < scores.count { scores[row] = -.infinity }
             // Editions, nudges and the caps only reorder a little: 6× the answer plus 30 is ample.
-            let pool = VectorIndex.topK(UnsafeBufferPointer(scores), k: min(scores.count, limit * 6 + 30))
+            var pool = VectorIndex.topK(UnsafeBufferPointer(scores), k: min(scores.count, limit * 6 + 30))
+            pool += extra.filter { $0 < scores.count && !pool.contains($0) }
             let ranked = pool.filter { scores[$0] > 0 }
                 .compactMap { row in nudge(books.all[row]).map { (row: row, score: scores[row] + $0) } }
                 .sorted { $0.score != $1.score ? $0.score > $1.score : $0.row < $1.row }

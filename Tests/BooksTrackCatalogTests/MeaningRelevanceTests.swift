@@ -122,6 +122,10 @@ struct HitRates: CustomStringConvertible {
         #expect(!(try titles(1)).contains { $0.contains("Boxset") })
         // The next volume is among the own books kept, though its shelves are less alike than later ones'.
         #expect(try catalog.similar(id: 330, limit: 10)?.contains { $0.book.id == 510 } == true, "The Eye of the World → The Great Hunt")
+        // Whatever the limit: Dune Messiah is far down Dune's scores, past a small answer's pool.
+        for limit in [3, 10] {
+            #expect(try catalog.similar(id: 126, limit: limit)?.contains { $0.book.title.hasPrefix("Dune Messiah") } == true, "\(limit)")
+        }
         // Other authors a reader of each will accept.
         #expect(!Set(try catalog.similar(id: 39, limit: 10)?.map(\.book.id) ?? []).isDisjoint(with: [110, 192, 330, 562, 746, 389]))
     }
