@@ -47,7 +47,13 @@ let package = Package(
         ),
         // The Swift runtime's global-executor hook, settable from Swift (see hooks.h).
         .systemLibrary(name: "CSwiftRuntimeHooks"),
-        // Wire types shared by client and server: envelopes, DTOs, error codes, ISBN.
+        // Small building blocks with no dependencies, used on both sides of the wire: the expiring
+        // cache, the seeded RNG, the first-outcome race and the FTS5 query builder.
+        .target(
+            name: "BooksTrackSupport",
+            swiftSettings: strict
+        ),
+        // Wire types shared by client and server: envelopes, DTOs, error codes, ISBN, the API's facts.
         .target(
             name: "BooksTrackContract",
             swiftSettings: strict
@@ -56,6 +62,7 @@ let package = Package(
         .target(
             name: "BooksTrackClient",
             dependencies: [
+                "BooksTrackSupport",
                 "BooksTrackContract",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
@@ -75,6 +82,7 @@ let package = Package(
         .target(
             name: "BooksTrackCatalog",
             dependencies: [
+                "BooksTrackSupport",
                 "BooksTrackContract",
                 "BooksTrackEmbedding",
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -99,6 +107,7 @@ let package = Package(
         .target(
             name: "BooksTrackLibrary",
             dependencies: [
+                "BooksTrackSupport",
                 "BooksTrackContract",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "CSV", package: "CSV.swift"),
@@ -117,6 +126,7 @@ let package = Package(
         .target(
             name: "BooksTrackServer",
             dependencies: [
+                "BooksTrackSupport",
                 "BooksTrackContract",
                 "BooksTrackCatalog",
                 "BooksTrackScanning",
@@ -189,6 +199,7 @@ let package = Package(
         .executableTarget(
             name: "bts",
             dependencies: [
+                "BooksTrackSupport",
                 "BTSShell",
                 "BTSLanguage",
                 "BTSTerminal",
@@ -236,14 +247,19 @@ let package = Package(
         ),
 
         .testTarget(
+            name: "BooksTrackSupportTests",
+            dependencies: ["BooksTrackSupport"],
+            swiftSettings: testing
+        ),
+        .testTarget(
             name: "BooksTrackContractTests",
-            dependencies: ["TestSupport", "BooksTrackContract"],
+            dependencies: ["BooksTrackSupport", "TestSupport", "BooksTrackContract"],
             resources: [.copy("Fixtures")],
             swiftSettings: testing
         ),
         .testTarget(
             name: "BooksTrackCatalogTests",
-            dependencies: ["BooksTrackCatalog", "BooksTrackContract", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["BooksTrackSupport", "BooksTrackCatalog", "BooksTrackContract", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")],
             resources: [.copy("Fixtures")],
             swiftSettings: testing
         ),
@@ -256,6 +272,7 @@ let package = Package(
         .testTarget(
             name: "BooksTrackClientTests",
             dependencies: [
+                "BooksTrackSupport",
                 "TestSupport",
                 "ServerTestSupport",
                 "BooksTrackClient",
@@ -278,13 +295,14 @@ let package = Package(
         ),
         .testTarget(
             name: "BooksTrackLibraryTests",
-            dependencies: ["BooksTrackLibrary", "BooksTrackContract", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["BooksTrackSupport", "BooksTrackLibrary", "BooksTrackContract", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")],
             resources: [.copy("Fixtures")],
             swiftSettings: testing
         ),
         .testTarget(
             name: "BooksTrackServerTests",
             dependencies: [
+                "BooksTrackSupport",
                 "TestSupport",
                 "ServerTestSupport",
                 "BooksTrackServer",
@@ -316,17 +334,17 @@ let package = Package(
         ),
         .testTarget(
             name: "BTSLanguageTests",
-            dependencies: ["TestSupport", "BTSLanguage", "BooksTrackContract"],
+            dependencies: ["BooksTrackSupport", "TestSupport", "BTSLanguage"],
             swiftSettings: testing
         ),
         .testTarget(
             name: "BTSTerminalTests",
-            dependencies: ["BTSTerminal", "BTSLanguage", "BooksTrackContract", "TestSupport"],
+            dependencies: ["BooksTrackSupport", "BTSTerminal", "BTSLanguage", "TestSupport"],
             swiftSettings: testing
         ),
         .testTarget(
             name: "BTSShellTests",
-            dependencies: ["BTSShell", "BTSTerminal", "BTSTerminalText", "BTSEmbeddedBackend", "BTSLanguage", "BooksTrackServer", "BooksTrackCatalog",
+            dependencies: ["BooksTrackSupport", "BTSShell", "BTSTerminal", "BTSTerminalText", "BTSEmbeddedBackend", "BTSLanguage", "BooksTrackServer", "BooksTrackCatalog",
                            "BooksTrackEmbedding", "BooksTrackClient", "BooksTrackContract", "BooksTrackLibrary", "TestSupport", "ServerTestSupport",
                            .product(name: "Hummingbird", package: "hummingbird")],
             swiftSettings: testing

@@ -1,4 +1,4 @@
-import BooksTrackContract
+import BooksTrackSupport
 import Foundation
 import GRDB
 

@@ -1,4 +1,5 @@
 import BooksTrackContract
+import BooksTrackSupport
 import Foundation
 
 /// ISO-8601 week arithmetic (UTC) for the weekly recommendations.

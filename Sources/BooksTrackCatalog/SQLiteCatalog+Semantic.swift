@@ -1,5 +1,6 @@
 import BooksTrackContract
 import BooksTrackEmbedding
+import BooksTrackSupport
 import Foundation
 import GRDB
 import Synchronization

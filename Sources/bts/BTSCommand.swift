@@ -5,6 +5,7 @@ import BTSTerminal
 import BooksTrackClient
 import BooksTrackContract
 import BooksTrackEmbedding
+import BooksTrackSupport
 import Foundation
 import Synchronization
 #if canImport(Glibc)

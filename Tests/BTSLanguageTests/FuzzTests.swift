@@ -1,4 +1,4 @@
-import BooksTrackContract
+import BooksTrackSupport
 import TestSupport
 import Testing
 @testable import BTSLanguage

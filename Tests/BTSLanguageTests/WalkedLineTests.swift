@@ -1,5 +1,5 @@
 import BTSTerminalText
-import BooksTrackContract
+import BooksTrackSupport
 import TestSupport
 import Testing
 @testable import BTSLanguage

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import BooksTrackContract
+import BooksTrackSupport
 import Foundation
 import TestSupport
 import Testing

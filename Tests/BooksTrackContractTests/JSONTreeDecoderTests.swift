@@ -1,3 +1,4 @@
+import BooksTrackSupport
 import Foundation
 import TestSupport
 import Testing

@@ -1,3 +1,4 @@
+import BooksTrackSupport
 import TestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import BooksTrackContract
+import BooksTrackSupport
 import Foundation
 import NIOCore
 import NIOHTTP1

@@ -1,4 +1,5 @@
 import BooksTrackContract
+import BooksTrackSupport
 import Foundation
 
 /// Capabilities cached on disk per backend and identity (`capabilities-<hash of the key>.json`), so

@@ -1,3 +1,5 @@
+import BooksTrackSupport
+
 /// The pure decision core of request retries (docs/contract.md §2), in the style of async-http-client's
 /// `Transaction.StateMachine`: the transport reports each failed attempt and executes the returned action.
 ///

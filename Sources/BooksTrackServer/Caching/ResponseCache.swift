@@ -1,4 +1,4 @@
-import BooksTrackContract
+import BooksTrackSupport
 import Foundation
 
 /// A small in-memory cache of route results, keyed by a normalized request key, with per-entry

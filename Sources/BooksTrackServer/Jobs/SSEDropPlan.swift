@@ -1,4 +1,4 @@
-import BooksTrackContract
+import BooksTrackSupport
 import Foundation
 
 /// Decides, event by event, whether an SSE connection is cut (the `SSEDropFault`). Thread-safe;

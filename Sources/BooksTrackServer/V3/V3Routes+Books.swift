@@ -1,5 +1,6 @@
 import BooksTrackCatalog
 import BooksTrackContract
+import BooksTrackSupport
 import Foundation
 import HTTPTypes
 import Hummingbird

@@ -1,5 +1,6 @@
 import BooksTrackContract
 import BooksTrackLibrary
+import BooksTrackSupport
 import Testing
 @testable import BTSShell
 

@@ -1,5 +1,5 @@
 import BTSTerminal
-import BooksTrackContract
+import BooksTrackSupport
 import Foundation
 import Testing
 @testable import BTSShell

@@ -1,4 +1,5 @@
 import BTSTerminalText
+import BooksTrackSupport
 import Foundation
 import BooksTrackContract
 import Testing

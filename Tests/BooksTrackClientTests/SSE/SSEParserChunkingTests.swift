@@ -1,4 +1,4 @@
-import BooksTrackContract
+import BooksTrackSupport
 import Testing
 @testable import BooksTrackClient
 

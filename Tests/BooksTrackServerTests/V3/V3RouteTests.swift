@@ -1,4 +1,5 @@
 import BooksTrackContract
+import BooksTrackSupport
 import Foundation
 import Testing
 

@@ -1,7 +1,7 @@
-import BooksTrackContract
+import BooksTrackSupport
 import Foundation
 import Testing
-@testable import BooksTrackContract
+@testable import BooksTrackSupport
 
 /// The shared expiring cache keeps its bounds, drops the value stored longest ago first, skips
 /// queue records of removed or re-stored keys, and keeps its queue compact.

@@ -52,17 +52,3 @@ public struct V3JobAccepted: Decodable, Sendable, Hashable {
         token = try c.decodeIfPresent(String.self, forKey: .token) ?? c.decodeIfPresent(String.self, forKey: .authToken) ?? ""
     }
 }
-
-/// `data` of `GET /v3/recommendations/weekly` (discovery.ts @ e40ae5d): `{weekOf, recommendations:
-/// [{isbn, title, author, coverUrl?, reason}], count, totalAvailable}` — the shape
-/// `WeeklyRecommendations` already reads.
-public enum V3Limits {
-    /// `limit` of the recommendation routes: 1–20 (`z.coerce.number().int().min(1).max(20)`).
-    public static let recommendations = 1...20
-    /// `limit` of `GET /v3/books/search`: every search route's (packages/schemas/src/search.ts).
-    public static var searchPage: ClosedRange<Int> { SearchPageLimits.limit }
-    /// ISBNs of one sync `POST /v3/books/enrich` (the schema's refine: "Sync mode limited to 50 ISBNs").
-    public static let syncEnrich = 50
-    /// ISBNs of one async enrichment job (the schema's `.max(500)`).
-    public static let asyncEnrich = 500
-}

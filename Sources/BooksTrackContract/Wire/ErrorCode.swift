@@ -2,16 +2,10 @@
 ///
 /// A struct rather than an enum so that codes this build does not know still decode; compare with
 /// the static members (`code == .notFound`).
-public struct ErrorCode: RawRepresentable, Hashable, Codable, Sendable, ExpressibleByStringLiteral,
-    CustomStringConvertible
-{
+public struct ErrorCode: OpenStringEnum {
     public let rawValue: String
 
     public init(rawValue: String) { self.rawValue = rawValue }
-    public init(_ rawValue: String) { self.rawValue = rawValue }
-    public init(stringLiteral value: String) { self.rawValue = value }
-
-    public var description: String { rawValue }
 
     /// Required parameter absent (400).
     public static let missingParameter: ErrorCode = "MISSING_PARAMETER"

@@ -1,3 +1,5 @@
+import BooksTrackContract
+
 /// Rewrites the ISBN cells of a CSV file as ISBN-13 before it is uploaded: every router of every
 /// production version refuses an ISBN-10 ending in `X` (`^\d{10}(\d{3})?$`), and an ISBN-13 is taken
 /// everywhere. Only the cells of columns named ISBN (`isbn`, `isbn10`, `isbn13`, `isbn/uid`, any case)

@@ -1,12 +1,8 @@
 /// A feature name of `/api/v2/capabilities` (open set). Lookups ignore case, `_` and `-`, so
 /// `semantic_search` matches production's `semanticSearch` or `semantic-search`.
-public struct CapabilityFeature: RawRepresentable, Codable, Sendable, Hashable, ExpressibleByStringLiteral,
-    CustomStringConvertible
-{
+public struct CapabilityFeature: OpenStringEnum {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
-    public init(stringLiteral value: String) { self.rawValue = value }
-    public var description: String { rawValue }
 
     public static let semanticSearch: CapabilityFeature = "semantic_search"
     public static let similarBooks: CapabilityFeature = "similar_books"

@@ -1,15 +1,9 @@
 // Open enumerations: RawRepresentable structs so values this build does not know still decode.
 
 /// An edition's `format` (`Hardcover|Paperback|E-book|Audiobook|Mass Market|Other`); unknown values (production sends `"Unknown"`) decode as-is.
-public struct EditionFormat: RawRepresentable, Codable, Sendable, Hashable, ExpressibleByStringLiteral, CustomStringConvertible {
+public struct EditionFormat: OpenStringEnum {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
-    public init(_ rawValue: String) { self.rawValue = rawValue }
-    public init(stringLiteral value: String) { self.rawValue = value }
-    /// The string itself (`RawRepresentable`'s generic default looked up `Optional`'s metadata
-    /// at each value).
-    public init(from decoder: any Decoder) throws { rawValue = try decoder.singleValueContainer().decode(String.self) }
-    public var description: String { rawValue }
 
     public static let hardcover: EditionFormat = "Hardcover"
     public static let paperback: EditionFormat = "Paperback"
@@ -25,15 +19,9 @@ public struct EditionFormat: RawRepresentable, Codable, Sendable, Hashable, Expr
 }
 
 /// A work's `reviewStatus` (`verified|needsReview|userEdited`); unknown values decode as-is.
-public struct ReviewStatus: RawRepresentable, Codable, Sendable, Hashable, ExpressibleByStringLiteral, CustomStringConvertible {
+public struct ReviewStatus: OpenStringEnum {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
-    public init(_ rawValue: String) { self.rawValue = rawValue }
-    public init(stringLiteral value: String) { self.rawValue = value }
-    /// The string itself (`RawRepresentable`'s generic default looked up `Optional`'s metadata
-    /// at each value).
-    public init(from decoder: any Decoder) throws { rawValue = try decoder.singleValueContainer().decode(String.self) }
-    public var description: String { rawValue }
 
     public static let verified: ReviewStatus = "verified"
     public static let needsReview: ReviewStatus = "needsReview"
@@ -46,15 +34,9 @@ public struct ReviewStatus: RawRepresentable, Codable, Sendable, Hashable, Expre
 }
 
 /// An author's `gender` (`Female|Male|Non-binary|Other|Unknown`); unknown values decode as-is.
-public struct AuthorGender: RawRepresentable, Codable, Sendable, Hashable, ExpressibleByStringLiteral, CustomStringConvertible {
+public struct AuthorGender: OpenStringEnum {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
-    public init(_ rawValue: String) { self.rawValue = rawValue }
-    public init(stringLiteral value: String) { self.rawValue = value }
-    /// The string itself (`RawRepresentable`'s generic default looked up `Optional`'s metadata
-    /// at each value).
-    public init(from decoder: any Decoder) throws { rawValue = try decoder.singleValueContainer().decode(String.self) }
-    public var description: String { rawValue }
 
     public static let female: AuthorGender = "Female"
     public static let male: AuthorGender = "Male"

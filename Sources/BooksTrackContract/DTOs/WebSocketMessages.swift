@@ -1,9 +1,7 @@
 /// A WebSocket message type (docs/contract.md §6), open set.
-public struct WSMessageType: RawRepresentable, Codable, Sendable, Hashable, ExpressibleByStringLiteral, CustomStringConvertible {
+public struct WSMessageType: OpenStringEnum {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
-    public init(stringLiteral value: String) { self.rawValue = value }
-    public var description: String { rawValue }
 
     public static let ready: WSMessageType = "ready"
     public static let readyAck: WSMessageType = "ready_ack"
