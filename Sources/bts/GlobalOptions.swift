@@ -9,6 +9,31 @@ import Foundation
 extension OutputFormat: ExpressibleByArgument {}
 extension EmbeddedLimits: ExpressibleByArgument {}
 
+/// `--dialect`'s value: `auto` (ask the server) or one dialect by any of its names (`v1`, `v2`,
+/// `legacy`, `v3`); anything else is refused by the argument parser, naming the values.
+enum DialectChoice: ExpressibleByArgument, Sendable, Hashable {
+    case auto
+    case fixed(APIDialect)
+
+    init?(argument: String) {
+        if argument.lowercased() == "auto" {
+            self = .auto
+        } else if let dialect = APIDialect(name: argument) {
+            self = .fixed(dialect)
+        } else {
+            return nil
+        }
+    }
+
+    static var allValueStrings: [String] { ["auto"] + APIDialect.allCases.map(\.rawValue) }
+
+    /// The dialect the client is held to, nil for `auto`.
+    var dialect: APIDialect? {
+        if case .fixed(let dialect) = self { return dialect }
+        return nil
+    }
+}
+
 /// The options every run of bts accepts (docs/usage.md, "Global options").
 struct GlobalOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Use the BooksTrack server at URL.", valueName: "URL"))
@@ -44,7 +69,7 @@ struct GlobalOptions: ParsableArguments {
         "API dialect: auto (ask the server: v3, else v1/v2), v1 or v3 (default: auto; v1 on the embedded backend).",
         valueName: "DIALECT"),
             completion: .custom { _, _, prefix in ShellCompletions.dialects(prefix: prefix) })
-    var dialect: String?
+    var dialect: DialectChoice?
 
     @Option(name: .long, help: ArgumentHelp(
         "The embedded backend's rate-limit budgets: none (it runs on this machine: nothing to wait for) or production (rehearse production's budgets) (default: none).",
@@ -72,9 +97,6 @@ struct GlobalOptions: ParsableArguments {
         if local, api != nil || profile != nil {
             throw ValidationError("--local cannot be combined with --api or --profile")
         }
-        if let dialect, dialect.lowercased() != "auto", APIDialect(name: dialect) == nil {
-            throw ValidationError("--dialect must be auto, v1 or v3 (got \(dialect))")
-        }
         if api != nil, profile != nil {
             throw ValidationError("--api and --profile cannot be combined")
         }
@@ -97,7 +119,7 @@ struct GlobalOptions: ParsableArguments {
             environment: environment, scriptName: scriptName, scriptArguments: scriptArguments, history: history)
         options.loadsRCFile = !noRC
         if let timeout { options.backendOptions.timeout = .milliseconds(Int64(timeout * 1000)) }
-        options.backendOptions.dialect = dialect.flatMap(APIDialect.init(name:))
+        options.backendOptions.dialect = dialect?.dialect
         // `--no-cache` or `BTS_CACHE=off`: no on-disk response cache in this process.
         options.backendOptions.usesResponseCache = !noCache && environment["BTS_CACHE"]?.lowercased() != "off"
         options.backendOptions.embedded = LocalEmbeddedBackend(limits: limits ?? .none)

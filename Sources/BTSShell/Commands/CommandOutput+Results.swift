@@ -1,6 +1,33 @@
 import BooksTrackClient
 import BooksTrackContract
 
+/// Which search a result answers: its value's `kind`.
+enum SearchKind: String, Sendable, Hashable {
+    case isbn, title, author, advanced, semantic
+
+    /// What `more` continues of it: title and author searches only.
+    var continued: SearchPage.Kind? {
+        switch self {
+        case .title: return .title
+        case .author: return .author
+        case .isbn, .advanced, .semantic: return nil
+        }
+    }
+}
+
+extension SearchResults {
+    /// The results shown: at most `limit` (`--limit`), whatever the server sent (production
+    /// ignores the limit; a hostile server sent 1,000 rows to `--limit 5`).
+    func shown(limit: Int?) -> ArraySlice<SearchResultItem> {
+        limit.map { items.prefix(max(0, $0)) } ?? items[...]
+    }
+
+    /// How many results the search has in all: the server's count, else those up to this page.
+    func total(offset: Int) -> Int {
+        totalResults ?? (offset + items.count)
+    }
+}
+
 /// Contract DTOs → command outputs: the shell's result values (`$_`) and their table views.
 extension CommandOutput {
     static let bookColumns: [TableColumn] = [
@@ -34,13 +61,13 @@ extension CommandOutput {
     /// (only where the user can type it next).
     /// `limit`: at most this many rows (`--limit`), whatever the server sent (production ignores
     /// the limit; a hostile server sent 1,000 rows to `--limit 5`).
-    static func search(_ results: SearchResults, query: String, kind: String, offset: Int = 0,
+    static func search(_ results: SearchResults, query: String, kind: SearchKind, offset: Int = 0,
                        offersMore: Bool = false, limit: Int? = nil) -> CommandOutput {
-        let items = limit.map { results.items.prefix(max(0, $0)) } ?? results.items[...]
+        let items = results.shown(limit: limit)
         let rows = items.map(book)
-        let total = results.totalResults ?? (offset + results.items.count)
+        let total = results.total(offset: offset)
         var pairs: [(String, JSONValue?)] = [
-            ("query", query.json), ("kind", kind.json), ("totalCount", total.json), ("count", rows.count.json),
+            ("query", query.json), ("kind", kind.rawValue.json), ("totalCount", total.json), ("count", rows.count.json),
             ("results", .array(rows)),
         ]
         if offset > 0 { pairs.append(("offset", offset.json)) }
@@ -50,13 +77,13 @@ extension CommandOutput {
         var footer = offset > 0 && !rows.isEmpty
             ? "(\(offset + 1)–\(offset + rows.count) of \(total) result\(total == 1 ? "" : "s")"
             : "(\(rows.count) of \(total) result\(total == 1 ? "" : "s")"
-        if offersMore, kind == "title" || kind == "author", offset + rows.count < total, !rows.isEmpty {
+        if offersMore, kind.continued != nil, offset + rows.count < total, !rows.isEmpty {
             footer += "; 'more' shows the next \(min(rows.count, total - offset - rows.count))"
         }
         footer += ")"
         return CommandOutput(value: value, view: .table(
             columns: scored ? scoredColumns : bookColumns, rowsKey: "results", footer: footer,
-            empty: kind == "isbn" ? "Book not found. Try a different search." : "No matches."))
+            empty: kind == .isbn ? "Book not found. Try a different search." : "No matches."))
     }
 
     /// `sourceTitle`: the title the source was found by (`similar TITLE…`), shown and kept in the value.

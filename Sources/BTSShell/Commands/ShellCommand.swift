@@ -48,7 +48,7 @@ extension ShellCommand {
     static var spec: CommandSpec {
         var spec = configuration
         spec.subcommands = subcommands.map { $0.spec }
-        spec.apply(gate: gate, budget: budget?.rawValue)
+        spec.apply(gate: gate, budget: budget)
         return spec
     }
 
@@ -75,7 +75,7 @@ public struct CommandGate: Sendable, Hashable {
 
 extension CommandSpec {
     /// Sets the gate and budget on this spec, and on every subcommand that has none of its own.
-    mutating func apply(gate: CommandGate?, budget: String?) {
+    mutating func apply(gate: CommandGate?, budget: RateLimitClass?) {
         self.gate = self.gate ?? gate
         self.budgetClass = self.budgetClass ?? budget
         for index in subcommands.indices {

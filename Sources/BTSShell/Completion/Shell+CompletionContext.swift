@@ -26,7 +26,7 @@ extension Shell {
         store.harvest(result)
         store.update { context in
             for job in jobs {
-                context.noteJob(id: job.id, summary: "\(job.kind.rawValue), \(job.status)")
+                context.noteJob(id: job.id, summary: "\(job.pipeline.commandName), \(job.status.rawValue)")
             }
             context.variables = names
             context.profiles = Set(profiles)

@@ -1,4 +1,5 @@
 import BTSLanguage
+import BooksTrackClient
 import BooksTrackContract
 
 /// Generates the README's Markdown command reference from the registry.
@@ -13,7 +14,7 @@ public enum CommandReference {
             out += ["## \(title)", "", "| command | does | gated by | budget |", "|---|---|---|---|"]
             for spec in registry.commands(in: group) {
                 let synopsis = ([spec.name] + spec.positionals.map(\.synopsis)).joined(separator: " ")
-                out.append("| `\(escape(synopsis))` | \(escape(spec.summary)) | \(spec.gate.map { "`\($0.feature.rawValue)`" + ($0.scope.map { " (\($0))" } ?? "") } ?? "") | \(spec.budgetClass ?? "") |")
+                out.append("| `\(escape(synopsis))` | \(escape(spec.summary)) | \(spec.gate.map { "`\($0.feature.rawValue)`" + ($0.scope.map { " (\($0))" } ?? "") } ?? "") | \(spec.budgetClass?.rawValue ?? "") |")
             }
             out.append("")
         }
@@ -55,7 +56,7 @@ public enum CommandReference {
         if let gate = spec.gate {
             facts.append("Gated by the server feature `\(gate.feature.rawValue)`\(gate.scope.map { " (\($0) only)" } ?? "").")
         }
-        if let budget = spec.budgetClass { facts.append("Rate-limit budget: `\(budget)`.") }
+        if let budget = spec.budgetClass { facts.append("Rate-limit budget: `\(budget.rawValue)`.") }
         if spec.isSensitive { facts.append(CommandSpec.sensitiveFact) }
         if !facts.isEmpty { out += [facts.joined(separator: " "), ""] }
         if !spec.examples.isEmpty {

@@ -1,4 +1,5 @@
 import BTSLanguage
+import BooksTrackClient
 
 /// Which part of `help` a command is listed in.
 public enum CommandGroup: String, Sendable, Hashable, CaseIterable {
@@ -155,7 +156,7 @@ public struct CommandSpec: Sendable, Hashable {
     /// Capability feature that must be enabled for the command to run (set from the command type).
     public var gate: CommandGate?
     /// Rate-limit class the command spends (search, semantic, similar, enrich, batch, import, jobs).
-    public var budgetClass: String?
+    public var budgetClass: RateLimitClass?
     public var examples: [String]
     /// Its arguments may carry a secret (`connect` with a URL's credentials): a line that runs it
     /// is kept out of history unless every argument is a plain word without one (a profile name,
@@ -176,7 +177,7 @@ public struct CommandSpec: Sendable, Hashable {
         positionals: [ArgumentSpec] = [],
         options: [OptionSpec] = [],
         gate: CommandGate? = nil,
-        budgetClass: String? = nil,
+        budgetClass: RateLimitClass? = nil,
         examples: [String] = [],
         isSensitive: Bool = false,
         takesRawArguments: Bool = false,

@@ -1,5 +1,6 @@
 import BTSLanguage
 import BTSTerminalText
+import BooksTrackClient
 import BooksTrackContract
 import Foundation
 
@@ -93,7 +94,7 @@ public struct HelpRenderer: Sendable {
         if let gate = spec.gate {
             facts.append("Needs the server feature '\(gate.feature.rawValue)'\(gate.scope.map { " (\($0) only)" } ?? "").")
         }
-        if let budget = spec.budgetClass { facts.append("Rate-limit budget: \(budget).") }
+        if let budget = spec.budgetClass { facts.append("Rate-limit budget: \(budget.rawValue).") }
         if spec.isSensitive { facts.append(CommandSpec.sensitiveFact) }
         if !facts.isEmpty { lines += [""] + DisplayWidth.wrap(facts.joined(separator: " "), width: Self.width) }
         return lines.joined(separator: "\n") + "\n"

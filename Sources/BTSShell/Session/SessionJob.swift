@@ -3,38 +3,25 @@ import Foundation
 
 /// A job started in this session: what `jobs` lists and what `cancel` needs (its token).
 public struct SessionJob: Sendable, Hashable {
-    public enum Kind: String, Sendable, Hashable {
-        case csvImport = "import"
-        case batchEnrichment = "enrich"
-        case bookshelfScan = "scan"
-    }
-
     public var id: String
-    public var kind: Kind
+    /// Its pipeline; `jobs` names it by the command that starts it (``Pipeline/commandName``).
+    public var pipeline: Pipeline
     /// The bearer token for cancel and the WebSocket. Never printed.
     public var token: String?
     public var startedAt: Date
     public var totalCount: Int?
     public var processedCount: Int?
-    /// The last status seen (`initialized`, `processing`, `completed`, …).
-    public var status: String
+    /// The last status seen.
+    public var status: SessionJobStatus
     /// Where it came from (file name or "3 ISBNs").
     public var source: String
     /// The local file an import was started from (its user columns go into the library).
     public var file: String? = nil
 
-    public var pipeline: Pipeline {
-        switch kind {
-        case .csvImport: return .csvImport
-        case .batchEnrichment: return .batchEnrichment
-        case .bookshelfScan: return .bookshelfScan
-        }
-    }
-
     /// The job as `jobs` shows it (no token).
     public var json: JSONValue {
         .record([
-            ("jobId", id.json), ("kind", kind.rawValue.json), ("status", status.json), ("source", source.json),
+            ("jobId", id.json), ("kind", pipeline.commandName.json), ("status", status.rawValue.json), ("source", source.json),
             ("processedCount", processedCount.json), ("totalCount", totalCount.json),
             ("startedAt", ISO8601DateFormatter().string(from: startedAt).json),
         ])
@@ -151,12 +138,7 @@ struct SessionJobs: Sendable, Hashable {
     /// The jobs of this session whose results were never taken in and that may still bring some:
     /// not collected, not failed or canceled.
     var uncollected: [SessionJob] {
-        all.filter { !collected.contains($0.id) && !["failed", "canceled", "cancelled", "gone"].contains($0.status) }
-    }
-
-    /// Whether `status` is final (nothing will change it any more).
-    static func isFinal(_ status: String) -> Bool {
-        ["completed", "failed", "canceled", "cancelled", "gone"].contains(status)
+        all.filter { !collected.contains($0.id) && $0.status.mayBringResults }
     }
 
     /// `last` or an id → the id (and the session's record of it, if any).
@@ -179,7 +161,7 @@ struct SessionJobs: Sendable, Hashable {
     /// stream): unless the status changed, the write waits until `progressWriteInterval` has passed
     /// since the last one (`flush()` writes what is left).
     mutating func update(
-        _ id: String, status: String? = nil, processed: Int? = nil, total: Int? = nil, coalescing: Bool = false,
+        _ id: String, status: SessionJobStatus? = nil, processed: Int? = nil, total: Int? = nil, coalescing: Bool = false,
         now: ContinuousClock.Instant = .now
     ) {
         guard let index = all.firstIndex(where: { $0.id == id }) else { return }

@@ -1,3 +1,4 @@
+import BooksTrackContract
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -41,10 +42,11 @@ struct SessionJobStore: Sendable, Hashable {
     /// The remembered jobs of `backend`, oldest first.
     func load(backend: String) -> [SessionJob] {
         readAll().filter { $0.backend == backend }.compactMap { entry in
-            guard let kind = SessionJob.Kind(rawValue: entry.kind) else { return nil }
-            return SessionJob(id: entry.id, kind: kind, token: entry.token, startedAt: entry.startedAt,
+            guard let pipeline = Pipeline(commandName: entry.kind), let status = SessionJobStatus(rawValue: entry.status)
+            else { return nil }
+            return SessionJob(id: entry.id, pipeline: pipeline, token: entry.token, startedAt: entry.startedAt,
                               totalCount: entry.totalCount, processedCount: entry.processedCount,
-                              status: entry.status, source: entry.source)
+                              status: status, source: entry.source)
         }
     }
 
@@ -53,8 +55,8 @@ struct SessionJobStore: Sendable, Hashable {
     func save(_ jobs: [SessionJob], backend: String) {
         var entries = readAll().filter { $0.backend != backend }
         entries += jobs.suffix(Self.limit).map { job in
-            Entry(backend: backend, id: job.id, kind: job.kind.rawValue, token: job.token, startedAt: job.startedAt,
-                  totalCount: job.totalCount, processedCount: job.processedCount, status: job.status, source: job.source)
+            Entry(backend: backend, id: job.id, kind: job.pipeline.commandName, token: job.token, startedAt: job.startedAt,
+                  totalCount: job.totalCount, processedCount: job.processedCount, status: job.status.rawValue, source: job.source)
         }
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601

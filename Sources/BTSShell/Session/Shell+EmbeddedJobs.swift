@@ -19,14 +19,14 @@ extension Shell {
         var result = status
         for job in jobs.uncollected {
             // One line at 80 columns with a 36-character id.
-            note("finishing \(job.kind.rawValue) job \(SessionJob.displayID(job.id)) (it runs inside bts)…")
+            note("finishing \(job.pipeline.commandName) job \(SessionJob.displayID(job.id)) (it runs inside bts)…")
             do {
                 let finished = try await WatchCommand.follow(job.id, record: job, detaches: false, in: self)
                 showOnStandardError(finished)
             } catch {
                 let failure = Self.shellError(from: error, range: SourceRange(offset: 0, length: 0))
                 if failure.status == .interrupted {
-                    note("stopped waiting: \(job.kind.rawValue) job \(SessionJob.displayID(job.id)) ends with bts")
+                    note("stopped waiting: \(job.pipeline.commandName) job \(SessionJob.displayID(job.id)) ends with bts")
                     return ExitStatus.interrupted.rawValue
                 }
                 report(failure, in: nil, interactive: true)

@@ -1,3 +1,5 @@
+import BooksTrackContract
+
 extension JobWatchStateMachine {
     /// Progress as a fraction in 0…1: values above 1 are percentages (production sends 100 on
     /// completion); NaN, infinities and negatives are dropped.
@@ -9,7 +11,7 @@ extension JobWatchStateMachine {
     /// Folds a status report into the last reported progress; returns an update for the user only when
     /// something moved forward (status, fraction or processed count). Nothing ever goes backwards.
     mutating func absorb(
-        status reported: WatchedJobState, payload: WatchedJobEvent?, eventID: String?, channel: JobWatchChannel
+        status reported: JobState, payload: WatchedJobEvent?, eventID: String?, channel: JobWatchChannel
     ) -> JobProgressUpdate? {
         let previous = lastReported
         var status = reported

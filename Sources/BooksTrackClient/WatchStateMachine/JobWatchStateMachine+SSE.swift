@@ -1,3 +1,5 @@
+import BooksTrackContract
+
 extension JobWatchStateMachine {
     /// True while an SSE connection is being opened, is open, or is about to be reopened.
     var isOnStream: Bool {
@@ -67,7 +69,7 @@ extension JobWatchStateMachine {
             }
             return connectionEnded(failure: .transport("stream error: \(payload?.errorMessage ?? payload?.errorCode ?? "unknown")"))
         default:
-            guard let status = WatchedJobState(wireName: event.type) ?? payload?.status else {
+            guard let status = JobState(wireName: event.type) ?? payload?.status else {
                 return JobWatchStep(action: .none)  // unknown event type: ignored, like EventSource listeners
             }
             // A terminal event whose data does not decode is not taken as the job's end: the stream

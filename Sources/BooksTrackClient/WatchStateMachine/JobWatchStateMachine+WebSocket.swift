@@ -1,3 +1,5 @@
+import BooksTrackContract
+
 extension JobWatchStateMachine {
     var isOnWebSocket: Bool {
         if case .webSocket = state { return true }
@@ -26,7 +28,7 @@ extension JobWatchStateMachine {
         case .jobStarted, .jobProgress, .jobComplete:
             state = .webSocket(open: true, deliveredMessages: true)
             consecutiveFailures = 0
-            let status: WatchedJobState = message.kind == .jobComplete ? .completed
+            let status: JobState = message.kind == .jobComplete ? .completed
                 : message.payload?.status.flatMap { $0.isTerminal ? $0 : nil } ?? .processing
             return handleStatus(status, payload: message.payload, eventID: nil, channel: .webSocket)
         }

@@ -1,3 +1,5 @@
+import BooksTrackContract
+
 /// What the watch loop does next (the transport executes it).
 ///
 /// Every action other than ``none`` and ``sendPong`` ends the current connection, if any.
@@ -170,7 +172,7 @@ public struct JobWatchStateMachine: Sendable {
 
     /// Handles a (possibly terminal) status report from any channel.
     mutating func handleStatus(
-        _ status: WatchedJobState, payload: WatchedJobEvent?, eventID: String?, channel: JobWatchChannel
+        _ status: JobState, payload: WatchedJobEvent?, eventID: String?, channel: JobWatchChannel
     ) -> JobWatchStep {
         let update = absorb(status: status, payload: payload, eventID: eventID, channel: channel)
         let progress = update.map { [$0] } ?? []

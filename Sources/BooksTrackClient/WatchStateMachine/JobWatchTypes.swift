@@ -1,20 +1,10 @@
 import BooksTrackContract
 
-/// The status of an import or batch job (docs/contract.md §5), with production's spellings folded in.
-public enum WatchedJobState: String, Sendable, Equatable, Hashable, CaseIterable {
-    /// Accepted, not started.
-    case initialized
-    /// Running (production's `progress`).
-    case processing
-    /// Done; results can be fetched.
-    case completed
-    /// Stopped with an error.
-    case failed
-    /// Canceled by its owner.
-    case canceled
-
-    /// Maps a wire name: the SSE event type or a `status` field. Accepts production's `progress`
-    /// (for processing), `complete`, `cancelled`, and the WebSocket `job_started`/`job_progress`/`job_complete`.
+extension JobState {
+    /// Maps a name the job watcher meets: the SSE event type or a `status` field. Accepts
+    /// production's `progress` (for processing), `complete`, `cancelled`, and the WebSocket
+    /// `job_started`/`job_progress`/`job_complete`; an SSE `error` event is a stream error, not a
+    /// job failure, so unlike ``init(lenient:)`` it names no state here.
     public init?(wireName: String) {
         switch wireName.lowercased() {
         case "initialized", "queued", "pending", "created": self = .initialized
@@ -26,9 +16,6 @@ public enum WatchedJobState: String, Sendable, Equatable, Hashable, CaseIterable
         default: return nil
         }
     }
-
-    /// True for completed, failed and canceled.
-    public var isTerminal: Bool { self == .completed || self == .failed || self == .canceled }
 
     /// Order of the life cycle; status never goes backwards.
     var rank: Int {
@@ -46,7 +33,7 @@ public struct WatchedJobEvent: Sendable, Equatable, Hashable {
     /// The job id the event claims to be about.
     public var jobID: String?
     /// The status (`status`, or a timeout event's `lastStatus`).
-    public var status: WatchedJobState?
+    public var status: JobState?
     /// Progress as sent: 0…1, or production's 0…100 (normalised by the watcher).
     public var progress: Double?
     /// `processedCount`.
@@ -62,7 +49,7 @@ public struct WatchedJobEvent: Sendable, Equatable, Hashable {
 
     /// Creates a payload.
     public init(
-        jobID: String? = nil, status: WatchedJobState? = nil, progress: Double? = nil, processedCount: Int? = nil,
+        jobID: String? = nil, status: JobState? = nil, progress: Double? = nil, processedCount: Int? = nil,
         totalCount: Int? = nil, errorCode: String? = nil, errorMessage: String? = nil, retryable: Bool? = nil
     ) {
         self.jobID = jobID
@@ -91,7 +78,7 @@ public struct JobProgressUpdate: Sendable, Equatable, Hashable {
     /// The job.
     public var jobID: String
     /// The status (never goes backwards).
-    public var status: WatchedJobState
+    public var status: JobState
     /// Progress in 0…1 (production's 0…100 normalised), when known; never decreases.
     public var fraction: Double?
     /// Rows/books processed, when known; never decreases.
@@ -105,7 +92,7 @@ public struct JobProgressUpdate: Sendable, Equatable, Hashable {
 
     /// Creates an update.
     public init(
-        jobID: String, status: WatchedJobState, fraction: Double? = nil, processedCount: Int? = nil,
+        jobID: String, status: JobState, fraction: Double? = nil, processedCount: Int? = nil,
         totalCount: Int? = nil, eventID: String? = nil, channel: JobWatchChannel
     ) {
         self.jobID = jobID

@@ -146,7 +146,7 @@ extension BooksTrackAPI {
     /// The watcher's payload from a status body.
     static func payload(_ s: BooksTrackContract.JobStatus) -> WatchedJobEvent {
         WatchedJobEvent(
-            jobID: s.jobId, status: WatchedJobState(wireName: s.status.rawValue), progress: s.progress,
+            jobID: s.jobId, status: JobState(wireName: s.status.rawValue), progress: s.progress,
             processedCount: s.processedCount, totalCount: s.totalCount, errorCode: s.error?.code.rawValue,
             errorMessage: s.error?.message, retryable: s.error?.retryable)
     }
@@ -156,12 +156,12 @@ extension BooksTrackAPI {
         switch JobStreamEvent.decode(eventName: eventName, data: data) {
         case .state(let p):
             return WatchedJobEvent(
-                jobID: p.jobId, status: WatchedJobState(wireName: p.status.rawValue), progress: p.progress,
+                jobID: p.jobId, status: JobState(wireName: p.status.rawValue), progress: p.progress,
                 processedCount: p.processedCount, totalCount: p.totalCount, errorCode: p.error?.code.rawValue,
                 errorMessage: p.error?.message, retryable: p.error?.retryable)
         case .timeout(let p):
             return WatchedJobEvent(
-                jobID: p.jobId, status: p.lastStatus.flatMap { WatchedJobState(wireName: $0.rawValue) },
+                jobID: p.jobId, status: p.lastStatus.flatMap { JobState(wireName: $0.rawValue) },
                 progress: p.lastProgress, errorCode: p.error, errorMessage: p.message)
         case .error(let p):
             return WatchedJobEvent(jobID: p.jobId, errorCode: p.error, errorMessage: p.message)

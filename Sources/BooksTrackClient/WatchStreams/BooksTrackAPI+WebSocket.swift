@@ -127,7 +127,7 @@ extension BooksTrackAPI {
         switch message.payload {
         case .jobProgress(let p):
             return JobSocketMessage(kind: kind, payload: WatchedJobEvent(
-                jobID: message.jobId, status: WatchedJobState(wireName: p.status), progress: p.progress,
+                jobID: message.jobId, status: JobState(wireName: p.status), progress: p.progress,
                 processedCount: p.processedCount))
         case .jobStarted(let p):
             return JobSocketMessage(kind: kind, payload: WatchedJobEvent(

@@ -19,32 +19,32 @@ struct JobsMemoryTests {
         jobs.store = SessionJobStore(stateDirectory: state)
         jobs.backend = "http://127.0.0.1:1"
         let file = state.appendingPathComponent("jobs.json").path
-        let job = SessionJob(id: "job-1", kind: .csvImport, startedAt: Date(), totalCount: 20_000, status: "initialized",
+        let job = SessionJob(id: "job-1", pipeline: .csvImport, startedAt: Date(), totalCount: 20_000, status: .initialized,
                              source: "a.csv")
         jobs.add(job)
         let start = ContinuousClock.now
-        jobs.update("job-1", status: "processing", processed: 0, coalescing: true, now: start)
+        jobs.update("job-1", status: .state(.processing), processed: 0, coalescing: true, now: start)
         #expect(FileManager.default.fileExists(atPath: file))
         try FileManager.default.removeItem(atPath: file)
         // Within the interval: no write, whatever the count.
         for processed in 1..<20_000 {
-            jobs.update("job-1", status: "processing", processed: processed, coalescing: true, now: start)
+            jobs.update("job-1", status: .state(.processing), processed: processed, coalescing: true, now: start)
         }
         #expect(!FileManager.default.fileExists(atPath: file), "progress alone rewrote the store")
         // Past the interval: one write, with the latest progress.
-        jobs.update("job-1", status: "processing", processed: 19_999, coalescing: true,
+        jobs.update("job-1", status: .state(.processing), processed: 19_999, coalescing: true,
                     now: start + SessionJobs.progressWriteInterval)
         #expect(SessionJobStore(stateDirectory: state).load(backend: "http://127.0.0.1:1").first?.processedCount == 19_999)
         try FileManager.default.removeItem(atPath: file)
         // A state change is written at once; a pending progress is written by flush().
-        jobs.update("job-1", status: "processing", processed: 20_000, coalescing: true,
+        jobs.update("job-1", status: .state(.processing), processed: 20_000, coalescing: true,
                     now: start + SessionJobs.progressWriteInterval)
         #expect(!FileManager.default.fileExists(atPath: file))
         jobs.flush()
         #expect(SessionJobStore(stateDirectory: state).load(backend: "http://127.0.0.1:1").first?.processedCount == 20_000)
         try FileManager.default.removeItem(atPath: file)
-        jobs.update("job-1", status: "completed", coalescing: true, now: start + SessionJobs.progressWriteInterval)
-        #expect(SessionJobStore(stateDirectory: state).load(backend: "http://127.0.0.1:1").first?.status == "completed")
+        jobs.update("job-1", status: .state(.completed), coalescing: true, now: start + SessionJobs.progressWriteInterval)
+        #expect(SessionJobStore(stateDirectory: state).load(backend: "http://127.0.0.1:1").first?.status == .state(.completed))
     }
 
     @Test func jobsRefreshesAndIsRememberedAcrossSessions() async throws {

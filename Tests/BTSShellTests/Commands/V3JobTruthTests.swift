@@ -51,15 +51,15 @@ struct V3JobTruthTests {
     /// Production's v3 status says `totalCount: 0` when its job state lacks the count.
     @Test func aReportedTotalOfZeroKeepsTheKnownTotal() {
         var jobs = SessionJobs()
-        jobs.add(SessionJob(id: "a", kind: .batchEnrichment, token: nil, startedAt: Date(), totalCount: 2,
-                            status: "initialized", source: "2 ISBNs"))
-        jobs.update("a", status: "processing", processed: 1, total: 0)
+        jobs.add(SessionJob(id: "a", pipeline: .batchEnrichment, token: nil, startedAt: Date(), totalCount: 2,
+                            status: .initialized, source: "2 ISBNs"))
+        jobs.update("a", status: .state(.processing), processed: 1, total: 0)
         #expect(jobs.all.first?.totalCount == 2)
         #expect(jobs.all.first?.processedCount == 1)
         jobs.update("a", total: 3)
         #expect(jobs.all.first?.totalCount == 3)
         // A job of which nothing was known takes what the server says, 0 included.
-        jobs.add(SessionJob(id: "b", kind: .csvImport, token: nil, startedAt: Date(), status: "initialized", source: "x.csv"))
+        jobs.add(SessionJob(id: "b", pipeline: .csvImport, token: nil, startedAt: Date(), status: .initialized, source: "x.csv"))
         jobs.update("b", total: 0)
         #expect(jobs.all.last?.totalCount == 0)
     }

@@ -111,7 +111,7 @@ import Testing
                 continue
             }
             let policy = CallPolicy(route: CommandTable.route(path: path), label: path.joined(separator: " "))
-            #expect(policy.budget?.rawValue == spec.budgetClass, "\(path)")
+            #expect(policy.budget == spec.budgetClass, "\(path)")
             #expect(policy.gate == (spec.gate?.scope == nil ? spec.gate : nil), "\(path)")
         }
         let search = CallPolicy(route: CommandTable.route(path: ["search", "title"]), label: "search title")

@@ -1,4 +1,5 @@
 import BTSLanguage
+import BooksTrackClient
 import BooksTrackContract
 import Testing
 @testable import BTSShell
@@ -11,7 +12,7 @@ import Testing
         #expect(plain.path == ["search"])
         #expect(plain.strings("QUERY") == ["dune", "messiah"])
         #expect(plain.int("limit") == 20)
-        #expect(plain.spec.budgetClass == "search")
+        #expect(plain.spec.budgetClass == .known(.search))
 
         let title = try #require(registryResolved("search title the hobbit -n 5"))
         #expect(title.path == ["search", "title"])
@@ -45,7 +46,7 @@ import Testing
 
         let semantic = try #require(registryResolved("semantic desert planet politics -n 3"))
         #expect(semantic.spec.gate?.feature == .semanticSearch)
-        #expect(semantic.spec.budgetClass == "semantic")
+        #expect(semantic.spec.budgetClass == .known(.semantic))
         #expect(semantic.strings("QUERY") == ["desert", "planet", "politics"])
 
         let single = try #require(registryResolved("enrich 9780441172719"))
@@ -60,7 +61,7 @@ import Testing
 
         let importing = try #require(registryResolved("import library.csv --watch"))
         #expect(importing.values("FILE").first?.value == .path("library.csv"))
-        #expect(importing.spec.budgetClass == "import")
+        #expect(importing.spec.budgetClass == .known(.import))
 
         #expect(registryResolved("watch")?.values("JOB").isEmpty == true)
         #expect(registryResolved("watch last")?.string("JOB") == "last")
@@ -79,7 +80,7 @@ import Testing
         for name in ["status", "results", "cancel"] {
             let job = try #require(registryResolved("\(name) abc-123"))
             #expect(job.string("JOB") == "abc-123")
-            #expect(job.spec.budgetClass == "jobs")
+            #expect(job.spec.budgetClass == .known(.jobs))
         }
         let connect = try #require(registryResolved("connect http://user:secret@localhost:8787"))
         #expect(connect.spec.isSensitive)

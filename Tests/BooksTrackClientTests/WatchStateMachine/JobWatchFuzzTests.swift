@@ -1,3 +1,4 @@
+import BooksTrackContract
 import BooksTrackSupport
 import Testing
 @testable import BooksTrackClient
@@ -16,7 +17,7 @@ struct JobWatchFuzzTests {
             jobID: "j", configuration: configurations[Int.random(in: 0..<configurations.count, using: &random)])
         var steps = [machine.start()]
         let types = ["initialized", "processing", "progress", "completed", "failed", "canceled", "timeout", "error", "message", "x"]
-        let statuses: [WatchedJobState?] = [nil] + WatchedJobState.allCases
+        let statuses: [JobState?] = [nil] + JobState.allCases
         func randomPayload() -> WatchedJobEvent {
             WatchedJobEvent(
                 status: statuses[Int.random(in: 0..<statuses.count, using: &random)],

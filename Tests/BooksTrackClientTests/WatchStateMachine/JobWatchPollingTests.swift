@@ -1,3 +1,4 @@
+import BooksTrackContract
 import Testing
 @testable import BooksTrackClient
 
@@ -121,10 +122,10 @@ struct JobWatchPollingTests {
     }
 
     @Test func wireNamesOfStatus() {
-        #expect(WatchedJobState(wireName: "progress") == .processing)
-        #expect(WatchedJobState(wireName: "cancelled") == .canceled)
-        #expect(WatchedJobState(wireName: "COMPLETED") == .completed)
-        #expect(WatchedJobState(wireName: "error") == nil)  // an SSE `error` event is a stream error, not a job failure
-        #expect(WatchedJobState(wireName: "Enriching 3 of 10") == nil)
+        #expect(JobState(wireName: "progress") == .processing)
+        #expect(JobState(wireName: "cancelled") == .canceled)
+        #expect(JobState(wireName: "COMPLETED") == .completed)
+        #expect(JobState(wireName: "error") == nil)  // an SSE `error` event is a stream error, not a job failure
+        #expect(JobState(wireName: "Enriching 3 of 10") == nil)
     }
 }

@@ -1,3 +1,4 @@
+import BooksTrackContract
 import Testing
 @testable import BooksTrackClient
 

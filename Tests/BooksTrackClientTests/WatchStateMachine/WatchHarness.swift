@@ -1,3 +1,4 @@
+import BooksTrackContract
 import Foundation
 @testable import BooksTrackClient
 
@@ -66,7 +67,7 @@ struct WatchHarness {
         guard let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] else { return nil }
         var payload = WatchedJobEvent()
         payload.jobID = object["jobId"] as? String
-        payload.status = ((object["status"] ?? object["lastStatus"]) as? String).flatMap(WatchedJobState.init(wireName:))
+        payload.status = ((object["status"] ?? object["lastStatus"]) as? String).flatMap(JobState.init(wireName:))
         payload.progress = ((object["progress"] ?? object["lastProgress"]) as? NSNumber)?.doubleValue
         payload.processedCount = (object["processedCount"] as? NSNumber)?.intValue
         payload.totalCount = (object["totalCount"] as? NSNumber)?.intValue

@@ -31,7 +31,7 @@ struct CancelCommand: JobCommand {
             try await api.cancelJob(id, token: token, pipeline: record?.pipeline)
         }
         let cancel = response.value
-        context.jobs.update(id, status: cancel.status.rawValue)
+        context.jobs.update(id, status: .state(cancel.status))
         let value = JSONValue.record([("jobId", cancel.jobId.json), ("status", cancel.status.rawValue.json),
                                       ("message", cancel.message.json)])
         return CommandOutput(value: value, view: .record(fields: ["jobId", "status", "message"].map { RecordField($0) }))

@@ -24,17 +24,17 @@ struct JobsCommand: ShellCommand {
     func run(in context: isolated any CommandContext) async throws -> CommandOutput? {
         _ = try? await context.backend()  // which server: its remembered jobs
         context.jobs.loadRemembered()
-        let unfinished = context.jobs.all.filter { !SessionJobs.isFinal($0.status) }.suffix(Self.refreshLimit)
+        let unfinished = context.jobs.all.filter { !$0.status.isFinal }.suffix(Self.refreshLimit)
         for job in unfinished {
             do {
                 let response = try await context.call { api in
                     try await api.jobStatus(job.id)
                 }
                 let status = response.value
-                context.jobs.update(job.id, status: status.status.rawValue, processed: status.processedCount,
+                context.jobs.update(job.id, status: .state(status.status), processed: status.processedCount,
                                     total: status.totalCount)
             } catch let error as BooksTrackError where error.code == .notFound {
-                context.jobs.update(job.id, status: "gone")  // the server no longer has it
+                context.jobs.update(job.id, status: .gone)  // the server no longer has it
             } catch let error as ShellError where error.status == .interrupted {
                 throw error
             } catch {

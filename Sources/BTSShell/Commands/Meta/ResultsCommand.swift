@@ -37,7 +37,7 @@ struct ResultsCommand: JobCommand {
         guard let status = try? await context.call(as: context.callPolicy.spending(.jobs).gated(nil), { api in
             try await api.jobStatus(id, pipeline: record?.pipeline)
         }).value else { return nil }
-        context.jobs.update(id, status: status.status.rawValue, processed: status.processedCount, total: status.totalCount)
+        context.jobs.update(id, status: .state(status.status), processed: status.processedCount, total: status.totalCount)
         switch status.status {
         case .canceled:
             return ShellError(.failure, "job \(shown) was canceled: it has no results", code: .jobCanceled)

@@ -20,7 +20,7 @@ struct StatusCommand: JobCommand {
             try await api.jobStatus(id, pipeline: record?.pipeline)
         }
         let status = response.value
-        context.jobs.update(id, status: status.status.rawValue, processed: status.processedCount, total: status.totalCount)
+        context.jobs.update(id, status: .state(status.status), processed: status.processedCount, total: status.totalCount)
         return .jobStatus(status)
     }
 }

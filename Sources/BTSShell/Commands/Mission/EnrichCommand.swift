@@ -79,8 +79,8 @@ struct EnrichCommand: ShellCommand {
             try await api.batchEnrich(books: books, jobID: jobID)
         }
         let accepted = response.value
-        let record = SessionJob(id: accepted.jobId, kind: .batchEnrichment, token: accepted.authToken, startedAt: Date(),
-                                totalCount: accepted.totalCount, processedCount: 0, status: "initialized", source: source)
+        let record = SessionJob(id: accepted.jobId, pipeline: .batchEnrichment, token: accepted.authToken, startedAt: Date(),
+                                totalCount: accepted.totalCount, processedCount: 0, status: .initialized, source: source)
         context.jobs.add(record)
         if watch { return try await WatchCommand.follow(record.id, record: record, in: context) }
         context.output.note("started batch enrichment job \(SessionJob.displayID(record.id)) (\(accepted.totalCount) books); 'watch' follows it")

@@ -41,8 +41,8 @@ struct ImportCommand: ShellCommand {
             try await api.importCSV(fileAt: url)
         }
         let accepted = response.value
-        let record = SessionJob(id: accepted.jobId, kind: .csvImport, token: accepted.authToken, startedAt: Date(),
-                                status: "initialized", source: url.lastPathComponent, file: url.path)
+        let record = SessionJob(id: accepted.jobId, pipeline: .csvImport, token: accepted.authToken, startedAt: Date(),
+                                status: .initialized, source: url.lastPathComponent, file: url.path)
         context.jobs.add(record)
         if watch { return try await WatchCommand.follow(record.id, record: record, in: context) }
         context.output.note("started import job \(SessionJob.displayID(record.id)); 'watch' follows it")

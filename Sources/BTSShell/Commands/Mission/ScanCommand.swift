@@ -75,8 +75,8 @@ struct ScanCommand: ShellCommand {
         }
         let accepted = response.value
         let source = urls.count == 1 ? urls[0].lastPathComponent : "\(urls.count) photos"
-        let record = SessionJob(id: accepted.jobId, kind: .bookshelfScan, token: accepted.authToken, startedAt: Date(),
-                                totalCount: urls.count, status: "initialized", source: source)
+        let record = SessionJob(id: accepted.jobId, pipeline: .bookshelfScan, token: accepted.authToken, startedAt: Date(),
+                                totalCount: urls.count, status: .initialized, source: source)
         context.jobs.add(record)
         guard watch || save || followsAnyway else {
             context.output.note("started scan job \(SessionJob.displayID(record.id)) (\(urls.count) photo\(urls.count == 1 ? "" : "s")); 'watch' follows it")

@@ -79,25 +79,23 @@ struct SearchRun: Sendable {
                 throw ShellError(.failure, Self.unknownISBN(isbn.value, offline: context.connection?.target == .embedded),
                                  range: BoundValue.range(of: words), code: .notFound)
             }
-            return .search(response.value, query: isbn.value, kind: "isbn")
+            return .search(response.value, query: isbn.value, kind: .isbn)
         case .title(let query):
             let response = try await context.call { api in try await api.searchTitle(query, limit: limit, offset: skip) }
             Self.noteCorrection(response.value, in: context)
-            return remember(.search(response.value, query: query, kind: "title", offset: skip, offersMore: context.atPrompt,
-                                   limit: limit),
-                            in: context)
+            remember(.title, query: query, response.value, in: context)
+            return .search(response.value, query: query, kind: .title, offset: skip, offersMore: context.atPrompt, limit: limit)
         case .author(let name):
             let response = try await context.call { api in try await api.searchAuthor(name, limit: limit, offset: skip) }
             Self.noteCorrection(response.value, in: context)
-            return remember(.search(response.value, query: name, kind: "author", offset: skip, offersMore: context.atPrompt,
-                                   limit: limit),
-                            in: context)
+            remember(.author, query: name, response.value, in: context)
+            return .search(response.value, query: name, kind: .author, offset: skip, offersMore: context.atPrompt, limit: limit)
         case .advanced(let title, let author):
             let response = try await context.call { api in
                 try await api.searchAdvanced(title: title, author: author, limit: limit)
             }
             let query = [title, author.map { "by \($0)" }].compactMap { $0 }.joined(separator: " ")
-            return .search(response.value, query: query, kind: "advanced", limit: limit)
+            return .search(response.value, query: query, kind: .advanced, limit: limit)
         }
     }
 
@@ -117,12 +115,10 @@ struct SearchRun: Sendable {
         "showing results for '\(TerminalText.sanitize(String(corrected.prefix(shownCorrectionLength)), lines: .flatten))'"
     }
 
-    /// Keeps a title or author search for `more`.
-    private func remember(_ output: CommandOutput, in context: isolated any CommandContext) -> CommandOutput {
-        guard let query = output.value["query"]?.stringValue,
-              let kind = output.value["kind"]?.stringValue.flatMap(SearchPage.Kind.init(rawValue:)),
-              let count = output.value["count"]?.intValue, let total = output.value["totalCount"]?.intValue else { return output }
-        context.lastSearch = SearchPage(kind: kind, query: query, limit: limit, offset: skip, count: count, total: total)
-        return output
+    /// Keeps a title or author search for `more`: the page as it is shown.
+    private func remember(_ kind: SearchPage.Kind, query: String, _ results: SearchResults,
+                          in context: isolated any CommandContext) {
+        context.lastSearch = SearchPage(kind: kind, query: query, limit: limit, offset: skip,
+                                        count: results.shown(limit: limit).count, total: results.total(offset: skip))
     }
 }

@@ -50,6 +50,6 @@ struct SemanticCommand: ShellCommand {
             }
             context.output.dimNote(text)
         }
-        return .search(response.value, query: query, kind: "semantic", limit: limit)
+        return .search(response.value, query: query, kind: .semantic, limit: limit)
     }
 }

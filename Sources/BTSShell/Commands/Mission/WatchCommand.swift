@@ -63,7 +63,7 @@ struct WatchCommand: ShellCommand {
                 case .channel(let channel):
                     if events { output.progressEvent(JSONValue.record([("event", "channel".json), ("jobId", id.json), ("channel", channel.rawValue.json)])) }
                 case .progress(let update):
-                    context.jobs.update(id, status: update.status.rawValue, processed: update.processedCount,
+                    context.jobs.update(id, status: .state(update.status), processed: update.processedCount,
                                         total: update.totalCount, coalescing: true)
                     if events {
                         output.progressEvent(JSONValue.record([
@@ -102,19 +102,19 @@ struct WatchCommand: ShellCommand {
         }
         switch outcome {
         case .completed?:
-            context.jobs.update(id, status: "completed")
+            context.jobs.update(id, status: .state(.completed))
             guard let results else { throw ShellError(.failure, "job \(SessionJob.displayID(id)) completed but sent no results") }
             context.jobs.collected.insert(id)
             return try await .savedJobResults(results, jobID: id, record: record, in: context)
         case .resultsUnavailable(let message)?:
-            context.jobs.update(id, status: "completed")
+            context.jobs.update(id, status: .state(.completed))
             throw ShellError(.failure, "job \(SessionJob.displayID(id)) completed but its results are unavailable: \(message)")
         case .failed(let code, let message, _)?:
-            context.jobs.update(id, status: "failed")
+            context.jobs.update(id, status: .state(.failed))
             throw ShellError(.failure, "job \(SessionJob.displayID(id)) failed: \([code, message].compactMap { $0 }.joined(separator: ": "))",
                              code: code.map(ErrorCode.init(rawValue:)) ?? .jobFailed)
         case .canceled?:
-            context.jobs.update(id, status: "canceled")
+            context.jobs.update(id, status: .state(.canceled))
             throw ShellError(.failure, "job \(SessionJob.displayID(id)) was canceled", code: .jobCanceled)
         case .notFound(let message)?:
             throw ShellError(.failure, message ?? "job \(SessionJob.displayID(id)) not found", code: .notFound)
