@@ -6,11 +6,14 @@ import BooksTrackContract
 import BooksTrackLibrary
 import Foundation
 
-/// What a command runs against: the API, the output, the variables, the settings, the jobs and
-/// the few session facts some commands need. ``Shell`` is the context of a session; a command
-/// sees only this.
-protocol CommandContext: Actor {
-    // MARK: API
+/// What a command runs against, composed of the facets commands use: the API, the library, the
+/// session's state and output, and the words and scripts being run. ``Shell`` is the context of a
+/// session; a command sees only these. (Helpers take the whole context: an isolated existential
+/// of one facet is not known to be the caller's actor, so each call would have to hop.)
+protocol CommandContext: APIContext, LibraryContext, SessionContext, ScriptContext {}
+
+/// The server: the backend and its calls, the response cache, the config and the session's jobs.
+protocol APIContext: Actor {
     /// The open backend, opened (and its capabilities read) on first use.
     func backend() async throws(ShellError) -> BackendConnection
     /// The backend if one is open (never opens one).
@@ -35,19 +38,21 @@ protocol CommandContext: Actor {
     ) async throws -> APIResponse<T>
     /// The running command's policy, set by the dispatcher from its type (``CallPolicy/init(route:label:)``).
     var callPolicy: CallPolicy { get }
+}
 
-    // MARK: Library
-    /// The user's library (opened on first use; never needs a backend).
+/// The user's own books and the bundled catalog (neither needs a backend).
+protocol LibraryContext: Actor {
+    /// The user's library (opened on first use).
     func library() throws(ShellError) -> BookLibrary
     /// Records that the library changed (completion reloads its shelves, ISBNs and titles).
     func libraryChanged()
-    /// The bundled catalog, for what the shell computes itself (never needs a backend).
+    /// The bundled catalog, for what the shell computes itself.
     func catalog() throws(ShellError) -> SQLiteCatalog
+}
 
-    // MARK: Output
+/// The session's output, settings and memory.
+protocol SessionContext: Actor {
     var output: ShellOutput { get }
-
-    // MARK: State
     var settings: ShellSettings { get set }
     var variables: [String: JSONValue] { get set }
     var jobs: SessionJobs { get set }
@@ -68,8 +73,10 @@ protocol CommandContext: Actor {
     /// Whether the command was typed at the prompt, where the user can follow up (`more`); not in
     /// a `-c` run, a script or a stream.
     var atPrompt: Bool { get }
+}
 
-    // MARK: Words and scripts
+/// The words and scripts being run.
+protocol ScriptContext: Actor {
     /// The structured value of a word (a lone `${…}` keeps its structure), else its text.
     func value(of word: Word) -> Result<JSONValue, ShellError>
     /// A path relative to the running script's directory (or the working directory).
@@ -78,7 +85,7 @@ protocol CommandContext: Actor {
     func source(_ url: URL, shownAs path: String, range: SourceRange?, arguments: [String]?) async throws
 }
 
-extension CommandContext {
+extension APIContext {
     /// One API call as the running command's type says (its gate, budget and name).
     func call<T: Sendable>(
         _ body: @Sendable (BooksTrackAPI) async throws -> APIResponse<T>
