@@ -37,7 +37,7 @@ struct BTSCommand: ParsableCommand {
         // `--version` itself is answered in main.swift with `BTSVersion.full`, which reads the build
         // record from disk: a non-empty version here only makes the parser list the flag.
         version: BTSVersion.current,
-        subcommands: [ServeCommand.self, CatalogCleanCommand.self, ShelvesCleanCommand.self, BookVectorsCommand.self])
+        subcommands: StandaloneCommands.all.map { $0 as any ParsableCommand.Type })
 
     @OptionGroup var global: GlobalOptions
 
@@ -81,11 +81,11 @@ struct BTSCommand: ParsableCommand {
                 // `bts help serve` is `bts serve --help`; `bts help` the top-level help; `bts help
                 // search` the shell's `help search` (what the REPL prints).
                 let topic = Array(arguments.dropFirst())
-                if topic.first == "serve" { return (["serve", "--help"], []) }
+                if topic.first == ServeCommand.name { return ([ServeCommand.name, "--help"], []) }
                 if topic.isEmpty || topic.first?.hasPrefix("-") == true { return (["--help"] + topic, []) }
                 return (["-c", ScriptWords.line(["help"] + topic)], [])
             }
-            if index == 0, ["serve", "catalog-clean", "shelves-clean", "book-vectors"].contains(argument) { return (arguments, []) }
+            if index == 0, StandaloneCommands.named(argument) != nil { return (arguments, []) }
             return (Array(arguments[..<index]), Array(arguments[index...]))
         }
         return (arguments, [])

@@ -6,7 +6,7 @@ import Foundation
 /// `bts book-vectors --model-sha256 HEX OUT` (hidden): embeds every book of the bundled catalog
 /// with the installed sentence model (`SQLiteCatalog.bookText`, the same encoder that embeds
 /// queries) and writes the compact vectors (`QuantizedVectors`) to OUT (`scripts/build-book-vectors`).
-struct BookVectorsCommand: ParsableCommand {
+struct BookVectorsCommand: StandaloneCommand {
     static let configuration = CommandConfiguration(
         commandName: "book-vectors",
         abstract: "Embed every catalog book with the sentence model into the bundled book vectors.",
@@ -27,8 +27,10 @@ struct BookVectorsCommand: ParsableCommand {
         }
     }
 
+    static func start(_ arguments: [String]) throws -> Int32 { try parse(arguments).execute() }
+
     func execute() -> Int32 {
-        Self.report(Self.configuration.commandName ?? "book-vectors") {
+        Self.report(Self.name) {
             let start = ContinuousClock.now
             let encoder = try SentenceEncoder.shared().get()
             let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("bts-book-vectors-\(getpid())")

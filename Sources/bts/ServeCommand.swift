@@ -6,7 +6,7 @@ import BooksTrackServer
 import Foundation
 
 /// `bts serve`: the local BooksTrack-compatible server in the foreground.
-struct ServeCommand: ParsableCommand {
+struct ServeCommand: StandaloneCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Run the local BooksTrack-compatible server in the foreground (Ctrl-C stops it).",
@@ -28,6 +28,19 @@ struct ServeCommand: ParsableCommand {
     @ArgumentParser.Argument(parsing: .allUnrecognized, help: ArgumentHelp("Server flags (see below).", valueName: "FLAGS"),
                              completion: .custom { _, _, prefix in ShellCompletions.serverFlags(prefix: prefix) })
     var flags: [String] = []
+
+    /// `bts serve FLAGS…`: the server's own flags (`ServerConfiguration(arguments:)`) are passed
+    /// through as they are; with `--help` or `-h` among them, the server's flags, from the one list
+    /// the flag parser documents (`ServerConfiguration.flagHelp`).
+    static func start(_ arguments: [String]) async throws -> Int32 {
+        if arguments.contains("--help") || arguments.contains("-h") {
+            print(helpText, terminator: "")
+            return 0
+        }
+        var serve = ServeCommand()
+        serve.flags = arguments
+        return await serve.execute()
+    }
 
     func execute() async -> Int32 {
         // A server runs for days: a model file rewritten under it must not take its weights away.
@@ -73,7 +86,7 @@ struct ServeCommand: ParsableCommand {
 }
 
 /// `bts catalog-clean IN.csv OUT` (hidden): rebuilds the cleaned catalog from goodbooks-10k's books.csv.
-struct CatalogCleanCommand: ParsableCommand {
+struct CatalogCleanCommand: StandaloneCommand {
     static let configuration = CommandConfiguration(
         commandName: "catalog-clean",
         abstract: "Clean goodbooks-10k books.csv into the bundled catalog TSV.",
@@ -85,8 +98,10 @@ struct CatalogCleanCommand: ParsableCommand {
     @ArgumentParser.Argument(help: "Where to write the cleaned catalog")
     var output: String
 
+    static func start(_ arguments: [String]) throws -> Int32 { try parse(arguments).execute() }
+
     func execute() -> Int32 {
-        Self.report(Self.configuration.commandName ?? "catalog-clean") {
+        Self.report(Self.name) {
             try CatalogCleaner.clean(csvAt: URL(fileURLWithPath: input), to: URL(fileURLWithPath: output))
         }
     }

@@ -5,7 +5,7 @@ import Foundation
 
 /// `bts shelves-clean DIR OUT` (hidden): rebuilds the bundled shelves (`Resources/shelves.tsv`) from
 /// goodbooks-10k's books.csv, book_tags.csv and tags.csv in DIR (`scripts/build-shelves`).
-struct ShelvesCleanCommand: ParsableCommand {
+struct ShelvesCleanCommand: StandaloneCommand {
     static let configuration = CommandConfiguration(
         commandName: "shelves-clean",
         abstract: "Clean goodbooks-10k book_tags.csv and tags.csv into the bundled shelves TSV.",
@@ -17,8 +17,10 @@ struct ShelvesCleanCommand: ParsableCommand {
     @ArgumentParser.Argument(help: "Where to write the cleaned shelves")
     var output: String
 
+    static func start(_ arguments: [String]) throws -> Int32 { try parse(arguments).execute() }
+
     func execute() -> Int32 {
-        Self.report(Self.configuration.commandName ?? "shelves-clean") {
+        Self.report(Self.name) {
             try ShelfCleaner.clean(directory: URL(fileURLWithPath: input), to: URL(fileURLWithPath: output))
         }
     }

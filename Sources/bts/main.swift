@@ -17,7 +17,7 @@ signal(SIGXFSZ, SIG_IGN)
 let (arguments, scriptArguments) = CommandLine.arguments.dropFirst().first == "---completion"
     ? (Array(CommandLine.arguments.dropFirst()), [])
     : BTSCommand.splitScript(Array(CommandLine.arguments.dropFirst()))
-if arguments.first == "serve" {
+if arguments.first == ServeCommand.name {
     // The server runs its request handlers on the event loops that read the requests, instead
     // of hopping to Swift's cooperative pool and back for each one (NIO's documented take-over,
     // effective where the runtime exports its hook; before any task runs). Not
@@ -40,23 +40,14 @@ do {
         print(CompletionScript.generate(for: shell))
         exit(0)
     }
-    // `bts serve FLAGS…`: the server's own flags (ServerConfiguration(arguments:)) are passed through as they are.
-    // `bts serve --help`, `bts serve -h` and `bts help serve`: the server's flags, from the one
-    // list the flag parser documents (ServerConfiguration.flagHelp).
-    if arguments.first == "serve", arguments.contains("--help") || arguments.contains("-h") {
-        print(ServeCommand.helpText, terminator: "")
-        exit(0)
+    // `bts serve …` and the hidden data builders run as themselves (StandaloneCommand).
+    if let standalone = StandaloneCommands.named(arguments.first) {
+        do {
+            exit(try await standalone.start(Array(arguments.dropFirst())))
+        } catch {
+            exit(standalone.exitStatus(reporting: error))
+        }
     }
-    if arguments.first == "serve" {
-        var serve = ServeCommand()
-        serve.flags = Array(arguments.dropFirst())
-        exit(await serve.execute())
-    }
-    // The hidden data builders, parsed as themselves: through the root, its FILE.bts argument took
-    // their name for a script.
-    if arguments.first == "catalog-clean" { exit(try CatalogCleanCommand.parse(Array(arguments.dropFirst())).execute()) }
-    if arguments.first == "shelves-clean" { exit(try ShelvesCleanCommand.parse(Array(arguments.dropFirst())).execute()) }
-    if arguments.first == "book-vectors" { exit(try BookVectorsCommand.parse(Array(arguments.dropFirst())).execute()) }
     let command = try BTSCommand.parseAsRoot(arguments)
     switch command {
     case var root as BTSCommand:
@@ -80,15 +71,7 @@ do {
         status = 0
     }
 } catch {
-    let code = BTSCommand.exitCode(for: error)
-    let message = BTSCommand.fullMessage(for: error)
-    if code == .success {
-        if !message.isEmpty { print(message) }
-        status = 0
-    } else {
-        FileHandle.standardError.write(Data((message.isEmpty ? "bts: error" : message).utf8 + [10]))
-        status = code == .validationFailure ? ExitStatus.usage.rawValue : code.rawValue
-    }
+    status = BTSCommand.exitStatus(reporting: error)
 }
 // Flush, then _exit: exit()'s cleanup was seen to hang intermittently after an interactive session
 // (the line editor's reader thread parked on the terminal); nothing else is left to run by now.
