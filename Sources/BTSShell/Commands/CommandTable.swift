@@ -23,13 +23,8 @@ enum CommandTable {
     static let byName: [String: any ShellCommand.Type] = Dictionary(
         uniqueKeysWithValues: all.map { ($0.configuration.name, $0) })
 
-    /// The types along a resolved command's path: the command, then each subcommand (resolution
-    /// binds aliases to the names); empty when a step names no type.
-    static func route(of resolved: ResolvedCommand) -> [any ShellCommand.Type] {
-        route(path: resolved.path)
-    }
-
-    /// The types along a command path such as `["search", "title"]`; empty when a step names no type.
+    /// The types along a command path such as `["search", "title"]` (resolution binds aliases to
+    /// the names): the command, then each subcommand; empty when a step names no type.
     static func route(path: [String]) -> [any ShellCommand.Type] {
         guard let first = path.first, var type = byName[first] else { return [] }
         var route = [type]
@@ -39,11 +34,6 @@ enum CommandTable {
             route.append(sub)
         }
         return route
-    }
-
-    /// The type that runs a resolved command: the last subcommand of its path, else the command.
-    static func type(of resolved: ResolvedCommand) -> (any ShellCommand.Type)? {
-        route(of: resolved).last
     }
 
     /// Every gated command with its gate, in table order.

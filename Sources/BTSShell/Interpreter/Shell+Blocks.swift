@@ -52,7 +52,7 @@ extension Shell {
                 }
                 switch registry.resolve(command) {
                 case .success(let resolved):
-                    if let problem = CommandTable.type(of: resolved)?.problem(in: command) {
+                    if let problem = resolved.type?.problem(in: command) {
                         diagnostics.append(.error(problem, at: command.range))
                         return nil
                     }

@@ -113,7 +113,7 @@ extension Shell {
                                    ("status", Int(shellError.status.rawValue).json)])),
             ])
         }
-        if CommandTable.type(of: resolved)?.isMeasured ?? true {
+        if resolved.type?.isMeasured ?? true {
             currentMetrics.elapsed = clock.now - started
             lastMetrics = currentMetrics
             if settings.timing { output.dimNote(lastMetrics.summary) }
@@ -143,7 +143,7 @@ extension Shell {
     /// Interpolates and runs one resolved command through the dispatch table, then prints its
     /// output and sets `$_`.
     func perform(_ command: ResolvedCommand, _ context: SourceContext) async throws {
-        let route = CommandTable.route(of: command)
+        let route = command.route.types
         guard let type = route.last else {
             throw ShellError(.usage, "'\(command.displayName)' is not implemented", range: command.command.name.range)
         }

@@ -28,6 +28,19 @@ public struct BoundOption: Sendable, Hashable {
     public var value: BoundValue?
 }
 
+/// The command types along a command path (`search`, then its `title`), compared by identity.
+struct CommandRoute: Sendable, Hashable {
+    let types: [any ShellCommand.Type]
+
+    static func == (lhs: CommandRoute, rhs: CommandRoute) -> Bool {
+        lhs.types.map(ObjectIdentifier.init) == rhs.types.map(ObjectIdentifier.init)
+    }
+
+    func hash(into hasher: inout Hasher) {
+        for type in types { hasher.combine(ObjectIdentifier(type)) }
+    }
+}
+
 /// A command checked against the registry: the selected (sub)command spec with typed arguments.
 public struct ResolvedCommand: Sendable, Hashable {
     /// The parsed command.
@@ -40,6 +53,22 @@ public struct ResolvedCommand: Sendable, Hashable {
     public var positionals: [String: [BoundValue]]
     /// Options by long name.
     public var options: [String: BoundOption]
+    /// The command types along ``path``, found once when the command is resolved: the last one
+    /// runs it (empty for a spec no type declares).
+    var route: CommandRoute
+
+    init(command: Command, spec: CommandSpec, path: [String], positionals: [String: [BoundValue]],
+         options: [String: BoundOption]) {
+        self.command = command
+        self.spec = spec
+        self.path = path
+        self.positionals = positionals
+        self.options = options
+        route = CommandRoute(types: CommandTable.route(path: path))
+    }
+
+    /// The type that runs it.
+    var type: (any ShellCommand.Type)? { route.types.last }
 
     /// `search title`: the command path as text.
     public var displayName: String { path.joined(separator: " ") }

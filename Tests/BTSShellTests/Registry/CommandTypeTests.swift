@@ -50,7 +50,7 @@ import Testing
                 var ran = false
                 for command in parsed.script.commands {
                     let resolved = try CommandRegistry.standard.resolve(command).get()
-                    let route = CommandTable.route(of: resolved).map { ObjectIdentifier($0) }
+                    let route = resolved.route.types.map { ObjectIdentifier($0) }
                     guard route.contains(ObjectIdentifier(type)) else { continue }
                     ran = true
                     if type.subcommands.isEmpty {
