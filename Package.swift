@@ -342,6 +342,15 @@ let package = Package(
             dependencies: ["BooksTrackSupport", "BTSTerminal", "BTSLanguage", "TestSupport"],
             swiftSettings: testing
         ),
+        // The real `bts` executable end to end: scripts and one-shots as child processes, the REPL
+        // under tmux, the install scripts.
+        .testTarget(
+            name: "BTSEndToEndTests",
+            dependencies: ["BTSShell", "BTSLanguage", "BTSTerminal", "BTSTerminalText", "BooksTrackClient", "BooksTrackContract",
+                           "BooksTrackEmbedding", "BooksTrackServer", "TestSupport", "ServerTestSupport",
+                           .product(name: "Hummingbird", package: "hummingbird")],
+            swiftSettings: testing
+        ),
         .testTarget(
             name: "BTSShellTests",
             dependencies: ["BooksTrackSupport", "BTSShell", "BTSTerminal", "BTSTerminalText", "BTSEmbeddedBackend", "BTSLanguage", "BooksTrackServer", "BooksTrackCatalog",

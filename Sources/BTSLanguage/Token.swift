@@ -30,9 +30,6 @@ public struct Token: Sendable, Hashable {
         return nil
     }
 
-    /// Whether the token ends a command (a pipe ends its words too, and the line after it).
-    public var isSeparator: Bool { word == nil }
-
     /// The pipeline text, if this is a pipe token.
     public var pipeline: String? {
         if case .pipe(let text) = kind { return text }

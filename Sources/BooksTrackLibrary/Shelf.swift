@@ -35,9 +35,6 @@ public struct Shelf: RawRepresentable, Hashable, Sendable, Comparable, CustomStr
     /// The shelves every library has, in display order.
     public static let standard: [Shelf] = [.toRead, .currentlyReading, .read, .didNotFinish, .paused]
 
-    /// Goodreads' three built-in exclusive shelves.
-    public var isGoodreadsBuiltIn: Bool { self == .toRead || self == .currentlyReading || self == .read }
-
     /// Standard shelves first (in `standard` order), then custom ones alphabetically.
     public static func < (a: Shelf, b: Shelf) -> Bool {
         let ia = standard.firstIndex(of: a) ?? standard.count

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs every example script with the given bts binary on the embedded backend; exits non-zero
-# if any fails. Used by the test suite (Tests/BTSShellTests/Scripts) and CI.
+# if any fails. Used by the test suite (Tests/BTSEndToEndTests/Scripts) and CI.
 #   scripts/examples/run.sh [PATH-TO-BTS]
 set -u
 here="$(cd "$(dirname "$0")" && pwd)"

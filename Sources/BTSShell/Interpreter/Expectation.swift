@@ -23,8 +23,6 @@ public enum Expectation {
         case greaterOrEqual = ">="
         case contains
         case matches
-
-        var isOrdering: Bool { [.less, .lessOrEqual, .greater, .greaterOrEqual].contains(self) }
     }
 
     /// Why an expression cannot be evaluated at all (a usage error, exit 2).

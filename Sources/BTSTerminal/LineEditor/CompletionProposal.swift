@@ -12,9 +12,6 @@ public struct CompletionRequest: Sendable, Equatable {
 
     /// The cursor as a UTF-8 byte offset into `line` (what a byte-offset lexer wants).
     public var cursorUTF8Offset: Int { line.utf8.distance(from: line.startIndex, to: cursor) }
-
-    /// The text before the cursor.
-    public var textBeforeCursor: Substring { line[..<cursor] }
 }
 
 /// What the completion provider proposes for a request.

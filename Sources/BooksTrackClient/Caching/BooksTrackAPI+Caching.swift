@@ -23,11 +23,6 @@ extension BooksTrackAPI {
     /// the contract's answers are far smaller (100 results: about 100 KB).
     static let maxCachedBodyBytes = 2 * 1024 * 1024
 
-    /// Whether `error` is the one `answersOnlyFromCache` throws for a call it would have sent.
-    public static func isNotCached(_ error: any Error) -> Bool {
-        (error as? BooksTrackError)?.code == .notCached
-    }
-
     /// The disk cache's key of a request: method and target, secrets masked (no base URL: the file
     /// is per backend).
     static func diskKey(_ spec: RequestSpec) -> String {

@@ -8,12 +8,6 @@ public enum Availability: Sendable, Hashable {
     case unavailable(reason: String)
     /// Capabilities are not known (offline without a cache, or the server does not list the feature).
     case unknown
-
-    /// True unless known to be unavailable (unknown lets the request try).
-    public var mayRun: Bool {
-        if case .unavailable = self { return false }
-        return true
-    }
 }
 
 /// Whether a capability feature is available on a server (which shell command needs which feature

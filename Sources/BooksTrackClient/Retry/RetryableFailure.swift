@@ -36,19 +36,4 @@ public enum RetryableFailure: Sendable, Equatable, Hashable {
         if case .http(_, _, _, let retryAfter) = self { return retryAfter }
         return nil
     }
-
-    /// True for failures below HTTP (connect, reset, timeout).
-    public var isTransport: Bool {
-        if case .transport = self { return true }
-        return false
-    }
-
-    /// True when a deadline passed (transport timeout or HTTP 408).
-    public var isTimeout: Bool {
-        switch self {
-        case .transport(.timeout): true
-        case .http(let status, _, _, _): status == 408
-        case .transport: false
-        }
-    }
 }

@@ -196,16 +196,6 @@ public enum ServerURL {
         return nil
     }
 
-    /// The URL without `user:password@` (for anything written to disk or shown).
-    public static func strippingCredentials(_ url: URL) -> URL {
-        guard url.user != nil || url.password != nil,
-              var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
-        else { return url }
-        components.user = nil
-        components.password = nil
-        return components.url ?? url
-    }
-
     /// The URL's text without `user:password@` (for cache keys and file names).
     public static func withoutCredentials(_ text: String) -> String {
         guard let schemeEnd = text.range(of: "://") else { return text }

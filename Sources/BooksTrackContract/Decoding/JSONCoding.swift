@@ -156,13 +156,4 @@ extension KeyedFields {
                 .init(codingPath: codingPath + [key], debugDescription: "expected a string, found \(value)"))
         }
     }
-
-    /// A required integer with lenient number forms.
-    func decodeRequiredLenientInt(forKey key: Key) throws -> Int {
-        guard let i = try decodeLenientInt(forKey: key) else {
-            throw DecodingError.keyNotFound(
-                key, .init(codingPath: codingPath, debugDescription: "required number '\(key.stringValue)' is missing"))
-        }
-        return i
-    }
 }

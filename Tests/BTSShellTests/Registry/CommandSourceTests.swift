@@ -12,10 +12,12 @@ import Testing
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Sources")
 
-    /// Every Swift file of BTSShell and bts, by path relative to Sources/.
+    /// Every Swift file of every module, by path relative to Sources/.
     static func files() throws -> [(path: String, text: String)] {
         var found: [(String, String)] = []
-        for module in ["BTSShell", "bts"] {
+        let modules = try FileManager.default.contentsOfDirectory(atPath: sources.path).sorted()
+        #expect(modules.contains("BTSShell") && modules.contains("BooksTrackClient") && modules.contains("bts"))
+        for module in modules {
             let root = sources.appendingPathComponent(module)
             let enumerator = try #require(FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil))
             for case let url as URL in enumerator where url.pathExtension == "swift" {

@@ -1,5 +1,6 @@
 import BooksTrackClient
 import BooksTrackContract
+import BooksTrackServer
 import Foundation
 import Hummingbird
 import ServerTestSupport
@@ -188,8 +189,8 @@ struct CacheProcessTests {
         let root = try makeTempDirectory("cache-procs")
         defer { try? FileManager.default.removeItem(at: root) }
         let binary = try #require(BinaryTests.binary)
-        try await CacheCommandTests.withLocalServer { port in
-            let url = "http://127.0.0.1:\(port)"
+        try await LiveServer.running { server in
+            let url = "http://127.0.0.1:\(server.port)"
             func bts(_ script: String) async throws -> ProcessOutcome {
                 try await ChildProcess.run(binary, ["--api", url, "-o", "json", "-c", script],
                                            environment: Self.environment(root), directory: root)

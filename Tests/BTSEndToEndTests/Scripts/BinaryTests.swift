@@ -11,7 +11,7 @@ struct BinaryTests {
 
 
     static var examplesDirectory: URL {
-        // The repository's scripts/examples, found from this file (…/Tests/BTSShellTests/Scripts/).
+        // The repository's scripts/examples, found from this file (…/Tests/BTSEndToEndTests/Scripts/).
         let repository = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath()
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         return repository.appendingPathComponent("scripts/examples")
@@ -40,12 +40,12 @@ struct BinaryTests {
         environment["XDG_CONFIG_HOME"] = home.appendingPathComponent("config").path
         environment["XDG_STATE_HOME"] = home.appendingPathComponent("state").path
         environment["XDG_DATA_HOME"] = home.appendingPathComponent("data").path
-        environment["XDG_CACHE_HOME"] = SharedShellCatalog.directory.path  // reuse the built catalog
+        environment["XDG_CACHE_HOME"] = SharedCatalog.directory.path  // reuse the built catalog
         environment.removeValue(forKey: "BTS_API_URL")
         // The cache directory is shared: a server on a port an earlier test's server had must not
         // be answered from that one's cached responses (CacheProcessTests cover the cache).
         environment["BTS_CACHE"] = "off"
-        _ = try SharedShellCatalog.get()
+        _ = try SharedCatalog.get()
         return try await ChildProcess.run(binary, arguments, environment: environment, stdin: stdin ?? "",
                                           interruptAfter: marker)
     }
@@ -65,8 +65,8 @@ struct BinaryTests {
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
         process.arguments = [Self.examplesDirectory.appendingPathComponent("run.sh").path, binary.path]
         var environment = ProcessInfo.processInfo.environment
-        _ = try SharedShellCatalog.get()
-        environment["XDG_CACHE_HOME"] = SharedShellCatalog.directory.path
+        _ = try SharedCatalog.get()
+        environment["XDG_CACHE_HOME"] = SharedCatalog.directory.path
         environment["XDG_STATE_HOME"] = FileManager.default.temporaryDirectory.appendingPathComponent("bts-run-\(UUID().uuidString)").path
         process.environment = environment
         let out = Pipe()
