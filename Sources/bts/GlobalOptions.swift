@@ -39,7 +39,7 @@ struct GlobalOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Use the BooksTrack server at URL.", valueName: "URL"))
     var api: String?
 
-    @Option(name: .long, help: ArgumentHelp("Use a profile (built in: production, staging, local; more in config.toml).",
+    @Option(name: .long, help: ArgumentHelp("Use a profile (built in: \(KnownBackend.names); more in config.toml).",
                                             valueName: "NAME"),
             completion: .custom { _, _, prefix in ShellCompletions.profiles(prefix: prefix) })
     var profile: String?

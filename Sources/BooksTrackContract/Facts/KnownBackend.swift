@@ -10,6 +10,9 @@ public enum KnownBackend: String, CaseIterable, Sendable {
     /// The port `bts serve` binds when `--port` is not given, and the `local` profile's.
     public static let localPort = 8787
 
+    /// "production, staging, local": the built-in profiles' names for help texts.
+    public static var names: String { allCases.map(\.rawValue).joined(separator: ", ") }
+
     /// The backend's base URL, as text.
     public var address: String {
         switch self {

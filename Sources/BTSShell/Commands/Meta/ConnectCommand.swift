@@ -11,7 +11,7 @@ struct ConnectCommand: ShellCommand {
         "connect", group: .meta,
         summary: "Switch to another server by URL or profile name",
         discussion: """
-            Built-in profiles: production, staging, local; more in $XDG_CONFIG_HOME/bts/config.toml \
+            Built-in profiles: \(KnownBackend.names); more in $XDG_CONFIG_HOME/bts/config.toml \
             ([profiles.NAME] with url, token, dialect; docs/config.md). 'embedded' goes back to the embedded backend. \
             The target is checked first: when it cannot be reached the current server stays (--force \
             switches anyway).
