@@ -27,7 +27,7 @@ extension BooksTrackAPI {
     /// is not a capabilities body), `GET /api/v2/capabilities`. A forced dialect asks its own route only.
     func fetchCapabilitiesNegotiating() async throws(BooksTrackError) -> (APIResponse<Capabilities>, APIDialect) {
         if configuration.dialect != .v1 {
-            var spec = RequestSpec(.GET, "/v3/capabilities")
+            var spec = RequestSpec(.GET, APIPath.v3Capabilities)
             spec.offering = "API v3"
             spec.notFoundMessage = "This server does not speak API v3."
             do {
@@ -45,7 +45,7 @@ extension BooksTrackAPI {
                 }
             }
         }
-        var spec = RequestSpec(.GET, "/api/v2/capabilities")
+        var spec = RequestSpec(.GET, APIPath.capabilities)
         spec.offering = "a capabilities route (neither API v3 nor v1/v2)"
         spec.notFoundMessage = "This server does not publish its capabilities."
         return (try await call(Capabilities.self, spec), .v1)

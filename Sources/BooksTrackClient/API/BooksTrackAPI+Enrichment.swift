@@ -17,7 +17,7 @@ extension BooksTrackAPI {
         if dialect == .v3 { return try await v3Enrich(parsed) }
         let key = idempotencyKey ?? UUID().uuidString.lowercased()
         let body = EnrichRequest(barcode: parsed.isbn13, preferProvider: provider, idempotencyKey: key)
-        var spec = RequestSpec(.POST, "/api/v2/books/enrich")
+        var spec = RequestSpec(.POST, APIPath.enrich)
         spec.body = .json(try Self.json(body))
         spec.headers = [HeaderField(name: "Idempotency-Key", value: key)]
         spec.createsWork = true
@@ -27,11 +27,18 @@ extension BooksTrackAPI {
     }
 
     /// The batch routes (docs/contract.md §4): both accept both body forms.
-    public enum BatchRoute: String, Sendable, Hashable {
+    public enum BatchRoute: Sendable, Hashable {
         /// `POST /api/batch-enrich`
-        case batchEnrich = "/api/batch-enrich"
+        case batchEnrich
         /// `POST /v1/enrichment/batch`
-        case v1 = "/v1/enrichment/batch"
+        case v1
+
+        public var path: String {
+            switch self {
+            case .batchEnrich: return APIPath.batchEnrichmentOld
+            case .v1: return APIPath.batchEnrichment
+            }
+        }
     }
 
     /// Starts a batch enrichment job with the `{books, jobId}` body. The client makes the job id
@@ -106,11 +113,11 @@ extension BooksTrackAPI {
         if let code = request.sizeError(maxItems: maxItems) {
             throw BooksTrackError.invalidInput(code.userMessage(), code: code)
         }
-        var spec = RequestSpec(.POST, route.rawValue)
+        var spec = RequestSpec(.POST, route.path)
         spec.body = .json(try Self.json(request))
         spec.createsWork = true
         spec.hasIdempotencyKey = hasID
-        spec.notFoundMessage = "This server has no batch enrichment route (\(route.rawValue))."
+        spec.notFoundMessage = "This server has no batch enrichment route (\(route.path))."
         let requestedAt = configuration.now()
         let accepted = try await call(BatchJobAccepted.self, spec)
         trackJobToken(accepted.value.jobId, token: accepted.value.authToken, requestedAt: requestedAt)

@@ -39,7 +39,7 @@ extension BooksTrackAPI {
         // Slow links: one extra second per MB on top of the ordinary deadline.
         let timeout = configuration.timeout + .seconds(max(0, upload.fileSize / (1024 * 1024)))
         if dialect == .v3 { return try await v3Import(upload, timeout: timeout) }
-        var spec = RequestSpec(.POST, "/api/v2/imports")
+        var spec = RequestSpec(.POST, APIPath.imports)
         spec.body = .multipart(upload)
         spec.createsWork = true
         spec.offering = "CSV import"

@@ -10,7 +10,7 @@ extension BooksTrackAPI {
         let v3 = dialect == .v3
         // v3 takes 1–20 (discovery.ts): a larger limit is clamped, not refused.
         if let limit { items.append(("limit", String(v3 ? min(max(limit, 1), V3Limits.recommendations.upperBound) : limit))) }
-        var spec = RequestSpec(.GET, v3 ? "/v3/recommendations/weekly" : "/api/v2/recommendations/weekly", query: items)
+        var spec = RequestSpec(.GET, v3 ? APIPath.v3Weekly : APIPath.weekly, query: items)
         spec.offering = "weekly recommendations"
         spec.notFoundMessage = "No recommendations have been generated for this week yet."
         return try await call(WeeklyRecommendations.self, spec)

@@ -14,7 +14,7 @@ extension BooksTrackAPI {
         let files = try Self.checkedPhotos(photos)
         let upload = try MultipartFileBody(files: files, fieldName: ScanPhotos.fieldName)
         let v3 = dialect == .v3
-        var spec = RequestSpec(.POST, v3 ? "/v3/jobs/scans" : "/v1/scan/bookshelf")
+        var spec = RequestSpec(.POST, v3 ? APIPath.v3Scans : APIPath.bookshelfScan)
         spec.body = .multipart(upload)
         spec.createsWork = true
         spec.offering = "bookshelf scans"

@@ -13,7 +13,7 @@ extension BooksTrackAPI {
         }
         if dialect == .v3 { return try await v3LookUp(parsed) }
         // ISBN-13 on every route: no version's router takes an ISBN-10 ending in X (`^\d{10}(\d{3})?$`).
-        var spec = RequestSpec(.GET, "/v1/search/isbn", query: [("isbn", parsed.isbn13)])
+        var spec = RequestSpec(.GET, APIPath.isbnSearch, query: [("isbn", parsed.isbn13)])
         spec.cacheTTL = AnswerLifetimes.isbnLookup
         spec.offering = "ISBN lookup"
         return try await call(SearchResults.self, spec)
@@ -26,7 +26,7 @@ extension BooksTrackAPI {
         var items: [(name: String, value: String)] = [("q", String(query.prefix(SearchPageLimits.queryLength)))]
         if let limit { items.append(("limit", String(limit))) }
         if offset > 0 { items.append(("offset", String(offset))) }
-        var spec = RequestSpec(.GET, "/v1/search/title", query: items)
+        var spec = RequestSpec(.GET, APIPath.titleSearch, query: items)
         spec.offering = "title search"
         return try await call(SearchResults.self, spec)
     }
@@ -38,7 +38,7 @@ extension BooksTrackAPI {
         var items: [(name: String, value: String)] = [("name", String(name.prefix(SearchPageLimits.queryLength)))]
         if let limit { items.append(("limit", String(limit))) }
         if offset > 0 { items.append(("offset", String(offset))) }
-        var spec = RequestSpec(.GET, "/v1/search/author", query: items)
+        var spec = RequestSpec(.GET, APIPath.authorSearch, query: items)
         spec.notFoundMessage = "No author search on this server."
         spec.offering = "author search"
         if dialect == .v3 {
@@ -47,7 +47,7 @@ extension BooksTrackAPI {
             do {
                 return try await legacyFallback(SearchResults.self, spec)
             } catch where error.code == .routeNotOffered {
-                var advanced = RequestSpec(.GET, "/v1/search/advanced", query: [("author", String(name.prefix(SearchPageLimits.queryLength)))] + (limit.map { [("limit", String($0))] } ?? []))
+                var advanced = RequestSpec(.GET, APIPath.advancedSearch, query: [("author", String(name.prefix(SearchPageLimits.queryLength)))] + (limit.map { [("limit", String($0))] } ?? []))
                 advanced.offering = "author search"
                 return try await legacyFallback(SearchResults.self, advanced)
             }
@@ -69,7 +69,7 @@ extension BooksTrackAPI {
             throw BooksTrackError.invalidInput("Give a title, an author, or both.", code: .missingParameter)
         }
         if let limit { items.append(("limit", String(limit))) }
-        var spec = RequestSpec(.GET, "/v1/search/advanced", query: items)
+        var spec = RequestSpec(.GET, APIPath.advancedSearch, query: items)
         spec.offering = "advanced search"
         return try await legacyFallback(SearchResults.self, spec)
     }

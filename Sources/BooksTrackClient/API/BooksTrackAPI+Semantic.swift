@@ -12,7 +12,7 @@ extension BooksTrackAPI {
         var items: [(name: String, value: String)] = [("q", q), ("mode", mode.rawValue)]
         if let limit { items.append(("limit", String(limit))) }
         if let offset { items.append(("offset", String(offset))) }
-        var spec = RequestSpec(.GET, "/api/v2/search", query: items)
+        var spec = RequestSpec(.GET, APIPath.search, query: items)
         spec.notFoundMessage = "No matches."
         spec.offering = mode == .text ? "v2 search" : "\(mode.rawValue) search"
         // API v3 has no semantic or similar mode although /v3/capabilities advertises them: the v2

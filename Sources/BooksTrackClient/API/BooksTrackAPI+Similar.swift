@@ -14,7 +14,7 @@ extension BooksTrackAPI {
         }
         var items: [(name: String, value: String)] = [("isbn", parsed.isbn13)]
         if let limit { items.append(("limit", String(limit))) }
-        var spec = RequestSpec(.GET, "/v1/search/similar", query: items)
+        var spec = RequestSpec(.GET, APIPath.similarSearch, query: items)
         spec.notFoundMessage = "No similar books: the ISBN is unknown or has no vector."
         spec.offering = "similar books"
         // API v3 has no similar route although /v3/capabilities advertises `similar_books`.

@@ -20,7 +20,7 @@ extension BooksTrackAPI {
         let page = offset / size + 1
         var items: [(name: String, value: String)] = [("q", String(query.prefix(SearchPageLimits.queryLength))), ("limit", String(size))]
         if page > 1 { items.append(("page", String(page))) }
-        var spec = RequestSpec(.GET, "/v3/books/search", query: items)
+        var spec = RequestSpec(.GET, APIPath.v3Search, query: items)
         spec.offering = "title search"
         var response = try await call(V3SearchPage.self, spec).map(\.results)
         let skip = offset % size
@@ -30,7 +30,7 @@ extension BooksTrackAPI {
 
     /// `POST /v3/books/enrich {isbns: [isbn13]}` (sync): the book, or 404 when no provider knows it.
     func v3Enrich(_ isbn: ISBN) async throws(BooksTrackError) -> APIResponse<EnrichedBook> {
-        var spec = RequestSpec(.POST, "/v3/books/enrich")
+        var spec = RequestSpec(.POST, APIPath.v3Enrich)
         spec.body = .json(try Self.json(V3EnrichRequest(isbns: [isbn.isbn13], async: nil)))
         spec.offering = "enrichment"
         spec.notFoundMessage = "Book not found: no provider knows \(isbn.isbn13)."
@@ -51,7 +51,7 @@ extension BooksTrackAPI {
                 "API v3 enriches at most \(V3Limits.asyncEnrich) ISBNs in one job (\(isbns.count) given).",
                 code: .batchTooLarge)
         }
-        var spec = RequestSpec(.POST, "/v3/books/enrich")
+        var spec = RequestSpec(.POST, APIPath.v3Enrich)
         spec.body = .json(try Self.json(V3EnrichRequest(isbns: isbns, async: true)))
         spec.createsWork = true
         spec.offering = "batch enrichment"
@@ -66,7 +66,7 @@ extension BooksTrackAPI {
 
     /// `POST /v3/jobs/imports` (multipart `file`, 8 MB).
     func v3Import(_ upload: MultipartFileBody, timeout: Duration) async throws(BooksTrackError) -> APIResponse<ImportAccepted> {
-        var spec = RequestSpec(.POST, "/v3/jobs/imports")
+        var spec = RequestSpec(.POST, APIPath.v3Imports)
         spec.body = .multipart(upload)
         spec.createsWork = true
         spec.timeout = timeout

@@ -13,12 +13,12 @@ enum CacheSeeds {
     static func ttl(path: String, mode: String?, now: Date) -> Duration? {
         if path.contains("/jobs/") || path.contains("/token") { return nil }
         switch path {
-        case "/v1/search/isbn": return isbnLookup
-        case "/v1/search/title", "/v1/search/author", "/v1/search/advanced", "/v3/books/search":
+        case APIPath.isbnSearch: return isbnLookup
+        case APIPath.titleSearch, APIPath.authorSearch, APIPath.advancedSearch, APIPath.v3Search:
             return search
-        case "/api/v2/search":
+        case APIPath.search:
             return mode == "similar" ? untilWeekTurns(now) : search
-        case "/v1/search/similar", "/api/v2/recommendations/weekly", "/v3/recommendations/weekly":
+        case APIPath.similarSearch, APIPath.weekly, APIPath.v3Weekly:
             return untilWeekTurns(now)
         default:
             return path.hasPrefix("/v3/books/") && !path.dropFirst(10).contains("/") ? isbnLookup : nil

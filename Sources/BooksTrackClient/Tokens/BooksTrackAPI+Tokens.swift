@@ -7,7 +7,7 @@ extension BooksTrackAPI {
     /// it only in the token's last 30 min; the old token stops working. The new token is kept
     /// (``jobToken(for:)``). Sent once: a lost answer cannot be repeated with the old token.
     public func refreshJobToken(_ jobID: String, oldToken: String) async throws(BooksTrackError) -> APIResponse<TokenRefreshResponse> {
-        var spec = RequestSpec(.POST, "/api/token/refresh")
+        var spec = RequestSpec(.POST, APIPath.tokenRefresh)
         spec.body = .json(try Self.json(TokenRefreshRequest(jobId: jobID, oldToken: oldToken)))
         spec.createsWork = true
         spec.notFoundMessage = "Job \(jobID) not found, or this server does not refresh tokens."

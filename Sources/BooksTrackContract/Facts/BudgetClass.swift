@@ -77,9 +77,9 @@ public enum BudgetClass: String, Codable, Sendable, Hashable, CaseIterable {
         var p = Self.lowercased(question.map { path[..<$0] } ?? path[...])
         while p.utf8.count > 1, p.hasSuffix("/") { p.removeLast() }
         switch p {
-        case "/v1/search/isbn", "/v1/search/title", "/v1/search/author", "/v1/search/advanced": return .search
-        case "/v1/search/similar": return .similar
-        case "/api/v2/search":
+        case APIPath.isbnSearch, APIPath.titleSearch, APIPath.authorSearch, APIPath.advancedSearch: return .search
+        case APIPath.similarSearch: return .similar
+        case APIPath.search:
             let items = question.map { queryItems(String(path[path.index(after: $0)...])) } ?? [:]
             let mode = mode ?? items["mode"]
             let q = q ?? items["q"]
@@ -89,16 +89,16 @@ public enum BudgetClass: String, Codable, Sendable, Hashable, CaseIterable {
             case "similar": return .similar
             default: return .search
             }
-        case "/api/v2/books/enrich": return isPOST ? .enrich : nil
-        case "/api/batch-enrich", "/v1/enrichment/batch": return isPOST ? .batch : nil
-        case "/api/v2/imports": return isPOST ? .import : nil
-        case "/api/token/refresh": return isPOST ? .jobs : nil
+        case APIPath.enrich: return isPOST ? .enrich : nil
+        case APIPath.batchEnrichmentOld, APIPath.batchEnrichment: return isPOST ? .batch : nil
+        case APIPath.imports: return isPOST ? .import : nil
+        case APIPath.tokenRefresh: return isPOST ? .jobs : nil
         // API v3 (bendv3 src/api-v3/index.ts, jobs/*.ts @ e40ae5d): search and lookup share the
         // search class; a job's creation is its pipeline's class, its status/results/cancel `jobs`.
-        case "/v3/books/search": return .search
-        case "/v3/books/enrich": return isPOST ? .enrich : nil
-        case "/v3/jobs/imports": return isPOST ? .import : nil
-        case "/v3/jobs/scans", "/v1/scan/bookshelf": return isPOST ? .scan : nil
+        case APIPath.v3Search: return .search
+        case APIPath.v3Enrich: return isPOST ? .enrich : nil
+        case APIPath.v3Imports: return isPOST ? .import : nil
+        case APIPath.v3Scans, APIPath.bookshelfScan: return isPOST ? .scan : nil
         default: break
         }
         let parts = p.split(separator: "/")

@@ -29,8 +29,8 @@ extension JobRoutes {
                 return error.response
             }
         }
-        router.post("/api/batch-enrich") { request, context in await handler(request, context) }
-        router.post("/v1/enrichment/batch") { request, context in await handler(request, context) }
+        router.post(RouterPath(APIPath.batchEnrichmentOld)) { request, context in await handler(request, context) }
+        router.post(RouterPath(APIPath.batchEnrichment)) { request, context in await handler(request, context) }
     }
 
     /// The request, or the 400 that answers it.

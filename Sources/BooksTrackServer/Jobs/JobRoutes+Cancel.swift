@@ -38,7 +38,7 @@ extension JobRoutes {
         router.delete("/api/v2/jobs/:id/cancel") { request, context in await handler(request, context) }
 
         // POST /api/token/refresh {jobId, oldToken} → {jobId, token, expiresIn}.
-        router.post("/api/token/refresh") { request, _ -> Response in
+        router.post(RouterPath(APIPath.tokenRefresh)) { request, _ -> Response in
             let started = ContinuousClock.now
             let body: ByteBuffer
             do {

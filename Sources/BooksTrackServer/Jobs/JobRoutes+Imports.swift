@@ -8,7 +8,7 @@ extension JobRoutes {
         on router: Router<Context>, engine source: JobEngineSource, clientIP: @escaping @Sendable (Request, Context) -> String
     ) {
         // POST /api/v2/imports — multipart/form-data with a `file` part (or a text/csv body).
-        router.post("/api/v2/imports") { request, context -> Response in
+        router.post(RouterPath(APIPath.imports)) { request, context -> Response in
             let started = ContinuousClock.now
             let maxFile = source.configuration.maxCSVBytes
             let tooLarge = JobHTTP.error(

@@ -10,7 +10,7 @@ extension JobRoutes {
     static func registerScans<Context: RequestContext>(
         on router: Router<Context>, engine source: JobEngineSource, clientIP: @escaping @Sendable (Request, Context) -> String
     ) {
-        router.post("/v1/scan/bookshelf") { request, context -> Response in
+        router.post(RouterPath(APIPath.bookshelfScan)) { request, context -> Response in
             let started = ContinuousClock.now
             if let refusal = await source.refusal(owner: clientIP(request, context)) { return refusal.earlyResponse }
             let photos: [[UInt8]]

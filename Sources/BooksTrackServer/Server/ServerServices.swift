@@ -70,7 +70,7 @@ public final class ServerServices: Sendable {
 
     /// The liveness route, exempt from every rate limit.
     static func isHealthCheck(_ path: String) -> Bool {
-        path == "/health" || path == "/health/"
+        path == APIPath.health || path == APIPath.health + "/"
     }
 
     /// A middleware classing each request by the contract's one route classifier,

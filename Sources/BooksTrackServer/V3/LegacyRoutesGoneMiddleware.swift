@@ -20,6 +20,6 @@ struct LegacyRoutesGoneMiddleware: RouterMiddleware {
 
     static func isLegacy(_ path: String) -> Bool {
         path == "/v1" || path.hasPrefix("/v1/") || path == "/api/v2" || path.hasPrefix("/api/v2/")
-            || path == "/api/batch-enrich"
+            || path == APIPath.batchEnrichmentOld
     }
 }

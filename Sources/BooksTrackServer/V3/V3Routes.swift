@@ -21,35 +21,35 @@ public struct V3Routes: ServerRouteModule {
         -> ServerModuleInstallation
     {
         let v3 = V3Handlers(services: services)
-        let group = router.group("/v3").add(middleware: services.rateLimitByRoute())
-        group.get("capabilities") { request, _ in v3.run(request) { try v3.capabilities(request) } }
-        group.get("books/search") { request, _ in v3.run(request) { try v3.search(request) } }
-        group.post("books/enrich") { request, context in
+        let group = router.group().add(middleware: services.rateLimitByRoute())
+        group.get(RouterPath(APIPath.v3Capabilities)) { request, _ in v3.run(request) { try v3.capabilities(request) } }
+        group.get(RouterPath(APIPath.v3Search)) { request, _ in v3.run(request) { try v3.search(request) } }
+        group.post(RouterPath(APIPath.v3Enrich)) { request, context in
             await v3.runAsync(request) { try await v3.enrich(request, owner: context.clientAddress) }
         }
-        group.get("books/:isbn") { request, context in
+        group.get("/v3/books/:isbn") { request, context in
             v3.run(request) { try v3.book(request, isbn: context.parameters.get("isbn") ?? "") }
         }
-        group.get("recommendations/weekly") { request, _ in v3.run(request) { try v3.weekly(request) } }
-        group.get("recommendations/personalized") { request, _ in
+        group.get(RouterPath(APIPath.v3Weekly)) { request, _ in v3.run(request) { try v3.weekly(request) } }
+        group.get(RouterPath(APIPath.v3Personalized)) { request, _ in
             v3.run(request) { try v3.personalized(request) }
         }
-        group.post("jobs/imports") { request, context in
+        group.post(RouterPath(APIPath.v3Imports)) { request, context in
             await v3.runAsync(request) { try await v3.submitImport(request, owner: context.clientAddress) }
         }
-        group.post("jobs/scans") { request, context in
+        group.post(RouterPath(APIPath.v3Scans)) { request, context in
             await v3.runAsync(request) { try await v3.submitScan(request, owner: context.clientAddress) }
         }
-        group.get("jobs/:pipeline/:id") { request, context in
+        group.get("/v3/jobs/:pipeline/:id") { request, context in
             await v3.runAsync(request) { try await v3.jobStatus(request, V3JobPath(context)) }
         }
-        group.get("jobs/:pipeline/:id/results") { request, context in
+        group.get("/v3/jobs/:pipeline/:id/results") { request, context in
             await v3.runAsync(request) { try await v3.jobResults(request, V3JobPath(context)) }
         }
-        group.delete("jobs/:pipeline/:id") { request, context in
+        group.delete("/v3/jobs/:pipeline/:id") { request, context in
             await v3.runAsync(request) { try await v3.cancel(request, V3JobPath(context)) }
         }
-        group.get("jobs/:pipeline/:id/stream") { request, context in
+        group.get("/v3/jobs/:pipeline/:id/stream") { request, context in
             await v3.runAsync(request) { try await v3.stream(request, V3JobPath(context)) }
         }
         // router.ts @ e40ae5d `app.notFound`: the legacy envelope for every other /v3 path.
@@ -146,7 +146,7 @@ struct V3Handlers: Sendable {
         ]
         return V3Wire.success(
             data, now: now, metadata: Self.sourceMetadata(started),
-            links: ["self": V3Wire.link("/v3/recommendations/weekly?limit=\(limit)")])
+            links: ["self": V3Wire.link(APIPath.v3Weekly + "?limit=\(limit)")])
     }
 
     /// `{source: "alexandria", cached: false, processingTime}` (the D1 answer of the recommendation routes).
@@ -168,7 +168,7 @@ struct V3Handlers: Sendable {
             "recommendations": .array(picks), "total": .number(Double(picks.count)), "strategy": "weekly_fallback",
             "generatedAt": .string(ISO8601.string(from: now)),
         ]
-        let href = "/v3/recommendations/personalized?limit=\(limit)" + (user.map { "&userId=\($0)" } ?? "")
+        let href = APIPath.v3Personalized + "?limit=\(limit)" + (user.map { "&userId=\($0)" } ?? "")
         return V3Wire.success(
             data, now: now, metadata: Self.sourceMetadata(started), links: ["self": V3Wire.link(href)])
     }
