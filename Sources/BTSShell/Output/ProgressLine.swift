@@ -1,4 +1,4 @@
-import BTSTerminalText
+import BooksTrackContract
 import Foundation
 
 /// The one-line progress display of `watch`: bar, percentage, counts, rate and ETA. Pure: the
@@ -11,7 +11,7 @@ public struct ProgressLine: Sendable, Hashable {
     }
 
     /// `[██████████░░░░░░░░░░░░░░]  42%  420/1000 · 84.0/s · ETA 7 s · processing`.
-    public func render(fraction: Double?, processed: Int?, total: Int?, rate: Double?, status: String) -> String {
+    public func render(fraction: Double?, processed: Int?, total: Int?, rate: Double?, status: JobState) -> String {
         let known = fraction ?? {
             guard let processed, let total, total > 0 else { return nil }
             return Double(processed) / Double(total)
@@ -34,7 +34,7 @@ public struct ProgressLine: Sendable, Hashable {
                 }
             }
         }
-        parts.append(TerminalText.sanitize(status, lines: .flatten))
+        parts.append(status.rawValue)
         return parts.joined(separator: "  ")
     }
 

@@ -188,7 +188,7 @@ struct RendererTests {
     }
 
     @Test func progressLine() {
-        let line = ProgressLine(barWidth: 10).render(fraction: 0.5, processed: 50, total: 100, rate: 10, status: "processing")
+        let line = ProgressLine(barWidth: 10).render(fraction: 0.5, processed: 50, total: 100, rate: 10, status: .processing)
         #expect(line == "[█████░░░░░]   50%  50/100  10.0/s  ETA 5 s  processing")
     }
 }

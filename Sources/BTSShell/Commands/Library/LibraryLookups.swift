@@ -24,13 +24,13 @@ enum LibraryLookups {
         case author(String)
         case advanced(title: String?, author: String?)
 
-        /// The `kind` of the answer, as the server names its searches.
-        var kind: String {
+        /// The `kind` of the answer, as the server's answer to the same search has it.
+        var kind: SearchKind {
             switch self {
-            case .isbn: return "isbn"
-            case .text: return "title"
-            case .author: return "author"
-            case .advanced: return "advanced"
+            case .isbn: return .isbn
+            case .text: return .title
+            case .author: return .author
+            case .advanced: return .advanced
             }
         }
 
@@ -73,7 +73,7 @@ enum LibraryLookups {
             ])
         }
         let value = JSONValue.record([
-            ("query", query.text.json), ("kind", query.kind.json), ("totalCount", rows.count.json), ("count", rows.count.json),
+            ("query", query.text.json), ("kind", query.kind.rawValue.json), ("totalCount", rows.count.json), ("count", rows.count.json),
             ("results", .array(rows)), ("answeredBy", "library".json),
         ])
         return CommandOutput(value: value, view: .table(

@@ -77,7 +77,7 @@ struct WatchCommand: ShellCommand {
                         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
                         let perSecond = rate.observe(processed: update.processedCount, at: seconds)
                         let text = line.render(fraction: update.fraction, processed: update.processedCount,
-                                               total: update.totalCount, rate: perSecond, status: update.status.rawValue)
+                                               total: update.totalCount, rate: perSecond, status: update.status)
                         output.redraw(text)
                         drawn = true
                     }
