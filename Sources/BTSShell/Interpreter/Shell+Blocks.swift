@@ -129,7 +129,7 @@ extension Shell {
                 }
             case .loop(let loop, let body):
                 let items: [JSONValue]
-                switch loopItems(loop) {
+                switch scope.loopItems(loop, resolvingPaths: resolvePath) {
                 case .success(let found): items = found
                 case .failure(let error):
                     report(error, in: context.source, interactive: context.interactive)
@@ -169,57 +169,9 @@ extension Shell {
         do {
             return (try ExpectCommand.evaluate(condition.arguments.map(\.word), range: condition.range, in: self).passed, nil)
         } catch {
-            let shellError = Self.shellError(from: error, range: condition.range)
+            let shellError = ShellError.from(error, range: condition.range)
             report(shellError, in: context.source, interactive: context.interactive)
             return (false, shellError.status.rawValue)
-        }
-    }
-
-    /// What a `for` loop walks: words (lists give their elements), the words of a text, or the
-    /// lines of a file.
-    private func loopItems(_ loop: ForLoop) -> Result<[JSONValue], ShellError> {
-        let scope = self.scope
-        switch loop.items {
-        case .words(let words):
-            var items: [JSONValue] = []
-            for word in words {
-                switch scope.items(of: word) {
-                case .success(let found): items += found
-                case .failure(let error): return .failure(error)
-                }
-            }
-            return .success(items)
-        case .split(let words):
-            var text: [String] = []
-            for word in words {
-                switch scope.interpolate(word) {
-                case .success(let found): text.append(found)
-                case .failure(let error): return .failure(error)
-                }
-            }
-            return .success(text.joined(separator: " ").split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" })
-                .map { .string(String($0)) })
-        case .lines(let word):
-            let path: String
-            switch scope.interpolate(word) {
-            case .success(let found): path = found
-            case .failure(let error): return .failure(error)
-            }
-            let url = resolvePath(path)
-            guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path),
-                  let data = FileManager.default.contents(atPath: url.path) else {
-                return .failure(ShellError(.failure, "cannot read '\(path)': no such file or not readable", range: word.range))
-            }
-            if (attributes[.type] as? FileAttributeType) == .typeDirectory {
-                return .failure(ShellError(.failure, "cannot read '\(path)': it is a directory", range: word.range))
-            }
-            guard data.count <= ValueLimit.maxBytes else { return .failure(ValueLimit.tooLarge(data.count)) }
-            // "\r\n" is one Character in Swift: split on both endings.
-            var lines = String(decoding: data, as: UTF8.self)
-                .split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
-                .map(String.init)
-            if lines.last == "" { lines.removeLast() }
-            return .success(lines.map(JSONValue.string))
         }
     }
 
@@ -282,7 +234,7 @@ extension Shell {
                 case .failure(let error): throw error
                 }
             }
-            let readsArguments = Self.readsArguments(body)
+            let readsArguments = AliasCommand.readsArguments(body)
             var text = body
             if !readsArguments, !appended.isEmpty {
                 text += " " + appended.joined(separator: " ")
@@ -310,21 +262,10 @@ extension Shell {
             lastStatus = failure.status
             return failure.status
         } catch {
-            let shellError = Self.shellError(from: error, range: command.range)
+            let shellError = ShellError.from(error, range: command.range)
             report(shellError, in: context.source, interactive: context.interactive)
             lastStatus = shellError.status.rawValue
             return lastStatus
-        }
-    }
-
-    /// Whether alias text reads the call's words (`$1`…, `$#`, `$@`).
-    static func readsArguments(_ text: String) -> Bool {
-        let (tokens, _) = Lexer.tokenize(SourceFile(name: "alias", text: text))
-        return tokens.contains { token in
-            token.word?.parts.contains { part in
-                guard case .variable(let reference) = part else { return false }
-                return (reference.isPositional && reference.name != "0") || reference.name == "#" || reference.name == "@"
-            } ?? false
         }
     }
 }

@@ -101,7 +101,7 @@ extension Shell {
         } catch let failure as SilentFailure {
             status = failure.status
         } catch {
-            let shellError = Self.shellError(from: error, range: command.range)
+            let shellError = ShellError.from(error, range: command.range)
             status = shellError.status.rawValue
             if shellError.status == .interrupted {
                 note(shellError.message)
@@ -120,24 +120,6 @@ extension Shell {
         }
         lastStatus = status
         return status
-    }
-
-    /// Any error as a `ShellError`; cancellation becomes "interrupted" (130).
-    static func shellError(from error: any Error, range: SourceRange) -> ShellError {
-        if Task.isCancelled { return .interrupted() }
-        switch error {
-        case let error as ShellError:
-            var located = error
-            if located.range == nil, located.diagnostics.isEmpty, located.pointsIntoSource { located.range = range }
-            return located
-        case let error as BooksTrackError:
-            if error.isCancellation { return .interrupted() }
-            return ShellError(error, range: range)
-        case is CancellationError:
-            return .interrupted()
-        default:
-            return ShellError(.failure, "\(error)", range: range)
-        }
     }
 
     /// Interpolates and runs one resolved command through the dispatch table, then prints its

@@ -72,3 +72,23 @@ extension ErrorCode {
     static let usage: ErrorCode = "USAGE"
     static let interrupted: ErrorCode = "INTERRUPTED"
 }
+
+extension ShellError {
+    /// Any error as a `ShellError`; cancellation becomes "interrupted" (130).
+    static func from(_ error: any Error, range: SourceRange) -> ShellError {
+        if Task.isCancelled { return .interrupted() }
+        switch error {
+        case let error as ShellError:
+            var located = error
+            if located.range == nil, located.diagnostics.isEmpty, located.pointsIntoSource { located.range = range }
+            return located
+        case let error as BooksTrackError:
+            if error.isCancellation { return .interrupted() }
+            return ShellError(error, range: range)
+        case is CancellationError:
+            return .interrupted()
+        default:
+            return ShellError(.failure, "\(error)", range: range)
+        }
+    }
+}

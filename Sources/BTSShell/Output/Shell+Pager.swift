@@ -32,7 +32,7 @@ extension Shell {
         if let rows, lines >= rows, !text.isEmpty {
             let pager = options.environment["PAGER"].flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
                 ?? "less -FRX"
-            let status = (try? await Self.runPipeline(Self.pagerCommand(pager, environment: options.environment),
+            let status = (try? await ShellPipeline.run(Self.pagerCommand(pager, environment: options.environment),
                                                       input: Array(text.utf8), output: nil)) ?? 127
             if status == 127 || status == 126 {
                 warn("the pager '\(pager)' could not be run; set PAGER or 'set pager off'")

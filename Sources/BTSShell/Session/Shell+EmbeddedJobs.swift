@@ -24,7 +24,7 @@ extension Shell {
                 let finished = try await WatchCommand.follow(job.id, record: job, detaches: false, in: self)
                 showOnStandardError(finished)
             } catch {
-                let failure = Self.shellError(from: error, range: SourceRange(offset: 0, length: 0))
+                let failure = ShellError.from(error, range: SourceRange(offset: 0, length: 0))
                 if failure.status == .interrupted {
                     note("stopped waiting: \(job.pipeline.commandName) job \(SessionJob.displayID(job.id)) ends with bts")
                     return ExitStatus.interrupted.rawValue

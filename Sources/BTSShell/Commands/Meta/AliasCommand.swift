@@ -104,3 +104,16 @@ struct UnaliasCommand: ShellCommand {
         return nil
     }
 }
+
+extension AliasCommand {
+    /// Whether alias text reads the call's words (`$1`…, `$#`, `$@`).
+    static func readsArguments(_ text: String) -> Bool {
+        let (tokens, _) = Lexer.tokenize(SourceFile(name: "alias", text: text))
+        return tokens.contains { token in
+            token.word?.parts.contains { part in
+                guard case .variable(let reference) = part else { return false }
+                return (reference.isPositional && reference.name != "0") || reference.name == "#" || reference.name == "@"
+            } ?? false
+        }
+    }
+}
