@@ -31,15 +31,28 @@ public struct TinyServer: Sendable {
     ) async throws -> T {
         let router = Router()
         build(router)
-        let (portStream, portSink) = AsyncStream<Int>.makeStream()
         var logger = Logger(label: "tiny")
         logger.logLevel = .critical
-        let app = Application(
-            router: router, server: server, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in
-                portSink.yield(channel.localAddress?.port ?? 0)
-                portSink.finish()
-            }, logger: logger)
+        return try await running({ onServerRunning in
+            Application(
+                router: router, server: server, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                onServerRunning: onServerRunning, logger: logger)
+        }, body)
+    }
+
+    /// Runs the application `make` builds (handing it the callback that reports its port), runs
+    /// `body`, always shuts down. No signal handling (HummingbirdTesting's `app.test` stops its
+    /// server on SIGINT): a test that sends SIGINT to the test process stops nobody else's server.
+    public static func running<T: Sendable, App: ApplicationProtocol>(
+        _ make: (@escaping @Sendable (any Channel) async -> Void) -> App, _ body: (TinyServer) async throws -> T
+    ) async throws -> T {
+        let (portStream, portSink) = AsyncStream<Int>.makeStream()
+        let app = make { channel in
+            portSink.yield(channel.localAddress?.port ?? 0)
+            portSink.finish()
+        }
+        var logger = Logger(label: "tiny")
+        logger.logLevel = .critical
         let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
         let task = Task { try await group.run() }
         var port = 0

@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -127,9 +126,9 @@ private final class SignalWatcherState: @unchecked Sendable {
 
 /// Process-wide signal plumbing: the hub's own handler for each watched signal (installed with
 /// `sigaction` on first use and kept for the life of the process) writes the signal's number to
-/// a pipe; a read source on the pipe delivers it to the subscribers. When a SIGINT/SIGTERM/SIGHUP
-/// arrives and no watcher listens, the hub applies the default action (the process ends), so
-/// signals behave normally outside watchers.
+/// a pipe; a thread of the hub's own, blocked reading the pipe, delivers it to the subscribers.
+/// When a SIGINT/SIGTERM/SIGHUP arrives and no watcher listens, the hub applies the default action
+/// (the process ends), so signals behave normally outside watchers.
 ///
 /// Not libdispatch's signal sources: after `dispatch_main` the main thread waits in `sigsuspend`
 /// with every signal unblocked, so the kernel delivers a process-directed signal to it, and
@@ -145,7 +144,7 @@ final class SignalHub: @unchecked Sendable {
     // every start (each first lookup scans the binary's ~11,000 conformance records).
     private var installed: [Int32] = []
     private var subscribers: [(number: Int32, id: UUID, handler: @Sendable () -> Void)] = []
-    private var reader: (any DispatchSourceRead)?
+    private var reader: Thread?
     private var readFD: Int32 = -1
 
     func subscribe(
@@ -175,29 +174,28 @@ final class SignalHub: @unchecked Sendable {
         guard reader == nil else { return }
         var fds: [Int32] = [-1, -1]
         guard pipe(&fds) == 0 else { return }
-        for fd in fds {
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-        }
+        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        // The handler never blocks: a full pipe drops the byte (64 KB of unread signals).
+        _ = fcntl(fds[1], F_SETFL, fcntl(fds[1], F_GETFL) | O_NONBLOCK)
         readFD = fds[0]
         signalPipeWriteFD = fds[1]
-        // Its own queue, not `.global()`: a queue made here is served by an overcommitting thread,
-        // while the global queue runs at most one item per core, so work blocked there (a process
-        // waited for, a lock) could leave a signal unread for as long as that work lasts.
-        let source = DispatchSource.makeReadSource(fileDescriptor: fds[0], queue: DispatchQueue(label: "bts.signals"))
-        source.setEventHandler { [weak self] in self?.drain() }
-        source.resume()
-        reader = source
-    }
-
-    /// Reads every signal number written so far and delivers each in order.
-    private func drain() {
-        var buffer = [UInt8](repeating: 0, count: 64)
-        while true {
-            let count = read(readFD, &buffer, buffer.count)
-            guard count > 0 else { return }
-            for byte in buffer[..<count] { deliver(Int32(byte)) }
+        // A thread of its own, blocked in `read`: a dispatch read source (on the global queue,
+        // then on a queue of its own) once left a SIGINT unread for two minutes in a loaded test
+        // process, its wake-up waiting on libdispatch's threads; this thread needs nobody.
+        let fd = readFD
+        let thread = Thread { [weak self] in
+            var buffer = [UInt8](repeating: 0, count: 64)
+            while true {
+                let count = read(fd, &buffer, buffer.count)
+                if count < 0, errno == EINTR { continue }
+                guard count > 0 else { return }
+                for byte in buffer[..<count] { self?.deliver(Int32(byte)) }
+            }
         }
+        thread.name = "bts.signals"
+        thread.stackSize = 64 * 1024
+        thread.start()
+        reader = thread
     }
 
     func unsubscribe(_ event: SignalWatcher.Event, id: UUID) {

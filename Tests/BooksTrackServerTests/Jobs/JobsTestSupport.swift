@@ -4,7 +4,6 @@ import BooksTrackContract
 import Foundation
 import HTTPTypes
 import Hummingbird
-import HummingbirdTesting
 import HummingbirdWebSocket
 import NIOCore
 import NIOHTTP1
@@ -106,12 +105,13 @@ func withJobServer(
         request.headers[HTTPField.Name("X-Test-Client")!] ?? "127.0.0.1"
     }
     JobRoutes.registerWebSocket(on: router, engine: engine)
-    let app = Application(
-        router: router, server: .http1WebSocketUpgrade(webSocketRouter: router),
-        configuration: .init(address: .hostname("127.0.0.1", port: 0)))
     do {
-        try await app.test(.live) { client in
-            try await body(JobTestServer(port: try #require(client.port), engine: engine))
+        try await TinyServer.running({ onServerRunning in
+            Application(
+                router: router, server: .http1WebSocketUpgrade(webSocketRouter: router),
+                configuration: .init(address: .hostname("127.0.0.1", port: 0)), onServerRunning: onServerRunning)
+        }) { server in
+            try await body(JobTestServer(port: server.port, engine: engine))
         }
     } catch {
         await engine.shutdown()
