@@ -103,6 +103,14 @@ struct BinaryTests {
         let syntax = try await Self.run(["-c", "serch dune"])
         #expect(syntax.status == 2)
         #expect(syntax.stderr.contains("-c:1:1: error: unknown command 'serch' (did you mean 'search'?)"))
+        // A dialect the client does not know is refused, naming the ones it does.
+        let dialect = try await Self.run(["--dialect", "v9", "-c", "help"])
+        #expect(dialect.status == 2)
+        #expect(dialect.stderr.contains("'auto', 'v1' or 'v3'"), "\(dialect.stderr)")
+        // A data builder's usage error shows its own usage, not the shell's.
+        let builder = try await Self.run(["catalog-clean"])
+        #expect(builder.status == 2)
+        #expect(builder.stderr.contains("USAGE: catalog-clean <input> <output>"), "\(builder.stderr)")
     }
 
     @Test(.enabled(if: BinaryTests.hasBinary, "bts binary not built: run swift build first")) func networkErrorExitsThree() async throws {
