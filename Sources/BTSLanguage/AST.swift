@@ -22,6 +22,8 @@ public indirect enum Statement: Sendable, Hashable {
     case command(Command)
     /// `for NAME in … end`
     case forLoop(ForLoop)
+    /// `while COND … end`
+    case whileLoop(WhileLoop)
     /// `if COND … elif COND … else … end`
     case conditional(Conditional)
     /// `break` or `continue` (only inside a loop).
@@ -32,6 +34,7 @@ public indirect enum Statement: Sendable, Hashable {
         switch self {
         case .command(let command): return [command]
         case .forLoop(let loop): return loop.body.flatMap(\.allCommands)
+        case .whileLoop(let loop): return loop.body.flatMap(\.allCommands)
         case .conditional(let conditional):
             return conditional.branches.flatMap { $0.body.flatMap(\.allCommands) }
                 + (conditional.elseBody ?? []).flatMap(\.allCommands)
@@ -66,6 +69,21 @@ public struct ForLoop: Sendable, Hashable {
         self.body = body
         self.range = range
     }
+}
+
+/// `while COND … end`: the body runs while the condition (written as `expect` reads it) holds.
+public struct WhileLoop: Sendable, Hashable {
+    /// The condition as a command named `while` whose arguments are the condition's words.
+    public var condition: Command
+    public var body: [Statement]
+
+    public init(condition: Command, body: [Statement]) {
+        self.condition = condition
+        self.body = body
+    }
+
+    /// The `while …` header line.
+    public var range: SourceRange { condition.range }
 }
 
 /// `if COND … elif COND … else … end`. A condition is written as `expect` reads it.

@@ -1,5 +1,6 @@
 /// Turns the simple commands of a script, in order, into statements with nested blocks: a pure
-/// state machine over keyword commands (`for`, `if`, `elif`, `else`, `end`, `break`, `continue`).
+/// state machine over keyword commands (`for`, `while`, `if`, `elif`, `else`, `end`, `break`,
+/// `continue`).
 /// Every misplaced keyword is a diagnostic; parsing carries on so one run reports them all.
 struct BlockBuilder {
     private struct Frame {
@@ -10,6 +11,7 @@ struct BlockBuilder {
         /// nil when the header had errors: the block is matched with its `end` but dropped.
         var loop: (variable: String, range: SourceRange, items: ForLoop.Items, header: SourceRange)?
         var branches: [Conditional.Branch] = []
+        /// The condition of the branch being read (`if`/`elif`), or of a `while` loop.
         var condition: Command?
         var body: [Statement] = []
         var elseBody: [Statement]?
@@ -89,6 +91,15 @@ struct BlockBuilder {
                 frame.isValid = true
             }
             open(frame, &diagnostics)
+        case "while":
+            var frame = Frame(kind: .loop, opener: name, isValid: !erroneous)
+            if arguments.isEmpty {
+                diagnostics.append(.error("missing condition after 'while'", at: SourceRange(offset: name.range.end, length: 0),
+                                          notes: [Diagnostic.Note("e.g. 'while ${_.hasMore}' or 'while $i < 10'")]))
+                frame.isValid = false
+            }
+            frame.condition = Self.condition(name, arguments, whole)
+            open(frame, &diagnostics)
         case "if":
             var frame = Frame(kind: .conditional, opener: name, isValid: !erroneous)
             if arguments.isEmpty {
@@ -160,7 +171,7 @@ struct BlockBuilder {
             }
             guard let frame = stack.popLast() else {
                 diagnostics.append(.error("'end' without an open block", at: name.range,
-                                          notes: [Diagnostic.Note("blocks start with 'for' or 'if'")]))
+                                          notes: [Diagnostic.Note("blocks start with 'for', 'while' or 'if'")]))
                 return
             }
             if frame.kind == .loop { openLoops -= 1 }
@@ -172,7 +183,7 @@ struct BlockBuilder {
             }
             guard openLoops > 0 else {
                 diagnostics.append(.error("'\(keyword)' outside a loop", at: name.range,
-                                          notes: [Diagnostic.Note("'\(keyword)' works inside 'for … end'")]))
+                                          notes: [Diagnostic.Note("'\(keyword)' works inside 'for … end' and 'while … end'")]))
                 return
             }
             append(.loopControl(LoopControl(kind: keyword == "break" ? .break : .continue, range: name.range)))
@@ -211,6 +222,9 @@ struct BlockBuilder {
         guard frame.isValid else { return nil }
         switch frame.kind {
         case .loop:
+            if let condition = frame.condition {
+                return .whileLoop(WhileLoop(condition: condition, body: frame.body))
+            }
             guard let loop = frame.loop else { return nil }
             return .forLoop(ForLoop(variable: loop.variable, variableRange: loop.range, items: loop.items,
                                     body: frame.body, range: loop.header))
@@ -237,7 +251,7 @@ struct BlockBuilder {
                                       notes: [usage]))
             return nil
         }
-        guard let name = variable.literalText, !variable.isQuoted, isVariableName(name) else {
+        guard let name = variable.literalText, !variable.isQuoted, Parser.isVariableName(name) else {
             diagnostics.append(.error(
                 "'\(variable.sourceForm)' is not a variable name", at: variable.range,
                 notes: [Diagnostic.Note("write the name without '$': 'for book in …' then use '$book'"), usage]))
@@ -285,9 +299,4 @@ struct BlockBuilder {
         return (name, variable.range, .words(items))
     }
 
-    /// An identifier other than `_`.
-    static func isVariableName(_ name: String) -> Bool {
-        guard name != "_", let first = name.utf8.first, Lexer.isNameStart(first) else { return false }
-        return name.utf8.allSatisfy(Lexer.isNameByte)
-    }
 }

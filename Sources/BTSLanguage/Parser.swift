@@ -20,11 +20,28 @@ public struct ParseResult: Sendable {
 /// `if COND` … `elif COND` … `else` … `end`, and `break` / `continue` inside a loop.
 /// A command may end in `> FILE`, `>> FILE` or `| pipeline` (the rest of the line, for `/bin/sh`).
 public enum Parser {
-    /// The words that open, divide and close blocks.
-    public static let keywords = ["for", "if", "elif", "else", "end", "break", "continue"]
+    /// The words that open a block (closed by `end`).
+    public static let blockOpeners: Set<String> = ["for", "if", "while"]
+    /// The words that divide an `if` block into branches.
+    public static let branchKeywords: Set<String> = ["elif", "else"]
+    /// The word that closes a block.
+    public static let blockEnd = "end"
+
+    /// The words that open, divide and close blocks, and leave or restart a loop.
+    public static let keywords = ["for", "while", "if", "elif", "else", "end", "break", "continue"]
+
+    /// The name under which a word reads the environment (`${env.HOME}`): not a variable's name.
+    public static let environmentName = "env"
+
+    /// Whether `name` can name a variable (`set NAME`, `for NAME in`): an identifier other than
+    /// `_` (the last result) and `env` (the environment).
+    public static func isVariableName(_ name: String) -> Bool {
+        guard name != "_", name != environmentName, let first = name.utf8.first, Lexer.isNameStart(first) else { return false }
+        return name.utf8.allSatisfy(Lexer.isNameByte)
+    }
 
     /// Commands whose words are a condition: `>`, `>=`, `<` there are operators, not redirections.
-    static let conditionCommands: Set<String> = ["expect", "if", "elif"]
+    static let conditionCommands: Set<String> = ["expect", "if", "elif", "while"]
 
     /// Parses a source file.
     public static func parse(_ source: SourceFile) -> ParseResult {

@@ -8,6 +8,8 @@ indirect enum CheckedStatement: Sendable {
     /// A call of an alias: its text is checked when it runs (the alias may be defined by then).
     case alias(Command)
     case loop(ForLoop, body: [CheckedStatement])
+    /// `while COND … end`: the condition (a command named `while`) and the body.
+    case whileLoop(Command, body: [CheckedStatement])
     case conditional([CheckedBranch], elseBody: [CheckedStatement]?)
     case control(LoopControl.Kind)
 }
@@ -63,12 +65,12 @@ extension Shell {
                 }
             case .forLoop(let loop):
                 return .loop(loop, body: check(loop.body, aliases: aliases, &diagnostics))
+            case .whileLoop(let loop):
+                checkCondition(loop.condition, &diagnostics)
+                return .whileLoop(loop.condition, body: check(loop.body, aliases: aliases, &diagnostics))
             case .conditional(let conditional):
                 let branches = conditional.branches.map { branch in
-                    let words = branch.condition.arguments.map(\.word)
-                    if !words.isEmpty, let problem = ExpectCommand.shapeProblem(words, what: branch.condition.nameText) {
-                        diagnostics.append(.error(problem, at: branch.condition.range))
-                    }
+                    checkCondition(branch.condition, &diagnostics)
                     return CheckedBranch(condition: branch.condition,
                                          body: check(branch.body, aliases: aliases, &diagnostics))
                 }
@@ -78,6 +80,14 @@ extension Shell {
             case .loopControl(let control):
                 return .control(control.kind)
             }
+        }
+    }
+
+    /// The shape of an `if`/`elif`/`while` condition (an empty one is reported by the parser).
+    private func checkCondition(_ condition: Command, _ diagnostics: inout [Diagnostic]) {
+        let words = condition.arguments.map(\.word)
+        if !words.isEmpty, let problem = ExpectCommand.shapeProblem(words, what: condition.nameText) {
+            diagnostics.append(.error(problem, at: condition.range))
         }
     }
 
@@ -126,6 +136,35 @@ extension Shell {
                 if let chosen {
                     let flow = await run(chosen, context, &tally)
                     if flow != .next { return flow }
+                }
+            case .whileLoop(let condition, let body):
+                var rounds = 0
+                while true {
+                    if Task.isCancelled {
+                        tally.last = ExitStatus.interrupted.rawValue
+                        return .stop
+                    }
+                    let outcome = test(condition, context)
+                    if let status = outcome.failure {
+                        if let flow = record(status, &tally) { return flow }
+                        break
+                    }
+                    guard outcome.passed else { break }
+                    guard rounds < settings.loopLimit else {
+                        let error = ShellError(
+                            .failure, "'while' stopped after \(rounds) rounds (the loop limit): its condition never became false",
+                            range: condition.range,
+                            details: ["'set looplimit N' allows more rounds"],
+                            code: .loopLimit)
+                        report(error, in: context.source, interactive: context.interactive)
+                        lastStatus = error.status.rawValue
+                        if let flow = record(error.status.rawValue, &tally) { return flow }
+                        break
+                    }
+                    rounds += 1
+                    let flow = await run(body, context, &tally)
+                    if flow == .stop { return .stop }
+                    if flow == .breakLoop { break }
                 }
             case .loop(let loop, let body):
                 let items: [JSONValue]
@@ -206,6 +245,11 @@ extension Shell {
         case .failure(let diagnostics): throw ShellError(diagnostics: diagnostics.all)
         }
     }
+}
+
+extension ErrorCode {
+    /// A `while` loop ran more rounds than `set looplimit` allows.
+    static let loopLimit: ErrorCode = "LOOP_LIMIT"
 }
 
 extension Shell {

@@ -24,6 +24,13 @@ public struct ShellSettings: Sendable, Hashable {
     /// Which library the library commands use: the reader's own, or a scratch one that lives in a
     /// temporary directory until the process ends (`set library scratch`: examples and demos).
     public var library: LibraryChoice = .yours
+    /// How many rounds a `while` loop may run before it is stopped as a runaway (`set looplimit N`).
+    public var loopLimit = ShellSettings.defaultLoopLimit
+
+    /// `looplimit`'s default: generous for paging and polling, still a bound.
+    public static let defaultLoopLimit = 100_000
+    /// The values `set looplimit` accepts.
+    public static let loopLimits = 1...100_000_000
 
     /// `set library default|scratch`.
     public enum LibraryChoice: String, Sendable, Hashable {
@@ -45,6 +52,7 @@ public struct ShellSettings: Sendable, Hashable {
         case "progress": return progress.rawValue
         case "offline": return answersOffline ? "cache" : "never"
         case "library": return library.rawValue
+        case "looplimit": return String(loopLimit)
         default: return nil
         }
     }
@@ -82,10 +90,18 @@ public struct ShellSettings: Sendable, Hashable {
         case "library":
             guard let choice = LibraryChoice(rawValue: value.lowercased()) else { return false }
             library = choice
+        case "looplimit":
+            guard let limit = Int(value), Self.loopLimits.contains(limit) else { return false }
+            loopLimit = limit
         default:
             return false
         }
         return true
+    }
+
+    /// `color auto` on a terminal: colour unless `--no-color`, `NO_COLOR` (set and not empty) or `TERM=dumb`.
+    public static func autoColor(noColor: Bool, environment: [String: String]) -> Bool {
+        !noColor && (environment["NO_COLOR"].map(\.isEmpty) ?? true) && environment["TERM"] != "dumb"
     }
 
     static func bool(_ text: String) -> Bool? {

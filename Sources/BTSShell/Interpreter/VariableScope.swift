@@ -14,6 +14,8 @@ struct VariableScope: Sendable {
     var scriptArguments: [String]
     /// Setting names (an undefined `$output` hints at `set`).
     var settingNames: Set<String>
+    /// What `${env.NAME}` reads.
+    var environment: [String: String] = [:]
 
     /// A word's text with `$var`, `${var.path}` and `$?` replaced.
     func interpolate(_ word: Word) -> Result<String, ShellError> {
@@ -101,6 +103,8 @@ struct VariableScope: Sendable {
                     .usage, "script argument $\(index) was not given (the script got \(count) argument\(count == 1 ? "" : "s"))",
                     range: reference.nameRange.union(reference.range)))
             }
+        } else if name == Parser.environmentName {
+            return readEnvironment(reference)
         } else if let stored = variables[name] {
             value = stored
         } else {
@@ -113,6 +117,21 @@ struct VariableScope: Sendable {
             return .failure(ShellError(.usage, message, range: reference.range))
         }
         return walk(value, reference, from: 0)
+    }
+
+    /// `${env.NAME}`: the environment variable NAME (a string; an unset one is an error naming it).
+    private func readEnvironment(_ reference: VariableReference) -> Result<JSONValue, ShellError> {
+        guard case .key(let key)? = reference.path.components.first else {
+            return .failure(ShellError(
+                .usage, "'$\(Parser.environmentName)' reads the environment by name: write ${env.NAME}, e.g. ${env.HOME}",
+                range: reference.range))
+        }
+        guard let text = environment[key] else {
+            return .failure(ShellError(
+                .usage, "environment variable '\(key)' is not set", range: reference.range,
+                details: ["${env.\(key):-TEXT} gives TEXT when it is not set"], code: .unsetEnvironment))
+        }
+        return walk(.string(text), reference, from: 1)
     }
 
     /// Walks the path from component `start`; `[*]` maps the rest of the path over each element.
@@ -194,4 +213,6 @@ struct VariableScope: Sendable {
 extension ErrorCode {
     /// A `${…}` path that leads nowhere.
     static let missingValue: ErrorCode = "MISSING_VALUE"
+    /// `${env.NAME}` of a variable the environment does not have.
+    static let unsetEnvironment: ErrorCode = "UNSET_ENVIRONMENT"
 }

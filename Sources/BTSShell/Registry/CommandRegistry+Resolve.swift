@@ -401,14 +401,10 @@ extension CommandRegistry {
             fixIt = Diagnostic.FixIt(range: word.range, replacement: guess)
         }
         return .error(message, at: word.range, notes: [Diagnostic.Note(
-            "variable names start with a letter or '_' followed by letters, digits or '_'; '_' itself is reserved")],
+            "variable names start with a letter or '_' followed by letters, digits or '_'; '_' (the last result) and '\(Parser.environmentName)' (the environment: ${env.NAME}) are reserved")],
             fixIt: fixIt)
     }
 
-    /// Whether `name` can be assigned with `set`: an identifier other than `_`.
-    public static func isVariableName(_ name: String) -> Bool {
-        guard name != "_", let first = name.unicodeScalars.first else { return false }
-        let isStart = { (s: Unicode.Scalar) in (s >= "a" && s <= "z") || (s >= "A" && s <= "Z") || s == "_" }
-        return isStart(first) && name.unicodeScalars.allSatisfy { isStart($0) || ($0 >= "0" && $0 <= "9") }
-    }
+    /// Whether `name` can be assigned with `set` (``Parser/isVariableName(_:)``).
+    public static func isVariableName(_ name: String) -> Bool { Parser.isVariableName(name) }
 }

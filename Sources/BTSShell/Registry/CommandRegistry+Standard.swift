@@ -32,5 +32,8 @@ extension CommandRegistry {
                     help: "The library the library commands, save, import and scans use: yours, or a scratch library "
                         + "that starts empty and is deleted when bts exits (examples and demos leave yours alone)",
                     default: "default"),
+        SettingSpec("looplimit", type: .int(ShellSettings.loopLimits),
+                    help: "How many rounds a 'while' loop may run before it stops with an error (a runaway loop)",
+                    default: String(ShellSettings.defaultLoopLimit)),
     ]
 }
