@@ -62,7 +62,7 @@ struct BTSCommand: ParsableCommand {
     }
 
     /// Options of bts that take a value (to find where the script name starts).
-    static let valueOptions: Set<String> = ["--api", "--profile", "--output", "-o", "--timeout", "--dialect", "--limits", "-c", "-f",
+    static let valueOptions: Set<String> = ["--api", "--profile", "--output", "-o", "--timeout", "--dialect", "--limits", "-c", "-f", "--var", "--vars",
                                             "--generate-completion-script"] // [REPL helper] `… zsh` is its value, not a script
 
     /// Splits the command line into bts's own options and `FILE.bts ARG...`: everything from the
@@ -91,8 +91,10 @@ struct BTSCommand: ParsableCommand {
         return (arguments, [])
     }
 
-    /// Runs and returns the exit status; the backend is always shut down first.
-    func execute() async -> Int32 {
+    /// Runs and returns the exit status; the backend is always shut down first. Throws a usage
+    /// error (a bad `--var` or `--vars`) before anything starts.
+    func execute() async throws -> Int32 {
+        let variables = try global.startingVariables()
         let environment = ProcessInfo.processInfo.environment
         let terminal = TerminalInfo.detect(environment: environment)
         let interactive = commands.isEmpty && script.isEmpty && terminal.stdinIsTerminal
@@ -105,7 +107,7 @@ struct BTSCommand: ParsableCommand {
         }
         let scriptName = script.first ?? "bts"
         let options = global.shellOptions(terminal: terminal, environment: environment, scriptName: scriptName,
-                                          scriptArguments: Array(script.dropFirst()), history: history)
+                                          scriptArguments: Array(script.dropFirst()), history: history, variables: variables)
         let shell = Shell(options: options)
         let signals = SignalWatcher()
         let status: Int32

@@ -90,6 +90,16 @@ struct GlobalOptions: ParsableArguments {
     @Flag(name: .customLong("norc"), help: "Do not run $XDG_CONFIG_HOME/bts/rc.bts at interactive start.")
     var noRC = false
 
+    @Option(name: .customLong("var"), help: ArgumentHelp(
+        "Start with the variable NAME set to VALUE (read as $NAME; repeatable; wins over --vars; a script's own 'set' wins over both).",
+        valueName: "NAME=VALUE"))
+    var variables: [String] = []
+
+    @Option(name: .customLong("vars"), help: ArgumentHelp(
+        "Start with the variables of FILE: NAME=VALUE lines, '#' comments, as a .env file (repeatable).",
+        valueName: "FILE"), completion: .file())
+    var variablesFiles: [String] = []
+
     func validate() throws {
         if let timeout, !(timeout > 0 && timeout <= 3600) {
             throw ValidationError("--timeout must be more than 0 and at most 3600 seconds (got \(timeout))")
@@ -105,9 +115,17 @@ struct GlobalOptions: ParsableArguments {
         }
     }
 
-    /// The shell's options for this run.
+    /// The variables of `--vars` and `--var`, or why they were refused (a usage error).
+    func startingVariables() throws -> [String: String] {
+        switch ScriptVariables.collect(files: variablesFiles, assignments: variables) {
+        case .success(let found): return found
+        case .failure(let failure): throw ValidationError(failure.message)
+        }
+    }
+
+    /// The shell's options for this run, starting with `variables` (``startingVariables()``).
     func shellOptions(terminal: TerminalInfo, environment: [String: String], scriptName: String,
-                      scriptArguments: [String], history: HistoryStore?) -> ShellOptions {
+                      scriptArguments: [String], history: HistoryStore?, variables: [String: String]) -> ShellOptions {
         var settings = ShellSettings()
         settings.output = output
         settings.quiet = quiet
@@ -118,6 +136,7 @@ struct GlobalOptions: ParsableArguments {
             settings: settings, continueOnError: continueOnError, noColor: noColor, terminal: terminal,
             environment: environment, scriptName: scriptName, scriptArguments: scriptArguments, history: history)
         options.loadsRCFile = !noRC
+        options.variables = variables
         if let timeout { options.backendOptions.timeout = .milliseconds(Int64(timeout * 1000)) }
         options.backendOptions.dialect = dialect?.dialect
         // `--no-cache` or `BTS_CACHE=off`: no on-disk response cache in this process.

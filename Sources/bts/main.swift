@@ -42,6 +42,7 @@ do {
     }
     // `bts serve …` and the hidden data builders run as themselves (StandaloneCommand).
     if let standalone = StandaloneCommands.named(arguments.first) {
+        if standalone.watchesSignals { SignalWatcher.blockTerminationSignals() }
         do {
             exit(try await standalone.start(Array(arguments.dropFirst())))
         } catch {
@@ -62,7 +63,7 @@ do {
             // `-f FILE.bts ARG...` is `FILE.bts ARG...`.
             root.script = (root.file.map { [$0] } ?? []) + scriptArguments
         }
-        status = await root.execute()
+        status = try await root.execute()
     case let serve as ServeCommand:
         status = await serve.execute()
     default:

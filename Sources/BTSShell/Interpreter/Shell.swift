@@ -23,6 +23,10 @@ public struct ShellOptions: Sendable {
     public var history: HistoryStore?
     /// Run `$XDG_CONFIG_HOME/bts/rc.bts` when the REPL starts (`bts` without `--norc`).
     public var loadsRCFile = false
+    /// The variables the session starts with (`--vars FILE`, `--var NAME=VALUE`: ``ScriptVariables``).
+    public var variables: [String: String] = [:]
+    /// Keep every reported error as data too (`bts test` reads them: ``Shell/recordedFailures``).
+    public var recordsFailures = false
 
     public init(
         backend: BackendRequest = BackendRequest(), backendOptions: BackendOptions? = nil,
@@ -93,12 +97,17 @@ public actor Shell {
     var redirect: ActiveRedirect?
     /// The terminal's width as last measured (SIGWINCH); nil until the first resize.
     var measuredColumns: Int?
+    /// Every error reported, as data, when ``ShellOptions/recordsFailures`` is set.
+    public private(set) var recordedFailures: [ScriptTestFailure] = []
+    /// How many `expect`s ran.
+    public internal(set) var expectationsRun = 0
 
     public init(options: ShellOptions, sink: any OutputSink = StandardOutputSink()) {
         self.options = options
         self.settings = options.settings
         self.sink = sink
         self.positionalArguments = options.scriptArguments
+        self.variables = options.variables.mapValues(JSONValue.string)
         backendSession = BackendSession(options: options, sink: sink)
         self.jobs.store = SessionJobStore(stateDirectory: options.paths.stateDirectory)
     }
@@ -151,5 +160,6 @@ public actor Shell {
     /// Renders an error on stderr (errors are never silenced).
     func report(_ error: ShellError, in source: SourceFile?, interactive: Bool) {
         output.report(error, in: source, interactive: interactive)
+        if options.recordsFailures { recordedFailures += ScriptTestFailure.from(error, in: source) }
     }
 }
