@@ -7,7 +7,9 @@ extension SQLiteCatalog {
     static let titleColumns = ["title", "original_title", "series"]
     static let authorColumns = ["authors"]
     static let allColumns = ["title", "original_title", "series", "authors"]
-    static let maxLimit = 1000
+    /// The most books one query returns: the deepest page a search route serves (offset 10,000 plus
+    /// a page of 100), so every page a client may ask for is there.
+    static let maxLimit = 10_100
     /// Title matches re-ranked by `TitleRanking` (the best bm25 matches; the rest keep bm25 order).
     static let titleRerankPool = 200
 
@@ -84,8 +86,11 @@ extension SQLiteCatalog {
         let limit = min(max(limit, 0), Self.maxLimit)
         guard limit > 0 else { return CatalogPage(books: [], total: try ftsSearch(expr, limit: 0, mostRatedFirst: false).total) }
         let found = try ftsSearch(expr, limit: max(limit, Self.titleRerankPool), mostRatedFirst: false)
-        let ranked = TitleRanking.rank(try books(ids: found.ids), query: query, acrossAuthors: acrossAuthors)
-        return CatalogPage(books: Array(ranked.prefix(limit)), total: found.total)
+        // Only the pool is re-ranked: a deeper page keeps the same order for the books before it.
+        let pool = try books(ids: Array(found.ids.prefix(Self.titleRerankPool)))
+        let ranked = TitleRanking.rank(pool, query: query, acrossAuthors: acrossAuthors)
+        let rest = limit > pool.count ? try books(ids: Array(found.ids.dropFirst(Self.titleRerankPool).prefix(limit - pool.count))) : []
+        return CatalogPage(books: Array((ranked + rest).prefix(limit)), total: found.total)
     }
 
     func authorSearch(_ name: String, limit: Int) throws -> CatalogPage {

@@ -15,8 +15,11 @@ extension SearchForm {
 /// The subcommands of `search`, one type each.
 extension SearchCommand {
     /// The paging options of the title and author searches, and their rule.
-    static let pageOptions = [limit.spec, offset, page]
-    static let pageRequirements: [ArgumentRequirement] = [.exclusive(["--offset", "--page"])]
+    static let pageOptions = [limit.spec, offset, page, all]
+    static let pageRequirements: [ArgumentRequirement] = [
+        .exclusive(["--offset", "--page"]), .exclusive(["--all", "--offset"]), .exclusive(["--all", "--page"]),
+        .exclusive(["--all", "--limit"]),
+    ]
 
     /// `search isbn ISBN`.
     struct ByISBN: SearchForm {

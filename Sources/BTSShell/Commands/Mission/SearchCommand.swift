@@ -15,6 +15,11 @@ struct SearchCommand: SearchForm {
                                    help: "Skip the first N results (title and author searches; 'more' pages on)")
     static let page = OptionSpec("page", type: .int(1...1_000), valueName: "P",
                                  help: "Show page P of --limit results (title and author searches)")
+    static let all = OptionSpec("all", type: .flag, help: """
+        Follow the pages and return every match in one list (title and author searches; pages of \
+        \(SearchPageLimits.limit.upperBound), one budget call each, up to \(SearchRun.allBound) results: \
+        servers page no further than offset \(SearchPageLimits.offset.upperBound))
+        """)
 
     static let configuration = CommandSpec(
         "search", group: .mission,
@@ -32,7 +37,7 @@ struct SearchCommand: SearchForm {
             together run the advanced search (title words in titles only, no correction).
             """,
         positionals: [query],
-        options: [titleOption, authorOption, limit.spec, offset, page],
+        options: [titleOption, authorOption, limit.spec, offset, page, all],
         examples: [
             "search dune",
             "search foundation asimov",
@@ -75,6 +80,14 @@ struct SearchCommand: SearchForm {
             request = .advanced(title: title, author: author)
         }
         search = SearchRun(request, resolved: resolved, limit: Self.limit)
+        if search.pagesAll, case .isbn = request {
+            throw ShellError(.usage, "--all follows the pages of a title or author search; an ISBN names one book",
+                             code: .usage)
+        }
+        if search.pagesAll, case .advanced = request {
+            throw ShellError(.usage, "--all follows the pages of a title or author search; --title with --author is one page",
+                             code: .usage)
+        }
         // `--title T` or `--author A` alone asks the library as the advanced search does.
         if words.isEmpty { search.offline = .advanced(title: title, author: author) }
     }

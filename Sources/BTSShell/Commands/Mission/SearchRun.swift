@@ -20,6 +20,11 @@ struct SearchRun: Sendable {
     var skip: Int
     /// What the library is asked when the server is unreachable.
     var offline: LibraryLookups.Query
+    /// `--all`: every page of a title or author search, in one list.
+    var pagesAll = false
+
+    /// The most results `--all` collects: pages up to the last offset a server takes.
+    static let allBound = SearchPageLimits.offset.upperBound + SearchPageLimits.limit.upperBound
 
     init(_ request: SearchRequest, limit: Int, skip: Int) {
         self.request = request
@@ -39,6 +44,7 @@ struct SearchRun: Sendable {
         let page = resolved.bound(SearchCommand.page) != nil ? resolved.int(SearchCommand.page) : nil
         let offset = resolved.bound(SearchCommand.offset) != nil ? resolved.int(SearchCommand.offset) : nil
         self.init(request, limit: limit, skip: page.map { ($0 - 1) * limit } ?? offset ?? 0)
+        pagesAll = resolved.flag(SearchCommand.all)
     }
 
     /// `search title ""`, `search $unset`: which query is blank.
@@ -80,6 +86,14 @@ struct SearchRun: Sendable {
                                  range: BoundValue.range(of: words), code: .notFound)
             }
             return .search(response.value, query: isbn.value, kind: .isbn)
+        case .title(let query) where pagesAll:
+            return try await everyPage(.title, query, in: context) { api, limit, offset in
+                try await api.searchTitle(query, limit: limit, offset: offset)
+            }
+        case .author(let name) where pagesAll:
+            return try await everyPage(.author, name, in: context) { api, limit, offset in
+                try await api.searchAuthor(name, limit: limit, offset: offset)
+            }
         case .title(let query):
             let response = try await context.call { api in try await api.searchTitle(query, limit: limit, offset: skip) }
             Self.noteCorrection(response.value, in: context)
@@ -97,6 +111,46 @@ struct SearchRun: Sendable {
             let query = [title, author.map { "by \($0)" }].compactMap { $0 }.joined(separator: " ")
             return .search(response.value, query: query, kind: .advanced, limit: limit)
         }
+    }
+
+    /// `--all`: pages of the largest size until the server's total is reached, a page comes back
+    /// short, or the last offset a server takes (``allBound``, said on stderr when it cuts the list);
+    /// each page is one call under the command's budget, its page number on the spinner.
+    private func everyPage(
+        _ kind: SearchKind, _ query: String, in context: isolated any CommandContext,
+        _ fetch: @escaping @Sendable (BooksTrackAPI, Int, Int) async throws -> APIResponse<SearchResults>
+    ) async throws -> CommandOutput {
+        let size = SearchPageLimits.limit.upperBound
+        var items: [SearchResultItem] = []
+        var first: SearchResults?
+        var page = 1
+        while true {
+            try Task.checkCancellation()
+            var policy = context.callPolicy
+            let total = first?.totalResults
+            policy.label += " (page \(page)\(total.map { " of \(max(1, ($0 + size - 1) / size))" } ?? ""))"
+            let offset = items.count
+            let response = try await context.call(as: policy) { api in try await fetch(api, size, offset) }
+            let found = response.value.shown(limit: size)
+            if first == nil {
+                first = response.value
+                Self.noteCorrection(response.value, in: context)
+            }
+            items += found
+            let reported = first?.totalResults ?? 0
+            if found.count < size || items.count >= reported { break }
+            if items.count + size > Self.allBound {
+                context.output.warn("stopped at \(items.count) of \(reported) results: servers page no further than offset "
+                                    + "\(SearchPageLimits.offset.upperBound)")
+                break
+            }
+            page += 1
+        }
+        // `more` has nothing left to show of this search.
+        context.lastSearch = nil
+        let results = SearchResults(items: items, totalResults: first?.totalResults ?? items.count,
+                                    correctedQuery: first?.correctedQuery)
+        return .search(results, query: query, kind: kind)
     }
 
     /// The longest corrected query shown (the client sends at most 200 characters of a query).
