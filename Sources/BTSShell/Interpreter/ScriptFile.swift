@@ -3,19 +3,19 @@ import Foundation
 import Glibc
 #endif
 
-/// Reads a script for `bts FILE` and `source FILE`: a regular file or a pipe (`/dev/stdin`,
+/// Reads a script for `bts FILE`, `source FILE`, `bts fmt` and `bts check`: a regular file or a pipe (`/dev/stdin`,
 /// `bts <(…)`: FileManager read neither), at most `maxBytes` (checking a script takes memory many
 /// times its size).
-enum ScriptFile {
+public enum ScriptFile {
     static let maxBytes = 1 << 20
 
-    enum Failure: Error, Equatable {
+    public enum Failure: Error, Equatable {
         case unreadable
         case directory
         case tooLarge
 
         /// Words for "cannot read 'FILE': …".
-        var reason: String {
+        public var reason: String {
             switch self {
             case .unreadable: return "no such file or not readable"
             case .directory: return "it is a directory"
@@ -25,7 +25,7 @@ enum ScriptFile {
     }
 
     /// The text of the script at `path` (invalid UTF-8 becomes U+FFFD).
-    static func read(_ path: String) throws(Failure) -> String {
+    public static func read(_ path: String) throws(Failure) -> String {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw .unreadable }
         defer { close(descriptor) }

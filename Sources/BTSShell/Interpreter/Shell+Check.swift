@@ -1,0 +1,25 @@
+import BTSLanguage
+import Foundation
+
+extension Shell {
+    /// `bts check FILE`: the whole-script check of a file without running anything (no request is
+    /// made): every diagnostic is reported; the status is 0 when there is none, else 2.
+    public func checkFile(_ path: String) -> Int32 {
+        let text: String
+        do throws(ScriptFile.Failure) {
+            text = try ScriptFile.read(path)
+        } catch {
+            report(ShellError(.usage, "cannot read script '\(path)': \(error.reason)"), in: nil, interactive: false)
+            return ExitStatus.usage.rawValue
+        }
+        let checked = check(Parser.parse(SourceFile(name: path, text: text)))
+        guard checked.diagnostics.containsErrors else { return ExitStatus.ok.rawValue }
+        report(ShellError(diagnostics: checked.diagnostics), in: checked.source, interactive: false)
+        return ExitStatus.usage.rawValue
+    }
+
+    /// Reports an error as the shell does (for the executable's own commands: `bts fmt`).
+    public func reportFailure(_ error: ShellError, in source: SourceFile?) {
+        report(error, in: source, interactive: false)
+    }
+}
