@@ -2,25 +2,31 @@ import ArgumentParser
 import BTSShell
 import Foundation
 
-/// A subcommand of the executable that runs on its own, outside the shell: `bts serve` and the
-/// hidden data builders. Each is found by its type's `commandName` (the one statement of its
+/// A subcommand of the executable that runs on its own, outside the shell: `bts serve`, `bts test`,
+/// `bts check`, `bts fmt` and the hidden data builders. Each is found by its type's `commandName` (the one statement of its
 /// name) and parsed as itself: through the root, the root's FILE.bts argument would take the name
 /// for a script.
 protocol StandaloneCommand: ParsableCommand {
     /// Runs with the arguments after the command's name; returns the exit status. Throws what the
     /// argument parser throws (a usage error, a help request).
     static func start(_ arguments: [String]) async throws -> Int32
+    /// Whether it handles SIGINT, SIGTERM and SIGHUP itself (a `SignalWatcher`): they are then blocked
+    /// on the main thread before it starts, so that none is lost.
+    static var watchesSignals: Bool { get }
 }
 
 extension StandaloneCommand {
     /// The command's name, from its configuration.
     static var name: String { configuration.commandName ?? "" }
+
+    static var watchesSignals: Bool { false }
 }
 
 enum StandaloneCommands {
     /// Every standalone command.
     static let all: [any StandaloneCommand.Type] = [
-        ServeCommand.self, CatalogCleanCommand.self, ShelvesCleanCommand.self, BookVectorsCommand.self,
+        ServeCommand.self, TestCommand.self, CheckCommand.self, FormatCommand.self,
+        CatalogCleanCommand.self, ShelvesCleanCommand.self, BookVectorsCommand.self,
     ]
 
     /// The standalone command a command line names with its first word.

@@ -57,7 +57,8 @@ extension Shell {
     }
 
     /// Runs a script file (`bts FILE.bts`): relative `source` paths resolve against its directory.
-    public func runFile(_ url: URL) async -> Int32 {
+    /// Errors name it `shownAs` (default: its full path).
+    public func runFile(_ url: URL, shownAs name: String? = nil) async -> Int32 {
         let text: String
         do throws(ScriptFile.Failure) {
             text = try ScriptFile.read(url.path)
@@ -66,7 +67,7 @@ extension Shell {
                               details: commandHint(for: url)), in: nil, interactive: false)
             return ExitStatus.usage.rawValue
         }
-        return await run(text, name: url.path, directory: url.deletingLastPathComponent())
+        return await run(text, name: name ?? url.path, directory: url.deletingLastPathComponent())
     }
 
     /// `bts search dune` names a command, not a script: when no such file exists and the word is a
@@ -87,6 +88,7 @@ extension Shell {
         let clock = ContinuousClock()
         let started = clock.now
         currentMetrics = CommandMetrics()
+        if resolved.type == ExpectCommand.self { expectationsRun += 1 }
         var status: Int32 = 0
         do {
             let option = resolved.bound(CommandRegistry.outputOption) != nil

@@ -21,7 +21,7 @@ struct ShellOutput: Sendable {
         switch settings.color {
         case .off: return false
         case .on: return true
-        case .auto: return !noColor && (environment["NO_COLOR"].map(\.isEmpty) ?? true) && environment["TERM"] != "dumb"
+        case .auto: return ShellSettings.autoColor(noColor: noColor, environment: environment)
         }
     }
 

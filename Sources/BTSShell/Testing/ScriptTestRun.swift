@@ -1,0 +1,120 @@
+import Foundation
+
+/// One failure a test file reported: where, what, and the lines under it (both sides of an `expect`).
+public struct ScriptTestFailure: Sendable, Hashable, Codable {
+    /// The file the failure is in, as given or found.
+    public var file: String
+    /// The 1-based line, when known (a syntax error of the whole file may have none).
+    public var line: Int?
+    /// The 1-based column, when known.
+    public var column: Int?
+    /// The diagnostic's message, e.g. `expectation failed: ${_.totalCount} > 100`.
+    public var message: String
+    /// The lines under the message, e.g. `left:  12` and `right: 100`.
+    public var details: [String]
+    /// The error code, e.g. `EXPECT_FAILED`, `USAGE`, `NOT_FOUND`.
+    public var code: String
+
+    public init(file: String, line: Int? = nil, column: Int? = nil, message: String, details: [String] = [], code: String) {
+        self.file = file
+        self.line = line
+        self.column = column
+        self.message = message
+        self.details = details
+        self.code = code
+    }
+
+    /// `file:line:col`, `file:line` or `file`, as far as the position is known.
+    public var location: String {
+        guard let line else { return file }
+        guard let column else { return "\(file):\(line)" }
+        return "\(file):\(line):\(column)"
+    }
+}
+
+/// How one test file ran.
+public struct ScriptTestResult: Sendable, Hashable, Codable {
+    /// The verdict on one file.
+    public enum Outcome: String, Sendable, Hashable, Codable, CaseIterable {
+        /// The script ran to its end (exit 0).
+        case passed
+        /// An `expect` failed (exit 4).
+        case failed
+        /// Any other failure: a syntax error, a command's failure, the network, an interruption.
+        case errored
+    }
+
+    /// The path as given or found, e.g. `tests/search.bts`.
+    public var file: String
+    public var outcome: Outcome
+    public var exitStatus: Int32
+    /// The wall-clock time the file took.
+    public var seconds: Double
+    /// How many `expect`s ran.
+    public var expectations: Int
+    public var failures: [ScriptTestFailure]
+    /// What the script printed on standard error, as plain text (no ANSI).
+    public var standardError: String
+
+    public init(
+        file: String, outcome: Outcome, exitStatus: Int32, seconds: Double, expectations: Int = 0,
+        failures: [ScriptTestFailure] = [], standardError: String = ""
+    ) {
+        self.file = file
+        self.outcome = outcome
+        self.exitStatus = exitStatus
+        self.seconds = seconds
+        self.expectations = expectations
+        self.failures = failures
+        self.standardError = standardError
+    }
+}
+
+/// A whole `bts test` run: one result per file, in the order of the files given.
+public struct ScriptTestRun: Sendable, Hashable, Codable {
+    public var results: [ScriptTestResult]
+    /// When the run started.
+    public var started: Date
+    /// The wall-clock time of the whole run.
+    public var seconds: Double
+
+    public init(results: [ScriptTestResult], started: Date, seconds: Double) {
+        self.results = results
+        self.started = started
+        self.seconds = seconds
+    }
+
+    /// The number of files run.
+    public var tests: Int { results.count }
+    public var passed: Int { count(.passed) }
+    public var failed: Int { count(.failed) }
+    public var errored: Int { count(.errored) }
+    /// True when no file failed or errored (an empty run succeeds).
+    public var succeeded: Bool { failed + errored == 0 }
+
+    private func count(_ outcome: ScriptTestResult.Outcome) -> Int {
+        results.reduce(0) { $0 + ($1.outcome == outcome ? 1 : 0) }
+    }
+}
+
+extension ScriptTestRun {
+    /// `value` with exactly `places` decimals and a `.` decimal point whatever the locale
+    /// (0 for a value that is not finite).
+    static func decimal(_ value: Double, places: Int) -> String {
+        let places = max(0, min(places, 9))
+        var scale = 1.0
+        for _ in 0..<places { scale *= 10 }
+        let scaled = value.isFinite ? min((abs(value) * scale).rounded(), 9e15) : 0
+        let units = Int64(scaled)
+        let divisor = Int64(scale)
+        let sign = value < 0 && units > 0 ? "-" : ""
+        guard places > 0 else { return sign + String(units) }
+        let fraction = String(units % divisor)
+        return sign + String(units / divisor) + "." + String(repeating: "0", count: places - fraction.count) + fraction
+    }
+
+    /// `date` in ISO 8601, UTC, to the second: `2025-01-31T09:30:00Z`.
+    static func timestamp(_ date: Date) -> String {
+        date.formatted(.iso8601)
+    }
+}
