@@ -7,6 +7,8 @@ public enum ANSIStyle: String, Sendable, CaseIterable {
     case green = "\u{1B}[32m"
     case yellow = "\u{1B}[33m"
     case cyan = "\u{1B}[36m"
+    /// An object's keys in JSON on a terminal (bold blue, as jq).
+    case jsonKey = "\u{1B}[1;34m"
     /// clang's diagnostic styles: bold red `error:`, bold magenta `warning:`, bold grey `note:`,
     /// bold green caret line (each resets first).
     case errorLabel = "\u{1B}[0;1;31m"

@@ -22,13 +22,25 @@ extension JSONValue {
     /// Indented JSON (two spaces) with sorted keys.
     public var prettyJSON: String { json(indent: Array("  ".utf8)) }
 
+    /// Indented JSON coloured as jq colours it on a terminal: keys bold blue, strings green, numbers
+    /// cyan, `true`/`false` yellow, `null` dim; punctuation plain.
+    public var coloredJSON: String { json(indent: Array("  ".utf8), colored: true) }
+
     /// The JSON text, written as UTF-8 bytes into one buffer (appending to a `String` piece by
     /// piece pays `String`'s growth checks at every piece).
-    private func json(indent: [UInt8]?) -> String {
+    private func json(indent: [UInt8]?, colored: Bool = false) -> String {
         var output: [UInt8] = []
         output.reserveCapacity(512)
-        write(into: &output, indent: indent, level: 0)
+        write(into: &output, indent: indent, level: 0, colored: colored)
         return String(decoding: output, as: UTF8.self)
+    }
+
+    /// Appends `write` wrapped in `style` when `colored`.
+    private static func styled(_ style: ANSIStyle, _ colored: Bool, _ output: inout [UInt8], _ write: (inout [UInt8]) -> Void) {
+        guard colored else { return write(&output) }
+        output.append(contentsOf: style.rawValue.utf8)
+        write(&output)
+        output.append(contentsOf: ANSIStyle.reset.rawValue.utf8)
     }
 
     /// A number as JSON writes it: integral values without a fraction.
@@ -38,17 +50,17 @@ extension JSONValue {
         return String(value)
     }
 
-    private func write(into output: inout [UInt8], indent: [UInt8]?, level: Int) {
+    private func write(into output: inout [UInt8], indent: [UInt8]?, level: Int, colored: Bool) {
         func newline(_ depth: Int) {
             guard let indent else { return }
             output.append(UInt8(ascii: "\n"))
             for _ in 0..<depth { output.append(contentsOf: indent) }
         }
         switch self {
-        case .null: output.append(contentsOf: "null".utf8)
-        case .bool(let value): output.append(contentsOf: (value ? "true" : "false").utf8)
-        case .number(let value): output.append(contentsOf: JSONValue.format(value).utf8)
-        case .string(let text): JSONValue.writeString(text, into: &output)
+        case .null: JSONValue.styled(.dim, colored, &output) { $0.append(contentsOf: "null".utf8) }
+        case .bool(let value): JSONValue.styled(.yellow, colored, &output) { $0.append(contentsOf: (value ? "true" : "false").utf8) }
+        case .number(let value): JSONValue.styled(.cyan, colored, &output) { $0.append(contentsOf: JSONValue.format(value).utf8) }
+        case .string(let text): JSONValue.styled(.green, colored, &output) { JSONValue.writeString(text, into: &$0) }
         case .array(let elements):
             if elements.isEmpty {
                 output.append(contentsOf: "[]".utf8)
@@ -58,7 +70,7 @@ extension JSONValue {
             for (index, element) in elements.enumerated() {
                 if index > 0 { output.append(UInt8(ascii: ",")) }
                 newline(level + 1)
-                element.write(into: &output, indent: indent, level: level + 1)
+                element.write(into: &output, indent: indent, level: level + 1, colored: colored)
             }
             newline(level)
             output.append(UInt8(ascii: "]"))
@@ -72,10 +84,10 @@ extension JSONValue {
             for (index, member) in members.sorted(by: { $0.key < $1.key }).enumerated() {
                 if index > 0 { output.append(UInt8(ascii: ",")) }
                 newline(level + 1)
-                JSONValue.writeString(member.key, into: &output)
+                JSONValue.styled(.jsonKey, colored, &output) { JSONValue.writeString(member.key, into: &$0) }
                 output.append(UInt8(ascii: ":"))
                 if indent != nil { output.append(UInt8(ascii: " ")) }
-                member.value.write(into: &output, indent: indent, level: level + 1)
+                member.value.write(into: &output, indent: indent, level: level + 1, colored: colored)
             }
             newline(level)
             output.append(UInt8(ascii: "}"))

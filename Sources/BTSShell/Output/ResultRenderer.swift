@@ -7,7 +7,7 @@ import BooksTrackContract
 /// table view with all of its columns, table the view fitted to the width.
 public struct ResultRenderer: Sendable {
     public var format: OutputFormat
-    /// ANSI styles (bold header) allowed.
+    /// ANSI styles allowed (a table's bold header, indented JSON's colours).
     public var colored: Bool
     /// Columns available; nil = no limit.
     public var width: Int?
@@ -26,7 +26,8 @@ public struct ResultRenderer: Sendable {
         switch format {
         case .json:
             if case .none = view { return "" }
-            return (prettyJSON ? value.prettyJSON : value.compactJSON) + "\n"
+            guard prettyJSON else { return value.compactJSON + "\n" }
+            return (colored ? value.coloredJSON : value.prettyJSON) + "\n"
         case .ndjson:
             if case .none = view { return "" }
             if case .chart(_, let rows, _) = view { return rows.map { $0.compactJSON + "\n" }.joined() }
