@@ -89,4 +89,31 @@ struct InteractiveResizeAndColourTests {
             (countdown(screen) ?? Int.max) < start && TmuxSession.lastLine(screen).contains("zzqq")
         }
     }
+
+    @Test("JSON is coloured on a terminal only: keys, strings, numbers and literals")
+    func jsonIsColouredOnATerminal() async throws {
+        let sandbox = try TerminalSandbox()
+        let session = try sandbox.startShell(["--local"], width: 120, height: 60,
+                                             environment: ["NO_COLOR": "", "TERM": "screen-256color"])
+        defer { session.close() }
+        try await session.see(Self.prompt, timeout: Self.startup)
+        try await session.run("set output json; search isbn 9780439023481", expecting: "totalCount")
+        try await session.waitForLastLine(Self.prompt)
+        let coloured = try session.screen(joined: true, escapes: true)
+        // (tmux writes bold and blue as two sequences.)
+        #expect(coloured.contains("\u{1B}[1m\u{1B}[34m\"isbn\""), "a key bold blue: \(coloured.suffix(600).debugDescription)")
+        #expect(coloured.contains("\u{1B}[32m\"9780439023481\""), "a string green: \(coloured.suffix(600).debugDescription)")
+        #expect(coloured.contains("\u{1B}[36m2008"), "a number cyan: \(coloured.suffix(600).debugDescription)")
+        // Through a pipe, and with colour off, the same JSON is plain.
+        try session.press("C-l")
+        try await session.waitForLastLine(Self.prompt)
+        try await session.run("search isbn 9780439023481 | cat; set color off; echo plain; search isbn 9780439023481",
+                              expecting: "plain")
+        try await session.waitForLastLine(Self.prompt)
+        let plain = try session.screen(joined: true, escapes: true)
+        let afterCommand = plain.components(separatedBy: "| cat;").last ?? ""
+        #expect(afterCommand.contains("\"isbn\":\"9780439023481\""), "compact on a pipe: \(afterCommand.debugDescription)")
+        #expect(!afterCommand.contains("\u{1B}[34m") && !afterCommand.contains("\u{1B}[32m"),
+                "no colour in a pipe or with colour off: \(afterCommand.debugDescription)")
+    }
 }
