@@ -164,7 +164,7 @@ _bts() {
 
     local -a repeating_flags=()
     local -a non_repeating_flags=(--local --no-color --quiet -q --trace --no-cache --continue-on-error --no-wait --norc --version -h --help)
-    local -a repeating_options=(-c)
+    local -a repeating_options=(--var --vars -c)
     local -a non_repeating_options=(--api --profile --output -o --timeout --dialect --limits -f)
     __bts_offer_flags_options 0
 
@@ -192,6 +192,13 @@ _bts() {
         __bts_add_completions -W 'none'$'\n''production'
         return
         ;;
+    '--var')
+        return
+        ;;
+    '--vars')
+        __bts_add_completions -f
+        return
+        ;;
     '-c')
         return
         ;;
@@ -206,13 +213,13 @@ _bts() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    serve|help)
+    serve|test|check|fmt|help)
         # Offer subcommand argument completions
         "_bts_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'serve help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'serve test check fmt help' -- "${cur}"))
         # FILE.bts: a script to run
         __bts_add_completions -o plusdirs -fX '!*.@(bts)'
         ;;
@@ -230,6 +237,102 @@ _bts_serve() {
     case "${positional_number}" in
     *)
         __bts_add_completions -W "$(__bts_custom_complete ---completion serve -- positional@0 "${COMP_CWORD}" "$(__bts_cursor_index_in_current_word)")"
+        return
+        ;;
+    esac
+}
+
+_bts_test() {
+    repeating_flags=()
+    non_repeating_flags=(--local --no-color --quiet -q --trace --no-cache --continue-on-error --no-wait --norc --fail-fast --user-library --version -h --help)
+    repeating_options=(--var --vars)
+    non_repeating_options=(--api --profile --output -o --timeout --dialect --limits --jobs -j --report-junit --report-tap --report-json)
+    __bts_offer_flags_options -1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--api')
+        return
+        ;;
+    '--profile')
+        __bts_add_completions -W "$(__bts_custom_complete ---completion test -- --profile "${COMP_CWORD}" "$(__bts_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--output'|'-o')
+        __bts_add_completions -W "$(__bts_custom_complete ---completion test -- --output "${COMP_CWORD}" "$(__bts_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--dialect')
+        __bts_add_completions -W "$(__bts_custom_complete ---completion test -- --dialect "${COMP_CWORD}" "$(__bts_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--limits')
+        __bts_add_completions -W 'none'$'\n''production'
+        return
+        ;;
+    '--var')
+        return
+        ;;
+    '--vars')
+        __bts_add_completions -f
+        return
+        ;;
+    '--jobs'|'-j')
+        return
+        ;;
+    '--report-junit')
+        __bts_add_completions -f
+        return
+        ;;
+    '--report-tap')
+        __bts_add_completions -f
+        return
+        ;;
+    '--report-json')
+        __bts_add_completions -f
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    *)
+        __bts_add_completions -o plusdirs -fX '!*.@(bts)'
+        return
+        ;;
+    esac
+}
+
+_bts_check() {
+    repeating_flags=()
+    non_repeating_flags=(--no-color --version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __bts_offer_flags_options -1
+
+    # Offer positional completions
+    case "${positional_number}" in
+    *)
+        __bts_add_completions -o plusdirs -fX '!*.@(bts)'
+        return
+        ;;
+    esac
+}
+
+_bts_fmt() {
+    repeating_flags=()
+    non_repeating_flags=(--check --no-color --version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __bts_offer_flags_options -1
+
+    # Offer positional completions
+    case "${positional_number}" in
+    *)
+        __bts_add_completions -o plusdirs -fX '!*.@(bts)'
         return
         ;;
     esac

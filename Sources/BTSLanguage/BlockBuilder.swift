@@ -95,7 +95,7 @@ struct BlockBuilder {
             var frame = Frame(kind: .loop, opener: name, isValid: !erroneous)
             if arguments.isEmpty {
                 diagnostics.append(.error("missing condition after 'while'", at: SourceRange(offset: name.range.end, length: 0),
-                                          notes: [Diagnostic.Note("e.g. 'while ${_.hasMore}' or 'while $i < 10'")]))
+                                          notes: [Diagnostic.Note("e.g. 'while ${_.count} == 20' or 'while $i < 10'")]))
                 frame.isValid = false
             }
             frame.condition = Self.condition(name, arguments, whole)

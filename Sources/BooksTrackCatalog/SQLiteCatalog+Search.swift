@@ -1,3 +1,4 @@
+import BooksTrackContract
 import BooksTrackSupport
 import Foundation
 import GRDB
@@ -7,9 +8,9 @@ extension SQLiteCatalog {
     static let titleColumns = ["title", "original_title", "series"]
     static let authorColumns = ["authors"]
     static let allColumns = ["title", "original_title", "series", "authors"]
-    /// The most books one query returns: the deepest page a search route serves (offset 10,000 plus
-    /// a page of 100), so every page a client may ask for is there.
-    static let maxLimit = 10_100
+    /// The most books one query returns: down to the deepest page a search route serves, so every
+    /// page a client may ask for is there.
+    static let maxLimit = SearchPageLimits.deepest
     /// Title matches re-ranked by `TitleRanking` (the best bm25 matches; the rest keep bm25 order).
     static let titleRerankPool = 200
 

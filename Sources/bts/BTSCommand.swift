@@ -19,12 +19,14 @@ struct BTSCommand: ParsableCommand {
         abstract: "The BooksTrack shell: search, enrich and import books from a scriptable REPL.",
         usage: """
             bts [<options>] [FILE.bts [ARG...]]
+            bts test|check|fmt [<options>] PATH...
             bts serve [FLAGS...]
             bts help [COMMAND]
             """,
         discussion: """
             FILE.bts [ARG...] runs a script with its arguments ($1..$n), as -f FILE.bts does. \
-            'bts help COMMAND' shows a shell command's help (as 'help COMMAND' inside bts).
+            'bts help COMMAND' shows a shell command's help (as 'help COMMAND' inside bts), 'bts help test' \
+            (check, fmt, serve) that subcommand's.
 
             With no FILE and no -c, bts reads commands interactively when stdin is a terminal, else it \
             reads them from stdin (no prompt). Type 'help' inside bts for the commands.
@@ -81,7 +83,7 @@ struct BTSCommand: ParsableCommand {
                 // `bts help serve` is `bts serve --help`; `bts help` the top-level help; `bts help
                 // search` the shell's `help search` (what the REPL prints).
                 let topic = Array(arguments.dropFirst())
-                if topic.first == ServeCommand.name { return ([ServeCommand.name, "--help"], []) }
+                if let standalone = StandaloneCommands.named(topic.first) { return ([standalone.name, "--help"], []) }
                 if topic.isEmpty || topic.first?.hasPrefix("-") == true { return (["--help"] + topic, []) }
                 return (["-c", ScriptWords.line(["help"] + topic)], [])
             }

@@ -10,18 +10,21 @@ enum CompletionScript {
         let script = BTSCommand.completionScript(for: shell)
         let topics = CommandRegistry.standard.commands.map(\.name)
         switch shell {
-        case .bash: return bash(script, topics: topics)
+        case .bash: return bash(script, topics: topics, subcommands: BTSCommand.configuration.subcommands.compactMap {
+            $0.configuration.shouldDisplay ? $0.configuration.commandName : nil
+        } + ["help"])
         case .zsh: return zsh(script, topics: topics)
         case .fish: return fish(script, topics: topics)
         default: return script
         }
     }
 
-    static func bash(_ script: String, topics: [String]) -> String {
+    /// `subcommands`: the executable's visible subcommands, as the parser's script lists them.
+    static func bash(_ script: String, topics: [String], subcommands: [String]) -> String {
         script
             .inserting(
                 "        # FILE.bts: a script to run\n        __bts_add_completions -o plusdirs -fX '!*.@(bts)'\n",
-                after: "        COMPREPLY+=($(compgen -W 'serve help' -- \"${cur}\"))\n")
+                after: "        COMPREPLY+=($(compgen -W '\(subcommands.joined(separator: " "))' -- \"${cur}\"))\n")
             .inserting(
                 "    # The shell's commands\n    COMPREPLY+=($(compgen -W '\(topics.joined(separator: " "))' -- \"${cur}\"))\n",
                 after: "_bts_help() {\n    repeating_flags=()\n    non_repeating_flags=(--version)\n    repeating_options=()\n"

@@ -9,6 +9,7 @@ struct FormatCommand: StandaloneCommand {
     static let configuration = CommandConfiguration(
         commandName: "fmt",
         abstract: "Format .bts files in place in the one canonical layout (--check: only list what would change).",
+        usage: "bts fmt [--check] [--no-color] PATH...\nbts fmt [--check] -",
         discussion: """
             PATH is a .bts file, a directory (its *.bts files at any depth), or - (stdin to stdout). The \
             layout: blocks indented two spaces per level, one space between words, '; ' between commands \
@@ -33,6 +34,7 @@ struct FormatCommand: StandaloneCommand {
 
     func validate() throws {
         guard !paths.isEmpty else { throw ValidationError("give the files to format, e.g. bts fmt script.bts (or - for stdin)") }
+        if paths.contains("-"), paths.count > 1 { throw ValidationError("- (stdin to stdout) is given alone, without files") }
     }
 
     static func start(_ arguments: [String]) async throws -> Int32 { try parse(arguments).execute() }
@@ -44,7 +46,7 @@ struct FormatCommand: StandaloneCommand {
         if paths == ["-"] { return formatStandardInput(reporter) }
         let files: [String]
         do throws(ShellError) {
-            files = try ScriptFile.discover(paths.filter { $0 != "-" })
+            files = try ScriptFile.discover(paths)
         } catch {
             return ErrorReporter.write(error, origin: "bts fmt")
         }

@@ -9,6 +9,7 @@ struct TestCommand: StandaloneCommand {
     static let configuration = CommandConfiguration(
         commandName: "test",
         abstract: "Run .bts files as tests: a summary on stderr, JUnit, TAP and JSON reports for CI.",
+        usage: "bts test [<options>] PATH...",
         discussion: """
             PATH is a .bts file or a directory (its *.bts files at any depth, in name order). Each file \
             runs in a session of its own: its own variables, $_, aliases and settings, and a scratch \
@@ -19,7 +20,7 @@ struct TestCommand: StandaloneCommand {
             testcase per file.
 
             Exit status: 0 every file passed, 1 a file failed or errored, 2 usage error (no such file, \
-            no .bts files), 130 interrupted.
+            no .bts files), 130 interrupted (143 SIGTERM, 129 SIGHUP).
             """)
 
     static let watchesSignals = true
@@ -84,17 +85,20 @@ struct TestCommand: StandaloneCommand {
         }
         let signals = SignalWatcher([.interrupt, .terminate, .hangup])
         let work = Task { await runner.run { result in Self.printLine(ScriptTestRun.line(for: result, colored: colored)) } }
-        let listener = Task {
-            var signalled = 0
+        // The first signal decides the status: 130 for Ctrl-C, 143 SIGTERM, 129 SIGHUP; a second ends at once.
+        let listener = Task { () -> Int32? in
+            var first: Int32?
             for await event in signals.events {
-                signalled += 1
+                if first != nil { Foundation.exit(event.exitStatus) }
+                first = event.exitStatus
                 work.cancel()
-                if signalled > 1 { Foundation.exit(event.exitStatus) }
             }
+            return first
         }
         let run = await work.value
-        listener.cancel()
         signals.stop()
+        listener.cancel()
+        let signalStatus = work.isCancelled ? await listener.value : nil
         let notRun = files.count - run.results.count
         if notRun > 0 {
             Self.printLine("\(notRun) file\(notRun == 1 ? "" : "s") not run (\(work.isCancelled ? "interrupted" : "--fail-fast"))")
@@ -112,7 +116,7 @@ struct TestCommand: StandaloneCommand {
                                              origin: "bts test")
             }
         }
-        return work.isCancelled ? ExitStatus.interrupted.rawValue : status
+        return signalStatus ?? (work.isCancelled ? ExitStatus.interrupted.rawValue : status)
     }
 
     private static func printLine(_ text: String) {

@@ -3,7 +3,7 @@ import Foundation
 
 extension Shell {
     /// `bts check FILE`: the whole-script check of a file without running anything (no request is
-    /// made): every diagnostic is reported; the status is 0 when there is none, else 2.
+    /// made): every error is reported; the status is 0 when there is none, else 2.
     public func checkFile(_ path: String) -> Int32 {
         let text: String
         do throws(ScriptFile.Failure) {
@@ -12,7 +12,12 @@ extension Shell {
             report(ShellError(.usage, "cannot read script '\(path)': \(error.reason)"), in: nil, interactive: false)
             return ExitStatus.usage.rawValue
         }
-        let checked = check(Parser.parse(SourceFile(name: path, text: text)))
+        return checkText(text, name: path)
+    }
+
+    /// The same check of `text` named `name` (`bts check -`: stdin).
+    public func checkText(_ text: String, name: String) -> Int32 {
+        let checked = check(Parser.parse(SourceFile(name: name, text: text)))
         guard checked.diagnostics.containsErrors else { return ExitStatus.ok.rawValue }
         report(ShellError(diagnostics: checked.diagnostics), in: checked.source, interactive: false)
         return ExitStatus.usage.rawValue

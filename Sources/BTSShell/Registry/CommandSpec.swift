@@ -53,10 +53,12 @@ public struct ArgumentSpec: Sendable, Hashable {
     /// Takes all remaining words (`QUERY...`).
     public var isVariadic: Bool
     public var completion: CompletionKind
+    /// Shown in `help`'s overview line (false for a rarely used tail: `set`'s `OP B`).
+    public var inOverview: Bool
 
     public init(
         _ name: String, _ help: String, type: ValueType = .string, optional: Bool = false,
-        variadic: Bool = false, completion: CompletionKind = .none
+        variadic: Bool = false, completion: CompletionKind = .none, inOverview: Bool = true
     ) {
         self.name = name
         self.help = help
@@ -64,6 +66,7 @@ public struct ArgumentSpec: Sendable, Hashable {
         self.isOptional = optional
         self.isVariadic = variadic
         self.completion = completion
+        self.inOverview = inOverview
     }
 
     /// `ISBN`, `[JOB]`, `QUERY...`, `[ARG...]`.

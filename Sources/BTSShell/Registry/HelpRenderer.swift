@@ -102,7 +102,7 @@ public struct HelpRenderer: Sendable {
 
     /// `search QUERY...`: name and positionals, for the overview.
     func shortSynopsis(_ spec: CommandSpec) -> String {
-        ([spec.name] + spec.positionals.map(\.synopsis)).joined(separator: " ")
+        ([spec.name] + spec.positionals.filter(\.inOverview).map(\.synopsis)).joined(separator: " ")
     }
 
     /// Help fits 80 columns: every line at most this wide, broken between words.

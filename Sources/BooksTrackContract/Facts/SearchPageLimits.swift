@@ -5,6 +5,8 @@ public enum SearchPageLimits {
     public static let limit = 1...100
     public static let defaultLimit = 20
     public static let offset = 0...10_000
+    /// The most results a search's pages hold: the last offset a server takes plus a page.
+    public static var deepest: Int { offset.upperBound + limit.upperBound }
     /// The longest query a search route takes (the v3 schema: at most 200 characters); the client
     /// cuts a query (`q`, `name`, `title`, `author`) to it before sending.
     public static let queryLength = 200

@@ -37,7 +37,7 @@ struct CompletionEngineRegistryTests {
     func optionsAndValues() {
         #expect(engine.tab("search ti") == "search title ")
         #expect(engine.tab("search title dune --li") == "search title dune --limit ")
-        #expect(engine.answer("search title dune -").candidates == ["--limit", "--offset", "--page", "--output", "--help", "--no-cache"])
+        #expect(engine.answer("search title dune -").candidates == ["--limit", "--offset", "--page", "--all", "--output", "--help", "--no-cache"])
         #expect(engine.tab("search dune --output js") == "search dune --output json ")
         #expect(engine.tab("search dune --output=nd") == "search dune --output=ndjson ")
         #expect(engine.tab("enrich 9780441172719 --provider open") == "enrich 9780441172719 --provider openlibrary ")
@@ -51,7 +51,7 @@ struct CompletionEngineRegistryTests {
         #expect(engine.answer("set color ").candidates == ["on", "off", "auto"])
         #expect(engine.tab("set wait of") == "set wait off ")
         // Settings first, then variables of the session (not `_`).
-        #expect(engine.answer("set ").candidates == ["output", "color", "timing", "wait", "onerror", "pager", "progress", "offline", "library", "book", "books", "limit"])
+        #expect(engine.answer("set ").candidates == ["output", "color", "timing", "wait", "onerror", "pager", "progress", "offline", "library", "looplimit", "book", "books", "limit"])
         #expect(engine.answer("set o").candidates == ["output", "onerror", "offline"])
     }
 

@@ -61,7 +61,7 @@ import Testing
         let renderer = HelpRenderer()
         let title = renderer.help(for: ["search", "title"]) ?? ""
         #expect(title.hasPrefix("search title — Search by title\n"))
-        #expect(title.contains("  search title QUERY... [--limit N] [--offset N] [--page P]\n"))
+        #expect(title.contains("  search title QUERY... [--limit N] [--offset N] [--page P] [--all]\n"))
         #expect(renderer.help(for: ["quit"])?.hasPrefix("exit — ") == true)
         #expect(renderer.help(for: ["nope"]) == nil)
         let search = renderer.help(for: ["search"]) ?? ""

@@ -9,9 +9,12 @@ struct SetCommand: ShellCommand {
 
     static let nameArgument = ArgumentSpec("NAME", "A setting or variable name", type: .settingName, optional: true)
     /// Checked against the setting NAME names (``ValueType/settingName``); TAB offers its values.
-    /// Variadic for `A OP B`; any other count of words is refused by ``problem(in:)``.
-    static let valueArgument = ArgumentSpec("VALUE", "The new value, or A OP B (OP: + - * / %) for a variable",
-                                            optional: true, variadic: true, completion: .settingValue)
+    static let valueArgument = ArgumentSpec("VALUE", "The new value (A of A OP B)", optional: true, completion: .settingValue)
+    /// `set NAME A OP B`: the operator and the right operand (their shape is checked by ``problem(in:)``).
+    static let operatorArgument = ArgumentSpec(
+        "OP", "An operator of integer arithmetic: " + Arithmetic.Operator.allCases.map(\.rawValue).joined(separator: " "),
+        optional: true, inOverview: false)
+    static let rightArgument = ArgumentSpec("B", "The right operand", optional: true, inOverview: false)
 
     static let configuration = CommandSpec(
         "set", group: .meta,
@@ -20,10 +23,10 @@ struct SetCommand: ShellCommand {
             + ". Any other NAME assigns a variable, read back as $NAME; 'set NAME A OP B' assigns the integer "
             + "result of A OP B (OP: + - * / %; '/' truncates, as in sh).",
         usage: ["set", "set NAME VALUE", "set NAME A OP B"],
-        positionals: [nameArgument, valueArgument],
-        examples: ["set output json", "set wait off", "set book ${_.results[0].isbn}", "set i $i + 1"])
+        positionals: [nameArgument, valueArgument, operatorArgument, rightArgument],
+        examples: ["set output json", "set wait off", "set book ${_.results[0].isbn}", "set n 6 * 7"])
 
-    /// More than one VALUE word is arithmetic, `A OP B` with an unquoted operator, for a variable.
+    /// Words after VALUE make arithmetic, `A OP B` with an unquoted operator, for a variable.
     static func problem(in command: Command) -> String? {
         let words = command.arguments.map(\.word)
         guard words.count > 2 else { return nil }
@@ -46,10 +49,10 @@ struct SetCommand: ShellCommand {
 
     init(_ resolved: ResolvedCommand) {
         name = resolved.string(Self.nameArgument)
-        let values = resolved.values(Self.valueArgument)
-        value = values.first
-        if values.count == 3, let text = values[1].word.literalText, let op = Arithmetic.op(text) {
-            arithmetic = (values[0], op, values[2])
+        value = resolved.values(Self.valueArgument).first
+        if let value, let op = resolved.values(Self.operatorArgument).first, let right = resolved.values(Self.rightArgument).first,
+           let text = op.word.literalText, let found = Arithmetic.op(text) {
+            arithmetic = (value, found, right)
         }
     }
 

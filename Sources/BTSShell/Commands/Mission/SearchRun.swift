@@ -24,7 +24,7 @@ struct SearchRun: Sendable {
     var pagesAll = false
 
     /// The most results `--all` collects: pages up to the last offset a server takes.
-    static let allBound = SearchPageLimits.offset.upperBound + SearchPageLimits.limit.upperBound
+    static var allBound: Int { SearchPageLimits.deepest }
 
     init(_ request: SearchRequest, limit: Int, skip: Int) {
         self.request = request
