@@ -179,6 +179,13 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // Editors: the language server (`bts lsp`: JSON-RPC over stdio, answered from the shell's
+        // registry, check, completion, help and the formatter) and the syntax files' generator.
+        .target(
+            name: "BTSLanguageServer",
+            dependencies: ["BTSShell", "BTSLanguage", "BooksTrackContract"],
+            swiftSettings: strict
+        ),
         // The embedded backend the executable injects into the shell: the local server in-process.
         .target(
             name: "BTSEmbeddedBackend",
@@ -202,6 +209,7 @@ let package = Package(
                 "BooksTrackSupport",
                 "BTSShell",
                 "BTSLanguage",
+                "BTSLanguageServer",
                 "BTSTerminal",
                 "BTSEmbeddedBackend",
                 "BooksTrackServer",
@@ -355,6 +363,11 @@ let package = Package(
             dependencies: ["BooksTrackSupport", "BTSShell", "BTSTerminal", "BTSTerminalText", "BTSEmbeddedBackend", "BTSLanguage", "BooksTrackServer", "BooksTrackCatalog",
                            "BooksTrackEmbedding", "BooksTrackClient", "BooksTrackContract", "BooksTrackLibrary", "TestSupport", "ServerTestSupport",
                            .product(name: "Hummingbird", package: "hummingbird")],
+            swiftSettings: testing
+        ),
+        .testTarget(
+            name: "BTSLanguageServerTests",
+            dependencies: ["BTSLanguageServer", "BTSShell", "BTSLanguage", "BooksTrackContract", "TestSupport"],
             swiftSettings: testing
         ),
     ]

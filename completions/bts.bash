@@ -213,13 +213,13 @@ _bts() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    serve|test|check|fmt|help)
+    serve|test|check|fmt|lsp|help)
         # Offer subcommand argument completions
         "_bts_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'serve test check fmt help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'serve test check fmt lsp help' -- "${cur}"))
         # FILE.bts: a script to run
         __bts_add_completions -o plusdirs -fX '!*.@(bts)'
         ;;
@@ -336,6 +336,14 @@ _bts_fmt() {
         return
         ;;
     esac
+}
+
+_bts_lsp() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __bts_offer_flags_options 0
 }
 
 _bts_help() {

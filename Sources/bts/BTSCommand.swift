@@ -21,6 +21,7 @@ struct BTSCommand: ParsableCommand {
             bts [<options>] [FILE.bts [ARG...]]
             bts test|check|fmt [<options>] PATH...
             bts serve [FLAGS...]
+            bts lsp
             bts help [COMMAND]
             """,
         discussion: """

@@ -3,7 +3,7 @@ import BTSShell
 import Foundation
 
 /// A subcommand of the executable that runs on its own, outside the shell: `bts serve`, `bts test`,
-/// `bts check`, `bts fmt` and the hidden data builders. Each is found by its type's `commandName` (the one statement of its
+/// `bts check`, `bts fmt`, `bts lsp` and the hidden data builders. Each is found by its type's `commandName` (the one statement of its
 /// name) and parsed as itself: through the root, the root's FILE.bts argument would take the name
 /// for a script.
 protocol StandaloneCommand: ParsableCommand {
@@ -25,7 +25,7 @@ extension StandaloneCommand {
 enum StandaloneCommands {
     /// Every standalone command.
     static let all: [any StandaloneCommand.Type] = [
-        ServeCommand.self, TestCommand.self, CheckCommand.self, FormatCommand.self,
+        ServeCommand.self, TestCommand.self, CheckCommand.self, FormatCommand.self, LanguageServerCommand.self,
         CatalogCleanCommand.self, ShelvesCleanCommand.self, BookVectorsCommand.self,
     ]
 

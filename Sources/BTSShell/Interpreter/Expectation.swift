@@ -14,6 +14,11 @@ import BooksTrackContract
 /// `<`, `<=`, `>`, `>=` compare numbers; `==` and `!=` compare numbers when both sides are
 /// numbers and text otherwise.
 public enum Expectation {
+    /// The words before a condition's value: `not` negates, `exists` and `count` read a path.
+    public enum Keyword: String, Sendable, CaseIterable {
+        case not, exists, count
+    }
+
     public enum Operator: String, Sendable, CaseIterable {
         case equal = "=="
         case notEqual = "!="

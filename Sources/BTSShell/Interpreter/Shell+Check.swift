@@ -28,3 +28,10 @@ extension Shell {
         report(error, in: source, interactive: false)
     }
 }
+
+extension Shell {
+    /// Every diagnostic of the whole-script check of `text` (an editor's view: nothing runs).
+    public func diagnostics(of text: String, name: String) -> [Diagnostic] {
+        check(Parser.parse(SourceFile(name: name, text: text))).diagnostics
+    }
+}

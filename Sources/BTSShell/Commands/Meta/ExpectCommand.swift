@@ -50,7 +50,9 @@ struct ExpectCommand: ShellCommand {
         expected one of: VALUE · A OP B (OP: == != < <= > >= contains matches) · exists ${PATH} · count ${PATH} OP N
         """
 
-    private static func keyword(_ word: Word, _ text: String) -> Bool { !word.isQuoted && word.literalText == text }
+    private static func keyword(_ word: Word, _ keyword: Expectation.Keyword) -> Bool {
+        !word.isQuoted && word.literalText == keyword.rawValue
+    }
 
     private static func op(_ word: Word) -> Expectation.Operator? {
         guard !word.isQuoted, let text = word.literalText else { return nil }
@@ -61,12 +63,12 @@ struct ExpectCommand: ShellCommand {
     /// `what` names the command in the message (`expect`, `if`, `elif`).
     static func shapeProblem(_ allWords: [Word], what: String) -> String? {
         var words = allWords
-        if let first = words.first, keyword(first, "not"), words.count > 1 { words.removeFirst() }
+        if let first = words.first, keyword(first, .not), words.count > 1 { words.removeFirst() }
         guard let first = words.first else { return "'\(what)' needs a condition; \(usage)" }
-        if keyword(first, "exists") {
+        if keyword(first, .exists) {
             return words.count == 2 ? nil : "'\(what) exists' takes one value, e.g. \(what) exists ${_.results[0].isbn}"
         }
-        if keyword(first, "count") {
+        if keyword(first, .count) {
             guard words.count == 4, let comparison = op(words[2]), comparison != .contains, comparison != .matches else {
                 return "'\(what) count' reads: \(what) count ${PATH} OP N (OP: == != < <= > >=)"
             }
@@ -88,7 +90,7 @@ struct ExpectCommand: ShellCommand {
                          in context: isolated any CommandContext) throws -> (passed: Bool, details: [String]) {
         var words = allWords
         var negated = false
-        if let first = words.first, keyword(first, "not"), words.count > 1 {
+        if let first = words.first, keyword(first, .not), words.count > 1 {
             negated = true
             words.removeFirst()
         }
@@ -111,12 +113,12 @@ struct ExpectCommand: ShellCommand {
         }
         var passed: Bool
         var details: [String]
-        if keyword(words[0], "exists") {
+        if keyword(words[0], .exists) {
             guard words.count == 2 else { throw ShellError(.usage, "'expect exists' takes one value, e.g. expect exists ${_.results[0].isbn}", range: whole) }
             let result = try side(words[1])
             if case .success(let value) = result, !value.isNull { passed = true } else { passed = false }
             details = ["value: \(show(result))"]
-        } else if keyword(words[0], "count") {
+        } else if keyword(words[0], .count) {
             guard words.count == 4, let comparison = op(words[2]), comparison != .contains, comparison != .matches else {
                 throw ShellError(.usage, "'expect count' reads: expect count ${PATH} OP N (OP: == != < <= > >=)", range: whole)
             }

@@ -1,0 +1,37 @@
+import BTSLanguage
+import BTSShell
+import BooksTrackContract
+
+extension LanguageServer {
+    /// `textDocument/hover`: on a command's name (or its subcommand), that command's help; on an
+    /// option, the option's line of it; elsewhere nothing.
+    func hover(in document: Document, at offset: Int) -> JSONValue {
+        let parsed = Parser.parse(document.text, name: "<document>")
+        guard let command = parsed.script.commands.first(where: { $0.range.offset <= offset && offset <= $0.range.end }),
+              var spec = registry.command(named: command.nameText) else { return .null }
+        var path = [spec.name]
+        var shown = command.name.range
+        if let first = command.arguments.first, first.option == nil, let text = first.word.literalText,
+           let sub = spec.subcommand(named: text) {
+            if first.range.offset <= offset, offset <= first.range.end { shown = first.range }
+            spec = sub
+            path.append(sub.name)
+        }
+        let renderer = HelpRenderer(registry: registry)
+        if shown.offset <= offset, offset <= shown.end, let text = renderer.help(for: path) {
+            return Self.hover(text, range: shown, in: document.index)
+        }
+        for argument in command.arguments {
+            guard let option = argument.option, option.nameRange.offset <= offset, offset <= option.nameRange.end else { continue }
+            let found = option.isLong ? spec.option(long: option.name) : spec.options.first { $0.short.map(String.init) == option.name }
+            guard let found else { return .null }
+            let short = found.short.map { "-\($0), " } ?? ""
+            return Self.hover("\(short)\(found.synopsis)\n\n\(found.help)", range: option.nameRange, in: document.index)
+        }
+        return .null
+    }
+
+    private static func hover(_ text: String, range: SourceRange, in index: LineIndex) -> JSONValue {
+        ["contents": ["kind": "plaintext", "value": .string(text)], "range": Self.range(range.offset, range.end, in: index)]
+    }
+}

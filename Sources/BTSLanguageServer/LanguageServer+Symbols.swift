@@ -1,0 +1,86 @@
+import BTSLanguage
+import BooksTrackContract
+
+extension LanguageServer {
+    /// `textDocument/documentSymbol`: aliases (functions), variables set at the top level of a
+    /// block, and blocks (`for`, `while`, `if`) with what they hold.
+    func symbols(_ document: Document) -> JSONValue {
+        let parsed = Parser.parse(document.text, name: "<document>")
+        return .array(symbols(parsed.script.statements, document.index).map(\.json))
+    }
+
+    struct Symbol {
+        var name: String
+        var kind: Int
+        var range: SourceRange
+        var selection: SourceRange
+        var children: [Symbol]
+        var index: LineIndex
+
+        var json: JSONValue {
+            var value: [String: JSONValue] = [
+                "name": .string(name), "kind": .number(Double(kind)),
+                "range": LanguageServer.range(range.offset, range.end, in: index),
+                "selectionRange": LanguageServer.range(selection.offset, selection.end, in: index),
+            ]
+            if !children.isEmpty { value["children"] = .array(children.map(\.json)) }
+            return .object(value)
+        }
+    }
+
+    /// LSP's symbol kinds: 12 function, 13 variable, 3 namespace (a block).
+    private func symbols(_ statements: [Statement], _ index: LineIndex) -> [Symbol] {
+        statements.compactMap { statement -> Symbol? in
+            switch statement {
+            case .command(let command):
+                guard let first = command.arguments.first, let name = first.word.literalText else { return nil }
+                if command.nameText == "alias" {
+                    return Symbol(name: name, kind: 12, range: command.range, selection: first.range, children: [], index: index)
+                }
+                if command.nameText == "set", Parser.isVariableName(name) {
+                    return Symbol(name: "$" + name, kind: 13, range: command.range, selection: first.range, children: [], index: index)
+                }
+                return nil
+            case .forLoop(let loop):
+                return block("for \(loop.variable)", header: loop.range, loop.body, index)
+            case .whileLoop(let loop):
+                return block(Self.header(loop.condition), header: loop.condition.range, loop.body, index)
+            case .conditional(let conditional):
+                guard let first = conditional.branches.first else { return nil }
+                let bodies = conditional.branches.flatMap(\.body) + (conditional.elseBody ?? [])
+                let lastBranch = conditional.branches.last?.condition.range ?? first.condition.range
+                return block(Self.header(first.condition), header: first.condition.range.union(lastBranch), bodies, index)
+            case .loopControl:
+                return nil
+            }
+        }
+    }
+
+    private func block(_ name: String, header: SourceRange, _ body: [Statement], _ index: LineIndex) -> Symbol {
+        let children = symbols(body, index)
+        let range = body.reduce(header) { $0.union(Self.range(of: $1)) }
+        return Symbol(name: name, kind: 3, range: range, selection: header, children: children, index: index)
+    }
+
+    /// `while $i < 3`, `if exists ${x}`: a condition's first words.
+    private static func header(_ condition: Command) -> String {
+        let words = [condition.nameText] + condition.arguments.map(\.word.sourceForm)
+        let text = words.joined(separator: " ")
+        return text.count > 60 ? String(text.prefix(60)) + "…" : text
+    }
+
+    /// The source a statement covers (a block from its header to its last statement).
+    private static func range(of statement: Statement) -> SourceRange {
+        switch statement {
+        case .command(let command): return command.range
+        case .forLoop(let loop): return loop.body.reduce(loop.range) { $0.union(range(of: $1)) }
+        case .whileLoop(let loop): return loop.body.reduce(loop.condition.range) { $0.union(range(of: $1)) }
+        case .conditional(let conditional):
+            let headers = conditional.branches.map(\.condition.range)
+            let start = headers.dropFirst().reduce(headers.first ?? SourceRange(offset: 0, length: 0)) { $0.union($1) }
+            let bodies = conditional.branches.flatMap(\.body) + (conditional.elseBody ?? [])
+            return bodies.reduce(start) { $0.union(range(of: $1)) }
+        case .loopControl(let control): return control.range
+        }
+    }
+}

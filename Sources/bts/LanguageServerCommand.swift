@@ -1,0 +1,37 @@
+import ArgumentParser
+import BTSLanguageServer
+import BTSShell
+import BTSTerminal
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `bts lsp`: the language server for editors, on stdin and stdout.
+struct LanguageServerCommand: StandaloneCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "lsp",
+        abstract: "Run the language server for .bts files on stdin and stdout (for an editor to start).",
+        usage: "bts lsp",
+        discussion: """
+            The Language Server Protocol (JSON-RPC 2.0 with Content-Length framing, UTF-16 positions, \
+            full document sync): diagnostics of the whole-script check as you type, completion of \
+            commands, subcommands, options, values, variables and aliases (as TAB at the prompt), hover \
+            help of commands and options, formatting (bts fmt's layout) and document symbols (aliases, \
+            variables, blocks). It runs no command and contacts no server; completion reads your library. \
+            docs/editors.md shows how to start it from Vim, Neovim and VS Code.
+            """)
+
+    static func start(_ arguments: [String]) async throws -> Int32 { try await parse(arguments).execute() }
+
+    func execute() async -> Int32 {
+        // The editor may go away mid-write: an error on the write, not a signal.
+        signal(SIGPIPE, SIG_IGN)
+        let environment = ProcessInfo.processInfo.environment
+        // A session for its registry, check, completion and help: it runs nothing and opens no backend.
+        let shell = Shell(options: ShellOptions(environment: environment), sink: BufferOutputSink())
+        let status = await LanguageServerTransport(server: LanguageServer(shell: shell)).run()
+        await shell.shutdown()
+        return status
+    }
+}
