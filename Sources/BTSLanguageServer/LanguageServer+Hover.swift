@@ -9,17 +9,17 @@ extension LanguageServer {
         let parsed = Parser.parse(document.text, name: "<document>")
         guard let command = parsed.script.commands.first(where: { $0.range.offset <= offset && offset <= $0.range.end }),
               var spec = registry.command(named: command.nameText) else { return .null }
-        var path = [spec.name]
-        var shown = command.name.range
+        let renderer = HelpRenderer(registry: registry)
+        let name = command.name.range
+        if name.offset <= offset, offset <= name.end, let text = renderer.help(for: [spec.name]) {
+            return Self.hover(text, range: name, in: document.index)
+        }
         if let first = command.arguments.first, first.option == nil, let text = first.word.literalText,
            let sub = spec.subcommand(named: text) {
-            if first.range.offset <= offset, offset <= first.range.end { shown = first.range }
+            if first.range.offset <= offset, offset <= first.range.end, let help = renderer.help(for: [spec.name, sub.name]) {
+                return Self.hover(help, range: first.range, in: document.index)
+            }
             spec = sub
-            path.append(sub.name)
-        }
-        let renderer = HelpRenderer(registry: registry)
-        if shown.offset <= offset, offset <= shown.end, let text = renderer.help(for: path) {
-            return Self.hover(text, range: shown, in: document.index)
         }
         for argument in command.arguments {
             guard let option = argument.option, option.nameRange.offset <= offset, offset <= option.nameRange.end else { continue }
