@@ -91,20 +91,13 @@ struct BlockBuilder {
                 frame.isValid = true
             }
             open(frame, &diagnostics)
-        case "while":
-            var frame = Frame(kind: .loop, opener: name, isValid: !erroneous)
+        case "while", "if":
+            let example = keyword == "while" ? "e.g. 'while ${_.count} == 20' or 'while $i < 10'"
+                : "e.g. 'if ${_.totalCount} > 0' or 'if $? != 0'"
+            var frame = Frame(kind: keyword == "while" ? .loop : .conditional, opener: name, isValid: !erroneous)
             if arguments.isEmpty {
-                diagnostics.append(.error("missing condition after 'while'", at: SourceRange(offset: name.range.end, length: 0),
-                                          notes: [Diagnostic.Note("e.g. 'while ${_.count} == 20' or 'while $i < 10'")]))
-                frame.isValid = false
-            }
-            frame.condition = Self.condition(name, arguments, whole)
-            open(frame, &diagnostics)
-        case "if":
-            var frame = Frame(kind: .conditional, opener: name, isValid: !erroneous)
-            if arguments.isEmpty {
-                diagnostics.append(.error("missing condition after 'if'", at: SourceRange(offset: name.range.end, length: 0),
-                                          notes: [Diagnostic.Note("e.g. 'if ${_.totalCount} > 0' or 'if $? != 0'")]))
+                diagnostics.append(.error("missing condition after '\(keyword)'", at: SourceRange(offset: name.range.end, length: 0),
+                                          notes: [Diagnostic.Note(example)]))
                 frame.isValid = false
             }
             frame.condition = Self.condition(name, arguments, whole)

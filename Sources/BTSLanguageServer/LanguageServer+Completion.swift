@@ -75,9 +75,8 @@ extension LanguageServer {
             for statement in statements {
                 switch statement {
                 case .command(let command):
-                    guard let first = command.arguments.first?.word.literalText else { continue }
-                    if command.nameText == "set", Parser.isVariableName(first) { variables.insert(first) }
-                    if command.nameText == "alias" { aliases.insert(first) }
+                    if let name = ScriptDefinitions.variable(by: command) { variables.insert(name) }
+                    if let name = ScriptDefinitions.alias(by: command) { aliases.insert(name) }
                 case .forLoop(let loop):
                     variables.insert(loop.variable)
                     walk(loop.body)

@@ -1,4 +1,5 @@
 import BTSLanguage
+import BTSShell
 import BooksTrackContract
 
 extension LanguageServer {
@@ -33,11 +34,11 @@ extension LanguageServer {
         statements.compactMap { statement -> Symbol? in
             switch statement {
             case .command(let command):
-                guard let first = command.arguments.first, let name = first.word.literalText else { return nil }
-                if command.nameText == "alias" {
+                guard let first = command.arguments.first else { return nil }
+                if let name = ScriptDefinitions.alias(by: command) {
                     return Symbol(name: name, kind: 12, range: command.range, selection: first.range, children: [], index: index)
                 }
-                if command.nameText == "set", Parser.isVariableName(name) {
+                if let name = ScriptDefinitions.variable(by: command) {
                     return Symbol(name: "$" + name, kind: 13, range: command.range, selection: first.range, children: [], index: index)
                 }
                 return nil

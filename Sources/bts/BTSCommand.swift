@@ -89,6 +89,11 @@ struct BTSCommand: ParsableCommand {
                 return (["-c", ScriptWords.line(["help"] + topic)], [])
             }
             if index == 0, StandaloneCommands.named(argument) != nil { return (arguments, []) }
+            // `bts --api URL test tests/`: bts's options before a subcommand go after its name (unless
+            // a script of that name is here), where the subcommand reads them (or refuses them).
+            if StandaloneCommands.named(argument) != nil, !FileManager.default.fileExists(atPath: argument) {
+                return ([argument] + arguments[..<index] + arguments[(index + 1)...], [])
+            }
             return (Array(arguments[..<index]), Array(arguments[index...]))
         }
         return (arguments, [])

@@ -35,3 +35,11 @@ extension Shell {
         check(Parser.parse(SourceFile(name: name, text: text))).diagnostics
     }
 }
+
+/// What a script defines, as the check knows it (for an editor: completion and symbols).
+public enum ScriptDefinitions {
+    /// The alias `command` defines (`alias NAME TEXT`), if any.
+    public static func alias(by command: Command) -> String? { AliasCommand.definedName(by: command) }
+    /// The variable `command` assigns (`set NAME VALUE`), if any.
+    public static func variable(by command: Command) -> String? { SetCommand.assignedVariable(by: command) }
+}

@@ -298,6 +298,8 @@ struct ScriptTestProcessTests {
         #expect(outcome.stdout.hasSuffix("flag dune fallback\n"), "\(outcome)")
         let tested = try await workspace.bts(["test", "--vars", "ci.env", "v.bts"], extra: ["BTS_TEST_QUERY": "dune"])
         #expect(tested.status == 0, "bts test takes --vars too: \(tested)")
+        let before = try await workspace.bts(["--vars", "ci.env", "test", "v.bts"], extra: ["BTS_TEST_QUERY": "dune"])
+        #expect(before.status == 0, "bts's options before the subcommand's name are its: \(before)")
         let bad = try await workspace.bts(["--var", "1x=2", "-c", "echo"])
         #expect(bad.status == 2 && bad.stderr.contains("--var '1x=2': '1x' is not a variable name"), "\(bad)")
         let unset = try await workspace.bts(["-c", "echo ${env.BTS_UNSET_VARIABLE}"])

@@ -44,7 +44,9 @@ struct ScriptLanguageTests {
             #expect(status == 2)
             #expect(!harness.out.contains("first"), "nothing ran")
             #expect(harness.err.contains("test.bts:2:6: error: missing condition after 'while'"), "\(harness.err)")
-            #expect(harness.err.contains("cannot read this 'while' condition"), "\(harness.err)")
+            #expect(harness.err.contains("cannot read this 'while' condition; expected one of: VALUE · A OP B "
+                                         + "(OP: == != < <= > >= contains matches) · exists ${PATH} · count ${PATH} OP N"),
+                    "\(harness.err)")
             #expect(harness.err.contains("unknown command 'serch'"), "\(harness.err)")
         }
     }

@@ -46,9 +46,9 @@ struct ExpectCommand: ShellCommand {
         return nil
     }
 
-    static let usage = """
-        expected one of: VALUE · A OP B (OP: == != < <= > >= contains matches) · exists ${PATH} · count ${PATH} OP N
-        """
+    static let usage = "expected one of: VALUE · A OP B (OP: "
+        + Expectation.Operator.allCases.map(\.rawValue).joined(separator: " ")
+        + ") · \(Expectation.Keyword.exists.rawValue) ${PATH} · \(Expectation.Keyword.count.rawValue) ${PATH} OP N"
 
     private static func keyword(_ word: Word, _ keyword: Expectation.Keyword) -> Bool {
         !word.isQuoted && word.literalText == keyword.rawValue

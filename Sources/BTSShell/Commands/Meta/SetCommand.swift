@@ -42,6 +42,13 @@ struct SetCommand: ShellCommand {
         return nil
     }
 
+    /// The variable `command` assigns (`set NAME …` with NAME a variable's name, not a setting's), if any.
+    static func assignedVariable(by command: Command) -> String? {
+        guard command.nameText == name, let text = command.arguments.first?.word.literalText,
+              CommandRegistry.isVariableName(text), CommandRegistry.standard.setting(named: text) == nil else { return nil }
+        return text
+    }
+
     var name: String?
     var value: BoundValue?
     /// `A OP B`: the operands' texts and the operator (the shape is checked by ``problem(in:)``).
