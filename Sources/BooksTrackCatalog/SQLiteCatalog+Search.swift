@@ -14,9 +14,24 @@ extension SQLiteCatalog {
     /// Title matches re-ranked by `TitleRanking` (the best bm25 matches; the rest keep bm25 order).
     static let titleRerankPool = 200
 
-    /// Ranked ids and total for a MATCH expression.
+    /// Ranked ids and total for a MATCH expression. A deep page (more than the re-ranked pool) reads
+    /// every match once and keeps the ranking (`deepMatches`): the pages after it are slices of it,
+    /// not a ranking of every match again each (the catalog does not change while it is open).
     func ftsSearch(_ expression: String, limit: Int, mostRatedFirst: Bool) throws -> (ids: [Int], total: Int) {
         let limit = min(max(limit, 0), Self.maxLimit)
+        guard limit > Self.titleRerankPool else { return try rankedMatches(expression, limit: limit, mostRatedFirst: mostRatedFirst) }
+        let key = "\(mostRatedFirst)|\(expression)"
+        let all: (ids: [Int], total: Int)
+        if let kept = deepMatches.value(for: key) {
+            all = kept
+        } else {
+            all = try rankedMatches(expression, limit: Self.maxLimit, mostRatedFirst: mostRatedFirst)
+            deepMatches.insert(all, for: key)
+        }
+        return (Array(all.ids.prefix(limit)), all.total)
+    }
+
+    private func rankedMatches(_ expression: String, limit: Int, mostRatedFirst: Bool) throws -> (ids: [Int], total: Int) {
         let order =
             mostRatedFirst
             ? "books.ratings_count DESC, books.id"

@@ -74,6 +74,8 @@ public final class SQLiteCatalog: CatalogQuerying {
     let loadedSpelling = OnceBox<SpellingVocabularies>()
     let queryCache = QueryCache<[Float]>()
     let rankingCache = QueryCache<[(id: Int, score: Float)]>()
+    /// Every match of a search read for a deep page, ranked (``ftsSearch(_:limit:mostRatedFirst:)``).
+    let deepMatches = QueryCache<(ids: [Int], total: Int)>(capacity: 64)
 
     /// How this instance was opened.
     public let lastOpenStats: CatalogOpenStats
