@@ -2,6 +2,9 @@ import ArgumentParser
 import BTSShell
 import BTSTerminal
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `bts test PATH…`: script files as tests (hurl's `--test`), with a summary on stderr and
 /// reports for CI.
@@ -109,8 +112,13 @@ struct TestCommand: StandaloneCommand {
             guard let path else { continue }
             do {
                 let url = URL(fileURLWithPath: path)
-                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-                try Data(text.utf8).write(to: url, options: .atomic)
+                // A regular file is replaced whole; a device or a pipe (/dev/stdout) is written to.
+                var info = stat()
+                let special = stat(path, &info) == 0 && info.st_mode & S_IFMT != S_IFREG
+                if !special {
+                    try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                }
+                try Data(text.utf8).write(to: url, options: special ? [] : .atomic)
             } catch {
                 status = ErrorReporter.write(ShellError(.failure, "cannot write the report '\(path)': \(Self.reason(error))"),
                                              origin: "bts test")

@@ -183,6 +183,11 @@ struct ScriptTestProcessTests {
         try FileManager.default.createDirectory(at: workspace.directory.appendingPathComponent("none"), withIntermediateDirectories: true)
         let none = try await workspace.bts(["test", "none"])
         #expect(none.status == 2 && none.stderr.contains("no .bts files in 'none'"), "\(none)")
+        // A report to a device is written to it, never put in its place.
+        let streamed = try await workspace.bts(["test", "t/2.bts", "--report-json", "/dev/stdout"])
+        #expect(streamed.status == 0 && streamed.stdout.contains("\"passed\" : 1"), "\(streamed)")
+        let device = try FileManager.default.attributesOfItem(atPath: "/dev/stdout")[.type] as? FileAttributeType
+        #expect(device == .typeSymbolicLink, "/dev/stdout is left as it was")
         try workspace.write("blocker", "a file where a directory would be\n")
         let passing = try await workspace.bts(["test", "t/2.bts", "--report-junit", "blocker/j.xml"])
         #expect(passing.status == 1 && passing.stderr.contains("cannot write the report 'blocker/j.xml'"), "\(passing)")
