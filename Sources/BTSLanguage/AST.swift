@@ -61,13 +61,17 @@ public struct ForLoop: Sendable, Hashable {
     public var body: [Statement]
     /// The `for …` header line.
     public var range: SourceRange
+    /// The block's `end`.
+    public var end: SourceRange?
 
-    public init(variable: String, variableRange: SourceRange, items: Items, body: [Statement], range: SourceRange) {
+    public init(variable: String, variableRange: SourceRange, items: Items, body: [Statement], range: SourceRange,
+                end: SourceRange? = nil) {
         self.variable = variable
         self.variableRange = variableRange
         self.items = items
         self.body = body
         self.range = range
+        self.end = end
     }
 }
 
@@ -76,10 +80,13 @@ public struct WhileLoop: Sendable, Hashable {
     /// The condition as a command named `while` whose arguments are the condition's words.
     public var condition: Command
     public var body: [Statement]
+    /// The block's `end`.
+    public var end: SourceRange?
 
-    public init(condition: Command, body: [Statement]) {
+    public init(condition: Command, body: [Statement], end: SourceRange? = nil) {
         self.condition = condition
         self.body = body
+        self.end = end
     }
 
     /// The `while …` header line.
@@ -101,10 +108,13 @@ public struct Conditional: Sendable, Hashable {
 
     public var branches: [Branch]
     public var elseBody: [Statement]?
+    /// The block's `end`.
+    public var end: SourceRange?
 
-    public init(branches: [Branch], elseBody: [Statement]?) {
+    public init(branches: [Branch], elseBody: [Statement]?, end: SourceRange? = nil) {
         self.branches = branches
         self.elseBody = elseBody
+        self.end = end
     }
 }
 

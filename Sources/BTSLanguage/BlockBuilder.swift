@@ -168,7 +168,7 @@ struct BlockBuilder {
                 return
             }
             if frame.kind == .loop { openLoops -= 1 }
-            if let statement = Self.statement(of: frame) { append(statement) }
+            if let statement = Self.statement(of: frame, end: name.range) { append(statement) }
         default: // break, continue
             if let extra = arguments.first, let last = arguments.last {
                 diagnostics.append(.error("'\(keyword)' takes no arguments", at: extra.range.union(last.range)))
@@ -211,22 +211,22 @@ struct BlockBuilder {
         stack[index].body = []
     }
 
-    private static func statement(of frame: Frame) -> Statement? {
+    private static func statement(of frame: Frame, end: SourceRange) -> Statement? {
         guard frame.isValid else { return nil }
         switch frame.kind {
         case .loop:
             if let condition = frame.condition {
-                return .whileLoop(WhileLoop(condition: condition, body: frame.body))
+                return .whileLoop(WhileLoop(condition: condition, body: frame.body, end: end))
             }
             guard let loop = frame.loop else { return nil }
             return .forLoop(ForLoop(variable: loop.variable, variableRange: loop.range, items: loop.items,
-                                    body: frame.body, range: loop.header))
+                                    body: frame.body, range: loop.header, end: end))
         case .conditional:
             var branches = frame.branches
             if let condition = frame.condition {
                 branches.append(Conditional.Branch(condition: condition, body: frame.body))
             }
-            return .conditional(Conditional(branches: branches, elseBody: frame.elseBody))
+            return .conditional(Conditional(branches: branches, elseBody: frame.elseBody, end: end))
         }
     }
 

@@ -43,23 +43,24 @@ extension LanguageServer {
                 }
                 return nil
             case .forLoop(let loop):
-                return block("for \(loop.variable)", header: loop.range, loop.body, index)
+                return block("for \(loop.variable)", header: loop.range, loop.body, end: loop.end, index)
             case .whileLoop(let loop):
-                return block(Self.header(loop.condition), header: loop.condition.range, loop.body, index)
+                return block(Self.header(loop.condition), header: loop.condition.range, loop.body, end: loop.end, index)
             case .conditional(let conditional):
                 guard let first = conditional.branches.first else { return nil }
                 let bodies = conditional.branches.flatMap(\.body) + (conditional.elseBody ?? [])
-                let lastBranch = conditional.branches.last?.condition.range ?? first.condition.range
-                return block(Self.header(first.condition), header: first.condition.range.union(lastBranch), bodies, index)
+                return block(Self.header(first.condition), header: first.condition.range, bodies, end: conditional.end, index)
             case .loopControl:
                 return nil
             }
         }
     }
 
-    private func block(_ name: String, header: SourceRange, _ body: [Statement], _ index: LineIndex) -> Symbol {
+    /// A block from its header to its `end`.
+    private func block(_ name: String, header: SourceRange, _ body: [Statement], end: SourceRange?,
+                       _ index: LineIndex) -> Symbol {
         let children = symbols(body, index)
-        let range = body.reduce(header) { $0.union(Self.range(of: $1)) }
+        let range = end.map(header.union) ?? body.reduce(header) { $0.union(Self.range(of: $1)) }
         return Symbol(name: name, kind: 3, range: range, selection: header, children: children, index: index)
     }
 
@@ -70,17 +71,15 @@ extension LanguageServer {
         return text.count > 60 ? String(text.prefix(60)) + "…" : text
     }
 
-    /// The source a statement covers (a block from its header to its last statement).
+    /// The source a statement covers (a block from its header to its `end`).
     private static func range(of statement: Statement) -> SourceRange {
         switch statement {
         case .command(let command): return command.range
-        case .forLoop(let loop): return loop.body.reduce(loop.range) { $0.union(range(of: $1)) }
-        case .whileLoop(let loop): return loop.body.reduce(loop.condition.range) { $0.union(range(of: $1)) }
+        case .forLoop(let loop): return loop.end.map(loop.range.union) ?? loop.range
+        case .whileLoop(let loop): return loop.end.map(loop.condition.range.union) ?? loop.condition.range
         case .conditional(let conditional):
-            let headers = conditional.branches.map(\.condition.range)
-            let start = headers.dropFirst().reduce(headers.first ?? SourceRange(offset: 0, length: 0)) { $0.union($1) }
-            let bodies = conditional.branches.flatMap(\.body) + (conditional.elseBody ?? [])
-            return bodies.reduce(start) { $0.union(range(of: $1)) }
+            let header = conditional.branches.first?.condition.range ?? SourceRange(offset: 0, length: 0)
+            return conditional.end.map(header.union) ?? header
         case .loopControl(let control): return control.range
         }
     }

@@ -114,10 +114,16 @@ public actor LanguageServer {
             documents[uri] = Document(text: text, index: LineIndex(text), version: params["textDocument"]?["version"]?.intValue)
             return [await publishDiagnostics(uri)]
         case "textDocument/didChange":
-            // Full sync: each change carries the whole text; the last one is the document.
-            guard case .string(let uri)? = params["textDocument"]?["uri"],
-                  case .string(let text)? = params["contentChanges"]?.arrayValue?.last?["text"] else { return [] }
-            documents[uri] = Document(text: text, index: LineIndex(text), version: params["textDocument"]?["version"]?.intValue)
+            // Incremental sync: each change replaces a range (or, without one, the whole text), in order.
+            guard case .string(let uri)? = params["textDocument"]?["uri"], var document = documents[uri],
+                  let changes = params["contentChanges"]?.arrayValue else { return [] }
+            for change in changes {
+                guard case .string(let text)? = change["text"] else { continue }
+                document.text = Self.applying(text, at: change["range"], to: document)
+                document.index = LineIndex(document.text)
+            }
+            document.version = params["textDocument"]?["version"]?.intValue
+            documents[uri] = document
             return [await publishDiagnostics(uri)]
         case "textDocument/didClose":
             guard case .string(let uri)? = params["textDocument"]?["uri"] else { return [] }
@@ -127,6 +133,18 @@ public actor LanguageServer {
             // `initialized`, `$/…`, `workspace/didChangeConfiguration`, …: nothing to do.
             return []
         }
+    }
+
+    /// The document's text with `replacement` in place of `range` (an LSP range; none: the whole text).
+    static func applying(_ replacement: String, at range: JSONValue?, to document: Document) -> String {
+        guard let range, range != .null else { return replacement }
+        func offset(_ key: String) -> Int {
+            document.index.offset(line: range[key]?["line"]?.intValue ?? 0, character: range[key]?["character"]?.intValue ?? 0)
+        }
+        let bytes = document.index.bytes
+        let start = min(offset("start"), bytes.count)
+        let end = max(start, min(offset("end"), bytes.count))
+        return String(decoding: bytes[..<start], as: UTF8.self) + replacement + String(decoding: bytes[end...], as: UTF8.self)
     }
 
     /// Runs `body` on the document `params` names, with the byte offset of its `position` (if any).
@@ -145,7 +163,7 @@ public actor LanguageServer {
     static let initializeResult: JSONValue = [
         "capabilities": [
             "positionEncoding": "utf-16",
-            "textDocumentSync": ["openClose": true, "change": 1],
+            "textDocumentSync": ["openClose": true, "change": 2],
             "completionProvider": ["triggerCharacters": ["-", "$", "{", "."]],
             "hoverProvider": true,
             "documentFormattingProvider": true,

@@ -15,7 +15,7 @@ struct LanguageServerCommand: StandaloneCommand {
         usage: "bts lsp",
         discussion: """
             The Language Server Protocol (JSON-RPC 2.0 with Content-Length framing, UTF-16 positions, \
-            full document sync): diagnostics of the whole-script check as you type, completion of \
+            incremental document sync): diagnostics of the whole-script check as you type, completion of \
             commands, subcommands, options, values, variables and aliases (as TAB at the prompt), hover \
             help of commands and options, formatting (bts fmt's layout) and document symbols (aliases, \
             variables, blocks). It runs no command and contacts no server; completion reads your library. \

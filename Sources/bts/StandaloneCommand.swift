@@ -19,6 +19,13 @@ extension StandaloneCommand {
     /// The command's name, from its configuration.
     static var name: String { configuration.commandName ?? "" }
 
+    /// The argument parser's error as ``ParsableCommand/exitStatus(reporting:)`` says it, its
+    /// "See 'NAME --help'" naming the command as it is typed: `bts NAME` (parsed on its own, the
+    /// command does not know it is bts's).
+    static func exitStatusAsSubcommand(reporting error: any Error) -> Int32 {
+        exitStatus(reporting: error, rewriting: ("See '\(name) --help'", "See 'bts \(name) --help'"))
+    }
+
     static var watchesSignals: Bool { false }
 }
 
@@ -40,9 +47,10 @@ extension ParsableCommand {
     /// The argument parser's error (or help request) as this command says it: help and the version
     /// on stdout with status 0, anything else on stderr, a usage error with status 2 (docs/usage.md)
     /// instead of the parser's 64.
-    static func exitStatus(reporting error: any Error) -> Int32 {
+    static func exitStatus(reporting error: any Error, rewriting: (String, String)? = nil) -> Int32 {
         let code = exitCode(for: error)
-        let message = fullMessage(for: error)
+        var message = fullMessage(for: error)
+        if let (old, new) = rewriting { message = message.replacingOccurrences(of: old, with: new) }
         if code == .success {
             if !message.isEmpty { print(message) }
             return 0

@@ -46,7 +46,7 @@ do {
         do {
             exit(try await standalone.start(Array(arguments.dropFirst())))
         } catch {
-            exit(standalone.exitStatus(reporting: error))
+            exit(standalone.exitStatusAsSubcommand(reporting: error))
         }
     }
     let command = try BTSCommand.parseAsRoot(arguments)

@@ -83,6 +83,27 @@ struct LanguageServerTests {
         await Self.close(shell, home)
     }
 
+    @Test func incrementalChangesReplaceTheirRanges() async throws {
+        let (server, shell, home) = try await Self.started()
+        #expect(Self.diagnostics(await Self.open(server, Self.broken)).count == 2)
+        // "serch" → "search" on line 2, then "é" typed before "dune" on line 3 (UTF-16 columns).
+        let changed = await server.handle(["jsonrpc": "2.0", "method": "textDocument/didChange", "params": [
+            "textDocument": ["uri": .string(Self.uri), "version": 2],
+            "contentChanges": [
+                ["range": ["start": ["line": 2, "character": 0], "end": ["line": 2, "character": 5]], "text": "search"],
+                ["range": ["start": ["line": 3, "character": 13], "end": ["line": 3, "character": 13]], "text": "é"],
+            ],
+        ]])
+        #expect(Self.diagnostics(changed) == ["3:19-3:25 unknown option '--limt' for 'search' (did you mean '--limit'?)"],
+                "\(Self.diagnostics(changed))")
+        // The server's text holds both changes (formatting returns it with its final line break).
+        let edits = await Self.request(server, "textDocument/formatting")?.arrayValue ?? []
+        let expected = Self.broken.replacingOccurrences(of: "serch", with: "search")
+            .replacingOccurrences(of: "title dune --limt", with: "title édune --limt") + "\n"
+        #expect(edits.first?["newText"]?.stringValue == expected, "\(edits)")
+        await Self.close(shell, home)
+    }
+
     @Test func positionsCountUTF16() async throws {
         let (server, shell, home) = try await Self.started()
         // "é" is 2 bytes and 1 UTF-16 unit; "📚" 4 bytes and 2 units.
@@ -149,6 +170,10 @@ struct LanguageServerTests {
         #expect(symbols.map { $0["kind"] } == [12, 13, 3])
         let children = symbols.last?["children"]?.arrayValue ?? []
         #expect(children.compactMap { $0["name"]?.stringValue } == ["$n", "if $n == 2"])
+        // A block reaches from its header to its `end`.
+        #expect(symbols.last?["range"]?["start"]?["line"] == 2 && symbols.last?["range"]?["end"]?["line"] == 5)
+        #expect(symbols.last?["range"]?["end"]?["character"] == 3)
+        #expect(children.last?["range"]?["end"]?["character"] == 27, "the one-line if ends at its end")
         await Self.close(shell, home)
     }
 

@@ -176,6 +176,8 @@ struct ScriptTestProcessTests {
         #expect(outcome.status == 1, "\(outcome)")
         #expect(outcome.stderr.contains("1 file not run (--fail-fast)"), "\(outcome)")
         #expect(!outcome.stderr.contains("t/2.bts"), "\(outcome)")
+        let bare = try await workspace.bts(["test"])
+        #expect(bare.status == 2 && bare.stderr.contains("See 'bts test --help'"), "named as typed: \(bare)")
         let missing = try await workspace.bts(["test", "nowhere"])
         #expect(missing.status == 2 && missing.stderr.contains("no such file or directory: 'nowhere'"), "\(missing)")
         let empty = try await workspace.bts(["test", "t/.."])
