@@ -1,3 +1,5 @@
+import BTSShell
+import BooksTrackContract
 import Foundation
 
 /// The names a grammar needs, from the command registry (the caller fills it).
@@ -178,19 +180,19 @@ public enum EditorSyntax {
         let start = #"(?:^|(?<=;))\s*"#, end = #"(?=[\s;|]|$)"#, wordStart = #"(?:^|(?<=[\s;]))"#
         let regionEnd = #"(?=[;|])|(?<=\s)(?=#)|(?<!\\)$"#
         func words(_ names: [String]) -> String { "(" + names.map(onigLiteral).joined(separator: "|") + ")" }
-        func name(_ scope: String) -> JSON { .object([("name", .string(scope))]) }
-        func include(_ names: String...) -> JSON { .array(names.map { .object([("include", .string($0))]) }) }
-        func match(_ regex: String, _ scope: String) -> JSON { .object([("match", .string(regex)), ("name", .string(scope))]) }
-        func captured(_ regex: String, _ scopes: [(String, JSON)]) -> JSON {
-            .object([("match", .string(regex)), ("captures", .object(scopes))])
+        func name(_ scope: String) -> JSONValue { .members([("name", .string(scope))]) }
+        func include(_ names: String...) -> JSONValue { .array(names.map { .members([("include", .string($0))]) }) }
+        func match(_ regex: String, _ scope: String) -> JSONValue { .members([("match", .string(regex)), ("name", .string(scope))]) }
+        func captured(_ regex: String, _ scopes: [(String, JSONValue)]) -> JSONValue {
+            .members([("match", .string(regex)), ("captures", .members(scopes))])
         }
-        func region(_ begin: String, _ captures: [(String, JSON)], _ patterns: JSON) -> JSON {
-            .object([("begin", .string(begin)), ("beginCaptures", .object(captures)), ("end", .string(regionEnd)),
+        func region(_ begin: String, _ captures: [(String, JSONValue)], _ patterns: JSONValue) -> JSONValue {
+            .members([("begin", .string(begin)), ("beginCaptures", .members(captures)), ("end", .string(regionEnd)),
                      ("patterns", patterns)])
         }
-        var repository: [(String, JSON)] = []
+        var repository: [(String, JSONValue)] = []
         var top: [String] = ["#comment"]
-        func add(_ key: String, _ rule: JSON, topLevel: Bool = true) {
+        func add(_ key: String, _ rule: JSONValue, topLevel: Bool = true) {
             repository.append((key, rule))
             if topLevel { top.append("#" + key) }
         }
@@ -229,31 +231,31 @@ public enum EditorSyntax {
         add("separator", match(";", "punctuation.separator.statement.bts"))
         add("pipeline", captured(#"(\|)(.*)$"#, [
             ("1", name("keyword.operator.bts")),
-            ("2", .object([("name", .string("meta.pipeline.bts")), ("patterns", include("source.shell"))])),
+            ("2", .members([("name", .string("meta.pipeline.bts")), ("patterns", include("source.shell"))])),
         ]))
         add("redirection", captured(#"(?<=\s)(>>?)\s*((?:[^\s;|'"\\]|\\.|'[^']*'|"(?:[^"\\]|\\.)*")*)"#, [
             ("1", name("keyword.operator.bts")),
-            ("2", .object([("name", .string("string.unquoted.path.bts")), ("patterns", include("#variable"))])),
+            ("2", .members([("name", .string("string.unquoted.path.bts")), ("patterns", include("#variable"))])),
         ]))
         if !plan.conditionWords.isEmpty {
             add("condition-word", match(wordStart + words(plan.conditionWords) + end, "keyword.operator.condition.bts"),
                 topLevel: false)
         } else {
-            add("condition-word", .object([("patterns", .array([]))]), topLevel: false)
+            add("condition-word", .members([("patterns", .array([]))]), topLevel: false)
         }
-        add("word", .object([("patterns", include("#string-double", "#string-single", "#variable", "#option",
+        add("word", .members([("patterns", include("#string-double", "#string-single", "#variable", "#option",
                                                   "#number", "#escape"))]))
-        add("string-double", .object([
+        add("string-double", .members([
             ("name", .string("string.quoted.double.bts")), ("begin", .string("\"")),
-            ("beginCaptures", .object([("0", name("punctuation.definition.string.begin.bts"))])),
-            ("end", .string("\"")), ("endCaptures", .object([("0", name("punctuation.definition.string.end.bts"))])),
+            ("beginCaptures", .members([("0", name("punctuation.definition.string.begin.bts"))])),
+            ("end", .string("\"")), ("endCaptures", .members([("0", name("punctuation.definition.string.end.bts"))])),
             ("patterns", .array([match(#"\\(?:["\\nt$]|$)"#, "constant.character.escape.bts"),
-                                 .object([("include", .string("#variable"))])])),
+                                 .members([("include", .string("#variable"))])])),
         ]), topLevel: false)
-        add("string-single", .object([
+        add("string-single", .members([
             ("name", .string("string.quoted.single.bts")), ("begin", .string("'")),
-            ("beginCaptures", .object([("0", name("punctuation.definition.string.begin.bts"))])),
-            ("end", .string("'")), ("endCaptures", .object([("0", name("punctuation.definition.string.end.bts"))])),
+            ("beginCaptures", .members([("0", name("punctuation.definition.string.begin.bts"))])),
+            ("end", .string("'")), ("endCaptures", .members([("0", name("punctuation.definition.string.end.bts"))])),
         ]), topLevel: false)
         add("variable", match(#"\$(?:\{[^}]*\}|[A-Za-z_][A-Za-z0-9_]*|[0-9]+|[?#@])"#, "variable.other.bts"), topLevel: false)
         add("option", match(wordStart + #"(?:--?[A-Za-z][-A-Za-z0-9]*|--)(?==|[\s;|]|$)"#, "variable.parameter.option.bts"),
@@ -261,13 +263,13 @@ public enum EditorSyntax {
         add("number", match(wordStart + #"(?:[-+]?[0-9]+(?:\.[0-9]+)?|[0-9][-0-9]{8,15}[0-9Xx])"# + end,
                             "constant.numeric.bts"), topLevel: false)
         add("escape", match(#"\\(?:.|$)"#, "constant.character.escape.bts"), topLevel: false)
-        let grammar = JSON.object([
+        let grammar = JSONValue.members([
             ("name", .string("bts")), ("scopeName", .string("source.bts")), ("fileTypes", .array([.string("bts")])),
             ("firstLineMatch", .string(#"^#!.*\bbts\b"#)),
-            ("patterns", .array(top.map { .object([("include", .string($0))]) })),
-            ("repository", .object(repository)),
+            ("patterns", .array(top.map { .members([("include", .string($0))]) })),
+            ("repository", .members(repository)),
         ])
-        return grammar.rendered() + "\n"
+        return grammar.prettyJSON + "\n"
     }
 
     /// A name as an Oniguruma pattern: ASCII punctuation escaped with a backslash.
@@ -279,37 +281,37 @@ public enum EditorSyntax {
 
     /// `package.json`: a VS Code extension that contributes the `bts` language and its grammar.
     public static func vscodePackage() -> String {
-        let manifest = JSON.object([
+        let manifest = JSONValue.members([
             ("name", .string("bts-language")), ("displayName", .string("bts scripts")),
             ("description", .string("Syntax highlighting for bts scripts (.bts)")), ("version", .string("0.1.0")),
             ("publisher", .string("bts")), ("private", .bool(true)),
-            ("engines", .object([("vscode", .string("^1.60.0"))])),
+            ("engines", .members([("vscode", .string("^1.60.0"))])),
             ("categories", .array([.string("Programming Languages")])),
-            ("contributes", .object([
-                ("languages", .array([.object([
+            ("contributes", .members([
+                ("languages", .array([.members([
                     ("id", .string("bts")), ("aliases", .array([.string("bts")])),
                     ("extensions", .array([.string(".bts")])), ("firstLine", .string(#"^#!.*\bbts\b"#)),
                     ("configuration", .string("./language-configuration.json")),
                 ])])),
-                ("grammars", .array([.object([
+                ("grammars", .array([.members([
                     ("language", .string("bts")), ("scopeName", .string("source.bts")),
                     ("path", .string("./syntaxes/bts.tmLanguage.json")),
-                    ("embeddedLanguages", .object([("meta.pipeline.bts", .string("shellscript"))])),
+                    ("embeddedLanguages", .members([("meta.pipeline.bts", .string("shellscript"))])),
                 ])])),
             ])),
         ])
-        return manifest.rendered() + "\n"
+        return manifest.prettyJSON + "\n"
     }
 
     /// `language-configuration.json`: `#` line comments, brackets, and closing pairs for quotes and `${ }`.
     public static func vscodeLanguageConfiguration() -> String {
-        func pair(_ open: String, _ close: String, notIn: [String] = []) -> JSON {
-            var fields: [(String, JSON)] = [("open", .string(open)), ("close", .string(close))]
-            if !notIn.isEmpty { fields.append(("notIn", .array(notIn.map(JSON.string)))) }
-            return .object(fields)
+        func pair(_ open: String, _ close: String, notIn: [String] = []) -> JSONValue {
+            var fields: [(String, JSONValue)] = [("open", .string(open)), ("close", .string(close))]
+            if !notIn.isEmpty { fields.append(("notIn", .array(notIn.map(JSONValue.string)))) }
+            return .members(fields)
         }
-        let configuration = JSON.object([
-            ("comments", .object([("lineComment", .string("#"))])),
+        let configuration = JSONValue.members([
+            ("comments", .members([("lineComment", .string("#"))])),
             ("brackets", .array([.array([.string("{"), .string("}")]), .array([.string("["), .string("]")])])),
             ("autoClosingPairs", .array([
                 pair("${", "}"), pair("[", "]"),
@@ -318,48 +320,13 @@ public enum EditorSyntax {
             ("surroundingPairs", .array([.array([.string("\""), .string("\"")]), .array([.string("'"), .string("'")]),
                                          .array([.string("{"), .string("}")]), .array([.string("["), .string("]")])])),
         ])
-        return configuration.rendered() + "\n"
+        return configuration.prettyJSON + "\n"
     }
 }
 
-extension EditorSyntax {
-    /// A JSON value whose objects keep their keys in the order given.
-    fileprivate indirect enum JSON {
-        case string(String)
-        case bool(Bool)
-        case array([JSON])
-        case object([(String, JSON)])
-
-        /// The value as pretty-printed JSON, indented by two spaces per level.
-        func rendered(indent: String = "") -> String {
-            let inner = indent + "  "
-            switch self {
-            case .string(let text): return Self.quoted(text)
-            case .bool(let value): return value ? "true" : "false"
-            case .array(let items):
-                if items.isEmpty { return "[]" }
-                return "[\n" + items.map { inner + $0.rendered(indent: inner) }.joined(separator: ",\n") + "\n\(indent)]"
-            case .object(let fields):
-                if fields.isEmpty { return "{}" }
-                return "{\n" + fields.map { inner + Self.quoted($0.0) + ": " + $0.1.rendered(indent: inner) }
-                    .joined(separator: ",\n") + "\n\(indent)}"
-            }
-        }
-
-        private static func quoted(_ text: String) -> String {
-            var out = "\""
-            for scalar in text.unicodeScalars {
-                switch scalar {
-                case "\"": out += "\\\""
-                case "\\": out += "\\\\"
-                case "\n": out += "\\n"
-                case "\t": out += "\\t"
-                case "\r": out += "\\r"
-                case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-                default: out.unicodeScalars.append(scalar)
-                }
-            }
-            return out + "\""
-        }
+extension JSONValue {
+    /// An object from its members (a grammar's rules, written in the order they are read).
+    fileprivate static func members(_ pairs: [(String, JSONValue)]) -> JSONValue {
+        .object(Dictionary(pairs, uniquingKeysWith: { _, last in last }))
     }
 }

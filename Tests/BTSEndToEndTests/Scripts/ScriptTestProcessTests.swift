@@ -187,7 +187,7 @@ struct ScriptTestProcessTests {
         #expect(none.status == 2 && none.stderr.contains("no .bts files in 'none'"), "\(none)")
         // A report to a device is written to it, never put in its place.
         let streamed = try await workspace.bts(["test", "t/2.bts", "--report-json", "/dev/stdout"])
-        #expect(streamed.status == 0 && streamed.stdout.contains("\"passed\" : 1"), "\(streamed)")
+        #expect(streamed.status == 0 && streamed.stdout.contains("\"passed\": 1"), "\(streamed)")
         let device = try FileManager.default.attributesOfItem(atPath: "/dev/stdout")[.type] as? FileAttributeType
         #expect(device == .typeSymbolicLink, "/dev/stdout is left as it was")
         try workspace.write("blocker", "a file where a directory would be\n")
