@@ -93,3 +93,16 @@ public enum Reply {
         json(Fixtures.text(name), status: status)
     }
 }
+
+extension TinyServer {
+    /// A server that answers every GET with `{}` and counts it in `hits`: where a test shows that
+    /// no request reaches a server.
+    public static func counting<T: Sendable>(_ hits: HitCounter, _ body: (TinyServer) async throws -> T) async throws -> T {
+        try await with({ router in
+            router.get("**") { _, _ in
+                hits.hit("any")
+                return "{}"
+            }
+        }, body)
+    }
+}

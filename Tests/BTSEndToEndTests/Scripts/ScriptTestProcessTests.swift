@@ -1,5 +1,4 @@
 import Foundation
-import Hummingbird
 import ServerTestSupport
 import Testing
 import TestSupport
@@ -267,12 +266,7 @@ struct ScriptTestProcessTests {
         try workspace.write("ok.bts", "search title dune\nexpect ${_.totalCount} > 0\n")
         // A server that counts what reaches it.
         let hits = HitCounter()
-        try await TinyServer.with({ router in
-            router.get("**") { _, _ in
-                hits.hit("any")
-                return "{}"
-            }
-        }) { server in
+        try await TinyServer.counting(hits) { server in
             let api = server.baseURL.absoluteString
             let outcome = try await workspace.bts(["check", "c.bts"], extra: ["BTS_API_URL": api])
             #expect(outcome.status == 2, "\(outcome)")
