@@ -253,6 +253,12 @@ extension CommandRegistry {
     // MARK: Diagnostics
 
     func unknownCommand(_ name: String, range: SourceRange) -> Diagnostic {
+        if Parser.keywords.contains(name) {
+            // `help while`: a keyword named where a command goes.
+            return .error("'\(name)' is a keyword of the language, not a command", at: range, notes: [Diagnostic.Note(
+                "blocks: for NAME in WORD… … end, while COND … end, if COND … elif COND … else … end; break and "
+                    + "continue inside a loop (docs/language.md, Blocks)")])
+        }
         var message = "unknown command '\(name)'"
         var fixIt: Diagnostic.FixIt?
         if let guess = Suggest.closest(to: name, among: allNames + Parser.keywords) {

@@ -133,8 +133,11 @@ public struct SettingSpec: Sendable, Hashable {
 
     /// `output (table|json|ndjson|csv)`: the name and its values, as `help set` lists them.
     public var synopsis: String {
-        guard case .enumeration(let values) = valueType else { return name }
-        return "\(name) (\(values.joined(separator: "|")))"
+        switch valueType {
+        case .enumeration(let values): return "\(name) (\(values.joined(separator: "|")))"
+        case .int(let range?): return "\(name) (\(range.lowerBound)–\(range.upperBound))"
+        default: return name
+        }
     }
 }
 

@@ -51,6 +51,16 @@ struct ScriptLanguageTests {
         }
     }
 
+    @Test func helpOnAKeywordSaysWhatItIs() async throws {
+        try await withShell { harness in
+            #expect(await harness.run("help while") == 2)
+            #expect(harness.err.contains("'while' is a keyword of the language, not a command"), "\(harness.err)")
+            #expect(!harness.err.contains("did you mean 'while'"), "\(harness.err)")
+            #expect(await harness.run("help set") == 0)
+            #expect(harness.out.contains("looplimit (1–100000000)"), "\(harness.out)")
+        }
+    }
+
     @Test func whilePagesUntilMoreEnds() async throws {
         try await withShell { harness in
             let status = await harness.run("""
