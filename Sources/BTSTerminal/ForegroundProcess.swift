@@ -9,15 +9,19 @@ import Glibc
 public struct ForegroundProcess: Sendable {
     public let pid: pid_t
 
-    /// Starts `/bin/sh -c script` (with `arguments` as `$1…`); its stdin/stdout are the given
-    /// descriptors (nil: bts's own). Returns nil when it cannot be started.
+    /// Starts `/bin/sh -c script` (with `arguments` as `$1…`); its stdin/stdout/stderr are the given
+    /// descriptors (nil: bts's own). With `ownProcessGroup` it leads a process group of its own
+    /// instead (off the terminal: ``signalGroup(_:)`` reaches it and everything it started).
+    /// Returns nil when it cannot be started.
     public static func shell(_ script: String, arguments: [String] = [], stdin: Int32? = nil, stdout: Int32? = nil,
+                             stderr: Int32? = nil, ownProcessGroup: Bool = false,
                              closing: [Int32] = []) -> ForegroundProcess? {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         if let stdin { posix_spawn_file_actions_adddup2(&actions, stdin, STDIN_FILENO) }
         if let stdout { posix_spawn_file_actions_adddup2(&actions, stdout, STDOUT_FILENO) }
+        if let stderr { posix_spawn_file_actions_adddup2(&actions, stderr, STDERR_FILENO) }
         for descriptor in closing { posix_spawn_file_actions_addclose(&actions, descriptor) }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -30,7 +34,12 @@ public struct ForegroundProcess: Sendable {
         var empty = sigset_t()
         sigemptyset(&empty)
         posix_spawnattr_setsigmask(&attributes, &empty)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        var flags = POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK
+        if ownProcessGroup {
+            posix_spawnattr_setpgroup(&attributes, 0)
+            flags |= POSIX_SPAWN_SETPGROUP
+        }
+        posix_spawnattr_setflags(&attributes, Int16(flags))
         let argv = ["/bin/sh", "-c", script, "sh"] + arguments
         var cArguments: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
         defer { cArguments.forEach { free($0) } }
@@ -54,5 +63,10 @@ public struct ForegroundProcess: Sendable {
     /// Asks it to stop (SIGTERM).
     public func terminate() {
         kill(pid, SIGTERM)
+    }
+
+    /// Sends `signal` to its whole process group (started with `ownProcessGroup`).
+    public func signalGroup(_ signal: Int32) {
+        kill(-pid, signal)
     }
 }

@@ -22,7 +22,8 @@ extension ScriptTestRun {
     ///       "file": "tests/b.bts",
     ///       "outcome": "failed",           passed, failed or errored
     ///       "seconds": 0.203,
-    ///       "stderr": "…"
+    ///       "stderr": "…",                 what the file wrote on stderr (its pipelines' too)
+    ///       "stdout": "…"                  and on stdout, each up to 64 KiB, then "… N bytes more"
     ///     }
     ///   ],
     ///   "summary": {
@@ -32,6 +33,8 @@ extension ScriptTestRun {
     ///   }
     /// }
     /// ```
+    /// A file stopped by its time limit or a signal is `errored`, its first failure
+    /// `timed out after 30s` (`TIMED_OUT`) or `interrupted by SIGTERM` (`INTERRUPTED`).
     /// Seconds are rounded to milliseconds.
     public func json() -> String {
         let summary = JSONValue.record([
@@ -54,6 +57,7 @@ extension ScriptTestRun {
                     "message": .string(failure.message), "details": failure.details.json, "code": .string(failure.code),
                 ])
             })),
+            ("stdout", .string(result.standardOutput)),
             ("stderr", .string(result.standardError)),
         ])
     }

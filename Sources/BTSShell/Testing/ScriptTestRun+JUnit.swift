@@ -8,8 +8,10 @@ extension ScriptTestRun {
     /// `.bts`, with `/` as `.` (`tests/search.bts` → `tests.search`), so that viewers that group by
     /// class show the directories as packages. A failed file holds a `<failure>`, an errored one an
     /// `<error>`, whose `message` and `type` are the first failure's message and code and whose text
-    /// lists every failure as `file:line:col: message` with its detail lines under it; a file that
-    /// wrote to standard error holds a `<system-err>`. Times are seconds with 3 decimals.
+    /// lists every failure as `file:line:col: message` with its detail lines under it (a file
+    /// stopped by its time limit or a signal: an `<error>` whose message is `timed out after 30s`
+    /// or `interrupted by SIGTERM`); what a file wrote to standard output is its `<system-out>`,
+    /// to standard error its `<system-err>`. Times are seconds with 3 decimals.
     public func junitXML() -> String {
         let time = Self.decimal(seconds, places: 3)
         let counts = #"tests="\#(tests)" failures="\#(failed)" errors="\#(errored)""#
@@ -44,6 +46,9 @@ extension ScriptTestRun {
             body += #"      <\#(element) message="\#(xmlEscaped(message, inAttribute: true))""#
                 + #" type="\#(xmlEscaped(type, inAttribute: true))">\#(xmlEscaped(text, inAttribute: false))</\#(element)>"#
                 + "\n"
+        }
+        if !result.standardOutput.isEmpty {
+            body += "      <system-out>\(xmlEscaped(result.standardOutput, inAttribute: false))</system-out>\n"
         }
         if !result.standardError.isEmpty {
             body += "      <system-err>\(xmlEscaped(result.standardError, inAttribute: false))</system-err>\n"

@@ -36,6 +36,44 @@ extension ScriptTestRun {
         return lines.joined(separator: "\n")
     }
 
+    /// How much of a file's captured output the summary shows: the last 20 lines of each stream,
+    /// each cut at 300 characters.
+    public static let shownOutput = (lines: 20, characters: 300)
+
+    /// What a file that did not pass wrote (as pytest shows a failing test's captured output),
+    /// for the summary after its line, without a final newline; nil for a file that passed or
+    /// wrote nothing. Each stream that has text, its last `shownOutput` lines, neutralised by
+    /// `TerminalText`:
+    /// ```
+    ///   captured stdout:
+    ///     {"results": …}
+    ///   captured stderr (last 20 of 31 lines):
+    ///     …
+    /// ```
+    /// With `colored`, the headings are dim.
+    public static func capturedOutput(for result: ScriptTestResult, colored: Bool) -> String? {
+        guard result.outcome != .passed else { return nil }
+        var lines: [String] = []
+        for (name, text) in [("stdout", result.standardOutput), ("stderr", result.standardError)] {
+            let all = outputLines(text)
+            guard !all.isEmpty else { continue }
+            let shown = all.suffix(shownOutput.lines)
+            let count = shown.count < all.count ? " (last \(shown.count) of \(all.count) lines)" : ""
+            lines.append("  " + style("captured \(name)\(count):", .dim, colored))
+            lines += shown.map { line in
+                "    " + (line.count > shownOutput.characters ? line.prefix(shownOutput.characters) + "…" : line)
+            }
+        }
+        return lines.isEmpty ? nil : lines.joined(separator: "\n")
+    }
+
+    /// Captured text as lines with nothing a terminal would obey (a last empty line dropped).
+    static func outputLines(_ text: String) -> [String] {
+        var lines = TerminalText.sanitize(text).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if lines.last == "" { lines.removeLast() }
+        return lines
+    }
+
     /// The closing line of a run, without a final newline:
     /// `Executed files: 3 · passed 1 (33.3%) · failed 1 · errored 1 · 1.20 s`.
     /// With `colored`, the count of files is bold, a non-zero passed count green and non-zero

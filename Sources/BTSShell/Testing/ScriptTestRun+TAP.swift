@@ -10,16 +10,30 @@ extension ScriptTestRun {
     /// `duration_ms`; when the file reported more than one failure, `failures` lists them all with
     /// the same four keys. Every string is a JSON string literal (valid YAML) with non-printable
     /// characters escaped. In a description, `\` and `#` are escaped and line breaks become spaces.
-    /// A last comment line gives the totals.
+    /// What a file wrote follows its test line (and block) as comment lines, `# stdout:` and
+    /// `# stderr:` each with the stream's lines under it as `#   LINE` (controls neutralised by
+    /// `TerminalText`, as `prove` prints comments). A last comment line gives the totals.
     public func tap() -> String {
         var lines = ["TAP version 13", results.isEmpty ? "1..0 # SKIP no test files" : "1..\(results.count)"]
         for (index, result) in results.enumerated() {
             let status = result.outcome == .passed ? "ok" : "not ok"
             lines.append("\(status) \(index + 1) - \(Self.tapDescription(result.file))")
             if result.outcome != .passed { lines += Self.tapDiagnostics(result) }
+            lines += Self.tapOutput(result)
         }
         lines.append("# passed \(passed), failed \(failed), errored \(errored) (\(Self.decimal(seconds, places: 3)) s)")
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    private static func tapOutput(_ result: ScriptTestResult) -> [String] {
+        var lines: [String] = []
+        for (name, text) in [("stdout", result.standardOutput), ("stderr", result.standardError)] {
+            let captured = outputLines(text)
+            guard !captured.isEmpty else { continue }
+            lines.append("# \(name):")
+            lines += captured.map { "#   " + $0 }
+        }
+        return lines
     }
 
     private static func tapDiagnostics(_ result: ScriptTestResult) -> [String] {

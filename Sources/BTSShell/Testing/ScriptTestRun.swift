@@ -40,7 +40,8 @@ public struct ScriptTestResult: Sendable, Hashable, Codable {
         case passed
         /// An `expect` failed (exit 4).
         case failed
-        /// Any other failure: a syntax error, a command's failure, the network, an interruption.
+        /// Any other failure: a syntax error, a command's failure, the network, an interruption,
+        /// the file's time limit.
         case errored
     }
 
@@ -53,12 +54,16 @@ public struct ScriptTestResult: Sendable, Hashable, Codable {
     /// How many `expect`s ran.
     public var expectations: Int
     public var failures: [ScriptTestFailure]
-    /// What the script printed on standard error, as plain text (no ANSI).
+    /// What the script printed on standard output (its results, `echo`), as plain text (no ANSI),
+    /// up to `CapturedText.limit` bytes and a last line `… N bytes more` when cut.
+    public var standardOutput: String
+    /// What the script and its pipelines wrote on standard error (its errors, notes), as
+    /// `standardOutput` is kept.
     public var standardError: String
 
     public init(
         file: String, outcome: Outcome, exitStatus: Int32, seconds: Double, expectations: Int = 0,
-        failures: [ScriptTestFailure] = [], standardError: String = ""
+        failures: [ScriptTestFailure] = [], standardOutput: String = "", standardError: String = ""
     ) {
         self.file = file
         self.outcome = outcome
@@ -66,6 +71,7 @@ public struct ScriptTestResult: Sendable, Hashable, Codable {
         self.seconds = seconds
         self.expectations = expectations
         self.failures = failures
+        self.standardOutput = standardOutput
         self.standardError = standardError
     }
 }

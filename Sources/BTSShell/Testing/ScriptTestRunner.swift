@@ -1,10 +1,13 @@
 import Foundation
-import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `bts test`: runs script files as tests, each in a session of its own (its own variables, `$_`,
 /// aliases and, as the caller makes it, library), `jobs` at a time; a file's verdict comes from its
 /// exit status (0 passed, 4 an `expect` failed, anything else errored) and its failures from the
-/// errors its session reported.
+/// errors its session reported. A file that runs past `fileTimeout`, or is running when the run
+/// is stopped (``ScriptTestRunControl``), is stopped: an error whose first failure says why.
 public struct ScriptTestRunner: Sendable {
     /// The files, in the order the results are reported.
     public var files: [String]
@@ -12,94 +15,108 @@ public struct ScriptTestRunner: Sendable {
     public var jobs: Int
     /// Start no more files after the first that did not pass.
     public var failFast: Bool
+    /// The most a file may run (nil: no limit).
+    public var fileTimeout: Duration?
     /// Makes the session one file runs in, writing to `sink`.
     public var makeShell: @Sendable (_ file: String, _ sink: any OutputSink) -> Shell
 
-    public init(files: [String], jobs: Int, failFast: Bool,
+    /// How long a stopped file has to end (its session cancelled: requests, `sleep`, loops,
+    /// pipelines); after that it is left behind and the run goes on without it.
+    public static let stopGrace: Duration = .seconds(2)
+
+    public init(files: [String], jobs: Int, failFast: Bool, fileTimeout: Duration? = nil,
                 makeShell: @escaping @Sendable (_ file: String, _ sink: any OutputSink) -> Shell) {
         self.files = files
         self.jobs = max(1, jobs)
         self.failFast = failFast
+        self.fileTimeout = fileTimeout
         self.makeShell = makeShell
     }
 
     /// Runs the files; `finished` hears of each result as it comes (in the order they end). Files
-    /// left unstarted by `failFast` or a cancellation have no result.
-    public func run(finished: @escaping @Sendable (ScriptTestResult) -> Void) async -> ScriptTestRun {
+    /// left unstarted by `failFast` or a stop have no result. Cancelling the task stops the run
+    /// as `control.stop` does (as if by SIGINT).
+    public func run(control: ScriptTestRunControl = ScriptTestRunControl(),
+                    finished: @escaping @Sendable (ScriptTestResult) -> Void) async -> ScriptTestRun {
         let started = Date()
         let clock = ContinuousClock()
         let start = clock.now
         var results: [Int: ScriptTestResult] = [:]
-        await withTaskGroup(of: (Int, ScriptTestResult).self) { group in
-            var next = 0
-            var stopping = false
-            func startNext() {
-                guard next < files.count, !stopping, !Task.isCancelled else { return }
-                let index = next
-                let file = files[index]
-                next += 1
-                group.addTask { (index, await runOne(file)) }
+        await withTaskCancellationHandler {
+            await withTaskGroup(of: (Int, ScriptTestResult).self) { group in
+                var next = 0
+                var stopping = false
+                func startNext() {
+                    guard next < files.count, !stopping, control.stopReason == nil else { return }
+                    let index = next
+                    let file = files[index]
+                    next += 1
+                    group.addTask { (index, await runOne(file, control: control)) }
+                }
+                for _ in 0..<min(jobs, files.count) { startNext() }
+                while let (index, result) = await group.next() {
+                    results[index] = result
+                    finished(result)
+                    if failFast, result.outcome != .passed { stopping = true }
+                    startNext()
+                }
             }
-            for _ in 0..<min(jobs, files.count) { startNext() }
-            while let (index, result) = await group.next() {
-                results[index] = result
-                finished(result)
-                if failFast, result.outcome != .passed { stopping = true }
-                startNext()
-            }
+        } onCancel: {
+            control.stop(.interrupted(signal: SIGINT))
         }
         let ordered = files.indices.compactMap { results[$0] }
         return ScriptTestRun(results: ordered, started: started, seconds: Self.seconds(clock.now - start))
     }
 
-    /// One file in a fresh session, shut down after it.
-    private func runOne(_ file: String) async -> ScriptTestResult {
+    /// One file in a fresh session, shut down after it; stopped past its time limit or with the run.
+    private func runOne(_ file: String, control: ScriptTestRunControl) async -> ScriptTestResult {
         let clock = ContinuousClock()
         let start = clock.now
         let sink = TestOutputSink()
         let shell = makeShell(file, sink)
-        var status = await shell.runFile(URL(fileURLWithPath: file), shownAs: file)
-        status = await shell.finishEmbeddedJobs(after: status)
-        let failures = await shell.recordedFailures
-        let expectations = await shell.expectationsRun
-        await shell.shutdown()
-        let outcome: ScriptTestResult.Outcome
-        switch status {
-        case ExitStatus.ok.rawValue: outcome = .passed
-        case ExitStatus.expectationFailed.rawValue: outcome = .failed
-        default: outcome = .errored
+        let run = ScriptTestFileRun(grace: Self.stopGrace)
+        control.add(run)
+        run.start {
+            var status = await shell.runFile(URL(fileURLWithPath: file), shownAs: file)
+            status = await shell.finishEmbeddedJobs(after: status)
+            let finished = ScriptTestFileRun.Finished(status: status, failures: await shell.recordedFailures,
+                                                      expectations: await shell.expectationsRun)
+            await shell.shutdown()
+            return finished
         }
-        return ScriptTestResult(file: file, outcome: outcome, exitStatus: status, seconds: Self.seconds(clock.now - start),
-                                expectations: expectations, failures: failures, standardError: sink.standardError)
+        if let fileTimeout { run.limit(to: fileTimeout) }
+        let outcome = await run.outcome
+        control.remove(run)
+        return Self.result(file: file, outcome: outcome, stop: run.stop, seconds: Self.seconds(clock.now - start),
+                           standardOutput: sink.standardOutput, standardError: sink.standardError)
+    }
+
+    /// The verdict on one file: by its exit status, unless it was stopped (an error whose first
+    /// failure is the stop's, then what its session reported).
+    static func result(file: String, outcome: ScriptTestFileRun.Outcome, stop: ScriptTestStop?, seconds: Double,
+                       standardOutput: String, standardError: String) -> ScriptTestResult {
+        let finished: ScriptTestFileRun.Finished
+        switch outcome {
+        case .finished(let value): finished = value
+        case .leftBehind: finished = .init(status: ExitStatus.interrupted.rawValue, failures: [], expectations: 0)
+        }
+        var verdict: ScriptTestResult.Outcome
+        switch finished.status {
+        case ExitStatus.ok.rawValue: verdict = .passed
+        case ExitStatus.expectationFailed.rawValue: verdict = .failed
+        default: verdict = .errored
+        }
+        var failures = finished.failures
+        if let stop {
+            verdict = .errored
+            failures.insert(stop.failure(in: file), at: 0)
+        }
+        return ScriptTestResult(file: file, outcome: verdict, exitStatus: finished.status, seconds: seconds,
+                                expectations: finished.expectations, failures: failures,
+                                standardOutput: standardOutput, standardError: standardError)
     }
 
     static func seconds(_ duration: Duration) -> Double {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-    }
-}
-
-/// What a test file's session writes: its stdout is dropped (a test's verdict is its exit status
-/// and its errors), its stderr kept up to `limit` bytes for the reports.
-final class TestOutputSink: OutputSink {
-    static let limit = 64 * 1024
-    private let captured = Mutex<(text: String, dropped: Int)>(("", 0))
-
-    func write(_ text: String, to stream: OutputStream) {
-        guard stream == .standardError else { return }
-        captured.withLock { state in
-            let room = Self.limit - state.text.utf8.count
-            if text.utf8.count <= room {
-                state.text += text
-            } else {
-                state.dropped += text.utf8.count
-            }
-        }
-    }
-
-    /// The stderr kept, with a last line saying how much was left out.
-    var standardError: String {
-        captured.withLock { state in
-            state.dropped == 0 ? state.text : state.text + "… (\(state.dropped) more bytes of stderr not kept)\n"
-        }
     }
 }

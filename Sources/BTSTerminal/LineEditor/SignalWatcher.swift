@@ -52,11 +52,14 @@ public final class SignalWatcher: Sendable {
     public let events: AsyncStream<Event>
     private let state: SignalWatcherState
 
-    /// Starts watching `watched` (default: SIGINT, SIGTERM, SIGHUP, SIGWINCH).
-    public init(_ watched: [Event] = [.interrupt, .terminate, .hangup, .windowChanged]) {
+    /// Starts watching `watched` (default: SIGINT, SIGTERM, SIGHUP, SIGWINCH). `onEvent`, when
+    /// given, hears each event first, at once, on the hub's own thread: for a reaction that must
+    /// not wait for a thread of Swift's pool, which busy work may hold (it must not block).
+    public init(_ watched: [Event] = [.interrupt, .terminate, .hangup, .windowChanged],
+                onEvent: (@Sendable (Event) -> Void)? = nil) {
         let (stream, continuation) = AsyncStream<Event>.makeStream(bufferingPolicy: .bufferingNewest(64))
         events = stream
-        state = SignalWatcherState(watched: watched, continuation: continuation)
+        state = SignalWatcherState(watched: watched, continuation: continuation, onEvent: onEvent)
     }
 
     deinit { state.stop() }
@@ -91,10 +94,13 @@ private final class SignalWatcherState: @unchecked Sendable {
     private var delivered = false
     private let watched: [SignalWatcher.Event]
     private let continuation: AsyncStream<SignalWatcher.Event>.Continuation
+    private let onEvent: (@Sendable (SignalWatcher.Event) -> Void)?
 
-    init(watched: [SignalWatcher.Event], continuation: AsyncStream<SignalWatcher.Event>.Continuation) {
+    init(watched: [SignalWatcher.Event], continuation: AsyncStream<SignalWatcher.Event>.Continuation,
+         onEvent: (@Sendable (SignalWatcher.Event) -> Void)?) {
         self.watched = watched
         self.continuation = continuation
+        self.onEvent = onEvent
         SignalHub.shared.subscribe(watched, id: id) { [weak self] event in self?.deliver(event) }
     }
 
@@ -105,6 +111,7 @@ private final class SignalWatcherState: @unchecked Sendable {
     }
 
     private func deliver(_ event: SignalWatcher.Event) {
+        onEvent?(event)
         // Yielded first: whoever sees `hasDelivered` and then stops the watcher finds the event
         // in the stream (marked first, a stop in between finished the stream before the yield).
         continuation.yield(event)
