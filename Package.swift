@@ -138,6 +138,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CSV", package: "CSV.swift"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

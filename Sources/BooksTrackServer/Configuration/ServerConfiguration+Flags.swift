@@ -34,7 +34,8 @@ extension ServerConfiguration {
         --max-jobs N                    unfinished jobs of all clients together (default \(JobEngineConfiguration.defaultMaxConcurrentJobs)); one
                                         more is answered 503
         --max-connections N             connections served at once (default \(ServerConfiguration.defaultMaxConnections), at most half of
-                                        ulimit -n); more wait until one closes
+                                        ulimit -n); up to \(ServerConfiguration.defaultListenBacklog) more wait in the listen queue and are
+                                        served in turn as connections close
         --body-timeout SECONDS          time a request body may take to arrive (default \(RequestHeadLimits.defaultBodyTimeout.nanoseconds / 1_000_000_000)); a
                                         slower one is answered 408 and its connection closed
         --sse-drop AFTER[:MAX]          cut every job SSE stream after AFTER events, at most MAX

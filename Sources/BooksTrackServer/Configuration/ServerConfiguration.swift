@@ -32,11 +32,18 @@ public struct ServerConfiguration: Sendable {
     /// Bounds on each request's head (size, time) and body (time): answered 431/400/408 and closed.
     public var requestHeadLimits = RequestHeadLimits()
     /// Connections served at once (`--max-connections`), and never more than half of `ulimit -n`;
-    /// more wait in the listen queue until one closes, so that slow clients cannot use up the
-    /// process's file descriptors.
+    /// more wait in the listen queue (`listenBacklog`) until one closes, so that slow clients cannot
+    /// use up the process's file descriptors. A connection's deadlines start when it is served.
     public var maxConnections = ServerConfiguration.defaultMaxConnections
     /// The default of `maxConnections`.
     public static let defaultMaxConnections = 512
+    /// Connections the kernel holds, accepted from the client's side but not yet served, while all
+    /// `maxConnections` are taken (the listen backlog; Linux caps it at `net.core.somaxconn`). They
+    /// hold no file descriptor of the process and are served in turn as connections close. Past it
+    /// the kernel drops a new connection's SYN and the client's TCP tries again (after 1, 3, 7… s).
+    public var listenBacklog = ServerConfiguration.defaultListenBacklog
+    /// The default of `listenBacklog`: room for twice the default connections waiting.
+    public static let defaultListenBacklog = 1024
     /// Entries kept by the in-memory response cache.
     public var responseCacheCapacity: Int
     /// How long an enrich `idempotency_key` replays its first result.

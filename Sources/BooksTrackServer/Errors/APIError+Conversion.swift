@@ -6,7 +6,7 @@ extension APIError {
     /// Turns anything a handler or middleware threw into the contract's error: `APIError` as is,
     /// Hummingbird's 404 for an unknown route (or 405 when only the method is wrong), 413 for a body
     /// over the bound, decoding errors as 400 `INVALID_REQUEST`, and everything else as 500
-    /// `INTERNAL_ERROR` (logged, never shown in detail).
+    /// `INTERNAL_ERROR` (logged, never shown in detail; at debug level when the client went away).
     static func from(_ error: any Error, request: Request, routes: RouteTable, logger: Logger) -> APIError {
         if let error = error as? APIError { return error }
         if let error = error as? any HTTPResponseError {
@@ -39,7 +39,9 @@ extension APIError {
         if error is DecodingError {
             return APIError(.invalidRequest, "The request could not be decoded")
         }
-        logger.error(
+        // A client that went away mid-request is an ordinary end, not a fault (`ConnectionEnd`).
+        logger.log(
+            level: ConnectionEnd.isOrdinary(error) ? .debug : .error,
             "unhandled error", metadata: ["error": "\(String(reflecting: error))", "path": "\(request.uri.path)"])
         return APIError(.internalError, "Internal server error")
     }

@@ -5,6 +5,7 @@ import Foundation
 import Hummingbird
 import HummingbirdCore
 import Logging
+import NIOCore
 import ServiceLifecycle
 import UnixSignals
 
@@ -206,6 +207,8 @@ public enum LocalServer {
             host: configuration.host,
             port: configuration.port,
             maxConnections: max(1, min(configuration.maxConnections, Self.connectionDescriptors())),
+            listenBacklog: max(1, configuration.listenBacklog),
+            connections: services.connections,
             services: installations.flatMap(\.services),
             onShutdown: { for hook in shutdownHooks { await hook() } },
             logger: logger)
@@ -221,6 +224,10 @@ struct ServerParts: Sendable {
     let port: Int
     /// Connections served at once (`ServerConfiguration.maxConnections`).
     let maxConnections: Int
+    /// Connections waiting in the kernel's queue (`ServerConfiguration.listenBacklog`).
+    let listenBacklog: Int
+    /// Counts the open connections for the limit.
+    let connections: ConnectionGauge
     let services: [any Service]
     /// Runs every module's clean-up.
     let onShutdown: @Sendable () async -> Void
@@ -236,15 +243,19 @@ struct ServerParts: Sendable {
     /// The application serving the routes on `host:port`; `onListening` gets the bound port.
     func application(onListening: @escaping @Sendable (Int) -> Void) -> some ApplicationProtocol {
         let port = self.port
-        let maxConnections = self.maxConnections
         return Application(
             responder: responder,
             server: server,
             configuration: ApplicationConfiguration(
-                address: .hostname(host, port: port), serverName: nil,
-                availableConnectionsDelegate: MaximumAvailableConnections(maxConnections, logger: logger)),
+                address: .hostname(host, port: port), serverName: nil, backlog: listenBacklog,
+                availableConnectionsDelegate: ConnectionSlots(limit: maxConnections, gauge: connections)),
             services: services,
-            onServerRunning: { channel in onListening(channel.localAddress?.port ?? port) },
+            onServerRunning: { channel in
+                // One accept per read: the accept gate is asked before each, so a batch (NIO
+                // accepts up to 4 a read) never takes the server past `maxConnections`.
+                try? await channel.setOption(ChannelOptions.maxMessagesPerRead, value: 1)
+                onListening(channel.localAddress?.port ?? port)
+            },
             logger: logger
         )
     }

@@ -11,21 +11,31 @@ import NIOCore
 public struct RequestHeadLimits: Sendable, Hashable {
     /// The largest request head (request line and header fields), in bytes.
     public var maxHeadBytes: Int
-    /// How long a request may take to send its whole head (the first: from the connection; a later
-    /// one on a kept-alive connection: from its first byte).
+    /// How long a request may take to send its whole head (the first: from the moment the
+    /// connection is served, when it leaves the listen queue; a later one on a kept-alive connection:
+    /// from its first byte). A connection that sent nothing by then is closed without an answer.
     public var headTimeout: TimeAmount
     /// How long a request's body may take to arrive once its head has (`--body-timeout`).
     public var bodyTimeout: TimeAmount
+    /// How long the server still reads (and drops) what a client sends after the server has
+    /// answered and shut its side (`Connection: close`, a refused upload) when the last request
+    /// was not read whole, before it closes the connection: closing with unread bytes would reset it
+    /// and could cost the client the answer. When the request was read whole it closes at once.
+    public var closeLinger: TimeAmount
 
     /// The body deadline of `bts serve` unless `--body-timeout` says otherwise: an 8 MB import or a
     /// 50 MB scan upload over a slow link fits; a body trickled a byte at a time does not hold a
     /// connection longer.
     public static let defaultBodyTimeout = TimeAmount.seconds(60)
 
-    public init(maxHeadBytes: Int = 32 * 1024, headTimeout: TimeAmount = .seconds(10), bodyTimeout: TimeAmount = defaultBodyTimeout) {
+    public init(
+        maxHeadBytes: Int = 32 * 1024, headTimeout: TimeAmount = .seconds(10), bodyTimeout: TimeAmount = defaultBodyTimeout,
+        closeLinger: TimeAmount = .seconds(2)
+    ) {
         self.maxHeadBytes = maxHeadBytes
         self.headTimeout = headTimeout
         self.bodyTimeout = bodyTimeout
+        self.closeLinger = closeLinger
     }
 }
 
@@ -161,10 +171,13 @@ struct RequestHeadScanner {
 
 /// The channel handler at the very front of every server connection: holds the bytes of each
 /// request head until `RequestHeadVerdict` accepts them, answers 400/431 (malformed, too large) or
-/// 408 (not complete within the head timeout) and closes; then passes the body on while following it
-/// to its end (`RequestBodyTracker`), and a body not whole within the body timeout is answered 408
-/// (or, when a response has begun, the connection is just closed). After an `Upgrade` it only passes
-/// bytes on.
+/// 408 (begun but not complete within the head timeout) and closes; then passes the body on while
+/// following it to its end (`RequestBodyTracker`), and a body not whole within the body timeout is
+/// answered 408 (or, when a response has begun, the connection is just closed). After an `Upgrade`
+/// it only passes bytes on. When the server has shut its side of the connection, it closes the
+/// connection (after `closeLinger` when the last request was not read whole): the HTTP pipeline
+/// would otherwise hold it, and its place among `maxConnections`, until the client closes or the
+/// idle timeout.
 final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
@@ -178,9 +191,13 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
         case body(RequestBodyTracker)
         /// After an upgrade: not HTTP/1 any more.
         case passing
+        /// The server shut its side: dropping what still arrives until the client closes or the
+        /// linger ends.
+        case lingering
     }
 
     private let limits: RequestHeadLimits
+    private let record: ConnectionRecord
     private var scanner: RequestHeadScanner
     private var phase = Phase.head
     /// Requests accepted on this connection so far.
@@ -188,10 +205,13 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
     /// Whether a response byte was written since the current request's head was accepted.
     private var wroteSinceAccept = false
     private var closing = false
+    /// Whether the client shut its side (half-closure).
+    private var inputClosed = false
     private var timer: Scheduled<Void>?
 
-    init(limits: RequestHeadLimits) {
+    init(limits: RequestHeadLimits, record: ConnectionRecord = ConnectionRecord()) {
         self.limits = limits
+        self.record = record
         self.scanner = RequestHeadScanner(limits: limits)
     }
 
@@ -226,6 +246,7 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private func startTimer(_ context: ChannelHandlerContext, _ delay: TimeAmount) {
         guard timer == nil else { return }
         if case .passing = phase { return }
+        if case .lingering = phase { return }
         let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
         timer = context.eventLoop.scheduleTask(in: delay) {
             let (handler, context) = loopBound.value
@@ -234,16 +255,65 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
-    /// The head or body deadline passed: 408 when nothing of a response was written yet (a later
-    /// head on a kept-alive connection may follow a response still being sent: that one is closed).
+    /// The head or body deadline passed: 408 when a request had begun and nothing of a response was
+    /// written yet (a later head on a kept-alive connection may follow a response still being sent:
+    /// that one is closed). A connection that sent nothing is closed without an answer: no request
+    /// was made (its client's bytes may still be on their way, after a full listen queue dropped the
+    /// handshake's last packet), so a 408 would answer one it never saw.
     private func timedOut(_ context: ChannelHandlerContext) {
         switch phase {
         case .passing:
             return
+        case .lingering:
+            close(context)
         case .head:
-            if accepted == 0 { reject(context, status: 408, reason: "Request Timeout") } else { close(context) }
+            if accepted == 0, !scanner.bytes.isEmpty { reject(context, status: 408, reason: "Request Timeout") } else { close(context) }
         case .body:
             if wroteSinceAccept { close(context) } else { reject(context, status: 408, reason: "Request Timeout") }
+        }
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if let event = event as? ChannelEvent {
+            switch event {
+            case .outputClosed:
+                serverShutItsSide(context)
+            case .inputClosed:
+                inputClosed = true
+                if case .lingering = phase { close(context) }
+            }
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    /// The server answered and shut its side (`Connection: close`, a refused upload, the end of a
+    /// WebSocket): the connection is closed now when the client has shut its side too or the last
+    /// request was read whole with nothing after it; else what the client still sends is read and
+    /// dropped until it closes, for at most `closeLinger`.
+    private func serverShutItsSide(_ context: ChannelHandlerContext) {
+        guard !closing else { return }
+        let readWhole: Bool
+        switch phase {
+        case .head: readWhole = scanner.bytes.isEmpty
+        case .body, .passing, .lingering: readWhole = false
+        }
+        stopTimer()
+        if inputClosed || readWhole {
+            close(context)
+            return
+        }
+        phase = .lingering
+        scanner = RequestHeadScanner(limits: limits)
+        startLingerTimer(context)
+        context.read()
+    }
+
+    private func startLingerTimer(_ context: ChannelHandlerContext) {
+        let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        timer = context.eventLoop.scheduleTask(in: limits.closeLinger) {
+            let (handler, context) = loopBound.value
+            handler.timer = nil
+            handler.timedOut(context)
         }
     }
 
@@ -251,6 +321,8 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
         var pending = unwrapInboundIn(data)
         while pending.readableBytes > 0, !closing {
             switch phase {
+            case .lingering:
+                return
             case .passing:
                 context.fireChannelRead(wrapInboundOut(pending))
                 return
@@ -278,6 +350,7 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
                     scanner = RequestHeadScanner(limits: limits)
                     stopTimer()
                     accepted += 1
+                    record.requestPassed()
                     wroteSinceAccept = false
                     let framing = RequestBodyFraming(head: Array(bytes[..<end]))
                     if framing == .upgrade {
@@ -298,6 +371,11 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func channelReadComplete(context: ChannelHandlerContext) {
+        if case .lingering = phase {
+            // The HTTP pipeline asks for no more reads once it is done: read on to see the close.
+            context.read()
+            return
+        }
         context.fireChannelReadComplete()
     }
 

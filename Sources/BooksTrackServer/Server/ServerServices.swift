@@ -28,6 +28,8 @@ public final class ServerServices: Sendable {
     let dialectState = ProductionDialectState()
     /// The job engine of the job routes module, once installed (the v3 job routes share it).
     let jobEngine = Locked<JobEngineSource?>(nil)
+    /// The connections open on the socket (`ConnectionSlots` counts them).
+    let connections = ConnectionGauge()
 
     init(
         configuration: ServerConfiguration, catalog: any CatalogQuerying, logger: Logger,
