@@ -105,8 +105,9 @@ public enum TitleRanking {
         return score
     }
 
-    /// Words without a leading article ("the hobbit" and "hobbit" name the same book).
-    static func withoutArticle(_ words: [String]) -> [String] {
+    /// Words without a leading article ("the hobbit" and "hobbit" name the same book); also how an
+    /// import row's title is compared with a book's (`ImportMatchRule` in the server).
+    public static func withoutArticle(_ words: [String]) -> [String] {
         guard words.count > 1, let first = words.first, ["the", "a", "an"].contains(first) else { return words }
         return Array(words.dropFirst())
     }

@@ -19,10 +19,11 @@ enum LibraryStore {
     static let separator = "\u{1F}"
 
     /// Saves one book: finds it (ISBN-13, else title + first author; a stored book without ISBN
-    /// is given the incoming ISBN), creates it when missing and `create`, merges otherwise.
+    /// is given the incoming ISBN), creates it when missing and `create`, merges otherwise; records
+    /// `provenance` and `sources`.
     static func upsert(
         _ db: Database, data: BookData, reading: ReadingInput, policy: MergePolicy, create: Bool,
-        provenance: Provenance, today: BookDate
+        provenance: Provenance, sources: [Provenance] = [], today: BookDate
     ) throws -> Outcome {
         guard !data.title.isEmpty else { return .skipped }
         var existing: Int64?
@@ -60,7 +61,7 @@ enum LibraryStore {
             }
             if fields.dateAdded == nil { fields.dateAdded = today }
             try writeReading(db, editionID: id, fields: fields, insert: true)
-            try addProvenance(db, editionID: id, provenance)
+            for source in [provenance] + sources { try addProvenance(db, editionID: id, source) }
             try reindex(db, editionID: id)
             return .created
         }
@@ -87,7 +88,7 @@ enum LibraryStore {
             try writeReading(db, editionID: id, fields: after, insert: false)
             changed = true
         }
-        try addProvenance(db, editionID: id, provenance)
+        for source in [provenance] + sources { try addProvenance(db, editionID: id, source) }
         if changed { try reindexWork(db, workID: workID) }
         return changed ? .updated : .unchanged
     }

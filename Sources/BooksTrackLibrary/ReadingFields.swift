@@ -56,6 +56,9 @@ public struct Provenance: Hashable, Sendable, CustomStringConvertible {
     public enum Source: String, Sendable, Hashable, CaseIterable {
         case importJob = "import-job", importFile = "import-file", search, similar, semantic, recommendation,
             enrichment, manual, scan
+        /// The title an import's row had when the server matched it to this book by title (the
+        /// library keeps the matched book's title; an older bts skips sources it does not know).
+        case csvTitle = "csv-title"
     }
 
     public var source: Source
@@ -77,6 +80,8 @@ public struct Provenance: Hashable, Sendable, CustomStringConvertible {
     public static let manual = Provenance(.manual)
     /// A bookshelf scan's job.
     public static func scan(_ job: String) -> Provenance { Provenance(.scan, job) }
+    /// An import row's own title, for the book it was matched to by title.
+    public static func csvTitle(_ title: String) -> Provenance { Provenance(.csvTitle, title) }
 
     public var description: String { detail.isEmpty ? source.rawValue : "\(source.rawValue) \(detail)" }
 }
@@ -87,11 +92,15 @@ public struct ImportedBook: Hashable, Sendable {
     public var row: Int
     public var data: BookData
     public var reading: ReadingFields
+    /// Where the row came from besides the import itself (`csv-title`: its title before a server
+    /// matched it to another).
+    public var sources: [Provenance]
 
-    public init(row: Int, data: BookData, reading: ReadingFields) {
+    public init(row: Int, data: BookData, reading: ReadingFields, sources: [Provenance] = []) {
         self.row = row
         self.data = data
         self.reading = reading
+        self.sources = sources
     }
 }
 

@@ -214,10 +214,12 @@ public struct ImportResults: Codable, Sendable, Hashable {
     public var enrichmentFailed: Int
     public var errors: [ImportRowError]
     public var books: [Book]
+    /// The rows matched by something other than their ISBN (bts's own server; production sends none).
+    public var matches: [ImportMatch]
 
     public init(
         booksCreated: Int, booksUpdated: Int, duplicatesSkipped: Int, enrichmentSucceeded: Int, enrichmentFailed: Int,
-        errors: [ImportRowError] = [], books: [Book] = []
+        errors: [ImportRowError] = [], books: [Book] = [], matches: [ImportMatch] = []
     ) {
         self.booksCreated = booksCreated
         self.booksUpdated = booksUpdated
@@ -226,13 +228,15 @@ public struct ImportResults: Codable, Sendable, Hashable {
         self.enrichmentFailed = enrichmentFailed
         self.errors = errors
         self.books = books
+        self.matches = matches
     }
 
     enum CodingKeys: String, CodingKey {
-        case booksCreated, booksUpdated, duplicatesSkipped, enrichmentSucceeded, enrichmentFailed, errors, books
+        case booksCreated, booksUpdated, duplicatesSkipped, enrichmentSucceeded, enrichmentFailed, errors, books, matches
     }
 
-    /// Lenient: missing counters are 0, missing lists empty.
+    /// Lenient: missing counters are 0, missing lists empty; `matches` is a hint, so a malformed one
+    /// is none rather than a failed answer.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         booksCreated = try c.decodeLenientInt(forKey: .booksCreated) ?? 0
@@ -242,5 +246,19 @@ public struct ImportResults: Codable, Sendable, Hashable {
         enrichmentFailed = try c.decodeLenientInt(forKey: .enrichmentFailed) ?? 0
         errors = try c.decodeArrayOrEmpty(ImportRowError.self, forKey: .errors)
         books = try c.decodeArrayOrEmpty(Book.self, forKey: .books)
+        matches = (try? c.decodeArrayOrEmpty(ImportMatch.self, forKey: .matches)) ?? []
+    }
+
+    /// The documented keys; `matches` only when there are some (the documented shape stays as it was).
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(booksCreated, forKey: .booksCreated)
+        try c.encode(booksUpdated, forKey: .booksUpdated)
+        try c.encode(duplicatesSkipped, forKey: .duplicatesSkipped)
+        try c.encode(enrichmentSucceeded, forKey: .enrichmentSucceeded)
+        try c.encode(enrichmentFailed, forKey: .enrichmentFailed)
+        try c.encode(errors, forKey: .errors)
+        try c.encode(books, forKey: .books)
+        if !matches.isEmpty { try c.encode(matches, forKey: .matches) }
     }
 }

@@ -11,7 +11,7 @@ extension BatchItemResult {
             isbns: isbn.map { [$0] } ?? [], title: title.isEmpty ? nil : title, author: item.author, catalog: catalog)
         let shownTitle = title.isEmpty ? (isbn ?? "") : item.title
         switch outcome {
-        case .matched(let book):
+        case .matched(let book, _):
             return BatchItemResult(
                 title: title.isEmpty ? book.title : item.title, author: item.author ?? book.authors.first,
                 isbn: isbn ?? book.isbn13 ?? book.isbn10, success: true, enriched: enrichedRecord(book))

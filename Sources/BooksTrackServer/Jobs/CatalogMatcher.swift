@@ -3,14 +3,21 @@ import BooksTrackContract
 import Foundation
 
 /// Finds the catalog book a CSV row or batch item refers to: a valid ISBN first (ISBN-10 is
-/// converted to ISBN-13), else title (+ author) through `searchAdvanced`. Pure apart from the
-/// catalog reads.
+/// converted to ISBN-13), else its title (+ author): the advanced search (title words, and the
+/// author), then the catalog's forgiving search (`searchTitle`: free-form, its spelling corrected
+/// when it matches nothing), each candidate weighed by `ImportMatchRule` (the best accepted one
+/// wins, the search's order breaking ties). Pure apart from the catalog reads.
 enum CatalogMatcher {
-    /// A match, or the reason there is none (one sentence, for `errors[].error` / `error`).
+    /// A match and how it was made, or the reason there is none (one sentence, for
+    /// `errors[].error` / `error`).
     enum Outcome: Sendable, Hashable {
-        case matched(CatalogBook)
+        case matched(CatalogBook, by: ImportMatchKind)
         case unmatched(String)
     }
+
+    /// Candidates read from each search.
+    static let advancedLimit = 10
+    static let forgivingLimit = 20
 
     static func match(isbns: [String], title: String?, author: String?, catalog: any CatalogQuerying) -> Outcome {
         var problems: [String] = []
@@ -23,7 +30,7 @@ enum CatalogMatcher {
                 continue
             }
             do {
-                if let book = try catalog.book(isbn13: isbn.isbn13) { return .matched(book) }
+                if let book = try catalog.book(isbn13: isbn.isbn13) { return .matched(book, by: .isbn) }
                 problems.append("ISBN \(isbn.isbn13) is not in the catalog")
             } catch {
                 problems.append("catalog lookup of ISBN \(isbn.isbn13) failed: \(error)")
@@ -33,23 +40,40 @@ enum CatalogMatcher {
         // A client that knows only the ISBN sends it as the title too (production refuses an empty
         // title): such a title is not searched as words.
         if let title = title?.trimmingCharacters(in: .whitespaces), !title.isEmpty, !isbns.contains(title) {
-            for query in titleQueries(title) {
-                do {
-                    let page = try catalog.searchAdvanced(title: query, author: cleanAuthor, limit: 10)
-                    if let best = pickBest(page.books, title: title, authorGiven: cleanAuthor != nil) {
-                        return .matched(best)
-                    }
-                } catch {
-                    problems.append("catalog search failed: \(error)")
-                    break
+            do {
+                if let book = try bestByTitle(title, author: cleanAuthor, catalog: catalog) {
+                    return .matched(book, by: .title)
                 }
+                let by = cleanAuthor.map { " by '\($0)'" } ?? ""
+                problems.append("no catalog match for title '\(title)'\(by)")
+            } catch {
+                problems.append("catalog search failed: \(error)")
             }
-            let by = cleanAuthor.map { " by '\($0)'" } ?? ""
-            problems.append("no catalog match for title '\(title)'\(by)")
         } else if problems.isEmpty {
             problems.append("the row has neither a title nor an ISBN")
         }
         return .unmatched(problems.joined(separator: "; "))
+    }
+
+    /// The accepted candidate with the highest confidence: from the advanced search first; from the
+    /// forgiving search only when the advanced one offers none.
+    static func bestByTitle(_ title: String, author: String?, catalog: any CatalogQuerying) throws -> CatalogBook? {
+        var best: (book: CatalogBook, confidence: Double)?
+        var seen: Set<Int> = []
+        func weigh(_ books: [CatalogBook]) {
+            for book in books where seen.insert(book.id).inserted {
+                guard let confidence = ImportMatchRule.accepted(book, title: title, author: author) else { continue }
+                if confidence > best?.confidence ?? 0 { best = (book, confidence) }
+            }
+        }
+        let queries = titleQueries(title)
+        for query in queries {
+            weigh(try catalog.searchAdvanced(title: query, author: author, limit: advancedLimit).books)
+        }
+        if best == nil {
+            for query in queries { weigh(try catalog.searchTitle(query, limit: forgivingLimit).books) }
+        }
+        return best?.book
     }
 
     /// The title as given, then without a trailing series note: "Dune (Dune #1)" → "Dune".
@@ -79,29 +103,5 @@ enum CatalogMatcher {
             }
         }
         return out
-    }
-
-    /// Titles agree when equal after normalization (series notes ignored), or one starts with the other
-    /// at a word boundary ("The Hobbit" and "The Hobbit, or There and Back Again").
-    static func titlesAgree(_ a: String, _ b: String) -> Bool {
-        let x = [normalize(a), normalize(stripSeries(a))]
-        let y = [normalize(b), normalize(stripSeries(b))]
-        for p in x where !p.isEmpty {
-            for q in y where !q.isEmpty {
-                if p == q || p.hasPrefix(q + " ") || q.hasPrefix(p + " ") { return true }
-            }
-        }
-        return false
-    }
-
-    /// The first result whose title agrees; with an author given (both matched in the catalog),
-    /// the first result otherwise.
-    static func pickBest(_ books: [CatalogBook], title: String, authorGiven: Bool) -> CatalogBook? {
-        if let agreeing = books.first(where: {
-            titlesAgree($0.title, title) || $0.originalTitle.map { titlesAgree($0, title) } == true
-        }) {
-            return agreeing
-        }
-        return authorGiven ? books.first : nil
     }
 }

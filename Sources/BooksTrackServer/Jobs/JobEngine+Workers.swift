@@ -19,6 +19,10 @@ extension JobEngine {
         guard await engine.beginProcessing(jobID, totalCount: table.rows.count) else { return }
         for row in table.rows {
             if let pacing { try? await Task.sleep(for: pacing) }
+            // A row may take a few catalog searches (a title, its spelling corrected): the thread is
+            // given up between rows, so what else runs there (in process, a request's event loop)
+            // is never held for the whole file.
+            await Task.yield()
             if Task.isCancelled { return }
             let outcome = ImportRowOutcome.evaluate(row, catalog: catalog)
             guard await engine.recordImportRow(jobID, outcome) else { return }
