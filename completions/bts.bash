@@ -245,8 +245,8 @@ _bts_serve() {
 _bts_test() {
     repeating_flags=()
     non_repeating_flags=(--local --no-color --quiet -q --trace --no-cache --continue-on-error --no-wait --norc --fail-fast --user-library --version -h --help)
-    repeating_options=(--var --vars)
-    non_repeating_options=(--api --profile --output -o --timeout --dialect --limits --jobs -j --report-junit --report-tap --report-json)
+    repeating_options=(--var --vars --filter)
+    non_repeating_options=(--api --profile --output -o --timeout --dialect --limits --jobs -j --file-timeout --report-junit --report-tap --report-json)
     __bts_offer_flags_options -1
 
     # Offer option value completions
@@ -283,6 +283,12 @@ _bts_test() {
     '--jobs'|'-j')
         return
         ;;
+    '--filter')
+        return
+        ;;
+    '--file-timeout')
+        return
+        ;;
     '--report-junit')
         __bts_add_completions -f
         return
@@ -310,8 +316,16 @@ _bts_check() {
     repeating_flags=()
     non_repeating_flags=(--no-color --version -h --help)
     repeating_options=()
-    non_repeating_options=()
+    non_repeating_options=(--format)
     __bts_offer_flags_options -1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--format')
+        __bts_add_completions -W 'text'$'\n''json'$'\n''github'
+        return
+        ;;
+    esac
 
     # Offer positional completions
     case "${positional_number}" in
@@ -324,7 +338,7 @@ _bts_check() {
 
 _bts_fmt() {
     repeating_flags=()
-    non_repeating_flags=(--check --no-color --version -h --help)
+    non_repeating_flags=(--check --diff --no-color --version -h --help)
     repeating_options=()
     non_repeating_options=()
     __bts_offer_flags_options -1

@@ -61,7 +61,7 @@ extension Shell {
         do throws(ScriptFile.Failure) {
             text = try ScriptFile.read(url.path)
         } catch {
-            report(ShellError(.usage, "cannot read '\(url.path)': \(error.reason)"), in: nil, interactive: false)
+            report(ShellError(.usage, error.sentence(url.path)), in: nil, interactive: false)
             return
         }
         guard !Parser.parse(SourceFile(name: url.path, text: text)).hasErrors else {

@@ -3,7 +3,10 @@ import Foundation
 extension ScriptFile {
     /// The scripts that paths name, for `bts test`, `fmt` and `check`: a file as it is, a directory's
     /// `*.bts` files at any depth (hidden folders skipped), each directory's files in name order.
-    /// A missing path, or no script at all, is a usage error.
+    /// A missing path, a named FIFO, device or socket (refused at once: reading one could block), or
+    /// no script at all, is a usage error. A walk takes regular files and links to them only: a
+    /// `*.bts` that is a FIFO, a device, a socket or a dangling link is passed over without a word
+    /// (it is no script, as `notes.txt` is none).
     public static func discover(_ paths: [String]) throws(ShellError) -> [String] {
         var found: [String] = []
         for path in paths {
@@ -12,6 +15,9 @@ extension ScriptFile {
                 throw ShellError(.usage, "no such file or directory: '\(path)'")
             }
             guard isDirectory.boolValue else {
+                if let failure = refusal(of: path), case .notRegular = failure {
+                    throw ShellError(.usage, failure.sentence(path))
+                }
                 found.append(path)
                 continue
             }
@@ -26,7 +32,8 @@ extension ScriptFile {
                     walker.skipDescendants()
                     continue
                 }
-                if name.hasSuffix(".bts") { inside.append(base + "/" + relative) }
+                let file = base + "/" + relative
+                if name.hasSuffix(".bts"), refusal(of: file) == nil { inside.append(file) }
             }
             found += inside.sorted()
         }

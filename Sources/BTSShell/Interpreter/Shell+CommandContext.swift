@@ -32,7 +32,7 @@ extension Shell: CommandContext {
         do throws(ScriptFile.Failure) {
             text = try ScriptFile.read(url.path)
         } catch {
-            throw ShellError(.usage, "cannot read '\(path)': \(error.reason)", range: range)
+            throw ShellError(.usage, error.sentence(path), range: range)
         }
         let script = check(Parser.parse(SourceFile(name: url.path, text: text)))
         if script.diagnostics.containsErrors {

@@ -17,10 +17,12 @@ extension Shell {
         var remembered: Int32?
         while !Task.isCancelled {
             let result = await reader.readLine(prompt: "")
-            guard case .line(let text) = result else {
+            guard case .line(var text) = result else {
                 if result == .interrupted { return ExitStatus.interrupted.rawValue }
                 break
             }
+            // A UTF-8 byte-order mark before the first line is skipped, as in a script file (ScriptFile).
+            if nextLine == 1, text.hasPrefix("\u{FEFF}") { text.removeFirst() }
             let first = nextLine
             nextLine += text.utf8.reduce(1) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
             guard !text.allSatisfy(\.isWhitespace) else { continue }

@@ -4,9 +4,9 @@ import Testing
 
 @testable import BTSShell
 
-/// `library export FILE` holds the user's private notes: it writes 0600, never replaces what is
-/// not a regular file (a symbolic link, a FIFO, a device: it put a regular file in their place and
-/// reported success), and keeps spreadsheet formulas out of its cells.
+/// `library export FILE` holds the user's private notes: it writes 0600, writes a link's target (the
+/// link kept), never replaces what is not a regular file (a FIFO, a device: it put a regular file in
+/// their place and reported success), and keeps spreadsheet formulas out of its cells.
 @Suite("Library export: safe files and cells")
 struct LibraryExportSafetyTests {
     static let books = """
@@ -34,17 +34,20 @@ struct LibraryExportSafetyTests {
         }
     }
 
-    @Test func aLinkOrAFIFOIsNotReplaced() async throws {
+    @Test func aLinkIsFollowedAndAFIFOIsNotReplaced() async throws {
         try await withShell { shell in
             try shell.write("in.csv", Self.books)
             #expect(await shell.run("library import in.csv") == 0, "\(shell.err)")
             let target = try shell.write("target.csv", "keep me\n")
             let link = shell.directory.appendingPathComponent("link.csv")
             try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
-            #expect(await shell.run("library export link.csv") == 2)
-            #expect(shell.err.contains("cannot export to 'link.csv': it is a symbolic link"), "\(shell.err)")
+            // A link's target is written (the link stays a link), keeping only its owner's bits.
+            #expect(chmod(target.path, 0o644) == 0)
+            #expect(await shell.run("library export link.csv") == 0, "\(shell.err)")
             #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == target.path)
-            #expect(try String(contentsOf: target, encoding: .utf8) == "keep me\n")
+            #expect(try String(contentsOf: target, encoding: .utf8).hasPrefix("Book Id,Title,"))
+            let mode = try FileManager.default.attributesOfItem(atPath: target.path)[.posixPermissions] as? NSNumber
+            #expect(mode?.intValue == 0o600)
 
             let fifo = shell.directory.appendingPathComponent("fifo.csv")
             #expect(mkfifo(fifo.path, 0o600) == 0)
