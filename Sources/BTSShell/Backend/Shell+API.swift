@@ -87,6 +87,12 @@ extension Shell {
         return response
     }
 
+    /// After each command: the last exchange of the requests it made becomes `$_http`; a command
+    /// that made none leaves it as it was. Read without waiting for the client.
+    func adoptLastExchange() {
+        if let exchange = connection?.api.takeLastExchange() { lastExchange = exchange }
+    }
+
     /// The running command's call metrics (reset per command; `timing`).
     var currentMetrics: CommandMetrics {
         get { calls.metrics }

@@ -29,8 +29,11 @@ public struct CompletionContext: Sendable, Equatable {
     public private(set) var isbns: RecencyIndex
     /// Titles seen in results; key: ``foldTitle(_:)`` of the title, payload: the title itself.
     public private(set) var titles: RecencyIndex
-    /// Variable names that are set (without `$`), e.g. `_`, `book`.
+    /// Variable names that are set (without `$`), e.g. `_`, `_http`, `book`.
     public var variables: Set<String> = []
+    /// The lower-case header names of the session's last HTTP exchange (`${_http.headers.NAME}`),
+    /// sorted; only names a `${…}` path can spell.
+    public var exchangeHeaders: [String] = []
     /// Shelf names of the user's library, in shelf order (`library list --shelf`).
     public var shelves: [String] = []
     /// Tag names of the user's library, most used first (`library set --tag`).

@@ -75,7 +75,9 @@ extension CompletionEngine {
 
     // MARK: variables
 
-    /// `$na` → `$name`, `${na` → `${name}`, anywhere in the line (also inside double quotes).
+    /// `$na` → `$name`, `${na` → `${name}`, anywhere in the line (also inside double quotes);
+    /// `$_h` → `$_http`, `${_h` → `${_http.` once there is an exchange (its fields follow:
+    /// ``exchangeAnswer(bytes:cursor:context:)``).
     func variableAnswer(bytes: [UInt8], cursor: Int, context: CompletionContext) -> CompletionAnswer? {
         var start = cursor
         while start > 0, Self.isNameByte(bytes[start - 1]) { start -= 1 }
@@ -93,10 +95,14 @@ extension CompletionEngine {
         if dollar > 0, bytes[dollar - 1] == UInt8(ascii: "\\") { return nil }
         let prefix = String(decoding: bytes[start..<cursor], as: UTF8.self)
         let names = context.variables.filter { $0.hasPrefix(prefix) && !$0.isEmpty }.sorted()
-        let candidates = names.map { braced ? "${\($0)}" : "$\($0)" }
+        let candidates = names.map { name in
+            guard braced else { return "$\(name)" }
+            return name == VariableScope.Exchange.name ? "${\(name)." : "${\(name)}"
+        }
         let before = String(decoding: bytes[..<dollar], as: UTF8.self)
         let insideQuotes = !Parser.isLexicallyComplete(before)
-        return CompletionAnswer(range: dollar..<cursor, candidates: candidates, appendSpace: !insideQuotes)
+        let open = candidates.count == 1 && candidates[0].hasSuffix(".")
+        return CompletionAnswer(range: dollar..<cursor, candidates: candidates, appendSpace: !insideQuotes && !open)
     }
 
     static func isNameByte(_ byte: UInt8) -> Bool {

@@ -83,6 +83,7 @@ public struct CompletionEngine: Sendable {
         // Never inside a UTF-8 sequence (a continuation byte is 10xxxxxx).
         while cursor > 0, cursor < bytes.count, bytes[cursor] & 0xC0 == 0x80 { cursor -= 1 }
         let snapshot = context.completionContext
+        if let fields = exchangeAnswer(bytes: bytes, cursor: cursor, context: snapshot) { return fields }
         if let variables = variableAnswer(bytes: bytes, cursor: cursor, context: snapshot) { return variables }
 
         let slot = registry.completionSlot(forLine: line, cursorOffset: cursor)
@@ -105,7 +106,7 @@ public struct CompletionEngine: Sendable {
         case .option, .optionValue, .settingValue, .provider, .outputFormat:
             return words.plain(slot.candidates)
         case .setting:
-            let variables = snapshot.variables.filter { $0.hasPrefix(slot.partial) && $0 != "_" }
+            let variables = snapshot.variables.filter { $0.hasPrefix(slot.partial) && Parser.isVariableName($0) }
             let settings = Set(slot.candidates)
             return words.plain(slot.candidates + variables.filter { !settings.contains($0) }.sorted())
         case .profile:

@@ -12,6 +12,8 @@ extension Shell {
         let jobs = self.jobs.all
         var names = Set(variables.keys)
         if result != .null { names.insert("_") }
+        if lastExchange != nil { names.insert(VariableScope.Exchange.name) }
+        let headers = lastExchange.map { CompletionEngine.pathKeys($0.headers.map { $0.name.lowercased() }) } ?? []
         let profiles = (backendSession.loadedConfig?.profileNames ?? []) + BackendProfile.builtIn.map(\.name)
         var unavailable: [String: String] = [:]
         if let api = connection?.api {
@@ -29,6 +31,7 @@ extension Shell {
                 context.noteJob(id: job.id, summary: "\(job.pipeline.commandName), \(job.status.rawValue)")
             }
             context.variables = names
+            context.exchangeHeaders = headers
             context.profiles = Set(profiles)
             context.unavailableCommands = unavailable
         }

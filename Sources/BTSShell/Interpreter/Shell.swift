@@ -66,6 +66,8 @@ public actor Shell {
     public internal(set) var lastResult: JSONValue = .null
     /// `$?`.
     public internal(set) var lastStatus: Int32 = 0
+    /// `$_http`: the last HTTP exchange of the commands run so far (``adoptLastExchange()``).
+    public internal(set) var lastExchange: HTTPExchange?
     /// Jobs started in this session, oldest first.
     var jobs = SessionJobs()
     /// The cost of the last command (`timing`).

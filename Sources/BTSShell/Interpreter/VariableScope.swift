@@ -1,8 +1,9 @@
 import BTSLanguage
+import BooksTrackClient
 import BooksTrackContract
 
-/// The variables a word can read — `$name`, `${name.path}`, `$_`, `$?`, `$0`…`$n` — as they stand
-/// when a command runs. Pure: interpolation and path lookup without the session.
+/// The variables a word can read — `$name`, `${name.path}`, `$_`, `${_http.status}`, `$?`, `$0`…`$n` —
+/// as they stand when a command runs. Pure: interpolation and path lookup without the session.
 struct VariableScope: Sendable {
     var variables: [String: JSONValue]
     /// `$_`.
@@ -16,6 +17,8 @@ struct VariableScope: Sendable {
     var settingNames: Set<String>
     /// What `${env.NAME}` reads.
     var environment: [String: String] = [:]
+    /// What `$_http` reads (``Exchange``): nil before the session's first request.
+    var exchange: HTTPExchange?
 
     /// A word's text with `$var`, `${var.path}` and `$?` replaced.
     func interpolate(_ word: Word) -> Result<String, ShellError> {
@@ -105,18 +108,37 @@ struct VariableScope: Sendable {
             }
         } else if name == Parser.environmentName {
             return readEnvironment(reference)
+        } else if name == Parser.exchangeName {
+            guard let exchange else {
+                return .failure(ShellError(
+                    .usage, "undefined variable '$\(name)'", range: reference.range,
+                    details: ["'$\(name)' is the last HTTP exchange: it is set once a command has made a request"]))
+            }
+            value = Exchange.value(of: exchange)
         } else if let stored = variables[name] {
             value = stored
         } else {
-            var message = "undefined variable '$\(name)'"
-            let candidates = Array(variables.keys) + ["_"]
-            if let guess = Suggest.closest(to: name, among: candidates) { message += " (did you mean '$\(guess)'?)" }
-            if settingNames.contains(name) {
-                message += "; '\(name)' is a setting: 'set' shows its value"
-            }
-            return .failure(ShellError(.usage, message, range: reference.range))
+            return .failure(undefined(name, at: reference.range))
         }
         return walk(value, reference, from: 0)
+    }
+
+    /// A variable that was never set: a guess at a misspelt one, a setting's note, and how to set it.
+    private func undefined(_ name: String, at range: SourceRange) -> ShellError {
+        var message = "undefined variable '$\(name)'"
+        let candidates = Array(variables.keys) + ["_"] + (exchange == nil ? [] : [Parser.exchangeName])
+        if let guess = Suggest.closest(to: name, among: candidates) { message += " (did you mean '$\(guess)'?)" }
+        if settingNames.contains(name) {
+            message += "; '\(name)' is a setting: 'set' shows its value"
+            return ShellError(.usage, message, range: range)
+        }
+        guard Parser.isVariableName(name) else { return ShellError(.usage, message, range: range) }
+        return ShellError(.usage, message, range: range, details: [Self.setHint(name)])
+    }
+
+    /// How a variable gets a value: `set` in the script, or `--var` from outside.
+    static func setHint(_ name: String) -> String {
+        "set it with 'set \(name) VALUE', or pass it to the run with '--var \(name)=VALUE'"
     }
 
     /// `${env.NAME}`: the environment variable NAME (a string; an unset one is an error naming it).

@@ -15,14 +15,20 @@ extension BooksTrackAPI {
     /// `BooksTrackError.notCached` without sending anything (a spent budget need not be waited for
     /// when the answer is at hand).
     @TaskLocal public static var answersOnlyFromCache = false
+    /// Task-local: false for the calls the client makes on its own (the token keeper's refreshes),
+    /// which are not its caller's exchanges (``lastExchange``).
+    @TaskLocal static var recordsExchanges = true
 
     /// Runs one logical call: cache, coalescing, retries; returns a 2xx response or throws.
     ///
     /// A cacheable GET (a TTL from the call, or with a disk cache the seeds' TTL of its route) is
     /// answered from memory, else from the disk cache while fresh; a stale stored answer with an
     /// ETag is revalidated (`If-None-Match`, a 304 serves it again and refreshes its expiry), and
-    /// any stored answer serves when the server cannot be reached (`answersOffline`).
+    /// any stored answer serves when the server cannot be reached (`answersOffline`). Each answer
+    /// is recorded as the last exchange: a hit or offline answer here, the server's by
+    /// `runWithRetries` (a revalidated one here again).
     func perform(_ spec: RequestSpec) async throws(BooksTrackError) -> CallOutcome {
+        let started = ContinuousClock.now
         guard !isShutdown else {
             throw BooksTrackError(
                 code: "CLIENT_SHUT_DOWN", kind: .other, message: "The API client was already shut down.")
@@ -36,7 +42,7 @@ extension BooksTrackAPI {
         let cacheable = spec.isIdempotentRead && spec.cacheTTL != nil && configuration.cachePolicy == .on
         let reads = cacheable && !Self.bypassesCache
         if reads, let hit = cache.fresh(url, now: configuration.now()) {
-            return cacheHit(hit, spec: spec, source: .memory)
+            return cacheHit(hit, spec: spec, source: .memory, started: started)
         }
         var stored: ResponseDiskCache.Entry?
         let diskKey = Self.diskKey(spec)
@@ -46,7 +52,7 @@ extension BooksTrackAPI {
                 let raw = Self.raw(entry, url: SecretMasking.maskURL(url))
                 cache.store(raw, for: url, expires: entry.expiresAt)
                 statistics.diskHits += 1
-                return cacheHit(raw, spec: spec, source: .disk(age: Self.age(of: entry, now: now)))
+                return cacheHit(raw, spec: spec, source: .disk(age: Self.age(of: entry, now: now)), started: started)
             }
             stored = entry
             if let etag = entry.etag { spec.headers.append(HeaderField(name: "If-None-Match", value: etag)) }
@@ -60,7 +66,8 @@ extension BooksTrackAPI {
             statistics.diskHits += 1
             let raw = Self.raw(stored, url: SecretMasking.maskURL(url))
             return cacheHit(
-                raw, spec: spec, source: .offline(age: Self.age(of: stored, now: configuration.now()), reason: reason))
+                raw, spec: spec, source: .offline(age: Self.age(of: stored, now: configuration.now()), reason: reason),
+                started: started)
         }
         if outcome.raw.status == 304, let stored, let disk {
             statistics.revalidations += 1
@@ -70,6 +77,9 @@ extension BooksTrackAPI {
             var raw = Self.raw(stored, url: outcome.raw.url)
             raw.timeToHead = outcome.raw.timeToHead
             raw.duration = outcome.raw.duration
+            var answered = raw
+            answered.headers = HTTPExchange.revalidated(stored: raw.headers, notModified: outcome.raw.headers)
+            record(spec, answered, cache: .revalidated, duration: raw.duration)
             outcome.raw = raw
             if ttl > 0 { cache.store(raw, for: url, expires: now.addingTimeInterval(ttl)) }
             return outcome

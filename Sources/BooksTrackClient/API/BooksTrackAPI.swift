@@ -64,6 +64,8 @@ public actor BooksTrackAPI {
     var tokenKeeper: Task<Void, Never>?
     /// Token refreshes in flight per job, and who waits for them to end (`refreshSettled`).
     var refreshesInFlight: [String: (count: Int, waiters: [CheckedContinuation<Void, Never>])] = [:]
+    /// The last exchange of a call (``lastExchange``).
+    let exchanges = ExchangeLog()
 
     /// Creates an API client (no request is sent until the first call or `connect()`).
     public init(configuration: APIConfiguration) {
@@ -104,6 +106,14 @@ public actor BooksTrackAPI {
     public func setAnswersOffline(_ value: Bool) {
         answersOffline = value
     }
+
+    /// The last request and its answer (a cache's answer included), of any call but the token
+    /// refreshes the client makes on its own; nil before the first. Read without waiting for the actor.
+    public nonisolated var lastExchange: HTTPExchange? { exchanges.last }
+
+    /// ``lastExchange``, forgotten: nil again until the next call gets an answer (the shell takes it
+    /// after each command, so a command that made no request leaves its `_http` as it was).
+    public nonisolated func takeLastExchange() -> HTTPExchange? { exchanges.take() }
 
     /// Sets the observer told about every retry wait (`nil` removes it).
     public func setRetryHandler(_ handler: (@Sendable (RetryProgress) -> Void)?) {

@@ -31,6 +31,7 @@ extension BooksTrackAPI {
             var failure: BooksTrackError
             do {
                 let raw = try await transport.send(spec, url: url, requestID: requestID, attempt: attempt)
+                record(spec, raw, cache: .miss, duration: raw.duration)
                 let observation = observe(raw, predicted: predicted)
                 // A 304 answers a revalidation (`If-None-Match`): the caller serves its stored body.
                 if (200..<300).contains(raw.status)

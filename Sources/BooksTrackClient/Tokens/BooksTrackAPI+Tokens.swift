@@ -84,7 +84,8 @@ extension BooksTrackAPI {
                     do { try await Task.sleep(for: wait) } catch { return }
                 }
                 guard !Task.isCancelled else { return }
-                await self.refreshDueTokens()
+                // The keeper's own requests: not the last exchange of the caller's commands.
+                await Self.$recordsExchanges.withValue(false) { await self.refreshDueTokens() }
             }
         }
     }
