@@ -61,6 +61,16 @@ public struct Diagnostic: Sendable, Hashable, Error, CustomStringConvertible {
     }
 
     public var description: String { "\(severity.rawValue): \(message) @\(range)" }
+
+    /// The same diagnostic `delta` bytes further on: its range, its notes' and its fix's (what the
+    /// same mistake elsewhere gives, when nothing but its place differs).
+    public func shifted(by delta: Int) -> Diagnostic {
+        var moved = self
+        moved.range.offset += delta
+        moved.fixIt?.range.offset += delta
+        for index in moved.notes.indices { moved.notes[index].range?.offset += delta }
+        return moved
+    }
 }
 
 extension Array where Element == Diagnostic {

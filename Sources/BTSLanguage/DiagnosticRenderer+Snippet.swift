@@ -70,7 +70,7 @@ struct WalkedLine {
         // At most one step a byte.
         let steps = [Int](unsafeUninitializedCapacity: 2 * bytes.count) { marks, initialized in
             // Printed, a byte takes at most 8 (a tab), a character 3 a byte otherwise (control
-            // pictures), and a table entry is stored as 4 bytes.
+            // pictures; a byte order mark's 3 bytes are 8), and a table entry is stored as 4 bytes.
             shown = String(unsafeUninitializedCapacity: 8 * bytes.count + 8) { output in
                 guard let out = UnsafeMutableRawPointer(output.baseAddress) else { return 0 }
                 var used = 0
@@ -98,6 +98,13 @@ struct WalkedLine {
                     case .simple(let printed):
                         used += printed.store(at: out + used)
                         column += printed.width
+                    case .complex(let character) where character == "\u{FEFF}":
+                        // A byte order mark (its own character: a control for grapheme breaking) is shown.
+                        for byte in DiagnosticRenderer.byteOrderMark.utf8 {
+                            out.storeBytes(of: byte, toByteOffset: used, as: UInt8.self)
+                            used += 1
+                        }
+                        column += DiagnosticRenderer.byteOrderMark.utf8.count
                     case .complex(let character):
                         let next = DisplayWidth.advance(column, by: character)
                         if character == "\t" {

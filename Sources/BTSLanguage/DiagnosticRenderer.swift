@@ -9,8 +9,8 @@ import BTSTerminalText
 /// ```
 ///
 /// The caret sits at the start column and `~` covers the rest of the range on that line.
-/// Tabs are expanded to 8-column stops and control characters are shown as Control Pictures,
-/// so the caret line always lines up with the printed source line.
+/// Tabs are expanded to 8-column stops, control characters are shown as Control Pictures and a
+/// byte order mark as `<U+FEFF>`, so the caret line always lines up with the printed source line.
 public struct DiagnosticRenderer: Sendable {
     /// Emit ANSI colour (bold location/message, red `error:`, green caret line) like clang.
     public var colored: Bool
@@ -39,6 +39,23 @@ public struct DiagnosticRenderer: Sendable {
     static let messageLimit = 500
     /// A source line longer than this many bytes is shown as a window around the caret.
     static let snippetBytes = 240
+
+    /// How a byte order mark (U+FEFF, which shows as nothing) is shown in a diagnostic: a file saved
+    /// with one quoted it invisibly ("unknown command 'search'" for a correct-looking command).
+    public static let byteOrderMark = "<U+FEFF>"
+
+    /// `text` with each U+FEFF shown as ``byteOrderMark`` (messages, notes and snippets; the
+    /// language server's messages too).
+    public static func visible(_ text: String) -> String {
+        // (U+FEFF is EF BB BF in UTF-8: most text has no 0xEF byte at all.)
+        guard text.utf8.contains(0xEF), text.unicodeScalars.contains("\u{FEFF}") else { return text }
+        var shown = ""
+        shown.reserveCapacity(text.utf8.count + 8)
+        for scalar in text.unicodeScalars {
+            if scalar == "\u{FEFF}" { shown += byteOrderMark } else { shown.unicodeScalars.append(scalar) }
+        }
+        return shown
+    }
 
     /// Renders several diagnostics, one after another: the first `limit`, then a line saying how
     /// many more there are.
@@ -74,7 +91,7 @@ public struct DiagnosticRenderer: Sendable {
             } else {
                 output += sourcePrefix(source)
                 paint("note: ", .noteLabel, to: &output)
-                output += DisplayWidth.printable(text: note.message)
+                output += Self.visible(DisplayWidth.printable(text: note.message))
                 output += "\n"
             }
         }
@@ -95,7 +112,7 @@ public struct DiagnosticRenderer: Sendable {
         let shownLine = location.line + source.firstLine - 1
         let place = showsPlace ? "\(DisplayWidth.printable(text: source.name)):\(shownLine):\(location.column): " : ""
         let label = "\(severity.rawValue): "
-        var text = DisplayWidth.printable(text: message)
+        var text = Self.visible(DisplayWidth.printable(text: message))
         // (A text of at most `messageLimit` bytes has at most as many characters: not counted.)
         if text.utf8.count > Self.messageLimit, text.count > Self.messageLimit { text = String(text.prefix(Self.messageLimit)) + "…" }
         var lines = [text]

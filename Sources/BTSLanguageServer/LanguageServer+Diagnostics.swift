@@ -3,30 +3,144 @@ import BTSShell
 import BooksTrackContract
 import Foundation
 
-extension LanguageServer {
-    /// `textDocument/publishDiagnostics` for a document: every diagnostic of the whole-script check
-    /// at its range, its notes under the message ("did you mean" is in the message itself).
-    func publishDiagnostics(_ uri: String) async -> JSONValue {
-        guard let document = documents[uri] else { return Self.diagnosticsNotification(uri: uri, version: nil, []) }
-        guard document.index.bytes.count <= Self.maxDocument else {
-            let warning: JSONValue = [
-                "range": Self.range(0, 0, in: document.index), "severity": 2, "source": "bts",
-                "message": .string("this document is larger than \(Self.maxDocument >> 20) MB, the most a script may be: it is not checked"),
-            ]
-            return Self.diagnosticsNotification(uri: uri, version: document.version, [warning])
+/// A check of one document's text, taken from the server to run away from it (so requests are
+/// answered while it runs), then handed back to ``LanguageServer/finish(_:_:)``.
+public struct PendingCheck: Sendable {
+    enum Subject: Sendable {
+        /// The text, to check.
+        case text(LineIndex)
+        /// A text larger than a script may be: not checked.
+        case tooLarge(LineIndex)
+        /// A document set aside: its text is not kept.
+        case setAside(footprint: Int)
+    }
+
+    let ticket: CheckSchedule.Ticket
+    let version: Int?
+    let subject: Subject
+    let shell: Shell
+
+    /// What the check found: the diagnostics to publish and their quick fixes.
+    public struct Outcome: Sendable {
+        let notification: JSONValue
+        let fixes: [QuickFix]
+    }
+
+    /// Runs the check (on the shell, which runs nothing) and lays out what it found.
+    public func run() async -> Outcome {
+        let uri = ticket.uri
+        switch subject {
+        case .setAside(let footprint):
+            let warning = LanguageServer.documentWarning(
+                "bts lsp set this document aside: the open documents may hold \(LanguageServer.openDocumentsBudget >> 20) MB "
+                    + "together (text and line index) and this one (\(Self.megabytes(footprint))) would take them past that; "
+                    + "it is not checked and nothing is offered for it until it is opened again with room for it")
+            return Outcome(notification: LanguageServer.diagnosticsNotification(uri: uri, version: version, [warning]), fixes: [])
+        case .tooLarge:
+            let warning = LanguageServer.documentWarning(
+                "this document is larger than \(LanguageServer.maxDocument >> 20) MB, the most a script may be: it is not checked")
+            return Outcome(notification: LanguageServer.diagnosticsNotification(uri: uri, version: version, [warning]), fixes: [])
+        case .text(let index):
+            let text = String(decoding: index.bytes, as: UTF8.self)
+            let found = await shell.diagnostics(of: text, name: LanguageServer.displayName(uri))
+            return LanguageServer.outcome(found, uri: uri, version: version, in: index)
         }
-        let found = await shell.diagnostics(of: document.text, name: Self.displayName(uri))
-        let items = found.map { diagnostic -> JSONValue in
+    }
+
+    /// `2.3 MB`.
+    private static func megabytes(_ bytes: Int) -> String {
+        String(format: "%.1f MB", Double(bytes) / Double(1 << 20))
+    }
+}
+
+/// A diagnostic's `fixIt` as a quick fix: the diagnostic as published and its edit (in the bytes of
+/// the text checked).
+struct QuickFix: Sendable {
+    var diagnostic: JSONValue
+    /// The diagnostic's bytes (a code action request's range meets them).
+    var range: SourceRange
+    var fixIt: Diagnostic.FixIt
+}
+
+extension LanguageServer {
+    /// The next check due, if none is under way (``LanguageServerTransport`` runs one at a time:
+    /// it asks once the messages before are handled, so of several changes queued only the
+    /// newest text is checked).
+    public func startCheck() -> PendingCheck? {
+        while let ticket = schedule.start() {
+            if let document = documents[ticket.uri] {
+                let subject: PendingCheck.Subject = document.index.bytes.count <= Self.maxDocument
+                    ? .text(document.index) : .tooLarge(document.index)
+                return PendingCheck(ticket: ticket, version: document.version, subject: subject, shell: shell)
+            }
+            if let aside = setAside[ticket.uri] {
+                return PendingCheck(ticket: ticket, version: aside.version, subject: .setAside(footprint: aside.footprint),
+                                    shell: shell)
+            }
+            _ = schedule.finished(ticket)
+        }
+        return nil
+    }
+
+    /// Whether a check is due and none is under way.
+    public var checkIsDue: Bool { schedule.canStart }
+
+    /// A check finished: its `textDocument/publishDiagnostics`, unless its document changed (a
+    /// newer text is due) or closed since.
+    public func finish(_ check: PendingCheck, _ outcome: PendingCheck.Outcome) -> JSONValue? {
+        guard schedule.finished(check.ticket) else { return nil }
+        quickFixes[check.ticket.uri] = (check.ticket.generation, outcome.fixes)
+        return outcome.notification
+    }
+
+    /// Runs every check due, one after another, here: what they publish (for a client that sends
+    /// one message and waits, as the tests do).
+    public func checkDue() async -> [JSONValue] {
+        var published: [JSONValue] = []
+        while let check = startCheck() {
+            let outcome = await check.run()
+            if let notification = finish(check, outcome) { published.append(notification) }
+        }
+        return published
+    }
+
+    /// The diagnostics of a check as LSP's: each at its range, its notes under the message ("did
+    /// you mean" is in the message itself); the first ``maxDiagnostics``, then one that says how
+    /// many more there are.
+    static func outcome(_ found: [Diagnostic], uri: String, version: Int?, in index: LineIndex) -> PendingCheck.Outcome {
+        var items: [JSONValue] = []
+        var fixes: [QuickFix] = []
+        items.reserveCapacity(min(found.count, maxDiagnostics + 1))
+        for diagnostic in found.prefix(maxDiagnostics) {
             let notes = diagnostic.notes.map(\.message)
-            let message = ([diagnostic.message] + notes).joined(separator: "\n")
-            return [
-                "range": Self.range(diagnostic.range.offset, diagnostic.range.end, in: document.index),
-                "severity": .number(Double(Self.severity(diagnostic.severity))),
+            let message = DiagnosticRenderer.visible(([diagnostic.message] + notes).joined(separator: "\n"))
+            let item: JSONValue = [
+                "range": range(diagnostic.range.offset, diagnostic.range.end, in: index),
+                "severity": .number(Double(severity(diagnostic.severity))),
                 "source": "bts",
                 "message": .string(message),
             ]
+            items.append(item)
+            if let fixIt = diagnostic.fixIt { fixes.append(QuickFix(diagnostic: item, range: diagnostic.range, fixIt: fixIt)) }
         }
-        return Self.diagnosticsNotification(uri: uri, version: document.version, items)
+        let rest = found.dropFirst(maxDiagnostics)
+        if let first = rest.first {
+            let worst = rest.contains { $0.severity == .error } ? Diagnostic.Severity.error
+                : (rest.contains { $0.severity == .warning } ? .warning : .note)
+            items.append([
+                "range": range(first.range.offset, first.range.offset, in: index),
+                "severity": .number(Double(severity(worst))),
+                "source": "bts",
+                "message": .string("… \(rest.count) more not shown (bts lsp publishes the first \(maxDiagnostics) of a document)"),
+            ])
+        }
+        return PendingCheck.Outcome(notification: diagnosticsNotification(uri: uri, version: version, items), fixes: fixes)
+    }
+
+    /// One warning at the document's start.
+    static func documentWarning(_ message: String) -> JSONValue {
+        let start: JSONValue = ["line": 0, "character": 0]
+        return ["range": ["start": start, "end": start], "severity": 2, "source": "bts", "message": .string(message)]
     }
 
     static func diagnosticsNotification(uri: String, version: Int?, _ diagnostics: [JSONValue]) -> JSONValue {

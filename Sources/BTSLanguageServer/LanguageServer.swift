@@ -4,10 +4,13 @@ import BooksTrackContract
 import Foundation
 
 /// `bts lsp`: a Language Server Protocol server for `.bts` scripts. It takes one decoded message at
-/// a time and returns the messages to send (responses and notifications); the transport around it
-/// (``LanguageServerTransport``) reads and writes the framed stream. Diagnostics come from the
-/// whole-script check, completion from the REPL's completion engine, hover from the commands' help,
-/// formatting from ``ScriptFormatter``. It never runs a command: no request reaches a server.
+/// a time and returns the messages to send (responses, and an empty list of diagnostics at a close);
+/// a change makes its document due a check, which ``startCheck()`` hands out and ``finish(_:_:)``
+/// turns into diagnostics to publish; the transport around it (``LanguageServerTransport``) reads
+/// and writes the framed stream and runs the checks. Diagnostics come from the whole-script check,
+/// completion from the REPL's completion engine, hover from the commands' help, formatting from
+/// ``ScriptFormatter``, quick fixes from the diagnostics' fixes. It never runs a command: no request
+/// reaches a server.
 public actor LanguageServer {
     /// JSON-RPC's and LSP's error codes.
     enum ErrorCode: Int {
@@ -22,17 +25,43 @@ public actor LanguageServer {
 
     /// The largest document checked (a script is at most this; bigger ones get one warning).
     static let maxDocument = 1 << 20
+    /// The most diagnostics published for one document; one more, the last, says how many more
+    /// there are (a junk file has one at every line).
+    public static let maxDiagnostics = 1_000
+    /// The most the open documents' texts and line indexes hold together (``LineIndex/footprint``):
+    /// a document that would take them past it is set aside (its text dropped, one warning).
+    public static let openDocumentsBudget = 32 << 20
 
+    /// An open document the server follows: its text, its editor's version and its generation in
+    /// ``CheckSchedule`` (which changes at every change).
     struct Document {
-        var text: String
+        var uri: String
         var index: LineIndex
         var version: Int?
+        var generation: Int
+
+        var text: String { String(decoding: index.bytes, as: UTF8.self) }
+    }
+
+    /// An open document whose text is not kept (it would have taken the open documents past
+    /// ``openDocumentsBudget``): its changes are not followed until the editor sends its whole text.
+    struct SetAside {
+        var version: Int?
+        /// What it would have held.
+        var footprint: Int
     }
 
     let shell: Shell
     let registry = CommandRegistry.standard
     var state = State.starting
     var documents: [String: Document] = [:]
+    var setAside: [String: SetAside] = [:]
+    var schedule = CheckSchedule()
+    /// The quick fixes of the diagnostics last published for each document, with their generation.
+    var quickFixes: [String: (generation: Int, fixes: [QuickFix])] = [:]
+    /// `bts fmt`'s edit of the document last formatted, at its generation (asked for again at every
+    /// code action request of an unchanged document).
+    var lastFormatting: (uri: String, generation: Int, edits: JSONValue)?
     /// What completion knows of the reader's library (ISBNs, titles, shelves), read once.
     let completionStore = CompletionContextStore()
     /// Set by `exit`: the process's status (0 after `shutdown`, else 1).
@@ -45,7 +74,7 @@ public actor LanguageServer {
 
     /// One message's body as it came off the stream; the messages to send back.
     public func handle(body: [UInt8]) async -> [JSONValue] {
-        guard let message = try? JSONDecoder().decode(JSONValue.self, from: Data(body)) else {
+        guard let message = JSONValue.parse(Data(body)) else {
             return [Self.error(id: .null, .parseError, "the message is not JSON")]
         }
         return await handle(message)
@@ -94,65 +123,91 @@ public actor LanguageServer {
             state = .shuttingDown
             return .success(.null)
         case "textDocument/completion":
-            return withDocument(params) { document, offset in .success(completion(in: document, at: offset)) }
+            return withDocument(params, empty: ["isIncomplete": false, "items": []]) { document, offset in
+                .success(completion(in: document, at: offset))
+            }
         case "textDocument/hover":
-            return withDocument(params) { document, offset in .success(hover(in: document, at: offset)) }
+            return withDocument(params, empty: .null) { document, offset in .success(hover(in: document, at: offset)) }
         case "textDocument/formatting":
             return withDocument(params) { document, _ in .success(formatting(document)) }
         case "textDocument/documentSymbol":
             return withDocument(params) { document, _ in .success(symbols(document)) }
+        case "textDocument/codeAction":
+            return withDocument(params) { document, _ in .success(codeActions(document, params)) }
         default:
             return .failure(Failure(code: .methodNotFound, message: "'\(method)' is not a method bts lsp answers"))
         }
     }
 
     private func notification(_ method: String, _ params: JSONValue) async -> [JSONValue] {
+        guard case .string(let uri)? = params["textDocument"]?["uri"] else { return [] }
+        let version = params["textDocument"]?["version"]?.intValue
         switch method {
         case "textDocument/didOpen":
-            guard case .string(let uri)? = params["textDocument"]?["uri"],
-                  case .string(let text)? = params["textDocument"]?["text"] else { return [] }
-            documents[uri] = Document(text: text, index: LineIndex(text), version: params["textDocument"]?["version"]?.intValue)
-            return [await publishDiagnostics(uri)]
+            guard case .string(let text)? = params["textDocument"]?["text"] else { return [] }
+            follow(uri, LineIndex(text), version: version)
         case "textDocument/didChange":
             // Incremental sync: each change replaces a range (or, without one, the whole text), in order.
-            guard case .string(let uri)? = params["textDocument"]?["uri"], var document = documents[uri],
-                  let changes = params["contentChanges"]?.arrayValue else { return [] }
-            for change in changes {
-                guard case .string(let text)? = change["text"] else { continue }
-                document.text = Self.applying(text, at: change["range"], to: document)
-                document.index = LineIndex(document.text)
+            let changes = (params["contentChanges"]?.arrayValue ?? []).compactMap(Self.textChange)
+            if let document = documents[uri] {
+                follow(uri, document.index.applying(changes), version: version)
+            } else if setAside[uri] != nil {
+                // Without its text, only a whole text (and the changes after it) can be followed.
+                if changes.contains(where: { $0.range == nil }) {
+                    follow(uri, LineIndex("").applying(changes), version: version)
+                } else {
+                    setAside[uri]?.version = version
+                }
             }
-            document.version = params["textDocument"]?["version"]?.intValue
-            documents[uri] = document
-            return [await publishDiagnostics(uri)]
         case "textDocument/didClose":
-            guard case .string(let uri)? = params["textDocument"]?["uri"] else { return [] }
             documents[uri] = nil
+            setAside[uri] = nil
+            quickFixes[uri] = nil
+            if lastFormatting?.uri == uri { lastFormatting = nil }
+            schedule.closed(uri)
             return [Self.diagnosticsNotification(uri: uri, version: nil, [])]
         default:
             // `initialized`, `$/…`, `workspace/didChangeConfiguration`, …: nothing to do.
-            return []
+            break
+        }
+        return []
+    }
+
+    /// Keeps `index` as the text of `uri` (due a check), or sets the document aside when the open
+    /// documents would then hold more than ``openDocumentsBudget``.
+    private func follow(_ uri: String, _ index: LineIndex, version: Int?) {
+        let generation = schedule.changed(uri)
+        quickFixes[uri] = nil
+        let others = documents.reduce(0) { $0 + ($1.key == uri ? 0 : $1.value.index.footprint) }
+        if others + index.footprint <= Self.openDocumentsBudget {
+            documents[uri] = Document(uri: uri, index: index, version: version, generation: generation)
+            setAside[uri] = nil
+        } else {
+            documents[uri] = nil
+            setAside[uri] = SetAside(version: version, footprint: index.footprint)
         }
     }
 
-    /// The document's text with `replacement` in place of `range` (an LSP range; none: the whole text).
-    static func applying(_ replacement: String, at range: JSONValue?, to document: Document) -> String {
-        guard let range, range != .null else { return replacement }
-        func offset(_ key: String) -> Int {
-            document.index.offset(line: range[key]?["line"]?.intValue ?? 0, character: range[key]?["character"]?.intValue ?? 0)
+    /// A change of `didChange`'s `contentChanges` (nil without a text).
+    static func textChange(_ change: JSONValue) -> TextChange? {
+        guard case .string(let text)? = change["text"] else { return nil }
+        guard let range = change["range"], range != .null else { return TextChange(range: nil, text: text) }
+        func position(_ key: String) -> TextChange.Position {
+            TextChange.Position(line: range[key]?["line"]?.intValue ?? 0, character: range[key]?["character"]?.intValue ?? 0)
         }
-        let bytes = document.index.bytes
-        let start = min(offset("start"), bytes.count)
-        let end = max(start, min(offset("end"), bytes.count))
-        return String(decoding: bytes[..<start], as: UTF8.self) + replacement + String(decoding: bytes[end...], as: UTF8.self)
+        return TextChange(range: TextChange.Span(start: position("start"), end: position("end")), text: text)
     }
 
     /// Runs `body` on the document `params` names, with the byte offset of its `position` (if any).
-    private func withDocument(_ params: JSONValue, _ body: (Document, Int) -> Result<JSONValue, Failure>) -> Result<JSONValue, Failure> {
+    /// (`empty` is the answer for a document set aside.)
+    private func withDocument(_ params: JSONValue, empty: JSONValue = [], _ body: (Document, Int) -> Result<JSONValue, Failure>)
+        -> Result<JSONValue, Failure> {
         guard case .string(let uri)? = params["textDocument"]?["uri"] else {
             return .failure(Failure(code: .invalidParams, message: "textDocument.uri is missing"))
         }
         guard let document = documents[uri] else {
+            // A document set aside has no text: nothing to offer (its diagnostic says why).
+            if setAside[uri] != nil { return .success(empty) }
             return .failure(Failure(code: .invalidParams, message: "the document \(uri) is not open"))
         }
         let line = params["position"]?["line"]?.intValue ?? 0
@@ -168,6 +223,7 @@ public actor LanguageServer {
             "hoverProvider": true,
             "documentFormattingProvider": true,
             "documentSymbolProvider": true,
+            "codeActionProvider": ["codeActionKinds": [.string(quickFixKind), .string(formatKind)]],
         ],
         "serverInfo": ["name": "bts", "version": .string(BTSVersion.current)],
     ]

@@ -7,8 +7,11 @@ import Glibc
 
 /// The stream around a ``LanguageServer``: framed messages read from a descriptor on a thread of
 /// their own (a blocking read must not hold the concurrency pool), answered in order, written to
-/// another descriptor. Ends at `exit`, or when the input ends (the editor went away: status 1, as
-/// an `exit` without `shutdown`).
+/// another descriptor. Checks run one at a time beside the messages, not between them: a check
+/// starts once the messages read before it are handled (so of several changes queued, only the
+/// newest text is checked), a request is answered while a check runs, and a check's diagnostics
+/// are published only if its text is still the newest. Ends at `exit`, or when the input ends (the
+/// editor went away: status 1, as an `exit` without `shutdown`).
 public struct LanguageServerTransport: Sendable {
     public let server: LanguageServer
     public let input: Int32
@@ -20,9 +23,21 @@ public struct LanguageServerTransport: Sendable {
         self.output = output
     }
 
+    /// What the loop handles next, in the order it happened.
+    private enum Event: Sendable {
+        /// Bytes read.
+        case input([UInt8])
+        /// The input ended.
+        case ended
+        /// The messages read before this were handled: a check may start.
+        case idle
+        /// A check finished.
+        case checked(PendingCheck, PendingCheck.Outcome)
+    }
+
     /// Serves until `exit` or the end of the input; the exit status.
     public func run() async -> Int32 {
-        let (chunks, sink) = AsyncStream<[UInt8]>.makeStream(bufferingPolicy: .unbounded)
+        let (events, sink) = AsyncStream<Event>.makeStream(bufferingPolicy: .unbounded)
         let descriptor = input
         let reader = Thread {
             var buffer = [UInt8](repeating: 0, count: 65_536)
@@ -30,27 +45,48 @@ public struct LanguageServerTransport: Sendable {
                 let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
                 if count < 0, errno == EINTR { continue }
                 guard count > 0 else { break }
-                sink.yield(Array(buffer[0..<count]))
+                sink.yield(.input(Array(buffer[0..<count])))
             }
-            sink.finish()
+            sink.yield(.ended)
         }
         reader.name = "bts.lsp.input"
         reader.start()
         var frames = MessageReader()
-        for await chunk in chunks {
-            frames.append(chunk)
-            while let frame = frames.next() {
-                let replies: [JSONValue]
-                switch frame {
-                case .message(let body): replies = await server.handle(body: body)
-                case .badHeader(let reason):
-                    replies = [LanguageServer.error(id: .null, .parseError, "a message was dropped: \(reason)")]
-                case .oversized(let length):
-                    replies = [LanguageServer.error(id: .null, .invalidRequest,
-                                                    "a message of \(length) bytes was dropped: the most is \(MessageReader.maxBody)")]
+        var checking = false
+        var idleQueued = false
+        for await event in events {
+            switch event {
+            case .input(let chunk):
+                frames.append(chunk)
+                while let frame = frames.next() {
+                    let replies: [JSONValue]
+                    switch frame {
+                    case .message(let body): replies = await server.handle(body: body)
+                    case .badHeader(let reason):
+                        replies = [LanguageServer.error(id: .null, .parseError, "a message was dropped: \(reason)")]
+                    case .oversized(let length):
+                        replies = [LanguageServer.error(id: .null, .invalidRequest,
+                                                        "a message of \(length) bytes was dropped: the most is \(MessageReader.maxBody)")]
+                    }
+                    for reply in replies { write(reply) }
+                    if let status = await server.exitStatus { return status }
                 }
-                for reply in replies { write(reply) }
-                if let status = await server.exitStatus { return status }
+            case .ended:
+                return await server.exitStatus ?? 1
+            case .idle:
+                idleQueued = false
+                if !checking, let check = await server.startCheck() {
+                    checking = true
+                    Task { sink.yield(.checked(check, await check.run())) }
+                }
+            case .checked(let check, let outcome):
+                checking = false
+                if let notification = await server.finish(check, outcome) { write(notification) }
+            }
+            // A check waits for the events already queued (more changes, requests) to be handled.
+            if !checking, !idleQueued, await server.checkIsDue {
+                idleQueued = true
+                sink.yield(.idle)
             }
         }
         return await server.exitStatus ?? 1

@@ -15,11 +15,14 @@ struct LanguageServerCommand: StandaloneCommand {
         usage: "bts lsp",
         discussion: """
             The Language Server Protocol (JSON-RPC 2.0 with Content-Length framing, UTF-16 positions, \
-            incremental document sync): diagnostics of the whole-script check as you type, completion of \
-            commands, subcommands, options, values, variables and aliases (as TAB at the prompt), hover \
-            help of commands and options, formatting (bts fmt's layout) and document symbols (aliases, \
-            variables, blocks). It runs no command and contacts no server; completion reads your library. \
-            docs/editors.md shows how to start it from Vim, Neovim and VS Code.
+            incremental document sync): diagnostics of the whole-script check as you type (of the newest \
+            text, at most \(LanguageServer.maxDiagnostics) a document), quick fixes of the "did you mean" \
+            kind and "Format document" (code actions), completion of commands, subcommands, options, \
+            values, variables and aliases (as TAB at the prompt), hover help of commands and options, \
+            formatting (bts fmt's layout) and document symbols (aliases, variables, blocks). It runs no \
+            command and contacts no server; completion reads your library. Open documents may hold \
+            \(LanguageServer.openDocumentsBudget >> 20) MB together. docs/editors.md shows how to start it \
+            from Vim, Neovim and VS Code, and its limits.
             """)
 
     static func start(_ arguments: [String]) async throws -> Int32 { try await parse(arguments).execute() }

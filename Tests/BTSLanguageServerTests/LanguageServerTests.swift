@@ -35,9 +35,22 @@ struct LanguageServerTests {
         return (server, shell, home)
     }
 
-    static func open(_ server: LanguageServer, _ text: String, version: Int = 1) async -> [JSONValue] {
-        await server.handle(["jsonrpc": "2.0", "method": "textDocument/didOpen", "params": [
+    /// The replies to a message, then what the checks it made due publish.
+    static func send(_ server: LanguageServer, _ message: JSONValue) async -> [JSONValue] {
+        let replies = await server.handle(message)
+        return replies + (await server.checkDue())
+    }
+
+    static func open(_ server: LanguageServer, _ text: String, version: Int = 1, uri: String = uri) async -> [JSONValue] {
+        await send(server, ["jsonrpc": "2.0", "method": "textDocument/didOpen", "params": [
             "textDocument": ["uri": .string(uri), "languageId": "bts", "version": .number(Double(version)), "text": .string(text)],
+        ]])
+    }
+
+    /// `didChange` of the document at `uri` with `changes`, not yet checked.
+    static func change(_ server: LanguageServer, version: Int, _ changes: [JSONValue], uri: String = uri) async -> [JSONValue] {
+        await server.handle(["jsonrpc": "2.0", "method": "textDocument/didChange", "params": [
+            "textDocument": ["uri": .string(uri), "version": .number(Double(version))], "contentChanges": .array(changes),
         ]])
     }
 
@@ -73,9 +86,7 @@ struct LanguageServerTests {
         #expect(opened.first?.hasPrefix("2:0-2:5 unknown command 'serch' (did you mean 'search'?)") == true, "\(opened)")
         #expect(opened.last == "3:18-3:24 unknown option '--limt' for 'search' (did you mean '--limit'?)", "\(opened)")
         let fixed = Self.broken.replacingOccurrences(of: "serch", with: "search").replacingOccurrences(of: "--limt", with: "--limit")
-        let changed = await server.handle(["jsonrpc": "2.0", "method": "textDocument/didChange", "params": [
-            "textDocument": ["uri": .string(Self.uri), "version": 2], "contentChanges": [["text": .string(fixed)]],
-        ]])
+        let changed = await Self.change(server, version: 2, [["text": .string(fixed)]]) + (await server.checkDue())
         #expect(Self.diagnostics(changed) == [], "fixed: cleared")
         #expect(changed.first?["params"]?["version"] == 2)
         let closed = await server.handle(["jsonrpc": "2.0", "method": "textDocument/didClose", "params": ["textDocument": ["uri": .string(Self.uri)]]])
@@ -87,13 +98,10 @@ struct LanguageServerTests {
         let (server, shell, home) = try await Self.started()
         #expect(Self.diagnostics(await Self.open(server, Self.broken)).count == 2)
         // "serch" → "search" on line 2, then "é" typed before "dune" on line 3 (UTF-16 columns).
-        let changed = await server.handle(["jsonrpc": "2.0", "method": "textDocument/didChange", "params": [
-            "textDocument": ["uri": .string(Self.uri), "version": 2],
-            "contentChanges": [
-                ["range": ["start": ["line": 2, "character": 0], "end": ["line": 2, "character": 5]], "text": "search"],
-                ["range": ["start": ["line": 3, "character": 13], "end": ["line": 3, "character": 13]], "text": "é"],
-            ],
-        ]])
+        let changed = await Self.change(server, version: 2, [
+            ["range": ["start": ["line": 2, "character": 0], "end": ["line": 2, "character": 5]], "text": "search"],
+            ["range": ["start": ["line": 3, "character": 13], "end": ["line": 3, "character": 13]], "text": "é"],
+        ]) + (await server.checkDue())
         #expect(Self.diagnostics(changed) == ["3:19-3:25 unknown option '--limt' for 'search' (did you mean '--limit'?)"],
                 "\(Self.diagnostics(changed))")
         // The server's text holds both changes (formatting returns it with its final line break).

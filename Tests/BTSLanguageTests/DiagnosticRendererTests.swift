@@ -128,4 +128,23 @@ import Testing
 
             """)
     }
+
+    /// A byte order mark (U+FEFF) shows as nothing on a terminal: in a message, a note and a
+    /// snippet it is shown as `<U+FEFF>`, the caret still under what it points at.
+    @Test func aByteOrderMarkIsShown() {
+        let source = SourceFile(name: "script.bts", text: "\u{FEFF}serch dune\n")
+        let diagnostic = Diagnostic.error("unknown command '\u{FEFF}serch'", at: SourceRange(offset: 0, length: 8),
+                                          notes: [Diagnostic.Note("'\u{FEFF}' is a byte order mark")])
+        let expected = """
+            script.bts:1:1: error: unknown command '<U+FEFF>serch'
+              1 | <U+FEFF>serch dune
+                | ^~~~~~~~~~~~~
+            script.bts: note: '<U+FEFF>' is a byte order mark
+
+            """
+        #expect(DiagnosticRenderer().render(diagnostic, in: source) == expected)
+        let word = Diagnostic.error("here", at: SourceRange(offset: 9, length: 4))
+        #expect(DiagnosticRenderer().render(word, in: source).contains("  1 | <U+FEFF>serch dune\n    |               ^~~~\n"))
+        #expect(DiagnosticRenderer.visible("plain") == "plain")
+    }
 }

@@ -1,0 +1,65 @@
+import BTSLanguage
+import BooksTrackContract
+
+extension LanguageServer {
+    /// The kind of a diagnostic's fix.
+    static let quickFixKind = "quickfix"
+    /// The kind of "Format document" (`bts fmt`'s layout): what an editor applies on saving with
+    /// `source.fixAll`.
+    static let formatKind = "source.fixAll"
+
+    /// `textDocument/codeAction`: a quick fix for each diagnostic with a `fixIt` that meets the
+    /// range asked about (of the diagnostics published for the document's current text), and
+    /// "Format document" when `bts fmt` would change it; only the kinds asked for (`context.only`).
+    func codeActions(_ document: Document, _ params: JSONValue) -> JSONValue {
+        let only = params["context"]?["only"]?.arrayValue?.compactMap(\.stringValue)
+        func wanted(_ kind: String) -> Bool {
+            only.map { $0.contains { kind == $0 || kind.hasPrefix($0 + ".") } } ?? true
+        }
+        var actions: [JSONValue] = []
+        if wanted(Self.quickFixKind), let published = quickFixes[document.uri], published.generation == document.generation {
+            func offset(_ key: String) -> Int {
+                document.index.offset(line: params["range"]?[key]?["line"]?.intValue ?? 0,
+                                      character: params["range"]?[key]?["character"]?.intValue ?? 0)
+            }
+            let start = offset("start")
+            let end = max(start, offset("end"))
+            for fix in published.fixes where fix.range.offset <= end && start <= fix.range.end {
+                let edit: JSONValue = ["range": Self.range(fix.fixIt.range.offset, fix.fixIt.range.end, in: document.index),
+                                       "newText": .string(fix.fixIt.replacement)]
+                actions.append([
+                    "title": .string(Self.title(of: fix.fixIt, in: document.index)),
+                    "kind": .string(Self.quickFixKind),
+                    "diagnostics": [fix.diagnostic],
+                    "isPreferred": true,
+                    "edit": ["changes": .object([document.uri: [edit]])],
+                ])
+            }
+        }
+        if wanted(Self.formatKind), case .array(let edits) = formatting(document), !edits.isEmpty {
+            actions.append([
+                "title": "Format document",
+                "kind": .string(Self.formatKind),
+                "edit": ["changes": .object([document.uri: .array(edits)])],
+            ])
+        }
+        return .array(actions)
+    }
+
+    /// "Replace 'serch' with 'search'" (or "Insert …", "Delete …").
+    static func title(of fixIt: Diagnostic.FixIt, in index: LineIndex) -> String {
+        let start = min(max(0, fixIt.range.offset), index.bytes.count)
+        let end = min(max(start, fixIt.range.end), index.bytes.count)
+        let old = quoted(String(decoding: index.bytes[start..<end], as: UTF8.self))
+        let new = quoted(fixIt.replacement)
+        if start == end { return "Insert \(new)" }
+        if fixIt.replacement.isEmpty { return "Delete \(old)" }
+        return "Replace \(old) with \(new)"
+    }
+
+    /// `'text'`, at most 40 characters of it, an invisible byte order mark shown.
+    private static func quoted(_ text: String) -> String {
+        let shown = text.count > 40 ? String(text.prefix(40)) + "…" : text
+        return "'" + DiagnosticRenderer.visible(shown) + "'"
+    }
+}
