@@ -82,11 +82,12 @@ struct BTSCommand: ParsableCommand {
             }
             if index == 0, argument == "help" {
                 // `bts help serve` is `bts serve --help`; `bts help` the top-level help; `bts help
-                // search` the shell's `help search` (what the REPL prints).
+                // search` the shell's `help search` as text (what the REPL prints), also in a pipe,
+                // as `bts --help` is (`bts -c 'help search' | jq` reads it as a JSON string).
                 let topic = Array(arguments.dropFirst())
                 if let standalone = StandaloneCommands.named(topic.first) { return ([standalone.name, "--help"], []) }
                 if topic.isEmpty || topic.first?.hasPrefix("-") == true { return (["--help"] + topic, []) }
-                return (["-c", ScriptWords.line(["help"] + topic)], [])
+                return (["--output", OutputFormat.table.rawValue, "-c", ScriptWords.line(["help"] + topic)], [])
             }
             if index == 0, StandaloneCommands.named(argument) != nil { return (arguments, []) }
             // `bts --api URL test tests/`: bts's options before a subcommand go after its name (unless

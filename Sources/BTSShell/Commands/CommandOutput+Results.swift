@@ -186,7 +186,9 @@ extension CommandOutput {
                                               TableColumn("error", "ERROR", flexible: true)],
                                     rowsKey: "errors", footer: nil, empty: nil))
             }
-            return CommandOutput(value: value, view: .sections(views))
+            var output = CommandOutput(value: value, view: .sections(views))
+            output.addImportMatches(summary.matches)
+            return output
         case .batch(let items):
             let rows = items.map { item in
                 JSONValue.record([

@@ -1,13 +1,20 @@
 import BTSLanguage
+import BTSTerminalText
 import Foundation
 
 /// The variables a run starts with, from outside the script: `--vars FILE` (`NAME=VALUE` lines, as a
 /// `.env` file), then each `--var NAME=VALUE` (later ones win); the script's own `set` overrides
 /// both when it runs. Values are strings.
 public enum ScriptVariables {
-    /// Why a `--var` or a `--vars` file was refused: one sentence.
+    /// Why a `--var` or a `--vars` file was refused: one sentence, on one line, neutralised as every
+    /// string from outside is on its way to the terminal (`TerminalText`): what it quotes — a
+    /// name, a path, a file's line — cannot drive the terminal or reorder what is shown.
     public struct Failure: Error, Sendable, Equatable {
         public var message: String
+
+        init(message: String) {
+            self.message = TerminalText.sanitize(message, lines: .flatten)
+        }
     }
 
     /// The variables of `--vars` files (in order) and `--var` assignments (after them, in order).
@@ -18,7 +25,7 @@ public enum ScriptVariables {
             do throws(ScriptFile.Failure) {
                 text = try ScriptFile.read(path)
             } catch {
-                return .failure(Failure(message: "cannot read the variables file '\(path)': \(error.reason)"))
+                return .failure(Failure(message: error.sentence(path, "cannot read the variables file")))
             }
             switch parse(text, name: path) {
             case .success(let pairs): for (name, value) in pairs { variables[name] = value }
@@ -99,14 +106,15 @@ public enum ScriptVariables {
 
     private static func nameProblem(_ name: String) -> Reason? {
         guard !Parser.isVariableName(name) else { return nil }
-        if name == Parser.environmentName || name == "_" {
-            return Reason("'\(name)' is reserved ('_' is the last result, '\(Parser.environmentName)' the environment)")
+        if name == Parser.environmentName || name == "_" || name == Parser.exchangeName {
+            return Reason("'\(name)' is reserved ('_' is the last result, '\(Parser.exchangeName)' the last HTTP exchange, '\(Parser.environmentName)' the environment)")
         }
         return Reason("'\(shown(name))' is not a variable name (a letter or '_', then letters, digits or '_')")
     }
 
+    /// A word of the user's as a message quotes it: neutralised, then cut to 60 characters.
     private static func shown(_ text: String) -> String {
-        let printable = String(text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : Character($0) })
+        let printable = TerminalText.sanitize(text, lines: .flatten)
         return printable.count > 60 ? String(printable.prefix(60)) + "…" : printable
     }
 

@@ -63,7 +63,7 @@ extension Shell {
         do throws(ScriptFile.Failure) {
             text = try ScriptFile.read(url.path)
         } catch {
-            report(ShellError(.usage, "cannot read script '\(url.path)': \(error.reason)",
+            report(ShellError(.usage, error.sentence(url.path, "cannot read script"),
                               details: commandHint(for: url)), in: nil, interactive: false)
             return ExitStatus.usage.rawValue
         }
@@ -115,6 +115,7 @@ extension Shell {
                                    ("status", Int(shellError.status.rawValue).json)])),
             ])
         }
+        adoptLastExchange()
         if resolved.type?.isMeasured ?? true {
             currentMetrics.elapsed = clock.now - started
             lastMetrics = currentMetrics
@@ -133,13 +134,9 @@ extension Shell {
         }
         let expanded = type.interpolatesArguments ? try expandLists(command) : command
         let resolved = type.interpolatesArguments ? try finish(expanded) : expanded
-        var format = output.format
-        var explicit = redirect?.isExplicit ?? (settings.output != nil)
-        if resolved.bound(CommandRegistry.outputOption) != nil,
-           let chosen = resolved.string(CommandRegistry.outputOption).flatMap(OutputFormat.init(rawValue:)) {
-            format = chosen
-            explicit = true
-        }
+        // The command's own `--output` wins; else the format in effect (one rule for every destination).
+        let chosen = resolved.bound(CommandRegistry.outputOption) != nil
+            ? resolved.string(CommandRegistry.outputOption).flatMap(OutputFormat.init(rawValue:)) : nil
         let (previous, previousPolicy) = (currentSource, callPolicy)
         currentSource = context
         callPolicy = CallPolicy(route: route, label: command.displayName)
@@ -148,9 +145,7 @@ extension Shell {
         else { return }
         let result = annotatingOffline(ran)
         if result.setsResult { lastResult = result.value }
-        // Text (help, history, `set`) stays text on a pipe unless a format was asked for.
-        if case .text = result.view, !explicit { format = .table }
-        output.emit(result.value, result.view, format: format)
+        output.emit(result.value, result.view, format: chosen)
     }
 }
 

@@ -38,10 +38,8 @@ final class CapturingSink: OutputSink, @unchecked Sendable {
 /// A redirection in effect: the buffer stdout goes to and the format results are written in.
 struct ActiveRedirect: Sendable {
     var sink: CapturingSink
+    /// The format (``OutputFormat/forDestination(isTerminal:chosen:)``).
     var format: OutputFormat
-    /// The format was chosen (by `--output`, the file's extension or `set output`), so text
-    /// results such as `help` are written as data in it too.
-    var isExplicit: Bool
     /// Output shaped for the terminal (colour, width), only held back (for the pager).
     var keepsTerminal = false
 
@@ -96,7 +94,8 @@ extension Shell {
         }
         defer { if descriptor >= 0 { Glibc.close(descriptor) } }
         let previous = redirect
-        redirect = ActiveRedirect(sink: capture, format: chosen ?? .table, isExplicit: chosen != nil)
+        // A file or a pipeline is not a terminal: JSON unless a format was chosen (one rule).
+        redirect = ActiveRedirect(sink: capture, format: .forDestination(isTerminal: false, chosen: chosen))
         var failure: (any Error)?
         do {
             try await body()
@@ -115,7 +114,10 @@ extension Shell {
         case .pipe(let pipeline):
             if let failure { throw failure }
             let inherit = previous == nil && sink is StandardOutputSink
-            let status = try await ShellPipeline.run(pipeline, input: bytes, output: inherit ? nil : base)
+            // A session whose output is not the process's (`bts test`'s) keeps its pipelines' stderr
+            // too, and off the terminal.
+            let status = try await ShellPipeline.run(pipeline, input: bytes, output: inherit ? nil : base,
+                                                     errors: sink is StandardOutputSink ? nil : base)
             if status != 0 {
                 // bts's exit statuses keep their meaning (3 is the network, …): a failed pipeline is a
                 // failed command (1; 130 when Ctrl-C ended it), its own status said in the message.

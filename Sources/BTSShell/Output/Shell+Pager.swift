@@ -16,8 +16,7 @@ extension Shell {
     /// terminal goes through `$PAGER` (default `less -FRX`), shorter output is printed as is.
     func withPager(_ body: () async throws -> Void) async throws {
         let capture = CapturingSink(base: sink)
-        redirect = ActiveRedirect(sink: capture, format: output.format, isExplicit: settings.output != nil,
-                                  keepsTerminal: true)
+        redirect = ActiveRedirect(sink: capture, format: output.format, keepsTerminal: true)
         defer { redirect = nil }
         var failure: (any Error)?
         do {

@@ -25,15 +25,23 @@ struct ShellOutput: Sendable {
         }
     }
 
-    /// The output format in effect: the setting, else table on a terminal and json otherwise.
+    /// The output format in effect (``OutputFormat/forDestination(isTerminal:chosen:)``): the
+    /// setting, else a table on a terminal and JSON anywhere else.
     var format: OutputFormat {
-        settings.output ?? (terminal.stdoutIsTerminal ? .table : .json)
+        .forDestination(isTerminal: terminal.stdoutIsTerminal, chosen: settings.output)
     }
 
     /// Data on stdout.
     func out(_ text: String) {
         guard !text.isEmpty else { return }
         sink.write(text, to: .standardOutput)
+    }
+
+    /// The user's own words on stdout (`echo`): into a pipe or a file they are data and go as they
+    /// are; on a terminal they are neutralised as every string from outside is (`TerminalText`: a
+    /// value from the environment or a file cannot drive the terminal), their line breaks kept.
+    func words(_ text: String) {
+        out(terminal.stdoutIsTerminal ? TerminalText.sanitize(text) : text)
     }
 
     /// A human message on stderr (silenced by `--quiet`). Every note, dim note and warning is

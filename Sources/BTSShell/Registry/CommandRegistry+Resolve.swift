@@ -407,7 +407,7 @@ extension CommandRegistry {
             fixIt = Diagnostic.FixIt(range: word.range, replacement: guess)
         }
         return .error(message, at: word.range, notes: [Diagnostic.Note(
-            "variable names start with a letter or '_' followed by letters, digits or '_'; '_' (the last result) and '\(Parser.environmentName)' (the environment: ${env.NAME}) are reserved")],
+            "variable names start with a letter or '_' followed by letters, digits or '_'; '_' (the last result), '\(Parser.exchangeName)' (the last HTTP exchange) and '\(Parser.environmentName)' (the environment: ${env.NAME}) are reserved")],
             fixIt: fixIt)
     }
 

@@ -32,13 +32,18 @@ extension BinaryTests {
         #expect(!other.stderr.contains("is a bts command"), "\(other)")
     }
 
-    /// `bts help search` printed the top-level help; it prints what `help search` prints inside bts.
+    /// `bts help search` printed the top-level help; it prints what `help search` prints inside bts
+    /// on a terminal, as text in a pipe too (as `bts --help`); `-c 'help search'` in a pipe is that
+    /// text as a JSON string, as every result in a pipe is JSON.
     @Test(.enabled(if: BinaryTests.hasBinary, "bts binary not built: run swift build first"))
     func helpCommandPrintsTheCommandsHelp() async throws {
         let outside = try await Self.run(["help", "search"])
-        let inside = try await Self.run(["-c", "help search"])
+        let inside = try await Self.run(["--output", "table", "-c", "help search"])
         #expect(outside.status == 0, "\(outside)")
         #expect(outside.stdout == inside.stdout, "\(outside)")
+        let piped = try await Self.run(["-c", "help search"])
+        let text = try? JSONDecoder().decode(String.self, from: Data(piped.stdout.utf8))
+        #expect(text == outside.stdout, "\(piped)")
         #expect(outside.stdout.contains("search isbn"), "\(outside)")
         #expect(!outside.stdout.contains("OVERVIEW: The BooksTrack shell"), "\(outside)")
         let scan = try await Self.run(["help", "scan"])

@@ -21,7 +21,7 @@ struct EmbeddedHonestyTests {
             let before = shell.out.count
             #expect(await shell.run("recommend --limit 3") == 0)
             #expect(!String(shell.out.dropFirst(before)).contains("not from your library"))
-            #expect(await shell.run("help recommend") == 0)
+            #expect(await shell.run("help recommend --output table") == 0)
             let help = Self.flat(shell.out)
             #expect(help.contains("which do not look at your library"), "\(shell.out)")
             #expect(help.contains("well-rated books of the bundled catalog"), "\(shell.out)")
@@ -30,7 +30,7 @@ struct EmbeddedHonestyTests {
 
     @Test func enrichSaysTheEmbeddedBackendAsksNoProvider() async throws {
         try await withShell { shell in
-            #expect(await shell.run("help enrich") == 0)
+            #expect(await shell.run("help enrich --output table") == 0)
             let help = Self.flat(shell.out)
             #expect(help.contains("contact no provider"), "\(shell.out)")
             #expect(await shell.run("enrich 9780439023481 --provider openlibrary") == 0, "\(shell.err)")

@@ -131,7 +131,7 @@ struct ExitCodeTests {
             #expect(harness.err.contains("'semantic' is not available on this server"), "\(harness.err)")
             #expect(await harness.shell.lastMetrics.calls == 0)
             // help marks it once capabilities are known
-            _ = await harness.run("help")
+            _ = await harness.run("help --output table")
             let words = harness.out.split(whereSeparator: { $0 == " " || $0 == "\n" }).joined(separator: " ")
             #expect(words.contains("unavailable on this server: semantic_search is disabled"))
         }

@@ -37,9 +37,9 @@ struct JobLimitsTests {
 
     @Test func helpAndMessagesStateTheLimitsOfTheHome() async throws {
         try await withShell { harness in
-            #expect(await harness.run("help import") == 0)
+            #expect(await harness.run("help import --output table") == 0)
             #expect(harness.out.contains("1–\(JobLimits.maxCSVRowsText) rows, at most \(JobLimits.maxCSVSize)"), "\(harness.out)")
-            #expect(await harness.run("help enrich") == 0)
+            #expect(await harness.run("help enrich --output table") == 0)
             #expect(harness.out.contains("at most \(JobLimits.maxBatchSize) books"), "\(harness.out)")
         }
         #expect(ErrorCode.fileTooLarge.userMessage().contains(JobLimits.maxCSVSize))

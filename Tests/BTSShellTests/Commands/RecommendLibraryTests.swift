@@ -55,10 +55,10 @@ import Testing
 
     @Test func helpSaysWhereThePersonalListComesFrom() async throws {
         try await withShell { shell in
-            #expect(await shell.run("help recommend") == 0)
+            #expect(await shell.run("help recommend --output table") == 0)
             #expect(shell.out.contains("--library"))
             #expect(shell.out.contains("weekly_fallback"))
-            #expect(await shell.run("help semantic") == 0)
+            #expect(await shell.run("help semantic --output table") == 0)
             let words = shell.out.split(whereSeparator: { $0 == " " || $0 == "\n" }).joined(separator: " ")
             #expect(!words.contains("over book descriptions"), "\(shell.out)")
             #expect(words.contains("the catalog has no descriptions"), "\(shell.out)")

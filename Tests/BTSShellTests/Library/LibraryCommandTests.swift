@@ -14,11 +14,11 @@ struct LibraryCommandTests {
 
     @Test func helpListsTheLibraryCommands() async throws {
         try await withShell { shell in
-            #expect(await shell.run("help") == 0)
+            #expect(await shell.run("help --output table") == 0)
             #expect(shell.out.contains("Library commands:"))
             #expect(shell.out.contains("library"))
             #expect(shell.out.contains("save"))
-            #expect(await shell.run("help library set") == 0)
+            #expect(await shell.run("help library set --output table") == 0)
             #expect(shell.out.contains("--rating N"))
         }
     }

@@ -27,7 +27,7 @@ struct LibraryShelfAndLookupTests {
             #expect(await shell.run("library show 4321") == 1)
             #expect(shell.err.contains("no book in your library matches '4321'"), "\(shell.err)")
             // The help says so.
-            #expect(await shell.run("help library show") == 0)
+            #expect(await shell.run("help library show --output table") == 0)
             let help = shell.out.split(whereSeparator: \.isWhitespace).joined(separator: " ")
             #expect(help.contains("a number no book has as its ID is read as title words"), "\(shell.out)")
         }

@@ -17,7 +17,8 @@ struct SaveCommand: ShellCommand {
             library commands) and adds it to your library, merged by ISBN: a book already there only gains \
             missing data, never loses your rating or notes, and keeps its shelf unless --shelf names one. \
             A --shelf name a typo away from an existing shelf ('reed') is refused with the nearest one. Reports how many were created, updated \
-            or already there. $_ stays the saved books.
+            or already there: a sentence on a terminal, JSON in a pipe (saved, library, the books and the shelf). \
+            $_ stays the saved books.
             """,
         options: [shelf],
         examples: ["search isbn 9780439023481", "save", "search title dune --limit 3", "save --shelf currently-reading"])
@@ -49,7 +50,13 @@ struct SaveCommand: ShellCommand {
             throw ShellError(error)
         }
         context.libraryChanged()
-        let value = JSONValue.record([("saved", books.count.json), ("library", summary.json)])
+        // The confirmation is the result: a terminal reads the sentence, a pipe the same facts as JSON.
+        let value = JSONValue.record([
+            ("saved", books.count.json), ("library", summary.json), ("shelf", named?.rawValue.json),
+            ("books", .array(books.map { book in
+                .record([("isbn", book.isbn13.json), ("title", book.title.json), ("authors", book.authors.json)])
+            })),
+        ])
         return CommandOutput(value: value, view: .text("Saved \(books.count) book\(books.count == 1 ? "" : "s"): library \(summary)."),
                              setsResult: false)
     }

@@ -1,13 +1,20 @@
 import BTSLanguage
 import BooksTrackContract
 
-/// `echo WORD…`: the words, interpolated, on stdout.
+/// `echo WORD…`: the words, interpolated, on stdout: as they are into a pipe or a file, neutralised
+/// on a terminal (``ShellOutput/words(_:)``).
 struct EchoCommand: ShellCommand {
     static let words = ArgumentSpec("WORD", "Text to print", optional: true, variadic: true, completion: .variable)
 
     static let configuration = CommandSpec(
         "echo", group: .meta,
         summary: "Print the words, with variables interpolated",
+        discussion: """
+            The words are echo's own output, not a result: they are written as they are into a pipe or a \
+            file (no JSON around them). On a terminal, control characters in them (escape sequences, C1 \
+            controls, bidirectional overrides, from a variable, ${env.NAME} or a file) are shown as \
+            visible, inert symbols (␛, �) instead of driving the terminal; line breaks stay.
+            """,
         positionals: [words],
         examples: ["echo found ${_.totalCount} books", "echo $?"],
         takesRawArguments: true)
@@ -28,7 +35,7 @@ struct EchoCommand: ShellCommand {
             }
             return bound.text
         }
-        context.output.out(texts.joined(separator: " ") + "\n")
+        context.output.words(texts.joined(separator: " ") + "\n")
         return nil
     }
 }

@@ -11,6 +11,11 @@ struct HelpCommand: ShellCommand {
     static let configuration = CommandSpec(
         "help", aliases: ["?"], group: .meta,
         summary: "Show the commands, or details of one command",
+        discussion: """
+            The help is text on a terminal; into a pipe or a file it is a JSON string, as every result there \
+            is JSON ('help search | jq -r .'). 'help --output table' writes the text anywhere, as 'bts help \
+            COMMAND' on the command line does.
+            """,
         positionals: [topic],
         examples: ["help", "help search", "help search title"])
 

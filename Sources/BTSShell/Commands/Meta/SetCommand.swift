@@ -21,7 +21,9 @@ struct SetCommand: ShellCommand {
         summary: "Change a setting or assign a variable; alone, list both",
         discussion: "Settings: " + CommandRegistry.standardSettings.map(\.synopsis).joined(separator: ", ")
             + ". Any other NAME assigns a variable, read back as $NAME; 'set NAME A OP B' assigns the integer "
-            + "result of A OP B (OP: + - * / %; '/' truncates, as in sh).",
+            + "result of A OP B (OP: + - * / %; '/' truncates, as in sh). '_', '\(Parser.environmentName)' and "
+            + "'\(VariableScope.Exchange.name)' are reserved: $_ is the last result, ${env.NAME} the environment, "
+            + VariableScope.Exchange.synopsis + ".",
         usage: ["set", "set NAME VALUE", "set NAME A OP B"],
         positionals: [nameArgument, valueArgument, operatorArgument, rightArgument],
         examples: ["set output json", "set wait off", "set book ${_.results[0].isbn}", "set n 6 * 7"])
