@@ -61,7 +61,7 @@ public struct ForLoop: Sendable, Hashable {
     public var body: [Statement]
     /// The `for …` header line.
     public var range: SourceRange
-    /// The block's `end`.
+    /// The block's `end`; nil when the input ended first (an error: such a script does not run).
     public var end: SourceRange?
 
     public init(variable: String, variableRange: SourceRange, items: Items, body: [Statement], range: SourceRange,
@@ -80,7 +80,7 @@ public struct WhileLoop: Sendable, Hashable {
     /// The condition as a command named `while` whose arguments are the condition's words.
     public var condition: Command
     public var body: [Statement]
-    /// The block's `end`.
+    /// The block's `end`; nil when the input ended first (an error: such a script does not run).
     public var end: SourceRange?
 
     public init(condition: Command, body: [Statement], end: SourceRange? = nil) {
@@ -108,7 +108,7 @@ public struct Conditional: Sendable, Hashable {
 
     public var branches: [Branch]
     public var elseBody: [Statement]?
-    /// The block's `end`.
+    /// The block's `end`; nil when the input ended first (an error: such a script does not run).
     public var end: SourceRange?
 
     public init(branches: [Branch], elseBody: [Statement]?, end: SourceRange? = nil) {

@@ -1,7 +1,10 @@
 /// Turns the simple commands of a script, in order, into statements with nested blocks: a pure
 /// state machine over keyword commands (`for`, `while`, `if`, `elif`, `else`, `end`, `break`,
 /// `continue`).
-/// Every misplaced keyword is a diagnostic; parsing carries on so one run reports them all.
+/// Every misplaced keyword is a diagnostic; parsing carries on so one run reports them all. A
+/// block whose header has errors, or that is never closed, still hands its body on (the block
+/// itself dropped, or kept without an `end`), so the whole-script check sees every command in it;
+/// the error already said keeps such a script from running.
 struct BlockBuilder {
     private struct Frame {
         enum Kind { case loop, conditional }
@@ -168,7 +171,7 @@ struct BlockBuilder {
                 return
             }
             if frame.kind == .loop { openLoops -= 1 }
-            if let statement = Self.statement(of: frame, end: name.range) { append(statement) }
+            close(frame, end: name.range)
         default: // break, continue
             if let extra = arguments.first, let last = arguments.last {
                 diagnostics.append(.error("'\(keyword)' takes no arguments", at: extra.range.union(last.range)))
@@ -193,12 +196,25 @@ struct BlockBuilder {
             openLoops = 0
         }
         guard !reportedDepth else { return }
-        for frame in stack.reversed() {
+        while let frame = stack.popLast() {
             let keyword = frame.opener.literalText ?? "block"
             diagnostics.append(Diagnostic(
                 .error, "unclosed '\(keyword)' block: expected 'end'", range: frame.opener.range,
                 notes: [Diagnostic.Note("the block starts here and runs to the end of the input")],
                 isIncompleteInput: true))
+            close(frame, end: nil)
+        }
+    }
+
+    /// Hands a block that ended (at `end`, or at the end of the input when nil) to the block
+    /// around it: as a statement when its header was sound, else its body's statements alone.
+    private mutating func close(_ frame: Frame, end: SourceRange?) {
+        if let statement = Self.statement(of: frame, end: end) {
+            append(statement)
+            return
+        }
+        for statement in frame.branches.flatMap(\.body) + frame.body + (frame.elseBody ?? []) {
+            append(statement)
         }
     }
 
@@ -211,7 +227,7 @@ struct BlockBuilder {
         stack[index].body = []
     }
 
-    private static func statement(of frame: Frame, end: SourceRange) -> Statement? {
+    private static func statement(of frame: Frame, end: SourceRange?) -> Statement? {
         guard frame.isValid else { return nil }
         switch frame.kind {
         case .loop:

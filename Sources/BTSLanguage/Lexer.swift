@@ -6,9 +6,10 @@ import BTSTerminalText
 /// word starts a comment to the end of the line; `'…'` is literal; `"…"` allows `\" \\ \n \t \$`
 /// escapes and interpolation; bare words allow `\x` (the character itself) and interpolation;
 /// a backslash before a line break joins the lines. Interpolation: `$name`, `$1`, `$_`, `$?`,
-/// `${name.key[0]}`, `${name.list[*].key}` (a list), `${1:-default}`, `$#`, `$@`. A `$` not followed by a
-/// name is literal. An unquoted `|` ends the command's words: the rest of the line is a pipeline
-/// for `/bin/sh` (one `.pipe` token).
+/// `${name.key[0]}`, `${name.list[*].key}` (a list), `${1:-default}`, `$#`, `$@`; a `${` ends on
+/// its line. A `$` not followed by a name is literal. An unquoted `|` ends the command's words: the
+/// rest of the line is a pipeline for `/bin/sh` (one `.pipe` token), and a trailing `\` carries it
+/// on to the next line (the backslash and line break stay in its text: `/bin/sh` joins them).
 public struct Lexer {
     private let bytes: [UInt8]
     private var index = 0
@@ -120,13 +121,27 @@ public struct Lexer {
         index += length
     }
 
-    /// `| text…` up to the end of the line (not including the line break).
+    /// `| text…` up to the end of the line (not including the line break), or of the last line a
+    /// trailing backslash carries it on to.
     private mutating func lexPipe() {
         let start = index
-        let end = runEnd(from: index + 1) { ByteWords.equal($0, byte: 10) }
+        var end = runEnd(from: index + 1) { ByteWords.equal($0, byte: 10) }
         var textEnd = end
         if textEnd > start + 1, bytes[textEnd - 1] == 13 { textEnd -= 1 }
         var hasError = false
+        while continuesLine(from: start + 1, to: textEnd) {
+            guard end < bytes.count else {
+                report(Diagnostic(
+                    .error, "backslash at the end of input", range: SourceRange(offset: textEnd - 1, length: 1),
+                    notes: [Diagnostic.Note("a trailing '\\' continues the command on the next line")],
+                    isIncompleteInput: true))
+                hasError = true
+                break
+            }
+            end = runEnd(from: end + 1) { ByteWords.equal($0, byte: 10) }
+            textEnd = end
+            if bytes[textEnd - 1] == 13 { textEnd -= 1 }
+        }
         if bytes[(start + 1)..<textEnd].contains(0) {
             report(.error("unexpected NUL character", at: SourceRange(from: start, to: textEnd)))
             hasError = true
@@ -138,6 +153,13 @@ public struct Lexer {
         let text = String(decoding: bytes[first..<last], as: UTF8.self)
         tokens.append(Token(kind: .pipe(text), range: SourceRange(from: start, to: textEnd), hasError: hasError))
         index = end
+    }
+
+    /// Whether `start..<end` ends in an odd number of backslashes (the last one escapes the line break).
+    private func continuesLine(from start: Int, to end: Int) -> Bool {
+        var position = end
+        while position > start, bytes[position - 1] == UInt8(ascii: "\\") { position -= 1 }
+        return (end - position) % 2 == 1
     }
 
     private mutating func reportNUL() {
@@ -320,13 +342,20 @@ public struct Lexer {
 
     private mutating func lexBraced(_ builder: inout WordBuilder) {
         let start = index
-        let close = runEnd(from: index + 2) { ByteWords.equal($0, byte: UInt8(ascii: "}")) }
+        let close = runEnd(from: index + 2) { ByteWords.equal($0, byte: UInt8(ascii: "}")) | ByteWords.equal($0, byte: 10) }
         guard close < bytes.count else {
             report(Diagnostic(
                 .error, "unterminated '${'; expected '}'", range: SourceRange(offset: start, length: 2),
                 isIncompleteInput: true))
             builder.hasError = true
             index = bytes.count
+            return
+        }
+        guard bytes[close] == UInt8(ascii: "}") else {
+            // The line ends first: said where the `${` starts, and the next line is read afresh.
+            report(.error("unterminated '${'; expected '}' before the end of the line", at: SourceRange(offset: start, length: 2)))
+            builder.hasError = true
+            index = close > start + 2 && bytes[close - 1] == 13 ? close - 1 : close
             return
         }
         index = close + 1

@@ -33,10 +33,14 @@ public enum Parser {
     /// The name under which a word reads the environment (`${env.HOME}`): not a variable's name.
     public static let environmentName = "env"
 
+    /// The name under which a word reads the last HTTP exchange (`${_http.status}`): not a variable's name.
+    public static let exchangeName = "_http"
+
     /// Whether `name` can name a variable (`set NAME`, `for NAME in`): an identifier other than
-    /// `_` (the last result) and `env` (the environment).
+    /// `_` (the last result), `env` (the environment) and `_http` (the last HTTP exchange).
     public static func isVariableName(_ name: String) -> Bool {
-        guard name != "_", name != environmentName, let first = name.utf8.first, Lexer.isNameStart(first) else { return false }
+        guard name != "_", name != environmentName, name != exchangeName, let first = name.utf8.first,
+              Lexer.isNameStart(first) else { return false }
         return name.utf8.allSatisfy(Lexer.isNameByte)
     }
 

@@ -27,6 +27,10 @@ protocol ShellCommand: Sendable {
     /// checked, before anything runs (`expect`'s grammar); nil when nothing is.
     static func problem(in command: Command) -> String?
 
+    /// ``problem(in:)`` as the check reports it for `source`, where the command was read: a
+    /// command may point into its words and attach a fix (`expect $n==6`); nil when nothing is wrong.
+    static func diagnostic(in command: Command, source: SourceFile) -> Diagnostic?
+
     /// The typed arguments, read from the command as resolved against ``configuration``.
     init(_ resolved: ResolvedCommand) throws(ShellError)
 
@@ -41,6 +45,9 @@ extension ShellCommand {
     static var interpolatesArguments: Bool { true }
     static var isMeasured: Bool { true }
     static func problem(in command: Command) -> String? { nil }
+    static func diagnostic(in command: Command, source: SourceFile) -> Diagnostic? {
+        problem(in: command).map { Diagnostic.error($0, at: command.range) }
+    }
 
     /// The spec as help, completion, validation and the README see it: the configuration with
     /// the subcommands' specs, and the gate and the budget filled in (a subcommand without its own

@@ -1,22 +1,30 @@
 import BooksTrackContract
+import Foundation
 
 /// The pure semantics of `expect` (no I/O), so they can be tested directly.
 ///
-/// Grammar (operators and keywords are unquoted words; quote them to use them as values):
+/// The atoms of a condition (operators and keywords are unquoted words; quote them to use them as values):
 /// ```
-/// expect [not] VALUE                      true when VALUE is non-empty and not false/0/null
-/// expect [not] A (== | != | < | <= | > | >=) B
-/// expect [not] A contains B               substring; element of an array; key of an object
-/// expect [not] A matches REGEX            Swift regular expression, unanchored
-/// expect [not] exists ${path}             the path resolves (to anything but null)
-/// expect [not] count ${path} OP N         number of elements (array/object) or characters (string)
+/// VALUE                      true when VALUE is non-empty and not false/0/null
+/// A (== | != | < | <= | > | >=) B
+/// A contains B               substring; element of an array; key of an object
+/// A matches REGEX            Swift regular expression, unanchored
+/// exists ${path}             the path resolves (to anything but null)
+/// count ${path} OP N         number of elements (array/object) or characters (string)
 /// ```
-/// `<`, `<=`, `>`, `>=` compare numbers; `==` and `!=` compare numbers when both sides are
-/// numbers and text otherwise.
+/// combined with `not`, `and`, `or` and parentheses (``Condition``). `<`, `<=`, `>`, `>=` compare
+/// numbers; `==` and `!=` compare numbers when both sides are numbers and text otherwise.
 public enum Expectation {
-    /// The words before a condition's value: `not` negates, `exists` and `count` read a path.
+    /// The words of a condition other than its operators: `not`, `and`, `or` combine conditions,
+    /// `exists` and `count` read a path.
     public enum Keyword: String, Sendable, CaseIterable {
-        case not, exists, count
+        case not, and, or, exists, count
+    }
+
+    /// The words that group a condition's parts (each an unquoted word of its own).
+    public enum Parenthesis: String, Sendable, CaseIterable {
+        case open = "("
+        case close = ")"
     }
 
     public enum Operator: String, Sendable, CaseIterable {
@@ -124,5 +132,3 @@ public enum Expectation {
         }
     }
 }
-
-import Foundation

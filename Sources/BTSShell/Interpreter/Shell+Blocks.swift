@@ -39,43 +39,53 @@ extension Shell {
         for command in parsed.script.commands {
             if let name = AliasCommand.definedName(by: command) { known.insert(name) }
         }
-        let statements = check(parsed.script.statements, aliases: known, &diagnostics)
+        var unknown: [String: Diagnostic] = [:]
+        let statements = check(parsed.script.statements, aliases: known, source: parsed.source, &diagnostics, &unknown)
         return CheckedScript(source: parsed.source, statements: statements,
                              diagnostics: diagnostics.sorted { $0.range.offset < $1.range.offset })
     }
 
-    private func check(_ statements: [Statement], aliases: Set<String>,
-                       _ diagnostics: inout [Diagnostic]) -> [CheckedStatement] {
+    /// (`unknown`: the diagnostic of each unknown command name met so far: its "did you mean",
+    /// against every command name, is made once a check; a junk file repeats its words.)
+    private func check(_ statements: [Statement], aliases: Set<String>, source: SourceFile,
+                       _ diagnostics: inout [Diagnostic], _ unknown: inout [String: Diagnostic]) -> [CheckedStatement] {
         statements.compactMap { statement -> CheckedStatement? in
             switch statement {
             case .command(let command):
                 if aliases.contains(command.nameText), registry.command(named: command.nameText) == nil {
                     return .alias(command)
                 }
+                if let seen = unknown[command.nameText] {
+                    diagnostics.append(seen.shifted(by: command.name.range.offset - seen.range.offset))
+                    return nil
+                }
                 switch registry.resolve(command) {
                 case .success(let resolved):
-                    if let problem = resolved.type?.problem(in: command) {
-                        diagnostics.append(.error(problem, at: command.range))
+                    if let problem = resolved.type?.diagnostic(in: command, source: source) {
+                        diagnostics.append(problem)
                         return nil
                     }
                     return .command(resolved)
                 case .failure(let found):
+                    if found.count == 1, found[0].range == command.name.range, registry.command(named: command.nameText) == nil {
+                        unknown[command.nameText] = found[0]
+                    }
                     diagnostics += found.all
                     return nil
                 }
             case .forLoop(let loop):
-                return .loop(loop, body: check(loop.body, aliases: aliases, &diagnostics))
+                return .loop(loop, body: check(loop.body, aliases: aliases, source: source, &diagnostics, &unknown))
             case .whileLoop(let loop):
-                checkCondition(loop.condition, &diagnostics)
-                return .whileLoop(loop.condition, body: check(loop.body, aliases: aliases, &diagnostics))
+                checkCondition(loop.condition, source: source, &diagnostics)
+                return .whileLoop(loop.condition, body: check(loop.body, aliases: aliases, source: source, &diagnostics, &unknown))
             case .conditional(let conditional):
                 let branches = conditional.branches.map { branch in
-                    checkCondition(branch.condition, &diagnostics)
+                    checkCondition(branch.condition, source: source, &diagnostics)
                     return CheckedBranch(condition: branch.condition,
-                                         body: check(branch.body, aliases: aliases, &diagnostics))
+                                         body: check(branch.body, aliases: aliases, source: source, &diagnostics, &unknown))
                 }
                 return .conditional(branches, elseBody: conditional.elseBody.map {
-                    check($0, aliases: aliases, &diagnostics)
+                    check($0, aliases: aliases, source: source, &diagnostics, &unknown)
                 })
             case .loopControl(let control):
                 return .control(control.kind)
@@ -83,12 +93,12 @@ extension Shell {
         }
     }
 
-    /// The shape of an `if`/`elif`/`while` condition (an empty one is reported by the parser).
-    private func checkCondition(_ condition: Command, _ diagnostics: inout [Diagnostic]) {
+    /// An `if`/`elif`/`while` condition read as it will be evaluated (``Condition``); an empty
+    /// one is reported by the parser.
+    private func checkCondition(_ condition: Command, source: SourceFile, _ diagnostics: inout [Diagnostic]) {
         let words = condition.arguments.map(\.word)
-        if !words.isEmpty, let problem = ExpectCommand.shapeProblem(words, what: condition.nameText) {
-            diagnostics.append(.error(problem, at: condition.range))
-        }
+        guard !words.isEmpty, case .failure(let problem) = Condition.parse(words, what: condition.nameText) else { return }
+        diagnostics.append(problem.diagnostic(in: source, whole: condition.range))
     }
 
     /// Runs statements in order. A failure stops them unless errors are to be continued past.
@@ -206,7 +216,8 @@ extension Shell {
     /// the status of an error already reported. `$?` is left as it was.
     private func test(_ condition: Command, _ context: SourceContext) -> (passed: Bool, failure: Int32?) {
         do {
-            return (try ExpectCommand.evaluate(condition.arguments.map(\.word), range: condition.range, in: self).passed, nil)
+            let words = condition.arguments.map(\.word)
+            return (try ExpectCommand.evaluate(words, what: condition.nameText, range: condition.range, in: self).passed, nil)
         } catch {
             let shellError = ShellError.from(error, range: condition.range)
             report(shellError, in: context.source, interactive: context.interactive)

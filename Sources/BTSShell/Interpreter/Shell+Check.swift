@@ -9,7 +9,7 @@ extension Shell {
         do throws(ScriptFile.Failure) {
             text = try ScriptFile.read(path)
         } catch {
-            report(ShellError(.usage, "cannot read script '\(path)': \(error.reason)"), in: nil, interactive: false)
+            report(ShellError(.usage, error.sentence(path, "cannot read script")), in: nil, interactive: false)
             return ExitStatus.usage.rawValue
         }
         return checkText(text, name: path)

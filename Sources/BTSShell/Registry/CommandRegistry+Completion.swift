@@ -29,15 +29,16 @@ public struct CompletionSlot: Sendable, Hashable {
 extension CommandRegistry {
     /// Analyses `line` up to `cursorOffset` (a UTF-8 offset; the end when nil).
     /// After a block keyword: `for NAME in` offers `in`, then `lines`/`words`; `if`/`elif`/`while`
-    /// offer the condition keywords of `expect`.
+    /// offer the words of a condition that may come next (``Condition/nextWords(after:)``).
     private func keywordSlot(_ keyword: String, words: [Word],
                              _ slot: (CompletionKind, [String], CommandSpec?) -> CompletionSlot) -> CompletionSlot {
         switch (keyword, words.count) {
         case ("for", 1): return slot(.subcommand, ["in"], nil)
         case ("for", 2) where words[1].literalText == "in": return slot(.subcommand, ["lines", "words"], nil)
         case ("for", 3) where words[2].literalText == "lines": return slot(.filePath(extensions: ["txt", "csv"]), [], nil)
-        case ("if", 0), ("elif", 0), ("while", 0):
-            return slot(.subcommand, Expectation.Keyword.allCases.map(\.rawValue), nil)
+        case ("if", _), ("elif", _), ("while", _):
+            let next = Condition.nextWords(after: words)
+            return slot(next.isEmpty ? .none : .subcommand, next, nil)
         default: return slot(.none, [], nil)
         }
     }

@@ -56,7 +56,7 @@ struct ScriptLanguageTests {
             #expect(await harness.run("help while") == 2)
             #expect(harness.err.contains("'while' is a keyword of the language, not a command"), "\(harness.err)")
             #expect(!harness.err.contains("did you mean 'while'"), "\(harness.err)")
-            #expect(await harness.run("help set") == 0)
+            #expect(await harness.run("help set --output table") == 0)
             #expect(harness.out.contains("looplimit (1–100000000)"), "\(harness.out)")
         }
     }

@@ -34,7 +34,7 @@ syn match btsLoopVariable excludenl /\v[A-Za-z_][A-Za-z0-9_]*%([ \t;|]|$)@=/ con
 syn match btsLoopIn excludenl /\vin%([ \t;|]|$)@=/ contained nextgroup=btsLoopKind skipwhite
 syn match btsLoopKind excludenl /\v%(lines|words)%([ \t;|]|$)@=/ contained
 syn cluster btsConditionItems contains=btsConditionWord,btsVariable,btsString,btsDString,btsNumber,btsOption,btsEscape
-syn match btsConditionWord excludenl /\v%(^|[ \t;])@1<=%([!][=]|[<]|[<][=]|[=][=]|[>]|[>][=]|contains|count|exists|matches|not)%([ \t;|]|$)@=/ contained
+syn match btsConditionWord excludenl /\v%(^|[ \t;])@1<=%([!][=]|[(]|[)]|[<]|[<][=]|[=][=]|[>]|[>][=]|and|contains|count|exists|matches|not|or)%([ \t;|]|$)@=/ contained
 syn region btsCondition matchgroup=btsConditional start=/\v%(\\\n\s*)@<!%(^\s*|;\s*)@<=elif%([ \t;|]|$)@=/ end=/\v[;|]@=|%([ \t])@1<=#@=|\\@1<!$/ contains=@btsConditionItems
 syn region btsCondition matchgroup=btsConditional start=/\v%(\\\n\s*)@<!%(^\s*|;\s*)@<=if%([ \t;|]|$)@=/ end=/\v[;|]@=|%([ \t])@1<=#@=|\\@1<!$/ contains=@btsConditionItems
 syn region btsCondition matchgroup=btsRepeat start=/\v%(\\\n\s*)@<!%(^\s*|;\s*)@<=while%([ \t;|]|$)@=/ end=/\v[;|]@=|%([ \t])@1<=#@=|\\@1<!$/ contains=@btsConditionItems
