@@ -41,6 +41,11 @@ extension CompletionContext {
             } else {
                 for isbn in found { noteBook(isbn: isbn, title: title) }
             }
+            switch members["authors"] {
+            case .array(let names)?: for name in names.prefix(20).compactMap(\.stringValue) { noteAuthor(name) }
+            case .string(let name)?: noteAuthor(name)
+            default: break
+            }
             for key in Self.jobKeys {
                 if let id = members[key]?.stringValue { noteJob(id: id) }
             }

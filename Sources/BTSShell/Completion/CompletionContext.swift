@@ -9,6 +9,8 @@ public struct CompletionContext: Sendable, Equatable {
     public static let defaultBookCapacity = 10_000
     /// The most job ids remembered.
     public static let jobCapacity = 500
+    /// The most author name words remembered.
+    public static let authorCapacity = 4_000
 
     /// A job started in this session.
     public struct Job: Sendable, Hashable {
@@ -29,6 +31,9 @@ public struct CompletionContext: Sendable, Equatable {
     public private(set) var isbns: RecencyIndex
     /// Titles seen in results; key: ``foldTitle(_:)`` of the title, payload: the title itself.
     public private(set) var titles: RecencyIndex
+    /// Author names seen in results (a remote backend's, its cached answers'); one key per word of
+    /// a name (``authorKey(word:name:)``), payload: the name.
+    public private(set) var authors = RecencyIndex(capacity: CompletionContext.authorCapacity)
     /// Variable names that are set (without `$`), e.g. `_`, `_http`, `book`.
     public var variables: Set<String> = []
     /// The lower-case header names of the session's last HTTP exchange (`${_http.headers.NAME}`),
@@ -77,6 +82,33 @@ public struct CompletionContext: Sendable, Equatable {
             if !key.isEmpty { titles.note(key, payload: cleanTitle) }
         }
     }
+
+    /// Remembers an author's name under each of its words, so any word's beginning finds it.
+    public mutating func noteAuthor(_ name: String) {
+        let clean = Self.cleanTitle(name)
+        guard !clean.isEmpty, clean.count <= 200 else { return }
+        for word in Self.nameWords(clean) { authors.note(Self.authorKey(word: word, name: clean), payload: clean) }
+    }
+
+    /// The remembered authors with a word starting with each word of `typed` (in the order of the
+    /// word the last typed one starts).
+    func authors(matching typed: String) -> [String] {
+        let words = Self.nameWords(typed)
+        guard let last = words.last else { return [] }
+        var seen: Set<String> = []
+        let names = authors.sortedPayloads[authors.range(withPrefix: last)].filter { name in
+            let nameWords = Self.nameWords(name)
+            return words.allSatisfy { word in nameWords.contains { $0.hasPrefix(word) } } && seen.insert(name).inserted
+        }
+        return names
+    }
+
+    /// The folded words of a name (`J.R.R. Tolkien` → `j r r tolkien`).
+    static func nameWords(_ text: String) -> [String] {
+        foldTitle(text).split { !$0.isLetter && !$0.isNumber }.map(String.init)
+    }
+
+    static func authorKey(word: String, name: String) -> String { word + "\u{1F}" + name }
 
     /// The title as it would be inserted: whitespace runs (including line breaks) become one
     /// space, ends trimmed, at most 300 characters.

@@ -5,6 +5,12 @@ import Foundation
 public protocol CompletionContextSource: Sendable {
     /// The current snapshot. Must return at once (no I/O, no waiting on other tasks).
     var completionContext: CompletionContext { get }
+    /// The catalog authors and titles complete from (nil: none; see ``CatalogCompletionLookup``).
+    var catalogLookup: (any CatalogCompletionLookup)? { get }
+}
+
+extension CompletionContextSource {
+    public var catalogLookup: (any CatalogCompletionLookup)? { nil }
 }
 
 extension CompletionContext: CompletionContextSource {
@@ -20,6 +26,7 @@ public final class CompletionContextStore: CompletionContextSource, @unchecked S
     private let lock = NSLock()
     private var context: CompletionContext
     private var lastHarvested: JSONValue?
+    private var catalog: (any CatalogCompletionLookup)?
 
     /// A store starting from `initial`.
     public init(_ initial: CompletionContext = CompletionContext()) {
@@ -31,6 +38,21 @@ public final class CompletionContextStore: CompletionContextSource, @unchecked S
         lock.lock()
         defer { lock.unlock() }
         return context
+    }
+
+    /// The catalog authors and titles complete from: the embedded backend's while it is the
+    /// session's backend (``Shell/updateCompletionContext(_:)`` sets it).
+    public var catalogLookup: (any CatalogCompletionLookup)? {
+        get {
+            lock.lock()
+            defer { lock.unlock() }
+            return catalog
+        }
+        set {
+            lock.lock()
+            defer { lock.unlock() }
+            catalog = newValue
+        }
     }
 
     /// Harvests books and job ids from a command's result (see ``CompletionContext/harvest(_:nodeLimit:)``),

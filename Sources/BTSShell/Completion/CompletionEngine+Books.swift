@@ -1,14 +1,18 @@
 import BTSLanguage
+import Foundation
 
 extension CompletionEngine {
     /// The most words before the cursor joined into one title query (`search title dune mes`).
     static let titleWordLimit = 8
+    /// The most authors or titles one TAB takes from the catalog.
+    static let catalogLimit = 30
 
     /// ISBNs when the typed word looks like the start of one, else titles seen earlier,
     /// matched case- and accent-insensitively on their beginning. For a multi-word query
     /// (`search title dune mes`) the longest run of bare words before the cursor that still
     /// starts some title is replaced as a whole by the quoted title.
-    func bookAnswer(slot: CompletionSlot, bytes: [UInt8], cursor: Int, context: CompletionContext) -> CompletionAnswer {
+    func bookAnswer(slot: CompletionSlot, bytes: [UInt8], cursor: Int, context: CompletionContext,
+                    catalog: (any CatalogCompletionLookup)? = nil) -> CompletionAnswer {
         let range = slot.range.offset..<min(slot.range.end, cursor)
         if let first = slot.partial.first, first.isASCII, first.isNumber,
            CompletionContext.isbnPrefix(slot.partial) != nil {
@@ -19,25 +23,71 @@ extension CompletionEngine {
             let run = runs[start...]
             let query = (run.map(\.text) + [slot.partial]).joined(separator: " ")
             let replaced = (run.first?.range.offset ?? range.lowerBound)..<range.upperBound
-            let answer = titleAnswer(query: query, range: replaced, context: context)
+            let answer = titleAnswer(query: query, range: replaced, context: context, catalog: catalog)
             if !answer.candidates.isEmpty { return answer }
         }
-        return titleAnswer(query: slot.partial, range: range, context: context)
+        return titleAnswer(query: slot.partial, range: range, context: context, catalog: catalog)
     }
 
-    private func titleAnswer(query: String, range: Range<Int>, context: CompletionContext) -> CompletionAnswer {
+    /// Titles seen in this session starting with `query`, then the catalog's titles starting with
+    /// it, the most rated first (matched case- and accent-insensitively on their beginning alike).
+    private func titleAnswer(query: String, range: Range<Int>, context: CompletionContext,
+                             catalog: (any CatalogCompletionLookup)?) -> CompletionAnswer {
         let matches = context.titles.range(withPrefix: CompletionContext.foldTitle(query))
-        let titles = context.titles.sortedPayloads[matches]
+        var titles = Array(context.titles.sortedPayloads[matches])
+        let typed = Self.unquoted(query)
+        if let catalog, !typed.isEmpty {
+            let folded = CompletionContext.foldTitle(typed)
+            var seen = Set(titles)
+            titles += catalog.titles(typed, limit: Self.catalogLimit).filter {
+                CompletionContext.foldTitle($0).hasPrefix(folded) && seen.insert($0).inserted
+            }
+        }
         let candidates = titles.map(CompletionQuoting.title)
-        let display = matches.count <= Self.annotationLimit && !titles.isEmpty ? Array(titles) : nil
+        let display = titles.count <= Self.annotationLimit && !titles.isEmpty ? titles : nil
         return CompletionAnswer(range: range, candidates: candidates, display: display)
+    }
+
+    /// Author names from the catalog (the most popular first), then those seen in results (on a
+    /// remote backend, the only ones), for the typed word or, as for titles, the longest run of bare
+    /// words before it (`search author j r r tolk`) that finds some; a name with blanks is inserted
+    /// quoted.
+    func authorAnswer(slot: CompletionSlot, bytes: [UInt8], cursor: Int, context: CompletionContext,
+                      catalog: (any CatalogCompletionLookup)?) -> CompletionAnswer {
+        let range = slot.range.offset..<min(slot.range.end, cursor)
+        let runs = precedingQueryWords(bytes: bytes, partialRange: range, slot: slot)
+        let queries = runs.indices.map { start in
+            ((runs[start...].map(\.text) + [slot.partial]).joined(separator: " "),
+             (runs[start].range.offset)..<range.upperBound)
+        } + [(slot.partial, range)]
+        for (query, replaced) in queries where !Self.unquoted(query).isEmpty {
+            var names = catalog?.authors(Self.unquoted(query), limit: Self.catalogLimit) ?? []
+            var seen = Set(names)
+            names += context.authors(matching: Self.unquoted(query)).filter { seen.insert($0).inserted }
+            names = Array(names.prefix(Self.catalogLimit))
+            guard !names.isEmpty else { continue }
+            let candidates = names.map { name in
+                name.contains(where: { CompletionQuoting.needsEscapeInBareWord($0, atStart: false) })
+                    ? CompletionQuoting.title(name) : CompletionQuoting.bare.write(name, closed: true)
+            }
+            return CompletionAnswer(range: replaced, candidates: candidates, display: names)
+        }
+        return .none(at: cursor)
+    }
+
+    /// The typed text without an opening quote (`"tolk` → `tolk`), blanks trimmed.
+    static func unquoted(_ typed: String) -> String {
+        var text = Substring(typed)
+        if let first = text.first, first == "\"" || first == "'" { text = text.dropFirst() }
+        return text.trimmingCharacters(in: .whitespaces)
     }
 
     /// The bare words right before the typed one that belong to a variadic query positional,
     /// oldest first (empty when the typed word starts with a quote or nothing qualifies).
     private func precedingQueryWords(bytes: [UInt8], partialRange: Range<Int>, slot: CompletionSlot)
         -> [(text: String, range: SourceRange)] {
-        guard let spec = slot.command, spec.positionals.contains(where: { $0.isVariadic && $0.completion == .title }),
+        guard let spec = slot.command,
+              spec.positionals.contains(where: { $0.isVariadic && ($0.completion == .title || $0.completion == .author) }),
               bytes[partialRange].first != UInt8(ascii: "\""), bytes[partialRange].first != UInt8(ascii: "'")
         else { return [] }
         let before = String(decoding: bytes[..<partialRange.lowerBound], as: UTF8.self)

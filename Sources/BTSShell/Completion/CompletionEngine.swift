@@ -118,7 +118,9 @@ public struct CompletionEngine: Sendable {
         case .isbn:
             return isbnAnswer(partial: slot.partial, range: range, context: snapshot)
         case .title:
-            return bookAnswer(slot: slot, bytes: bytes, cursor: cursor, context: snapshot)
+            return bookAnswer(slot: slot, bytes: bytes, cursor: cursor, context: snapshot, catalog: context.catalogLookup)
+        case .author:
+            return authorAnswer(slot: slot, bytes: bytes, cursor: cursor, context: snapshot, catalog: context.catalogLookup)
         case .shelf:
             return words.plain(snapshot.shelves.filter { $0.hasPrefix(slot.partial) })
         case .tag:

@@ -1,3 +1,4 @@
+import BooksTrackCatalog
 import BooksTrackClient
 import BooksTrackContract
 import Foundation
@@ -24,6 +25,7 @@ extension Shell {
                 }
             }
         }
+        noteCatalog(in: store)
         await noteLibrary(in: store)
         store.harvest(result)
         store.update { context in
@@ -34,6 +36,25 @@ extension Shell {
             context.exchangeHeaders = headers
             context.profiles = Set(profiles)
             context.unavailableCommands = unavailable
+        }
+    }
+
+    /// Authors and titles complete from the bundled catalog while the embedded backend is the
+    /// session's (one lookup kept across commands; it opens the catalog on the first TAB that
+    /// needs it, only if it is built).
+    private func noteCatalog(in store: CompletionContextStore) {
+        guard case .embedded? = try? backendSession.target() else {
+            store.catalogLookup = nil
+            return
+        }
+        guard store.catalogLookup == nil else { return }
+        let embedded = options.backendOptions.embedded
+        let directory = options.backendOptions.cacheDirectory
+        store.catalogLookup = EmbeddedCatalogLookup {
+            if let embedded {
+                return embedded.buildsCatalog(cacheDirectory: directory) ? nil : try? embedded.catalog(cacheDirectory: directory)
+            }
+            return SQLiteCatalog.isBuilt(cacheDirectory: directory) ? try? SQLiteCatalog.shared(cacheDirectory: directory) : nil
         }
     }
 }

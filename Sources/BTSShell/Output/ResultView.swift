@@ -20,6 +20,9 @@ public struct TableColumn: Sendable, Hashable {
         /// A job id (`SessionJob.displayID`): a plausible id whole, any other cut and neutralised;
         /// CSV keeps the whole id.
         case jobID
+        /// A job id cut to its first `length` characters on a terminal (`jobs`: git's abbreviated
+        /// ids); CSV keeps the whole id.
+        case abbreviatedJobID(length: Int)
     }
 
     /// The key in each row object.
@@ -71,6 +74,7 @@ public struct TableColumn: Sendable, Hashable {
     /// The text of this column's cell in `row` for CSV: the table's, except that a mark keeps its `true`/`false`.
     public func csvCell(_ row: JSONValue) -> String {
         if format == .mark || format == .jobID, let value = row[key] { return value.interpolationText }
+        if case .abbreviatedJobID = format, let value = row[key] { return value.interpolationText }
         return cell(row)
     }
 
@@ -90,6 +94,8 @@ public struct TableColumn: Sendable, Hashable {
             return flag ? "yes" : ""
         case (.jobID, .string(let id)):
             return SessionJob.displayID(id)
+        case (.abbreviatedJobID(let length), .string(let id)):
+            return SessionJob.isPlausibleID(id) ? String(id.prefix(length)) : SessionJob.displayID(id)
         case (_, .array(let elements)):
             return elements.map(\.interpolationText).joined(separator: ", ")
         default:

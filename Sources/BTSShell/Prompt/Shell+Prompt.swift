@@ -5,7 +5,8 @@ import Foundation
 extension Shell {
     /// The interactive prompt for the next read: `bts:<backend>> ` (coloured when output colour
     /// is on), the tightest rate-limit budget on the right when it is low — read fresh from the
-    /// API's ledger, so it reflects the command that just ran — and the `...> ` continuation.
+    /// API's ledger, so it reflects the command that just ran — and the continuation, which says
+    /// what is open (``OpenInput``: `'> `, `"> `, `${> `, or `...> ` for a block).
     /// Never opens a backend: before the first command it names the backend that will be used.
     public func interactivePrompt() async -> LinePrompt {
         var budget: PromptBudget?
@@ -15,7 +16,13 @@ extension Shell {
             status = tightest
         }
         let colour = colored(.standardOutput)
-        var prompt = PromptRenderer.render(backend: promptBackendName(), budget: budget, colour: colour).linePrompt
+        let backend = promptBackendName()
+        var prompt = PromptRenderer.render(backend: backend, budget: budget, colour: colour).linePrompt
+        let continuations = Dictionary(uniqueKeysWithValues: OpenInput.allCases.map { open in
+            (open, PromptRenderer.continuation(marker: open.marker, backend: backend, colour: colour))
+        })
+        let block = prompt.continuation
+        prompt.continuationAfter = { pending in OpenInput.of(pending).flatMap { continuations[$0] } ?? block }
         if let status, prompt.right != nil {
             prompt.liveRight = PromptRenderer.liveRight(status, colour: colour)
         }

@@ -22,6 +22,8 @@ public enum CompletionKind: Sendable, Hashable {
     case jobID
     case isbn
     case title
+    /// Author names (`search author`): from the catalog.
+    case author
     /// Shelf names of the user's library (the standard ones and those in use).
     case shelf
     /// Tag names of the user's library.

@@ -141,7 +141,8 @@ struct SessionJobs: Sendable, Hashable {
         all.filter { !collected.contains($0.id) && $0.status.mayBringResults }
     }
 
-    /// `last` or an id → the id (and the session's record of it, if any).
+    /// `last`, an id or a unique prefix of a known one (``JobIDPrefix``) → the id (and the session's
+    /// record of it, if any).
     func find(_ reference: String?) throws(ShellError) -> (id: String, record: SessionJob?) {
         let text = reference ?? "last"
         // An empty value (`watch "$unset"`) names no job: said at once, never asked of the server.
@@ -154,7 +155,8 @@ struct SessionJobs: Sendable, Hashable {
             }
             return (last.id, last)
         }
-        return (text, all.first { $0.id == text })
+        let id = try JobIDPrefix.resolve(text, among: all.map(\.id))
+        return (id, all.first { $0.id == id })
     }
 
     /// Updates the session's record of a job and writes the store. `coalescing` (a progress

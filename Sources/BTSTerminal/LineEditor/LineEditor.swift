@@ -112,8 +112,9 @@ public final class LineEditor: LineReader, @unchecked Sendable {
         let core = self.core
         let worker = self.worker
         let result = await LogicalLineAssembler.read(wakeup: wakeup, isComplete: configuration.isComplete) {
-            isContinuation, sequence in
-            let text = isContinuation ? prompt.continuation : prompt.primary
+            pending, sequence in
+            let isContinuation = pending != nil
+            let text = pending.map(prompt.continuation(after:)) ?? prompt.primary
             let right = isContinuation ? nil : prompt.right
             let liveRight = isContinuation ? nil : prompt.liveRight
             switch await worker.run({ core.readPhysicalLine(prompt: text, right: right, liveRight: liveRight, sequence: sequence) }) {

@@ -19,6 +19,9 @@ public struct LinePrompt: Sendable, Equatable, ExpressibleByStringLiteral {
     public var primary: String
     /// Shown before each continuation line while `isComplete` returns false.
     public var continuation: String
+    /// The continuation prompt for the input read so far (what it leaves open: a quote, a block);
+    /// nil: `continuation` always.
+    public var continuationAfter: (@Sendable (String) -> String)?
     /// Shown at the right edge of the first line (e.g. the tightest rate-limit budget), if any.
     public var right: String?
     /// Recomputes `right` for a moment while the read waits (a budget's reset countdown); the line
@@ -26,17 +29,25 @@ public struct LinePrompt: Sendable, Equatable, ExpressibleByStringLiteral {
     public var liveRight: (@Sendable (Date) -> String?)?
 
     public init(_ primary: String, continuation: String = "... ", right: String? = nil,
-                liveRight: (@Sendable (Date) -> String?)? = nil) {
+                liveRight: (@Sendable (Date) -> String?)? = nil,
+                continuationAfter: (@Sendable (String) -> String)? = nil) {
         self.primary = primary
         self.continuation = continuation
         self.right = right
         self.liveRight = liveRight
+        self.continuationAfter = continuationAfter
+    }
+
+    /// The prompt before the line that follows `pending` (the input so far).
+    public func continuation(after pending: String) -> String {
+        continuationAfter?(pending) ?? continuation
     }
 
     /// Equal texts (the live function cannot be compared; only its presence is).
     public static func == (lhs: LinePrompt, rhs: LinePrompt) -> Bool {
         lhs.primary == rhs.primary && lhs.continuation == rhs.continuation && lhs.right == rhs.right
             && (lhs.liveRight == nil) == (rhs.liveRight == nil)
+            && (lhs.continuationAfter == nil) == (rhs.continuationAfter == nil)
     }
 
     public init(stringLiteral value: String) {

@@ -17,20 +17,21 @@ enum PhysicalRead: Sendable, Equatable {
 /// more lines, on a terminal with the continuation prompt, on a pipe as the lines arrive.
 /// End of input inside an incomplete command hands over what was read (the parser reports it).
 enum LogicalLineAssembler {
-    /// Reads one logical line. `readPhysical(isContinuation, sequence)` reads one physical line
-    /// for the read numbered `sequence` of `wakeup` (cancelling the calling task aborts it).
+    /// Reads one logical line. `readPhysical(pending, sequence)` reads one physical line for the
+    /// read numbered `sequence` of `wakeup` (cancelling the calling task aborts it); `pending` is
+    /// the unfinished input read so far (nil before the first line).
     static func read(
         wakeup: EditorWakeup, isComplete: InputCompletenessCheck?,
-        readPhysical: @Sendable (_ isContinuation: Bool, _ sequence: UInt64) async -> PhysicalRead
+        readPhysical: @Sendable (_ pending: String?, _ sequence: UInt64) async -> PhysicalRead
     ) async -> LineEditorResult {
         var lines: [String] = []
         while true {
             let sequence = wakeup.beginRead()
             defer { wakeup.endRead() }
             if Task.isCancelled { return .interrupted }
-            let isContinuation = !lines.isEmpty
+            let pending = lines.isEmpty ? nil : lines.joined(separator: "\n")
             let physical = await withTaskCancellationHandler {
-                await readPhysical(isContinuation, sequence)
+                await readPhysical(pending, sequence)
             } onCancel: {
                 wakeup.post(.abort(sequence: sequence))
             }

@@ -41,18 +41,27 @@ public enum PromptRenderer {
         let name = sanitise(backend)
         let plainLeft = "bts:\(name)> "
         let left = colour ? "\(bold)bts\(reset):\(cyan)\(name)\(reset)> " : plainLeft
-        let width = CompletionText.displayWidth(plainLeft)
-        let marker = "...> "
-        let continuation = String(repeating: " ", count: max(0, width - marker.count)) + marker
         var right: String?
         if let budget, budget.isLow(threshold: lowThreshold) {
             let text = sanitise(budget.text)
             right = colour ? (budget.isSpent ? red : yellow) + text + reset : text
         }
+        return Rendered(left: left, right: right,
+                        continuation: continuation(marker: blockMarker, backend: backend, colour: colour))
+    }
+
+    /// The continuation marker of an open block or a trailing `\`.
+    public static let blockMarker = "...> "
+
+    /// A continuation prompt: `marker` (`...> `, or `'> ` for an open quote) right-aligned under
+    /// the left prompt for `backend`, dimmed when `colour` is true.
+    public static func continuation(marker: String, backend: String, colour: Bool) -> String {
+        let width = CompletionText.displayWidth("bts:\(sanitise(backend))> ")
+        let continuation = String(repeating: " ", count: max(0, width - CompletionText.displayWidth(marker))) + marker
+        guard colour else { return continuation }
         // The reset goes before the marker's last blank: libedit needs a visible character after
         // an escape (see PromptEscapes), and the marker must keep the left prompt's width.
-        let dimmed = dim + continuation.dropLast() + reset + " "
-        return Rendered(left: left, right: right, continuation: colour ? dimmed : continuation)
+        return dim + continuation.dropLast() + reset + " "
     }
 
     /// The backend's name for the prompt: `embedded` when there is no URL; the profile name

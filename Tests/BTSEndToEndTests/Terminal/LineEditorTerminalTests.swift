@@ -18,6 +18,8 @@ struct LineEditorTerminalTests {
     static let prompt = InteractiveShellTests.prompt
     /// The continuation prompt: `...> ` right-aligned under `bts:embedded> `.
     static let continuation = "         ...> "
+    /// The continuation prompt inside an unclosed double-quoted string.
+    static let quoteContinuation = "           \"> "
 
     // MARK: helpers
 
@@ -104,9 +106,9 @@ struct LineEditorTerminalTests {
         // text keeps its newline.
         try session.type("echo \"first")
         try session.press("Enter")
-        try await session.waitForLastLine(Self.continuation)
+        try await session.waitForLastLine(Self.quoteContinuation)
         try session.type("second\"")
-        try await session.waitForLastLine(Self.continuation + "second\"")
+        try await session.waitForLastLine(Self.quoteContinuation + "second\"")
         try session.press("Enter")
         var screen = try await waitForIdlePrompt(session)
         #expect(Self.contains(rows: ["first", "second"], in: screen))
@@ -123,7 +125,7 @@ struct LineEditorTerminalTests {
         // Ctrl-C in a continuation line drops the whole input; nothing of it runs.
         try session.type("echo \"abandoned")
         try session.press("Enter")
-        try await session.waitForLastLine(Self.continuation)
+        try await session.waitForLastLine(Self.quoteContinuation)
         try session.press("C-c")
         try await waitForIdlePrompt(session)
         try await session.run("echo after-abandon", expecting: "\nafter-abandon")

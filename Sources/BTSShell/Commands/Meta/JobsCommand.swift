@@ -43,7 +43,8 @@ struct JobsCommand: ShellCommand {
             }
         }
         let value = JSONValue.record([("jobs", .array(context.jobs.all.map(\.json)))])
-        let columns = [TableColumn("jobId", "JOB", format: .jobID), TableColumn("kind", "KIND"), TableColumn("status", "STATUS"),
+        let shown = JobIDPrefix.shownLength(of: context.jobs.all.map(\.id))
+        let columns = [TableColumn("jobId", "JOB", format: .abbreviatedJobID(length: shown)), TableColumn("kind", "KIND"), TableColumn("status", "STATUS"),
                        .number("processedCount", "DONE"), .number("totalCount", "TOTAL"),
                        TableColumn("source", "SOURCE", flexible: true)]
         return CommandOutput(value: value, view: .table(columns: columns, rowsKey: "jobs", footer: nil,

@@ -54,7 +54,7 @@ extension SearchCommand {
 
     /// `search author NAME...`.
     struct ByAuthor: WordSearch {
-        static let words = ArgumentSpec("NAME", "Author name", variadic: true)
+        static let words = ArgumentSpec("NAME", "Author name", variadic: true, completion: .author)
         static let configuration = pagedSpec(
             "author", "Search by author name", words, example: "search author frank herbert",
             discussion: """

@@ -1,0 +1,63 @@
+import BooksTrackSupport
+import Foundation
+import GRDB
+
+extension SQLiteCatalog {
+    /// The most matching books one completion reads (the most rated first).
+    public static let completionScanLimit = 200
+
+    /// Author names with a word starting with each typed word (`tolk` → "J.R.R. Tolkien"), the most
+    /// rated first (ratings summed over their books), at most `limit`. One prefix query of the
+    /// full-text index, reading at most ``completionScanLimit`` books; empty on any error.
+    public func authorCompletions(_ typed: String, limit: Int) -> [String] {
+        let words = FTSQuery.terms(typed).map(Self.foldWord)
+        guard limit > 0, let rows = completionRows(typed, columns: Self.authorColumns, field: "authors") else { return [] }
+        var ratings: [String: Int] = [:]
+        var order: [String] = []
+        for (authors, count) in rows {
+            for name in authors.split(separator: Self.authorSeparator).map(String.init) where Self.nameMatches(name, words) {
+                if ratings[name] == nil { order.append(name) }
+                ratings[name, default: 0] += count
+            }
+        }
+        let ranked = order.enumerated().sorted { lhs, rhs in
+            let (l, r) = (ratings[lhs.element] ?? 0, ratings[rhs.element] ?? 0)
+            return l != r ? l > r : lhs.offset < rhs.offset
+        }
+        return ranked.prefix(limit).map(\.element)
+    }
+
+    /// Titles with a word starting with each typed word, the most rated first, at most `limit`
+    /// (one prefix query of the full-text index; empty on any error).
+    public func titleCompletions(_ typed: String, limit: Int) -> [String] {
+        guard limit > 0, let rows = completionRows(typed, columns: Self.titleColumns, field: "title") else { return [] }
+        var seen: Set<String> = []
+        return Array(rows.map(\.text).filter { seen.insert($0).inserted }.prefix(limit))
+    }
+
+    /// `field` and the ratings count of the books matching `typed` in `columns`, most rated first.
+    private func completionRows(_ typed: String, columns: [String], field: String) -> [(text: String, count: Int)]? {
+        guard let expression = FTSQuery.expression(typed, columns: columns) else { return nil }
+        return try? database.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT books.\(field) AS text, books.ratings_count AS count FROM books_fts
+                    JOIN books ON books.id = books_fts.rowid
+                    WHERE books_fts MATCH ? ORDER BY books.ratings_count DESC, books.id LIMIT ?
+                    """,
+                arguments: [expression, Self.completionScanLimit]
+            ).map { (text: $0["text"] as String, count: $0["count"] as Int) }
+        }
+    }
+
+    /// Whether every typed word starts a word of `name` (case and accents folded).
+    static func nameMatches(_ name: String, _ words: [String]) -> Bool {
+        let nameWords = FTSQuery.terms(name).map(foldWord)
+        return words.allSatisfy { word in nameWords.contains { $0.hasPrefix(word) } }
+    }
+
+    static func foldWord(_ word: String) -> String {
+        word.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+    }
+}
