@@ -83,6 +83,8 @@ protocol ScriptContext: Actor {
     func resolvePath(_ path: String) -> URL
     /// Runs a script file in this session (`source`); with `arguments`, they are its `$1..$n` meanwhile.
     func source(_ url: URL, shownAs path: String, range: SourceRange?, arguments: [String]?) async throws
+    /// Runs a command line in this session (`every`); returns its status (its errors reported).
+    func runLine(_ text: String, name: String) async throws -> Int32
 }
 
 extension APIContext {

@@ -12,9 +12,9 @@ enum CommandTable {
         // Library commands
         LibraryCommand.self, SaveCommand.self,
         // Meta commands
-        HelpCommand.self, CapsCommand.self, LimitsCommand.self, JobsCommand.self, StatusCommand.self,
+        HelpCommand.self, CapsCommand.self, ApiCommand.self, LimitsCommand.self, JobsCommand.self, StatusCommand.self,
         ResultsCommand.self, CancelCommand.self, ConnectCommand.self, SetCommand.self, EchoCommand.self,
-        SleepCommand.self, SourceCommand.self, ExpectCommand.self, AliasCommand.self, UnaliasCommand.self,
+        SleepCommand.self, EveryCommand.self, SourceCommand.self, ExpectCommand.self, AliasCommand.self, UnaliasCommand.self,
         HistoryCommand.self, TimingCommand.self, CacheCommand.self,
         ExitCommand.self,
     ]

@@ -22,6 +22,8 @@ protocol ShellCommand: Sendable {
     static var interpolatesArguments: Bool { get }
     /// Whether the command's cost is recorded for `timing` (not `timing` itself).
     static var isMeasured: Bool { get }
+    /// Whether its output at the prompt may go through the pager (not a command that runs until Ctrl-C).
+    static var isPaged: Bool { get }
 
     /// What is wrong with the command's words beyond what its spec says, found when a script is
     /// checked, before anything runs (`expect`'s grammar); nil when nothing is.
@@ -44,6 +46,7 @@ extension ShellCommand {
     static var budget: RateLimitClass? { nil }
     static var interpolatesArguments: Bool { true }
     static var isMeasured: Bool { true }
+    static var isPaged: Bool { true }
     static func problem(in command: Command) -> String? { nil }
     static func diagnostic(in command: Command, source: SourceFile) -> Diagnostic? {
         problem(in: command).map { Diagnostic.error($0, at: command.range) }

@@ -93,7 +93,7 @@ extension Shell {
         do {
             let option = resolved.bound(CommandRegistry.outputOption) != nil
                 ? resolved.string(CommandRegistry.outputOption).flatMap(OutputFormat.init(rawValue:)) : nil
-            if command.redirection == nil, pages(context) {
+            if command.redirection == nil, resolved.type?.isPaged ?? true, pages(context) {
                 try await withPager { try await perform(resolved, context) }
             } else {
                 try await withRedirection(command.redirection, option: option) {

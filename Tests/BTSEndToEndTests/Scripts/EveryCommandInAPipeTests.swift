@@ -68,6 +68,8 @@ struct EveryCommandInAPipeTests {
         // `library export -` writes the CSV asked for on stdout; a file gets it here, stdout the summary.
         "library export": Invocation(setup: savedBook, lines: ["library export my_books.csv",
                                                                "library export read.csv --shelf read"]),
+        // `api -i` writes the status line and headers before the body, as asked: the other examples.
+        "api": Invocation(lines: ApiCommand.configuration.examples.filter { !$0.contains(" -i ") }),
         // `connect local` needs a server on localhost:8787.
         "connect": Invocation(lines: ["connect embedded"]),
         // Assignments print nothing; `set` alone lists them.
