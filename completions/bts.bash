@@ -367,7 +367,7 @@ _bts_help() {
     non_repeating_options=()
     __bts_offer_flags_options -1
     # The shell's commands
-    COMPREPLY+=($(compgen -W 'search more similar semantic enrich import scan watch recommend library save help caps limits jobs status results cancel connect set echo sleep source expect alias unalias history timing cache exit' -- "${cur}"))
+    COMPREPLY+=($(compgen -W 'search more similar semantic enrich import scan watch recommend library save help caps api limits jobs status results cancel connect set echo sleep every source expect alias unalias history timing cache exit' -- "${cur}"))
 }
 
 complete -o filenames -F _bts bts

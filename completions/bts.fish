@@ -160,4 +160,4 @@ complete -c 'bts' -n '__bts_should_offer_completions_for_flags_or_options "bts h
 # FILE.bts: a script to run
 complete -c 'bts' -n '__bts_should_offer_completions_for_positional "bts" -eq 1' -ka '(__fish_complete_suffix .bts)'
 # The shell's commands, as the topics of bts help
-complete -c 'bts' -n '__bts_should_offer_completions_for_positional "bts help" -ge 1' -fa 'search more similar semantic enrich import scan watch recommend library save help caps limits jobs status results cancel connect set echo sleep source expect alias unalias history timing cache exit'
+complete -c 'bts' -n '__bts_should_offer_completions_for_positional "bts help" -ge 1' -fa 'search more similar semantic enrich import scan watch recommend library save help caps api limits jobs status results cancel connect set echo sleep every source expect alias unalias history timing cache exit'

@@ -26,6 +26,9 @@ public struct ShellSettings: Sendable, Hashable {
     public var library: LibraryChoice = .yours
     /// How many rounds a `while` loop may run before it is stopped as a runaway (`set looplimit N`).
     public var loopLimit = ShellSettings.defaultLoopLimit
+    /// Tables as one block of `FIELD  value` lines per row (`set expanded`): `auto` when a table
+    /// cannot fit the terminal without cutting the title short.
+    public var expanded: Toggle = .auto
 
     /// `looplimit`'s default: generous for paging and polling, still a bound.
     public static let defaultLoopLimit = 100_000
@@ -53,6 +56,7 @@ public struct ShellSettings: Sendable, Hashable {
         case "offline": return answersOffline ? "cache" : "never"
         case "library": return library.rawValue
         case "looplimit": return String(loopLimit)
+        case "expanded": return expanded.rawValue
         default: return nil
         }
     }
@@ -93,6 +97,9 @@ public struct ShellSettings: Sendable, Hashable {
         case "looplimit":
             guard let limit = Int(value), Self.loopLimits.contains(limit) else { return false }
             loopLimit = limit
+        case "expanded":
+            guard let toggle = Toggle(rawValue: value.lowercased()) else { return false }
+            expanded = toggle
         default:
             return false
         }

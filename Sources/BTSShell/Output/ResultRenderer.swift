@@ -13,12 +13,21 @@ public struct ResultRenderer: Sendable {
     public var width: Int?
     /// Indented JSON (on a terminal) or compact.
     public var prettyJSON: Bool
+    /// Tables as one block of `FIELD  value` lines per row (`set expanded`): `on` always, `auto`
+    /// when the table cannot fit ``width`` without cutting the title below ``expandedTitleMinimum``.
+    public var expanded: ShellSettings.Toggle
 
-    public init(format: OutputFormat, colored: Bool = false, width: Int? = nil, prettyJSON: Bool = false) {
+    /// Below this many columns for the title (when its cells are wider) `set expanded auto` shows
+    /// the rows as blocks.
+    public static let expandedTitleMinimum = 20
+
+    public init(format: OutputFormat, colored: Bool = false, width: Int? = nil, prettyJSON: Bool = false,
+                expanded: ShellSettings.Toggle = .off) {
         self.format = format
         self.colored = colored
         self.width = width
         self.prettyJSON = prettyJSON
+        self.expanded = expanded
     }
 
     /// The text to print (ends in a newline unless empty).
@@ -123,24 +132,58 @@ public struct ResultRenderer: Sendable {
 
     func grid(columns allColumns: [TableColumn], rows: [JSONValue]) -> String {
         let allCells = rows.map { row in allColumns.map { TerminalText.sanitize($0.cell(row), lines: .flatten) } }
-        // A column empty in every row (PAGES when no book has a page count) takes no room.
-        var kept = allColumns.indices.filter { index in allCells.contains { !$0[index].isEmpty } }
-        func natural(_ index: Int) -> Int {
-            max(DisplayWidth.of(allColumns[index].title), allCells.map { DisplayWidth.of($0[index]) }.max() ?? 0)
+        // One width measurement per cell.
+        let cellWidths = allCells.map { row in row.map(DisplayWidth.of) }
+        // A column empty in every row (PAGES when no book has a page count) takes no room; a column
+        // holding one value in every row (IN LIBRARY: yes) becomes a note under the table.
+        var notes: [String] = []
+        var kept: [Int] = []
+        for index in allColumns.indices {
+            guard allCells.contains(where: { !$0[index].isEmpty }) else { continue }
+            if let value = Self.soleValue(allCells.map { $0[index] }), !allColumns[index].isPrimary {
+                notes.append("\(allColumns[index].title): \(value) (all rows)")
+                continue
+            }
+            kept.append(index)
         }
-        var widths = kept.map(natural)
+        if kept.isEmpty {
+            // Every column was one value: the table keeps them rather than show no column.
+            kept = allColumns.indices.filter { index in allCells.contains { !$0[index].isEmpty } }
+            notes = []
+        }
+        let layoutColumns = allColumns.indices.map { index in
+            let column = allColumns[index]
+            let role: TableLayout.Column.Role = column.isPrimary ? .primary
+                : column.prefersWhole ? .sentence : column.isFlexible ? .flexible : .fixed
+            var measured = TableLayout.Column(header: DisplayWidth.of(column.title), cells: cellWidths.map { $0[index] }, role: role)
+            // Bounded: no column is wider than the table.
+            if let width { measured = TableLayout.Column(natural: min(measured.natural, max(width, measured.floor)),
+                                                         typical: measured.typical, floor: measured.floor, role: role) }
+            return measured
+        }
+        if expanded == .on { return blocks(columns: allColumns, cells: allCells) }
+        var widths = kept.map { layoutColumns[$0].natural }
         if let width {
             // Optional columns go, lowest drop order first, while the primary column (the title)
             // would get less than its share.
             while true {
-                let columns = kept.map { allColumns[$0] }
-                widths = Self.fit(kept.map(natural), columns: columns, into: width)
-                guard let primary = columns.firstIndex(where: \.isPrimary),
-                      widths[primary] < Self.primaryShare(natural: natural(kept[primary]), total: width),
+                widths = TableLayout.widths(kept.map { layoutColumns[$0] }, total: width)
+                guard let primary = kept.firstIndex(where: { allColumns[$0].isPrimary }),
+                      widths[primary] < TableLayout.primaryShare(natural: layoutColumns[kept[primary]].natural, total: width),
                       let drop = kept.indices.filter({ allColumns[kept[$0]].dropOrder != nil })
                           .min(by: { (allColumns[kept[$0]].dropOrder ?? 0) < (allColumns[kept[$1]].dropOrder ?? 0) })
                 else { break }
                 kept.remove(at: drop)
+            }
+            // `set expanded auto`: a table that cannot fit, or fits only by cutting the title
+            // below its minimum, shows its rows as blocks.
+            let primary = kept.firstIndex { allColumns[$0].isPrimary }
+            let titleTooNarrow = primary.map {
+                widths[$0] < min(layoutColumns[kept[$0]].natural, Self.expandedTitleMinimum)
+            } ?? false
+            let overflows = widths.reduce(0, +) + max(0, widths.count - 1) * TableLayout.gap > width
+            if expanded == .auto, titleTooNarrow || overflows {
+                return blocks(columns: allColumns, cells: allCells)
             }
         }
         let columns = kept.map { allColumns[$0] }
@@ -162,66 +205,35 @@ public struct ResultRenderer: Sendable {
         var output = line(columns.map(\.title), header: true)
         output += widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ") + "\n"
         for row in cells { output += line(row, header: false) }
+        for note in notes { output += (width.map { Self.truncate(note, to: $0) } ?? note) + "\n" }
         return output
     }
 
-    /// The width the primary column (the title) is given before any other flexible column grows:
-    /// a third of the table, at least 24 columns, never more than its widest cell.
-    static func primaryShare(natural: Int, total: Int) -> Int {
-        min(natural, max(24, total / 3))
+    /// The rows as blocks of `FIELD  value` lines (psql's expanded display), a blank line between
+    /// blocks; a value longer than the width wraps under itself. Columns empty in a row are left out.
+    func blocks(columns: [TableColumn], cells: [[String]]) -> String {
+        let keyWidth = columns.map { DisplayWidth.of($0.title) }.max() ?? 0
+        let indent = String(repeating: " ", count: keyWidth + 2)
+        var blocks: [String] = []
+        for row in cells {
+            var block = ""
+            for (index, column) in columns.enumerated() where !row[index].isEmpty {
+                let title = column.title + String(repeating: " ", count: keyWidth - DisplayWidth.of(column.title))
+                let lines = width.map { DisplayWidth.wrap(row[index], width: max(8, $0 - keyWidth - 2)) } ?? [row[index]]
+                for (number, text) in lines.enumerated() {
+                    let fitted = width.map { Self.truncate(text, to: max(8, $0 - keyWidth - 2)) } ?? text
+                    block += (number == 0 ? ANSIStyle.bold.apply(title, enabled: colored) + "  " : indent) + fitted + "\n"
+                }
+            }
+            blocks.append(block)
+        }
+        return blocks.joined(separator: "\n")
     }
 
-    /// A width every flexible column is kept at (or its whole width when narrower) while the
-    /// primary and sentence columns grow.
-    static let readableWidth = 16
-
-    /// What every other flexible column keeps (or its whole width when narrower) while the primary
-    /// column grows to its share.
-    static let narrowWidth = 10
-
-    /// Fits the table into `total` columns. Fixed columns keep their width. Each flexible column
-    /// starts at 6 columns (or its header's width); then the primary column (the title) grows to its
-    /// share (``primaryShare(natural:total:)``) as long as the others can still get ``narrowWidth``,
-    /// then a sentence column (`prefersWhole`, a reason) to its whole width as long as the others
-    /// can still get ``readableWidth``; the rest goes one column at a time to the column furthest below its
-    /// natural width. None grows past its natural (widest cell) width.
-    static func fit(_ widths: [Int], columns: [TableColumn], into total: Int) -> [Int] {
-        let separators = max(0, widths.count - 1) * 2
-        guard widths.reduce(0, +) + separators > total else { return widths }
-        let flexible = widths.indices.filter { columns[$0].isFlexible }
-        guard !flexible.isEmpty else { return widths }
-        let fixed = widths.indices.filter { !columns[$0].isFlexible }.map { widths[$0] }.reduce(0, +)
-        var room = total - separators - fixed
-        var result = widths
-        let minimum = flexible.map { min(widths[$0], max(6, DisplayWidth.of(columns[$0].title))) }
-        for (slot, index) in flexible.enumerated() { result[index] = minimum[slot] }
-        room -= minimum.reduce(0, +)
-        func grow(_ index: Int, to target: Int, keeping kept: Int = readableWidth) {
-            let reserved = flexible.filter { $0 != index }
-                .map { max(0, min(widths[$0], kept) - result[$0]) }.reduce(0, +)
-            let give = max(0, min(target - result[index], room - reserved))
-            result[index] += give
-            room -= give
-        }
-        // The title first: the others keep ``narrowWidth`` meanwhile (a recommendation's REASON and
-        // AUTHORS at 60 columns left the title 11).
-        for index in flexible where columns[index].isPrimary {
-            grow(index, to: primaryShare(natural: widths[index], total: total), keeping: narrowWidth)
-        }
-        for index in flexible where columns[index].prefersWhole { grow(index, to: widths[index]) }
-        // Hand out the rest one column at a time to the column furthest below its natural width.
-        while room > 0 {
-            var pick: Int?
-            var best = Double.infinity
-            for index in flexible where result[index] < widths[index] {
-                let ratio = Double(result[index]) / Double(widths[index])
-                if ratio < best { best = ratio; pick = index }
-            }
-            guard let index = pick else { break }
-            result[index] += 1
-            room -= 1
-        }
-        return result
+    /// The one value every cell holds, when there are two cells or more and none is empty.
+    static func soleValue(_ cells: [String]) -> String? {
+        guard cells.count >= 2, let first = cells.first, !first.isEmpty, cells.allSatisfy({ $0 == first }) else { return nil }
+        return first
     }
 
     /// `text` cut to `width` display columns, ending in "…" when cut.

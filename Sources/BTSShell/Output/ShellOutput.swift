@@ -81,7 +81,7 @@ struct ShellOutput: Sendable {
     func emit(_ value: JSONValue, _ view: ResultView, format: OutputFormat? = nil) {
         let renderer = ResultRenderer(
             format: format ?? self.format, colored: colored(.standardOutput), width: terminal.columns,
-            prettyJSON: terminal.stdoutIsTerminal)
+            prettyJSON: terminal.stdoutIsTerminal, expanded: settings.expanded)
         out(renderer.render(value, view: view))
     }
 

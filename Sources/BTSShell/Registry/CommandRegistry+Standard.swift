@@ -35,5 +35,9 @@ extension CommandRegistry {
         SettingSpec("looplimit", type: .int(ShellSettings.loopLimits),
                     help: "How many rounds a 'while' loop may run before it stops with an error (a runaway loop)",
                     default: String(ShellSettings.defaultLoopLimit)),
+        SettingSpec("expanded", type: .enumeration(["on", "off", "auto"]),
+                    help: "Show a table's rows as blocks of 'FIELD  value' lines on a terminal (on; auto: only when the "
+                        + "table cannot fit the width without cutting TITLE below \(ResultRenderer.expandedTitleMinimum) columns)",
+                    default: "auto"),
     ]
 }

@@ -51,7 +51,7 @@ struct CompletionEngineRegistryTests {
         #expect(engine.answer("set color ").candidates == ["on", "off", "auto"])
         #expect(engine.tab("set wait of") == "set wait off ")
         // Settings first, then variables of the session (not `_`).
-        #expect(engine.answer("set ").candidates == ["output", "color", "timing", "wait", "onerror", "pager", "progress", "offline", "library", "looplimit", "book", "books", "limit"])
+        #expect(engine.answer("set ").candidates == ["output", "color", "timing", "wait", "onerror", "pager", "progress", "offline", "library", "looplimit", "expanded", "book", "books", "limit"])
         #expect(engine.answer("set o").candidates == ["output", "onerror", "offline"])
     }
 

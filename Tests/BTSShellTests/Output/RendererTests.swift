@@ -92,8 +92,8 @@ struct RendererTests {
         #expect(lines[2].contains("Harry Potter and the Sorcerer's S"))
         #expect(lines[3].contains("Harry Potter and the Chamber of S"))
         // Columns that fit are not cut at all.
-        #expect(ResultRenderer.fit([13, 20, 10, 4], columns: CommandOutput.bookColumns.dropLast() + [], into: 80)
-                == [13, 20, 10, 4])
+        let fitting = [13, 20, 10, 4].map { TableLayout.Column(natural: $0, typical: $0, floor: 6, role: .flexible) }
+        #expect(TableLayout.widths(fitting, total: 80) == [13, 20, 10, 4])
     }
 
     /// A sentence column (a recommendation's reason) grows after the title's share (a third of the
@@ -120,7 +120,7 @@ struct RendererTests {
         for text in [short, long, narrow] {
             for line in text.split(separator: "\n") { #expect(line.count <= text.split(separator: "\n")[1].count) }
         }
-        #expect(narrow.contains("A Kiss of Shadows (Merry …  Laurell K. Ham…  Starts the Merry Ge…"), "\(narrow)")
+        #expect(narrow.contains("A Kiss of Shadows (Merry …  Laurell K. Hami…  Starts the Merry G…"), "\(narrow)")
     }
 
     /// A record's CSV row shows arrays as a table cell does ("A, B"), not as JSON.

@@ -33,8 +33,9 @@ struct TitleWidthTests {
     @Test func libraryListAt80GivesTheTitleAThird() throws {
         let books: [JSONValue] = Self.potter.enumerated().map { index, title in
             .record([("id", (index + 1).json), ("isbn", "978043955493\(index)".json), ("title", title.json),
-                     ("authors", ["J.K. Rowling", "Mary GrandPré"].json), ("shelf", "currently-reading".json),
-                     ("stars", "★★★★★".json), ("dateRead", "2024-03-0\(index + 1)".json)])
+                     ("authors", ["J.K. Rowling", ["Mary GrandPré", "Jim Kay", "Olly Moss"][index]].json),
+                     ("shelf", ["currently-reading", "read", "to-read"][index].json),
+                     ("stars", String(repeating: "★", count: 5 - index).json), ("dateRead", "2024-03-0\(index + 1)".json)])
         }
         let value = JSONValue.record([("count", 3.json), ("total", 3.json), ("books", .array(books))])
         let view = ResultView.table(columns: LibraryCommand.bookColumns, rowsKey: "books", footer: nil, empty: nil)

@@ -23,7 +23,7 @@ import Testing
             #expect(!spec.summary.isEmpty && !spec.examples.isEmpty, "\(type.name)")
         }
         #expect(registry.setting(named: "output") != nil)
-        #expect(registry.settings.map(\.name) == ["output", "color", "timing", "wait", "onerror", "pager", "progress", "offline", "library", "looplimit"])
+        #expect(registry.settings.map(\.name) == ["output", "color", "timing", "wait", "onerror", "pager", "progress", "offline", "library", "looplimit", "expanded"])
     }
 
     @Test func namesAndAliasesAreUnique() {

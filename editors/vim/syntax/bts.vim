@@ -21,10 +21,10 @@ syn match btsRedirect /\v%([ \t])@1<=[>]{1,2}/ nextgroup=btsPath skipwhite
 syn match btsPath /\v%([^ \t;|'"\\]|\\.|'[^']*'|"%([^"\\]|\\.)*")+/ contained contains=btsVariable,btsString,btsDString
 syn match btsPipe /|/ nextgroup=btsPipeline
 syn match btsPipeline excludenl /.*$/ contained
-syn match btsCommand excludenl /\v%(\\\n\s*)@<!%(^\s*|;\s*)@<=%([.]|[?]|alias|cache|cancel|caps|connect|echo|enrich|exit|help|history|import|jobs|library|limits|more|quit|recommend|results|save|scan|search|semantic|similar|sleep|source|status|timing|unalias|watch)%([ \t;|]|$)@=/ nextgroup=btsSubcommand skipwhite
+syn match btsCommand excludenl /\v%(\\\n\s*)@<!%(^\s*|;\s*)@<=%([.]|[?]|alias|api|cache|cancel|caps|connect|echo|enrich|every|exit|help|history|import|jobs|library|limits|more|quit|recommend|results|save|scan|search|semantic|similar|sleep|source|status|timing|unalias|watch)%([ \t;|]|$)@=/ nextgroup=btsSubcommand skipwhite
 syn match btsSubcommand excludenl /\v%(author|clear|entries|export|import|isbn|list|remove|search|set|shelves|show|stats|title)%([ \t;|]|$)@=/ contained
 syn match btsCommand excludenl /\v%(\\\n\s*)@<!%(^\s*|;\s*)@<=set%([ \t;|]|$)@=/ nextgroup=btsSetting skipwhite
-syn match btsSetting excludenl /\v%(color|library|looplimit|offline|onerror|output|pager|progress|timing|wait)%([ \t;|]|$)@=/ contained
+syn match btsSetting excludenl /\v%(color|expanded|library|looplimit|offline|onerror|output|pager|progress|timing|wait)%([ \t;|]|$)@=/ contained
 syn match btsRepeat excludenl /\v%(\\\n\s*)@<!%(^\s*|;\s*)@<=break%([ \t;|]|$)@=/
 syn match btsRepeat excludenl /\v%(\\\n\s*)@<!%(^\s*|;\s*)@<=continue%([ \t;|]|$)@=/
 syn match btsConditional excludenl /\v%(\\\n\s*)@<!%(^\s*|;\s*)@<=else%([ \t;|]|$)@=/
