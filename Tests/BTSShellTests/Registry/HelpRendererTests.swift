@@ -78,11 +78,11 @@ import Testing
         // Entries wrap under their summary column; compare the words.
         let words = text.split(whereSeparator: { $0 == " " || $0 == "\n" }).joined(separator: " ")
         #expect(words.contains("semantic QUERY... Search by meaning (embedded backend: a sentence model over titles and shelves) (unavailable on this server: semantic_search is disabled)"))
-        #expect(text.contains("  similar [BOOK...]       Books similar to a given book\n"))
+        #expect(text.contains("  similar [BOOK...]          Books similar to a given book\n"))
         #expect(words.contains("(weekly unavailable on this server: weekly_recommendations is disabled)"))
-        #expect(text.contains("  semantic QUERY...       Search by meaning (embedded backend: a sentence model\n"
-                              + "                          over titles and shelves) (unavailable on this server:\n"
-                              + "                          semantic_search is disabled)\n"))
+        #expect(text.contains("  semantic QUERY...          Search by meaning (embedded backend: a sentence\n"
+                              + "                             model over titles and shelves) (unavailable on this\n"
+                              + "                             server: semantic_search is disabled)\n"))
         for spec in CommandRegistry.standard.commands {
             #expect(text.contains("  \(spec.name)"), "\(spec.name)")
         }
