@@ -37,6 +37,9 @@ public struct LibrarySort: Hashable, Sendable {
         /// Best full-text match (only with `LibraryFilter.text`; else date added).
         case relevance
         case dateAdded = "added", dateRead = "read", title, author, rating, year
+
+        /// Dates, ratings and years read naturally newest or highest first; names A→Z.
+        public var descendsByDefault: Bool { [.dateAdded, .dateRead, .rating, .year].contains(self) }
     }
 
     public var key: Key
@@ -44,8 +47,7 @@ public struct LibrarySort: Hashable, Sendable {
 
     public init(_ key: Key, descending: Bool? = nil) {
         self.key = key
-        // Dates and ratings read naturally newest/highest first; names A→Z.
-        self.descending = descending ?? [.dateAdded, .dateRead, .rating, .year].contains(key)
+        self.descending = descending ?? key.descendsByDefault
     }
 
     public static let newestFirst = LibrarySort(.dateAdded)

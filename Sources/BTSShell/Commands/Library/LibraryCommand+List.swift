@@ -13,9 +13,12 @@ extension LibraryCommand {
                                            help: "Only books read in YEAR")
     static let tagFilter = OptionSpec("tag", type: .string, valueName: "TAG", help: "Only books with this tag",
                                       completion: .tag)
-    static let sortOption = OptionSpec("sort", type: .enumeration(LibrarySort.Key.allCases.map(\.rawValue).filter { $0 != "relevance" }),
-                                       valueName: "KEY",
-                                       help: "Order by added (default), read, title, author, rating or year")
+    static let sortKeys = LibrarySort.Key.allCases.filter { $0 != .relevance }
+    static let sortOption = OptionSpec(
+        "sort", type: .enumeration(sortKeys.map(\.rawValue)), valueName: "KEY",
+        help: "Order by \(EnglishList.joined(sortKeys.map(\.rawValue))) (default \(LibrarySort.newestFirst.key.rawValue)): "
+            + "\(EnglishList.joined(sortKeys.filter(\.descendsByDefault).map(\.rawValue), "and")) newest or highest first, "
+            + "\(EnglishList.joined(sortKeys.filter { !$0.descendsByDefault }.map(\.rawValue), "and")) A to Z")
     static let reverseOption = OptionSpec("reverse", type: .flag, help: "Reverse the order")
     static let queryWords = ArgumentSpec("TEXT", "Words to find in titles, authors, series, notes and tags",
                                          variadic: true, completion: .title)
