@@ -134,7 +134,7 @@ extension SQLiteCatalog {
         }
     }
 
-    // MARK: - Title words (before issue 31)
+    // MARK: - Title words (the similarity before readers' shelves)
 
     /// Semantic search as it was before the sentence model: cosine of hashed title, author and
     /// series words (`HashingEmbedding`) with the popularity prior. Kept only to measure the

@@ -1,7 +1,7 @@
 import Testing
 @testable import BTSLanguage
 
-/// Blocks, lists, parameters, pipes and redirections (issue 14).
+/// Blocks, lists, parameters, pipes and redirections.
 @Suite struct BlockParserTests {
     private func messages(_ text: String) -> [String] { parsed(text).diagnostics.map(\.message) }
 

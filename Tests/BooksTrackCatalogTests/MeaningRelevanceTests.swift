@@ -3,7 +3,7 @@ import Testing
 
 @testable import BooksTrackCatalog
 
-/// Tests/BooksTrackCatalogTests/Fixtures/meaning-relevance.json (issue 31).
+/// Tests/BooksTrackCatalogTests/Fixtures/meaning-relevance.json.
 struct MeaningRelevanceSet: Decodable {
     struct Similar: Decodable { var id: Int; var title: String; var expected: [Int] }
     struct Avoid: Decodable { var id: Int; var title: String; var authorsNot: [String]; var titleWordsNot: [String] }
@@ -44,7 +44,7 @@ struct HitRates: CustomStringConvertible {
 }
 
 @Suite(.onWorkThreads) struct MeaningRelevanceTests {
-    /// Today's `similar` before issue 31: cosine of the title-word hashing embeddings.
+    /// Today's `similar` before readers' shelves: cosine of the title-word hashing embeddings.
     static func titleWordSimilar(_ catalog: SQLiteCatalog, id: Int, limit: Int) throws -> [Int] {
         let vectors = try catalog.vectors
         let books = try catalog.books
@@ -77,7 +77,7 @@ struct HitRates: CustomStringConvertible {
         #expect(after.at10 > before.at10 && after.at1 > before.at1)
     }
 
-    /// The famous cases of issue 31, each of which title-word similarity gets wrong.
+    /// The famous cases, each of which title-word similarity gets wrong.
     @Test func famousBooksFindTheirKin() throws {
         let catalog = try SharedCatalog.get()
         func top10(_ id: Int) throws -> [CatalogBook] { try #require(try catalog.similar(id: id, limit: 10)).map(\.book) }
@@ -154,7 +154,7 @@ struct HitRates: CustomStringConvertible {
         let catalog = try SharedCatalog.get()
         let set = try MeaningRelevanceSet.load()
         var rates = HitRates()
-        // Before issue 31 `recommend` answered the weekly picks whatever the library held: one list
+        // Before the library was read, `recommend` answered the weekly picks whatever the library held: one list
         // for every library (a fixed week, so the figure is reproducible).
         var before = HitRates()
         let week = Date(timeIntervalSince1970: 1_795_000_000)  // 2026-11-18

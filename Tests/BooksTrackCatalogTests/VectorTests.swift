@@ -157,7 +157,7 @@ struct RelevanceSet: Decodable {
         }
     }
 
-    /// The relevance set's first 44 queries (the set before issue 16 added 12).
+    /// The relevance set's first 44 queries (the set before 12 more were added).
     static let originalQueries = 44
     // `semantic` and `hybrid` run the sentence model (title-word hashing measured 0.886 on the
     // first 44, 0.839 on all 56, recall 0.612, hybrid 0.839).

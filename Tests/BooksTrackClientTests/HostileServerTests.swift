@@ -14,7 +14,7 @@ struct HostileServerTests {
     ///
     /// No test here asserts a duration (the whole test process can stall for minutes on this shared
     /// machine): attempt counts prove "no retry", and the client's configuration proves "no pool
-    /// retry of a refused connect"; the times are measured by hand (closing note of issue 11).
+    /// retry of a refused connect"; the times are measured by hand.
     func failure(
         _ url: URL, _ tweak: (inout APIConfiguration) -> Void = { _ in }
     ) async -> (BooksTrackError?, Duration) {

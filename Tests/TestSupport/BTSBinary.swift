@@ -53,7 +53,7 @@ public final class TerminalSandbox: @unchecked Sendable {
             "EDITRC": "/nonexistent",
             "BTS_API_URL": "",
             "NO_COLOR": "1",
-            // Tall output is paged at the prompt (issue 14); tests that do not test the pager read it whole.
+            // Tall output is paged at the prompt; tests that do not test the pager read it whole.
             "PAGER": "cat",
         ]
     }

@@ -1,6 +1,6 @@
 import Foundation
 
-// Times checking junk in a release build of BTSLanguage (issue 34: a 64 KB junk script checked in
+// Times checking junk in a release build of BTSLanguage (a 64 KB junk script checked in
 // < 50 ms). `scripts/fuzz --time-language`: junk of each kind, each step timed on its own, in the
 // thread's CPU time (on a shared machine the wall clock counts the time other processes ran).
 @main

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// A config-file profile with an impossible URL (issue 11, item 1): the real binary, used with
+/// A config-file profile with an impossible URL: the real binary, used with
 /// `--profile NAME` and as `default_profile`, exits 2 with one plain sentence naming the port
 /// range, never crashes (a signal would not be status 2), and never prints the URL's password.
 extension BinaryTests {

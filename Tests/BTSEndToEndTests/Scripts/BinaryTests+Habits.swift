@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// psql and gh habits on the command line (issue 33 item 5).
+/// psql and gh habits on the command line.
 extension BinaryTests {
     /// `bts -f FILE.bts ARG…` is `bts FILE.bts ARG…` (psql's -f); it was an unknown option.
     @Test(.enabled(if: BinaryTests.hasBinary, "bts binary not built: run swift build first"))

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The language at the prompt (issue 14), in a real terminal (tmux): a block typed over several
+/// The language at the prompt, in a real terminal (tmux): a block typed over several
 /// lines runs when its `end` arrives, Ctrl-C inside an open block drops it, the rc file runs at
 /// start (not with `--norc`), and output taller than the terminal goes through `$PAGER`.
 @Suite("bts language in a terminal", .serialized,

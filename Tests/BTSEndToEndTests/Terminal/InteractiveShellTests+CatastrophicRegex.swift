@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// `expect … matches` with a catastrophic pattern in the REPL (issue 11, item 5). Before the
+/// `expect … matches` with a catastrophic pattern in the REPL. Before the
 /// bounded engine, `(a*)*b` against 22 a's took 29 s and Ctrl-C could not stop it; the engine is
 /// linear-time with a 200 M step budget and checks for cancellation every 1,024 positions.
 /// Waits are generous bounds on screen states, never asserted durations.

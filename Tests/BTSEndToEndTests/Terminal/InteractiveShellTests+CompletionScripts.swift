@@ -2,8 +2,8 @@ import Foundation
 import Testing
 
 /// The shell completion scripts of the `bts` command line, as the built binary generates them
-/// (`bts --generate-completion-script SHELL`), exercised by bash, zsh and fish themselves
-/// (issue 33 item 1): bash by calling the completion function with `COMP_WORDS`, fish by
+/// (`bts --generate-completion-script SHELL`), exercised by bash, zsh and fish themselves:
+/// bash by calling the completion function with `COMP_WORDS`, fish by
 /// `complete -C`, zsh by pressing TAB in a tmux pane (its completion system runs only in the
 /// line editor). Each shell finds `bts` on PATH (the scripts run it for profile names and the
 /// server's flags) and a config file with a profile of its own.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The first minutes of a new user in a terminal (issue 15): the welcome line, a title TAB
+/// The first minutes of a new user in a terminal: the welcome line, a title TAB
 /// completed finding its book, tables that follow a resize, and a spinner for a slow request.
 /// Waits are generous bounds on screen states, never asserted durations.
 extension InteractiveShellTests {

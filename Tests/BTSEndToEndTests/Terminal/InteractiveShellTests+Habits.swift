@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// psql habits and REPL texts in a real terminal (issue 33 items 5, 7 and 11).
+/// psql habits and REPL texts in a real terminal.
 extension InteractiveShellTests {
     /// One bad line in rc.bts skipped the whole file; with `set timing on` there, each later
     /// `alias`/`set` printed a timing line.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Ctrl-C during `watch` at 80 columns (issue 15): the detach is said once, in lines that fit the
+/// Ctrl-C during `watch` at 80 columns: the detach is said once, in lines that fit the
 /// width whole (the job id is never broken), and not followed by "interrupted".
 extension InteractiveShellTests {
     @Test("Ctrl-C during watch says the detach once, in lines that fit 80 columns")

@@ -3,7 +3,7 @@ import Testing
 
 @testable import BTSShell
 
-/// A broken config file is reported as the file's path and line (issue 15), not as a place in the
+/// A broken config file is reported as the file's path and line, not as a place in the
 /// command that happened to read it (`-c:1:1` with a caret under `search dune`).
 @Suite("config file errors")
 struct ConfigErrorTests {

@@ -2,8 +2,8 @@ import Testing
 
 @testable import BTSShell
 
-/// `watch ""` (an unset variable) named no job, polled the server for 8 s and said it had lost it
-/// (issue 34): an empty job reference is a usage error at once, for every job command, with no request.
+/// `watch ""` (an unset variable) named no job, polled the server for 8 s and said it had lost it;
+/// now an empty job reference is a usage error at once, for every job command, with no request.
 @Suite struct EmptyJobReferenceTests {
     @Test(arguments: ["watch", "status", "results", "cancel"])
     func anEmptyJobIsAUsageErrorAtOnce(_ command: String) async throws {

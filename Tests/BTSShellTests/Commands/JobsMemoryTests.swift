@@ -6,8 +6,8 @@ import Testing
 
 @testable import BTSShell
 
-/// `jobs` asks unfinished jobs for their state, and remembers jobs across restarts per server
-/// (issue 15): a second session with the same XDG state directory lists the first one's job.
+/// `jobs` asks unfinished jobs for their state, and remembers jobs across restarts per server:
+/// a second session with the same XDG state directory lists the first one's job.
 @Suite("jobs: fresh states and memory")
 struct JobsMemoryTests {
     /// 20,000 progress events wrote and synced `jobs.json` 20,000 times: progress is written at most

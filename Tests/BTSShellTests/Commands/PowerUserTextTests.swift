@@ -5,7 +5,7 @@ import Testing
 
 @testable import BTSShell
 
-/// Texts a power user tripped on (issue 33, items 11 and 12): each message says what is wrong in
+/// Texts a power user tripped on: each message says what is wrong in
 /// the user's words, and each figure reads as what it is.
 @Suite struct PowerUserTextTests {
     static var tableSettings: ShellSettings {

@@ -4,7 +4,7 @@ import Testing
 
 @testable import BTSShell
 
-/// `recommend --library` (issue 31): computed in the shell from the library and the catalog's shelves.
+/// `recommend --library`: computed in the shell from the library and the catalog's shelves.
 @Suite struct RecommendLibraryTests {
     static let hobbit = "9780618260300"
     static let twilight = "9780316015844"

@@ -4,7 +4,7 @@ import Testing
 
 @testable import BTSShell
 
-/// What a script run in CI needs (issue 45): the environment, variables from outside, `while`,
+/// What a script run in CI needs: the environment, variables from outside, `while`,
 /// counting, every page.
 @Suite("scripts for CI")
 struct ScriptLanguageTests {

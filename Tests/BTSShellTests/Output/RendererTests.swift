@@ -98,7 +98,7 @@ struct RendererTests {
 
     /// A sentence column (a recommendation's reason) grows after the title's share (a third of the
     /// width) and while the authors keep 16 columns: at 120 columns a short reason is whole; a long
-    /// title keeps 40 columns before the reason grows (issue 33: TITLE had 16 beside a whole REASON).
+    /// title keeps 40 columns before the reason grows.
     @Test func aReasonGrowsAfterTheTitlesShare() {
         let columns = [TableColumn("isbn", "ISBN"), .bookTitle,
                        TableColumn("authors", "AUTHORS", flexible: true), TableColumn("reason", "REASON", prefersWhole: true)]

@@ -6,7 +6,7 @@ import Testing
 
 @testable import BTSShell
 
-/// Titles yield last (issue 33, item 3): at 80 columns `library list` gave TITLE 13 characters,
+/// Titles yield last: at 80 columns `library list` gave TITLE 13 characters,
 /// `recommend` at 120 TITLE 16 beside a whole REASON and an `IN LIBRARY false` column.
 @Suite("title width")
 struct TitleWidthTests {

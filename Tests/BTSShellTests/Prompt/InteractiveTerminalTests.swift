@@ -12,7 +12,7 @@ struct InteractiveTerminalTests {
         #expect(filter.allows("echo café Günter"))
         #expect(!filter.allows("connect https://u:secret@host"))
         #expect(!filter.allows("connect https://host/?token=abc"))
-        #expect(filter.allows("connect staging"))  // no secret in it (issue 33 item 12: it was dropped)
+        #expect(filter.allows("connect staging"))  // no secret in it
         #expect(!filter.allows("set api_token abc123"))
         #expect(!filter.allows("echo hi; set my_password x"))
         #expect(!filter.allows(" search hidden"))

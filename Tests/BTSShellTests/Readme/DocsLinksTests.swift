@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The README is a front door and `docs/` holds the rest (issue 32): every relative link of theirs
+/// The README is a front door and `docs/` holds the rest: every relative link of theirs
 /// resolves, every `docs/….md` a source file, test or script names exists, and the README stays short.
 @Suite(.onWorkThreads) struct DocsLinksTests {
     static let root = ReadmeReferenceTests.repositoryURL

@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 @testable import BTSShell
 
-/// Every example runs (issue 15): each command's help examples (the same lines the README's
+/// Every example runs: each command's help examples (the same lines the README's
 /// generated reference shows) and every `$ …` command line of the README run against the embedded
 /// backend and exit as documented.
 ///

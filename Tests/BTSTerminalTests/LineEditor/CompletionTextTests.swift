@@ -111,7 +111,7 @@ struct PromptEscapesTests {
     }
 
     /// libedit prints a literal with the visible character after it and drops one at the very end;
-    /// the reset after a coloured right prompt must not be that one (issue 33, item 9: typed text
+    /// the reset after a coloured right prompt must not be that one (typed text
     /// turned yellow).
     @Test("a prompt ending in an escape gets a space for it to go with")
     func trailingReset() {

@@ -104,7 +104,7 @@ struct ImportRoutesTests {
         }
     }
 
-    /// One short row is a row error in the results; the other rows are imported (issue 15).
+    /// One short row is a row error in the results; the other rows are imported.
     @Test func aShortRowIsARowErrorNotAFailedJob() async throws {
         let csv = "Title,Author,ISBN\nThe Hunger Games,Suzanne Collins,9780439023481\nCatching Fire,Suzanne Collins\n"
         try await withJobServer { server in
