@@ -57,15 +57,19 @@ struct ShellOutput: Sendable {
         line(ANSIStyle.dim.apply(TerminalText.sanitize(text), enabled: colored(.standardError)))
     }
 
-    /// A warning on stderr (silenced by `--quiet`): one line.
+    /// A warning on stderr (silenced by `--quiet`): one line (wrapped at spaces on a terminal).
     func warn(_ text: String) {
         line(ANSIStyle.yellow.apply("warning:", enabled: colored(.standardError)) + " "
              + TerminalText.sanitize(text, lines: .flatten))
     }
 
-    /// Writes an already neutralised (and styled) message as a line on stderr, unless `--quiet`.
+    /// Writes an already neutralised (and styled) message as a line on stderr, unless `--quiet`:
+    /// the one way notes, dim notes and warnings go out. On a terminal each line is wrapped at
+    /// spaces to its width (``ProseWrap``), never mid-word; into a pipe or a file it goes as it is.
     private func line(_ text: String) {
         guard !settings.quiet else { return }
+        var text = text
+        if terminal.stderrIsTerminal, let columns = terminal.columns { text = ProseWrap.wrap(text, width: columns) }
         sink.write(text.hasSuffix("\n") ? text : text + "\n", to: .standardError)
     }
 
@@ -77,12 +81,37 @@ struct ShellOutput: Sendable {
         sink.write(reporter.render(error, in: source), to: .standardError)
     }
 
-    /// Prints a result in `format` (default: the format in effect).
+    /// Prints a result in `format` (default: the format in effect). A table on a terminal has its
+    /// prose (a summary such as import's, a note) wrapped at spaces to the width (``proseWrapped(_:of:width:)``).
     func emit(_ value: JSONValue, _ view: ResultView, format: OutputFormat? = nil) {
+        let format = format ?? self.format
         let renderer = ResultRenderer(
-            format: format ?? self.format, colored: colored(.standardOutput), width: terminal.columns,
+            format: format, colored: colored(.standardOutput), width: terminal.columns,
             prettyJSON: terminal.stdoutIsTerminal, expanded: settings.expanded)
-        out(renderer.render(value, view: view))
+        out(renderer.render(value, view: format == .table ? prose(view, of: value, on: .standardOutput) : view))
+    }
+
+    /// `view` as a table shows it on `stream`: on a terminal its prose wrapped to the width
+    /// (``proseWrapped(_:of:width:)``), elsewhere as it is.
+    func prose(_ view: ResultView, of value: JSONValue, on stream: OutputStream) -> ResultView {
+        let isTerminal = stream == .standardOutput ? terminal.stdoutIsTerminal : terminal.stderrIsTerminal
+        guard isTerminal, let columns = terminal.columns else { return view }
+        return Self.proseWrapped(view, of: value, width: columns)
+    }
+
+    /// `view` with its free text neutralised (as the table renders it) and wrapped at spaces to
+    /// `width`, never mid-word. The value shown as indented JSON (`api`'s answer) is data, not
+    /// prose, and stays as it is; tables, records and charts are fitted to the width already.
+    static func proseWrapped(_ view: ResultView, of value: JSONValue, width: Int) -> ResultView {
+        switch view {
+        case .text(let text):
+            if text.first == "{" || text.first == "[", text == value.prettyJSON { return view }
+            return .text(ProseWrap.wrap(TerminalText.sanitize(text), width: width))
+        case .sections(let views):
+            return .sections(views.map { proseWrapped($0, of: value, width: width) })
+        default:
+            return view
+        }
     }
 
     /// Whether progress (bars, spinners, retry lines, countdowns) is shown on stderr: never with

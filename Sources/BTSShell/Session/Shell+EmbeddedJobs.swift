@@ -42,7 +42,7 @@ extension Shell {
         guard !shown.settings.quiet else { return }
         let renderer = ResultRenderer(format: .table, colored: shown.colored(.standardError),
                                       width: shown.terminal.stderrIsTerminal ? shown.terminal.columns : nil)
-        let text = renderer.render(finished.value, view: finished.view)
+        let text = renderer.render(finished.value, view: shown.prose(finished.view, of: finished.value, on: .standardError))
         if !text.isEmpty { sink.write(text, to: .standardError) }
     }
 }
