@@ -39,10 +39,15 @@ enum CompletionScript {
                                   with: "        '*:command:(\(topics.joined(separator: " ")))'\n")
     }
 
+    /// `FILE.bts`: only `.bts` files and directories, as zsh and bash offer (fish's
+    /// `__fish_complete_suffix` lists every other file after them), with the expression the
+    /// parser's own script uses for the `.bts` arguments of `bts test`, `check` and `fmt`.
+    static let fishScriptFiles = #"(for p in (string match -e -- \'*/\' (commandline -t);or printf \n)*.\'bts\';printf %s\n $p;end;__fish_complete_directories (commandline -t) \'\')"#
+
     static func fish(_ script: String, topics: [String]) -> String {
         script + (script.hasSuffix("\n") ? "" : "\n")
             + "# FILE.bts: a script to run\n"
-            + "complete -c 'bts' -n '__bts_should_offer_completions_for_positional \"bts\" -eq 1' -ka '(__fish_complete_suffix .bts)'\n"
+            + "complete -c 'bts' -n '__bts_should_offer_completions_for_positional \"bts\" -eq 1' -fa '\(fishScriptFiles)'\n"
             + "# The shell's commands, as the topics of bts help\n"
             + "complete -c 'bts' -n '__bts_should_offer_completions_for_positional \"bts help\" -ge 1' -fa '\(topics.joined(separator: " "))'"
     }
