@@ -34,8 +34,29 @@ enum DialectChoice: ExpressibleByArgument, Sendable, Hashable {
     }
 }
 
-/// The options every run of bts accepts (docs/usage.md, "Global options").
-struct GlobalOptions: ParsableArguments {
+/// What a run of bts can make of its options: only the interactive shell reads the rc file.
+protocol RunKind {
+    /// Whether the run starts an interactive shell, which runs `$XDG_CONFIG_HOME/bts/rc.bts` first.
+    static var readsRCFile: Bool { get }
+}
+
+/// `bts`: the shell, interactive or running a script.
+enum ShellRun: RunKind {
+    static let readsRCFile = true
+}
+
+/// `bts test`: each file runs in a session of its own that never reads the rc file, so `--norc`
+/// is accepted (the same options work for `bts` and `bts test`) but not listed in its help.
+enum TestRun: RunKind {
+    static let readsRCFile = false
+}
+
+/// The options of `bts` (docs/usage.md, "Global options").
+typealias GlobalOptions = RunOptions<ShellRun>
+
+/// The options every run of bts accepts (docs/usage.md, "Global options"); `Kind` says whether
+/// `--norc` means anything there, and so whether its help lists it.
+struct RunOptions<Kind: RunKind>: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Use the BooksTrack server at URL.", valueName: "URL"))
     var api: String?
 
@@ -87,7 +108,8 @@ struct GlobalOptions: ParsableArguments {
     @Flag(name: .long, help: "Fail with exit \(ExitStatus.rateLimited.rawValue) instead of waiting when a rate-limit budget is spent.")
     var noWait = false
 
-    @Flag(name: .customLong("norc"), help: "Do not run $XDG_CONFIG_HOME/bts/rc.bts at interactive start.")
+    @Flag(name: .customLong("norc"), help: ArgumentHelp("Do not run $XDG_CONFIG_HOME/bts/rc.bts at interactive start.",
+                                                        visibility: Kind.readsRCFile ? .default : .private))
     var noRC = false
 
     @Option(name: .customLong("var"), help: ArgumentHelp(
@@ -135,7 +157,7 @@ struct GlobalOptions: ParsableArguments {
             backend: BackendRequest(apiURL: api, profile: profile, forceEmbedded: local),
             settings: settings, continueOnError: continueOnError, noColor: noColor, terminal: terminal,
             environment: environment, scriptName: scriptName, scriptArguments: scriptArguments, history: history)
-        options.loadsRCFile = !noRC
+        options.loadsRCFile = Kind.readsRCFile && !noRC
         options.variables = variables
         if let timeout { options.backendOptions.timeout = .milliseconds(Int64(timeout * 1000)) }
         options.backendOptions.dialect = dialect?.dialect
