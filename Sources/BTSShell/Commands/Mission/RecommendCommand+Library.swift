@@ -34,6 +34,12 @@ extension RecommendCommand {
         }
     }
 
+    /// The table of recommendations for the library.
+    static let libraryColumns: [TableColumn] = [
+        TableColumn("isbn", "ISBN"), .bookTitle, TableColumn("authors", "AUTHORS", flexible: true),
+        TableColumn("reason", "WHY", prefersWhole: true),
+    ]
+
     static func forLibrary(limit: Int, in context: isolated any CommandContext) async throws -> CommandOutput {
         let library = try context.library()
         let books: [LibraryBook]
@@ -65,7 +71,9 @@ extension RecommendCommand {
             throw ShellError(.failure, "cannot read the catalog's shelves: \(error)")
         }
         let heldISBNs = (try? await library.holdings(of: found.compactMap(\.book.isbn13))) ?? []
-        let picks = found.filter { $0.book.isbn13.map { !heldISBNs.contains($0) } ?? true }.prefix(limit)
+        // Within one series, its books in series order (#2 before #3) before the list is cut.
+        let kept = found.filter { $0.book.isbn13.map { !heldISBNs.contains($0) } ?? true }
+        let picks = SQLiteCatalog.inSeriesOrder(kept, book: \.book).prefix(limit)
         let rows = picks.map { pick in
             JSONValue.record([
                 ("isbn", pick.book.isbn13.json), ("title", pick.book.title.json), ("authors", pick.book.authors.json),
@@ -77,10 +85,8 @@ extension RecommendCommand {
             ("source", "library".json), ("strategy", "library_shelves".json), ("seeds", seeds.count.json),
             ("count", rows.count.json), ("results", .array(rows)),
         ])
-        let columns = [TableColumn("isbn", "ISBN"), .bookTitle,
-                       TableColumn("authors", "AUTHORS", flexible: true), TableColumn("reason", "WHY", prefersWhole: true)]
         return CommandOutput(value: value, view: .table(
-            columns: columns, rowsKey: "results",
+            columns: libraryColumns, rowsKey: "results",
             footer: "(\(rows.count) not in your library, from the shelves of \(seeds.count) of your books; computed locally)",
             empty: "No recommendations: the catalog has nothing like your books that you do not already have."))
     }
