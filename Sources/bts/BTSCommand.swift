@@ -66,7 +66,7 @@ struct BTSCommand: ParsableCommand {
 
     /// Options of bts that take a value (to find where the script name starts).
     static let valueOptions: Set<String> = ["--api", "--profile", "--output", "-o", "--timeout", "--dialect", "--limits", "-c", "-f", "--var", "--vars",
-                                            "--generate-completion-script"] // [REPL helper] `… zsh` is its value, not a script
+                                            "--generate-completion-script"] // its value (`zsh`) is not a script
 
     /// Splits the command line into bts's own options and `FILE.bts ARG...`: everything from the
     /// first word that is not an option (or after `--`) belongs to the script, options included,
@@ -111,17 +111,18 @@ struct BTSCommand: ParsableCommand {
         // A session at the prompt is long-lived, like `bts serve`: its model weights are its own.
         if interactive { SentenceEncoder.weightsInOwnMemory = true }
         if interactive {
-            // [REPL helper] XDG history with the registry's sensitive-line filter.
+            // The history file under XDG_STATE_HOME, loaded; lines the registry calls sensitive are never kept.
             history = InteractiveTerminal.makeHistory(environment: environment)
         }
         let scriptName = script.first ?? "bts"
-        let options = global.shellOptions(terminal: terminal, environment: environment, scriptName: scriptName,
+        var options = global.shellOptions(terminal: terminal, environment: environment, scriptName: scriptName,
                                           scriptArguments: Array(script.dropFirst()), history: history, variables: variables)
+        options.commandsComeFromStandardInput = ShellOptions.readsCommandsFromStandardInput(commands: commands, script: script)
         let shell = Shell(options: options)
         let signals = SignalWatcher()
         let status: Int32
         if interactive {
-            // [REPL helper] libedit reader with TAB completion and continuation lines.
+            // libedit's line editor: TAB completion from this session's context, continuation lines.
             let terminal = InteractiveTerminal.make(environment: environment, history: history)
             status = await shell.runInteractive(reader: terminal.reader, signals: signals,
                                                 completion: terminal.completion)

@@ -81,6 +81,8 @@ protocol ScriptContext: Actor {
     func value(of word: Word) -> Result<JSONValue, ShellError>
     /// A path relative to the running script's directory (or the working directory).
     func resolvePath(_ path: String) -> URL
+    /// Whether standard input carries the commands being run (``ShellOptions/commandsComeFromStandardInput``).
+    var commandsComeFromStandardInput: Bool { get }
     /// Runs a script file in this session (`source`); with `arguments`, they are its `$1..$n` meanwhile.
     func source(_ url: URL, shownAs path: String, range: SourceRange?, arguments: [String]?) async throws
     /// Runs a command line in this session (`every`); returns its status (its errors reported).

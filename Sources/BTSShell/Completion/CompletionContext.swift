@@ -1,3 +1,4 @@
+import BooksTrackClient
 import BooksTrackContract
 import Foundation
 
@@ -47,6 +48,9 @@ public struct CompletionContext: Sendable, Equatable {
     public var profiles: Set<String> = []
     /// Commands that cannot run on the connected server, with the reason (from capabilities).
     public var unavailableCommands: [String: String] = [:]
+    /// The routes `api` completes its PATH from (``BooksTrackAPI/offeredRoutes``); nil before a
+    /// backend is open: the routes the client knows for every dialect.
+    public var apiRoutes: [KnownRoute]?
     /// The directory relative paths are completed against; nil: the process's current directory.
     public var currentDirectory: String?
     /// What `~` expands to; nil: `$HOME`.

@@ -91,6 +91,7 @@ public struct CompletionEngine: Sendable {
         let range = slot.range.offset..<min(slot.range.end, cursor)
         let typed = Substring(String(decoding: bytes[range], as: UTF8.self))
         let words = WordCompletion(partial: slot.partial, range: range)
+        if slot.command == ApiCommand.configuration { return apiAnswer(slot: slot, range: range, bytes: bytes, context: snapshot) }
         switch slot.kind {
         case .none, .variable:
             return .none(at: cursor)

@@ -17,6 +17,7 @@ extension Shell {
         let headers = lastExchange.map { CompletionEngine.pathKeys($0.headers.map { $0.name.lowercased() }) } ?? []
         let profiles = (backendSession.loadedConfig?.profileNames ?? []) + BackendProfile.builtIn.map(\.name)
         var unavailable: [String: String] = [:]
+        let routes = await connection?.api.offeredRoutes
         if let api = connection?.api {
             // A scoped gate (`enrich`'s batch form) leaves the command itself available.
             for (name, gate) in CommandTable.gates where gate.scope == nil {
@@ -36,6 +37,7 @@ extension Shell {
             context.exchangeHeaders = headers
             context.profiles = Set(profiles)
             context.unavailableCommands = unavailable
+            context.apiRoutes = routes
         }
     }
 

@@ -13,6 +13,8 @@ extension Shell: CommandContext {
 
     var atPrompt: Bool { currentSource?.interactive ?? false }
 
+    var commandsComeFromStandardInput: Bool { options.commandsComeFromStandardInput }
+
     /// A path relative to the running script's directory (or the working directory).
     func resolvePath(_ path: String) -> URL {
         if path.hasPrefix("/") { return URL(fileURLWithPath: path) }

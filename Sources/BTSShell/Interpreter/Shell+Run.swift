@@ -113,6 +113,7 @@ extension Shell {
             lastResult = .record([
                 ("error", .record([("code", shellError.code.rawValue.json), ("message", shellError.message.json),
                                    ("status", Int(shellError.status.rawValue).json)])),
+                ("body", shellError.answer),
             ])
         }
         adoptLastExchange()

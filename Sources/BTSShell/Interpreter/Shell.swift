@@ -27,6 +27,9 @@ public struct ShellOptions: Sendable {
     public var variables: [String: String] = [:]
     /// Keep every reported error as data too (`bts test` reads them: ``Shell/recordedFailures``).
     public var recordsFailures = false
+    /// Whether the commands come from standard input (the prompt, `bts < FILE`, `cat FILE | bts`,
+    /// `bts /dev/stdin`): then nothing else reads it (`api --input -` refuses).
+    public var commandsComeFromStandardInput = false
 
     public init(
         backend: BackendRequest = BackendRequest(), backendOptions: BackendOptions? = nil,

@@ -18,6 +18,9 @@ public struct ShellError: Error, Sendable {
     public var code: ErrorCode
     /// False for an error about another file (the config file): it is not shown under the command.
     public var pointsIntoSource = true
+    /// The server's answer to the failed request (`api`: its body as it came), kept in `$_` as
+    /// `body` beside `error`.
+    public var answer: JSONValue?
 
     public init(_ status: ExitStatus, _ message: String, range: SourceRange? = nil, details: [String] = [],
                 code: ErrorCode? = nil) {

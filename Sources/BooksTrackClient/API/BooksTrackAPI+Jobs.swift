@@ -13,12 +13,12 @@ extension BooksTrackAPI {
     public func jobStatus(_ jobID: String, pipeline: Pipeline? = nil) async throws(BooksTrackError) -> APIResponse<BooksTrackContract.JobStatus> {
         if dialect == .v3 { return try await v3JobStatus(jobID, pipeline: pipeline) }
         let id = Self.pathSegment(jobID)
-        var spec = RequestSpec(.GET, "/api/v2/imports/\(id)")
+        var spec = RequestSpec(.GET, KnownRoute.importStatus.path(id))
         spec.notFoundMessage = "Job \(jobID) not found."
         do {
             return try await call(BooksTrackContract.JobStatus.self, spec)
         } catch where Self.isMissingRoute(error) {
-            var fallback = RequestSpec(.GET, "/v1/jobs/\(id)/status")
+            var fallback = RequestSpec(.GET, KnownRoute.jobStatus.path(id))
             fallback.notFoundMessage = spec.notFoundMessage
             return try await call(BooksTrackContract.JobStatus.self, fallback)
         }
@@ -32,13 +32,13 @@ extension BooksTrackAPI {
         if dialect == .v3 { return try await v3JobResults(jobID, pipeline: pipeline) }
         let id = Self.pathSegment(jobID)
         if pipeline == .bookshelfScan {
-            var spec = RequestSpec(.GET, "/v1/scan/results/\(id)")
+            var spec = RequestSpec(.GET, KnownRoute.scanResults.path(id))
             spec.offering = "scan results"
             spec.notFoundMessage = "No results for scan \(jobID) (unknown job, not finished, or results expired)."
             return try await call(JobResults.self, spec)
         }
-        let v1 = "/v1/jobs/\(id)/results"
-        let v2 = "/api/v2/imports/\(id)/results"
+        let v1 = KnownRoute.jobResults.path(id)
+        let v2 = KnownRoute.importResults.path(id)
         let paths = pipeline == .batchEnrichment ? [v1, v2] : [v2, v1]
         var firstError: BooksTrackError?
         for path in paths {
@@ -67,7 +67,7 @@ extension BooksTrackAPI {
         if dialect == .v3 { return try await v3Cancel(jobID, pipeline: pipeline) }
         let id = Self.pathSegment(jobID)
         var firstError: BooksTrackError?
-        for path in ["/v1/jobs/\(id)", "/api/v2/jobs/\(id)/cancel"] {
+        for path in [KnownRoute.jobCancel.path(id), KnownRoute.jobCancelV2.path(id)] {
             do {
                 return try await cancelJob(jobID, token: token, path: path)
             } catch where error.httpStatus == 404 || (error.httpStatus == 405 && firstError != nil) {

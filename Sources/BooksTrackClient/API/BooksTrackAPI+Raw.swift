@@ -53,3 +53,14 @@ extension BooksTrackAPI {
         return APIResponse(value: answer, info: info)
     }
 }
+
+extension BooksTrackAPI {
+    /// The routes a raw request's path completes from: those the server's capabilities list
+    /// (production's `features[].endpoints`), else those the client knows for its dialect.
+    public var offeredRoutes: [KnownRoute] {
+        var seen: Set<KnownRoute> = []
+        let listed = (capabilities?.endpoints ?? [:]).sorted { $0.key < $1.key }.flatMap(\.value)
+            .compactMap(KnownRoute.init(endpoint:)).filter { seen.insert($0).inserted }
+        return listed.isEmpty ? KnownRoute.known(for: dialect) : listed
+    }
+}

@@ -6,7 +6,7 @@ import NIOHTTP1
 extension BooksTrackAPI {
     /// `GET /v3/books/{isbn13}`: the flat Book, enveloped (`ETag`, `Cache-Control: max-age=3600`).
     func v3LookUp(_ isbn: ISBN) async throws(BooksTrackError) -> APIResponse<SearchResults> {
-        var spec = RequestSpec(.GET, "/v3/books/\(isbn.isbn13)")
+        var spec = RequestSpec(.GET, KnownRoute.v3Book.path(isbn.isbn13))
         spec.cacheTTL = AnswerLifetimes.isbnLookup
         spec.offering = "ISBN lookup"
         return try await call(SearchResults.self, spec)
@@ -85,7 +85,7 @@ extension BooksTrackAPI {
     /// The v3 route of a job: `/v3/jobs/{imports|enrichment|scans}/{id}` (+ `suffix`).
     func v3JobPath(_ jobID: String, pipeline: Pipeline?, suffix: String = "") -> String {
         let known = pipeline ?? jobPipelines[jobID] ?? .csvImport
-        return "/v3/jobs/\(known.v3Segment)/\(Self.pathSegment(jobID))\(suffix)"
+        return KnownRoute.v3Job(known, suffix: suffix).path(Self.pathSegment(jobID))
     }
 
     /// The pipelines to ask about a job whose pipeline is not known: production's job objects are

@@ -79,6 +79,8 @@ public struct BooksTrackError: Error, Sendable, CustomStringConvertible {
     public var attempts: Int
     /// The normalized API error body, when the server sent one.
     public var apiError: APIErrorInfo?
+    /// The error answer's body as it came (within the client's read bound), when a response arrived.
+    public var responseBody: Data?
     /// The coding path of a decoding failure.
     public var decodingFailure: DecodingFailure?
     /// Why retrying stopped, when retries were attempted or refused.

@@ -43,6 +43,7 @@ extension BooksTrackAPI {
                 failure = BooksTrackError.fromResponse(
                     status: raw.status, headers: raw.headers, body: raw.body, url: raw.url,
                     notFoundMessage: spec.notFoundMessage)
+                failure.responseBody = Data(raw.body.readableBytesView)
             } catch {
                 failure = error
             }

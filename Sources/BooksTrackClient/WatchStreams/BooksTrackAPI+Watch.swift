@@ -125,7 +125,7 @@ extension BooksTrackAPI {
     /// Status without retries (the watcher decides what a failure means).
     func jobStatusOnce(_ jobID: String, pipeline: Pipeline? = nil) async throws(BooksTrackError) -> BooksTrackContract.JobStatus {
         if dialect == .v3 { return try await v3JobStatus(jobID, pipeline: pipeline, retries: false).value }
-        var spec = RequestSpec(.GET, "/api/v2/imports/\(Self.pathSegment(jobID))")
+        var spec = RequestSpec(.GET, KnownRoute.importStatus.path(Self.pathSegment(jobID)))
         spec.retries = false
         spec.notFoundMessage = "Job \(jobID) not found."
         return try await call(BooksTrackContract.JobStatus.self, spec).value

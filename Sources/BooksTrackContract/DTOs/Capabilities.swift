@@ -178,6 +178,8 @@ public struct Capabilities: Codable, Sendable, Hashable {
     /// Feature name → why it is off, when the server says (the stand-in's `unavailable`: semantic
     /// search without the sentence model).
     public var unavailableReasons: [String: String]
+    /// Feature name → the routes it lists, as sent (production's `endpoints`: `GET /v1/jobs/{jobId}/status`).
+    public var endpoints: [String: [String]] = [:]
 
     public init(
         features: [String: Bool], limits: Limits, version: String?, dialect: Dialect,
@@ -210,9 +212,11 @@ public struct Capabilities: Codable, Sendable, Hashable {
     public init(_ p: ProductionCapabilities) {
         var features: [String: Bool] = [:]
         var rates: [String: RateLimit] = [:]
+        var endpoints: [String: [String]] = [:]
         for f in p.features {
             features[f.name] = f.enabled
             if let r = f.rateLimit { rates[f.name] = r }
+            if !f.endpoints.isEmpty { endpoints[f.name] = f.endpoints }
         }
         let l = p.limits
         self.init(
@@ -225,6 +229,7 @@ public struct Capabilities: Codable, Sendable, Hashable {
                 maxConcurrentJobs: (l["maxConcurrentJobs"] ?? l["max_concurrent_jobs"])?.intValue,
                 raw: l),
             version: p.apiVersion, dialect: .production, rateLimits: rates, deprecations: p.deprecations)
+        self.endpoints = endpoints
         if self.limits.semanticSearchRPM == nil, let r = rate(for: .semanticSearch), r.windowMs > 0 {
             self.limits.semanticSearchRPM = r.requests * 60_000 / r.windowMs
         }
@@ -263,7 +268,9 @@ public struct Capabilities: Codable, Sendable, Hashable {
         return nil
     }
 
-    enum CodingKeys: String, CodingKey { case features, limits, version, dialect, rateLimits, deprecations, unavailableReasons }
+    enum CodingKeys: String, CodingKey {
+        case features, limits, version, dialect, rateLimits, deprecations, unavailableReasons, endpoints
+    }
 
     /// Accepts the stand-in shape, production's shape, or this type's own encoding.
     public init(from decoder: any Decoder) throws {
@@ -277,6 +284,7 @@ public struct Capabilities: Codable, Sendable, Hashable {
                 rateLimits: try c.decodeIfPresent([String: RateLimit].self, forKey: .rateLimits) ?? [:],
                 deprecations: try c.decodeIfPresent([JSONValue].self, forKey: .deprecations) ?? [],
                 unavailableReasons: try c.decodeIfPresent([String: String].self, forKey: .unavailableReasons) ?? [:])
+            endpoints = try c.decodeIfPresent([String: [String]].self, forKey: .endpoints) ?? [:]
             return
         }
         let single = try decoder.singleValueContainer()

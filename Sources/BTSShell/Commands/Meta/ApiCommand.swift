@@ -8,38 +8,36 @@ import Foundation
 struct ApiCommand: ShellCommand {
     static let request = ArgumentSpec(
         "REQUEST", "[METHOD] PATH: METHOD is one of \(BooksTrackAPI.rawMethods.joined(separator: ", ")) (GET when left out); PATH starts with /",
-        variadic: true, completion: .optionValue(BooksTrackAPI.rawMethods + knownPaths))
+        variadic: true, completion: .optionValue(BooksTrackAPI.rawMethods))
     static let field = OptionSpec("field", short: "f", type: .string, valueName: "KEY=VALUE",
                                   help: "A query parameter (GET, HEAD, DELETE) or a field of the JSON body (others); repeatable")
     static let header = OptionSpec("header", short: "H", type: .string, valueName: "'NAME: VALUE'",
                                    help: "A request header; repeatable")
     static let input = OptionSpec("input", type: .string, valueName: "FILE",
-                                  help: "Send a regular file as the body, at most 1 MiB")
+                                  help: "Send a regular file, or standard input for -, as the body: at most \(BooksTrackAPI.maxRawRequestBodyBytes / 1024 / 1024) MiB")
     static let include = OptionSpec("include", short: "i", type: .flag,
                                     help: "Print the status line and the response headers before the body")
-
-    /// The routes the client knows, offered for PATH.
-    static let knownPaths = [
-        APIPath.health, APIPath.isbnSearch, APIPath.titleSearch, APIPath.authorSearch, APIPath.advancedSearch,
-        APIPath.similarSearch, APIPath.search, APIPath.capabilities, APIPath.weekly, APIPath.enrich, APIPath.imports,
-        APIPath.batchEnrichment, APIPath.bookshelfScan, APIPath.v3Capabilities, APIPath.v3Search, APIPath.v3Enrich,
-        APIPath.v3Weekly, APIPath.v3Personalized, APIPath.v3Imports, APIPath.v3Scans,
-    ]
 
     static let configuration = CommandSpec(
         "api", group: .meta,
         summary: "Send one request to any route of the server and print its answer",
         discussion: """
-            A raw route, unlike the mission commands: the answer is not shaped into a result table and \
-            nothing is saved to the library. The request goes through the session's client (its profile's \
-            credentials, retries, the GET cache, --trace, ${_http.…} afterwards) and spends the budget its \
-            path belongs to. A JSON answer is the result ($_: indented on a terminal, JSON in a pipe); any \
-            other answer is printed as text. A status other than 2xx fails (exit 1) with the server's problem \
-            in one sentence. Without -f or --input nothing is sent as the body. -f KEY=VALUE values that read as a JSON number, true, false or null stay typed \
-            in a JSON body (quote one to keep it a string: -f 'isbn="9780340839935"'; query parameters are \
-            text); --input sends a raw body instead and cannot be used \
-            with -f. The body is sent as application/json. api takes its words as they are: the global \
-            options (--output, --help, --no-cache) are not read.
+            A raw route, unlike the mission commands (search, similar, enrich, …): the server's body comes \
+            back as it was sent, not shaped into a result table; one request is one page (no --all, and \
+            more does not follow it); a query is sent as typed (no corrected or forgiving search, no \
+            fallback to another route or dialect); nothing is saved to the library. The request goes \
+            through the session's client (its profile's credentials, retries, the GET cache, --trace, \
+            ${_http.…} afterwards) and spends the budget its path belongs to. A JSON answer is the result ($_: indented on a \
+            terminal, JSON in a pipe); any other answer is printed as text. A status other than 2xx fails \
+            (exit 1) with the server's problem in one sentence; $_ is then {error: {code, message, status}, \
+            body}, body being the server's answer (${_.body.error.code} is the code the server sent). \
+            Without -f or --input nothing is sent as the body. -f KEY=VALUE values that read as a JSON \
+            number, true, false or null stay typed in a JSON body (quote one to keep it a string: \
+            -f 'isbn="9780340839935"'; query parameters are text); --input sends a raw body instead and \
+            cannot be used with -f: --input FILE a regular file, --input - standard input (piped in: \
+            not a terminal, and not while bts reads its commands from it, as in bts < FILE). The body is \
+            sent as application/json. api takes its words as they are: the global options (--output, \
+            --help, --no-cache) are not read.
             """,
         positionals: [request],
         options: [field, header, input, include],
@@ -165,7 +163,7 @@ struct ApiCommand: ShellCommand {
         if Self.sendsQuery(method) {
             query += fields.map { (name: $0.key, value: $0.value) }
         } else if let input {
-            body = try Self.read(input, in: context)
+            body = try await Self.body(from: input, in: context)
         } else if !fields.isEmpty {
             let object = JSONValue.object(Dictionary(fields.map { ($0.key, Self.typed($0.value)) }, uniquingKeysWith: { _, last in last }))
             body = Data(object.compactJSON.utf8)
@@ -186,6 +184,7 @@ struct ApiCommand: ShellCommand {
             // it was not misused (2); a rate limit keeps its own status.
             var failure = ShellError(error)
             if failure.status == .usage { failure.status = .failure }
+            failure.answer = error.responseBody.flatMap(Self.answerValue)
             throw failure
         }
         let answer = response.value
@@ -196,9 +195,7 @@ struct ApiCommand: ShellCommand {
         }
         guard !answer.body.isEmpty, method != "HEAD" else { return nil }
         let contentType = answer.headers.first { $0.name.lowercased() == "content-type" }?.value.lowercased() ?? ""
-        let first = answer.body.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
-        if contentType.contains("json") || first == UInt8(ascii: "{") || first == UInt8(ascii: "["),
-           let value = try? JSONDecoder().decode(JSONValue.self, from: answer.body) {
+        if let value = Self.json(answer.body, contentType: contentType) {
             return CommandOutput(value: value, view: .text(value.prettyJSON))
         }
         let text = String(decoding: answer.body, as: UTF8.self)
@@ -206,27 +203,17 @@ struct ApiCommand: ShellCommand {
         return nil
     }
 
-    /// The body `--input` names: a regular file, at most ``BooksTrackAPI/maxRawRequestBodyBytes``
-    /// (not standard input: it may be the script being run, or the terminal).
-    static func read(_ name: String, in context: isolated any CommandContext) throws(ShellError) -> Data {
-        let limit = BooksTrackAPI.maxRawRequestBodyBytes
-        let url = context.resolvePath(name)
-        let type = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.type] as? FileAttributeType
-        guard type == .typeRegular else {
-            let why = type == nil ? "no such file" : "not a regular file"
-            throw ShellError(.failure, "\(name): cannot send it as the body (\(why))", code: .notFound)
-        }
-        guard let handle = try? FileHandle(forReadingFrom: url) else {
-            throw ShellError(.failure, "\(name): cannot send it as the body (permission denied)")
-        }
-        defer { try? handle.close() }
-        guard let data = try? handle.read(upToCount: limit + 1) else {
-            throw ShellError(.failure, "\(name): cannot send it as the body (read failed)")
-        }
-        guard data.count <= limit else {
-            throw ShellError(.failure, "\(name): the body is larger than \(limit / 1024 / 1024) MiB")
-        }
-        return data
+    /// A body as JSON, when it says it is (its type) or looks it (an object or an array) and parses.
+    static func json(_ body: Data, contentType: String = "") -> JSONValue? {
+        let first = body.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
+        guard contentType.contains("json") || first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else { return nil }
+        return try? JSONDecoder().decode(JSONValue.self, from: body)
+    }
+
+    /// An error answer's body as `$_` keeps it: its JSON, else its text (nil when empty).
+    static func answerValue(_ body: Data) -> JSONValue? {
+        guard !body.isEmpty else { return nil }
+        return json(body) ?? .string(String(decoding: body, as: UTF8.self))
     }
 }
 
