@@ -97,6 +97,12 @@ extension Shell {
     func finishLine(status: Int32) {
         lastStatus = status
     }
+
+    /// Refuses a line at the prompt that is not UTF-8: its place said, `$?` set to 2.
+    func refuse(_ line: UndecodableLine) {
+        report(.notUTF8(line, in: "<stdin>"), in: nil, interactive: true)
+        finishLine(status: ExitStatus.usage.rawValue)
+    }
 }
 
 /// The REPL loop: reads logical lines from `reader` (libedit on a terminal, plain otherwise),
@@ -165,6 +171,9 @@ struct InteractiveLoop {
                 return 0 // Ctrl-D on an empty line ends the session normally
             case .interrupted:
                 continue
+            case .notUTF8(let line):
+                // Only a plain reader (no line editor) finds one: refused, and the prompt goes on.
+                await shell.refuse(line)
             case .line(let line):
                 let trimmed = line.trimmingCharacters(in: .whitespaces)
                 guard !trimmed.isEmpty else { continue }

@@ -153,13 +153,20 @@ public enum ScriptFile {
         let mark = bytes.starts(with: byteOrderMarkBytes)
         let body = bytes[(mark ? byteOrderMarkBytes.count : 0)...]
         if let text = String(validating: body, as: UTF8.self) { return Contents(text: text, byteOrderMark: mark) }
+        throw .notUTF8(place(ofInvalid: body))
+    }
+
+    /// Where the first byte of `body` that is not UTF-8 is (`body` is not all UTF-8): its line
+    /// counted from `body`'s start, its column on that line, its offset the byte's index (a slice
+    /// after a byte-order mark keeps the mark's bytes in its indices).
+    static func place(ofInvalid body: ArraySlice<UInt8>) -> Place {
         let bad = UTF8Validation.firstInvalidOffset(body) ?? body.startIndex
         // The line's start, and the bytes before the bad one on it (valid UTF-8: the first bad one is later).
         let lineStart = body[..<bad].lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? body.startIndex
         let line = body[..<bad].reduce(1) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
         let before = SourceFile(name: "", text: String(decoding: body[lineStart..<bad], as: UTF8.self))
         let column = before.location(of: before.bytes.count).column
-        throw .notUTF8(Place(line: line, column: column, offset: bad, byte: bytes[bad]))
+        return Place(line: line, column: column, offset: bad, byte: body[bad])
     }
 }
 

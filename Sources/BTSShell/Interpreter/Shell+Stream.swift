@@ -10,7 +10,8 @@ extension Shell {
     /// and run before the next is read. Errors name the stream's line (`<stdin>:12:5`). Like a
     /// script, the first failure stops the run unless `--continue-on-error` / `set onerror
     /// continue`; the status is that failure's, else that of the last command. A script FILE is
-    /// still checked whole before anything runs (``runFile(_:)``).
+    /// still checked whole before anything runs (``runFile(_:)``). A line that is not UTF-8 stops
+    /// the run with status 2 and a sentence naming its line and byte offset, as a script's does.
     public func runStream(_ reader: any LineReader, name: String = "<stdin>") async -> Int32 {
         var nextLine = 1
         var last: Int32 = 0
@@ -19,6 +20,11 @@ extension Shell {
             let result = await reader.readLine(prompt: "")
             guard case .line(var text) = result else {
                 if result == .interrupted { return ExitStatus.interrupted.rawValue }
+                if case .notUTF8(let line) = result {
+                    // As a script file's bad byte is refused; the lines before it have run.
+                    report(.notUTF8(line, in: name), in: nil, interactive: false)
+                    return ExitStatus.usage.rawValue
+                }
                 break
             }
             // A UTF-8 byte-order mark before the first line is skipped, as in a script file (ScriptFile).

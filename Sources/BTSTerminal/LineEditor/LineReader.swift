@@ -8,6 +8,9 @@ public enum LineEditorResult: Sendable, Equatable {
     case eof
     /// Ctrl-C at the prompt (the typed text was discarded), or the read was cancelled.
     case interrupted
+    /// A line of a stream that is not UTF-8 (``PlainLineReader``), with any continuation lines
+    /// read before it dropped; the next read goes on after it.
+    case notUTF8(UndecodableLine)
 }
 
 /// The prompts for one `readLine` call. A plain string literal is a primary prompt.

@@ -7,6 +7,8 @@ enum PhysicalRead: Sendable, Equatable {
     case end
     /// The read was aborted (Ctrl-C at the prompt, `cancelRead()`, task cancellation).
     case interrupted
+    /// A line that is not UTF-8 (a plain reader's stream).
+    case notUTF8(UndecodableLine)
 }
 
 /// The read loop both readers share (`LineEditor` on a terminal, `PlainLineReader` on a pipe):
@@ -15,7 +17,8 @@ enum PhysicalRead: Sendable, Equatable {
 /// handed to the interpreter. This is the seam for the language's multi-line constructs: an
 /// unclosed quote, a trailing `\`, or an open block (`for … end`) keeps the reader asking for
 /// more lines, on a terminal with the continuation prompt, on a pipe as the lines arrive.
-/// End of input inside an incomplete command hands over what was read (the parser reports it).
+/// End of input inside an incomplete command hands over what was read (the parser reports it); a
+/// line that is not UTF-8 is handed over as such, whatever was pending.
 enum LogicalLineAssembler {
     /// Reads one logical line. `readPhysical(pending, sequence)` reads one physical line for the
     /// read numbered `sequence` of `wakeup` (cancelling the calling task aborts it); `pending` is
@@ -38,6 +41,8 @@ enum LogicalLineAssembler {
             switch physical {
             case .interrupted:
                 return .interrupted
+            case .notUTF8(let line):
+                return .notUTF8(line)
             case .end:
                 return lines.isEmpty ? .eof : .line(lines.joined(separator: "\n"))
             case .line(let line):

@@ -5,7 +5,8 @@ import Glibc
 
 /// Reads lines from a file descriptor that is not a terminal (a pipe, a file): no prompt, no
 /// editing, no history. Lines may be arbitrarily long; "\r\n" endings are accepted; a last line
-/// without a newline is returned before `.eof`; invalid UTF-8 is repaired (U+FFFD).
+/// without a newline is returned before `.eof`; a line that is not UTF-8 is returned as
+/// `.notUTF8` with its place in the stream (never repaired with U+FFFD: the caller refuses it).
 /// Blocking reads happen on a dedicated thread; `cancelRead()` or cancelling the calling task
 /// ends a pending read with `.interrupted` (the unread input stays buffered).
 public final class PlainLineReader: LineReader, @unchecked Sendable {
@@ -36,6 +37,7 @@ public final class PlainLineReader: LineReader, @unchecked Sendable {
             case .line(let line): return .line(line)
             case .end: return .end
             case .interrupted: return .interrupted
+            case .notUTF8(let line): return .notUTF8(line)
             }
         }
     }
@@ -56,11 +58,14 @@ final class PlainLineState: @unchecked Sendable {
     private var start = 0
     /// Where to continue looking for "\n" (bytes before it have none).
     private var scanned = 0
+    /// The number of the line that starts at `start`, and the offset of `start` in the stream.
+    private var lineNumber = 1
+    private var streamOffset = 0
     private var atEnd = false
     private let chunkSize = 64 * 1024
     private let wakeup: EditorWakeup?
 
-    enum Outcome: Sendable, Equatable { case line(String), end, interrupted }
+    enum Outcome: Sendable, Equatable { case line(String), end, interrupted, notUTF8(UndecodableLine) }
 
     init(fileDescriptor: Int32, wakeup: EditorWakeup? = nil) {
         self.fileDescriptor = fileDescriptor
@@ -70,7 +75,7 @@ final class PlainLineState: @unchecked Sendable {
     /// The next line, unless the read with `sequence` is aborted while waiting for input.
     func nextLine(sequence: UInt64) -> Outcome {
         while true {
-            if let line = bufferedLine() { return .line(line) }
+            if let line = bufferedLine() { return line }
             if atEnd { return .end }
             if let wakeup, wakeup.isAborted(sequence: sequence) { return .interrupted }
             guard waitForInput(sequence: sequence) else { return .interrupted }
@@ -100,24 +105,28 @@ final class PlainLineState: @unchecked Sendable {
     }
 
     /// A complete line from the buffer, or the unterminated rest at end of input, or nil.
-    private func bufferedLine() -> String? {
+    private func bufferedLine() -> Outcome? {
         if let newline = buffer[scanned...].firstIndex(of: UInt8(ascii: "\n")) {
             var end = newline
             if end > start, buffer[end - 1] == UInt8(ascii: "\r") { end -= 1 }
-            let line = String(decoding: buffer[start..<end], as: UTF8.self)
-            start = newline + 1
-            scanned = start
+            let line = take(start..<end, through: newline + 1)
             compact()
             return line
         }
         scanned = buffer.count
-        if atEnd, start < buffer.count {
-            let line = String(decoding: buffer[start...], as: UTF8.self)
-            start = buffer.count
-            scanned = start
-            return line
-        }
+        if atEnd, start < buffer.count { return take(start..<buffer.count, through: buffer.count) }
         return nil
+    }
+
+    /// The line in `bytes` (or why it is not one), consuming the buffer up to `next`.
+    private func take(_ bytes: Range<Int>, through next: Int) -> Outcome {
+        let line: Outcome = String(validating: buffer[bytes], as: UTF8.self).map { .line($0) }
+            ?? .notUTF8(UndecodableLine(number: lineNumber, offset: streamOffset, bytes: Array(buffer[bytes])))
+        lineNumber += 1
+        streamOffset += next - start
+        start = next
+        scanned = start
+        return line
     }
 
     private func fill() {

@@ -19,29 +19,46 @@ struct PipedInputTests {
     /// (a tmux server started meanwhile by another test) keeps it open and hides the end of input.
     /// stdout and stderr go to files, which need no end-of-file from anyone.
     static func run(_ arguments: [String], input: String, sandbox: TerminalSandbox) async throws -> Outcome {
+        try await run(arguments, bytes: Array(input.utf8), sandbox: sandbox)
+    }
+
+    /// The same with `bytes` as stdin, through a pipe or, `fromFile`, from a file (`bts < script`).
+    /// A stream that is not UTF-8 reads as "" (nothing in it is repaired).
+    static func run(_ arguments: [String], bytes: [UInt8], fromFile: Bool = false,
+                    sandbox: TerminalSandbox) async throws -> Outcome {
         let outURL = sandbox.root.appendingPathComponent("stdout-\(UUID().uuidString)")
         let errURL = sandbox.root.appendingPathComponent("stderr-\(UUID().uuidString)")
         _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
         _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
         let stdout = try FileHandle(forWritingTo: outURL)
         let stderr = try FileHandle(forWritingTo: errURL)
-        var descriptors: [Int32] = [-1, -1]
-        guard pipe(&descriptors) == 0 else { throw POSIXError(.EIO) }
-        for descriptor in descriptors { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
-        let readEnd = FileHandle(fileDescriptor: descriptors[0], closeOnDealloc: true)
-        let writeEnd = FileHandle(fileDescriptor: descriptors[1], closeOnDealloc: true)
+        let input: FileHandle
+        var writeEnd: FileHandle?
+        if fromFile {
+            let inURL = sandbox.root.appendingPathComponent("stdin-\(UUID().uuidString)")
+            try Data(bytes).write(to: inURL)
+            input = try FileHandle(forReadingFrom: inURL)
+        } else {
+            var descriptors: [Int32] = [-1, -1]
+            guard pipe(&descriptors) == 0 else { throw POSIXError(.EIO) }
+            for descriptor in descriptors { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+            input = FileHandle(fileDescriptor: descriptors[0], closeOnDealloc: true)
+            writeEnd = FileHandle(fileDescriptor: descriptors[1], closeOnDealloc: true)
+        }
         let process = SpawnedProcess()
         process.executableURL = URL(fileURLWithPath: BTSBinary.path ?? "/nonexistent")
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(sandbox.environment) { $1 }
         process.currentDirectoryURL = sandbox.work
-        process.standardInput = readEnd
+        process.standardInput = input
         process.standardOutput = stdout
         process.standardError = stderr
         try process.run()
-        try readEnd.close()
-        try writeEnd.write(contentsOf: Data(input.utf8))
-        try writeEnd.close()
+        try input.close()
+        if let writeEnd {
+            try writeEnd.write(contentsOf: Data(bytes))
+            try writeEnd.close()
+        }
         let deadline = ContinuousClock.now + Duration.seconds(180).scaled
         while process.isRunning {
             if ContinuousClock.now > deadline {

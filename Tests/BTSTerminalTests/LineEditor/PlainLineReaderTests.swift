@@ -75,13 +75,31 @@ struct PlainLineReaderTests {
         #expect(await readAll(reader) == [.line("echo \"a\nb\""), .line("next"), .line("echo \"open"), .eof])
     }
 
-    @Test("invalid UTF-8 is repaired, not fatal")
+    @Test("a line that is not UTF-8 is reported with its place, never repaired; reading goes on after it")
     func invalidUTF8() async throws {
         let pipe = try Pipe()
         defer { close(pipe.readFD) }
-        pipe.feed([0x61, 0xFF, 0x62, 0x0A])
+        pipe.feed(Array("ok\r\n".utf8) + [0x61, 0xFF, 0x62, 0x0A] + Array("after\n".utf8) + [0xC3], chunk: 2)
         let reader = PlainLineReader(fileDescriptor: pipe.readFD)
-        #expect(await readAll(reader) == [.line("a\u{FFFD}b"), .eof])
+        #expect(await readAll(reader) == [
+            .line("ok"),
+            .notUTF8(UndecodableLine(number: 2, offset: 4, bytes: [0x61, 0xFF, 0x62])),
+            .line("after"),
+            .notUTF8(UndecodableLine(number: 4, offset: 14, bytes: [0xC3])),
+            .eof,
+        ])
+    }
+
+    @Test("a bad line inside an unfinished command drops what was pending")
+    func invalidUTF8InContinuation() async throws {
+        let pipe = try Pipe()
+        defer { close(pipe.readFD) }
+        pipe.feed(Array("echo \"a\n".utf8) + [0xE9, 0x22, 0x0A] + Array("next\n".utf8))
+        let reader = PlainLineReader(fileDescriptor: pipe.readFD,
+                                     isComplete: { $0.filter { $0 == "\"" }.count % 2 == 0 })
+        #expect(await readAll(reader) == [
+            .notUTF8(UndecodableLine(number: 2, offset: 8, bytes: [0xE9, 0x22])), .line("next"), .eof,
+        ])
     }
 
     @Test("cancelRead and task cancellation end a blocked read; the input stays readable")
