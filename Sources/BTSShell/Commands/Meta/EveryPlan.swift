@@ -3,7 +3,12 @@
 struct EveryPlan: Sendable, Hashable {
     /// The shortest interval between two runs.
     static let minimumInterval: Duration = .seconds(1)
-    static let minimumText = "1s"
+    /// ``minimumInterval`` as an interval is written: `1s`, or in milliseconds (`500ms`) when it is
+    /// not whole seconds (durations are read to the millisecond).
+    static var minimumText: String {
+        let milliseconds = Int64((minimumInterval / .milliseconds(1)).rounded())
+        return milliseconds % 1000 == 0 ? "\(milliseconds / 1000)s" : "\(milliseconds)ms"
+    }
 
     /// The interval between the end of one run and the start of the next.
     var interval: Duration
@@ -79,7 +84,7 @@ enum EveryPlanError: Error, Sendable, Hashable {
         case .missingInterval: return "every needs an interval and a command, such as: every 5s limits"
         case .intervalNotLiteral: return "every's interval must be written out (such as 5s), not read from a variable"
         case .badInterval(let text): return "'\(text)' is not an interval (expected a duration such as 2s, 1.5, 3m or 1h)"
-        case .intervalTooShort(let text): return "'\(text)' is too short: every runs at most once a second (\(EveryPlan.minimumText) or more)"
+        case .intervalTooShort(let text): return "'\(text)' is too short: every waits at least \(EveryPlan.minimumText) between runs"
         case .unknownOption(let option): return "unknown option '\(option)' for 'every' (its options, --count N and --fail, come before the command)"
         case .badCount: return "--count needs a whole number of runs, 1 or more"
         case .missingCommand: return "every needs a command to run after its interval, such as: every 5s limits"
