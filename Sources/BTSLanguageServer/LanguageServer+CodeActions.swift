@@ -11,19 +11,17 @@ extension LanguageServer {
     /// `textDocument/codeAction`: a quick fix for each diagnostic with a `fixIt` that meets the
     /// range asked about (of the diagnostics published for the document's current text), and
     /// "Format document" when `bts fmt` would change it; only the kinds asked for (`context.only`).
-    func codeActions(_ document: Document, _ params: JSONValue) -> JSONValue {
-        let only = params["context"]?["only"]?.arrayValue?.compactMap(\.stringValue)
+    func codeActions(_ document: Document, _ asked: LanguageServerParams.CodeActionRequest) -> JSONValue {
         func wanted(_ kind: String) -> Bool {
-            only.map { $0.contains { kind == $0 || kind.hasPrefix($0 + ".") } } ?? true
+            asked.only.map { $0.contains { kind == $0 || kind.hasPrefix($0 + ".") } } ?? true
         }
         var actions: [JSONValue] = []
         if wanted(Self.quickFixKind), let published = quickFixes[document.uri], published.generation == document.generation {
-            func offset(_ key: String) -> Int {
-                document.index.offset(line: params["range"]?[key]?["line"]?.intValue ?? 0,
-                                      character: params["range"]?[key]?["character"]?.intValue ?? 0)
+            func offset(_ position: TextChange.Position) -> Int {
+                document.index.offset(line: position.line, character: position.character)
             }
-            let start = offset("start")
-            let end = max(start, offset("end"))
+            let start = offset(asked.range.start)
+            let end = max(start, offset(asked.range.end))
             for fix in published.fixes where fix.range.offset <= end && start <= fix.range.end {
                 let edit: JSONValue = ["range": Self.range(fix.fixIt.range.offset, fix.fixIt.range.end, in: document.index),
                                        "newText": .string(fix.fixIt.replacement)]

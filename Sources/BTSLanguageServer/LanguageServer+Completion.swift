@@ -75,8 +75,8 @@ extension LanguageServer {
             for statement in statements {
                 switch statement {
                 case .command(let command):
-                    if let name = ScriptDefinitions.variable(by: command) { variables.insert(name) }
-                    if let name = ScriptDefinitions.alias(by: command) { aliases.insert(name) }
+                    if let name = ScriptChecker.variable(assignedBy: command) { variables.insert(name) }
+                    if let name = ScriptChecker.alias(definedBy: command) { aliases.insert(name) }
                 case .forLoop(let loop):
                     variables.insert(loop.variable)
                     walk(loop.body)

@@ -18,7 +18,7 @@ public struct PendingCheck: Sendable {
     let ticket: CheckSchedule.Ticket
     let version: Int?
     let subject: Subject
-    let shell: Shell
+    let checker: ScriptChecker
 
     /// What the check found: the diagnostics to publish and their quick fixes.
     public struct Outcome: Sendable {
@@ -26,8 +26,8 @@ public struct PendingCheck: Sendable {
         let fixes: [QuickFix]
     }
 
-    /// Runs the check (on the shell, which runs nothing) and lays out what it found.
-    public func run() async -> Outcome {
+    /// Runs the check (which runs nothing) and lays out what it found.
+    public func run() -> Outcome {
         let uri = ticket.uri
         switch subject {
         case .setAside(let footprint):
@@ -42,7 +42,7 @@ public struct PendingCheck: Sendable {
             return Outcome(notification: LanguageServer.diagnosticsNotification(uri: uri, version: version, [warning]), fixes: [])
         case .text(let index):
             let text = String(decoding: index.bytes, as: UTF8.self)
-            let found = await shell.diagnostics(of: text, name: LanguageServer.displayName(uri))
+            let found = checker.diagnostics(of: text, name: LanguageServer.displayName(uri))
             return LanguageServer.outcome(found, uri: uri, version: version, in: index)
         }
     }
@@ -71,11 +71,11 @@ extension LanguageServer {
             if let document = documents[ticket.uri] {
                 let subject: PendingCheck.Subject = document.index.bytes.count <= Self.maxDocument
                     ? .text(document.index) : .tooLarge(document.index)
-                return PendingCheck(ticket: ticket, version: document.version, subject: subject, shell: shell)
+                return PendingCheck(ticket: ticket, version: document.version, subject: subject, checker: checker)
             }
             if let aside = setAside[ticket.uri] {
                 return PendingCheck(ticket: ticket, version: aside.version, subject: .setAside(footprint: aside.footprint),
-                                    shell: shell)
+                                    checker: checker)
             }
             _ = schedule.finished(ticket)
         }
@@ -98,7 +98,7 @@ extension LanguageServer {
     public func checkDue() async -> [JSONValue] {
         var published: [JSONValue] = []
         while let check = startCheck() {
-            let outcome = await check.run()
+            let outcome = check.run()
             if let notification = finish(check, outcome) { published.append(notification) }
         }
         return published

@@ -35,10 +35,10 @@ extension LanguageServer {
             switch statement {
             case .command(let command):
                 guard let first = command.arguments.first else { return nil }
-                if let name = ScriptDefinitions.alias(by: command) {
+                if let name = ScriptChecker.alias(definedBy: command) {
                     return Symbol(name: name, kind: 12, range: command.range, selection: first.range, children: [], index: index)
                 }
-                if let name = ScriptDefinitions.variable(by: command) {
+                if let name = ScriptChecker.variable(assignedBy: command) {
                     return Symbol(name: "$" + name, kind: 13, range: command.range, selection: first.range, children: [], index: index)
                 }
                 return nil

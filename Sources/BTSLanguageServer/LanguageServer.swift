@@ -9,8 +9,8 @@ import Foundation
 /// turns into diagnostics to publish; the transport around it (``LanguageServerTransport``) reads
 /// and writes the framed stream and runs the checks. Diagnostics come from the whole-script check,
 /// completion from the REPL's completion engine, hover from the commands' help, formatting from
-/// ``ScriptFormatter``, quick fixes from the diagnostics' fixes. It never runs a command: no request
-/// reaches a server.
+/// ``ScriptFormatter``, quick fixes from the diagnostics' fixes. It holds no session, only a
+/// ``ScriptChecker`` (a value with no backend): it never runs a command, and no request reaches a server.
 public actor LanguageServer {
     /// JSON-RPC's and LSP's error codes.
     enum ErrorCode: Int {
@@ -51,8 +51,10 @@ public actor LanguageServer {
         var footprint: Int
     }
 
-    let shell: Shell
-    let registry = CommandRegistry.standard
+    /// The whole-script check (no session: nothing it does reaches a server).
+    let checker: ScriptChecker
+    /// Fills the completion snapshot with what the reader's files hold, once, at `initialize`.
+    let readCompletionContext: @Sendable (CompletionContextStore) async -> Void
     var state = State.starting
     var documents: [String: Document] = [:]
     var setAside: [String: SetAside] = [:]
@@ -67,10 +69,17 @@ public actor LanguageServer {
     /// Set by `exit`: the process's status (0 after `shutdown`, else 1).
     public private(set) var exitStatus: Int32?
 
-    /// A server whose check, completion and help come from `shell` (which it never asks to run anything).
-    public init(shell: Shell) {
-        self.shell = shell
+    /// A server that checks with `checker` and completes with its registry and what
+    /// `readCompletionContext` puts in the snapshot (``ReaderCompletion/note(in:environment:)``
+    /// for `bts lsp`; by default nothing: no library, no catalog).
+    public init(checker: ScriptChecker = ScriptChecker(),
+                readCompletionContext: @escaping @Sendable (CompletionContextStore) async -> Void = { _ in }) {
+        self.checker = checker
+        self.readCompletionContext = readCompletionContext
     }
+
+    /// The commands checked, completed and explained.
+    var registry: CommandRegistry { checker.registry }
 
     /// One message's body as it came off the stream; the messages to send back.
     public func handle(body: [UInt8]) async -> [JSONValue] {
@@ -117,7 +126,7 @@ public actor LanguageServer {
         case "initialize":
             guard state == .starting else { return .failure(Failure(code: .invalidRequest, message: "initialize was already received")) }
             state = .running
-            await shell.updateCompletionContext(completionStore)
+            await readCompletionContext(completionStore)
             return .success(Self.initializeResult)
         case "shutdown":
             state = .shuttingDown
@@ -133,22 +142,25 @@ public actor LanguageServer {
         case "textDocument/documentSymbol":
             return withDocument(params) { document, _ in .success(symbols(document)) }
         case "textDocument/codeAction":
-            return withDocument(params) { document, _ in .success(codeActions(document, params)) }
+            let asked = LanguageServerParams.read(LanguageServerParams.CodeActionRequest.self, from: params)
+                ?? LanguageServerParams.CodeActionRequest(range: .zero, only: nil)
+            return withDocument(params) { document, _ in .success(codeActions(document, asked)) }
         default:
             return .failure(Failure(code: .methodNotFound, message: "'\(method)' is not a method bts lsp answers"))
         }
     }
 
     private func notification(_ method: String, _ params: JSONValue) async -> [JSONValue] {
-        guard case .string(let uri)? = params["textDocument"]?["uri"] else { return [] }
-        let version = params["textDocument"]?["version"]?.intValue
+        typealias Params = LanguageServerParams
         switch method {
         case "textDocument/didOpen":
-            guard case .string(let text)? = params["textDocument"]?["text"] else { return [] }
-            follow(uri, LineIndex(text), version: version)
+            guard let opened = Params.read(Params.DocumentNotification.self, from: params)?.textDocument,
+                  let text = opened.text else { return [] }
+            follow(opened.uri, LineIndex(text), version: opened.version)
         case "textDocument/didChange":
+            guard let changed = Params.read(Params.DidChange.self, from: params) else { return [] }
+            let (uri, version, changes) = (changed.textDocument.uri, changed.textDocument.version, changed.contentChanges)
             // Incremental sync: each change replaces a range (or, without one, the whole text), in order.
-            let changes = (params["contentChanges"]?.arrayValue ?? []).compactMap(Self.textChange)
             if let document = documents[uri] {
                 follow(uri, document.index.applying(changes), version: version)
             } else if setAside[uri] != nil {
@@ -160,6 +172,7 @@ public actor LanguageServer {
                 }
             }
         case "textDocument/didClose":
+            guard let uri = Params.read(Params.DocumentNotification.self, from: params)?.textDocument.uri else { return [] }
             documents[uri] = nil
             setAside[uri] = nil
             quickFixes[uri] = nil
@@ -188,31 +201,20 @@ public actor LanguageServer {
         }
     }
 
-    /// A change of `didChange`'s `contentChanges` (nil without a text).
-    static func textChange(_ change: JSONValue) -> TextChange? {
-        guard case .string(let text)? = change["text"] else { return nil }
-        guard let range = change["range"], range != .null else { return TextChange(range: nil, text: text) }
-        func position(_ key: String) -> TextChange.Position {
-            TextChange.Position(line: range[key]?["line"]?.intValue ?? 0, character: range[key]?["character"]?.intValue ?? 0)
-        }
-        return TextChange(range: TextChange.Span(start: position("start"), end: position("end")), text: text)
-    }
-
-    /// Runs `body` on the document `params` names, with the byte offset of its `position` (if any).
-    /// (`empty` is the answer for a document set aside.)
+    /// Runs `body` on the document `params` names, with the byte offset of its `position` (0:0
+    /// without one). (`empty` is the answer for a document set aside.)
     private func withDocument(_ params: JSONValue, empty: JSONValue = [], _ body: (Document, Int) -> Result<JSONValue, Failure>)
         -> Result<JSONValue, Failure> {
-        guard case .string(let uri)? = params["textDocument"]?["uri"] else {
+        guard let asked = LanguageServerParams.read(LanguageServerParams.DocumentRequest.self, from: params) else {
             return .failure(Failure(code: .invalidParams, message: "textDocument.uri is missing"))
         }
+        let uri = asked.textDocument.uri
         guard let document = documents[uri] else {
             // A document set aside has no text: nothing to offer (its diagnostic says why).
             if setAside[uri] != nil { return .success(empty) }
             return .failure(Failure(code: .invalidParams, message: "the document \(uri) is not open"))
         }
-        let line = params["position"]?["line"]?.intValue ?? 0
-        let character = params["position"]?["character"]?.intValue ?? 0
-        return body(document, document.index.offset(line: line, character: character))
+        return body(document, document.index.offset(line: asked.position.line, character: asked.position.character))
     }
 
     static let initializeResult: JSONValue = [
@@ -238,13 +240,5 @@ public actor LanguageServer {
         let (endLine, endCharacter) = index.position(of: end)
         return ["start": ["line": .number(Double(startLine)), "character": .number(Double(startCharacter))],
                 "end": ["line": .number(Double(endLine)), "character": .number(Double(endCharacter))]]
-    }
-}
-
-extension JSONValue {
-    /// An integral number as `Int`.
-    var intValue: Int? {
-        guard case .number(let value) = self, value.rounded() == value, abs(value) < 1e15 else { return nil }
-        return Int(value)
     }
 }

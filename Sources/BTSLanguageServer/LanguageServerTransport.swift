@@ -77,7 +77,7 @@ public struct LanguageServerTransport: Sendable {
                 idleQueued = false
                 if !checking, let check = await server.startCheck() {
                     checking = true
-                    Task { sink.yield(.checked(check, await check.run())) }
+                    Task { sink.yield(.checked(check, check.run())) }
                 }
             case .checked(let check, let outcome):
                 checking = false

@@ -3,6 +3,9 @@ import BTSLanguage
 import BTSShell
 import BTSTerminal
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `bts check PATH…`: the whole-script check, without running anything.
 struct CheckCommand: StandaloneCommand {
@@ -48,19 +51,18 @@ struct CheckCommand: StandaloneCommand {
         if paths.contains("-"), paths.count > 1 { throw ValidationError("- (stdin) is given alone, without files") }
     }
 
-    static func start(_ arguments: [String]) async throws -> Int32 { try await parse(arguments).execute() }
+    static func start(_ arguments: [String]) async throws -> Int32 { try parse(arguments).execute() }
 
-    func execute() async -> Int32 {
+    func execute() -> Int32 {
         let environment = ProcessInfo.processInfo.environment
-        // A session for its registry and reporter only: no backend is opened by a check.
-        let shell = Shell(options: ShellOptions(noColor: noColor, terminal: TerminalInfo.detect(environment: environment),
-                                                environment: environment))
-        let status = await check(with: shell)
-        await shell.shutdown()
-        return status
+        let terminal = TerminalInfo.detect(environment: environment)
+        // Errors as a script's are reported (with their place, in the terminal's width).
+        let reporter = ErrorReporter(colored: terminal.stderrIsTerminal && ShellSettings.autoColor(noColor: noColor, environment: environment),
+                                     showsLocation: true, width: terminal.stderrIsTerminal ? terminal.columns : nil)
+        return check(with: ScriptChecker(), reporter)
     }
 
-    private func check(with shell: Shell) async -> Int32 {
+    private func check(with checker: ScriptChecker, _ reporter: ErrorReporter) -> Int32 {
         let files: [String]
         if paths == ["-"] {
             files = ["-"]
@@ -74,10 +76,6 @@ struct CheckCommand: StandaloneCommand {
         var status = ExitStatus.ok.rawValue
         var findings: [CheckFinding] = []
         for file in files {
-            if format == .text, file != "-" {
-                if await shell.checkFile(file) != ExitStatus.ok.rawValue { status = ExitStatus.usage.rawValue }
-                continue
-            }
             let name = file == "-" ? "<stdin>" : file
             let text: String
             do throws(ScriptFile.Failure) {
@@ -85,19 +83,24 @@ struct CheckCommand: StandaloneCommand {
             } catch {
                 status = ExitStatus.usage.rawValue
                 if format == .text {
-                    await shell.reportFailure(ShellError(.usage, error.sentence(name)), in: nil)
+                    let sentence = file == "-" ? error.sentence(name) : error.sentence(name, "cannot read script")
+                    Self.report(reporter.render(ShellError(.usage, sentence), in: nil))
                 } else {
                     findings.append(.unreadable(name, error))
                 }
                 continue
             }
+            let source = SourceFile(name: name, text: text)
+            let found = checker.diagnostics(of: text, name: name)
             if format == .text {
-                if await shell.checkText(text, name: name) != ExitStatus.ok.rawValue { status = ExitStatus.usage.rawValue }
+                guard found.containsErrors else { continue }
+                status = ExitStatus.usage.rawValue
+                Self.report(reporter.render(ShellError(diagnostics: found), in: source))
                 continue
             }
-            let found = CheckFinding.findings(await shell.diagnostics(of: text, name: name), in: SourceFile(name: name, text: text))
-            if found.contains(where: \.isError) { status = ExitStatus.usage.rawValue }
-            findings += found
+            let checked = CheckFinding.findings(found, in: source)
+            if checked.contains(where: \.isError) { status = ExitStatus.usage.rawValue }
+            findings += checked
         }
         switch format {
         case .text: break
@@ -105,6 +108,11 @@ struct CheckCommand: StandaloneCommand {
         case .github: Self.print(findings.map(\.githubCommand).joined())
         }
         return status
+    }
+
+    /// Writes a report on stderr (as a session reports: a closed stderr is not a crash).
+    private static func report(_ text: String) {
+        _ = DescriptorWriter.writeAll(Array(text.utf8), to: STDERR_FILENO)
     }
 
     private static func print(_ text: String) {

@@ -1,7 +1,6 @@
 import ArgumentParser
 import BTSLanguageServer
 import BTSShell
-import BTSTerminal
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -31,10 +30,10 @@ struct LanguageServerCommand: StandaloneCommand {
         // The editor may go away mid-write: an error on the write, not a signal.
         signal(SIGPIPE, SIG_IGN)
         let environment = ProcessInfo.processInfo.environment
-        // A session for its registry, check, completion and help: it runs nothing and opens no backend.
-        let shell = Shell(options: ShellOptions(environment: environment), sink: BufferOutputSink())
-        let status = await LanguageServerTransport(server: LanguageServer(shell: shell)).run()
-        await shell.shutdown()
-        return status
+        // No session: the check is a value over the registry, completion reads the reader's files.
+        let server = LanguageServer(checker: ScriptChecker()) { store in
+            await ReaderCompletion.note(in: store, environment: environment)
+        }
+        return await LanguageServerTransport(server: server).run()
     }
 }

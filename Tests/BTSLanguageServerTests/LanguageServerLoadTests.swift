@@ -22,7 +22,7 @@ struct LanguageServerLoadTests {
     }
 
     @Test func changesQueuedAreCheckedOnceAtTheirNewestTextAndRequestsDoNotWait() async throws {
-        let (server, shell, home) = try await Client.started()
+        let (server, home) = try await Client.started()
         let bad = String(repeating: "serch foo\n", count: 10_000)
         #expect(Client.diagnostics(await Client.open(server, bad)).count == LanguageServer.maxDiagnostics + 1)
         // Five changes, each "serch" → "search" on the next line, none checked yet; a hover meanwhile.
@@ -40,11 +40,11 @@ struct LanguageServerLoadTests {
         #expect(published.first?["params"]?["version"] == 6)
         #expect(Client.diagnostics(published).first?.hasPrefix("5:0-5:5 unknown command 'serch'") == true,
                 "\(Client.diagnostics(published).prefix(1))")
-        await Client.close(shell, home)
+        await Client.close(home)
     }
 
     @Test func aDocumentPublishesAtMostTheCapAndOneDiagnosticForTheRest() async throws {
-        let (server, shell, home) = try await Client.started()
+        let (server, home) = try await Client.started()
         let lines = LanguageServer.maxDiagnostics + 234
         let found = Client.diagnostics(await Client.open(server, String(repeating: "serch foo\n", count: lines)))
         #expect(found.count == LanguageServer.maxDiagnostics + 1)
@@ -52,13 +52,13 @@ struct LanguageServerLoadTests {
                 + "(bts lsp publishes the first \(LanguageServer.maxDiagnostics) of a document)", "\(found.suffix(2))")
         let fine = Client.diagnostics(await Client.open(server, String(repeating: "serch foo\n", count: 3), version: 2))
         #expect(fine.count == 3)
-        await Client.close(shell, home)
+        await Client.close(home)
     }
 
     /// Documents of 6.4 MB, opened one after another: those that fit in the budget are followed;
     /// the next is set aside (its text dropped, one warning); one closed makes room for it again.
     @Test func openDocumentsStayWithinTheirBudget() async throws {
-        let (server, shell, home) = try await Client.started()
+        let (server, home) = try await Client.started()
         let big = String(repeating: "search title dune --limit 5 # a comment to make the line longer\n", count: 100_000)
         let footprint = LineIndex(big).footprint
         let fitting = LanguageServer.openDocumentsBudget / footprint
@@ -83,11 +83,11 @@ struct LanguageServerLoadTests {
         #expect(await server.documents[aside] == nil)
         let taken = await Client.change(server, version: 3, [["text": "serch x\n"]], uri: aside) + (await server.checkDue())
         #expect(Client.diagnostics(taken).first?.hasPrefix("0:0-0:5 unknown command 'serch'") == true, "\(Client.diagnostics(taken))")
-        await Client.close(shell, home)
+        await Client.close(home)
     }
 
     @Test func aFixItIsAQuickFixAndFormattingASourceAction() async throws {
-        let (server, shell, home) = try await Client.started()
+        let (server, home) = try await Client.started()
         _ = await Client.open(server, Client.broken + "\nfor x in a b\necho   $x\nend\n")
         let actions = await Self.codeActions(server, line: 2)
         let fix = actions.first { $0["kind"] == "quickfix" }
@@ -111,13 +111,13 @@ struct LanguageServerLoadTests {
         #expect(await Self.codeActions(server, line: 3, only: ["quickfix"]).isEmpty)
         _ = await server.checkDue()
         #expect(await Self.codeActions(server, line: 3, only: ["quickfix"]).count == 1)
-        await Client.close(shell, home)
+        await Client.close(home)
     }
 
     @Test func aByteOrderMarkInAMessageIsShown() async throws {
-        let (server, shell, home) = try await Client.started()
+        let (server, home) = try await Client.started()
         let found = Client.diagnostics(await Client.open(server, "search title dune\n\u{FEFF}serch x\n"))
         #expect(found.first?.contains("unknown command '<U+FEFF>serch'") == true, "\(found)")
-        await Client.close(shell, home)
+        await Client.close(home)
     }
 }

@@ -20,19 +20,20 @@ struct LanguageServerTests {
         end
         """
 
-    /// A server after `initialize`, with its shell in a private home (the library read for
-    /// completion is an empty one).
-    static func started() async throws -> (LanguageServer, Shell, URL) {
+    /// A server after `initialize`, reading the reader's files of a private home for completion
+    /// (as `bts lsp` does; there is no library there).
+    static func started() async throws -> (LanguageServer, URL) {
         let home = try makeTempDirectory("lsp")
         let environment = ["HOME": home.path, "XDG_DATA_HOME": home.appendingPathComponent("data").path,
                            "XDG_CONFIG_HOME": home.appendingPathComponent("config").path,
                            "XDG_STATE_HOME": home.appendingPathComponent("state").path]
-        let shell = Shell(options: ShellOptions(environment: environment), sink: BufferOutputSink())
-        let server = LanguageServer(shell: shell)
+        let server = LanguageServer(checker: ScriptChecker()) { store in
+            await ReaderCompletion.note(in: store, environment: environment)
+        }
         let replies = await server.handle(["jsonrpc": "2.0", "id": 1, "method": "initialize", "params": ["capabilities": [:]]])
         #expect(replies.first?["result"]?["capabilities"]?["hoverProvider"] == true)
         _ = await server.handle(["jsonrpc": "2.0", "method": "initialized", "params": [:]])
-        return (server, shell, home)
+        return (server, home)
     }
 
     /// The replies to a message, then what the checks it made due publish.
@@ -62,8 +63,7 @@ struct LanguageServerTests {
         return replies.first?["result"]
     }
 
-    static func close(_ shell: Shell, _ home: URL) async {
-        await shell.shutdown()
+    static func close(_ home: URL) async {
         try? FileManager.default.removeItem(at: home)
     }
 
@@ -80,7 +80,7 @@ struct LanguageServerTests {
     }
 
     @Test func twoMistakesGiveTwoDiagnosticsAtTheirPlacesAndAFixClearsThem() async throws {
-        let (server, shell, home) = try await Self.started()
+        let (server, home) = try await Self.started()
         let opened = Self.diagnostics(await Self.open(server, Self.broken))
         #expect(opened.count == 2, "\(opened)")
         #expect(opened.first?.hasPrefix("2:0-2:5 unknown command 'serch' (did you mean 'search'?)") == true, "\(opened)")
@@ -91,11 +91,11 @@ struct LanguageServerTests {
         #expect(changed.first?["params"]?["version"] == 2)
         let closed = await server.handle(["jsonrpc": "2.0", "method": "textDocument/didClose", "params": ["textDocument": ["uri": .string(Self.uri)]]])
         #expect(Self.diagnostics(closed) == [])
-        await Self.close(shell, home)
+        await Self.close(home)
     }
 
     @Test func incrementalChangesReplaceTheirRanges() async throws {
-        let (server, shell, home) = try await Self.started()
+        let (server, home) = try await Self.started()
         #expect(Self.diagnostics(await Self.open(server, Self.broken)).count == 2)
         // "serch" → "search" on line 2, then "é" typed before "dune" on line 3 (UTF-16 columns).
         let changed = await Self.change(server, version: 2, [
@@ -109,19 +109,51 @@ struct LanguageServerTests {
         let expected = Self.broken.replacingOccurrences(of: "serch", with: "search")
             .replacingOccurrences(of: "title dune --limt", with: "title édune --limt") + "\n"
         #expect(edits.first?["newText"]?.stringValue == expected, "\(edits)")
-        await Self.close(shell, home)
+        await Self.close(home)
+    }
+
+    /// Odd parameters are read as before they had types: a version that is not an integral
+    /// number is none, a range that is not an object is 0:0, a change without a text is passed
+    /// over, a position that is not one is 0:0, kinds that are not strings are dropped.
+    @Test func oddParametersAreReadForgivingly() async throws {
+        let (server, home) = try await Self.started()
+        let opened = await Self.send(server, ["jsonrpc": "2.0", "method": "textDocument/didOpen", "params": [
+            "textDocument": ["uri": .string(Self.uri), "languageId": "bts", "version": "one", "text": "search title dune\n"],
+        ]])
+        let published = opened.first { $0["method"] == "textDocument/publishDiagnostics" }
+        #expect(published?["params"]?["diagnostics"] == [] && published?["params"]?["version"] == nil, "\(opened)")
+        // At 0:0, on `search`: its help.
+        let hover = await server.handle(["jsonrpc": "2.0", "id": 7, "method": "textDocument/hover", "params": [
+            "textDocument": ["uri": .string(Self.uri)], "position": ["line": "first", "character": 2.5],
+        ]])
+        #expect(hover.first?["result"]?["range"]?["start"]?["character"] == 0, "\(hover)")
+        let changed = await Self.change(server, version: 2, [
+            ["range": ["start": ["line": 0, "character": 0], "end": ["line": 0, "character": 6]]],
+            ["range": "junk", "text": "x"],
+            ["range": ["start": ["line": 0.5, "character": 0], "end": "end"], "text": "y"],
+        ]) + (await server.checkDue())
+        #expect(Self.diagnostics(changed).first?.hasPrefix("0:0-0:8 unknown command 'yxsearch'") == true, "\(Self.diagnostics(changed))")
+        let whole = await Self.change(server, version: 3, [["range": .null, "text": "serch  x\n"]]) + (await server.checkDue())
+        #expect(Self.diagnostics(whole).first?.hasPrefix("0:0-0:5 unknown command 'serch'") == true, "\(Self.diagnostics(whole))")
+        // Unformatted, with a fix at 0:0: only the quick fix is asked for.
+        let actions = await server.handle(["jsonrpc": "2.0", "id": 8, "method": "textDocument/codeAction", "params": [
+            "textDocument": ["uri": .string(Self.uri)], "range": "all", "context": ["only": [5, "quickfix"]],
+        ]])
+        let kinds = actions.first?["result"]?.arrayValue?.compactMap { $0["kind"]?.stringValue }
+        #expect(kinds == ["quickfix"], "\(actions)")
+        await Self.close(home)
     }
 
     @Test func positionsCountUTF16() async throws {
-        let (server, shell, home) = try await Self.started()
+        let (server, home) = try await Self.started()
         // "é" is 2 bytes and 1 UTF-16 unit; "📚" 4 bytes and 2 units.
         let found = Self.diagnostics(await Self.open(server, "echo \"é📚\"; serch x"))
         #expect(found.first?.hasPrefix("0:12-0:17 unknown command 'serch'") == true, "\(found)")
-        await Self.close(shell, home)
+        await Self.close(home)
     }
 
     @Test func completionOffersCommandsAtALineStartAndOptionsAfterDashes() async throws {
-        let (server, shell, home) = try await Self.started()
+        let (server, home) = try await Self.started()
         _ = await Self.open(server, Self.broken + "\n\nsearch title dune --\nec\necho $b\n")
         func labels(_ line: Int, _ character: Int) async -> [String] {
             (await Self.request(server, "textDocument/completion", line: line, character: character)?["items"]?.arrayValue ?? [])
@@ -138,11 +170,11 @@ struct LanguageServerTests {
         #expect(variables.contains("$book"), "the loop variable above: \(variables)")
         let item = await Self.request(server, "textDocument/completion", line: 9, character: 2)?["items"]?.arrayValue?.first
         #expect(item?["textEdit"]?["range"]?["start"]?["character"] == 0 && item?["textEdit"]?["newText"] == "echo")
-        await Self.close(shell, home)
+        await Self.close(home)
     }
 
     @Test func hoverShowsACommandsAndAnOptionsHelp() async throws {
-        let (server, shell, home) = try await Self.started()
+        let (server, home) = try await Self.started()
         _ = await Self.open(server, "search title dune --limit 5\nset n 6 * 7\n")
         let command = await Self.request(server, "textDocument/hover", line: 0, character: 2)
         #expect(command?["contents"]?["value"]?.stringValue?.hasPrefix("search — Find books by ISBN, title or author") == true,
@@ -153,11 +185,11 @@ struct LanguageServerTests {
         #expect(option?["contents"]?["value"]?.stringValue?.hasPrefix("-n, --limit N\n\nMaximum number of results") == true,
                 "\(String(describing: option))")
         #expect(await Self.request(server, "textDocument/hover", line: 0, character: 14) == .null, "a plain word")
-        await Self.close(shell, home)
+        await Self.close(home)
     }
 
     @Test func formattingReturnsTheLayoutOfBtsFmt() async throws {
-        let (server, shell, home) = try await Self.started()
+        let (server, home) = try await Self.started()
         _ = await Self.open(server, "for x in a b\necho   $x\n    end\n")
         let edits = await Self.request(server, "textDocument/formatting")?.arrayValue ?? []
         #expect(edits.count == 1)
@@ -167,11 +199,11 @@ struct LanguageServerTests {
         #expect(await Self.request(server, "textDocument/formatting") == [], "formatted already")
         _ = await Self.open(server, "echo \"open\n", version: 3)
         #expect(await Self.request(server, "textDocument/formatting") == [], "syntax errors: no edit")
-        await Self.close(shell, home)
+        await Self.close(home)
     }
 
     @Test func symbolsAreAliasesVariablesAndBlocks() async throws {
-        let (server, shell, home) = try await Self.started()
+        let (server, home) = try await Self.started()
         _ = await Self.open(server, "alias top search title $1\nset n 0\nwhile $n < 3\n  set n $n + 1\n  if $n == 2; echo two; end\nend\n")
         let symbols = await Self.request(server, "textDocument/documentSymbol")?.arrayValue ?? []
         #expect(symbols.compactMap { $0["name"]?.stringValue } == ["top", "$n", "while $n < 3"])
@@ -182,13 +214,12 @@ struct LanguageServerTests {
         #expect(symbols.last?["range"]?["start"]?["line"] == 2 && symbols.last?["range"]?["end"]?["line"] == 5)
         #expect(symbols.last?["range"]?["end"]?["character"] == 3)
         #expect(children.last?["range"]?["end"]?["character"] == 27, "the one-line if ends at its end")
-        await Self.close(shell, home)
+        await Self.close(home)
     }
 
     @Test func badInputIsAnsweredPerTheSpecification() async throws {
         let home = try makeTempDirectory("lsp-bad")
-        let shell = Shell(options: ShellOptions(environment: ["HOME": home.path]), sink: BufferOutputSink())
-        let server = LanguageServer(shell: shell)
+        let server = LanguageServer(checker: ScriptChecker())
         let early = await server.handle(["jsonrpc": "2.0", "id": 1, "method": "textDocument/hover", "params": [:]])
         #expect(early.first?["error"]?["code"] == -32002)
         #expect(await server.handle(["jsonrpc": "2.0", "method": "textDocument/didOpen", "params": [:]]).isEmpty,
@@ -214,10 +245,10 @@ struct LanguageServerTests {
         #expect(after.first?["error"]?["code"] == -32600)
         _ = await server.handle(["jsonrpc": "2.0", "method": "exit"])
         #expect(await server.exitStatus == 0)
-        let abrupt = LanguageServer(shell: shell)
+        let abrupt = LanguageServer(checker: ScriptChecker())
         _ = await abrupt.handle(["jsonrpc": "2.0", "method": "exit"])
         #expect(await abrupt.exitStatus == 1, "exit without shutdown")
-        await Self.close(shell, home)
+        await Self.close(home)
     }
 }
 

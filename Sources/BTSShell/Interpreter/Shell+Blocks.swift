@@ -2,23 +2,6 @@ import BTSLanguage
 import BooksTrackContract
 import Foundation
 
-/// A statement checked against the registry (every command in it resolved once).
-indirect enum CheckedStatement: Sendable {
-    case command(ResolvedCommand)
-    /// A call of an alias: its text is checked when it runs (the alias may be defined by then).
-    case alias(Command)
-    case loop(ForLoop, body: [CheckedStatement])
-    /// `while COND … end`: the condition (a command named `while`) and the body.
-    case whileLoop(Command, body: [CheckedStatement])
-    case conditional([CheckedBranch], elseBody: [CheckedStatement]?)
-    case control(LoopControl.Kind)
-}
-
-struct CheckedBranch: Sendable {
-    var condition: Command
-    var body: [CheckedStatement]
-}
-
 /// How a list of statements ended.
 enum BlockFlow: Sendable, Equatable {
     case next, breakLoop, continueLoop, stop
@@ -31,75 +14,14 @@ struct RunTally: Sendable {
 }
 
 extension Shell {
-    /// Syntax errors plus the registry's validation of every command and the shape of every
-    /// condition, blocks included; each command is resolved here, once (it runs as resolved).
+    /// The whole-script check with this session's registry and the aliases it has defined so far
+    /// (``ScriptChecker``); each command is resolved there, once (it runs as resolved).
     func check(_ parsed: ParseResult) -> CheckedScript {
-        var diagnostics = parsed.diagnostics
-        var known = Set(aliases.keys)
-        for command in parsed.script.commands {
-            if let name = AliasCommand.definedName(by: command) { known.insert(name) }
-        }
-        var unknown: [String: Diagnostic] = [:]
-        let statements = check(parsed.script.statements, aliases: known, source: parsed.source, &diagnostics, &unknown)
-        return CheckedScript(source: parsed.source, statements: statements,
-                             diagnostics: diagnostics.sorted { $0.range.offset < $1.range.offset })
+        checker.check(parsed)
     }
 
-    /// (`unknown`: the diagnostic of each unknown command name met so far: its "did you mean",
-    /// against every command name, is made once a check; a junk file repeats its words.)
-    private func check(_ statements: [Statement], aliases: Set<String>, source: SourceFile,
-                       _ diagnostics: inout [Diagnostic], _ unknown: inout [String: Diagnostic]) -> [CheckedStatement] {
-        statements.compactMap { statement -> CheckedStatement? in
-            switch statement {
-            case .command(let command):
-                if aliases.contains(command.nameText), registry.command(named: command.nameText) == nil {
-                    return .alias(command)
-                }
-                if let seen = unknown[command.nameText] {
-                    diagnostics.append(seen.shifted(by: command.name.range.offset - seen.range.offset))
-                    return nil
-                }
-                switch registry.resolve(command) {
-                case .success(let resolved):
-                    if let problem = resolved.type?.diagnostic(in: command, source: source) {
-                        diagnostics.append(problem)
-                        return nil
-                    }
-                    return .command(resolved)
-                case .failure(let found):
-                    if found.count == 1, found[0].range == command.name.range, registry.command(named: command.nameText) == nil {
-                        unknown[command.nameText] = found[0]
-                    }
-                    diagnostics += found.all
-                    return nil
-                }
-            case .forLoop(let loop):
-                return .loop(loop, body: check(loop.body, aliases: aliases, source: source, &diagnostics, &unknown))
-            case .whileLoop(let loop):
-                checkCondition(loop.condition, source: source, &diagnostics)
-                return .whileLoop(loop.condition, body: check(loop.body, aliases: aliases, source: source, &diagnostics, &unknown))
-            case .conditional(let conditional):
-                let branches = conditional.branches.map { branch in
-                    checkCondition(branch.condition, source: source, &diagnostics)
-                    return CheckedBranch(condition: branch.condition,
-                                         body: check(branch.body, aliases: aliases, source: source, &diagnostics, &unknown))
-                }
-                return .conditional(branches, elseBody: conditional.elseBody.map {
-                    check($0, aliases: aliases, source: source, &diagnostics, &unknown)
-                })
-            case .loopControl(let control):
-                return .control(control.kind)
-            }
-        }
-    }
-
-    /// An `if`/`elif`/`while` condition read as it will be evaluated (``Condition``); an empty
-    /// one is reported by the parser.
-    private func checkCondition(_ condition: Command, source: SourceFile, _ diagnostics: inout [Diagnostic]) {
-        let words = condition.arguments.map(\.word)
-        guard !words.isEmpty, case .failure(let problem) = Condition.parse(words, what: condition.nameText) else { return }
-        diagnostics.append(problem.diagnostic(in: source, whole: condition.range))
-    }
+    /// The checker of this session: its registry and the aliases defined so far.
+    var checker: ScriptChecker { ScriptChecker(registry: registry, aliases: Set(aliases.keys)) }
 
     /// Runs statements in order. A failure stops them unless errors are to be continued past.
     /// The status is the first failure's when it stopped the run, else the status of a failure

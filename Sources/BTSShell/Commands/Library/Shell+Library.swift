@@ -90,23 +90,13 @@ extension ShellError {
 }
 
 extension Shell {
-    /// The most library books offered to completion (newest titles first in the recency index).
-    static let libraryCompletionLimit = 5_000
-
     /// Puts the library's shelves, tags, ISBNs and titles into the completion snapshot when the
     /// library changed since the last time (or was never read). Never creates the library file.
     func noteLibrary(in store: CompletionContextStore) async {
         guard openedLibrary.completionStale else { return }
         openedLibrary.completionStale = false
         guard let library = libraryForCompletion() else { return }
-        let shelves = (try? await library.shelves())?.map(\.shelf.rawValue) ?? []
-        let tags = (try? await library.tags())?.map(\.tag) ?? []
-        let handles = (try? await library.handles(prefix: "", limit: Self.libraryCompletionLimit)) ?? []
-        store.update { context in
-            context.shelves = shelves
-            context.tags = tags
-            for handle in handles.reversed() { context.noteBook(isbn: handle.isbn13, title: handle.title) }
-        }
+        await ReaderCompletion.note(library, in: store)
     }
 }
 
