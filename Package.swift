@@ -13,9 +13,10 @@ let testing: [SwiftSetting] = [
     .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
+// Linux only: the sources import Glibc and use Synchronization's Mutex; no other platform is
+// declared because none is built or tested.
 let package = Package(
     name: "bts",
-    platforms: [.macOS(.v14)],
     products: [
         .executable(name: "bts", targets: ["bts"]),
     ],
@@ -48,12 +49,14 @@ let package = Package(
         // The Swift runtime's global-executor hook, settable from Swift (see hooks.h).
         .systemLibrary(name: "CSwiftRuntimeHooks"),
         // Small building blocks with no dependencies, used on both sides of the wire: the expiring
-        // cache, the seeded RNG, the first-outcome race and the FTS5 query builder.
+        // cache, the seeded RNG, the first-outcome race, the FTS5 query builder and the bounded
+        // regular expressions of `expect … matches`.
         .target(
             name: "BooksTrackSupport",
             swiftSettings: strict
         ),
-        // Wire types shared by client and server: envelopes, DTOs, error codes, ISBN, the API's facts.
+        // Wire types shared by client and server: envelopes, DTOs, error codes, ISBN, the API's facts,
+        // and the one JSON writer (string literals and values).
         .target(
             name: "BooksTrackContract",
             swiftSettings: strict
@@ -172,12 +175,20 @@ let package = Package(
                 "BTSLanguage",
                 "BTSTerminal",
                 "BTSTerminalText",
+                "BooksTrackSupport",
                 "BooksTrackClient",
                 "BooksTrackContract",
                 "BooksTrackLibrary",
                 "BooksTrackCatalog",
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ],
+            swiftSettings: strict
+        ),
+        // `bts test`: the runner (each file in a task and a session of its own, stopped on a time
+        // limit or a signal), what a file wrote, and the summary and the JUnit, TAP and JSON reports.
+        .target(
+            name: "BTSScriptTesting",
+            dependencies: ["BTSShell", "BTSTerminalText", "BooksTrackContract"],
             swiftSettings: strict
         ),
         // Editors: the language server (`bts lsp`: JSON-RPC over stdio, answered from the shell's
@@ -209,6 +220,7 @@ let package = Package(
             dependencies: [
                 "BooksTrackSupport",
                 "BTSShell",
+                "BTSScriptTesting",
                 "BTSLanguage",
                 "BTSLanguageServer",
                 "BTSTerminal",
@@ -364,6 +376,11 @@ let package = Package(
             dependencies: ["BooksTrackSupport", "BTSShell", "BTSTerminal", "BTSTerminalText", "BTSEmbeddedBackend", "BTSLanguage", "BooksTrackServer", "BooksTrackCatalog",
                            "BooksTrackEmbedding", "BooksTrackClient", "BooksTrackContract", "BooksTrackLibrary", "TestSupport", "ServerTestSupport",
                            .product(name: "Hummingbird", package: "hummingbird")],
+            swiftSettings: testing
+        ),
+        .testTarget(
+            name: "BTSScriptTestingTests",
+            dependencies: ["BTSScriptTesting", "BTSShell", "BTSTerminal", "TestSupport"],
             swiftSettings: testing
         ),
         .testTarget(

@@ -1,5 +1,5 @@
-// Fuzz target: the bounded regular expressions of `expect … matches` (BTSShell/Interpreter/
-// BoundedRegex) and the terminal sanitiser (BTSShell/Output/TerminalText). Pattern = bytes before
+// Fuzz target: the bounded regular expressions of `expect … matches` (BooksTrackSupport/
+// BoundedRegex) and the terminal sanitiser (BTSTerminalText/TerminalText). Pattern = bytes before
 // the first NUL, subject = the rest. Compiling or matching never crashes; sanitised text never
 // holds a control character.
 func fuzzOne(_ bytes: [UInt8]) {

@@ -58,6 +58,4 @@ public struct GrayImage: Sendable, Hashable {
 
 #if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
 #endif

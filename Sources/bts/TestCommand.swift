@@ -1,5 +1,6 @@
 import ArgumentParser
 import BTSShell
+import BTSScriptTesting
 import BTSTerminal
 import Foundation
 import Synchronization
@@ -42,7 +43,7 @@ struct TestCommand: StandaloneCommand {
 
     static let watchesSignals = true
 
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup var global: RunOptions<TestRun>
 
     @ArgumentParser.Argument(help: ArgumentHelp("Test files, or directories of them.", valueName: "PATH"),
                              completion: .file(extensions: ["bts"]))

@@ -1,4 +1,5 @@
 import BooksTrackContract
+import BooksTrackSupport
 import Foundation
 
 /// The pure semantics of `expect` (no I/O), so they can be tested directly.

@@ -132,7 +132,7 @@ extension Shell {
 
 extension ErrorCode {
     /// Output that could not be written (a redirection, `library export`, stdout).
-    static let writeFailed: ErrorCode = "WRITE_FAILED"
+    package static let writeFailed: ErrorCode = "WRITE_FAILED"
     /// A `| command` pipeline that could not be started.
     static let pipelineFailed: ErrorCode = "PIPELINE_FAILED"
 }

@@ -22,9 +22,10 @@ extension EditorCore {
         guard descriptor >= 0 else { return UInt8(CC_REFRESH_BEEP) }
         let path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         defer { unlink(path) }
-        let bytes = Array((line + "\n").utf8)
-        _ = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+        let unwritten = DescriptorWriter.writeAll(Array((line + "\n").utf8), to: descriptor)
         Glibc.close(descriptor)
+        // A file without the whole line would replace the line with a part of it.
+        guard unwritten == nil else { return UInt8(CC_REFRESH_BEEP) }
 
         var raw = termios()
         let hadRaw = tcgetattr(inputFD, &raw) == 0

@@ -276,11 +276,7 @@ public final class ResponseDiskCache: Sendable {
 
     /// Creates an empty file at `path`, mode 0600, unless one exists (`O_EXCL`: atomic).
     static func createExclusively(_ path: String) {
-        #if canImport(Glibc)
         let descriptor = Glibc.open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        #else
-        let descriptor = Darwin.open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        #endif
         if descriptor >= 0 { close(descriptor) }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Remembers the first result stored under an idempotency key for a time window, so a repeated
 /// request returns it without new work. Thread-safe; expired keys are swept as new ones arrive.
@@ -10,7 +11,7 @@ final class IdempotencyStore: Sendable {
     }
 
     let window: TimeInterval
-    private let records = Locked([String: Record]())
+    private let records = Mutex([String: Record]())
 
     init(window: TimeInterval) { self.window = window }
 

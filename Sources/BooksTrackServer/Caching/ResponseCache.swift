@@ -1,16 +1,17 @@
 import BooksTrackSupport
 import Foundation
+import Synchronization
 
 /// A small in-memory cache of route results, keyed by a normalized request key, with per-entry
 /// expiry and a bounded size (an `ExpiringCache`: the oldest entries go first, an expired one
 /// when met; a store stays O(1) when full). Thread-safe.
 final class ResponseCache: Sendable {
     let capacity: Int
-    private let state: Locked<ExpiringCache<any Sendable>>
+    private let state: Mutex<ExpiringCache<any Sendable>>
 
     init(capacity: Int) {
         self.capacity = max(1, capacity)
-        state = Locked(ExpiringCache(maxEntries: self.capacity))
+        state = Mutex(ExpiringCache(maxEntries: self.capacity))
     }
 
     /// The cached value for `key` at `now`, if present, unexpired and of type `T`.

@@ -2,12 +2,13 @@ import BooksTrackContract
 import Foundation
 import Hummingbird
 import HummingbirdWebSocket
+import Synchronization
 
 /// What the production dialect remembers across requests of one server: which jobs are batch jobs
 /// (their progress lives where the SSE route does not look) and which WebSocket tokens were used.
 public final class ProductionDialectState: Sendable {
-    private let batchJobs = Locked(Set<String>())
-    private let consumedTokens = Locked(Set<String>())
+    private let batchJobs = Mutex(Set<String>())
+    private let consumedTokens = Mutex(Set<String>())
 
     public init() {}
 
@@ -27,6 +28,15 @@ extension ProductionDialect {
     /// state as its name; later `processing` events are `progress` (with the status sentence in
     /// `message`); `completed` carries `progress: 100`; `failed` carries `error: {code, message}` only.
     /// Comments, `retry:` and heartbeats pass unchanged.
+    /// One stream's ``SSERewriter``, shared by the chunks of its body as they pass.
+    final class SharedSSERewriter: Sendable {
+        private let rewriter = Mutex(SSERewriter())
+
+        func rewrite(_ text: String) -> String {
+            rewriter.withLock { $0.rewrite(text) }
+        }
+    }
+
     struct SSERewriter: Sendable {
         private var sawEvent = false
 

@@ -91,10 +91,9 @@ struct ProductionDialectMiddleware: RouterMiddleware {
                 status: status, contract: contract ?? nil, jobID: jobID, timestamp: timestamp)
             return try Self.json(body, status: .unauthorized, errorCode: "UNAUTHORIZED")
         case (.get, 5) where parts[0] == "api" && parts[2] == "imports" && parts[4] == "stream" && response.status == .ok:
-            let rewriter = Locked(ProductionDialect.SSERewriter())
+            let rewriter = ProductionDialect.SharedSSERewriter()
             response.body = response.body.map { buffer in
-                let text = String(buffer: buffer)
-                return ByteBuffer(string: rewriter.withLock { $0.rewrite(text) })
+                ByteBuffer(string: rewriter.rewrite(String(buffer: buffer)))
             }
             return response
         default:

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The live fault rules of a running server. Tests change them through `RunningServer.faults`;
 /// there is no HTTP endpoint for this. Every method is thread-safe.
 ///
@@ -13,11 +15,11 @@ public final class FaultInjector: Sendable {
         var hits: [Int] = []
     }
 
-    private let state: Locked<State>
+    private let state: Mutex<State>
 
     init(enabled: Bool, rules: [FaultRule]) {
         self.isEnabled = enabled
-        self.state = Locked(
+        self.state = Mutex(
             State(rules: enabled ? rules : [], hits: Array(repeating: 0, count: enabled ? rules.count : 0)))
     }
 

@@ -5,6 +5,7 @@ import Hummingbird
 import HummingbirdCore
 import HummingbirdWebSocket
 import ServiceLifecycle
+import Synchronization
 
 extension JobRoutes: ServerRouteModule {
     /// The job routes as a server module.

@@ -1,5 +1,6 @@
 import BooksTrackContract
 import Foundation
+import Synchronization
 
 /// The server's rate limiter: per client and per class, fixed windows (see `FixedWindowCounter`),
 /// with an injected clock so tests can move time instead of sleeping. Thread-safe.
@@ -15,7 +16,7 @@ public final class RateLimiter: Sendable {
     /// The rules in force; a class without a rule is not limited. Empty when limits are off.
     public let rules: [BudgetClass: RateLimitRule]
     private let clock: EpochClock
-    private let counter = Locked(FixedWindowCounter<Key>())
+    private let counter = Mutex(FixedWindowCounter<Key>())
 
     /// - Parameters:
     ///   - rules: limit per class (absent classes are unlimited).

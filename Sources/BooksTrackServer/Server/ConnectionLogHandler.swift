@@ -1,8 +1,9 @@
 import Logging
+import Synchronization
 
 /// What the request-head guard saw of one connection, for its log lines.
 final class ConnectionRecord: Sendable {
-    private let passed = Locked(0)
+    private let passed = Mutex(0)
 
     /// Request heads the guard passed on to the HTTP pipeline.
     var requestsPassed: Int { passed.withLock { $0 } }

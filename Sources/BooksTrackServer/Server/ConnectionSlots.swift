@@ -1,8 +1,9 @@
 import HummingbirdCore
+import Synchronization
 
 /// How many connections the server has open now, and the most it had at once.
 final class ConnectionGauge: Sendable {
-    private let counts = Locked((open: 0, peak: 0))
+    private let counts = Mutex((open: 0, peak: 0))
 
     /// Connections open now (accepted and not yet closed).
     var open: Int { counts.withLock { $0.open } }

@@ -7,6 +7,7 @@ import HummingbirdCore
 import Logging
 import NIOCore
 import ServiceLifecycle
+import Synchronization
 import UnixSignals
 
 /// Why the server could not start.
@@ -268,7 +269,7 @@ final class StartSignal: Sendable {
         case done(Result<Int, any Error>)
     }
 
-    private let state = Locked(State.waiting([]))
+    private let state = Mutex(State.waiting([]))
 
     func resolve(_ result: Result<Int, any Error>) {
         let waiters: [CheckedContinuation<Int, any Error>] = state.withLock { state in

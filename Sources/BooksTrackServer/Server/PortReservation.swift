@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -9,7 +10,7 @@ import Glibc
 /// backend names its address up front and opens the socket only when a stream or upload needs it.
 final class PortReservation: Sendable {
     let port: Int
-    private let descriptor: Locked<Int32?>
+    private let descriptor: Mutex<Int32?>
 
     /// Reserves a free port on `host` (an IPv4 address such as 127.0.0.1).
     init(host: String) throws {
@@ -35,7 +36,7 @@ final class PortReservation: Sendable {
             throw LocalServerError(message: "cannot reserve a port on \(host): \(reason)")
         }
         port = Int(UInt16(bigEndian: address.sin_port))
-        descriptor = Locked(fd)
+        descriptor = Mutex(fd)
     }
 
     /// Whether the port is still held (not released yet).

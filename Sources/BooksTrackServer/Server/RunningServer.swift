@@ -1,5 +1,6 @@
 import Foundation
 import ServiceLifecycle
+import Synchronization
 
 /// A server started in-process by `LocalServer.start`. Call `shutdown()` when done.
 public final class RunningServer: Sendable {
@@ -17,7 +18,7 @@ public final class RunningServer: Sendable {
 
     private let listener: ServerListener
     private let onShutdown: @Sendable () async -> Void
-    private let stopped = Locked(false)
+    private let stopped = Mutex(false)
 
     init(
         host: String, port: Int, services: ServerServices, listener: ServerListener,

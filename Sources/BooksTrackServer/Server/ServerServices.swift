@@ -3,6 +3,7 @@ import BooksTrackContract
 import Foundation
 import Hummingbird
 import Logging
+import Synchronization
 
 /// The shared state of one running server, handed to every route module (core routes and the
 /// job routes): configuration, catalog, limiter, faults, caches and the clock.
@@ -22,12 +23,12 @@ public final class ServerServices: Sendable {
 
     let responseCache: ResponseCache
     let idempotency: IdempotencyStore
-    let routeTable = Locked(RouteTable())
-    let providedFeatures = Locked(Set<ServerFeature>())
+    let routeTable = Mutex(RouteTable())
+    let providedFeatures = Mutex(Set<ServerFeature>())
     /// What `--dialect production` remembers between requests (batch job ids, used WebSocket tokens).
     let dialectState = ProductionDialectState()
     /// The job engine of the job routes module, once installed (the v3 job routes share it).
-    let jobEngine = Locked<JobEngineSource?>(nil)
+    let jobEngine = Mutex<JobEngineSource?>(nil)
     /// The connections open on the socket (`ConnectionSlots` counts them).
     let connections = ConnectionGauge()
 

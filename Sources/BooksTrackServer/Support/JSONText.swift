@@ -1,35 +1,12 @@
+import BooksTrackContract
 import NIOCore
 
 /// JSON text pieces written straight into a buffer.
 enum JSONText {
-    /// A JSON string literal: quotes, backslashes and control characters escaped as the contract's
-    /// encoder escapes them (`\"`, `\\`, `\b\f\n\r\t`, else `\u00XX`), everything else as UTF-8.
+    /// A JSON string literal as the contract's encoder writes it (`JSONString`'s `.contract`
+    /// escaping: `\"`, `\\`, `\b\f\n\r\t`, else `\u00xx`; everything else as UTF-8).
     static func writeString(_ text: String, to buffer: inout ByteBuffer) {
-        buffer.writeInteger(UInt8(ascii: "\""))
-        var text = text
-        text.withUTF8 { bytes in
-            var runStart = 0
-            for (index, byte) in bytes.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-                buffer.writeBytes(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[runStart..<index]))
-                switch byte {
-                case UInt8(ascii: "\""): buffer.writeStaticString(#"\""#)
-                case UInt8(ascii: "\\"): buffer.writeStaticString(#"\\"#)
-                case 0x08: buffer.writeStaticString(#"\b"#)
-                case 0x0C: buffer.writeStaticString(#"\f"#)
-                case 0x0A: buffer.writeStaticString(#"\n"#)
-                case 0x0D: buffer.writeStaticString(#"\r"#)
-                case 0x09: buffer.writeStaticString(#"\t"#)
-                default:
-                    let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                    buffer.writeStaticString(#"\u00"#)
-                    buffer.writeInteger(hex[Int(byte >> 4)])
-                    buffer.writeInteger(hex[Int(byte & 0x0F)])
-                }
-                runStart = index + 1
-            }
-            buffer.writeBytes(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[runStart...]))
-        }
-        buffer.writeInteger(UInt8(ascii: "\""))
+        JSONString.write(text, .contract) { buffer.writeBytes($0) }
     }
 
     /// A number as the contract's encoder writes a `Double`: Swift's shortest round-trip text, with

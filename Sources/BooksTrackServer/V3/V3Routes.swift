@@ -3,6 +3,7 @@ import BooksTrackContract
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Synchronization
 
 /// The API v3 routes of today's production (bendv3 3.4.3, `src/api-v3/*`, read at the commits each file names), served beside
 /// the v1/v2 routes as production did during its migration: books (lookup, search, enrich),

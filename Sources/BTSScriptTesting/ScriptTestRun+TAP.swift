@@ -1,3 +1,5 @@
+import BTSShell
+import BooksTrackContract
 import Foundation
 
 extension ScriptTestRun {
@@ -110,18 +112,22 @@ extension ScriptTestRun {
         return output
     }
 
-    /// `text` as a JSON string literal, which is also a YAML double-quoted scalar: quotes, backslashes
-    /// and everything YAML does not print (C0, DEL, C1, U+2028/U+2029, U+FEFF, U+FFFE/U+FFFF) escaped.
+    /// `text` as a JSON string literal (``JSONString``), which is also a YAML double-quoted scalar:
+    /// quotes, backslashes and everything YAML does not print (C0, DEL, C1, U+2028/U+2029,
+    /// U+FEFF, U+FFFE/U+FFFF) escaped.
     ///
     /// `asListItem` also writes as `\u003a` a colon in the first word or right after it: Perl's
     /// TAP::Parser (behind `prove`) reads an item such as `- "left: 1"` as a mapping and stops there.
+    /// (The escapes hold neither a space nor a colon, so the literal's words are the text's.)
     private static func yamlString(_ text: String, asListItem: Bool = false) -> String {
-        var output = "\""
+        let literal = JSONString.literal(text, yamlEscaping)
+        guard asListItem, literal.unicodeScalars.contains(":") else { return literal }
+        var output = ""
         // The literal's first word (its quote included) and the spaces after it, while a colon there
         // could still end a mapping key.
-        var inFirstWord = asListItem
+        var inFirstWord = true
         var afterFirstWord = false
-        for scalar in text.unicodeScalars {
+        for scalar in literal.unicodeScalars {
             if scalar == " " {
                 afterFirstWord = inFirstWord || afterFirstWord
                 inFirstWord = false
@@ -129,24 +135,19 @@ extension ScriptTestRun {
                 inFirstWord = inFirstWord && !afterFirstWord
                 afterFirstWord = false
             }
-            switch scalar {
-            case ":" where inFirstWord || afterFirstWord: output += "\\u003a"
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "\n": output += "\\n"
-            case "\r": output += "\\r"
-            case "\t": output += "\\t"
-            default:
-                let value = scalar.value
-                if value < 0x20 || (0x7F...0x9F).contains(value) || value == 0x2028 || value == 0x2029
-                    || value == 0xFEFF || value == 0xFFFE || value == 0xFFFF {
-                    let hex = String(value, radix: 16, uppercase: false)
-                    output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    output.unicodeScalars.append(scalar)
-                }
+            if scalar == ":", inFirstWord || afterFirstWord {
+                output += "\\u003a"
+            } else {
+                output.unicodeScalars.append(scalar)
             }
         }
-        return output + "\""
+        return output
+    }
+
+    /// What YAML does not print, escaped beyond JSON's own (backspace and form feed as `\u0008`, `\u000c`).
+    private static let yamlEscaping = JSONString.Escaping(shortBackspaceAndFormFeed: false) { scalar in
+        let value = scalar.value
+        return (0x7F...0x9F).contains(value) || value == 0x2028 || value == 0x2029
+            || value == 0xFEFF || value == 0xFFFE || value == 0xFFFF
     }
 }

@@ -5,7 +5,8 @@ import FoundationXML
 import Testing
 import TestSupport
 
-@testable import BTSShell
+import BTSShell
+@testable import BTSScriptTesting
 
 /// The reports of `bts test`: JUnit XML, TAP 13, JSON and the lines on standard error.
 @Suite("bts test reports")
@@ -171,6 +172,51 @@ struct ScriptTestReportTests {
     }
 
     // MARK: JSON
+
+    /// The report's exact text: the schema's keys sorted, two-space indents, an unknown line and
+    /// column as `null`, controls escaped, seconds rounded to milliseconds, a final newline.
+    @Test func jsonIsTheSchemaWithSortedKeys() {
+        let failure = ScriptTestFailure(file: "t/a.bts", message: "m\u{1}", details: ["d"], code: "USAGE")
+        let result = ScriptTestResult(file: "t/a.bts", outcome: .errored, exitStatus: 2, seconds: 0.2504,
+                                      failures: [failure], standardError: "e\u{7F}\n")
+        let run = ScriptTestRun(results: [result], started: Self.run.started, seconds: 0.2504)
+        #expect(run.json() == #"""
+            {
+              "results": [
+                {
+                  "exitStatus": 2,
+                  "expectations": 0,
+                  "failures": [
+                    {
+                      "code": "USAGE",
+                      "column": null,
+                      "details": [
+                        "d"
+                      ],
+                      "file": "t/a.bts",
+                      "line": null,
+                      "message": "m\u0001"
+                    }
+                  ],
+                  "file": "t/a.bts",
+                  "outcome": "errored",
+                  "seconds": 0.25,
+                  "stderr": "e\u007f\n",
+                  "stdout": ""
+                }
+              ],
+              "summary": {
+                "errored": 1,
+                "failed": 0,
+                "passed": 0,
+                "seconds": 0.25,
+                "started": "2025-01-31T09:30:00Z",
+                "tests": 1
+              }
+            }
+
+            """#)
+    }
 
     @Test func jsonRoundTrips() throws {
         let text = Self.run.json()

@@ -1,3 +1,5 @@
+import BTSShell
+
 extension ScriptTestRun {
     /// Writes a report (`--report-junit|tap|json FILE`) through ``UserFile``: a regular file replaced
     /// whole (a link's target, keeping its mode), its directories made as needed; a device or a pipe

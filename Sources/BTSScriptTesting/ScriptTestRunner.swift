@@ -1,3 +1,4 @@
+import BTSShell
 import Foundation
 #if canImport(Glibc)
 import Glibc

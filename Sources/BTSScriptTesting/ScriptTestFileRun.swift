@@ -1,3 +1,4 @@
+import BTSShell
 import Dispatch
 import Foundation
 import Synchronization

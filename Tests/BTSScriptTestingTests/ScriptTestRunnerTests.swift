@@ -7,7 +7,8 @@ import Synchronization
 import Testing
 import TestSupport
 
-@testable import BTSShell
+import BTSShell
+@testable import BTSScriptTesting
 
 /// `bts test`'s runner with real sessions (scripts that need no server): a file past its time
 /// limit is stopped whatever it does — `sleep`, a busy `while`, a pipeline that ignores SIGTERM —

@@ -1,3 +1,4 @@
+import BTSShell
 import BTSTerminalText
 import Foundation
 

@@ -1,3 +1,4 @@
+import BTSShell
 import Synchronization
 
 /// What a test file's session writes, both streams kept for the reports (each up to

@@ -1,3 +1,4 @@
+import BTSShell
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -8,7 +8,8 @@ import Glibc
 import Testing
 import TestSupport
 
-@testable import BTSShell
+import BTSShell
+@testable import BTSScriptTesting
 
 /// The pieces of `bts test` that need no file run: captured output and its bound, the stop
 /// reasons and their words, `--filter`, a stopped file's verdict, and what the reports and the

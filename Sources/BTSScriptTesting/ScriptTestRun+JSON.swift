@@ -1,0 +1,10 @@
+import BTSShell
+import BooksTrackContract
+
+extension ScriptTestRun {
+    /// The run as JSON, with a final newline: a ``ScriptTestJSONReport`` (its schema) with sorted
+    /// keys and two-space indents (`JSONValue.prettyJSON`).
+    public func json() -> String {
+        JSONValue.encoding(ScriptTestJSONReport(self)).prettyJSON + "\n"
+    }
+}
