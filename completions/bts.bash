@@ -244,7 +244,7 @@ _bts_serve() {
 
 _bts_test() {
     repeating_flags=()
-    non_repeating_flags=(--local --no-color --quiet -q --trace --no-cache --continue-on-error --no-wait --norc --fail-fast --user-library --version -h --help)
+    non_repeating_flags=(--local --no-color --quiet -q --trace --no-cache --continue-on-error --no-wait --fail-fast --user-library --version -h --help)
     repeating_options=(--var --vars --filter)
     non_repeating_options=(--api --profile --output -o --timeout --dialect --limits --jobs -j --file-timeout --report-junit --report-tap --report-json)
     __bts_offer_flags_options -1

@@ -25,7 +25,7 @@ function __bts_parse_tokens -S
         case 'serve'
             __bts_parse_subcommand -r 1 'version' 'h/help'
         case 'test'
-            __bts_parse_subcommand -r 1 'api=' 'profile=' 'local' 'o/output=' 'no-color' 'q/quiet' 'trace' 'timeout=' 'dialect=' 'limits=' 'no-cache' 'continue-on-error' 'no-wait' 'norc' 'var=+' 'vars=+' 'j/jobs=' 'fail-fast' 'filter=+' 'file-timeout=' 'user-library' 'report-junit=' 'report-tap=' 'report-json=' 'version' 'h/help'
+            __bts_parse_subcommand -r 1 'api=' 'profile=' 'local' 'o/output=' 'no-color' 'q/quiet' 'trace' 'timeout=' 'dialect=' 'limits=' 'no-cache' 'continue-on-error' 'no-wait' 'var=+' 'vars=+' 'j/jobs=' 'fail-fast' 'filter=+' 'file-timeout=' 'user-library' 'report-junit=' 'report-tap=' 'report-json=' 'version' 'h/help'
         case 'check'
             __bts_parse_subcommand -r 1 'format=' 'no-color' 'version' 'h/help'
         case 'fmt'
@@ -90,7 +90,7 @@ complete -c 'bts' -f
 complete -c 'bts' -n '__bts_should_offer_completions_for_flags_or_options "bts" api' -l 'api' -d 'Use the BooksTrack server at URL.' -rfka ''
 complete -c 'bts' -n '__bts_should_offer_completions_for_flags_or_options "bts" profile' -l 'profile' -d 'Use a profile (built in: production, staging, local; more in config.toml).' -rfka '(__bts_custom_completion ---completion -- --profile (count (__bts_tokens -pc)) (__bts_tokens -tC))'
 complete -c 'bts' -n '__bts_should_offer_completions_for_flags_or_options "bts" local' -l 'local' -d 'Use the embedded backend (an in-process server over the bundled catalog).'
-complete -c 'bts' -n '__bts_should_offer_completions_for_flags_or_options "bts" o output' -l 'output' -s 'o' -d 'table, json, ndjson or csv (default: table on a terminal, json otherwise).' -rfka '(__bts_custom_completion ---completion -- --output (count (__bts_tokens -pc)) (__bts_tokens -tC))'
+complete -c 'bts' -n '__bts_should_offer_completions_for_flags_or_options "bts" o output' -l 'output' -s 'o' -d 'table, json, ndjson, csv or markdown (default: table on a terminal, json otherwise).' -rfka '(__bts_custom_completion ---completion -- --output (count (__bts_tokens -pc)) (__bts_tokens -tC))'
 complete -c 'bts' -n '__bts_should_offer_completions_for_flags_or_options "bts" no-color' -l 'no-color' -d 'Never colour the output (NO_COLOR does the same).'
 complete -c 'bts' -n '__bts_should_offer_completions_for_flags_or_options "bts" q quiet' -l 'quiet' -s 'q' -d 'Silence progress, warnings and countdowns on stderr.'
 complete -c 'bts' -n '__bts_should_offer_completions_for_flags_or_options "bts" trace' -l 'trace' -d 'Print every request and response on stderr (secrets masked).'
@@ -119,7 +119,7 @@ complete -c 'bts' -n '__bts_should_offer_completions_for_flags_or_options "bts s
 complete -c 'bts' -n '__bts_should_offer_completions_for_flags_or_options "bts test" api' -l 'api' -d 'Use the BooksTrack server at URL.' -rfka ''
 complete -c 'bts' -n '__bts_should_offer_completions_for_flags_or_options "bts test" profile' -l 'profile' -d 'Use a profile (built in: production, staging, local; more in config.toml).' -rfka '(__bts_custom_completion ---completion test -- --profile (count (__bts_tokens -pc)) (__bts_tokens -tC))'
 complete -c 'bts' -n '__bts_should_offer_completions_for_flags_or_options "bts test" local' -l 'local' -d 'Use the embedded backend (an in-process server over the bundled catalog).'
-complete -c 'bts' -n '__bts_should_offer_completions_for_flags_or_options "bts test" o output' -l 'output' -s 'o' -d 'table, json, ndjson or csv (default: table on a terminal, json otherwise).' -rfka '(__bts_custom_completion ---completion test -- --output (count (__bts_tokens -pc)) (__bts_tokens -tC))'
+complete -c 'bts' -n '__bts_should_offer_completions_for_flags_or_options "bts test" o output' -l 'output' -s 'o' -d 'table, json, ndjson, csv or markdown (default: table on a terminal, json otherwise).' -rfka '(__bts_custom_completion ---completion test -- --output (count (__bts_tokens -pc)) (__bts_tokens -tC))'
 complete -c 'bts' -n '__bts_should_offer_completions_for_flags_or_options "bts test" no-color' -l 'no-color' -d 'Never colour the output (NO_COLOR does the same).'
 complete -c 'bts' -n '__bts_should_offer_completions_for_flags_or_options "bts test" q quiet' -l 'quiet' -s 'q' -d 'Silence progress, warnings and countdowns on stderr.'
 complete -c 'bts' -n '__bts_should_offer_completions_for_flags_or_options "bts test" trace' -l 'trace' -d 'Print every request and response on stderr (secrets masked).'
@@ -129,7 +129,6 @@ complete -c 'bts' -n '__bts_should_offer_completions_for_flags_or_options "bts t
 complete -c 'bts' -n '__bts_should_offer_completions_for_flags_or_options "bts test" no-cache' -l 'no-cache' -d 'Neither read nor keep a remote server\'s answers on disk in this run (BTS_CACHE=off does the same; a command\'s own --no-cache skips it for that command).'
 complete -c 'bts' -n '__bts_should_offer_completions_for_flags_or_options "bts test" continue-on-error' -l 'continue-on-error' -d 'Keep running a script after a failing command.'
 complete -c 'bts' -n '__bts_should_offer_completions_for_flags_or_options "bts test" no-wait' -l 'no-wait' -d 'Fail with exit 5 instead of waiting when a rate-limit budget is spent.'
-complete -c 'bts' -n '__bts_should_offer_completions_for_flags_or_options "bts test" norc' -l 'norc' -d 'Do not run $XDG_CONFIG_HOME/bts/rc.bts at interactive start.'
 complete -c 'bts' -n '__bts_should_offer_completions_for_flags_or_options "bts test"' -l 'var' -d 'Start with the variable NAME set to VALUE (read as $NAME; repeatable; wins over --vars; a script\'s own \'set\' wins over both).' -rfka ''
 complete -c 'bts' -n '__bts_should_offer_completions_for_flags_or_options "bts test"' -l 'vars' -d 'Start with the variables of FILE: NAME=VALUE lines, \'#\' comments, as a .env file (repeatable).' -rF
 complete -c 'bts' -n '__bts_should_offer_completions_for_positional "bts test" -ge 1' -fa '(for p in (string match -e -- \'*/\' (commandline -t);or printf \n)*.\'bts\';printf %s\n $p;end;__fish_complete_directories (commandline -t) \'\')'
@@ -158,6 +157,6 @@ complete -c 'bts' -n '__bts_should_offer_completions_for_flags_or_options "bts l
 complete -c 'bts' -n '__bts_should_offer_completions_for_flags_or_options "bts lsp" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'bts' -n '__bts_should_offer_completions_for_flags_or_options "bts help" version' -l 'version' -d 'Show the version.'
 # FILE.bts: a script to run
-complete -c 'bts' -n '__bts_should_offer_completions_for_positional "bts" -eq 1' -ka '(__fish_complete_suffix .bts)'
+complete -c 'bts' -n '__bts_should_offer_completions_for_positional "bts" -eq 1' -fa '(for p in (string match -e -- \'*/\' (commandline -t);or printf \n)*.\'bts\';printf %s\n $p;end;__fish_complete_directories (commandline -t) \'\')'
 # The shell's commands, as the topics of bts help
 complete -c 'bts' -n '__bts_should_offer_completions_for_positional "bts help" -ge 1' -fa 'search more similar semantic enrich import scan watch recommend library save help caps api limits jobs status results cancel connect set echo sleep every source expect alias unalias history timing cache exit'

@@ -45,6 +45,7 @@ enum ShellCompletions {
         case .json: return "one JSON document (the default otherwise)"
         case .ndjson: return "one JSON object per line"
         case .csv: return "comma-separated values with a header row"
+        case .markdown: return "a GitHub-flavoured Markdown table"
         }
     }
 

@@ -87,6 +87,11 @@ extension CommandOutput {
     }
 
     /// `sourceTitle`: the title the source was found by (`similar TITLE…`), shown and kept in the value.
+    static let similarColumns: [TableColumn] = [
+        TableColumn("isbn", "ISBN"), .bookTitle, TableColumn("authors", "AUTHORS", flexible: true),
+        .number("score", "SCORE", decimals: 3),
+    ]
+
     static func similar(_ results: SimilarResults, source: String, sourceTitle: String? = nil) -> CommandOutput {
         let rows = results.items.map { item in
             JSONValue.record([("isbn", item.isbn.json), ("title", item.title.json), ("authors", item.authors.json),
@@ -96,9 +101,7 @@ extension CommandOutput {
         if let sourceTitle { fields.append(("sourceTitle", sourceTitle.json)) }
         fields += [("totalCount", results.total.json), ("count", rows.count.json), ("results", .array(rows))]
         let named = sourceTitle.map { "\($0), \(source)" } ?? source
-        let columns = [TableColumn("isbn", "ISBN"), .bookTitle,
-                       TableColumn("authors", "AUTHORS", flexible: true), .number("score", "SCORE", decimals: 3)]
-        return CommandOutput(value: .record(fields), view: .table(columns: columns, rowsKey: "results",
+        return CommandOutput(value: .record(fields), view: .table(columns: similarColumns, rowsKey: "results",
                                                                    footer: "(\(rows.count) similar to \(named))", empty: "No similar books."))
     }
 
@@ -109,6 +112,11 @@ extension CommandOutput {
         return CommandOutput(value: value, view: .record(fields: fields))
     }
 
+    static let recommendationColumns: [TableColumn] = [
+        TableColumn("isbn", "ISBN"), .bookTitle, TableColumn("authors", "AUTHORS", flexible: true),
+        TableColumn("reason", "REASON", prefersWhole: true),
+    ]
+
     static func recommendations(_ weekly: WeeklyRecommendations) -> CommandOutput {
         let rows = weekly.items.map { item in
             JSONValue.record([("isbn", item.isbn.json), ("title", item.title.json), ("authors", item.authors.json),
@@ -118,9 +126,7 @@ extension CommandOutput {
             ("weekOf", weekly.weekOf.json), ("count", rows.count.json), ("results", .array(rows)),
             ("generatedAt", weekly.generatedAt.json), ("nextRefresh", weekly.nextRefresh.json), ("message", weekly.message.json),
         ])
-        let columns = [TableColumn("isbn", "ISBN"), .bookTitle,
-                       TableColumn("authors", "AUTHORS", flexible: true), TableColumn("reason", "REASON", prefersWhole: true)]
-        return CommandOutput(value: value, view: .table(columns: columns, rowsKey: "results",
+        return CommandOutput(value: value, view: .table(columns: recommendationColumns, rowsKey: "results",
                                                          footer: "(week of \(weekly.weekOf))",
                                                          empty: weekly.message ?? "No recommendations yet."))
     }
@@ -153,6 +159,18 @@ extension CommandOutput {
         return CommandOutput(value: value, view: .record(fields: fields))
     }
 
+    /// The tables of a job's results: an import's errors, a batch's books, a scan's books.
+    static let importErrorColumns: [TableColumn] = [
+        .number("row", "ROW"), .number("line", "LINE"), TableColumn("isbn", "ISBN"), TableColumn("error", "ERROR", flexible: true),
+    ]
+    static let batchColumns: [TableColumn] = [
+        TableColumn("isbn", "ISBN"), .bookTitle, TableColumn("success", "OK"), TableColumn("error", "ERROR", flexible: true),
+    ]
+    static let scanColumns: [TableColumn] = [
+        .bookTitle, TableColumn("author", "AUTHOR", flexible: true), TableColumn("isbn", "ISBN"),
+        .number("confidence", "CONF", decimals: 2), TableColumn("review", "REVIEW"),
+    ]
+
     /// The summary of a job's results plus its error rows. `recordLines`: where each record of the
     /// imported file starts (``CSVPreflight/recordLines(_:)``), when the file is at hand: each error
     /// then names its file line too (the server's `row` counts data rows: row 9 is line 10, or
@@ -182,9 +200,7 @@ extension CommandOutput {
                 + [RecordField("errorCount")]
             var views: [ResultView] = [.record(fields: fields)]
             if !errors.isEmpty {
-                views.append(.table(columns: [.number("row", "ROW"), .number("line", "LINE"), TableColumn("isbn", "ISBN"),
-                                              TableColumn("error", "ERROR", flexible: true)],
-                                    rowsKey: "errors", footer: nil, empty: nil))
+                views.append(.table(columns: importErrorColumns, rowsKey: "errors", footer: nil, empty: nil))
             }
             var output = CommandOutput(value: value, view: .sections(views))
             output.addImportMatches(summary.matches)
@@ -204,9 +220,7 @@ extension CommandOutput {
             ])
             let fields = ["jobId", "totalCount", "succeeded", "failed"].map { RecordField($0) }
             var views: [ResultView] = [.record(fields: fields)]
-            views.append(.table(columns: [TableColumn("isbn", "ISBN"), .bookTitle,
-                                          TableColumn("success", "OK"), TableColumn("error", "ERROR", flexible: true)],
-                                rowsKey: "results", footer: nil, empty: nil))
+            views.append(.table(columns: batchColumns, rowsKey: "results", footer: nil, empty: nil))
             return CommandOutput(value: value, view: .sections(views))
         case .scan(let books):
             return scanResults(books, jobID: jobID)
@@ -230,8 +244,7 @@ extension CommandOutput {
             ("approved", approved.json), ("needsReview", (books.count - approved).json), ("books", .array(rows)),
         ])
         let table = ResultView.table(
-            columns: [.bookTitle, TableColumn("author", "AUTHOR", flexible: true),
-                      TableColumn("isbn", "ISBN"), .number("confidence", "CONF", decimals: 2), TableColumn("review", "REVIEW")],
+            columns: scanColumns,
             rowsKey: "books", footer: nil, empty: "No ISBN barcode was found in the photos.")
         return CommandOutput(value: value, view: table)
     }

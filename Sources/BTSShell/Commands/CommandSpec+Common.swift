@@ -31,6 +31,20 @@ extension CommandSpec {
         "watch", short: "w", type: .flag, help: "Follow the job's progress live, then show its results")
 
     static let jobArgument = ArgumentSpec("JOB", "A job id, or 'last' for the most recent job", completion: .jobID)
+
+    /// `--columns NAME,…` of a command whose result is a table of `columns` (every column it may
+    /// show): which columns, in which order (``ColumnSelection``). Help, completion and the
+    /// reference read the names from here; the shell applies the choice to the command's view.
+    static func columnsOption(_ columns: [TableColumn]) -> OptionSpec {
+        let names = ColumnSelection.names(of: columns)
+        return OptionSpec(
+            columnsOptionName, type: .columnNames(names),
+            help: "Show these columns in this order: \(names.joined(separator: ", ")) "
+                + "(table, csv and markdown; json and ndjson keep everything)")
+    }
+
+    /// The long name of ``columnsOption(_:)``, as the shell reads the choice back.
+    static let columnsOptionName = "columns"
 }
 
 /// A command whose one argument is a job id or `last` (`status`, `results`, `cancel`).

@@ -106,6 +106,8 @@ public struct CompletionEngine: Sendable {
             return answer
         case .option, .optionValue, .settingValue, .provider, .outputFormat:
             return words.plain(slot.candidates)
+        case .columnNames(let names):
+            return columnAnswer(names, partial: slot.partial, range: range)
         case .setting:
             let variables = snapshot.variables.filter { $0.hasPrefix(slot.partial) && Parser.isVariableName($0) }
             let settings = Set(slot.candidates)

@@ -146,7 +146,7 @@ extension Shell {
         else { return }
         let result = annotatingOffline(ran)
         if result.setsResult { lastResult = result.value }
-        output.emit(result.value, result.view, format: chosen)
+        output.emit(result.value, result.view.selectingColumns(resolved.chosenColumns), format: chosen)
     }
 }
 

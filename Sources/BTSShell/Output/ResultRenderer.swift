@@ -2,9 +2,10 @@ import BTSLanguage
 import BTSTerminalText
 import BooksTrackContract
 
-/// Turns a command's result into text for stdout in one of the four formats. The same value
+/// Turns a command's result into text for stdout in one of the output formats. The same value
 /// feeds every format: JSON shows it whole, ndjson one object per row, csv the rows of the
-/// table view with all of its columns, table the view fitted to the width.
+/// table view with all of its columns, markdown the view as pipe tables with all of its columns,
+/// table the view fitted to the width.
 public struct ResultRenderer: Sendable {
     public var format: OutputFormat
     /// ANSI styles allowed (a table's bold header, indented JSON's colours).
@@ -46,6 +47,8 @@ public struct ResultRenderer: Sendable {
             return value.compactJSON + "\n"
         case .csv:
             return csv(value, view: view)
+        case .markdown:
+            return markdown(value, view: view)
         case .table:
             return table(value, view: view)
         }
@@ -101,11 +104,12 @@ public struct ResultRenderer: Sendable {
             let rows = rows(of: value, key: rowsKey)
             // The empty text and the footer may quote the user's words (an unmatched query).
             if rows.isEmpty, let empty { return TerminalText.sanitize(empty) + "\n" }
-            var output = grid(columns: columns, rows: rows)
+            // `--columns` naming none this table has: no grid, the footer still says what was found.
+            var output = columns.isEmpty ? "" : grid(columns: columns, rows: rows)
             if let footer {
                 // Wrapped at spaces to the width (the terminal would break it mid-word).
                 let lines = TerminalText.sanitize(footer).split(separator: "\n", omittingEmptySubsequences: false).flatMap { line in
-                    width.map { DisplayWidth.wrap(String(line), width: max(20, $0)) } ?? [String(line)]
+                    width.map { ProseWrap.wrapLine(String(line), width: max(20, $0)) } ?? [String(line)]
                 }
                 output += lines.joined(separator: "\n") + "\n"
             }
@@ -139,8 +143,9 @@ public struct ResultRenderer: Sendable {
         var notes: [String] = []
         var kept: [Int] = []
         for index in allColumns.indices {
-            guard allCells.contains(where: { !$0[index].isEmpty }) else { continue }
-            if let value = Self.soleValue(allCells.map { $0[index] }), !allColumns[index].isPrimary {
+            guard allColumns[index].isChosen || allCells.contains(where: { !$0[index].isEmpty }) else { continue }
+            if let value = Self.soleValue(allCells.map { $0[index] }), !allColumns[index].isPrimary,
+               !allColumns[index].isChosen {
                 notes.append("\(allColumns[index].title): \(value) (all rows)")
                 continue
             }
@@ -148,7 +153,7 @@ public struct ResultRenderer: Sendable {
         }
         if kept.isEmpty {
             // Every column was one value: the table keeps them rather than show no column.
-            kept = allColumns.indices.filter { index in allCells.contains { !$0[index].isEmpty } }
+            kept = allColumns.indices.filter { index in allColumns[index].isChosen || allCells.contains { !$0[index].isEmpty } }
             notes = []
         }
         let layoutColumns = allColumns.indices.map { index in
@@ -170,7 +175,7 @@ public struct ResultRenderer: Sendable {
                 widths = TableLayout.widths(kept.map { layoutColumns[$0] }, total: width)
                 guard let primary = kept.firstIndex(where: { allColumns[$0].isPrimary }),
                       widths[primary] < TableLayout.primaryShare(natural: layoutColumns[kept[primary]].natural, total: width),
-                      let drop = kept.indices.filter({ allColumns[kept[$0]].dropOrder != nil })
+                      let drop = kept.indices.filter({ allColumns[kept[$0]].dropOrder != nil && !allColumns[kept[$0]].isChosen })
                           .min(by: { (allColumns[kept[$0]].dropOrder ?? 0) < (allColumns[kept[$1]].dropOrder ?? 0) })
                 else { break }
                 kept.remove(at: drop)

@@ -43,6 +43,9 @@ public struct TableColumn: Sendable, Hashable {
     /// Shown only when there is room: when the primary column would get less than its share, the
     /// optional columns are left out, lowest `dropOrder` first (nil: always shown).
     public var dropOrder: Int?
+    /// Chosen by name (`--columns`): shown even when it is empty in every row, holds one value in
+    /// every row, or is optional and the table is narrow.
+    public var isChosen = false
 
     public init(_ key: String, _ title: String, alignment: Alignment = .left, format: Format = .text,
                 flexible: Bool = false, prefersWhole: Bool = false, primary: Bool = false, dropOrder: Int? = nil) {

@@ -18,6 +18,9 @@ public enum ValueType: Sendable, Hashable {
     /// A setting, or else a variable's name; the positional after it is checked against the
     /// setting's type (`set NAME VALUE`). Written literally, never with `$`.
     case settingName
+    /// Names separated by commas, each one of fixed words, case-insensitive (`--columns title,year`:
+    /// a table's headers; ``ColumnSelection``); the canonical spellings are kept, each once.
+    case columnNames([String])
 
     /// What the value should be, for messages: `an integer 1–100`.
     public var expectation: String {
@@ -33,6 +36,7 @@ public enum ValueType: Sendable, Hashable {
         case .path: return "a file path"
         case .commandName: return "a command name"
         case .settingName: return "a setting or variable name"
+        case .columnNames(let names): return ColumnSelection.expectation(names)
         }
     }
 
@@ -45,6 +49,7 @@ public enum ValueType: Sendable, Hashable {
         case .path: return "FILE"
         case .commandName: return "COMMAND"
         case .settingName: return "NAME"
+        case .columnNames: return "NAME,…"
         case .string, .flag: return "VALUE"
         }
     }
@@ -56,6 +61,7 @@ public enum ValueType: Sendable, Hashable {
         case .path(let extensions): return .filePath(extensions: extensions)
         case .commandName: return .command
         case .settingName: return .setting
+        case .columnNames(let names): return .columnNames(names)
         default: return .none
         }
     }
@@ -90,6 +96,8 @@ public enum ValueType: Sendable, Hashable {
                 return .success(.string(match))
             }
             return .failure(.unknownWord(suggestion: nil))
+        case .columnNames(let names):
+            return ColumnSelection.parse(text, among: names).map(ArgumentValue.string)
         case .duration:
             guard let duration = Self.parseDuration(text) else { return .failure(.invalid) }
             return .success(.duration(duration))

@@ -239,10 +239,12 @@ extension CommandRegistry {
         case .failure(.invalid):
             return .failure(.error(
                 "invalid value '\(text)' for \(label)\(origin): expected \(type.expectation)", at: word.range))
-        case .failure(.unknownWord):
+        case .failure(.unknownWord(let suggestion)):
             var message = "invalid value '\(text)' for \(label)\(origin): expected \(type.expectation)"
             var fixIt: Diagnostic.FixIt?
-            if case .enumeration(let values) = type, let guess = Suggest.closest(to: text, among: values) {
+            var closest = suggestion
+            if closest == nil, case .enumeration(let values) = type { closest = Suggest.closest(to: text, among: values) }
+            if let guess = closest {
                 message += " (did you mean '\(guess)'?)"
                 if !word.hasInterpolation { fixIt = Diagnostic.FixIt(range: word.range, replacement: guess) }
             }

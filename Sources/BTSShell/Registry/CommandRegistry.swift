@@ -71,10 +71,12 @@ public struct CommandRegistry: Sendable {
 
 /// The output formats of `--output` and `set output`.
 public enum OutputFormat: String, Sendable, CaseIterable {
-    case table, json, ndjson, csv
+    /// `markdown`: a GitHub-flavoured pipe table (records as Field/Value tables), whole, for an
+    /// issue or a note; chosen only explicitly.
+    case table, json, ndjson, csv, markdown
 
     public static var names: [String] { allCases.map(\.rawValue) }
 
-    /// `table, json, ndjson or csv`.
+    /// `table, json, ndjson, csv or markdown`.
     public static var spokenList: String { EnglishList.joined(names) }
 }

@@ -35,6 +35,8 @@ public enum CompletionKind: Sendable, Hashable {
     case settingValue
     case provider
     case outputFormat
+    /// A table's column names (`--columns`), also after a comma (``ColumnSelection``).
+    case columnNames([String])
 }
 
 /// A cross-argument rule checked after binding.

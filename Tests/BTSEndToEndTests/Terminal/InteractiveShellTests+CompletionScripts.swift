@@ -173,7 +173,7 @@ extension InteractiveShellTests {
         // Each value its own description, not the option's whole help text.
         let formats = try await sandbox.complete(session, "bts --output ", expecting: "ndjson")
         #expect(formats.contains("(one JSON object per line)"), "\(formats)")
-        #expect(!formats.contains("table, json, ndjson or csv"), "\(formats)")
+        #expect(!formats.contains("table, json, ndjson, csv or markdown"), "\(formats)")
         let dialects = try await sandbox.complete(session, "bts --dialect ", expecting: "v3")
         #expect(!dialects.contains("(API dialect:"), "\(dialects)")
         let files = try await sandbox.complete(session, "bts -f ", expecting: "tour.bts")

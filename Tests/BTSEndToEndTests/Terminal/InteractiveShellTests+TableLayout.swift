@@ -37,3 +37,26 @@ struct InteractiveTableLayoutTests {
         #expect(blocks.contains("AUTHORS  Suzanne Collins"), "\(blocks)")
     }
 }
+
+/// `--columns` in a real terminal (tmux) at 100 columns.
+@Suite("bts in a terminal: chosen columns", .serialized,
+       .enabled(if: BTSBinary.isAvailable && TmuxSession.isAvailable, Comment(rawValue: BTSBinary.skipReason)))
+struct InteractiveColumnsTests {
+    @Test("at 100 columns `search hunger games --columns title,year` shows exactly those two columns")
+    func chosenColumnsAt100Columns() async throws {
+        let sandbox = try TerminalSandbox()
+        let session = try sandbox.startShell(["--local"], width: 100, height: 50)
+        defer { session.close() }
+        try await session.see(InteractiveTableLayoutTests.prompt, timeout: InteractiveTableLayoutTests.startup)
+        try await session.run("search hunger games --columns title,year", expecting: "results")
+        try await session.waitForLastLine(InteractiveTableLayoutTests.prompt)
+        let screen = try session.screen(joined: true, escapes: false)
+        let lines = screen.split(separator: "\n").map { TmuxSession.trimmingTrailingBlanks(String($0)) }
+        let header = try #require(lines.first { $0.hasPrefix("TITLE") }, "\(screen)")
+        #expect(header.split(separator: " ", omittingEmptySubsequences: true) == ["TITLE", "YEAR"], "\(screen)")
+        #expect(lines.contains { $0.hasPrefix("The Hunger Games (The Hunger Games, #1)") && $0.hasSuffix("2008") }, "\(screen)")
+        // No other column: neither its header nor its cells (an ISBN, the authors beside a title).
+        #expect(!screen.contains("ISBN") && !screen.contains("AUTHORS") && !screen.contains("9780439023481"), "\(screen)")
+        #expect(!lines.contains { $0.hasPrefix("The Hunger Games (The Hunger Games, #1)") && $0.contains("Collins") }, "\(screen)")
+    }
+}

@@ -37,7 +37,7 @@ struct CompletionEngineRegistryTests {
     func optionsAndValues() {
         #expect(engine.tab("search ti") == "search title ")
         #expect(engine.tab("search title dune --li") == "search title dune --limit ")
-        #expect(engine.answer("search title dune -").candidates == ["--limit", "--offset", "--page", "--all", "--output", "--help", "--no-cache"])
+        #expect(engine.answer("search title dune -").candidates == ["--limit", "--offset", "--page", "--all", "--columns", "--output", "--help", "--no-cache"])
         #expect(engine.tab("search dune --output js") == "search dune --output json ")
         #expect(engine.tab("search dune --output=nd") == "search dune --output=ndjson ")
         #expect(engine.tab("enrich 9780441172719 --provider open") == "enrich 9780441172719 --provider openlibrary ")

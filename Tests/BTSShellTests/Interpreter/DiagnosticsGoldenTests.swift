@@ -26,7 +26,7 @@ struct DiagnosticsGoldenTests {
                   3 | serch isbn 9780441172719
                     | ^~~~~
                 script.bts: note: type 'help' to list the commands
-                script.bts:4:12: error: invalid value 'yaml' for setting 'output': expected one of table, json, ndjson, csv
+                script.bts:4:12: error: invalid value 'yaml' for setting 'output': expected one of table, json, ndjson, csv, markdown
                   4 | set output yaml
                     |            ^~~~
                 script.bts:5:31: error: value 500 for '--limit' is out of range: expected an integer 1–50

@@ -11,7 +11,7 @@ import Testing
             (unavailable on this server: similar_books is disabled)
 
             Usage:
-              similar [BOOK...] [--limit N] [--library] [--shelf SHELF]
+              similar [BOOK...] [--limit N] [--library] [--shelf SHELF] [--columns NAME,…]
 
             The source book itself is not listed. On the embedded backend and `bts serve`,
             similar means shelved alike: the cosine of the books' reader shelves
@@ -33,12 +33,17 @@ import Testing
                          title match)
 
             Options:
-              -n, --limit N        Maximum number of results, 1–50 (default 10)
-              -L, --library        Start from your library's books; leave out those you have
-              -s, --shelf SHELF    With --library: start from this shelf's books
-              -o, --output FORMAT  Output format of this command: table, json, ndjson or csv
-              -h, --help           Show this help instead of running the command
-                  --no-cache       Ask the server, not the response cache
+              -n, --limit N         Maximum number of results, 1–50 (default 10)
+              -L, --library         Start from your library's books; leave out those you
+                                    have
+              -s, --shelf SHELF     With --library: start from this shelf's books
+                  --columns NAME,…  Show these columns in this order: isbn, title, authors,
+                                    score, like (table, csv and markdown; json and ndjson
+                                    keep everything)
+              -o, --output FORMAT   Output format of this command: table, json, ndjson, csv
+                                    or markdown
+              -h, --help            Show this help instead of running the command
+                  --no-cache        Ask the server, not the response cache
 
             Examples:
               similar 9780439023481
@@ -119,6 +124,6 @@ import Testing
         }
         #expect(markdown.contains("### `search title`\n"))
         #expect(markdown.contains("| `similar [BOOK...]` | Books similar to a given book | `similar_books` | similar |\n"))
-        #expect(markdown.contains("| `output` | table \\| json \\| ndjson \\| csv |"))
+        #expect(markdown.contains("| `output` | table \\| json \\| ndjson \\| csv \\| markdown |"))
     }
 }

@@ -159,7 +159,7 @@ import Testing
             script.bts:1:8: error: missing argument for 'similar': give BOOK, --library or --shelf
               1 | similar  
                 |        ^
-            script.bts: note: usage: similar [BOOK...] [--limit N] [--library] [--shelf SHELF]
+            script.bts: note: usage: similar [BOOK...] [--limit N] [--library] [--shelf SHELF] [--columns NAME,…]
 
             """)
         #expect(registryRendered("status a b c") == """
@@ -180,7 +180,7 @@ import Testing
         #expect(registryErrors("enrich 978 --provider isbnd") == [
             "invalid value 'isbnd' for '--provider': expected one of auto, google_books, openlibrary, isbndb (did you mean 'isbndb'?)",
         ])
-        #expect(registryErrors("search dune --output xml") == ["invalid value 'xml' for '--output': expected one of table, json, ndjson, csv"])
+        #expect(registryErrors("search dune --output xml") == ["invalid value 'xml' for '--output': expected one of table, json, ndjson, csv, markdown"])
         #expect(registryErrors("sleep soon") == ["invalid value 'soon' for DURATION: expected a duration such as 500ms, 2s, 1.5, 3m or 1h, at most 24h"])
         #expect(registryErrors("sleep -1s") == ["invalid value '-1s' for DURATION: expected a duration such as 500ms, 2s, 1.5, 3m or 1h, at most 24h"])
         #expect(registryErrors("exit 300") == ["value 300 for CODE is out of range: expected an integer 0–255"])
@@ -211,7 +211,7 @@ import Testing
     }
 
     @Test func setValidation() {
-        #expect(registryErrors("set output xml") == ["invalid value 'xml' for setting 'output': expected one of table, json, ndjson, csv"])
+        #expect(registryErrors("set output xml") == ["invalid value 'xml' for setting 'output': expected one of table, json, ndjson, csv, markdown"])
         #expect(registryErrors("set color nope") == ["invalid value 'nope' for setting 'color': expected one of on, off, auto"])
         #expect(registryErrors("set output") == ["missing argument VALUE for 'set'"])
         #expect(registryErrors("set 1x 5") == ["'1x' is neither a setting nor a valid variable name"])

@@ -9,7 +9,8 @@ extension LibraryCommand {
     /// `library shelves`.
     struct Shelves: LibrarySubcommand {
         static let configuration = CommandSpec(
-            "shelves", group: .library, summary: "Your shelves and tags with their book counts", examples: ["library shelves"])
+            "shelves", group: .library, summary: "Your shelves and tags with their book counts",
+            options: [CommandSpec.columnsOption(LibraryCommand.shelfColumns)], examples: ["library shelves"])
 
         init(_ resolved: ResolvedCommand) {}
 
@@ -92,14 +93,18 @@ extension LibraryCommand {
         }
     }
 
+    /// The table of shelves and tags.
+    static let shelfColumns: [TableColumn] = [
+        TableColumn("name", "NAME", flexible: true), TableColumn("kind", "KIND"), .number("count", "BOOKS"),
+    ]
+
     static func shelves(library: BookLibrary) async throws -> CommandOutput {
         let shelves = try await library.shelves()
         let tags = try await library.tags()
         let rows = shelves.map { JSONValue.record([("name", $0.shelf.rawValue.json), ("kind", "shelf".json), ("count", $0.count.json)]) }
             + tags.map { JSONValue.record([("name", $0.tag.json), ("kind", "tag".json), ("count", $0.count.json)]) }
         let value = JSONValue.record([("shelves", .array(rows))])
-        let columns = [TableColumn("name", "NAME", flexible: true), TableColumn("kind", "KIND"), .number("count", "BOOKS")]
-        return CommandOutput(value: value, view: .table(columns: columns, rowsKey: "shelves", footer: nil, empty: nil))
+        return CommandOutput(value: value, view: .table(columns: shelfColumns, rowsKey: "shelves", footer: nil, empty: nil))
     }
 
     static func stats(library: BookLibrary, width: Int?) async throws -> CommandOutput {

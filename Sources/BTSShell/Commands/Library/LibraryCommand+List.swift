@@ -29,7 +29,7 @@ extension LibraryCommand {
     struct List: LibrarySubcommand {
         static let configuration = CommandSpec(
             "list", group: .library, summary: "List your books, filtered and sorted",
-            options: filterOptions + [sortOption, reverseOption, limit],
+            options: filterOptions + [sortOption, reverseOption, limit, CommandSpec.columnsOption(LibraryCommand.bookColumns)],
             examples: ["library list", "library list --shelf read --year-read 2019 --sort rating",
                        "library list --author collins --rating 4+"])
 
@@ -52,7 +52,7 @@ extension LibraryCommand {
     struct Search: LibrarySubcommand {
         static let configuration = CommandSpec(
             "search", group: .library, summary: "Full-text search of your library (offline), best match first",
-            positionals: [queryWords], options: filterOptions + [limit.spec],
+            positionals: [queryWords], options: filterOptions + [limit.spec, CommandSpec.columnsOption(LibraryCommand.bookColumns)],
             examples: ["library search hunger games", "library search dystopia --shelf read"])
 
         static let limit = IntOption("limit", short: "n", range: 1...100_000, default: 50, help: "At most N books")

@@ -9,6 +9,12 @@ extension SimilarCommand {
     /// What its calls' spinner and budget note say.
     static let libraryLabel = "similar --library"
 
+    /// The table of books like the library's.
+    static let libraryColumns: [TableColumn] = [
+        TableColumn("isbn", "ISBN"), .bookTitle, TableColumn("authors", "AUTHORS", flexible: true),
+        .number("score", "SCORE", decimals: 3).optional(1), TableColumn("because", "LIKE", flexible: true),
+    ]
+
     static func fromLibrary(shelf: String?, limit: Int, in context: isolated any CommandContext) async throws -> CommandOutput {
         let library = try context.library()
         var filter = LibraryFilter()
@@ -65,11 +71,8 @@ extension SimilarCommand {
             ("source", where_.json), ("seeds", seeds.compactMap(\.isbn13).json), ("seedsAnswered", asked.json),
             ("count", rows.count.json), ("results", .array(rows)),
         ])
-        let columns = [TableColumn("isbn", "ISBN"), .bookTitle,
-                       TableColumn("authors", "AUTHORS", flexible: true), .number("score", "SCORE", decimals: 3).optional(1),
-                       TableColumn("because", "LIKE", flexible: true)]
         return CommandOutput(value: value, view: .table(
-            columns: columns, rowsKey: "results",
+            columns: libraryColumns, rowsKey: "results",
             footer: "(\(rows.count) not in your library, like \(asked) books of your \(where_))",
             empty: "No similar books that you do not already have."))
     }

@@ -11,8 +11,14 @@ struct CapsCommand: ShellCommand {
         "caps", group: .meta,
         summary: "Show the server's features and limits, and which commands they gate",
         discussion: "Capabilities are cached for an hour; --refresh fetches them now.",
-        options: [refresh],
+        options: [refresh, CommandSpec.columnsOption(featureColumns + limitColumns)],
         examples: ["caps", "caps --refresh"])
+
+    /// The tables of features (with the commands they gate) and of limits.
+    static let featureColumns: [TableColumn] = [
+        TableColumn("name", "FEATURE"), TableColumn("enabled", "ENABLED"), TableColumn("gates", "GATES", flexible: true),
+    ]
+    static let limitColumns: [TableColumn] = [TableColumn("name", "LIMIT"), .number("value", "VALUE")]
 
     var refresh: Bool
 
@@ -60,9 +66,8 @@ struct CapsCommand: ShellCommand {
         ])
         let view = ResultView.sections([
             .record(fields: ["server", "version", "api", "source"].map { RecordField($0) }),
-            .table(columns: [TableColumn("name", "FEATURE"), TableColumn("enabled", "ENABLED"),
-                             TableColumn("gates", "GATES", flexible: true)], rowsKey: "features", footer: nil, empty: nil),
-            .table(columns: [TableColumn("name", "LIMIT"), .number("value", "VALUE")], rowsKey: "limits", footer: nil, empty: nil),
+            .table(columns: Self.featureColumns, rowsKey: "features", footer: nil, empty: nil),
+            .table(columns: Self.limitColumns, rowsKey: "limits", footer: nil, empty: nil),
         ])
         return CommandOutput(value: value, view: view)
     }

@@ -13,7 +13,15 @@ struct JobsCommand: ShellCommand {
             are remembered across restarts per server, in $XDG_STATE_HOME/bts/jobs.json; the embedded \
             backend's jobs end with the session.
             """,
+        options: [CommandSpec.columnsOption(columns(idLength: JobIDPrefix.minimumLength))],
         examples: ["jobs"])
+
+    /// The table, job ids cut to `idLength` characters.
+    static func columns(idLength: Int) -> [TableColumn] {
+        [TableColumn("jobId", "JOB", format: .abbreviatedJobID(length: idLength)), TableColumn("kind", "KIND"),
+         TableColumn("status", "STATUS"), .number("processedCount", "DONE"), .number("totalCount", "TOTAL"),
+         TableColumn("source", "SOURCE", flexible: true)]
+    }
 
     static let budget: RateLimitClass? = .jobs
     /// At most this many unfinished jobs are asked for their state per `jobs`.
@@ -44,10 +52,7 @@ struct JobsCommand: ShellCommand {
         }
         let value = JSONValue.record([("jobs", .array(context.jobs.all.map(\.json)))])
         let shown = JobIDPrefix.shownLength(of: context.jobs.all.map(\.id))
-        let columns = [TableColumn("jobId", "JOB", format: .abbreviatedJobID(length: shown)), TableColumn("kind", "KIND"), TableColumn("status", "STATUS"),
-                       .number("processedCount", "DONE"), .number("totalCount", "TOTAL"),
-                       TableColumn("source", "SOURCE", flexible: true)]
-        return CommandOutput(value: value, view: .table(columns: columns, rowsKey: "jobs", footer: nil,
+        return CommandOutput(value: value, view: .table(columns: Self.columns(idLength: shown), rowsKey: "jobs", footer: nil,
                                                          empty: "No jobs started in this session."))
     }
 }

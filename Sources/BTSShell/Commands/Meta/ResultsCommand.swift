@@ -8,6 +8,8 @@ struct ResultsCommand: JobCommand {
         "results", group: .meta,
         summary: "Show a finished job's results",
         positionals: [CommandSpec.jobArgument],
+        options: [CommandSpec.columnsOption(CommandOutput.importErrorColumns + CommandOutput.batchColumns
+                                            + CommandOutput.scanColumns)],
         examples: ["results last"])
 
     static let budget: RateLimitClass? = .jobs

@@ -24,7 +24,7 @@ struct MoreCommand: ShellCommand {
         "more", group: .mission,
         summary: "Show the next page of the last title or author search",
         discussion: "Fails (exit \(ExitStatus.failure.rawValue)) when the last search has no more results. The server must honour 'offset' (the embedded one does).",
-        options: [limit],
+        options: [limit, SearchCommand.columns],
         examples: ["search the --limit 10", "more"])
 
     static let budget: RateLimitClass? = .search

@@ -21,7 +21,7 @@ struct RecommendCommand: ShellCommand {
             (strategy weekly_fallback). Never a book already in your library; higher ratings weigh more, \
             ratings of 1-2 push away; each pick says why ("shelved fantasy and magic, like The Hobbit you rated 5").
             """,
-        options: [limit.spec, library],
+        options: [limit.spec, library, CommandSpec.columnsOption(CommandOutput.recommendationColumns + libraryColumns)],
         examples: ["recommend", "recommend --limit 3", "recommend --library --limit 5"])
 
     static let gate: CommandGate? = CommandGate(.weeklyRecommendations, scope: "weekly")

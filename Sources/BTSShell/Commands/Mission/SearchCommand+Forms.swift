@@ -15,7 +15,7 @@ extension SearchForm {
 /// The subcommands of `search`, one type each.
 extension SearchCommand {
     /// The paging options of the title and author searches, and their rule.
-    static let pageOptions = [limit.spec, offset, page, all]
+    static let pageOptions = [limit.spec, offset, page, all, columns]
     static let pageRequirements: [ArgumentRequirement] = [
         .exclusive(["--offset", "--page"]), .exclusive(["--all", "--offset"]), .exclusive(["--all", "--page"]),
         .exclusive(["--all", "--limit"]),
@@ -27,7 +27,7 @@ extension SearchCommand {
 
         static let configuration = CommandSpec(
             "isbn", group: .mission, summary: "Look up one book by ISBN-10 or ISBN-13",
-            positionals: [isbnArgument], examples: ["search isbn 9780439023481"])
+            positionals: [isbnArgument], options: [SearchCommand.columns], examples: ["search isbn 9780439023481"])
 
         var search: SearchRun
 

@@ -20,6 +20,8 @@ struct SearchCommand: SearchForm {
         \(SearchPageLimits.limit.upperBound), one budget call each, up to \(SearchRun.allBound) results: \
         servers page no further than offset \(SearchPageLimits.offset.upperBound))
         """)
+    /// `--columns`, of every form of `search` and of `more`.
+    static let columns = CommandSpec.columnsOption(CommandOutput.bookColumns + CommandOutput.scoredColumns)
 
     static let configuration = CommandSpec(
         "search", group: .mission,
@@ -37,7 +39,7 @@ struct SearchCommand: SearchForm {
             together run the advanced search (title words in titles only, no correction).
             """,
         positionals: [query],
-        options: [titleOption, authorOption, limit.spec, offset, page, all],
+        options: [titleOption, authorOption, limit.spec, offset, page, all, columns],
         examples: [
             "search dune",
             "search foundation asimov",

@@ -22,7 +22,7 @@ struct SemanticCommand: ShellCommand {
             (documented 5 per minute); `limits` shows what is left.
             """,
         positionals: [query],
-        options: [limit.spec],
+        options: [limit.spec, CommandSpec.columnsOption(CommandOutput.scoredColumns)],
         examples: ["semantic books about a desert planet and its politics", "semantic cozy mystery --limit 5"])
 
     static let gate: CommandGate? = CommandGate(.semanticSearch)

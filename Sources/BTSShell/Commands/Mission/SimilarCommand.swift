@@ -29,7 +29,7 @@ struct SimilarCommand: ShellCommand {
             books (highest rated first) are the sources, and books you already have are left out.
             """,
         positionals: [book],
-        options: [limit.spec, library, shelf],
+        options: [limit.spec, library, shelf, CommandSpec.columnsOption(CommandOutput.similarColumns + libraryColumns)],
         examples: ["similar 9780439023481", "similar the left hand of darkness --limit 5", "similar ${_.results[0].isbn}",
                    "similar --library --shelf read"],
         requirements: [.anyOf(["BOOK", "--library", "--shelf"]), .exclusive(["BOOK", "--library"]),
