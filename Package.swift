@@ -188,7 +188,7 @@ let package = Package(
         // limit or a signal), what a file wrote, and the summary and the JUnit, TAP and JSON reports.
         .target(
             name: "BTSScriptTesting",
-            dependencies: ["BTSShell", "BTSTerminalText", "BooksTrackContract"],
+            dependencies: ["BTSShell", "BTSTerminalText", "BooksTrackContract", "BooksTrackSupport"],
             swiftSettings: strict
         ),
         // Editors: the language server (`bts lsp`: JSON-RPC over stdio, answered from the shell's

@@ -1,4 +1,5 @@
 import BTSShell
+import BooksTrackSupport
 import Dispatch
 import Foundation
 import Synchronization
@@ -28,11 +29,10 @@ final class ScriptTestFileRun: Sendable {
     private struct State {
         var stop: ScriptTestStop?
         var work: Task<Void, Never>?
-        var outcome: Outcome?
-        var waiter: CheckedContinuation<Outcome, Never>?
     }
 
     private let state = Mutex(State())
+    private let firstOutcome = FirstOutcome<Outcome>()
     private let ended = ThreadLatch()
     /// How long a stopped file has to end.
     let grace: Duration
@@ -58,7 +58,7 @@ final class ScriptTestFileRun: Sendable {
     /// later, it is left behind. Callable from any thread.
     func stop(_ reason: ScriptTestStop) {
         let stopping = state.withLock { state -> (Bool, Task<Void, Never>?) in
-            guard state.stop == nil, state.outcome == nil else { return (false, nil) }
+            guard state.stop == nil, !firstOutcome.isResolved else { return (false, nil) }
             state.stop = reason
             return (true, state.work)
         }
@@ -79,27 +79,11 @@ final class ScriptTestFileRun: Sendable {
 
     /// The work's end, or `.leftBehind` (one reader).
     var outcome: Outcome {
-        get async {
-            await withCheckedContinuation { continuation in
-                let ready = state.withLock { state -> Outcome? in
-                    if let outcome = state.outcome { return outcome }
-                    state.waiter = continuation
-                    return nil
-                }
-                if let ready { continuation.resume(returning: ready) }
-            }
-        }
+        get async { await firstOutcome.value }
     }
 
     private func resolve(_ outcome: Outcome) {
-        let (first, waiter) = state.withLock { state -> (Bool, CheckedContinuation<Outcome, Never>?) in
-            guard state.outcome == nil else { return (false, nil) }
-            state.outcome = outcome
-            return (true, state.waiter.take())
-        }
-        guard first else { return }
-        ended.open()
-        waiter?.resume(returning: outcome)
+        if firstOutcome.resolve(outcome) { ended.open() }
     }
 
     /// `body` on a thread of its own (it blocks, waiting on a latch).

@@ -8,15 +8,20 @@ public final class FirstOutcome<Value: Sendable>: Sendable {
 
     public init() {}
 
-    /// Sets the value unless one was set before.
-    public func resolve(_ value: Value) {
-        let waiter = state.withLock { state -> CheckedContinuation<Value, Never>? in
-            guard state.value == nil else { return nil }
+    /// Sets the value unless one was set before; whether this call set it.
+    @discardableResult
+    public func resolve(_ value: Value) -> Bool {
+        let (first, waiter) = state.withLock { state -> (Bool, CheckedContinuation<Value, Never>?) in
+            guard state.value == nil else { return (false, nil) }
             state.value = value
-            return state.waiter.take()
+            return (true, state.waiter.take())
         }
         waiter?.resume(returning: value)
+        return first
     }
+
+    /// Whether a value was set.
+    public var isResolved: Bool { state.withLock { $0.value != nil } }
 
     /// The first value set (waits for it); one reader.
     public var value: Value {
