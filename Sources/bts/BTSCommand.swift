@@ -22,12 +22,14 @@ struct BTSCommand: ParsableCommand {
             bts test|check|fmt [<options>] PATH...
             bts serve [FLAGS...]
             bts lsp
+            bts api [METHOD] PATH [<api options>]
             bts help [COMMAND]
             """,
         discussion: """
             FILE.bts [ARG...] runs a script with its arguments ($1..$n), as -f FILE.bts does. \
             'bts help COMMAND' shows a shell command's help (as 'help COMMAND' inside bts), 'bts help test' \
-            (check, fmt, serve) that subcommand's.
+            (check, fmt, serve) that subcommand's. 'bts api …' sends one request, as 'api …' inside bts \
+            ('bts help api').
 
             With no FILE and no -c, bts reads commands interactively when stdin is a terminal, else it \
             reads them from stdin (no prompt). Type 'help' inside bts for the commands.
@@ -59,9 +61,16 @@ struct BTSCommand: ParsableCommand {
     /// and made bash and fish take `serve` for a script name and offer bts's options after it.
     var script: [String] = []
 
+    /// Set by ``splitScript(_:)`` for `bts api …`: the `-c` line is bts's own rendering of the
+    /// words given, so an error names no place in it (as at the prompt).
+    @Flag(name: .customLong(BTSCommand.commandLineCommandFlag), help: .hidden)
+    var commandLineCommand = false
+
+    static let commandLineCommandFlag = "command-line-command"
+
     /// The parsed properties (`script` is set by main.swift).
     enum CodingKeys: String, CodingKey {
-        case global, commands, file
+        case global, commands, file, commandLineCommand
     }
 
     /// Options of bts that take a value (to find where the script name starts).
@@ -90,6 +99,13 @@ struct BTSCommand: ParsableCommand {
                 return (["--output", OutputFormat.table.rawValue, "-c", ScriptWords.line(["help"] + topic)], [])
             }
             if index == 0, StandaloneCommands.named(argument) != nil { return (arguments, []) }
+            // `bts api PATH …`: a shell command that runs from the command line, once, its words as
+            // given; bts's options before it still apply (`bts --api URL api /health`).
+            if CommandRegistry.standard.command(named: argument)?.runsFromCommandLine == true,
+               !FileManager.default.fileExists(atPath: argument) {
+                return (Array(arguments[..<index])
+                    + ["--\(commandLineCommandFlag)", "-c", ScriptWords.line(Array(arguments[index...]))], [])
+            }
             // `bts --api URL test tests/`: bts's options before a subcommand go after its name (unless
             // a script of that name is here), where the subcommand reads them (or refuses them).
             if StandaloneCommands.named(argument) != nil, !FileManager.default.fileExists(atPath: argument) {
@@ -118,6 +134,7 @@ struct BTSCommand: ParsableCommand {
         var options = global.shellOptions(terminal: terminal, environment: environment, scriptName: scriptName,
                                           scriptArguments: Array(script.dropFirst()), history: history, variables: variables)
         options.commandsComeFromStandardInput = ShellOptions.readsCommandsFromStandardInput(commands: commands, script: script)
+        options.showsErrorLocations = !commandLineCommand
         let shell = Shell(options: options)
         let signals = SignalWatcher()
         let status: Int32

@@ -30,6 +30,9 @@ public struct ShellOptions: Sendable {
     /// Whether the commands come from standard input (the prompt, `bts < FILE`, `cat FILE | bts`,
     /// `bts /dev/stdin`): then nothing else reads it (`api --input -` refuses).
     public var commandsComeFromStandardInput = false
+    /// Errors name their place (`-c:1:1:` and a snippet) outside the prompt; false when the line
+    /// run is bts's own rendering of words given elsewhere (`bts api …`).
+    public var showsErrorLocations = true
 
     public init(
         backend: BackendRequest = BackendRequest(), backendOptions: BackendOptions? = nil,
@@ -164,7 +167,7 @@ public actor Shell {
 
     /// Renders an error on stderr (errors are never silenced).
     func report(_ error: ShellError, in source: SourceFile?, interactive: Bool) {
-        output.report(error, in: source, interactive: interactive)
+        output.report(error, in: source, interactive: interactive || !options.showsErrorLocations)
         if options.recordsFailures { recordedFailures += ScriptTestFailure.from(error, in: source) }
     }
 }

@@ -174,6 +174,9 @@ public struct CommandSpec: Sendable, Hashable {
     public var isSensitive: Bool
     /// Every argument is positional, even words that look like options (`echo`, `expect`).
     public var takesRawArguments: Bool
+    /// `bts NAME ARG…` runs it once, as `bts -c 'NAME ARG…'` would, its words quoted as given
+    /// (`bts api /v1/search/title -f q=dune`, as `gh api`), unless a script of that name is here.
+    public var runsFromCommandLine: Bool
     public var requirements: [ArgumentRequirement]
 
     public init(
@@ -191,6 +194,7 @@ public struct CommandSpec: Sendable, Hashable {
         examples: [String] = [],
         isSensitive: Bool = false,
         takesRawArguments: Bool = false,
+        runsFromCommandLine: Bool = false,
         requirements: [ArgumentRequirement] = []
     ) {
         self.name = name
@@ -207,6 +211,7 @@ public struct CommandSpec: Sendable, Hashable {
         self.examples = examples
         self.isSensitive = isSensitive
         self.takesRawArguments = takesRawArguments
+        self.runsFromCommandLine = runsFromCommandLine
         self.requirements = requirements
     }
 

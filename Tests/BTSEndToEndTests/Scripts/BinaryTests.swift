@@ -25,7 +25,7 @@ struct BinaryTests {
     /// their own: blocking the cooperative pool (2 threads here) stalls every other test.
     /// With `config`, that text is written to `$XDG_CONFIG_HOME/bts/config.toml` first.
     static func run(_ arguments: [String], stdin: String? = nil, interruptAfter marker: String? = nil,
-                    config: String? = nil) async throws -> Outcome {
+                    config: String? = nil, directory: URL? = nil) async throws -> Outcome {
         guard let binary else { throw SkipError() }
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("bts-bin-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
@@ -46,8 +46,8 @@ struct BinaryTests {
         // be answered from that one's cached responses (CacheProcessTests cover the cache).
         environment["BTS_CACHE"] = "off"
         _ = try SharedCatalog.get()
-        return try await ChildProcess.run(binary, arguments, environment: environment, stdin: stdin ?? "",
-                                          interruptAfter: marker)
+        return try await ChildProcess.run(binary, arguments, environment: environment, directory: directory,
+                                          stdin: stdin ?? "", interruptAfter: marker)
     }
 
     struct SkipError: Error, CustomStringConvertible {

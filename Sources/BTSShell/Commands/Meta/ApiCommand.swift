@@ -43,7 +43,8 @@ struct ApiCommand: ShellCommand {
         options: [field, header, input, include],
         examples: ["api /v1/search/title -f q=dune", "api -i /health", "api POST /api/v2/books/enrich -f 'isbn=\"9780340839935\"'",
                    "api /api/v2/capabilities -H 'Accept: application/json'"],
-        takesRawArguments: true)
+        takesRawArguments: true,
+        runsFromCommandLine: true)
 
     var method: String
     var path: String
