@@ -43,12 +43,14 @@ struct ActiveRedirect: Sendable {
     /// Output shaped for the terminal (colour, width), only held back (for the pager).
     var keepsTerminal = false
 
-    /// The format for a file: `.json`, `.ndjson`/`.jsonl`, `.csv`, `.txt` (a table as plain text).
+    /// The format for a file: `.json`, `.ndjson`/`.jsonl`, `.csv`, `.md`/`.markdown`, `.txt` (a table
+    /// as plain text).
     static func format(forPath path: String) -> OutputFormat? {
         switch (path as NSString).pathExtension.lowercased() {
         case "json": return .json
         case "ndjson", "jsonl": return .ndjson
         case "csv": return .csv
+        case "md", "markdown": return .markdown
         case "txt", "text": return .table
         default: return nil
         }

@@ -94,6 +94,7 @@ struct LanguageTests {
             let status = await harness.run("""
                 search dune --limit 2 > out.json
                 search dune --limit 2 > out.csv
+                search dune --limit 2 > out.md
                 search dune --limit 2 --output ndjson > out.txt
                 echo appended >> out.txt
                 search 'dune > x.json' --limit 1
@@ -104,6 +105,8 @@ struct LanguageTests {
             #expect(decoded["count"] == .number(2))
             let csv = try String(contentsOf: harness.directory.appendingPathComponent("out.csv"), encoding: .utf8)
             #expect(csv.hasPrefix("isbn,title,authors,year,pageCount\n9780340839935,"))
+            let markdown = try String(contentsOf: harness.directory.appendingPathComponent("out.md"), encoding: .utf8)
+            #expect(markdown.hasPrefix("| ISBN | TITLE |"), "\(markdown)")
             let text = try String(contentsOf: harness.directory.appendingPathComponent("out.txt"), encoding: .utf8)
             #expect(text.split(separator: "\n").count == 3)
             #expect(text.hasSuffix("\nappended\n"))
