@@ -210,7 +210,8 @@ public struct ResultRenderer: Sendable {
         var output = line(columns.map(\.title), header: true)
         output += widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ") + "\n"
         for row in cells { output += line(row, header: false) }
-        for note in notes { output += (width.map { Self.truncate(note, to: $0) } ?? note) + "\n" }
+        // A note is prose: wrapped between words, never cut.
+        for note in notes { output += (width.map { ProseWrap.wrapLine(note, width: $0) } ?? [note]).joined(separator: "\n") + "\n" }
         return output
     }
 

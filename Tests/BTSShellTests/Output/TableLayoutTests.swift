@@ -84,6 +84,21 @@ struct TableLayoutTests {
         #expect(!lines[0].contains("YEAR"), "\(text)")
     }
 
+    @Test func aLongOneValueNoteIsWrappedBetweenWordsNotCut() {
+        let column = TableColumn("authors", "AUTHORS", flexible: true)
+        let view = ResultView.table(columns: [.bookTitle, column], rowsKey: "results", footer: nil, empty: nil)
+        let authors = "Neil Gaiman, Terry Pratchett and a long list of other contributors"
+        let value = JSONValue.record([("results", .array([
+            .record([("title", "Good Omens".json), ("authors", authors.json)]),
+            .record([("title", "Good Omens (again)".json), ("authors", authors.json)]),
+        ]))])
+        let table = ResultRenderer(format: .table, width: 40).render(value, view: view)
+        let lines = table.split(separator: "\n").map(String.init)
+        for line in lines { #expect(DisplayWidth.of(line) <= 40, "\(table)") }
+        #expect(!table.contains("…"), "\(table)")
+        #expect(lines.suffix(3).joined(separator: " ") == "AUTHORS: \(authors) (all rows)", "\(table)")
+    }
+
     @Test func aColumnOfOneValueIsANoteOnATableOnly() {
         let column = TableColumn("inLibrary", "IN LIBRARY", format: .mark)
         let view = ResultView.table(columns: [.bookTitle, column], rowsKey: "results", footer: "(2 results)", empty: nil)
