@@ -12,51 +12,51 @@ import NIOHTTP1
 /// The embedded backend of `bts`: the local BooksTrack server over the bundled catalog, started
 /// in-process on 127.0.0.1 and a free port. Injected into the shell (`BackendOptions.embedded`),
 /// so `BTSShell` itself does not link the server.
-public struct LocalEmbeddedBackend: EmbeddedBackend {
+package struct LocalEmbeddedBackend: EmbeddedBackend {
     /// The server's configuration (host, port and cache directory are set at start); the
     /// defaults are built only when the backend starts (a `help` never needs them).
-    public var configuration: ServerConfiguration {
+    package var configuration: ServerConfiguration {
         get { chosenConfiguration ?? ServerConfiguration() }
         set { chosenConfiguration = newValue }
     }
     private var chosenConfiguration: ServerConfiguration?
     /// A catalog to reuse (tests share one); nil opens the one in the cache directory
     /// (`SQLiteCatalog.shared`, kept open for the next start there).
-    public var catalog: (any CatalogQuerying)?
+    package var catalog: (any CatalogQuerying)?
 
-    public init(configuration: ServerConfiguration? = nil, catalog: (any CatalogQuerying)? = nil) {
+    package init(configuration: ServerConfiguration? = nil, catalog: (any CatalogQuerying)? = nil) {
         chosenConfiguration = configuration
         self.catalog = catalog
     }
 
     /// The backend of `bts`: the server's defaults with the rate-limit budgets `limits` chooses
     /// (none: the server meters nothing and says so in its capabilities, so the client never waits).
-    public init(limits: EmbeddedLimits) {
+    package init(limits: EmbeddedLimits) {
         self.init()
         self.limits = limits
     }
 
     /// The budgets kept; nil: the configuration's own.
-    public var limits: EmbeddedLimits?
+    package var limits: EmbeddedLimits?
 
     /// The catalog given (when it is the SQLite one), else the one in `cacheDirectory`.
-    public func catalog(cacheDirectory: URL) throws -> SQLiteCatalog {
+    package func catalog(cacheDirectory: URL) throws -> SQLiteCatalog {
         if let given = catalog as? SQLiteCatalog { return given }
         return try SQLiteCatalog.shared(cacheDirectory: cacheDirectory)
     }
 
-    public func buildsCatalog(cacheDirectory: URL) -> Bool {
+    package func buildsCatalog(cacheDirectory: URL) -> Bool {
         catalog == nil && !SQLiteCatalog.isBuilt(cacheDirectory: cacheDirectory)
     }
 
     /// Semantic search: the sentence model starts loading on a thread of its own
     /// (`SQLiteCatalog.prepareSemantic`) while the server starts and the capabilities are read; the
     /// query then finds it loaded.
-    public func prepare(for feature: CapabilityFeature) {
+    package func prepare(for feature: CapabilityFeature) {
         if feature == .semanticSearch { SQLiteCatalog.prepareSemantic() }
     }
 
-    public func start(cacheDirectory: URL) async throws(ShellError) -> any RunningBackend {
+    package func start(cacheDirectory: URL) async throws(ShellError) -> any RunningBackend {
         let catalog: any CatalogQuerying
         if let shared = self.catalog {
             catalog = shared
@@ -88,7 +88,7 @@ public struct LocalEmbeddedBackend: EmbeddedBackend {
 
 extension RunningServer: RunningBackend {
     /// Ordinary requests are answered by the router in this process, without the socket.
-    public var inProcess: (any InProcessResponder)? { EmbeddedResponder(server: self) }
+    package var inProcess: (any InProcessResponder)? { EmbeddedResponder(server: self) }
 }
 
 /// The client's in-process door to the server's router (header and status types translated).

@@ -1,43 +1,43 @@
 /// A problem found in command text, as plain data. Render it with ``DiagnosticRenderer``.
-public struct Diagnostic: Sendable, Hashable, Error, CustomStringConvertible {
+package struct Diagnostic: Sendable, Hashable, Error, CustomStringConvertible {
     /// How bad it is.
-    public enum Severity: String, Sendable, Hashable {
+    package enum Severity: String, Sendable, Hashable {
         case error, warning, note
     }
 
     /// A secondary message, optionally pointing somewhere else.
-    public struct Note: Sendable, Hashable {
-        public var message: String
-        public var range: SourceRange?
+    package struct Note: Sendable, Hashable {
+        package var message: String
+        package var range: SourceRange?
 
-        public init(_ message: String, range: SourceRange? = nil) {
+        package init(_ message: String, range: SourceRange? = nil) {
             self.message = message
             self.range = range
         }
     }
 
     /// A machine-applicable correction: replace `range` with `replacement`.
-    public struct FixIt: Sendable, Hashable {
-        public var range: SourceRange
-        public var replacement: String
+    package struct FixIt: Sendable, Hashable {
+        package var range: SourceRange
+        package var replacement: String
 
-        public init(range: SourceRange, replacement: String) {
+        package init(range: SourceRange, replacement: String) {
             self.range = range
             self.replacement = replacement
         }
     }
 
-    public var severity: Severity
-    public var message: String
-    public var range: SourceRange
-    public var notes: [Note]
+    package var severity: Severity
+    package var message: String
+    package var range: SourceRange
+    package var notes: [Note]
     /// A suggested replacement (e.g. the "did you mean" option name).
-    public var fixIt: FixIt?
+    package var fixIt: FixIt?
     /// True when the input merely stopped too early (unclosed quote, `${`, trailing backslash):
     /// a REPL should read another line instead of reporting the error.
-    public var isIncompleteInput: Bool
+    package var isIncompleteInput: Bool
 
-    public init(
+    package init(
         _ severity: Severity = .error,
         _ message: String,
         range: SourceRange,
@@ -54,17 +54,17 @@ public struct Diagnostic: Sendable, Hashable, Error, CustomStringConvertible {
     }
 
     /// Shorthand for an error.
-    public static func error(
+    package static func error(
         _ message: String, at range: SourceRange, notes: [Note] = [], fixIt: FixIt? = nil
     ) -> Diagnostic {
         Diagnostic(.error, message, range: range, notes: notes, fixIt: fixIt)
     }
 
-    public var description: String { "\(severity.rawValue): \(message) @\(range)" }
+    package var description: String { "\(severity.rawValue): \(message) @\(range)" }
 
     /// The same diagnostic `delta` bytes further on: its range, its notes' and its fix's (what the
     /// same mistake elsewhere gives, when nothing but its place differs).
-    public func shifted(by delta: Int) -> Diagnostic {
+    package func shifted(by delta: Int) -> Diagnostic {
         var moved = self
         moved.range.offset += delta
         moved.fixIt?.range.offset += delta
@@ -75,21 +75,21 @@ public struct Diagnostic: Sendable, Hashable, Error, CustomStringConvertible {
 
 extension Array where Element == Diagnostic {
     /// Whether any element is an error (warnings and notes do not stop a script).
-    public var containsErrors: Bool { contains { $0.severity == .error } }
+    package var containsErrors: Bool { contains { $0.severity == .error } }
 }
 
 /// A non-empty list of diagnostics used as the failure of a `Result`.
-public struct Diagnostics: Error, Sendable, Hashable, RandomAccessCollection {
-    public var all: [Diagnostic]
+package struct Diagnostics: Error, Sendable, Hashable, RandomAccessCollection {
+    package var all: [Diagnostic]
 
-    public init(_ all: [Diagnostic]) {
+    package init(_ all: [Diagnostic]) {
         self.all = all.sorted { $0.range.offset < $1.range.offset }
     }
 
-    public var startIndex: Int { all.startIndex }
-    public var endIndex: Int { all.endIndex }
-    public subscript(position: Int) -> Diagnostic { all[position] }
+    package var startIndex: Int { all.startIndex }
+    package var endIndex: Int { all.endIndex }
+    package subscript(position: Int) -> Diagnostic { all[position] }
 
     /// The messages, in source order (handy in tests and logs).
-    public var messages: [String] { all.map(\.message) }
+    package var messages: [String] { all.map(\.message) }
 }

@@ -11,17 +11,17 @@ import BTSTerminalText
 /// The caret sits at the start column and `~` covers the rest of the range on that line.
 /// Tabs are expanded to 8-column stops, control characters are shown as Control Pictures and a
 /// byte order mark as `<U+FEFF>`, so the caret line always lines up with the printed source line.
-public struct DiagnosticRenderer: Sendable {
+package struct DiagnosticRenderer: Sendable {
     /// Emit ANSI colour (bold location/message, red `error:`, green caret line) like clang.
-    public var colored: Bool
+    package var colored: Bool
     /// The terminal's width: a message longer than its line is wrapped at spaces, later lines 2
     /// columns in (nil: one line, as scripts and logs want it).
-    public var width: Int?
+    package var width: Int?
     /// Start each message with `file:line:col:` and number the snippet's line (false for a line
     /// typed at the prompt: it has no file, and it is the line right above).
-    public var showsPlace: Bool
+    package var showsPlace: Bool
 
-    public init(colored: Bool = false, width: Int? = nil, showsPlace: Bool = true) {
+    package init(colored: Bool = false, width: Int? = nil, showsPlace: Bool = true) {
         self.colored = colored
         self.width = width
         self.showsPlace = showsPlace
@@ -34,7 +34,7 @@ public struct DiagnosticRenderer: Sendable {
 
     /// At most this many diagnostics are shown; one line says how many more there are (clang's
     /// `-ferror-limit`, default 20): a junk script printed thousands.
-    public static let limit = 20
+    package static let limit = 20
     /// A message is cut after this many characters (it may quote a word of any length).
     static let messageLimit = 500
     /// A source line longer than this many bytes is shown as a window around the caret.
@@ -42,11 +42,11 @@ public struct DiagnosticRenderer: Sendable {
 
     /// How a byte order mark (U+FEFF, which shows as nothing) is shown in a diagnostic: a file saved
     /// with one quoted it invisibly ("unknown command 'search'" for a correct-looking command).
-    public static let byteOrderMark = "<U+FEFF>"
+    package static let byteOrderMark = "<U+FEFF>"
 
     /// `text` with each U+FEFF shown as ``byteOrderMark`` (messages, notes and snippets; the
     /// language server's messages too).
-    public static func visible(_ text: String) -> String {
+    package static func visible(_ text: String) -> String {
         // (U+FEFF is EF BB BF in UTF-8: most text has no 0xEF byte at all.)
         guard text.utf8.contains(0xEF), text.unicodeScalars.contains("\u{FEFF}") else { return text }
         var shown = ""
@@ -59,7 +59,7 @@ public struct DiagnosticRenderer: Sendable {
 
     /// Renders several diagnostics, one after another: the first `limit`, then a line saying how
     /// many more there are.
-    public func render(_ diagnostics: [Diagnostic], in source: SourceFile) -> String {
+    package func render(_ diagnostics: [Diagnostic], in source: SourceFile) -> String {
         var output = ""
         var walked: WalkedLine?
         for diagnostic in diagnostics.prefix(Self.limit) { append(diagnostic, in: source, to: &output, walked: &walked) }
@@ -73,7 +73,7 @@ public struct DiagnosticRenderer: Sendable {
     }
 
     /// Renders one diagnostic with its snippet and notes. Every line ends in `\n`.
-    public func render(_ diagnostic: Diagnostic, in source: SourceFile) -> String {
+    package func render(_ diagnostic: Diagnostic, in source: SourceFile) -> String {
         var output = ""
         var walked: WalkedLine?
         append(diagnostic, in: source, to: &output, walked: &walked)

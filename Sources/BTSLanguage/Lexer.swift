@@ -10,7 +10,7 @@ import BTSTerminalText
 /// its line. A `$` not followed by a name is literal. An unquoted `|` ends the command's words: the
 /// rest of the line is a pipeline for `/bin/sh` (one `.pipe` token), and a trailing `\` carries it
 /// on to the next line (the backslash and line break stay in its text: `/bin/sh` joins them).
-public struct Lexer {
+package struct Lexer {
     private let bytes: [UInt8]
     private var index = 0
     private var tokens: [Token] = []
@@ -22,7 +22,7 @@ public struct Lexer {
     }
 
     /// Tokenizes a source file. The token list always ends with `.end`.
-    public static func tokenize(_ source: SourceFile) -> (tokens: [Token], diagnostics: [Diagnostic]) {
+    package static func tokenize(_ source: SourceFile) -> (tokens: [Token], diagnostics: [Diagnostic]) {
         var lexer = Lexer(bytes: source.bytes)
         lexer.run()
         return (lexer.tokens, lexer.diagnostics)

@@ -1,15 +1,15 @@
 /// The outcome of parsing: the commands that parsed cleanly plus every diagnostic found.
-public struct ParseResult: Sendable {
-    public let source: SourceFile
+package struct ParseResult: Sendable {
+    package let source: SourceFile
     /// Commands without errors, in order. Commands with errors are left out.
-    public let script: Script
-    public let diagnostics: [Diagnostic]
+    package let script: Script
+    package let diagnostics: [Diagnostic]
 
     /// Whether any error was found (a script with errors should not run at all).
-    public var hasErrors: Bool { diagnostics.containsErrors }
+    package var hasErrors: Bool { diagnostics.containsErrors }
 
     /// Whether the input stopped in the middle of a quote, `${` or after a trailing backslash.
-    public var isIncomplete: Bool { diagnostics.contains { $0.isIncompleteInput } }
+    package var isIncomplete: Bool { diagnostics.contains { $0.isIncompleteInput } }
 }
 
 /// Builds ``Script``s from text. The parser reports every error it finds: after an error it skips
@@ -19,26 +19,26 @@ public struct ParseResult: Sendable {
 /// `for NAME in WORD…` / `for NAME in lines FILE` / `for NAME in words TEXT…` … `end`,
 /// `if COND` … `elif COND` … `else` … `end`, and `break` / `continue` inside a loop.
 /// A command may end in `> FILE`, `>> FILE` or `| pipeline` (the rest of the line, for `/bin/sh`).
-public enum Parser {
+package enum Parser {
     /// The words that open a block (closed by `end`).
-    public static let blockOpeners: Set<String> = ["for", "if", "while"]
+    package static let blockOpeners: Set<String> = ["for", "if", "while"]
     /// The words that divide an `if` block into branches.
-    public static let branchKeywords: Set<String> = ["elif", "else"]
+    package static let branchKeywords: Set<String> = ["elif", "else"]
     /// The word that closes a block.
-    public static let blockEnd = "end"
+    package static let blockEnd = "end"
 
     /// The words that open, divide and close blocks, and leave or restart a loop.
-    public static let keywords = ["for", "while", "if", "elif", "else", "end", "break", "continue"]
+    package static let keywords = ["for", "while", "if", "elif", "else", "end", "break", "continue"]
 
     /// The name under which a word reads the environment (`${env.HOME}`): not a variable's name.
-    public static let environmentName = "env"
+    package static let environmentName = "env"
 
     /// The name under which a word reads the last HTTP exchange (`${_http.status}`): not a variable's name.
-    public static let exchangeName = "_http"
+    package static let exchangeName = "_http"
 
     /// Whether `name` can name a variable (`set NAME`, `for NAME in`): an identifier other than
     /// `_` (the last result), `env` (the environment) and `_http` (the last HTTP exchange).
-    public static func isVariableName(_ name: String) -> Bool {
+    package static func isVariableName(_ name: String) -> Bool {
         guard name != "_", name != environmentName, name != exchangeName, let first = name.utf8.first,
               Lexer.isNameStart(first) else { return false }
         return name.utf8.allSatisfy(Lexer.isNameByte)
@@ -48,7 +48,7 @@ public enum Parser {
     static let conditionCommands: Set<String> = ["expect", "if", "elif", "while"]
 
     /// Parses a source file.
-    public static func parse(_ source: SourceFile) -> ParseResult {
+    package static func parse(_ source: SourceFile) -> ParseResult {
         let (tokens, lexical) = Lexer.tokenize(source)
         var diagnostics = lexical
         var builder = BlockBuilder()
@@ -89,7 +89,7 @@ public enum Parser {
     }
 
     /// Parses text under a display name (`<stdin>`, `-c`, a file name).
-    public static func parse(_ text: String, name: String = "<stdin>") -> ParseResult {
+    package static func parse(_ text: String, name: String = "<stdin>") -> ParseResult {
         parse(SourceFile(name: name, text: text))
     }
 
@@ -97,13 +97,13 @@ public enum Parser {
     /// while a quote or `${` is open, the text ends in a line-continuing backslash, or a block
     /// (`for`, `if`) is still open. The REPL then shows a continuation prompt; a script reader
     /// keeps appending lines until this is true (or the input ends).
-    public static func isComplete(_ text: String) -> Bool {
+    package static func isComplete(_ text: String) -> Bool {
         !parse(text).isIncomplete
     }
 
     /// Whether `text` is lexically complete: no open quote, `${` or trailing backslash (blocks
     /// are not considered).
-    public static func isLexicallyComplete(_ text: String) -> Bool {
+    package static func isLexicallyComplete(_ text: String) -> Bool {
         let (_, diagnostics) = Lexer.tokenize(SourceFile(name: "<stdin>", text: text))
         return !diagnostics.contains { $0.isIncompleteInput }
     }
@@ -216,7 +216,7 @@ public enum Parser {
     }
 
     /// Classifies a word as positional, option or `--` (also used by completion on partial lines).
-    public static func classify(_ word: Word) -> Result<Argument.Kind, Diagnostic> {
+    package static func classify(_ word: Word) -> Result<Argument.Kind, Diagnostic> {
         guard case .literal(let text, let range, false)? = word.parts.first, text.hasPrefix("-") else {
             return .success(.positional)
         }

@@ -20,17 +20,17 @@
 ///
 /// Formatting a formatted script changes nothing, and the formatted script parses to the same
 /// statements as the original.
-public enum ScriptFormatter {
+package enum ScriptFormatter {
     /// Why a script was not formatted: its syntax errors.
-    public struct Failure: Error, Sendable {
+    package struct Failure: Error, Sendable {
         /// The script that was not formatted (to render the diagnostics with).
-        public let source: SourceFile
+        package let source: SourceFile
         /// The errors the parser found, in source order (at least one).
-        public let diagnostics: [Diagnostic]
+        package let diagnostics: [Diagnostic]
     }
 
     /// The script laid out canonically, or its syntax errors.
-    public static func format(_ source: SourceFile) -> Result<String, Failure> {
+    package static func format(_ source: SourceFile) -> Result<String, Failure> {
         let errors = Parser.parse(source).diagnostics.filter { $0.severity == .error }
         guard errors.isEmpty else { return .failure(Failure(source: source, diagnostics: errors)) }
         var layout = Layout(bytes: source.bytes)
@@ -41,7 +41,7 @@ public enum ScriptFormatter {
     }
 
     /// The text laid out canonically, or its syntax errors; `name` is the name diagnostics show.
-    public static func format(_ text: String, name: String = "<stdin>") -> Result<String, Failure> {
+    package static func format(_ text: String, name: String = "<stdin>") -> Result<String, Failure> {
         format(SourceFile(name: name, text: text))
     }
 }

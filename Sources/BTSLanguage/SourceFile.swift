@@ -5,20 +5,20 @@ import BTSTerminalText
 /// Offsets are UTF-8 byte offsets. Line and column numbers are 1-based; the column is a
 /// terminal display column (tabs advance to the next multiple of 8, wide characters count 2),
 /// like GCC's `-fdiagnostics-column-unit=display`.
-public struct SourceFile: Sendable {
+package struct SourceFile: Sendable {
     /// The name shown in diagnostics, e.g. `script.bts`, `<stdin>` or `-c`.
-    public let name: String
+    package let name: String
     /// The full text.
-    public let text: String
+    package let text: String
     /// The text as UTF-8 bytes.
-    public let bytes: [UInt8]
+    package let bytes: [UInt8]
     /// Offsets at which each line starts (line 1 starts at 0).
-    public let lineStarts: [Int]
+    package let lineStarts: [Int]
     /// The number diagnostics show for the text's first line: a command read from a pipe as
     /// line 12 of the stream is its own source whose first line reads "12".
-    public let firstLine: Int
+    package let firstLine: Int
 
-    public init(name: String, text: String, firstLine: Int = 1) {
+    package init(name: String, text: String, firstLine: Int = 1) {
         self.name = name
         self.text = text
         self.firstLine = firstLine
@@ -48,10 +48,10 @@ public struct SourceFile: Sendable {
     }
 
     /// The number of lines (a trailing newline opens a final empty line).
-    public var lineCount: Int { lineStarts.count }
+    package var lineCount: Int { lineStarts.count }
 
     /// The 1-based line containing `offset` (clamped into the text).
-    public func line(containing offset: Int) -> Int {
+    package func line(containing offset: Int) -> Int {
         let offset = min(max(0, offset), bytes.count)
         var low = 0
         var high = lineStarts.count - 1
@@ -63,7 +63,7 @@ public struct SourceFile: Sendable {
     }
 
     /// The byte range of a 1-based line's content, without its `\n` (or `\r\n`).
-    public func lineContentRange(_ line: Int) -> SourceRange {
+    package func lineContentRange(_ line: Int) -> SourceRange {
         let index = min(max(1, line), lineStarts.count) - 1
         let start = lineStarts[index]
         var end = index + 1 < lineStarts.count ? lineStarts[index + 1] - 1 : bytes.count
@@ -72,19 +72,19 @@ public struct SourceFile: Sendable {
     }
 
     /// The text of a 1-based line, without its line terminator.
-    public func lineText(_ line: Int) -> String {
+    package func lineText(_ line: Int) -> String {
         slice(lineContentRange(line))
     }
 
     /// The text covered by `range` (clamped into the text; partial characters become U+FFFD).
-    public func slice(_ range: SourceRange) -> String {
+    package func slice(_ range: SourceRange) -> String {
         let start = min(max(0, range.offset), bytes.count)
         let end = min(max(start, range.end), bytes.count)
         return String(decoding: bytes[start..<end], as: UTF8.self)
     }
 
     /// The 1-based line and display column of `offset`.
-    public func location(of offset: Int) -> SourceLocation {
+    package func location(of offset: Int) -> SourceLocation {
         location(of: offset, walked: nil)
     }
 
@@ -106,10 +106,10 @@ public struct SourceFile: Sendable {
 }
 
 /// A resolved position: 1-based line, 1-based display column, and the byte offset.
-public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
-    public let line: Int
-    public let column: Int
-    public let offset: Int
+package struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
+    package let line: Int
+    package let column: Int
+    package let offset: Int
 
-    public var description: String { "\(line):\(column)" }
+    package var description: String { "\(line):\(column)" }
 }

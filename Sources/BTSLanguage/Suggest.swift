@@ -4,10 +4,10 @@
 /// name): ASCII words are compared as bytes in buffers on the stack, a candidate whose length alone
 /// puts it out of reach is not compared at all, and a comparison stops as soon as no alignment can
 /// come within reach. Other text is compared `Character` by `Character`, as the distance is defined.
-public enum Suggest {
+package enum Suggest {
     /// The edit distance between `a` and `b` counting insertions, deletions, substitutions and
     /// transpositions of adjacent characters; case-insensitive.
-    public static func distance(_ a: String, _ b: String) -> Int {
+    package static func distance(_ a: String, _ b: String) -> Int {
         if let found = asciiDistance(a, b, limit: Int.max) { return found }
         let s = Array(a.lowercased())
         let t = Array(b.lowercased())
@@ -18,7 +18,7 @@ public enum Suggest {
 
     /// The largest distance accepted for an input of `length` characters:
     /// 1 for up to 4 characters, 2 up to 7, else 3.
-    public static func threshold(forLength length: Int) -> Int {
+    package static func threshold(forLength length: Int) -> Int {
         switch length {
         case ..<5: return 1
         case ..<8: return 2
@@ -31,12 +31,12 @@ public enum Suggest {
     /// A candidate qualifies when its distance is within ``threshold(forLength:)`` and smaller
     /// than the input's length, or when it is the only candidate that starts with the input
     /// (at least 2 characters). Ties go to the earlier candidate.
-    public static func closest(to input: String, among candidates: some Sequence<String>) -> String? {
+    package static func closest(to input: String, among candidates: some Sequence<String>) -> String? {
         closest(to: input, among: Array(candidates))
     }
 
     /// ``closest(to:among:)`` over an array (what most callers have: not walked through a generic sequence).
-    public static func closest(to input: String, among candidates: [String]) -> String? {
+    package static func closest(to input: String, among candidates: [String]) -> String? {
         guard !input.isEmpty else { return nil }
         let length = input.count
         // Within the threshold and below the input's length; then strictly better than the best so far.

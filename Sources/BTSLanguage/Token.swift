@@ -1,6 +1,6 @@
 /// A lexical token: a word or a command separator.
-public struct Token: Sendable, Hashable {
-    public enum Kind: Sendable, Hashable {
+package struct Token: Sendable, Hashable {
+    package enum Kind: Sendable, Hashable {
         case word(Word)
         /// `;`
         case semicolon
@@ -12,26 +12,26 @@ public struct Token: Sendable, Hashable {
         case end
     }
 
-    public var kind: Kind
-    public var range: SourceRange
+    package var kind: Kind
+    package var range: SourceRange
     /// A lexical error was reported inside this word, or (on a separator) somewhere between the
     /// previous separator and this one. The parser drops such commands.
-    public var hasError: Bool
+    package var hasError: Bool
 
-    public init(kind: Kind, range: SourceRange, hasError: Bool = false) {
+    package init(kind: Kind, range: SourceRange, hasError: Bool = false) {
         self.kind = kind
         self.range = range
         self.hasError = hasError
     }
 
     /// The word, if this is a word token.
-    public var word: Word? {
+    package var word: Word? {
         if case .word(let word) = kind { return word }
         return nil
     }
 
     /// The pipeline text, if this is a pipe token.
-    public var pipeline: String? {
+    package var pipeline: String? {
         if case .pipe(let text) = kind { return text }
         return nil
     }

@@ -1,7 +1,7 @@
 /// A path into structured data, as in `${_.results[0].isbn}`: `.key("results"), .index(0), .key("isbn")`.
-public struct ValuePath: Sendable, Hashable, CustomStringConvertible {
+package struct ValuePath: Sendable, Hashable, CustomStringConvertible {
     /// One step of a path.
-    public enum Component: Sendable, Hashable {
+    package enum Component: Sendable, Hashable {
         /// An object member.
         case key(String)
         /// An array element; negative indexes count from the end (`[-1]` is the last).
@@ -10,16 +10,16 @@ public struct ValuePath: Sendable, Hashable, CustomStringConvertible {
         case all
     }
 
-    public var components: [Component]
+    package var components: [Component]
 
-    public init(_ components: [Component] = []) {
+    package init(_ components: [Component] = []) {
         self.components = components
     }
 
-    public var isEmpty: Bool { components.isEmpty }
+    package var isEmpty: Bool { components.isEmpty }
 
     /// The path in source form, e.g. `.results[0].isbn`.
-    public var description: String {
+    package var description: String {
         components.map { component in
             switch component {
             case .key(let key): return ".\(key)"
@@ -30,26 +30,26 @@ public struct ValuePath: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether the path selects many values (`[*]` somewhere).
-    public var isList: Bool { components.contains(.all) }
+    package var isList: Bool { components.contains(.all) }
 }
 
 /// A reference to a variable inside a word: `$x`, `${x}`, `$1`, `$_`, `${_.a.b[0]}`.
-public struct VariableReference: Sendable, Hashable {
+package struct VariableReference: Sendable, Hashable {
     /// The variable name: an identifier, `_` (last result) or digits (script arguments).
-    public var name: String
+    package var name: String
     /// The path into the variable's value (empty for a plain reference).
-    public var path: ValuePath
+    package var path: ValuePath
     /// The whole reference including `$` and braces.
-    public var range: SourceRange
+    package var range: SourceRange
     /// The range of the name alone.
-    public var nameRange: SourceRange
+    package var nameRange: SourceRange
     /// One range per path component (`.key` including the dot, `[0]` including the brackets),
     /// so an interpreter can point at the exact step that failed.
-    public var componentRanges: [SourceRange]
+    package var componentRanges: [SourceRange]
     /// `${1:-5}`: the text used when the variable is unset, missing, null or empty.
-    public var fallback: String?
+    package var fallback: String?
 
-    public init(
+    package init(
         name: String, path: ValuePath = ValuePath(), range: SourceRange, nameRange: SourceRange? = nil,
         componentRanges: [SourceRange] = [], fallback: String? = nil
     ) {
@@ -62,24 +62,24 @@ public struct VariableReference: Sendable, Hashable {
     }
 
     /// Whether the reference expands to several words: `$@` (all script arguments) or a `[*]` path.
-    public var isList: Bool { name == "@" || path.isList }
+    package var isList: Bool { name == "@" || path.isList }
 
     /// The range of the reference up to and including path component `index` (for messages such
     /// as "no key 'isbnn' in ${_.results[0].isbnn}").
-    public func range(throughComponent index: Int) -> SourceRange {
+    package func range(throughComponent index: Int) -> SourceRange {
         guard componentRanges.indices.contains(index) else { return range }
         return SourceRange(from: range.offset, to: componentRanges[index].end)
     }
 
     /// Whether the name is `1`, `2`, … (a script argument).
-    public var isPositional: Bool { !name.isEmpty && name.utf8.allSatisfy { $0 >= 48 && $0 <= 57 } }
+    package var isPositional: Bool { !name.isEmpty && name.utf8.allSatisfy { $0 >= 48 && $0 <= 57 } }
 }
 
 /// Parses the inside of `${ … }`: `name ( .key | [index] | [*] )* [ :-DEFAULT ]`, whitespace allowed
 /// between parts; `name` may also be `#` (the number of arguments) or `@` (all of them).
-public enum ValuePathParser {
+package enum ValuePathParser {
     /// The result of parsing: `.status` for `${?}`, else a variable reference.
-    public enum Parsed: Sendable, Hashable {
+    package enum Parsed: Sendable, Hashable {
         case status
         /// A variable with its path; ranges are source offsets (from `baseOffset`).
         case variable(name: String, path: ValuePath, nameRange: SourceRange, componentRanges: [SourceRange],
@@ -88,7 +88,7 @@ public enum ValuePathParser {
 
     /// Parses `bytes` (the text between the braces) that starts at `baseOffset` in the source.
     /// Errors point at the offending character.
-    public static func parse(_ bytes: ArraySlice<UInt8>, baseOffset: Int) -> Result<Parsed, Diagnostic> {
+    package static func parse(_ bytes: ArraySlice<UInt8>, baseOffset: Int) -> Result<Parsed, Diagnostic> {
         var cursor = Cursor(bytes: Array(bytes), base: baseOffset)
         cursor.skipSpace()
         if cursor.peek == UInt8(ascii: "?") {
@@ -177,7 +177,7 @@ public enum ValuePathParser {
     }
 
     /// Parses a path written as text, e.g. `_.results[0].isbn` (for commands such as `expect`).
-    public static func parse(_ text: String) -> Result<Parsed, Diagnostic> {
+    package static func parse(_ text: String) -> Result<Parsed, Diagnostic> {
         let bytes = Array(text.utf8)
         return parse(bytes[...], baseOffset: 0)
     }

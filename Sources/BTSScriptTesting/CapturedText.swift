@@ -1,22 +1,22 @@
 /// What a test file wrote on one stream, kept up to `limit` bytes: the text past the bound is
 /// counted, not kept, and a last line says how much was cut (`… 1234 bytes more`).
-public struct CapturedText: Sendable, Hashable {
+package struct CapturedText: Sendable, Hashable {
     /// The most kept of each stream of each file: 64 KiB.
-    public static let limit = 64 * 1024
+    package static let limit = 64 * 1024
 
     /// The bytes kept, at most `bound`; cut at a character's boundary.
-    public private(set) var kept = ""
+    package private(set) var kept = ""
     /// How many bytes were written past the bound.
-    public private(set) var dropped = 0
+    package private(set) var dropped = 0
     private var keptBytes = 0
     private let bound: Int
 
-    public init(bound: Int = CapturedText.limit) {
+    package init(bound: Int = CapturedText.limit) {
         self.bound = max(0, bound)
     }
 
     /// Adds `text`: as much of it as fits, the rest counted.
-    public mutating func append(_ text: String) {
+    package mutating func append(_ text: String) {
         guard dropped == 0 else {
             dropped += text.utf8.count
             return
@@ -42,7 +42,7 @@ public struct CapturedText: Sendable, Hashable {
     }
 
     /// The text kept, then, when some was cut, a line `… N bytes more` (on a line of its own).
-    public var text: String {
+    package var text: String {
         guard dropped > 0 else { return kept }
         return kept + (kept.isEmpty || kept.hasSuffix("\n") ? "" : "\n") + "… \(dropped) byte\(dropped == 1 ? "" : "s") more\n"
     }

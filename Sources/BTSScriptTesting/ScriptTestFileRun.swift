@@ -97,16 +97,16 @@ final class ScriptTestFileRun: Sendable {
 
 /// Stops a whole run from any thread (a signal's handler): every running file is stopped with
 /// the reason, and no more files start.
-public final class ScriptTestRunControl: Sendable {
+package final class ScriptTestRunControl: Sendable {
     private let state = Mutex<(stop: ScriptTestStop?, running: [ScriptTestFileRun])>((nil, []))
 
-    public init() {}
+    package init() {}
 
     /// Why the run was stopped; nil while it was not.
-    public var stopReason: ScriptTestStop? { state.withLock { $0.stop } }
+    package var stopReason: ScriptTestStop? { state.withLock { $0.stop } }
 
     /// Stops the run (the first reason is kept).
-    public func stop(_ reason: ScriptTestStop) {
+    package func stop(_ reason: ScriptTestStop) {
         let running = state.withLock { state -> [ScriptTestFileRun] in
             guard state.stop == nil else { return [] }
             state.stop = reason

@@ -4,7 +4,7 @@ import BooksTrackContract
 extension ScriptTestRun {
     /// The run as JSON, with a final newline: a ``ScriptTestJSONReport`` (its schema) with sorted
     /// keys and two-space indents (`JSONValue.prettyJSON`).
-    public func json() -> String {
+    package func json() -> String {
         JSONValue.encoding(ScriptTestJSONReport(self)).prettyJSON + "\n"
     }
 }

@@ -13,7 +13,7 @@ extension ScriptTestRun {
     /// stopped by its time limit or a signal: an `<error>` whose message is `timed out after 30s`
     /// or `interrupted by SIGTERM`); what a file wrote to standard output is its `<system-out>`,
     /// to standard error its `<system-err>`. Times are seconds with 3 decimals.
-    public func junitXML() -> String {
+    package func junitXML() -> String {
         let time = Self.decimal(seconds, places: 3)
         let counts = #"tests="\#(tests)" failures="\#(failed)" errors="\#(errored)""#
         var xml = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"

@@ -5,7 +5,7 @@ extension ScriptTestRun {
     /// whole (a link's target, keeping its mode), its directories made as needed; a device or a pipe
     /// (`/dev/stdout`, `>(…)`) written to as it is. Nil when written, else the error, naming the
     /// cause: a directory, a read-only file, no space (`/dev/full`), a path through a file.
-    public static func writeReport(_ text: String, to path: String) -> ShellError? {
+    package static func writeReport(_ text: String, to path: String) -> ShellError? {
         do throws(UserFile.Failure) {
             try UserFile.write(Array(text.utf8), to: path, .report)
             return nil

@@ -15,7 +15,7 @@ extension ScriptTestRun {
     /// ```
     /// With `colored`, the verdict is green or red and each failure's location bold.
     /// Controls in the text are neutralised by `TerminalText`.
-    public static func line(for result: ScriptTestResult, colored: Bool) -> String {
+    package static func line(for result: ScriptTestResult, colored: Bool) -> String {
         let time = decimal(result.seconds, places: 2) + " s"
         let head: String
         switch result.outcome {
@@ -39,7 +39,7 @@ extension ScriptTestRun {
 
     /// How much of a file's captured output the summary shows: the last 20 lines of each stream,
     /// each cut at 300 characters.
-    public static let shownOutput = (lines: 20, characters: 300)
+    package static let shownOutput = (lines: 20, characters: 300)
 
     /// What a file that did not pass wrote (as pytest shows a failing test's captured output),
     /// for the summary after its line, without a final newline; nil for a file that passed or
@@ -52,7 +52,7 @@ extension ScriptTestRun {
     ///     …
     /// ```
     /// With `colored`, the headings are dim.
-    public static func capturedOutput(for result: ScriptTestResult, colored: Bool) -> String? {
+    package static func capturedOutput(for result: ScriptTestResult, colored: Bool) -> String? {
         guard result.outcome != .passed else { return nil }
         var lines: [String] = []
         for (name, text) in [("stdout", result.standardOutput), ("stderr", result.standardError)] {
@@ -79,7 +79,7 @@ extension ScriptTestRun {
     /// `Executed files: 3 · passed 1 (33.3%) · failed 1 · errored 1 · 1.20 s`.
     /// With `colored`, the count of files is bold, a non-zero passed count green and non-zero
     /// failed and errored counts red.
-    public func totals(colored: Bool) -> String {
+    package func totals(colored: Bool) -> String {
         var parts = [Self.style("Executed files: \(tests)", .bold, colored)]
         if tests > 0 {
             let share = Self.decimal(Double(passed) * 100 / Double(tests), places: 1)

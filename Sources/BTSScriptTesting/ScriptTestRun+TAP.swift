@@ -15,7 +15,7 @@ extension ScriptTestRun {
     /// What a file wrote follows its test line (and block) as comment lines, `# stdout:` and
     /// `# stderr:` each with the stream's lines under it as `#   LINE` (controls neutralised by
     /// `TerminalText`, as `prove` prints comments). A last comment line gives the totals.
-    public func tap() -> String {
+    package func tap() -> String {
         var lines = ["TAP version 13", results.isEmpty ? "1..0 # SKIP no test files" : "1..\(results.count)"]
         for (index, result) in results.enumerated() {
             let status = result.outcome == .passed ? "ok" : "not ok"

@@ -2,9 +2,9 @@ import BTSShell
 import Foundation
 
 /// How one test file ran.
-public struct ScriptTestResult: Sendable, Hashable, Codable {
+package struct ScriptTestResult: Sendable, Hashable, Codable {
     /// The verdict on one file.
-    public enum Outcome: String, Sendable, Hashable, Codable, CaseIterable {
+    package enum Outcome: String, Sendable, Hashable, Codable, CaseIterable {
         /// The script ran to its end (exit 0).
         case passed
         /// An `expect` failed (exit 4).
@@ -15,22 +15,22 @@ public struct ScriptTestResult: Sendable, Hashable, Codable {
     }
 
     /// The path as given or found, e.g. `tests/search.bts`.
-    public var file: String
-    public var outcome: Outcome
-    public var exitStatus: Int32
+    package var file: String
+    package var outcome: Outcome
+    package var exitStatus: Int32
     /// The wall-clock time the file took.
-    public var seconds: Double
+    package var seconds: Double
     /// How many `expect`s ran.
-    public var expectations: Int
-    public var failures: [ScriptTestFailure]
+    package var expectations: Int
+    package var failures: [ScriptTestFailure]
     /// What the script printed on standard output (its results, `echo`), as plain text (no ANSI),
     /// up to `CapturedText.limit` bytes and a last line `… N bytes more` when cut.
-    public var standardOutput: String
+    package var standardOutput: String
     /// What the script and its pipelines wrote on standard error (its errors, notes), as
     /// `standardOutput` is kept.
-    public var standardError: String
+    package var standardError: String
 
-    public init(
+    package init(
         file: String, outcome: Outcome, exitStatus: Int32, seconds: Double, expectations: Int = 0,
         failures: [ScriptTestFailure] = [], standardOutput: String = "", standardError: String = ""
     ) {
@@ -46,26 +46,26 @@ public struct ScriptTestResult: Sendable, Hashable, Codable {
 }
 
 /// A whole `bts test` run: one result per file, in the order of the files given.
-public struct ScriptTestRun: Sendable, Hashable, Codable {
-    public var results: [ScriptTestResult]
+package struct ScriptTestRun: Sendable, Hashable, Codable {
+    package var results: [ScriptTestResult]
     /// When the run started.
-    public var started: Date
+    package var started: Date
     /// The wall-clock time of the whole run.
-    public var seconds: Double
+    package var seconds: Double
 
-    public init(results: [ScriptTestResult], started: Date, seconds: Double) {
+    package init(results: [ScriptTestResult], started: Date, seconds: Double) {
         self.results = results
         self.started = started
         self.seconds = seconds
     }
 
     /// The number of files run.
-    public var tests: Int { results.count }
-    public var passed: Int { count(.passed) }
-    public var failed: Int { count(.failed) }
-    public var errored: Int { count(.errored) }
+    package var tests: Int { results.count }
+    package var passed: Int { count(.passed) }
+    package var failed: Int { count(.failed) }
+    package var errored: Int { count(.errored) }
     /// True when no file failed or errored (an empty run succeeds).
-    public var succeeded: Bool { failed + errored == 0 }
+    package var succeeded: Bool { failed + errored == 0 }
 
     private func count(_ outcome: ScriptTestResult.Outcome) -> Int {
         results.reduce(0) { $0 + ($1.outcome == outcome ? 1 : 0) }

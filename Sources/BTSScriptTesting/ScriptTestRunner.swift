@@ -9,23 +9,23 @@ import Glibc
 /// exit status (0 passed, 4 an `expect` failed, anything else errored) and its failures from the
 /// errors its session reported. A file that runs past `fileTimeout`, or is running when the run
 /// is stopped (``ScriptTestRunControl``), is stopped: an error whose first failure says why.
-public struct ScriptTestRunner: Sendable {
+package struct ScriptTestRunner: Sendable {
     /// The files, in the order the results are reported.
-    public var files: [String]
+    package var files: [String]
     /// How many files run at once (at least 1).
-    public var jobs: Int
+    package var jobs: Int
     /// Start no more files after the first that did not pass.
-    public var failFast: Bool
+    package var failFast: Bool
     /// The most a file may run (nil: no limit).
-    public var fileTimeout: Duration?
+    package var fileTimeout: Duration?
     /// Makes the session one file runs in, writing to `sink`.
-    public var makeShell: @Sendable (_ file: String, _ sink: any OutputSink) -> Shell
+    package var makeShell: @Sendable (_ file: String, _ sink: any OutputSink) -> Shell
 
     /// How long a stopped file has to end (its session cancelled: requests, `sleep`, loops,
     /// pipelines); after that it is left behind and the run goes on without it.
-    public static let stopGrace: Duration = .seconds(2)
+    package static let stopGrace: Duration = .seconds(2)
 
-    public init(files: [String], jobs: Int, failFast: Bool, fileTimeout: Duration? = nil,
+    package init(files: [String], jobs: Int, failFast: Bool, fileTimeout: Duration? = nil,
                 makeShell: @escaping @Sendable (_ file: String, _ sink: any OutputSink) -> Shell) {
         self.files = files
         self.jobs = max(1, jobs)
@@ -37,7 +37,7 @@ public struct ScriptTestRunner: Sendable {
     /// Runs the files; `finished` hears of each result as it comes (in the order they end). Files
     /// left unstarted by `failFast` or a stop have no result. Cancelling the task stops the run
     /// as `control.stop` does (as if by SIGINT).
-    public func run(control: ScriptTestRunControl = ScriptTestRunControl(),
+    package func run(control: ScriptTestRunControl = ScriptTestRunControl(),
                     finished: @escaping @Sendable (ScriptTestResult) -> Void) async -> ScriptTestRun {
         let started = Date()
         let clock = ContinuousClock()

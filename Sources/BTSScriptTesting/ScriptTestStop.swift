@@ -5,14 +5,14 @@ import Glibc
 
 /// Why a test file was stopped from outside before it ended: its time limit (`--file-timeout`)
 /// or a signal to `bts test`. A stopped file is an error whose first failure says so.
-public enum ScriptTestStop: Sendable, Hashable, Codable {
+package enum ScriptTestStop: Sendable, Hashable, Codable {
     /// It ran longer than `limit`.
     case timedOut(limit: Duration)
     /// `bts test` received `signal` (SIGINT, SIGTERM or SIGHUP) while it ran.
     case interrupted(signal: Int32)
 
     /// `timed out after 30s`, `interrupted by SIGTERM`.
-    public var message: String {
+    package var message: String {
         switch self {
         case .timedOut(let limit): "timed out after \(Self.spoken(limit))"
         case .interrupted(let signal): "interrupted by \(Self.signalName(signal))"
@@ -20,7 +20,7 @@ public enum ScriptTestStop: Sendable, Hashable, Codable {
     }
 
     /// The error code of the failure it becomes.
-    public var code: String {
+    package var code: String {
         switch self {
         case .timedOut: "TIMED_OUT"
         case .interrupted: "INTERRUPTED"
@@ -34,7 +34,7 @@ public enum ScriptTestStop: Sendable, Hashable, Codable {
 
     /// A duration as `--file-timeout` takes it: `500ms`, `30s`, `1.5s`, `2m`, `1h` (the largest
     /// unit it is a whole number of; seconds with up to 3 decimals otherwise).
-    public static func spoken(_ duration: Duration) -> String {
+    package static func spoken(_ duration: Duration) -> String {
         let milliseconds = max(0, duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)
         for (unit, size) in [("h", Int64(3_600_000)), ("m", 60_000), ("s", 1000)] where milliseconds >= size && milliseconds % size == 0 {
             return "\(milliseconds / size)\(unit)"

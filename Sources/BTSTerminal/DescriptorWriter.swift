@@ -3,10 +3,10 @@ import Glibc
 #endif
 
 /// Writing to a file descriptor (stdout, stderr, a pipe, the history file) without losing bytes.
-public enum DescriptorWriter {
+package enum DescriptorWriter {
     /// Writes every byte of `bytes` to `descriptor`, retrying partial writes and EINTR. Returns nil
     /// when all were written, else the errno that stopped it (EIO when the descriptor took nothing).
-    public static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Int32? {
+    package static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Int32? {
         var offset = 0
         while offset < bytes.count {
             let count = bytes[offset...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }

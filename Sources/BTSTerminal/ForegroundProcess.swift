@@ -6,14 +6,14 @@ import Glibc
 /// A child process in bts's own process group, so that on a terminal it is in the foreground
 /// (a pager or an editor reads keys and sets terminal modes without being stopped by SIGTTIN /
 /// SIGTTOU; Foundation's `Process` puts children in a process group of their own).
-public struct ForegroundProcess: Sendable {
-    public let pid: pid_t
+package struct ForegroundProcess: Sendable {
+    package let pid: pid_t
 
     /// Starts `/bin/sh -c script` (with `arguments` as `$1…`); its stdin/stdout/stderr are the given
     /// descriptors (nil: bts's own). With `ownProcessGroup` it leads a process group of its own
     /// instead (off the terminal: ``signalGroup(_:)`` reaches it and everything it started).
     /// Returns nil when it cannot be started.
-    public static func shell(_ script: String, arguments: [String] = [], stdin: Int32? = nil, stdout: Int32? = nil,
+    package static func shell(_ script: String, arguments: [String] = [], stdin: Int32? = nil, stdout: Int32? = nil,
                              stderr: Int32? = nil, ownProcessGroup: Bool = false,
                              closing: [Int32] = []) -> ForegroundProcess? {
         var actions = posix_spawn_file_actions_t()
@@ -50,7 +50,7 @@ public struct ForegroundProcess: Sendable {
     }
 
     /// Waits for the process (blocking): its exit status, or 128+N when signal N ended it.
-    public func wait() -> Int32 {
+    package func wait() -> Int32 {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 {
             if errno != EINTR { return 127 }
@@ -61,12 +61,12 @@ public struct ForegroundProcess: Sendable {
     }
 
     /// Asks it to stop (SIGTERM).
-    public func terminate() {
+    package func terminate() {
         kill(pid, SIGTERM)
     }
 
     /// Sends `signal` to its whole process group (started with `ownProcessGroup`).
-    public func signalGroup(_ signal: Int32) {
+    package func signalGroup(_ signal: Int32) {
         kill(-pid, signal)
     }
 }

@@ -4,14 +4,14 @@ import Glibc
 #endif
 
 /// What the shell knows about where its output goes: terminals or pipes, and the width.
-public struct TerminalInfo: Sendable, Hashable {
-    public var stdinIsTerminal: Bool
-    public var stdoutIsTerminal: Bool
-    public var stderrIsTerminal: Bool
+package struct TerminalInfo: Sendable, Hashable {
+    package var stdinIsTerminal: Bool
+    package var stdoutIsTerminal: Bool
+    package var stderrIsTerminal: Bool
     /// Columns available for tables: the terminal's width, else `COLUMNS`, else nil (no limit).
-    public var columns: Int?
+    package var columns: Int?
 
-    public init(stdinIsTerminal: Bool = false, stdoutIsTerminal: Bool = false, stderrIsTerminal: Bool = false,
+    package init(stdinIsTerminal: Bool = false, stdoutIsTerminal: Bool = false, stderrIsTerminal: Bool = false,
                 columns: Int? = nil) {
         self.stdinIsTerminal = stdinIsTerminal
         self.stdoutIsTerminal = stdoutIsTerminal
@@ -20,10 +20,10 @@ public struct TerminalInfo: Sendable, Hashable {
     }
 
     /// No terminal anywhere (tests, pipes).
-    public static let pipes = TerminalInfo()
+    package static let pipes = TerminalInfo()
 
     /// Inspects the process's standard streams.
-    public static func detect(environment: [String: String] = ProcessInfo.processInfo.environment) -> TerminalInfo {
+    package static func detect(environment: [String: String] = ProcessInfo.processInfo.environment) -> TerminalInfo {
         TerminalInfo(
             stdinIsTerminal: isatty(STDIN_FILENO) == 1,
             stdoutIsTerminal: isatty(STDOUT_FILENO) == 1,
@@ -32,7 +32,7 @@ public struct TerminalInfo: Sendable, Hashable {
     }
 
     /// The width of the terminal on stdout (or stderr) via `TIOCGWINSZ`, else `COLUMNS`.
-    public static func width(environment: [String: String] = ProcessInfo.processInfo.environment) -> Int? {
+    package static func width(environment: [String: String] = ProcessInfo.processInfo.environment) -> Int? {
         for descriptor in [STDOUT_FILENO, STDERR_FILENO] where isatty(descriptor) == 1 {
             var size = winsize()
             if ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }

@@ -1,6 +1,6 @@
 /// The SGR sequences bts writes: the one ANSI table of the shell's output, the prompt and the
 /// diagnostics. Applied only when colour is on.
-public enum ANSIStyle: String, Sendable, CaseIterable {
+package enum ANSIStyle: String, Sendable, CaseIterable {
     case bold = "\u{1B}[1m"
     case dim = "\u{1B}[2m"
     case red = "\u{1B}[31m"
@@ -18,10 +18,10 @@ public enum ANSIStyle: String, Sendable, CaseIterable {
     case reset = "\u{1B}[0m"
 
     /// Erases from the cursor to the end of the line (EL), after a `\r` that rewrites a status line.
-    public static let eraseToEndOfLine = "\u{1B}[K"
+    package static let eraseToEndOfLine = "\u{1B}[K"
 
     /// `text` wrapped in this style when `enabled`, else `text` unchanged.
-    public func apply(_ text: String, enabled: Bool) -> String {
+    package func apply(_ text: String, enabled: Bool) -> String {
         enabled && !text.isEmpty ? rawValue + text + ANSIStyle.reset.rawValue : text
     }
 }

@@ -1,11 +1,11 @@
 /// Terminal display width of text, as used for diagnostic columns and caret lines.
-public enum DisplayWidth {
+package enum DisplayWidth {
     /// Tab stops are every 8 columns, as on a terminal.
-    public static let tabWidth = 8
+    package static let tabWidth = 8
 
     /// The width of `text` in a diagnostic snippet starting at column 0 (tabs expanded, control
     /// characters as their Control Pictures).
-    public static func of(_ text: String) -> Int {
+    package static func of(_ text: String) -> Int {
         // Printable ASCII and tabs are counted byte by byte (so a diagnostic on a long line does not
         // walk its whole prefix one Character at a time); the rest from the last ASCII byte
         // followed by another ASCII byte (a grapheme boundary: a mark may follow a base, a LF a CR).
@@ -25,7 +25,7 @@ public enum DisplayWidth {
 
     /// The column after printing `character` at `column` in a diagnostic snippet (tabs to the next
     /// stop, control characters as their Control Pictures).
-    public static func advance(_ column: Int, by character: Character) -> Int {
+    package static func advance(_ column: Int, by character: Character) -> Int {
         // Printable ASCII without the Unicode property look-ups (CR LF's asciiValue is LF: not here).
         if let ascii = character.asciiValue, (0x20..<0x7F).contains(ascii) { return column + 1 }
         if character == "\t" { return (column / tabWidth + 1) * tabWidth }
@@ -35,7 +35,7 @@ public enum DisplayWidth {
     /// The columns one character takes on a terminal, printed as it is: 0 for control characters,
     /// combining and format marks on their own; 2 for East Asian wide characters and emoji; else 1.
     /// (A base character with its combining marks is one `Character`: its base decides.)
-    public static func width(of character: Character) -> Int {
+    package static func width(of character: Character) -> Int {
         guard let first = character.unicodeScalars.first else { return 0 }
         let value = first.value
         if value < 0x20 || (0x7F..<0xA0).contains(value) { return 0 }
@@ -49,7 +49,7 @@ public enum DisplayWidth {
     }
 
     /// How `character` is printed in a snippet: control characters become their visible Control Pictures.
-    public static func printable(_ character: Character) -> String {
+    package static func printable(_ character: Character) -> String {
         // Per scalar: a Character can hide a control behind a combining mark ("\u{1B}\u{301}") or be
         // CR LF; C0 and DEL become control pictures, C1 and bidi controls U+FFFD (TerminalText's rule).
         guard character.unicodeScalars.contains(where: TerminalText.needsWork) else { return String(character) }
@@ -59,7 +59,7 @@ public enum DisplayWidth {
     }
 
     /// Text safe for a terminal: every character through `printable` (messages quoting source text).
-    public static func printable(text: String) -> String {
+    package static func printable(text: String) -> String {
         guard TerminalText.containsWork(text) else { return text }
         return text.map(printable).joined()
     }
@@ -78,7 +78,7 @@ public enum DisplayWidth {
     /// Words of `text` in lines of at most `width` (the first) and `rest` (the others) display
     /// columns; a single word wider than that stands alone on its line. Help text and errors on a
     /// terminal are wrapped with it.
-    public static func wrap(_ text: String, width: Int, rest: Int? = nil) -> [String] {
+    package static func wrap(_ text: String, width: Int, rest: Int? = nil) -> [String] {
         var lines: [String] = []
         var line = ""
         var lineWidth = 0

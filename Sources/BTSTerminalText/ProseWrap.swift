@@ -3,10 +3,10 @@
 /// continuation lines start with the first line's indent (unless that indent takes half the width
 /// or more); ANSI SGR/CSI sequences take no columns, East Asian wide characters and emoji two
 /// (``DisplayWidth``). Lines that fit, and the text's own line breaks, are left as they are.
-public enum ProseWrap {
+package enum ProseWrap {
     /// `text` with every line that is wider than `width` display columns broken at spaces (text
     /// unchanged when `width` is below 1).
-    public static func wrap(_ text: String, width: Int) -> String {
+    package static func wrap(_ text: String, width: Int) -> String {
         guard width > 0, !text.isEmpty else { return text }
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         // Common case: nothing to do (DisplayWidth counts an escape as a visible column, so a
@@ -17,7 +17,7 @@ public enum ProseWrap {
 
     /// One line (no line break in it) as lines of at most `width` display columns, broken at
     /// spaces; a single word wider than that stands alone on its line.
-    public static func wrapLine(_ line: String, width: Int) -> [String] {
+    package static func wrapLine(_ line: String, width: Int) -> [String] {
         guard width > 0, DisplayWidth.of(line) > width else { return [line] }
         let characters = Array(line)
         var position = 0

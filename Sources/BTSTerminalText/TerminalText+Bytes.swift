@@ -2,7 +2,7 @@ extension TerminalText {
     /// Whether `text` holds a scalar that `needsWork` (other than LF when `exceptLineFeeds`), read
     /// from its UTF-8 bytes 8 at a time: a diagnostic's message is checked so, and a fuzz build
     /// counts every comparison made a scalar at a time.
-    public static func containsWork(_ text: String, exceptLineFeeds: Bool = false) -> Bool {
+    package static func containsWork(_ text: String, exceptLineFeeds: Bool = false) -> Bool {
         var text = text
         return text.withUTF8 { containsWork($0, exceptLineFeeds: exceptLineFeeds) }
     }
@@ -10,7 +10,7 @@ extension TerminalText {
     /// `containsWork` of valid UTF-8. Only a byte below 0x20, DEL, C2 (C1 controls), D8 (U+061C)
     /// or E2 (the other bidi controls) starts a scalar that needs work (`TerminalTextBytesTests`
     /// checks every scalar): a word of 8 bytes without one is passed at once.
-    public static func containsWork(_ bytes: UnsafeBufferPointer<UInt8>, exceptLineFeeds: Bool = false) -> Bool {
+    package static func containsWork(_ bytes: UnsafeBufferPointer<UInt8>, exceptLineFeeds: Bool = false) -> Bool {
         guard let base = bytes.baseAddress else { return false }
         let count = bytes.count
         // (Controls equal to this byte are not candidates: LF, or a space, which is no control.)

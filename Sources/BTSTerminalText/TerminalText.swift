@@ -5,9 +5,9 @@
 /// C0 controls and DEL turn into their Unicode control pictures (ESC → ␛, CR → ␍), C1 controls and
 /// bidi controls into U+FFFD; text is otherwise left alone. Works on Unicode scalars, so the
 /// "\r\n" grapheme (one Swift `Character`) is seen as the two controls it is.
-public enum TerminalText {
+package enum TerminalText {
     /// How line breaks are treated.
-    public enum Lines: Sendable {
+    package enum Lines: Sendable {
         /// LF stays a line break (CR LF becomes LF; a lone CR becomes ␍).
         case keep
         /// Every line break (LF, CR LF, lone CR) becomes one space: a table cell, a record value.
@@ -15,7 +15,7 @@ public enum TerminalText {
     }
 
     /// The neutralised text (unchanged, and not copied, when there is nothing to neutralise).
-    public static func sanitize(_ text: String, lines: Lines = .keep) -> String {
+    package static func sanitize(_ text: String, lines: Lines = .keep) -> String {
         guard text.unicodeScalars.contains(where: needsWork) else { return text }
         var output = String.UnicodeScalarView()
         var previousWasCR = false
@@ -41,7 +41,7 @@ public enum TerminalText {
     }
 
     /// The visible stand-in for a dangerous scalar, or nil for an ordinary one.
-    public static func replacement(for scalar: Unicode.Scalar) -> Unicode.Scalar? {
+    package static func replacement(for scalar: Unicode.Scalar) -> Unicode.Scalar? {
         let value = scalar.value
         if value < 0x20 { return Unicode.Scalar(0x2400 + value) }
         if value == 0x7F { return "\u{2421}" }
@@ -49,7 +49,7 @@ public enum TerminalText {
         return nil
     }
 
-    public static func needsWork(_ scalar: Unicode.Scalar) -> Bool {
+    package static func needsWork(_ scalar: Unicode.Scalar) -> Bool {
         let value = scalar.value
         return value < 0x20 || value == 0x7F || isC1(value) || isBidiControl(value)
     }
@@ -64,7 +64,7 @@ public enum TerminalText {
 
     /// A CSV field: controls other than CR, LF and TAB neutralised (CR and LF are data inside a
     /// quoted field), then quoted when it holds a comma, quote, CR or LF (RFC 4180).
-    public static func csvField(_ text: String) -> String {
+    package static func csvField(_ text: String) -> String {
         var cleaned = String.UnicodeScalarView()
         var needsQuotes = false
         for scalar in text.unicodeScalars {

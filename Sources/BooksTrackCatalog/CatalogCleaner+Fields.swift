@@ -2,9 +2,9 @@ import BooksTrackContract
 import Foundation
 
 /// Pure field-level cleaning rules for goodbooks-10k `books.csv` (no I/O; unit-tested one quirk at a time).
-public enum CatalogFieldCleaning {
+package enum CatalogFieldCleaning {
     /// Outcome of cleaning the `isbn` column.
-    public enum ISBNOutcome: Sendable, Equatable {
+    package enum ISBNOutcome: Sendable, Equatable {
         case missing
         case invalid(String)
         case valid(isbn10: String, isbn13: String)
@@ -13,7 +13,7 @@ public enum CatalogFieldCleaning {
     /// Left-pads the source ISBN-10 (leading zeros were dropped) to 10 characters, validates its
     /// checksum and derives the ISBN-13 (978 prefix, recomputed check digit). The source's float
     /// `isbn13` column is never used.
-    public static func isbn(_ raw: String) -> ISBNOutcome {
+    package static func isbn(_ raw: String) -> ISBNOutcome {
         let trimmed = raw.trimmingCharacters(in: .whitespaces)
         if trimmed.isEmpty { return .missing }
         guard trimmed.count <= 10 else { return .invalid(trimmed) }
@@ -29,7 +29,7 @@ public enum CatalogFieldCleaning {
 
     /// Splits the comma-separated `authors` column, re-attaching suffixes such as "Jr." to the
     /// preceding name and dropping empty pieces.
-    public static func authors(_ raw: String) -> [String] {
+    package static func authors(_ raw: String) -> [String] {
         var result: [String] = []
         for piece in raw.components(separatedBy: ",") {
             let name = piece.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -44,15 +44,15 @@ public enum CatalogFieldCleaning {
     }
 
     /// Series parsed from the end of a display title.
-    public struct SeriesInfo: Sendable, Equatable {
-        public var name: String
+    package struct SeriesInfo: Sendable, Equatable {
+        package var name: String
         /// First number of the entry ("#1-3" → 1, "#0.5" → 0.5); nil when the number is not numeric.
-        public var number: Double?
+        package var number: Double?
     }
 
     /// Parses "Title (Series Name, #1)" (also "#1-3", "#0.5", "#1–3", "#3: Part 2 of 2", "Series #2").
     /// Returns the title without the series suffix and the series, or the title unchanged and nil.
-    public static func series(inTitle title: String) -> (base: String, series: SeriesInfo?) {
+    package static func series(inTitle title: String) -> (base: String, series: SeriesInfo?) {
         let trimmed = title.trimmingCharacters(in: .whitespaces)
         guard trimmed.hasSuffix(")"), let open = trimmed.lastIndex(of: "(") else { return (trimmed, nil) }
         let inner = trimmed[trimmed.index(after: open)..<trimmed.index(before: trimmed.endIndex)]
@@ -76,7 +76,7 @@ public enum CatalogFieldCleaning {
     }
 
     /// "2008.0" → 2008, "-720.0" → -720, "" → nil.
-    public static func year(_ raw: String) -> Int? {
+    package static func year(_ raw: String) -> Int? {
         let trimmed = raw.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty, let value = Double(trimmed), value.isFinite, abs(value) < 100_000 else { return nil }
         return Int(value.rounded(.towardZero))
@@ -92,14 +92,14 @@ public enum CatalogFieldCleaning {
     ]
 
     /// Normalizes a language code ("eng", "en-US" → "en"); empty → nil; unknown codes are kept lower-cased.
-    public static func language(_ raw: String) -> String? {
+    package static func language(_ raw: String) -> String? {
         let key = raw.trimmingCharacters(in: .whitespaces).lowercased()
         if key.isEmpty { return nil }
         return languageMap[key] ?? key
     }
 
     /// Drops Goodreads' "nophoto" placeholder URLs and empty values.
-    public static func imageURL(_ raw: String) -> String? {
+    package static func imageURL(_ raw: String) -> String? {
         let trimmed = raw.trimmingCharacters(in: .whitespaces)
         if trimmed.isEmpty || trimmed.contains("/nophoto/") { return nil }
         return trimmed

@@ -2,31 +2,31 @@ import CSV
 import Foundation
 
 /// What the cleaner did, for the report and the `bts` dev subcommand.
-public struct CleaningReport: Sendable, Hashable, CustomStringConvertible {
+package struct CleaningReport: Sendable, Hashable, CustomStringConvertible {
     /// Data rows read (header excluded).
-    public var rows: Int = 0
+    package var rows: Int = 0
     /// Rows written to the catalog.
-    public var written: Int = 0
+    package var written: Int = 0
     /// Rows skipped because a required field (id, title) was unusable.
-    public var skipped: Int = 0
-    public var withISBN: Int = 0
-    public var missingISBN: Int = 0
+    package var skipped: Int = 0
+    package var withISBN: Int = 0
+    package var missingISBN: Int = 0
     /// Non-empty `isbn` values whose ISBN-10 checksum failed (kept as books without ISBN).
-    public var invalidISBN10: Int = 0
-    public var isbn10WithX: Int = 0
-    public var withSeries: Int = 0
-    public var withYear: Int = 0
-    public var negativeYears: Int = 0
-    public var withoutLanguage: Int = 0
-    public var placeholderImagesDropped: Int = 0
+    package var invalidISBN10: Int = 0
+    package var isbn10WithX: Int = 0
+    package var withSeries: Int = 0
+    package var withYear: Int = 0
+    package var negativeYears: Int = 0
+    package var withoutLanguage: Int = 0
+    package var placeholderImagesDropped: Int = 0
     /// Books per normalized language code.
-    public var languages: [String: Int] = [:]
+    package var languages: [String: Int] = [:]
     /// Bytes of the written file.
-    public var outputBytes: Int = 0
+    package var outputBytes: Int = 0
 
-    public init() {}
+    package init() {}
 
-    public var description: String {
+    package var description: String {
         let langs = languages.sorted { $0.value == $1.value ? $0.key < $1.key : $0.value > $1.value }
             .map { "\($0.key)=\($0.value)" }.joined(separator: " ")
         return """
@@ -40,14 +40,14 @@ public struct CleaningReport: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// Turns goodbooks-10k `books.csv` into the committed cleaned catalog (`Resources/catalog.tsv`).
-public enum CatalogCleaner {
+package enum CatalogCleaner {
     /// Errors that stop cleaning.
-    public enum Failure: Error, Sendable, CustomStringConvertible {
+    package enum Failure: Error, Sendable, CustomStringConvertible {
         case unreadable(String)
         case missingColumn(String)
         case csv(String)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .unreadable(let path): return "cannot read \(path)"
             case .missingColumn(let name): return "books.csv has no '\(name)' column"
@@ -62,7 +62,7 @@ public enum CatalogCleaner {
     ]
 
     /// Reads `csvAt`, cleans every row and writes the TSV catalog to `to` (atomically).
-    public static func clean(csvAt source: URL, to destination: URL) throws -> CleaningReport {
+    package static func clean(csvAt source: URL, to destination: URL) throws -> CleaningReport {
         guard let data = FileManager.default.contents(atPath: source.path) else {
             throw Failure.unreadable(source.path)
         }
@@ -76,7 +76,7 @@ public enum CatalogCleaner {
     }
 
     /// Cleans CSV bytes in memory (used by `clean(csvAt:to:)` and the tests).
-    public static func clean(csvData: Data) throws -> ([CatalogBook], CleaningReport) {
+    package static func clean(csvData: Data) throws -> ([CatalogBook], CleaningReport) {
         let stream = InputStream(data: csvData)
         let reader: CSVReader
         do {

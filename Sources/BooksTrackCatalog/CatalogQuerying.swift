@@ -1,36 +1,36 @@
 import Foundation
 
 /// One cleaned row of the goodbooks-10k catalog (a Goodreads "work" with its best edition).
-public struct CatalogBook: Sendable, Hashable, Codable {
+package struct CatalogBook: Sendable, Hashable, Codable {
     /// goodbooks `book_id` (1…10000), stable across rebuilds.
-    public var id: Int
-    public var goodreadsBookID: Int
-    public var goodreadsWorkID: Int
+    package var id: Int
+    package var goodreadsBookID: Int
+    package var goodreadsWorkID: Int
     /// Zero-padded ISBN-10, when the source row had one.
-    public var isbn10: String?
+    package var isbn10: String?
     /// Derived from `isbn10` (never from the source's float column).
-    public var isbn13: String?
+    package var isbn13: String?
     /// Display title as Goodreads shows it, series included: "The Hunger Games (The Hunger Games, #1)".
-    public var title: String
+    package var title: String
     /// Original title when it differs from the display title.
-    public var originalTitle: String?
+    package var originalTitle: String?
     /// Series name and number parsed out of the title: ("The Hunger Games", 1).
-    public var series: String?
-    public var seriesNumber: Double?
-    public var authors: [String]
+    package var series: String?
+    package var seriesNumber: Double?
+    package var authors: [String]
     /// Original publication year (negative for BCE works).
-    public var year: Int?
+    package var year: Int?
     /// ISO 639-1 where known ("en"), else the source code.
-    public var language: String?
-    public var averageRating: Double
-    public var ratingsCount: Int
-    public var imageURL: String?
-    public var smallImageURL: String?
+    package var language: String?
+    package var averageRating: Double
+    package var ratingsCount: Int
+    package var imageURL: String?
+    package var smallImageURL: String?
     /// The book's strongest reader shelves, heaviest first (at most `SQLiteCatalog.shownShelves`;
     /// empty when the catalog was built without shelves).
-    public var shelves: [String]
+    package var shelves: [String]
 
-    public init(
+    package init(
         id: Int, goodreadsBookID: Int, goodreadsWorkID: Int, isbn10: String?, isbn13: String?,
         title: String, originalTitle: String?, series: String?, seriesNumber: Double?, authors: [String],
         year: Int?, language: String?, averageRating: Double, ratingsCount: Int,
@@ -57,23 +57,23 @@ public struct CatalogBook: Sendable, Hashable, Codable {
 }
 
 /// A scored result of a ranked search (score in 0…1, higher is better).
-public struct ScoredBook: Sendable, Hashable {
-    public var book: CatalogBook
-    public var score: Double
-    public init(book: CatalogBook, score: Double) {
+package struct ScoredBook: Sendable, Hashable {
+    package var book: CatalogBook
+    package var score: Double
+    package init(book: CatalogBook, score: Double) {
         self.book = book
         self.score = score
     }
 }
 
 /// A page of results plus the total number of matches.
-public struct CatalogPage: Sendable, Hashable {
-    public var books: [CatalogBook]
-    public var total: Int
+package struct CatalogPage: Sendable, Hashable {
+    package var books: [CatalogBook]
+    package var total: Int
     /// What was searched instead when the query as given matched nothing (its words corrected
     /// for spelling, in the index's form: "tolkien"); nil for the query's own matches.
-    public var correctedQuery: String?
-    public init(books: [CatalogBook], total: Int, correctedQuery: String? = nil) {
+    package var correctedQuery: String?
+    package init(books: [CatalogBook], total: Int, correctedQuery: String? = nil) {
         self.books = books
         self.total = total
         self.correctedQuery = correctedQuery
@@ -81,10 +81,10 @@ public struct CatalogPage: Sendable, Hashable {
 }
 
 /// A recommendation with a reason derived from the data.
-public struct Recommendation: Sendable, Hashable {
-    public var book: CatalogBook
-    public var reason: String
-    public init(book: CatalogBook, reason: String) {
+package struct Recommendation: Sendable, Hashable {
+    package var book: CatalogBook
+    package var reason: String
+    package init(book: CatalogBook, reason: String) {
         self.book = book
         self.reason = reason
     }
@@ -92,7 +92,7 @@ public struct Recommendation: Sendable, Hashable {
 
 /// What the server asks of the catalog. Implemented by `SQLiteCatalog`; fakes in tests.
 /// All methods are synchronous and thread-safe (the catalog is read-only once built).
-public protocol CatalogQuerying: Sendable {
+package protocol CatalogQuerying: Sendable {
     /// Exact lookup by normalized ISBN-13 (digits only). ISBN-10s are converted by the caller.
     func book(isbn13: String) throws -> CatalogBook?
     /// Lookup by goodbooks id.
@@ -121,5 +121,5 @@ public protocol CatalogQuerying: Sendable {
 }
 
 extension CatalogQuerying {
-    public var semanticUnavailableReason: String? { nil }
+    package var semanticUnavailableReason: String? { nil }
 }

@@ -8,19 +8,19 @@ import Foundation
 /// series, series_number, authors (joined with `|`), year, language, average_rating, ratings_count,
 /// image_url, small_image_url. Empty means absent. `small_image_url` is `~` when it is the
 /// `image_url` with its Goodreads size letter `m` replaced by `s` (saves ~0.6 MB).
-public enum CatalogResourceTSV {
-    public static let header = [
+package enum CatalogResourceTSV {
+    package static let header = [
         "id", "goodreads_book_id", "goodreads_work_id", "isbn10", "isbn13", "title", "original_title",
         "series", "series_number", "authors", "year", "language", "average_rating", "ratings_count",
         "image_url", "small_image_url",
     ]
 
     /// Errors reading the resource.
-    public enum DecodeError: Error, Sendable, Equatable, CustomStringConvertible {
+    package enum DecodeError: Error, Sendable, Equatable, CustomStringConvertible {
         case badHeader
         case badLine(number: Int, reason: String)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .badHeader: return "catalog resource: unexpected header"
             case .badLine(let n, let reason): return "catalog resource line \(n): \(reason)"
@@ -78,7 +78,7 @@ public enum CatalogResourceTSV {
     }
 
     /// One book as a TSV line (no newline).
-    public static func encode(_ b: CatalogBook) -> String {
+    package static func encode(_ b: CatalogBook) -> String {
         let small: String
         if let s = b.smallImageURL {
             small = (b.imageURL.flatMap(derivedSmallImage) == s) ? "~" : escape(s)
@@ -97,19 +97,19 @@ public enum CatalogResourceTSV {
     }
 
     /// The whole file (header plus one line per book, newline-terminated).
-    public static func encode(_ books: [CatalogBook]) -> String {
+    package static func encode(_ books: [CatalogBook]) -> String {
         var out = header.joined(separator: "\t") + "\n"
         for b in books { out += encode(b) + "\n" }
         return out
     }
 
     /// Parses the whole file.
-    public static func decode(_ text: String) throws(DecodeError) -> [CatalogBook] {
+    package static func decode(_ text: String) throws(DecodeError) -> [CatalogBook] {
         try decode(data: Data(text.utf8))
     }
 
     /// Parses the whole file from UTF-8 bytes (splits on bytes, which is much faster than on Characters).
-    public static func decode(data: Data) throws(DecodeError) -> [CatalogBook] {
+    package static func decode(data: Data) throws(DecodeError) -> [CatalogBook] {
         var books: [CatalogBook] = []
         books.reserveCapacity(10_000)
         var lineNumber = 0

@@ -1,9 +1,9 @@
 /// The optimal-string-alignment form of the Damerau–Levenshtein distance (insertions, deletions,
 /// substitutions and transpositions of neighbours, each costing 1; "tolkein" → "tolkien" is 1),
 /// bounded: the computation stops as soon as the distance must exceed the bound. Pure.
-public enum EditDistance {
+package enum EditDistance {
     /// The distance between `a` and `b` when it is at most `bound`, else nil.
-    public static func bounded(_ a: [UInt32], _ b: [UInt32], _ bound: Int) -> Int? {
+    package static func bounded(_ a: [UInt32], _ b: [UInt32], _ bound: Int) -> Int? {
         guard bound >= 0, abs(a.count - b.count) <= bound else { return nil }
         if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
         let width = b.count + 1
@@ -31,7 +31,7 @@ public enum EditDistance {
     }
 
     /// The distance between two words when it is at most `bound`, else nil.
-    public static func bounded(_ a: String, _ b: String, _ bound: Int) -> Int? {
+    package static func bounded(_ a: String, _ b: String, _ bound: Int) -> Int? {
         bounded(a.unicodeScalars.map(\.value), b.unicodeScalars.map(\.value), bound)
     }
 }

@@ -18,11 +18,11 @@ import Foundation
 /// A query uses `w:` and `g:` features of its words and also matches each word as an author
 /// (`a:`) and series (`s:`) token, and its adjacent content-word pairs as `b:` and `s2:`, so
 /// "books by tolkien" reaches Tolkien's books and "wheel of time" the Wheel of Time series.
-public enum HashingEmbedding {
+package enum HashingEmbedding {
     /// Vector length.
-    public static let dimension = 768
+    package static let dimension = 768
     /// Bumped whenever features or weights change (part of the database cache key).
-    public static let version = 5
+    package static let version = 5
 
     /// Words carrying little meaning in titles and queries.
     static let stopWords: Set<String> = [
@@ -46,7 +46,7 @@ public enum HashingEmbedding {
     }
 
     /// 64-bit FNV-1a over UTF-8 bytes.
-    public static func fnv1a64(_ s: String) -> UInt64 {
+    package static func fnv1a64(_ s: String) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in s.utf8 {
             hash ^= UInt64(byte)
@@ -56,7 +56,7 @@ public enum HashingEmbedding {
     }
 
     /// Lower-cased, diacritic-folded word tokens (letters and digits; apostrophes removed).
-    public static func tokens(_ text: String) -> [String] {
+    package static func tokens(_ text: String) -> [String] {
         // ASCII fast path: folding is only needed (and costly) for non-ASCII text.
         let folded =
             text.utf8.allSatisfy { $0 < 0x80 }
@@ -143,7 +143,7 @@ public enum HashingEmbedding {
     }
 
     /// The embedding of a catalog book.
-    public static func embed(_ book: CatalogBook) -> [Float] {
+    package static func embed(_ book: CatalogBook) -> [Float] {
         var acc = Accumulator()
         let base = CatalogFieldCleaning.series(inTitle: book.title).base
         let titleWords = tokens(base)
@@ -176,7 +176,7 @@ public enum HashingEmbedding {
     }
 
     /// The embedding of a free-text query, comparable with `embed(_: CatalogBook)`.
-    public static func embed(query: String) -> [Float] {
+    package static func embed(query: String) -> [Float] {
         var acc = Accumulator()
         let words = tokens(String(query.prefix(400)))
         acc.addWords(words, weight: 1.0, trigramWeight: 0.6)

@@ -4,12 +4,12 @@ import GRDB
 
 extension SQLiteCatalog {
     /// The most matching books one completion reads (the most rated first).
-    public static let completionScanLimit = 200
+    package static let completionScanLimit = 200
 
     /// Author names with a word starting with each typed word (`tolk` → "J.R.R. Tolkien"), the most
     /// rated first (ratings summed over their books), at most `limit`. One prefix query of the
     /// full-text index, reading at most ``completionScanLimit`` books; empty on any error.
-    public func authorCompletions(_ typed: String, limit: Int) -> [String] {
+    package func authorCompletions(_ typed: String, limit: Int) -> [String] {
         let words = FTSQuery.terms(typed).map(Self.foldWord)
         guard limit > 0, let rows = completionRows(typed, columns: Self.authorColumns, field: "authors") else { return [] }
         var ratings: [String: Int] = [:]
@@ -29,7 +29,7 @@ extension SQLiteCatalog {
 
     /// Titles with a word starting with each typed word, the most rated first, at most `limit`
     /// (one prefix query of the full-text index; empty on any error).
-    public func titleCompletions(_ typed: String, limit: Int) -> [String] {
+    package func titleCompletions(_ typed: String, limit: Int) -> [String] {
         guard limit > 0, let rows = completionRows(typed, columns: Self.titleColumns, field: "title") else { return [] }
         var seen: Set<String> = []
         return Array(rows.map(\.text).filter { seen.insert($0).inserted }.prefix(limit))

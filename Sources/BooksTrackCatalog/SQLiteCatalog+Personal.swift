@@ -1,14 +1,14 @@
 import Foundation
 
 /// A book of the reader's library as a source of personal recommendations.
-public struct LibrarySeed: Sendable, Hashable {
+package struct LibrarySeed: Sendable, Hashable {
     /// goodbooks id of the catalog's book.
-    public var bookID: Int
+    package var bookID: Int
     /// How strongly it pulls (> 0) or pushes away (< 0).
-    public var weight: Double
+    package var weight: Double
     /// What the reader did with it, completing "like TITLE …": "you rated 5", "on your read shelf".
-    public var because: String
-    public init(bookID: Int, weight: Double, because: String) {
+    package var because: String
+    package init(bookID: Int, weight: Double, because: String) {
         self.bookID = bookID
         self.weight = weight
         self.because = because
@@ -16,14 +16,14 @@ public struct LibrarySeed: Sendable, Hashable {
 }
 
 /// A book recommended for a library, with the library book it is most like.
-public struct PersonalRecommendation: Sendable, Hashable {
-    public var book: CatalogBook
+package struct PersonalRecommendation: Sendable, Hashable {
+    package var book: CatalogBook
     /// Cosine of the book's shelves with the library's profile, 0…1.
-    public var score: Double
+    package var score: Double
     /// "shelved fantasy and magic, like The Hobbit you rated 5".
-    public var reason: String
+    package var reason: String
     /// The library book it is most like.
-    public var like: CatalogBook
+    package var like: CatalogBook
 }
 
 extension SQLiteCatalog {
@@ -39,7 +39,7 @@ extension SQLiteCatalog {
     /// Each says which positively weighted seed it is most like and which shelves they share; at
     /// most `perAuthor` books of one author, and a later book of a series (#2 on) only when the
     /// library holds a book of that series.
-    public func personalRecommendations(seeds: [LibrarySeed], excluding: Set<Int> = [], limit: Int)
+    package func personalRecommendations(seeds: [LibrarySeed], excluding: Set<Int> = [], limit: Int)
         throws -> [PersonalRecommendation]
     {
         let books = try self.books

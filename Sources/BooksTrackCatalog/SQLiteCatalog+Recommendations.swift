@@ -3,9 +3,9 @@ import BooksTrackSupport
 import Foundation
 
 /// ISO-8601 week arithmetic (UTC) for the weekly recommendations.
-public enum ISOWeek {
+package enum ISOWeek {
     /// `(yearForWeekOfYear, weekOfYear, Monday 00:00 UTC)` of the week containing `date`.
-    public static func of(_ date: Date) -> (year: Int, week: Int, monday: Date) {
+    package static func of(_ date: Date) -> (year: Int, week: Int, monday: Date) {
         var calendar = Calendar(identifier: .iso8601)
         calendar.timeZone = TimeZone(identifier: "UTC") ?? TimeZone(secondsFromGMT: 0) ?? calendar.timeZone
         let parts = calendar.dateComponents([.yearForWeekOfYear, .weekOfYear], from: date)
@@ -24,7 +24,7 @@ extension SQLiteCatalog {
     /// Picks `limit` well-rated books for the ISO week of `weekOf`: a seeded (FNV-1a of "YYYY-Www")
     /// shuffle of the eligible books (series only from their first entry), taking at most one book
     /// per author and per series.
-    public func weeklyRecommendations(weekOf: Date, limit: Int) throws -> [Recommendation] {
+    package func weeklyRecommendations(weekOf: Date, limit: Int) throws -> [Recommendation] {
         let limit = min(max(limit, 0), 100)
         guard limit > 0 else { return [] }
         let week = ISOWeek.of(weekOf)
@@ -90,7 +90,7 @@ extension SQLiteCatalog {
     /// lowest number. Books of no series, and a series' side books (a prequel #0.5, a novella
     /// #2.5, a collection #0.1–0.4), stay where the ranking put them: a weaker side book does not
     /// take the row a main book earned.
-    public static func inSeriesOrder<Pick>(_ picks: [Pick], book: (Pick) -> CatalogBook) -> [Pick] {
+    package static func inSeriesOrder<Pick>(_ picks: [Pick], book: (Pick) -> CatalogBook) -> [Pick] {
         var rows: [String: [Int]] = [:]
         for (index, pick) in picks.enumerated() {
             let found = book(pick)

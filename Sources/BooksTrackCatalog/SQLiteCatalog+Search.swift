@@ -69,7 +69,7 @@ extension SQLiteCatalog {
     /// series or authors (`TitleRanking`, which ranks a book by the author the query names above
     /// books that only mention the name). A query that matches nothing is corrected for spelling
     /// over the same words (`corrected`); its own matches are never replaced by a correction's.
-    public func searchTitle(_ query: String, limit: Int) throws -> CatalogPage {
+    package func searchTitle(_ query: String, limit: Int) throws -> CatalogPage {
         let page = try freeFormSearch(query, limit: limit)
         guard page.total == 0 else { return page }
         return try corrected(query, scope: .everything) { try freeFormSearch($0, limit: limit) } ?? page
@@ -77,7 +77,7 @@ extension SQLiteCatalog {
 
     /// Author matches, most-rated first; a name that matches nothing is corrected for spelling over
     /// the authors' words.
-    public func searchAuthor(_ name: String, limit: Int) throws -> CatalogPage {
+    package func searchAuthor(_ name: String, limit: Int) throws -> CatalogPage {
         let page = try authorSearch(name, limit: limit)
         guard page.total == 0 else { return page }
         return try corrected(name, scope: .authors) { try authorSearch($0, limit: limit) } ?? page
@@ -116,7 +116,7 @@ extension SQLiteCatalog {
         return try page(try ftsSearch(expr, limit: limit, mostRatedFirst: true))
     }
 
-    public func searchAdvanced(title: String?, author: String?, limit: Int) throws -> CatalogPage {
+    package func searchAdvanced(title: String?, author: String?, limit: Int) throws -> CatalogPage {
         let titleExpr = title.flatMap { FTSQuery.expression(Self.titleQuery($0).match, columns: Self.titleColumns) }
         let authorExpr = author.flatMap { FTSQuery.expression($0, columns: Self.authorColumns) }
         switch (titleExpr, authorExpr) {

@@ -7,11 +7,11 @@ import Synchronization
 
 /// Why `semantic` (and `hybrid`) cannot run here: the model is missing, or the shipped book
 /// vectors do not belong to this catalog or model. `description` is one sentence for the user.
-public enum SemanticUnavailable: Error, Sendable, Equatable, CustomStringConvertible {
+package enum SemanticUnavailable: Error, Sendable, Equatable, CustomStringConvertible {
     case model(ModelUnavailable)
     case vectors(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .model(let reason): return reason.description
         case .vectors(let why): return "semantic search cannot use the bundled book vectors: \(why)"
@@ -36,9 +36,9 @@ extension SQLiteCatalog {
     /// `bookTextShelves` strongest reader shelves, dashes read as spaces (`science-fiction` →
     /// "science fiction"). Written into the vectors' stamp, so a changed recipe shows.
     static let bookTextShelves = 20
-    public static let bookTextRecipe = "TITLE by AUTHORS. Shelves: the book's 20 strongest reader shelves, dashes as spaces"
+    package static let bookTextRecipe = "TITLE by AUTHORS. Shelves: the book's 20 strongest reader shelves, dashes as spaces"
 
-    public static func bookText(title: String, authors: [String], shelves: [String]) -> String {
+    package static func bookText(title: String, authors: [String], shelves: [String]) -> String {
         var text = title
         if !authors.isEmpty { text += " by " + authors.joined(separator: ", ") }
         text += "."
@@ -48,7 +48,7 @@ extension SQLiteCatalog {
     }
 
     /// Every book's embedding text, in the order of `books.all` (for `scripts/build-book-vectors`).
-    public func bookTexts() throws -> [(id: Int, text: String)] {
+    package func bookTexts() throws -> [(id: Int, text: String)] {
         let books = try self.books
         let shelves = try shelfVectors
         return books.all.enumerated().map { row, book in
@@ -58,14 +58,14 @@ extension SQLiteCatalog {
     }
 
     /// The content hash of the resources this catalog was built from (the content key's last part).
-    public var resourceHash: String {
+    package var resourceHash: String {
         String(lastOpenStats.contentKey.split(separator: "-").last ?? "")
     }
 
-    public var semanticUnavailableReason: String? { semanticUnavailable?.description }
+    package var semanticUnavailableReason: String? { semanticUnavailable?.description }
 
     /// Why semantic search cannot run here, or nil. Cheap: two `stat`s and the vectors' stamp.
-    public var semanticUnavailable: SemanticUnavailable? {
+    package var semanticUnavailable: SemanticUnavailable? {
         if let missing = SentenceEncoder.availability() { return .model(missing) }
         do {
             let url = try Self.bundledResourceURL(Self.bookVectorsResourceName, extension: Self.bookVectorsExtension)
@@ -132,7 +132,7 @@ extension SQLiteCatalog {
     /// Starts loading the sentence model on a thread of its own when it is installed
     /// (`SentenceEncoder.prepare`, once per process): a caller about to run a semantic query
     /// overlaps the load with its own start.
-    public static func prepareSemantic() {
+    package static func prepareSemantic() {
         SentenceEncoder.prepare()
     }
 
@@ -179,7 +179,7 @@ extension SQLiteCatalog {
 
     /// Books whose text is nearest in meaning to `query` (the sentence model), after `offset`.
     /// Throws `SemanticUnavailable` when the model or the book vectors cannot be used.
-    public func semantic(_ query: String, limit: Int, offset: Int) throws -> [ScoredBook] {
+    package func semantic(_ query: String, limit: Int, offset: Int) throws -> [ScoredBook] {
         let limit = min(max(limit, 0), Self.maxLimit)
         let offset = min(max(offset, 0), count)
         guard limit > 0, query.contains(where: { $0.isLetter || $0.isNumber }) else { return [] }
@@ -199,7 +199,7 @@ extension SQLiteCatalog {
 
     /// Blend of normalized FTS rank (any column, all terms) and semantic score, 50/50. Books found
     /// only semantically get no text share; books found only by text still get their semantic score.
-    public func hybrid(_ query: String, limit: Int, offset: Int) throws -> [ScoredBook] {
+    package func hybrid(_ query: String, limit: Int, offset: Int) throws -> [ScoredBook] {
         let limit = min(max(limit, 0), Self.maxLimit)
         let offset = max(offset, 0)
         guard limit > 0, query.contains(where: { $0.isLetter || $0.isNumber }) else { return [] }

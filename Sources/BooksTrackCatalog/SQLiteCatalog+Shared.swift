@@ -15,7 +15,7 @@ extension SQLiteCatalog {
         opened.withLock { $0[cacheDirectory.path] != nil }
     }
 
-    public static func shared(cacheDirectory: URL) throws -> SQLiteCatalog {
+    package static func shared(cacheDirectory: URL) throws -> SQLiteCatalog {
         try opened.withLock { opened in
             if let reused = opened[cacheDirectory.path] { return reused }
             try FileManager.default.createDirectory(at: cacheDirectory, withIntermediateDirectories: true)

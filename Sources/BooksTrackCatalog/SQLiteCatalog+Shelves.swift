@@ -13,7 +13,7 @@ struct ShelfVectors: Sendable {
 
 extension SQLiteCatalog {
     /// Shelves shown with a book (`CatalogBook.shelves`, the `search isbn` JSON's `subjectTags`).
-    public static let shownShelves = 8
+    package static let shownShelves = 8
 
     static func createShelfNames(_ db: Database, _ names: [String]) throws {
         try db.execute(sql: "CREATE TABLE shelf_names(id INTEGER PRIMARY KEY NOT NULL, name TEXT NOT NULL)")
@@ -75,7 +75,7 @@ extension SQLiteCatalog {
     }
 
     /// The work identity of a title with one author (a library's book is matched by its first).
-    public static func workKey(title: String, author: String?) -> String {
+    package static func workKey(title: String, author: String?) -> String {
         let base = CatalogFieldCleaning.series(inTitle: title).base
         let short = base.split(separator: ":", maxSplits: 1).first.map(String.init) ?? base
         var words = HashingEmbedding.tokens(short)

@@ -13,14 +13,14 @@ extension SQLiteCatalog {
     /// author's books stay one `search author` away).
     static let authorShare = 0.3
 
-    public func similar(isbn13: String, limit: Int) throws -> [ScoredBook]? {
+    package func similar(isbn13: String, limit: Int) throws -> [ScoredBook]? {
         guard let source = try book(isbn13: isbn13) else { return nil }
         return try similar(id: source.id, limit: limit)
     }
 
     /// Nearest neighbours of the book with goodbooks id `id` (itself, its other editions and the
     /// sets that hold it excluded); nil when unknown or when the book has no shelves.
-    public func similar(id: Int, limit: Int) throws -> [ScoredBook]? {
+    package func similar(id: Int, limit: Int) throws -> [ScoredBook]? {
         let books = try self.books
         let shelves = try self.shelfVectors
         guard let row = books.indexOfID[id], row < shelves.rows.count, !shelves.rows[row].isEmpty else { return nil }

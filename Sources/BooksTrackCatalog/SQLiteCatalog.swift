@@ -4,8 +4,8 @@ import Foundation
 import GRDB
 
 /// How `SQLiteCatalog` was opened (for the cold-start benchmark; figures are printed, never asserted).
-public struct CatalogOpenStats: Sendable, Hashable, CustomStringConvertible {
-    public enum Outcome: String, Sendable, Hashable {
+package struct CatalogOpenStats: Sendable, Hashable, CustomStringConvertible {
+    package enum Outcome: String, Sendable, Hashable {
         /// The database file was built from the resource by this open.
         case built
         /// An existing database file with the same content key was reused.
@@ -14,19 +14,19 @@ public struct CatalogOpenStats: Sendable, Hashable, CustomStringConvertible {
         case inMemory
     }
 
-    public var outcome: Outcome
+    package var outcome: Outcome
     /// Content key: schema version, embedding version and hash of the resource.
-    public var contentKey: String
+    package var contentKey: String
     /// Path of the database file (nil in memory).
-    public var databasePath: String?
+    package var databasePath: String?
     /// Seconds spent parsing the resource and building the database (0 when reused).
-    public var buildSeconds: Double
+    package var buildSeconds: Double
     /// Seconds spent loading into memory at open (0: books and vectors load on first use).
-    public var loadSeconds: Double
+    package var loadSeconds: Double
     /// Wall time of the whole open.
-    public var totalSeconds: Double
+    package var totalSeconds: Double
 
-    public var description: String {
+    package var description: String {
         let f = { (s: Double) in String(format: "%.3fs", s) }
         return "\(outcome.rawValue) key=\(contentKey) build=\(f(buildSeconds)) load=\(f(loadSeconds)) total=\(f(totalSeconds))"
     }
@@ -39,14 +39,14 @@ public struct CatalogOpenStats: Sendable, Hashable, CustomStringConvertible {
 /// in memory (recommendations, vector results) and the sparse vectors (6.6 MB; `semantic`,
 /// `similar`, `hybrid`) are loaded on first use, so a one-shot ISBN lookup never pays for them.
 /// Read-only once opened, so it is safe to share across tasks.
-public final class SQLiteCatalog: CatalogQuerying {
+package final class SQLiteCatalog: CatalogQuerying {
     /// Errors opening the catalog.
-    public enum OpenError: Error, Sendable, CustomStringConvertible {
+    package enum OpenError: Error, Sendable, CustomStringConvertible {
         case missingResource
         case badVector(id: Int)
         case rename(String)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .missingResource: return "the bundled catalog.tsv resource is missing"
             case .badVector(let id): return "book \(id) has a malformed vector"
@@ -78,9 +78,9 @@ public final class SQLiteCatalog: CatalogQuerying {
     let deepMatches = QueryCache<(ids: [Int], total: Int)>(capacity: 64)
 
     /// How this instance was opened.
-    public let lastOpenStats: CatalogOpenStats
+    package let lastOpenStats: CatalogOpenStats
 
-    public let count: Int
+    package let count: Int
 
     init(database: DatabaseQueue, stats: CatalogOpenStats, start: Date) throws {
         self.database = database
@@ -122,7 +122,7 @@ public final class SQLiteCatalog: CatalogQuerying {
 
     /// Loads the books, vectors and shelf vectors now (a long-running server warms up in the background).
     /// With the sentence model installed, its weights and the book vectors too.
-    public func preload() {
+    package func preload() {
         _ = try? shelfVectors
         if semanticUnavailable == nil {
             _ = try? bookVectors
@@ -134,7 +134,7 @@ public final class SQLiteCatalog: CatalogQuerying {
 
     /// The bundled cleaned catalog (`Resources/catalog.tsv`), or another bundled resource by name
     /// (`shelves`: `Resources/shelves.tsv`).
-    public static func bundledResource(_ name: String = "catalog") throws -> Data {
+    package static func bundledResource(_ name: String = "catalog") throws -> Data {
         guard let data = FileManager.default.contents(atPath: try bundledResourceURL(name).path) else {
             throw OpenError.missingResource
         }
@@ -144,7 +144,7 @@ public final class SQLiteCatalog: CatalogQuerying {
     /// Opens the bundled catalog, building its database in `cacheDirectory` once (reused while the
     /// resource, schema and embedding are unchanged). When the resource is the same file as last
     /// time (`CatalogResourceStamp`), its database is opened without reading the resource.
-    public static func open(cacheDirectory: URL) throws -> SQLiteCatalog {
+    package static func open(cacheDirectory: URL) throws -> SQLiteCatalog {
         let urls = [try bundledResourceURL(), try bundledResourceURL(shelvesResourceName)]
         // A stamp written by a build of another schema or embedding names that build's database.
         if let key = CatalogResourceStamp.storedKey(for: urls, in: cacheDirectory), key.hasPrefix(keyPrefix),
@@ -160,7 +160,7 @@ public final class SQLiteCatalog: CatalogQuerying {
 
     /// Whether `open(cacheDirectory:)` would find the bundled catalog's database built (or open
     /// in this process); false when it would build it first.
-    public static func isBuilt(cacheDirectory: URL) -> Bool {
+    package static func isBuilt(cacheDirectory: URL) -> Bool {
         if isOpen(cacheDirectory: cacheDirectory) { return true }
         guard let urls = try? [bundledResourceURL(), bundledResourceURL(shelvesResourceName)] else { return false }
         let key: String
@@ -190,7 +190,7 @@ public final class SQLiteCatalog: CatalogQuerying {
     /// `cacheDirectory/catalog-<content key>.sqlite` if it does not exist yet. The build goes to a
     /// unique temporary file that is atomically renamed into place, so concurrent openers never
     /// see a partial database.
-    public static func open(cacheDirectory: URL, catalogTSV: Data, shelvesTSV: Data? = nil) throws -> SQLiteCatalog {
+    package static func open(cacheDirectory: URL, catalogTSV: Data, shelvesTSV: Data? = nil) throws -> SQLiteCatalog {
         let start = Date()
         let key = contentKey(for: catalogTSV, shelves: shelvesTSV)
         try FileManager.default.createDirectory(at: cacheDirectory, withIntermediateDirectories: true)
@@ -226,7 +226,7 @@ public final class SQLiteCatalog: CatalogQuerying {
     }
 
     /// Builds the catalog in an in-memory database (tests, or when no cache directory is writable).
-    public static func openInMemory(catalogTSV: Data, shelvesTSV: Data? = nil) throws -> SQLiteCatalog {
+    package static func openInMemory(catalogTSV: Data, shelvesTSV: Data? = nil) throws -> SQLiteCatalog {
         let start = Date()
         let key = contentKey(for: catalogTSV, shelves: shelvesTSV)
         let books = try CatalogResourceTSV.decode(data: catalogTSV)
@@ -278,7 +278,7 @@ public final class SQLiteCatalog: CatalogQuerying {
 
     // MARK: - Lookups
 
-    public func book(isbn13: String) throws -> CatalogBook? {
+    package func book(isbn13: String) throws -> CatalogBook? {
         let digits = isbn13.filter { $0.isASCII && $0.isNumber }
         guard digits.count == 13 else { return nil }
         return try database.read { db in
@@ -287,7 +287,7 @@ public final class SQLiteCatalog: CatalogQuerying {
         }
     }
 
-    public func book(id: Int) throws -> CatalogBook? {
+    package func book(id: Int) throws -> CatalogBook? {
         if let loaded = loadedBooks.current { return loaded.indexOfID[id].map { loaded.all[$0] } }
         return try database.read { db in
             try Row.fetchOne(db, sql: Self.selectBooks + " WHERE id = ?", arguments: [id]).map(Self.book(from:))
@@ -308,7 +308,7 @@ public final class SQLiteCatalog: CatalogQuerying {
     }
 
     /// Lookup by any ISBN form (10 or 13, hyphens allowed); nil when invalid or unknown.
-    public func book(isbn: String) throws -> CatalogBook? {
+    package func book(isbn: String) throws -> CatalogBook? {
         guard let parsed = ISBN(isbn) else { return nil }
         return try book(isbn13: parsed.isbn13)
     }

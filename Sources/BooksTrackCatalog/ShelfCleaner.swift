@@ -2,26 +2,26 @@ import CSV
 import Foundation
 
 /// What the shelf cleaner did.
-public struct ShelfCleaningReport: Sendable, Hashable, CustomStringConvertible {
-    public var rows = 0
+package struct ShelfCleaningReport: Sendable, Hashable, CustomStringConvertible {
+    package var rows = 0
     /// Rows repeating a (book, shelf) pair already read: the larger count is kept.
-    public var duplicatePairs = 0
+    package var duplicatePairs = 0
     /// Rows with a negative count (-1), skipped.
-    public var negativeCounts = 0
+    package var negativeCounts = 0
     /// Rows whose book is not in books.csv, skipped.
-    public var unknownBooks = 0
+    package var unknownBooks = 0
     /// Rows on a shelf dropped by rule (`ShelfNames.isGeneric`).
-    public var genericRows = 0
+    package var genericRows = 0
     /// Rows on a shelf naming the book's own author, series or title (`ShelfCleaner.ownNameShelf`).
-    public var ownNameRows = 0
+    package var ownNameRows = 0
     /// Distinct shelves after merging variants, and those kept (on at least two books).
-    public var mergedShelves = 0
-    public var keptShelves = 0
-    public var books = 0
-    public var outputBytes = 0
-    public init() {}
+    package var mergedShelves = 0
+    package var keptShelves = 0
+    package var books = 0
+    package var outputBytes = 0
+    package init() {}
 
-    public var description: String {
+    package var description: String {
         """
         rows=\(rows) duplicatePairs=\(duplicatePairs) negativeCounts=\(negativeCounts) unknownBooks=\(unknownBooks) \
         genericRows=\(genericRows) ownNameRows=\(ownNameRows) mergedShelves=\(mergedShelves) keptShelves=\(keptShelves) books=\(books) \
@@ -43,15 +43,15 @@ public struct ShelfCleaningReport: Sendable, Hashable, CustomStringConvertible {
 ///    (`hunger-games` on The Hunger Games, `harper-lee` on To Kill a Mockingbird: `ownNameShelf`),
 ///    so that `similar` answers by genre and theme; the same author or series is only its tie-break.
 /// 5. Each book keeps its `perBook` heaviest shelves, as integers `round(100 × weight)`.
-public enum ShelfCleaner {
-    public static let perBook = 30
+package enum ShelfCleaner {
+    package static let perBook = 30
 
-    public enum Failure: Error, Sendable, CustomStringConvertible {
+    package enum Failure: Error, Sendable, CustomStringConvertible {
         case unreadable(String)
         case badRow(file: String, line: Int)
         case csv(String)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .unreadable(let path): return "cannot read \(path)"
             case .badRow(let file, let line): return "\(file) line \(line): unexpected row"
@@ -61,7 +61,7 @@ public enum ShelfCleaner {
     }
 
     /// Reads the three CSVs in `directory` and writes the resource to `destination` (atomically).
-    public static func clean(directory: URL, to destination: URL) throws -> ShelfCleaningReport {
+    package static func clean(directory: URL, to destination: URL) throws -> ShelfCleaningReport {
         func read(_ name: String) throws -> Data {
             let path = directory.appendingPathComponent(name).path
             guard let data = FileManager.default.contents(atPath: path) else { throw Failure.unreadable(path) }
@@ -77,7 +77,7 @@ public enum ShelfCleaner {
     }
 
     /// Cleans the three files' bytes in memory.
-    public static func clean(books: Data, tags: Data, bookTags: Data) throws -> (ShelfTable, ShelfCleaningReport) {
+    package static func clean(books: Data, tags: Data, bookTags: Data) throws -> (ShelfTable, ShelfCleaningReport) {
         var report = ShelfCleaningReport()
         let catalog = try catalogRows(books)
         let bookOfGoodreads = catalog.bookOfGoodreads

@@ -18,7 +18,7 @@ import Foundation
 ///   `non-fiction` = `nonfiction`); `synonyms` joins clear spelling variants (`science-fiction`,
 ///   `distopia`, `ya`); the cleaner also joins a plural with its singular when both exist
 ///   (`vampires` and `vampire`, `mysteries` and `mystery`).
-public enum ShelfNames {
+package enum ShelfNames {
     /// Explicit variants, by `key` (separators removed) → the shelf's shown name.
     static let synonyms: [String: String] = {
         let groups: [String: [String]] = [
@@ -57,7 +57,7 @@ public enum ShelfNames {
     }()
 
     /// The raw name in comparable form: NFKC, lower-case, diacritics folded, words joined by `-`.
-    public static func normalized(_ raw: String) -> String {
+    package static func normalized(_ raw: String) -> String {
         let folded = raw.precomposedStringWithCompatibilityMapping
             .folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
         var out = ""
@@ -75,12 +75,12 @@ public enum ShelfNames {
     }
 
     /// What names compare by: the normalized name without separators (`sci-fi` → `scifi`).
-    public static func key(_ name: String) -> String {
+    package static func key(_ name: String) -> String {
         normalized(name).filter { $0 != "-" }
     }
 
     /// Whether a normalized name is about the reader rather than the book (dropped by rule).
-    public static func isGeneric(_ name: String) -> Bool {
+    package static func isGeneric(_ name: String) -> Bool {
         if name.isEmpty || !name.contains(where: \.isLetter) { return true }
         if genericNames.contains(name) { return true }
         if genericPrefixes.contains(where: name.hasPrefix) { return true }

@@ -1,23 +1,23 @@
 import Foundation
 
 /// A shelf of a book with its weight: `round(100 × log(1 + count) × idf)` (see `ShelfCleaner`).
-public struct ShelfWeight: Sendable, Hashable {
+package struct ShelfWeight: Sendable, Hashable {
     /// Index into `ShelfTable.names`.
-    public var shelf: Int
-    public var weight: Int
-    public init(shelf: Int, weight: Int) {
+    package var shelf: Int
+    package var weight: Int
+    package init(shelf: Int, weight: Int) {
         self.shelf = shelf
         self.weight = weight
     }
 }
 
 /// The cleaned shelves of the catalog: the shelf names and each book's strongest shelves.
-public struct ShelfTable: Sendable, Hashable {
+package struct ShelfTable: Sendable, Hashable {
     /// Shelf names, most widespread first (index = shelf number).
-    public var names: [String]
+    package var names: [String]
     /// goodbooks `book_id` → its shelves, heaviest first.
-    public var books: [Int: [ShelfWeight]]
-    public init(names: [String], books: [Int: [ShelfWeight]]) {
+    package var books: [Int: [ShelfWeight]]
+    package init(names: [String], books: [Int: [ShelfWeight]]) {
         self.names = names
         self.books = books
     }
@@ -26,14 +26,14 @@ public struct ShelfTable: Sendable, Hashable {
 /// The committed shelves format (`Resources/shelves.tsv`): UTF-8, newline-terminated lines.
 /// Line 1 is `bts-shelves<TAB>1<TAB>N`; the next N lines are the shelf names (index 0 first);
 /// then one line per book: `book_id<TAB>shelf:weight shelf:weight …`, heaviest first.
-public enum ShelfResourceTSV {
+package enum ShelfResourceTSV {
     static let magic = "bts-shelves"
     static let version = "1"
 
     /// Errors reading the resource: the catalog resource's (`badHeader`, `badLine`).
-    public typealias DecodeError = CatalogResourceTSV.DecodeError
+    package typealias DecodeError = CatalogResourceTSV.DecodeError
 
-    public static func encode(_ table: ShelfTable) -> String {
+    package static func encode(_ table: ShelfTable) -> String {
         var out = "\(magic)\t\(version)\t\(table.names.count)\n"
         for name in table.names { out += name + "\n" }
         for id in table.books.keys.sorted() {
@@ -43,7 +43,7 @@ public enum ShelfResourceTSV {
         return out
     }
 
-    public static func decode(data: Data) throws(DecodeError) -> ShelfTable {
+    package static func decode(data: Data) throws(DecodeError) -> ShelfTable {
         let lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
         guard let first = lines.first else { throw .badHeader }
         let header = first.split(separator: UInt8(ascii: "\t")).map { String(decoding: $0, as: UTF8.self) }

@@ -5,7 +5,7 @@ import Foundation
 /// know are replaced by known words within a small edit distance (`EditDistance`), nearest first,
 /// then the most frequent; initials written together are set apart ("jk" → "j k"). Pure: the vocabulary is given; whether a correction finds books is the
 /// caller's question (`SQLiteCatalog.corrected`), so no correction is offered that finds nothing.
-public struct SpellingCorrector: Sendable {
+package struct SpellingCorrector: Sendable {
     /// A known word and its letters (Unicode scalar values).
     struct Entry: Sendable {
         var word: String
@@ -14,13 +14,13 @@ public struct SpellingCorrector: Sendable {
     }
 
     /// Candidates kept per unknown word.
-    public static let candidatesPerWord = 3
+    package static let candidatesPerWord = 3
     /// A query with more unknown words than this is not corrected (it is not a misspelling of the catalog).
-    public static let maxUnknownWords = 4
+    package static let maxUnknownWords = 4
 
     /// How far a word of `length` letters may be from its correction: exact under 3 letters, one
     /// edit up to 5, two from 6 (the usual "auto" fuzziness of search engines).
-    public static func maxDistance(forLength length: Int) -> Int {
+    package static func maxDistance(forLength length: Int) -> Int {
         length < 3 ? 0 : length <= 5 ? 1 : 2
     }
 
@@ -32,7 +32,7 @@ public struct SpellingCorrector: Sendable {
 
     /// `frequencies`: each known word (in the index's form: lower case, diacritics folded) and the
     /// number of books it appears in.
-    public init(frequencies: [String: Int]) {
+    package init(frequencies: [String: Int]) {
         frequency = frequencies
         sorted = frequencies.keys.sorted()
         var byLength: [Int: [Entry]] = [:]
@@ -44,10 +44,10 @@ public struct SpellingCorrector: Sendable {
     }
 
     /// The number of known words.
-    public var count: Int { frequency.count }
+    package var count: Int { frequency.count }
 
     /// Whether `word` is known, or (`asPrefix`) begins a known word.
-    public func isKnown(_ word: String, asPrefix: Bool) -> Bool {
+    package func isKnown(_ word: String, asPrefix: Bool) -> Bool {
         if frequency[word] != nil { return true }
         guard asPrefix else { return false }
         var low = 0, high = sorted.count
@@ -60,7 +60,7 @@ public struct SpellingCorrector: Sendable {
 
     /// Known words within reach of `word` (`maxDistance`), nearest first, then the most frequent,
     /// then in alphabetical order; at most `limit`. Words with digits are never corrected.
-    public func candidates(for word: String, limit: Int = candidatesPerWord) -> [(word: String, distance: Int)] {
+    package func candidates(for word: String, limit: Int = candidatesPerWord) -> [(word: String, distance: Int)] {
         let scalars = word.unicodeScalars.map(\.value)
         let bound = Self.maxDistance(forLength: scalars.count)
         guard bound > 0, !word.contains(where: \.isNumber) else { return [] }
@@ -78,7 +78,7 @@ public struct SpellingCorrector: Sendable {
 
     /// Initials written together ("jk" for "J.K.", "jrr"): the letters apart ("j k"), one edit away,
     /// when the word has 2 or 3 letters and each letter is a known word (an initial in the index).
-    public func initials(of word: String) -> String? {
+    package func initials(of word: String) -> String? {
         let letters = Array(word)
         guard (2...3).contains(letters.count), letters.allSatisfy(\.isLetter),
             letters.allSatisfy({ frequency[String($0)] != nil })
@@ -91,7 +91,7 @@ public struct SpellingCorrector: Sendable {
     /// are. Empty when every word is known, when an unknown word has no candidate, or when more
     /// than `maxUnknownWords` are unknown. `lastIsPrefix`: the last word is known when it begins a
     /// known word (the search matches it as a prefix).
-    public func corrections(of words: [String], lastIsPrefix: Bool, limit: Int = 8) -> [[String]] {
+    package func corrections(of words: [String], lastIsPrefix: Bool, limit: Int = 8) -> [[String]] {
         var options: [(index: Int, choices: [(word: String, distance: Int)])] = []
         for (index, word) in words.enumerated()
         where !isKnown(word, asPrefix: lastIsPrefix && index == words.count - 1) {

@@ -15,7 +15,7 @@ import Foundation
 /// only mention the name; title words with an author's surname ("the shining stephen king",
 /// "foundation asimov") rank that author's book of that title as the title alone would, and above it.
 /// Pure: the scores are computed from the books alone.
-public enum TitleRanking {
+package enum TitleRanking {
     static let exactBonus = 5.0
     static let prefixBonus = 1.5
     static let seriesBonus = 1.5
@@ -37,7 +37,7 @@ public enum TitleRanking {
     ]
 
     /// `candidates` in bm25 order, re-ranked (stable for equal scores).
-    public static func rank(_ candidates: [CatalogBook], query: String, acrossAuthors: Bool = false) -> [CatalogBook] {
+    package static func rank(_ candidates: [CatalogBook], query: String, acrossAuthors: Bool = false) -> [CatalogBook] {
         let queryWords = HashingEmbedding.tokens(query)
         guard !queryWords.isEmpty, candidates.count > 1 else { return candidates }
         let maxLog = log1p(Double(candidates.map(\.ratingsCount).max() ?? 1))
@@ -107,7 +107,7 @@ public enum TitleRanking {
 
     /// Words without a leading article ("the hobbit" and "hobbit" name the same book); also how an
     /// import row's title is compared with a book's (`ImportMatchRule` in the server).
-    public static func withoutArticle(_ words: [String]) -> [String] {
+    package static func withoutArticle(_ words: [String]) -> [String] {
         guard words.count > 1, let first = words.first, ["the", "a", "an"].contains(first) else { return words }
         return Array(words.dropFirst())
     }

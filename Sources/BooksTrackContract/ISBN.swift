@@ -3,11 +3,11 @@
 /// `ISBN(parsing:)` accepts hyphens and spaces between digits ("978-0-439-02348-1",
 /// "0 439 02348 3") and a final `X`/`x` check character for ISBN-10. The canonical form keeps
 /// digits only (and an upper-case `X`).
-public struct ISBN: Hashable, Sendable, CustomStringConvertible, Codable {
-    public enum Kind: Sendable, Hashable { case isbn10, isbn13 }
+package struct ISBN: Hashable, Sendable, CustomStringConvertible, Codable {
+    package enum Kind: Sendable, Hashable { case isbn10, isbn13 }
 
     /// Why a string is not an ISBN; `message` is the user-facing wording.
-    public enum ParseError: Error, Sendable, Equatable, CustomStringConvertible {
+    package enum ParseError: Error, Sendable, Equatable, CustomStringConvertible {
         case empty
         case invalidCharacter(Character)
         case wrongLength(Int)
@@ -15,9 +15,9 @@ public struct ISBN: Hashable, Sendable, CustomStringConvertible, Codable {
         case badChecksum(expected: Character)
         case badPrefix
 
-        public var description: String { message }
+        package var description: String { message }
 
-        public var message: String {
+        package var message: String {
             switch self {
             case .empty: return "ISBN is empty"
             case .invalidCharacter(let c): return "ISBN contains an invalid character '\(c)'"
@@ -30,10 +30,10 @@ public struct ISBN: Hashable, Sendable, CustomStringConvertible, Codable {
     }
 
     /// Digits only (ISBN-10 may end in `X`).
-    public let value: String
-    public let kind: Kind
+    package let value: String
+    package let kind: Kind
 
-    public init(parsing raw: String) throws(ParseError) {
+    package init(parsing raw: String) throws(ParseError) {
         // Digits and an upper-case X, as ASCII bytes. Plain ASCII input (every request's ISBN) is
         // read byte by byte; anything else (Unicode hyphens or spaces, an invalid character to
         // name in the error) goes through Characters.
@@ -95,15 +95,15 @@ public struct ISBN: Hashable, Sendable, CustomStringConvertible, Codable {
     }
 
     /// `nil` instead of an error.
-    public init?(_ raw: String) {
+    package init?(_ raw: String) {
         guard let isbn = try? ISBN(parsing: raw) else { return nil }
         self = isbn
     }
 
-    public var description: String { value }
+    package var description: String { value }
 
     /// The ISBN-13 form (978-prefixed for an ISBN-10).
-    public var isbn13: String {
+    package var isbn13: String {
         switch kind {
         case .isbn13: return value
         case .isbn10:
@@ -113,7 +113,7 @@ public struct ISBN: Hashable, Sendable, CustomStringConvertible, Codable {
     }
 
     /// The ISBN-10 form, when one exists (only 978-prefixed ISBN-13s have one).
-    public var isbn10: String? {
+    package var isbn10: String? {
         switch kind {
         case .isbn10: return value
         case .isbn13:
@@ -125,7 +125,7 @@ public struct ISBN: Hashable, Sendable, CustomStringConvertible, Codable {
 
     /// True when `raw` looks like an attempt at an ISBN (digits, hyphens, spaces, X; 10–17 chars),
     /// whether or not its checksum is right. The shell uses this to route `search QUERY`.
-    public static func looksLikeISBN(_ raw: String) -> Bool {
+    package static func looksLikeISBN(_ raw: String) -> Bool {
         let trimmed = raw.trimmingWhitespace()
         guard (9...17).contains(trimmed.count) else { return false }
         var digits = 0
@@ -139,7 +139,7 @@ public struct ISBN: Hashable, Sendable, CustomStringConvertible, Codable {
         return digits >= 9
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         let raw = try container.decode(String.self)
         do {
@@ -149,7 +149,7 @@ public struct ISBN: Hashable, Sendable, CustomStringConvertible, Codable {
         }
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(value)
     }
@@ -174,7 +174,7 @@ extension StringProtocol where SubSequence == Substring {
     /// Without leading and trailing whitespace (`Character.isWhitespace`). ASCII is trimmed byte by
     /// byte (a header value passes here on every response); a non-ASCII neighbour takes the
     /// character path, so that a combining mark keeps its base.
-    public func trimmingWhitespace() -> Substring {
+    package func trimmingWhitespace() -> Substring {
         var s = self[...]
         while let first = s.utf8.first {
             let second = s.utf8.dropFirst().first
@@ -202,13 +202,13 @@ extension StringProtocol where SubSequence == Substring {
 
 extension UInt8 {
     /// ASCII white space: space, tab, line feed, vertical tab, form feed, carriage return.
-    public var isASCIIWhitespace: Bool { self == 0x20 || (0x09...0x0D).contains(self) }
+    package var isASCIIWhitespace: Bool { self == 0x20 || (0x09...0x0D).contains(self) }
 }
 
 extension String {
     /// Whether every UTF-8 byte passes `test`, read over the string's own bytes where it has them
     /// (iterating `utf8` one index at a time is slower on hot paths).
-    public func allUTF8(_ test: (UInt8) -> Bool) -> Bool {
+    package func allUTF8(_ test: (UInt8) -> Bool) -> Bool {
         utf8.withContiguousStorageIfAvailable { $0.allSatisfy(test) } ?? utf8.allSatisfy(test)
     }
 }
@@ -216,7 +216,7 @@ extension String {
 extension Substring.UTF8View {
     /// These bytes without leading and trailing ASCII white space (a header value's optional
     /// white space, read by bytes).
-    public func trimmingASCIIWhitespace() -> Substring.UTF8View {
+    package func trimmingASCIIWhitespace() -> Substring.UTF8View {
         var trimmed = self
         while let first = trimmed.first, first.isASCIIWhitespace { trimmed = trimmed.dropFirst() }
         while let last = trimmed.last, last.isASCIIWhitespace { trimmed = trimmed.dropLast() }

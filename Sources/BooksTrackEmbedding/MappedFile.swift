@@ -5,9 +5,9 @@ import Foundation
 /// A mapping follows the file: rewritten or truncated in place (`cp` over it, `unzip -o`), its pages
 /// change or vanish (SIGBUS). A long-running process reads the file into memory of its own instead
 /// (`copied`).
-public final class MappedFile: @unchecked Sendable {
+package final class MappedFile: @unchecked Sendable {
     // Immutable after init: the mapping is read-only and lives as long as this object.
-    public let bytes: UnsafeRawBufferPointer
+    package let bytes: UnsafeRawBufferPointer
 
     /// Maps the file at `path`; nil when it cannot be opened, is empty or cannot be mapped.
     /// `hugePages`: advise huge pages for the mapping (`MADV_HUGEPAGE`). What the file's pages are
@@ -19,7 +19,7 @@ public final class MappedFile: @unchecked Sendable {
     /// Where the advice is refused or the cache holds small pages, nothing else changes.
     /// `copied`: read the file into anonymous memory the process owns (read-only once read), which
     /// nothing done to the file afterwards can touch.
-    public init?(path: String, hugePages: Bool = false, copied: Bool = false) {
+    package init?(path: String, hugePages: Bool = false, copied: Bool = false) {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }

@@ -5,7 +5,7 @@ import Synchronization
 /// link-time dependency on libopenblas, so a process that never embeds a query neither loads it
 /// nor starts its thread pool. `$BTS_OPENBLAS` names another library file (default
 /// `libopenblas.so.0`, Debian's libopenblas0, which `scripts/setup` installs).
-public struct OpenBLAS: Sendable {
+package struct OpenBLAS: Sendable {
     /// CBLAS's `cblas_sgemm(order, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)`.
     typealias SGEMM = @convention(c) (
         Int32, Int32, Int32, Int32, Int32, Int32, Float, UnsafePointer<Float>?, Int32,
@@ -17,8 +17,8 @@ public struct OpenBLAS: Sendable {
     static let noTranspose: Int32 = 111
     static let transpose: Int32 = 112
 
-    public static let defaultLibrary = "libopenblas.so.0"
-    public static let libraryVariable = "BTS_OPENBLAS"
+    package static let defaultLibrary = "libopenblas.so.0"
+    package static let libraryVariable = "BTS_OPENBLAS"
 
     let sgemm: SGEMM
 
@@ -29,7 +29,7 @@ public struct OpenBLAS: Sendable {
     /// spin while they wait (on 2 shared cores they doubled the CPU time of embedding the books).
     /// OpenBLAS reads `OPENBLAS_NUM_THREADS` when it loads and starts that many threads less one,
     /// so it is set to 1 before `dlopen` unless the user set it.
-    public static func load(
+    package static func load(
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> Result<OpenBLAS, ModelUnavailable> {
         let name = libraryName(environment: environment)

@@ -14,23 +14,23 @@ import Foundation
 /// stored. The components are used in place from the mapped file; a query is quantized the same way
 /// and its cosines are integer dot products (3.8 MB read per query, not the 15 MB of a Float32
 /// matrix). Quantizing both sides moves a cosine by a few thousandths.
-public struct QuantizedVectors: @unchecked Sendable {
+package struct QuantizedVectors: @unchecked Sendable {
     // @unchecked: immutable; `components` points into `file`'s read-only mapping, kept alive here.
     /// What the vectors were made from: a file whose stamp does not match the running model or
     /// catalog is stale.
-    public struct Stamp: Codable, Sendable, Hashable {
-        public var model: String
+    package struct Stamp: Codable, Sendable, Hashable {
+        package var model: String
         /// sha256 of `model.safetensors` (hex).
-        public var modelSHA256: String
-        public var modelBytes: Int
+        package var modelSHA256: String
+        package var modelBytes: Int
         /// The catalog's content hash (catalog.tsv and shelves.tsv) the texts came from.
-        public var catalog: String
+        package var catalog: String
         /// How each text was made (the recipe, in words).
-        public var text: String
-        public var count: Int
-        public var dimension: Int
+        package var text: String
+        package var count: Int
+        package var dimension: Int
 
-        public init(model: String, modelSHA256: String, modelBytes: Int, catalog: String, text: String, count: Int, dimension: Int) {
+        package init(model: String, modelSHA256: String, modelBytes: Int, catalog: String, text: String, count: Int, dimension: Int) {
             self.model = model
             self.modelSHA256 = modelSHA256
             self.modelBytes = modelBytes
@@ -45,11 +45,11 @@ public struct QuantizedVectors: @unchecked Sendable {
         }
     }
 
-    public enum FormatError: Error, Sendable, Equatable, CustomStringConvertible {
+    package enum FormatError: Error, Sendable, Equatable, CustomStringConvertible {
         case unreadable(String)
         case malformed(String)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .unreadable(let path): return "cannot read the book vectors \(path)"
             case .malformed(let why): return "malformed book vectors: \(why)"
@@ -59,15 +59,15 @@ public struct QuantizedVectors: @unchecked Sendable {
 
     static let magic = Array("BTSVEC01".utf8)
 
-    public let stamp: Stamp
-    public let ids: [Int32]
+    package let stamp: Stamp
+    package let ids: [Int32]
     let scales: [Float]
     let file: MappedFile
     /// count × dimension, row-major.
     let components: UnsafeBufferPointer<Int8>
 
     /// Only the stamp of the file at `url` (reads its first bytes).
-    public static func stamp(at url: URL) throws(FormatError) -> Stamp {
+    package static func stamp(at url: URL) throws(FormatError) -> Stamp {
         guard let handle = FileHandle(forReadingAtPath: url.path) else { throw .unreadable(url.path) }
         defer { try? handle.close() }
         guard let head = try? handle.read(upToCount: 12), head.count == 12 else { throw .malformed("shorter than its header") }
@@ -77,7 +77,7 @@ public struct QuantizedVectors: @unchecked Sendable {
     }
 
     /// Reads the file at `url` (its stamp, ids, scales and components).
-    public init(contentsOf url: URL) throws(FormatError) {
+    package init(contentsOf url: URL) throws(FormatError) {
         guard let file = MappedFile(path: url.path) else { throw .unreadable(url.path) }
         let bytes = file.bytes
         guard bytes.count >= 12 else { throw .malformed("shorter than its header") }
@@ -102,13 +102,13 @@ public struct QuantizedVectors: @unchecked Sendable {
     }
 
     /// Vector `row` as Float32 (unit length).
-    public func vector(at row: Int) -> [Float] {
+    package func vector(at row: Int) -> [Float] {
         let d = stamp.dimension
         return (0..<d).map { Float(components[row * d + $0]) * scales[row] }
     }
 
     /// The file's bytes for `vectors` (each of `stamp.dimension` components, any length but not zero).
-    public static func encode(stamp: Stamp, ids: [Int32], vectors: [[Float]]) -> Data {
+    package static func encode(stamp: Stamp, ids: [Int32], vectors: [[Float]]) -> Data {
         var out = Data(magic)
         let json = (try? JSONEncoder.sorted.encode(stamp)) ?? Data()
         append(UInt32(json.count), to: &out)
@@ -129,7 +129,7 @@ public struct QuantizedVectors: @unchecked Sendable {
 
     /// The cosine of every vector with `query` (unit length), by integer dot products of the
     /// int8 components with the query quantized to int8.
-    public func cosines(_ query: [Float]) -> [Float] {
+    package func cosines(_ query: [Float]) -> [Float] {
         let d = stamp.dimension, count = ids.count
         var out = [Float](repeating: 0, count: count)
         guard query.count == d, count > 0 else { return out }

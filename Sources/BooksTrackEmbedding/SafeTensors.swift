@@ -4,14 +4,14 @@ import Foundation
 /// `name → {dtype, shape, data_offsets}`, then the raw data), read in place from the mapped file:
 /// a tensor is a pointer into the mapping, valid while this value (its `file`) lives. Other dtypes
 /// are skipped. Little-endian hosts only (the file's byte order).
-public struct SafeTensors: Sendable {
-    public enum LoadError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct SafeTensors: Sendable {
+    package enum LoadError: Error, Sendable, Equatable, CustomStringConvertible {
         case unreadable(String)
         case malformed(String)
         case missing(String)
         case badShape(String)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .unreadable(let path): return "cannot read \(path)"
             case .malformed(let why): return "malformed safetensors file: \(why)"
@@ -21,18 +21,18 @@ public struct SafeTensors: Sendable {
         }
     }
 
-    public struct Tensor: Sendable {
-        public var shape: [Int]
+    package struct Tensor: Sendable {
+        package var shape: [Int]
         /// Byte offset of the values in the file (4-byte aligned).
         var offset: Int
     }
 
-    public let file: MappedFile
-    public let tensors: [String: Tensor]
+    package let file: MappedFile
+    package let tensors: [String: Tensor]
 
     /// `copied`: the weights are read into the process's own memory (``MappedFile``) rather than
     /// used from a mapping of the file.
-    public init(contentsOf url: URL, copied: Bool = false) throws(LoadError) {
+    package init(contentsOf url: URL, copied: Bool = false) throws(LoadError) {
         #if _endian(big)
         throw .malformed("a big-endian host cannot use the little-endian weights in place")
         #else
@@ -44,7 +44,7 @@ public struct SafeTensors: Sendable {
     }
 
     /// The values of tensor `name`, which must have `shape` (a view into the mapped file).
-    public func values(_ name: String, shape: [Int]) throws(LoadError) -> UnsafeBufferPointer<Float> {
+    package func values(_ name: String, shape: [Int]) throws(LoadError) -> UnsafeBufferPointer<Float> {
         guard let tensor = tensors[name] else { throw .missing(name) }
         guard tensor.shape == shape else { throw .badShape(name) }
         return floats(tensor)

@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 
 /// Why the sentence model cannot be used in this process (one plain sentence a user can act on).
-public enum ModelUnavailable: Error, Sendable, Equatable, CustomStringConvertible {
+package enum ModelUnavailable: Error, Sendable, Equatable, CustomStringConvertible {
     /// `vocab.txt` or `model.safetensors` is not in the model directory (nil: no directory, no $HOME).
     case notInstalled(directory: String?)
     /// The files are there but cannot be loaded.
@@ -11,9 +11,9 @@ public enum ModelUnavailable: Error, Sendable, Equatable, CustomStringConvertibl
     case blasMissing(library: String, reason: String)
 
     /// The command that installs the model.
-    public static let setupCommand = "scripts/setup"
+    package static let setupCommand = "scripts/setup"
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .notInstalled(let directory):
             let place = directory.map { " in \($0)" } ?? ""
@@ -38,7 +38,7 @@ extension SentenceEncoder {
     /// The process's encoder for the installed model (`ModelLocation`) over OpenBLAS
     /// (`OpenBLAS.load`), loaded at first use and kept; a missing model or library is looked for
     /// again at the next call (installing it needs no restart).
-    public static func shared(
+    package static func shared(
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> Result<SentenceEncoder, ModelUnavailable> {
         guard let directory = ModelLocation.installed(environment: environment) else {
@@ -65,7 +65,7 @@ extension SentenceEncoder {
     /// One thread, not one per step: on two cores, three loading threads beside the caller's slowed
     /// the caller itself. Not a Dispatch queue: a global queue's pool is as wide as the machine, and
     /// on two cores a queued item waited for libdispatch's monitor to add a thread, about a second.
-    public static func prepare(environment: [String: String] = ProcessInfo.processInfo.environment) {
+    package static func prepare(environment: [String: String] = ProcessInfo.processInfo.environment) {
         guard let directory = ModelLocation.installed(environment: environment) else { return }
         // Its own lock, not `loaded`'s: that one is held for the whole load, and a second caller
         // (the query itself, asking again) would wait there instead of going on with its work.
@@ -76,7 +76,7 @@ extension SentenceEncoder {
     }
 
     /// Whether the model's files are installed (two `stat`s; nothing is loaded).
-    public static func availability(
+    package static func availability(
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> ModelUnavailable? {
         ModelLocation.installed(environment: environment) == nil
@@ -92,7 +92,7 @@ extension SentenceEncoder {
     /// serve`, an interactive session) sets it before the first load: a model file rewritten or
     /// truncated in place under it (`scripts/setup` of old, `cp` of a new model) then cannot take
     /// its pages away (SIGBUS). A one-shot command keeps the mapping, which costs no copy.
-    public static var weightsInOwnMemory: Bool {
+    package static var weightsInOwnMemory: Bool {
         get { ownsWeights.withLock { $0 } }
         set { ownsWeights.withLock { $0 = newValue } }
     }

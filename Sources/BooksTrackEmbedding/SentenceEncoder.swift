@@ -6,21 +6,21 @@ import Foundation
 /// the vocabulary from its `vocab.txt` (`scripts/setup` puts them in place). The weights are
 /// read in place from the mapped file (`SafeTensors`): loading maps the file and parses the
 /// vocabulary, and a query pages in only the rows of the words it uses.
-public final class SentenceEncoder: @unchecked Sendable {
+package final class SentenceEncoder: @unchecked Sendable {
     // @unchecked: every stored property is immutable; the weight pointers point into `weights`'
     // read-only mapping, which this object keeps alive.
-    public static let dimension = 384
+    package static let dimension = 384
     static let layers = 6
     static let heads = 12
     static let headSize = 32
     static let feedForward = 1536
     static let maxPositions = 512
 
-    public enum LoadError: Error, Sendable, CustomStringConvertible {
+    package enum LoadError: Error, Sendable, CustomStringConvertible {
         case tokenizer(WordPieceTokenizer.LoadError)
         case weights(SafeTensors.LoadError)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .tokenizer(let error): return error.description
             case .weights(let error): return error.description
@@ -45,7 +45,7 @@ public final class SentenceEncoder: @unchecked Sendable {
         let attentionNorm, outputNorm: Norm
     }
 
-    public let tokenizer: WordPieceTokenizer
+    package let tokenizer: WordPieceTokenizer
     let blas: OpenBLAS
     let weights: SafeTensors
     let wordEmbeddings: UnsafeBufferPointer<Float>
@@ -55,7 +55,7 @@ public final class SentenceEncoder: @unchecked Sendable {
     let encoderLayers: [Layer]
 
     /// Loads `vocab.txt` and `model.safetensors` from `directory`; products go through `blas`.
-    public convenience init(directory: URL, blas: OpenBLAS) throws(LoadError) {
+    package convenience init(directory: URL, blas: OpenBLAS) throws(LoadError) {
         let weights = try Self.mapWeights(directory)
         try self.init(tokenizer: Self.loadTokenizer(directory), weights: weights, blas: blas)
     }
@@ -118,12 +118,12 @@ public final class SentenceEncoder: @unchecked Sendable {
     }
 
     /// The unit-length sentence vector of `text`.
-    public func encode(_ text: String) -> [Float] {
+    package func encode(_ text: String) -> [Float] {
         encode(ids: tokenizer.encode(text))
     }
 
     /// The unit-length sentence vector of token ids (`[CLS]` … `[SEP]`, at most 512).
-    public func encode(ids: [Int32]) -> [Float] {
+    package func encode(ids: [Int32]) -> [Float] {
         let d = Self.dimension
         let n = min(ids.count, Self.maxPositions)
         guard n > 0 else { return [Float](repeating: 0, count: d) }

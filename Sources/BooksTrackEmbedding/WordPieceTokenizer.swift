@@ -6,12 +6,12 @@ import Foundation
 /// space and around every punctuation character, then each word cut greedily into the longest
 /// pieces of the vocabulary (`##` marks a piece inside a word; a word that cannot be cut, or longer
 /// than 100 characters, is `[UNK]`). Ids are wrapped in `[CLS]` … `[SEP]`.
-public struct WordPieceTokenizer: Sendable {
-    public enum LoadError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct WordPieceTokenizer: Sendable {
+    package enum LoadError: Error, Sendable, Equatable, CustomStringConvertible {
         case unreadable(String)
         case missingToken(String)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .unreadable(let path): return "cannot read the vocabulary \(path)"
             case .missingToken(let token): return "the vocabulary has no \(token)"
@@ -28,7 +28,7 @@ public struct WordPieceTokenizer: Sendable {
     static let maxWordCharacters = 100
 
     /// From `vocab.txt` (one token a line, id = line number).
-    public init(vocabulary text: String) throws(LoadError) {
+    package init(vocabulary text: String) throws(LoadError) {
         try self.init(bytes: Array(text.utf8))
     }
 
@@ -45,13 +45,13 @@ public struct WordPieceTokenizer: Sendable {
         separator = try id("[SEP]")
     }
 
-    public init(vocabularyAt url: URL) throws(LoadError) {
+    package init(vocabularyAt url: URL) throws(LoadError) {
         guard let data = FileManager.default.contents(atPath: url.path) else { throw .unreadable(url.path) }
         try self.init(bytes: [UInt8](data))
     }
 
     /// `[CLS]`, the pieces of `text` (at most `maxTokens` - 2), `[SEP]`.
-    public func encode(_ text: String, maxTokens: Int = 128) -> [Int32] {
+    package func encode(_ text: String, maxTokens: Int = 128) -> [Int32] {
         var out: [Int32] = [classify]
         for word in Self.words(text) {
             for piece in pieces(word) {

@@ -4,8 +4,8 @@
 /// largest value fills the width left over, counts after the bar. No line is wider than `width`
 /// columns (labels are cut with `…` when they would leave no room for a bar); a non-zero value
 /// always shows at least a sliver.
-public enum BarChart {
-    public enum Style: Sendable, Hashable {
+package enum BarChart {
+    package enum Style: Sendable, Hashable {
         /// Full blocks with eighth-block ends (`█▏▎▍▌▋▊▉`).
         case blocks
         /// `#` only, for terminals without Unicode.
@@ -13,9 +13,9 @@ public enum BarChart {
     }
 
     /// The narrowest chart: one-column labels, a one-column bar.
-    public static let minimumWidth = 5
+    package static let minimumWidth = 5
 
-    public static func render(_ rows: [(label: String, value: Int)], width: Int, style: Style = .blocks) -> [String] {
+    package static func render(_ rows: [(label: String, value: Int)], width: Int, style: Style = .blocks) -> [String] {
         guard !rows.isEmpty else { return [] }
         let width = max(width, minimumWidth)
         let values = rows.map { max(0, $0.value) }
@@ -35,7 +35,7 @@ public enum BarChart {
     }
 
     /// Convenience for the library's figures.
-    public static func render(_ counts: [LibraryStats.Count], width: Int, style: Style = .blocks) -> [String] {
+    package static func render(_ counts: [LibraryStats.Count], width: Int, style: Style = .blocks) -> [String] {
         render(counts.map { ($0.label, $0.count) }, width: width, style: style)
     }
 

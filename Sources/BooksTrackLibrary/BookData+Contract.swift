@@ -3,7 +3,7 @@ import BooksTrackContract
 /// The API's result types as library data (what each one knows; the rest stays nil).
 extension BookData {
     /// A normalised search result (`search`, v1 or v2 shapes).
-    public init(_ item: SearchResultItem) {
+    package init(_ item: SearchResultItem) {
         self.init(
             title: item.title, authors: item.authors, isbn: item.isbn ?? item.isbns.first, publisher: item.publisher,
             publishedDate: item.publishedDate, publishedYear: item.year, pageCount: item.pageCount,
@@ -12,24 +12,24 @@ extension BookData {
     }
 
     /// A v2 search hit (text or semantic mode).
-    public init(_ hit: SearchHit) {
+    package init(_ hit: SearchHit) {
         self.init(
             title: hit.title, authors: hit.authors, isbn: hit.isbn, publishedYear: hit.publishedYear,
             coverURL: hit.coverUrl)
     }
 
     /// A similar book.
-    public init(_ item: SimilarResults.Item) {
+    package init(_ item: SimilarResults.Item) {
         self.init(title: item.title ?? "", authors: item.authors, isbn: item.isbn, coverURL: item.coverURL)
     }
 
     /// A weekly recommendation.
-    public init(_ item: WeeklyRecommendations.Item) {
+    package init(_ item: WeeklyRecommendations.Item) {
         self.init(title: item.title, authors: item.authors, isbn: item.isbn, coverURL: item.coverURL)
     }
 
     /// A book of an import job's results (or of a legacy search).
-    public init(_ book: Book) {
+    package init(_ book: Book) {
         self.init(
             title: book.title, authors: book.authors, isbn: book.isbn13 ?? book.isbn, publisher: book.publisher,
             publishedDate: book.publishedDate, pageCount: book.pageCount, language: book.language,
@@ -37,7 +37,7 @@ extension BookData {
     }
 
     /// A single-ISBN enrichment.
-    public init(_ book: EnrichedBook) {
+    package init(_ book: EnrichedBook) {
         self.init(
             title: book.title, authors: book.authors, isbn: book.isbn, publisher: book.publisher,
             publishedDate: book.publishedDate, pageCount: book.pageCount, coverURL: book.coverUrl,
@@ -45,7 +45,7 @@ extension BookData {
     }
 
     /// A batch enrichment record (work, edition, authors).
-    public init(_ record: EnrichedRecord) {
+    package init(_ record: EnrichedRecord) {
         let e = record.edition
         self.init(
             title: e.title ?? record.work.title, authors: record.authors.map(\.name),
@@ -58,7 +58,7 @@ extension BookData {
     }
 
     /// A book a bookshelf scan found (nil when it has neither a title nor an ISBN).
-    public init?(_ detected: DetectedBook) {
+    package init?(_ detected: DetectedBook) {
         let title = detected.title ?? ""
         guard !title.isEmpty || detected.isbn != nil else { return nil }
         self.init(
@@ -67,21 +67,21 @@ extension BookData {
     }
 
     /// A batch item's enriched record, when it succeeded.
-    public init?(_ item: BatchItemResult) {
+    package init?(_ item: BatchItemResult) {
         guard item.success, let record = item.enriched else { return nil }
         self.init(record)
     }
 
     /// The books of a search response.
-    public static func books(_ results: SearchResults) -> [BookData] { results.items.map(BookData.init) }
+    package static func books(_ results: SearchResults) -> [BookData] { results.items.map(BookData.init) }
     /// The books of a similar-books response.
-    public static func books(_ results: SimilarResults) -> [BookData] { results.items.map(BookData.init) }
+    package static func books(_ results: SimilarResults) -> [BookData] { results.items.map(BookData.init) }
     /// The books of a v2 (text or semantic) search response.
-    public static func books(_ response: V2SearchResponse) -> [BookData] { response.results.map(BookData.init) }
+    package static func books(_ response: V2SearchResponse) -> [BookData] { response.results.map(BookData.init) }
     /// The picks of a weekly recommendations response.
-    public static func books(_ recs: WeeklyRecommendations) -> [BookData] { recs.items.map(BookData.init) }
+    package static func books(_ recs: WeeklyRecommendations) -> [BookData] { recs.items.map(BookData.init) }
     /// The books of an import job's results.
-    public static func books(_ results: ImportResults) -> [BookData] { results.books.map(BookData.init) }
+    package static func books(_ results: ImportResults) -> [BookData] { results.books.map(BookData.init) }
     /// The successful records of a batch enrichment.
-    public static func books(_ items: [BatchItemResult]) -> [BookData] { items.compactMap(BookData.init) }
+    package static func books(_ items: [BatchItemResult]) -> [BookData] { items.compactMap(BookData.init) }
 }

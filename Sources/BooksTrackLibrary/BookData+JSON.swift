@@ -4,16 +4,16 @@ import Foundation
 extension BookData {
     /// Keys read for each field, first present wins (the spellings of every shape the API sends).
     /// `isbnKeys` is also what the shell's completion harvests ISBNs by.
-    public static let isbnKeys = ["isbn13", "isbn", "isbn_13", "isbn10", "isbn_10"]
+    package static let isbnKeys = ["isbn13", "isbn", "isbn_13", "isbn10", "isbn_10"]
     /// The key of a list of ISBNs (its first is the book's when no single ISBN key is present).
-    public static let isbnListKey = "isbns"
+    package static let isbnListKey = "isbns"
     static let coverKeys = ["coverUrl", "coverURL", "cover_url", "coverImageURL", "image_url"]
 
     /// The books anywhere in a command's result (the shell's `$_`): every object with a string
     /// `title` and an ISBN or authors, in order, de-duplicated by library key. Also reads the
     /// work/edition/author shape (`{works, editions, authors}`) and batch items' `enriched`
     /// records. Bounded: at most `nodeLimit` JSON nodes, nesting to 12 levels.
-    public static func books(in value: JSONValue, nodeLimit: Int = 100_000) -> [BookData] {
+    package static func books(in value: JSONValue, nodeLimit: Int = 100_000) -> [BookData] {
         var out: [BookData] = []
         var seen: Set<String> = []
         var budget = nodeLimit

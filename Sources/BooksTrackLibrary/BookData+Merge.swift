@@ -1,5 +1,5 @@
 /// How a save treats the data of a book that is already stored.
-public enum MergePolicy: Sendable, Hashable {
+package enum MergePolicy: Sendable, Hashable {
     /// Fill only what the library lacks (search, similar, recommendations, import rows).
     case fillGaps
     /// New values replace stored ones (enrichment); title and authors are still only filled.

@@ -3,39 +3,39 @@ import Foundation
 
 /// What is known about a book from outside the user: an API result, an enrichment, or the data
 /// columns of an export file. Saving it never touches the user's own fields.
-public struct BookData: Hashable, Sendable {
-    public var title: String
+package struct BookData: Hashable, Sendable {
+    package var title: String
     /// Primary author first.
-    public var authors: [String]
+    package var authors: [String]
     /// ISBN-13 (an ISBN-10 given to `init` is normalised to it); nil when unknown or invalid.
-    public var isbn13: String?
+    package var isbn13: String?
     /// The ISBN-10 form, when the ISBN has one.
-    public var isbn10: String?
+    package var isbn10: String?
     /// An Amazon ASIN (StoryGraph's `ISBN/UID` may hold one instead of an ISBN).
-    public var asin: String?
-    public var goodreadsBookID: String?
-    public var series: String?
-    public var seriesNumber: Double?
-    public var publisher: String?
+    package var asin: String?
+    package var goodreadsBookID: String?
+    package var series: String?
+    package var seriesNumber: Double?
+    package var publisher: String?
     /// `YYYY-MM-DD`, `YYYY-MM` or `YYYY`.
-    public var publishedDate: String?
+    package var publishedDate: String?
     /// The edition's year.
-    public var publishedYear: Int?
+    package var publishedYear: Int?
     /// The work's first publication year.
-    public var originalYear: Int?
-    public var pageCount: Int?
+    package var originalYear: Int?
+    package var pageCount: Int?
     /// Binding as the source says it ("Paperback", "Kindle Edition", "audio").
-    public var format: String?
-    public var language: String?
-    public var coverURL: String?
-    public var description: String?
-    public var subjects: [String]
-    public var averageRating: Double?
+    package var format: String?
+    package var language: String?
+    package var coverURL: String?
+    package var description: String?
+    package var subjects: [String]
+    package var averageRating: Double?
 
     /// `isbn` may be an ISBN-10 or -13 with hyphens, or Goodreads' `="…"` cell; an invalid one is
     /// kept as nothing (the book is then keyed by title and author). When no series is given, a
     /// Goodreads-style title suffix "(Series, #n)" supplies it.
-    public init(
+    package init(
         title: String, authors: [String] = [], isbn: String? = nil, asin: String? = nil,
         goodreadsBookID: String? = nil, series: String? = nil, seriesNumber: Double? = nil, publisher: String? = nil,
         publishedDate: String? = nil, publishedYear: Int? = nil, originalYear: Int? = nil, pageCount: Int? = nil,
@@ -66,7 +66,7 @@ public struct BookData: Hashable, Sendable {
     }
 
     /// The edition key: `isbn:<ISBN-13>`, else `title:<normalised title>|<normalised first author>`.
-    public var key: String {
+    package var key: String {
         if let isbn13 { return "isbn:" + isbn13 }
         return "title:" + TextKey.title(title) + "|" + TextKey.author(authors.first ?? "")
     }

@@ -1,13 +1,13 @@
 import Foundation
 
 /// A calendar day (no time, no zone) as the exporters write them: stored and compared as `YYYY-MM-DD`.
-public struct BookDate: Hashable, Sendable, Comparable, CustomStringConvertible, Codable {
-    public let year: Int
-    public let month: Int
-    public let day: Int
+package struct BookDate: Hashable, Sendable, Comparable, CustomStringConvertible, Codable {
+    package let year: Int
+    package let month: Int
+    package let day: Int
 
     /// Nil unless it is a real day (proleptic Gregorian calendar) of a year in 1…9999.
-    public init?(year: Int, month: Int, day: Int) {
+    package init?(year: Int, month: Int, day: Int) {
         guard (1...9999).contains(year), (1...12).contains(month), day >= 1, day <= BookDate.days(in: month, of: year)
         else { return nil }
         self.year = year
@@ -25,7 +25,7 @@ public struct BookDate: Hashable, Sendable, Comparable, CustomStringConvertible,
 
     /// Reads `YYYY/MM/DD` (Goodreads, StoryGraph), `YYYY-MM-DD` (ISO) and `YYYY/MM`, `YYYY-MM`, `YYYY`
     /// (missing parts become 1). Surrounding spaces are ignored; anything else is nil.
-    public init?(parsing raw: String) {
+    package init?(parsing raw: String) {
         let text = raw.trimmingCharacters(in: .whitespaces)
         let parts = text.split(separator: text.contains("/") ? "/" : "-", omittingEmptySubsequences: false)
         guard (1...3).contains(parts.count), parts[0].count == 4,
@@ -39,7 +39,7 @@ public struct BookDate: Hashable, Sendable, Comparable, CustomStringConvertible,
     }
 
     /// Today in the local time zone (or in `timeZone`).
-    public static func today(_ now: Date = Date(), timeZone: TimeZone = .current) -> BookDate {
+    package static func today(_ now: Date = Date(), timeZone: TimeZone = .current) -> BookDate {
         var calendar = gregorian
         calendar.timeZone = timeZone
         let c = calendar.dateComponents([.year, .month, .day], from: now)
@@ -54,9 +54,9 @@ public struct BookDate: Hashable, Sendable, Comparable, CustomStringConvertible,
     }
 
     /// `YYYY-MM-DD` (how the library stores it).
-    public var iso: String { formatted("-") }
+    package var iso: String { formatted("-") }
     /// `YYYY/MM/DD` (how Goodreads writes it).
-    public var slashed: String { formatted("/") }
+    package var slashed: String { formatted("/") }
 
     private func formatted(_ separator: String) -> String {
         func pad(_ n: Int, _ width: Int) -> String {
@@ -65,11 +65,11 @@ public struct BookDate: Hashable, Sendable, Comparable, CustomStringConvertible,
         }
         return pad(year, 4) + separator + pad(month, 2) + separator + pad(day, 2)
     }
-    public var description: String { iso }
+    package var description: String { iso }
 
-    public static func < (a: BookDate, b: BookDate) -> Bool { (a.year, a.month, a.day) < (b.year, b.month, b.day) }
+    package static func < (a: BookDate, b: BookDate) -> Bool { (a.year, a.month, a.day) < (b.year, b.month, b.day) }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.singleValueContainer()
         let raw = try c.decode(String.self)
         guard let d = BookDate(parsing: raw) else {
@@ -78,7 +78,7 @@ public struct BookDate: Hashable, Sendable, Comparable, CustomStringConvertible,
         self = d
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var c = encoder.singleValueContainer()
         try c.encode(iso)
     }

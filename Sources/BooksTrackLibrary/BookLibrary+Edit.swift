@@ -1,24 +1,24 @@
 import GRDB
 
 /// A change to one field: set it or clear it (a nil `FieldChange?` leaves the field alone).
-public enum FieldChange<Value: Hashable & Sendable>: Hashable, Sendable {
+package enum FieldChange<Value: Hashable & Sendable>: Hashable, Sendable {
     case set(Value)
     case clear
 }
 
 /// What the user changes on one book; nil members are left as they are.
-public struct ReadingChange: Hashable, Sendable {
-    public var shelf: Shelf?
-    public var rating: FieldChange<Double>?
-    public var dateRead: FieldChange<BookDate>?
-    public var dateAdded: BookDate?
-    public var readCount: FieldChange<Int>?
-    public var review: FieldChange<String>?
-    public var privateNotes: FieldChange<String>?
-    public var addTags: [String]
-    public var removeTags: [String]
+package struct ReadingChange: Hashable, Sendable {
+    package var shelf: Shelf?
+    package var rating: FieldChange<Double>?
+    package var dateRead: FieldChange<BookDate>?
+    package var dateAdded: BookDate?
+    package var readCount: FieldChange<Int>?
+    package var review: FieldChange<String>?
+    package var privateNotes: FieldChange<String>?
+    package var addTags: [String]
+    package var removeTags: [String]
 
-    public init(
+    package init(
         shelf: Shelf? = nil, rating: FieldChange<Double>? = nil, dateRead: FieldChange<BookDate>? = nil,
         dateAdded: BookDate? = nil, readCount: FieldChange<Int>? = nil, review: FieldChange<String>? = nil,
         privateNotes: FieldChange<String>? = nil, addTags: [String] = [], removeTags: [String] = []
@@ -35,7 +35,7 @@ public struct ReadingChange: Hashable, Sendable {
     }
 
     /// `fields` with this change applied, or why it cannot be.
-    public func applied(to fields: ReadingFields) throws(LibraryError) -> ReadingFields {
+    package func applied(to fields: ReadingFields) throws(LibraryError) -> ReadingFields {
         var out = fields
         if let shelf { out.shelf = shelf }
         switch rating {
@@ -85,7 +85,7 @@ public struct ReadingChange: Hashable, Sendable {
 extension BookLibrary {
     /// Applies `change` to book `id` (recording `.manual` provenance) and returns the book as stored.
     @discardableResult
-    public func update(id: Int64, _ change: ReadingChange) async throws(LibraryError) -> LibraryBook {
+    package func update(id: Int64, _ change: ReadingChange) async throws(LibraryError) -> LibraryBook {
         try await write { db in
             let before = try LibraryStore.loadReading(db, editionID: id)
             let after = try change.applied(to: before)
@@ -101,7 +101,7 @@ extension BookLibrary {
     /// Removes book `id` (its work and authors go too when nothing else refers to them).
     /// Returns false when there was no such book.
     @discardableResult
-    public func remove(id: Int64) async throws(LibraryError) -> Bool {
+    package func remove(id: Int64) async throws(LibraryError) -> Bool {
         try await write { db in
             guard let workID = try Int64.fetchOne(db, sql: "SELECT workId FROM edition WHERE id = ?", arguments: [id])
             else { return false }

@@ -9,7 +9,7 @@ extension BookLibrary {
     static let bm25 = "bm25(library_fts, 10.0, 6.0, 4.0, 1.0, 2.0)"
 
     /// Books matching `filter`, ordered by `sort`, at most `limit` (all when nil) after `offset`.
-    public func list(
+    package func list(
         _ filter: LibraryFilter = LibraryFilter(), sort: LibrarySort = .newestFirst, limit: Int? = nil, offset: Int = 0
     ) async throws(LibraryError) -> [LibraryBook] {
         try await read { db in
@@ -19,7 +19,7 @@ extension BookLibrary {
     }
 
     /// How many books match `filter`.
-    public func count(_ filter: LibraryFilter = LibraryFilter()) async throws(LibraryError) -> Int {
+    package func count(_ filter: LibraryFilter = LibraryFilter()) async throws(LibraryError) -> Int {
         try await read { db in
             guard let query = Self.filterQuery(filter) else { return 0 }
             return try Int.fetchOne(db, sql: "SELECT count(*) FROM (\(query.sql))", arguments: query.arguments) ?? 0
@@ -27,7 +27,7 @@ extension BookLibrary {
     }
 
     /// Offline full-text search, best match first (see `LibraryFilter.text`).
-    public func search(_ text: String, filter: LibraryFilter = LibraryFilter(), limit: Int = 50) async throws(LibraryError)
+    package func search(_ text: String, filter: LibraryFilter = LibraryFilter(), limit: Int = 50) async throws(LibraryError)
         -> [LibraryBook]
     {
         var f = filter
@@ -36,12 +36,12 @@ extension BookLibrary {
     }
 
     /// One book by library id.
-    public func book(id: Int64) async throws(LibraryError) -> LibraryBook? {
+    package func book(id: Int64) async throws(LibraryError) -> LibraryBook? {
         try await read { db in try Self.hydrate(db, ids: [id]).first }
     }
 
     /// Finds a book by ISBN (10 or 13, hyphens allowed), `#id`, ASIN, or title words.
-    public func find(_ reference: String) async throws(LibraryError) -> BookMatch {
+    package func find(_ reference: String) async throws(LibraryError) -> BookMatch {
         let ref = reference.trimmingCharacters(in: .whitespaces)
         guard !ref.isEmpty else { return .none }
         return try await read { db in
@@ -71,7 +71,7 @@ extension BookLibrary {
     }
 
     /// The subset of `isbns` (as given) whose book is in the library (ISBN-10 and -13 agree).
-    public func holdings(of isbns: [String]) async throws(LibraryError) -> Set<String> {
+    package func holdings(of isbns: [String]) async throws(LibraryError) -> Set<String> {
         var byISBN13: [String: [String]] = [:]
         for raw in isbns { if let isbn = ISBN(raw) { byISBN13[isbn.isbn13, default: []].append(raw) } }
         guard !byISBN13.isEmpty else { return [] }
@@ -89,7 +89,7 @@ extension BookLibrary {
     }
 
     /// Every shelf in use with its count, plus the standard ones (count 0), in shelf order.
-    public func shelves() async throws(LibraryError) -> [(shelf: Shelf, count: Int)] {
+    package func shelves() async throws(LibraryError) -> [(shelf: Shelf, count: Int)] {
         let rows = try await read { db in
             try Row.fetchAll(db, sql: "SELECT shelf, count(*) AS n FROM reading GROUP BY shelf").map {
                 (Shelf(rawValue: try $0.decode(forColumn: "shelf")), try $0.decode(Int.self, forColumn: "n"))
@@ -102,7 +102,7 @@ extension BookLibrary {
     }
 
     /// Every tag in use with its count, most used first.
-    public func tags() async throws(LibraryError) -> [(tag: String, count: Int)] {
+    package func tags() async throws(LibraryError) -> [(tag: String, count: Int)] {
         try await read { db in
             try Row.fetchAll(db, sql: "SELECT tag, count(*) AS n FROM reading_tag GROUP BY tag ORDER BY n DESC, tag")
                 .map { (try $0.decode(String.self, forColumn: "tag"), try $0.decode(Int.self, forColumn: "n")) }
@@ -110,7 +110,7 @@ extension BookLibrary {
     }
 
     /// Handles for completion: books whose title (or ISBN) starts with `prefix`, at most `limit`.
-    public func handles(prefix: String, limit: Int = 50) async throws(LibraryError) -> [BookHandle] {
+    package func handles(prefix: String, limit: Int = 50) async throws(LibraryError) -> [BookHandle] {
         try await read { db in
             let like = prefix.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
                 .replacingOccurrences(of: "_", with: "\\_") + "%"

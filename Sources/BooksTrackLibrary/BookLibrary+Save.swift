@@ -7,7 +7,7 @@ extension BookLibrary {
     /// `shelf` (dated today); a stored one gains data (`policy` defaults to `.refresh` for
     /// enrichment, `.fillGaps` otherwise) and keeps the user's fields, except that `movingStored`
     /// moves it to `shelf` (`save --shelf`). One transaction.
-    public func save(
+    package func save(
         _ books: [BookData], from provenance: Provenance, shelf: Shelf = .toRead, movingStored: Bool = false,
         policy: MergePolicy? = nil
     ) async throws(LibraryError) -> SaveSummary {
@@ -18,14 +18,14 @@ extension BookLibrary {
 
     /// Updates the data of books already in the library with enrichment results (new values
     /// replace stored ones); books not in the library are counted as `skipped`, not added.
-    public func refresh(_ books: [BookData], from provenance: Provenance) async throws(LibraryError) -> SaveSummary {
+    package func refresh(_ books: [BookData], from provenance: Provenance) async throws(LibraryError) -> SaveSummary {
         try await upsertAll(books.map { book in (book, .none(shelf: .toRead), []) }, policy: .refresh, create: false, provenance: provenance)
     }
 
     /// Imports the rows of an export file: data fills what the library lacks, the user's fields
     /// are carried in (an empty cell keeps the library's value). Importing the same file twice
     /// changes nothing the second time. One transaction.
-    public func importBooks(_ rows: [ImportedBook], from provenance: Provenance) async throws(LibraryError) -> SaveSummary {
+    package func importBooks(_ rows: [ImportedBook], from provenance: Provenance) async throws(LibraryError) -> SaveSummary {
         try await upsertAll(rows.map { row in (row.data, .carry(row.reading), row.sources) }, policy: .fillGaps, create: true,
                             provenance: provenance)
     }
@@ -39,7 +39,7 @@ extension BookLibrary {
     /// with an ISBN the catalog lacks keeps it and its title: `row(_:matchedTo:)`). Other rows are
     /// matched to the server's books as before: by ISBN, else by title and first author (the server
     /// may have matched a row to another edition); a row without an ISBN adopts the server's.
-    public func importJob(_ results: ImportResults, jobID: String, rows: [ImportedBook]) async throws(LibraryError)
+    package func importJob(_ results: ImportResults, jobID: String, rows: [ImportedBook]) async throws(LibraryError)
         -> SaveSummary
     {
         let server = results.books.map(BookData.init)

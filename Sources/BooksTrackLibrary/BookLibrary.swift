@@ -9,9 +9,9 @@ import Synchronization
 /// A *book* is one edition (keyed by ISBN-13, or by normalised title + first author when it has
 /// no ISBN) with the user's `ReadingFields`; editions are grouped under their *work*; authors are
 /// rows of their own. `library_fts` (FTS5) indexes title, authors, series, review/notes and tags.
-public final class BookLibrary: Sendable {
+package final class BookLibrary: Sendable {
     /// The database file.
-    public let path: URL
+    package let path: URL
     /// Reads go here: a read-only pool when the file was already a complete library in WAL mode
     /// (opening a writable pool takes the write lock, so a foreign writer blocked even `library
     /// list`, and a read-only file could not be listed), else the writable pool.
@@ -22,11 +22,11 @@ public final class BookLibrary: Sendable {
     let today: @Sendable () -> BookDate
 
     /// How long a writer waits for another process's transaction before giving up with `.busy`.
-    public static let busyTimeout: TimeInterval = 5
+    package static let busyTimeout: TimeInterval = 5
 
     /// Opens (creating when missing) the library at `path`: the directory is created 0700, the
     /// file 0600, then migrations run. `today` supplies "date added" for new books.
-    public init(path: URL, today: @escaping @Sendable () -> BookDate = { BookDate.today() }) throws(LibraryError) {
+    package init(path: URL, today: @escaping @Sendable () -> BookDate = { BookDate.today() }) throws(LibraryError) {
         self.path = path
         self.today = today
         let file = path.path

@@ -2,7 +2,7 @@ import CSV
 import Foundation
 
 /// The export formats the library reads.
-public enum ExportFormat: String, Sendable, Hashable, CaseIterable {
+package enum ExportFormat: String, Sendable, Hashable, CaseIterable {
     /// Goodreads' "Export Library" CSV (also any CSV with Goodreads' column names, e.g. Title, Author, ISBN).
     case goodreads
     /// The StoryGraph's export CSV.
@@ -10,34 +10,34 @@ public enum ExportFormat: String, Sendable, Hashable, CaseIterable {
 }
 
 /// A row the reader kept but could not read entirely, or skipped.
-public struct RowProblem: Hashable, Sendable, CustomStringConvertible {
+package struct RowProblem: Hashable, Sendable, CustomStringConvertible {
     /// 1-based data row.
-    public var row: Int
-    public var message: String
-    public var description: String { "row \(row): \(message)" }
+    package var row: Int
+    package var message: String
+    package var description: String { "row \(row): \(message)" }
 }
 
 /// An export file read into library rows.
-public struct ExportFile: Hashable, Sendable {
-    public var format: ExportFormat
-    public var books: [ImportedBook]
-    public var problems: [RowProblem]
+package struct ExportFile: Hashable, Sendable {
+    package var format: ExportFormat
+    package var books: [ImportedBook]
+    package var problems: [RowProblem]
 }
 
 /// Reads Goodreads and StoryGraph exports (CSV parsing by CSV.swift). The format is told by the
 /// header; cells are matched by column name, so column order and extra columns do not matter.
-public enum ExportReader {
+package enum ExportReader {
     /// At most this many data rows are read.
-    public static let maxRows = 100_000
+    package static let maxRows = 100_000
 
-    public static func read(_ bytes: Data) throws(LibraryError) -> ExportFile {
+    package static func read(_ bytes: Data) throws(LibraryError) -> ExportFile {
         guard let text = String(data: bytes, encoding: .utf8) else {
             throw .unreadableFile("the file is not UTF-8 text")
         }
         return try read(text)
     }
 
-    public static func read(_ text: String) throws(LibraryError) -> ExportFile {
+    package static func read(_ text: String) throws(LibraryError) -> ExportFile {
         var text = text
         if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
         // CSV.swift drops a last line that ends in an empty field when no line break follows it.

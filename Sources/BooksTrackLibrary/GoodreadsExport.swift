@@ -5,8 +5,8 @@ import Foundation
 /// `YYYY/MM/DD`, `My Rating` 0 for unrated. Goodreads and StoryGraph both import this format.
 ///
 /// Goodreads ratings are whole stars: a quarter-star rating (StoryGraph) is rounded half up.
-public enum GoodreadsExport {
-    public static let header = [
+package enum GoodreadsExport {
+    package static let header = [
         "Book Id", "Title", "Author", "Author l-f", "Additional Authors", "ISBN", "ISBN13", "My Rating",
         "Average Rating", "Publisher", "Binding", "Number of Pages", "Year Published", "Original Publication Year",
         "Date Read", "Date Added", "Bookshelves", "Bookshelves with positions", "Exclusive Shelf", "My Review",
@@ -14,7 +14,7 @@ public enum GoodreadsExport {
     ]
 
     /// The whole file (header, one line per book, `\n` line ends).
-    public static func csv(_ books: [LibraryBook]) -> String {
+    package static func csv(_ books: [LibraryBook]) -> String {
         var out = header.map(quote).joined(separator: ",") + "\n"
         var positions: [String: Int] = [:]
         for book in books {
@@ -92,17 +92,17 @@ public enum GoodreadsExport {
 }
 
 /// An export as written: the file's text, how many books it holds, how many it leaves out.
-public struct GoodreadsExportFile: Sendable, Hashable {
-    public var csv: String
-    public var books: Int
+package struct GoodreadsExportFile: Sendable, Hashable {
+    package var csv: String
+    package var books: Int
     /// Books a damaged library could not give back whole (see `LibraryError.damaged`).
-    public var unreadable: Int
+    package var unreadable: Int
 }
 
 extension BookLibrary {
     /// The library (or the books matching `filter`) as a Goodreads export CSV, oldest addition
     /// first; books a damaged file cannot give back are left out and counted.
-    public func exportGoodreadsFile(_ filter: LibraryFilter = LibraryFilter()) async throws(LibraryError)
+    package func exportGoodreadsFile(_ filter: LibraryFilter = LibraryFilter()) async throws(LibraryError)
         -> GoodreadsExportFile
     {
         let found = try await readableBooks(filter, sort: LibrarySort(.dateAdded, descending: false))
@@ -110,7 +110,7 @@ extension BookLibrary {
     }
 
     /// The CSV text of `exportGoodreadsFile(_:)`.
-    public func exportGoodreads(_ filter: LibraryFilter = LibraryFilter()) async throws(LibraryError) -> String {
+    package func exportGoodreads(_ filter: LibraryFilter = LibraryFilter()) async throws(LibraryError) -> String {
         try await exportGoodreadsFile(filter).csv
     }
 }

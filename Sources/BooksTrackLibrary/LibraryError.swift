@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 
 /// Everything that can go wrong with the library, worded for the user (no SQLite text, no file bytes).
-public enum LibraryError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum LibraryError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The directory or file could not be created or opened (`reason` is plain words).
     case cannotOpen(path: String, reason: String)
     /// The file exists but is not a SQLite database (or is damaged).
@@ -27,9 +27,9 @@ public enum LibraryError: Error, Sendable, Equatable, CustomStringConvertible {
     /// An import file could not be read at all (not UTF-8, no header, not a known export).
     case unreadableFile(String)
 
-    public var description: String { message }
+    package var description: String { message }
 
-    public var message: String {
+    package var message: String {
         switch self {
         case .cannotOpen(let path, let reason): return "cannot open the library at \(path): \(reason)"
         case .notALibrary(let path): return "\(path) is not a bts library (not a SQLite database, or damaged)"

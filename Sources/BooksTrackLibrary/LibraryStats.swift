@@ -1,34 +1,34 @@
 import GRDB
 
 /// Figures for `stats`: books read per year, books per shelf, the ratings histogram.
-public struct LibraryStats: Hashable, Sendable {
-    public struct Count: Hashable, Sendable {
-        public var label: String
-        public var count: Int
-        public init(_ label: String, _ count: Int) {
+package struct LibraryStats: Hashable, Sendable {
+    package struct Count: Hashable, Sendable {
+        package var label: String
+        package var count: Int
+        package init(_ label: String, _ count: Int) {
             self.label = label
             self.count = count
         }
     }
 
-    public var books: Int
-    public var works: Int
-    public var authors: Int
+    package var books: Int
+    package var works: Int
+    package var authors: Int
     /// Books on the read shelf with a date read, per year, oldest year first.
-    public var readPerYear: [Count]
+    package var readPerYear: [Count]
     /// Books on the read shelf without a date read.
-    public var readUndated: Int
+    package var readUndated: Int
     /// Per shelf, in shelf order (standard shelves always listed).
-    public var perShelf: [Count]
+    package var perShelf: [Count]
     /// "1★" … "5★": a rating counts under its whole stars (4.5 under 4★; below 1 under 1★).
-    public var ratings: [Count]
-    public var unrated: Int
+    package var ratings: [Count]
+    package var unrated: Int
     /// Pages of the books on the read shelf that have a page count.
-    public var pagesRead: Int
+    package var pagesRead: Int
 }
 
 extension BookLibrary {
-    public func stats() async throws(LibraryError) -> LibraryStats {
+    package func stats() async throws(LibraryError) -> LibraryStats {
         let shelves = try await shelves()
         return try await read { db in
             let years = try Row.fetchAll(

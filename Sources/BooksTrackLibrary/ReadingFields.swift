@@ -2,21 +2,21 @@ import Foundation
 
 /// The user's own fields of one book: never changed by data-only saves (search, enrichment), carried
 /// in by imports (a file's empty cell leaves the library's value alone), and set by the user.
-public struct ReadingFields: Hashable, Sendable {
-    public var shelf: Shelf
+package struct ReadingFields: Hashable, Sendable {
+    package var shelf: Shelf
     /// Non-exclusive shelves (Goodreads) and tags (StoryGraph), normalised like shelf names, in order.
-    public var tags: [String]
+    package var tags: [String]
     /// 0.25…5 in quarter stars (StoryGraph allows 4.5; Goodreads writes whole stars); nil = unrated.
-    public var rating: Double?
-    public var dateRead: BookDate?
+    package var rating: Double?
+    package var dateRead: BookDate?
     /// Nil on input means "today" for a new book (and "keep" for a stored one).
-    public var dateAdded: BookDate?
-    public var readCount: Int?
-    public var review: String?
-    public var privateNotes: String?
-    public var ownedCopies: Int?
+    package var dateAdded: BookDate?
+    package var readCount: Int?
+    package var review: String?
+    package var privateNotes: String?
+    package var ownedCopies: Int?
 
-    public init(
+    package init(
         shelf: Shelf = .toRead, tags: [String] = [], rating: Double? = nil, dateRead: BookDate? = nil,
         dateAdded: BookDate? = nil, readCount: Int? = nil, review: String? = nil, privateNotes: String? = nil,
         ownedCopies: Int? = nil
@@ -33,12 +33,12 @@ public struct ReadingFields: Hashable, Sendable {
     }
 
     /// True for 0.25…5 in quarter steps.
-    public static func isValidRating(_ r: Double) -> Bool {
+    package static func isValidRating(_ r: Double) -> Bool {
         r > 0 && r <= 5 && (r * 4).rounded() == r * 4
     }
 
     /// Shelf-normalised, de-duplicated, order kept; empty names dropped.
-    public static func normalizedTags(_ tags: [String]) -> [String] {
+    package static func normalizedTags(_ tags: [String]) -> [String] {
         var seen: Set<String> = []
         var out: [String] = []
         for tag in tags {
@@ -52,8 +52,8 @@ public struct ReadingFields: Hashable, Sendable {
 }
 
 /// Where a book came from. Stored per book (a book keeps every distinct origin).
-public struct Provenance: Hashable, Sendable, CustomStringConvertible {
-    public enum Source: String, Sendable, Hashable, CaseIterable {
+package struct Provenance: Hashable, Sendable, CustomStringConvertible {
+    package enum Source: String, Sendable, Hashable, CaseIterable {
         case importJob = "import-job", importFile = "import-file", search, similar, semantic, recommendation,
             enrichment, manual, scan
         /// The title an import's row had when the server matched it to this book by title (the
@@ -61,42 +61,42 @@ public struct Provenance: Hashable, Sendable, CustomStringConvertible {
         case csvTitle = "csv-title"
     }
 
-    public var source: Source
+    package var source: Source
     /// The job id, file name, query, source ISBN or provider; empty when there is none.
-    public var detail: String
+    package var detail: String
 
-    public init(_ source: Source, _ detail: String = "") {
+    package init(_ source: Source, _ detail: String = "") {
         self.source = source
         self.detail = detail
     }
 
-    public static func importJob(_ id: String) -> Provenance { Provenance(.importJob, id) }
-    public static func importFile(_ name: String) -> Provenance { Provenance(.importFile, name) }
-    public static func search(_ query: String = "") -> Provenance { Provenance(.search, query) }
-    public static func similar(to isbn: String = "") -> Provenance { Provenance(.similar, isbn) }
-    public static func semantic(_ query: String = "") -> Provenance { Provenance(.semantic, query) }
-    public static func recommendation(_ week: String = "") -> Provenance { Provenance(.recommendation, week) }
-    public static func enrichment(_ provider: String = "") -> Provenance { Provenance(.enrichment, provider) }
-    public static let manual = Provenance(.manual)
+    package static func importJob(_ id: String) -> Provenance { Provenance(.importJob, id) }
+    package static func importFile(_ name: String) -> Provenance { Provenance(.importFile, name) }
+    package static func search(_ query: String = "") -> Provenance { Provenance(.search, query) }
+    package static func similar(to isbn: String = "") -> Provenance { Provenance(.similar, isbn) }
+    package static func semantic(_ query: String = "") -> Provenance { Provenance(.semantic, query) }
+    package static func recommendation(_ week: String = "") -> Provenance { Provenance(.recommendation, week) }
+    package static func enrichment(_ provider: String = "") -> Provenance { Provenance(.enrichment, provider) }
+    package static let manual = Provenance(.manual)
     /// A bookshelf scan's job.
-    public static func scan(_ job: String) -> Provenance { Provenance(.scan, job) }
+    package static func scan(_ job: String) -> Provenance { Provenance(.scan, job) }
     /// An import row's own title, for the book it was matched to by title.
-    public static func csvTitle(_ title: String) -> Provenance { Provenance(.csvTitle, title) }
+    package static func csvTitle(_ title: String) -> Provenance { Provenance(.csvTitle, title) }
 
-    public var description: String { detail.isEmpty ? source.rawValue : "\(source.rawValue) \(detail)" }
+    package var description: String { detail.isEmpty ? source.rawValue : "\(source.rawValue) \(detail)" }
 }
 
 /// One row of an export file: the book's data and the user's fields.
-public struct ImportedBook: Hashable, Sendable {
+package struct ImportedBook: Hashable, Sendable {
     /// 1-based data row in the file.
-    public var row: Int
-    public var data: BookData
-    public var reading: ReadingFields
+    package var row: Int
+    package var data: BookData
+    package var reading: ReadingFields
     /// Where the row came from besides the import itself (`csv-title`: its title before a server
     /// matched it to another).
-    public var sources: [Provenance]
+    package var sources: [Provenance]
 
-    public init(row: Int, data: BookData, reading: ReadingFields, sources: [Provenance] = []) {
+    package init(row: Int, data: BookData, reading: ReadingFields, sources: [Provenance] = []) {
         self.row = row
         self.data = data
         self.reading = reading
@@ -105,43 +105,43 @@ public struct ImportedBook: Hashable, Sendable {
 }
 
 /// What a save did, in library terms.
-public struct SaveSummary: Hashable, Sendable, CustomStringConvertible {
+package struct SaveSummary: Hashable, Sendable, CustomStringConvertible {
     /// Books that were not in the library before.
-    public var created = 0
+    package var created = 0
     /// Books that were there and changed (data or, for imports, the user's fields).
-    public var updated = 0
+    package var updated = 0
     /// Books that were there and did not change.
-    public var alreadyThere = 0
+    package var alreadyThere = 0
     /// Inputs that could not be saved (no title and no ISBN).
-    public var skipped = 0
+    package var skipped = 0
 
-    public init(created: Int = 0, updated: Int = 0, alreadyThere: Int = 0, skipped: Int = 0) {
+    package init(created: Int = 0, updated: Int = 0, alreadyThere: Int = 0, skipped: Int = 0) {
         self.created = created
         self.updated = updated
         self.alreadyThere = alreadyThere
         self.skipped = skipped
     }
 
-    public var description: String {
+    package var description: String {
         "\(created) created, \(updated) updated, \(alreadyThere) already there"
             + (skipped > 0 ? ", \(skipped) skipped" : "")
     }
 }
 
 /// A book in the library: its edition data, work, authors and the user's fields.
-public struct LibraryBook: Hashable, Sendable, Identifiable {
+package struct LibraryBook: Hashable, Sendable, Identifiable {
     /// Stable library id of the edition.
-    public var id: Int64
-    public var workID: Int64
+    package var id: Int64
+    package var workID: Int64
     /// `isbn:<ISBN-13>` or `title:<title>|<author>`.
-    public var key: String
-    public var data: BookData
-    public var reading: ReadingFields
-    public var provenance: [Provenance]
+    package var key: String
+    package var data: BookData
+    package var reading: ReadingFields
+    package var provenance: [Provenance]
     /// How many editions of the same work are in the library (1 = only this one).
-    public var editionsOfWork: Int
+    package var editionsOfWork: Int
 
-    public var title: String { data.title }
-    public var authors: [String] { data.authors }
-    public var isbn13: String? { data.isbn13 }
+    package var title: String { data.title }
+    package var authors: [String] { data.authors }
+    package var isbn13: String? { data.isbn13 }
 }

@@ -2,11 +2,11 @@
 /// standard ones, StoryGraph's `did-not-finish` and `paused`, or a custom name.
 ///
 /// Names are normalised as Goodreads does: trimmed, lower-cased, spaces and underscores → `-`.
-public struct Shelf: RawRepresentable, Hashable, Sendable, Comparable, CustomStringConvertible, ExpressibleByStringLiteral {
-    public let rawValue: String
+package struct Shelf: RawRepresentable, Hashable, Sendable, Comparable, CustomStringConvertible, ExpressibleByStringLiteral {
+    package let rawValue: String
 
     /// Normalises `rawValue`; an empty name becomes `to-read`.
-    public init(rawValue: String) {
+    package init(rawValue: String) {
         var name = ""
         var lastDash = false
         for ch in rawValue.lowercased() {
@@ -22,21 +22,21 @@ public struct Shelf: RawRepresentable, Hashable, Sendable, Comparable, CustomStr
         self.rawValue = name.isEmpty ? "to-read" : name
     }
 
-    public init(stringLiteral value: String) { self.init(rawValue: value) }
+    package init(stringLiteral value: String) { self.init(rawValue: value) }
 
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 
-    public static let toRead: Shelf = "to-read"
-    public static let currentlyReading: Shelf = "currently-reading"
-    public static let read: Shelf = "read"
-    public static let didNotFinish: Shelf = "did-not-finish"
-    public static let paused: Shelf = "paused"
+    package static let toRead: Shelf = "to-read"
+    package static let currentlyReading: Shelf = "currently-reading"
+    package static let read: Shelf = "read"
+    package static let didNotFinish: Shelf = "did-not-finish"
+    package static let paused: Shelf = "paused"
 
     /// The shelves every library has, in display order.
-    public static let standard: [Shelf] = [.toRead, .currentlyReading, .read, .didNotFinish, .paused]
+    package static let standard: [Shelf] = [.toRead, .currentlyReading, .read, .didNotFinish, .paused]
 
     /// Standard shelves first (in `standard` order), then custom ones alphabetically.
-    public static func < (a: Shelf, b: Shelf) -> Bool {
+    package static func < (a: Shelf, b: Shelf) -> Bool {
         let ia = standard.firstIndex(of: a) ?? standard.count
         let ib = standard.firstIndex(of: b) ?? standard.count
         return ia != ib ? ia < ib : a.rawValue < b.rawValue

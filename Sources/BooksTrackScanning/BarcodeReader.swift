@@ -2,29 +2,29 @@ import BooksTrackContract
 import CBarcode
 
 /// One ISBN barcode found in a photo.
-public struct FoundBarcode: Sendable, Hashable {
+package struct FoundBarcode: Sendable, Hashable {
     /// The ISBN-13 it encodes (EAN-13 with the 978/979 Bookland prefix).
-    public var isbn: String
+    package var isbn: String
     /// How many scan lines read it (ZBar's quality): more means a clearer read.
-    public var quality: Int
+    package var quality: Int
     /// Where it is, normalized to 0…1 of the photo's width and height.
-    public var box: Box
+    package var box: Box
 
-    public struct Box: Sendable, Hashable {
-        public var x: Double, y: Double, width: Double, height: Double
+    package struct Box: Sendable, Hashable {
+        package var x: Double, y: Double, width: Double, height: Double
     }
 
     /// A confidence in 0…1 from the read's quality: a check-digit-valid EAN-13 read on one line is
     /// 0.7, each further line adds 0.04, up to 0.99 (so four or more lines are approved at 0.8).
-    public var confidence: Double { min(0.99, 0.7 + 0.04 * Double(max(0, quality - 1))) }
+    package var confidence: Double { min(0.99, 0.7 + 0.04 * Double(max(0, quality - 1))) }
 }
 
 /// Finds the ISBN barcodes (EAN-13, 978/979) in a photo with ZBar: the photo as it is, then turned
 /// by 45° (ZBar reads along rows and columns, so a barcode turned 20°–70° needs the turned copy);
 /// several barcodes per photo, each ISBN once.
-public enum BarcodeReader {
+package enum BarcodeReader {
     /// The barcodes in a decoded photo.
-    public static func read(_ image: GrayImage) -> [FoundBarcode] {
+    package static func read(_ image: GrayImage) -> [FoundBarcode] {
         var found: [String: FoundBarcode] = [:]
         for symbol in scan(image) { merge(symbol, into: &found, width: image.width, height: image.height, map: nil) }
         if turnsAt45(width: image.width, height: image.height) {
@@ -47,7 +47,7 @@ public enum BarcodeReader {
     }
 
     /// The barcodes in a photo's bytes (JPEG, PNG or WebP).
-    public static func read(photo bytes: [UInt8]) throws(PhotoDecodingError) -> [FoundBarcode] {
+    package static func read(photo bytes: [UInt8]) throws(PhotoDecodingError) -> [FoundBarcode] {
         read(try GrayImage(decoding: bytes))
     }
 

@@ -2,7 +2,7 @@ import BooksTrackContract
 import CBarcode
 
 /// Why a photo could not be read: each said in one plain sentence (no library text).
-public enum PhotoDecodingError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum PhotoDecodingError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Not JPEG, PNG or WebP (by its first bytes).
     case notAnImage
     /// The header or data is damaged or cut short.
@@ -10,7 +10,7 @@ public enum PhotoDecodingError: Error, Sendable, Hashable, CustomStringConvertib
     /// Wider or taller than the reader takes.
     case tooLarge(width: Int, height: Int)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .notAnImage: return "it is not a JPEG, PNG or WebP image"
         case .damaged(let format): return "the \(format.rawValue.uppercased()) data is damaged or cut short"
@@ -22,12 +22,12 @@ public enum PhotoDecodingError: Error, Sendable, Hashable, CustomStringConvertib
 
 extension GrayImage {
     /// The largest image decoded (a 10 MB file can claim any size in its header).
-    public static let maxPixels = 64_000_000
+    package static let maxPixels = 64_000_000
     /// The longest side decoded.
-    public static let maxSide = 20_000
+    package static let maxSide = 20_000
 
     /// Decodes a JPEG, PNG or WebP photo (told by its first bytes) to grayscale.
-    public init(decoding data: [UInt8]) throws(PhotoDecodingError) {
+    package init(decoding data: [UInt8]) throws(PhotoDecodingError) {
         guard let format = PhotoFormat(sniffing: data) else { throw .notAnImage }
         switch format {
         case .png: self = try Self.decodePNG(data)

@@ -3,7 +3,7 @@ import CBarcode
 /// Writes grayscale images as PNG or JPEG (for tests and generated sample photos).
 extension GrayImage {
     /// The image as a PNG file's bytes (nil if libpng refused).
-    public func pngData() -> [UInt8]? {
+    package func pngData() -> [UInt8]? {
         var image = png_image()
         image.version = bts_png_image_version()
         image.width = UInt32(width)
@@ -21,7 +21,7 @@ extension GrayImage {
     }
 
     /// The image as a baseline JPEG at `quality` (1–100), or nil if TurboJPEG refused.
-    public func jpegData(quality: Int = 85) -> [UInt8]? {
+    package func jpegData(quality: Int = 85) -> [UInt8]? {
         guard let handle = tjInitCompress() else { return nil }
         defer { tjDestroy(handle) }
         var buffer: UnsafeMutablePointer<UInt8>?
@@ -39,7 +39,7 @@ extension GrayImage {
 
 extension GrayImage {
     /// The image as a lossless WebP file's bytes, or nil if libwebp refused.
-    public func webpData() -> [UInt8]? {
+    package func webpData() -> [UInt8]? {
         var rgb = [UInt8](repeating: 0, count: width * height * 3)
         for (i, value) in pixels.enumerated() {
             rgb[i * 3] = value

@@ -1,10 +1,10 @@
 /// An 8-bit grayscale image, row-major, no padding: what the barcode reader scans.
-public struct GrayImage: Sendable, Hashable {
-    public let width: Int
-    public let height: Int
-    public var pixels: [UInt8]
+package struct GrayImage: Sendable, Hashable {
+    package let width: Int
+    package let height: Int
+    package var pixels: [UInt8]
 
-    public init(width: Int, height: Int, pixels: [UInt8]) {
+    package init(width: Int, height: Int, pixels: [UInt8]) {
         precondition(width >= 0 && height >= 0 && pixels.count == width * height, "pixels must be width × height")
         self.width = width
         self.height = height
@@ -12,13 +12,13 @@ public struct GrayImage: Sendable, Hashable {
     }
 
     /// A blank (white) image.
-    public init(width: Int, height: Int, fill: UInt8 = 255) {
+    package init(width: Int, height: Int, fill: UInt8 = 255) {
         self.init(width: width, height: height, pixels: [UInt8](repeating: fill, count: width * height))
     }
 
     /// The pixel at (x, y), or `outside` beyond the edges.
     @inlinable
-    public func pixel(_ x: Int, _ y: Int, outside: UInt8 = 255) -> UInt8 {
+    package func pixel(_ x: Int, _ y: Int, outside: UInt8 = 255) -> UInt8 {
         guard x >= 0, y >= 0, x < width, y < height else { return outside }
         return pixels[y * width + x]
     }
@@ -26,7 +26,7 @@ public struct GrayImage: Sendable, Hashable {
     /// The image turned by `degrees` (counter-clockwise) about its centre, on a canvas big enough to
     /// hold all of it (new corners white), sampled bilinearly. `map` turns a point of the result back
     /// into this image's coordinates.
-    public func rotated(by degrees: Double) -> (image: GrayImage, map: @Sendable (Double, Double) -> (Double, Double)) {
+    package func rotated(by degrees: Double) -> (image: GrayImage, map: @Sendable (Double, Double) -> (Double, Double)) {
         let radians = degrees * .pi / 180
         let c = cos(radians), s = sin(radians)
         let w = Double(width), h = Double(height)

@@ -8,16 +8,16 @@
 /// possessive suffixes accepted: they do not change whether a match exists), `(?i)` / `(?i: )`
 /// (case-insensitive for the whole pattern). Backreferences and lookaround are refused with a
 /// plain message: they need backtracking. Matching is per Unicode scalar.
-public struct BoundedRegex: Sendable {
+package struct BoundedRegex: Sendable {
     /// Why a pattern was refused or a match abandoned.
-    public struct Failure: Error, Sendable, Equatable {
-        public var message: String
+    package struct Failure: Error, Sendable, Equatable {
+        package var message: String
     }
 
     /// The largest compiled program (counted repetitions are expanded).
-    public static let maxProgramSize = 20_000
+    package static let maxProgramSize = 20_000
     /// Work allowed for one match (thread steps); beyond it the match is abandoned.
-    public static let defaultStepBudget = 200_000_000
+    package static let defaultStepBudget = 200_000_000
 
     enum Instruction: Sendable, Equatable {
         case scalar(Unicode.Scalar)
@@ -67,7 +67,7 @@ public struct BoundedRegex: Sendable {
     let caseless: Bool
 
     /// Compiles `pattern`.
-    public init(_ pattern: String) throws(Failure) {
+    package init(_ pattern: String) throws(Failure) {
         var parser = Parser(Array(pattern.unicodeScalars))
         let node = try parser.parseWhole()
         var compiler = Compiler()
@@ -78,7 +78,7 @@ public struct BoundedRegex: Sendable {
     }
 
     /// Whether the pattern matches anywhere in `subject`.
-    public func firstMatchExists(
+    package func firstMatchExists(
         in subject: String, stepBudget: Int = BoundedRegex.defaultStepBudget,
         isCancelled: () -> Bool = { Task.isCancelled }
     ) throws(Failure) -> Bool {

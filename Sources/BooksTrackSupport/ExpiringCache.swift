@@ -11,11 +11,11 @@ import Foundation
 ///
 /// Inlinable, so that each client specializes it: unspecialized, every use of an entry would look
 /// up its generic metadata.
-public struct ExpiringCache<Value> {
-    public let maxEntries: Int
-    public let maxWeight: Int
+package struct ExpiringCache<Value> {
+    package let maxEntries: Int
+    package let maxWeight: Int
     /// The summed weight of the values held.
-    @inlinable public var weight: Int { heldWeight }
+    @inlinable package var weight: Int { heldWeight }
     @usableFromInline var heldWeight = 0
 
     @usableFromInline
@@ -52,20 +52,20 @@ public struct ExpiringCache<Value> {
     @usableFromInline var nextSerial: UInt64 = 0
 
     @inlinable
-    public init(maxEntries: Int, maxWeight: Int = .max) {
+    package init(maxEntries: Int, maxWeight: Int = .max) {
         self.maxEntries = maxEntries
         self.maxWeight = maxWeight
     }
 
     @inlinable
-    public var count: Int { entries.count }
+    package var count: Int { entries.count }
 
     /// Records in the insertion queue, live or skipped (tests check the compaction's bound).
     var queuedRecords: Int { order.count - head }
 
     /// The value for `key` if it is still fresh at `now` (an expired one is dropped).
     @inlinable
-    public mutating func value(for key: String, now: Date) -> Value? {
+    package mutating func value(for key: String, now: Date) -> Value? {
         guard let entry = entries[key] else { return nil }
         if entry.expires > now { return entry.value }
         remove(key)
@@ -75,7 +75,7 @@ public struct ExpiringCache<Value> {
     /// Stores `value` for `key` until `expires`, making room by dropping the oldest; a value
     /// heavier than the whole cache is not stored (and the key's old value is gone).
     @inlinable
-    public mutating func store(_ value: Value, for key: String, expires: Date, weight valueWeight: Int = 0) {
+    package mutating func store(_ value: Value, for key: String, expires: Date, weight valueWeight: Int = 0) {
         remove(key)
         guard valueWeight <= maxWeight, maxEntries > 0 else { return }
         while entries.count >= maxEntries || heldWeight > maxWeight - valueWeight, head < order.count {
@@ -92,7 +92,7 @@ public struct ExpiringCache<Value> {
 
     /// Drops the value for `key`, if any; its queue record is skipped later.
     @inlinable
-    public mutating func remove(_ key: String) {
+    package mutating func remove(_ key: String) {
         if let old = entries.removeValue(forKey: key) { heldWeight -= old.weight }
     }
 

@@ -5,14 +5,14 @@ import Foundation
 /// dropped, as in the catalog's index: "ender's" → "enders") and every token is emitted as a
 /// double-quoted string, so FTS syntax in the input (`"`, `*`, `-`, `:`, `^`, `(`, `AND`, `NEAR`,
 /// ...) is always taken literally.
-public enum FTSQuery {
+package enum FTSQuery {
     /// At most this many tokens are used (longer inputs are cut).
-    public static let maxTerms = 24
+    package static let maxTerms = 24
     /// Tokens longer than this are cut.
-    public static let maxTermLength = 64
+    package static let maxTermLength = 64
 
     /// Word tokens of `input` in order.
-    public static func terms(_ input: String) -> [String] {
+    package static func terms(_ input: String) -> [String] {
         var out: [String] = []
         var current = ""
         func flush() {
@@ -34,7 +34,7 @@ public enum FTSQuery {
 
     /// `{c1 c2} : "t1" AND {c1 c2} : "t2"*` — every term must match in one of `columns`; the last
     /// term matches as a prefix when `prefixLast`. Nil when the input has no terms.
-    public static func expression(_ input: String, columns: [String], prefixLast: Bool = true) -> String? {
+    package static func expression(_ input: String, columns: [String], prefixLast: Bool = true) -> String? {
         let words = terms(input)
         guard !words.isEmpty else { return nil }
         let filter = "{" + columns.joined(separator: " ") + "} : "
@@ -45,7 +45,7 @@ public enum FTSQuery {
 
     /// The form of a text in the FTS index: apostrophes dropped ("Ender's" → "Enders", so "enders
     /// game" finds it) and a lone "&" spelled "and" ("Angels & Demons").
-    public static func indexed(_ text: String) -> String {
+    package static func indexed(_ text: String) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
         for ch in text where ch != "'" && ch != "\u{2019}" { out.append(ch) }

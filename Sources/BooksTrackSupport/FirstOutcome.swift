@@ -3,14 +3,14 @@ import Synchronization
 /// A value set once, by whichever of several racing callers comes first (later ones are ignored),
 /// and awaited by its reader: "the shutdown finished" against "the time limit passed", without
 /// polling and without waiting for the loser.
-public final class FirstOutcome<Value: Sendable>: Sendable {
+package final class FirstOutcome<Value: Sendable>: Sendable {
     private let state = Mutex<(value: Value?, waiter: CheckedContinuation<Value, Never>?)>((nil, nil))
 
-    public init() {}
+    package init() {}
 
     /// Sets the value unless one was set before; whether this call set it.
     @discardableResult
-    public func resolve(_ value: Value) -> Bool {
+    package func resolve(_ value: Value) -> Bool {
         let (first, waiter) = state.withLock { state -> (Bool, CheckedContinuation<Value, Never>?) in
             guard state.value == nil else { return (false, nil) }
             state.value = value
@@ -21,10 +21,10 @@ public final class FirstOutcome<Value: Sendable>: Sendable {
     }
 
     /// Whether a value was set.
-    public var isResolved: Bool { state.withLock { $0.value != nil } }
+    package var isResolved: Bool { state.withLock { $0.value != nil } }
 
     /// The first value set (waits for it); one reader.
-    public var value: Value {
+    package var value: Value {
         get async {
             await withCheckedContinuation { continuation in
                 let ready = state.withLock { state -> Value? in

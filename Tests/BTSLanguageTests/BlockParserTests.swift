@@ -1,5 +1,5 @@
 import Testing
-@testable import BTSLanguage
+import BTSLanguage
 
 /// Blocks, lists, parameters, pipes and redirections.
 @Suite struct BlockParserTests {

@@ -1,5 +1,5 @@
 import Testing
-@testable import BTSLanguage
+import BTSLanguage
 
 @Suite struct DiagnosticRendererTests {
     let unknownOption = "unknown option '--limt' for 'search' (did you mean '--limit'?)"

@@ -1,5 +1,5 @@
 import Testing
-@testable import BTSLanguage
+import BTSLanguage
 
 @Suite struct ParserTests {
     @Test func commandsAndEmptyStatements() {

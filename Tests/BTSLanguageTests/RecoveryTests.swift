@@ -1,5 +1,5 @@
 import Testing
-@testable import BTSLanguage
+import BTSLanguage
 
 /// The parser goes on after an error at the next line, so one run reports every error: an open
 /// `${` ends on its line (said where it starts), and a block that is never closed or whose header

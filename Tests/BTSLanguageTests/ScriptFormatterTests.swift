@@ -1,7 +1,7 @@
 import BooksTrackSupport
 import Foundation
 import Testing
-@testable import BTSLanguage
+import BTSLanguage
 
 /// `bts fmt`'s layout: indentation by block depth, one space between words, comments and line
 /// continuations kept, blank lines collapsed; idempotent, and the script means the same.

@@ -1,4 +1,4 @@
-@testable import BTSLanguage
+import BTSLanguage
 
 /// The words of a text as (source slice, literal-or-sourceForm) pairs, separators as ";" / "\n".
 func lexed(_ text: String) -> [String] {

@@ -2,7 +2,7 @@ import BTSTerminalText
 import BooksTrackSupport
 import TestSupport
 import Testing
-@testable import BTSLanguage
+import BTSLanguage
 
 /// Rendering several diagnostics walks a snippet line once for all of those in a row on it, and
 /// reads their columns and carets from that walk: the result is what rendering each alone gives,

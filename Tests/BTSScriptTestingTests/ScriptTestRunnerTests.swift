@@ -8,7 +8,7 @@ import Testing
 import TestSupport
 
 import BTSShell
-@testable import BTSScriptTesting
+import BTSScriptTesting
 
 /// `bts test`'s runner with real sessions (scripts that need no server): a file past its time
 /// limit is stopped whatever it does — `sleep`, a busy `while`, a pipeline that ignores SIGTERM —

@@ -1,7 +1,7 @@
 import TestSupport
 import Testing
 
-@testable import BTSTerminalText
+import BTSTerminalText
 
 /// `ByteWords` answers for each of 8 bytes on its own: every byte value at every position, among
 /// neighbours that would carry or borrow into it if the arithmetic leaked between bytes.

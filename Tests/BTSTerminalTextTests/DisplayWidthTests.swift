@@ -1,7 +1,7 @@
 import TestSupport
 import Testing
 
-@testable import BTSTerminalText
+import BTSTerminalText
 
 /// One display width for the whole shell: what a character takes on a terminal when printed as it is.
 @Suite(.onWorkThreads) struct DisplayWidthTests {

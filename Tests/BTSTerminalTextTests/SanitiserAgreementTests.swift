@@ -1,7 +1,7 @@
 import TestSupport
 import Testing
 
-@testable import BTSTerminalText
+import BTSTerminalText
 
 /// One rule for what may reach a terminal: the diagnostics' and the prompt's `DisplayWidth.printable`
 /// and the shell's `TerminalText.sanitize` neutralise exactly the same scalars the same way (they

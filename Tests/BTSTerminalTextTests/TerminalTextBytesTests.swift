@@ -1,7 +1,7 @@
 import TestSupport
 import Testing
 
-@testable import BTSTerminalText
+import BTSTerminalText
 
 /// `TerminalText.containsWork`, which reads UTF-8 8 bytes at a time and looks closer only at the
 /// bytes that can start a scalar needing work, answers as asking `needsWork` of every scalar does.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import BooksTrackCatalog
+import BooksTrackCatalog
 
 /// Builds a books.csv with the real header and the given rows (only the columns the cleaner reads vary).
 private func csv(_ rows: [[String: String]]) -> Data {

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import BooksTrackCatalog
+import BooksTrackCatalog
 
 /// Forgiving and free-form search over the real catalog: misspelt words corrected (saying so),
 /// title and author words in one query, an author's own books before books about them, and exact

@@ -3,7 +3,7 @@ import BooksTrackSupport
 import Foundation
 import Testing
 
-@testable import BooksTrackCatalog
+import BooksTrackCatalog
 
 @Suite(.onWorkThreads) struct SearchTests {
     @Test func isbnLookupFromTenAndThirteen() throws {

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import BooksTrackCatalog
+import BooksTrackCatalog
 
 /// Recommendations of one series come in series order (#2 before #3) in the rows the ranking gave
 /// the series; other books, and a series' side books (#0.5, #2.5), keep their rows.

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @_exported import TestSupport
 
-@testable import BooksTrackCatalog
+import BooksTrackCatalog
 
 /// The first `count` books of the bundled catalog, as TSV bytes (small, fast fixtures).
 func bundledSubset(_ count: Int) throws -> Data {

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import BooksTrackClient
+import BooksTrackClient
 
 /// ISBN-10 cells of an upload become ISBN-13 (no router takes an ISBN-10 ending in X); nothing else moves.
 @Suite struct CSVISBNRewriterTests {

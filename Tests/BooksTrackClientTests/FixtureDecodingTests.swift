@@ -3,7 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Testing
-@testable import BooksTrackClient
+import BooksTrackClient
 
 /// Every recorded production shape, served by a tiny server and decoded through the API methods.
 @Suite(.onWorkThreads) struct FixtureDecodingTests {

@@ -3,7 +3,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import Testing
-@testable import BooksTrackClient
+import BooksTrackClient
 
 /// A server "in this process": records what it was asked and answers with a canned reply (or
 /// sleeps, or refuses an oversized body).

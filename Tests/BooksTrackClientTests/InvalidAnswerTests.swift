@@ -2,7 +2,7 @@ import BooksTrackContract
 import Foundation
 import TestSupport
 import Testing
-@testable import BooksTrackClient
+import BooksTrackClient
 
 /// Answers that are HTTP but wrong are named as an invalid answer from the server (exit 1), never
 /// "unreachable", "not HTTP" or a proxy's fault (exit 3), and never answered from a cache as if

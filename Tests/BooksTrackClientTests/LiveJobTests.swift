@@ -3,7 +3,7 @@ import BooksTrackContract
 import BooksTrackServer
 import Foundation
 import Testing
-@testable import BooksTrackClient
+import BooksTrackClient
 
 /// Jobs against the real server's job routes (CSV import, batch, SSE with drop faults, cancel).
 @Suite struct LiveJobTests {

@@ -2,7 +2,7 @@ import BooksTrackContract
 import Foundation
 import TestSupport
 import Testing
-@testable import BooksTrackClient
+import BooksTrackClient
 
 /// `--trace` shows a redirect hop by hop, each under the URL that answered, and another origin's
 /// answer is not cached as the configured server's (it was shown, and cached, under the first URL).

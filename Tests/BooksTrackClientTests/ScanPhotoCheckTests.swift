@@ -6,7 +6,7 @@ import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
-@testable import BooksTrackClient
+import BooksTrackClient
 
 /// `scan`'s check of its photos refuses what is not a regular file at once, naming what it is
 /// (a FIFO blocked the check until Ctrl-C; a directory was "not a JPEG, PNG or WebP image").

@@ -1,7 +1,7 @@
 import NIOCore
 import NIOPosix
 import Testing
-@testable import BooksTrackClient
+import BooksTrackClient
 
 /// `Task.preferring` keeps a given executor preference and makes a plain task without one.
 @Suite struct TaskPreferringTests {

@@ -4,7 +4,7 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 import Testing
-@testable import BooksTrackClient
+import BooksTrackClient
 
 struct CutConnection: Error {}
 

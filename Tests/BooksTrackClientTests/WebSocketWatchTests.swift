@@ -4,7 +4,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdWebSocket
 import Testing
-@testable import BooksTrackClient
+import BooksTrackClient
 
 /// A batch job on a server that offers progress only over the WebSocket (production): the SSE
 /// route answers 404, the watcher switches to `/ws/progress` with the token as subprotocol and in the

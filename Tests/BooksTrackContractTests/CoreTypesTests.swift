@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import BooksTrackContract
+import BooksTrackContract
 
 @Suite struct JSONValueTests {
     @Test func decodesEveryKindAndRoundTrips() throws {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import BooksTrackContract
+import BooksTrackContract
 
 /// An import's `matches` (bts's own server) round-trips, is read leniently, and is a hint: its absence
 /// (production) is no match listed, and a malformed one never fails the results.

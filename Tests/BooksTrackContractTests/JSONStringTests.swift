@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import BooksTrackContract
+import BooksTrackContract
 
 /// The one writer of JSON string literals: what it always escapes (quotes, backslashes, every C0
 /// control), what each escaping adds (`\b` `\f`; DEL, C1, U+2028/U+2029 and others as `\uxxxx`,

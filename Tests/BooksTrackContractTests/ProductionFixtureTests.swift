@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@testable import BooksTrackContract
+import BooksTrackContract
 
 /// Every production variant the client accepts (docs/contract.md "Client accepts"), decoded from
 /// recorded-style bodies in Fixtures/ through the tolerant path.

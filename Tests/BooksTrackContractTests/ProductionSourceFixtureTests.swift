@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@testable import BooksTrackContract
+import BooksTrackContract
 
 /// Shapes read in the production source (`Fixtures/source/SOURCES.md` names the file and commit of
 /// each), decoded through the tolerant path.

@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@testable import BooksTrackContract
+import BooksTrackContract
 
 /// Shapes of `ResponseDecoding` not covered by recorded fixtures, and a no-crash fuzz.
 @Suite(.onWorkThreads) struct ResponseDecodingTests {

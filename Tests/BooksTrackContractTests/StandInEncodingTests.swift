@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import BooksTrackContract
+import BooksTrackContract
 
 /// Round trips of every stand-in type, checking the exact JSON key names the stand-in sends.
 @Suite struct StandInEncodingTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import BooksTrackContract
+import BooksTrackContract
 
 /// Loads a recorded fixture body from `Fixtures/`.
 func fixture(_ name: String) throws -> Data {

@@ -2,7 +2,7 @@ import BooksTrackSupport
 import TestSupport
 import Testing
 
-@testable import BooksTrackContract
+import BooksTrackContract
 
 /// The byte-wise trim agrees with trimming by `Character.isWhitespace`, on ASCII, Unicode spaces,
 /// combining marks next to spaces, CR LF and fuzzed strings.

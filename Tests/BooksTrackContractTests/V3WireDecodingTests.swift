@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@testable import BooksTrackContract
+import BooksTrackContract
 
 /// v3's bodies (`Fixtures/source/v3/SOURCES.md` names the file and commit of each), through the
 /// tolerant decoding path.

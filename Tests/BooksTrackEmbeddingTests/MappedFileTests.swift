@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@testable import BooksTrackEmbedding
+import BooksTrackEmbedding
 
 /// `MappedFile`: the bytes in place, and the huge-page advice on the mapping the model's weights use.
 @Suite(.onWorkThreads) struct MappedFileTests {

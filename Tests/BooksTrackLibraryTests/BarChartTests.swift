@@ -1,6 +1,6 @@
 import Testing
 
-@testable import BooksTrackLibrary
+import BooksTrackLibrary
 
 @Suite(.onWorkThreads) struct BarChartTests {
     @Test func scalesToTheWidthLeft() {

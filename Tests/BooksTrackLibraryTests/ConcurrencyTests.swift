@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@testable import BooksTrackLibrary
+import BooksTrackLibrary
 
 /// Several writers on one library file lose nothing: two `DatabasePool`s in this process with many
 /// tasks each, and two separate processes (the bench executable's `write` mode).

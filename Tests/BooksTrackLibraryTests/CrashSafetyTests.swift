@@ -3,7 +3,7 @@ import GRDB
 import Testing
 import TestSupport
 
-@testable import BooksTrackLibrary
+import BooksTrackLibrary
 
 /// `kill -9` in the middle of `library import` loses nothing committed and doubles nothing: after
 /// each kill the file passes `PRAGMA integrity_check`, holds none or all of the import (one

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import Testing
 
-@testable import BooksTrackLibrary
+import BooksTrackLibrary
 
 /// A library file with a value of the wrong type (a BLOB where text belongs, text where a number
 /// belongs), as damaged bytes or another tool (`sqlite3`) can leave it: every read says plainly

@@ -3,7 +3,7 @@ import BooksTrackSupport
 import Foundation
 import Testing
 
-@testable import BooksTrackLibrary
+import BooksTrackLibrary
 
 @Suite(.onWorkThreads) struct ExportReaderTests {
     @Test func unreadableFilesSayWhy() throws {

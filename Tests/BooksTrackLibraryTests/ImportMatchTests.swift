@@ -2,7 +2,7 @@ import BooksTrackContract
 import Foundation
 import Testing
 
-@testable import BooksTrackLibrary
+import BooksTrackLibrary
 
 /// A finished import whose server matched rows by title (`ImportResults.matches`): such a row without
 /// an ISBN is kept as the matched book (its ISBN, title, authors, series) with the user's columns and

@@ -2,7 +2,7 @@ import BooksTrackContract
 import Foundation
 import Testing
 
-@testable import BooksTrackLibrary
+import BooksTrackLibrary
 
 /// `$_` in the shell is JSON: the books in it, whatever the command.
 @Suite(.onWorkThreads) struct JSONBooksTests {

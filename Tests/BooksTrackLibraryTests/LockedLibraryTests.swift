@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import Testing
 
-@testable import BooksTrackLibrary
+import BooksTrackLibrary
 
 /// Another SQLite client (e.g. `sqlite3`) holding a write transaction on the library: reads do not
 /// wait for it (opening the pool took the write lock: `library list` blocked up to 50 s), and a

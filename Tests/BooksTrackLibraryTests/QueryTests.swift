@@ -2,7 +2,7 @@ import BooksTrackContract
 import Foundation
 import Testing
 
-@testable import BooksTrackLibrary
+import BooksTrackLibrary
 
 /// Listing, search, find, edit, remove, membership and stats on the Goodreads fixture.
 @Suite(.onWorkThreads) struct QueryTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import BooksTrackLibrary
+import BooksTrackLibrary
 
 /// A library file the user cannot write (0400), and a leftover 0400 `-shm` after the file is made
 /// writable again: `library list` works (it failed: "the file is read-only"), and a write names

@@ -2,7 +2,7 @@ import BooksTrackContract
 import Foundation
 import Testing
 
-@testable import BooksTrackLibrary
+import BooksTrackLibrary
 
 /// Real files: export → library → Goodreads CSV → a fresh library gives the same books.
 @Suite(.onWorkThreads) struct RoundTripTests {

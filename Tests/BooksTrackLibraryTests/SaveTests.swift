@@ -2,7 +2,7 @@ import BooksTrackContract
 import Foundation
 import Testing
 
-@testable import BooksTrackLibrary
+import BooksTrackLibrary
 
 @Suite(.onWorkThreads) struct SaveTests {
     let hunger = SearchResultItem(

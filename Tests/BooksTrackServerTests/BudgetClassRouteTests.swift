@@ -5,7 +5,7 @@ import Logging
 import NIOHTTP1
 import Testing
 
-@testable import BooksTrackServer
+import BooksTrackServer
 
 /// A request and the class docs/contract.md §7 gives it (nil: only `global`).
 struct BudgetRouteCase: Sendable, CustomTestStringConvertible {

@@ -2,7 +2,7 @@ import BooksTrackContract
 import Foundation
 import Testing
 
-@testable import BooksTrackServer
+import BooksTrackServer
 
 @Suite struct EnrichRouteTests {
     @Test func enrichesFromTheCatalog() async throws {

@@ -2,7 +2,7 @@ import BooksTrackContract
 import Foundation
 import Testing
 
-@testable import BooksTrackServer
+import BooksTrackServer
 
 @Suite struct FaultInjectionTests {
     static func faultyConfiguration(_ rules: [FaultRule] = []) -> ServerConfiguration {

@@ -3,7 +3,7 @@ import BooksTrackSupport
 import Foundation
 import Testing
 
-@testable import BooksTrackServer
+import BooksTrackServer
 
 @Suite(.onWorkThreads) struct FixedWindowCounterTests {
     let rule = RateLimitRule(limit: 3, windowSeconds: 60)

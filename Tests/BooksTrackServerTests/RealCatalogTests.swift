@@ -2,7 +2,7 @@ import BooksTrackContract
 import Foundation
 import Testing
 
-@testable import BooksTrackServer
+import BooksTrackServer
 import BooksTrackCatalog
 
 @Suite struct RealCatalogTests {

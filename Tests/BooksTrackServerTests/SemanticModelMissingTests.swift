@@ -4,7 +4,7 @@ import BooksTrackEmbedding
 import Foundation
 import Testing
 
-@testable import BooksTrackServer
+import BooksTrackServer
 
 /// A server whose catalog cannot run the sentence model (its files are missing): the capabilities
 /// stop advertising semantic search and say why, and the semantic and hybrid modes answer 503

@@ -4,7 +4,7 @@ import Foundation
 import NIOCore
 import Testing
 
-@testable import BooksTrackServer
+import BooksTrackServer
 
 @Suite struct ServerConfigurationFlagsTests {
     @Test func defaultsMatchTheContract() {

@@ -2,7 +2,7 @@ import BooksTrackContract
 import Foundation
 import Testing
 
-@testable import BooksTrackServer
+import BooksTrackServer
 import BooksTrackCatalog
 
 /// Issue 31 on the real server: a book's reader shelves on the wire, and `similar` by shelves.

@@ -1,5 +1,5 @@
 import Testing
-@testable import BooksTrackSupport
+import BooksTrackSupport
 
 /// The bounded regular expressions of `expect … matches`: what they match, what they refuse, and
 /// their bounds (the compiled program's size, the nesting of groups, the step budget, cancellation).

@@ -1,4 +1,4 @@
-import BooksTrackSupport
+@testable import BooksTrackSupport
 import Foundation
 import Testing
 @testable import BooksTrackSupport

@@ -7,13 +7,13 @@ import TestSupport
 
 /// The real local server on port 0: `running` starts one and always shuts it down gracefully
 /// (cancelling a NIO server with a buffered connection traps); `with` adds an API client pointed at it.
-public enum LiveServer {
+package enum LiveServer {
     /// The shared read-only catalog (one per test process).
-    public static var catalog: Result<SQLiteCatalog, any Error> { SharedCatalog.result }
+    package static var catalog: Result<SQLiteCatalog, any Error> { SharedCatalog.result }
 
     /// Starts a server with `configuration` (port forced to 0) over `catalog` (the shared real one
     /// by default), runs `body`, and always shuts the server down.
-    public static func running<T: Sendable>(
+    package static func running<T: Sendable>(
         _ configuration: ServerConfiguration = ServerConfiguration(port: 0),
         catalog: (any CatalogQuerying)? = nil,
         modules: [any ServerRouteModule] = LocalServer.defaultModules,
@@ -38,7 +38,7 @@ public enum LiveServer {
     }
 
     /// Starts a server with `configuration` (port forced to 0), runs `body`, shuts both down.
-    public static func with<T: Sendable>(
+    package static func with<T: Sendable>(
         _ configuration: ServerConfiguration = ServerConfiguration(port: 0),
         modules: [any ServerRouteModule] = LocalServer.defaultModules,
         api apiConfiguration: (URL) -> APIConfiguration = { APIConfiguration(baseURL: $0) },

@@ -8,24 +8,24 @@ import Synchronization
 import TestSupport
 
 /// A counter shared between a tiny server's handlers and the test.
-public final class HitCounter: Sendable {
+package final class HitCounter: Sendable {
     private let state = Mutex<[String: Int]>([:])
-    public init() {}
-    public func hit(_ key: String) { state.withLock { $0[key, default: 0] += 1 } }
-    public func count(_ key: String) -> Int { state.withLock { $0[key] ?? 0 } }
-    public var total: Int { state.withLock { $0.values.reduce(0, +) } }
+    package init() {}
+    package func hit(_ key: String) { state.withLock { $0[key, default: 0] += 1 } }
+    package func count(_ key: String) -> Int { state.withLock { $0[key] ?? 0 } }
+    package var total: Int { state.withLock { $0.values.reduce(0, +) } }
 }
 
 /// A Hummingbird server on 127.0.0.1 port 0 for cases the real server cannot produce.
-public struct TinyServer: Sendable {
-    public let port: Int
-    public let group: ServiceGroup
-    public let task: Task<Void, any Error>
+package struct TinyServer: Sendable {
+    package let port: Int
+    package let group: ServiceGroup
+    package let task: Task<Void, any Error>
 
-    public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
+    package var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
     /// Starts `router`, runs `body`, always shuts down.
-    public static func with<T: Sendable>(
+    package static func with<T: Sendable>(
         _ build: (Router<BasicRequestContext>) -> Void, server: HTTPServerBuilder = .http1(),
         _ body: (TinyServer) async throws -> T
     ) async throws -> T {
@@ -43,7 +43,7 @@ public struct TinyServer: Sendable {
     /// Runs the application `make` builds (handing it the callback that reports its port), runs
     /// `body`, always shuts down. No signal handling (HummingbirdTesting's `app.test` stops its
     /// server on SIGINT): a test that sends SIGINT to the test process stops nobody else's server.
-    public static func running<T: Sendable, App: ApplicationProtocol>(
+    package static func running<T: Sendable, App: ApplicationProtocol>(
         _ make: (@escaping @Sendable (any Channel) async -> Void) -> App, _ body: (TinyServer) async throws -> T
     ) async throws -> T {
         let (portStream, portSink) = AsyncStream<Int>.makeStream()
@@ -78,18 +78,18 @@ public struct TinyServer: Sendable {
 }
 
 /// Responses for tiny servers.
-public enum Reply {
-    public static func json(_ text: String, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
+package enum Reply {
+    package static func json(_ text: String, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
         var fields = headers
         fields[.contentType] = "application/json"
         return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 
-    public static func text(_ text: String, status: HTTPResponse.Status, contentType: String = "text/html") -> Response {
+    package static func text(_ text: String, status: HTTPResponse.Status, contentType: String = "text/html") -> Response {
         Response(status: status, headers: [.contentType: contentType], body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 
-    public static func fixture(_ name: String, status: HTTPResponse.Status = .ok) -> Response {
+    package static func fixture(_ name: String, status: HTTPResponse.Status = .ok) -> Response {
         json(Fixtures.text(name), status: status)
     }
 }
@@ -97,7 +97,7 @@ public enum Reply {
 extension TinyServer {
     /// A server that answers every GET with `{}` and counts it in `hits`: where a test shows that
     /// no request reaches a server.
-    public static func counting<T: Sendable>(_ hits: HitCounter, _ body: (TinyServer) async throws -> T) async throws -> T {
+    package static func counting<T: Sendable>(_ hits: HitCounter, _ body: (TinyServer) async throws -> T) async throws -> T {
         try await with({ router in
             router.get("**") { _, _ in
                 hits.hit("any")

@@ -5,26 +5,26 @@ import Glibc
 
 /// The real `bts` executable for end-to-end tests: `$BTS_BINARY` when set, else the first
 /// `.build/debug/bts` found walking up from this source file (the package's build directory).
-public enum BTSBinary {
-    public static let path: String? = BTSExecutable.path
+package enum BTSBinary {
+    package static let path: String? = BTSExecutable.path
 
     /// Why the terminal tests are skipped, shown by Swift Testing.
-    public static let skipReason: String = {
+    package static let skipReason: String = {
         if path == nil {
             return "no bts binary: build it first (`swift build --product bts`) or set BTS_BINARY"
         }
         return "tmux is not installed"
     }()
 
-    public static var isAvailable: Bool { path != nil }
+    package static var isAvailable: Bool { path != nil }
 }
 
 /// Per-test directories: HOME, XDG config/state/cache, a work directory; the cache holds the
 /// tests' one shared catalog, linked in (built once before the tests, read-only).
-public final class TerminalSandbox: @unchecked Sendable {
-    public let root: URL
+package final class TerminalSandbox: @unchecked Sendable {
+    package let root: URL
 
-    public init() throws {
+    package init() throws {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("bts-e2e-\(UUID().uuidString.prefix(8))")
         for sub in ["home", "config", "state", "work", "cache"] {
             try FileManager.default.createDirectory(at: root.appendingPathComponent(sub), withIntermediateDirectories: true)
@@ -34,13 +34,13 @@ public final class TerminalSandbox: @unchecked Sendable {
 
     deinit { try? FileManager.default.removeItem(at: root) }
 
-    public var work: URL { root.appendingPathComponent("work") }
-    public var historyFile: URL { root.appendingPathComponent("state/bts/history") }
+    package var work: URL { root.appendingPathComponent("work") }
+    package var historyFile: URL { root.appendingPathComponent("state/bts/history") }
 
     /// The sandbox's `XDG_CACHE_HOME`: the shared catalog, linked in (`SharedCatalog.seed`).
-    public var cache: URL { root.appendingPathComponent("cache") }
+    package var cache: URL { root.appendingPathComponent("cache") }
 
-    public var environment: [String: String] {
+    package var environment: [String: String] {
         [
             "HOME": root.appendingPathComponent("home").path,
             "XDG_CONFIG_HOME": root.appendingPathComponent("config").path,
@@ -61,7 +61,7 @@ public final class TerminalSandbox: @unchecked Sendable {
     /// Starts `bts ARGS` in a tmux terminal, in the work directory.
     /// `bts ARGUMENTS` in a tmux session, in the work directory, with the sandbox's environment
     /// plus `extra` (e.g. PAGER, EDITOR).
-    public func startShell(_ arguments: [String], width: Int = 120, height: Int = 40,
+    package func startShell(_ arguments: [String], width: Int = 120, height: Int = 40,
                     environment extra: [String: String] = [:]) throws -> TmuxSession {
         guard let binary = BTSBinary.path else { throw TmuxSession.Failure(message: BTSBinary.skipReason, screen: "") }
         let script = "cd " + Self.quote(work.path) + " && exec " + ([binary] + arguments).map(Self.quote).joined(separator: " ")
@@ -70,27 +70,27 @@ public final class TerminalSandbox: @unchecked Sendable {
     }
 
     /// Writes an executable shell script (a stand-in pager or editor) under the sandbox; its path.
-    public func writeExecutable(_ name: String, _ text: String) throws -> String {
+    package func writeExecutable(_ name: String, _ text: String) throws -> String {
         let url = root.appendingPathComponent(name)
         try Data(text.utf8).write(to: url)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: url.path)
         return url.path
     }
 
-    public static func quote(_ word: String) -> String {
+    package static func quote(_ word: String) -> String {
         "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 }
 
 /// A `bts serve` process on a free port (for latency injection); killed by `stop()` or deinit.
 /// Its log goes to a file (a pipe could be inherited by a tmux server started meanwhile).
-public final class ServeProcess: @unchecked Sendable {
-    public let process = SpawnedProcess()
-    public let port: Int
-    public let logURL: URL
+package final class ServeProcess: @unchecked Sendable {
+    package let process = SpawnedProcess()
+    package let port: Int
+    package let logURL: URL
 
     /// Starts `bts serve --port 0 EXTRA...` and waits (bounded) for its "listening on" line.
-    public init(extra: [String], sandbox: TerminalSandbox) async throws {
+    package init(extra: [String], sandbox: TerminalSandbox) async throws {
         guard let binary = BTSBinary.path else { throw TmuxSession.Failure(message: BTSBinary.skipReason, screen: "") }
         logURL = sandbox.root.appendingPathComponent("serve.log")
         _ = FileManager.default.createFile(atPath: logURL.path, contents: nil)
@@ -120,7 +120,7 @@ public final class ServeProcess: @unchecked Sendable {
 
     deinit { stop() }
 
-    public func stop() {
+    package func stop() {
         if process.isRunning {
             process.terminate()
             process.waitUntilExit()

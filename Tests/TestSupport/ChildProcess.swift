@@ -6,9 +6,9 @@ import Glibc
 
 /// The `bts` executable the tests drive: `BTS_BINARY` when set (and executable), else the
 /// package's `.build/debug/bts` (then `release`), found upward from this file.
-public enum BTSExecutable {
-    public static let url: URL? = locate()
-    public static var path: String? { url?.path }
+package enum BTSExecutable {
+    package static let url: URL? = locate()
+    package static var path: String? { url?.path }
 
     private static func locate(file: String = #filePath) -> URL? {
         let manager = FileManager.default
@@ -28,28 +28,28 @@ public enum BTSExecutable {
 }
 
 /// How a child process ended and what it wrote.
-public struct ProcessOutcome: Sendable, CustomStringConvertible {
-    public var status: Int32
-    public var stdout: String
-    public var stderr: String
+package struct ProcessOutcome: Sendable, CustomStringConvertible {
+    package var status: Int32
+    package var stdout: String
+    package var stderr: String
 
-    public init(status: Int32, stdout: String, stderr: String) {
+    package init(status: Int32, stdout: String, stderr: String) {
         self.status = status
         self.stdout = stdout
         self.stderr = stderr
     }
 
-    public var description: String { "exit \(status)\n--- stdout\n\(stdout)\n--- stderr\n\(stderr)" }
+    package var description: String { "exit \(status)\n--- stdout\n\(stdout)\n--- stderr\n\(stderr)" }
 }
 
 /// Runs a program to its end without blocking the cooperative pool (2 threads here): its pipes are
 /// read and its exit awaited on threads of their own.
-public enum ChildProcess {
+package enum ChildProcess {
     /// Runs `executable ARGUMENTS` and returns its status and both streams.
     /// - `stdin`: text written to its standard input, then closed (default: /dev/null).
     /// - `interruptAfter`: once stdout contains this text (or after 120 s, scaled), SIGINT is sent.
     /// - `timeout`: a bound on a hang (scaled by `TestTime`); the process is terminated after it.
-    public static func run(
+    package static func run(
         _ executable: URL, _ arguments: [String], environment: [String: String], directory: URL? = nil,
         stdin: String? = nil, interruptAfter marker: String? = nil, timeout: Duration = .seconds(600)
     ) async throws -> ProcessOutcome {
@@ -123,7 +123,7 @@ final class ChildSignals: Sendable {
 }
 
 /// Reads a pipe to its end on a thread of its own; the text so far is readable at any time.
-public final class PipeReader: Sendable {
+package final class PipeReader: Sendable {
     private final class Buffer: Sendable {
         let state = Mutex<(data: Data, finished: Bool)>((Data(), false))
     }
@@ -132,7 +132,7 @@ public final class PipeReader: Sendable {
 
     /// `onText`: called on the reading thread with the text so far after each chunk. The thread
     /// starts at once (not from a task, which a saturated pool could hold back).
-    public init(_ handle: FileHandle, onText: (@Sendable (String) -> Void)? = nil) {
+    package init(_ handle: FileHandle, onText: (@Sendable (String) -> Void)? = nil) {
         let buffer = Buffer()
         self.buffer = buffer
         let (done, finished) = AsyncStream<Void>.makeStream()
@@ -152,11 +152,11 @@ public final class PipeReader: Sendable {
         }
     }
 
-    public var text: String { buffer.state.withLock { String(decoding: $0.data, as: UTF8.self) } }
-    public var isFinished: Bool { buffer.state.withLock { $0.finished } }
+    package var text: String { buffer.state.withLock { String(decoding: $0.data, as: UTF8.self) } }
+    package var isFinished: Bool { buffer.state.withLock { $0.finished } }
 
     /// The whole text, once the writer closed the pipe.
-    public func finished() async -> String {
+    package func finished() async -> String {
         for await _ in done {}
         return text
     }

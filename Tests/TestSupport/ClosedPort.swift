@@ -4,11 +4,11 @@ import Foundation
 /// the rest of the test process, so that a connection is refused and no other test's server (on
 /// port 0) can be given the port meanwhile (a port closed at once can be; the "unreachable" server
 /// then answers: the likely cause of a full-suite run's exit 0 instead of 3).
-public func closedPort() -> Int { loopbackPort(listening: false) }
+package func closedPort() -> Int { loopbackPort(listening: false) }
 
 /// A TCP port on 127.0.0.1 that accepts connections (the kernel completes them) and never answers:
 /// listened on, never accepted, kept for the rest of the test process. A request to it times out.
-public func silentPort() -> Int { loopbackPort(listening: true) }
+package func silentPort() -> Int { loopbackPort(listening: true) }
 
 /// A socket bound to a free port on 127.0.0.1 (listening when asked), kept open; its port.
 private func loopbackPort(listening: Bool) -> Int {

@@ -3,12 +3,12 @@ import Testing
 
 /// The recorded production bodies of the contract tests (one copy, shared:
 /// Tests/BooksTrackContractTests/Fixtures).
-public enum Fixtures {
-    public static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+package enum Fixtures {
+    package static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("BooksTrackContractTests/Fixtures")
 
     /// The fixture's text; a missing fixture is a recorded test failure, never a silent `{}`.
-    public static func text(_ name: String) -> String {
+    package static func text(_ name: String) -> String {
         do {
             return try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
         } catch {

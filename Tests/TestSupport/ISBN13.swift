@@ -1,5 +1,5 @@
 /// A valid ISBN-13 from its first twelve digits (`stem`): the stem plus its check digit.
-public func makeISBN13(_ stem: String) -> String {
+package func makeISBN13(_ stem: String) -> String {
     var sum = 0
     for (index, character) in stem.enumerated() {
         let digit = Int(String(character)) ?? 0

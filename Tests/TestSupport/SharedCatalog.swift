@@ -11,20 +11,20 @@ import Foundation
 /// the first use and reused while its stamp matches the bundled data (`SQLiteCatalog.open`
 /// rebuilds it otherwise, and moves a new build into place with one rename, so two processes may
 /// share it).
-public enum SharedCatalog {
+package enum SharedCatalog {
     /// A per-process scratch directory (an `XDG_CACHE_HOME` for child processes), removed at exit.
-    public static let directory = FileManager.default.temporaryDirectory
+    package static let directory = FileManager.default.temporaryDirectory
         .appendingPathComponent("bts-tests-catalog-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)")
 
     /// Where the shared catalog is built and reused across runs: `$BTS_TEST_CATALOG_DIR` when set.
-    public static let catalogDirectory: URL = {
+    package static let catalogDirectory: URL = {
         if let prepared = ProcessInfo.processInfo.environment["BTS_TEST_CATALOG_DIR"], !prepared.isEmpty {
             return URL(fileURLWithPath: prepared, isDirectory: true)
         }
         return FileManager.default.temporaryDirectory.appendingPathComponent("bts-tests-catalog-cache-\(getuid())")
     }()
 
-    public static let result: Result<SQLiteCatalog, any Error> = Result {
+    package static let result: Result<SQLiteCatalog, any Error> = Result {
         // No global teardown hook otherwise.
         atexit { try? FileManager.default.removeItem(at: SharedCatalog.directory) }
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -37,20 +37,20 @@ public enum SharedCatalog {
         return catalog
     }
 
-    public static func get() throws -> SQLiteCatalog { try result.get() }
+    package static func get() throws -> SQLiteCatalog { try result.get() }
 
     /// Puts the shared catalog into `cacheHome` (a child's `XDG_CACHE_HOME`), where `bts` looks
     /// for its catalog (`cacheHome/bts/`), so that the child opens it instead of building one of
     /// its own (seconds of CPU each). Returns `cacheHome`.
     @discardableResult
-    public static func seed(cacheHome: URL) throws -> URL {
+    package static func seed(cacheHome: URL) throws -> URL {
         try link(into: cacheHome.appendingPathComponent("bts", isDirectory: true), from: try get())
         return cacheHome
     }
 
     /// Puts the shared catalog into `directory` (a `bts serve --cache-dir`) as a symbolic link
     /// beside a copy of its stamp.
-    public static func link(into directory: URL) throws {
+    package static func link(into directory: URL) throws {
         try link(into: directory, from: try get())
     }
 

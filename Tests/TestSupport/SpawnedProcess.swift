@@ -16,29 +16,29 @@ import Glibc
 /// Streams are what `Process` accepts: a `FileHandle` (dup'ed into the child; the caller keeps and
 /// closes its own) or a `Pipe` (the child's end is closed in this process after the spawn, so that
 /// reading the other end ends when the child exits). `nil` inherits this process's stream.
-public final class SpawnedProcess: @unchecked Sendable {
-    public enum TerminationReason: Sendable { case exit, uncaughtSignal }
+package final class SpawnedProcess: @unchecked Sendable {
+    package enum TerminationReason: Sendable { case exit, uncaughtSignal }
 
-    public var executableURL: URL?
-    public var arguments: [String] = []
+    package var executableURL: URL?
+    package var arguments: [String] = []
     /// The child's whole environment; nil inherits this process's.
-    public var environment: [String: String]?
-    public var currentDirectoryURL: URL?
-    public var standardInput: Any?
-    public var standardOutput: Any?
-    public var standardError: Any?
+    package var environment: [String: String]?
+    package var currentDirectoryURL: URL?
+    package var standardInput: Any?
+    package var standardOutput: Any?
+    package var standardError: Any?
 
     private let state = Mutex<(pid: pid_t, status: Int32?)>((0, nil))
 
-    public init() {}
+    package init() {}
 
-    public var processIdentifier: Int32 { state.withLock { $0.pid } }
+    package var processIdentifier: Int32 { state.withLock { $0.pid } }
 
-    public struct SpawnFailure: Error, CustomStringConvertible {
-        public let description: String
+    package struct SpawnFailure: Error, CustomStringConvertible {
+        package let description: String
     }
 
-    public func run() throws {
+    package func run() throws {
         guard let executable = executableURL?.path else { throw SpawnFailure(description: "no executable") }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -82,7 +82,7 @@ public final class SpawnedProcess: @unchecked Sendable {
     }
 
     /// True until the child has exited (reaps it when it has).
-    public var isRunning: Bool {
+    package var isRunning: Bool {
         state.withLock { state in
             guard state.pid > 0, state.status == nil else { return false }
             var status: Int32 = 0
@@ -92,7 +92,7 @@ public final class SpawnedProcess: @unchecked Sendable {
     }
 
     /// Blocks until the child has exited.
-    public func waitUntilExit() {
+    package func waitUntilExit() {
         let pid = state.withLock { $0.status == nil ? $0.pid : 0 }
         guard pid > 0 else { return }
         var status: Int32 = 0
@@ -110,16 +110,16 @@ public final class SpawnedProcess: @unchecked Sendable {
 
     private var rawStatus: Int32 { state.withLock { $0.status ?? 0 } }
 
-    public var terminationReason: TerminationReason { (rawStatus & 0x7F) == 0 ? .exit : .uncaughtSignal }
+    package var terminationReason: TerminationReason { (rawStatus & 0x7F) == 0 ? .exit : .uncaughtSignal }
 
     /// The exit status, or the signal's number when a signal ended the child (as `Process` gives).
-    public var terminationStatus: Int32 {
+    package var terminationStatus: Int32 {
         let status = rawStatus
         return (status & 0x7F) == 0 ? (status >> 8) & 0xFF : status & 0x7F
     }
 
     /// Sends SIGTERM unless the child was already reaped (its pid may have been reused).
-    public func terminate() {
+    package func terminate() {
         state.withLock { if $0.pid > 0, $0.status == nil { _ = kill($0.pid, SIGTERM) } }
     }
 }
@@ -157,9 +157,9 @@ enum SpawnSupport {
 }
 
 /// What `bts serve` logs.
-public enum ServeLog {
+package enum ServeLog {
     /// The port of the first `listening on http://HOST:PORT` in the log.
-    public static func port(in log: String) -> Int? {
+    package static func port(in log: String) -> Int? {
         guard let range = log.range(of: "listening on http://") else { return nil }
         let rest = log[range.upperBound...]
         guard let colon = rest.firstIndex(of: ":") else { return nil }

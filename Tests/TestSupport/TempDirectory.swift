@@ -1,7 +1,7 @@
 import Foundation
 
 /// A fresh directory `bts-<label>-<uuid>` under the temp dir; the caller removes it.
-public func makeTempDirectory(_ label: String) throws -> URL {
+package func makeTempDirectory(_ label: String) throws -> URL {
     let url = FileManager.default.temporaryDirectory
         .appendingPathComponent("bts-\(label)-\(UUID().uuidString)", isDirectory: true)
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
@@ -9,8 +9,8 @@ public func makeTempDirectory(_ label: String) throws -> URL {
 }
 
 /// A fresh temporary directory, removed by `cleanup()`.
-public struct TempDir: Sendable {
-    public let url: URL
-    public init(_ label: String = "jobs") throws { url = try makeTempDirectory(label) }
-    public func cleanup() { try? FileManager.default.removeItem(at: url) }
+package struct TempDir: Sendable {
+    package let url: URL
+    package init(_ label: String = "jobs") throws { url = try makeTempDirectory(label) }
+    package func cleanup() { try? FileManager.default.removeItem(at: url) }
 }

@@ -12,23 +12,23 @@ import Glibc
 /// try await session.waitForScreen(containing: "bts> ")
 /// try session.type("search dune"); try session.press("Enter")
 /// ```
-public final class TmuxSession {
+package final class TmuxSession {
     /// A failed tmux operation or an unmet wait; carries the last screen for the message.
-    public struct Failure: Error, CustomStringConvertible {
-        public init(message: String, screen: String) {
+    package struct Failure: Error, CustomStringConvertible {
+        package init(message: String, screen: String) {
             self.message = message
             self.screen = screen
         }
-        public let message: String
-        public let screen: String
-        public var description: String { "\(message)\n--- screen ---\n\(screen)\n--------------" }
+        package let message: String
+        package let screen: String
+        package var description: String { "\(message)\n--- screen ---\n\(screen)\n--------------" }
     }
 
     /// True when a `tmux` binary is on PATH (tests should skip otherwise).
-    public static var isAvailable: Bool { executable() != nil }
+    package static var isAvailable: Bool { executable() != nil }
 
-    public let socket: String
-    public let target = "main"
+    package let socket: String
+    package let target = "main"
     private let tmux: String
     private let configFile: URL
     private var closed = false
@@ -39,7 +39,7 @@ public final class TmuxSession {
     /// Starts `command` (argv; the first element is the program) in a `width`×`height` terminal
     /// with `environment` added to the current one. `remain-on-exit` keeps the pane after the
     /// program ends so its exit status can be read.
-    public init(command: [String], environment: [String: String] = [:], width: Int = 100, height: Int = 30) throws {
+    package init(command: [String], environment: [String: String] = [:], width: Int = 100, height: Int = 30) throws {
         guard let tmux = Self.executable() else {
             throw Failure(message: "tmux is not installed", screen: "")
         }
@@ -60,7 +60,7 @@ public final class TmuxSession {
     deinit { close() }
 
     /// Kills the tmux server (and the program). Idempotent.
-    public func close() {
+    package func close() {
         guard !closed else { return }
         closed = true
         _ = try? run(["kill-server"])
@@ -81,25 +81,25 @@ public final class TmuxSession {
     // MARK: input
 
     /// Types `text` literally (UTF-8 is fine).
-    public func type(_ text: String) throws {
+    package func type(_ text: String) throws {
         try run(["send-keys", "-t", target, "-l", text])
     }
 
     /// Presses keys by tmux name: "Enter", "Tab", "BSpace", "Left", "Up", "C-c", "C-d", "C-r", "Escape".
-    public func press(_ keys: String...) throws {
+    package func press(_ keys: String...) throws {
         try run(["send-keys", "-t", target] + keys)
     }
 
     // MARK: output
 
     /// The visible screen, one line per row, trailing blanks trimmed.
-    public func screen() throws -> String {
+    package func screen() throws -> String {
         try run(["capture-pane", "-p", "-t", target])
     }
 
     /// The visible screen with lines the terminal wrapped joined back into one (`joined`), and
     /// with the cells' colours and attributes as SGR escape sequences (`escapes`).
-    public func screen(joined: Bool, escapes: Bool) throws -> String {
+    package func screen(joined: Bool, escapes: Bool) throws -> String {
         try run(["capture-pane", "-p", "-t", target] + (joined ? ["-J"] : []) + (escapes ? ["-e"] : []))
     }
 
@@ -108,7 +108,7 @@ public final class TmuxSession {
     /// capture that contained it (the joined one when only that did: the screen may have changed
     /// between the two captures, and an earlier capture would not show what was waited for).
     @discardableResult
-    public func waitForScreen(containing text: String, timeout: Duration = .seconds(30)) async throws -> String {
+    package func waitForScreen(containing text: String, timeout: Duration = .seconds(30)) async throws -> String {
         var matched = ""
         _ = try await waitForScreen(timeout: timeout, description: "screen to contain \"\(text)\"") { screen in
             if screen.contains(text) { matched = screen; return true }
@@ -121,7 +121,7 @@ public final class TmuxSession {
 
     /// Polls the screen until `predicate` holds (bounded by `timeout`, scaled by `TestTime`); returns the screen.
     @discardableResult
-    public func waitForScreen(timeout: Duration = .seconds(30), description: String = "screen condition",
+    package func waitForScreen(timeout: Duration = .seconds(30), description: String = "screen condition",
                        _ predicate: (String) -> Bool) async throws -> String {
         let deadline = ContinuousClock.now + timeout.scaled
         var last = ""
@@ -134,7 +134,7 @@ public final class TmuxSession {
     }
 
     /// The cursor's (column, row), zero-based.
-    public func cursorPosition() throws -> (x: Int, y: Int) {
+    package func cursorPosition() throws -> (x: Int, y: Int) {
         let parts = try run(["display-message", "-p", "-t", target, "#{cursor_x} #{cursor_y}"])
             .trimmingCharacters(in: .whitespacesAndNewlines).split(separator: " ").compactMap { Int($0) }
         guard parts.count == 2 else { throw Failure(message: "no cursor position", screen: "") }
@@ -142,12 +142,12 @@ public final class TmuxSession {
     }
 
     /// Resizes the terminal (the program gets SIGWINCH).
-    public func resize(width: Int, height: Int) throws {
+    package func resize(width: Int, height: Int) throws {
         try run(["resize-window", "-t", target, "-x", "\(width)", "-y", "\(height)"])
     }
 
     /// Waits (bounded by `timeout`, scaled by `TestTime`) for the program to end and returns its exit status.
-    public func waitForExit(timeout: Duration = .seconds(30)) async throws -> Int32 {
+    package func waitForExit(timeout: Duration = .seconds(30)) async throws -> Int32 {
         let deadline = ContinuousClock.now + timeout.scaled
         var deadSince: ContinuousClock.Instant?
         while true {
@@ -179,7 +179,7 @@ public final class TmuxSession {
     }
 
     /// The program's process id (the pane runs it via `exec`).
-    public func programPID() throws -> Int32 {
+    package func programPID() throws -> Int32 {
         let text = try run(["display-message", "-p", "-t", target, "#{pane_pid}"])
         guard let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
             throw Failure(message: "no pane pid in \(text)", screen: "")

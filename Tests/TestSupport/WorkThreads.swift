@@ -9,9 +9,9 @@ import Testing
 /// stop every other test of the process, the in-process servers and clients included, until their
 /// requests time out. Tests marked `.onWorkThreads` run here instead (Swift's task executor
 /// preference): at most `count` at a time, beside the pool rather than on it.
-public final class WorkThreads: TaskExecutor, @unchecked Sendable {
+package final class WorkThreads: TaskExecutor, @unchecked Sendable {
     /// The tests' work threads: one per core, at least two.
-    public static let shared = WorkThreads(count: max(2, ProcessInfo.processInfo.activeProcessorCount))
+    package static let shared = WorkThreads(count: max(2, ProcessInfo.processInfo.activeProcessorCount))
 
     /// The jobs waiting for a thread, guarded by `condition`.
     private var jobs: [UnownedJob] = []
@@ -21,7 +21,7 @@ public final class WorkThreads: TaskExecutor, @unchecked Sendable {
         for index in 0..<count { start(name: "bts-test-work-\(index)") }
     }
 
-    public func enqueue(_ job: consuming ExecutorJob) {
+    package func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         condition.lock()
         jobs.append(job)
@@ -48,10 +48,10 @@ public final class WorkThreads: TaskExecutor, @unchecked Sendable {
 }
 
 /// Runs each test of a suite (or a test) on `WorkThreads` (see there).
-public struct WorkThreadsTrait: SuiteTrait, TestTrait, TestScoping {
-    public var isRecursive: Bool { true }
+package struct WorkThreadsTrait: SuiteTrait, TestTrait, TestScoping {
+    package var isRecursive: Bool { true }
 
-    public func provideScope(
+    package func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
         try await withTaskExecutorPreference(WorkThreads.shared) { try await function() }
@@ -60,5 +60,5 @@ public struct WorkThreadsTrait: SuiteTrait, TestTrait, TestScoping {
 
 extension Trait where Self == WorkThreadsTrait {
     /// CPU-bound tests: run on the tests' own threads, not on Swift's cooperative pool.
-    public static var onWorkThreads: Self { Self() }
+    package static var onWorkThreads: Self { Self() }
 }

@@ -5,7 +5,7 @@ import Foundation
 
 /// How to start the embedded backend. The shell does not link the server: the `bts` executable
 /// (and the tests) inject one (`BTSEmbeddedBackend`'s `LocalEmbeddedBackend`).
-public protocol EmbeddedBackend: Sendable {
+package protocol EmbeddedBackend: Sendable {
     /// Starts a server on 127.0.0.1 (any free port) over the bundled catalog in `cacheDirectory`.
     /// Errors are plain messages for the user.
     func start(cacheDirectory: URL) async throws(ShellError) -> any RunningBackend
@@ -22,17 +22,17 @@ public protocol EmbeddedBackend: Sendable {
 }
 
 extension EmbeddedBackend {
-    public func catalog(cacheDirectory: URL) throws -> SQLiteCatalog {
+    package func catalog(cacheDirectory: URL) throws -> SQLiteCatalog {
         try SQLiteCatalog.shared(cacheDirectory: cacheDirectory)
     }
 
-    public func buildsCatalog(cacheDirectory: URL) -> Bool { false }
+    package func buildsCatalog(cacheDirectory: URL) -> Bool { false }
 
-    public func prepare(for feature: CapabilityFeature) {}
+    package func prepare(for feature: CapabilityFeature) {}
 }
 
 /// A started embedded server.
-public protocol RunningBackend: Sendable {
+package protocol RunningBackend: Sendable {
     var baseURL: URL { get }
     /// Answers ordinary requests in this process, without the socket (`nil`: everything goes to `baseURL`).
     var inProcess: (any InProcessResponder)? { get }
@@ -40,15 +40,15 @@ public protocol RunningBackend: Sendable {
 }
 
 extension RunningBackend {
-    public var inProcess: (any InProcessResponder)? { nil }
+    package var inProcess: (any InProcessResponder)? { nil }
 }
 
 /// One open backend: the API client and, for the embedded backend, the server it runs.
-public final class BackendConnection: Sendable {
-    public let target: BackendTarget
-    public let api: BooksTrackAPI
+package final class BackendConnection: Sendable {
+    package let target: BackendTarget
+    package let api: BooksTrackAPI
     /// The in-process server (embedded backend only).
-    public let server: (any RunningBackend)?
+    package let server: (any RunningBackend)?
 
     init(target: BackendTarget, api: BooksTrackAPI, server: (any RunningBackend)?) {
         self.target = target
@@ -57,32 +57,32 @@ public final class BackendConnection: Sendable {
     }
 
     /// Shuts the client down, then the embedded server.
-    public func shutdown() async {
+    package func shutdown() async {
         await api.shutdown()
         await server?.shutdown()
     }
 }
 
 /// How to build connections (global options that shape the API client and the embedded server).
-public struct BackendOptions: Sendable {
+package struct BackendOptions: Sendable {
     /// Per-attempt request deadline (`--timeout`).
-    public var timeout: Duration
+    package var timeout: Duration
     /// Capabilities cache and embedded catalog directory.
-    public var cacheDirectory: URL
+    package var cacheDirectory: URL
     /// How to start the embedded backend; nil: this build has none.
-    public var embedded: (any EmbeddedBackend)?
+    package var embedded: (any EmbeddedBackend)?
     /// Retries give up on long waits when the user asked not to wait.
-    public var allowsLongRetryWaits: Bool
+    package var allowsLongRetryWaits: Bool
     /// The API client's event loop and task executor (`APIConfiguration.executor`); nil: NIO's
     /// shared loops and the global pool.
-    public var executor: EventLoopTaskExecutor?
+    package var executor: EventLoopTaskExecutor?
     /// The API dialect to speak (`--dialect v1|v3`); nil: negotiated with a remote server, v1/v2 on
     /// the embedded backend (its fullest surface: similar, semantic and author search, which v3 lacks).
-    public var dialect: APIDialect?
+    package var dialect: APIDialect?
     /// Keep a remote server's answers on disk (`BTS_CACHE=off`: no).
-    public var usesResponseCache = true
+    package var usesResponseCache = true
 
-    public init(timeout: Duration = .seconds(30), cacheDirectory: URL, embedded: (any EmbeddedBackend)? = nil,
+    package init(timeout: Duration = .seconds(30), cacheDirectory: URL, embedded: (any EmbeddedBackend)? = nil,
                 allowsLongRetryWaits: Bool = true) {
         self.timeout = timeout
         self.cacheDirectory = cacheDirectory
@@ -151,14 +151,14 @@ extension BackendConnection {
 }
 
 /// The bts version (`--version`, User-Agent, the welcome line).
-public enum BTSVersion {
-    public static let current = "0.1.0"
+package enum BTSVersion {
+    package static let current = "0.1.0"
 
     /// `0.1.0 (commit 1a2b3c4d5e6f)`: the version and the commit the binary was built from, as
     /// recorded by `scripts/build-release` (and `scripts/install`) in a `bts.build-info` file beside the binary or
     /// in `../share/bts/build-info` (its first line: the commit). SwiftPM has no build-time hook
     /// without a plugin, so a binary built by plain `swift build` says "unknown commit".
-    public static let full: String = "\(current) (\(buildCommit.map { "commit \($0)" } ?? "unknown commit"))"
+    package static let full: String = "\(current) (\(buildCommit.map { "commit \($0)" } ?? "unknown commit"))"
 
     /// The recorded commit, if a build-info file is found next to the running executable.
     static let buildCommit: String? = {

@@ -4,12 +4,12 @@ import Foundation
 
 /// What the command line asked for (`--api`, `--profile`, `--local`), before the environment
 /// and config file are consulted.
-public struct BackendRequest: Sendable, Hashable {
-    public var apiURL: String?
-    public var profile: String?
-    public var forceEmbedded: Bool
+package struct BackendRequest: Sendable, Hashable {
+    package var apiURL: String?
+    package var profile: String?
+    package var forceEmbedded: Bool
 
-    public init(apiURL: String? = nil, profile: String? = nil, forceEmbedded: Bool = false) {
+    package init(apiURL: String? = nil, profile: String? = nil, forceEmbedded: Bool = false) {
         self.apiURL = apiURL
         self.profile = profile
         self.forceEmbedded = forceEmbedded
@@ -17,14 +17,14 @@ public struct BackendRequest: Sendable, Hashable {
 }
 
 /// The backend to talk to.
-public enum BackendTarget: Sendable, Hashable {
+package enum BackendTarget: Sendable, Hashable {
     /// A server at a URL (a profile's, `--api`, `BTS_API_URL`).
     case remote(url: URL, token: String?, label: String, dialect: APIDialect? = nil)
     /// The in-process server over the bundled catalog.
     case embedded
 
     /// How `connect` and errors name it.
-    public var label: String {
+    package var label: String {
         switch self {
         case .remote(let url, _, let label, _):
             let shown = SecretMasking.maskURL(url.absoluteString)
@@ -36,12 +36,12 @@ public enum BackendTarget: Sendable, Hashable {
 
 /// Backend selection, first match wins (docs/usage.md): `--local`, `--api`, `--profile`, `BTS_API_URL`,
 /// the config file's default profile, else the embedded backend.
-public enum BackendSelection {
+package enum BackendSelection {
     /// Picks the target. `loadConfig` is only called when a profile is needed, so a broken
     /// config file does not stop `--api URL`.
     /// Its errors are about the command line, the environment or the config file, never the
     /// command that first needed the backend (`bts --profile nosuch -c caps` pointed a caret at `caps`).
-    public static func select(
+    package static func select(
         _ request: BackendRequest, environment: [String: String],
         loadConfig: () throws(ShellError) -> ShellConfig
     ) throws(ShellError) -> BackendTarget {
@@ -70,7 +70,7 @@ public enum BackendSelection {
     }
 
     /// A target for `connect TARGET`: a URL, a profile name, or `embedded`/`local-embedded`.
-    public static func target(forConnect text: String, config: () throws(ShellError) -> ShellConfig) throws(ShellError) -> BackendTarget {
+    package static func target(forConnect text: String, config: () throws(ShellError) -> ShellConfig) throws(ShellError) -> BackendTarget {
         if text == "embedded" { return .embedded }
         if text.contains("://") { return .remote(url: try parseURL(text, origin: "connect"), token: nil, label: SecretMasking.maskURL(text)) }
         return try target(profile: text, config: config())
@@ -84,7 +84,7 @@ public enum BackendSelection {
     }
 
     /// Checks an http(s) URL.
-    public static func parseURL(_ text: String, origin: String) throws(ShellError) -> URL {
+    package static func parseURL(_ text: String, origin: String) throws(ShellError) -> URL {
         switch ServerURL.parseServer(text) {
         case .success(let url): return url
         case .failure(let problem): throw ShellError(.usage, "\(origin): \(problem.message)", code: .invalidURL)

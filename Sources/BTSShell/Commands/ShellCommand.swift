@@ -67,18 +67,18 @@ extension ShellCommand {
 }
 
 /// A capability gate: the feature that must be enabled on the server.
-public struct CommandGate: Sendable, Hashable {
-    public var feature: CapabilityFeature
+package struct CommandGate: Sendable, Hashable {
+    package var feature: CapabilityFeature
     /// When only some uses are gated, which ones (`batch` for `enrich` with several ISBNs); nil: every use.
-    public var scope: String?
+    package var scope: String?
 
-    public init(_ feature: CapabilityFeature, scope: String? = nil) {
+    package init(_ feature: CapabilityFeature, scope: String? = nil) {
         self.feature = feature
         self.scope = scope
     }
 
     /// `similar_books`, or `batch_enrichment (batch only)`.
-    public var description: String {
+    package var description: String {
         scope.map { "\(feature.rawValue) (\($0) only)" } ?? feature.rawValue
     }
 }

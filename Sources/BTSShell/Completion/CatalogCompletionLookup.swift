@@ -4,7 +4,7 @@ import Synchronization
 /// Where TAB finds authors and titles beyond the session's own results: the bundled catalog.
 /// Each call is one bounded query that answers at once; a lookup that cannot answer without
 /// building something answers nothing.
-public protocol CatalogCompletionLookup: Sendable {
+package protocol CatalogCompletionLookup: Sendable {
     /// Author names with a word starting with each word of `typed`, the most popular first.
     func authors(_ typed: String, limit: Int) -> [String]
     /// Titles with a word starting with each word of `typed`, the most popular first.

@@ -12,7 +12,7 @@ extension CompletionContext {
     /// result, e.g. `{"results": [{"title": "Dune", "isbn": "9780441172719"}]}`. Bounded: at
     /// most `nodeLimit` JSON nodes are visited and nesting deeper than 12 levels is skipped, so a
     /// huge result costs a bounded time.
-    public mutating func harvest(_ value: JSONValue, nodeLimit: Int = 100_000) {
+    package mutating func harvest(_ value: JSONValue, nodeLimit: Int = 100_000) {
         var budget = nodeLimit
         harvest(value, depth: 0, budget: &budget)
     }

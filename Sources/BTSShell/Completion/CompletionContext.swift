@@ -5,65 +5,65 @@ import Foundation
 /// What TAB may offer beyond the registry's fixed words: a snapshot of the session, updated by
 /// the shell after each command (see ``CompletionContextStore``). A plain value, so completion
 /// never waits for the interpreter or the network.
-public struct CompletionContext: Sendable, Equatable {
+package struct CompletionContext: Sendable, Equatable {
     /// The default bound of remembered ISBNs and of remembered titles.
-    public static let defaultBookCapacity = 10_000
+    package static let defaultBookCapacity = 10_000
     /// The most job ids remembered.
-    public static let jobCapacity = 500
+    package static let jobCapacity = 500
     /// The most author name words remembered.
-    public static let authorCapacity = 4_000
+    package static let authorCapacity = 4_000
 
     /// A job started in this session.
-    public struct Job: Sendable, Hashable {
+    package struct Job: Sendable, Hashable {
         /// The server's job id.
-        public var id: String
+        package var id: String
         /// A short description for the listing, e.g. "import, running" (may be empty).
-        public var summary: String
+        package var summary: String
 
-        public init(id: String, summary: String = "") {
+        package init(id: String, summary: String = "") {
             self.id = id
             self.summary = summary
         }
     }
 
     /// Jobs of this session, most recent first (`last` is always offered as well).
-    public private(set) var jobs: [Job] = []
+    package private(set) var jobs: [Job] = []
     /// ISBNs (normalised: digits, ISBN-10 may end in `X`) seen in results; payload: the title.
-    public private(set) var isbns: RecencyIndex
+    package private(set) var isbns: RecencyIndex
     /// Titles seen in results; key: ``foldTitle(_:)`` of the title, payload: the title itself.
-    public private(set) var titles: RecencyIndex
+    package private(set) var titles: RecencyIndex
     /// Author names seen in results (a remote backend's, its cached answers'); one key per word of
     /// a name (``authorKey(word:name:)``), payload: the name.
-    public private(set) var authors = RecencyIndex(capacity: CompletionContext.authorCapacity)
+    package private(set) var authors = RecencyIndex(capacity: CompletionContext.authorCapacity)
     /// Variable names that are set (without `$`), e.g. `_`, `_http`, `book`.
-    public var variables: Set<String> = []
+    package var variables: Set<String> = []
     /// The lower-case header names of the session's last HTTP exchange (`${_http.headers.NAME}`),
     /// sorted; only names a `${…}` path can spell.
-    public var exchangeHeaders: [String] = []
+    package var exchangeHeaders: [String] = []
     /// Shelf names of the user's library, in shelf order (`library list --shelf`).
-    public var shelves: [String] = []
+    package var shelves: [String] = []
     /// Tag names of the user's library, most used first (`library set --tag`).
-    public var tags: [String] = []
+    package var tags: [String] = []
     /// Profile names for `connect` (the built-in ones are always offered as well).
-    public var profiles: Set<String> = []
+    package var profiles: Set<String> = []
     /// Commands that cannot run on the connected server, with the reason (from capabilities).
-    public var unavailableCommands: [String: String] = [:]
+    package var unavailableCommands: [String: String] = [:]
     /// The routes `api` completes its PATH from (``BooksTrackAPI/offeredRoutes``); nil before a
     /// backend is open: the routes the client knows for every dialect.
-    public var apiRoutes: [KnownRoute]?
+    package var apiRoutes: [KnownRoute]?
     /// The directory relative paths are completed against; nil: the process's current directory.
-    public var currentDirectory: String?
+    package var currentDirectory: String?
     /// What `~` expands to; nil: `$HOME`.
-    public var homeDirectory: String?
+    package var homeDirectory: String?
 
     /// An empty context remembering at most `bookCapacity` ISBNs and as many titles.
-    public init(bookCapacity: Int = CompletionContext.defaultBookCapacity) {
+    package init(bookCapacity: Int = CompletionContext.defaultBookCapacity) {
         isbns = RecencyIndex(capacity: bookCapacity)
         titles = RecencyIndex(capacity: bookCapacity)
     }
 
     /// Remembers a job id (moved to the front if already known; an empty `summary` keeps the old one).
-    public mutating func noteJob(id: String, summary: String = "") {
+    package mutating func noteJob(id: String, summary: String = "") {
         let trimmed = id.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty, trimmed.utf8.count <= 200 else { return }
         var job = Job(id: trimmed, summary: summary)
@@ -76,7 +76,7 @@ public struct CompletionContext: Sendable, Equatable {
     }
 
     /// Remembers a book: an ISBN (ignored unless valid) and/or a title.
-    public mutating func noteBook(isbn: String?, title: String?) {
+    package mutating func noteBook(isbn: String?, title: String?) {
         let cleanTitle = title.map(Self.cleanTitle) ?? ""
         if let isbn, let normalised = Self.normaliseISBN(isbn) {
             isbns.note(normalised, payload: cleanTitle)
@@ -88,7 +88,7 @@ public struct CompletionContext: Sendable, Equatable {
     }
 
     /// Remembers an author's name under each of its words, so any word's beginning finds it.
-    public mutating func noteAuthor(_ name: String) {
+    package mutating func noteAuthor(_ name: String) {
         let clean = Self.cleanTitle(name)
         guard !clean.isEmpty, clean.count <= 200 else { return }
         for word in Self.nameWords(clean) { authors.note(Self.authorKey(word: word, name: clean), payload: clean) }
@@ -122,7 +122,7 @@ public struct CompletionContext: Sendable, Equatable {
     }
 
     /// The comparison form of a title or typed prefix: case and diacritics folded ("Café" → "cafe").
-    public static func foldTitle(_ text: String) -> String {
+    package static func foldTitle(_ text: String) -> String {
         text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
             .precomposedStringWithCanonicalMapping
     }

@@ -3,17 +3,17 @@ import BTSTerminal
 import Foundation
 
 /// What TAB proposes, in UTF-8 byte offsets of the line (the pure form of ``CompletionProposal``).
-public struct CompletionAnswer: Sendable, Equatable {
+package struct CompletionAnswer: Sendable, Equatable {
     /// The bytes a candidate replaces (the typed word, or an insertion point at the cursor).
-    public var range: Range<Int>
+    package var range: Range<Int>
     /// Full replacements for `range`, in listing order.
-    public var candidates: [String]
+    package var candidates: [String]
     /// What the listing shows instead (same count), when it differs from the candidates.
-    public var display: [String]?
+    package var display: [String]?
     /// Whether a sole candidate is followed by a space (not after a directory or an open quote).
-    public var appendSpace: Bool
+    package var appendSpace: Bool
 
-    public init(range: Range<Int>, candidates: [String], display: [String]? = nil, appendSpace: Bool = true) {
+    package init(range: Range<Int>, candidates: [String], display: [String]? = nil, appendSpace: Bool = true) {
         self.range = range
         self.candidates = candidates
         self.display = display
@@ -21,7 +21,7 @@ public struct CompletionAnswer: Sendable, Equatable {
     }
 
     /// No candidates.
-    public static func none(at cursor: Int) -> CompletionAnswer {
+    package static func none(at cursor: Int) -> CompletionAnswer {
         CompletionAnswer(range: cursor..<cursor, candidates: [])
     }
 }
@@ -36,22 +36,22 @@ public struct CompletionAnswer: Sendable, Equatable {
 /// Gated commands whose feature is off are still offered, marked `similar (unavailable)` in the
 /// listing: the shell's design (docs/interactive.md) asks completion to *mark* them, hiding them would make a real command look
 /// misspelt, and running one explains why it cannot run without sending a request.
-public struct CompletionEngine: Sendable {
+package struct CompletionEngine: Sendable {
     /// Profiles `connect` always knows.
-    public static let builtInProfiles = BackendProfile.builtIn.map(\.name).sorted()
+    package static let builtInProfiles = BackendProfile.builtIn.map(\.name).sorted()
     /// Above this many matches the listing shows the bare candidates (no titles next to ISBNs);
     /// the line editor lists at most 200 anyway.
-    public static let annotationLimit = 200
+    package static let annotationLimit = 200
     /// Marker added to unavailable commands in the listing.
-    public static let unavailableMarker = " (unavailable)"
+    package static let unavailableMarker = " (unavailable)"
 
-    public let registry: CommandRegistry
-    public let context: any CompletionContextSource
-    public let lister: DirectoryLister
+    package let registry: CommandRegistry
+    package let context: any CompletionContextSource
+    package let lister: DirectoryLister
 
     /// An engine over `registry` reading the session from `context`; `lister` lists directories
     /// for file paths (the real file system by default).
-    public init(registry: CommandRegistry = .standard, context: any CompletionContextSource,
+    package init(registry: CommandRegistry = .standard, context: any CompletionContextSource,
                 lister: DirectoryLister? = nil) {
         self.registry = registry
         self.context = context
@@ -59,13 +59,13 @@ public struct CompletionEngine: Sendable {
     }
 
     /// The hook for ``LineEditor/Configuration/completionProvider``.
-    public var provider: CompletionProvider {
+    package var provider: CompletionProvider {
         let engine = self
         return { request in engine.completion(for: request) }
     }
 
     /// The answer for a line editor request, with the range as `String.Index`es of its line.
-    public func completion(for request: CompletionRequest) -> CompletionProposal {
+    package func completion(for request: CompletionRequest) -> CompletionProposal {
         let answer = answer(line: request.line, cursorOffset: request.cursorUTF8Offset)
         let utf8 = request.line.utf8
         guard let lower = utf8.index(utf8.startIndex, offsetBy: answer.range.lowerBound, limitedBy: utf8.endIndex),
@@ -77,7 +77,7 @@ public struct CompletionEngine: Sendable {
     }
 
     /// What TAB proposes for `line` with the cursor at UTF-8 offset `cursorOffset`.
-    public func answer(line: String, cursorOffset: Int) -> CompletionAnswer {
+    package func answer(line: String, cursorOffset: Int) -> CompletionAnswer {
         let bytes = Array(line.utf8)
         var cursor = min(max(0, cursorOffset), bytes.count)
         // Never inside a UTF-8 sequence (a continuation byte is 10xxxxxx).

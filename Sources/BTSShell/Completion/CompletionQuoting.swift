@@ -1,5 +1,5 @@
 /// How a completed word is written back into the line so the bts lexer reads it as typed.
-public enum CompletionQuoting: Sendable, Equatable {
+package enum CompletionQuoting: Sendable, Equatable {
     /// A bare word: blanks and special characters get a backslash (`My\ Books/`).
     case bare
     /// Inside `'…'` (literal; a `'` itself falls back to double quotes).

@@ -1,12 +1,12 @@
 import Foundation
 
 /// One entry of a directory, as file completion needs it.
-public struct DirectoryEntry: Sendable, Hashable {
-    public var name: String
+package struct DirectoryEntry: Sendable, Hashable {
+    package var name: String
     /// A directory, or a symbolic link to one.
-    public var isDirectory: Bool
+    package var isDirectory: Bool
 
-    public init(name: String, isDirectory: Bool) {
+    package init(name: String, isDirectory: Bool) {
         self.name = name
         self.isDirectory = isDirectory
     }
@@ -14,7 +14,7 @@ public struct DirectoryEntry: Sendable, Hashable {
 
 /// Lists the entries of a directory (absolute path) whose names start with a prefix (the
 /// second argument), for completion; nil when the directory cannot be read.
-public typealias DirectoryLister = @Sendable (_ directory: String, _ namePrefix: String) -> [DirectoryEntry]?
+package typealias DirectoryLister = @Sendable (_ directory: String, _ namePrefix: String) -> [DirectoryEntry]?
 
 /// File-path completion: the pure part (splitting the typed path, `~`, filtering, quoting)
 /// around an injectable directory listing.

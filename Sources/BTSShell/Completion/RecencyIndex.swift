@@ -6,7 +6,7 @@
 /// Inserting is O(n) at worst (an array insert); when the index grows past ``capacity`` the oldest
 /// tenth is dropped in one O(n log n) pass, so the cost is amortised and the size never exceeds
 /// the capacity.
-public struct RecencyIndex: Sendable, Equatable {
+package struct RecencyIndex: Sendable, Equatable {
     /// One remembered key.
     struct Entry: Sendable, Equatable {
         var payload: String
@@ -14,24 +14,24 @@ public struct RecencyIndex: Sendable, Equatable {
     }
 
     /// The most keys kept.
-    public let capacity: Int
+    package let capacity: Int
     private(set) var entries: [String: Entry] = [:]
     /// Every key, ascending by UTF-8 bytes.
-    public private(set) var sortedKeys: [String] = []
+    package private(set) var sortedKeys: [String] = []
     /// The payload of each key of ``sortedKeys``, at the same position.
-    public private(set) var sortedPayloads: [String] = []
+    package private(set) var sortedPayloads: [String] = []
     private var clock: UInt64 = 0
 
     /// An empty index keeping at most `capacity` keys (at least 1).
-    public init(capacity: Int) {
+    package init(capacity: Int) {
         self.capacity = max(1, capacity)
     }
 
     /// Number of keys.
-    public var count: Int { sortedKeys.count }
+    package var count: Int { sortedKeys.count }
 
     /// Notes `key` as just seen. A non-empty `payload` replaces the stored one.
-    public mutating func note(_ key: String, payload: String = "") {
+    package mutating func note(_ key: String, payload: String = "") {
         clock &+= 1
         if var entry = entries[key] {
             entry.stamp = clock
@@ -51,13 +51,13 @@ public struct RecencyIndex: Sendable, Equatable {
     }
 
     /// The payload noted with `key`, if the key is known.
-    public func payload(for key: String) -> String? { entries[key]?.payload }
+    package func payload(for key: String) -> String? { entries[key]?.payload }
 
     /// Whether `key` is known.
-    public func contains(_ key: String) -> Bool { entries[key] != nil }
+    package func contains(_ key: String) -> Bool { entries[key] != nil }
 
     /// The positions in ``sortedKeys`` of the keys that start with `prefix` (byte-wise).
-    public func range(withPrefix prefix: String) -> Range<Int> {
+    package func range(withPrefix prefix: String) -> Range<Int> {
         let lower = Self.lowerBound(of: prefix, in: sortedKeys)
         guard !prefix.isEmpty else { return lower..<sortedKeys.count }
         var low = lower
@@ -74,12 +74,12 @@ public struct RecencyIndex: Sendable, Equatable {
     }
 
     /// The keys that start with `prefix`, ascending.
-    public func keys(withPrefix prefix: String) -> ArraySlice<String> {
+    package func keys(withPrefix prefix: String) -> ArraySlice<String> {
         sortedKeys[range(withPrefix: prefix)]
     }
 
     /// Up to `limit` keys, most recently noted first.
-    public func mostRecent(_ limit: Int = .max) -> [String] {
+    package func mostRecent(_ limit: Int = .max) -> [String] {
         entries.sorted { $0.value.stamp > $1.value.stamp }.prefix(max(0, limit)).map(\.key)
     }
 

@@ -8,7 +8,7 @@ extension Shell {
     /// found in `$_`, the jobs started, variable names, profile names, and the commands the
     /// connected server's capabilities switch off. Call it after each command (the interactive
     /// loop does, before showing the prompt); it never opens a backend or sends a request.
-    public func updateCompletionContext(_ store: CompletionContextStore) async {
+    package func updateCompletionContext(_ store: CompletionContextStore) async {
         let result = lastResult
         let jobs = self.jobs.all
         var names = Set(variables.keys)

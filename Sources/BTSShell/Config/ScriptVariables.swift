@@ -5,12 +5,12 @@ import Foundation
 /// The variables a run starts with, from outside the script: `--vars FILE` (`NAME=VALUE` lines, as a
 /// `.env` file), then each `--var NAME=VALUE` (later ones win); the script's own `set` overrides
 /// both when it runs. Values are strings.
-public enum ScriptVariables {
+package enum ScriptVariables {
     /// Why a `--var` or a `--vars` file was refused: one sentence, on one line, neutralised as every
     /// string from outside is on its way to the terminal (`TerminalText`): what it quotes — a
     /// name, a path, a file's line — cannot drive the terminal or reorder what is shown.
-    public struct Failure: Error, Sendable, Equatable {
-        public var message: String
+    package struct Failure: Error, Sendable, Equatable {
+        package var message: String
 
         init(message: String) {
             self.message = TerminalText.sanitize(message, lines: .flatten)
@@ -18,7 +18,7 @@ public enum ScriptVariables {
     }
 
     /// The variables of `--vars` files (in order) and `--var` assignments (after them, in order).
-    public static func collect(files: [String], assignments: [String]) -> Result<[String: String], Failure> {
+    package static func collect(files: [String], assignments: [String]) -> Result<[String: String], Failure> {
         var variables: [String: String] = [:]
         for path in files {
             let text: String

@@ -8,14 +8,14 @@ import Glibc
 #endif
 
 /// A named backend: a URL and an optional bearer token.
-public struct BackendProfile: Sendable, Hashable {
-    public var name: String
-    public var url: URL
-    public var token: String?
+package struct BackendProfile: Sendable, Hashable {
+    package var name: String
+    package var url: URL
+    package var token: String?
     /// The API dialect to speak with this server (`dialect = "v3"`); nil negotiates it.
-    public var dialect: APIDialect?
+    package var dialect: APIDialect?
 
-    public init(name: String, url: URL, token: String? = nil, dialect: APIDialect? = nil) {
+    package init(name: String, url: URL, token: String? = nil, dialect: APIDialect? = nil) {
         self.name = name
         self.url = url
         self.token = token
@@ -23,12 +23,12 @@ public struct BackendProfile: Sendable, Hashable {
     }
 
     /// `production`, `staging`, `local` (docs/usage.md): the contract's `KnownBackend`s.
-    public static let builtIn: [BackendProfile] = KnownBackend.allCases.compactMap { known in
+    package static let builtIn: [BackendProfile] = KnownBackend.allCases.compactMap { known in
         URL(string: known.address).map { BackendProfile(name: known.rawValue, url: $0) }
     }
 
     /// A built-in profile's base URL (lower-cased, no trailing `/`) → its name, for the prompt.
-    public static let builtInNamesByURL: [String: String] = Dictionary(
+    package static let builtInNamesByURL: [String: String] = Dictionary(
         uniqueKeysWithValues: KnownBackend.allCases.map { ($0.address.lowercased(), $0.rawValue) })
 }
 
@@ -42,23 +42,23 @@ public struct BackendProfile: Sendable, Hashable {
 /// token = "…"          # a file holding a token must be mode 0600
 /// dialect = "v3"       # auto (the default: asked of the server), v1 or v3
 /// ```
-public struct ShellConfig: Sendable, Hashable {
-    public var defaultProfile: String?
+package struct ShellConfig: Sendable, Hashable {
+    package var defaultProfile: String?
     /// Profiles of the file (they override built-in profiles of the same name).
-    public var profiles: [String: BackendProfile]
+    package var profiles: [String: BackendProfile]
 
-    public init(defaultProfile: String? = nil, profiles: [String: BackendProfile] = [:]) {
+    package init(defaultProfile: String? = nil, profiles: [String: BackendProfile] = [:]) {
         self.defaultProfile = defaultProfile
         self.profiles = profiles
     }
 
     /// A profile by name: the file's, else a built-in one.
-    public func profile(named name: String) -> BackendProfile? {
+    package func profile(named name: String) -> BackendProfile? {
         profiles[name] ?? BackendProfile.builtIn.first { $0.name == name }
     }
 
     /// Every profile name (for completion and messages).
-    public var profileNames: [String] {
+    package var profileNames: [String] {
         Array(Set(profiles.keys).union(BackendProfile.builtIn.map(\.name))).sorted()
     }
 
@@ -74,7 +74,7 @@ public struct ShellConfig: Sendable, Hashable {
 
     /// Loads the file; a missing file is an empty config. A file with a token that others can
     /// read (mode not 0600) is refused, like ssh does with private keys.
-    public static func load(from url: URL) throws(ShellError) -> ShellConfig {
+    package static func load(from url: URL) throws(ShellError) -> ShellConfig {
         let path = url.path
         guard FileManager.default.fileExists(atPath: path) else { return ShellConfig() }
         guard let data = FileManager.default.contents(atPath: path) else {

@@ -12,18 +12,18 @@ import Glibc
 /// when it is an absolute path (the XDG Base Directory rule: a relative one is ignored), else the
 /// fallback under the home directory: `HOME` when absolute, else the user's passwd entry; nil when
 /// no home is known either.
-public struct XDGPaths: Sendable, Hashable {
-    public var configFile: URL
+package struct XDGPaths: Sendable, Hashable {
+    package var configFile: URL
     /// `$XDG_CONFIG_HOME/bts/rc.bts`: run at the start of an interactive session (not with `--norc`).
-    public var rcFile: URL
-    public var cacheDirectory: URL
-    public var stateDirectory: URL
+    package var rcFile: URL
+    package var cacheDirectory: URL
+    package var stateDirectory: URL
     /// `$XDG_STATE_HOME/bts/history`; nil when neither the variable nor a home directory is known.
-    public var historyFile: URL?
+    package var historyFile: URL?
     /// `$XDG_DATA_HOME/bts/library.sqlite`; nil when neither the variable nor a home directory is known.
-    public var libraryFile: URL?
+    package var libraryFile: URL?
 
-    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+    package init(environment: [String: String] = ProcessInfo.processInfo.environment) {
         // Without any home directory, config, caches and state fall back to the temporary directory
         // (nothing there is precious); history and the library are then not kept at all.
         let scratch = URL(filePath: NSTemporaryDirectory(), directoryHint: .isDirectory)
@@ -44,7 +44,7 @@ public struct XDGPaths: Sendable, Hashable {
     /// `$variable` when it is an absolute path, else `fallback` under the home directory (`HOME`
     /// when absolute, else `passwdHome()`), else nil. Directory hints throughout: without them each
     /// URL asks the file system (a stat per part, at every start).
-    public static func directory(_ variable: String, fallback: String, environment: [String: String],
+    package static func directory(_ variable: String, fallback: String, environment: [String: String],
                                  passwdHome: () -> String? = XDGPaths.passwdHome) -> URL? {
         if let value = environment[variable], value.hasPrefix("/") {
             return URL(filePath: value, directoryHint: .isDirectory)
@@ -54,7 +54,7 @@ public struct XDGPaths: Sendable, Hashable {
     }
 
     /// The current user's home directory from the passwd database.
-    public static func passwdHome() -> String? {
+    package static func passwdHome() -> String? {
         guard let entry = getpwuid(getuid()), let directory = entry.pointee.pw_dir else { return nil }
         return String(cString: directory)
     }

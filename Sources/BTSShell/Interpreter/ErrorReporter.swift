@@ -5,18 +5,18 @@ import BTSTerminalText
 /// when the error points into a script, plain `error: …` otherwise (an interactive line), and
 /// `bts serve: error: …` for a program's own failures (``origin``). The shell's every catch site
 /// and the executable's (`bts serve`'s start-up, the data builders) render through it.
-public struct ErrorReporter: Sendable {
-    public var colored: Bool
+package struct ErrorReporter: Sendable {
+    package var colored: Bool
     /// Show `file:line:col` and the snippet (false for lines typed at the prompt, where the line
     /// is right above the message: no place, and only a usage error's caret under its line).
-    public var showsLocation: Bool
+    package var showsLocation: Bool
     /// The terminal's width when stderr is one: a plain message and its details are wrapped at
     /// spaces to fit (nil: one line each, as scripts and logs want them).
-    public var width: Int?
+    package var width: Int?
     /// The program the error is from, before `error:` on a plain message (`bts serve`); nil in the shell.
-    public var origin: String?
+    package var origin: String?
 
-    public init(colored: Bool = false, showsLocation: Bool = true, width: Int? = nil, origin: String? = nil) {
+    package init(colored: Bool = false, showsLocation: Bool = true, width: Int? = nil, origin: String? = nil) {
         self.colored = colored
         self.showsLocation = showsLocation
         self.width = width
@@ -24,7 +24,7 @@ public struct ErrorReporter: Sendable {
     }
 
     /// The rendered error (every line ends in a newline).
-    public func render(_ raw: ShellError, in source: SourceFile?) -> String {
+    package func render(_ raw: ShellError, in source: SourceFile?) -> String {
         // Messages and details may quote a server or a file: neutralised here, the one place errors become text.
         var error = raw
         error.message = TerminalText.sanitize(error.message, lines: .flatten)

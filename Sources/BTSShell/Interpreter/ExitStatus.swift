@@ -1,7 +1,7 @@
 import BooksTrackClient
 
 /// The exit statuses of bts (docs/usage.md).
-public enum ExitStatus: Int32, Sendable, Hashable, CaseIterable {
+package enum ExitStatus: Int32, Sendable, Hashable, CaseIterable {
     /// Everything worked.
     case ok = 0
     /// A command failed (API error, not found, feature off).
@@ -20,7 +20,7 @@ public enum ExitStatus: Int32, Sendable, Hashable, CaseIterable {
 
 extension ExitStatus {
     /// What the status means, as `bts --help` lists it.
-    public var meaning: String {
+    package var meaning: String {
         switch self {
         case .ok: return "ok"
         case .failure: return "a command failed"
@@ -33,10 +33,10 @@ extension ExitStatus {
     }
 
     /// `0 ok, 1 a command failed, …, 130 interrupted`: every status with its meaning.
-    public static var summary: String { allCases.map { "\($0.rawValue) \($0.meaning)" }.joined(separator: ", ") }
+    package static var summary: String { allCases.map { "\($0.rawValue) \($0.meaning)" }.joined(separator: ", ") }
 
     /// The status of an API failure: the one place a client error category becomes an exit status.
-    public init(_ category: BooksTrackError.Category) {
+    package init(_ category: BooksTrackError.Category) {
         switch category {
         case .usage: self = .usage
         case .api, .notFound, .unavailable: self = .failure

@@ -15,20 +15,20 @@ import Foundation
 /// ```
 /// combined with `not`, `and`, `or` and parentheses (``Condition``). `<`, `<=`, `>`, `>=` compare
 /// numbers; `==` and `!=` compare numbers when both sides are numbers and text otherwise.
-public enum Expectation {
+package enum Expectation {
     /// The words of a condition other than its operators: `not`, `and`, `or` combine conditions,
     /// `exists` and `count` read a path.
-    public enum Keyword: String, Sendable, CaseIterable {
+    package enum Keyword: String, Sendable, CaseIterable {
         case not, and, or, exists, count
     }
 
     /// The words that group a condition's parts (each an unquoted word of its own).
-    public enum Parenthesis: String, Sendable, CaseIterable {
+    package enum Parenthesis: String, Sendable, CaseIterable {
         case open = "("
         case close = ")"
     }
 
-    public enum Operator: String, Sendable, CaseIterable {
+    package enum Operator: String, Sendable, CaseIterable {
         case equal = "=="
         case notEqual = "!="
         case less = "<"
@@ -40,12 +40,12 @@ public enum Expectation {
     }
 
     /// Why an expression cannot be evaluated at all (a usage error, exit 2).
-    public struct Invalid: Error, Sendable, Hashable {
-        public var message: String
+    package struct Invalid: Error, Sendable, Hashable {
+        package var message: String
     }
 
     /// A number, when the value is one or is text that reads as one.
-    public static func number(_ value: JSONValue) -> Double? {
+    package static func number(_ value: JSONValue) -> Double? {
         switch value {
         case .number(let number): return number
         case .string(let text):
@@ -56,7 +56,7 @@ public enum Expectation {
     }
 
     /// Whether a single value counts as true.
-    public static func isTruthy(_ value: JSONValue) -> Bool {
+    package static func isTruthy(_ value: JSONValue) -> Bool {
         switch value {
         case .null: return false
         case .bool(let flag): return flag
@@ -70,7 +70,7 @@ public enum Expectation {
     }
 
     /// Elements of an array or object, characters of a string, else nil.
-    public static func count(_ value: JSONValue) -> Int? {
+    package static func count(_ value: JSONValue) -> Int? {
         switch value {
         case .array(let elements): return elements.count
         case .object(let members): return members.count
@@ -81,7 +81,7 @@ public enum Expectation {
     }
 
     /// Evaluates `left OP right`.
-    public static func evaluate(_ left: JSONValue, _ op: Operator, _ right: JSONValue) -> Result<Bool, Invalid> {
+    package static func evaluate(_ left: JSONValue, _ op: Operator, _ right: JSONValue) -> Result<Bool, Invalid> {
         let leftNumber = number(left)
         let rightNumber = number(right)
         switch op {

@@ -42,7 +42,7 @@ final class RunningCommand: @unchecked Sendable {
 
 extension Shell {
     /// The REPL (see ``InteractiveLoop``). Ends on EOF (Ctrl-D), `exit` or SIGTERM/SIGHUP; returns the exit status.
-    public nonisolated func runInteractive(reader: any LineReader, signals: SignalWatcher? = nil,
+    package nonisolated func runInteractive(reader: any LineReader, signals: SignalWatcher? = nil,
                                            completion: CompletionContextStore? = nil) async -> Int32 {
         await InteractiveLoop(shell: self, reader: reader, signals: signals, completion: completion).run()
     }

@@ -2,8 +2,8 @@ import BTSLanguage
 
 extension ScriptChecker {
     /// The alias `command` defines (`alias NAME TEXT`), if any: the check knows it from there on.
-    public static func alias(definedBy command: Command) -> String? { AliasCommand.definedName(by: command) }
+    package static func alias(definedBy command: Command) -> String? { AliasCommand.definedName(by: command) }
 
     /// The variable `command` assigns (`set NAME VALUE`), if any.
-    public static func variable(assignedBy command: Command) -> String? { SetCommand.assignedVariable(by: command) }
+    package static func variable(assignedBy command: Command) -> String? { SetCommand.assignedVariable(by: command) }
 }

@@ -6,19 +6,19 @@ import BTSLanguage
 /// command registry and the aliases known before the script (a session's; a script's own `alias`
 /// lines are learnt from it). It has no backend and does no I/O, so nothing it does can reach a
 /// server: `bts check` and `bts lsp` check with it, and a session's check is it.
-public struct ScriptChecker: Sendable {
+package struct ScriptChecker: Sendable {
     /// The commands the check resolves against.
-    public let registry: CommandRegistry
+    package let registry: CommandRegistry
     /// The aliases defined before the script (a session's `alias` commands so far).
-    public let aliases: Set<String>
+    package let aliases: Set<String>
 
-    public init(registry: CommandRegistry = .standard, aliases: Set<String> = []) {
+    package init(registry: CommandRegistry = .standard, aliases: Set<String> = []) {
         self.registry = registry
         self.aliases = aliases
     }
 
     /// Every diagnostic of the check of `text` named `name` (an editor's view: nothing runs).
-    public func diagnostics(of text: String, name: String) -> [Diagnostic] {
+    package func diagnostics(of text: String, name: String) -> [Diagnostic] {
         check(Parser.parse(SourceFile(name: name, text: text))).diagnostics
     }
 

@@ -7,7 +7,7 @@ extension ScriptFile {
     /// no script at all, is a usage error. A walk takes regular files and links to them only: a
     /// `*.bts` that is a FIFO, a device, a socket or a dangling link is passed over without a word
     /// (it is no script, as `notes.txt` is none).
-    public static func discover(_ paths: [String]) throws(ShellError) -> [String] {
+    package static func discover(_ paths: [String]) throws(ShellError) -> [String] {
         var found: [String] = []
         for path in paths {
             var isDirectory: ObjCBool = false

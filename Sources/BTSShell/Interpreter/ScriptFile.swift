@@ -15,24 +15,24 @@ import Glibc
 /// - the bytes must be UTF-8: the first that is not is refused with its line, column and offset
 ///   (nothing is replaced with U+FFFD, so `bts fmt` never writes back what it could not read);
 /// - a leading UTF-8 byte-order mark is skipped (it counts in no line or column).
-public enum ScriptFile {
+package enum ScriptFile {
     static let maxBytes = 1 << 20
     /// The UTF-8 byte-order mark (`bts fmt` writes it back before a file's text when it was there).
-    public static let byteOrderMarkBytes: [UInt8] = [0xEF, 0xBB, 0xBF]
+    package static let byteOrderMarkBytes: [UInt8] = [0xEF, 0xBB, 0xBF]
 
     /// Where the first byte that is not UTF-8 is.
-    public struct Place: Sendable, Equatable {
+    package struct Place: Sendable, Equatable {
         /// 1-based line.
-        public var line: Int
+        package var line: Int
         /// 1-based display column (as a diagnostic's; a byte-order mark counts in none).
-        public var column: Int
+        package var column: Int
         /// Offset of the byte in the file, from 0 (as `xxd` shows it; a byte-order mark counts here).
-        public var offset: Int
+        package var offset: Int
         /// The byte itself.
-        public var byte: UInt8
+        package var byte: UInt8
     }
 
-    public enum Failure: Error, Equatable {
+    package enum Failure: Error, Equatable {
         case unreadable
         case directory
         /// A FIFO, a device or a socket (`kind` in words: "a FIFO").
@@ -41,7 +41,7 @@ public enum ScriptFile {
         case notUTF8(Place)
 
         /// Words for "cannot read 'FILE': …".
-        public var reason: String {
+        package var reason: String {
             switch self {
             case .unreadable: return "no such file or not readable"
             case .directory: return "it is a directory"
@@ -52,20 +52,20 @@ public enum ScriptFile {
         }
 
         /// Where in the file the failure is (a byte that is not UTF-8), if anywhere.
-        public var place: Place? {
+        package var place: Place? {
             if case .notUTF8(let place) = self { return place }
             return nil
         }
 
         /// The sentence without its place: "PREFIX 'PATH': REASON", or, for a byte that is not
         /// UTF-8, "not UTF-8 at byte OFFSET (0xNN); scripts are UTF-8 text".
-        public func message(_ path: String, _ prefix: String = "cannot read") -> String {
+        package func message(_ path: String, _ prefix: String = "cannot read") -> String {
             if let place { return "not UTF-8 at \(Self.byteWords(place)); scripts are UTF-8 text" }
             return "\(prefix) '\(path)': \(reason)"
         }
 
         /// The whole sentence for `path`: ``message(_:_:)``, after `PATH:LINE:COLUMN: ` when it has a place.
-        public func sentence(_ path: String, _ prefix: String = "cannot read") -> String {
+        package func sentence(_ path: String, _ prefix: String = "cannot read") -> String {
             guard let place else { return message(path, prefix) }
             return "\(path):\(place.line):\(place.column): " + message(path, prefix)
         }
@@ -77,23 +77,23 @@ public enum ScriptFile {
     }
 
     /// A script's text and whether a byte-order mark stood before it (`bts fmt` writes it back).
-    public struct Contents: Sendable, Equatable {
-        public var text: String
-        public var byteOrderMark: Bool
+    package struct Contents: Sendable, Equatable {
+        package var text: String
+        package var byteOrderMark: Bool
     }
 
     /// The text of the script at `path` (without a byte-order mark).
-    public static func read(_ path: String) throws(Failure) -> String {
+    package static func read(_ path: String) throws(Failure) -> String {
         try load(path).text
     }
 
     /// The script at `path`: its text and whether it began with a byte-order mark.
-    public static func load(_ path: String) throws(Failure) -> Contents {
+    package static func load(_ path: String) throws(Failure) -> Contents {
         try decode(try bytes(at: path))
     }
 
     /// Standard input's script (`bts check -`, `bts fmt -`), whatever stdin is.
-    public static func loadStandardInput() throws(Failure) -> Contents {
+    package static func loadStandardInput() throws(Failure) -> Contents {
         try decode(try readAll(STDIN_FILENO))
     }
 

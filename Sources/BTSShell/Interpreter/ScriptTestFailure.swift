@@ -1,20 +1,20 @@
 /// One failure a script reported as data, for `bts test`'s reports: where, what, and the lines
 /// under it (both sides of an `expect`). A session records them when `recordsFailures` is set.
-public struct ScriptTestFailure: Sendable, Hashable, Codable {
+package struct ScriptTestFailure: Sendable, Hashable, Codable {
     /// The file the failure is in, as given or found.
-    public var file: String
+    package var file: String
     /// The 1-based line, when known (a syntax error of the whole file may have none).
-    public var line: Int?
+    package var line: Int?
     /// The 1-based column, when known.
-    public var column: Int?
+    package var column: Int?
     /// The diagnostic's message, e.g. `expectation failed: ${_.totalCount} > 100`.
-    public var message: String
+    package var message: String
     /// The lines under the message, e.g. `left:  12` and `right: 100`.
-    public var details: [String]
+    package var details: [String]
     /// The error code, e.g. `EXPECT_FAILED`, `USAGE`, `NOT_FOUND`.
-    public var code: String
+    package var code: String
 
-    public init(file: String, line: Int? = nil, column: Int? = nil, message: String, details: [String] = [], code: String) {
+    package init(file: String, line: Int? = nil, column: Int? = nil, message: String, details: [String] = [], code: String) {
         self.file = file
         self.line = line
         self.column = column
@@ -24,7 +24,7 @@ public struct ScriptTestFailure: Sendable, Hashable, Codable {
     }
 
     /// `file:line:col`, `file:line` or `file`, as far as the position is known.
-    public var location: String {
+    package var location: String {
         guard let line else { return file }
         guard let column else { return "\(file):\(line)" }
         return "\(file):\(line):\(column)"

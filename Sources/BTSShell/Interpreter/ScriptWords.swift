@@ -2,10 +2,10 @@ import Foundation
 
 /// Words written back as bts text (an alias's body, the command `bts help search` runs, the
 /// `bts -c '…'` a hint suggests).
-public enum ScriptWords {
+package enum ScriptWords {
     /// `text` as one bts word: bare when it has nothing the lexer reads specially (and
     /// `bareWhenPlain`), else in single quotes (double quotes when it holds a `'`).
-    public static func quoted(_ text: String, bareWhenPlain: Bool = true) -> String {
+    package static func quoted(_ text: String, bareWhenPlain: Bool = true) -> String {
         if bareWhenPlain, !text.isEmpty, text.unicodeScalars.allSatisfy(isBare) { return text }
         guard text.contains("'") else { return "'\(text)'" }
         var escaped = ""
@@ -17,12 +17,12 @@ public enum ScriptWords {
     }
 
     /// `words` as one line of bts text.
-    public static func line(_ words: [String]) -> String {
+    package static func line(_ words: [String]) -> String {
         words.map { quoted($0) }.joined(separator: " ")
     }
 
     /// `text` as one word of a POSIX shell (for hints such as `bts -c '…'`).
-    public static func posixQuoted(_ text: String) -> String {
+    package static func posixQuoted(_ text: String) -> String {
         "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 

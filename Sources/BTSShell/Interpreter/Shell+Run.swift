@@ -25,12 +25,12 @@ extension Shell {
     /// Runs `text` as a script named `name`: every syntax and usage error is reported (with
     /// carets) before anything runs (status 2); then the commands run in order, stopping at the
     /// first failure unless `onerror continue`. Returns the exit status.
-    public func run(_ text: String, name: String, directory: URL? = nil, interactive: Bool = false) async -> Int32 {
+    package func run(_ text: String, name: String, directory: URL? = nil, interactive: Bool = false) async -> Int32 {
         await runSources([(text, name)], directory: directory, interactive: interactive)
     }
 
     /// Runs several sources (the `-c` arguments) as one run: all are checked first.
-    public func runSources(_ sources: [(text: String, name: String)], directory: URL? = nil,
+    package func runSources(_ sources: [(text: String, name: String)], directory: URL? = nil,
                            interactive: Bool = false, firstLine: Int = 1) async -> Int32 {
         exitRequest = nil
         let directory = directory ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
@@ -58,7 +58,7 @@ extension Shell {
 
     /// Runs a script file (`bts FILE.bts`): relative `source` paths resolve against its directory.
     /// Errors name it `shownAs` (default: its full path).
-    public func runFile(_ url: URL, shownAs name: String? = nil) async -> Int32 {
+    package func runFile(_ url: URL, shownAs name: String? = nil) async -> Int32 {
         let text: String
         do throws(ScriptFile.Failure) {
             text = try ScriptFile.read(url.path)

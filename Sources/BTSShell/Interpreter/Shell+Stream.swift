@@ -12,7 +12,7 @@ extension Shell {
     /// continue`; the status is that failure's, else that of the last command. A script FILE is
     /// still checked whole before anything runs (``runFile(_:)``). A line that is not UTF-8 stops
     /// the run with status 2 and a sentence naming its line and byte offset, as a script's does.
-    public func runStream(_ reader: any LineReader, name: String = "<stdin>") async -> Int32 {
+    package func runStream(_ reader: any LineReader, name: String = "<stdin>") async -> Int32 {
         var nextLine = 1
         var last: Int32 = 0
         var remembered: Int32?

@@ -5,36 +5,36 @@ import BooksTrackContract
 import Foundation
 
 /// Everything a shell session is started with (global options, environment, streams).
-public struct ShellOptions: Sendable {
-    public var backend: BackendRequest
-    public var backendOptions: BackendOptions
-    public var settings: ShellSettings
+package struct ShellOptions: Sendable {
+    package var backend: BackendRequest
+    package var backendOptions: BackendOptions
+    package var settings: ShellSettings
     /// `--continue-on-error`.
-    public var continueOnError: Bool
+    package var continueOnError: Bool
     /// `--no-color`.
-    public var noColor: Bool
-    public var terminal: TerminalInfo
-    public var environment: [String: String]
-    public var paths: XDGPaths
+    package var noColor: Bool
+    package var terminal: TerminalInfo
+    package var environment: [String: String]
+    package var paths: XDGPaths
     /// `$0` and `$1..$n`.
-    public var scriptName: String
-    public var scriptArguments: [String]
+    package var scriptName: String
+    package var scriptArguments: [String]
     /// The interactive history (for `history`); nil when none is kept.
-    public var history: HistoryStore?
+    package var history: HistoryStore?
     /// Run `$XDG_CONFIG_HOME/bts/rc.bts` when the REPL starts (`bts` without `--norc`).
-    public var loadsRCFile = false
+    package var loadsRCFile = false
     /// The variables the session starts with (`--vars FILE`, `--var NAME=VALUE`: ``ScriptVariables``).
-    public var variables: [String: String] = [:]
+    package var variables: [String: String] = [:]
     /// Keep every reported error as data too (`bts test` reads them: ``Shell/recordedFailures``).
-    public var recordsFailures = false
+    package var recordsFailures = false
     /// Whether the commands come from standard input (the prompt, `bts < FILE`, `cat FILE | bts`,
     /// `bts /dev/stdin`): then nothing else reads it (`api --input -` refuses).
-    public var commandsComeFromStandardInput = false
+    package var commandsComeFromStandardInput = false
     /// Errors name their place (`-c:1:1:` and a snippet) outside the prompt; false when the line
     /// run is bts's own rendering of words given elsewhere (`bts api …`).
-    public var showsErrorLocations = true
+    package var showsErrorLocations = true
 
-    public init(
+    package init(
         backend: BackendRequest = BackendRequest(), backendOptions: BackendOptions? = nil,
         settings: ShellSettings = ShellSettings(), continueOnError: Bool = false, noColor: Bool = false,
         terminal: TerminalInfo = .pipes, environment: [String: String] = ProcessInfo.processInfo.environment,
@@ -60,24 +60,24 @@ public struct ShellOptions: Sendable {
 /// Run text with ``run(_:name:directory:)`` (a script: all syntax errors are reported before
 /// anything runs) or line by line with ``runInteractive(reader:)``. Call ``shutdown()`` before
 /// exiting: it stops the API client and the embedded server.
-public actor Shell {
-    public let registry = CommandRegistry.standard
-    public internal(set) var settings: ShellSettings
+package actor Shell {
+    package let registry = CommandRegistry.standard
+    package internal(set) var settings: ShellSettings
     let options: ShellOptions
     let sink: any OutputSink
 
     /// Named variables (`set NAME VALUE`).
-    public internal(set) var variables: [String: JSONValue] = [:]
+    package internal(set) var variables: [String: JSONValue] = [:]
     /// `$_`: the result of the last command that produced data.
-    public internal(set) var lastResult: JSONValue = .null
+    package internal(set) var lastResult: JSONValue = .null
     /// `$?`.
-    public internal(set) var lastStatus: Int32 = 0
+    package internal(set) var lastStatus: Int32 = 0
     /// `$_http`: the last HTTP exchange of the commands run so far (``adoptLastExchange()``).
-    public internal(set) var lastExchange: HTTPExchange?
+    package internal(set) var lastExchange: HTTPExchange?
     /// Jobs started in this session, oldest first.
     var jobs = SessionJobs()
     /// The cost of the last command (`timing`).
-    public internal(set) var lastMetrics = CommandMetrics()
+    package internal(set) var lastMetrics = CommandMetrics()
 
     /// The backend: chosen, opened, switched and closed.
     let backendSession: BackendSession
@@ -106,11 +106,11 @@ public actor Shell {
     /// The terminal's width as last measured (SIGWINCH); nil until the first resize.
     var measuredColumns: Int?
     /// Every error reported, as data, when ``ShellOptions/recordsFailures`` is set.
-    public private(set) var recordedFailures: [ScriptTestFailure] = []
+    package private(set) var recordedFailures: [ScriptTestFailure] = []
     /// How many `expect`s ran.
-    public internal(set) var expectationsRun = 0
+    package internal(set) var expectationsRun = 0
 
-    public init(options: ShellOptions, sink: any OutputSink = StandardOutputSink()) {
+    package init(options: ShellOptions, sink: any OutputSink = StandardOutputSink()) {
         self.options = options
         self.settings = options.settings
         self.sink = sink
@@ -121,7 +121,7 @@ public actor Shell {
     }
 
     /// Stops the API client and the embedded server and deletes the scratch library. Safe to call more than once.
-    public func shutdown() async {
+    package func shutdown() async {
         await backendSession.shutdown()
         removeScratchLibrary()
     }

@@ -4,25 +4,25 @@ import BooksTrackContract
 
 /// Any failure of a command, as data: the exit status, the message, and where in the source
 /// it points. Rendered in one place (``ErrorReporter``).
-public struct ShellError: Error, Sendable {
-    public var status: ExitStatus
-    public var message: String
+package struct ShellError: Error, Sendable {
+    package var status: ExitStatus
+    package var message: String
     /// The place in the current source the error is about (a word, or the whole command).
-    public var range: SourceRange?
+    package var range: SourceRange?
     /// Extra lines printed under the message (e.g. both sides of a failed `expect`).
-    public var details: [String]
+    package var details: [String]
     /// Several diagnostics at once (syntax errors of a whole script); when set, `message` is unused.
-    public var diagnostics: [Diagnostic]
+    package var diagnostics: [Diagnostic]
     /// The code reported in `$_` (`NOT_FOUND`, `EXPECT_FAILED`, …): the contract's codes and the
     /// shell's own, each declared as an `ErrorCode` static beside the code that throws it.
-    public var code: ErrorCode
+    package var code: ErrorCode
     /// False for an error about another file (the config file): it is not shown under the command.
-    public var pointsIntoSource = true
+    package var pointsIntoSource = true
     /// The server's answer to the failed request (`api`: its body as it came), kept in `$_` as
     /// `body` beside `error`.
-    public var answer: JSONValue?
+    package var answer: JSONValue?
 
-    public init(_ status: ExitStatus, _ message: String, range: SourceRange? = nil, details: [String] = [],
+    package init(_ status: ExitStatus, _ message: String, range: SourceRange? = nil, details: [String] = [],
                 code: ErrorCode? = nil) {
         self.status = status
         self.message = message
@@ -33,7 +33,7 @@ public struct ShellError: Error, Sendable {
     }
 
     /// Syntax or validation errors (exit 2).
-    public init(diagnostics: [Diagnostic], status: ExitStatus = .usage) {
+    package init(diagnostics: [Diagnostic], status: ExitStatus = .usage) {
         self.status = status
         self.message = diagnostics.first?.message ?? "invalid input"
         self.range = diagnostics.first?.range
@@ -43,7 +43,7 @@ public struct ShellError: Error, Sendable {
     }
 
     /// Maps an API error to its exit status (via the client's category) and user wording.
-    public init(_ error: BooksTrackError, range: SourceRange? = nil) {
+    package init(_ error: BooksTrackError, range: SourceRange? = nil) {
         let status = ExitStatus(error.category)
         var details: [String] = []
         if let detail = error.userDetail { details.append(detail) }
@@ -51,7 +51,7 @@ public struct ShellError: Error, Sendable {
     }
 
     /// Interrupted by Ctrl-C.
-    public static func interrupted(_ message: String = "interrupted") -> ShellError {
+    package static func interrupted(_ message: String = "interrupted") -> ShellError {
         ShellError(.interrupted, message)
     }
 

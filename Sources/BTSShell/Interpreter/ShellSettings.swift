@@ -1,50 +1,50 @@
 /// The settings changed with `set NAME VALUE` (and the global options).
-public struct ShellSettings: Sendable, Hashable {
-    public enum Toggle: String, Sendable, Hashable { case on, off, auto }
-    public enum OnError: String, Sendable, Hashable { case stop, `continue` }
+package struct ShellSettings: Sendable, Hashable {
+    package enum Toggle: String, Sendable, Hashable { case on, off, auto }
+    package enum OnError: String, Sendable, Hashable { case stop, `continue` }
 
     /// nil: table on a terminal, json otherwise.
-    public var output: OutputFormat?
-    public var color: Toggle = .auto
-    public var timing = false
+    package var output: OutputFormat?
+    package var color: Toggle = .auto
+    package var timing = false
     /// Wait (with a countdown) for a spent budget instead of failing with exit 5.
-    public var wait = true
-    public var onError: OnError = .stop
+    package var wait = true
+    package var onError: OnError = .stop
     /// Page interactive output taller than the terminal (`$PAGER`, default `less -FRX`).
-    public var pager = true
+    package var pager = true
     /// Progress on stderr (bars, spinners, retry lines, countdowns): `auto` only on a terminal.
-    public var progress: Toggle = .auto
+    package var progress: Toggle = .auto
     /// Silence human messages (progress, warnings, countdowns) on stderr.
-    public var quiet = false
+    package var quiet = false
     /// Print each request/response (secrets masked) on stderr.
-    public var trace = false
+    package var trace = false
     /// Answer lookups from the disk cache (or the library) when the server cannot be reached
     /// (`set offline cache`, the default); `never`: fail with exit 3 instead.
-    public var answersOffline = true
+    package var answersOffline = true
     /// Which library the library commands use: the reader's own, or a scratch one that lives in a
     /// temporary directory until the process ends (`set library scratch`: examples and demos).
-    public var library: LibraryChoice = .yours
+    package var library: LibraryChoice = .yours
     /// How many rounds a `while` loop may run before it is stopped as a runaway (`set looplimit N`).
-    public var loopLimit = ShellSettings.defaultLoopLimit
+    package var loopLimit = ShellSettings.defaultLoopLimit
     /// Tables as one block of `FIELD  value` lines per row (`set expanded`): `auto` when a table
     /// cannot fit the terminal without cutting the title short.
-    public var expanded: Toggle = .auto
+    package var expanded: Toggle = .auto
 
     /// `looplimit`'s default: generous for paging and polling, still a bound.
-    public static let defaultLoopLimit = 100_000
+    package static let defaultLoopLimit = 100_000
     /// The values `set looplimit` accepts.
-    public static let loopLimits = 1...100_000_000
+    package static let loopLimits = 1...100_000_000
 
     /// `set library default|scratch`.
-    public enum LibraryChoice: String, Sendable, Hashable {
+    package enum LibraryChoice: String, Sendable, Hashable {
         case yours = "default"
         case scratch
     }
 
-    public init() {}
+    package init() {}
 
     /// The value of a setting as `set` shows it.
-    public func value(of name: String) -> String? {
+    package func value(of name: String) -> String? {
         switch name {
         case "output": return output?.rawValue ?? "auto"
         case "color": return color.rawValue
@@ -62,7 +62,7 @@ public struct ShellSettings: Sendable, Hashable {
     }
 
     /// Applies a validated setting; returns false for an unknown name or value.
-    public mutating func apply(_ name: String, _ value: String) -> Bool {
+    package mutating func apply(_ name: String, _ value: String) -> Bool {
         switch name {
         case "output":
             guard let format = OutputFormat(rawValue: value.lowercased()) else { return false }
@@ -107,7 +107,7 @@ public struct ShellSettings: Sendable, Hashable {
     }
 
     /// `color auto` on a terminal: colour unless `--no-color`, `NO_COLOR` (set and not empty) or `TERM=dumb`.
-    public static func autoColor(noColor: Bool, environment: [String: String]) -> Bool {
+    package static func autoColor(noColor: Bool, environment: [String: String]) -> Bool {
         !noColor && (environment["NO_COLOR"].map(\.isEmpty) ?? true) && environment["TERM"] != "dumb"
     }
 

@@ -5,18 +5,18 @@ import Foundation
 
 /// One problem `bts check` found, as data for its machine formats (`--format json|github`); the
 /// text format is the shell's own rendering (``ErrorReporter``).
-public struct CheckFinding: Sendable, Equatable {
-    public var file: String
+package struct CheckFinding: Sendable, Equatable {
+    package var file: String
     /// 1-based line and display column; nil when the problem is the whole file (it cannot be read).
-    public var line: Int?
-    public var column: Int?
+    package var line: Int?
+    package var column: Int?
     /// `error`, `warning` or `note` (``Diagnostic/Severity``).
-    public var severity: String
+    package var severity: String
     /// The error code (`USAGE`: the check's errors are usage errors, exit 2).
-    public var code: String
-    public var message: String
+    package var code: String
+    package var message: String
 
-    public init(file: String, line: Int?, column: Int?, severity: String, code: String, message: String) {
+    package init(file: String, line: Int?, column: Int?, severity: String, code: String, message: String) {
         self.file = file
         self.line = line
         self.column = column
@@ -26,7 +26,7 @@ public struct CheckFinding: Sendable, Equatable {
     }
 
     /// The findings of the check's `diagnostics` of `source`, in source order.
-    public static func findings(_ diagnostics: [Diagnostic], in source: SourceFile) -> [CheckFinding] {
+    package static func findings(_ diagnostics: [Diagnostic], in source: SourceFile) -> [CheckFinding] {
         let code = ShellError(diagnostics: diagnostics).code.rawValue
         return diagnostics.sorted { $0.range.offset < $1.range.offset }.map { diagnostic in
             let place = source.location(of: diagnostic.range.offset)
@@ -36,17 +36,17 @@ public struct CheckFinding: Sendable, Equatable {
     }
 
     /// The finding of a script that could not be read (a byte that is not UTF-8 has its place).
-    public static func unreadable(_ file: String, _ failure: ScriptFile.Failure) -> CheckFinding {
+    package static func unreadable(_ file: String, _ failure: ScriptFile.Failure) -> CheckFinding {
         CheckFinding(file: file, line: failure.place?.line, column: failure.place?.column, severity: "error",
                      code: ShellError.defaultCode(.usage).rawValue, message: failure.message(file))
     }
 
     /// Whether any finding is an error (the check's status is then 2).
-    public var isError: Bool { severity == Diagnostic.Severity.error.rawValue }
+    package var isError: Bool { severity == Diagnostic.Severity.error.rawValue }
 
     /// `--format json`: one document, a list of `{file, line, column, severity, code, message}`
     /// (keys sorted, null for an unknown line or column), with a final newline.
-    public static func json(_ findings: [CheckFinding]) -> String {
+    package static func json(_ findings: [CheckFinding]) -> String {
         JSONValue.array(findings.map { finding in
             .object([
                 "file": .string(finding.file), "line": finding.line.json ?? .null, "column": finding.column.json ?? .null,
@@ -58,7 +58,7 @@ public struct CheckFinding: Sendable, Equatable {
     /// `--format github`: a GitHub Actions workflow command, `::error file=F,line=L,col=C::MESSAGE`
     /// (`::warning`, `::notice`), with GitHub's escapes (`%`, CR and LF in the message; also `:` and
     /// `,` in a property) and the file's control characters made visible (``TerminalText``).
-    public var githubCommand: String {
+    package var githubCommand: String {
         let command: String
         switch severity {
         case Diagnostic.Severity.error.rawValue: command = "error"

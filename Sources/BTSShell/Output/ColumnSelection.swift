@@ -3,16 +3,16 @@ import BTSLanguage
 /// `--columns NAME,…`: which of a table's columns are shown, and in which order, named by their
 /// headers as shown (case-insensitive: `title,year`). Pure: the names are checked against the
 /// command's columns before it runs (an unknown one is a usage error), then applied to its view.
-public enum ColumnSelection {
+package enum ColumnSelection {
     /// The names of `columns` as `--columns` takes them and completion offers them: each header in
     /// lower case, once, in table order.
-    public static func names(of columns: [TableColumn]) -> [String] {
+    package static func names(of columns: [TableColumn]) -> [String] {
         var seen: Set<String> = []
         return columns.map { $0.title.lowercased() }.filter { seen.insert($0).inserted }
     }
 
     /// The names written in `text`: split at commas, spaces around each trimmed, empty ones left out.
-    public static func words(_ text: String) -> [String] {
+    package static func words(_ text: String) -> [String] {
         text.split(separator: ",", omittingEmptySubsequences: false).map { ValueType.trimmed(String($0)) }
             .filter { !$0.isEmpty }
     }
@@ -20,7 +20,7 @@ public enum ColumnSelection {
     /// `text` checked against `names` (``names(of:)``): the names it chooses, in its order, each
     /// once, spelt as in `names` and joined with commas; for an unknown name, the list with the
     /// closest name in its place (when one is close) as the suggestion; nothing named is invalid.
-    public static func parse(_ text: String, among names: [String]) -> Result<String, ValueType.Rejection> {
+    package static func parse(_ text: String, among names: [String]) -> Result<String, ValueType.Rejection> {
         let written = words(text)
         guard !written.isEmpty else { return .failure(.invalid) }
         var chosen: [String] = []
@@ -45,7 +45,7 @@ public enum ColumnSelection {
     /// `names` (as ``parse(_:among:)`` returned them, joined with commas) picked from `columns`, in
     /// the order named, each marked chosen (``TableColumn/isChosen``); a name this table lacks is
     /// left out (a search without scores has no SCORE).
-    public static func pick(_ names: [String], from columns: [TableColumn]) -> [TableColumn] {
+    package static func pick(_ names: [String], from columns: [TableColumn]) -> [TableColumn] {
         names.compactMap { name in
             guard var column = columns.first(where: { $0.title.lowercased() == name.lowercased() }) else { return nil }
             column.isChosen = true
@@ -63,7 +63,7 @@ extension ResultView {
     /// This view with every table cut to the columns `names` chooses (``ColumnSelection``), in
     /// that order; nil or empty: the view as it is. Among sections, a table that has none of them
     /// is left out (records and text stay); a chart's CSV rows keep the chosen columns it has.
-    public func selectingColumns(_ names: [String]?) -> ResultView {
+    package func selectingColumns(_ names: [String]?) -> ResultView {
         guard let names, !names.isEmpty else { return self }
         switch self {
         case .table(let columns, let rowsKey, let footer, let empty):

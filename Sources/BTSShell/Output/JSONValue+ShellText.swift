@@ -6,7 +6,7 @@ extension JSONValue {
     /// The text a value becomes when interpolated into a word or shown in a cell:
     /// strings as they are, integral numbers without a fraction, `null` as empty, arrays and
     /// objects as compact JSON.
-    public var interpolationText: String {
+    package var interpolationText: String {
         switch self {
         case .null: return ""
         case .bool(let value): return value ? "true" : "false"
@@ -17,17 +17,17 @@ extension JSONValue {
     }
 
     /// One-line JSON with sorted keys (strings as ``JSONString/Escaping/terminal`` escapes them).
-    public var compactJSON: String { jsonText(escaping: .terminal) }
+    package var compactJSON: String { jsonText(escaping: .terminal) }
 
     /// Indented JSON (two spaces) with sorted keys.
-    public var prettyJSON: String { jsonText(indent: "  ", escaping: .terminal) }
+    package var prettyJSON: String { jsonText(indent: "  ", escaping: .terminal) }
 
     /// Indented JSON coloured as jq colours it on a terminal: keys bold blue, strings green, numbers
     /// cyan, `true`/`false` yellow, `null` dim; punctuation plain.
-    public var coloredJSON: String { jsonText(indent: "  ", escaping: .terminal, marks: .terminal) }
+    package var coloredJSON: String { jsonText(indent: "  ", escaping: .terminal, marks: .terminal) }
 
     /// Converts any `Encodable` value (a contract DTO) to a `JSONValue`.
-    public static func encoding(_ value: some Encodable) -> JSONValue {
+    package static func encoding(_ value: some Encodable) -> JSONValue {
         do {
             let data = try JSONEncoder().encode(value)
             return try JSONDecoder().decode(JSONValue.self, from: data)
@@ -37,7 +37,7 @@ extension JSONValue {
     }
 
     /// An object from key/value pairs, leaving out `nil` values.
-    public static func record(_ pairs: [(String, JSONValue?)]) -> JSONValue {
+    package static func record(_ pairs: [(String, JSONValue?)]) -> JSONValue {
         var members: [String: JSONValue] = [:]
         members.reserveCapacity(pairs.count)
         for (key, value) in pairs {
@@ -47,7 +47,7 @@ extension JSONValue {
     }
 
     /// Walks one path component; nil when it does not exist.
-    public func child(_ component: ValuePathComponentKey) -> JSONValue? {
+    package func child(_ component: ValuePathComponentKey) -> JSONValue? {
         switch component {
         case .key(let key):
             return objectValue?[key]
@@ -60,7 +60,7 @@ extension JSONValue {
 }
 
 /// A path step independent of the language module (keeps Output free of the parser).
-public enum ValuePathComponentKey: Sendable, Hashable {
+package enum ValuePathComponentKey: Sendable, Hashable {
     case key(String)
     case index(Int)
 }

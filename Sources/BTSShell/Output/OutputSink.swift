@@ -6,30 +6,30 @@ import Glibc
 #endif
 
 /// The two output streams of the shell: data on stdout, human messages on stderr.
-public enum OutputStream: Sendable, Hashable {
+package enum OutputStream: Sendable, Hashable {
     case standardOutput
     case standardError
 }
 
 /// Where the shell writes. The process uses ``StandardOutputSink``; tests use ``BufferOutputSink``.
-public protocol OutputSink: Sendable {
+package protocol OutputSink: Sendable {
     func write(_ text: String, to stream: OutputStream)
     /// The errno of the first write to standard output that failed (nil: none did).
     var outputFailure: Int32? { get }
 }
 
 extension OutputSink {
-    public var outputFailure: Int32? { nil }
+    package var outputFailure: Int32? { nil }
 }
 
 /// Writes straight to file descriptors 1 and 2 (unbuffered, so stdout and stderr interleave in order).
-public struct StandardOutputSink: OutputSink {
+package struct StandardOutputSink: OutputSink {
     /// Descriptor 1 is the process's: its first failure, whichever sink wrote.
     private static let firstFailure = Mutex<Int32?>(nil)
 
-    public init() {}
+    package init() {}
 
-    public func write(_ text: String, to stream: OutputStream) {
+    package func write(_ text: String, to stream: OutputStream) {
         let descriptor = stream == .standardOutput ? STDOUT_FILENO : STDERR_FILENO
         let failure = DescriptorWriter.writeAll(Array(text.utf8), to: descriptor)
         if let failure, stream == .standardOutput {
@@ -37,39 +37,39 @@ public struct StandardOutputSink: OutputSink {
         }
     }
 
-    public var outputFailure: Int32? { Self.firstFailure.withLock { $0 } }
+    package var outputFailure: Int32? { Self.firstFailure.withLock { $0 } }
 }
 
 /// Collects output in memory (tests, captured runs).
-public final class BufferOutputSink: OutputSink, @unchecked Sendable {
+package final class BufferOutputSink: OutputSink, @unchecked Sendable {
     private let lock = NSLock()
     private var out = ""
     private var err = ""
 
-    public init() {}
+    package init() {}
 
-    public func write(_ text: String, to stream: OutputStream) {
+    package func write(_ text: String, to stream: OutputStream) {
         lock.lock()
         defer { lock.unlock() }
         if stream == .standardOutput { out += text } else { err += text }
     }
 
     /// Everything written to stdout so far.
-    public var standardOutput: String {
+    package var standardOutput: String {
         lock.lock()
         defer { lock.unlock() }
         return out
     }
 
     /// Everything written to stderr so far.
-    public var standardError: String {
+    package var standardError: String {
         lock.lock()
         defer { lock.unlock() }
         return err
     }
 
     /// Forgets what was written.
-    public func reset() {
+    package func reset() {
         lock.lock()
         defer { lock.unlock() }
         out = ""

@@ -3,15 +3,15 @@ import Foundation
 
 /// The one-line progress display of `watch`: bar, percentage, counts, rate and ETA. Pure: the
 /// caller supplies the rate (``ProgressRate``).
-public struct ProgressLine: Sendable, Hashable {
-    public var barWidth: Int
+package struct ProgressLine: Sendable, Hashable {
+    package var barWidth: Int
 
-    public init(barWidth: Int = 24) {
+    package init(barWidth: Int = 24) {
         self.barWidth = barWidth
     }
 
     /// `[██████████░░░░░░░░░░░░░░]  42%  420/1000 · 84.0/s · ETA 7 s · processing`.
-    public func render(fraction: Double?, processed: Int?, total: Int?, rate: Double?, status: JobState) -> String {
+    package func render(fraction: Double?, processed: Int?, total: Int?, rate: Double?, status: JobState) -> String {
         let known = fraction ?? {
             guard let processed, let total, total > 0 else { return nil }
             return Double(processed) / Double(total)
@@ -39,7 +39,7 @@ public struct ProgressLine: Sendable, Hashable {
     }
 
     /// `7 s`, `2 m 05 s`, `1 h 03 m`.
-    public static func duration(_ seconds: Double) -> String {
+    package static func duration(_ seconds: Double) -> String {
         let whole = Int(seconds.rounded(.up))
         if whole < 60 { return "\(whole) s" }
         if whole < 3600 { return String(format: "%d m %02d s", whole / 60, whole % 60) }

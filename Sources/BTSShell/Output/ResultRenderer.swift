@@ -6,23 +6,23 @@ import BooksTrackContract
 /// feeds every format: JSON shows it whole, ndjson one object per row, csv the rows of the
 /// table view with all of its columns, markdown the view as pipe tables with all of its columns,
 /// table the view fitted to the width.
-public struct ResultRenderer: Sendable {
-    public var format: OutputFormat
+package struct ResultRenderer: Sendable {
+    package var format: OutputFormat
     /// ANSI styles allowed (a table's bold header, indented JSON's colours).
-    public var colored: Bool
+    package var colored: Bool
     /// Columns available; nil = no limit.
-    public var width: Int?
+    package var width: Int?
     /// Indented JSON (on a terminal) or compact.
-    public var prettyJSON: Bool
+    package var prettyJSON: Bool
     /// Tables as one block of `FIELD  value` lines per row (`set expanded`): `on` always, `auto`
     /// when the table cannot fit ``width`` without cutting the title below ``expandedTitleMinimum``.
-    public var expanded: ShellSettings.Toggle
+    package var expanded: ShellSettings.Toggle
 
     /// Below this many columns for the title (when its cells are wider) `set expanded auto` shows
     /// the rows as blocks.
-    public static let expandedTitleMinimum = 20
+    package static let expandedTitleMinimum = 20
 
-    public init(format: OutputFormat, colored: Bool = false, width: Int? = nil, prettyJSON: Bool = false,
+    package init(format: OutputFormat, colored: Bool = false, width: Int? = nil, prettyJSON: Bool = false,
                 expanded: ShellSettings.Toggle = .off) {
         self.format = format
         self.colored = colored
@@ -32,7 +32,7 @@ public struct ResultRenderer: Sendable {
     }
 
     /// The text to print (ends in a newline unless empty).
-    public func render(_ value: JSONValue, view: ResultView) -> String {
+    package func render(_ value: JSONValue, view: ResultView) -> String {
         switch format {
         case .json:
             if case .none = view { return "" }
@@ -82,7 +82,7 @@ public struct ResultRenderer: Sendable {
 
     /// RFC 4180: fields with a comma, quote, CR or LF are quoted, quotes doubled.
     /// Controls neutralised and CR/LF checked per scalar (see `TerminalText.csvField`).
-    public static func csvField(_ text: String) -> String {
+    package static func csvField(_ text: String) -> String {
         TerminalText.csvField(text)
     }
 
@@ -243,7 +243,7 @@ public struct ResultRenderer: Sendable {
     }
 
     /// `text` cut to `width` display columns, ending in "…" when cut.
-    public static func truncate(_ text: String, to width: Int) -> String {
+    package static func truncate(_ text: String, to width: Int) -> String {
         guard DisplayWidth.of(text) > width else { return text }
         guard width > 1 else { return width == 1 ? "…" : "" }
         var result = ""

@@ -2,10 +2,10 @@ import BooksTrackContract
 import Foundation
 
 /// One column of a table view.
-public struct TableColumn: Sendable, Hashable {
-    public enum Alignment: Sendable, Hashable { case left, right }
+package struct TableColumn: Sendable, Hashable {
+    package enum Alignment: Sendable, Hashable { case left, right }
     /// How a cell's value is shown.
-    public enum Format: Sendable, Hashable {
+    package enum Format: Sendable, Hashable {
         /// Plain text (arrays joined with ", ").
         case text
         /// A number with a fixed count of decimals.
@@ -26,28 +26,28 @@ public struct TableColumn: Sendable, Hashable {
     }
 
     /// The key in each row object.
-    public var key: String
+    package var key: String
     /// The header.
-    public var title: String
-    public var alignment: Alignment
-    public var format: Format
+    package var title: String
+    package var alignment: Alignment
+    package var format: Format
     /// Whether the column may be shortened (with "…") to fit the width.
-    public var isFlexible: Bool
+    package var isFlexible: Bool
     /// A flexible column that reads badly when cut (a sentence, such as a recommendation's reason):
     /// after the primary column's share it gets its whole width, as long as the other flexible
     /// columns keep a readable width.
-    public var prefersWhole: Bool
+    package var prefersWhole: Bool
     /// The column that yields last (a book's title): it gets its share of the width before any
     /// other flexible column grows, and optional columns are dropped before it is cut below it.
-    public var isPrimary: Bool
+    package var isPrimary: Bool
     /// Shown only when there is room: when the primary column would get less than its share, the
     /// optional columns are left out, lowest `dropOrder` first (nil: always shown).
-    public var dropOrder: Int?
+    package var dropOrder: Int?
     /// Chosen by name (`--columns`): shown even when it is empty in every row, holds one value in
     /// every row, or is optional and the table is narrow.
-    public var isChosen = false
+    package var isChosen = false
 
-    public init(_ key: String, _ title: String, alignment: Alignment = .left, format: Format = .text,
+    package init(_ key: String, _ title: String, alignment: Alignment = .left, format: Format = .text,
                 flexible: Bool = false, prefersWhole: Bool = false, primary: Bool = false, dropOrder: Int? = nil) {
         self.key = key
         self.title = title
@@ -60,29 +60,29 @@ public struct TableColumn: Sendable, Hashable {
     }
 
     /// A book's title: flexible, and the last column to be cut.
-    public static let bookTitle = TableColumn("title", "TITLE", primary: true)
+    package static let bookTitle = TableColumn("title", "TITLE", primary: true)
 
     /// This column, left out of a table too narrow for the primary column's share (see ``dropOrder``).
-    public func optional(_ order: Int) -> TableColumn {
+    package func optional(_ order: Int) -> TableColumn {
         var column = self
         column.dropOrder = order
         return column
     }
 
     /// A right-aligned numeric column.
-    public static func number(_ key: String, _ title: String, decimals: Int = 0) -> TableColumn {
+    package static func number(_ key: String, _ title: String, decimals: Int = 0) -> TableColumn {
         TableColumn(key, title, alignment: .right, format: decimals == 0 ? .text : .decimal(decimals))
     }
 
     /// The text of this column's cell in `row` for CSV: the table's, except that a mark keeps its `true`/`false`.
-    public func csvCell(_ row: JSONValue) -> String {
+    package func csvCell(_ row: JSONValue) -> String {
         if format == .mark || format == .jobID, let value = row[key] { return value.interpolationText }
         if case .abbreviatedJobID = format, let value = row[key] { return value.interpolationText }
         return cell(row)
     }
 
     /// The text of this column's cell in `row`.
-    public func cell(_ row: JSONValue) -> String {
+    package func cell(_ row: JSONValue) -> String {
         guard let value = row[key] else { return "" }
         switch (format, value) {
         case (.decimal(let decimals), .number(let number)):
@@ -109,7 +109,7 @@ public struct TableColumn: Sendable, Hashable {
 
 /// How a command's result is shown in table mode (and which rows ndjson/csv use). The data
 /// itself is always the result value; JSON shows all of it.
-public indirect enum ResultView: Sendable, Hashable {
+package indirect enum ResultView: Sendable, Hashable {
     /// Nothing to show (the value still becomes `$_`).
     case none
     /// Free text (help, echo); JSON mode prints the value instead.
@@ -147,12 +147,12 @@ public indirect enum ResultView: Sendable, Hashable {
 }
 
 /// One line of a record view.
-public struct RecordField: Sendable, Hashable {
-    public var key: String
-    public var title: String
+package struct RecordField: Sendable, Hashable {
+    package var key: String
+    package var title: String
     /// How the value is shown (a job's progress fraction as a percentage).
-    public var format: TableColumn.Format
-    public init(_ key: String, _ title: String? = nil, format: TableColumn.Format = .text) {
+    package var format: TableColumn.Format
+    package init(_ key: String, _ title: String? = nil, format: TableColumn.Format = .text) {
         self.key = key
         self.title = title ?? key
         self.format = format

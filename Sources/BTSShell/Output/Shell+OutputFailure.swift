@@ -12,7 +12,7 @@ extension Shell {
     var outputFailed: Bool { sink.outputFailure != nil }
 
     /// The run's final status once standard output is accounted for.
-    public func settleOutput(_ status: Int32) -> Int32 {
+    package func settleOutput(_ status: Int32) -> Int32 {
         guard let code = sink.outputFailure else { return status }
         if code == EPIPE { return 128 + SIGPIPE }
         report(ShellError(.failure, "cannot write the output: \(String(cString: strerror(code)))", code: .writeFailed),

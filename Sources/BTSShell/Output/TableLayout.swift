@@ -1,9 +1,9 @@
 /// How a table's columns share the terminal's width: a pure function of each column's content
 /// widths and role, tested without rendering.
-public enum TableLayout {
+package enum TableLayout {
     /// What a column asks of the layout.
-    public struct Column: Sendable, Hashable {
-        public enum Role: Sendable, Hashable {
+    package struct Column: Sendable, Hashable {
+        package enum Role: Sendable, Hashable {
             /// Never cut (an ISBN, a number).
             case fixed
             /// May be cut (authors).
@@ -14,15 +14,15 @@ public enum TableLayout {
             case primary
         }
         /// The widest cell (or the header): a column is never wider.
-        public var natural: Int
+        package var natural: Int
         /// The typical cell's width (the 90th percentile, or the header): flexible columns shrink
         /// toward it before the title is cut.
-        public var typical: Int
+        package var typical: Int
         /// The narrowest the column is cut to (6 columns or its header, when its content is wider).
-        public var floor: Int
-        public var role: Role
+        package var floor: Int
+        package var role: Role
 
-        public init(natural: Int, typical: Int, floor: Int, role: Role) {
+        package init(natural: Int, typical: Int, floor: Int, role: Role) {
             self.natural = natural
             self.typical = min(natural, typical)
             self.floor = min(natural, floor)
@@ -30,7 +30,7 @@ public enum TableLayout {
         }
 
         /// A column measured from its header's and cells' display widths.
-        public init(header: Int, cells: [Int], role: Role) {
+        package init(header: Int, cells: [Int], role: Role) {
             let sorted = cells.sorted()
             let widest = max(header, sorted.last ?? 0)
             // The 90th percentile by the lower rank: of eight cells the second widest, so one
@@ -41,19 +41,19 @@ public enum TableLayout {
     }
 
     /// Columns separating two cells.
-    public static let gap = 2
+    package static let gap = 2
 
     /// A width every other flexible column keeps (or its typical width when narrower) before the
     /// title is cut below its share.
-    public static let readableWidth = 16
+    package static let readableWidth = 16
 
     /// A width every other flexible column keeps (or its typical width when narrower) before the
     /// title is cut below its share's floor.
-    public static let narrowWidth = 10
+    package static let narrowWidth = 10
 
     /// The width the title keeps before a sentence column goes below its typical width: a third of
     /// the table, at least 24 columns, never more than its widest cell.
-    public static func primaryShare(natural: Int, total: Int) -> Int {
+    package static func primaryShare(natural: Int, total: Int) -> Int {
         min(natural, max(24, total / 3))
     }
 
@@ -66,7 +66,7 @@ public enum TableLayout {
     /// floor, 8. every other cuttable column to its floor. So the title is never cut while another
     /// column is wider than its typical cell. Fixed columns are never cut; a table of fixed
     /// columns wider than `total` stays wider.
-    public static func widths(_ columns: [Column], total: Int) -> [Int] {
+    package static func widths(_ columns: [Column], total: Int) -> [Int] {
         var widths = columns.map(\.natural)
         var excess = widths.reduce(0, +) + max(0, columns.count - 1) * gap - total
         guard excess > 0 else { return widths }

@@ -7,9 +7,9 @@ import BTSTerminalText
 /// Lines are compared byte for byte. The edit script is a shortest one (Myers) while it takes at
 /// most `maxEdits` edits; past that, the lines between the first and the last difference are
 /// replaced whole (a longer diff, still exact, and bounded in time and memory).
-public enum UnifiedDiff {
+package enum UnifiedDiff {
     /// The most edits a shortest edit script is looked for with (past it, the middle is replaced whole).
-    public static let maxEdits = 1_000
+    package static let maxEdits = 1_000
 
     /// A run of lines `old[oldLower..<oldUpper]` replaced by `new[newLower..<newUpper]`.
     struct Change: Equatable {
@@ -18,7 +18,7 @@ public enum UnifiedDiff {
     }
 
     /// The diff of `old` to `new` ("" when they are the same).
-    public static func make(old: String, new: String, oldName: String, newName: String, context: Int = 3,
+    package static func make(old: String, new: String, oldName: String, newName: String, context: Int = 3,
                             maxEdits: Int = maxEdits) -> String {
         let oldLines = lines(of: old)
         let newLines = lines(of: new)
@@ -181,5 +181,5 @@ public enum UnifiedDiff {
 extension UnifiedDiff {
     /// A diff (or a file name) as a terminal shows it: a script's control characters made visible by
     /// ``TerminalText`` (piped, a diff stays exact, for `patch`).
-    public static func forTerminal(_ text: String) -> String { TerminalText.sanitize(text) }
+    package static func forTerminal(_ text: String) -> String { TerminalText.sanitize(text) }
 }

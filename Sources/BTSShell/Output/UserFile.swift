@@ -16,31 +16,31 @@ import Glibc
 /// - a FIFO, a device or a descriptor's path (`/dev/stdout`, `/dev/full`) is written to as it is when
 ///   the caller streams (reports), else refused; a FIFO is opened without waiting for a reader;
 /// - every refusal names its cause (``Failure``).
-public enum UserFile {
+package enum UserFile {
     /// What kind of file the caller writes.
-    public struct Options: Sendable {
+    package struct Options: Sendable {
         /// Private data (an export with the user's notes): 0600 when new; an existing file keeps
         /// only its owner's bits.
-        public var isPrivate: Bool
+        package var isPrivate: Bool
         /// A FIFO, a device or a descriptor's path is written to (else refused).
-        public var streams: Bool
+        package var streams: Bool
         /// Missing directories on the way are made.
-        public var makesDirectories: Bool
+        package var makesDirectories: Bool
 
-        public init(isPrivate: Bool = false, streams: Bool = false, makesDirectories: Bool = false) {
+        package init(isPrivate: Bool = false, streams: Bool = false, makesDirectories: Bool = false) {
             self.isPrivate = isPrivate
             self.streams = streams
             self.makesDirectories = makesDirectories
         }
 
         /// A script `bts fmt` rewrites.
-        public static let script = Options()
+        package static let script = Options()
         /// A report of `bts test`: written to a device or a pipe as it is, its directories made.
-        public static let report = Options(streams: true, makesDirectories: true)
+        package static let report = Options(streams: true, makesDirectories: true)
     }
 
     /// Why a file was not written.
-    public enum Failure: Error, Equatable, Sendable {
+    package enum Failure: Error, Equatable, Sendable {
         case directory
         /// No write bit in its mode.
         case readOnly(mode: Int)
@@ -61,7 +61,7 @@ public enum UserFile {
         case system(Int32)
 
         /// Words for "cannot write 'FILE': …".
-        public var reason: String {
+        package var reason: String {
             switch self {
             case .directory: return "it is a directory"
             case .readOnly(let mode): return "it is read-only (mode \(Self.octal(mode)))"
@@ -96,7 +96,7 @@ public enum UserFile {
     }
 
     /// Writes `bytes` as the whole of the file at `path` (by the rules above).
-    public static func write(_ bytes: [UInt8], to path: String, _ options: Options) throws(Failure) {
+    package static func write(_ bytes: [UInt8], to path: String, _ options: Options) throws(Failure) {
         switch try resolve(path) {
         case .descriptor(let descriptor):
             guard options.streams else { throw .notRegular(kind: "a stream (\(path))") }

@@ -13,16 +13,16 @@ import Foundation
 ///                                         completion: terminal.completion)
 /// terminal.history?.flush()
 /// ```
-public struct InteractiveTerminal: Sendable {
+package struct InteractiveTerminal: Sendable {
     /// Reads logical lines (continuation lines joined).
-    public let reader: any LineReader
+    package let reader: any LineReader
     /// `$XDG_STATE_HOME/bts/history` (nil when no home is known or stdin is not a terminal).
-    public let history: HistoryStore?
+    package let history: HistoryStore?
     /// The session snapshot TAB reads; the shell updates it after each command
     /// (``Shell/updateCompletionContext(_:)``).
-    public let completion: CompletionContextStore
+    package let completion: CompletionContextStore
 
-    public init(reader: any LineReader, history: HistoryStore?, completion: CompletionContextStore) {
+    package init(reader: any LineReader, history: HistoryStore?, completion: CompletionContextStore) {
         self.reader = reader
         self.history = history
         self.completion = completion
@@ -30,13 +30,13 @@ public struct InteractiveTerminal: Sendable {
 
     /// The history filter: the built-in secret rules plus the registry's sensitive commands and
     /// options (`connect …`, `set token …`).
-    public static func historyFilter(registry: CommandRegistry = .standard) -> HistoryFilter {
+    package static func historyFilter(registry: CommandRegistry = .standard) -> HistoryFilter {
         HistoryFilter(isSensitive: { registry.isSensitive(line: $0) })
     }
 
     /// The history store at the XDG location, loaded (a disk error leaves it empty and in memory,
     /// see ``HistoryStore/lastError``); nil when there is no home directory.
-    public static func makeHistory(registry: CommandRegistry = .standard,
+    package static func makeHistory(registry: CommandRegistry = .standard,
                                    environment: [String: String] = ProcessInfo.processInfo.environment)
         -> HistoryStore? {
         guard let url = XDGPaths(environment: environment).historyFile else { return nil }
@@ -47,7 +47,7 @@ public struct InteractiveTerminal: Sendable {
 
     /// Everything for an interactive session over `history` (usually ``makeHistory(registry:environment:)``,
     /// created first so the shell's `history` command can list it; nil keeps none).
-    public static func make(registry: CommandRegistry = .standard,
+    package static func make(registry: CommandRegistry = .standard,
                             environment: [String: String] = ProcessInfo.processInfo.environment,
                             history: HistoryStore?) -> InteractiveTerminal {
         var initial = CompletionContext()

@@ -8,7 +8,7 @@ extension Shell {
     /// API's ledger, so it reflects the command that just ran — and the continuation, which says
     /// what is open (``OpenInput``: `'> `, `"> `, `${> `, or `...> ` for a block).
     /// Never opens a backend: before the first command it names the backend that will be used.
-    public func interactivePrompt() async -> LinePrompt {
+    package func interactivePrompt() async -> LinePrompt {
         var budget: PromptBudget?
         var status: RateLimitStatus?
         if let api = connection?.api, let tightest = await api.tightestBudget() {

@@ -1,5 +1,5 @@
 /// The type of a positional argument or option value, with its validation rules.
-public enum ValueType: Sendable, Hashable {
+package enum ValueType: Sendable, Hashable {
     case string
     /// An integer, optionally limited to a range.
     case int(ClosedRange<Int>?)
@@ -23,7 +23,7 @@ public enum ValueType: Sendable, Hashable {
     case columnNames([String])
 
     /// What the value should be, for messages: `an integer 1–100`.
-    public var expectation: String {
+    package var expectation: String {
         switch self {
         case .string: return "a string"
         case .int(let range?): return "an integer \(range.lowerBound)–\(range.upperBound)"
@@ -41,7 +41,7 @@ public enum ValueType: Sendable, Hashable {
     }
 
     /// The usage placeholder for an option of this type.
-    public var defaultPlaceholder: String {
+    package var defaultPlaceholder: String {
         switch self {
         case .int, .double: return "N"
         case .enumeration: return "VALUE"
@@ -55,7 +55,7 @@ public enum ValueType: Sendable, Hashable {
     }
 
     /// What TAB offers for a value of this type by default.
-    public var defaultCompletion: CompletionKind {
+    package var defaultCompletion: CompletionKind {
         switch self {
         case .enumeration(let values): return .optionValue(values)
         case .path(let extensions): return .filePath(extensions: extensions)
@@ -67,7 +67,7 @@ public enum ValueType: Sendable, Hashable {
     }
 
     /// Why a text was rejected.
-    public enum Rejection: Error, Sendable, Hashable {
+    package enum Rejection: Error, Sendable, Hashable {
         /// Not of the type at all (`abc` for an integer).
         case invalid
         /// The right type but outside the allowed range.
@@ -77,7 +77,7 @@ public enum ValueType: Sendable, Hashable {
     }
 
     /// Converts text to a typed value.
-    public func parse(_ text: String) -> Result<ArgumentValue, Rejection> {
+    package func parse(_ text: String) -> Result<ArgumentValue, Rejection> {
         switch self {
         case .string: return .success(.string(text))
         case .path: return .success(.path(text))
@@ -105,7 +105,7 @@ public enum ValueType: Sendable, Hashable {
     }
 
     /// Parses `1.5`, `500ms`, `2s`, `3m`, `1h` (non-negative, at most 24 h).
-    public static func parseDuration(_ text: String) -> Duration? {
+    package static func parseDuration(_ text: String) -> Duration? {
         let trimmed = Self.trimmed(text).lowercased()
         let units: [(String, Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600)]
         var number = trimmed
@@ -138,7 +138,7 @@ public enum ValueType: Sendable, Hashable {
 }
 
 /// A validated, typed value.
-public enum ArgumentValue: Sendable, Hashable, CustomStringConvertible {
+package enum ArgumentValue: Sendable, Hashable, CustomStringConvertible {
     case string(String)
     case int(Int)
     case double(Double)
@@ -146,7 +146,7 @@ public enum ArgumentValue: Sendable, Hashable, CustomStringConvertible {
     case duration(Duration)
     case path(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .string(let text), .path(let text): return text
         case .int(let value): return String(value)
@@ -158,14 +158,14 @@ public enum ArgumentValue: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    public var stringValue: String? {
+    package var stringValue: String? {
         switch self {
         case .string(let text), .path(let text): return text
         default: return nil
         }
     }
 
-    public var intValue: Int? {
+    package var intValue: Int? {
         if case .int(let value) = self { return value }
         return nil
     }

@@ -3,9 +3,9 @@ import BooksTrackClient
 import BooksTrackContract
 
 /// Generates the README's Markdown command reference from the registry.
-public enum CommandReference {
+package enum CommandReference {
     /// The reference: a summary table per group, then a section per command.
-    public static func markdown(_ registry: CommandRegistry = .standard) -> String {
+    package static func markdown(_ registry: CommandRegistry = .standard) -> String {
         var out: [String] = ["# Command reference", ""]
         out.append("<!-- Generated from the command types (CommandTable.all); do not edit by hand. -->")
         out.append("")

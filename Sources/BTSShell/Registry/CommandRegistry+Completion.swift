@@ -3,20 +3,20 @@ import BTSLanguage
 /// What TAB should complete at the cursor, worked out from the registry alone (no I/O).
 /// A completion provider turns ``kind`` into candidates that need session data (job ids,
 /// ISBNs, titles, variables, files) and can use ``candidates`` as they are for registry words.
-public struct CompletionSlot: Sendable, Hashable {
+package struct CompletionSlot: Sendable, Hashable {
     /// What belongs in this position.
-    public var kind: CompletionKind
+    package var kind: CompletionKind
     /// The part of the word already typed (quotes and escapes removed).
-    public var partial: String
+    package var partial: String
     /// The UTF-8 byte range of the typed word in the line (empty at the cursor when none).
-    public var range: SourceRange
+    package var range: SourceRange
     /// Registry words that fit (command names, subcommands, options, enumeration values,
     /// settings), already filtered by ``partial``. Option values given as `--name=` keep that prefix.
-    public var candidates: [String]
+    package var candidates: [String]
     /// The command (or subcommand) being typed, if known.
-    public var command: CommandSpec?
+    package var command: CommandSpec?
 
-    public init(kind: CompletionKind, partial: String, range: SourceRange, candidates: [String] = [],
+    package init(kind: CompletionKind, partial: String, range: SourceRange, candidates: [String] = [],
                 command: CommandSpec? = nil) {
         self.kind = kind
         self.partial = partial
@@ -43,7 +43,7 @@ extension CommandRegistry {
         }
     }
 
-    public func completionSlot(forLine line: String, cursorOffset: Int? = nil) -> CompletionSlot {
+    package func completionSlot(forLine line: String, cursorOffset: Int? = nil) -> CompletionSlot {
         let bytes = Array(line.utf8)
         let cursor = min(max(0, cursorOffset ?? bytes.count), bytes.count)
         let text = String(decoding: bytes[..<cursor], as: UTF8.self)
@@ -172,7 +172,7 @@ extension CommandRegistry {
 
     /// Resolves every command of a script and returns all diagnostics (empty: the script is valid
     /// as far as the registry can tell before interpolation).
-    public func check(_ script: Script) -> [Diagnostic] {
+    package func check(_ script: Script) -> [Diagnostic] {
         script.commands.flatMap { command -> [Diagnostic] in
             if case .failure(let diagnostics) = resolve(command) { return diagnostics.all }
             return []

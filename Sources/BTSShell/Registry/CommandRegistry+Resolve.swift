@@ -4,7 +4,7 @@ extension CommandRegistry {
     /// Binds a parsed command to its spec: selects the subcommand, binds options and positionals,
     /// converts literal values to their types and checks the rules. Values containing `$var`
     /// stay deferred; check them with ``finish(_:interpolate:)`` once interpolated.
-    public func resolve(_ command: Command) -> Result<ResolvedCommand, Diagnostics> {
+    package func resolve(_ command: Command) -> Result<ResolvedCommand, Diagnostics> {
         let name = command.nameText
         guard let root = self.command(named: name) else {
             return .failure(Diagnostics([unknownCommand(name, range: command.name.range)]))
@@ -181,7 +181,7 @@ extension CommandRegistry {
     /// The second step for commands with `$var` values: `interpolate` turns each deferred word
     /// into text (or a diagnostic, e.g. for an unknown variable); the text is then checked
     /// against the argument's type. After success no value is deferred.
-    public func finish(
+    package func finish(
         _ resolved: ResolvedCommand, interpolate: (Word) -> Result<String, Diagnostic>
     ) -> Result<ResolvedCommand, Diagnostics> {
         var result = resolved
@@ -414,5 +414,5 @@ extension CommandRegistry {
     }
 
     /// Whether `name` can be assigned with `set` (``Parser/isVariableName(_:)``).
-    public static func isVariableName(_ name: String) -> Bool { Parser.isVariableName(name) }
+    package static func isVariableName(_ name: String) -> Bool { Parser.isVariableName(name) }
 }

@@ -3,14 +3,14 @@ import BooksTrackClient
 
 extension CommandRegistry {
     /// Words in a `set` variable name that mark its value as a secret.
-    public static let secretNameMarkers = ["token", "secret", "password", "passwd", "apikey", "api_key", "credential"]
+    package static let secretNameMarkers = ["token", "secret", "password", "passwd", "apikey", "api_key", "credential"]
 
     /// Whether `line` carries a secret and must never reach history or traces: it runs a
     /// sensitive command (`connect`) with an argument that may hold one (a URL with credentials,
     /// or any word bts cannot read plainly), gives a sensitive option, or assigns a variable whose
     /// name looks like a secret (`set token …`). Works on lines with syntax errors too (token
     /// level; then a sensitive command's line is dropped whatever its arguments).
-    public func isSensitive(line: String) -> Bool {
+    package func isSensitive(line: String) -> Bool {
         let (tokens, diagnostics) = Lexer.tokenize(SourceFile(name: "<history>", text: line))
         // What secret masking would change (`http://user:pw@host`, `?token=…`), or a line the
         // lexer cannot read whole.

@@ -2,10 +2,10 @@ import BTSLanguage
 
 extension CommandRegistry {
     /// The registry of every bts command (docs/commands.md), built from the command types.
-    public static let standard = CommandRegistry(commands: CommandTable.all.map { $0.spec }, settings: standardSettings)
+    package static let standard = CommandRegistry(commands: CommandTable.all.map { $0.spec }, settings: standardSettings)
 
     /// Settings of `set NAME VALUE`.
-    public static let standardSettings: [SettingSpec] = [
+    package static let standardSettings: [SettingSpec] = [
         SettingSpec("output", type: .enumeration(OutputFormat.names),
                     help: "Output format: \(OutputFormat.spokenList)", default: "table on a terminal, else json"),
         SettingSpec("color", type: .enumeration(["on", "off", "auto"]),

@@ -2,7 +2,7 @@ import BTSLanguage
 import BooksTrackClient
 
 /// Which part of `help` a command is listed in.
-public enum CommandGroup: String, Sendable, Hashable, CaseIterable {
+package enum CommandGroup: String, Sendable, Hashable, CaseIterable {
     /// Commands that talk to the BooksTrack API (search, enrich, import, …).
     case mission
     /// Commands about the user's own library (offline).
@@ -12,7 +12,7 @@ public enum CommandGroup: String, Sendable, Hashable, CaseIterable {
 }
 
 /// What TAB offers for an argument or option value.
-public enum CompletionKind: Sendable, Hashable {
+package enum CompletionKind: Sendable, Hashable {
     case none
     case command
     case subcommand
@@ -40,7 +40,7 @@ public enum CompletionKind: Sendable, Hashable {
 }
 
 /// A cross-argument rule checked after binding.
-public enum ArgumentRequirement: Sendable, Hashable {
+package enum ArgumentRequirement: Sendable, Hashable {
     /// At least one of the named positionals (`QUERY`) or options (`--title`) must be given.
     case anyOf([String])
     /// At most one of the named positionals or options may be given.
@@ -48,19 +48,19 @@ public enum ArgumentRequirement: Sendable, Hashable {
 }
 
 /// A positional argument of a command.
-public struct ArgumentSpec: Sendable, Hashable {
+package struct ArgumentSpec: Sendable, Hashable {
     /// Upper-case display name, also the key in ``ResolvedCommand/positionals``: `ISBN`, `QUERY`.
-    public var name: String
-    public var help: String
-    public var valueType: ValueType
-    public var isOptional: Bool
+    package var name: String
+    package var help: String
+    package var valueType: ValueType
+    package var isOptional: Bool
     /// Takes all remaining words (`QUERY...`).
-    public var isVariadic: Bool
-    public var completion: CompletionKind
+    package var isVariadic: Bool
+    package var completion: CompletionKind
     /// Shown in `help`'s overview line (false for a rarely used tail: `set`'s `OP B`).
-    public var inOverview: Bool
+    package var inOverview: Bool
 
-    public init(
+    package init(
         _ name: String, _ help: String, type: ValueType = .string, optional: Bool = false,
         variadic: Bool = false, completion: CompletionKind = .none, inOverview: Bool = true
     ) {
@@ -74,29 +74,29 @@ public struct ArgumentSpec: Sendable, Hashable {
     }
 
     /// `ISBN`, `[JOB]`, `QUERY...`, `[ARG...]`.
-    public var synopsis: String {
+    package var synopsis: String {
         let base = isVariadic ? "\(name)..." : name
         return isOptional ? "[\(base)]" : base
     }
 }
 
 /// An option of a command: `--limit N`, `-n N`, `--watch`.
-public struct OptionSpec: Sendable, Hashable {
+package struct OptionSpec: Sendable, Hashable {
     /// The long name without dashes: `limit`.
-    public var long: String
+    package var long: String
     /// The short name without the dash: `n`.
-    public var short: Character?
-    public var valueType: ValueType
+    package var short: Character?
+    package var valueType: ValueType
     /// The value used when the option is absent.
-    public var defaultValue: ArgumentValue?
-    public var help: String
+    package var defaultValue: ArgumentValue?
+    package var help: String
     /// The placeholder in usage lines: `N`, `FILE`, `P`.
-    public var valueName: String
-    public var completion: CompletionKind
+    package var valueName: String
+    package var completion: CompletionKind
     /// The value must never be echoed, traced or saved in history.
-    public var isSensitive: Bool
+    package var isSensitive: Bool
 
-    public init(
+    package init(
         _ long: String, short: Character? = nil, type: ValueType, default defaultValue: ArgumentValue? = nil,
         valueName: String? = nil, help: String, completion: CompletionKind? = nil, sensitive: Bool = false
     ) {
@@ -111,24 +111,24 @@ public struct OptionSpec: Sendable, Hashable {
     }
 
     /// `--limit`.
-    public var spelling: String { "--\(long)" }
+    package var spelling: String { "--\(long)" }
 
     /// Whether the option takes no value.
-    public var isFlag: Bool { valueType == .flag }
+    package var isFlag: Bool { valueType == .flag }
 
     /// `--limit N` or `--watch`.
-    public var synopsis: String { isFlag ? spelling : "\(spelling) \(valueName)" }
+    package var synopsis: String { isFlag ? spelling : "\(spelling) \(valueName)" }
 }
 
 /// A setting changed with `set NAME VALUE`.
-public struct SettingSpec: Sendable, Hashable {
-    public var name: String
-    public var valueType: ValueType
-    public var help: String
+package struct SettingSpec: Sendable, Hashable {
+    package var name: String
+    package var valueType: ValueType
+    package var help: String
     /// The default, as shown in help.
-    public var defaultDescription: String
+    package var defaultDescription: String
 
-    public init(_ name: String, type: ValueType, help: String, default defaultDescription: String) {
+    package init(_ name: String, type: ValueType, help: String, default defaultDescription: String) {
         self.name = name
         self.valueType = type
         self.help = help
@@ -136,7 +136,7 @@ public struct SettingSpec: Sendable, Hashable {
     }
 
     /// `output (table|json|ndjson|csv)`: the name and its values, as `help set` lists them.
-    public var synopsis: String {
+    package var synopsis: String {
         switch valueType {
         case .enumeration(let values): return "\(name) (\(values.joined(separator: "|")))"
         case .int(let range?): return "\(name) (\(range.lowerBound)–\(range.upperBound))"
@@ -147,39 +147,39 @@ public struct SettingSpec: Sendable, Hashable {
 
 /// The declarative description of one command: the single source for validation, help,
 /// completion and the README's command reference.
-public struct CommandSpec: Sendable, Hashable {
+package struct CommandSpec: Sendable, Hashable {
     /// What help and the reference say of a sensitive command (``isSensitive``).
     static let sensitiveFact = "A line whose URL carries credentials (user:password@, ?token=) is never saved in history."
 
-    public var name: String
-    public var aliases: [String]
-    public var group: CommandGroup
+    package var name: String
+    package var aliases: [String]
+    package var group: CommandGroup
     /// One line, no final period.
-    public var summary: String
+    package var summary: String
     /// Longer text for `help CMD`.
-    public var discussion: String
+    package var discussion: String
     /// Explicit usage lines; when empty they are generated from the arguments and options.
-    public var usage: [String]
-    public var subcommands: [CommandSpec]
-    public var positionals: [ArgumentSpec]
-    public var options: [OptionSpec]
+    package var usage: [String]
+    package var subcommands: [CommandSpec]
+    package var positionals: [ArgumentSpec]
+    package var options: [OptionSpec]
     /// Capability feature that must be enabled for the command to run (set from the command type).
-    public var gate: CommandGate?
+    package var gate: CommandGate?
     /// Rate-limit class the command spends (search, semantic, similar, enrich, batch, import, jobs).
-    public var budgetClass: RateLimitClass?
-    public var examples: [String]
+    package var budgetClass: RateLimitClass?
+    package var examples: [String]
     /// Its arguments may carry a secret (`connect` with a URL's credentials): a line that runs it
     /// is kept out of history unless every argument is a plain word without one (a profile name,
     /// a URL without credentials).
-    public var isSensitive: Bool
+    package var isSensitive: Bool
     /// Every argument is positional, even words that look like options (`echo`, `expect`).
-    public var takesRawArguments: Bool
+    package var takesRawArguments: Bool
     /// `bts NAME ARG…` runs it once, as `bts -c 'NAME ARG…'` would, its words quoted as given
     /// (`bts api /v1/search/title -f q=dune`, as `gh api`), unless a script of that name is here.
-    public var runsFromCommandLine: Bool
-    public var requirements: [ArgumentRequirement]
+    package var runsFromCommandLine: Bool
+    package var requirements: [ArgumentRequirement]
 
-    public init(
+    package init(
         _ name: String,
         aliases: [String] = [],
         group: CommandGroup,
@@ -216,22 +216,22 @@ public struct CommandSpec: Sendable, Hashable {
     }
 
     /// The subcommand called `name` (or one of its aliases).
-    public func subcommand(named name: String) -> CommandSpec? {
+    package func subcommand(named name: String) -> CommandSpec? {
         subcommands.first { $0.name == name || $0.aliases.contains(name) }
     }
 
     /// The option with long name `long`.
-    public func option(long: String) -> OptionSpec? {
+    package func option(long: String) -> OptionSpec? {
         options.first { $0.long == long }
     }
 
     /// The positional argument called `name`.
-    public func positional(named name: String) -> ArgumentSpec? {
+    package func positional(named name: String) -> ArgumentSpec? {
         positionals.first { $0.name == name }
     }
 
     /// Usage lines (without the leading command path of parents).
-    public func usageLines(prefix: String = "") -> [String] {
+    package func usageLines(prefix: String = "") -> [String] {
         if !usage.isEmpty { return usage }
         let path = prefix.isEmpty ? name : "\(prefix) \(name)"
         var parts = [path]

@@ -5,25 +5,25 @@ import BooksTrackContract
 import Foundation
 
 /// Renders `help` and `help CMD` from the registry. Plain text; the caller may add colour.
-public struct HelpRenderer: Sendable {
-    public var registry: CommandRegistry
+package struct HelpRenderer: Sendable {
+    package var registry: CommandRegistry
     /// Whether a capability feature is enabled on the current server (unknown → pass `true`).
-    public var isAvailable: @Sendable (String) -> Bool
+    package var isAvailable: @Sendable (String) -> Bool
 
-    public init(registry: CommandRegistry = .standard, isAvailable: @escaping @Sendable (String) -> Bool = { _ in true }) {
+    package init(registry: CommandRegistry = .standard, isAvailable: @escaping @Sendable (String) -> Bool = { _ in true }) {
         self.registry = registry
         self.isAvailable = isAvailable
     }
 
     /// The marker text for a gated command whose feature is off, else nil.
-    public func unavailability(of spec: CommandSpec) -> String? {
+    package func unavailability(of spec: CommandSpec) -> String? {
         guard let gate = spec.gate, !isAvailable(gate.feature.rawValue) else { return nil }
         let what = gate.scope.map { "\($0) " } ?? ""
         return "\(what)unavailable on this server: \(gate.feature.rawValue) is disabled"
     }
 
     /// `help`: every command grouped into mission and meta commands.
-    public func overview() -> String {
+    package func overview() -> String {
         var lines: [String] = ["bts — the BooksTrack shell", ""]
         let headings: [(CommandGroup, String)] = [(.mission, "Mission commands:"), (.library, "Library commands:"), (.meta, "Meta commands:")]
         let width = registry.commands.map { shortSynopsis($0).count }.max() ?? 0
@@ -44,7 +44,7 @@ public struct HelpRenderer: Sendable {
     }
 
     /// `help CMD [SUB]`: usage, arguments, options, examples. Nil when the path is unknown.
-    public func help(for path: [String]) -> String? {
+    package func help(for path: [String]) -> String? {
         guard let spec = registry.spec(at: path) else { return nil }
         var resolvedPath = [String]()
         var current: CommandSpec?
@@ -56,7 +56,7 @@ public struct HelpRenderer: Sendable {
     }
 
     /// The detailed help of `spec`, reached through `path` (e.g. `["search", "title"]`).
-    public func help(for spec: CommandSpec, path: [String]) -> String {
+    package func help(for spec: CommandSpec, path: [String]) -> String {
         let display = path.joined(separator: " ")
         var lines = hanging("\(display) — ", spec.summary)
         if !spec.aliases.isEmpty {
@@ -106,7 +106,7 @@ public struct HelpRenderer: Sendable {
     }
 
     /// Help fits 80 columns: every line at most this wide, broken between words.
-    public static let width = 80
+    package static let width = 80
 
     private func table(_ rows: [(String, String)]) -> [String] {
         let width = rows.map(\.0.count).max() ?? 0

@@ -2,24 +2,24 @@ import BooksTrackContract
 import Foundation
 
 /// A job started in this session: what `jobs` lists and what `cancel` needs (its token).
-public struct SessionJob: Sendable, Hashable {
-    public var id: String
+package struct SessionJob: Sendable, Hashable {
+    package var id: String
     /// Its pipeline; `jobs` names it by the command that starts it (``Pipeline/commandName``).
-    public var pipeline: Pipeline
+    package var pipeline: Pipeline
     /// The bearer token for cancel and the WebSocket. Never printed.
-    public var token: String?
-    public var startedAt: Date
-    public var totalCount: Int?
-    public var processedCount: Int?
+    package var token: String?
+    package var startedAt: Date
+    package var totalCount: Int?
+    package var processedCount: Int?
     /// The last status seen.
-    public var status: SessionJobStatus
+    package var status: SessionJobStatus
     /// Where it came from (file name or "3 ISBNs").
-    public var source: String
+    package var source: String
     /// The local file an import was started from (its user columns go into the library).
-    public var file: String? = nil
+    package var file: String? = nil
 
     /// The job as `jobs` shows it (no token).
-    public var json: JSONValue {
+    package var json: JSONValue {
         .record([
             ("jobId", id.json), ("kind", pipeline.commandName.json), ("status", status.rawValue.json), ("source", source.json),
             ("processedCount", processedCount.json), ("totalCount", totalCount.json),
@@ -29,30 +29,30 @@ public struct SessionJob: Sendable, Hashable {
 }
 
 /// What the last command cost: shown by `timing` and, with `set timing on`, after each command.
-public struct CommandMetrics: Sendable, Hashable {
+package struct CommandMetrics: Sendable, Hashable {
     /// Wall time of the whole command.
-    public var elapsed: Duration = .zero
+    package var elapsed: Duration = .zero
     /// Time spent in API calls (retries and waits included).
-    public var networkTime: Duration = .zero
+    package var networkTime: Duration = .zero
     /// API calls made.
-    public var calls = 0
+    package var calls = 0
     /// Calls answered by the client's cache.
-    public var cacheHits = 0
+    package var cacheHits = 0
     /// Server-side cache hits (`X-Cache: HIT`).
-    public var serverCacheHits = 0
+    package var serverCacheHits = 0
     /// Retries performed.
-    public var retries = 0
+    package var retries = 0
     /// Budgets touched: "search 98/100".
-    public var budgets: [String] = []
+    package var budgets: [String] = []
     /// The age of the oldest answer the disk cache gave because the server could not be reached.
-    public var offlineAge: Duration?
+    package var offlineAge: Duration?
     /// A call of the command timed out (the server did not answer in time: said as a timeout).
-    public var serverTimedOut = false
+    package var serverTimedOut = false
 
-    public init() {}
+    package init() {}
 
     /// One line: `12.3 ms total, network 10.1 ms (1 call, 0 cache hits) · budget search 98/100`.
-    public var summary: String {
+    package var summary: String {
         var text = "time \(Self.format(elapsed))"
         if calls > 0 {
             text += " · network \(Self.format(networkTime)) (\(calls) call\(calls == 1 ? "" : "s")"
@@ -79,7 +79,7 @@ public struct CommandMetrics: Sendable, Hashable {
     }
 
     /// `850 µs`, `12.3 ms`, `1.25 s`.
-    public static func format(_ duration: Duration) -> String {
+    package static func format(_ duration: Duration) -> String {
         let ms = milliseconds(duration)
         if ms < 1 { return String(format: "%.0f µs", ms * 1000) }
         if ms < 1000 { return String(format: "%.1f ms", ms) }

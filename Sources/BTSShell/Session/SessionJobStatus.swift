@@ -2,14 +2,14 @@ import BooksTrackContract
 
 /// What the session last knew of a job: a state its server reported, or that the server no longer
 /// has it (`jobs` asked and got 404).
-public enum SessionJobStatus: Sendable, Hashable {
+package enum SessionJobStatus: Sendable, Hashable {
     case state(JobState)
     case gone
 
-    public static let initialized = SessionJobStatus.state(.initialized)
+    package static let initialized = SessionJobStatus.state(.initialized)
 
     /// The word `jobs` shows and the job store keeps: the state's name, or `gone`.
-    public var rawValue: String {
+    package var rawValue: String {
         switch self {
         case .state(let state): return state.rawValue
         case .gone: return "gone"
@@ -17,7 +17,7 @@ public enum SessionJobStatus: Sendable, Hashable {
     }
 
     /// Reads a stored word (a state under any of production's names, or `gone`).
-    public init?(rawValue: String) {
+    package init?(rawValue: String) {
         if rawValue == "gone" {
             self = .gone
         } else if let state = JobState(lenient: rawValue) {
@@ -28,7 +28,7 @@ public enum SessionJobStatus: Sendable, Hashable {
     }
 
     /// Nothing will change it any more.
-    public var isFinal: Bool {
+    package var isFinal: Bool {
         switch self {
         case .state(let state): return state.isTerminal
         case .gone: return true
@@ -36,7 +36,7 @@ public enum SessionJobStatus: Sendable, Hashable {
     }
 
     /// The job may still have results to take in: not failed, canceled or gone.
-    public var mayBringResults: Bool {
+    package var mayBringResults: Bool {
         switch self {
         case .state(let state): return state != .failed && state != .canceled
         case .gone: return false
@@ -46,7 +46,7 @@ public enum SessionJobStatus: Sendable, Hashable {
 
 extension Pipeline {
     /// The command that starts this pipeline's jobs, the job's kind in `jobs` and in the job store.
-    public var commandName: String {
+    package var commandName: String {
         switch self {
         case .batchEnrichment: return "enrich"
         case .bookshelfScan: return "scan"
@@ -55,7 +55,7 @@ extension Pipeline {
     }
 
     /// The pipeline a command name stands for (the job store's `kind`).
-    public init?(commandName: String) {
+    package init?(commandName: String) {
         guard let pipeline = [Pipeline.csvImport, .batchEnrichment, .bookshelfScan].first(where: { $0.commandName == commandName })
         else { return nil }
         self = pipeline

@@ -14,7 +14,7 @@ import Foundation
 extension Shell {
     /// Finishes the embedded backend's jobs of this session (see above). Returns `status`, or
     /// the status of the first job that did not end well when `status` is 0.
-    public func finishEmbeddedJobs(after status: Int32) async -> Int32 {
+    package func finishEmbeddedJobs(after status: Int32) async -> Int32 {
         guard let connection, connection.server != nil else { return status }
         var result = status
         for job in jobs.uncollected {

@@ -12,28 +12,28 @@ import Foundation
 /// - lines the caller's `isSensitive` predicate flags (the command registry knows which
 ///   arguments are secrets, e.g. `connect https://user:pw@host`);
 /// - lines longer than `maximumLength` UTF-8 bytes (64 KiB).
-public struct HistoryFilter: Sendable {
+package struct HistoryFilter: Sendable {
     /// Extra, caller-supplied secret detection.
-    public var isSensitive: (@Sendable (String) -> Bool)?
+    package var isSensitive: (@Sendable (String) -> Bool)?
     /// Longest line recorded, in UTF-8 bytes.
-    public var maximumLength: Int
+    package var maximumLength: Int
 
-    public init(isSensitive: (@Sendable (String) -> Bool)? = nil, maximumLength: Int = 64 * 1024) {
+    package init(isSensitive: (@Sendable (String) -> Bool)? = nil, maximumLength: Int = 64 * 1024) {
         self.isSensitive = isSensitive
         self.maximumLength = maximumLength
     }
 
     /// The filter with only the built-in rules.
-    public static let builtIn = HistoryFilter()
+    package static let builtIn = HistoryFilter()
 
     /// Substrings (lowercase) that mark a line as carrying a secret.
-    public static let secretMarkers = [
+    package static let secretMarkers = [
         "authorization", "bearer ", "token=", "--token", "password", "passwd",
         "api_key", "api-key", "apikey", "secret=",
     ]
 
     /// True when `line` may be recorded.
-    public func allows(_ line: String) -> Bool {
+    package func allows(_ line: String) -> Bool {
         guard let first = line.unicodeScalars.first, first != " " else { return false }
         guard line.contains(where: { !$0.isWhitespace }) else { return false }
         guard line.utf8.count <= maximumLength else { return false }
@@ -43,7 +43,7 @@ public struct HistoryFilter: Sendable {
     }
 
     /// The built-in secret test alone.
-    public static func containsBuiltInSecret(_ line: String) -> Bool {
+    package static func containsBuiltInSecret(_ line: String) -> Bool {
         let lower = line.lowercased()
         if secretMarkers.contains(where: { lower.contains($0) }) { return true }
         return containsURLUserinfo(lower)

@@ -15,20 +15,20 @@ import Glibc
 /// - Directories it creates are 0700, the file is 0600 (tightened if it was looser).
 ///
 /// Disk errors never stop the shell: they are kept in `lastError` and the history stays in memory.
-public final class HistoryStore: Sendable {
+package final class HistoryStore: Sendable {
     /// The default bound.
-    public static let defaultLimit = 2000
+    package static let defaultLimit = 2000
 
     /// The history file.
-    public let fileURL: URL
+    package let fileURL: URL
     /// Maximum number of entries kept.
-    public let limit: Int
+    package let limit: Int
     /// What may be recorded.
-    public let filter: HistoryFilter
+    package let filter: HistoryFilter
     private let state: HistoryState
 
     /// A store for `fileURL`; nothing touches the disk until `load()` or `record(_:)`.
-    public init(fileURL: URL, limit: Int = HistoryStore.defaultLimit, filter: HistoryFilter = .builtIn) {
+    package init(fileURL: URL, limit: Int = HistoryStore.defaultLimit, filter: HistoryFilter = .builtIn) {
         self.fileURL = fileURL
         self.limit = max(1, limit)
         self.filter = filter
@@ -38,7 +38,7 @@ public final class HistoryStore: Sendable {
     /// Reads the file (creating it and its directories if needed), keeps the newest `limit`
     /// entries, and trims the file if it holds more. Returns the entries, oldest first.
     @discardableResult
-    public func load() throws(HistoryStoreError) -> [String] {
+    package func load() throws(HistoryStoreError) -> [String] {
         let file = HistoryFile(path: fileURL.path)
         let entries: [String]
         do {
@@ -52,16 +52,16 @@ public final class HistoryStore: Sendable {
     }
 
     /// The entries in memory (loaded plus recorded this session), oldest first.
-    public var entries: [String] { state.entries }
+    package var entries: [String] { state.entries }
 
     /// The last disk error, if any (recording continues in memory).
-    public var lastError: HistoryStoreError? { state.error }
+    package var lastError: HistoryStoreError? { state.error }
 
     /// Records an accepted line: returns false when the filter refuses it or it repeats the
     /// previous entry; otherwise appends it to the file immediately and returns true (also when
     /// the disk write failed: see `lastError`).
     @discardableResult
-    public func record(_ line: String) -> Bool {
+    package func record(_ line: String) -> Bool {
         guard filter.allows(line) else { return false }
         guard state.appendIfNew(line, limit: limit) else { return false }
         do {
@@ -74,7 +74,7 @@ public final class HistoryStore: Sendable {
 
     /// Makes sure recorded lines are on stable storage (fsync). Each `record` has already
     /// written its line, so this only matters against power loss.
-    public func flush() {
+    package func flush() {
         let descriptor = open(fileURL.path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return }
         _ = fsync(descriptor)
@@ -83,15 +83,15 @@ public final class HistoryStore: Sendable {
 }
 
 /// A history disk failure.
-public struct HistoryStoreError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct HistoryStoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What failed ("create directory", "open", "lock", "read", "write", "rename").
-    public let operation: String
+    package let operation: String
     /// The path involved.
-    public let path: String
+    package let path: String
     /// The `errno` value.
-    public let code: Int32
+    package let code: Int32
 
-    public var description: String {
+    package var description: String {
         "history: cannot \(operation) \(path): \(String(cString: strerror(code)))"
     }
 }

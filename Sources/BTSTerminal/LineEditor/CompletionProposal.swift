@@ -1,32 +1,32 @@
 /// The line being edited when TAB is pressed.
-public struct CompletionRequest: Sendable, Equatable {
+package struct CompletionRequest: Sendable, Equatable {
     /// The whole edit buffer (the current physical line).
-    public let line: String
+    package let line: String
     /// The cursor position in `line`.
-    public let cursor: String.Index
+    package let cursor: String.Index
 
-    public init(line: String, cursor: String.Index) {
+    package init(line: String, cursor: String.Index) {
         self.line = line
         self.cursor = cursor
     }
 
     /// The cursor as a UTF-8 byte offset into `line` (what a byte-offset lexer wants).
-    public var cursorUTF8Offset: Int { line.utf8.distance(from: line.startIndex, to: cursor) }
+    package var cursorUTF8Offset: Int { line.utf8.distance(from: line.startIndex, to: cursor) }
 }
 
 /// What the completion provider proposes for a request.
-public struct CompletionProposal: Sendable, Equatable {
+package struct CompletionProposal: Sendable, Equatable {
     /// The part of `CompletionRequest.line` that a candidate replaces (usually the word
     /// under the cursor). Indices must be valid in the request's `line`.
-    public var replacementRange: Range<String.Index>
+    package var replacementRange: Range<String.Index>
     /// Full replacements for `replacementRange` (not suffixes).
-    public var candidates: [String]
+    package var candidates: [String]
     /// What to show in the list instead of `candidates` (same count), e.g. "search  (title/ISBN)".
-    public var display: [String]?
+    package var display: [String]?
     /// Whether to add a space after a sole candidate (false for directories, "key=" etc.).
-    public var appendSpace: Bool
+    package var appendSpace: Bool
 
-    public init(replacementRange: Range<String.Index>, candidates: [String], display: [String]? = nil,
+    package init(replacementRange: Range<String.Index>, candidates: [String], display: [String]? = nil,
                 appendSpace: Bool = true) {
         self.replacementRange = replacementRange
         self.candidates = candidates
@@ -35,26 +35,26 @@ public struct CompletionProposal: Sendable, Equatable {
     }
 
     /// No completion.
-    public static func none(for request: CompletionRequest) -> CompletionProposal {
+    package static func none(for request: CompletionRequest) -> CompletionProposal {
         CompletionProposal(replacementRange: request.cursor..<request.cursor, candidates: [])
     }
 }
 
 /// Computes completions. Called on the editor thread while the user waits: it must be fast
 /// and must never do network I/O (use cached data only).
-public typealias CompletionProvider = @Sendable (CompletionRequest) -> CompletionProposal
+package typealias CompletionProvider = @Sendable (CompletionRequest) -> CompletionProposal
 
 /// How a TAB press changes the buffer: the pure decision, separate from libedit.
-public struct CompletionEdit: Sendable, Equatable {
+package struct CompletionEdit: Sendable, Equatable {
     /// Text to put in place of the replacement range, or nil to leave the buffer alone.
-    public var replacement: String?
+    package var replacement: String?
     /// Items to list below the line (empty: no list).
-    public var listing: [String]
+    package var listing: [String]
 
     /// Decides the edit for `completion` made on `request`:
     /// one candidate → insert it (plus a space if `appendSpace`); several → insert their longest
     /// common prefix when it extends the typed word, and list them; none → nothing.
-    public static func decide(request: CompletionRequest, completion: CompletionProposal) -> CompletionEdit {
+    package static func decide(request: CompletionRequest, completion: CompletionProposal) -> CompletionEdit {
         let candidates = completion.candidates
         guard !candidates.isEmpty else { return CompletionEdit(replacement: nil, listing: []) }
         let range = completion.replacementRange

@@ -1,10 +1,10 @@
 import BTSTerminalText
 
 /// Pure text helpers for completion: common prefixes, terminal display widths, column layout.
-public enum CompletionText {
+package enum CompletionText {
     /// The longest common prefix of `strings`, compared by grapheme cluster (Character), so a
     /// prefix never ends inside "é" or an emoji sequence. Empty for an empty array.
-    public static func longestCommonPrefix(_ strings: [String]) -> String {
+    package static func longestCommonPrefix(_ strings: [String]) -> String {
         guard var prefix = strings.first.map({ Substring($0) }) else { return "" }
         for string in strings.dropFirst() {
             var end = prefix.startIndex
@@ -21,7 +21,7 @@ public enum CompletionText {
 
     /// Columns `text` occupies on a terminal: ANSI CSI/OSC sequences and controls count 0,
     /// East Asian wide characters and emoji count 2, combining marks join their base (1).
-    public static func displayWidth(_ text: String) -> Int {
+    package static func displayWidth(_ text: String) -> Int {
         var total = 0
         for character in stripEscapes(text) {
             total += DisplayWidth.width(of: character)
@@ -30,7 +30,7 @@ public enum CompletionText {
     }
 
     /// `text` without ANSI escape sequences (CSI `ESC [ ... final`, OSC `ESC ] ... BEL|ST`, `ESC x`).
-    public static func stripEscapes(_ text: String) -> String {
+    package static func stripEscapes(_ text: String) -> String {
         guard text.unicodeScalars.contains("\u{1B}") else { return text }
         var out = String.UnicodeScalarView()
         var scalars = text.unicodeScalars.makeIterator()
@@ -56,7 +56,7 @@ public enum CompletionText {
     /// Lays `items` out in columns that fit `width` terminal columns, filled top to bottom
     /// then left to right (like `ls`), two spaces between columns, with the fewest rows that fit.
     /// Items wider than `width` are cut with "…". Returns the lines (no trailing spaces).
-    public static func columns(_ items: [String], width: Int, gap: Int = 2) -> [String] {
+    package static func columns(_ items: [String], width: Int, gap: Int = 2) -> [String] {
         guard !items.isEmpty else { return [] }
         let width = max(width, 1)
         let cells = items.map { fit($0, width: width) }

@@ -19,34 +19,34 @@ import Glibc
 /// - Terminal resizes (SIGWINCH) are picked up while reading and between reads.
 ///
 /// Create one per process, only when stdin is a terminal (see `LineReaderFactory`).
-public final class LineEditor: LineReader, @unchecked Sendable {
+package final class LineEditor: LineReader, @unchecked Sendable {
     // @unchecked: libedit state lives in `core`, used only on `worker`'s thread; the other
     // stored properties are immutable and themselves thread-safe.
 
     /// Key bindings family.
-    public enum EditingMode: String, Sendable {
+    package enum EditingMode: String, Sendable {
         case emacs
         case vi
     }
 
     /// Options for a `LineEditor`.
-    public struct Configuration: Sendable {
+    package struct Configuration: Sendable {
         /// Name used for `~/.editrc` prefixes ("bts:bind -v").
-        public var programName: String
+        package var programName: String
         /// Decides whether the input typed so far is complete; nil: every line is complete.
-        public var isComplete: InputCompletenessCheck?
+        package var isComplete: InputCompletenessCheck?
         /// TAB completion; nil: TAB beeps.
-        public var completionProvider: CompletionProvider?
+        package var completionProvider: CompletionProvider?
         /// Where accepted lines are recorded; nil: in-memory history only (same filters).
-        public var history: HistoryStore?
+        package var history: HistoryStore?
         /// In-memory history size.
-        public var historySize: Int
+        package var historySize: Int
         /// Starting key bindings (`~/.editrc` may change them).
-        public var editingMode: EditingMode
+        package var editingMode: EditingMode
         /// Read `~/.editrc` / `$EDITRC`.
-        public var readsEditrc: Bool
+        package var readsEditrc: Bool
 
-        public init(programName: String = "bts", isComplete: InputCompletenessCheck? = nil,
+        package init(programName: String = "bts", isComplete: InputCompletenessCheck? = nil,
                     completionProvider: CompletionProvider? = nil, history: HistoryStore? = nil,
                     historySize: Int = HistoryStore.defaultLimit, editingMode: EditingMode = .emacs,
                     readsEditrc: Bool = true) {
@@ -73,7 +73,7 @@ public final class LineEditor: LineReader, @unchecked Sendable {
 
     /// Sets up libedit on `input`/`output` (stdin/stdout by default). Returns nil when libedit
     /// cannot initialise. Loads `configuration.history` into the in-memory history.
-    public init?(configuration: Configuration = Configuration(),
+    package init?(configuration: Configuration = Configuration(),
                  input: UnsafeMutablePointer<FILE>? = bts_stdin(),
                  output: UnsafeMutablePointer<FILE>? = bts_stdout(),
                  error: UnsafeMutablePointer<FILE>? = bts_stderr()) {
@@ -108,7 +108,7 @@ public final class LineEditor: LineReader, @unchecked Sendable {
     // MARK: reading
 
     /// Reads one logical line. See `LineEditorResult`. Accepted lines go to the history.
-    public func readLine(prompt: LinePrompt) async -> LineEditorResult {
+    package func readLine(prompt: LinePrompt) async -> LineEditorResult {
         let core = self.core
         let worker = self.worker
         let result = await LogicalLineAssembler.read(wakeup: wakeup, isComplete: configuration.isComplete) {
@@ -128,7 +128,7 @@ public final class LineEditor: LineReader, @unchecked Sendable {
     }
 
     /// Ends a pending (or the next) `readLine` with `.interrupted`, from any thread.
-    public func cancelRead() {
+    package func cancelRead() {
         wakeup.abortCurrentOrNext()
     }
 
@@ -147,7 +147,7 @@ public final class LineEditor: LineReader, @unchecked Sendable {
     // MARK: configuration
 
     /// Switches to emacs or vi key bindings (bts's TAB/Ctrl-C/Ctrl-R bindings are kept).
-    public func setEditingMode(_ mode: EditingMode) async {
+    package func setEditingMode(_ mode: EditingMode) async {
         let core = self.core
         await worker.run { core.setEditor(mode) }
     }
@@ -155,13 +155,13 @@ public final class LineEditor: LineReader, @unchecked Sendable {
     /// Runs one editrc-style libedit command, e.g. "bind -v" or "bind ^W ed-delete-prev-word".
     /// Returns false when libedit rejects it.
     @discardableResult
-    public func execute(editrcCommand: String) async -> Bool {
+    package func execute(editrcCommand: String) async -> Bool {
         let core = self.core
         return await worker.run { core.parse(editrcCommand) }
     }
 
     /// The current key-binding family.
-    public var editingMode: EditingMode {
+    package var editingMode: EditingMode {
         get async {
             let core = self.core
             return await worker.run { core.mode }
@@ -169,7 +169,7 @@ public final class LineEditor: LineReader, @unchecked Sendable {
     }
 
     /// Number of entries in the in-memory history.
-    public var historyCount: Int {
+    package var historyCount: Int {
         get async {
             let core = self.core
             return await worker.run { core.historyCount }
@@ -177,13 +177,13 @@ public final class LineEditor: LineReader, @unchecked Sendable {
     }
 
     /// Tells the editor the terminal size changed (it also watches SIGWINCH itself).
-    public func terminalResized() {
+    package func terminalResized() {
         wakeup.post(.resize)
     }
 
     /// Puts the terminal back in the mode it had when the editor was created. For signal and
     /// exit paths that cannot wait for the read to end; safe from any thread.
-    public func restoreTerminal() {
+    package func restoreTerminal() {
         guard var attributes = savedTerminal else { return }
         _ = tcsetattr(inputFD, TCSADRAIN, &attributes)
     }

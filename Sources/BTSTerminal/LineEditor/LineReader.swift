@@ -1,6 +1,6 @@
 import Foundation
 /// What one `readLine` call produced.
-public enum LineEditorResult: Sendable, Equatable {
+package enum LineEditorResult: Sendable, Equatable {
     /// A complete input (possibly several physical lines joined with "\n" when the
     /// caller's `isComplete` asked for continuation lines). No trailing newline.
     case line(String)
@@ -17,21 +17,21 @@ public enum LineEditorResult: Sendable, Equatable {
 ///
 /// Prompts may contain ANSI colour (SGR/CSI) sequences; the editor marks them as
 /// zero-width for libedit so the cursor position stays right.
-public struct LinePrompt: Sendable, Equatable, ExpressibleByStringLiteral {
+package struct LinePrompt: Sendable, Equatable, ExpressibleByStringLiteral {
     /// Shown before the first line.
-    public var primary: String
+    package var primary: String
     /// Shown before each continuation line while `isComplete` returns false.
-    public var continuation: String
+    package var continuation: String
     /// The continuation prompt for the input read so far (what it leaves open: a quote, a block);
     /// nil: `continuation` always.
-    public var continuationAfter: (@Sendable (String) -> String)?
+    package var continuationAfter: (@Sendable (String) -> String)?
     /// Shown at the right edge of the first line (e.g. the tightest rate-limit budget), if any.
-    public var right: String?
+    package var right: String?
     /// Recomputes `right` for a moment while the read waits (a budget's reset countdown); the line
     /// editor asks about once a second and redraws when the text changed. Nil: `right` is fixed.
-    public var liveRight: (@Sendable (Date) -> String?)?
+    package var liveRight: (@Sendable (Date) -> String?)?
 
-    public init(_ primary: String, continuation: String = "... ", right: String? = nil,
+    package init(_ primary: String, continuation: String = "... ", right: String? = nil,
                 liveRight: (@Sendable (Date) -> String?)? = nil,
                 continuationAfter: (@Sendable (String) -> String)? = nil) {
         self.primary = primary
@@ -42,25 +42,25 @@ public struct LinePrompt: Sendable, Equatable, ExpressibleByStringLiteral {
     }
 
     /// The prompt before the line that follows `pending` (the input so far).
-    public func continuation(after pending: String) -> String {
+    package func continuation(after pending: String) -> String {
         continuationAfter?(pending) ?? continuation
     }
 
     /// Equal texts (the live function cannot be compared; only its presence is).
-    public static func == (lhs: LinePrompt, rhs: LinePrompt) -> Bool {
+    package static func == (lhs: LinePrompt, rhs: LinePrompt) -> Bool {
         lhs.primary == rhs.primary && lhs.continuation == rhs.continuation && lhs.right == rhs.right
             && (lhs.liveRight == nil) == (rhs.liveRight == nil)
             && (lhs.continuationAfter == nil) == (rhs.continuationAfter == nil)
     }
 
-    public init(stringLiteral value: String) {
+    package init(stringLiteral value: String) {
         self.init(value)
     }
 }
 
 /// Reads logical input lines. `LineEditor` (a terminal, libedit) and `PlainLineReader`
 /// (a pipe or file: no prompt, no history) both conform, so the REPL loop is the same.
-public protocol LineReader: AnyObject, Sendable {
+package protocol LineReader: AnyObject, Sendable {
     /// Reads one logical line (continuation lines included). Never throws: errors end the
     /// input (`.eof`). Cancelling the calling task ends a pending read with `.interrupted`.
     func readLine(prompt: LinePrompt) async -> LineEditorResult
@@ -75,11 +75,11 @@ public protocol LineReader: AnyObject, Sendable {
 
 extension LineReader {
     /// Reads one logical line with `prompt` as the primary prompt.
-    public func readLine(prompt: String) async -> LineEditorResult {
+    package func readLine(prompt: String) async -> LineEditorResult {
         await readLine(prompt: LinePrompt(prompt))
     }
 }
 
 /// Decides whether accumulated input is a complete command (e.g. no unclosed quote and no
 /// trailing `\`). Called with all lines so far joined by "\n".
-public typealias InputCompletenessCheck = @Sendable (String) -> Bool
+package typealias InputCompletenessCheck = @Sendable (String) -> Bool

@@ -5,14 +5,14 @@ import Glibc
 #endif
 
 /// Chooses the line reader for this process.
-public enum LineReaderFactory {
+package enum LineReaderFactory {
     /// True when stdin and the chosen output are terminals (libedit editing possible).
-    public static var standardInputIsTerminal: Bool { isatty(STDIN_FILENO) == 1 }
+    package static var standardInputIsTerminal: Bool { isatty(STDIN_FILENO) == 1 }
 
     /// A `LineEditor` when stdin is a terminal (its output goes to stdout, or to stderr when
     /// stdout is redirected, like bash), else a `PlainLineReader` on stdin (no prompt, no history,
     /// no editing). `configuration.isComplete` applies to both.
-    public static func make(configuration: LineEditor.Configuration) -> any LineReader {
+    package static func make(configuration: LineEditor.Configuration) -> any LineReader {
         if standardInputIsTerminal {
             let output = isatty(STDOUT_FILENO) == 1 ? bts_stdout() : bts_stderr()
             if let editor = LineEditor(configuration: configuration, output: output) { return editor }

@@ -9,7 +9,7 @@ import Glibc
 /// `.notUTF8` with its place in the stream (never repaired with U+FFFD: the caller refuses it).
 /// Blocking reads happen on a dedicated thread; `cancelRead()` or cancelling the calling task
 /// ends a pending read with `.interrupted` (the unread input stays buffered).
-public final class PlainLineReader: LineReader, @unchecked Sendable {
+package final class PlainLineReader: LineReader, @unchecked Sendable {
     // @unchecked: `state` is only touched on `worker`'s thread.
     private let state: PlainLineState
     private let worker: BlockingWorker
@@ -18,7 +18,7 @@ public final class PlainLineReader: LineReader, @unchecked Sendable {
 
     /// Reads from `fileDescriptor` (not closed by the reader). `isComplete` joins continuation
     /// lines the same way `LineEditor` does.
-    public init(fileDescriptor: Int32, isComplete: InputCompletenessCheck? = nil) {
+    package init(fileDescriptor: Int32, isComplete: InputCompletenessCheck? = nil) {
         let wakeup = EditorWakeup()
         self.wakeup = wakeup
         state = PlainLineState(fileDescriptor: fileDescriptor, wakeup: wakeup)
@@ -29,7 +29,7 @@ public final class PlainLineReader: LineReader, @unchecked Sendable {
     deinit { worker.shutdown() }
 
     /// Reads the next logical line; the prompt is ignored.
-    public func readLine(prompt: LinePrompt) async -> LineEditorResult {
+    package func readLine(prompt: LinePrompt) async -> LineEditorResult {
         let state = self.state
         let worker = self.worker
         return await LogicalLineAssembler.read(wakeup: wakeup, isComplete: isComplete) { _, sequence in
@@ -42,12 +42,12 @@ public final class PlainLineReader: LineReader, @unchecked Sendable {
         }
     }
 
-    public func cancelRead() {
+    package func cancelRead() {
         wakeup.abortCurrentOrNext()
     }
 
     /// No terminal, nothing to restore.
-    public func restoreTerminal() {}
+    package func restoreTerminal() {}
 }
 
 /// Buffered line splitting over `read(2)`.

@@ -24,21 +24,21 @@ import Glibc
 /// ```
 /// While the editor reads a line, Ctrl-C is a key for the editor (no SIGINT is raised); it only
 /// arrives here while a command runs (the terminal is in its normal mode then).
-public final class SignalWatcher: Sendable {
+package final class SignalWatcher: Sendable {
     /// A received signal.
-    public enum Event: Sendable, Equatable {
+    package enum Event: Sendable, Equatable {
         case interrupt      // SIGINT
         case terminate      // SIGTERM
         case hangup         // SIGHUP
         case windowChanged  // SIGWINCH
 
         /// The conventional exit status for a shell ended by this signal (128 + number).
-        public var exitStatus: Int32 {
+        package var exitStatus: Int32 {
             128 + signalNumber
         }
 
         /// The signal number.
-        public var signalNumber: Int32 {
+        package var signalNumber: Int32 {
             switch self {
             case .interrupt: SIGINT
             case .terminate: SIGTERM
@@ -49,13 +49,13 @@ public final class SignalWatcher: Sendable {
     }
 
     /// Events in arrival order. Single consumer; buffers the newest 64 events.
-    public let events: AsyncStream<Event>
+    package let events: AsyncStream<Event>
     private let state: SignalWatcherState
 
     /// Starts watching `watched` (default: SIGINT, SIGTERM, SIGHUP, SIGWINCH). `onEvent`, when
     /// given, hears each event first, at once, on the hub's own thread: for a reaction that must
     /// not wait for a thread of Swift's pool, which busy work may hold (it must not block).
-    public init(_ watched: [Event] = [.interrupt, .terminate, .hangup, .windowChanged],
+    package init(_ watched: [Event] = [.interrupt, .terminate, .hangup, .windowChanged],
                 onEvent: (@Sendable (Event) -> Void)? = nil) {
         let (stream, continuation) = AsyncStream<Event>.makeStream(bufferingPolicy: .bufferingNewest(64))
         events = stream
@@ -65,7 +65,7 @@ public final class SignalWatcher: Sendable {
     deinit { state.stop() }
 
     /// Stops watching: cancels the sources, restores the previous signal actions, ends `events`.
-    public func stop() { state.stop() }
+    package func stop() { state.stop() }
 
     /// True once at least one event was delivered (for tests).
     var hasDelivered: Bool { state.hasDelivered }
@@ -77,7 +77,7 @@ public final class SignalWatcher: Sendable {
     /// libdispatch parks the main thread in `sigsuspend`, that thread accepts every signal and
     /// runs the hub's handler.) Child processes are spawned with an empty mask (Foundation's
     /// `Process`, `ForegroundProcess`).
-    public static func blockTerminationSignals() {
+    package static func blockTerminationSignals() {
         var set = sigset_t()
         sigemptyset(&set)
         for number in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&set, number) }

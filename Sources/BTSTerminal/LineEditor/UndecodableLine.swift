@@ -1,15 +1,15 @@
 /// A physical line of a stream that is not UTF-8, as ``PlainLineReader`` found it: where it is
 /// and its bytes, for the caller to place its first bad byte in a sentence (the bytes are never
 /// shown; nothing is replaced with U+FFFD).
-public struct UndecodableLine: Sendable, Equatable {
+package struct UndecodableLine: Sendable, Equatable {
     /// The line's number in the stream, from 1.
-    public var number: Int
+    package var number: Int
     /// The offset of the line's first byte in the stream, from 0.
-    public var offset: Int
+    package var offset: Int
     /// The line's bytes, without its line ending.
-    public var bytes: [UInt8]
+    package var bytes: [UInt8]
 
-    public init(number: Int, offset: Int, bytes: [UInt8]) {
+    package init(number: Int, offset: Int, bytes: [UInt8]) {
         self.number = number
         self.offset = offset
         self.bytes = bytes

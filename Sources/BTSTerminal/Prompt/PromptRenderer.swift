@@ -11,21 +11,21 @@ import Foundation
 ///
 /// Colour (ANSI SGR) only when asked for; the line editor brackets escape sequences so libedit
 /// does not count them as width.
-public enum PromptRenderer {
+package enum PromptRenderer {
     /// The prompts for one read.
-    public struct Rendered: Sendable, Hashable {
-        public var left: String
-        public var right: String?
-        public var continuation: String
+    package struct Rendered: Sendable, Hashable {
+        package var left: String
+        package var right: String?
+        package var continuation: String
 
         /// The line editor's form.
-        public var linePrompt: LinePrompt {
+        package var linePrompt: LinePrompt {
             LinePrompt(left, continuation: continuation, right: right)
         }
     }
 
     /// Budgets with at most this fraction left are shown (half spent).
-    public static let defaultLowThreshold = 0.5
+    package static let defaultLowThreshold = 0.5
 
     static let bold = ANSIStyle.bold.rawValue
     static let cyan = ANSIStyle.cyan.rawValue
@@ -36,7 +36,7 @@ public enum PromptRenderer {
 
     /// Renders the prompts for `backend` (see ``backendName(url:profile:)``), the tightest
     /// `budget` (nil: none known), coloured when `colour` is true.
-    public static func render(backend: String, budget: PromptBudget?, colour: Bool,
+    package static func render(backend: String, budget: PromptBudget?, colour: Bool,
                               lowThreshold: Double = defaultLowThreshold) -> Rendered {
         let name = sanitise(backend)
         let plainLeft = "bts:\(name)> "
@@ -51,11 +51,11 @@ public enum PromptRenderer {
     }
 
     /// The continuation marker of an open block or a trailing `\`.
-    public static let blockMarker = "...> "
+    package static let blockMarker = "...> "
 
     /// A continuation prompt: `marker` (`...> `, or `'> ` for an open quote) right-aligned under
     /// the left prompt for `backend`, dimmed when `colour` is true.
-    public static func continuation(marker: String, backend: String, colour: Bool) -> String {
+    package static func continuation(marker: String, backend: String, colour: Bool) -> String {
         let width = CompletionText.displayWidth("bts:\(sanitise(backend))> ")
         let continuation = String(repeating: " ", count: max(0, width - CompletionText.displayWidth(marker))) + marker
         guard colour else { return continuation }
@@ -68,7 +68,7 @@ public enum PromptRenderer {
     /// when one was used; a built-in profile's name when the URL is one of `builtIn` (base URL,
     /// lower-cased without a trailing `/`, → name; the shell's `BackendProfile.builtInNamesByURL`);
     /// else the host, with the port when it is not the scheme's default.
-    public static func backendName(url: URL?, profile: String? = nil, builtIn: [String: String] = [:]) -> String {
+    package static func backendName(url: URL?, profile: String? = nil, builtIn: [String: String] = [:]) -> String {
         guard let url else { return "embedded" }
         if let profile, !profile.isEmpty, !profile.contains("://") { return profile }
         let normalised = url.absoluteString.hasSuffix("/") ? String(url.absoluteString.dropLast()) : url.absoluteString

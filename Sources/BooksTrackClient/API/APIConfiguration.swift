@@ -2,9 +2,9 @@ import BooksTrackContract
 import Foundation
 
 /// Settings of one `BooksTrackAPI` instance.
-public struct APIConfiguration: Sendable {
+package struct APIConfiguration: Sendable {
     /// Whether the client keeps and reuses responses (ISBN lookups) in memory.
-    public enum CachePolicy: String, Sendable, Hashable {
+    package enum CachePolicy: String, Sendable, Hashable {
         /// Cache ISBN lookups for the server's `max-age` (default 7 days, docs/contract.md §8).
         case on
         /// Never cache (benchmarks, `--no-cache`).
@@ -12,62 +12,62 @@ public struct APIConfiguration: Sendable {
     }
 
     /// The backend, e.g. `http://127.0.0.1:8787` or `https://api.oooefam.net`.
-    public var baseURL: URL
+    package var baseURL: URL
     /// The deadline of every ordinary request (`--timeout`), per attempt.
-    public var timeout: Duration
+    package var timeout: Duration
     /// The connect timeout.
-    public var connectTimeout: Duration
+    package var connectTimeout: Duration
     /// The largest response body read into memory; larger bodies fail with a clear error.
-    public var maxBodyBytes: Int
+    package var maxBodyBytes: Int
     /// Streams (SSE) are closed when no byte (not even a heartbeat) arrives for this long.
-    public var streamIdleTimeout: Duration
+    package var streamIdleTimeout: Duration
     /// Retries of retryable failures.
-    public var retryPolicy: RetryPolicy
+    package var retryPolicy: RetryPolicy
     /// The in-memory response cache.
-    public var cachePolicy: CachePolicy
+    package var cachePolicy: CachePolicy
     /// Share one in-flight request among concurrent identical GETs.
-    public var coalescesRequests: Bool
+    package var coalescesRequests: Bool
     /// Where capabilities are cached per backend (`$XDG_CACHE_HOME/bts`); `nil` = no disk cache.
-    public var cacheDirectory: URL?
+    package var cacheDirectory: URL?
     /// The on-disk response cache of this backend (`$XDG_CACHE_HOME/bts/responses-….sqlite`): GETs
     /// with a TTL (the server's `Cache-Control`, else `CacheSeeds`) are kept across processes,
     /// revalidated with `If-None-Match`, and answered from it when the server cannot be reached.
     /// nil: memory only (ISBN lookups), as before. Unused when `cachePolicy` is `.off`.
-    public var responseCache: ResponseDiskCache?
+    package var responseCache: ResponseDiskCache?
     /// How long cached capabilities are fresh (docs/contract.md §4: 1 hour).
-    public var capabilitiesTTL: Duration
+    package var capabilitiesTTL: Duration
     /// Sent as `User-Agent`.
-    public var userAgent: String
+    package var userAgent: String
     /// Called for every request attempt and stream event (secrets masked). Runs on the caller's task: keep it quick.
-    public var trace: (@Sendable (TraceEvent) -> Void)?
+    package var trace: (@Sendable (TraceEvent) -> Void)?
     /// Waits between retries (injectable for tests; must honour cancellation).
-    public var sleep: @Sendable (Duration) async throws -> Void
+    package var sleep: @Sendable (Duration) async throws -> Void
     /// Wall clock for rate-limit windows and cache expiry (injectable for tests).
-    public var now: @Sendable () -> Date
+    package var now: @Sendable () -> Date
     /// Seed for retry jitter (`nil`: system randomness).
-    public var jitterSeed: UInt64?
+    package var jitterSeed: UInt64?
     /// A bearer token sent as `Authorization` on every request (a profile's `token`); a job's own
     /// token replaces it where the contract asks for one (cancel). Always masked in traces.
-    public var bearerToken: String?
+    package var bearerToken: String?
     /// The server in this process, when there is one (the embedded backend): ordinary requests
     /// are answered by it directly; streams and uploads use `baseURL`.
-    public var inProcess: (any InProcessResponder)?
+    package var inProcess: (any InProcessResponder)?
     /// The event loop the client's connections live on, as a task executor that its own tasks (a
     /// shared request, a deadline race) run on. A caller that runs its work there too
     /// (`Task(executorPreference:)`) sends, reads, decodes and renders without a thread hand-off per
     /// response. nil: NIO's shared loops and Swift's global pool.
-    public var executor: EventLoopTaskExecutor?
+    package var executor: EventLoopTaskExecutor?
     /// The API dialect to speak (`--dialect`, a profile's `dialect`); nil negotiates it: the
     /// capabilities route of v3 is asked first, then the v1/v2 one (see `BooksTrackAPI+Dialect`).
-    public var dialect: APIDialect?
+    package var dialect: APIDialect?
     /// Keep the tokens of jobs this client started alive with `POST /api/token/refresh`.
-    public var refreshesJobTokens = true
+    package var refreshesJobTokens = true
     /// A job token's lifetime when the server does not say (docs/contract.md §6).
-    public var jobTokenLifetime: Duration = JobTimings.tokenLifetime
+    package var jobTokenLifetime: Duration = JobTimings.tokenLifetime
     /// How long before expiry the server accepts a refresh (docs/contract.md §6: the last part of its life).
-    public var jobTokenRefreshWindow: Duration = JobTimings.tokenRefreshWindow
+    package var jobTokenRefreshWindow: Duration = JobTimings.tokenRefreshWindow
 
-    public init(
+    package init(
         baseURL: URL,
         timeout: Duration = .seconds(30),
         connectTimeout: Duration = .seconds(5),

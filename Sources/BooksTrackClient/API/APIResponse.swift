@@ -2,67 +2,67 @@ import BooksTrackContract
 import Foundation
 
 /// A decoded result with everything the shell shows in `timing` and `--trace`.
-public struct APIResponse<Value: Sendable>: Sendable {
+package struct APIResponse<Value: Sendable>: Sendable {
     /// The normalized payload.
-    public var value: Value
+    package var value: Value
     /// Status, headers, timing, cache and rate-limit information.
-    public var info: ResponseInfo
+    package var info: ResponseInfo
 
-    public init(value: Value, info: ResponseInfo) {
+    package init(value: Value, info: ResponseInfo) {
         self.value = value
         self.info = info
     }
 
     /// The same response with a transformed payload.
-    public func map<U: Sendable>(_ transform: (Value) throws -> U) rethrows -> APIResponse<U> {
+    package func map<U: Sendable>(_ transform: (Value) throws -> U) rethrows -> APIResponse<U> {
         APIResponse<U>(value: try transform(value), info: info)
     }
 }
 
 /// How a response was obtained.
-public struct ResponseInfo: Sendable {
-    public var method: String
+package struct ResponseInfo: Sendable {
+    package var method: String
     /// The masked URL.
-    public var url: String
-    public var status: Int
+    package var url: String
+    package var status: Int
     /// The response's headers, secrets masked (`SecretMasking.maskHeaders`). Masked when read: most
     /// responses' headers are never looked at, so no lookup pays for masking them.
-    public var headers: [HeaderField] {
+    package var headers: [HeaderField] {
         get { SecretMasking.maskHeaders(unmaskedHeaders) }
         set { unmaskedHeaders = newValue }
     }
     private var unmaskedHeaders: [HeaderField]
     /// Wall time of the whole call (retries and waits included); zero for cache hits.
-    public var duration: Duration
+    package var duration: Duration
     /// Time of the last attempt alone.
-    public var lastAttemptDuration: Duration
+    package var lastAttemptDuration: Duration
     /// Attempts made (1 = no retry).
-    public var attempts: Int
+    package var attempts: Int
     /// Served from the client's cache (no request sent).
-    public var cacheHit: Bool
+    package var cacheHit: Bool
     /// Shared another caller's identical in-flight GET.
-    public var coalesced: Bool
+    package var coalesced: Bool
     /// `X-Cache: HIT` from the server.
-    public var serverCacheHit: Bool?
+    package var serverCacheHit: Bool?
     /// `X-Response-Time` in milliseconds.
-    public var serverTimeMs: Double?
+    package var serverTimeMs: Double?
     /// The envelope's metadata, when there was one.
-    public var metadata: ResponseMetadata?
+    package var metadata: ResponseMetadata?
     /// The route's rate-limit class.
-    public var rateLimitClass: RateLimitClass?
+    package var rateLimitClass: RateLimitClass?
     /// What the rate-limit headers said.
-    public var rateLimit: RateLimitObservation?
+    package var rateLimit: RateLimitObservation?
     /// `X-Request-Id` (or `CF-Ray`).
-    public var requestID: String?
+    package var requestID: String?
     /// `Deprecation` / `Sunset` / `Link` of a legacy route, once per session.
-    public var deprecationWarning: String?
+    package var deprecationWarning: String?
     /// Body size in bytes.
-    public var bodyBytes: Int
+    package var bodyBytes: Int
     /// Where the answer came from: the server, the in-memory or disk cache, or the disk cache
     /// because the server could not be reached.
-    public var source: ResponseSource = .server
+    package var source: ResponseSource = .server
 
-    public init(
+    package init(
         method: String, url: String, status: Int, headers: [HeaderField] = [], duration: Duration = .zero,
         lastAttemptDuration: Duration = .zero, attempts: Int = 1, cacheHit: Bool = false, coalesced: Bool = false,
         serverCacheHit: Bool? = nil, serverTimeMs: Double? = nil, metadata: ResponseMetadata? = nil,
@@ -89,13 +89,13 @@ public struct ResponseInfo: Sendable {
     }
 
     /// The first value of a header (case-insensitive).
-    public func header(_ name: String) -> String? {
+    package func header(_ name: String) -> String? {
         headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
     }
 }
 
 /// Where a response came from.
-public enum ResponseSource: Sendable, Hashable {
+package enum ResponseSource: Sendable, Hashable {
     /// The server, now (a 304 revalidation included).
     case server
     /// This process's memory (no request sent).
@@ -107,7 +107,7 @@ public enum ResponseSource: Sendable, Hashable {
     case offline(age: Duration, reason: String)
 
     /// `server`, `memory`, `cache` or `offline-cache`: the `source` of a command's JSON.
-    public var name: String {
+    package var name: String {
         switch self {
         case .server: return "server"
         case .memory: return "memory"
@@ -117,7 +117,7 @@ public enum ResponseSource: Sendable, Hashable {
     }
 
     /// The age of a stored answer (nil from the server or memory).
-    public var age: Duration? {
+    package var age: Duration? {
         switch self {
         case .server, .memory: return nil
         case .disk(let age), .offline(let age, _): return age
@@ -126,20 +126,20 @@ public enum ResponseSource: Sendable, Hashable {
 }
 
 /// Counters for the shell's `timing` and the benchmarks.
-public struct ClientStatistics: Sendable, Hashable {
+package struct ClientStatistics: Sendable, Hashable {
     /// Requests actually sent (attempts, retries included).
-    public var requestsSent = 0
+    package var requestsSent = 0
     /// Calls answered from the client cache.
-    public var cacheHits = 0
+    package var cacheHits = 0
     /// Calls that joined an identical in-flight GET.
-    public var coalesced = 0
+    package var coalesced = 0
     /// Retries performed.
-    public var retries = 0
+    package var retries = 0
     /// Calls answered from the on-disk cache (fresh, or offline).
-    public var diskHits = 0
+    package var diskHits = 0
     /// Calls whose stored answer a 304 confirmed.
-    public var revalidations = 0
+    package var revalidations = 0
     /// Job tokens refreshed (`POST /api/token/refresh`).
-    public var tokenRefreshes = 0
-    public init() {}
+    package var tokenRefreshes = 0
+    package init() {}
 }

@@ -2,7 +2,7 @@ import BooksTrackContract
 import Foundation
 
 /// The answer of the pre-flight budget check.
-public enum Admission: Sendable, Hashable {
+package enum Admission: Sendable, Hashable {
     /// Send now.
     case proceed
     /// The budget is spent: wait this long (show a countdown) or fail with exit 5.
@@ -11,24 +11,24 @@ public enum Admission: Sendable, Hashable {
 
 extension BooksTrackAPI {
     /// The budget of one rate-limit class, as learned from headers (or seeded from capabilities).
-    public func budget(for rateLimitClass: RateLimitClass) -> RateLimitBudget {
+    package func budget(for rateLimitClass: RateLimitClass) -> RateLimitBudget {
         ledger.budget(for: rateLimitClass)
     }
 
     /// The class closest to exhaustion (for the prompt), or `nil` when every known budget is full.
-    public func tightestBudget(includeFull: Bool = false) -> RateLimitStatus? {
+    package func tightestBudget(includeFull: Bool = false) -> RateLimitStatus? {
         ledger.tightest(includeFull: includeFull)
     }
 
     /// Every class with what is known about it (for `limits`).
-    public func budgets() -> [(RateLimitClass, RateLimitBudget)] {
+    package func budgets() -> [(RateLimitClass, RateLimitBudget)] {
         let classes: [RateLimitClass] = [.search, .semantic, .similar, .enrich, .batch, .import, .jobs, .global]
         return classes.map { ($0, ledger.budget(for: $0)) }
     }
 
     /// Pre-flight check before a call of `rateLimitClass`: `.wait(d)` when the budget is known to
     /// be spent (or the class is blocked after a 429), else `.proceed`.
-    public func admission(for rateLimitClass: RateLimitClass) -> Admission {
+    package func admission(for rateLimitClass: RateLimitClass) -> Admission {
         switch ledger.decision(for: rateLimitClass) {
         case .wait(let duration) where duration > .zero: return .wait(duration)
         default: return .proceed
@@ -37,7 +37,7 @@ extension BooksTrackAPI {
 
     /// The class a request to `method path` is budgeted under before its answer (`nil`: unlimited):
     /// the contract's classifier. Every request spec takes its class from here.
-    public nonisolated static func rateLimitClass(
+    package nonisolated static func rateLimitClass(
         method: String, path: String, mode: String? = nil, query q: String? = nil
     ) -> RateLimitClass? {
         BudgetClass.classify(method: method, path: path, mode: mode, query: q).map(RateLimitClass.known)

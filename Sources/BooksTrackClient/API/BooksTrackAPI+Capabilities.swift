@@ -2,18 +2,18 @@ import BooksTrackContract
 import Foundation
 
 /// What `connect()` found.
-public struct ConnectResult: Sendable {
+package struct ConnectResult: Sendable {
     /// The capabilities in effect (`nil`: unknown).
-    public var capabilities: Capabilities?
-    public var source: CapabilitiesSource
+    package var capabilities: Capabilities?
+    package var source: CapabilitiesSource
     /// Why the server could not be asked (offline); `nil` when it answered or the cache was fresh.
-    public var error: BooksTrackError?
+    package var error: BooksTrackError?
 }
 
 extension BooksTrackAPI {
     /// `GET /v3/capabilities`, else `GET /api/v2/capabilities` (negotiating the dialect) — every shape, normalized. Updates `capabilities`, the disk cache
     /// and the rate-limit ledger.
-    public func fetchCapabilities() async throws(BooksTrackError) -> APIResponse<Capabilities> {
+    package func fetchCapabilities() async throws(BooksTrackError) -> APIResponse<Capabilities> {
         let (response, dialect) = try await fetchCapabilitiesNegotiating()
         negotiatedDialect = dialect
         adopt(response.value, source: .server)
@@ -27,7 +27,7 @@ extension BooksTrackAPI {
     /// Loads capabilities: the fresh disk copy (under `capabilitiesTTL`) unless `refresh`, else the
     /// server; offline, a stale disk copy; else unknown (gated commands report `.unknown`).
     @discardableResult
-    public func connect(refresh: Bool = false) async -> ConnectResult {
+    package func connect(refresh: Bool = false) async -> ConnectResult {
         let disk = configuration.cacheDirectory.map { CapabilitiesDiskCache(directory: $0, baseURL: configuration.baseURL, identity: configuration.cacheIdentity) }
         let cached = disk?.load()
         let now = configuration.now()
@@ -54,7 +54,7 @@ extension BooksTrackAPI {
     }
 
     /// Whether a feature is available here (`similar_books` follows `semantic_search` on production).
-    public func availability(of feature: CapabilityFeature) -> Availability {
+    package func availability(of feature: CapabilityFeature) -> Availability {
         FeatureAvailability.availability(of: feature, capabilities: capabilities, dialect: dialect)
     }
 

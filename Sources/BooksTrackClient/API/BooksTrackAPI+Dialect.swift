@@ -3,7 +3,7 @@ import Foundation
 import NIOHTTP1
 
 /// Where the dialect in force came from (`caps` and `status` say it).
-public enum DialectSource: String, Sendable, Hashable {
+package enum DialectSource: String, Sendable, Hashable {
     /// `--dialect` or the profile's `dialect` setting.
     case forced
     /// Asked of the server by `connect()` (or read from the capabilities cache).
@@ -14,10 +14,10 @@ public enum DialectSource: String, Sendable, Hashable {
 
 extension BooksTrackAPI {
     /// The API dialect requests are sent in: the forced one, else the negotiated one, else v1/v2.
-    public var dialect: APIDialect { configuration.dialect ?? negotiatedDialect ?? .v1 }
+    package var dialect: APIDialect { configuration.dialect ?? negotiatedDialect ?? .v1 }
 
     /// Where ``dialect`` came from.
-    public var dialectSource: DialectSource {
+    package var dialectSource: DialectSource {
         if configuration.dialect != nil { return .forced }
         return negotiatedDialect == nil ? .assumed : .negotiated
     }

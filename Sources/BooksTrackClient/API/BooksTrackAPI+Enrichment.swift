@@ -5,7 +5,7 @@ import NIOHTTP1
 extension BooksTrackAPI {
     /// `POST /api/v2/books/enrich` — single enrichment. Every attempt carries the same
     /// `idempotency_key` (a fresh UUID unless given), so a retry never does the work twice.
-    public func enrich(
+    package func enrich(
         isbn: String, provider: EnrichProvider? = nil, idempotencyKey: String? = nil
     ) async throws(BooksTrackError) -> APIResponse<EnrichedBook> {
         let parsed: ISBN
@@ -27,13 +27,13 @@ extension BooksTrackAPI {
     }
 
     /// The batch routes (docs/contract.md §4): both accept both body forms.
-    public enum BatchRoute: Sendable, Hashable {
+    package enum BatchRoute: Sendable, Hashable {
         /// `POST /api/batch-enrich`
         case batchEnrich
         /// `POST /v1/enrichment/batch`
         case v1
 
-        public var path: String {
+        package var path: String {
             switch self {
             case .batchEnrich: return APIPath.batchEnrichmentOld
             case .v1: return APIPath.batchEnrichment
@@ -43,7 +43,7 @@ extension BooksTrackAPI {
 
     /// Starts a batch enrichment job with the `{books, jobId}` body. The client makes the job id
     /// (a fresh UUID unless given) and sends the same one on every attempt.
-    public func batchEnrich(
+    package func batchEnrich(
         books: [BatchBook], jobID: String? = nil, route: BatchRoute = .batchEnrich
     ) async throws(BooksTrackError) -> APIResponse<BatchJobAccepted> {
         if dialect == .v3 {
@@ -67,7 +67,7 @@ extension BooksTrackAPI {
     /// version accepts (batch-enrichment.ts refuses `{barcodes}` with "Invalid books array", a missing
     /// `jobId`, and a book without a non-empty title): each book carries its ISBN, and the ISBN again
     /// as its title. The client makes the job id, so every attempt carries the same one.
-    public func batchEnrich(
+    package func batchEnrich(
         isbns: [String], jobID: String? = nil, route: BatchRoute = .batchEnrich
     ) async throws(BooksTrackError) -> APIResponse<BatchJobAccepted> {
         var normalized: [String] = []

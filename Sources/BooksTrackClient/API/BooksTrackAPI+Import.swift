@@ -27,7 +27,7 @@ extension BooksTrackAPI {
     /// `POST /api/v2/imports` — uploads a CSV as `multipart/form-data` (part `file`), streamed from
     /// disk in 64 KB chunks with a computed `Content-Length`; the file is never read whole.
     /// The upload creates a job, so it is not repeated after a partial attempt.
-    public func importCSV(fileAt fileURL: URL) async throws(BooksTrackError) -> APIResponse<ImportAccepted> {
+    package func importCSV(fileAt fileURL: URL) async throws(BooksTrackError) -> APIResponse<ImportAccepted> {
         if let problem = TextFileCheck.problem(inFileAt: fileURL) {
             throw BooksTrackError.invalidInput("Cannot import '\(fileURL.lastPathComponent)': \(problem.message).")
         }

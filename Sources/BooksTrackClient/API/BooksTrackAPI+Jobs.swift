@@ -10,7 +10,7 @@ extension BooksTrackAPI {
     /// `GET /api/v2/imports/{jobId}` — job status (also serves batch jobs on the stand-in and on
     /// production's refactored job store). A server without that route (router.ts 078b7da has no v2
     /// routes) is asked at `GET /v1/jobs/{jobId}/status`.
-    public func jobStatus(_ jobID: String, pipeline: Pipeline? = nil) async throws(BooksTrackError) -> APIResponse<BooksTrackContract.JobStatus> {
+    package func jobStatus(_ jobID: String, pipeline: Pipeline? = nil) async throws(BooksTrackError) -> APIResponse<BooksTrackContract.JobStatus> {
         if dialect == .v3 { return try await v3JobStatus(jobID, pipeline: pipeline) }
         let id = Self.pathSegment(jobID)
         var spec = RequestSpec(.GET, KnownRoute.importStatus.path(id))
@@ -28,7 +28,7 @@ extension BooksTrackAPI {
     /// `GET /v1/jobs/{id}/results` (kept 1 h / 2 h after completion, then 404). Production router
     /// versions differ in which of the two they route (and both serve every pipeline), so a 404 at
     /// the first is asked again at the other before it is reported.
-    public func jobResults(_ jobID: String, pipeline: Pipeline = .csvImport) async throws(BooksTrackError) -> APIResponse<JobResults> {
+    package func jobResults(_ jobID: String, pipeline: Pipeline = .csvImport) async throws(BooksTrackError) -> APIResponse<JobResults> {
         if dialect == .v3 { return try await v3JobResults(jobID, pipeline: pipeline) }
         let id = Self.pathSegment(jobID)
         if pipeline == .bookshelfScan {
@@ -63,7 +63,7 @@ extension BooksTrackAPI {
     /// the WebSocket connection object, so they answer 404 "Job not found" for a job that exists. When
     /// both routes say 404 but the job's status is readable, the error says plainly that this server
     /// cannot cancel jobs (``BooksTrackError/cannotCancel(jobID:detail:)``), not "job not found".
-    public func cancelJob(_ jobID: String, token: String, pipeline: Pipeline? = nil) async throws(BooksTrackError) -> APIResponse<CancelResponse> {
+    package func cancelJob(_ jobID: String, token: String, pipeline: Pipeline? = nil) async throws(BooksTrackError) -> APIResponse<CancelResponse> {
         if dialect == .v3 { return try await v3Cancel(jobID, pipeline: pipeline) }
         let id = Self.pathSegment(jobID)
         var firstError: BooksTrackError?

@@ -7,14 +7,14 @@ import NIOHTTP1
 
 extension BooksTrackAPI {
     /// Task-local retry observer: overrides the instance handler for calls made inside `withValue`.
-    @TaskLocal public static var retryObserver: (@Sendable (RetryProgress) -> Void)?
+    @TaskLocal package static var retryObserver: (@Sendable (RetryProgress) -> Void)?
     /// Task-local `--no-cache`: calls inside ask the server (nothing is answered from memory or
     /// disk, not even offline); their answers are still stored.
-    @TaskLocal public static var bypassesCache = false
+    @TaskLocal package static var bypassesCache = false
     /// Task-local: calls inside are answered from memory or the fresh disk cache, or fail with
     /// `BooksTrackError.notCached` without sending anything (a spent budget need not be waited for
     /// when the answer is at hand).
-    @TaskLocal public static var answersOnlyFromCache = false
+    @TaskLocal package static var answersOnlyFromCache = false
     /// Task-local: false for the calls the client makes on its own (the token keeper's refreshes),
     /// which are not its caller's exchanges (``lastExchange``).
     @TaskLocal static var recordsExchanges = true

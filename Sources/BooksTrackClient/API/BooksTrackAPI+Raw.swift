@@ -5,24 +5,24 @@ import NIOFoundationCompat
 import NIOHTTP1
 
 /// The answer to a raw request (`api`): its status, headers and body as they came.
-public struct RawAnswer: Sendable {
-    public var status: Int
+package struct RawAnswer: Sendable {
+    package var status: Int
     /// The response's headers, secrets masked.
-    public var headers: [HeaderField]
-    public var body: Data
+    package var headers: [HeaderField]
+    package var body: Data
 }
 
 extension BooksTrackAPI {
     /// The methods a raw request may use.
-    public static let rawMethods = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"]
+    package static let rawMethods = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"]
     /// The largest body a raw request sends.
-    public static let maxRawRequestBodyBytes = 1 << 20
+    package static let maxRawRequestBodyBytes = 1 << 20
 
     /// One request to any route of the configured server, through the same path as every other
     /// call (credentials, retries, the GET cache, the trace, the last exchange), budgeted by the
     /// contract's classifier from its path. A 2xx answer is returned whatever its body; any other
     /// status throws as every call does.
-    public func raw(
+    package func raw(
         method: String, path: String, query: [(name: String, value: String)] = [], headers: [HeaderField] = [],
         body: Data? = nil
     ) async throws(BooksTrackError) -> APIResponse<RawAnswer> {
@@ -57,7 +57,7 @@ extension BooksTrackAPI {
 extension BooksTrackAPI {
     /// The routes a raw request's path completes from: those the server's capabilities list
     /// (production's `features[].endpoints`), else those the client knows for its dialect.
-    public var offeredRoutes: [KnownRoute] {
+    package var offeredRoutes: [KnownRoute] {
         var seen: Set<KnownRoute> = []
         let listed = (capabilities?.endpoints ?? [:]).sorted { $0.key < $1.key }.flatMap(\.value)
             .compactMap(KnownRoute.init(endpoint:)).filter { seen.insert($0).inserted }

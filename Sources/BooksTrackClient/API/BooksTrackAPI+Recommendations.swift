@@ -5,7 +5,7 @@ import NIOHTTP1
 extension BooksTrackAPI {
     /// `GET /api/v2/recommendations/weekly?limit=` — both dialects; production's empty list with a
     /// `message` means "none generated yet" (so does the stand-in's 404, reported as `NOT_FOUND`).
-    public func weeklyRecommendations(limit: Int? = nil) async throws(BooksTrackError) -> APIResponse<WeeklyRecommendations> {
+    package func weeklyRecommendations(limit: Int? = nil) async throws(BooksTrackError) -> APIResponse<WeeklyRecommendations> {
         var items: [(name: String, value: String)] = []
         let v3 = dialect == .v3
         // v3 takes 1–20 (discovery.ts): a larger limit is clamped, not refused.

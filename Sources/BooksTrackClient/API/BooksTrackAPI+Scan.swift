@@ -10,7 +10,7 @@ extension BooksTrackAPI {
     /// together): `POST /v3/jobs/scans` (multipart `photos[]`, bendv3 `src/api-v3/jobs/scans.ts` @
     /// 0077bbc) on v3, `POST /v1/scan/bookshelf` on a v1-era server. Every photo is checked before
     /// anything is sent; the job is followed like the others (`watch`), its books read from its results.
-    public func scan(photos: [URL]) async throws(BooksTrackError) -> APIResponse<ImportAccepted> {
+    package func scan(photos: [URL]) async throws(BooksTrackError) -> APIResponse<ImportAccepted> {
         let files = try Self.checkedPhotos(photos)
         let upload = try MultipartFileBody(files: files, fieldName: ScanPhotos.fieldName)
         let v3 = dialect == .v3
@@ -30,7 +30,7 @@ extension BooksTrackAPI {
     /// The photos with their media types, or the first reason one cannot be sent: a count outside
     /// 1–5, a missing or unreadable file, one that is not JPEG, PNG or WebP (by its first bytes),
     /// one over 10 MB, or more than 50 MB together. Nothing is uploaded then.
-    public static func checkedPhotos(_ photos: [URL]) throws(BooksTrackError) -> [(url: URL, contentType: String)] {
+    package static func checkedPhotos(_ photos: [URL]) throws(BooksTrackError) -> [(url: URL, contentType: String)] {
         guard ScanPhotos.count.contains(photos.count) else {
             throw .invalidInput(
                 photos.isEmpty

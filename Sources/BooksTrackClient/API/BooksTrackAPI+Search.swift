@@ -4,7 +4,7 @@ import NIOHTTP1
 
 extension BooksTrackAPI {
     /// `GET /v1/search/isbn?isbn=` — the ISBN is checked locally first (checksum); cached per `cachePolicy`.
-    public func searchISBN(_ isbn: String) async throws(BooksTrackError) -> APIResponse<SearchResults> {
+    package func searchISBN(_ isbn: String) async throws(BooksTrackError) -> APIResponse<SearchResults> {
         let parsed: ISBN
         do { parsed = try ISBN(parsing: isbn) } catch {
             throw BooksTrackError(
@@ -21,7 +21,7 @@ extension BooksTrackAPI {
 
     /// `GET /v1/search/title?q=&limit=&offset=` (limit 1–100; production ignores it; `offset`, the
     /// rows to skip, is a stand-in extension: sent only when not 0).
-    public func searchTitle(_ query: String, limit: Int? = nil, offset: Int = 0) async throws(BooksTrackError) -> APIResponse<SearchResults> {
+    package func searchTitle(_ query: String, limit: Int? = nil, offset: Int = 0) async throws(BooksTrackError) -> APIResponse<SearchResults> {
         if dialect == .v3 { return try await v3SearchTitle(query, limit: limit, offset: offset) }
         var items: [(name: String, value: String)] = [("q", String(query.prefix(SearchPageLimits.queryLength)))]
         if let limit { items.append(("limit", String(limit))) }
@@ -33,7 +33,7 @@ extension BooksTrackAPI {
 
     /// `GET /v1/search/author?name=&limit=`; when the server does not route it (production answers 404),
     /// falls back to `/v1/search/advanced?author=` and remembers that for the session.
-    public func searchAuthor(_ name: String, limit: Int? = nil, offset: Int = 0) async throws(BooksTrackError) -> APIResponse<SearchResults> {
+    package func searchAuthor(_ name: String, limit: Int? = nil, offset: Int = 0) async throws(BooksTrackError) -> APIResponse<SearchResults> {
         if authorRouteMissing { return try await searchAdvanced(title: nil, author: name, limit: limit) }
         var items: [(name: String, value: String)] = [("name", String(name.prefix(SearchPageLimits.queryLength)))]
         if let limit { items.append(("limit", String(limit))) }
@@ -61,7 +61,7 @@ extension BooksTrackAPI {
     }
 
     /// `GET /v1/search/advanced?title=&author=` (at least one required).
-    public func searchAdvanced(title: String?, author: String?, limit: Int? = nil) async throws(BooksTrackError) -> APIResponse<SearchResults> {
+    package func searchAdvanced(title: String?, author: String?, limit: Int? = nil) async throws(BooksTrackError) -> APIResponse<SearchResults> {
         var items: [(name: String, value: String)] = []
         if let title, !title.isEmpty { items.append(("title", String(title.prefix(SearchPageLimits.queryLength)))) }
         if let author, !author.isEmpty { items.append(("author", String(author.prefix(SearchPageLimits.queryLength)))) }
@@ -75,5 +75,5 @@ extension BooksTrackAPI {
     }
 
     /// Whether author search falls back to the advanced route on this backend (learned from a 404).
-    public var usesAuthorFallback: Bool { authorRouteMissing }
+    package var usesAuthorFallback: Bool { authorRouteMissing }
 }

@@ -5,7 +5,7 @@ import NIOHTTP1
 extension BooksTrackAPI {
     /// `GET /v1/search/similar?isbn=&limit=` (limit 1–50, default 10). Both the documented bare shape
     /// and production's (bare or enveloped) decode to `SimilarResults`.
-    public func similar(isbn: String, limit: Int? = nil) async throws(BooksTrackError) -> APIResponse<SimilarResults> {
+    package func similar(isbn: String, limit: Int? = nil) async throws(BooksTrackError) -> APIResponse<SimilarResults> {
         let parsed: ISBN
         do { parsed = try ISBN(parsing: isbn) } catch {
             throw BooksTrackError(

@@ -11,27 +11,27 @@ import NIOHTTP1
 /// ledger, and returns normalized Contract types with `ResponseInfo`. Identical concurrent GETs
 /// share one request; ISBN lookups are cached (see `APIConfiguration.cachePolicy`).
 /// Call `shutdown()` when done.
-public actor BooksTrackAPI {
+package actor BooksTrackAPI {
     /// The settings this instance was created with.
-    public nonisolated let configuration: APIConfiguration
+    package nonisolated let configuration: APIConfiguration
     let transport: HTTPTransport
     /// Rate-limit budgets learned from headers and capabilities.
     var ledger: RateLimitLedger
     /// Counters for `timing` and benchmarks.
-    public internal(set) var statistics = ClientStatistics()
+    package internal(set) var statistics = ClientStatistics()
     /// The capabilities in effect (from the server or the disk cache), once `connect()` ran.
-    public internal(set) var capabilities: Capabilities?
+    package internal(set) var capabilities: Capabilities?
     /// Where `capabilities` came from.
-    public internal(set) var capabilitiesSource: CapabilitiesSource = .none
+    package internal(set) var capabilitiesSource: CapabilitiesSource = .none
     /// Why the last `connect()` could not fetch capabilities (nil after a success): tells
     /// "unreachable" apart from "did not publish".
-    public internal(set) var lastConnectError: BooksTrackError?
+    package internal(set) var lastConnectError: BooksTrackError?
     /// Called before each retry wait (e.g. "retrying 2/3 in 45 s…").
     var retryHandler: (@Sendable (RetryProgress) -> Void)?
 
     var cache = ResponseCache()
     /// Answer from the disk cache when the server cannot be reached (`set offline never`: no).
-    public private(set) var answersOffline = true
+    package private(set) var answersOffline = true
     var flights: [String: Flight] = [:]
     var nextRequestID = 0
     var nextWaiterID = 0
@@ -57,7 +57,7 @@ public actor BooksTrackAPI {
     var deprecationWarned: Set<String> = []
     var isShutdown = false
     /// The retry policy in force (from the configuration; changed by ``setRetryPolicy(_:)``).
-    public private(set) var retryPolicy: RetryPolicy
+    package private(set) var retryPolicy: RetryPolicy
     /// Tokens of the jobs this client started, refreshed before they expire.
     var tokens: JobTokenBook
     /// Sleeps until the next token refresh falls due (see `BooksTrackAPI+Tokens`).
@@ -68,7 +68,7 @@ public actor BooksTrackAPI {
     let exchanges = ExchangeLog()
 
     /// Creates an API client (no request is sent until the first call or `connect()`).
-    public init(configuration: APIConfiguration) {
+    package init(configuration: APIConfiguration) {
         self.configuration = configuration
         self.transport = HTTPTransport(configuration: configuration)
         var ledger = RateLimitLedger(clock: configuration.now)
@@ -81,15 +81,15 @@ public actor BooksTrackAPI {
     }
 
     /// Convenience: `BooksTrackAPI(baseURL:)` with default settings.
-    public init(baseURL: URL) {
+    package init(baseURL: URL) {
         self.init(configuration: APIConfiguration(baseURL: baseURL))
     }
 
     /// The backend URL.
-    public nonisolated var baseURL: URL { configuration.baseURL }
+    package nonisolated var baseURL: URL { configuration.baseURL }
 
     /// Shuts the HTTP client down (in-flight requests fail and are not retried). Call exactly once; later calls are no-ops.
-    public func shutdown() async {
+    package func shutdown() async {
         guard !isShutdown else { return }
         isShutdown = true
         tokenKeeper?.cancel()
@@ -98,31 +98,31 @@ public actor BooksTrackAPI {
     }
 
     /// Replaces the retry policy for calls started from now on (e.g. the shell's `set wait off`).
-    public func setRetryPolicy(_ policy: RetryPolicy) {
+    package func setRetryPolicy(_ policy: RetryPolicy) {
         retryPolicy = policy
     }
 
     /// Whether an unreachable server's lookups are answered from the disk cache (`set offline`).
-    public func setAnswersOffline(_ value: Bool) {
+    package func setAnswersOffline(_ value: Bool) {
         answersOffline = value
     }
 
     /// The last request and its answer (a cache's answer included), of any call but the token
     /// refreshes the client makes on its own; nil before the first. Read without waiting for the actor.
-    public nonisolated var lastExchange: HTTPExchange? { exchanges.last }
+    package nonisolated var lastExchange: HTTPExchange? { exchanges.last }
 
     /// ``lastExchange``, forgotten: nil again until the next call gets an answer (the shell takes it
     /// after each command, so a command that made no request leaves its `_http` as it was).
-    public nonisolated func takeLastExchange() -> HTTPExchange? { exchanges.take() }
+    package nonisolated func takeLastExchange() -> HTTPExchange? { exchanges.take() }
 
     /// Sets the observer told about every retry wait (`nil` removes it).
-    public func setRetryHandler(_ handler: (@Sendable (RetryProgress) -> Void)?) {
+    package func setRetryHandler(_ handler: (@Sendable (RetryProgress) -> Void)?) {
         retryHandler = handler
     }
 }
 
 /// Where the capabilities in effect came from.
-public enum CapabilitiesSource: Sendable, Hashable {
+package enum CapabilitiesSource: Sendable, Hashable {
     /// Not loaded (offline with no cache): gated features are unknown.
     case none
     /// Fetched from the server now.
@@ -134,18 +134,18 @@ public enum CapabilitiesSource: Sendable, Hashable {
 }
 
 /// One retry about to happen (for "retrying 2/3 in 45 s…").
-public struct RetryProgress: Sendable, Hashable {
+package struct RetryProgress: Sendable, Hashable {
     /// The attempt that comes next (2 for the first retry).
-    public var attempt: Int
+    package var attempt: Int
     /// The maximum number of attempts.
-    public var of: Int
+    package var of: Int
     /// The wait before it.
-    public var delay: Duration
-    public var reason: RetryReason
+    package var delay: Duration
+    package var reason: RetryReason
     /// The masked URL being retried.
-    public var url: String
+    package var url: String
     /// "Too many requests: retrying 2/3 in 45 s…".
-    public var message: String
+    package var message: String
 }
 
 /// The result of one logical call (after retries), before decoding.

@@ -2,7 +2,7 @@ import NIOHTTP1
 import Synchronization
 
 /// How the client's response cache took part in an exchange.
-public enum CacheOutcome: String, Sendable, Hashable, CaseIterable {
+package enum CacheOutcome: String, Sendable, Hashable, CaseIterable {
     /// A fresh stored answer (in memory or on disk): nothing was sent.
     case hit
     /// The server answered; nothing stored was used.
@@ -16,24 +16,24 @@ public enum CacheOutcome: String, Sendable, Hashable, CaseIterable {
 /// One request and the answer it got, as the caller saw it: the last attempt's answer (after
 /// retries and redirects), or the cache's. A request that got no answer (refused, timed out) is
 /// not an exchange.
-public struct HTTPExchange: Sendable {
-    public var method: String
+package struct HTTPExchange: Sendable {
+    package var method: String
     /// The masked URL (after redirects).
-    public var url: String
+    package var url: String
     /// The answer's status; a revalidated or offline answer has the stored answer's status.
-    public var status: Int
+    package var status: Int
     /// From sending the last attempt to the end of its body; for an answer from the cache, the time
     /// it took to find it (offline: the attempt that failed included).
-    public var duration: Duration
-    public var cache: CacheOutcome
+    package var duration: Duration
+    package var cache: CacheOutcome
     /// The response's headers (never the request's), secrets masked (`SecretMasking.maskHeaders`).
     /// Masked when read: most exchanges are never looked at.
-    public var headers: [HeaderField] {
+    package var headers: [HeaderField] {
         SecretMasking.maskHeaders(responseHeaders.map { HeaderField(name: $0.name, value: $0.value) })
     }
     let responseHeaders: HTTPHeaders
 
-    public init(method: String, url: String, status: Int, duration: Duration, cache: CacheOutcome, headers: [HeaderField]) {
+    package init(method: String, url: String, status: Int, duration: Duration, cache: CacheOutcome, headers: [HeaderField]) {
         var fields = HTTPHeaders()
         for field in headers { fields.add(name: field.name, value: field.value) }
         self.init(method: method, url: url, status: status, duration: duration, cache: cache, responseHeaders: fields)

@@ -3,12 +3,12 @@ import Foundation
 
 /// A job's results: a CSV import summary, the per-book rows of a batch enrichment, or the books a
 /// bookshelf scan found.
-public enum JobResults: Sendable, Hashable, Decodable {
+package enum JobResults: Sendable, Hashable, Decodable {
     case csvImport(ImportResults)
     case batch([BatchItemResult])
     case scan([DetectedBook])
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let single = try decoder.singleValueContainer()
         // A scan's books carry a `confidence` (a bare list, or `{books: […]}` as v1's AIScanResults).
         let shape = try single.decode(JSONValue.self)

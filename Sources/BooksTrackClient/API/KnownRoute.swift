@@ -8,20 +8,20 @@ import BooksTrackContract
 /// ``path(_:)``; the import routes are `ImportAccepted`'s, the v3 job routes are named after each
 /// ``Pipeline``'s `v3Segment`). A server that lists its endpoints in its capabilities (production's
 /// `features[].endpoints`) is taken at its word instead (``init(endpoint:)``).
-public struct KnownRoute: Sendable, Hashable, CustomStringConvertible {
+package struct KnownRoute: Sendable, Hashable, CustomStringConvertible {
     /// `GET`, `POST`, …; nil when a server's list named the path alone.
-    public var method: String?
+    package var method: String?
     /// The path without its query, `{name}` where an id goes.
-    public var path: String
+    package var path: String
 
-    public init(_ method: String?, _ path: String) {
+    package init(_ method: String?, _ path: String) {
         self.method = method.map { $0.uppercased() }
         self.path = path
     }
 
     /// A capabilities endpoint: `GET /v1/jobs/{jobId}/status`, `GET /api/v2/search?mode=text` (the
     /// query is dropped), or a bare path; nil for anything else (a path must start with one `/`).
-    public init?(endpoint: String) {
+    package init?(endpoint: String) {
         let parts = endpoint.split(separator: " ", omittingEmptySubsequences: true)
         guard (1...2).contains(parts.count), let last = parts.last else { return nil }
         var path = String(last)
@@ -36,20 +36,20 @@ public struct KnownRoute: Sendable, Hashable, CustomStringConvertible {
 
     /// What TAB inserts: the path up to its first placeholder (`/v1/jobs/` for
     /// `/v1/jobs/{jobId}/status`), the whole path when it has none.
-    public var typedPrefix: String {
+    package var typedPrefix: String {
         guard let brace = path.firstIndex(of: "{") else { return path }
         return String(path[..<brace])
     }
 
     /// Whether the path has no placeholder (TAB inserts it whole).
-    public var isComplete: Bool { !path.contains("{") }
+    package var isComplete: Bool { !path.contains("{") }
 
     /// `GET /v1/jobs/{jobId}/status`.
-    public var description: String { method.map { "\($0) \(path)" } ?? path }
+    package var description: String { method.map { "\($0) \(path)" } ?? path }
 
     /// The path with its placeholders replaced, in order, by `values` (each already a path segment:
     /// `BooksTrackAPI.pathSegment`); a placeholder without a value is left empty.
-    public func path(_ values: String...) -> String {
+    package func path(_ values: String...) -> String {
         var filled = ""
         var remaining = values[...]
         var inside = false
@@ -67,36 +67,36 @@ public struct KnownRoute: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether the route answers `method` (a route of unknown method answers any).
-    public func accepts(_ method: String) -> Bool { self.method == nil || self.method == method.uppercased() }
+    package func accepts(_ method: String) -> Bool { self.method == nil || self.method == method.uppercased() }
 
     // The routes with an id in them.
     /// A job's status (imports, and batch jobs on the stand-in and newer production routers).
-    public static let importStatus = KnownRoute("GET", ImportAccepted.defaultStatusURL(jobId: "{jobId}"))
+    package static let importStatus = KnownRoute("GET", ImportAccepted.defaultStatusURL(jobId: "{jobId}"))
     /// A job's results (imports).
-    public static let importResults = KnownRoute("GET", ImportAccepted.defaultStatusURL(jobId: "{jobId}") + "/results")
+    package static let importResults = KnownRoute("GET", ImportAccepted.defaultStatusURL(jobId: "{jobId}") + "/results")
     /// A job's progress as Server-Sent Events.
-    public static let importStream = KnownRoute("GET", ImportAccepted.defaultSSEURL(jobId: "{jobId}"))
+    package static let importStream = KnownRoute("GET", ImportAccepted.defaultSSEURL(jobId: "{jobId}"))
     /// A job's status on production's older routers.
-    public static let jobStatus = KnownRoute("GET", "/v1/jobs/{jobId}/status")
+    package static let jobStatus = KnownRoute("GET", "/v1/jobs/{jobId}/status")
     /// A job's results (batch jobs).
-    public static let jobResults = KnownRoute("GET", "/v1/jobs/{jobId}/results")
+    package static let jobResults = KnownRoute("GET", "/v1/jobs/{jobId}/results")
     /// Cancels a job.
-    public static let jobCancel = KnownRoute("DELETE", "/v1/jobs/{jobId}")
+    package static let jobCancel = KnownRoute("DELETE", "/v1/jobs/{jobId}")
     /// Cancels a job (the seeds' second route).
-    public static let jobCancelV2 = KnownRoute("DELETE", "/api/v2/jobs/{jobId}/cancel")
+    package static let jobCancelV2 = KnownRoute("DELETE", "/api/v2/jobs/{jobId}/cancel")
     /// A bookshelf scan's results.
-    public static let scanResults = KnownRoute("GET", "/v1/scan/results/{jobId}")
+    package static let scanResults = KnownRoute("GET", "/v1/scan/results/{jobId}")
     /// v3's lookup of one book.
-    public static let v3Book = KnownRoute("GET", "/v3/books/{isbn}")
+    package static let v3Book = KnownRoute("GET", "/v3/books/{isbn}")
 
     /// v3's route of a `pipeline`'s job (`suffix`: `/results`, `/stream`, or none for its status;
     /// DELETE at the status route cancels it).
-    public static func v3Job(_ pipeline: Pipeline, suffix: String = "", method: String = "GET") -> KnownRoute {
+    package static func v3Job(_ pipeline: Pipeline, suffix: String = "", method: String = "GET") -> KnownRoute {
         KnownRoute(method, "/v3/jobs/\(pipeline.v3Segment)/{jobId}" + suffix)
     }
 
     /// The v1/v2 routes (the stand-in's first dialect, older deployments).
-    public static let v1: [KnownRoute] = [
+    package static let v1: [KnownRoute] = [
         KnownRoute("GET", APIPath.health),
         KnownRoute("GET", APIPath.isbnSearch), KnownRoute("GET", APIPath.titleSearch),
         KnownRoute("GET", APIPath.authorSearch), KnownRoute("GET", APIPath.advancedSearch),
@@ -111,7 +111,7 @@ public struct KnownRoute: Sendable, Hashable, CustomStringConvertible {
     ]
 
     /// The v3 routes (today's production).
-    public static let v3: [KnownRoute] = {
+    package static let v3: [KnownRoute] = {
         var routes = [
             KnownRoute("GET", APIPath.health),
             KnownRoute("GET", APIPath.v3Capabilities), KnownRoute("GET", APIPath.v3Search),
@@ -127,7 +127,7 @@ public struct KnownRoute: Sendable, Hashable, CustomStringConvertible {
     }()
 
     /// The routes the client knows for `dialect`; every dialect's when it is not known.
-    public static func known(for dialect: APIDialect?) -> [KnownRoute] {
+    package static func known(for dialect: APIDialect?) -> [KnownRoute] {
         switch dialect {
         case .v1?: return v1
         case .v3?: return v3

@@ -4,21 +4,21 @@ import Foundation
 // Fuzz/cache compiles it alone.
 extension ResponseDiskCache {
     /// One stored response.
-    public struct Entry: Sendable, Hashable {
+    package struct Entry: Sendable, Hashable {
         /// `GET /v1/search/isbn?isbn=9780441172719`.
-        public var key: String
-        public var status: Int
+        package var key: String
+        package var status: Int
         /// The kept response headers (`ResponseDiskCache.keptHeaders`).
-        public var headers: [HeaderField]
-        public var body: Data
-        public var etag: String?
+        package var headers: [HeaderField]
+        package var body: Data
+        package var etag: String?
         /// When the body was fetched or last revalidated (its age counts from here).
-        public var storedAt: Date
-        public var expiresAt: Date
-        public var lastUsedAt: Date
+        package var storedAt: Date
+        package var expiresAt: Date
+        package var lastUsedAt: Date
 
         /// Fresh at `now`.
-        public func isFresh(at now: Date) -> Bool { expiresAt > now }
+        package func isFresh(at now: Date) -> Bool { expiresAt > now }
     }
 
     /// One column of a stored row as SQLite holds it: any type, whatever the table says (damaged

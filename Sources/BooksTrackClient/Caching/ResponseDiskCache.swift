@@ -16,16 +16,16 @@ import Glibc
 /// answers) until evicted: when the file outgrows `maxBytes`, the least recently used go until the
 /// entries hold at most `maxBytes` and number at most `maxEntries`. A corrupt or truncated file is deleted and started afresh; every other
 /// failure is a miss (the cache is an optimization, never fatal).
-public final class ResponseDiskCache: Sendable {
+package final class ResponseDiskCache: Sendable {
     /// What `summary()` tells.
-    public struct Summary: Sendable, Hashable {
-        public var entries: Int
+    package struct Summary: Sendable, Hashable {
+        package var entries: Int
         /// Body and header bytes held.
-        public var bytes: Int
+        package var bytes: Int
         /// Entries still fresh.
-        public var fresh: Int
+        package var fresh: Int
         /// The database file's size (with its WAL).
-        public var fileBytes: Int
+        package var fileBytes: Int
     }
 
     /// The response headers kept with a body: nothing that identifies the caller or its budget.
@@ -34,22 +34,22 @@ public final class ResponseDiskCache: Sendable {
     ]
 
     /// The database file.
-    public let fileURL: URL
-    public let maxBytes: Int
-    public let maxEntries: Int
+    package let fileURL: URL
+    package let maxBytes: Int
+    package let maxEntries: Int
     /// The open connection (nil until first use, and after a corrupt file was discarded).
     private let connection = Mutex<DatabaseQueue?>(nil)
 
     /// The cache of the backend named `backend` (a base URL, or `embedded`) in `directory`. Nothing
     /// is opened until first use.
-    public init(directory: URL, backend: String, maxBytes: Int = 32 * 1024 * 1024, maxEntries: Int = 20_000) {
+    package init(directory: URL, backend: String, maxBytes: Int = 32 * 1024 * 1024, maxEntries: Int = 20_000) {
         self.fileURL = directory.appendingPathComponent("responses-\(CapabilitiesDiskCache.hash(backend)).sqlite")
         self.maxBytes = maxBytes
         self.maxEntries = maxEntries
     }
 
     /// The cache in `fileURL` (`cache clear --all`).
-    public init(fileURL: URL, maxBytes: Int = 32 * 1024 * 1024, maxEntries: Int = 20_000) {
+    package init(fileURL: URL, maxBytes: Int = 32 * 1024 * 1024, maxEntries: Int = 20_000) {
         self.fileURL = fileURL
         self.maxBytes = maxBytes
         self.maxEntries = maxEntries
@@ -58,7 +58,7 @@ public final class ResponseDiskCache: Sendable {
     /// The name the cache of `url` is kept under, as `bearerToken` (and the URL's credentials) see
     /// it: the capabilities cache's key (``CapabilitiesDiskCache/key(_:identity:)``: scheme and host
     /// lowercased, the path as given, and a digest of who asks, never the secret).
-    public static func backendName(_ url: URL, bearerToken: String? = nil) -> String {
+    package static func backendName(_ url: URL, bearerToken: String? = nil) -> String {
         CapabilitiesDiskCache.key(url, identity: CapabilitiesDiskCache.identity(bearerToken: bearerToken, url: url))
     }
 
@@ -70,7 +70,7 @@ public final class ResponseDiskCache: Sendable {
 
     /// The stored response for `key` (fresh or not), marking it used at `now` (to the
     /// `lastUsedGranularity`).
-    public func entry(for key: String, now: Date) -> Entry? {
+    package func entry(for key: String, now: Date) -> Entry? {
         withDatabase { database -> Entry? in
             let found = try database.read { db in
                 try Row.fetchOne(db, sql: "SELECT * FROM response WHERE key = ?", arguments: [key]).map(Self.entry)
@@ -88,7 +88,7 @@ public final class ResponseDiskCache: Sendable {
     }
 
     /// Stores (or replaces) `entry`, then evicts the least recently used beyond the bounds.
-    public func store(_ entry: Entry) {
+    package func store(_ entry: Entry) {
         let size = entry.body.count + entry.headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count }
         guard size <= maxBytes else { return }
         _ = withDatabase { database in
@@ -123,7 +123,7 @@ public final class ResponseDiskCache: Sendable {
     }
 
     /// A 304 said the stored body is still good: it is fresh again from `now` until `expiresAt`.
-    public func revalidated(_ key: String, now: Date, expiresAt: Date) {
+    package func revalidated(_ key: String, now: Date, expiresAt: Date) {
         _ = withDatabase { database in
             try database.write { db in
                 try db.execute(
@@ -136,7 +136,7 @@ public final class ResponseDiskCache: Sendable {
     // MARK: - The `cache` command
 
     /// Entries, bytes and file size (zeros when there is no file yet).
-    public func summary(now: Date) -> Summary {
+    package func summary(now: Date) -> Summary {
         let fileBytes = [fileURL.path, fileURL.path + "-wal"].reduce(0) { total, path in
             total + ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0)
         }
@@ -156,7 +156,7 @@ public final class ResponseDiskCache: Sendable {
     }
 
     /// The entries, most recently used first (bodies left out; a damaged row is left out too).
-    public func entries(limit: Int = 1_000) -> [Entry] {
+    package func entries(limit: Int = 1_000) -> [Entry] {
         guard FileManager.default.fileExists(atPath: fileURL.path) else { return [] }
         return withDatabase { database in
             try database.read { db in
@@ -174,7 +174,7 @@ public final class ResponseDiskCache: Sendable {
 
     /// Removes every entry; returns how many there were.
     @discardableResult
-    public func clear() -> Int {
+    package func clear() -> Int {
         guard FileManager.default.fileExists(atPath: fileURL.path) else { return 0 }
         return withDatabase { database in
             try database.write { db in

@@ -2,7 +2,7 @@ import BooksTrackContract
 import Foundation
 
 /// Whether a shell command can run on the connected server.
-public enum Availability: Sendable, Hashable {
+package enum Availability: Sendable, Hashable {
     case available
     /// The feature is off; the reason explains it ("semantic_search is disabled on this server").
     case unavailable(reason: String)
@@ -12,13 +12,13 @@ public enum Availability: Sendable, Hashable {
 
 /// Whether a capability feature is available on a server (which shell command needs which feature
 /// is the shell's to say: each command type states its own gate).
-public enum FeatureAvailability {
+package enum FeatureAvailability {
     /// The availability of `feature` under `capabilities` (`nil`: unknown). `similar_books` on a
     /// production server (which does not list it) follows `semantic_search`.
     /// On a v3 connection, `semantic_search` or `similar_books` off means the server serves them on no
     /// route: API v3 has none for them (production 3.x, `src/api-v3/index.ts` @ e40ae5d), so a server
     /// without the older routes says false; "switched off" would send the reader looking for a flag.
-    public static func availability(
+    package static func availability(
         of feature: CapabilityFeature, capabilities: Capabilities?, dialect: APIDialect? = nil
     ) -> Availability {
         guard let capabilities else { return .unknown }

@@ -5,7 +5,7 @@ extension BooksTrackError {
     /// A failure that is never retried whatever the policy: the connect was refused (nothing listens),
     /// the request's own deadline passed (the deadline is the user's, not a per-attempt budget), the
     /// name did not resolve, TLS failed, or the URL or a redirect was unusable.
-    public var endsCallAtOnce: Bool {
+    package var endsCallAtOnce: Bool {
         switch kind {
         case .timeout, .dns, .tls, .invalidInput: return true
         case .connection: return !retryable || retryableFailure == .transport(.cannotConnect)
@@ -17,7 +17,7 @@ extension BooksTrackError {
     /// The detail worth a second line for the user: the server's own message for an API error
     /// (when it says more than the sentence), else nothing; transport text, decoder text and page
     /// bodies stay in `detail` for `--trace`.
-    public var userDetail: String? {
+    package var userDetail: String? {
         guard kind == .api, !detail.isEmpty, detail != message else { return nil }
         return detail.count > 300 ? String(detail.prefix(300)) + "…" : detail
     }

@@ -6,10 +6,10 @@ import Foundation
 ///
 /// `message` is the user-facing sentence (docs/contract.md §2 wording); `detail` is the technical
 /// explanation (for `--trace` and logs); `underlying` keeps the original cause.
-public struct BooksTrackError: Error, Sendable, CustomStringConvertible {
+package struct BooksTrackError: Error, Sendable, CustomStringConvertible {
     /// What went wrong, coarsely. A caller maps it to what it needs (the shell: its exit status,
     /// `ExitStatus(_:)`); the client knows no exit numbers.
-    public enum Category: String, Sendable, Hashable, CaseIterable {
+    package enum Category: String, Sendable, Hashable, CaseIterable {
         /// Bad input caught before or by the server (400-class validation).
         case usage
         /// The server answered with an API error.
@@ -27,7 +27,7 @@ public struct BooksTrackError: Error, Sendable, CustomStringConvertible {
     }
 
     /// The precise kind of failure.
-    public enum Kind: Sendable, Hashable {
+    package enum Kind: Sendable, Hashable {
         /// The server sent an error body (any accepted shape).
         case api
         /// Connection refused, reset or closed early.
@@ -57,38 +57,38 @@ public struct BooksTrackError: Error, Sendable, CustomStringConvertible {
     }
 
     /// The contract error code (`NETWORK_ERROR` for transport failures, `INVALID_RESPONSE` for decoding).
-    public var code: ErrorCode
-    public var kind: Kind
+    package var code: ErrorCode
+    package var kind: Kind
     /// The user-facing sentence.
-    public var message: String
+    package var message: String
     /// The technical detail (server message, coding path, transport error).
-    public var detail: String
+    package var detail: String
     /// The HTTP status, when a response arrived.
-    public var httpStatus: Int?
+    package var httpStatus: Int?
     /// Whether retrying could help.
-    public var retryable: Bool
+    package var retryable: Bool
     /// How long the server asked us to wait (`Retry-After` / `retryAfterMs`).
-    public var retryAfter: Duration?
+    package var retryAfter: Duration?
     /// The upstream provider named by the server.
-    public var provider: String?
+    package var provider: String?
     /// The server's request id (`X-Request-Id`, `CF-Ray`), when sent.
-    public var requestID: String?
+    package var requestID: String?
     /// The (masked) URL of the failed request.
-    public var url: String?
+    package var url: String?
     /// How many attempts were made (retries included).
-    public var attempts: Int
+    package var attempts: Int
     /// The normalized API error body, when the server sent one.
-    public var apiError: APIErrorInfo?
+    package var apiError: APIErrorInfo?
     /// The error answer's body as it came (within the client's read bound), when a response arrived.
-    public var responseBody: Data?
+    package var responseBody: Data?
     /// The coding path of a decoding failure.
-    public var decodingFailure: DecodingFailure?
+    package var decodingFailure: DecodingFailure?
     /// Why retrying stopped, when retries were attempted or refused.
-    public var gaveUp: GiveUpReason?
+    package var gaveUp: GiveUpReason?
     /// The original cause (AsyncHTTPClient / NIO error, DecodingError, …).
-    public var underlying: (any Error & Sendable)?
+    package var underlying: (any Error & Sendable)?
 
-    public init(
+    package init(
         code: ErrorCode, kind: Kind, message: String, detail: String = "", httpStatus: Int? = nil,
         retryable: Bool = false, retryAfter: Duration? = nil, provider: String? = nil, requestID: String? = nil,
         url: String? = nil, attempts: Int = 1, apiError: APIErrorInfo? = nil, decodingFailure: DecodingFailure? = nil,
@@ -111,7 +111,7 @@ public struct BooksTrackError: Error, Sendable, CustomStringConvertible {
     }
 
     /// The coarse category (exit code).
-    public var category: Category {
+    package var category: Category {
         switch kind {
         case .cancelled: return .cancelled
         case .connection, .dns, .tls, .timeout, .proxyPage, .corsBlocked: return .network
@@ -133,9 +133,9 @@ public struct BooksTrackError: Error, Sendable, CustomStringConvertible {
     }
 
     /// True for task cancellation.
-    public var isCancellation: Bool { kind == .cancelled }
+    package var isCancellation: Bool { kind == .cancelled }
 
-    public var description: String {
+    package var description: String {
         var text = message
         if !detail.isEmpty, detail != message { text += " (\(detail))" }
         return text
@@ -144,19 +144,19 @@ public struct BooksTrackError: Error, Sendable, CustomStringConvertible {
 
 extension BooksTrackError {
     /// A cancellation (Ctrl-C, task cancelled).
-    public static func cancelled(url: String? = nil) -> BooksTrackError {
+    package static func cancelled(url: String? = nil) -> BooksTrackError {
         BooksTrackError(
             code: "CANCELLED", kind: .cancelled, message: "Cancelled.", url: url, underlying: CancellationError())
     }
 
     /// Bad input caught before any request.
-    public static func invalidInput(_ message: String, code: ErrorCode = .invalidRequest) -> BooksTrackError {
+    package static func invalidInput(_ message: String, code: ErrorCode = .invalidRequest) -> BooksTrackError {
         BooksTrackError(code: code, kind: .invalidInput, message: message)
     }
 
     /// The server has no working cancel for this job (production: no route, or a route that cannot
     /// find the job's token); the job itself exists and keeps running.
-    public static func cannotCancel(jobID: String, detail: String) -> BooksTrackError {
+    package static func cannotCancel(jobID: String, detail: String) -> BooksTrackError {
         BooksTrackError(
             code: .featureNotAvailable, kind: .api,
             message: "This server cannot cancel jobs; job \(jobID) keeps running (watch it, or let it finish).",
@@ -164,7 +164,7 @@ extension BooksTrackError {
     }
 
     /// A feature switched off on this server (the request was not sent).
-    public static func featureUnavailable(_ command: String, reason: String) -> BooksTrackError {
+    package static func featureUnavailable(_ command: String, reason: String) -> BooksTrackError {
         BooksTrackError(
             code: .featureNotAvailable, kind: .featureUnavailable,
             message: "'\(command)' is not available on this server: \(reason)")

@@ -6,9 +6,9 @@ import BooksTrackContract
 /// change, and only their ISBN-10 text (a Goodreads `="0439023483"` keeps its `="…"`); every other byte
 /// of the file is kept as it was. RFC 4180 fields: quoted fields may hold commas, doubled quotes and
 /// line breaks.
-public enum CSVISBNRewriter {
+package enum CSVISBNRewriter {
     /// The file with its ISBN-10 cells as ISBN-13, or nil when no cell changes.
-    public static func rewrite(_ bytes: [UInt8]) -> [UInt8]? {
+    package static func rewrite(_ bytes: [UInt8]) -> [UInt8]? {
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count + bytes.count / 20)
         var changed = false

@@ -1,9 +1,9 @@
 import Foundation
 
 /// What the client knows about one budget class right now.
-public struct RateLimitBudget: Sendable, Equatable {
+package struct RateLimitBudget: Sendable, Equatable {
     /// Where the numbers come from.
-    public enum Source: String, Sendable, Equatable {
+    package enum Source: String, Sendable, Equatable {
         /// Learned from `X-RateLimit-*` headers or a 429 (trusted over any table).
         case headers
         /// Seeded from capabilities or the documented table (a guess until headers arrive).
@@ -16,18 +16,18 @@ public struct RateLimitBudget: Sendable, Equatable {
     }
 
     /// Requests per window, when known.
-    public var limit: Int?
+    package var limit: Int?
     /// Requests left in the current window (optimistically decremented per request sent), when known.
-    public var remaining: Int?
+    package var remaining: Int?
     /// When the current window ends, when known.
-    public var resetAt: Date?
+    package var resetAt: Date?
     /// Until when the server told us to stop (a 429), when in force.
-    public var blockedUntil: Date?
+    package var blockedUntil: Date?
     /// Where the numbers come from.
-    public var source: Source
+    package var source: Source
 
     /// Creates a budget.
-    public init(limit: Int? = nil, remaining: Int? = nil, resetAt: Date? = nil, blockedUntil: Date? = nil,
+    package init(limit: Int? = nil, remaining: Int? = nil, resetAt: Date? = nil, blockedUntil: Date? = nil,
                 source: Source = .unknown) {
         self.limit = limit
         self.remaining = remaining
@@ -37,7 +37,7 @@ public struct RateLimitBudget: Sendable, Equatable {
     }
 
     /// The fraction of the budget left (0 when blocked), or nil when unknown.
-    public var fractionLeft: Double? {
+    package var fractionLeft: Double? {
         if blockedUntil != nil { return 0 }
         guard let limit, let remaining, limit > 0 else { return nil }
         return Double(min(remaining, limit)) / Double(limit)
@@ -45,7 +45,7 @@ public struct RateLimitBudget: Sendable, Equatable {
 }
 
 /// Whether to send a request of some class now.
-public enum RateLimitDecision: Sendable, Equatable {
+package enum RateLimitDecision: Sendable, Equatable {
     /// The budget allows it.
     case proceed
     /// The budget is used up or the server said to stop: wait this long first.
@@ -55,21 +55,21 @@ public enum RateLimitDecision: Sendable, Equatable {
 }
 
 /// The tightest budget, for the prompt.
-public struct RateLimitStatus: Sendable, Equatable {
+package struct RateLimitStatus: Sendable, Equatable {
     /// The class.
-    public var rateLimitClass: RateLimitClass
+    package var rateLimitClass: RateLimitClass
     /// Its budget.
-    public var budget: RateLimitBudget
+    package var budget: RateLimitBudget
 
     /// Creates a status.
-    public init(rateLimitClass: RateLimitClass, budget: RateLimitBudget) {
+    package init(rateLimitClass: RateLimitClass, budget: RateLimitBudget) {
         self.rateLimitClass = rateLimitClass
         self.budget = budget
     }
 
     /// A compact form for the prompt: `"semantic 1/5 ↻42s"` (`"?"` for unknown numbers; no `↻` part
     /// when the reset time is unknown; minutes or hours for long waits).
-    public func formatted(now: Date) -> String {
+    package func formatted(now: Date) -> String {
         let remaining = budget.blockedUntil != nil ? "0" : budget.remaining.map(String.init) ?? "?"
         let limit = budget.limit.map(String.init) ?? "?"
         var text = "\(rateLimitClass.rawValue) \(remaining)/\(limit)"

@@ -4,7 +4,7 @@ import Foundation
 /// The rate-limit class the client's ledger keys on: one of the contract's classes
 /// (`BudgetClass`, docs/contract.md §7), or a class name a server sends in `X-RateLimit-Class` that
 /// bts does not know. The names, routes and documented budgets are stated once, on `BudgetClass`.
-public enum RateLimitClass: Hashable, Sendable, Comparable, RawRepresentable, ExpressibleByStringLiteral,
+package enum RateLimitClass: Hashable, Sendable, Comparable, RawRepresentable, ExpressibleByStringLiteral,
     CustomStringConvertible
 {
     /// A class of the contract.
@@ -13,38 +13,38 @@ public enum RateLimitClass: Hashable, Sendable, Comparable, RawRepresentable, Ex
     case other(String)
 
     /// Creates a class from its name: a contract class when the name is one.
-    public init(rawValue: String) {
+    package init(rawValue: String) {
         self = BudgetClass(rawValue: rawValue).map { .known($0) } ?? .other(rawValue)
     }
     /// Creates a class from a string literal.
-    public init(stringLiteral value: String) { self.init(rawValue: value) }
+    package init(stringLiteral value: String) { self.init(rawValue: value) }
     /// The contract's class.
-    public init(_ budgetClass: BudgetClass) { self = .known(budgetClass) }
+    package init(_ budgetClass: BudgetClass) { self = .known(budgetClass) }
 
     /// The class name as shown to the user (`"semantic"`).
-    public var rawValue: String {
+    package var rawValue: String {
         switch self {
         case .known(let budgetClass): return budgetClass.rawValue
         case .other(let name): return name
         }
     }
     /// The class name.
-    public var description: String { rawValue }
+    package var description: String { rawValue }
     /// Orders classes by name (stable output).
-    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+    package static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 
-    public static let search = Self.known(.search)
-    public static let semantic = Self.known(.semantic)
-    public static let similar = Self.known(.similar)
-    public static let enrich = Self.known(.enrich)
-    public static let batch = Self.known(.batch)
-    public static let `import` = Self.known(.import)
-    public static let scan = Self.known(.scan)
-    public static let jobs = Self.known(.jobs)
-    public static let global = Self.known(.global)
+    package static let search = Self.known(.search)
+    package static let semantic = Self.known(.semantic)
+    package static let similar = Self.known(.similar)
+    package static let enrich = Self.known(.enrich)
+    package static let batch = Self.known(.batch)
+    package static let `import` = Self.known(.import)
+    package static let scan = Self.known(.scan)
+    package static let jobs = Self.known(.jobs)
+    package static let global = Self.known(.global)
 
     /// The documented limits of docs/contract.md §7 (from `BudgetClass`): requests per window.
-    public static var documentedLimits: [RateLimitClass: (requests: Int, window: Duration)] {
+    package static var documentedLimits: [RateLimitClass: (requests: Int, window: Duration)] {
         Dictionary(
             uniqueKeysWithValues: BudgetClass.allCases.map {
                 (.known($0), (requests: $0.defaultLimit, window: Duration.seconds($0.defaultWindowSeconds)))

@@ -13,7 +13,7 @@ import Foundation
 /// Production keeps one counter per client IP across classes. With shared-counter semantics in force
 /// (``assumesSharedCounter``, or detected when a class the headers said had budget left gets a 429),
 /// every response's headers also update the shared counter and a 429 on any class blocks them all.
-public struct RateLimitLedger: Sendable {
+package struct RateLimitLedger: Sendable {
     struct Window: Sendable, Equatable {
         var limit: Int?
         var remaining: Int?
@@ -43,23 +43,23 @@ public struct RateLimitLedger: Sendable {
     private var shared = Window()
 
     /// The injected clock used when a call passes no `now`.
-    public let clock: @Sendable () -> Date
+    package let clock: @Sendable () -> Date
     /// Treat the server as keeping one counter for all classes (production does).
-    public var assumesSharedCounter: Bool
+    package var assumesSharedCounter: Bool
     /// A 429 arrived on a class whose headers said it had budget left: the counter is shared.
-    public private(set) var sharedCounterDetected = false
+    package private(set) var sharedCounterDetected = false
     /// How long a 429 without any delay information blocks.
-    public var fallbackBlock: Duration
+    package var fallbackBlock: Duration
 
     /// Whether shared-counter semantics are in force.
-    public var usesSharedCounter: Bool { assumesSharedCounter || sharedCounterDetected }
+    package var usesSharedCounter: Bool { assumesSharedCounter || sharedCounterDetected }
 
     /// Creates an empty ledger.
     /// - Parameters:
     ///   - assumesSharedCounter: start with shared-counter semantics (for a production server).
     ///   - fallbackBlock: the block after a 429 that carries no delay at all.
     ///   - clock: the wall clock, used when a call passes no `now`.
-    public init(
+    package init(
         assumesSharedCounter: Bool = false, fallbackBlock: Duration = .seconds(5),
         clock: @escaping @Sendable () -> Date = { Date() }
     ) {
@@ -72,7 +72,7 @@ public struct RateLimitLedger: Sendable {
 
     /// Seeds a class from capabilities (`requests` per `window`). Never overrides what headers taught;
     /// re-seeding with the same numbers keeps the current count.
-    public mutating func seed(_ rateLimitClass: RateLimitClass, requests: Int, per window: Duration, now: Date? = nil) {
+    package mutating func seed(_ rateLimitClass: RateLimitClass, requests: Int, per window: Duration, now: Date? = nil) {
         let now = now ?? clock()
         var current = (windows[rateLimitClass] ?? Window()).refreshed(at: now)
         let length = window.timeInterval > 0 ? window.timeInterval : nil
@@ -90,7 +90,7 @@ public struct RateLimitLedger: Sendable {
     /// The server says it meters nothing (capabilities' `rate_limits_enabled: false`, the embedded
     /// backend's default): every class guessed from a table stops counting down; numbers learned
     /// from headers and blocks from a 429 are kept.
-    public mutating func markUnmetered(now: Date? = nil) {
+    package mutating func markUnmetered(now: Date? = nil) {
         let now = now ?? clock()
         for budgetClass in BudgetClass.allCases {
             let key = RateLimitClass.known(budgetClass)
@@ -102,14 +102,14 @@ public struct RateLimitLedger: Sendable {
     }
 
     /// Seeds every class of the documented table (docs/contract.md §7).
-    public mutating func seedDocumentedLimits(now: Date? = nil) {
+    package mutating func seedDocumentedLimits(now: Date? = nil) {
         for (rateLimitClass, limit) in RateLimitClass.documentedLimits {
             seed(rateLimitClass, requests: limit.requests, per: limit.window, now: now)
         }
     }
 
     /// Records a request sent in `rateLimitClass`: one less left in its window and in the global one.
-    public mutating func recordRequest(_ rateLimitClass: RateLimitClass, now: Date? = nil) {
+    package mutating func recordRequest(_ rateLimitClass: RateLimitClass, now: Date? = nil) {
         let now = now ?? clock()
         var classes: [RateLimitClass] = [rateLimitClass]
         if rateLimitClass != .global { classes.append(.global) }
@@ -130,7 +130,7 @@ public struct RateLimitLedger: Sendable {
 
     /// Records what a response of `rateLimitClass` said. Headers replace the class's numbers; a 429
     /// blocks the class (and, with shared-counter semantics, every class) until the server-told time.
-    public mutating func record(_ observation: RateLimitObservation, for rateLimitClass: RateLimitClass, now: Date? = nil) {
+    package mutating func record(_ observation: RateLimitObservation, for rateLimitClass: RateLimitClass, now: Date? = nil) {
         let now = now ?? clock()
         var window = (windows[rateLimitClass] ?? Window()).refreshed(at: now)
         if observation.reportsNoBudget {
@@ -198,14 +198,14 @@ public struct RateLimitLedger: Sendable {
     // MARK: - Answers
 
     /// What is known about `rateLimitClass` at `now`.
-    public func budget(for rateLimitClass: RateLimitClass, now: Date? = nil) -> RateLimitBudget {
+    package func budget(for rateLimitClass: RateLimitClass, now: Date? = nil) -> RateLimitBudget {
         let now = now ?? clock()
         return (windows[rateLimitClass] ?? Window()).refreshed(at: now).budget
     }
 
     /// Whether a request of `rateLimitClass` may go now: it consults the class, the global budget and,
     /// with shared-counter semantics, the shared counter.
-    public func decision(for rateLimitClass: RateLimitClass, now: Date? = nil) -> RateLimitDecision {
+    package func decision(for rateLimitClass: RateLimitClass, now: Date? = nil) -> RateLimitDecision {
         let now = now ?? clock()
         var relevant = [(windows[rateLimitClass] ?? Window()).refreshed(at: now)]
         if rateLimitClass != .global { relevant.append((windows[.global] ?? Window()).refreshed(at: now)) }
@@ -231,7 +231,7 @@ public struct RateLimitLedger: Sendable {
 
     /// The class with the least budget left (blocked first), for the prompt; nil when nothing is known
     /// or, unless `includeFull`, when every known budget is untouched.
-    public func tightest(now: Date? = nil, includeFull: Bool = false) -> RateLimitStatus? {
+    package func tightest(now: Date? = nil, includeFull: Bool = false) -> RateLimitStatus? {
         let now = now ?? clock()
         let candidates = windows.entries.compactMap { key, window -> (RateLimitClass, RateLimitBudget, Double)? in
             let budget = window.refreshed(at: now).budget

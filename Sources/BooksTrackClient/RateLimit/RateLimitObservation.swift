@@ -2,28 +2,28 @@ import BooksTrackContract
 import Foundation
 
 /// What one response said about rate limits: `X-RateLimit-*`, `Retry-After`, and a body delay.
-public struct RateLimitObservation: Sendable, Equatable {
+package struct RateLimitObservation: Sendable, Equatable {
     /// The HTTP status (429 marks a rejection).
-    public var status: Int
+    package var status: Int
     /// `X-RateLimit-Limit`.
-    public var limit: Int?
+    package var limit: Int?
     /// `X-RateLimit-Remaining`.
-    public var remaining: Int?
+    package var remaining: Int?
     /// `X-RateLimit-Reset`, resolved to an instant.
-    public var resetAt: Date?
+    package var resetAt: Date?
     /// The server-told wait: `Retry-After` (seconds or HTTP date), else the body's `retryAfter`/`retryAfterMs`.
-    public var retryAfter: Duration?
+    package var retryAfter: Duration?
     /// `X-RateLimit-Class`: the class the server booked the request under (a name outside the
     /// contract stays `.other`; a value that is not a short class name is ignored).
-    public var rateLimitClass: RateLimitClass?
+    package var rateLimitClass: RateLimitClass?
 
     /// Creates an observation from already-parsed values.
     /// A success that carried no rate-limit information at all: the server reports no budget here.
-    public var reportsNoBudget: Bool {
+    package var reportsNoBudget: Bool {
         (200..<300).contains(status) && limit == nil && remaining == nil && resetAt == nil && retryAfter == nil
     }
 
-    public init(status: Int, limit: Int? = nil, remaining: Int? = nil, resetAt: Date? = nil, retryAfter: Duration? = nil) {
+    package init(status: Int, limit: Int? = nil, remaining: Int? = nil, resetAt: Date? = nil, retryAfter: Duration? = nil) {
         self.status = status
         self.limit = limit
         self.remaining = remaining
@@ -38,7 +38,7 @@ public struct RateLimitObservation: Sendable, Equatable {
     ///   - bodyRetryAfter: a delay from the body (`retryAfterMs`, rate limiter `details.retryAfter`),
     ///     used when there is no `Retry-After` header.
     ///   - now: the receive time, to resolve relative values.
-    public init(
+    package init(
         status: Int, headers: some Sequence<(name: String, value: String)>, bodyRetryAfter: Duration? = nil, now: Date
     ) {
         var limitText, remainingText, resetText, retryAfterText, classText: String?

@@ -1,7 +1,7 @@
 /// How often and how long the client retries a failed request (docs/contract.md §2).
-public struct RetryPolicy: Sendable, Equatable {
+package struct RetryPolicy: Sendable, Equatable {
     /// How backoff delays are randomised.
-    public enum Jitter: Sendable, Equatable {
+    package enum Jitter: Sendable, Equatable {
         /// Plain exponential backoff: `min(maxDelay, baseDelay · 2^(n-1))`.
         case none
         /// "Full jitter": uniformly random in `0 … min(maxDelay, baseDelay · 2^(n-1))`.
@@ -11,18 +11,18 @@ public struct RetryPolicy: Sendable, Equatable {
     }
 
     /// Total attempts, the first one included (so 3 means "at most 2 retries"). At least 1.
-    public var maxAttempts: Int
+    package var maxAttempts: Int
     /// The first backoff step.
-    public var baseDelay: Duration
+    package var baseDelay: Duration
     /// The longest backoff delay (a server-told `Retry-After` is not capped by it, only by ``maxTotalWait``).
-    public var maxDelay: Duration
+    package var maxDelay: Duration
     /// The longest time from the start of the first attempt until a retry may start.
-    public var maxTotalWait: Duration
+    package var maxTotalWait: Duration
     /// The jitter strategy for backoff delays.
-    public var jitter: Jitter
+    package var jitter: Jitter
 
     /// Creates a policy; the defaults are the client's defaults.
-    public init(
+    package init(
         maxAttempts: Int = 3,
         baseDelay: Duration = .milliseconds(500),
         maxDelay: Duration = .seconds(20),
@@ -37,8 +37,8 @@ public struct RetryPolicy: Sendable, Equatable {
     }
 
     /// The client's default policy: 3 attempts, 0.5 s base, 20 s cap, 90 s total, full jitter.
-    public static let standard = RetryPolicy()
+    package static let standard = RetryPolicy()
 
     /// A policy that never retries.
-    public static let never = RetryPolicy(maxAttempts: 1)
+    package static let never = RetryPolicy(maxAttempts: 1)
 }

@@ -1,5 +1,5 @@
 /// Why a failed attempt is being retried.
-public enum RetryReason: Sendable, Equatable, Hashable {
+package enum RetryReason: Sendable, Equatable, Hashable {
     /// 429 `RATE_LIMIT_EXCEEDED`.
     case rateLimited
     /// `CIRCUIT_OPEN`: the upstream provider is down for a while.
@@ -14,7 +14,7 @@ public enum RetryReason: Sendable, Equatable, Hashable {
     case network
 
     /// What went wrong, without any promise of a retry: the start of a retry line.
-    public var cause: String {
+    package var cause: String {
         switch self {
         case .rateLimited: return "Too many requests"
         case .circuitOpen: return "Provider temporarily unavailable"
@@ -26,7 +26,7 @@ public enum RetryReason: Sendable, Equatable, Hashable {
     }
 
     /// User-facing wording (docs/contract.md §2), given the delay before the next attempt.
-    public func userMessage(delay: Duration) -> String {
+    package func userMessage(delay: Duration) -> String {
         let wait = RetryFormatting.seconds(delay)
         switch self {
         case .rateLimited: return "Too many requests. Please wait \(wait)."
@@ -41,7 +41,7 @@ public enum RetryReason: Sendable, Equatable, Hashable {
 }
 
 /// Why the client stops retrying.
-public enum GiveUpReason: Sendable, Equatable, Hashable {
+package enum GiveUpReason: Sendable, Equatable, Hashable {
     /// The failure is not retryable (400/401/403/404, `retryable: false`, other client errors).
     case notRetryable(RetryableFailure)
     /// The request creates work and has no idempotency key, so repeating it could do the work twice.
@@ -56,7 +56,7 @@ public enum GiveUpReason: Sendable, Equatable, Hashable {
     case totalWaitExhausted(budget: Duration, last: RetryReason)
 
     /// A short explanation for the user or the trace.
-    public var message: String {
+    package var message: String {
         switch self {
         case .notRetryable: return "not retryable"
         case .unsafeToRepeat:
@@ -73,9 +73,9 @@ public enum GiveUpReason: Sendable, Equatable, Hashable {
 }
 
 /// Formatting of delays for progress lines ("retrying 2/3 in 45 s…").
-public enum RetryFormatting {
+package enum RetryFormatting {
     /// `"45 s"` (rounded up to whole seconds), or `"250 ms"` below one second.
-    public static func seconds(_ duration: Duration) -> String {
+    package static func seconds(_ duration: Duration) -> String {
         let milliseconds = duration.wholeMilliseconds
         if milliseconds < 1000 { return "\(max(0, milliseconds)) ms" }
         return "\((milliseconds + 999) / 1000) s"

@@ -18,9 +18,9 @@ import BooksTrackSupport
 /// (a connect failure, which never reached the server, is always safe); a server-told delay
 /// (`Retry-After`, `retryAfterMs`) wins over backoff, and one beyond the remaining total-wait
 /// budget gives up at once; otherwise exponential backoff with jitter from the injected random source.
-public struct RetryStateMachine: Sendable {
+package struct RetryStateMachine: Sendable {
     /// What the caller does next.
-    public enum Action: Sendable, Equatable {
+    package enum Action: Sendable, Equatable {
         /// Wait `after`, then make attempt number `attempt` of `of` (the first attempt is number 1).
         case retry(after: Duration, attempt: Int, of: Int, reason: RetryReason)
         /// Stop and report the last failure.
@@ -28,27 +28,27 @@ public struct RetryStateMachine: Sendable {
 
         /// A progress line that says the retry once: `"Too many requests: retrying 2/3 in 45 s…"`;
         /// nil for ``giveUp(_:)``.
-        public var progressMessage: String? {
+        package var progressMessage: String? {
             guard case .retry(let delay, let attempt, let total, let reason) = self else { return nil }
             return "\(reason.cause): retrying \(attempt)/\(total) in \(RetryFormatting.seconds(delay))…"
         }
     }
 
     /// The policy in force.
-    public let policy: RetryPolicy
+    package let policy: RetryPolicy
     /// The request creates work on the server (POST enrich, batch, import).
-    public let createsWork: Bool
+    package let createsWork: Bool
     /// The request carries an idempotency key or client-made job id, reused on every attempt.
-    public let hasIdempotencyKey: Bool
+    package let hasIdempotencyKey: Bool
     /// When the first attempt started.
-    public let startedAt: ContinuousClock.Instant
+    package let startedAt: ContinuousClock.Instant
 
     /// The number of the attempt in flight (1 for the first).
-    public private(set) var attempt = 1
+    package private(set) var attempt = 1
     /// The last failure reported.
-    public private(set) var lastFailure: RetryableFailure?
+    package private(set) var lastFailure: RetryableFailure?
     /// How many times `INTERNAL_ERROR` was retried.
-    public private(set) var internalErrorRetries = 0
+    package private(set) var internalErrorRetries = 0
     private var previousDelay: Duration?
     private var random: any RandomNumberGenerator & Sendable
 
@@ -59,7 +59,7 @@ public struct RetryStateMachine: Sendable {
     ///   - hasIdempotencyKey: the request carries the same idempotency key / job id on every attempt.
     ///   - startedAt: the start of the first attempt (the total-wait budget counts from here).
     ///   - random: the jitter source (inject ``SplitMix64`` for reproducible delays).
-    public init(
+    package init(
         policy: RetryPolicy = .standard,
         createsWork: Bool = false,
         hasIdempotencyKey: Bool = false,
@@ -74,7 +74,7 @@ public struct RetryStateMachine: Sendable {
     }
 
     /// Reports that the attempt in flight failed; returns whether and when to try again.
-    public mutating func failed(with failure: RetryableFailure, now: ContinuousClock.Instant) -> Action {
+    package mutating func failed(with failure: RetryableFailure, now: ContinuousClock.Instant) -> Action {
         lastFailure = failure
         let reason: RetryReason
         switch Self.classify(failure) {

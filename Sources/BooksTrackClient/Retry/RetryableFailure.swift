@@ -3,14 +3,14 @@
 /// The transport maps its errors into this: an HTTP error response (status, the envelope's
 /// `error.code`, `error.retryable`, and the server-told delay from `Retry-After`,
 /// `retryAfterMs` or the rate limiter's `details.retryAfter`), or a transport failure.
-public enum RetryableFailure: Sendable, Equatable, Hashable {
+package enum RetryableFailure: Sendable, Equatable, Hashable {
     /// The server answered with an error status.
     case http(status: Int, code: String? = nil, retryable: Bool? = nil, retryAfter: Duration? = nil)
     /// No usable answer arrived.
     case transport(TransportFailure)
 
     /// Why no usable answer arrived.
-    public enum TransportFailure: Sendable, Equatable, Hashable {
+    package enum TransportFailure: Sendable, Equatable, Hashable {
         /// The connection could not be made (refused, DNS, TLS): the request never reached the server.
         case cannotConnect
         /// The connection broke after the request may have been sent (reset, EOF, bad response).
@@ -20,19 +20,19 @@ public enum RetryableFailure: Sendable, Equatable, Hashable {
     }
 
     /// The HTTP status, when the server answered.
-    public var status: Int? {
+    package var status: Int? {
         if case .http(let status, _, _, _) = self { return status }
         return nil
     }
 
     /// The error code string of the envelope, when there was one.
-    public var code: String? {
+    package var code: String? {
         if case .http(_, let code, _, _) = self { return code }
         return nil
     }
 
     /// The server-told delay, when there was one.
-    public var retryAfter: Duration? {
+    package var retryAfter: Duration? {
         if case .http(_, _, _, let retryAfter) = self { return retryAfter }
         return nil
     }

@@ -1,14 +1,14 @@
 /// One dispatched server-sent event, as the WHATWG "dispatch the event" step creates it.
-public struct SSEEvent: Sendable, Equatable, Hashable {
+package struct SSEEvent: Sendable, Equatable, Hashable {
     /// The event type: the last `event` field of the block, or `"message"` when there was none.
-    public var type: String
+    package var type: String
     /// The `data` fields of the block joined with `"\n"` (the final newline removed).
-    public var data: String
+    package var data: String
     /// The stream's last event ID string at dispatch time (it persists until an `id` field changes it).
-    public var lastEventID: String
+    package var lastEventID: String
 
     /// Creates an event.
-    public init(type: String = "message", data: String, lastEventID: String = "") {
+    package init(type: String = "message", data: String, lastEventID: String = "") {
         self.type = type
         self.data = data
         self.lastEventID = lastEventID
@@ -16,7 +16,7 @@ public struct SSEEvent: Sendable, Equatable, Hashable {
 }
 
 /// Everything the parser can surface, in stream order: events, comments and reconnection-time changes.
-public enum SSEStreamItem: Sendable, Equatable, Hashable {
+package enum SSEStreamItem: Sendable, Equatable, Hashable {
     /// A dispatched event.
     case event(SSEEvent)
     /// A comment line (`: heartbeat`), without the colon and without one leading space.

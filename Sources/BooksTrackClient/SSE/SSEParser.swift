@@ -7,7 +7,7 @@
 ///
 /// One parser covers one connection. After a reconnect, start a new parser and send the previous
 /// ``lastEventID`` in the `Last-Event-ID` request header.
-public struct SSEParser: Sendable {
+package struct SSEParser: Sendable {
     /// Bytes of the line being read (undecoded, so split UTF-8 sequences are handled at decode time).
     private var line: [UInt8] = []
     /// The previous byte was a CR: an immediately following LF belongs to the same line end.
@@ -24,19 +24,19 @@ public struct SSEParser: Sendable {
     private var lastEventIDBuffer = ""
 
     /// The event source's last event ID string (updated at each dispatch, even when no event results).
-    public private(set) var lastEventID = ""
+    package private(set) var lastEventID = ""
     /// The reconnection time in milliseconds, as last set by a valid `retry` field; nil until then.
-    public private(set) var reconnectionTime: Int?
+    package private(set) var reconnectionTime: Int?
     /// Whether ``feedItems(_:)`` reports comment lines.
-    public var surfacesComments: Bool
+    package var surfacesComments: Bool
     /// The longest line (in bytes) kept; the rest of a longer line is dropped (bounded memory).
-    public let maximumLineLength: Int
+    package let maximumLineLength: Int
     /// How many lines were cut because they exceeded ``maximumLineLength``.
-    public private(set) var truncatedLines = 0
+    package private(set) var truncatedLines = 0
     /// The largest data buffer (in bytes) of one event; a bigger event is dropped whole (bounded memory).
-    public let maximumEventLength: Int
+    package let maximumEventLength: Int
     /// How many events were dropped because their data exceeded ``maximumEventLength``.
-    public private(set) var droppedEvents = 0
+    package private(set) var droppedEvents = 0
     /// The current event's data went over ``maximumEventLength``.
     private var eventOverflowed = false
 
@@ -45,14 +45,14 @@ public struct SSEParser: Sendable {
     ///   - surfacesComments: report comment lines from ``feedItems(_:)`` (heartbeats for liveness).
     ///   - maximumLineLength: longest line kept, in bytes (default 1 MiB).
     ///   - maximumEventLength: largest event data kept, in bytes (default 4 MiB).
-    public init(surfacesComments: Bool = true, maximumLineLength: Int = 1 << 20, maximumEventLength: Int = 4 << 20) {
+    package init(surfacesComments: Bool = true, maximumLineLength: Int = 1 << 20, maximumEventLength: Int = 4 << 20) {
         self.surfacesComments = surfacesComments
         self.maximumLineLength = max(1, maximumLineLength)
         self.maximumEventLength = max(1, maximumEventLength)
     }
 
     /// Feeds a chunk and returns the events it completed (comments and retry changes are not reported).
-    public mutating func feed(_ bytes: some Sequence<UInt8>) -> [SSEEvent] {
+    package mutating func feed(_ bytes: some Sequence<UInt8>) -> [SSEEvent] {
         feedItems(bytes).compactMap { item in
             if case .event(let event) = item { return event }
             return nil
@@ -61,7 +61,7 @@ public struct SSEParser: Sendable {
 
     /// Feeds a chunk and returns everything it completed, in order: events, comments (when
     /// ``surfacesComments`` is set) and reconnection-time changes.
-    public mutating func feedItems(_ bytes: some Sequence<UInt8>) -> [SSEStreamItem] {
+    package mutating func feedItems(_ bytes: some Sequence<UInt8>) -> [SSEStreamItem] {
         var items: [SSEStreamItem] = []
         let handled: Void? = bytes.withContiguousStorageIfAvailable { buffer in
             consume(buffer, into: &items)
@@ -74,7 +74,7 @@ public struct SSEParser: Sendable {
 
     /// Marks the end of the stream. Per the specification, a partial line and a partial event are
     /// discarded; the parser is then ready for nothing else (``lastEventID`` and ``reconnectionTime`` stay).
-    public mutating func finish() {
+    package mutating func finish() {
         line.removeAll(keepingCapacity: false)
         lineOverflowed = false
         afterCR = false

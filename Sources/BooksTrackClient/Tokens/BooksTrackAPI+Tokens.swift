@@ -6,7 +6,7 @@ extension BooksTrackAPI {
     /// `POST /api/token/refresh {jobId, oldToken}` → `{jobId, token, expiresIn}`. The server accepts
     /// it only in the token's last 30 min; the old token stops working. The new token is kept
     /// (``jobToken(for:)``). Sent once: a lost answer cannot be repeated with the old token.
-    public func refreshJobToken(_ jobID: String, oldToken: String) async throws(BooksTrackError) -> APIResponse<TokenRefreshResponse> {
+    package func refreshJobToken(_ jobID: String, oldToken: String) async throws(BooksTrackError) -> APIResponse<TokenRefreshResponse> {
         var spec = RequestSpec(.POST, APIPath.tokenRefresh)
         spec.body = .json(try Self.json(TokenRefreshRequest(jobId: jobID, oldToken: oldToken)))
         spec.createsWork = true
@@ -46,7 +46,7 @@ extension BooksTrackAPI {
     }
 
     /// The freshest token this client holds for `jobID` (refreshed ones included), if still valid.
-    public func jobToken(for jobID: String) -> String? {
+    package func jobToken(for jobID: String) -> String? {
         tokens.token(for: jobID, now: configuration.now())
     }
 

@@ -9,32 +9,32 @@ import Synchronization
 /// sent, answered, decoded and rendered on one thread: no hand-off between the loop and Swift's
 /// global pool per response, which costs context switches. Anything that blocks then delays only
 /// this process's own I/O, which a sequential shell waits for anyway.
-public enum ClientEventLoop {
+package enum ClientEventLoop {
     /// One of NIO's shared loops, started by the first API client that uses it (a command that
     /// never talks to a server, such as `help`, starts no thread).
-    public static let executor = EventLoopTaskExecutor { NIOSingletons.posixEventLoopGroup.next() }
+    package static let executor = EventLoopTaskExecutor { NIOSingletons.posixEventLoopGroup.next() }
 }
 
 /// A `TaskExecutor` over a NIO event loop: each job runs as one task of the loop. Created lazily,
 /// it runs jobs on Swift's global pool until something asks for `loop`.
-public final class EventLoopTaskExecutor: TaskExecutor {
+package final class EventLoopTaskExecutor: TaskExecutor {
     private let resolve: @Sendable () -> any EventLoop
     private let resolved: Mutex<(any EventLoop)?>
 
     /// An executor on `loop`.
-    public init(_ loop: any EventLoop) {
+    package init(_ loop: any EventLoop) {
         resolve = { loop }
         resolved = Mutex(loop)
     }
 
     /// An executor whose loop is `resolve()`, called once, when `loop` is first read.
-    public init(resolve: @escaping @Sendable () -> any EventLoop) {
+    package init(resolve: @escaping @Sendable () -> any EventLoop) {
         self.resolve = resolve
         resolved = Mutex(nil)
     }
 
     /// The loop (resolved on first use).
-    public var loop: any EventLoop {
+    package var loop: any EventLoop {
         resolved.withLock { current in
             if let current { return current }
             let loop = resolve()
@@ -43,7 +43,7 @@ public final class EventLoopTaskExecutor: TaskExecutor {
         }
     }
 
-    public func enqueue(_ job: consuming ExecutorJob) {
+    package func enqueue(_ job: consuming ExecutorJob) {
         guard let loop = resolved.withLock({ $0 }) else {
             globalConcurrentExecutor.enqueue(job)
             return
@@ -57,7 +57,7 @@ extension Task where Failure == Never, Success: Sendable {
     /// `Task(executorPreference:)`, except that no executor means no preference: Swift 6.3 gives a
     /// task made with `executorPreference: nil` a preference record all the same, and each of its
     /// switches between isolations then takes the task's status lock, dozens of times a lookup.
-    public static func preferring(
+    package static func preferring(
         _ executor: (any TaskExecutor)?, _ operation: @escaping @Sendable () async -> Success
     ) -> Self {
         if let executor { return Task(executorPreference: executor, operation: operation) }

@@ -5,7 +5,7 @@ import NIOHTTP1
 /// A server in this very process (the shell's embedded backend) that answers ordinary requests
 /// without a socket: no connection, no HTTP encoding or parsing on either side. Streams (SSE,
 /// WebSocket) and uploads still go to the server's socket at `baseURL`.
-public protocol InProcessResponder: Sendable {
+package protocol InProcessResponder: Sendable {
     /// Answers one request. `target` is the path with its query (`/v1/search/isbn?isbn=…`); a body
     /// larger than `bodyLimit` fails with `InProcessBodyTooLarge`.
     func respond(method: String, target: String, headers: HTTPHeaders, body: ByteBuffer?, bodyLimit: Int) async throws
@@ -30,12 +30,12 @@ extension InProcessResponder {
 }
 
 /// What an in-process server answered.
-public struct InProcessResponse: Sendable {
-    public var status: Int
-    public var headers: HTTPHeaders
-    public var body: ByteBuffer
+package struct InProcessResponse: Sendable {
+    package var status: Int
+    package var headers: HTTPHeaders
+    package var body: ByteBuffer
 
-    public init(status: Int, headers: HTTPHeaders, body: ByteBuffer) {
+    package init(status: Int, headers: HTTPHeaders, body: ByteBuffer) {
         self.status = status
         self.headers = headers
         self.body = body
@@ -43,6 +43,6 @@ public struct InProcessResponse: Sendable {
 }
 
 /// The in-process answer was larger than the client reads.
-public struct InProcessBodyTooLarge: Error, Sendable {
-    public init() {}
+package struct InProcessBodyTooLarge: Error, Sendable {
+    package init() {}
 }

@@ -3,9 +3,9 @@ import Foundation
 /// Masks secrets before anything is traced or logged: `Authorization` values, `authToken` /
 /// `token` / `oldToken` JSON fields, `?token=` queries, the `bookstrack-auth.<token>` WebSocket
 /// subprotocol and URL userinfo.
-public enum SecretMasking {
+package enum SecretMasking {
     /// The replacement text.
-    public static let mask = "***"
+    package static let mask = "***"
 
     private static let jsonFields = try? NSRegularExpression(
         pattern: #"("(?:authToken|token|oldToken|accessToken|refreshToken|password|apiKey)"\s*:\s*")((?:[^"\\]|\\.)*)(")"#,
@@ -20,7 +20,7 @@ public enum SecretMasking {
         pattern: #"([a-zA-Z][a-zA-Z0-9+.-]*://)([^/@\s]+)@"#, options: [])
 
     /// Masks every known secret pattern in free text (bodies, URLs, messages).
-    public static func maskText(_ text: String) -> String {
+    package static func maskText(_ text: String) -> String {
         guard mightContainSecret(text) else { return text }
         var out = text
         for regex in [jsonFields, queryToken, subprotocol, bearer] {
@@ -65,11 +65,11 @@ public enum SecretMasking {
     }
 
     /// Masks a URL: userinfo and `token`-like query parameters.
-    public static func maskURL(_ url: String) -> String { maskText(url) }
+    package static func maskURL(_ url: String) -> String { maskText(url) }
 
     /// Masks one header: `Authorization`/`Proxy-Authorization`/`Cookie` values entirely (keeping the
     /// scheme word), `Sec-WebSocket-Protocol` tokens, and any secret pattern elsewhere.
-    public static func maskHeader(name: String, value: String) -> String {
+    package static func maskHeader(name: String, value: String) -> String {
         // Compared by bytes: every response header passes here (no lowercased copy of an ASCII
         // name; another is lowercased first, so that e.g. a Kelvin sign still reads as "k").
         let name = name.utf8.allSatisfy { $0 < 0x80 } ? name[...] : name.lowercased()[...]
@@ -83,7 +83,7 @@ public enum SecretMasking {
     }
 
     /// Masks a list of headers.
-    public static func maskHeaders(_ headers: [HeaderField]) -> [HeaderField] {
+    package static func maskHeaders(_ headers: [HeaderField]) -> [HeaderField] {
         headers.map { HeaderField(name: $0.name, value: maskHeader(name: $0.name, value: $0.value)) }
     }
 

@@ -6,16 +6,16 @@ import Foundation
 /// A URL the HTTP client cannot safely connect to is refused here with a plain sentence: the HTTP
 /// client traps (SIGILL) on a port above 65535 inside its socket-address conversion, so such a
 /// URL must never reach it. Error texts never repeat the URL's credentials.
-public enum ServerURL {
+package enum ServerURL {
     /// Why a URL was refused (the sentence names the URL with its credentials masked).
-    public struct Problem: Error, Sendable, Hashable, CustomStringConvertible {
+    package struct Problem: Error, Sendable, Hashable, CustomStringConvertible {
         /// "'http://***@host:99999' has port 99999; a port is 1–65535".
-        public var message: String
-        public var description: String { message }
+        package var message: String
+        package var description: String { message }
     }
 
     /// The URL, if `text` is an absolute http(s) URL with a host and a port in 1…65535.
-    public static func parse(_ text: String) -> Result<URL, Problem> {
+    package static func parse(_ text: String) -> Result<URL, Problem> {
         if let problem = precheck(text) { return .failure(problem) }
         guard let url = URL(string: text), url.host?.isEmpty == false else {
             return .failure(Problem(message: "'\(SecretMasking.maskURL(printable(text)))' is not a valid URL"))
@@ -26,7 +26,7 @@ public enum ServerURL {
     /// A server's own URL (`--api`, `BTS_API_URL`, a profile, `connect`): what `parse` accepts,
     /// without a query or fragment, since each request's path and query are appended to it
     /// (`…/?api_key=K` built `/?api_key=K/v3/capabilities`). A key goes in a profile's `token`.
-    public static func parseServer(_ text: String) -> Result<URL, Problem> {
+    package static func parseServer(_ text: String) -> Result<URL, Problem> {
         let url: URL
         switch parse(text) {
         case .success(let parsed): url = parsed
@@ -48,7 +48,7 @@ public enum ServerURL {
     /// Why `parse` would refuse `text`, or nil: the same verdict without building the `URL` when
     /// every byte is one RFC 3986 allows unescaped (or a `%XX` escape), which Foundation's parser
     /// accepts once the scheme, host and port passed (each request's URL passes here).
-    public static func check(_ text: String) -> Problem? {
+    package static func check(_ text: String) -> Problem? {
         if let problem = precheck(text) { return problem }
         if isPlain(text) { return nil }
         if case .failure(let problem) = parse(text) { return problem }
@@ -101,11 +101,11 @@ public enum ServerURL {
     /// A server URL that `check` accepts and that is plain (`isPlain`), without trailing `/`: a
     /// URL made of it and a plain path is accepted as well, so `check(_:under:)` passes each
     /// request's URL with one prefix comparison and a byte scan of the path.
-    public struct CheckedBase: Sendable, Hashable {
+    package struct CheckedBase: Sendable, Hashable {
         let text: String
 
         /// `nil` when `check` refuses `base` or it is not plain (each URL is then checked whole).
-        public init?(_ base: String) {
+        package init?(_ base: String) {
             var text = base
             while text.hasSuffix("/") { text.removeLast() }
             guard ServerURL.check(text) == nil, ServerURL.isPlain(text) else { return nil }
@@ -116,7 +116,7 @@ public enum ServerURL {
     /// `check(text)`, answered without parsing when `text` is `base` followed by `/` and a plain
     /// path and query: the scheme and authority are then `base`'s own (which passed), and no byte
     /// is a space, a control or anything outside `isPlain`'s set.
-    public static func check(_ text: String, under base: CheckedBase?) -> Problem? {
+    package static func check(_ text: String, under base: CheckedBase?) -> Problem? {
         if let base, extends(text, base) { return nil }
         return check(text)
     }
@@ -191,13 +191,13 @@ public enum ServerURL {
     }
 
     /// The problem with a URL already built (nil: fine to use).
-    public static func problem(_ url: URL) -> Problem? {
+    package static func problem(_ url: URL) -> Problem? {
         if case .failure(let problem) = parse(url.absoluteString) { return problem }
         return nil
     }
 
     /// The URL's text without `user:password@` (for cache keys and file names).
-    public static func withoutCredentials(_ text: String) -> String {
+    package static func withoutCredentials(_ text: String) -> String {
         guard let schemeEnd = text.range(of: "://") else { return text }
         let rest = text[schemeEnd.upperBound...]
         let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex

@@ -2,16 +2,16 @@ import Foundation
 
 /// Refuses a file that is not UTF-8 text before it is uploaded, so that `import /bin/ls` starts no
 /// server job. Streams the file in 64 KB chunks: it is never read whole.
-public enum TextFileCheck {
+package enum TextFileCheck {
     /// What is wrong with the file's bytes.
-    public enum Problem: Error, Sendable, Equatable {
+    package enum Problem: Error, Sendable, Equatable {
         /// A control byte other than TAB, LF, CR (a NUL, an escape…) at this offset: binary data.
         case controlByte(offset: Int)
         /// Bytes that are not UTF-8 at this offset.
         case notUTF8(offset: Int)
 
         /// The sentence for the user.
-        public var message: String {
+        package var message: String {
             switch self {
             case .controlByte(let offset): return "it is not a text file (a control byte at offset \(offset))"
             case .notUTF8(let offset): return "it is not UTF-8 text (invalid byte at offset \(offset)); save it as UTF-8"
@@ -21,7 +21,7 @@ public enum TextFileCheck {
 
     /// The first problem in the file, or nil when it is UTF-8 text (an unreadable file is left to
     /// the caller's own checks).
-    public static func problem(inFileAt url: URL) -> Problem? {
+    package static func problem(inFileAt url: URL) -> Problem? {
         guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
         defer { try? handle.close() }
         var scanner = Scanner()
@@ -32,13 +32,13 @@ public enum TextFileCheck {
     }
 
     /// The first problem in `bytes` taken as a whole file.
-    public static func problem(in bytes: some Sequence<UInt8>) -> Problem? {
+    package static func problem(in bytes: some Sequence<UInt8>) -> Problem? {
         var scanner = Scanner()
         return scanner.feed(bytes) ?? scanner.finish()
     }
 
     /// An incremental UTF-8 validator that also rejects control bytes (a pure state machine).
-    public struct Scanner: Sendable {
+    package struct Scanner: Sendable {
         var offset = 0
         /// Continuation bytes still expected, and the allowed range of the next one.
         var pending = 0
@@ -46,9 +46,9 @@ public enum TextFileCheck {
         var nextHigh: UInt8 = 0xBF
         var sequenceStart = 0
 
-        public init() {}
+        package init() {}
 
-        public mutating func feed(_ bytes: some Sequence<UInt8>) -> Problem? {
+        package mutating func feed(_ bytes: some Sequence<UInt8>) -> Problem? {
             for byte in bytes {
                 defer { offset += 1 }
                 if pending > 0 {
@@ -77,7 +77,7 @@ public enum TextFileCheck {
         }
 
         /// The end of the file: a sequence cut short is a problem.
-        public func finish() -> Problem? {
+        package func finish() -> Problem? {
             pending > 0 ? .notUTF8(offset: sequenceStart) : nil
         }
     }

@@ -1,9 +1,9 @@
 import Foundation
 
 /// One traced request attempt or stream event (`--trace`). Every token is already masked.
-public struct TraceEvent: Sendable, Hashable {
+package struct TraceEvent: Sendable, Hashable {
     /// What happened.
-    public enum Phase: String, Sendable, Hashable {
+    package enum Phase: String, Sendable, Hashable {
         /// A request attempt finished (with a response or an error).
         case response
         /// A stream (SSE / WebSocket) connected.
@@ -16,32 +16,32 @@ public struct TraceEvent: Sendable, Hashable {
         case retry
     }
 
-    public var phase: Phase
+    package var phase: Phase
     /// Correlates the attempts and stream events of one call.
-    public var requestID: Int
-    public var attempt: Int
-    public var method: String
+    package var requestID: Int
+    package var attempt: Int
+    package var method: String
     /// The URL, userinfo and `token` query masked.
-    public var url: String
-    public var status: Int?
+    package var url: String
+    package var status: Int?
     /// Time from sending to the end of the body (or of the event).
-    public var duration: Duration
+    package var duration: Duration
     /// Time to the response head.
-    public var timeToHead: Duration?
-    public var requestHeaders: [HeaderField]
+    package var timeToHead: Duration?
+    package var requestHeaders: [HeaderField]
     /// The request body as text (JSON tokens masked; uploads summarized), truncated.
-    public var requestBody: String?
-    public var responseHeaders: [HeaderField]
+    package var requestBody: String?
+    package var responseHeaders: [HeaderField]
     /// The response body (or event data) as text, masked, truncated.
-    public var responseBody: String?
+    package var responseBody: String?
     /// The error's message, if the attempt failed.
-    public var error: String?
+    package var error: String?
     /// Served from the client cache (no request sent).
-    public var cacheHit: Bool
+    package var cacheHit: Bool
     /// Joined another caller's in-flight request.
-    public var coalesced: Bool
+    package var coalesced: Bool
 
-    public init(
+    package init(
         phase: Phase, requestID: Int, attempt: Int = 1, method: String, url: String, status: Int? = nil,
         duration: Duration = .zero, timeToHead: Duration? = nil, requestHeaders: [HeaderField] = [],
         requestBody: String? = nil, responseHeaders: [HeaderField] = [], responseBody: String? = nil,
@@ -65,7 +65,7 @@ public struct TraceEvent: Sendable, Hashable {
     }
 
     /// A compact one-line rendering: `GET http://… → 200 (12 ms)`.
-    public var summary: String {
+    package var summary: String {
         let ms = Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
         let outcome = status.map(String.init) ?? (error ?? "…")
         return "\(method) \(url) → \(outcome) (\(String(format: "%.1f", ms)) ms)"
@@ -73,10 +73,10 @@ public struct TraceEvent: Sendable, Hashable {
 }
 
 /// One HTTP header (name as sent).
-public struct HeaderField: Sendable, Hashable {
-    public var name: String
-    public var value: String
-    public init(name: String, value: String) {
+package struct HeaderField: Sendable, Hashable {
+    package var name: String
+    package var value: String
+    package init(name: String, value: String) {
         self.name = name
         self.value = value
     }

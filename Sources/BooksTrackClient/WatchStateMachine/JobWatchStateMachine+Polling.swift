@@ -1,6 +1,6 @@
 extension JobWatchStateMachine {
     /// A status poll answered (`GET /api/v2/imports/{id}`, `data` mapped into a payload).
-    public mutating func pollSucceeded(_ payload: WatchedJobEvent) -> JobWatchStep {
+    package mutating func pollSucceeded(_ payload: WatchedJobEvent) -> JobWatchStep {
         guard state == .polling else { return JobWatchStep(action: .none) }
         consecutivePollFailures = 0
         guard let status = payload.status else {
@@ -10,7 +10,7 @@ extension JobWatchStateMachine {
     }
 
     /// A status poll failed.
-    public mutating func pollFailed(_ failure: JobConnectionFailure) -> JobWatchStep {
+    package mutating func pollFailed(_ failure: JobConnectionFailure) -> JobWatchStep {
         guard state == .polling else { return JobWatchStep(action: .none) }
         switch failure {
         case .http(404, let code, _):

@@ -10,7 +10,7 @@ extension JobWatchStateMachine {
     }
 
     /// The SSE connection is open (response 200 `text/event-stream`).
-    public mutating func streamOpened() -> JobWatchStep {
+    package mutating func streamOpened() -> JobWatchStep {
         guard isOnStream else { return JobWatchStep(action: .none) }
         state = .streaming(deliveredNewEvents: false)
         previousIDOnConnection = nil
@@ -19,7 +19,7 @@ extension JobWatchStateMachine {
 
     /// A parsed SSE item arrived; `payload` is the event's `data` decoded by the transport (nil for
     /// comments, retry changes, or undecodable data).
-    public mutating func streamItem(_ item: SSEStreamItem, payload: WatchedJobEvent? = nil) -> JobWatchStep {
+    package mutating func streamItem(_ item: SSEStreamItem, payload: WatchedJobEvent? = nil) -> JobWatchStep {
         switch item {
         case .event(let event): streamEvent(event, payload: payload)
         case .comment(let text): streamComment(text)
@@ -28,20 +28,20 @@ extension JobWatchStateMachine {
     }
 
     /// A comment line (heartbeat, "connection established"): proof of life only.
-    public mutating func streamComment(_ text: String) -> JobWatchStep {
+    package mutating func streamComment(_ text: String) -> JobWatchStep {
         if state == .connecting || state == .waitingToReconnect { state = .streaming(deliveredNewEvents: false) }
         return JobWatchStep(action: .none)
     }
 
     /// The stream set its reconnection time (`retry:` in milliseconds).
-    public mutating func streamRetry(milliseconds: Int) -> JobWatchStep {
+    package mutating func streamRetry(milliseconds: Int) -> JobWatchStep {
         reconnectionTime = .milliseconds(Int64(clamping: max(0, milliseconds)))
         return JobWatchStep(action: .none)
     }
 
     /// A dispatched SSE event (`initialized|processing|progress|completed|failed|canceled`, `timeout`,
     /// `error`) with its decoded payload.
-    public mutating func streamEvent(_ event: SSEEvent, payload: WatchedJobEvent?) -> JobWatchStep {
+    package mutating func streamEvent(_ event: SSEEvent, payload: WatchedJobEvent?) -> JobWatchStep {
         guard isOnStream else { return JobWatchStep(action: .none) }
         if case .streaming = state {} else { state = .streaming(deliveredNewEvents: false) }
 
@@ -100,14 +100,14 @@ extension JobWatchStateMachine {
 
     /// The server closed the stream (EOF) before a terminal event. `parserLastEventID` is the parser's
     /// ``SSEParser/lastEventID`` (it also counts id-only blocks).
-    public mutating func connectionClosed(parserLastEventID: String? = nil) -> JobWatchStep {
+    package mutating func connectionClosed(parserLastEventID: String? = nil) -> JobWatchStep {
         guard isOnStream else { return JobWatchStep(action: .none) }
         noteParserID(parserLastEventID)
         return connectionEnded(failure: .transport("the server closed the stream"))
     }
 
     /// Opening or reading the stream failed (refused, HTTP error, broken, liveness timeout).
-    public mutating func connectionFailed(_ failure: JobConnectionFailure, parserLastEventID: String? = nil) -> JobWatchStep {
+    package mutating func connectionFailed(_ failure: JobConnectionFailure, parserLastEventID: String? = nil) -> JobWatchStep {
         guard isOnStream else { return JobWatchStep(action: .none) }
         noteParserID(parserLastEventID)
         if case .http(let status, let code, _) = failure {

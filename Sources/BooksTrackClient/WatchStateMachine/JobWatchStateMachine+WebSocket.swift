@@ -7,14 +7,14 @@ extension JobWatchStateMachine {
     }
 
     /// The WebSocket connected (the transport then sends `{"type":"ready"}`).
-    public mutating func webSocketOpened() -> JobWatchStep {
+    package mutating func webSocketOpened() -> JobWatchStep {
         guard isOnWebSocket else { return JobWatchStep(action: .none) }
         state = .webSocket(open: true, deliveredMessages: false)
         return JobWatchStep(action: .none)
     }
 
     /// A WebSocket message arrived.
-    public mutating func webSocketMessage(_ message: JobSocketMessage) -> JobWatchStep {
+    package mutating func webSocketMessage(_ message: JobSocketMessage) -> JobWatchStep {
         guard isOnWebSocket else { return JobWatchStep(action: .none) }
         switch message.kind {
         case .ping:
@@ -36,7 +36,7 @@ extension JobWatchStateMachine {
 
     /// The WebSocket closed with `code` (nil when it could not connect or dropped without a close frame).
     /// 1000 done, 1001 going away (retry in 5 s), 1008 bad token, 1011 server error (backoff), 1013 try later (30 s).
-    public mutating func webSocketClosed(code: Int?) -> JobWatchStep {
+    package mutating func webSocketClosed(code: Int?) -> JobWatchStep {
         guard isOnWebSocket else { return JobWatchStep(action: .none) }
         let delivered: Bool
         if case .webSocket(_, let deliveredMessages) = state { delivered = deliveredMessages } else { delivered = false }

@@ -3,7 +3,7 @@ import BooksTrackContract
 /// What the watch loop does next (the transport executes it).
 ///
 /// Every action other than ``none`` and ``sendPong`` ends the current connection, if any.
-public enum JobWatchAction: Sendable, Equatable {
+package enum JobWatchAction: Sendable, Equatable {
     /// Nothing new: keep reading the current connection (or keep waiting).
     case none
     /// Open the SSE stream after `after`, sending `Last-Event-ID: lastEventID` when not nil.
@@ -22,14 +22,14 @@ public enum JobWatchAction: Sendable, Equatable {
 }
 
 /// The result of one input: progress to show (in order), then the next action.
-public struct JobWatchStep: Sendable, Equatable {
+package struct JobWatchStep: Sendable, Equatable {
     /// Progress updates for the user, deduplicated and monotonic.
-    public var progress: [JobProgressUpdate]
+    package var progress: [JobProgressUpdate]
     /// What to do next.
-    public var action: JobWatchAction
+    package var action: JobWatchAction
 
     /// Creates a step.
-    public init(progress: [JobProgressUpdate] = [], action: JobWatchAction) {
+    package init(progress: [JobProgressUpdate] = [], action: JobWatchAction) {
         self.progress = progress
         self.action = action
     }
@@ -44,9 +44,9 @@ public struct JobWatchStep: Sendable, Equatable {
 /// (a connection that delivered new events resets the count) or on a `timeout` event, the WebSocket
 /// channel for servers that only offer that, and it turns events into deduplicated progress that never
 /// goes backwards (`progress: 100` becomes 1.0). It performs no I/O and reads no clock.
-public struct JobWatchStateMachine: Sendable {
+package struct JobWatchStateMachine: Sendable {
     /// Where the watch stands.
-    public enum State: Sendable, Equatable {
+    package enum State: Sendable, Equatable {
         /// ``start()`` not called yet.
         case idle
         /// A stream connection is being opened.
@@ -66,21 +66,21 @@ public struct JobWatchStateMachine: Sendable {
     }
 
     /// The job watched.
-    public let jobID: String
+    package let jobID: String
     /// Channels and timings.
-    public let configuration: JobWatchConfiguration
+    package let configuration: JobWatchConfiguration
     /// The current state.
-    public internal(set) var state: State = .idle
+    package internal(set) var state: State = .idle
     /// The last SSE event id seen (sent as `Last-Event-ID` on reconnect).
-    public internal(set) var lastEventID: String?
+    package internal(set) var lastEventID: String?
     /// The reconnection time: the stream's `retry` field, else the configured default.
-    public internal(set) var reconnectionTime: Duration
+    package internal(set) var reconnectionTime: Duration
     /// Failed connections in a row on the current channel.
-    public internal(set) var consecutiveFailures = 0
+    package internal(set) var consecutiveFailures = 0
     /// Failed polls in a row.
-    public internal(set) var consecutivePollFailures = 0
+    package internal(set) var consecutivePollFailures = 0
     /// The last progress reported to the user.
-    public internal(set) var lastReported: JobProgressUpdate?
+    package internal(set) var lastReported: JobProgressUpdate?
 
     /// Ids of the events already processed.
     var seenEventIDs: Set<String> = []
@@ -89,20 +89,20 @@ public struct JobWatchStateMachine: Sendable {
     var previousIDOnConnection: String?
 
     /// Creates the state machine for one job.
-    public init(jobID: String, configuration: JobWatchConfiguration = .sse) {
+    package init(jobID: String, configuration: JobWatchConfiguration = .sse) {
         self.jobID = jobID
         self.configuration = configuration
         self.reconnectionTime = configuration.defaultReconnectionTime
     }
 
     /// True once finished.
-    public var isFinished: Bool {
+    package var isFinished: Bool {
         if case .finished = state { return true }
         return false
     }
 
     /// Starts watching: opens the best channel the server offers.
-    public mutating func start() -> JobWatchStep {
+    package mutating func start() -> JobWatchStep {
         guard state == .idle else { return JobWatchStep(action: .none) }
         if configuration.offersSSE { return JobWatchStep(action: openStream(after: .zero)) }
         if configuration.offersWebSocket { return JobWatchStep(action: openWebSocket(after: .zero)) }
@@ -111,19 +111,19 @@ public struct JobWatchStateMachine: Sendable {
     }
 
     /// The user stopped watching (the job goes on on the server).
-    public mutating func userDetached() -> JobWatchStep {
+    package mutating func userDetached() -> JobWatchStep {
         if isFinished { return JobWatchStep(action: .none) }
         return JobWatchStep(action: finish(.detached))
     }
 
     /// The results of a completed job were fetched.
-    public mutating func resultsFetched() -> JobWatchStep {
+    package mutating func resultsFetched() -> JobWatchStep {
         guard state == .fetchingResults else { return JobWatchStep(action: .none) }
         return JobWatchStep(action: finish(.completed))
     }
 
     /// Fetching the results of a completed job failed (after the request's own retries).
-    public mutating func resultsFailed(_ failure: JobConnectionFailure) -> JobWatchStep {
+    package mutating func resultsFailed(_ failure: JobConnectionFailure) -> JobWatchStep {
         guard state == .fetchingResults else { return JobWatchStep(action: .none) }
         let message: String
         if case .http(404, _, _) = failure {

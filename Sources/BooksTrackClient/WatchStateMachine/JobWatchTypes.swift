@@ -5,7 +5,7 @@ extension JobState {
     /// production's `progress` (for processing), `complete`, `cancelled`, and the WebSocket
     /// `job_started`/`job_progress`/`job_complete`; an SSE `error` event is a stream error, not a
     /// job failure, so unlike ``init(lenient:)`` it names no state here.
-    public init?(wireName: String) {
+    package init?(wireName: String) {
         switch wireName.lowercased() {
         case "initialized", "queued", "pending", "created": self = .initialized
         case "processing", "progress", "running", "in_progress", "job_started", "job_progress", "started":
@@ -29,26 +29,26 @@ extension JobState {
 
 /// The watcher's view of one job event's payload (SSE `data`, a status poll's `data`, a WebSocket
 /// `payload`). The transport maps the contract's types into it; every field is optional.
-public struct WatchedJobEvent: Sendable, Equatable, Hashable {
+package struct WatchedJobEvent: Sendable, Equatable, Hashable {
     /// The job id the event claims to be about.
-    public var jobID: String?
+    package var jobID: String?
     /// The status (`status`, or a timeout event's `lastStatus`).
-    public var status: JobState?
+    package var status: JobState?
     /// Progress as sent: 0…1, or production's 0…100 (normalised by the watcher).
-    public var progress: Double?
+    package var progress: Double?
     /// `processedCount`.
-    public var processedCount: Int?
+    package var processedCount: Int?
     /// `totalCount`.
-    public var totalCount: Int?
+    package var totalCount: Int?
     /// An error code (`error.code` of a failed job, or the `error` string of an SSE `error`/`timeout` event).
-    public var errorCode: String?
+    package var errorCode: String?
     /// A human message.
-    public var errorMessage: String?
+    package var errorMessage: String?
     /// `error.retryable`.
-    public var retryable: Bool?
+    package var retryable: Bool?
 
     /// Creates a payload.
-    public init(
+    package init(
         jobID: String? = nil, status: JobState? = nil, progress: Double? = nil, processedCount: Int? = nil,
         totalCount: Int? = nil, errorCode: String? = nil, errorMessage: String? = nil, retryable: Bool? = nil
     ) {
@@ -64,7 +64,7 @@ public struct WatchedJobEvent: Sendable, Equatable, Hashable {
 }
 
 /// How progress reached the watcher.
-public enum JobWatchChannel: String, Sendable, Equatable, Hashable {
+package enum JobWatchChannel: String, Sendable, Equatable, Hashable {
     /// The SSE stream.
     case sse
     /// The status route.
@@ -74,24 +74,24 @@ public enum JobWatchChannel: String, Sendable, Equatable, Hashable {
 }
 
 /// One progress report for the user: deduplicated, never going backwards.
-public struct JobProgressUpdate: Sendable, Equatable, Hashable {
+package struct JobProgressUpdate: Sendable, Equatable, Hashable {
     /// The job.
-    public var jobID: String
+    package var jobID: String
     /// The status (never goes backwards).
-    public var status: JobState
+    package var status: JobState
     /// Progress in 0…1 (production's 0…100 normalised), when known; never decreases.
-    public var fraction: Double?
+    package var fraction: Double?
     /// Rows/books processed, when known; never decreases.
-    public var processedCount: Int?
+    package var processedCount: Int?
     /// Rows/books in total, when known.
-    public var totalCount: Int?
+    package var totalCount: Int?
     /// The SSE event id, when the update came from an event with one.
-    public var eventID: String?
+    package var eventID: String?
     /// The channel it came over.
-    public var channel: JobWatchChannel
+    package var channel: JobWatchChannel
 
     /// Creates an update.
-    public init(
+    package init(
         jobID: String, status: JobState, fraction: Double? = nil, processedCount: Int? = nil,
         totalCount: Int? = nil, eventID: String? = nil, channel: JobWatchChannel
     ) {
@@ -106,7 +106,7 @@ public struct JobProgressUpdate: Sendable, Equatable, Hashable {
 }
 
 /// How a watch ended.
-public enum JobWatchOutcome: Sendable, Equatable, Hashable {
+package enum JobWatchOutcome: Sendable, Equatable, Hashable {
     /// The job completed and its results were fetched.
     case completed
     /// The job completed but its results could not be fetched (expired, network).
@@ -126,7 +126,7 @@ public enum JobWatchOutcome: Sendable, Equatable, Hashable {
 }
 
 /// Why a connection (SSE stream, status poll, results fetch) failed.
-public enum JobConnectionFailure: Sendable, Equatable, Hashable {
+package enum JobConnectionFailure: Sendable, Equatable, Hashable {
     /// Refused, reset, DNS, TLS, broken stream: below HTTP.
     case transport(String)
     /// Nothing (not even a heartbeat) arrived within the liveness timeout, or a request deadline passed.
@@ -149,9 +149,9 @@ public enum JobConnectionFailure: Sendable, Equatable, Hashable {
 }
 
 /// A WebSocket progress message (docs/contract.md §6), mapped by the transport.
-public struct JobSocketMessage: Sendable, Equatable, Hashable {
+package struct JobSocketMessage: Sendable, Equatable, Hashable {
     /// The message type.
-    public enum Kind: Sendable, Equatable, Hashable {
+    package enum Kind: Sendable, Equatable, Hashable {
         /// `ready_ack`: the server accepted our `ready`.
         case readyAck
         /// `job_started`.
@@ -170,7 +170,7 @@ public struct JobSocketMessage: Sendable, Equatable, Hashable {
         case other(String)
 
         /// Maps the wire `type`.
-        public init(type: String) {
+        package init(type: String) {
             switch type {
             case "ready_ack": self = .readyAck
             case "job_started": self = .jobStarted
@@ -185,46 +185,46 @@ public struct JobSocketMessage: Sendable, Equatable, Hashable {
     }
 
     /// The type.
-    public var kind: Kind
+    package var kind: Kind
     /// The payload (progress, processed count, status text, error).
-    public var payload: WatchedJobEvent?
+    package var payload: WatchedJobEvent?
 
     /// Creates a message.
-    public init(kind: Kind, payload: WatchedJobEvent? = nil) {
+    package init(kind: Kind, payload: WatchedJobEvent? = nil) {
         self.kind = kind
         self.payload = payload
     }
 }
 
 /// Which channels the server offers for this job, and the timings of the watch loop.
-public struct JobWatchConfiguration: Sendable, Equatable {
+package struct JobWatchConfiguration: Sendable, Equatable {
     /// The SSE stream route exists (the stand-in for all jobs; production for CSV imports).
-    public var offersSSE: Bool
+    package var offersSSE: Bool
     /// The WebSocket route exists (production batch enrichment; legacy for imports).
-    public var offersWebSocket: Bool
+    package var offersWebSocket: Bool
     /// The status route exists for polling.
-    public var offersPolling: Bool
+    package var offersPolling: Bool
     /// After the stream fails, try the WebSocket before polling (batch jobs, whose progress production
     /// reports over the socket); polling stays the last resort (a production socket token works once).
-    public var webSocketBeforePolling: Bool = false
+    package var webSocketBeforePolling: Bool = false
     /// The reconnection delay until the stream sends `retry`.
-    public var defaultReconnectionTime: Duration
+    package var defaultReconnectionTime: Duration
     /// Consecutive failed connections before falling back (SSE → polling, WebSocket → polling).
-    public var maxConsecutiveFailures: Int
+    package var maxConsecutiveFailures: Int
     /// The polling interval.
-    public var pollInterval: Duration
+    package var pollInterval: Duration
     /// Consecutive failed polls before giving up.
-    public var maxConsecutivePollFailures: Int
+    package var maxConsecutivePollFailures: Int
     /// The first WebSocket backoff step after an abnormal close (doubles per failure).
-    public var webSocketBackoffBase: Duration
+    package var webSocketBackoffBase: Duration
     /// The longest WebSocket backoff.
-    public var webSocketBackoffCap: Duration
+    package var webSocketBackoffCap: Duration
     /// How long an open stream or socket may stay silent (no byte, no heartbeat comment) before the
     /// transport gives up on it and reports ``JobConnectionFailure/timedOut`` (default: `JobTimings.clientSilenceLimit`).
-    public var livenessTimeout: Duration
+    package var livenessTimeout: Duration
 
     /// Creates a configuration; the defaults follow docs/contract.md §5/§6.
-    public init(
+    package init(
         offersSSE: Bool = true, offersWebSocket: Bool = false, offersPolling: Bool = true,
         defaultReconnectionTime: Duration = .seconds(3), maxConsecutiveFailures: Int = 3,
         pollInterval: Duration = .seconds(2), maxConsecutivePollFailures: Int = 5,
@@ -244,7 +244,7 @@ public struct JobWatchConfiguration: Sendable, Equatable {
     }
 
     /// The stand-in and production CSV imports: SSE first, then polling.
-    public static let sse = JobWatchConfiguration()
+    package static let sse = JobWatchConfiguration()
     /// Production batch enrichment: WebSocket only.
-    public static let webSocketOnly = JobWatchConfiguration(offersSSE: false, offersWebSocket: true, offersPolling: false)
+    package static let webSocketOnly = JobWatchConfiguration(offersSSE: false, offersWebSocket: true, offersPolling: false)
 }

@@ -12,7 +12,7 @@ extension BooksTrackAPI {
     ///
     /// - Parameters:
     ///   - token: the job's `authToken` (enables the WebSocket channel for batch jobs).
-    public nonisolated func watch(
+    package nonisolated func watch(
         jobID: String, pipeline: Pipeline = .csvImport, token: String? = nil, options: WatchOptions = WatchOptions()
     ) -> AsyncThrowingStream<WatchEvent, any Error> {
         AsyncThrowingStream { continuation in

@@ -2,7 +2,7 @@ import BooksTrackContract
 import Foundation
 
 /// What `BooksTrackAPI.watch(jobID:pipeline:token:)` reports, in order.
-public enum WatchEvent: Sendable {
+package enum WatchEvent: Sendable {
     /// Following the job over this channel now (SSE, polling, WebSocket) — also after a fallback.
     case channel(JobWatchChannel)
     /// Progress (deduplicated: a replayed SSE event is never reported twice).
@@ -16,19 +16,19 @@ public enum WatchEvent: Sendable {
 }
 
 /// Tuning of `watch` (defaults follow docs/contract.md §5).
-public struct WatchOptions: Sendable {
+package struct WatchOptions: Sendable {
     /// Fall back to polling after this many consecutive failed SSE connections.
-    public var maxConsecutiveFailures: Int
+    package var maxConsecutiveFailures: Int
     /// Poll interval of the status route.
-    public var pollInterval: Duration
+    package var pollInterval: Duration
     /// Reconnection delay until the server sends `retry:`.
-    public var defaultReconnectionTime: Duration
+    package var defaultReconnectionTime: Duration
     /// Upper bound on any server-requested reconnection delay (tests shorten it).
-    public var maxReconnectionTime: Duration
+    package var maxReconnectionTime: Duration
     /// Fetch the results on `completed`.
-    public var fetchResults: Bool
+    package var fetchResults: Bool
 
-    public init(
+    package init(
         maxConsecutiveFailures: Int = 3, pollInterval: Duration = .seconds(2),
         defaultReconnectionTime: Duration = .seconds(3), maxReconnectionTime: Duration = .seconds(30),
         fetchResults: Bool = true

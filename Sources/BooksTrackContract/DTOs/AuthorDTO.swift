@@ -1,14 +1,14 @@
 /// An author (docs/contract.md §4). A missing `gender` decodes as `Unknown`.
-public struct AuthorDTO: Codable, Sendable, Hashable {
-    public var name: String
-    public var gender: AuthorGender
-    public var culturalRegion: String?
-    public var nationality: String?
-    public var birthYear: Int?
-    public var deathYear: Int?
-    public var bookCount: Int?
+package struct AuthorDTO: Codable, Sendable, Hashable {
+    package var name: String
+    package var gender: AuthorGender
+    package var culturalRegion: String?
+    package var nationality: String?
+    package var birthYear: Int?
+    package var deathYear: Int?
+    package var bookCount: Int?
 
-    public init(
+    package init(
         name: String, gender: AuthorGender = .unknown, culturalRegion: String? = nil, nationality: String? = nil,
         birthYear: Int? = nil, deathYear: Int? = nil, bookCount: Int? = nil
     ) {
@@ -25,7 +25,7 @@ public struct AuthorDTO: Codable, Sendable, Hashable {
         case name, gender, culturalRegion, nationality, birthYear, deathYear, bookCount
     }
 
-    public init(from decoder: any Decoder) throws { try self.init(decodingFieldsFrom: decoder) }
+    package init(from decoder: any Decoder) throws { try self.init(decodingFieldsFrom: decoder) }
 
     init<Fields: KeyedFields<CodingKeys>>(fields c: Fields) throws {
         name = try c.decode(String.self, forKey: .name)

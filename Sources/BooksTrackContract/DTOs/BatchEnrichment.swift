@@ -1,12 +1,12 @@
 import Foundation
 
 /// One book of a batch enrichment request.
-public struct BatchBook: Codable, Sendable, Hashable {
-    public var title: String
-    public var author: String?
-    public var isbn: String?
+package struct BatchBook: Codable, Sendable, Hashable {
+    package var title: String
+    package var author: String?
+    package var isbn: String?
 
-    public init(title: String, author: String? = nil, isbn: String? = nil) {
+    package init(title: String, author: String? = nil, isbn: String? = nil) {
         self.title = title
         self.author = author
         self.isbn = isbn
@@ -15,34 +15,34 @@ public struct BatchBook: Codable, Sendable, Hashable {
 
 /// Body of `POST /api/batch-enrich` and `POST /v1/enrichment/batch`: either
 /// `{books: [{title, author?, isbn?}], jobId}` (the client makes the job id) or `{barcodes: [isbn]}`.
-public struct BatchEnrichRequest: Codable, Sendable, Hashable {
-    public var books: [BatchBook]?
-    public var jobId: String?
-    public var barcodes: [String]?
+package struct BatchEnrichRequest: Codable, Sendable, Hashable {
+    package var books: [BatchBook]?
+    package var jobId: String?
+    package var barcodes: [String]?
 
-    public init(books: [BatchBook]? = nil, jobId: String? = nil, barcodes: [String]? = nil) {
+    package init(books: [BatchBook]? = nil, jobId: String? = nil, barcodes: [String]? = nil) {
         self.books = books
         self.jobId = jobId
         self.barcodes = barcodes
     }
 
     /// The books form.
-    public static func books(_ books: [BatchBook], jobId: String) -> BatchEnrichRequest {
+    package static func books(_ books: [BatchBook], jobId: String) -> BatchEnrichRequest {
         BatchEnrichRequest(books: books, jobId: jobId)
     }
 
     /// The barcodes form.
-    public static func barcodes(_ isbns: [String]) -> BatchEnrichRequest {
+    package static func barcodes(_ isbns: [String]) -> BatchEnrichRequest {
         BatchEnrichRequest(barcodes: isbns)
     }
 
     /// Every item as a `BatchBook` (barcodes become books with an ISBN and an empty title).
-    public var items: [BatchBook] {
+    package var items: [BatchBook] {
         (books ?? []) + (barcodes ?? []).map { BatchBook(title: "", isbn: $0) }
     }
 
     /// `EMPTY_BATCH` / `BATCH_TOO_LARGE` when the item count is outside 1…`maxItems`, else nil.
-    public func sizeError(maxItems: Int = 100) -> ErrorCode? {
+    package func sizeError(maxItems: Int = 100) -> ErrorCode? {
         let n = items.count
         if n == 0 { return .emptyBatch }
         if n > maxItems { return .batchTooLarge }
@@ -51,18 +51,18 @@ public struct BatchEnrichRequest: Codable, Sendable, Hashable {
 }
 
 /// `data` of the 202 answering a batch enrichment request.
-public struct BatchJobAccepted: Codable, Sendable, Hashable {
-    public var jobId: String
+package struct BatchJobAccepted: Codable, Sendable, Hashable {
+    package var jobId: String
     /// Bearer token for cancel (and the WebSocket).
-    public var authToken: String
+    package var authToken: String
     /// The same token under production's older name.
-    public var token: String
-    public var totalCount: Int
-    public var processedCount: Int
-    public var sseUrl: String?
-    public var statusUrl: String?
+    package var token: String
+    package var totalCount: Int
+    package var processedCount: Int
+    package var sseUrl: String?
+    package var statusUrl: String?
 
-    public init(
+    package init(
         jobId: String, authToken: String, token: String? = nil, totalCount: Int, processedCount: Int = 0,
         sseUrl: String? = nil, statusUrl: String? = nil
     ) {
@@ -78,7 +78,7 @@ public struct BatchJobAccepted: Codable, Sendable, Hashable {
     enum CodingKeys: String, CodingKey { case jobId, authToken, token, totalCount, processedCount, sseUrl, statusUrl }
 
     /// Lenient: either token name alone is enough; missing counts are 0.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         jobId = try c.decode(String.self, forKey: .jobId)
         let auth = try c.decodeIfPresent(String.self, forKey: .authToken)
@@ -93,12 +93,12 @@ public struct BatchJobAccepted: Codable, Sendable, Hashable {
 }
 
 /// The enriched records of one successful batch item.
-public struct EnrichedRecord: Codable, Sendable, Hashable {
-    public var work: WorkDTO
-    public var edition: EditionDTO
-    public var authors: [AuthorDTO]
+package struct EnrichedRecord: Codable, Sendable, Hashable {
+    package var work: WorkDTO
+    package var edition: EditionDTO
+    package var authors: [AuthorDTO]
 
-    public init(work: WorkDTO, edition: EditionDTO, authors: [AuthorDTO]) {
+    package init(work: WorkDTO, edition: EditionDTO, authors: [AuthorDTO]) {
         self.work = work
         self.edition = edition
         self.authors = authors
@@ -122,15 +122,15 @@ extension EnrichedRecord {
 }
 
 /// One element of `GET /v1/jobs/{jobId}/results` for a batch enrichment job.
-public struct BatchItemResult: Codable, Sendable, Hashable {
-    public var title: String
-    public var author: String?
-    public var isbn: String?
-    public var success: Bool
-    public var error: String?
-    public var enriched: EnrichedRecord?
+package struct BatchItemResult: Codable, Sendable, Hashable {
+    package var title: String
+    package var author: String?
+    package var isbn: String?
+    package var success: Bool
+    package var error: String?
+    package var enriched: EnrichedRecord?
 
-    public init(
+    package init(
         title: String, author: String? = nil, isbn: String? = nil, success: Bool, error: String? = nil,
         enriched: EnrichedRecord? = nil
     ) {
@@ -145,7 +145,7 @@ public struct BatchItemResult: Codable, Sendable, Hashable {
     enum CodingKeys: String, CodingKey { case title, author, isbn, success, error, enriched }
 
     /// Lenient: `error` may be a string or an `{code, message}` object.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         title = try c.decodeIfPresent(String.self, forKey: .title) ?? ""
         author = try c.decodeIfPresent(String.self, forKey: .author)
@@ -173,19 +173,19 @@ public struct BatchItemResult: Codable, Sendable, Hashable {
     }
 
     /// The error of an item the server claimed to enrich but sent no records for.
-    public static let notFoundMessage = "Not found by any provider"
+    package static let notFoundMessage = "Not found by any provider"
 }
 
 /// `data` of a job cancel (`DELETE /v1/jobs/{jobId}`).
-public struct CancelResponse: Codable, Sendable, Hashable {
-    public var jobId: String
+package struct CancelResponse: Codable, Sendable, Hashable {
+    package var jobId: String
     /// `canceled`, or the final state of a job that had already finished.
-    public var status: JobState
-    public var message: String
+    package var status: JobState
+    package var message: String
     /// What was cleaned up, free-form.
-    public var cleanup: JSONValue
+    package var cleanup: JSONValue
 
-    public init(jobId: String, status: JobState = .canceled, message: String, cleanup: JSONValue = .object([:])) {
+    package init(jobId: String, status: JobState = .canceled, message: String, cleanup: JSONValue = .object([:])) {
         self.jobId = jobId
         self.status = status
         self.message = message
@@ -195,7 +195,7 @@ public struct CancelResponse: Codable, Sendable, Hashable {
     enum CodingKeys: String, CodingKey { case jobId, status, message, cleanup }
     private enum V3Keys: String, CodingKey { case error }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         jobId = try c.decode(String.self, forKey: .jobId)
         let stated = try c.decodeIfPresent(JobState.self, forKey: .status) ?? .canceled

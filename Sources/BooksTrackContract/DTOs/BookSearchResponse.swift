@@ -6,18 +6,18 @@
 /// therefore attributes `authors[i]` to `works[i]` when the counts are equal, all authors to a
 /// single work, and none otherwise. The stand-in sends one `AuthorDTO` per work (`authors[i]` is
 /// the primary author of `works[i]`, repeated when shared) so that attribution is exact.
-public struct BookSearchResponse: Codable, Sendable, Hashable {
-    public var works: [WorkDTO]
-    public var editions: [EditionDTO]
-    public var authors: [AuthorDTO]
-    public var resultCount: Int
-    public var totalResults: Int?
+package struct BookSearchResponse: Codable, Sendable, Hashable {
+    package var works: [WorkDTO]
+    package var editions: [EditionDTO]
+    package var authors: [AuthorDTO]
+    package var resultCount: Int
+    package var totalResults: Int?
     /// What the server searched instead when the query as given matched nothing (its spelling
     /// corrected: "tolkien" for "tolkein"); absent for the query's own matches and from servers
     /// that do not correct.
-    public var correctedQuery: String?
+    package var correctedQuery: String?
 
-    public init(
+    package init(
         works: [WorkDTO], editions: [EditionDTO], authors: [AuthorDTO], resultCount: Int? = nil,
         totalResults: Int? = nil, correctedQuery: String? = nil
     ) {
@@ -30,11 +30,11 @@ public struct BookSearchResponse: Codable, Sendable, Hashable {
     }
 
     /// The empty result (no match).
-    public static let empty = BookSearchResponse(works: [], editions: [], authors: [], resultCount: 0)
+    package static let empty = BookSearchResponse(works: [], editions: [], authors: [], resultCount: 0)
 
     enum CodingKeys: String, CodingKey { case works, editions, authors, resultCount, totalResults, correctedQuery }
 
-    public init(from decoder: any Decoder) throws { try self.init(decodingFieldsFrom: decoder) }
+    package init(from decoder: any Decoder) throws { try self.init(decodingFieldsFrom: decoder) }
 
     init<Fields: KeyedFields<CodingKeys>>(fields c: Fields) throws {
         works = try c.decodeArrayOrEmpty(WorkDTO.self, forKey: .works)
@@ -47,20 +47,20 @@ public struct BookSearchResponse: Codable, Sendable, Hashable {
 }
 
 /// The flat "Book" of the v3.x documents, also the shape of import results' `books`.
-public struct Book: Codable, Sendable, Hashable {
-    public var isbn: String
-    public var isbn13: String?
-    public var title: String
-    public var authors: [String]
-    public var publisher: String?
-    public var publishedDate: String?
-    public var description: String?
-    public var pageCount: Int?
-    public var categories: [String]?
-    public var language: String?
-    public var coverUrl: String?
+package struct Book: Codable, Sendable, Hashable {
+    package var isbn: String
+    package var isbn13: String?
+    package var title: String
+    package var authors: [String]
+    package var publisher: String?
+    package var publishedDate: String?
+    package var description: String?
+    package var pageCount: Int?
+    package var categories: [String]?
+    package var language: String?
+    package var coverUrl: String?
 
-    public init(
+    package init(
         isbn: String, isbn13: String? = nil, title: String, authors: [String], publisher: String? = nil,
         publishedDate: String? = nil, description: String? = nil, pageCount: Int? = nil,
         categories: [String]? = nil, language: String? = nil, coverUrl: String? = nil
@@ -85,7 +85,7 @@ public struct Book: Codable, Sendable, Hashable {
 
     /// Lenient: `isbn` may be missing when `isbn13` is present, `author` (string) is accepted for
     /// `authors`, numbers may be strings.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         isbn13 = try c.decodeLenientString(forKey: .isbn13)
         guard let isbn = try c.decodeLenientString(forKey: .isbn) ?? isbn13 else {
@@ -104,7 +104,7 @@ public struct Book: Codable, Sendable, Hashable {
         coverUrl = try c.decodeIfPresent(String.self, forKey: .coverUrl)
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(isbn, forKey: .isbn)
         try c.encodeIfPresent(isbn13, forKey: .isbn13)
@@ -121,12 +121,12 @@ public struct Book: Codable, Sendable, Hashable {
 }
 
 /// `{books: [Book], totalResults, query}` of the v3.x documents.
-public struct LegacyBookSearchResponse: Codable, Sendable, Hashable {
-    public var books: [Book]
-    public var totalResults: Int
-    public var query: String?
+package struct LegacyBookSearchResponse: Codable, Sendable, Hashable {
+    package var books: [Book]
+    package var totalResults: Int
+    package var query: String?
 
-    public init(books: [Book], totalResults: Int? = nil, query: String? = nil) {
+    package init(books: [Book], totalResults: Int? = nil, query: String? = nil) {
         self.books = books
         self.totalResults = totalResults ?? books.count
         self.query = query
@@ -134,7 +134,7 @@ public struct LegacyBookSearchResponse: Codable, Sendable, Hashable {
 
     enum CodingKeys: String, CodingKey { case books, totalResults, query }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         books = try c.decode([Book].self, forKey: .books)
         totalResults = try c.decodeLenientInt(forKey: .totalResults) ?? books.count

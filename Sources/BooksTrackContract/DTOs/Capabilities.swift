@@ -1,27 +1,27 @@
 /// A feature name of `/api/v2/capabilities` (open set). Lookups ignore case, `_` and `-`, so
 /// `semantic_search` matches production's `semanticSearch` or `semantic-search`.
-public struct CapabilityFeature: OpenStringEnum {
-    public let rawValue: String
-    public init(rawValue: String) { self.rawValue = rawValue }
+package struct CapabilityFeature: OpenStringEnum {
+    package let rawValue: String
+    package init(rawValue: String) { self.rawValue = rawValue }
 
-    public static let semanticSearch: CapabilityFeature = "semantic_search"
-    public static let similarBooks: CapabilityFeature = "similar_books"
-    public static let weeklyRecommendations: CapabilityFeature = "weekly_recommendations"
-    public static let csvImport: CapabilityFeature = "csv_import"
-    public static let batchEnrichment: CapabilityFeature = "batch_enrichment"
-    public static let sseProgress: CapabilityFeature = "sse_progress"
-    public static let jobCancellation: CapabilityFeature = "job_cancellation"
+    package static let semanticSearch: CapabilityFeature = "semantic_search"
+    package static let similarBooks: CapabilityFeature = "similar_books"
+    package static let weeklyRecommendations: CapabilityFeature = "weekly_recommendations"
+    package static let csvImport: CapabilityFeature = "csv_import"
+    package static let batchEnrichment: CapabilityFeature = "batch_enrichment"
+    package static let sseProgress: CapabilityFeature = "sse_progress"
+    package static let jobCancellation: CapabilityFeature = "job_cancellation"
     /// Bookshelf scans (photos in, books out): the seeds' AI scan, v3's `/v3/jobs/scans`.
-    public static let bookshelfScan: CapabilityFeature = "bookshelf_scan"
+    package static let bookshelfScan: CapabilityFeature = "bookshelf_scan"
 
     /// The documented features, in document order.
-    public static let documented: [CapabilityFeature] = [
+    package static let documented: [CapabilityFeature] = [
         .semanticSearch, .similarBooks, .weeklyRecommendations, .csvImport, .batchEnrichment, .sseProgress,
         .jobCancellation, .bookshelfScan,
     ]
 
     /// Lower-case with `_`, `-` and spaces removed.
-    public var normalized: String { Self.normalize(rawValue) }
+    package var normalized: String { Self.normalize(rawValue) }
 
     static func normalize(_ s: String) -> String {
         String(s.lowercased().filter { $0 != "_" && $0 != "-" && $0 != " " })
@@ -29,14 +29,14 @@ public struct CapabilityFeature: OpenStringEnum {
 }
 
 /// Stand-in body of `GET /api/v2/capabilities` (bare, snake_case inside as documented).
-public struct CapabilitiesResponse: Codable, Sendable, Hashable {
-    public struct Limits: Codable, Sendable, Hashable {
-        public var semanticSearchRPM: Int
-        public var textSearchRPM: Int
-        public var csvMaxRows: Int
-        public var maxBatchSize: Int
+package struct CapabilitiesResponse: Codable, Sendable, Hashable {
+    package struct Limits: Codable, Sendable, Hashable {
+        package var semanticSearchRPM: Int
+        package var textSearchRPM: Int
+        package var csvMaxRows: Int
+        package var maxBatchSize: Int
 
-        public init(semanticSearchRPM: Int = 5, textSearchRPM: Int = 100, csvMaxRows: Int = JobLimits.maxCSVRows,
+        package init(semanticSearchRPM: Int = 5, textSearchRPM: Int = 100, csvMaxRows: Int = JobLimits.maxCSVRows,
                     maxBatchSize: Int = JobLimits.maxBatchSize) {
             self.semanticSearchRPM = semanticSearchRPM
             self.textSearchRPM = textSearchRPM
@@ -53,32 +53,32 @@ public struct CapabilitiesResponse: Codable, Sendable, Hashable {
     }
 
     /// Feature name (`semantic_search`, ...) → enabled.
-    public var features: [String: Bool]
-    public var limits: Limits
-    public var version: String
+    package var features: [String: Bool]
+    package var limits: Limits
+    package var version: String
 
-    public init(features: [String: Bool], limits: Limits = Limits(), version: String) {
+    package init(features: [String: Bool], limits: Limits = Limits(), version: String) {
         self.features = features
         self.limits = limits
         self.version = version
     }
 
     /// Every documented feature set to `enabled`.
-    public static func allFeatures(_ enabled: Bool = true) -> [String: Bool] {
+    package static func allFeatures(_ enabled: Bool = true) -> [String: Bool] {
         Dictionary(uniqueKeysWithValues: CapabilityFeature.documented.map { ($0.rawValue, enabled) })
     }
 }
 
 /// Production `data` of `GET /api/v2/capabilities` (enveloped).
-public struct ProductionCapabilities: Codable, Sendable, Hashable {
-    public struct Feature: Codable, Sendable, Hashable {
-        public var name: String
-        public var enabled: Bool
-        public var version: String?
-        public var endpoints: [String]
-        public var rateLimit: RateLimit?
+package struct ProductionCapabilities: Codable, Sendable, Hashable {
+    package struct Feature: Codable, Sendable, Hashable {
+        package var name: String
+        package var enabled: Bool
+        package var version: String?
+        package var endpoints: [String]
+        package var rateLimit: RateLimit?
 
-        public init(name: String, enabled: Bool, version: String? = nil, endpoints: [String] = [], rateLimit: RateLimit? = nil) {
+        package init(name: String, enabled: Bool, version: String? = nil, endpoints: [String] = [], rateLimit: RateLimit? = nil) {
             self.name = name
             self.enabled = enabled
             self.version = version
@@ -88,7 +88,7 @@ public struct ProductionCapabilities: Codable, Sendable, Hashable {
 
         enum CodingKeys: String, CodingKey { case name, enabled, version, endpoints, rateLimit }
 
-        public init(from decoder: any Decoder) throws {
+        package init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             name = try c.decode(String.self, forKey: .name)
             enabled = try c.decodeIfPresent(Bool.self, forKey: .enabled) ?? false
@@ -98,13 +98,13 @@ public struct ProductionCapabilities: Codable, Sendable, Hashable {
         }
     }
 
-    public var apiVersion: String?
-    public var features: [Feature]
+    package var apiVersion: String?
+    package var features: [Feature]
     /// `maxBatchSize`, `maxCsvRows`, `maxConcurrentJobs`, ... as sent.
-    public var limits: [String: JSONValue]
-    public var deprecations: [JSONValue]
+    package var limits: [String: JSONValue]
+    package var deprecations: [JSONValue]
 
-    public init(apiVersion: String?, features: [Feature], limits: [String: JSONValue] = [:], deprecations: [JSONValue] = []) {
+    package init(apiVersion: String?, features: [Feature], limits: [String: JSONValue] = [:], deprecations: [JSONValue] = []) {
         self.apiVersion = apiVersion
         self.features = features
         self.limits = limits
@@ -113,7 +113,7 @@ public struct ProductionCapabilities: Codable, Sendable, Hashable {
 
     enum CodingKeys: String, CodingKey { case apiVersion, features, limits, deprecations }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         apiVersion = try c.decodeLenientString(forKey: .apiVersion)
         features = try c.decodeArrayOrEmpty(Feature.self, forKey: .features)
@@ -123,10 +123,10 @@ public struct ProductionCapabilities: Codable, Sendable, Hashable {
 }
 
 /// A per-feature rate limit: `requests` per `windowMs`.
-public struct RateLimit: Codable, Sendable, Hashable {
-    public var requests: Int
-    public var windowMs: Int
-    public init(requests: Int, windowMs: Int) {
+package struct RateLimit: Codable, Sendable, Hashable {
+    package var requests: Int
+    package var windowMs: Int
+    package init(requests: Int, windowMs: Int) {
         self.requests = requests
         self.windowMs = windowMs
     }
@@ -135,9 +135,9 @@ public struct RateLimit: Codable, Sendable, Hashable {
 /// Server capabilities normalized from the stand-in's or production's shape.
 ///
 /// Decodes from either wire shape and from its own encoding (for the client's 1-hour cache).
-public struct Capabilities: Codable, Sendable, Hashable {
+package struct Capabilities: Codable, Sendable, Hashable {
     /// Which server dialect the capabilities came from.
-    public enum Dialect: String, Codable, Sendable, Hashable {
+    package enum Dialect: String, Codable, Sendable, Hashable {
         /// The documented shape (our stand-in).
         case standIn
         /// The deployed production shape.
@@ -145,15 +145,15 @@ public struct Capabilities: Codable, Sendable, Hashable {
     }
 
     /// Named limits (nil when the server did not say) plus everything as sent.
-    public struct Limits: Codable, Sendable, Hashable {
-        public var semanticSearchRPM: Int?
-        public var textSearchRPM: Int?
-        public var csvMaxRows: Int?
-        public var maxBatchSize: Int?
-        public var maxConcurrentJobs: Int?
-        public var raw: [String: JSONValue]
+    package struct Limits: Codable, Sendable, Hashable {
+        package var semanticSearchRPM: Int?
+        package var textSearchRPM: Int?
+        package var csvMaxRows: Int?
+        package var maxBatchSize: Int?
+        package var maxConcurrentJobs: Int?
+        package var raw: [String: JSONValue]
 
-        public init(
+        package init(
             semanticSearchRPM: Int? = nil, textSearchRPM: Int? = nil, csvMaxRows: Int? = nil, maxBatchSize: Int? = nil,
             maxConcurrentJobs: Int? = nil, raw: [String: JSONValue] = [:]
         ) {
@@ -167,21 +167,21 @@ public struct Capabilities: Codable, Sendable, Hashable {
     }
 
     /// Feature name as sent → enabled.
-    public var features: [String: Bool]
-    public var limits: Limits
-    public var version: String?
-    public var dialect: Dialect
+    package var features: [String: Bool]
+    package var limits: Limits
+    package var version: String?
+    package var dialect: Dialect
     /// Feature name → rate limit (production only).
-    public var rateLimits: [String: RateLimit]
+    package var rateLimits: [String: RateLimit]
     /// Production's deprecation notices, as sent.
-    public var deprecations: [JSONValue]
+    package var deprecations: [JSONValue]
     /// Feature name → why it is off, when the server says (the stand-in's `unavailable`: semantic
     /// search without the sentence model).
-    public var unavailableReasons: [String: String]
+    package var unavailableReasons: [String: String]
     /// Feature name → the routes it lists, as sent (production's `endpoints`: `GET /v1/jobs/{jobId}/status`).
-    public var endpoints: [String: [String]] = [:]
+    package var endpoints: [String: [String]] = [:]
 
-    public init(
+    package init(
         features: [String: Bool], limits: Limits, version: String?, dialect: Dialect,
         rateLimits: [String: RateLimit] = [:], deprecations: [JSONValue] = [], unavailableReasons: [String: String] = [:]
     ) {
@@ -194,7 +194,7 @@ public struct Capabilities: Codable, Sendable, Hashable {
         self.unavailableReasons = unavailableReasons
     }
 
-    public init(_ r: CapabilitiesResponse) {
+    package init(_ r: CapabilitiesResponse) {
         let raw: [String: JSONValue] = [
             "semantic_search_rpm": .number(Double(r.limits.semanticSearchRPM)),
             "text_search_rpm": .number(Double(r.limits.textSearchRPM)),
@@ -209,7 +209,7 @@ public struct Capabilities: Codable, Sendable, Hashable {
             version: r.version, dialect: .standIn)
     }
 
-    public init(_ p: ProductionCapabilities) {
+    package init(_ p: ProductionCapabilities) {
         var features: [String: Bool] = [:]
         var rates: [String: RateLimit] = [:]
         var endpoints: [String: [String]] = [:]
@@ -237,7 +237,7 @@ public struct Capabilities: Codable, Sendable, Hashable {
 
     /// Whether the server meters requests at all (the stand-in's `limits.rate_limits_enabled`;
     /// `nil`: it did not say, as production does not).
-    public var rateLimitsEnabled: Bool? {
+    package var rateLimitsEnabled: Bool? {
         if case .bool(let enabled)? = limits.raw["rate_limits_enabled"] { return enabled }
         return nil
     }
@@ -245,7 +245,7 @@ public struct Capabilities: Codable, Sendable, Hashable {
     /// Whether `feature` is enabled: `nil` means the server did not say (treat as unknown).
     ///
     /// Production has no `similar_books`: there, `similarBooks` follows `semantic_search`.
-    public func isEnabled(_ feature: CapabilityFeature) -> Bool? {
+    package func isEnabled(_ feature: CapabilityFeature) -> Bool? {
         if let v = lookup(feature.normalized, in: features) { return v }
         if feature == .similarBooks, dialect == .production {
             return lookup(CapabilityFeature.semanticSearch.normalized, in: features)
@@ -254,12 +254,12 @@ public struct Capabilities: Codable, Sendable, Hashable {
     }
 
     /// Why `feature` is off, when the server said.
-    public func unavailableReason(_ feature: CapabilityFeature) -> String? {
+    package func unavailableReason(_ feature: CapabilityFeature) -> String? {
         lookup(feature.normalized, in: unavailableReasons)
     }
 
     /// The rate limit the server announced for `feature`, if any.
-    public func rate(for feature: CapabilityFeature) -> RateLimit? {
+    package func rate(for feature: CapabilityFeature) -> RateLimit? {
         lookup(feature.normalized, in: rateLimits)
     }
 
@@ -273,7 +273,7 @@ public struct Capabilities: Codable, Sendable, Hashable {
     }
 
     /// Accepts the stand-in shape, production's shape, or this type's own encoding.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         if let dialect = try? c.decode(Dialect.self, forKey: .dialect) {
             self.init(

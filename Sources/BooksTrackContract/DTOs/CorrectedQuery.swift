@@ -2,9 +2,9 @@
 /// nothing (its spelling corrected: "tolkien" for "tolkein"). Read leniently, as a hint: a missing,
 /// null, blank or malformed value is no correction and never fails the answer (servers that do
 /// not correct omit it).
-public enum CorrectedQuery {
+package enum CorrectedQuery {
     /// `text` when it says something, else nil.
-    public static func reading(_ text: String?) -> String? {
+    package static func reading(_ text: String?) -> String? {
         guard let text, !text.allSatisfy(\.isWhitespace) else { return nil }
         return text
     }

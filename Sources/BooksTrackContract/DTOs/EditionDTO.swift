@@ -1,26 +1,26 @@
 /// An edition (docs/contract.md §4); `editions[i]` belongs to `works[i]`. Decoding is lenient like
 /// `WorkDTO` (missing collections empty, `isbndbQuality` 0, `format` `Other`).
-public struct EditionDTO: Codable, Sendable, Hashable {
-    public var isbns: [String]
-    public var format: EditionFormat
-    public var amazonASINs: [String]
-    public var googleBooksVolumeIDs: [String]
-    public var librarythingIDs: [String]
-    public var isbndbQuality: Int
-    public var isbn: String?
-    public var title: String?
-    public var publisher: String?
+package struct EditionDTO: Codable, Sendable, Hashable {
+    package var isbns: [String]
+    package var format: EditionFormat
+    package var amazonASINs: [String]
+    package var googleBooksVolumeIDs: [String]
+    package var librarythingIDs: [String]
+    package var isbndbQuality: Int
+    package var isbn: String?
+    package var title: String?
+    package var publisher: String?
     /// `YYYY-MM-DD` or `YYYY`.
-    public var publicationDate: String?
-    public var pageCount: Int?
-    public var coverImageURL: String?
-    public var editionTitle: String?
-    public var editionDescription: String?
-    public var language: String?
+    package var publicationDate: String?
+    package var pageCount: Int?
+    package var coverImageURL: String?
+    package var editionTitle: String?
+    package var editionDescription: String?
+    package var language: String?
     /// Author names on the edition, when the server sends them there.
-    public var authors: [String]?
+    package var authors: [String]?
 
-    public init(
+    package init(
         isbns: [String] = [], format: EditionFormat = .other, amazonASINs: [String] = [],
         googleBooksVolumeIDs: [String] = [], librarythingIDs: [String] = [], isbndbQuality: Int = 0,
         isbn: String? = nil, title: String? = nil, publisher: String? = nil, publicationDate: String? = nil,
@@ -51,7 +51,7 @@ public struct EditionDTO: Codable, Sendable, Hashable {
         case authors
     }
 
-    public init(from decoder: any Decoder) throws { try self.init(decodingFieldsFrom: decoder) }
+    package init(from decoder: any Decoder) throws { try self.init(decodingFieldsFrom: decoder) }
 
     init<Fields: KeyedFields<CodingKeys>>(fields c: Fields) throws {
         isbns = try c.decodeLenientStrings(forKey: .isbns)

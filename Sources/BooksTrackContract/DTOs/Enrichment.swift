@@ -1,6 +1,6 @@
 /// The upstream a client may prefer for enrichment (`prefer_provider`). Strict: the server answers
 /// 400 `INVALID_REQUEST` for anything else.
-public enum EnrichProvider: String, Codable, Sendable, Hashable, CaseIterable {
+package enum EnrichProvider: String, Codable, Sendable, Hashable, CaseIterable {
     case auto
     case googleBooks = "google_books"
     case openLibrary = "openlibrary"
@@ -8,13 +8,13 @@ public enum EnrichProvider: String, Codable, Sendable, Hashable, CaseIterable {
 }
 
 /// Body of `POST /api/v2/books/enrich` (snake_case keys as documented); `isbn` is accepted for `barcode`.
-public struct EnrichRequest: Codable, Sendable, Hashable {
-    public var barcode: String
-    public var preferProvider: EnrichProvider?
+package struct EnrichRequest: Codable, Sendable, Hashable {
+    package var barcode: String
+    package var preferProvider: EnrichProvider?
     /// A repeated key within 24 h returns the first result (stand-in).
-    public var idempotencyKey: String?
+    package var idempotencyKey: String?
 
-    public init(barcode: String, preferProvider: EnrichProvider? = nil, idempotencyKey: String? = nil) {
+    package init(barcode: String, preferProvider: EnrichProvider? = nil, idempotencyKey: String? = nil) {
         self.barcode = barcode
         self.preferProvider = preferProvider
         self.idempotencyKey = idempotencyKey
@@ -26,7 +26,7 @@ public struct EnrichRequest: Codable, Sendable, Hashable {
         case idempotencyKey = "idempotency_key"
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         guard let code = try c.decodeLenientString(forKey: .barcode) ?? c.decodeLenientString(forKey: .isbn) else {
             throw DecodingError.keyNotFound(
@@ -37,7 +37,7 @@ public struct EnrichRequest: Codable, Sendable, Hashable {
         idempotencyKey = try c.decodeIfPresent(String.self, forKey: .idempotencyKey)
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(barcode, forKey: .barcode)
         // Production versions differ in the key they read (v2/enrich.ts: `barcode || isbn`; older
@@ -49,23 +49,23 @@ public struct EnrichRequest: Codable, Sendable, Hashable {
 }
 
 /// `data` of a successful enrichment.
-public struct EnrichedBook: Codable, Sendable, Hashable {
-    public var isbn: String
-    public var title: String
-    public var authors: [String]
-    public var publisher: String?
-    public var publishedDate: String?
-    public var description: String?
-    public var pageCount: Int?
-    public var categories: [String]?
-    public var coverUrl: String?
-    public var provider: String
+package struct EnrichedBook: Codable, Sendable, Hashable {
+    package var isbn: String
+    package var title: String
+    package var authors: [String]
+    package var publisher: String?
+    package var publishedDate: String?
+    package var description: String?
+    package var pageCount: Int?
+    package var categories: [String]?
+    package var coverUrl: String?
+    package var provider: String
     /// ISO-8601.
-    public var enrichedAt: String
+    package var enrichedAt: String
     /// Whether the book now has a vector (for similarity/semantic search).
-    public var vectorized: Bool
+    package var vectorized: Bool
 
-    public init(
+    package init(
         isbn: String, title: String, authors: [String], publisher: String? = nil, publishedDate: String? = nil,
         description: String? = nil, pageCount: Int? = nil, categories: [String]? = nil, coverUrl: String? = nil,
         provider: String, enrichedAt: String, vectorized: Bool
@@ -90,7 +90,7 @@ public struct EnrichedBook: Codable, Sendable, Hashable {
     }
 
     /// Lenient: `author` string for `authors`; missing provider/enrichedAt/vectorized default to ""/""/false.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         // The seeds' integration plan's `EnrichedBookDTO {work, edition, authors}` (batch items use it too).
         if !c.contains(.title), let shaped = try? decoder.singleValueContainer().decode(JSONValue.self),
@@ -125,7 +125,7 @@ public struct EnrichedBook: Codable, Sendable, Hashable {
         vectorized = try c.decodeIfPresent(Bool.self, forKey: .vectorized) ?? false
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(isbn, forKey: .isbn)
         try c.encode(title, forKey: .title)

@@ -1,31 +1,31 @@
 /// How an import row found its book: its ISBN, or its title (and author). Open: a value this build
 /// does not know decodes as itself.
-public struct ImportMatchKind: OpenStringEnum {
-    public let rawValue: String
-    public init(rawValue: String) { self.rawValue = rawValue }
+package struct ImportMatchKind: OpenStringEnum {
+    package let rawValue: String
+    package init(rawValue: String) { self.rawValue = rawValue }
 
     /// The row's ISBN (ISBN13 or ISBN column) is the catalog book's.
-    public static let isbn: ImportMatchKind = "isbn"
+    package static let isbn: ImportMatchKind = "isbn"
     /// The row's title (and author, when the file has one) found the book: its ISBN was missing,
     /// invalid or unknown.
-    public static let title: ImportMatchKind = "title"
+    package static let title: ImportMatchKind = "title"
 }
 
 /// One row of an import that the server matched by something other than its ISBN (`matches` of the
 /// import results): which row, the file's title, the book it was matched to, and how. bts's own
 /// server sends it; production's results have no such list (the client reads its absence as none).
-public struct ImportMatch: Codable, Sendable, Hashable {
+package struct ImportMatch: Codable, Sendable, Hashable {
     /// 1-based data row number, as in `errors`.
-    public var row: Int
+    package var row: Int
     /// The title as the file has it.
-    public var csvTitle: String
+    package var csvTitle: String
     /// The matched book's title, authors and ISBN (the catalog's).
-    public var matchedTitle: String
-    public var matchedAuthors: [String]
-    public var isbn: String?
-    public var matchedBy: ImportMatchKind
+    package var matchedTitle: String
+    package var matchedAuthors: [String]
+    package var isbn: String?
+    package var matchedBy: ImportMatchKind
 
-    public init(
+    package init(
         row: Int, csvTitle: String, matchedTitle: String, matchedAuthors: [String], isbn: String?,
         matchedBy: ImportMatchKind
     ) {
@@ -40,7 +40,7 @@ public struct ImportMatch: Codable, Sendable, Hashable {
     enum CodingKeys: String, CodingKey { case row, csvTitle, matchedTitle, matchedAuthors, isbn, matchedBy }
 
     /// Lenient: numbers may be strings, missing lists are empty, a missing kind is `title`.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         row = try c.decodeLenientInt(forKey: .row) ?? 0
         csvTitle = try c.decodeLenientString(forKey: .csvTitle) ?? ""

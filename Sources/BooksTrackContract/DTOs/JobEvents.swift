@@ -1,22 +1,22 @@
 import Foundation
 
 /// `data` of an SSE job event (`initialized|processing|completed|failed|canceled`).
-public struct JobEventPayload: Codable, Sendable, Hashable {
-    public var jobId: String
-    public var status: JobState
+package struct JobEventPayload: Codable, Sendable, Hashable {
+    package var jobId: String
+    package var status: JobState
     /// 0…1 (production's 100 on completion is normalized to 1.0 when decoding).
-    public var progress: Double
-    public var processedCount: Int
-    public var totalCount: Int
+    package var progress: Double
+    package var processedCount: Int
+    package var totalCount: Int
     /// ISO-8601, on `completed`.
-    public var completedAt: String?
+    package var completedAt: String?
     /// On `failed`.
-    public var error: JobError?
+    package var error: JobError?
     /// v3's `completed` event carries the job's results (books) itself (bendv3 jobs/stream.ts
     /// `sendFinalEvent`); older servers' results are fetched from the results route.
-    public var results: JSONValue?
+    package var results: JSONValue?
 
-    public init(
+    package init(
         jobId: String, status: JobState, progress: Double, processedCount: Int, totalCount: Int,
         completedAt: String? = nil, error: JobError? = nil
     ) {
@@ -31,7 +31,7 @@ public struct JobEventPayload: Codable, Sendable, Hashable {
 
     enum CodingKeys: String, CodingKey { case jobId, status, progress, processedCount, totalCount, completedAt, error, results, books }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         jobId = try c.decodeLenientString(forKey: .jobId) ?? ""
         status = try c.decode(JobState.self, forKey: .status)
@@ -45,7 +45,7 @@ public struct JobEventPayload: Codable, Sendable, Hashable {
         if status == .failed, error?.code == .canceled { status = .canceled }
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(jobId, forKey: .jobId)
         try c.encode(status, forKey: .status)
@@ -59,15 +59,15 @@ public struct JobEventPayload: Codable, Sendable, Hashable {
 }
 
 /// `data` of the SSE `timeout` event (no progress for 5 minutes; the stream then closes).
-public struct StreamTimeoutPayload: Codable, Sendable, Hashable {
+package struct StreamTimeoutPayload: Codable, Sendable, Hashable {
     /// `stream_timeout`.
-    public var error: String
-    public var message: String
-    public var jobId: String
-    public var lastStatus: JobState?
-    public var lastProgress: Double?
+    package var error: String
+    package var message: String
+    package var jobId: String
+    package var lastStatus: JobState?
+    package var lastProgress: Double?
 
-    public init(error: String = "stream_timeout", message: String, jobId: String, lastStatus: JobState? = nil, lastProgress: Double? = nil) {
+    package init(error: String = "stream_timeout", message: String, jobId: String, lastStatus: JobState? = nil, lastProgress: Double? = nil) {
         self.error = error
         self.message = message
         self.jobId = jobId
@@ -77,7 +77,7 @@ public struct StreamTimeoutPayload: Codable, Sendable, Hashable {
 
     enum CodingKeys: String, CodingKey { case error, message, jobId, lastStatus, lastProgress }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         // v3 nests it: `error: {code: "STREAM_TIMEOUT", message, retryable}` (jobs/stream.ts).
         let nested = try? c.decodeIfPresent(JobError.self, forKey: .error)
@@ -90,25 +90,25 @@ public struct StreamTimeoutPayload: Codable, Sendable, Hashable {
 }
 
 /// `data` of the SSE `error` event (`job_not_found` or `stream_error`; the stream then closes).
-public struct StreamErrorPayload: Codable, Sendable, Hashable {
-    public var error: String
-    public var message: String
-    public var jobId: String?
+package struct StreamErrorPayload: Codable, Sendable, Hashable {
+    package var error: String
+    package var message: String
+    package var jobId: String?
 
-    public init(error: String, message: String, jobId: String? = nil) {
+    package init(error: String, message: String, jobId: String? = nil) {
         self.error = error
         self.message = message
         self.jobId = jobId
     }
 
-    public static let jobNotFound = "job_not_found"
-    public static let streamError = "stream_error"
+    package static let jobNotFound = "job_not_found"
+    package static let streamError = "stream_error"
 
     enum CodingKeys: String, CodingKey { case error, message, jobId }
 
     /// Lenient: v3 nests the failure, `error: {code: "JOB_NOT_FOUND", message}` (jobs/stream.ts),
     /// read here as the older flat `error`/`message` (its code lower-cased, as the older servers sent it).
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         jobId = try c.decodeLenientString(forKey: .jobId)
         if let flat = try? c.decode(String.self, forKey: .error) {
@@ -123,7 +123,7 @@ public struct StreamErrorPayload: Codable, Sendable, Hashable {
 }
 
 /// A typed SSE event of a job stream, from its event name and data.
-public enum JobStreamEvent: Sendable, Hashable {
+package enum JobStreamEvent: Sendable, Hashable {
     /// A job state event (`progress` maps to `processing`).
     case state(JobEventPayload)
     case timeout(StreamTimeoutPayload)
@@ -132,7 +132,7 @@ public enum JobStreamEvent: Sendable, Hashable {
     case unknown(name: String, data: String, failure: DecodingFailure?)
 
     /// Decodes one event. Never throws: undecodable data becomes `.unknown` with the cause.
-    public static func decode(eventName: String?, data: String) -> JobStreamEvent {
+    package static func decode(eventName: String?, data: String) -> JobStreamEvent {
         let name = eventName ?? "message"
         let bytes = Data(data.utf8)
         let decoder = JSONCoding.decoder()

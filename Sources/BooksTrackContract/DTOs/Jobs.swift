@@ -5,11 +5,11 @@ import Foundation
 /// Decoding accepts production's names: `progress` (its SSE event name), `running`, `in_progress`
 /// → `processing`; `cancelled` → `canceled`; `pending`, `queued` → `initialized`; `complete` →
 /// `completed`; `error` → `failed`.
-public enum JobState: String, Codable, Sendable, Hashable, CaseIterable {
+package enum JobState: String, Codable, Sendable, Hashable, CaseIterable {
     case initialized, processing, completed, failed, canceled
 
     /// Maps a status string or SSE event name, accepting production's aliases.
-    public init?(lenient raw: String) {
+    package init?(lenient raw: String) {
         switch raw.lowercased() {
         case "initialized", "pending", "queued", "started": self = .initialized
         case "processing", "progress", "running", "in_progress": self = .processing
@@ -21,9 +21,9 @@ public enum JobState: String, Codable, Sendable, Hashable, CaseIterable {
     }
 
     /// True for `completed`, `failed`, `canceled`.
-    public var isTerminal: Bool { self == .completed || self == .failed || self == .canceled }
+    package var isTerminal: Bool { self == .completed || self == .failed || self == .canceled }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.singleValueContainer()
         let raw = try c.decode(String.self)
         guard let state = JobState(lenient: raw) else {
@@ -34,12 +34,12 @@ public enum JobState: String, Codable, Sendable, Hashable, CaseIterable {
 }
 
 /// A job-level error (`E_CSV_PROCESSING_FAILED`, ...), in status and SSE `failed` events.
-public struct JobError: Codable, Sendable, Hashable {
-    public var code: ErrorCode
-    public var message: String
-    public var retryable: Bool
+package struct JobError: Codable, Sendable, Hashable {
+    package var code: ErrorCode
+    package var message: String
+    package var retryable: Bool
 
-    public init(code: ErrorCode, message: String, retryable: Bool = false) {
+    package init(code: ErrorCode, message: String, retryable: Bool = false) {
         self.code = code
         self.message = message
         self.retryable = retryable
@@ -48,7 +48,7 @@ public struct JobError: Codable, Sendable, Hashable {
     enum CodingKeys: String, CodingKey { case code, message, retryable }
 
     /// Lenient: a bare string is a message with `E_UNKNOWN_ERROR`.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let single = try decoder.singleValueContainer()
         if let text = try? single.decode(String.self) {
             self.init(code: .unknownError, message: text)
@@ -63,14 +63,14 @@ public struct JobError: Codable, Sendable, Hashable {
 }
 
 /// `data` of `POST /api/v2/imports` (202). The client accepts `{jobId, token}` alone.
-public struct ImportAccepted: Codable, Sendable, Hashable {
-    public var jobId: String
-    public var authToken: String
-    public var token: String?
-    public var sseUrl: String
-    public var statusUrl: String
+package struct ImportAccepted: Codable, Sendable, Hashable {
+    package var jobId: String
+    package var authToken: String
+    package var token: String?
+    package var sseUrl: String
+    package var statusUrl: String
 
-    public init(jobId: String, authToken: String, token: String? = nil, sseUrl: String? = nil, statusUrl: String? = nil) {
+    package init(jobId: String, authToken: String, token: String? = nil, sseUrl: String? = nil, statusUrl: String? = nil) {
         self.jobId = jobId
         self.authToken = authToken
         self.token = token
@@ -79,14 +79,14 @@ public struct ImportAccepted: Codable, Sendable, Hashable {
     }
 
     /// `/api/v2/imports/<id>/stream`.
-    public static func defaultSSEURL(jobId: String) -> String { "/api/v2/imports/\(jobId)/stream" }
+    package static func defaultSSEURL(jobId: String) -> String { "/api/v2/imports/\(jobId)/stream" }
     /// `/api/v2/imports/<id>`.
-    public static func defaultStatusURL(jobId: String) -> String { "/api/v2/imports/\(jobId)" }
+    package static func defaultStatusURL(jobId: String) -> String { "/api/v2/imports/\(jobId)" }
 
     enum CodingKeys: String, CodingKey { case jobId, authToken, token, sseUrl, statusUrl }
 
     /// Lenient: `token` stands in for `authToken`; missing URLs get the documented defaults.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let jobId = try c.decode(String.self, forKey: .jobId)
         let token = try c.decodeIfPresent(String.self, forKey: .token)
@@ -104,21 +104,21 @@ func normalizedProgress(_ p: Double) -> Double {
 }
 
 /// `data` of `GET /api/v2/imports/{jobId}` (status, polling fallback).
-public struct JobStatus: Codable, Sendable, Hashable {
-    public var jobId: String
-    public var status: JobState
+package struct JobStatus: Codable, Sendable, Hashable {
+    package var jobId: String
+    package var status: JobState
     /// 0…1 (a percentage is normalized when decoding).
-    public var progress: Double
-    public var processedCount: Int
-    public var totalCount: Int
-    public var pipeline: Pipeline
+    package var progress: Double
+    package var processedCount: Int
+    package var totalCount: Int
+    package var pipeline: Pipeline
     /// Epoch milliseconds.
-    public var startTime: Int64
+    package var startTime: Int64
     /// Epoch milliseconds.
-    public var completedTime: Int64?
-    public var error: JobError?
+    package var completedTime: Int64?
+    package var error: JobError?
 
-    public init(
+    package init(
         jobId: String, status: JobState, progress: Double, processedCount: Int, totalCount: Int,
         pipeline: Pipeline, startTime: Int64, completedTime: Int64? = nil, error: JobError? = nil
     ) {
@@ -140,7 +140,7 @@ public struct JobStatus: Codable, Sendable, Hashable {
     private enum ProductionKeys: String, CodingKey { case canceled, type }
 
     /// Lenient: percentages, ISO-8601 times, and missing counts/pipeline are accepted.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         jobId = try c.decodeLenientString(forKey: .jobId) ?? ""
         let stated = try c.decode(JobState.self, forKey: .status)
@@ -182,13 +182,13 @@ extension KeyedDecodingContainer {
 }
 
 /// One row error of an import.
-public struct ImportRowError: Codable, Sendable, Hashable {
+package struct ImportRowError: Codable, Sendable, Hashable {
     /// 1-based data row number.
-    public var row: Int
-    public var isbn: String
-    public var error: String
+    package var row: Int
+    package var isbn: String
+    package var error: String
 
-    public init(row: Int, isbn: String, error: String) {
+    package init(row: Int, isbn: String, error: String) {
         self.row = row
         self.isbn = isbn
         self.error = error
@@ -196,7 +196,7 @@ public struct ImportRowError: Codable, Sendable, Hashable {
 
     enum CodingKeys: String, CodingKey { case row, isbn, error }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         row = try c.decodeLenientInt(forKey: .row) ?? 0
         isbn = try c.decodeLenientString(forKey: .isbn) ?? ""
@@ -206,18 +206,18 @@ public struct ImportRowError: Codable, Sendable, Hashable {
 }
 
 /// `data` of `GET /api/v2/imports/{jobId}/results`.
-public struct ImportResults: Codable, Sendable, Hashable {
-    public var booksCreated: Int
-    public var booksUpdated: Int
-    public var duplicatesSkipped: Int
-    public var enrichmentSucceeded: Int
-    public var enrichmentFailed: Int
-    public var errors: [ImportRowError]
-    public var books: [Book]
+package struct ImportResults: Codable, Sendable, Hashable {
+    package var booksCreated: Int
+    package var booksUpdated: Int
+    package var duplicatesSkipped: Int
+    package var enrichmentSucceeded: Int
+    package var enrichmentFailed: Int
+    package var errors: [ImportRowError]
+    package var books: [Book]
     /// The rows matched by something other than their ISBN (bts's own server; production sends none).
-    public var matches: [ImportMatch]
+    package var matches: [ImportMatch]
 
-    public init(
+    package init(
         booksCreated: Int, booksUpdated: Int, duplicatesSkipped: Int, enrichmentSucceeded: Int, enrichmentFailed: Int,
         errors: [ImportRowError] = [], books: [Book] = [], matches: [ImportMatch] = []
     ) {
@@ -237,7 +237,7 @@ public struct ImportResults: Codable, Sendable, Hashable {
 
     /// Lenient: missing counters are 0, missing lists empty; `matches` is a hint, so a malformed one
     /// is none rather than a failed answer.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         booksCreated = try c.decodeLenientInt(forKey: .booksCreated) ?? 0
         booksUpdated = try c.decodeLenientInt(forKey: .booksUpdated) ?? 0
@@ -250,7 +250,7 @@ public struct ImportResults: Codable, Sendable, Hashable {
     }
 
     /// The documented keys; `matches` only when there are some (the documented shape stays as it was).
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(booksCreated, forKey: .booksCreated)
         try c.encode(booksUpdated, forKey: .booksUpdated)

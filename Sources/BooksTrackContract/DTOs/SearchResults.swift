@@ -1,25 +1,25 @@
 /// One search result, normalized from any of the search shapes the client accepts.
-public struct SearchResultItem: Codable, Sendable, Hashable {
-    public var title: String
-    public var authors: [String]
+package struct SearchResultItem: Codable, Sendable, Hashable {
+    package var title: String
+    package var authors: [String]
     /// The preferred ISBN (ISBN-13 when known).
-    public var isbn: String?
+    package var isbn: String?
     /// Every ISBN known for the result.
-    public var isbns: [String]
-    public var publisher: String?
+    package var isbns: [String]
+    package var publisher: String?
     /// `YYYY-MM-DD`, `YYYY-MM` or `YYYY`.
-    public var publishedDate: String?
-    public var year: Int?
-    public var pageCount: Int?
-    public var coverURL: String?
-    public var description: String?
-    public var format: EditionFormat?
-    public var language: String?
-    public var categories: [String]
+    package var publishedDate: String?
+    package var year: Int?
+    package var pageCount: Int?
+    package var coverURL: String?
+    package var description: String?
+    package var format: EditionFormat?
+    package var language: String?
+    package var categories: [String]
     /// Relevance or similarity in 0…1 (v2 search, similar), when the server gave one.
-    public var score: Double?
+    package var score: Double?
 
-    public init(
+    package init(
         title: String, authors: [String] = [], isbn: String? = nil, isbns: [String] = [], publisher: String? = nil,
         publishedDate: String? = nil, year: Int? = nil, pageCount: Int? = nil, coverURL: String? = nil,
         description: String? = nil, format: EditionFormat? = nil, language: String? = nil,
@@ -46,20 +46,20 @@ public struct SearchResultItem: Codable, Sendable, Hashable {
 /// `{books, totalResults, query}`, a bare `[Book]` or a single `Book`.
 ///
 /// Use it as the target of `ResponseDecoding.decode(SearchResults.self, ...)` for `/v1/search/*`.
-public struct SearchResults: Decodable, Sendable, Hashable {
-    public var items: [SearchResultItem]
+package struct SearchResults: Decodable, Sendable, Hashable {
+    package var items: [SearchResultItem]
     /// The total the server reported, when it did.
-    public var totalResults: Int?
+    package var totalResults: Int?
     /// What the server searched instead when the query matched nothing (`correctedQuery`), when it said so.
-    public var correctedQuery: String?
+    package var correctedQuery: String?
 
-    public init(items: [SearchResultItem], totalResults: Int? = nil, correctedQuery: String? = nil) {
+    package init(items: [SearchResultItem], totalResults: Int? = nil, correctedQuery: String? = nil) {
         self.items = items
         self.totalResults = totalResults
         self.correctedQuery = correctedQuery
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let single = try decoder.singleValueContainer()
         // Which shape: the object's keys alone decide (reading the whole value as a JSON tree
         // first, or listing every key, would cost far more than asking for a few keys).
@@ -104,7 +104,7 @@ public struct SearchResults: Decodable, Sendable, Hashable {
     }
 
     /// Normalizes the documented work/edition/author shape.
-    public init(_ response: BookSearchResponse) {
+    package init(_ response: BookSearchResponse) {
         var items: [SearchResultItem] = []
         for (i, work) in response.works.enumerated() {
             let edition = i < response.editions.count ? response.editions[i] : nil
@@ -146,19 +146,19 @@ public struct SearchResults: Decodable, Sendable, Hashable {
     }
 
     /// Normalizes the v3.x shape.
-    public init(_ response: LegacyBookSearchResponse) {
+    package init(_ response: LegacyBookSearchResponse) {
         self.init(items: response.books.map(SearchResultItem.init), totalResults: response.totalResults)
     }
 
     /// Normalizes a list of flat books.
-    public init(_ books: [Book]) {
+    package init(_ books: [Book]) {
         self.init(items: books.map(SearchResultItem.init), totalResults: books.count)
     }
 }
 
 extension SearchResultItem {
     /// A flat book as a result.
-    public init(_ book: Book) {
+    package init(_ book: Book) {
         var isbns = [book.isbn]
         if let i13 = book.isbn13, i13 != book.isbn { isbns.append(i13) }
         self.init(

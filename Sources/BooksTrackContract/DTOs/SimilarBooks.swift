@@ -1,15 +1,15 @@
 /// Stand-in body of `GET /v1/search/similar` (bare, snake_case keys as documented; docs/contract.md §4).
-public struct SimilarBooksResponse: Codable, Sendable, Hashable {
+package struct SimilarBooksResponse: Codable, Sendable, Hashable {
     /// One similar book.
-    public struct Item: Codable, Sendable, Hashable {
-        public var isbn: String
-        public var title: String
-        public var authors: [String]
+    package struct Item: Codable, Sendable, Hashable {
+        package var isbn: String
+        package var title: String
+        package var authors: [String]
         /// 0…1, higher is more similar.
-        public var similarityScore: Double
-        public var coverUrl: String?
+        package var similarityScore: Double
+        package var coverUrl: String?
 
-        public init(isbn: String, title: String, authors: [String], similarityScore: Double, coverUrl: String? = nil) {
+        package init(isbn: String, title: String, authors: [String], similarityScore: Double, coverUrl: String? = nil) {
             self.isbn = isbn
             self.title = title
             self.authors = authors
@@ -24,11 +24,11 @@ public struct SimilarBooksResponse: Codable, Sendable, Hashable {
         }
     }
 
-    public var results: [Item]
-    public var sourceISBN: String
-    public var total: Int
+    package var results: [Item]
+    package var sourceISBN: String
+    package var total: Int
 
-    public init(results: [Item], sourceISBN: String, total: Int? = nil) {
+    package init(results: [Item], sourceISBN: String, total: Int? = nil) {
         self.results = results
         self.sourceISBN = sourceISBN
         self.total = total ?? results.count
@@ -43,22 +43,22 @@ public struct SimilarBooksResponse: Codable, Sendable, Hashable {
 
 /// Production body of `GET /v1/search/similar` (bare or enveloped):
 /// `{query: {isbn, limit}, results: [{isbn, score, title?, author?}], count}`.
-public struct ProductionSimilarResponse: Codable, Sendable, Hashable {
-    public struct Query: Codable, Sendable, Hashable {
-        public var isbn: String
-        public var limit: Int?
-        public init(isbn: String, limit: Int? = nil) {
+package struct ProductionSimilarResponse: Codable, Sendable, Hashable {
+    package struct Query: Codable, Sendable, Hashable {
+        package var isbn: String
+        package var limit: Int?
+        package init(isbn: String, limit: Int? = nil) {
             self.isbn = isbn
             self.limit = limit
         }
     }
 
-    public struct Item: Codable, Sendable, Hashable {
-        public var isbn: String
-        public var score: Double
-        public var title: String?
-        public var author: String?
-        public init(isbn: String, score: Double, title: String? = nil, author: String? = nil) {
+    package struct Item: Codable, Sendable, Hashable {
+        package var isbn: String
+        package var score: Double
+        package var title: String?
+        package var author: String?
+        package init(isbn: String, score: Double, title: String? = nil, author: String? = nil) {
             self.isbn = isbn
             self.score = score
             self.title = title
@@ -66,11 +66,11 @@ public struct ProductionSimilarResponse: Codable, Sendable, Hashable {
         }
     }
 
-    public var query: Query
-    public var results: [Item]
-    public var count: Int
+    package var query: Query
+    package var results: [Item]
+    package var count: Int
 
-    public init(query: Query, results: [Item], count: Int? = nil) {
+    package init(query: Query, results: [Item], count: Int? = nil) {
         self.query = query
         self.results = results
         self.count = count ?? results.count
@@ -78,16 +78,16 @@ public struct ProductionSimilarResponse: Codable, Sendable, Hashable {
 }
 
 /// Similar books normalized from either shape (decode it with `ResponseDecoding`).
-public struct SimilarResults: Codable, Sendable, Hashable {
+package struct SimilarResults: Codable, Sendable, Hashable {
     /// One similar book; production may omit the title.
-    public struct Item: Codable, Sendable, Hashable {
-        public var isbn: String
-        public var title: String?
-        public var authors: [String]
-        public var score: Double
-        public var coverURL: String?
+    package struct Item: Codable, Sendable, Hashable {
+        package var isbn: String
+        package var title: String?
+        package var authors: [String]
+        package var score: Double
+        package var coverURL: String?
 
-        public init(isbn: String, title: String?, authors: [String], score: Double, coverURL: String? = nil) {
+        package init(isbn: String, title: String?, authors: [String], score: Double, coverURL: String? = nil) {
             self.isbn = isbn
             self.title = title
             self.authors = authors
@@ -99,7 +99,7 @@ public struct SimilarResults: Codable, Sendable, Hashable {
             case isbn, title, authors, author, score, similarity_score, relevance_score, coverURL, coverUrl, cover_url
         }
 
-        public init(from decoder: any Decoder) throws {
+        package init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             guard let isbn = try c.decodeLenientString(forKey: .isbn) else {
                 throw DecodingError.keyNotFound(
@@ -116,7 +116,7 @@ public struct SimilarResults: Codable, Sendable, Hashable {
                 ?? c.decodeIfPresent(String.self, forKey: .coverUrl)
         }
 
-        public func encode(to encoder: any Encoder) throws {
+        package func encode(to encoder: any Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
             try c.encode(isbn, forKey: .isbn)
             try c.encodeIfPresent(title, forKey: .title)
@@ -127,17 +127,17 @@ public struct SimilarResults: Codable, Sendable, Hashable {
     }
 
     /// The ISBN the results are similar to, when the server echoed it.
-    public var sourceISBN: String?
-    public var items: [Item]
-    public var total: Int
+    package var sourceISBN: String?
+    package var items: [Item]
+    package var total: Int
 
-    public init(sourceISBN: String?, items: [Item], total: Int? = nil) {
+    package init(sourceISBN: String?, items: [Item], total: Int? = nil) {
         self.sourceISBN = sourceISBN
         self.items = items
         self.total = total ?? items.count
     }
 
-    public init(_ r: SimilarBooksResponse) {
+    package init(_ r: SimilarBooksResponse) {
         self.init(
             sourceISBN: r.sourceISBN,
             items: r.results.map {
@@ -145,7 +145,7 @@ public struct SimilarResults: Codable, Sendable, Hashable {
             }, total: r.total)
     }
 
-    public init(_ r: ProductionSimilarResponse) {
+    package init(_ r: ProductionSimilarResponse) {
         self.init(
             sourceISBN: r.query.isbn,
             items: r.results.map {
@@ -157,7 +157,7 @@ public struct SimilarResults: Codable, Sendable, Hashable {
     enum QueryKeys: String, CodingKey { case isbn }
 
     /// Accepts the stand-in shape, production's shape and this type's own encoding.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         if c.contains(.items) {
             items = try c.decode([Item].self, forKey: .items)
@@ -172,7 +172,7 @@ public struct SimilarResults: Codable, Sendable, Hashable {
         total = try c.decodeLenientInt(forKey: .total) ?? c.decodeLenientInt(forKey: .count) ?? items.count
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encodeIfPresent(sourceISBN, forKey: .sourceISBN)
         try c.encode(items, forKey: .items)

@@ -2,15 +2,15 @@
 ///
 /// Decoding also accepts `count` for `totalCount` and a missing `query` echo. (Production returned an
 /// empty `results` for semantic mode: that is "no matches", not an error.)
-public struct V2SearchResponse: Codable, Sendable, Hashable {
+package struct V2SearchResponse: Codable, Sendable, Hashable {
     /// The echoed request.
-    public struct Query: Codable, Sendable, Hashable {
-        public var q: String
-        public var mode: SearchMode
-        public var limit: Int
-        public var offset: Int
+    package struct Query: Codable, Sendable, Hashable {
+        package var q: String
+        package var mode: SearchMode
+        package var limit: Int
+        package var offset: Int
 
-        public init(q: String, mode: SearchMode, limit: Int, offset: Int = 0) {
+        package init(q: String, mode: SearchMode, limit: Int, offset: Int = 0) {
             self.q = q
             self.mode = mode
             self.limit = limit
@@ -20,7 +20,7 @@ public struct V2SearchResponse: Codable, Sendable, Hashable {
         enum CodingKeys: String, CodingKey { case q, mode, limit, offset }
 
         /// Lenient: an unknown mode reads as `text`, missing numbers as 0.
-        public init(from decoder: any Decoder) throws {
+        package init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             q = try c.decodeLenientString(forKey: .q) ?? ""
             mode = (try? c.decodeIfPresent(String.self, forKey: .mode)).flatMap { $0.flatMap(SearchMode.init) } ?? .text
@@ -29,14 +29,14 @@ public struct V2SearchResponse: Codable, Sendable, Hashable {
         }
     }
 
-    public var query: Query
-    public var results: [SearchHit]
-    public var totalCount: Int
+    package var query: Query
+    package var results: [SearchHit]
+    package var totalCount: Int
     /// What the server searched instead when `q` matched nothing (text mode, its spelling
     /// corrected); absent otherwise and from servers that do not correct.
-    public var correctedQuery: String?
+    package var correctedQuery: String?
 
-    public init(query: Query, results: [SearchHit], totalCount: Int? = nil, correctedQuery: String? = nil) {
+    package init(query: Query, results: [SearchHit], totalCount: Int? = nil, correctedQuery: String? = nil) {
         self.query = query
         self.results = results
         self.totalCount = totalCount ?? results.count
@@ -45,7 +45,7 @@ public struct V2SearchResponse: Codable, Sendable, Hashable {
 
     enum CodingKeys: String, CodingKey { case query, results, totalCount, count, correctedQuery }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         results = try c.decodeArrayOrEmpty(SearchHit.self, forKey: .results)
         query =
@@ -56,7 +56,7 @@ public struct V2SearchResponse: Codable, Sendable, Hashable {
         correctedQuery = c.decodeCorrectedQuery(forKey: .correctedQuery)
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(query, forKey: .query)
         try c.encode(results, forKey: .results)
@@ -69,15 +69,15 @@ public struct V2SearchResponse: Codable, Sendable, Hashable {
 ///
 /// Decoding also accepts `author` (string) for `authors`, `relevance_score`/`similarity_score`
 /// for `score` (missing score → 0), `cover_url` for `coverUrl`, `isbn13` for `isbn`.
-public struct SearchHit: Codable, Sendable, Hashable {
-    public var isbn: String?
-    public var title: String
-    public var authors: [String]
-    public var coverUrl: String?
-    public var publishedYear: Int?
-    public var score: Double
+package struct SearchHit: Codable, Sendable, Hashable {
+    package var isbn: String?
+    package var title: String
+    package var authors: [String]
+    package var coverUrl: String?
+    package var publishedYear: Int?
+    package var score: Double
 
-    public init(
+    package init(
         isbn: String? = nil, title: String, authors: [String], coverUrl: String? = nil, publishedYear: Int? = nil,
         score: Double
     ) {
@@ -94,7 +94,7 @@ public struct SearchHit: Codable, Sendable, Hashable {
         case similarity_score
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         isbn = try c.decodeLenientString(forKey: .isbn) ?? c.decodeLenientString(forKey: .isbn13)
         title = try c.decode(String.self, forKey: .title)
@@ -106,7 +106,7 @@ public struct SearchHit: Codable, Sendable, Hashable {
             ?? c.decodeLenientDouble(forKey: .similarity_score) ?? 0
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encodeIfPresent(isbn, forKey: .isbn)
         try c.encode(title, forKey: .title)
@@ -119,7 +119,7 @@ public struct SearchHit: Codable, Sendable, Hashable {
 
 extension SearchResults {
     /// Normalizes a v2 search response.
-    public init(_ response: V2SearchResponse) {
+    package init(_ response: V2SearchResponse) {
         self.init(
             items: response.results.map {
                 SearchResultItem(

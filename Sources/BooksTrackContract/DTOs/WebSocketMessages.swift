@@ -1,38 +1,38 @@
 /// A WebSocket message type (docs/contract.md §6), open set.
-public struct WSMessageType: OpenStringEnum {
-    public let rawValue: String
-    public init(rawValue: String) { self.rawValue = rawValue }
+package struct WSMessageType: OpenStringEnum {
+    package let rawValue: String
+    package init(rawValue: String) { self.rawValue = rawValue }
 
-    public static let ready: WSMessageType = "ready"
-    public static let readyAck: WSMessageType = "ready_ack"
-    public static let jobStarted: WSMessageType = "job_started"
-    public static let jobProgress: WSMessageType = "job_progress"
-    public static let jobComplete: WSMessageType = "job_complete"
-    public static let error: WSMessageType = "error"
-    public static let ping: WSMessageType = "ping"
-    public static let pong: WSMessageType = "pong"
+    package static let ready: WSMessageType = "ready"
+    package static let readyAck: WSMessageType = "ready_ack"
+    package static let jobStarted: WSMessageType = "job_started"
+    package static let jobProgress: WSMessageType = "job_progress"
+    package static let jobComplete: WSMessageType = "job_complete"
+    package static let error: WSMessageType = "error"
+    package static let ping: WSMessageType = "ping"
+    package static let pong: WSMessageType = "pong"
 }
 
 /// `job_started` payload.
-public struct JobStartedPayload: Codable, Sendable, Hashable {
-    public var totalCount: Int?
-    public var message: String?
-    public init(totalCount: Int? = nil, message: String? = nil) {
+package struct JobStartedPayload: Codable, Sendable, Hashable {
+    package var totalCount: Int?
+    package var message: String?
+    package init(totalCount: Int? = nil, message: String? = nil) {
         self.totalCount = totalCount
         self.message = message
     }
 }
 
 /// `job_progress` payload.
-public struct JobProgressPayload: Codable, Sendable, Hashable {
+package struct JobProgressPayload: Codable, Sendable, Hashable {
     /// 0…1 (a percentage is normalized when decoding).
-    public var progress: Double
+    package var progress: Double
     /// Free text ("Enriching 3/10").
-    public var status: String
-    public var processedCount: Int?
-    public var currentItem: String?
+    package var status: String
+    package var processedCount: Int?
+    package var currentItem: String?
 
-    public init(progress: Double, status: String, processedCount: Int? = nil, currentItem: String? = nil) {
+    package init(progress: Double, status: String, processedCount: Int? = nil, currentItem: String? = nil) {
         self.progress = progress
         self.status = status
         self.processedCount = processedCount
@@ -41,7 +41,7 @@ public struct JobProgressPayload: Codable, Sendable, Hashable {
 
     enum CodingKeys: String, CodingKey { case progress, status, processedCount, currentItem }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         progress = normalizedProgress(try c.decodeLenientDouble(forKey: .progress) ?? 0)
         status = try c.decodeLenientString(forKey: .status) ?? ""
@@ -51,16 +51,16 @@ public struct JobProgressPayload: Codable, Sendable, Hashable {
 }
 
 /// `job_complete` payload: a summary only; results are fetched over HTTP.
-public struct JobCompletePayload: Codable, Sendable, Hashable {
-    public struct Summary: Codable, Sendable, Hashable {
-        public var totalProcessed: Int
-        public var successCount: Int
-        public var failureCount: Int
+package struct JobCompletePayload: Codable, Sendable, Hashable {
+    package struct Summary: Codable, Sendable, Hashable {
+        package var totalProcessed: Int
+        package var successCount: Int
+        package var failureCount: Int
         /// Milliseconds.
-        public var duration: Int
-        public var resourceId: String?
+        package var duration: Int
+        package var resourceId: String?
 
-        public init(totalProcessed: Int, successCount: Int, failureCount: Int, duration: Int, resourceId: String? = nil) {
+        package init(totalProcessed: Int, successCount: Int, failureCount: Int, duration: Int, resourceId: String? = nil) {
             self.totalProcessed = totalProcessed
             self.successCount = successCount
             self.failureCount = failureCount
@@ -70,7 +70,7 @@ public struct JobCompletePayload: Codable, Sendable, Hashable {
 
         enum CodingKeys: String, CodingKey { case totalProcessed, successCount, failureCount, duration, resourceId }
 
-        public init(from decoder: any Decoder) throws {
+        package init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             totalProcessed = try c.decodeLenientInt(forKey: .totalProcessed) ?? 0
             successCount = try c.decodeLenientInt(forKey: .successCount) ?? 0
@@ -80,12 +80,12 @@ public struct JobCompletePayload: Codable, Sendable, Hashable {
         }
     }
 
-    public var pipeline: Pipeline
-    public var summary: Summary
+    package var pipeline: Pipeline
+    package var summary: Summary
     /// When the results expire (ISO-8601 or epoch ms as sent, kept as text).
-    public var expiresAt: String
+    package var expiresAt: String
 
-    public init(pipeline: Pipeline, summary: Summary, expiresAt: String) {
+    package init(pipeline: Pipeline, summary: Summary, expiresAt: String) {
         self.pipeline = pipeline
         self.summary = summary
         self.expiresAt = expiresAt
@@ -93,7 +93,7 @@ public struct JobCompletePayload: Codable, Sendable, Hashable {
 
     enum CodingKeys: String, CodingKey { case pipeline, summary, expiresAt }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         pipeline = try c.decodeIfPresent(Pipeline.self, forKey: .pipeline) ?? .batchEnrichment
         // Older production messages put the summary fields directly in the payload.
@@ -103,12 +103,12 @@ public struct JobCompletePayload: Codable, Sendable, Hashable {
 }
 
 /// `error` payload.
-public struct WSErrorPayload: Codable, Sendable, Hashable {
-    public var code: ErrorCode
-    public var message: String
-    public var retryable: Bool?
+package struct WSErrorPayload: Codable, Sendable, Hashable {
+    package var code: ErrorCode
+    package var message: String
+    package var retryable: Bool?
 
-    public init(code: ErrorCode, message: String, retryable: Bool? = nil) {
+    package init(code: ErrorCode, message: String, retryable: Bool? = nil) {
         self.code = code
         self.message = message
         self.retryable = retryable
@@ -119,7 +119,7 @@ public struct WSErrorPayload: Codable, Sendable, Hashable {
     /// Lenient: production (job-state-manager.ts) nests the error as an object,
     /// `{type, data: null, metadata, error: {message, code, details}, retryable}`; older messages
     /// put `code`/`message` at the top, or `error` as a string.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let nested = try c.decodeIfPresent(JSONValue.self, forKey: .error)
         let nestedCode = nested?["code"]?.stringValue.map(ErrorCode.init(rawValue:))
@@ -128,7 +128,7 @@ public struct WSErrorPayload: Codable, Sendable, Hashable {
         retryable = try c.decodeIfPresent(Bool.self, forKey: .retryable) ?? nested?["retryable"]?.boolValue
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(code, forKey: .code)
         try c.encode(message, forKey: .message)
@@ -137,7 +137,7 @@ public struct WSErrorPayload: Codable, Sendable, Hashable {
 }
 
 /// A typed WebSocket payload, chosen by the message `type`.
-public enum WSPayload: Sendable, Hashable {
+package enum WSPayload: Sendable, Hashable {
     case jobStarted(JobStartedPayload)
     case jobProgress(JobProgressPayload)
     case jobComplete(JobCompletePayload)
@@ -149,16 +149,16 @@ public enum WSPayload: Sendable, Hashable {
 }
 
 /// A server → client WebSocket message: `{type, jobId, pipeline, timestamp (ms), version, payload}`.
-public struct WSMessage: Codable, Sendable, Hashable {
-    public var type: WSMessageType
-    public var jobId: String
-    public var pipeline: Pipeline?
+package struct WSMessage: Codable, Sendable, Hashable {
+    package var type: WSMessageType
+    package var jobId: String
+    package var pipeline: Pipeline?
     /// Epoch milliseconds.
-    public var timestamp: Int64
-    public var version: String?
-    public var payload: WSPayload
+    package var timestamp: Int64
+    package var version: String?
+    package var payload: WSPayload
 
-    public init(type: WSMessageType, jobId: String, pipeline: Pipeline?, timestamp: Int64, version: String? = "1.0.0", payload: WSPayload) {
+    package init(type: WSMessageType, jobId: String, pipeline: Pipeline?, timestamp: Int64, version: String? = "1.0.0", payload: WSPayload) {
         self.type = type
         self.jobId = jobId
         self.pipeline = pipeline
@@ -168,7 +168,7 @@ public struct WSMessage: Codable, Sendable, Hashable {
     }
 
     /// A message whose `type` follows from its payload.
-    public init(jobId: String, pipeline: Pipeline?, timestamp: Int64, version: String? = "1.0.0", payload: WSPayload) {
+    package init(jobId: String, pipeline: Pipeline?, timestamp: Int64, version: String? = "1.0.0", payload: WSPayload) {
         let type: WSMessageType
         switch payload {
         case .jobStarted: type = .jobStarted
@@ -184,7 +184,7 @@ public struct WSMessage: Codable, Sendable, Hashable {
 
     enum CodingKeys: String, CodingKey { case type, jobId, pipeline, timestamp, version, payload }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         type = try c.decode(WSMessageType.self, forKey: .type)
         jobId = try c.decodeLenientString(forKey: .jobId) ?? ""
@@ -202,7 +202,7 @@ public struct WSMessage: Codable, Sendable, Hashable {
         }
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(type, forKey: .type)
         try c.encode(jobId, forKey: .jobId)
@@ -221,30 +221,30 @@ public struct WSMessage: Codable, Sendable, Hashable {
 }
 
 /// A client → server WebSocket message (`{"type":"ready"}`, `{"type":"pong"}`).
-public struct WSClientMessage: Codable, Sendable, Hashable {
-    public var type: WSMessageType
-    public init(type: WSMessageType) { self.type = type }
-    public static let ready = WSClientMessage(type: .ready)
-    public static let pong = WSClientMessage(type: .pong)
+package struct WSClientMessage: Codable, Sendable, Hashable {
+    package var type: WSMessageType
+    package init(type: WSMessageType) { self.type = type }
+    package static let ready = WSClientMessage(type: .ready)
+    package static let pong = WSClientMessage(type: .pong)
 }
 
 /// `POST /api/token/refresh` body.
-public struct TokenRefreshRequest: Codable, Sendable, Hashable {
-    public var jobId: String
-    public var oldToken: String
-    public init(jobId: String, oldToken: String) {
+package struct TokenRefreshRequest: Codable, Sendable, Hashable {
+    package var jobId: String
+    package var oldToken: String
+    package init(jobId: String, oldToken: String) {
         self.jobId = jobId
         self.oldToken = oldToken
     }
 }
 
 /// `POST /api/token/refresh` answer.
-public struct TokenRefreshResponse: Codable, Sendable, Hashable {
-    public var jobId: String
-    public var token: String
+package struct TokenRefreshResponse: Codable, Sendable, Hashable {
+    package var jobId: String
+    package var token: String
     /// Seconds.
-    public var expiresIn: Int
-    public init(jobId: String, token: String, expiresIn: Int) {
+    package var expiresIn: Int
+    package init(jobId: String, token: String, expiresIn: Int) {
         self.jobId = jobId
         self.token = token
         self.expiresIn = expiresIn
@@ -252,7 +252,7 @@ public struct TokenRefreshResponse: Codable, Sendable, Hashable {
 }
 
 /// WebSocket close codes and what the client does about them.
-public enum WSCloseCode: UInt16, Sendable, Hashable, CaseIterable {
+package enum WSCloseCode: UInt16, Sendable, Hashable, CaseIterable {
     /// The job is done.
     case normal = 1000
     /// Server going away: reconnect in 5 s.
@@ -265,7 +265,7 @@ public enum WSCloseCode: UInt16, Sendable, Hashable, CaseIterable {
     case tryAgainLater = 1013
 
     /// The fixed delay before reconnecting (`nil`: none, or backoff for `internalError`).
-    public var retryDelaySeconds: Int? {
+    package var retryDelaySeconds: Int? {
         switch self {
         case .goingAway: return 5
         case .tryAgainLater: return 30
@@ -274,7 +274,7 @@ public enum WSCloseCode: UInt16, Sendable, Hashable, CaseIterable {
     }
 
     /// Whether the client should reconnect at all.
-    public var shouldReconnect: Bool {
+    package var shouldReconnect: Bool {
         switch self {
         case .goingAway, .internalError, .tryAgainLater: return true
         case .normal, .policyViolation: return false
@@ -282,10 +282,10 @@ public enum WSCloseCode: UInt16, Sendable, Hashable, CaseIterable {
     }
 
     /// Whether reconnects use exponential backoff rather than a fixed delay.
-    public var usesBackoff: Bool { self == .internalError }
+    package var usesBackoff: Bool { self == .internalError }
 
     /// A short explanation for traces.
-    public var meaning: String {
+    package var meaning: String {
         switch self {
         case .normal: return "job finished"
         case .goingAway: return "server going away (retry in 5 s)"
@@ -296,5 +296,5 @@ public enum WSCloseCode: UInt16, Sendable, Hashable, CaseIterable {
     }
 
     /// The subprotocol carrying a token: `bookstrack-auth.<token>`.
-    public static func authSubprotocol(token: String) -> String { "bookstrack-auth.\(token)" }
+    package static func authSubprotocol(token: String) -> String { "bookstrack-auth.\(token)" }
 }

@@ -1,13 +1,13 @@
 /// Stand-in body of `GET /api/v2/recommendations/weekly` (bare, snake_case as documented).
-public struct WeeklyRecommendationsResponse: Codable, Sendable, Hashable {
-    public struct Item: Codable, Sendable, Hashable {
-        public var isbn: String
-        public var title: String
-        public var authors: [String]
-        public var coverUrl: String?
-        public var reason: String
+package struct WeeklyRecommendationsResponse: Codable, Sendable, Hashable {
+    package struct Item: Codable, Sendable, Hashable {
+        package var isbn: String
+        package var title: String
+        package var authors: [String]
+        package var coverUrl: String?
+        package var reason: String
 
-        public init(isbn: String, title: String, authors: [String], coverUrl: String? = nil, reason: String) {
+        package init(isbn: String, title: String, authors: [String], coverUrl: String? = nil, reason: String) {
             self.isbn = isbn
             self.title = title
             self.authors = authors
@@ -22,14 +22,14 @@ public struct WeeklyRecommendationsResponse: Codable, Sendable, Hashable {
     }
 
     /// `YYYY-MM-DD`, a Monday.
-    public var weekOf: String
-    public var books: [Item]
+    package var weekOf: String
+    package var books: [Item]
     /// ISO-8601.
-    public var generatedAt: String
+    package var generatedAt: String
     /// ISO-8601.
-    public var nextRefresh: String
+    package var nextRefresh: String
 
-    public init(weekOf: String, books: [Item], generatedAt: String, nextRefresh: String) {
+    package init(weekOf: String, books: [Item], generatedAt: String, nextRefresh: String) {
         self.weekOf = weekOf
         self.books = books
         self.generatedAt = generatedAt
@@ -45,16 +45,16 @@ public struct WeeklyRecommendationsResponse: Codable, Sendable, Hashable {
 }
 
 /// Production `data` of the weekly recommendations (enveloped, always 200).
-public struct ProductionWeeklyRecommendations: Codable, Sendable, Hashable {
-    public struct Item: Codable, Sendable, Hashable {
-        public var isbn: String
-        public var title: String
-        public var author: String
-        public var coverUrl: String?
-        public var reason: String
-        public var score: Double?
+package struct ProductionWeeklyRecommendations: Codable, Sendable, Hashable {
+    package struct Item: Codable, Sendable, Hashable {
+        package var isbn: String
+        package var title: String
+        package var author: String
+        package var coverUrl: String?
+        package var reason: String
+        package var score: Double?
 
-        public init(isbn: String, title: String, author: String, coverUrl: String? = nil, reason: String, score: Double? = nil) {
+        package init(isbn: String, title: String, author: String, coverUrl: String? = nil, reason: String, score: Double? = nil) {
             self.isbn = isbn
             self.title = title
             self.author = author
@@ -64,14 +64,14 @@ public struct ProductionWeeklyRecommendations: Codable, Sendable, Hashable {
         }
     }
 
-    public var weekOf: String
-    public var recommendations: [Item]
-    public var count: Int
-    public var totalAvailable: Int
+    package var weekOf: String
+    package var recommendations: [Item]
+    package var count: Int
+    package var totalAvailable: Int
     /// Present with an empty list when none are generated yet.
-    public var message: String?
+    package var message: String?
 
-    public init(weekOf: String, recommendations: [Item], count: Int? = nil, totalAvailable: Int? = nil, message: String? = nil) {
+    package init(weekOf: String, recommendations: [Item], count: Int? = nil, totalAvailable: Int? = nil, message: String? = nil) {
         self.weekOf = weekOf
         self.recommendations = recommendations
         self.count = count ?? recommendations.count
@@ -81,16 +81,16 @@ public struct ProductionWeeklyRecommendations: Codable, Sendable, Hashable {
 }
 
 /// Weekly recommendations normalized from either shape (decode with `ResponseDecoding`).
-public struct WeeklyRecommendations: Codable, Sendable, Hashable {
-    public struct Item: Codable, Sendable, Hashable {
-        public var isbn: String
-        public var title: String
-        public var authors: [String]
-        public var coverURL: String?
-        public var reason: String
-        public var score: Double?
+package struct WeeklyRecommendations: Codable, Sendable, Hashable {
+    package struct Item: Codable, Sendable, Hashable {
+        package var isbn: String
+        package var title: String
+        package var authors: [String]
+        package var coverURL: String?
+        package var reason: String
+        package var score: Double?
 
-        public init(isbn: String, title: String, authors: [String], coverURL: String? = nil, reason: String, score: Double? = nil) {
+        package init(isbn: String, title: String, authors: [String], coverURL: String? = nil, reason: String, score: Double? = nil) {
             self.isbn = isbn
             self.title = title
             self.authors = authors
@@ -101,7 +101,7 @@ public struct WeeklyRecommendations: Codable, Sendable, Hashable {
 
         enum CodingKeys: String, CodingKey { case isbn, title, authors, author, coverURL, coverUrl, cover_url, reason, score }
 
-        public init(from decoder: any Decoder) throws {
+        package init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             isbn = try c.decodeLenientString(forKey: .isbn) ?? ""
             title = try c.decode(String.self, forKey: .title)
@@ -113,7 +113,7 @@ public struct WeeklyRecommendations: Codable, Sendable, Hashable {
             score = try c.decodeLenientDouble(forKey: .score)
         }
 
-        public func encode(to encoder: any Encoder) throws {
+        package func encode(to encoder: any Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
             try c.encode(isbn, forKey: .isbn)
             try c.encode(title, forKey: .title)
@@ -125,15 +125,15 @@ public struct WeeklyRecommendations: Codable, Sendable, Hashable {
     }
 
     /// `YYYY-MM-DD`.
-    public var weekOf: String
-    public var items: [Item]
-    public var generatedAt: String?
-    public var nextRefresh: String?
-    public var totalAvailable: Int?
+    package var weekOf: String
+    package var items: [Item]
+    package var generatedAt: String?
+    package var nextRefresh: String?
+    package var totalAvailable: Int?
     /// Production's note when none are generated yet.
-    public var message: String?
+    package var message: String?
 
-    public init(
+    package init(
         weekOf: String, items: [Item], generatedAt: String? = nil, nextRefresh: String? = nil,
         totalAvailable: Int? = nil, message: String? = nil
     ) {
@@ -151,7 +151,7 @@ public struct WeeklyRecommendations: Codable, Sendable, Hashable {
     }
 
     /// Accepts the stand-in shape, production's shape and this type's own encoding.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         weekOf = try c.decodeLenientString(forKey: .weekOf) ?? c.decodeLenientString(forKey: .week_of) ?? ""
         items =
@@ -163,7 +163,7 @@ public struct WeeklyRecommendations: Codable, Sendable, Hashable {
         message = try c.decodeIfPresent(String.self, forKey: .message)
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(weekOf, forKey: .weekOf)
         try c.encode(items, forKey: .items)
@@ -173,14 +173,14 @@ public struct WeeklyRecommendations: Codable, Sendable, Hashable {
         try c.encodeIfPresent(message, forKey: .message)
     }
 
-    public init(_ r: WeeklyRecommendationsResponse) {
+    package init(_ r: WeeklyRecommendationsResponse) {
         self.init(
             weekOf: r.weekOf,
             items: r.books.map { Item(isbn: $0.isbn, title: $0.title, authors: $0.authors, coverURL: $0.coverUrl, reason: $0.reason) },
             generatedAt: r.generatedAt, nextRefresh: r.nextRefresh)
     }
 
-    public init(_ p: ProductionWeeklyRecommendations) {
+    package init(_ p: ProductionWeeklyRecommendations) {
         self.init(
             weekOf: p.weekOf,
             items: p.recommendations.map {

@@ -1,44 +1,44 @@
 /// A work (docs/contract.md §4). Decoding is lenient: missing collections decode empty, a missing
 /// `isbndbQuality` as 0 and a missing `reviewStatus` as `verified`; only `title` is mandatory.
 /// Encoding always writes every required field and omits absent optionals.
-public struct WorkDTO: Codable, Sendable, Hashable {
-    public var title: String
-    public var subjectTags: [String]
-    public var goodreadsWorkIDs: [String]
-    public var amazonASINs: [String]
-    public var librarythingIDs: [String]
-    public var googleBooksVolumeIDs: [String]
+package struct WorkDTO: Codable, Sendable, Hashable {
+    package var title: String
+    package var subjectTags: [String]
+    package var goodreadsWorkIDs: [String]
+    package var amazonASINs: [String]
+    package var librarythingIDs: [String]
+    package var googleBooksVolumeIDs: [String]
     /// 0–100.
-    public var isbndbQuality: Int
-    public var reviewStatus: ReviewStatus
-    public var originalLanguage: String?
-    public var firstPublicationYear: Int?
-    public var description: String?
-    public var coverImageURL: String?
-    public var synthetic: Bool?
-    public var primaryProvider: String?
+    package var isbndbQuality: Int
+    package var reviewStatus: ReviewStatus
+    package var originalLanguage: String?
+    package var firstPublicationYear: Int?
+    package var description: String?
+    package var coverImageURL: String?
+    package var synthetic: Bool?
+    package var primaryProvider: String?
     /// Providers that contributed data (e.g. `google-books`), not people.
-    public var contributors: [String]?
-    public var openLibraryWorkID: String?
-    public var goodreadsID: String?
-    public var searchLinks: SearchLinks?
+    package var contributors: [String]?
+    package var openLibraryWorkID: String?
+    package var goodreadsID: String?
+    package var searchLinks: SearchLinks?
     /// The work's own author names, when the server leaves them on the work (production's search
     /// services attach `authors: [AuthorDTO]` to each work; some handler versions do not strip them).
-    public var authors: [String]?
+    package var authors: [String]?
 
     /// External search links of a work.
-    public struct SearchLinks: Codable, Sendable, Hashable {
-        public var googleBooks: String?
-        public var openLibrary: String?
-        public var amazon: String?
-        public init(googleBooks: String? = nil, openLibrary: String? = nil, amazon: String? = nil) {
+    package struct SearchLinks: Codable, Sendable, Hashable {
+        package var googleBooks: String?
+        package var openLibrary: String?
+        package var amazon: String?
+        package init(googleBooks: String? = nil, openLibrary: String? = nil, amazon: String? = nil) {
             self.googleBooks = googleBooks
             self.openLibrary = openLibrary
             self.amazon = amazon
         }
     }
 
-    public init(
+    package init(
         title: String, subjectTags: [String] = [], goodreadsWorkIDs: [String] = [], amazonASINs: [String] = [],
         librarythingIDs: [String] = [], googleBooksVolumeIDs: [String] = [], isbndbQuality: Int = 0,
         reviewStatus: ReviewStatus = .verified, originalLanguage: String? = nil, firstPublicationYear: Int? = nil,
@@ -73,7 +73,7 @@ public struct WorkDTO: Codable, Sendable, Hashable {
         case primaryProvider, contributors, openLibraryWorkID, goodreadsID, searchLinks, authors
     }
 
-    public init(from decoder: any Decoder) throws { try self.init(decodingFieldsFrom: decoder) }
+    package init(from decoder: any Decoder) throws { try self.init(decodingFieldsFrom: decoder) }
 
     init<Fields: KeyedFields<CodingKeys>>(fields c: Fields) throws {
         title = try c.decode(String.self, forKey: .title)

@@ -4,9 +4,9 @@ import Foundation
 ///
 /// Wire timestamps are ISO-8601 strings in the DTOs (kept as `String` so any server's format
 /// round-trips); `ISO8601` converts. The encoder/decoder use ISO-8601 for any `Date` property.
-public enum JSONCoding {
+package enum JSONCoding {
     /// An encoder for wire bodies. `sortedKeys` gives stable output (tests, golden files).
-    public static func encoder(sortedKeys: Bool = false, pretty: Bool = false) -> JSONEncoder {
+    package static func encoder(sortedKeys: Bool = false, pretty: Bool = false) -> JSONEncoder {
         let e = JSONEncoder()
         var format: JSONEncoder.OutputFormatting = [.withoutEscapingSlashes]
         if sortedKeys { format.insert(.sortedKeys) }
@@ -20,7 +20,7 @@ public enum JSONCoding {
     }
 
     /// A decoder for wire bodies; dates accept ISO-8601 with or without fractional seconds.
-    public static func decoder() -> JSONDecoder {
+    package static func decoder() -> JSONDecoder {
         let d = JSONDecoder()
         d.dateDecodingStrategy = .custom { decoder in
             let c = try decoder.singleValueContainer()
@@ -35,16 +35,16 @@ public enum JSONCoding {
     }
 
     /// Encodes `value` to a UTF-8 string (sorted keys), for tests and traces.
-    public static func string(_ value: some Encodable) throws -> String {
+    package static func string(_ value: some Encodable) throws -> String {
         let data = try encoder(sortedKeys: true).encode(value)
         return String(decoding: data, as: UTF8.self)
     }
 }
 
 /// ISO-8601 conversions for the contract's timestamp strings.
-public enum ISO8601 {
+package enum ISO8601 {
     /// `2026-11-22T02:00:30.123Z` (UTC, milliseconds).
-    public static func string(from date: Date) -> String {
+    package static func string(from date: Date) -> String {
         // Every enveloped response carries one: written by hand from the civil date (the format
         // style is a visible share of a server response's time). Years before 1600 (the format style
         // counts them in the Julian calendar) and after 9999 keep the format style's rendering.
@@ -101,12 +101,12 @@ public enum ISO8601 {
     }
 
     /// `2026-11-22` (UTC), the form of `week_of`.
-    public static func dayString(from date: Date) -> String {
+    package static func dayString(from date: Date) -> String {
         date.formatted(Date.ISO8601FormatStyle().year().month().day())
     }
 
     /// Parses an ISO-8601 timestamp with or without fractional seconds, or a bare `YYYY-MM-DD`.
-    public static func date(from string: String) -> Date? {
+    package static func date(from string: String) -> Date? {
         let s = String(string.trimmingWhitespace())
         if let d = try? Date(s, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)) { return d }
         if let d = try? Date(s, strategy: Date.ISO8601FormatStyle()) { return d }

@@ -10,9 +10,9 @@ import Foundation
 /// fraction or exponent, a `Double` written with an exponent) or decoding failed at all — and the
 /// caller then uses `JSONDecoder`, so errors and edge cases keep one source. A test holds the two
 /// to the same result over fixtures of real bodies and thousands of mutations of them.
-public enum JSONTreeDecoding {
+package enum JSONTreeDecoding {
     /// `type` decoded from `data`, or `nil`: use `JSONCoding.decoder()`.
-    public static func decode<T: Decodable>(_ type: T.Type, from data: Data) -> T? {
+    package static func decode<T: Decodable>(_ type: T.Type, from data: Data) -> T? {
         guard let tree = data.withUnsafeBytes({ JSONTree.parse($0) }) else { return nil }
         let decoder = JSONTreeDecoder(tree: tree, node: 0, parent: nil, key: nil)
         guard let value: T = try? decoder.decodeHere(), !tree.gaveUp else { return nil }

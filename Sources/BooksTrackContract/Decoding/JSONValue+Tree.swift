@@ -5,7 +5,7 @@ extension JSONValue {
     /// pass (no error thrown and caught per element, as `JSONValue`'s `Decodable` reading does for
     /// every value that is not a `Bool`: 100,000 `errors[]` of a problem took seconds); where the
     /// tree cannot promise `JSONDecoder`'s reading (it gave up), `JSONDecoder` reads it.
-    public static func parse(_ data: Data) -> JSONValue? {
+    package static func parse(_ data: Data) -> JSONValue? {
         if let tree = data.withUnsafeBytes({ JSONTree.parse($0) }), let value = tree.jsonValue(0) { return value }
         return try? JSONCoding.decoder().decode(JSONValue.self, from: data)
     }

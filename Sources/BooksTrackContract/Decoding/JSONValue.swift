@@ -3,7 +3,7 @@ import Foundation
 /// A free-form JSON value, used for `details` objects and other untyped parts of the wire format.
 ///
 /// Numbers are kept as `Double`; integral values within ±2^53 are encoded without a fraction.
-public enum JSONValue: Sendable, Hashable, Codable {
+package enum JSONValue: Sendable, Hashable, Codable {
     case null
     case bool(Bool)
     case number(Double)
@@ -11,7 +11,7 @@ public enum JSONValue: Sendable, Hashable, Codable {
     case array([JSONValue])
     case object([String: JSONValue])
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null
@@ -30,7 +30,7 @@ public enum JSONValue: Sendable, Hashable, Codable {
         }
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
         case .null: try container.encodeNil()
@@ -52,13 +52,13 @@ public enum JSONValue: Sendable, Hashable, Codable {
 
 extension JSONValue {
     /// The string, if this is a string.
-    public var stringValue: String? {
+    package var stringValue: String? {
         if case .string(let s) = self { return s }
         return nil
     }
 
     /// The number, if this is a number or a numeric string.
-    public var doubleValue: Double? {
+    package var doubleValue: Double? {
         switch self {
         case .number(let d): return d
         case .string(let s): return Double(s.trimmingWhitespace())
@@ -67,37 +67,37 @@ extension JSONValue {
     }
 
     /// The number rounded to an `Int`, if this is a finite number (or numeric string) in range.
-    public var intValue: Int? {
+    package var intValue: Int? {
         guard let d = doubleValue, d.isFinite, abs(d) < 9.2e18 else { return nil }
         return Int(d.rounded())
     }
 
     /// The Boolean, if this is a Boolean.
-    public var boolValue: Bool? {
+    package var boolValue: Bool? {
         if case .bool(let b) = self { return b }
         return nil
     }
 
     /// The members, if this is an object.
-    public var objectValue: [String: JSONValue]? {
+    package var objectValue: [String: JSONValue]? {
         if case .object(let o) = self { return o }
         return nil
     }
 
     /// The elements, if this is an array.
-    public var arrayValue: [JSONValue]? {
+    package var arrayValue: [JSONValue]? {
         if case .array(let a) = self { return a }
         return nil
     }
 
     /// True for `.null`.
-    public var isNull: Bool {
+    package var isNull: Bool {
         if case .null = self { return true }
         return false
     }
 
     /// Member lookup on an object (`nil` for other kinds or a missing key).
-    public subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         objectValue?[key]
     }
 }
@@ -105,20 +105,20 @@ extension JSONValue {
 extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
     ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, ExpressibleByNilLiteral
 {
-    public init(stringLiteral value: String) { self = .string(value) }
-    public init(integerLiteral value: Int) { self = .number(Double(value)) }
-    public init(floatLiteral value: Double) { self = .number(value) }
-    public init(booleanLiteral value: Bool) { self = .bool(value) }
-    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
-    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+    package init(stringLiteral value: String) { self = .string(value) }
+    package init(integerLiteral value: Int) { self = .number(Double(value)) }
+    package init(floatLiteral value: Double) { self = .number(value) }
+    package init(booleanLiteral value: Bool) { self = .bool(value) }
+    package init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    package init(dictionaryLiteral elements: (String, JSONValue)...) {
         self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
     }
-    public init(nilLiteral: ()) { self = .null }
+    package init(nilLiteral: ()) { self = .null }
 }
 
 extension JSONValue {
     /// This value read as `T` with the shared decoder (nil when it does not decode).
-    public func decoded<T: Decodable>(as type: T.Type) -> T? {
+    package func decoded<T: Decodable>(as type: T.Type) -> T? {
         guard let data = try? JSONCoding.encoder().encode(self) else { return nil }
         return try? JSONCoding.decoder().decode(T.self, from: data)
     }

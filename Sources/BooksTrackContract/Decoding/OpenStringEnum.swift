@@ -1,20 +1,20 @@
 /// A string enumeration left open: a value this build does not know still decodes, as itself, and
 /// encodes back unchanged. A conforming type declares its `rawValue` and its named values only.
-public protocol OpenStringEnum: RawRepresentable, Codable, Sendable, Hashable, ExpressibleByStringLiteral,
+package protocol OpenStringEnum: RawRepresentable, Codable, Sendable, Hashable, ExpressibleByStringLiteral,
     CustomStringConvertible where RawValue == String
 {
     init(rawValue: String)
 }
 
 extension OpenStringEnum {
-    public init(_ rawValue: String) { self.init(rawValue: rawValue) }
-    public init(stringLiteral value: String) { self.init(rawValue: value) }
+    package init(_ rawValue: String) { self.init(rawValue: rawValue) }
+    package init(stringLiteral value: String) { self.init(rawValue: value) }
     /// The string itself (`RawRepresentable`'s generic default looked up `Optional`'s metadata at
     /// each value).
-    public init(from decoder: any Decoder) throws { self.init(rawValue: try decoder.singleValueContainer().decode(String.self)) }
-    public func encode(to encoder: any Encoder) throws {
+    package init(from decoder: any Decoder) throws { self.init(rawValue: try decoder.singleValueContainer().decode(String.self)) }
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(rawValue)
     }
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 }

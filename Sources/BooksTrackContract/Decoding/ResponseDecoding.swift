@@ -1,7 +1,7 @@
 import Foundation
 
 /// The outcome of decoding one HTTP response body with `ResponseDecoding`.
-public enum DecodedResponse<T: Sendable>: Sendable {
+package enum DecodedResponse<T: Sendable>: Sendable {
     /// The payload (`metadata` is nil for bare bodies).
     case success(T, metadata: ResponseMetadata?)
     /// The server reported an error, in any of the accepted shapes.
@@ -12,13 +12,13 @@ public enum DecodedResponse<T: Sendable>: Sendable {
     case undecodable(status: Int, failure: DecodingFailure, snippet: String)
 
     /// The payload, if any.
-    public var value: T? {
+    package var value: T? {
         if case .success(let v, _) = self { return v }
         return nil
     }
 
     /// The metadata, if the body carried an envelope.
-    public var metadata: ResponseMetadata? {
+    package var metadata: ResponseMetadata? {
         switch self {
         case .success(_, let m), .failure(_, let m): return m
         default: return nil
@@ -27,7 +27,7 @@ public enum DecodedResponse<T: Sendable>: Sendable {
 
     /// Every non-success outcome as one `APIErrorInfo` (non-JSON bodies map by status; wrong-shape
     /// JSON becomes `INVALID_RESPONSE`).
-    public var errorInfo: APIErrorInfo? {
+    package var errorInfo: APIErrorInfo? {
         switch self {
         case .success: return nil
         case .failure(let info, _): return info
@@ -45,7 +45,7 @@ public enum DecodedResponse<T: Sendable>: Sendable {
     }
 
     /// The payload or the normalized error.
-    public func get() throws(APIErrorInfo) -> T {
+    package func get() throws(APIErrorInfo) -> T {
         if case .success(let v, _) = self { return v }
         // errorInfo is non-nil for every other case.
         throw errorInfo ?? APIErrorInfo(code: .invalidResponse, message: "no payload", httpStatus: 0)
@@ -59,9 +59,9 @@ public enum DecodedResponse<T: Sendable>: Sendable {
 /// at the top of `error` or in `error.details`, the rate limiter's non-envelope 429
 /// (`{"error": "<text>", "code", "details": {retryAfter, requestsRemaining, ...}}`), bare bodies,
 /// and empty or HTML bodies. Never throws.
-public enum ResponseDecoding {
+package enum ResponseDecoding {
     /// Decodes `T` from an enveloped or bare body.
-    public static func decode<T: Decodable & Sendable>(_ type: T.Type, from body: Data, status: Int) -> DecodedResponse<T> {
+    package static func decode<T: Decodable & Sendable>(_ type: T.Type, from body: Data, status: Int) -> DecodedResponse<T> {
         // Fast path, one pass: the canonical success envelope (`success: true`, `data`, `metadata`,
         // no `error`) on a 2xx, read by `JSONTreeDecoding` (which gives `JSONDecoder`'s result or
         // none). Anything else — or anything that fails to decode — takes the tolerant path below,
@@ -196,7 +196,7 @@ public enum ResponseDecoding {
     }
 
     /// A short, printable excerpt of a body: an HTML page's `<title>`, else its first 200 characters.
-    public static func snippet(of body: Data, limit: Int = 200) -> String {
+    package static func snippet(of body: Data, limit: Int = 200) -> String {
         let text = String(decoding: body.prefix(64 * 1024), as: UTF8.self)
         if let open = text.range(of: "<title>", options: .caseInsensitive),
             let close = text.range(of: "</title>", options: .caseInsensitive, range: open.upperBound..<text.endIndex)

@@ -5,29 +5,29 @@
 /// control as `\u00xx` (lowercase hex). An ``Escaping`` adds the rest: `\b` and `\f` as the
 /// contract's encoder writes them, and the scalars its reader must not meet raw (a terminal's
 /// controls, what YAML does not print), as `\uxxxx`. Everything else is written as it is (UTF-8).
-public enum JSONString {
+package enum JSONString {
     /// What a literal escapes beyond what JSON requires.
-    public struct Escaping: Sendable {
+    package struct Escaping: Sendable {
         /// Backspace and form feed as `\b` and `\f` (as Foundation's `JSONEncoder` writes them);
         /// otherwise as `\u0008` and `\u000c`.
-        public var shortBackspaceAndFormFeed: Bool
+        package var shortBackspaceAndFormFeed: Bool
         /// The scalars from U+007F up also written as `\uxxxx` (a surrogate pair past U+FFFF); nil:
         /// none. Printable ASCII is never asked about.
-        public var alsoEscaped: (@Sendable (Unicode.Scalar) -> Bool)?
+        package var alsoEscaped: (@Sendable (Unicode.Scalar) -> Bool)?
 
-        public init(shortBackspaceAndFormFeed: Bool, alsoEscaped: (@Sendable (Unicode.Scalar) -> Bool)?) {
+        package init(shortBackspaceAndFormFeed: Bool, alsoEscaped: (@Sendable (Unicode.Scalar) -> Bool)?) {
             self.shortBackspaceAndFormFeed = shortBackspaceAndFormFeed
             self.alsoEscaped = alsoEscaped
         }
 
         /// As the contract's encoder writes a string: what JSON requires, backspace and form feed
         /// short, everything else as it is.
-        public static let contract = Escaping(shortBackspaceAndFormFeed: true, alsoEscaped: nil)
+        package static let contract = Escaping(shortBackspaceAndFormFeed: true, alsoEscaped: nil)
     }
 
     /// Writes `text` as a literal, quotes included, in pieces to `sink` (runs of the text's own
     /// UTF-8 between escapes, and the escapes).
-    public static func write(_ text: String, _ escaping: Escaping, to sink: (UnsafeRawBufferPointer) -> Void) {
+    package static func write(_ text: String, _ escaping: Escaping, to sink: (UnsafeRawBufferPointer) -> Void) {
         emit(#"""#, sink)
         var text = text
         text.withUTF8 { bytes in
@@ -69,12 +69,12 @@ public enum JSONString {
     }
 
     /// Appends `text` as a literal to `output`.
-    public static func append(_ text: String, _ escaping: Escaping, to output: inout [UInt8]) {
+    package static func append(_ text: String, _ escaping: Escaping, to output: inout [UInt8]) {
         write(text, escaping) { output.append(contentsOf: $0) }
     }
 
     /// `text` as a literal.
-    public static func literal(_ text: String, _ escaping: Escaping) -> String {
+    package static func literal(_ text: String, _ escaping: Escaping) -> String {
         var output: [UInt8] = []
         output.reserveCapacity(text.utf8.count + 2)
         append(text, escaping, to: &output)

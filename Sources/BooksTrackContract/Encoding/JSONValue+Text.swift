@@ -1,24 +1,24 @@
 extension JSONValue {
     /// Text written around each kind of token, e.g. a terminal's colours (``none``: nothing).
-    public struct TokenMarks: Sendable, Hashable {
+    package struct TokenMarks: Sendable, Hashable {
         /// What opens a marked token, and what closes it.
-        public struct Mark: Sendable, Hashable {
-            public var open: String
-            public var close: String
+        package struct Mark: Sendable, Hashable {
+            package var open: String
+            package var close: String
 
-            public init(open: String, close: String) {
+            package init(open: String, close: String) {
                 self.open = open
                 self.close = close
             }
         }
 
-        public var key: Mark?
-        public var string: Mark?
-        public var number: Mark?
-        public var boolean: Mark?
-        public var null: Mark?
+        package var key: Mark?
+        package var string: Mark?
+        package var number: Mark?
+        package var boolean: Mark?
+        package var null: Mark?
 
-        public init(key: Mark? = nil, string: Mark? = nil, number: Mark? = nil, boolean: Mark? = nil, null: Mark? = nil) {
+        package init(key: Mark? = nil, string: Mark? = nil, number: Mark? = nil, boolean: Mark? = nil, null: Mark? = nil) {
             self.key = key
             self.string = string
             self.number = number
@@ -27,7 +27,7 @@ extension JSONValue {
         }
 
         /// No marks: plain JSON.
-        public static let none = TokenMarks()
+        package static let none = TokenMarks()
     }
 
     /// The value as JSON text with sorted keys: on one line when `indent` is nil, else a member or
@@ -36,7 +36,7 @@ extension JSONValue {
     ///
     /// Written as UTF-8 bytes into one buffer (appending to a `String` piece by piece pays
     /// `String`'s growth checks at every piece).
-    public func jsonText(indent: String? = nil, escaping: JSONString.Escaping = .contract, marks: TokenMarks = .none) -> String {
+    package func jsonText(indent: String? = nil, escaping: JSONString.Escaping = .contract, marks: TokenMarks = .none) -> String {
         var writer = Writer(indent: indent.map { Array($0.utf8) }, escaping: escaping, marks: marks)
         writer.output.reserveCapacity(512)
         writer.write(self, level: 0)
@@ -45,7 +45,7 @@ extension JSONValue {
 
     /// A number as JSON writes it: integral values without a fraction (below 2^53), others as
     /// Swift's shortest round-trip text; `null` for NaN and infinities, which JSON cannot hold.
-    public static func format(_ value: Double) -> String {
+    package static func format(_ value: Double) -> String {
         guard value.isFinite else { return "null" }
         if value.rounded() == value, abs(value) < 9_007_199_254_740_992 { return String(Int64(value)) }
         return String(value)

@@ -2,7 +2,7 @@ import Foundation
 
 /// A rate-limit class (docs/contract.md §7), with its documented default budget. The stand-in makes
 /// each configurable; clients must trust the `X-RateLimit-*` headers over this table.
-public enum BudgetClass: String, Codable, Sendable, Hashable, CaseIterable {
+package enum BudgetClass: String, Codable, Sendable, Hashable, CaseIterable {
     /// `/v1/search/isbn|title|author|advanced`, `/api/v2/search?mode=text`: 100/min.
     case search
     /// `/api/v2/search?mode=semantic|hybrid`: 5/min.
@@ -23,7 +23,7 @@ public enum BudgetClass: String, Codable, Sendable, Hashable, CaseIterable {
     case global
 
     /// The documented number of requests per window.
-    public var defaultLimit: Int {
+    package var defaultLimit: Int {
         switch self {
         case .search: return 100
         case .semantic: return 5
@@ -38,7 +38,7 @@ public enum BudgetClass: String, Codable, Sendable, Hashable, CaseIterable {
     }
 
     /// The class's position in `allCases`.
-    public var ordinal: Int {
+    package var ordinal: Int {
         switch self {
         case .search: return 0
         case .semantic: return 1
@@ -54,22 +54,22 @@ public enum BudgetClass: String, Codable, Sendable, Hashable, CaseIterable {
 
     /// Hashes the case, not its name: hashing the name (`RawRepresentable`'s default) would hash a
     /// string at every look-up.
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(UInt8(truncatingIfNeeded: ordinal))
     }
 
     /// The documented window in seconds (60, or 3600 for `global`).
-    public var defaultWindowSeconds: Int { self == .global ? 3600 : 60 }
+    package var defaultWindowSeconds: Int { self == .global ? 3600 : 60 }
 
     /// The documented budget.
-    public var defaultBudget: Budget { Budget(limit: defaultLimit, windowSeconds: defaultWindowSeconds) }
+    package var defaultBudget: Budget { Budget(limit: defaultLimit, windowSeconds: defaultWindowSeconds) }
 
     /// The class of a request (besides `global`, which applies to everything), or nil for
     /// unlimited routes (capabilities, recommendations, SSE stream, health). The one route
     /// classifier of the package: the server limits and the client budgets by it. `path` may carry its query; paths compare case-insensitively.
     /// `mode` is the v2 search `mode` parameter and `q` its query (a `q=similar:` prefix forces
     /// `similar`); when not given they are read from the path's query.
-    public static func classify(method: String, path: String, mode: String? = nil, query q: String? = nil) -> BudgetClass? {
+    package static func classify(method: String, path: String, mode: String? = nil, query q: String? = nil) -> BudgetClass? {
         // Every request passes here (client and server): the query is read only for the v2
         // search route, and an ASCII path without capitals is not lowercased.
         var isPOST: Bool { method.uppercased() == "POST" }
@@ -144,10 +144,10 @@ public enum BudgetClass: String, Codable, Sendable, Hashable, CaseIterable {
 }
 
 /// A request budget: `limit` requests per `windowSeconds`.
-public struct Budget: Codable, Sendable, Hashable {
-    public var limit: Int
-    public var windowSeconds: Int
-    public init(limit: Int, windowSeconds: Int) {
+package struct Budget: Codable, Sendable, Hashable {
+    package var limit: Int
+    package var windowSeconds: Int
+    package init(limit: Int, windowSeconds: Int) {
         self.limit = limit
         self.windowSeconds = windowSeconds
     }

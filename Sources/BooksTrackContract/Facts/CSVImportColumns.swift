@@ -4,12 +4,12 @@ import Foundation
 /// the server's import parser and by the client's preflight (so a file the server would refuse is
 /// refused before a job starts). Headers are matched case-insensitively, trimmed. To accept a new
 /// spelling (another exporter's header), add it to ``spellings``.
-public enum CSVImportColumn: String, CaseIterable, Sendable {
+package enum CSVImportColumn: String, CaseIterable, Sendable {
     case title, author, authors, isbn13, isbn, isbnUID, goodreadsBookID, myRating, exclusiveShelf, dateRead, publisher,
         yearPublished, numberOfPages
 
     /// The header spellings recognised for each column (lower-cased, trimmed).
-    public static let spellings: [String: CSVImportColumn] = [
+    package static let spellings: [String: CSVImportColumn] = [
         "title": .title, "book title": .title,
         "author": .author, "author name": .author,
         // StoryGraph: several authors separated by commas (the first is matched).
@@ -28,13 +28,13 @@ public enum CSVImportColumn: String, CaseIterable, Sendable {
     ]
 
     /// A file must have at least one of these (a book is found by its ISBN or its title).
-    public static let identifying: Set<CSVImportColumn> = [.title, .isbn, .isbn13, .isbnUID]
+    package static let identifying: Set<CSVImportColumn> = [.title, .isbn, .isbn13, .isbnUID]
 
     /// The identifying headers as a sentence names them.
-    public static let identifyingHeaders = "Title, Book Title, ISBN, ISBN13 or ISBN/UID"
+    package static let identifyingHeaders = "Title, Book Title, ISBN, ISBN13 or ISBN/UID"
 
     /// The column a header names, if any.
-    public static func recognise(_ header: String) -> CSVImportColumn? {
+    package static func recognise(_ header: String) -> CSVImportColumn? {
         spellings[header.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()]
     }
 }

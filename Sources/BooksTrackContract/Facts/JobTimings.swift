@@ -2,26 +2,26 @@
 /// timeout, the `retry:` hint, the job token's lifetime and refresh window and the results' TTLs.
 /// The server's defaults, `bts serve --help`, and the client's silence limit and token refresh read
 /// them from here.
-public enum JobTimings {
+package enum JobTimings {
     /// An SSE stream sends `: heartbeat` after this long without anything else to write.
-    public static let heartbeat: Duration = .seconds(30)
+    package static let heartbeat: Duration = .seconds(30)
     /// An SSE stream ends with `event: timeout` after this long without a job event.
-    public static let streamTimeout: Duration = .seconds(300)
+    package static let streamTimeout: Duration = .seconds(300)
     /// The `retry:` an SSE stream suggests, in milliseconds.
-    public static let sseRetryMilliseconds = 5000
+    package static let sseRetryMilliseconds = 5000
     /// A job token's lifetime.
-    public static let tokenLifetime: Duration = .seconds(7200)
+    package static let tokenLifetime: Duration = .seconds(7200)
     /// A token may be refreshed only during this last part of its life.
-    public static let tokenRefreshWindow: Duration = .seconds(1800)
+    package static let tokenRefreshWindow: Duration = .seconds(1800)
     /// How long an import's results (and the job) are kept after it ends.
-    public static let importResultsTTL: Duration = .seconds(3600)
+    package static let importResultsTTL: Duration = .seconds(3600)
     /// How long a batch's (and a scan's) results are kept after it ends.
-    public static let batchResultsTTL: Duration = .seconds(7200)
+    package static let batchResultsTTL: Duration = .seconds(7200)
 
     /// How long a client lets an open stream stay silent (not even a heartbeat) before it gives up
     /// on it: two and a half heartbeats, so one late heartbeat is not a lost connection.
-    public static var clientSilenceLimit: Duration { heartbeat * 5 / 2 }
+    package static var clientSilenceLimit: Duration { heartbeat * 5 / 2 }
 
     /// Whole seconds of `duration` (for help texts: `30`).
-    public static func seconds(_ duration: Duration) -> Int64 { duration.components.seconds }
+    package static func seconds(_ duration: Duration) -> Int64 { duration.components.seconds }
 }

@@ -2,25 +2,25 @@
 /// `src/api-v3/jobs/scans.ts` @ 0077bbc: `MAX_PHOTOS_PER_BATCH = 5`, `MAX_IMAGE_SIZE = 10_000_000`,
 /// `MAX_BATCH_SIZE = 50_000_000`; JPEG, PNG or WebP). The client checks them before anything is
 /// uploaded; the stand-in checks them again.
-public enum ScanPhotos {
+package enum ScanPhotos {
     /// 1–5 photos a scan.
-    public static let count = 1...5
+    package static let count = 1...5
     /// Bytes of one photo (10 MB, decimal, as production counts).
-    public static let maxPhotoBytes = 10_000_000
+    package static let maxPhotoBytes = 10_000_000
     /// Bytes of all photos together (50 MB).
-    public static let maxTotalBytes = 50_000_000
+    package static let maxTotalBytes = 50_000_000
     /// The multipart field of each photo (`formData.getAll('photos[]')`).
-    public static let fieldName = "photos[]"
+    package static let fieldName = "photos[]"
     /// A detection at or above this confidence is approved; below it needs review (scans.ts).
-    public static let approvalConfidence = 0.8
+    package static let approvalConfidence = 0.8
 }
 
 /// An image format a scan accepts, told by its first bytes (never by the file name).
-public enum PhotoFormat: String, Sendable, Hashable, CaseIterable {
+package enum PhotoFormat: String, Sendable, Hashable, CaseIterable {
     case jpeg, png, webp
 
     /// The format of `bytes` (at least the first 12), or nil when it is none of the three.
-    public init?<Bytes: Collection>(sniffing bytes: Bytes) where Bytes.Element == UInt8 {
+    package init?<Bytes: Collection>(sniffing bytes: Bytes) where Bytes.Element == UInt8 {
         let head = Array(bytes.prefix(12))
         if head.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
             self = .png
@@ -34,7 +34,7 @@ public enum PhotoFormat: String, Sendable, Hashable, CaseIterable {
     }
 
     /// The media type sent with the photo.
-    public var mediaType: String {
+    package var mediaType: String {
         switch self {
         case .jpeg: return "image/jpeg"
         case .png: return "image/png"
@@ -45,11 +45,11 @@ public enum PhotoFormat: String, Sendable, Hashable, CaseIterable {
 
 /// One book a bookshelf scan found (bendv3 `src/api-v3/jobs/scans.ts` @ 0077bbc `DetectedBookSchema`):
 /// what was read, how sure the reader is, where in the photo, and whether the book is known.
-public struct DetectedBook: Codable, Sendable, Hashable {
+package struct DetectedBook: Codable, Sendable, Hashable {
     /// Where in the photo, normalized to 0…1.
-    public struct BoundingBox: Codable, Sendable, Hashable {
-        public var x: Double, y: Double, width: Double, height: Double
-        public init(x: Double, y: Double, width: Double, height: Double) {
+    package struct BoundingBox: Codable, Sendable, Hashable {
+        package var x: Double, y: Double, width: Double, height: Double
+        package init(x: Double, y: Double, width: Double, height: Double) {
             self.x = x
             self.y = y
             self.width = width
@@ -57,21 +57,21 @@ public struct DetectedBook: Codable, Sendable, Hashable {
         }
     }
 
-    public var title: String?
-    public var author: String?
-    public var isbn: String?
+    package var title: String?
+    package var author: String?
+    package var isbn: String?
     /// 0…1; at or above `ScanPhotos.approvalConfidence` the book is approved, below it needs review.
-    public var confidence: Double
-    public var boundingBox: BoundingBox?
+    package var confidence: Double
+    package var boundingBox: BoundingBox?
     /// `pending`, `success`, `not_found`, `error` or `circuit_open`.
-    public var enrichmentStatus: String?
-    public var coverUrl: String?
-    public var publisher: String?
-    public var publicationYear: Int?
+    package var enrichmentStatus: String?
+    package var coverUrl: String?
+    package var publisher: String?
+    package var publicationYear: Int?
     /// Which photo (0-based) it was found in, when the server says (the stand-in does).
-    public var photoIndex: Int?
+    package var photoIndex: Int?
 
-    public init(
+    package init(
         title: String? = nil, author: String? = nil, isbn: String? = nil, confidence: Double,
         boundingBox: BoundingBox? = nil, enrichmentStatus: String? = nil, coverUrl: String? = nil,
         publisher: String? = nil, publicationYear: Int? = nil, photoIndex: Int? = nil
@@ -89,14 +89,14 @@ public struct DetectedBook: Codable, Sendable, Hashable {
     }
 
     /// Approved (confidence at or above 0.8) rather than needing review.
-    public var isApproved: Bool { confidence >= ScanPhotos.approvalConfidence }
+    package var isApproved: Bool { confidence >= ScanPhotos.approvalConfidence }
 
     enum CodingKeys: String, CodingKey {
         case title, author, isbn, confidence, boundingBox, enrichmentStatus, coverUrl, publisher, publicationYear, photoIndex
     }
 
     /// Lenient: a missing or out-of-range confidence is 0 (needs review), numbers may be strings.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         title = try? c.decodeIfPresent(String.self, forKey: .title)
         author = try? c.decodeIfPresent(String.self, forKey: .author)

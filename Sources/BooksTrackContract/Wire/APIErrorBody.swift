@@ -1,13 +1,13 @@
 /// The `error` object of a failed envelope (docs/contract.md §1), exactly as the stand-in sends it.
-public struct APIErrorBody: Codable, Sendable, Hashable {
-    public var code: ErrorCode
-    public var message: String
-    public var retryable: Bool
-    public var retryAfterMs: Int?
-    public var provider: String?
-    public var details: [String: JSONValue]?
+package struct APIErrorBody: Codable, Sendable, Hashable {
+    package var code: ErrorCode
+    package var message: String
+    package var retryable: Bool
+    package var retryAfterMs: Int?
+    package var provider: String?
+    package var details: [String: JSONValue]?
 
-    public init(
+    package init(
         code: ErrorCode, message: String, retryable: Bool? = nil, retryAfterMs: Int? = nil,
         provider: String? = nil, details: [String: JSONValue]? = nil
     ) {

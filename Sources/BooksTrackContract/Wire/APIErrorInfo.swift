@@ -1,25 +1,25 @@
 /// A normalized API error, whatever shape the server used to send it (docs/contract.md §1).
-public struct APIErrorInfo: Error, Sendable, Hashable, CustomStringConvertible {
-    public var code: ErrorCode
+package struct APIErrorInfo: Error, Sendable, Hashable, CustomStringConvertible {
+    package var code: ErrorCode
     /// The server's message (or a sentence synthesized from the status).
-    public var message: String
-    public var retryable: Bool
+    package var message: String
+    package var retryable: Bool
     /// How long to wait before retrying, from `retryAfterMs` or `details.retryAfter` (seconds).
-    public var retryAfterMs: Int?
-    public var provider: String?
+    package var retryAfterMs: Int?
+    package var provider: String?
     /// From the rate limiter's `details.requestsRemaining`.
-    public var requestsRemaining: Int?
+    package var requestsRemaining: Int?
     /// From the rate limiter's `details.requestsLimit`.
-    public var requestsLimit: Int?
-    public var details: [String: JSONValue]
+    package var requestsLimit: Int?
+    package var details: [String: JSONValue]
     /// The HTTP status the error arrived with.
-    public var httpStatus: Int
+    package var httpStatus: Int
     /// RFC 9457 problem details' `errors[]` (v3 validation failures): each field and its message.
-    public var fieldErrors: [FieldError] = []
+    package var fieldErrors: [FieldError] = []
     /// True when the body was RFC 9457 problem details (v3): `message` is then its `detail`.
-    public var isProblemDetails = false
+    package var isProblemDetails = false
 
-    public init(
+    package init(
         code: ErrorCode, message: String, retryable: Bool? = nil, retryAfterMs: Int? = nil, provider: String? = nil,
         requestsRemaining: Int? = nil, requestsLimit: Int? = nil, details: [String: JSONValue] = [:], httpStatus: Int
     ) {
@@ -36,7 +36,7 @@ public struct APIErrorInfo: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// The server's own words, for problem details: `detail`, then each field's message ("Validation
     /// failed: isbn: Must be ISBN-10 or ISBN-13"); nil for the older shapes (their code's sentence is used).
-    public var problemSentence: String? {
+    package var problemSentence: String? {
         guard isProblemDetails else { return nil }
         var text = message
         let fields = fieldErrors.map { $0.field.isEmpty ? $0.message : "\($0.field): \($0.message)" }
@@ -45,22 +45,22 @@ public struct APIErrorInfo: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Seconds to wait, rounded up.
-    public var retryAfterSeconds: Int? { retryAfterMs.map { ($0 + 999) / 1000 } }
+    package var retryAfterSeconds: Int? { retryAfterMs.map { ($0 + 999) / 1000 } }
 
     /// The user-facing sentence (mobile wording of docs/contract.md §2).
-    public var userMessage: String { code.userMessage(provider: provider, retryAfterSeconds: retryAfterSeconds) }
+    package var userMessage: String { code.userMessage(provider: provider, retryAfterSeconds: retryAfterSeconds) }
 
-    public var description: String { "\(code.rawValue) (HTTP \(httpStatus)): \(message)" }
+    package var description: String { "\(code.rawValue) (HTTP \(httpStatus)): \(message)" }
 }
 
 /// One `errors[]` entry of RFC 9457 problem details (bendv3 `packages/schemas/src/response.ts`
 /// `FieldError`: `{field, message, code}`).
-public struct FieldError: Sendable, Hashable {
-    public var field: String
-    public var message: String
-    public var code: String?
+package struct FieldError: Sendable, Hashable {
+    package var field: String
+    package var message: String
+    package var code: String?
 
-    public init(field: String, message: String, code: String? = nil) {
+    package init(field: String, message: String, code: String? = nil) {
         self.field = field
         self.message = message
         self.code = code
@@ -69,21 +69,21 @@ public struct FieldError: Sendable, Hashable {
 
 extension ErrorCode {
     /// Not in the contract: the client could not decode a JSON body (see `DecodingFailure`).
-    public static let invalidResponse: ErrorCode = "INVALID_RESPONSE"
+    package static let invalidResponse: ErrorCode = "INVALID_RESPONSE"
 }
 
 /// Why a body could not be decoded: the coding path (`data.works[0].title`) and the reason.
-public struct DecodingFailure: Sendable, Hashable, CustomStringConvertible {
-    public var codingPath: String
-    public var reason: String
+package struct DecodingFailure: Sendable, Hashable, CustomStringConvertible {
+    package var codingPath: String
+    package var reason: String
 
-    public init(codingPath: String, reason: String) {
+    package init(codingPath: String, reason: String) {
         self.codingPath = codingPath
         self.reason = reason
     }
 
     /// Extracts path and reason from a `DecodingError` (or any error).
-    public init(_ error: any Error) {
+    package init(_ error: any Error) {
         guard let e = error as? DecodingError else {
             self.init(codingPath: "", reason: String(describing: error))
             return
@@ -104,7 +104,7 @@ public struct DecodingFailure: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    public var description: String { codingPath.isEmpty ? reason : "at \(codingPath): \(reason)" }
+    package var description: String { codingPath.isEmpty ? reason : "at \(codingPath): \(reason)" }
 
     static func render(_ path: [any CodingKey]) -> String {
         var out = ""

@@ -4,13 +4,13 @@
 ///
 /// Clients should decode with `ResponseDecoding`, which also accepts production's variants; the
 /// `Decodable` conformance here is the strict stand-in form (with `success` optional).
-public struct Envelope<T: Sendable>: Sendable {
-    public var success: Bool
-    public var data: T?
-    public var metadata: ResponseMetadata
-    public var error: APIErrorBody?
+package struct Envelope<T: Sendable>: Sendable {
+    package var success: Bool
+    package var data: T?
+    package var metadata: ResponseMetadata
+    package var error: APIErrorBody?
 
-    public init(success: Bool, data: T?, metadata: ResponseMetadata, error: APIErrorBody? = nil) {
+    package init(success: Bool, data: T?, metadata: ResponseMetadata, error: APIErrorBody? = nil) {
         self.success = success
         self.data = data
         self.metadata = metadata
@@ -18,12 +18,12 @@ public struct Envelope<T: Sendable>: Sendable {
     }
 
     /// A successful envelope carrying `data`.
-    public static func success(_ data: T, metadata: ResponseMetadata = ResponseMetadata()) -> Envelope {
+    package static func success(_ data: T, metadata: ResponseMetadata = ResponseMetadata()) -> Envelope {
         Envelope(success: true, data: data, metadata: metadata, error: nil)
     }
 
     /// A failed envelope (`data: null`).
-    public static func failure(_ error: APIErrorBody, metadata: ResponseMetadata = ResponseMetadata()) -> Envelope {
+    package static func failure(_ error: APIErrorBody, metadata: ResponseMetadata = ResponseMetadata()) -> Envelope {
         Envelope(success: false, data: nil, metadata: metadata, error: error)
     }
 
@@ -31,10 +31,10 @@ public struct Envelope<T: Sendable>: Sendable {
 }
 
 /// An envelope for failures, whose `data` is always null.
-public typealias FailureEnvelope = Envelope<JSONValue>
+package typealias FailureEnvelope = Envelope<JSONValue>
 
 extension Envelope: Encodable where T: Encodable {
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(success, forKey: .success)
         if let data { try c.encode(data, forKey: .data) } else { try c.encodeNil(forKey: .data) }
@@ -44,7 +44,7 @@ extension Envelope: Encodable where T: Encodable {
 }
 
 extension Envelope: Decodable where T: Decodable {
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         error = try c.decodeIfPresent(APIErrorBody.self, forKey: .error)
         success = try c.decodeIfPresent(Bool.self, forKey: .success) ?? (error == nil)

@@ -2,7 +2,7 @@ extension ErrorCode {
     /// The user-facing sentence for this code, in the wording the mobile clients settled on
     /// (docs/contract.md §2). `provider` names the upstream for `CIRCUIT_OPEN`; `retryAfterSeconds`
     /// fills in the wait for rate limits and open circuits.
-    public func userMessage(provider: String? = nil, retryAfterSeconds: Int? = nil) -> String {
+    package func userMessage(provider: String? = nil, retryAfterSeconds: Int? = nil) -> String {
         switch self {
         case .circuitOpen:
             let who = provider.map(Self.providerDisplayName) ?? "The book provider"

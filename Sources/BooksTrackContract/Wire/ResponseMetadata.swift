@@ -1,18 +1,18 @@
 import Foundation
 
 /// The `metadata` object of every envelope (docs/contract.md §1).
-public struct ResponseMetadata: Codable, Sendable, Hashable {
+package struct ResponseMetadata: Codable, Sendable, Hashable {
     /// ISO-8601 timestamp of the response.
-    public var timestamp: String
+    package var timestamp: String
     /// Server processing time in milliseconds.
-    public var processingTime: Int?
-    public var provider: String?
-    public var cached: Bool?
-    public var source: String?
+    package var processingTime: Int?
+    package var provider: String?
+    package var cached: Bool?
+    package var source: String?
     /// v2 search only.
-    public var searchMode: SearchMode?
+    package var searchMode: SearchMode?
 
-    public init(
+    package init(
         timestamp: String, processingTime: Int? = nil, provider: String? = nil, cached: Bool? = nil,
         source: String? = nil, searchMode: SearchMode? = nil
     ) {
@@ -25,7 +25,7 @@ public struct ResponseMetadata: Codable, Sendable, Hashable {
     }
 
     /// Metadata stamped with `date` (default: now).
-    public init(
+    package init(
         date: Date = Date(), processingTime: Int? = nil, provider: String? = nil, cached: Bool? = nil,
         source: String? = nil, searchMode: SearchMode? = nil
     ) {
@@ -35,14 +35,14 @@ public struct ResponseMetadata: Codable, Sendable, Hashable {
     }
 
     /// The parsed `timestamp`, when it is valid ISO-8601.
-    public var date: Date? { ISO8601.date(from: timestamp) }
+    package var date: Date? { ISO8601.date(from: timestamp) }
 
     enum CodingKeys: String, CodingKey {
         case timestamp, processingTime, provider, cached, source, searchMode
     }
 
     /// Lenient: a missing timestamp decodes as "", numbers may be floats, an unknown `searchMode` is dropped.
-    public init(from decoder: any Decoder) throws { try self.init(decodingFieldsFrom: decoder) }
+    package init(from decoder: any Decoder) throws { try self.init(decodingFieldsFrom: decoder) }
 
     init<Fields: KeyedFields<CodingKeys>>(fields c: Fields) throws {
         timestamp = try c.decodeLenientString(forKey: .timestamp) ?? ""
@@ -55,7 +55,7 @@ public struct ResponseMetadata: Codable, Sendable, Hashable {
 }
 
 /// The v2 search modes (`/api/v2/search?mode=`).
-public enum SearchMode: String, Codable, Sendable, Hashable, CaseIterable {
+package enum SearchMode: String, Codable, Sendable, Hashable, CaseIterable {
     case text, semantic, hybrid, similar
 }
 

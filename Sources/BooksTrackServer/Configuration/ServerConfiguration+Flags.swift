@@ -3,16 +3,16 @@ import Foundation
 import NIOCore
 
 /// A bad `bts serve` flag; `message` says what is wrong and how to write it.
-public struct ServerConfigurationError: Error, Sendable, Hashable, CustomStringConvertible {
-    public var message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
+package struct ServerConfigurationError: Error, Sendable, Hashable, CustomStringConvertible {
+    package var message: String
+    package init(_ message: String) { self.message = message }
+    package var description: String { message }
 }
 
 extension ServerConfiguration {
     /// Help text for the flags `init(arguments:)` understands. The lists and defaults are read from
     /// their homes (`BudgetClass`, `CapabilityFeature.documented`, `KnownBackend`, `JobTimings`).
-    public static let flagHelp = """
+    package static let flagHelp = """
         --host ADDRESS                  interface to bind (default \(ServerConfiguration().host))
         --port N, -p N                  port to bind (default \(KnownBackend.localPort); 0 = any free port)
         --cache-dir PATH                catalog cache directory
@@ -65,7 +65,7 @@ extension ServerConfiguration {
 
     /// Builds a configuration from `bts serve` flags (both `--flag value` and `--flag=value`),
     /// starting from `base`. Fault flags require `--enable-fault-injection`.
-    public init(arguments: [String], base: ServerConfiguration = ServerConfiguration()) throws(ServerConfigurationError)
+    package init(arguments: [String], base: ServerConfiguration = ServerConfiguration()) throws(ServerConfigurationError)
     {
         var config = base
         var pendingFaults: [FaultRule] = []

@@ -4,68 +4,68 @@ import Foundation
 /// Everything the local server can be told at start. Build it with the memberwise-style `init`
 /// (every parameter has the documented default) or from `bts serve` flags with
 /// `ServerConfiguration(arguments:)`.
-public struct ServerConfiguration: Sendable {
+package struct ServerConfiguration: Sendable {
     /// Interface to bind; loopback by default.
-    public var host: String
+    package var host: String
     /// Port to bind; 0 picks a free ephemeral port (read it back from `RunningServer.port`).
-    public var port: Int
+    package var port: Int
     /// Where the catalog database lives (`$XDG_CACHE_HOME/bts/` for the shell); the server itself
     /// only records it, the catalog is opened by the caller.
-    public var cacheDirectory: URL?
+    package var cacheDirectory: URL?
     /// Per-class limits (docs/contract.md §7 defaults). Ignored when `rateLimitsEnabled` is false.
-    public var rateLimits: [BudgetClass: RateLimitRule]
+    package var rateLimits: [BudgetClass: RateLimitRule]
     /// `false` turns every limit off (`--rate-limits off`).
-    public var rateLimitsEnabled: Bool
+    package var rateLimitsEnabled: Bool
     /// Features switched off (`--disable FEATURE`); everything else is on.
-    public var disabledFeatures: Set<ServerFeature>
+    package var disabledFeatures: Set<ServerFeature>
     /// Fault injection is unreachable unless this is true (`--enable-fault-injection`).
-    public var faultInjectionEnabled: Bool
+    package var faultInjectionEnabled: Bool
     /// Fault rules in force at start (ignored unless `faultInjectionEnabled`).
-    public var faultRules: [FaultRule]
+    package var faultRules: [FaultRule]
     /// Largest accepted JSON request body (enrich and similar); larger → 413.
-    public var maxJSONBodyBytes: Int
+    package var maxJSONBodyBytes: Int
     /// Seconds an idle keep-alive connection (no request in progress) stays open; nil = forever.
-    public var idleTimeoutSeconds: Int?
+    package var idleTimeoutSeconds: Int?
     /// Where jobs are kept (`jobs.sqlite`, 0700/0600). `bts serve` sets `$XDG_STATE_HOME/bts/jobs`;
     /// nil: `<cacheDirectory>/jobs`, else a private temporary directory removed at shutdown.
-    public var jobsDirectory: URL?
+    package var jobsDirectory: URL?
     /// Bounds on each request's head (size, time) and body (time): answered 431/400/408 and closed.
-    public var requestHeadLimits = RequestHeadLimits()
+    package var requestHeadLimits = RequestHeadLimits()
     /// Connections served at once (`--max-connections`), and never more than half of `ulimit -n`;
     /// more wait in the listen queue (`listenBacklog`) until one closes, so that slow clients cannot
     /// use up the process's file descriptors. A connection's deadlines start when it is served.
-    public var maxConnections = ServerConfiguration.defaultMaxConnections
+    package var maxConnections = ServerConfiguration.defaultMaxConnections
     /// The default of `maxConnections`.
-    public static let defaultMaxConnections = 512
+    package static let defaultMaxConnections = 512
     /// Connections the kernel holds, accepted from the client's side but not yet served, while all
     /// `maxConnections` are taken (the listen backlog; Linux caps it at `net.core.somaxconn`). They
     /// hold no file descriptor of the process and are served in turn as connections close. Past it
     /// the kernel drops a new connection's SYN and the client's TCP tries again (after 1, 3, 7… s).
-    public var listenBacklog = ServerConfiguration.defaultListenBacklog
+    package var listenBacklog = ServerConfiguration.defaultListenBacklog
     /// The default of `listenBacklog`: room for twice the default connections waiting.
-    public static let defaultListenBacklog = 1024
+    package static let defaultListenBacklog = 1024
     /// Entries kept by the in-memory response cache.
-    public var responseCacheCapacity: Int
+    package var responseCacheCapacity: Int
     /// How long an enrich `idempotency_key` replays its first result.
-    public var idempotencyWindowSeconds: Int
+    package var idempotencyWindowSeconds: Int
     /// Legacy `/v1` routes carry `Deprecation`, `Sunset` and `Link` headers when set.
-    public var legacyDeprecation: LegacyDeprecation?
+    package var legacyDeprecation: LegacyDeprecation?
     /// Server version reported by `/health` and the capabilities.
-    public var version: String
+    package var version: String
     /// Job knobs, read by the job routes (SSE heartbeat, pacing); not used by the core routes.
-    public var jobs: JobTuning
+    package var jobs: JobTuning
     /// The contract (default) or the deployed backend's dialect (`--dialect production`).
-    public var dialect: ServerDialect
+    package var dialect: ServerDialect
     /// Whether the `/v1/*` and `/api/v2/*` routes are served (`--no-legacy-routes` turns them off:
     /// they answer production 3.x's `Endpoint not found` 404, as `src/router.ts` @ e40ae5d mounts none).
-    public var servesLegacyRoutes = true
+    package var servesLegacyRoutes = true
 
     /// The `Deprecation` / `Sunset` / `Link` values for legacy routes.
-    public struct LegacyDeprecation: Sendable, Hashable {
-        public var deprecation: String
-        public var sunset: String?
-        public var link: String?
-        public init(deprecation: String = "true", sunset: String? = nil, link: String? = nil) {
+    package struct LegacyDeprecation: Sendable, Hashable {
+        package var deprecation: String
+        package var sunset: String?
+        package var link: String?
+        package init(deprecation: String = "true", sunset: String? = nil, link: String? = nil) {
             self.deprecation = deprecation
             self.sunset = sunset
             self.link = link
@@ -73,21 +73,21 @@ public struct ServerConfiguration: Sendable {
     }
 
     /// Timing knobs for background jobs (CSV import, batch enrichment, SSE).
-    public struct JobTuning: Sendable, Hashable {
+    package struct JobTuning: Sendable, Hashable {
         /// SSE `: heartbeat` interval while idle (default: `JobTimings.heartbeat`).
-        public var heartbeatInterval: Duration
+        package var heartbeatInterval: Duration
         /// SSE stream timeout without progress (default: `JobTimings.streamTimeout`).
-        public var streamTimeout: Duration
+        package var streamTimeout: Duration
         /// Delay between processed rows/items, to make progress observable (0 = as fast as possible).
-        public var itemPacing: Duration
+        package var itemPacing: Duration
         /// Fault injection: cut job SSE streams (`--sse-drop`); needs fault injection enabled.
-        public var sseDropFault: SSEDropFault?
+        package var sseDropFault: SSEDropFault?
         /// Unfinished jobs of all clients together (`--max-jobs`; `JobEngineConfiguration.maxConcurrentJobs`).
-        public var maxConcurrentJobs = JobEngineConfiguration.defaultMaxConcurrentJobs
+        package var maxConcurrentJobs = JobEngineConfiguration.defaultMaxConcurrentJobs
         /// Job workers on `JobExecutor`'s thread instead of the global executor: set by
         /// `LocalServer.serve` (`bts serve`), whose global executor is the event loops.
-        public var workersOnOwnThread = false
-        public init(
+        package var workersOnOwnThread = false
+        package init(
             heartbeatInterval: Duration = JobTimings.heartbeat,
             streamTimeout: Duration = JobTimings.streamTimeout,
             itemPacing: Duration = .zero
@@ -99,15 +99,15 @@ public struct ServerConfiguration: Sendable {
     }
 
     /// The documented defaults of docs/contract.md §7 (stated once, on `BudgetClass`).
-    public static let defaultRateLimits: [BudgetClass: RateLimitRule] = Dictionary(
+    package static let defaultRateLimits: [BudgetClass: RateLimitRule] = Dictionary(
         uniqueKeysWithValues: BudgetClass.allCases.map {
             ($0, RateLimitRule(limit: $0.defaultLimit, windowSeconds: $0.defaultWindowSeconds))
         })
 
     /// Version string reported when none is given.
-    public static let defaultVersion = "2.0.0-bts"
+    package static let defaultVersion = "2.0.0-bts"
 
-    public init(
+    package init(
         host: String = "127.0.0.1",
         port: Int = KnownBackend.localPort,
         cacheDirectory: URL? = nil,
@@ -144,8 +144,8 @@ public struct ServerConfiguration: Sendable {
     }
 
     /// Whether `feature` is switched on.
-    public func isEnabled(_ feature: ServerFeature) -> Bool { !disabledFeatures.contains(feature) }
+    package func isEnabled(_ feature: ServerFeature) -> Bool { !disabledFeatures.contains(feature) }
 
     /// The limits actually enforced (empty when limits are off).
-    public var effectiveRateLimits: [BudgetClass: RateLimitRule] { rateLimitsEnabled ? rateLimits : [:] }
+    package var effectiveRateLimits: [BudgetClass: RateLimitRule] { rateLimitsEnabled ? rateLimits : [:] }
 }

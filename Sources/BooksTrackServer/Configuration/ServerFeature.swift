@@ -4,12 +4,12 @@ import Foundation
 /// A switchable feature of the local server: a documented capabilities feature (docs/contract.md §4).
 /// The contract's `CapabilityFeature.documented` is the one list; the server, its capabilities body
 /// and `bts serve --disable` all read it.
-public typealias ServerFeature = CapabilityFeature
+package typealias ServerFeature = CapabilityFeature
 
 extension CapabilityFeature {
     /// Accepts a documented feature's wire name (`semantic_search`), a dashed form
     /// (`semantic-search`) or a short alias; nil for anything else.
-    public init?(name: String) {
+    package init?(name: String) {
         let normalized = name.lowercased().replacingOccurrences(of: "-", with: "_")
         if let feature = Self.documented.first(where: { $0.rawValue == normalized }) {
             self = feature

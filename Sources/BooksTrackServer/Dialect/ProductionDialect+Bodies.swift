@@ -4,7 +4,7 @@ import Foundation
 /// The deployed backend's dialect (`jukasdrj/bendv3`), as pure rewrites of what the contract server
 /// produces. Each rewrite names the source file (and commit prefix) it reproduces; the table in
 /// docs/production-dialect.md lists them with how the client copes.
-public enum ProductionDialect {
+package enum ProductionDialect {
     // MARK: Envelopes (src/utils/response-builder.ts)
 
     /// `createSuccessResponse`: `{success: true, data, metadata: {timestamp, ...}}`.

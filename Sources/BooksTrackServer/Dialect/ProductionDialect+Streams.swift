@@ -6,11 +6,11 @@ import Synchronization
 
 /// What the production dialect remembers across requests of one server: which jobs are batch jobs
 /// (their progress lives where the SSE route does not look) and which WebSocket tokens were used.
-public final class ProductionDialectState: Sendable {
+package final class ProductionDialectState: Sendable {
     private let batchJobs = Mutex(Set<String>())
     private let consumedTokens = Mutex(Set<String>())
 
-    public init() {}
+    package init() {}
 
     func noteBatchJob(_ id: String) { batchJobs.withLock { _ = $0.insert(id) } }
     func isBatchJob(_ id: String) -> Bool { batchJobs.withLock { $0.contains(id) } }

@@ -3,19 +3,19 @@ import Hummingbird
 
 /// An error a route answers with: becomes the failure envelope of docs/contract.md §1 with
 /// `X-Error-Type: <code>`. Middlewares may add headers (rate-limit headers) on the way out.
-public struct APIError: Error, Sendable {
-    public var code: ErrorCode
-    public var status: HTTPResponse.Status
-    public var message: String
-    public var retryable: Bool
-    public var retryAfterMs: Int?
-    public var provider: String?
-    public var details: [String: JSONValue]?
+package struct APIError: Error, Sendable {
+    package var code: ErrorCode
+    package var status: HTTPResponse.Status
+    package var message: String
+    package var retryable: Bool
+    package var retryAfterMs: Int?
+    package var provider: String?
+    package var details: [String: JSONValue]?
     /// Extra response headers (`Retry-After`, `Allow`, rate-limit headers…).
-    public var headers: HTTPFields
+    package var headers: HTTPFields
 
     /// An error with the code's documented status (`ErrorCode.httpStatus`, else 500) and retryability.
-    public init(
+    package init(
         _ code: ErrorCode, _ message: String, status: HTTPResponse.Status? = nil, retryable: Bool? = nil,
         retryAfterMs: Int? = nil, provider: String? = nil, details: [String: JSONValue]? = nil,
         headers: HTTPFields = [:]
@@ -31,7 +31,7 @@ public struct APIError: Error, Sendable {
     }
 
     /// The wire body.
-    public var body: APIErrorBody {
+    package var body: APIErrorBody {
         APIErrorBody(
             code: code, message: message, retryable: retryable, retryAfterMs: retryAfterMs, provider: provider,
             details: details)

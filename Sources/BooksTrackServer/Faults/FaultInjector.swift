@@ -5,9 +5,9 @@ import Synchronization
 ///
 /// When fault injection was not enabled in the configuration the injector is inert: `set` and
 /// `add` are ignored and `decide` never returns a fault.
-public final class FaultInjector: Sendable {
+package final class FaultInjector: Sendable {
     /// Whether fault injection is enabled for this server (fixed at start).
-    public let isEnabled: Bool
+    package let isEnabled: Bool
 
     private struct State {
         var rules: [FaultRule] = []
@@ -24,10 +24,10 @@ public final class FaultInjector: Sendable {
     }
 
     /// The rules in force.
-    public var rules: [FaultRule] { state.withLock { $0.rules } }
+    package var rules: [FaultRule] { state.withLock { $0.rules } }
 
     /// Replaces every rule and resets the "first N" counters.
-    public func set(_ rules: [FaultRule]) {
+    package func set(_ rules: [FaultRule]) {
         guard isEnabled else { return }
         state.withLock {
             $0.rules = rules
@@ -36,7 +36,7 @@ public final class FaultInjector: Sendable {
     }
 
     /// Adds one rule.
-    public func add(_ rule: FaultRule) {
+    package func add(_ rule: FaultRule) {
         guard isEnabled else { return }
         state.withLock {
             $0.rules.append(rule)
@@ -45,7 +45,7 @@ public final class FaultInjector: Sendable {
     }
 
     /// Removes every rule.
-    public func clear() { set([]) }
+    package func clear() { set([]) }
 
     /// The faults to apply to one request, in rule order: any latencies, then at most one terminal
     /// action (the first matching terminal rule whose "first N" budget is not used up).

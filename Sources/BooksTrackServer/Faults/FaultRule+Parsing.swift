@@ -1,7 +1,7 @@
 /// Why a fault specification could not be parsed.
-public struct FaultSpecError: Error, Sendable, Hashable, CustomStringConvertible {
-    public var message: String
-    public var description: String { message }
+package struct FaultSpecError: Error, Sendable, Hashable, CustomStringConvertible {
+    package var message: String
+    package var description: String { message }
 }
 
 extension FaultRule {
@@ -16,7 +16,7 @@ extension FaultRule {
     ///
     /// ROUTE is a path prefix (`/v1/search`), optionally preceded by a method (`POST /api/v2/books/enrich`);
     /// `*` matches every route.
-    public init(parsing spec: String) throws(FaultSpecError) {
+    package init(parsing spec: String) throws(FaultSpecError) {
         guard let eq = spec.firstIndex(of: "=") else {
             throw FaultSpecError(message: "fault '\(spec)' must look like ROUTE=KIND, e.g. /v1/search=circuit-open")
         }
@@ -37,7 +37,7 @@ extension FaultRule {
     }
 
     /// Parses `ROUTE=MS`, the value of `--latency`.
-    public init(parsingLatency spec: String) throws(FaultSpecError) {
+    package init(parsingLatency spec: String) throws(FaultSpecError) {
         guard let eq = spec.firstIndex(of: "="), let ms = Int(spec[spec.index(after: eq)...]), ms >= 0 else {
             throw FaultSpecError(message: "latency '\(spec)' must look like ROUTE=MILLISECONDS, e.g. /v1/search=250")
         }

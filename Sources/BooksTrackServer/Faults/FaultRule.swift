@@ -1,5 +1,5 @@
 /// What an injected fault does to a matching request.
-public enum FaultAction: Sendable, Hashable, CustomStringConvertible {
+package enum FaultAction: Sendable, Hashable, CustomStringConvertible {
     /// 503 `CIRCUIT_OPEN` envelope with `retryAfterMs` (and `provider`).
     case circuitOpen(retryAfterMs: Int, provider: String?)
     /// 500 `INTERNAL_ERROR` envelope.
@@ -11,7 +11,7 @@ public enum FaultAction: Sendable, Hashable, CustomStringConvertible {
     /// Waits this long, then lets the request through.
     case latency(milliseconds: Int)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .circuitOpen(let ms, let provider):
             return "circuit-open:\(ms)" + (provider.map { ":\($0)" } ?? "")
@@ -23,7 +23,7 @@ public enum FaultAction: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// True when the action answers the request itself (everything but latency).
-    public var isTerminal: Bool {
+    package var isTerminal: Bool {
         if case .latency = self { return false }
         return true
     }
@@ -32,13 +32,13 @@ public enum FaultAction: Sendable, Hashable, CustomStringConvertible {
 /// A fault rule: requests whose path starts with `pathPrefix` (and, when set, whose method is
 /// `method`) get `action`. With `times` set, only the first `times` matching requests are affected
 /// ("fail the first N, then succeed"); `nil` means every matching request.
-public struct FaultRule: Sendable, Hashable, CustomStringConvertible {
-    public var pathPrefix: String
-    public var method: String?
-    public var action: FaultAction
-    public var times: Int?
+package struct FaultRule: Sendable, Hashable, CustomStringConvertible {
+    package var pathPrefix: String
+    package var method: String?
+    package var action: FaultAction
+    package var times: Int?
 
-    public init(pathPrefix: String, method: String? = nil, action: FaultAction, times: Int? = nil) {
+    package init(pathPrefix: String, method: String? = nil, action: FaultAction, times: Int? = nil) {
         self.pathPrefix = pathPrefix
         self.method = method?.uppercased()
         self.action = action
@@ -46,12 +46,12 @@ public struct FaultRule: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// True when the rule applies to this method and path (prefix match on path segments' text).
-    public func matches(method requestMethod: String, path: String) -> Bool {
+    package func matches(method requestMethod: String, path: String) -> Bool {
         if let method, method != requestMethod.uppercased() { return false }
         return pathPrefix.isEmpty || pathPrefix == "*" || path.hasPrefix(pathPrefix)
     }
 
-    public var description: String {
+    package var description: String {
         let route = (method.map { "\($0) " } ?? "") + pathPrefix
         if let times { return "\(route)=fail-first:\(times):\(action)" }
         return "\(route)=\(action)"

@@ -2,32 +2,32 @@ import Foundation
 
 /// The wall clock the job engine reads for timestamps, event ids, token expiry and result TTLs.
 /// Injected so that tests can move time instead of sleeping. (Pacing and SSE timers use real time.)
-public protocol JobClock: Sendable {
+package protocol JobClock: Sendable {
     /// The current time.
     func now() -> Date
 }
 
 /// The system clock.
-public struct SystemJobClock: JobClock {
-    public init() {}
-    public func now() -> Date { Date() }
+package struct SystemJobClock: JobClock {
+    package init() {}
+    package func now() -> Date { Date() }
 }
 
 /// A clock that only moves when told to; for tests.
-public final class ManualJobClock: JobClock, @unchecked Sendable {
+package final class ManualJobClock: JobClock, @unchecked Sendable {
     private let lock = NSLock()
     private var current: Date
 
-    public init(_ start: Date = Date(timeIntervalSince1970: 1_790_000_000)) { current = start }
+    package init(_ start: Date = Date(timeIntervalSince1970: 1_790_000_000)) { current = start }
 
-    public func now() -> Date {
+    package func now() -> Date {
         lock.lock()
         defer { lock.unlock() }
         return current
     }
 
     /// Moves the clock forward by `duration`.
-    public func advance(by duration: Duration) {
+    package func advance(by duration: Duration) {
         lock.lock()
         defer { lock.unlock() }
         current = current.addingTimeInterval(duration.jobSeconds)

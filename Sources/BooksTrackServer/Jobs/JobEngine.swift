@@ -13,8 +13,8 @@ import Logging
 ///   ends, then every route answers 404.
 /// - Watchers subscribe to a job: they get the events after a given sequence number, then live events,
 ///   with no gap and no duplicate (the snapshot and the registration happen in one actor step).
-public actor JobEngine {
-    public nonisolated let configuration: JobEngineConfiguration
+package actor JobEngine {
+    package nonisolated let configuration: JobEngineConfiguration
     nonisolated let catalog: any CatalogQuerying
     nonisolated let clock: any JobClock
     nonisolated let logger: Logger
@@ -39,7 +39,7 @@ public actor JobEngine {
     }
 
     /// Opens the engine on `configuration.dataDirectory`, recovering the jobs stored there.
-    public init(
+    package init(
         configuration: JobEngineConfiguration, catalog: any CatalogQuerying, clock: any JobClock = SystemJobClock(),
         logger: Logger = Logger(label: "bts.jobs")
     ) throws {
@@ -83,7 +83,7 @@ public actor JobEngine {
     // MARK: Submission
 
     /// Why a job was not created.
-    public enum SubmissionError: Error, Sendable, Hashable {
+    package enum SubmissionError: Error, Sendable, Hashable {
         /// The client already runs `limit` unfinished jobs.
         case tooManyConcurrentJobs(limit: Int)
         /// All clients together already run `limit` unfinished jobs.
@@ -95,7 +95,7 @@ public actor JobEngine {
     }
 
     /// Starts a CSV import of `csv` for client `owner`. Structural CSV problems fail the job later.
-    public func submitImport(csv: [UInt8], owner: String) throws(SubmissionError) -> JobRecord {
+    package func submitImport(csv: [UInt8], owner: String) throws(SubmissionError) -> JobRecord {
         let record = try create(pipeline: .csvImport, id: Self.makeJobID(), owner: owner, totalCount: 0)
         let maxRows = configuration.maxCSVRows
         let pacing = itemPacing
@@ -109,7 +109,7 @@ public actor JobEngine {
 
     /// Starts a batch enrichment. A repeated `clientJobID` of the same client returns the existing job
     /// (`reused` = true) and starts nothing.
-    public func submitBatch(items: [BatchBook], clientJobID: String?, owner: String) throws(SubmissionError) -> (
+    package func submitBatch(items: [BatchBook], clientJobID: String?, owner: String) throws(SubmissionError) -> (
         record: JobRecord, reused: Bool
     ) {
         if let clientJobID, let existing = liveRecord(clientJobID) {
@@ -130,7 +130,7 @@ public actor JobEngine {
     }
 
     /// Starts a bookshelf scan of `photos` (each JPEG, PNG or WebP): one item a photo.
-    public func submitScan(photos: [[UInt8]], owner: String) throws(SubmissionError) -> JobRecord {
+    package func submitScan(photos: [[UInt8]], owner: String) throws(SubmissionError) -> JobRecord {
         let record = try create(pipeline: .bookshelfScan, id: Self.makeJobID(), owner: owner, totalCount: photos.count)
         let pacing = itemPacing
         let catalog = catalog
@@ -152,7 +152,7 @@ public actor JobEngine {
     /// Why a job of `owner` would be refused now (nil: it would be created). The upload routes ask
     /// before they read a body, so a busy server answers at once instead of after the upload
     /// (`create` asks again: another job may have been created meanwhile).
-    public func refusal(owner: String) -> SubmissionError? {
+    package func refusal(owner: String) -> SubmissionError? {
         guard !isShutDown else { return .shuttingDown }
         let limit = configuration.maxConcurrentJobsPerClient
         let unfinished = jobs.values.filter { !$0.status.isTerminal }
@@ -299,18 +299,18 @@ public actor JobEngine {
     // MARK: Queries
 
     /// The job, unless unknown or expired.
-    public func record(of id: String) -> JobRecord? {
+    package func record(of id: String) -> JobRecord? {
         sweepIfDue()
         return liveRecord(id)
     }
 
     /// The job's event log so far.
-    public func events(of id: String) -> [JobEvent] {
+    package func events(of id: String) -> [JobEvent] {
         liveRecord(id) == nil ? [] : logs[id] ?? []
     }
 
     /// Results of a job.
-    public enum ResultsLookup: Sendable {
+    package enum ResultsLookup: Sendable {
         /// The JSON of `ImportResults` (imports) or `[BatchItemResult]` (batches).
         case ready(JobRecord, Data)
         /// The job exists but has no results (still running, or failed).
@@ -318,7 +318,7 @@ public actor JobEngine {
         case notFound
     }
 
-    public func results(of id: String) -> ResultsLookup {
+    package func results(of id: String) -> ResultsLookup {
         sweepIfDue()
         guard let record = liveRecord(id) else { return .notFound }
         guard record.status == .completed || record.status == .canceled else { return .unavailable(record) }
@@ -366,14 +366,14 @@ public actor JobEngine {
 
     /// A watcher's view: events after the requested one, then live events (finished after the
     /// terminal event, or at once when the job has already ended).
-    public struct Subscription: Sendable {
-        public var record: JobRecord
-        public var replay: [JobEvent]
-        public var live: AsyncStream<JobEvent>
+    package struct Subscription: Sendable {
+        package var record: JobRecord
+        package var replay: [JobEvent]
+        package var live: AsyncStream<JobEvent>
     }
 
     /// Subscribes to the events of `id` with a sequence number above `afterSequence`; nil for an unknown job.
-    public func subscribe(to id: String, afterSequence: Int = 0) -> Subscription? {
+    package func subscribe(to id: String, afterSequence: Int = 0) -> Subscription? {
         guard let record = liveRecord(id) else { return nil }
         let replay = (logs[id] ?? []).filter { $0.sequence > afterSequence }
         let (stream, continuation) = AsyncStream<JobEvent>.makeStream(bufferingPolicy: .unbounded)
@@ -395,26 +395,26 @@ public actor JobEngine {
     }
 
     /// Number of live watchers of a job.
-    public func watcherCount(of id: String) -> Int { watchers[id]?.count ?? 0 }
+    package func watcherCount(of id: String) -> Int { watchers[id]?.count ?? 0 }
 
     // MARK: Tokens and cancel
 
     /// Whether `token` is the job's current, unexpired token.
-    public enum TokenCheck: Sendable, Hashable {
+    package enum TokenCheck: Sendable, Hashable {
         case valid
         case notFound
         case invalid
         case expired
     }
 
-    public func checkToken(_ token: String?, for id: String) -> TokenCheck {
+    package func checkToken(_ token: String?, for id: String) -> TokenCheck {
         guard let record = liveRecord(id) else { return .notFound }
         guard let token, Self.constantTimeEqual(token, record.authToken) else { return .invalid }
         return record.tokenExpiresAt > clock.now() ? .valid : .expired
     }
 
     /// What a cancel did.
-    public enum CancelOutcome: Sendable {
+    package enum CancelOutcome: Sendable {
         case canceled(JobRecord, cleanup: JSONValue)
         /// The job had already ended (completed, failed or canceled); nothing changed.
         case alreadyFinished(JobRecord)
@@ -423,7 +423,7 @@ public actor JobEngine {
     }
 
     /// Cancels a job after checking its token. Idempotent: an ended job is reported as is.
-    public func cancel(_ id: String, token: String) -> CancelOutcome {
+    package func cancel(_ id: String, token: String) -> CancelOutcome {
         switch checkToken(token, for: id) {
         case .notFound: return .notFound
         case .invalid: return .unauthorized(reason: "the Bearer token does not match this job")
@@ -448,7 +448,7 @@ public actor JobEngine {
     }
 
     /// A token refresh.
-    public enum RefreshOutcome: Sendable, Hashable {
+    package enum RefreshOutcome: Sendable, Hashable {
         case refreshed(token: String, expiresIn: Int)
         case notFound
         case unauthorized(reason: String)
@@ -457,7 +457,7 @@ public actor JobEngine {
     }
 
     /// Replaces the job's token with a new one (the old one stops working).
-    public func refreshToken(of id: String, oldToken: String) -> RefreshOutcome {
+    package func refreshToken(of id: String, oldToken: String) -> RefreshOutcome {
         switch checkToken(oldToken, for: id) {
         case .notFound: return .notFound
         case .invalid: return .unauthorized(reason: "oldToken does not match this job")
@@ -484,7 +484,7 @@ public actor JobEngine {
 
     /// Stops every worker and ends every watcher's stream. Unfinished jobs stay unfinished on disk and
     /// become `failed` ("server restarted") when an engine is next opened on the same directory.
-    public func shutdown() {
+    package func shutdown() {
         isShutDown = true
         for run in running.values { run.task?.cancel() }
         running = [:]

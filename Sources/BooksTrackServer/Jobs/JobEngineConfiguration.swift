@@ -4,58 +4,58 @@ import Foundation
 /// Every knob of the job engine (CSV import, batch enrichment, SSE and WebSocket progress).
 ///
 /// The defaults are the documented contract values; tests shrink the intervals and TTLs.
-public struct JobEngineConfiguration: Sendable {
+package struct JobEngineConfiguration: Sendable {
     /// Directory holding `jobs.sqlite` (jobs, event logs, results). Created when missing.
-    public var dataDirectory: URL
+    package var dataDirectory: URL
     /// Workers run on `JobExecutor`'s thread (`bts serve`), else on the global executor (tests,
     /// the embedded backend: with jobs on `JobExecutor` the in-process tests' request handlers
     /// were seen waiting seconds, which the server over sockets does not show).
-    public var workersOnOwnThread = false
+    package var workersOnOwnThread = false
     /// Items (CSV rows or batch books) processed per second; 0 = as fast as possible.
-    public var itemsPerSecond: Double
+    package var itemsPerSecond: Double
     /// At most this many `processing` events per job (progress is reported every
     /// `ceil(total / maxProgressEvents)` items and at the last item).
-    public var maxProgressEvents: Int
+    package var maxProgressEvents: Int
     /// How long import results (and the job) are kept after the job ends (default: `JobTimings.importResultsTTL`).
-    public var importResultsTTL: Duration
+    package var importResultsTTL: Duration
     /// How long batch results (and the job) are kept after the job ends (default: `JobTimings.batchResultsTTL`).
-    public var batchResultsTTL: Duration
+    package var batchResultsTTL: Duration
     /// Lifetime of a job's auth token (default: `JobTimings.tokenLifetime`).
-    public var tokenLifetime: Duration
+    package var tokenLifetime: Duration
     /// A token may be refreshed only during this last part of its life (default: `JobTimings.tokenRefreshWindow`).
-    public var tokenRefreshWindow: Duration
+    package var tokenRefreshWindow: Duration
     /// Unfinished jobs one client (IP) may own at once; one more is refused with 429.
-    public var maxConcurrentJobsPerClient: Int
+    package var maxConcurrentJobsPerClient: Int
     /// Unfinished jobs of all clients together; one more is refused with 503 (the server is busy).
     /// Each holds its upload (a CSV up to `JobLimits.maxCSVBytes`, photos up to 50 MB) until it ends,
     /// so without this cap many clients could take the server's memory (`bts serve --max-jobs`).
-    public var maxConcurrentJobs: Int
+    package var maxConcurrentJobs: Int
     /// The default of `maxConcurrentJobs`.
-    public static let defaultMaxConcurrentJobs = 16
+    package static let defaultMaxConcurrentJobs = 16
     /// Largest accepted CSV file (default: the contract's `JobLimits.maxCSVBytes`).
-    public var maxCSVBytes: Int
+    package var maxCSVBytes: Int
     /// Most data rows in a CSV (default: `JobLimits.maxCSVRows`).
-    public var maxCSVRows: Int
+    package var maxCSVRows: Int
     /// Books per batch (default: `JobLimits.maxBatchSize`).
-    public var maxBatchSize: Int
+    package var maxBatchSize: Int
     /// Largest accepted batch request body.
-    public var maxBatchBodyBytes: Int
+    package var maxBatchBodyBytes: Int
     /// SSE `: heartbeat` interval while nothing else was written (default: `JobTimings.heartbeat`).
-    public var heartbeatInterval: Duration
+    package var heartbeatInterval: Duration
     /// SSE `event: timeout` after this long without a job event (default: `JobTimings.streamTimeout`).
-    public var streamTimeout: Duration
+    package var streamTimeout: Duration
     /// SSE `retry:` value sent to clients, in milliseconds (default: `JobTimings.sseRetryMilliseconds`).
-    public var sseRetryMilliseconds: Int
+    package var sseRetryMilliseconds: Int
     /// WebSocket: how long to wait for the client's `{"type":"ready"}` before streaming anyway.
-    public var webSocketReadyTimeout: Duration
+    package var webSocketReadyTimeout: Duration
     /// WebSocket: server `ping` message interval while idle.
-    public var webSocketPingInterval: Duration
+    package var webSocketPingInterval: Duration
     /// Fault injection is ignored unless this is true.
-    public var faultInjectionEnabled: Bool
+    package var faultInjectionEnabled: Bool
     /// SSE connection drops (tests of client resumption); used only when `faultInjectionEnabled`.
-    public var sseDropFault: SSEDropFault?
+    package var sseDropFault: SSEDropFault?
 
-    public init(
+    package init(
         dataDirectory: URL,
         itemsPerSecond: Double = 0,
         maxProgressEvents: Int = 100,
@@ -116,13 +116,13 @@ public struct JobEngineConfiguration: Sendable {
 /// A connection is cut abruptly (no terminating chunk) right after it has written
 /// `afterEvents` job events, and/or after any job event with probability `probability`
 /// (seeded, so runs repeat). `maxDrops` bounds the drops over the server's life.
-public struct SSEDropFault: Sendable, Hashable {
-    public var afterEvents: Int?
-    public var probability: Double
-    public var seed: UInt64
-    public var maxDrops: Int?
+package struct SSEDropFault: Sendable, Hashable {
+    package var afterEvents: Int?
+    package var probability: Double
+    package var seed: UInt64
+    package var maxDrops: Int?
 
-    public init(afterEvents: Int? = nil, probability: Double = 0, seed: UInt64 = 1, maxDrops: Int? = nil) {
+    package init(afterEvents: Int? = nil, probability: Double = 0, seed: UInt64 = 1, maxDrops: Int? = nil) {
         self.afterEvents = afterEvents.map { max(1, $0) }
         self.probability = min(1, max(0, probability))
         self.seed = seed

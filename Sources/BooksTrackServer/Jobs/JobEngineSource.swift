@@ -6,28 +6,28 @@ import Synchronization
 /// request (the embedded backend: a one-shot `search` never opens `jobs.sqlite` nor recovers
 /// stored jobs, which would slow its start). A failed open is an `INTERNAL_ERROR` answer and is tried
 /// again by the next job request.
-public final class JobEngineSource: Sendable {
+package final class JobEngineSource: Sendable {
     /// The engine's configuration (known without opening it).
-    public let configuration: JobEngineConfiguration
+    package let configuration: JobEngineConfiguration
     private let open: @Sendable () throws -> JobEngine
     private let opened: Mutex<JobEngine?>
 
     /// An engine that is open already.
-    public init(_ engine: JobEngine) {
+    package init(_ engine: JobEngine) {
         configuration = engine.configuration
         open = { engine }
         opened = Mutex(engine)
     }
 
     /// An engine opened by `open` when a job route first needs it.
-    public init(configuration: JobEngineConfiguration, opening open: @escaping @Sendable () throws -> JobEngine) {
+    package init(configuration: JobEngineConfiguration, opening open: @escaping @Sendable () throws -> JobEngine) {
         self.configuration = configuration
         self.open = open
         opened = Mutex(nil)
     }
 
     /// The engine, opened now if it was not yet (concurrent first requests open it once).
-    public func engine() throws(APIError) -> JobEngine {
+    package func engine() throws(APIError) -> JobEngine {
         do {
             return try opened.withLock { engine in
                 if let engine { return engine }
@@ -57,5 +57,5 @@ public final class JobEngineSource: Sendable {
     static var unavailable: Response { JobHTTP.error(.internalError, openFailure) }
 
     /// The engine if it was opened (shutdown has nothing to stop otherwise).
-    public var openedEngine: JobEngine? { opened.withLock { $0 } }
+    package var openedEngine: JobEngine? { opened.withLock { $0 } }
 }

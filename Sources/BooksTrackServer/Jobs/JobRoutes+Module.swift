@@ -18,7 +18,7 @@ extension JobRoutes: ServerRouteModule {
     ///   - configure: last-minute changes to the engine configuration (tests: TTLs, SSE drop fault…).
     ///   - opensLazily: open the engine (`jobs.sqlite`, recovery of stored jobs) at the first job
     ///     request instead of at server start (the embedded backend).
-    public init(
+    package init(
         dataDirectory: URL? = nil, clock: (any JobClock)? = nil, opensLazily: Bool = false,
         configure: @escaping @Sendable (inout JobEngineConfiguration) -> Void = { _ in }
     ) {
@@ -32,7 +32,7 @@ extension JobRoutes: ServerRouteModule {
     /// and asks for the WebSocket-capable server builder. At graceful shutdown open SSE streams end
     /// with `event: error` (stream_error) and WebSockets close 1001; the engine stops once the server
     /// is down (unfinished jobs become `failed` "server restarted" on the next start).
-    public func install(on router: Router<ServerRequestContext>, services: ServerServices) throws
+    package func install(on router: Router<ServerRequestContext>, services: ServerServices) throws
         -> ServerModuleInstallation
     {
         let configured = dataDirectory ?? services.configuration.jobsDirectory
@@ -90,7 +90,7 @@ extension JobRoutes: ServerRouteModule {
 extension JobEngineConfiguration {
     /// The engine configuration a server configuration implies: SSE heartbeat and timeout and item
     /// pacing from `jobs`, fault injection from `faultInjectionEnabled`; the rest at contract defaults.
-    public init(server: ServerConfiguration, dataDirectory: URL) {
+    package init(server: ServerConfiguration, dataDirectory: URL) {
         let pacing = server.jobs.itemPacing.jobSeconds
         self.init(
             dataDirectory: dataDirectory,
@@ -105,10 +105,10 @@ extension JobEngineConfiguration {
 }
 
 /// A `JobClock` reading a closure (the server's `services.now`).
-public struct ClosureJobClock: JobClock {
+package struct ClosureJobClock: JobClock {
     private let read: @Sendable () -> Date
-    public init(_ read: @escaping @Sendable () -> Date) { self.read = read }
-    public func now() -> Date { read() }
+    package init(_ read: @escaping @Sendable () -> Date) { self.read = read }
+    package func now() -> Date { read() }
 }
 
 /// Answers 503 `FEATURE_NOT_AVAILABLE` on job routes whose feature is switched off

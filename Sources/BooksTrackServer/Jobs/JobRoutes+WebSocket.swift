@@ -15,14 +15,14 @@ extension JobRoutes {
     ///
     /// With `dialect` (`--dialect production`) the token is read only from the `token` query parameter
     /// and works for one connection; a refused upgrade is left to the HTTP router (plain-text 401).
-    public static func registerWebSocket<Context: WebSocketRequestContext>(
+    package static func registerWebSocket<Context: WebSocketRequestContext>(
         on router: Router<Context>, engine: JobEngine, dialect: ProductionDialectState? = nil
     ) {
         registerWebSocket(on: router, engine: JobEngineSource(engine), dialect: dialect)
     }
 
     /// `registerWebSocket` with an engine that may be opened by the first job request.
-    public static func registerWebSocket<Context: WebSocketRequestContext>(
+    package static func registerWebSocket<Context: WebSocketRequestContext>(
         on router: Router<Context>, engine source: JobEngineSource, dialect: ProductionDialectState? = nil
     ) {
         router.ws(
@@ -48,14 +48,14 @@ extension JobRoutes {
     }
 
     /// A WebSocket-only router (for servers whose main router context is not a `WebSocketRequestContext`).
-    public static func makeWebSocketRouter(
+    package static func makeWebSocketRouter(
         engine: JobEngine, dialect: ProductionDialectState? = nil
     ) -> Router<BasicWebSocketRequestContext> {
         makeWebSocketRouter(engine: JobEngineSource(engine), dialect: dialect)
     }
 
     /// `makeWebSocketRouter` with an engine that may be opened by the first job request.
-    public static func makeWebSocketRouter(
+    package static func makeWebSocketRouter(
         engine source: JobEngineSource, dialect: ProductionDialectState? = nil
     ) -> Router<BasicWebSocketRequestContext> {
         let router = Router(context: BasicWebSocketRequestContext.self)

@@ -9,7 +9,7 @@ import Hummingbird
 /// Rate-limit classes (§7): `import` for `POST /api/v2/imports`, `batch` for the two batch POSTs,
 /// `jobs` for status, results, cancel and token refresh, as `BudgetClass.classify` decides
 /// (`services.rateLimitByRoute()`). SSE streams and the WebSocket are limited only by `global`.
-public struct JobRoutes: Sendable {
+package struct JobRoutes: Sendable {
     let dataDirectory: URL?
     let clock: (any JobClock)?
     let opensLazily: Bool
@@ -17,7 +17,7 @@ public struct JobRoutes: Sendable {
 
     /// Registers every HTTP job route on `router`. `clientIP` names the client for the
     /// per-client concurrent-job limit and job ownership.
-    public static func register<Context: RequestContext>(
+    package static func register<Context: RequestContext>(
         on router: Router<Context>, engine: JobEngine,
         clientIP: @escaping @Sendable (Request, Context) -> String
     ) {
@@ -25,7 +25,7 @@ public struct JobRoutes: Sendable {
     }
 
     /// Registers every HTTP job route with an engine that may be opened by the first job request.
-    public static func register<Context: RequestContext>(
+    package static func register<Context: RequestContext>(
         on router: Router<Context>, engine source: JobEngineSource,
         clientIP: @escaping @Sendable (Request, Context) -> String
     ) {
@@ -36,7 +36,7 @@ public struct JobRoutes: Sendable {
     }
 
     /// Registers every HTTP job route, naming clients by their remote IP address.
-    public static func register<Context: RemoteAddressRequestContext>(on router: Router<Context>, engine: JobEngine) {
+    package static func register<Context: RemoteAddressRequestContext>(on router: Router<Context>, engine: JobEngine) {
         register(on: router, engine: engine) { _, context in context.remoteAddress?.ipAddress ?? "unknown" }
     }
 

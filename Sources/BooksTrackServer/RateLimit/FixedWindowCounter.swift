@@ -1,21 +1,21 @@
 /// The outcome of counting one request against a rule.
-public struct RateLimitDecision: Sendable, Hashable {
+package struct RateLimitDecision: Sendable, Hashable {
     /// Whether the request may proceed (it was counted) or must be refused (it was not).
-    public var allowed: Bool
+    package var allowed: Bool
     /// The rule's limit (`X-RateLimit-Limit`).
-    public var limit: Int
+    package var limit: Int
     /// Requests left in the current window after this one (`X-RateLimit-Remaining`).
-    public var remaining: Int
+    package var remaining: Int
     /// When the current window ends, in epoch seconds (`X-RateLimit-Reset`).
-    public var resetEpochSeconds: Int
+    package var resetEpochSeconds: Int
     /// Seconds until the window ends, at least 1 (`Retry-After` on a 429).
-    public var retryAfterSeconds: Int
+    package var retryAfterSeconds: Int
 }
 
 /// A pure fixed-window counter: the first request of a key opens a window of the rule's length;
 /// up to `limit` requests are allowed in it; the window (and the count) resets when it has elapsed.
 /// No clock, no locks, no I/O: the caller passes `now` (epoch seconds) and keeps the value.
-public struct FixedWindowCounter<Key: Hashable & Sendable>: Sendable {
+package struct FixedWindowCounter<Key: Hashable & Sendable>: Sendable {
     struct Window: Sendable, Hashable {
         var start: Double
         var length: Double
@@ -24,17 +24,17 @@ public struct FixedWindowCounter<Key: Hashable & Sendable>: Sendable {
 
     private(set) var windows: [Key: Window] = [:]
     /// Sweep expired windows once this many keys are held (bounds memory under many clients).
-    public var sweepThreshold: Int
+    package var sweepThreshold: Int
 
-    public init(sweepThreshold: Int = 10_000) {
+    package init(sweepThreshold: Int = 10_000) {
         self.sweepThreshold = max(1, sweepThreshold)
     }
 
     /// Number of keys with a window (expired ones may linger until the next sweep).
-    public var trackedKeys: Int { windows.count }
+    package var trackedKeys: Int { windows.count }
 
     /// Counts one request of `key` under `rule` at time `now` when there is room.
-    public mutating func hit(_ key: Key, rule: RateLimitRule, now: Double) -> RateLimitDecision {
+    package mutating func hit(_ key: Key, rule: RateLimitRule, now: Double) -> RateLimitDecision {
         if windows.count >= sweepThreshold { sweep(now: now) }
         let length = Double(rule.windowSeconds)
         var window = windows[key] ?? Window(start: now, length: length, count: 0)
@@ -56,7 +56,7 @@ public struct FixedWindowCounter<Key: Hashable & Sendable>: Sendable {
     }
 
     /// Drops every window that has ended by `now`.
-    public mutating func sweep(now: Double) {
+    package mutating func sweep(now: Double) {
         windows = windows.filter { now < $0.value.start + $0.value.length }
     }
 }

@@ -5,8 +5,8 @@ import Hummingbird
 /// in seconds and `retryAfterMs`) once the window is used up. Every response of a limited route,
 /// errors included, carries `X-RateLimit-Limit/Remaining/Reset` (Reset in epoch seconds). When
 /// several limiters apply (global and class), the innermost one's headers win.
-public struct RateLimitMiddleware: RouterMiddleware {
-    public typealias Context = ServerRequestContext
+package struct RateLimitMiddleware: RouterMiddleware {
+    package typealias Context = ServerRequestContext
 
     let services: ServerServices
     let classify: @Sendable (Request) -> BudgetClass?
@@ -16,7 +16,7 @@ public struct RateLimitMiddleware: RouterMiddleware {
         self.classify = classify
     }
 
-    public func handle(
+    package func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         // Limits off (`--rate-limits off`): no rule to check, so no classifying either.

@@ -1,24 +1,24 @@
 import Foundation
 
 /// `limit` requests per `windowSeconds`.
-public struct RateLimitRule: Sendable, Hashable, Codable, CustomStringConvertible {
-    public var limit: Int
-    public var windowSeconds: Int
+package struct RateLimitRule: Sendable, Hashable, Codable, CustomStringConvertible {
+    package var limit: Int
+    package var windowSeconds: Int
 
-    public init(limit: Int, windowSeconds: Int) {
+    package init(limit: Int, windowSeconds: Int) {
         self.limit = max(0, limit)
         self.windowSeconds = max(1, windowSeconds)
     }
 
     /// `n` per minute.
-    public static func perMinute(_ n: Int) -> RateLimitRule { .init(limit: n, windowSeconds: 60) }
+    package static func perMinute(_ n: Int) -> RateLimitRule { .init(limit: n, windowSeconds: 60) }
     /// `n` per hour.
-    public static func perHour(_ n: Int) -> RateLimitRule { .init(limit: n, windowSeconds: 3600) }
+    package static func perHour(_ n: Int) -> RateLimitRule { .init(limit: n, windowSeconds: 3600) }
 
     /// The rule's requests-per-minute figure (rounded down, at least 0), for the capabilities limits.
-    public var requestsPerMinute: Int { limit * 60 / windowSeconds }
+    package var requestsPerMinute: Int { limit * 60 / windowSeconds }
 
-    public var description: String {
+    package var description: String {
         switch windowSeconds {
         case 1: return "\(limit)/s"
         case 60: return "\(limit)/min"
@@ -29,7 +29,7 @@ public struct RateLimitRule: Sendable, Hashable, Codable, CustomStringConvertibl
     }
 
     /// Parses `10/min`, `5/m`, `1000/hour`, `3/s`, `20/30s`, `100/day`.
-    public init?(parsing text: String) {
+    package init?(parsing text: String) {
         let parts = text.split(separator: "/", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
         guard parts.count == 2, let limit = Int(parts[0]), limit >= 0 else { return nil }
         let unit = parts[1].lowercased()

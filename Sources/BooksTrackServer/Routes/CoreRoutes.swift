@@ -5,10 +5,10 @@ import Hummingbird
 /// The core routes of docs/contract.md §4 (everything but jobs): health, v1 search, similar books,
 /// v2 search, capabilities, weekly recommendations and single enrichment. Each limited group is
 /// classed by `BudgetClass.classify` (`services.rateLimitByRoute()`).
-public struct CoreRoutes: ServerRouteModule {
-    public init() {}
+package struct CoreRoutes: ServerRouteModule {
+    package init() {}
 
-    public func install(
+    package func install(
         on router: Router<ServerRequestContext>, services: ServerServices
     ) throws -> ServerModuleInstallation {
         let health = HealthRoute(services: services)

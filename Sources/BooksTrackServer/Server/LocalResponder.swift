@@ -7,7 +7,7 @@ import NIOCore
 /// The server's router answering requests inside this process, without a socket: the same
 /// middlewares and routes as the listening server, for a client in the same process (the shell's
 /// embedded backend). Streams (SSE, WebSocket upgrades) still need the socket.
-public struct LocalResponder: Sendable {
+package struct LocalResponder: Sendable {
     let respond: @Sendable (Request, ServerRequestContext) async throws -> Response
     let logger: Logger
     /// The request's `host:port` (the server's own address: v3's absolute stream URLs name it).
@@ -15,7 +15,7 @@ public struct LocalResponder: Sendable {
 
     /// Answers one request: `target` is the path with its query. The body is read up to `bodyLimit`
     /// bytes; beyond that it throws `LocalResponderBodyTooLarge`.
-    public func respond(
+    package func respond(
         method: HTTPRequest.Method, target: String, headers: HTTPFields, body: ByteBuffer?, bodyLimit: Int
     ) async throws -> (status: Int, headers: HTTPFields, body: ByteBuffer) {
         let head = HTTPRequest(method: method, scheme: "http", authority: authority, path: target, headerFields: headers)
@@ -31,7 +31,7 @@ public struct LocalResponder: Sendable {
 }
 
 /// The answer is larger than the caller reads.
-public struct LocalResponderBodyTooLarge: Error, Sendable {}
+package struct LocalResponderBodyTooLarge: Error, Sendable {}
 
 extension ServerRequestContext {
     /// A request from this process (`LocalResponder`): no channel; the client is the loopback address.

@@ -21,7 +21,7 @@ extension LocalServer {
     ///
     /// `V3Routes` comes before `JobRoutes`: the job module adds router-wide middlewares (feature gate,
     /// route classing) that apply to every route registered after it.
-    public static var defaultModules: [any ServerRouteModule] {
+    package static var defaultModules: [any ServerRouteModule] {
         [CoreRoutes(), V3Routes(), JobRoutes()]
     }
 }

@@ -11,13 +11,13 @@ import Synchronization
 import UnixSignals
 
 /// Why the server could not start.
-public struct LocalServerError: Error, Sendable, CustomStringConvertible {
-    public var message: String
-    public var description: String { message }
+package struct LocalServerError: Error, Sendable, CustomStringConvertible {
+    package var message: String
+    package var description: String { message }
 }
 
 /// The local BooksTrack-compatible server (docs/contract.md §1–§4, §7, §8).
-public enum LocalServer {
+package enum LocalServer {
     /// Starts the server in-process (tests, the shell's embedded backend) and returns once it is
     /// listening. Use port 0 for an ephemeral port and read `RunningServer.port`.
     ///
@@ -30,7 +30,7 @@ public enum LocalServer {
     ///   - listening: `.now` returns once the socket listens; `.onDemand` reserves the port (the
     ///     configured host must be an IPv4 address) and opens the socket on the first
     ///     `RunningServer.listen()`, so that a process which only uses `responder` never pays for it.
-    public static func start(
+    package static func start(
         _ configuration: ServerConfiguration,
         catalog: any CatalogQuerying,
         logger: Logger = Logger(label: "bts.server"),
@@ -72,7 +72,7 @@ public enum LocalServer {
     }
 
     /// When `start` opens the socket.
-    public enum ListenMode: Sendable, Equatable {
+    package enum ListenMode: Sendable, Equatable {
         /// Before `start` returns.
         case now
         /// On the first `RunningServer.listen()` (the port is reserved meanwhile).
@@ -82,7 +82,7 @@ public enum LocalServer {
     /// Runs the server in the foreground (`bts serve`) until SIGINT or SIGTERM, then shuts down
     /// gracefully. Logs the listening address (and any enabled fault injection) to the logger,
     /// which the caller points at stderr.
-    public static func serve(
+    package static func serve(
         _ configuration: ServerConfiguration,
         catalog: any CatalogQuerying,
         logger: Logger = LocalServer.standardErrorLogger(),
@@ -152,7 +152,7 @@ public enum LocalServer {
     }
 
     /// How long `serve` waits for requests in flight after SIGINT or SIGTERM.
-    public static let shutdownGrace: Duration = .seconds(5)
+    package static let shutdownGrace: Duration = .seconds(5)
 
     /// Half the process's file descriptors (`ulimit -n`): at most that many connections are served
     /// at once whatever `maxConnections` says, the rest are left for the databases and jobs.
@@ -163,7 +163,7 @@ public enum LocalServer {
     }
 
     /// A logger writing to standard error at `level`.
-    public static func standardErrorLogger(level: Logger.Level = .info) -> Logger {
+    package static func standardErrorLogger(level: Logger.Level = .info) -> Logger {
         var logger = Logger(label: "bts.server") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = level
         return logger

@@ -8,27 +8,27 @@ import NIOCore
 /// a bad `Content-Length` or a client that never finishes its header kept the socket open for
 /// minutes without an answer. This guard answers those with 400/431/408 and closes. The idle timer
 /// never fires on a body sent a byte a second: the body has its own deadline.
-public struct RequestHeadLimits: Sendable, Hashable {
+package struct RequestHeadLimits: Sendable, Hashable {
     /// The largest request head (request line and header fields), in bytes.
-    public var maxHeadBytes: Int
+    package var maxHeadBytes: Int
     /// How long a request may take to send its whole head (the first: from the moment the
     /// connection is served, when it leaves the listen queue; a later one on a kept-alive connection:
     /// from its first byte). A connection that sent nothing by then is closed without an answer.
-    public var headTimeout: TimeAmount
+    package var headTimeout: TimeAmount
     /// How long a request's body may take to arrive once its head has (`--body-timeout`).
-    public var bodyTimeout: TimeAmount
+    package var bodyTimeout: TimeAmount
     /// How long the server still reads (and drops) what a client sends after the server has
     /// answered and shut its side (`Connection: close`, a refused upload) when the last request
     /// was not read whole, before it closes the connection: closing with unread bytes would reset it
     /// and could cost the client the answer. When the request was read whole it closes at once.
-    public var closeLinger: TimeAmount
+    package var closeLinger: TimeAmount
 
     /// The body deadline of `bts serve` unless `--body-timeout` says otherwise: an 8 MB import or a
     /// 50 MB scan upload over a slow link fits; a body trickled a byte at a time does not hold a
     /// connection longer.
-    public static let defaultBodyTimeout = TimeAmount.seconds(60)
+    package static let defaultBodyTimeout = TimeAmount.seconds(60)
 
-    public init(
+    package init(
         maxHeadBytes: Int = 32 * 1024, headTimeout: TimeAmount = .seconds(10), bodyTimeout: TimeAmount = defaultBodyTimeout,
         closeLinger: TimeAmount = .seconds(2)
     ) {
@@ -40,7 +40,7 @@ public struct RequestHeadLimits: Sendable, Hashable {
 }
 
 /// What the guard decided about the bytes seen so far (pure; tested without a channel).
-public enum RequestHeadVerdict: Equatable, Sendable {
+package enum RequestHeadVerdict: Equatable, Sendable {
     /// The head is not complete yet and still within the limit.
     case needMore
     /// The head is complete and well formed: pass everything on.
@@ -49,7 +49,7 @@ public enum RequestHeadVerdict: Equatable, Sendable {
     case reject(status: Int, reason: String)
 
     /// Judges the bytes received so far on a new connection.
-    public static func judge(_ bytes: [UInt8], limits: RequestHeadLimits) -> RequestHeadVerdict {
+    package static func judge(_ bytes: [UInt8], limits: RequestHeadLimits) -> RequestHeadVerdict {
         guard let end = headEnd(bytes) else {
             if bytes.count > limits.maxHeadBytes { return .reject(status: 431, reason: "Request Header Fields Too Large") }
             // A request line that already cannot be HTTP/1.x is refused without waiting for more.

@@ -3,18 +3,18 @@ import ServiceLifecycle
 import Synchronization
 
 /// A server started in-process by `LocalServer.start`. Call `shutdown()` when done.
-public final class RunningServer: Sendable {
+package final class RunningServer: Sendable {
     /// The bound port (the real one when the configuration asked for port 0).
-    public let port: Int
+    package let port: Int
     /// The bound host.
-    public let host: String
+    package let host: String
     /// `http://host:port`, without a trailing slash.
-    public let baseURL: URL
+    package let baseURL: URL
     /// The shared server state (configuration, catalog, limiter…).
-    public let services: ServerServices
+    package let services: ServerServices
 
     /// The same routes answering in this process, without the socket (`LocalResponder`).
-    public let responder: LocalResponder
+    package let responder: LocalResponder
 
     private let listener: ServerListener
     private let onShutdown: @Sendable () async -> Void
@@ -36,7 +36,7 @@ public final class RunningServer: Sendable {
 
     /// Opens the socket at `baseURL` if it is not open yet (a server started `.onDemand`); throws
     /// when it cannot listen or was shut down.
-    public func listen() async throws {
+    package func listen() async throws {
         _ = try await listener.listen()
     }
 
@@ -44,14 +44,14 @@ public final class RunningServer: Sendable {
     var holdsReservedPort: Bool { get async { await listener.holdsReservedPort } }
 
     /// The live fault rules: `running.faults.set([...])` (no effect unless fault injection is enabled).
-    public var faults: FaultInjector { services.faults }
+    package var faults: FaultInjector { services.faults }
 
     /// The configuration the server runs with.
-    public var configuration: ServerConfiguration { services.configuration }
+    package var configuration: ServerConfiguration { services.configuration }
 
     /// Stops accepting connections, lets in-flight requests finish, and returns when the server is
     /// down and every module has cleaned up. Calling it again does nothing.
-    public func shutdown() async {
+    package func shutdown() async {
         let first = stopped.withLock { stopped in
             defer { stopped = true }
             return !stopped

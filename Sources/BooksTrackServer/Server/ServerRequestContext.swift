@@ -3,14 +3,14 @@ import NIOCore
 
 /// The request context of every local-server route: Hummingbird's core storage plus the client
 /// address used as the rate-limit key.
-public struct ServerRequestContext: RequestContext, RemoteAddressRequestContext {
-    public var coreContext: CoreRequestContextStorage
+package struct ServerRequestContext: RequestContext, RemoteAddressRequestContext {
+    package var coreContext: CoreRequestContextStorage
     /// The connected peer, when known.
-    public let remoteAddress: SocketAddress?
+    package let remoteAddress: SocketAddress?
     /// The client IP ("127.0.0.1"), or "unknown" when the channel has no peer address.
-    public let clientAddress: String
+    package let clientAddress: String
 
-    public init(source: ApplicationRequestContextSource) {
+    package init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)
         self.remoteAddress = source.channel.remoteAddress
         self.clientAddress = source.channel.remoteAddress?.ipAddress ?? "unknown"
@@ -18,5 +18,5 @@ public struct ServerRequestContext: RequestContext, RemoteAddressRequestContext 
 
     /// Large enough for a CSV upload (8 MB) plus multipart overhead; JSON routes read with
     /// their own, smaller bound.
-    public var maxUploadSize: Int { 9 * 1024 * 1024 }
+    package var maxUploadSize: Int { 9 * 1024 * 1024 }
 }

@@ -9,26 +9,26 @@ import ServiceLifecycle
 /// headers, fault injection, global rate limit), so their failures get the same envelope. Class
 /// routes with `router.add(middleware: services.rateLimitByRoute())` before registering them
 /// (`BudgetClass.classify`, the one route classifier), or `services.rateLimit(.jobs)` on a group.
-public protocol ServerRouteModule: Sendable {
+package protocol ServerRouteModule: Sendable {
     /// Registers this module's routes on `router` (called once per server start) and says what else
     /// the module needs. Throwing aborts the start.
     func install(on router: Router<ServerRequestContext>, services: ServerServices) throws -> ServerModuleInstallation
 }
 
 /// What a module needs besides its routes.
-public struct ServerModuleInstallation: Sendable {
+package struct ServerModuleInstallation: Sendable {
     /// Background services run with the server and shut down gracefully with it (job runners).
-    public var services: [any Service]
+    package var services: [any Service]
     /// A server builder to use instead of plain HTTP/1, e.g. `.http1WebSocketUpgrade(webSocketRouter:)`.
     /// The first module providing one wins.
-    public var serverBuilder: HTTPServerBuilder?
+    package var serverBuilder: HTTPServerBuilder?
     /// Called once after the server has stopped (close databases, cancel workers).
-    public var onShutdown: (@Sendable () async -> Void)?
+    package var onShutdown: (@Sendable () async -> Void)?
     /// The capability features this module serves; the capabilities route reports a feature as
     /// enabled only when some module provides it and the configuration does not disable it.
-    public var providedFeatures: Set<ServerFeature>
+    package var providedFeatures: Set<ServerFeature>
 
-    public init(
+    package init(
         services: [any Service] = [], serverBuilder: HTTPServerBuilder? = nil,
         onShutdown: (@Sendable () async -> Void)? = nil, providedFeatures: Set<ServerFeature> = []
     ) {
@@ -39,5 +39,5 @@ public struct ServerModuleInstallation: Sendable {
     }
 
     /// Routes only.
-    public static var routesOnly: ServerModuleInstallation { ServerModuleInstallation() }
+    package static var routesOnly: ServerModuleInstallation { ServerModuleInstallation() }
 }

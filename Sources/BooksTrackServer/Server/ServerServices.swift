@@ -7,19 +7,19 @@ import Synchronization
 
 /// The shared state of one running server, handed to every route module (core routes and the
 /// job routes): configuration, catalog, limiter, faults, caches and the clock.
-public final class ServerServices: Sendable {
+package final class ServerServices: Sendable {
     /// The configuration the server started with.
-    public let configuration: ServerConfiguration
+    package let configuration: ServerConfiguration
     /// The read-only book catalog.
-    public let catalog: any CatalogQuerying
+    package let catalog: any CatalogQuerying
     /// Per-client, per-class limits (empty rules when limits are off).
-    public let rateLimiter: RateLimiter
+    package let rateLimiter: RateLimiter
     /// Live fault rules (inert unless fault injection was enabled).
-    public let faults: FaultInjector
+    package let faults: FaultInjector
     /// The server's logger.
-    public let logger: Logger
+    package let logger: Logger
     /// The clock used for timestamps, caches, idempotency and rate limits (injected in tests).
-    public let now: @Sendable () -> Date
+    package let now: @Sendable () -> Date
 
     let responseCache: ResponseCache
     let idempotency: IdempotencyStore
@@ -48,26 +48,26 @@ public final class ServerServices: Sendable {
     }
 
     /// Whether `feature` is served: some module provides it and the configuration does not disable it.
-    public func isAvailable(_ feature: ServerFeature) -> Bool {
+    package func isAvailable(_ feature: ServerFeature) -> Bool {
         configuration.isEnabled(feature) && providedFeatures.withLock { $0.contains(feature) }
     }
 
     /// Why a feature the configuration leaves on cannot be served here (semantic search without the
     /// sentence model), for the capabilities' `unavailable` reasons; nil otherwise.
-    public func unavailableReason(_ feature: ServerFeature) -> String? {
+    package func unavailableReason(_ feature: ServerFeature) -> String? {
         guard feature == .semanticSearch, configuration.isEnabled(feature) else { return nil }
         return catalog.semanticUnavailableReason
     }
 
     /// Throws 503 `FEATURE_NOT_AVAILABLE` when `feature` is switched off.
-    public func require(_ feature: ServerFeature) throws {
+    package func require(_ feature: ServerFeature) throws {
         guard configuration.isEnabled(feature) else { throw APIError.featureDisabled(feature) }
     }
 
     /// A middleware counting every request of the routes it is attached to in `limitClass`
     /// (e.g. `router.group("/v1/jobs").add(middleware: services.rateLimit(.jobs))`).
     /// `/health` is never counted: a flood must not hide whether the server is up.
-    public func rateLimit(_ limitClass: BudgetClass) -> RateLimitMiddleware {
+    package func rateLimit(_ limitClass: BudgetClass) -> RateLimitMiddleware {
         RateLimitMiddleware(services: self) { request in Self.isHealthCheck(request.uri.path) ? nil : limitClass }
     }
 
@@ -78,7 +78,7 @@ public final class ServerServices: Sendable {
 
     /// A middleware classing each request by the contract's one route classifier,
     /// `BudgetClass.classify` (method, path and query; `nil` = not limited by class).
-    public func rateLimitByRoute() -> RateLimitMiddleware {
+    package func rateLimitByRoute() -> RateLimitMiddleware {
         RateLimitMiddleware(services: self) { request in
             let uri = request.uri
             let target = uri.query.map { "\(uri.path)?\($0)" } ?? uri.path
@@ -87,7 +87,7 @@ public final class ServerServices: Sendable {
     }
 
     /// A middleware choosing the class per request (`nil` = not limited), e.g. by a query parameter.
-    public func rateLimit(classifier: @escaping @Sendable (Request) -> BudgetClass?) -> RateLimitMiddleware {
+    package func rateLimit(classifier: @escaping @Sendable (Request) -> BudgetClass?) -> RateLimitMiddleware {
         RateLimitMiddleware(services: self, classify: classifier)
     }
 

@@ -6,22 +6,22 @@ import NIOCore
 /// NIO's `bind(descriptor:ptr:bytes:): Address already in use) (errno: 98)`, a file in the way of
 /// the data directory `NSCocoaErrorDomain Code=516`, a damaged database `SQLite error 26 … while
 /// executing …`).
-public struct ServerStartError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct ServerStartError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What failed: the socket (bts's exit status 3, as a network failure) or a file (1).
-    public enum Kind: Sendable, Hashable { case socket, files }
+    package enum Kind: Sendable, Hashable { case socket, files }
 
-    public var kind: Kind
-    public var message: String
+    package var kind: Kind
+    package var message: String
 
-    public init(_ kind: Kind, _ message: String) {
+    package init(_ kind: Kind, _ message: String) {
         self.kind = kind
         self.message = message
     }
 
-    public var description: String { message }
+    package var description: String { message }
 
     /// Binding `host:port` failed with `error`; nil when `error` is not about the socket.
-    public static func binding(host: String, port: Int, _ error: any Error) -> ServerStartError? {
+    package static func binding(host: String, port: Int, _ error: any Error) -> ServerStartError? {
         if let address = error as? SocketAddressError, case .unknown = address {
             return ServerStartError(.socket, "cannot find the address of host '\(host)'; give --host an address of this machine such as 127.0.0.1")
         }
@@ -39,7 +39,7 @@ public struct ServerStartError: Error, Sendable, Hashable, CustomStringConvertib
     }
 
     /// Opening `what` (the catalog, the jobs store) in `directory` failed with `error`.
-    public static func opening(_ what: String, in directory: URL, _ error: any Error) -> ServerStartError {
+    package static func opening(_ what: String, in directory: URL, _ error: any Error) -> ServerStartError {
         let path = directory.path
         if let database = error as? DatabaseError {
             switch database.resultCode {

@@ -15,10 +15,10 @@ import Synchronization
 /// Every route is classed by `BudgetClass.classify` (`services.rateLimitByRoute()`). The job routes use
 /// the job routes module's engine (`services.jobEngine`); without that module they answer 501.
 /// Install it before `JobRoutes` (whose router-wide middlewares would otherwise class these routes twice).
-public struct V3Routes: ServerRouteModule {
-    public init() {}
+package struct V3Routes: ServerRouteModule {
+    package init() {}
 
-    public func install(on router: Router<ServerRequestContext>, services: ServerServices) throws
+    package func install(on router: Router<ServerRequestContext>, services: ServerServices) throws
         -> ServerModuleInstallation
     {
         let v3 = V3Handlers(services: services)

@@ -1,7 +1,7 @@
 import BTSTerminal
 import Foundation
 import Testing
-@testable import BTSShell
+import BTSShell
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -5,7 +5,7 @@ import Foundation
 import Synchronization
 import Testing
 
-@testable import BTSShell
+import BTSShell
 
 /// The embedded backend that records what it is asked to prepare (and otherwise is the real one).
 private final class RecordingBackend: EmbeddedBackend {

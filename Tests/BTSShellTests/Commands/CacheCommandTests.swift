@@ -4,7 +4,7 @@ import Foundation
 import Logging
 import Testing
 
-@testable import BTSShell
+import BTSShell
 
 /// `cache`, `--no-cache`, `set offline`, remembered jobs as a first command and `similar
 /// --library`'s spending note, in one process (CacheProcessTests drive the real binary).

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import BTSShell
+import BTSShell
 
 /// A broken config file is reported as the file's path and line, not as a place in the
 /// command that happened to read it (`-c:1:1` with a caret under `search dune`).

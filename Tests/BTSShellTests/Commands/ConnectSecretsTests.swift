@@ -3,7 +3,7 @@ import BooksTrackServer
 import Foundation
 import Testing
 
-@testable import BTSShell
+import BTSShell
 
 /// Credentials in a `connect` URL never reach the screen or `$_`.
 @Suite struct ConnectSecretsTests {

@@ -2,7 +2,7 @@ import BooksTrackContract
 import Foundation
 import Testing
 
-@testable import BTSShell
+import BTSShell
 
 /// Issue 33, item 13: help and output say at the point of use what the embedded backend does —
 /// `recommend` without --library gives the week's picks and ignores the library; `enrich` asks no

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import BTSShell
+import BTSShell
 
 /// `watch ""` (an unset variable) named no job, polled the server for 8 s and said it had lost it;
 /// now an empty job reference is a usage error at once, for every job command, with no request.

@@ -7,7 +7,7 @@ import Testing
 import Glibc
 #endif
 
-@testable import BTSShell
+import BTSShell
 
 /// The shell against hostile input: URLs with impossible ports, unreachable servers, escape-laden
 /// server strings, catastrophic patterns, runaway values, binary files.

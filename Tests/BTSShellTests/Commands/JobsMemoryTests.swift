@@ -1,6 +1,7 @@
 import BooksTrackContract
 import BooksTrackServer
 import Foundation
+import Glibc
 import Logging
 import Testing
 

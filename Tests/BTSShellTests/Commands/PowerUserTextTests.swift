@@ -3,7 +3,7 @@ import BooksTrackServer
 import Foundation
 import Testing
 
-@testable import BTSShell
+import BTSShell
 
 /// Texts a power user tripped on: each message says what is wrong in
 /// the user's words, and each figure reads as what it is.

@@ -1,7 +1,7 @@
 import BooksTrackContract
 import Testing
 
-@testable import BTSShell
+import BTSShell
 
 /// `recommend --library` for a library holding a series' #1: the series' next books come in
 /// series order (the catalog's shelves rank Mockingjay, #3, above Catching Fire, #2).

@@ -2,7 +2,7 @@ import BooksTrackContract
 import Foundation
 import Testing
 
-@testable import BTSShell
+import BTSShell
 
 /// `recommend --library`: computed in the shell from the library and the catalog's shelves.
 @Suite struct RecommendLibraryTests {

@@ -4,7 +4,7 @@ import Hummingbird
 import ServerTestSupport
 import Testing
 
-@testable import BTSShell
+import BTSShell
 
 /// `--limit` holds on the client: a server that ignores it (production does) or floods the answer
 /// shows `--limit` rows, and the total says how many it sent.

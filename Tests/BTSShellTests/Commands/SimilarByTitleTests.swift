@@ -2,7 +2,7 @@ import BooksTrackContract
 import Foundation
 import Testing
 
-@testable import BTSShell
+import BTSShell
 
 /// `similar TITLE…`: words that are not an ISBN name the source by title (the first title match
 /// with an ISBN), on the embedded backend over the real catalog.

@@ -5,7 +5,7 @@ import BooksTrackServer
 import Foundation
 import Testing
 
-@testable import BTSShell
+import BTSShell
 
 /// `api`'s METHOD, PATH, `-H` and `--input` through the completion engine: the routes the client
 /// knows for each dialect, or the endpoints a server's capabilities list.

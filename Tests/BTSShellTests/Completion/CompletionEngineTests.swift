@@ -1,7 +1,7 @@
 import BTSLanguage
 import BTSTerminal
 import Testing
-@testable import BTSShell
+import BTSShell
 
 @Suite("Completion engine: registry words")
 struct CompletionEngineRegistryTests {

@@ -1,7 +1,7 @@
 import BTSTerminal
 import BooksTrackSupport
 import Testing
-@testable import BTSShell
+import BTSShell
 
 @Suite("Completion engine: fuzz", .onWorkThreads)
 struct CompletionFuzzTests {

@@ -2,7 +2,7 @@ import BTSTerminal
 import BooksTrackSupport
 import Foundation
 import Testing
-@testable import BTSShell
+import BTSShell
 
 /// Prints keystroke-to-candidates latency with a full session cache (10,000 ISBNs and 10,000
 /// titles). A measurement only: the figures depend on the machine and the build (debug here;

@@ -1,6 +1,6 @@
 import BTSTerminal
 import Foundation
-@testable import BTSShell
+import BTSShell
 
 /// Helpers for completion tests: a context with a few books, jobs and variables, and an engine
 /// over the standard registry with a fake or real file system.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import BTSShell
+import BTSShell
 
 @Suite("Completion engine: file paths")
 struct FileCompletionTests {

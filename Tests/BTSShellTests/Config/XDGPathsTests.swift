@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import BTSShell
+import BTSShell
 
 /// One XDG rule for every location of bts (config, caches, state, history, the library): it used to
 /// be three helpers with three behaviours (a relative HOME taken as is by two, refused by the third).

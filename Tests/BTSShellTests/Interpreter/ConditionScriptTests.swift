@@ -2,7 +2,7 @@ import BTSLanguage
 import Foundation
 import Testing
 
-@testable import BTSShell
+import BTSShell
 
 /// Conditions in scripts: `and`, `or`, `not` and parentheses in `if`, `elif`, `while` and
 /// `expect`; a word that holds an operator (`$n==6`, always true) refused before anything runs,

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import BTSShell
+import BTSShell
 
 /// Whole-pipeline diagnostics: parse + registry validation report every error with carets
 /// before anything runs (exit 2).

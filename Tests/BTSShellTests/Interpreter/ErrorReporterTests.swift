@@ -1,5 +1,5 @@
 import Testing
-@testable import BTSShell
+import BTSShell
 
 /// An error on a terminal is wrapped at spaces to its width; elsewhere it stays one line.
 @Suite struct ErrorReporterTests {

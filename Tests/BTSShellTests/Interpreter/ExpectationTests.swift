@@ -1,7 +1,7 @@
 import BooksTrackContract
 import Testing
 
-@testable import BTSShell
+import BTSShell
 
 @Suite("expect semantics (pure)")
 struct ExpectationTests {

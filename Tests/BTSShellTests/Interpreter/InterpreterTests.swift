@@ -2,7 +2,7 @@ import BooksTrackContract
 import Foundation
 import Testing
 
-@testable import BTSShell
+import BTSShell
 
 /// The interpreter over the live embedded server (real HTTP on an ephemeral port).
 @Suite("interpreter")

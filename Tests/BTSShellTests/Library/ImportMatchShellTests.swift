@@ -5,7 +5,7 @@ import BooksTrackServer
 import Foundation
 import Testing
 
-@testable import BTSShell
+import BTSShell
 
 /// `import FILE` on the embedded backend: a row the server matched by title ("Dun" by Frank Herbert)
 /// is in the library as Dune with its ISBN, the file's title among its sources, and the summary names

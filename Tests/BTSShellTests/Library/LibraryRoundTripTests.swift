@@ -3,7 +3,7 @@ import BooksTrackLibrary
 import Foundation
 import Testing
 
-@testable import BTSShell
+import BTSShell
 
 /// The done-when round trip, through the shell against the embedded backend: an export file →
 /// `import FILE --watch` → library → `library export` → import into a fresh library gives the same

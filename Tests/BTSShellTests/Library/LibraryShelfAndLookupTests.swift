@@ -4,7 +4,7 @@ import BooksTrackLibrary
 import Foundation
 import Testing
 
-@testable import BTSShell
+import BTSShell
 
 /// Issue 33, items 4 and 10: a number that is no book's id is read as title words (`library show
 /// 1984`), and `save --shelf` moves books already in the library, offers and checks shelf names.

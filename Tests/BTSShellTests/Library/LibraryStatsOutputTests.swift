@@ -2,7 +2,7 @@ import BooksTrackContract
 import Foundation
 import Testing
 
-@testable import BTSShell
+import BTSShell
 
 /// Issue 33, item 6: `library stats` printed its chart when piped and one escaped JSON blob for
 /// `-o csv`; it now follows the output rules of every other command.

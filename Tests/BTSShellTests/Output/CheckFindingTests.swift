@@ -1,6 +1,6 @@
 import Testing
 
-@testable import BTSShell
+import BTSShell
 
 /// `bts check --format github`'s workflow commands: GitHub's escapes in the message and in the
 /// properties, the file's control characters made visible.

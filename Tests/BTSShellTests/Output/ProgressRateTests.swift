@@ -1,7 +1,7 @@
 import BooksTrackContract
 import Testing
 
-@testable import BTSShell
+import BTSShell
 
 /// Issue 33, item 8: re-attaching to a job under way (`watch ID` after a detach) showed 208/s for
 /// a job doing 32/s: the items done before attaching were counted as done since attaching.

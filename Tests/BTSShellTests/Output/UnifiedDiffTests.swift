@@ -2,7 +2,7 @@ import BooksTrackSupport
 import Foundation
 import Testing
 
-@testable import BTSShell
+import BTSShell
 
 /// `bts fmt --diff`'s diffs: the same text as GNU `diff -u` where the alignment is not in doubt, and,
 /// for seeded random edits (also past the bound on the edit script), a patch that `patch -p1` applies

@@ -1,7 +1,7 @@
 import BTSTerminal
 import Foundation
 import Testing
-@testable import BTSShell
+import BTSShell
 
 @Suite("Interactive terminal setup")
 struct InteractiveTerminalTests {

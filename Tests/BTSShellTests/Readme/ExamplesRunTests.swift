@@ -2,7 +2,7 @@ import BooksTrackEmbedding
 import Foundation
 import Testing
 import TestSupport
-@testable import BTSShell
+import BTSShell
 
 /// Every example runs: each command's help examples (the same lines the README's
 /// generated reference shows) and every `$ …` command line of the README run against the embedded

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import BTSShell
+import BTSShell
 
 /// The command reference (`docs/commands.md`) is generated from the registry; this test keeps it true.
 /// `BTS_UPDATE_README=1 swift test --filter ReadmeReferenceTests` rewrites it.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import BTSShell
+import BTSShell
 
 /// Scans the shell's and the executable's sources for the patterns the command types replaced: a
 /// command name compared as a string outside the command's own type (the registry special-cased

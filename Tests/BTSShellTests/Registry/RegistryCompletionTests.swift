@@ -1,6 +1,6 @@
 import BTSLanguage
 import Testing
-@testable import BTSShell
+import BTSShell
 
 @Suite struct RegistryCompletionTests {
     let registry = CommandRegistry.standard

@@ -2,7 +2,7 @@ import BTSLanguage
 import BooksTrackClient
 import BooksTrackContract
 import Testing
-@testable import BTSShell
+import BTSShell
 
 @Suite struct RegistryResolveTests {
     // MARK: Every command resolves

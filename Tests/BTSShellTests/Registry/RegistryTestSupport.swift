@@ -1,5 +1,5 @@
 import BTSLanguage
-@testable import BTSShell
+import BTSShell
 
 /// Parses one command (which must parse cleanly) and resolves it against the standard registry.
 func registryResolve(_ text: String, registry: CommandRegistry = .standard) -> Result<ResolvedCommand, Diagnostics>? {

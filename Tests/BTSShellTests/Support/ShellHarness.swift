@@ -6,7 +6,7 @@ import BooksTrackServer
 import Foundation
 import Testing
 
-@testable import BTSShell
+import BTSShell
 
 /// The shell tests' name for the one shared catalog.
 typealias SharedShellCatalog = SharedCatalog

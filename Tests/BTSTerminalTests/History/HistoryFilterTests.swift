@@ -1,5 +1,5 @@
 import Testing
-@testable import BTSTerminal
+import BTSTerminal
 
 @Suite("HistoryFilter")
 struct HistoryFilterTests {

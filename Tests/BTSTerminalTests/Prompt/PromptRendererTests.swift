@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import BTSTerminal
+import BTSTerminal
 
 @Suite("Prompt renderer")
 struct PromptRendererTests {

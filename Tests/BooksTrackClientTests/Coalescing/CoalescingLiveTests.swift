@@ -3,7 +3,7 @@ import Synchronization
 import BooksTrackContract
 import Hummingbird
 import Testing
-@testable import BooksTrackClient
+import BooksTrackClient
 
 /// Coalesced GETs against a live server, fast enough to race the waiter's registration.
 @Suite struct CoalescingLiveTests {

@@ -3,7 +3,7 @@ import BooksTrackServer
 import Foundation
 import Testing
 
-@testable import BooksTrackClient
+import BooksTrackClient
 
 /// The whole mission through the real `bts` binary (`.build/debug/bts`, or `BTS_BINARY`) with
 /// `--api` pointed at a server of each dialect on port 0. Nothing may print a decoding error or a

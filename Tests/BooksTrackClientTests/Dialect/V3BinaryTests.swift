@@ -4,7 +4,7 @@ import ServerTestSupport
 import TestSupport
 import Testing
 
-@testable import BooksTrackClient
+import BooksTrackClient
 
 /// A newcomer points the real `bts` binary at a server that speaks only v3 (production 3.4.3's
 /// routes and bodies, `productionV3`): every command works, or says in one plain sentence what this

@@ -3,7 +3,7 @@ import BooksTrackServer
 import Foundation
 import Testing
 
-@testable import BooksTrackClient
+import BooksTrackClient
 
 /// On a server that speaks only v3 (`bts serve --no-legacy-routes`), `semantic_search` and
 /// `similar_books` are false because API v3 has no route for them: the reason says so. It said "the

@@ -7,7 +7,7 @@ import NIOFoundationCompat
 import ServerTestSupport
 import TestSupport
 import Testing
-@testable import BooksTrackClient
+import BooksTrackClient
 
 /// A server shaped like production 3.4.3 (bendv3 @ e40ae5d; fixtures in
 /// `Fixtures/source/v3/`, their sources in its SOURCES.md): only v3 routes; everything else is

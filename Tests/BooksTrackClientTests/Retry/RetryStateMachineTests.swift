@@ -1,7 +1,7 @@
 import BooksTrackContract
 import BooksTrackSupport
 import Testing
-@testable import BooksTrackClient
+import BooksTrackClient
 
 private let t0 = ContinuousClock.now
 

@@ -1,6 +1,6 @@
 import BooksTrackSupport
 import Testing
-@testable import BooksTrackClient
+import BooksTrackClient
 
 /// A sample stream using every feature at once: BOM, all three line endings, comments, retry,
 /// ids (with reset), multibyte text, empty data, an id-only block and a trailing partial event.

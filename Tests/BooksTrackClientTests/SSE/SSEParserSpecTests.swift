@@ -1,5 +1,5 @@
 import Testing
-@testable import BooksTrackClient
+import BooksTrackClient
 
 /// Parses a whole stream given as a string, in one chunk, and returns all items.
 private func items(_ text: String, comments: Bool = true) -> [SSEStreamItem] {

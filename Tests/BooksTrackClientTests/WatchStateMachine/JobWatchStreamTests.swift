@@ -1,6 +1,6 @@
 import BooksTrackContract
 import Testing
-@testable import BooksTrackClient
+import BooksTrackClient
 
 private let streamPreamble = ": connection established\nretry: 5000\n\n"
 

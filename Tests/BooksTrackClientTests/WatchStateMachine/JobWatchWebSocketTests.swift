@@ -1,6 +1,6 @@
 import BooksTrackContract
 import Testing
-@testable import BooksTrackClient
+import BooksTrackClient
 
 private func socketMachine(_ configuration: JobWatchConfiguration = .webSocketOnly) -> JobWatchStateMachine {
     var machine = JobWatchStateMachine(jobID: "batch-1", configuration: configuration)

@@ -1,6 +1,6 @@
 import BooksTrackContract
 import Foundation
-@testable import BooksTrackClient
+import BooksTrackClient
 
 /// Drives a `JobWatchStateMachine` the way the transport will, but from in-memory wire text: SSE text
 /// goes through a real `SSEParser` (in small chunks) and JSON `data` is mapped to `WatchedJobEvent`.

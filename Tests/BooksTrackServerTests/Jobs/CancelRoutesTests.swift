@@ -3,7 +3,7 @@ import Foundation
 import NIOHTTP1
 import Testing
 
-@testable import BooksTrackServer
+import BooksTrackServer
 
 @Suite("Job cancel", .timeLimit(.minutes(TestTime.minutes(10))))
 struct CancelRoutesTests {

@@ -3,7 +3,7 @@ import Foundation
 import NIOHTTP1
 import Testing
 
-@testable import BooksTrackServer
+import BooksTrackServer
 
 @Suite("CSV import routes", .onWorkThreads, .timeLimit(.minutes(TestTime.minutes(10))))
 struct ImportRoutesTests {

@@ -7,7 +7,7 @@ import NIOHTTP1
 import NIOWebSocket
 import Testing
 
-@testable import BooksTrackServer
+import BooksTrackServer
 
 /// The job routes plugged into the real server (`LocalServer.start` with `JobRoutes()` as a module):
 /// envelope and header middleware, rate-limit classes, feature gates, WebSocket server builder,

@@ -3,7 +3,7 @@ import Foundation
 import NIOHTTP1
 import Testing
 
-@testable import BooksTrackServer
+import BooksTrackServer
 
 @Suite("SSE progress stream", .timeLimit(.minutes(TestTime.minutes(10))))
 struct SSERoutesTests {

@@ -8,7 +8,7 @@ import NIOHTTP1
 import NIOWebSocket
 import Testing
 
-@testable import BooksTrackServer
+import BooksTrackServer
 
 /// Collects what a WebSocket client receives (thread-safe).
 final class WSCollector: @unchecked Sendable {

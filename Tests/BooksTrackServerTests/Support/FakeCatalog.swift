@@ -1,6 +1,6 @@
 import Foundation
 
-@testable import BooksTrackServer
+import BooksTrackServer
 import BooksTrackCatalog
 
 /// A tiny in-memory catalog for fast route tests (the live catalog is tested in RealCatalogTests).

@@ -5,7 +5,7 @@ import Hummingbird
 import Logging
 import NIOHTTP1
 
-@testable import BooksTrackServer
+import BooksTrackServer
 import BooksTrackCatalog
 
 /// A response read fully over real HTTP.

@@ -2,7 +2,7 @@ import BooksTrackContract
 import Foundation
 import Testing
 
-@testable import BooksTrackServer
+import BooksTrackServer
 
 /// `--no-legacy-routes`: only /v3 (and /health, token refresh, WebSocket) answer, as production 3.x.
 @Suite("no legacy routes", .timeLimit(.minutes(TestTime.minutes(10))))

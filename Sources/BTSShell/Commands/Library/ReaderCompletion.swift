@@ -7,9 +7,9 @@ import Foundation
 /// session would use (opened on the first TAB that needs it, only if it is built), and the
 /// library's shelves, tags, ISBNs and titles. It never creates the library file, opens a
 /// backend or sends a request.
-public enum ReaderCompletion {
+package enum ReaderCompletion {
     /// Puts what the files of `environment` hold into `store`.
-    public static func note(in store: CompletionContextStore, environment: [String: String]) async {
+    package static func note(in store: CompletionContextStore, environment: [String: String]) async {
         let paths = XDGPaths(environment: environment)
         let target = try? BackendSelection.select(BackendRequest(), environment: environment) { () throws(ShellError) in
             try ShellConfig.load(from: paths.configFile)

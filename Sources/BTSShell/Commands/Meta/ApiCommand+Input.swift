@@ -72,7 +72,7 @@ extension ShellOptions {
     /// Whether a run of bts with the `-c` texts `commands` and the script words `script` reads its
     /// commands from standard input: with neither (the prompt, a pipe, a redirected file), or with
     /// a FILE that names it (`bts /dev/stdin`).
-    public static func readsCommandsFromStandardInput(commands: [String], script: [String]) -> Bool {
+    package static func readsCommandsFromStandardInput(commands: [String], script: [String]) -> Bool {
         guard commands.isEmpty else { return false }
         guard let file = script.first else { return true }
         return FileDescriptorPath.descriptor(of: file) == STDIN_FILENO
