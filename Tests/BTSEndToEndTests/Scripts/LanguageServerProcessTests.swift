@@ -16,6 +16,8 @@ struct LanguageServerProcessTests {
         while let header = bytes.firstRange(of: Array("\r\n\r\n".utf8)) {
             let text = String(decoding: bytes[bytes.startIndex..<header.lowerBound], as: UTF8.self)
             guard let length = Int(text.replacingOccurrences(of: "Content-Length: ", with: "")) else { break }
+            // A message still arriving is read on a later look.
+            guard bytes.endIndex - header.upperBound >= length else { break }
             let body = bytes[header.upperBound...].prefix(length)
             if let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] { found.append(object) }
             bytes = bytes[(header.upperBound + length)...]
