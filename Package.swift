@@ -195,7 +195,7 @@ let package = Package(
         // registry, check, completion, help and the formatter) and the syntax files' generator.
         .target(
             name: "BTSLanguageServer",
-            dependencies: ["BTSShell", "BTSLanguage", "BooksTrackContract"],
+            dependencies: ["BTSShell", "BTSLanguage", "BTSTerminal", "BooksTrackContract"],
             swiftSettings: strict
         ),
         // The embedded backend the executable injects into the shell: the local server in-process.

@@ -4,7 +4,7 @@ import BTSShell
 extension EditorVocabulary {
     /// The names the grammars colour, from the command registry and the language: a new command,
     /// subcommand or setting is coloured without editing a grammar.
-    public static var standard: EditorVocabulary {
+    package static var standard: EditorVocabulary {
         let registry = CommandRegistry.standard
         let commands = registry.commands.flatMap { [$0.name] + $0.aliases }
         let subcommands = registry.commands.flatMap { $0.subcommands.flatMap { [$0.name] + $0.aliases } }
@@ -15,7 +15,7 @@ extension EditorVocabulary {
     }
 
     /// Every editor file, by its path under the repository's `editors/` folder.
-    public static func files(_ vocabulary: EditorVocabulary = .standard) -> [(path: String, text: String)] {
+    package static func files(_ vocabulary: EditorVocabulary = .standard) -> [(path: String, text: String)] {
         [
             ("vim/syntax/bts.vim", EditorSyntax.vimSyntax(vocabulary)),
             ("vim/ftdetect/bts.vim", EditorSyntax.vimFiletypeDetection()),

@@ -6,7 +6,7 @@ import Foundation
 extension LanguageServer {
     /// `textDocument/completion`: what TAB offers at the prompt for the cursor's line (the same
     /// engine and registry), with the variables and aliases the document defines above the cursor.
-    func completion(in document: Document, at offset: Int) -> JSONValue {
+    func completion(in document: Document, at offset: Int) -> LanguageServerResults.CompletionList {
         let line = document.index.line(of: offset)
         let lineBytes = document.index.lineBytes(line)
         let text = String(decoding: lineBytes, as: UTF8.self)
@@ -27,17 +27,15 @@ extension LanguageServer {
         if commandPlace {
             candidates += defined.aliases.filter { $0.hasPrefix(typed) && !candidates.contains($0) }.sorted()
         }
-        let items = candidates.enumerated().map { position, candidate -> JSONValue in
-            let label = answer.display?[position] ?? candidate
-            return [
-                "label": .string(label),
-                "kind": .number(Double(kind(of: candidate, aliases: defined.aliases))),
-                "sortText": .string(String(format: "%05d", position)),
-                "filterText": .string(candidate),
-                "textEdit": ["range": range, "newText": .string(candidate)],
-            ]
+        let items = candidates.enumerated().map { position, candidate in
+            LanguageServerResults.CompletionItem(
+                label: answer.display?[position] ?? candidate,
+                kind: kind(of: candidate, aliases: defined.aliases),
+                sortText: String(format: "%05d", position),
+                filterText: candidate,
+                textEdit: .init(range: range, newText: candidate))
         }
-        return ["isIncomplete": false, "items": .array(items)]
+        return LanguageServerResults.CompletionList(isIncomplete: false, items: items)
     }
 
     /// LSP's completion kinds: 3 function (a command or an alias), 14 keyword, 10 property (an

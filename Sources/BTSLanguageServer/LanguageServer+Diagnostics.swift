@@ -5,7 +5,7 @@ import Foundation
 
 /// A check of one document's text, taken from the server to run away from it (so requests are
 /// answered while it runs), then handed back to ``LanguageServer/finish(_:_:)``.
-public struct PendingCheck: Sendable {
+package struct PendingCheck: Sendable {
     enum Subject: Sendable {
         /// The text, to check.
         case text(LineIndex)
@@ -21,13 +21,13 @@ public struct PendingCheck: Sendable {
     let checker: ScriptChecker
 
     /// What the check found: the diagnostics to publish and their quick fixes.
-    public struct Outcome: Sendable {
-        let notification: JSONValue
+    package struct Outcome: Sendable {
+        let notification: LanguageServerResults.Notification<LanguageServerResults.PublishDiagnostics>
         let fixes: [QuickFix]
     }
 
     /// Runs the check (which runs nothing) and lays out what it found.
-    public func run() -> Outcome {
+    package func run() -> Outcome {
         let uri = ticket.uri
         switch subject {
         case .setAside(let footprint):
@@ -56,7 +56,7 @@ public struct PendingCheck: Sendable {
 /// A diagnostic's `fixIt` as a quick fix: the diagnostic as published and its edit (in the bytes of
 /// the text checked).
 struct QuickFix: Sendable {
-    var diagnostic: JSONValue
+    var diagnostic: LanguageServerResults.Diagnostic
     /// The diagnostic's bytes (a code action request's range meets them).
     var range: SourceRange
     var fixIt: Diagnostic.FixIt
@@ -66,7 +66,7 @@ extension LanguageServer {
     /// The next check due, if none is under way (``LanguageServerTransport`` runs one at a time:
     /// it asks once the messages before are handled, so of several changes queued only the
     /// newest text is checked).
-    public func startCheck() -> PendingCheck? {
+    package func startCheck() -> PendingCheck? {
         while let ticket = schedule.start() {
             if let document = documents[ticket.uri] {
                 let subject: PendingCheck.Subject = document.index.bytes.count <= Self.maxDocument
@@ -83,19 +83,19 @@ extension LanguageServer {
     }
 
     /// Whether a check is due and none is under way.
-    public var checkIsDue: Bool { schedule.canStart }
+    package var checkIsDue: Bool { schedule.canStart }
 
     /// A check finished: its `textDocument/publishDiagnostics`, unless its document changed (a
     /// newer text is due) or closed since.
-    public func finish(_ check: PendingCheck, _ outcome: PendingCheck.Outcome) -> JSONValue? {
+    package func finish(_ check: PendingCheck, _ outcome: PendingCheck.Outcome) -> JSONValue? {
         guard schedule.finished(check.ticket) else { return nil }
         quickFixes[check.ticket.uri] = (check.ticket.generation, outcome.fixes)
-        return outcome.notification
+        return LanguageServerResults.json(outcome.notification)
     }
 
     /// Runs every check due, one after another, here: what they publish (for a client that sends
     /// one message and waits, as the tests do).
-    public func checkDue() async -> [JSONValue] {
+    package func checkDue() async -> [JSONValue] {
         var published: [JSONValue] = []
         while let check = startCheck() {
             let outcome = check.run()
@@ -108,18 +108,14 @@ extension LanguageServer {
     /// you mean" is in the message itself); the first ``maxDiagnostics``, then one that says how
     /// many more there are.
     static func outcome(_ found: [Diagnostic], uri: String, version: Int?, in index: LineIndex) -> PendingCheck.Outcome {
-        var items: [JSONValue] = []
+        var items: [LanguageServerResults.Diagnostic] = []
         var fixes: [QuickFix] = []
         items.reserveCapacity(min(found.count, maxDiagnostics + 1))
         for diagnostic in found.prefix(maxDiagnostics) {
             let notes = diagnostic.notes.map(\.message)
             let message = DiagnosticRenderer.visible(([diagnostic.message] + notes).joined(separator: "\n"))
-            let item: JSONValue = [
-                "range": range(diagnostic.range.offset, diagnostic.range.end, in: index),
-                "severity": .number(Double(severity(diagnostic.severity))),
-                "source": "bts",
-                "message": .string(message),
-            ]
+            let item = LanguageServerResults.Diagnostic(range: range(diagnostic.range.offset, diagnostic.range.end, in: index),
+                                                        severity: severity(diagnostic.severity), message: message)
             items.append(item)
             if let fixIt = diagnostic.fixIt { fixes.append(QuickFix(diagnostic: item, range: diagnostic.range, fixIt: fixIt)) }
         }
@@ -127,26 +123,21 @@ extension LanguageServer {
         if let first = rest.first {
             let worst = rest.contains { $0.severity == .error } ? Diagnostic.Severity.error
                 : (rest.contains { $0.severity == .warning } ? .warning : .note)
-            items.append([
-                "range": range(first.range.offset, first.range.offset, in: index),
-                "severity": .number(Double(severity(worst))),
-                "source": "bts",
-                "message": .string("… \(rest.count) more not shown (bts lsp publishes the first \(maxDiagnostics) of a document)"),
-            ])
+            items.append(LanguageServerResults.Diagnostic(
+                range: range(first.range.offset, first.range.offset, in: index), severity: severity(worst),
+                message: "… \(rest.count) more not shown (bts lsp publishes the first \(maxDiagnostics) of a document)"))
         }
         return PendingCheck.Outcome(notification: diagnosticsNotification(uri: uri, version: version, items), fixes: fixes)
     }
 
     /// One warning at the document's start.
-    static func documentWarning(_ message: String) -> JSONValue {
-        let start: JSONValue = ["line": 0, "character": 0]
-        return ["range": ["start": start, "end": start], "severity": 2, "source": "bts", "message": .string(message)]
+    static func documentWarning(_ message: String) -> LanguageServerResults.Diagnostic {
+        LanguageServerResults.Diagnostic(range: .init(start: .zero, end: .zero), severity: severity(.warning), message: message)
     }
 
-    static func diagnosticsNotification(uri: String, version: Int?, _ diagnostics: [JSONValue]) -> JSONValue {
-        var params: [String: JSONValue] = ["uri": .string(uri), "diagnostics": .array(diagnostics)]
-        if let version { params["version"] = .number(Double(version)) }
-        return ["jsonrpc": "2.0", "method": "textDocument/publishDiagnostics", "params": .object(params)]
+    static func diagnosticsNotification(uri: String, version: Int?, _ diagnostics: [LanguageServerResults.Diagnostic])
+        -> LanguageServerResults.Notification<LanguageServerResults.PublishDiagnostics> {
+        .init(method: "textDocument/publishDiagnostics", params: .init(uri: uri, version: version, diagnostics: diagnostics))
     }
 
     /// LSP's severities: 1 error, 2 warning, 3 information.

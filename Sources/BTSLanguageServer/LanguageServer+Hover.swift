@@ -5,10 +5,10 @@ import BooksTrackContract
 extension LanguageServer {
     /// `textDocument/hover`: on a command's name (or its subcommand), that command's help; on an
     /// option, the option's line of it; elsewhere nothing.
-    func hover(in document: Document, at offset: Int) -> JSONValue {
+    func hover(in document: Document, at offset: Int) -> LanguageServerResults.Hover? {
         let parsed = Parser.parse(document.text, name: "<document>")
         guard let command = parsed.script.commands.first(where: { $0.range.offset <= offset && offset <= $0.range.end }),
-              var spec = registry.command(named: command.nameText) else { return .null }
+              var spec = registry.command(named: command.nameText) else { return nil }
         let renderer = HelpRenderer(registry: registry)
         let name = command.name.range
         if name.offset <= offset, offset <= name.end, let text = renderer.help(for: [spec.name]) {
@@ -24,14 +24,14 @@ extension LanguageServer {
         for argument in command.arguments {
             guard let option = argument.option, option.nameRange.offset <= offset, offset <= option.nameRange.end else { continue }
             let found = option.isLong ? spec.option(long: option.name) : spec.options.first { $0.short.map(String.init) == option.name }
-            guard let found else { return .null }
+            guard let found else { return nil }
             let short = found.short.map { "-\($0), " } ?? ""
             return Self.hover("\(short)\(found.synopsis)\n\n\(found.help)", range: option.nameRange, in: document.index)
         }
-        return .null
+        return nil
     }
 
-    private static func hover(_ text: String, range: SourceRange, in index: LineIndex) -> JSONValue {
-        ["contents": ["kind": "plaintext", "value": .string(text)], "range": Self.range(range.offset, range.end, in: index)]
+    private static func hover(_ text: String, range: SourceRange, in index: LineIndex) -> LanguageServerResults.Hover {
+        LanguageServerResults.Hover(contents: .init(value: text), range: Self.range(range.offset, range.end, in: index))
     }
 }

@@ -5,9 +5,9 @@ import BooksTrackContract
 extension LanguageServer {
     /// `textDocument/documentSymbol`: aliases (functions), variables set at the top level of a
     /// block, and blocks (`for`, `while`, `if`) with what they hold.
-    func symbols(_ document: Document) -> JSONValue {
+    func symbols(_ document: Document) -> [LanguageServerResults.DocumentSymbol] {
         let parsed = Parser.parse(document.text, name: "<document>")
-        return .array(symbols(parsed.script.statements, document.index).map(\.json))
+        return symbols(parsed.script.statements, document.index).map(\.result)
     }
 
     struct Symbol {
@@ -18,14 +18,12 @@ extension LanguageServer {
         var children: [Symbol]
         var index: LineIndex
 
-        var json: JSONValue {
-            var value: [String: JSONValue] = [
-                "name": .string(name), "kind": .number(Double(kind)),
-                "range": LanguageServer.range(range.offset, range.end, in: index),
-                "selectionRange": LanguageServer.range(selection.offset, selection.end, in: index),
-            ]
-            if !children.isEmpty { value["children"] = .array(children.map(\.json)) }
-            return .object(value)
+        var result: LanguageServerResults.DocumentSymbol {
+            LanguageServerResults.DocumentSymbol(
+                name: name, kind: kind,
+                range: LanguageServer.range(range.offset, range.end, in: index),
+                selectionRange: LanguageServer.range(selection.offset, selection.end, in: index),
+                children: children.isEmpty ? nil : children.map(\.result))
         }
     }
 

@@ -11,7 +11,7 @@ import Foundation
 /// completion from the REPL's completion engine, hover from the commands' help, formatting from
 /// ``ScriptFormatter``, quick fixes from the diagnostics' fixes. It holds no session, only a
 /// ``ScriptChecker`` (a value with no backend): it never runs a command, and no request reaches a server.
-public actor LanguageServer {
+package actor LanguageServer {
     /// JSON-RPC's and LSP's error codes.
     enum ErrorCode: Int {
         case parseError = -32700
@@ -27,10 +27,10 @@ public actor LanguageServer {
     static let maxDocument = 1 << 20
     /// The most diagnostics published for one document; one more, the last, says how many more
     /// there are (a junk file has one at every line).
-    public static let maxDiagnostics = 1_000
+    package static let maxDiagnostics = 1_000
     /// The most the open documents' texts and line indexes hold together (``LineIndex/footprint``):
     /// a document that would take them past it is set aside (its text dropped, one warning).
-    public static let openDocumentsBudget = 32 << 20
+    package static let openDocumentsBudget = 32 << 20
 
     /// An open document the server follows: its text, its editor's version and its generation in
     /// ``CheckSchedule`` (which changes at every change).
@@ -63,16 +63,16 @@ public actor LanguageServer {
     var quickFixes: [String: (generation: Int, fixes: [QuickFix])] = [:]
     /// `bts fmt`'s edit of the document last formatted, at its generation (asked for again at every
     /// code action request of an unchanged document).
-    var lastFormatting: (uri: String, generation: Int, edits: JSONValue)?
+    var lastFormatting: (uri: String, generation: Int, edits: [LanguageServerResults.TextEdit])?
     /// What completion knows of the reader's library (ISBNs, titles, shelves), read once.
     let completionStore = CompletionContextStore()
     /// Set by `exit`: the process's status (0 after `shutdown`, else 1).
-    public private(set) var exitStatus: Int32?
+    package private(set) var exitStatus: Int32?
 
     /// A server that checks with `checker` and completes with its registry and what
     /// `readCompletionContext` puts in the snapshot (``ReaderCompletion/note(in:environment:)``
     /// for `bts lsp`; by default nothing: no library, no catalog).
-    public init(checker: ScriptChecker = ScriptChecker(),
+    package init(checker: ScriptChecker = ScriptChecker(),
                 readCompletionContext: @escaping @Sendable (CompletionContextStore) async -> Void = { _ in }) {
         self.checker = checker
         self.readCompletionContext = readCompletionContext
@@ -82,7 +82,7 @@ public actor LanguageServer {
     var registry: CommandRegistry { checker.registry }
 
     /// One message's body as it came off the stream; the messages to send back.
-    public func handle(body: [UInt8]) async -> [JSONValue] {
+    package func handle(body: [UInt8]) async -> [JSONValue] {
         guard let message = JSONValue.parse(Data(body)) else {
             return [Self.error(id: .null, .parseError, "the message is not JSON")]
         }
@@ -90,7 +90,7 @@ public actor LanguageServer {
     }
 
     /// One decoded message; the messages to send back.
-    public func handle(_ message: JSONValue) async -> [JSONValue] {
+    package func handle(_ message: JSONValue) async -> [JSONValue] {
         guard case .object(let fields) = message, case .string(let method)? = fields["method"] else {
             if case .object(let fields) = message, fields["id"] != nil, fields["method"] == nil { return [] } // a response to us
             return [Self.error(id: .null, .invalidRequest, "a message is an object with a method")]
@@ -111,7 +111,7 @@ public actor LanguageServer {
         }
         guard let id else { return await notification(method, params) }
         switch await request(method, params) {
-        case .success(let result): return [["jsonrpc": "2.0", "id": id, "result": result]]
+        case .success(let result): return [Self.response(id: id, result)]
         case .failure(let failure): return [Self.error(id: id, failure.code, failure.message)]
         }
     }
@@ -121,7 +121,8 @@ public actor LanguageServer {
         var message: String
     }
 
-    private func request(_ method: String, _ params: JSONValue) async -> Result<JSONValue, Failure> {
+    /// A request's typed result (made JSON with the response around it, in ``handle(_:)``).
+    private func request(_ method: String, _ params: JSONValue) async -> Result<any Encodable, Failure> {
         switch method {
         case "initialize":
             guard state == .starting else { return .failure(Failure(code: .invalidRequest, message: "initialize was already received")) }
@@ -130,13 +131,14 @@ public actor LanguageServer {
             return .success(Self.initializeResult)
         case "shutdown":
             state = .shuttingDown
-            return .success(.null)
+            return .success(JSONValue.null)
         case "textDocument/completion":
-            return withDocument(params, empty: ["isIncomplete": false, "items": []]) { document, offset in
+            return withDocument(params, empty: LanguageServerResults.CompletionList.empty) { document, offset in
                 .success(completion(in: document, at: offset))
             }
         case "textDocument/hover":
-            return withDocument(params, empty: .null) { document, offset in .success(hover(in: document, at: offset)) }
+            // Nothing to show: `"result": null`.
+            return withDocument(params, empty: JSONValue.null) { document, offset in .success(hover(in: document, at: offset)) }
         case "textDocument/formatting":
             return withDocument(params) { document, _ in .success(formatting(document)) }
         case "textDocument/documentSymbol":
@@ -178,7 +180,7 @@ public actor LanguageServer {
             quickFixes[uri] = nil
             if lastFormatting?.uri == uri { lastFormatting = nil }
             schedule.closed(uri)
-            return [Self.diagnosticsNotification(uri: uri, version: nil, [])]
+            return [LanguageServerResults.json(Self.diagnosticsNotification(uri: uri, version: nil, []))]
         default:
             // `initialized`, `$/…`, `workspace/didChangeConfiguration`, …: nothing to do.
             break
@@ -203,8 +205,8 @@ public actor LanguageServer {
 
     /// Runs `body` on the document `params` names, with the byte offset of its `position` (0:0
     /// without one). (`empty` is the answer for a document set aside.)
-    private func withDocument(_ params: JSONValue, empty: JSONValue = [], _ body: (Document, Int) -> Result<JSONValue, Failure>)
-        -> Result<JSONValue, Failure> {
+    private func withDocument(_ params: JSONValue, empty: any Encodable = [JSONValue](),
+                              _ body: (Document, Int) -> Result<any Encodable, Failure>) -> Result<any Encodable, Failure> {
         guard let asked = LanguageServerParams.read(LanguageServerParams.DocumentRequest.self, from: params) else {
             return .failure(Failure(code: .invalidParams, message: "textDocument.uri is missing"))
         }
@@ -217,28 +219,30 @@ public actor LanguageServer {
         return body(document, document.index.offset(line: asked.position.line, character: asked.position.character))
     }
 
-    static let initializeResult: JSONValue = [
-        "capabilities": [
-            "positionEncoding": "utf-16",
-            "textDocumentSync": ["openClose": true, "change": 2],
-            "completionProvider": ["triggerCharacters": ["-", "$", "{", "."]],
-            "hoverProvider": true,
-            "documentFormattingProvider": true,
-            "documentSymbolProvider": true,
-            "codeActionProvider": ["codeActionKinds": [.string(quickFixKind), .string(formatKind)]],
-        ],
-        "serverInfo": ["name": "bts", "version": .string(BTSVersion.current)],
-    ]
+    static let initializeResult = LanguageServerResults.InitializeResult(
+        capabilities: .init(
+            positionEncoding: "utf-16",
+            textDocumentSync: .init(openClose: true, change: 2),
+            completionProvider: .init(triggerCharacters: ["-", "$", "{", "."]),
+            hoverProvider: true,
+            documentFormattingProvider: true,
+            documentSymbolProvider: true,
+            codeActionProvider: .init(codeActionKinds: [quickFixKind, formatKind])),
+        serverInfo: .init(name: "bts", version: BTSVersion.current))
+
+    /// The answer to request `id`: `result`, typed (its type opened from the request's result).
+    static func response(id: JSONValue, _ result: some Encodable) -> JSONValue {
+        LanguageServerResults.json(LanguageServerResults.Response(id: id, result: result))
+    }
 
     static func error(id: JSONValue, _ code: ErrorCode, _ message: String) -> JSONValue {
-        ["jsonrpc": "2.0", "id": id, "error": ["code": .number(Double(code.rawValue)), "message": .string(message)]]
+        LanguageServerResults.json(LanguageServerResults.ErrorResponse(id: id, error: .init(code: code.rawValue, message: message)))
     }
 
     /// An LSP range from two byte offsets.
-    static func range(_ start: Int, _ end: Int, in index: LineIndex) -> JSONValue {
+    static func range(_ start: Int, _ end: Int, in index: LineIndex) -> LanguageServerResults.Range {
         let (startLine, startCharacter) = index.position(of: start)
         let (endLine, endCharacter) = index.position(of: end)
-        return ["start": ["line": .number(Double(startLine)), "character": .number(Double(startCharacter))],
-                "end": ["line": .number(Double(endLine)), "character": .number(Double(endCharacter))]]
+        return .init(start: .init(line: startLine, character: startCharacter), end: .init(line: endLine, character: endCharacter))
     }
 }

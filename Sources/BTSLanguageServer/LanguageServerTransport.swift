@@ -1,4 +1,5 @@
 import BTSShell
+import BTSTerminal
 import BooksTrackContract
 import Foundation
 #if canImport(Glibc)
@@ -12,12 +13,12 @@ import Glibc
 /// newest text is checked), a request is answered while a check runs, and a check's diagnostics
 /// are published only if its text is still the newest. Ends at `exit`, or when the input ends (the
 /// editor went away: status 1, as an `exit` without `shutdown`).
-public struct LanguageServerTransport: Sendable {
-    public let server: LanguageServer
-    public let input: Int32
-    public let output: Int32
+package struct LanguageServerTransport: Sendable {
+    package let server: LanguageServer
+    package let input: Int32
+    package let output: Int32
 
-    public init(server: LanguageServer, input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO) {
+    package init(server: LanguageServer, input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO) {
         self.server = server
         self.input = input
         self.output = output
@@ -36,7 +37,7 @@ public struct LanguageServerTransport: Sendable {
     }
 
     /// Serves until `exit` or the end of the input; the exit status.
-    public func run() async -> Int32 {
+    package func run() async -> Int32 {
         let (events, sink) = AsyncStream<Event>.makeStream(bufferingPolicy: .unbounded)
         let descriptor = input
         let reader = Thread {
@@ -92,13 +93,9 @@ public struct LanguageServerTransport: Sendable {
         return await server.exitStatus ?? 1
     }
 
+    /// Writes `message`, framed, through the one descriptor write loop. A failed write (the editor
+    /// went away: SIGPIPE is ignored, so EPIPE) drops the message; the server ends when its input ends.
     private func write(_ message: JSONValue) {
-        var bytes = MessageReader.frame(Array(message.compactJSON.utf8))[...]
-        while !bytes.isEmpty {
-            let written = bytes.withUnsafeBytes { Glibc.write(output, $0.baseAddress, $0.count) }
-            if written < 0, errno == EINTR { continue }
-            guard written > 0 else { return }
-            bytes = bytes.dropFirst(written)
-        }
+        _ = DescriptorWriter.writeAll(MessageReader.frame(Array(message.compactJSON.utf8)), to: output)
     }
 }

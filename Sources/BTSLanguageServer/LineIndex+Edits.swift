@@ -1,32 +1,32 @@
 /// One change of `textDocument/didChange`: the text between two LSP positions replaced by `text`
 /// (no range: the whole text).
-public struct TextChange: Sendable, Hashable {
+package struct TextChange: Sendable, Hashable {
     /// A line and a character offset in UTF-16 code units, as LSP counts them.
-    public struct Position: Sendable, Hashable {
-        public var line: Int
-        public var character: Int
+    package struct Position: Sendable, Hashable {
+        package var line: Int
+        package var character: Int
 
-        public init(line: Int, character: Int) {
+        package init(line: Int, character: Int) {
             self.line = line
             self.character = character
         }
     }
 
     /// The replaced text's ends (as a client sends them: the end may come before the start).
-    public struct Span: Sendable, Hashable {
-        public var start: Position
-        public var end: Position
+    package struct Span: Sendable, Hashable {
+        package var start: Position
+        package var end: Position
 
-        public init(start: Position, end: Position) {
+        package init(start: Position, end: Position) {
             self.start = start
             self.end = end
         }
     }
 
-    public var range: Span?
-    public var text: String
+    package var range: Span?
+    package var text: String
 
-    public init(range: Span?, text: String) {
+    package init(range: Span?, text: String) {
         self.range = range
         self.text = text
     }
@@ -37,7 +37,7 @@ extension LineIndex {
     /// before it left), with its index. The changes after the last whole-text one are made in one
     /// buffer with a gap at the last edit, so a batch of edits moves the bytes between them, not
     /// the whole text for each; the line index is kept in step the same way and laid out once.
-    public func applying(_ changes: [TextChange]) -> LineIndex {
+    package func applying(_ changes: [TextChange]) -> LineIndex {
         var base = self
         var rest = changes[...]
         if let whole = changes.lastIndex(where: { $0.range == nil }) {

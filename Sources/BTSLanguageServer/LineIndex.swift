@@ -1,12 +1,12 @@
 /// Positions in a document as LSP counts them (a line, and a character offset in UTF-16 code
 /// units) and as the parser counts them (UTF-8 byte offsets), converted both ways.
-public struct LineIndex: Sendable {
+package struct LineIndex: Sendable {
     /// The text's UTF-8 bytes (valid UTF-8: it is a `String`'s, or one edited at character starts).
-    public let bytes: [UInt8]
+    package let bytes: [UInt8]
     /// The byte offset where each line starts.
     let lineStarts: [Int]
 
-    public init(_ text: String) {
+    package init(_ text: String) {
         bytes = Array(text.utf8)
         lineStarts = Self.lineStarts(of: bytes)
     }
@@ -24,13 +24,13 @@ public struct LineIndex: Sendable {
         return starts
     }
 
-    public var lineCount: Int { lineStarts.count }
+    package var lineCount: Int { lineStarts.count }
 
     /// What the document holds in memory, in bytes: its text and its line index.
-    public var footprint: Int { bytes.count + lineStarts.count * MemoryLayout<Int>.stride }
+    package var footprint: Int { bytes.count + lineStarts.count * MemoryLayout<Int>.stride }
 
     /// The line holding byte `offset` (0-based).
-    public func line(of offset: Int) -> Int {
+    package func line(of offset: Int) -> Int {
         var low = 0, high = lineStarts.count - 1
         while low < high {
             let middle = (low + high + 1) / 2
@@ -40,7 +40,7 @@ public struct LineIndex: Sendable {
     }
 
     /// The bytes of line `line` without its line break.
-    public func lineBytes(_ line: Int) -> ArraySlice<UInt8> {
+    package func lineBytes(_ line: Int) -> ArraySlice<UInt8> {
         guard lineStarts.indices.contains(line) else { return [] }
         let start = lineStarts[line]
         var end = line + 1 < lineStarts.count ? lineStarts[line + 1] - 1 : bytes.count
@@ -49,7 +49,7 @@ public struct LineIndex: Sendable {
     }
 
     /// The LSP position of byte `offset`.
-    public func position(of offset: Int) -> (line: Int, character: Int) {
+    package func position(of offset: Int) -> (line: Int, character: Int) {
         let clamped = min(max(0, offset), bytes.count)
         let line = self.line(of: clamped)
         let prefix = bytes[lineStarts[line]..<clamped]
@@ -57,7 +57,7 @@ public struct LineIndex: Sendable {
     }
 
     /// The byte offset of an LSP position (clamped to the line's end and to the document).
-    public func offset(line: Int, character: Int) -> Int {
+    package func offset(line: Int, character: Int) -> Int {
         guard line >= 0 else { return 0 }
         guard line < lineStarts.count else { return bytes.count }
         let content = lineBytes(line)

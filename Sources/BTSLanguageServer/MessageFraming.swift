@@ -1,9 +1,9 @@
 /// The base protocol's framing (LSP, JSON-RPC over a byte stream): a header of `Name: value` lines
 /// ending in an empty line, `Content-Length` required, then that many bytes of JSON. Pure: bytes
 /// go in as they arrive, whole messages come out; nothing here reads or writes.
-public struct MessageReader: Sendable {
+package struct MessageReader: Sendable {
     /// What the stream held next.
-    public enum Frame: Sendable, Equatable {
+    package enum Frame: Sendable, Equatable {
         /// A message's body (UTF-8 JSON, not yet checked).
         case message([UInt8])
         /// A header without a usable `Content-Length`: its bytes were dropped.
@@ -13,19 +13,19 @@ public struct MessageReader: Sendable {
     }
 
     /// The largest body read (a script is at most 1 MB; its JSON escapes can double it).
-    public static let maxBody = 8 << 20
+    package static let maxBody = 8 << 20
     /// The longest header kept (a real one is a few dozen bytes).
-    public static let maxHeader = 8 << 10
+    package static let maxHeader = 8 << 10
 
     private var buffer: [UInt8] = []
     private var start = 0
     /// Bytes of an oversized body still to drop.
     private var skipping = 0
 
-    public init() {}
+    package init() {}
 
     /// Adds bytes read from the stream.
-    public mutating func append(_ bytes: some Collection<UInt8>) {
+    package mutating func append(_ bytes: some Collection<UInt8>) {
         var rest = bytes[...]
         if skipping > 0 {
             let dropped = min(skipping, rest.count)
@@ -36,7 +36,7 @@ public struct MessageReader: Sendable {
     }
 
     /// The next whole frame, or nil until more bytes arrive.
-    public mutating func next() -> Frame? {
+    package mutating func next() -> Frame? {
         defer { compact() }
         guard skipping == 0 else { return nil }
         guard let end = headerEnd() else {
@@ -96,7 +96,7 @@ public struct MessageReader: Sendable {
     }
 
     /// A message framed for the stream.
-    public static func frame(_ body: [UInt8]) -> [UInt8] {
+    package static func frame(_ body: [UInt8]) -> [UInt8] {
         Array("Content-Length: \(body.count)\r\n\r\n".utf8) + body
     }
 }

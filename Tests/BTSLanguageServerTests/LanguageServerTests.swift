@@ -250,6 +250,40 @@ struct LanguageServerTests {
         #expect(await abrupt.exitStatus == 1, "exit without shutdown")
         await Self.close(home)
     }
+
+    /// The messages as the transport writes them: the typed results become JSON with sorted keys,
+    /// integers without a fraction, `"result": null` for a hover on nothing and for `shutdown`, no
+    /// `version` in the diagnostics of a close.
+    @Test func repliesAreWrittenAsTheWireText() async throws {
+        let server = LanguageServer(checker: ScriptChecker())
+        let initialize = await server.handle(["jsonrpc": "2.0", "id": 1, "method": "initialize", "params": [:]])
+        #expect(initialize.map(\.compactJSON) == [#"{"id":1,"jsonrpc":"2.0","result":{"capabilities":{"codeActionProvider":"#
+            + #"{"codeActionKinds":["quickfix","source.fixAll"]},"completionProvider":{"triggerCharacters":["-","$","{","."]},"#
+            + #""documentFormattingProvider":true,"documentSymbolProvider":true,"hoverProvider":true,"positionEncoding":"utf-16","#
+            + #""textDocumentSync":{"change":2,"openClose":true}},"serverInfo":{"name":"bts","version":"\#(BTSVersion.current)"}}}"#])
+        let opened = await Self.open(server, "serch x\nset n 1\n")
+        #expect(opened.map(\.compactJSON) == [#"{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":{"diagnostics":"#
+            + #"[{"message":"unknown command 'serch' (did you mean 'search'?)\ntype 'help' to list the commands","range":"#
+            + #"{"end":{"character":5,"line":0},"start":{"character":0,"line":0}},"severity":1,"source":"bts"}],"#
+            + #""uri":"file:///tmp/script.bts","version":1}}"#])
+        let nothing = await server.handle(["jsonrpc": "2.0", "id": 2, "method": "textDocument/hover", "params": [
+            "textDocument": ["uri": .string(Self.uri)], "position": ["line": 1, "character": 7]]])
+        #expect(nothing.map(\.compactJSON) == [#"{"id":2,"jsonrpc":"2.0","result":null}"#])
+        let symbols = await server.handle(["jsonrpc": "2.0", "id": 3, "method": "textDocument/documentSymbol", "params": [
+            "textDocument": ["uri": .string(Self.uri)]]])
+        #expect(symbols.map(\.compactJSON) == [#"{"id":3,"jsonrpc":"2.0","result":[{"kind":13,"name":"$n","range":"#
+            + #"{"end":{"character":7,"line":1},"start":{"character":0,"line":1}},"selectionRange":"#
+            + #"{"end":{"character":5,"line":1},"start":{"character":4,"line":1}}}]}"#])
+        let unknown = await server.handle(["jsonrpc": "2.0", "id": "x", "method": "workspace/symbol", "params": [:]])
+        #expect(unknown.map(\.compactJSON) == [#"{"error":{"code":-32601,"message":"'workspace/symbol' is not a method bts lsp answers"},"#
+            + #""id":"x","jsonrpc":"2.0"}"#])
+        let closed = await server.handle(["jsonrpc": "2.0", "method": "textDocument/didClose", "params": [
+            "textDocument": ["uri": .string(Self.uri)]]])
+        #expect(closed.map(\.compactJSON) == [#"{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":"#
+            + #"{"diagnostics":[],"uri":"file:///tmp/script.bts"}}"#])
+        let shutdown = await server.handle(["jsonrpc": "2.0", "id": 4, "method": "shutdown"])
+        #expect(shutdown.map(\.compactJSON) == [#"{"id":4,"jsonrpc":"2.0","result":null}"#])
+    }
 }
 
 @Suite("language server framing and positions")
