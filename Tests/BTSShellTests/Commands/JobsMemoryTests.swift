@@ -1,7 +1,6 @@
 import BooksTrackContract
 import BooksTrackServer
 import Foundation
-import Glibc
 import Logging
 import Testing
 
@@ -78,8 +77,8 @@ struct JobsMemoryTests {
                 #expect(status == .string("completed"))
             }
             let file = state.appendingPathComponent("bts/jobs.json")
-            var info = stat()
-            #expect(stat(file.path, &info) == 0 && info.st_mode & 0o777 == 0o600, "mode 0600: tokens are in it")
+            let mode = try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int
+            #expect(mode.map { $0 & 0o777 } == 0o600, "mode 0600: tokens are in it")
             // A new session on the same server remembers it, `last` included.
             try await withShell(backend: api, environment: environment) { harness in
                 #expect(await harness.run("jobs") == 0, "\(harness.err)")
