@@ -10,7 +10,7 @@ let strict: [SwiftSetting] = [
 
 /// The test targets and their helpers import what they use, as the sources do (SE-0444).
 let testing: [SwiftSetting] = [
-    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("MemberImportVisibility")
 ]
 
 // Linux only: the sources import Glibc and use Synchronization's Mutex; no other platform is
@@ -18,7 +18,7 @@ let testing: [SwiftSetting] = [
 let package = Package(
     name: "bts",
     products: [
-        .executable(name: "bts", targets: ["bts"]),
+        .executable(name: "bts", targets: ["bts"])
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -280,7 +280,10 @@ let package = Package(
         ),
         .testTarget(
             name: "BooksTrackCatalogTests",
-            dependencies: ["BooksTrackSupport", "BooksTrackCatalog", "BooksTrackContract", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "BooksTrackSupport", "BooksTrackCatalog", "BooksTrackContract", "TestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             resources: [.copy("Fixtures")],
             swiftSettings: testing
         ),
@@ -316,7 +319,10 @@ let package = Package(
         ),
         .testTarget(
             name: "BooksTrackLibraryTests",
-            dependencies: ["BooksTrackSupport", "BooksTrackLibrary", "BooksTrackContract", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "BooksTrackSupport", "BooksTrackLibrary", "BooksTrackContract", "TestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             resources: [.copy("Fixtures")],
             swiftSettings: testing
         ),
@@ -366,16 +372,22 @@ let package = Package(
         // under tmux, the install scripts.
         .testTarget(
             name: "BTSEndToEndTests",
-            dependencies: ["BTSShell", "BTSLanguage", "BTSTerminal", "BTSTerminalText", "BooksTrackClient", "BooksTrackContract",
-                           "BooksTrackEmbedding", "BooksTrackServer", "TestSupport", "ServerTestSupport",
-                           .product(name: "Hummingbird", package: "hummingbird")],
+            dependencies: [
+                "BTSShell", "BTSLanguage", "BTSTerminal", "BTSTerminalText", "BooksTrackClient", "BooksTrackContract",
+                "BooksTrackEmbedding", "BooksTrackServer", "TestSupport", "ServerTestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
             swiftSettings: testing
         ),
         .testTarget(
             name: "BTSShellTests",
-            dependencies: ["BooksTrackSupport", "BTSShell", "BTSTerminal", "BTSTerminalText", "BTSEmbeddedBackend", "BTSLanguage", "BooksTrackServer", "BooksTrackCatalog",
-                           "BooksTrackEmbedding", "BooksTrackClient", "BooksTrackContract", "BooksTrackLibrary", "TestSupport", "ServerTestSupport",
-                           .product(name: "Hummingbird", package: "hummingbird")],
+            dependencies: [
+                "BooksTrackSupport", "BTSShell", "BTSTerminal", "BTSTerminalText", "BTSEmbeddedBackend", "BTSLanguage",
+                "BooksTrackServer", "BooksTrackCatalog",
+                "BooksTrackEmbedding", "BooksTrackClient", "BooksTrackContract", "BooksTrackLibrary", "TestSupport",
+                "ServerTestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
             swiftSettings: testing
         ),
         .testTarget(

@@ -48,7 +48,9 @@ func writer(_ args: [String]) async {
 }
 
 func loadAverage() -> String {
-    (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3).joined(separator: " ") ?? "?"
+    (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3).joined(
+        separator: " "
+    ) ?? "?"
 }
 
 func percentile(_ sorted: [Double], _ p: Double) -> Double {
@@ -72,8 +74,11 @@ func bench(_ args: [String]) async {
     let runs = option("--runs", in: args).flatMap(Int.init) ?? 200
     let limit = option("--books", in: args).flatMap(Int.init) ?? 10_000
     let keep = option("--keep", in: args)
-    let dir = keep.map { URL(fileURLWithPath: $0) }
-        ?? FileManager.default.temporaryDirectory.appendingPathComponent("bts-library-bench-\(UUID().uuidString.prefix(8))")
+    let dir =
+        keep.map { URL(fileURLWithPath: $0) }
+        ?? FileManager.default.temporaryDirectory.appendingPathComponent(
+            "bts-library-bench-\(UUID().uuidString.prefix(8))"
+        )
     defer { if keep == nil { try? FileManager.default.removeItem(at: dir) } }
     do {
         let catalog = try CatalogResourceTSV.decode(data: try SQLiteCatalog.bundledResource()).prefix(limit)
@@ -87,15 +92,25 @@ func bench(_ args: [String]) async {
             return ImportedBook(
                 row: i + 1,
                 data: BookData(
-                    title: b.title, authors: b.authors, isbn: b.isbn13 ?? b.isbn10, series: b.series,
-                    seriesNumber: b.seriesNumber, originalYear: b.year, language: b.language, coverURL: b.imageURL,
-                    averageRating: b.averageRating),
+                    title: b.title,
+                    authors: b.authors,
+                    isbn: b.isbn13 ?? b.isbn10,
+                    series: b.series,
+                    seriesNumber: b.seriesNumber,
+                    originalYear: b.year,
+                    language: b.language,
+                    coverURL: b.imageURL,
+                    averageRating: b.averageRating
+                ),
                 reading: ReadingFields(
-                    shelf: shelf, tags: [tags[i % tags.count], tags[(i / 8) % tags.count]],
+                    shelf: shelf,
+                    tags: [tags[i % tags.count], tags[(i / 8) % tags.count]],
                     rating: i % 6 == 0 ? nil : Double(i % 5 + 1),
                     dateRead: shelf == .read ? BookDate(year: 2010 + i % 15, month: i % 12 + 1, day: i % 28 + 1) : nil,
                     dateAdded: BookDate(year: 2009 + i % 15, month: i % 12 + 1, day: i % 28 + 1),
-                    review: i % 4 == 0 ? notes[i % notes.count] : nil))
+                    review: i % 4 == 0 ? notes[i % notes.count] : nil
+                )
+            )
         }
         let library = try BookLibrary(path: dir.appendingPathComponent("library.sqlite"))
         let clock = ContinuousClock()
@@ -105,7 +120,10 @@ func bench(_ args: [String]) async {
         let count = try await library.count()
         print("library: \(count) books (\(summary)) built in \(String(format: "%.2f", ms(built) / 1000)) s")
         print("full-text search, limit 50 (books loaded with authors, tags, provenance), \(runs) runs per query:")
-        print("  " + "query".padding(toLength: 22, withPad: " ", startingAt: 0) + "  hits    median       p99   cpu median")
+        print(
+            "  " + "query".padding(toLength: 22, withPad: " ", startingAt: 0)
+                + "  hits    median       p99   cpu median"
+        )
         let queries = [
             "harry potter", "hunger games", "tolkien", "the", "love", "war and peace", "king", "agatha christie",
             "fantasy", "book club ending", "pride prejudice", "game of thrones", "a", "zzzz nothing",
@@ -142,7 +160,10 @@ func bench(_ args: [String]) async {
         )
         var other: [(String, Double)] = []
         for (name, body) in [
-            ("list shelf=read sort=title (all)", { _ = try await library.list(LibraryFilter(shelf: .read), sort: LibrarySort(.title)) }),
+            (
+                "list shelf=read sort=title (all)",
+                { _ = try await library.list(LibraryFilter(shelf: .read), sort: LibrarySort(.title)) }
+            ),
             ("stats", { _ = try await library.stats() }),
             ("holdings of 100 ISBNs", { _ = try await library.holdings(of: catalog.prefix(100).compactMap(\.isbn13)) }),
             ("export Goodreads CSV (all)", { _ = try await library.exportGoodreads() }),
@@ -157,7 +178,9 @@ func bench(_ args: [String]) async {
             other.append((name, percentile(times, 0.5)))
         }
         for (name, median) in other {
-            print("  \(name.padding(toLength: 36, withPad: " ", startingAt: 0)) median \(String(format: "%8.2f", median)) ms")
+            print(
+                "  \(name.padding(toLength: 36, withPad: " ", startingAt: 0)) median \(String(format: "%8.2f", median)) ms"
+            )
         }
     } catch {
         fail("\(error)")
@@ -168,7 +191,9 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "write" {
     await writer(arguments)
 } else if arguments.first == "--help" || arguments.first == "-h" {
-    print("usage: bts-library-bench [--books N] [--runs R] [--keep DIR] | write --db PATH --prefix DIGIT --count N [--shared N]")
+    print(
+        "usage: bts-library-bench [--books N] [--runs R] [--keep DIR] | write --db PATH --prefix DIGIT --count N [--shared N]"
+    )
 } else {
     await bench(arguments)
 }

@@ -20,7 +20,9 @@ enum FuzzLoop {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory))?.sorted() ?? []
         var seeds = names.compactMap { FileManager.default.contents(atPath: directory + "/" + $0).map { Array($0) } }
         if seeds.isEmpty { seeds = [[]] }
-        let interesting: [UInt8] = [0, 0x0A, 0x0D, 0x22, 0x2C, 0x3A, 0x5C, 0x7B, 0x7D, 0x5B, 0x5D, 0x1B, 0x7F, 0x80, 0xC3, 0xE2, 0xEF, 0xFF]
+        let interesting: [UInt8] = [
+            0, 0x0A, 0x0D, 0x22, 0x2C, 0x3A, 0x5C, 0x7B, 0x7D, 0x5B, 0x5D, 0x1B, 0x7F, 0x80, 0xC3, 0xE2, 0xEF, 0xFF,
+        ]
         let start = Date()
         for run in 0..<runs {
             var input = seeds[Int(next() % UInt64(seeds.count))]

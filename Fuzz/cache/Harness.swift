@@ -31,22 +31,37 @@ func fuzzOne(_ bytes: [UInt8]) {
     // The rest of the input is a header block as stored.
     let lines = String(decoding: reader, as: UTF8.self)
     for header in ResponseDiskCache.decode(lines) {
-        invariant(!header.name.contains(where: \.isNewline) && !header.value.contains(where: \.isNewline), "a header with a line break")
+        invariant(
+            !header.name.contains(where: \.isNewline) && !header.value.contains(where: \.isNewline),
+            "a header with a line break"
+        )
     }
     guard let entry = try? ResponseDiskCache.entry(columns: columns) else { return }
     invariant((100...599).contains(entry.status), "status \(entry.status)")
     let stored: [String: ResponseDiskCache.StoredValue] = [
-        "key": .text(entry.key), "status": .integer(Int64(entry.status)), "headers": .text(ResponseDiskCache.encode(entry.headers)),
+        "key": .text(entry.key), "status": .integer(Int64(entry.status)),
+        "headers": .text(ResponseDiskCache.encode(entry.headers)),
         "body": .blob(entry.body), "etag": entry.etag.map { .text($0) } ?? .null,
-        "storedAt": .real(entry.storedAt.timeIntervalSince1970), "expiresAt": .real(entry.expiresAt.timeIntervalSince1970),
+        "storedAt": .real(entry.storedAt.timeIntervalSince1970),
+        "expiresAt": .real(entry.expiresAt.timeIntervalSince1970),
         "lastUsedAt": .real(entry.lastUsedAt.timeIntervalSince1970),
     ]
-    guard let again = try? ResponseDiskCache.entry(columns: stored) else { return invariant(false, "a stored entry does not read back") }
-    invariant(again.key == entry.key && again.status == entry.status && again.body == entry.body && again.etag == entry.etag,
-              "a stored entry reads back changed")
-    invariant(again.headers == entry.headers.filter { !$0.value.contains(where: \.isNewline) }, "stored headers read back changed")
-    for (a, b) in [(again.storedAt, entry.storedAt), (again.expiresAt, entry.expiresAt), (again.lastUsedAt, entry.lastUsedAt)] {
-        let x = a.timeIntervalSince1970, y = b.timeIntervalSince1970
+    guard let again = try? ResponseDiskCache.entry(columns: stored) else {
+        return invariant(false, "a stored entry does not read back")
+    }
+    invariant(
+        again.key == entry.key && again.status == entry.status && again.body == entry.body && again.etag == entry.etag,
+        "a stored entry reads back changed"
+    )
+    invariant(
+        again.headers == entry.headers.filter { !$0.value.contains(where: \.isNewline) },
+        "stored headers read back changed"
+    )
+    for (a, b) in [
+        (again.storedAt, entry.storedAt), (again.expiresAt, entry.expiresAt), (again.lastUsedAt, entry.lastUsedAt),
+    ] {
+        let x = a.timeIntervalSince1970
+        let y = b.timeIntervalSince1970
         invariant(x == y || abs(x - y) <= 1e-6 * max(1, abs(y)), "a stored time reads back as \(x), not \(y)")
     }
 }

@@ -8,8 +8,10 @@ func fuzzOne(_ bytes: [UInt8]) {
     let source = SourceFile(name: "fuzz", text: text)
     let result = Parser.parse(source)
     for diagnostic in result.diagnostics {
-        invariant(diagnostic.range.offset >= 0 && diagnostic.range.end <= text.utf8.count,
-                  "diagnostic range \(diagnostic.range) outside \(text.utf8.count) bytes")
+        invariant(
+            diagnostic.range.offset >= 0 && diagnostic.range.end <= text.utf8.count,
+            "diagnostic range \(diagnostic.range) outside \(text.utf8.count) bytes"
+        )
     }
     let rendered = DiagnosticRenderer(colored: false).render(result.diagnostics, in: source)
     // (Its UTF-8 is read 8 bytes at a time: the check was a tenth of the run a scalar at a time.)
@@ -21,8 +23,10 @@ func fuzzOne(_ bytes: [UInt8]) {
     }
     let again = Parser.parse(SourceFile(name: "fuzz", text: formatted))
     invariant(!again.hasErrors, "the formatted script has errors: \(formatted.debugDescription)")
-    invariant(shape(again.script.statements) == shape(result.script.statements),
-              "formatting changed the script's meaning: \(text.debugDescription) → \(formatted.debugDescription)")
+    invariant(
+        shape(again.script.statements) == shape(result.script.statements),
+        "formatting changed the script's meaning: \(text.debugDescription) → \(formatted.debugDescription)"
+    )
     guard case .success(let twice) = ScriptFormatter.format(SourceFile(name: "fuzz", text: formatted)) else { return }
     invariant(twice == formatted, "formatting is not idempotent: \(formatted.debugDescription)")
 }
@@ -50,13 +54,15 @@ private func shape(_ statements: [Statement]) -> [String] {
 }
 
 private func shape(_ command: Command) -> String {
-    var parts = [command.name.sourceForm] + command.arguments.map { argument in
-        switch argument.kind {
-        case .positional: return "p:" + argument.word.sourceForm + (argument.word.isQuoted ? "'" : "")
-        case .option(let option): return "o:" + option.spelling + "=" + (option.value?.sourceForm ?? "")
-        case .endOfOptions: return "--"
+    var parts =
+        [command.name.sourceForm]
+        + command.arguments.map { argument in
+            switch argument.kind {
+            case .positional: return "p:" + argument.word.sourceForm + (argument.word.isQuoted ? "'" : "")
+            case .option(let option): return "o:" + option.spelling + "=" + (option.value?.sourceForm ?? "")
+            case .endOfOptions: return "--"
+            }
         }
-    }
     switch command.redirection?.kind {
     case .write(let file)?: parts.append("> " + file.sourceForm)
     case .append(let file)?: parts.append(">> " + file.sourceForm)

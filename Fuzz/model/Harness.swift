@@ -46,7 +46,10 @@ func checkVocabulary(_ content: [UInt8]) {
         if first[token] == nil { first[token] = number }
     }
     for (token, number) in first {
-        invariant(vocabulary.id(token) == Int32(number), "line \(number)'s token has id \(String(describing: vocabulary.id(token)))")
+        invariant(
+            vocabulary.id(token) == Int32(number),
+            "line \(number)'s token has id \(String(describing: vocabulary.id(token)))"
+        )
     }
     invariant(vocabulary.longestLine == (lines.map(\.count).max() ?? 0), "longest line \(vocabulary.longestLine)")
 }

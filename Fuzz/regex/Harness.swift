@@ -11,15 +11,22 @@ func fuzzOne(_ bytes: [UInt8]) {
     }
     for text in [pattern, subject] {
         let flat = TerminalText.sanitize(text, lines: .flatten)
-        invariant(!flat.unicodeScalars.contains { TerminalText.needsWork($0) }, "a control character survived (flatten)")
+        invariant(
+            !flat.unicodeScalars.contains { TerminalText.needsWork($0) },
+            "a control character survived (flatten)"
+        )
         let kept = TerminalText.sanitize(text)
-        invariant(!kept.unicodeScalars.contains { TerminalText.needsWork($0) && $0 != "\n" && $0 != "\t" },
-                  "a control character survived (keep)")
+        invariant(
+            !kept.unicodeScalars.contains { TerminalText.needsWork($0) && $0 != "\n" && $0 != "\t" },
+            "a control character survived (keep)"
+        )
         let field = TerminalText.csvField(text)
         if text.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" }) {
             // Scalars, not Characters: a quote followed by a combining mark is one Character.
-            invariant(field.unicodeScalars.first == "\"" && field.unicodeScalars.last == "\"",
-                      "a CSV field with a line break is not quoted")
+            invariant(
+                field.unicodeScalars.first == "\"" && field.unicodeScalars.last == "\"",
+                "a CSV field with a line break is not quoted"
+            )
         }
     }
 }

@@ -5,7 +5,8 @@ import Foundation
 // empty and hold no white space. The vocabulary is the real model's when scripts/fuzz finds it
 // (BTS_FUZZ_VOCAB), else the small fixture Fuzz/tokenizer/vocab.txt.
 let vocabularyPath = ProcessInfo.processInfo.environment["BTS_FUZZ_VOCAB"] ?? "Fuzz/tokenizer/vocab.txt"
-let vocabularyText = (FileManager.default.contents(atPath: vocabularyPath)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+let vocabularyText =
+    (FileManager.default.contents(atPath: vocabularyPath)).map { String(decoding: $0, as: UTF8.self) } ?? ""
 let vocabularySize = vocabularyText.split(separator: "\n", omittingEmptySubsequences: false).count
 let tokenizer: WordPieceTokenizer = {
     do {

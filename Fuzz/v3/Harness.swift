@@ -25,7 +25,9 @@ func errorBody(_ body: Data, status: Int) {
     guard let info = decoded.errorInfo else { return invariant(false, "an error status gave no error") }
     invariant(info.httpStatus == status, "the error lost its status")
     invariant(info.fieldErrors.count <= 20, "\(info.fieldErrors.count) field errors kept")
-    if let ms = info.retryAfterMs, info.isProblemDetails { invariant((0...86_400_000).contains(ms), "retryAfterMs \(ms)") }
+    if let ms = info.retryAfterMs, info.isProblemDetails {
+        invariant((0...86_400_000).contains(ms), "retryAfterMs \(ms)")
+    }
     if let sentence = info.problemSentence { invariant(!sentence.isEmpty, "an empty problem sentence") }
     _ = info.userMessage
     _ = info.retryAfterSeconds
@@ -54,7 +56,9 @@ func results(_ body: Data, pipeline: Pipeline) {
         // Each ISBN asked for is either found or listed as not found.
         for isbn in requested {
             let wanted = ISBN(isbn)?.isbn13
-            let listed = rows.contains { $0.isbn == isbn || (wanted != nil && $0.isbn.flatMap(ISBN.init)?.isbn13 == wanted) }
+            let listed = rows.contains {
+                $0.isbn == isbn || (wanted != nil && $0.isbn.flatMap(ISBN.init)?.isbn13 == wanted)
+            }
             invariant(listed, "a batch lost the ISBN '\(isbn)' asked for")
         }
     }

@@ -78,8 +78,12 @@ package struct LocalEmbeddedBackend: EmbeddedBackend {
             // answered in this process (`inProcess`), so a one-shot lookup never listens; the job
             // store opens at the first job request, so it never opens `jobs.sqlite` either.
             return try await LocalServer.start(
-                configuration, catalog: catalog, logger: logger,
-                modules: [CoreRoutes(), V3Routes(), JobRoutes(opensLazily: true)], listening: .onDemand)
+                configuration,
+                catalog: catalog,
+                logger: logger,
+                modules: [CoreRoutes(), V3Routes(), JobRoutes(opensLazily: true)],
+                listening: .onDemand
+            )
         } catch {
             throw ShellError(.network, "cannot start the embedded server: \(error)")
         }
@@ -99,7 +103,13 @@ struct EmbeddedResponder: InProcessResponder {
         try await server.listen()
     }
 
-    func respond(method: String, target: String, headers: HTTPHeaders, body: ByteBuffer?, bodyLimit: Int) async throws
+    func respond(
+        method: String,
+        target: String,
+        headers: HTTPHeaders,
+        body: ByteBuffer?,
+        bodyLimit: Int
+    ) async throws
         -> InProcessResponse
     {
         var fields = HTTPFields()
@@ -109,7 +119,12 @@ struct EmbeddedResponder: InProcessResponder {
         let answer: (status: Int, headers: HTTPFields, body: ByteBuffer)
         do {
             answer = try await server.responder.respond(
-                method: HTTPRequest.Method(method) ?? .get, target: target, headers: fields, body: body, bodyLimit: bodyLimit)
+                method: HTTPRequest.Method(method) ?? .get,
+                target: target,
+                headers: fields,
+                body: body,
+                bodyLimit: bodyLimit
+            )
         } catch is LocalResponderBodyTooLarge {
             throw InProcessBodyTooLarge()
         }

@@ -64,8 +64,14 @@ package struct ForLoop: Sendable, Hashable {
     /// The block's `end`; nil when the input ended first (an error: such a script does not run).
     package var end: SourceRange?
 
-    package init(variable: String, variableRange: SourceRange, items: Items, body: [Statement], range: SourceRange,
-                end: SourceRange? = nil) {
+    package init(
+        variable: String,
+        variableRange: SourceRange,
+        items: Items,
+        body: [Statement],
+        range: SourceRange,
+        end: SourceRange? = nil
+    ) {
         self.variable = variable
         self.variableRange = variableRange
         self.items = items

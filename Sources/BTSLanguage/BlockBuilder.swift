@@ -42,9 +42,13 @@ struct BlockBuilder {
         if stack.count >= Self.maxDepth {
             if !reportedDepth {
                 reportedDepth = true
-                diagnostics.append(.error(
-                    "blocks are nested more than \(Self.maxDepth) deep", at: frame.opener.range,
-                    notes: [Diagnostic.Note("move the inner blocks into a script of their own and 'source' it")]))
+                diagnostics.append(
+                    .error(
+                        "blocks are nested more than \(Self.maxDepth) deep",
+                        at: frame.opener.range,
+                        notes: [Diagnostic.Note("move the inner blocks into a script of their own and 'source' it")]
+                    )
+                )
             }
             dropped.append((frame.kind, false))
             return
@@ -71,8 +75,12 @@ struct BlockBuilder {
     }
 
     /// Adds one simple command (its words, the pipe after it if any).
-    mutating func add(_ words: [Word], pipe: (text: String, range: SourceRange)?, erroneous: Bool,
-                      _ diagnostics: inout [Diagnostic]) {
+    mutating func add(
+        _ words: [Word],
+        pipe: (text: String, range: SourceRange)?,
+        erroneous: Bool,
+        _ diagnostics: inout [Diagnostic]
+    ) {
         guard let name = words.first else { return }
         guard let keyword = Self.keyword(name) else {
             if !erroneous, let command = Parser.buildCommand(words, pipe: pipe, &diagnostics) {
@@ -81,8 +89,12 @@ struct BlockBuilder {
             return
         }
         if let pipe {
-            diagnostics.append(.error(
-                "'\(keyword)' cannot be piped; pipe the commands inside the block", at: pipe.range))
+            diagnostics.append(
+                .error(
+                    "'\(keyword)' cannot be piped; pipe the commands inside the block",
+                    at: pipe.range
+                )
+            )
         }
         let arguments = Array(words.dropFirst())
         let whole = name.range.union(words.last?.range ?? name.range)
@@ -95,12 +107,19 @@ struct BlockBuilder {
             }
             open(frame, &diagnostics)
         case "while", "if":
-            let example = keyword == "while" ? "e.g. 'while ${_.count} == 20' or 'while $i < 10'"
+            let example =
+                keyword == "while"
+                ? "e.g. 'while ${_.count} == 20' or 'while $i < 10'"
                 : "e.g. 'if ${_.totalCount} > 0' or 'if $? != 0'"
             var frame = Frame(kind: keyword == "while" ? .loop : .conditional, opener: name, isValid: !erroneous)
             if arguments.isEmpty {
-                diagnostics.append(.error("missing condition after '\(keyword)'", at: SourceRange(offset: name.range.end, length: 0),
-                                          notes: [Diagnostic.Note(example)]))
+                diagnostics.append(
+                    .error(
+                        "missing condition after '\(keyword)'",
+                        at: SourceRange(offset: name.range.end, length: 0),
+                        notes: [Diagnostic.Note(example)]
+                    )
+                )
                 frame.isValid = false
             }
             frame.condition = Self.condition(name, arguments, whole)
@@ -119,12 +138,19 @@ struct BlockBuilder {
                 return
             }
             guard top.elseBody == nil else {
-                diagnostics.append(.error("'elif' after 'else'", at: name.range,
-                                          notes: [Diagnostic.Note("'else' is here; it must be the last branch")]))
+                diagnostics.append(
+                    .error(
+                        "'elif' after 'else'",
+                        at: name.range,
+                        notes: [Diagnostic.Note("'else' is here; it must be the last branch")]
+                    )
+                )
                 return
             }
             if arguments.isEmpty {
-                diagnostics.append(.error("missing condition after 'elif'", at: SourceRange(offset: name.range.end, length: 0)))
+                diagnostics.append(
+                    .error("missing condition after 'elif'", at: SourceRange(offset: name.range.end, length: 0))
+                )
                 stack[stack.count - 1].isValid = false
             }
             if erroneous { stack[stack.count - 1].isValid = false }
@@ -146,9 +172,13 @@ struct BlockBuilder {
                 return
             }
             if let extra = arguments.first, let last = arguments.last {
-                diagnostics.append(.error(
-                    "'else' takes no condition (did you mean 'elif'?)", at: extra.range.union(last.range),
-                    fixIt: Diagnostic.FixIt(range: name.range, replacement: "elif")))
+                diagnostics.append(
+                    .error(
+                        "'else' takes no condition (did you mean 'elif'?)",
+                        at: extra.range.union(last.range),
+                        fixIt: Diagnostic.FixIt(range: name.range, replacement: "elif")
+                    )
+                )
                 stack[stack.count - 1].isValid = false
             }
             guard top.elseBody == nil else {
@@ -166,20 +196,30 @@ struct BlockBuilder {
                 return
             }
             guard let frame = stack.popLast() else {
-                diagnostics.append(.error("'end' without an open block", at: name.range,
-                                          notes: [Diagnostic.Note("blocks start with 'for', 'while' or 'if'")]))
+                diagnostics.append(
+                    .error(
+                        "'end' without an open block",
+                        at: name.range,
+                        notes: [Diagnostic.Note("blocks start with 'for', 'while' or 'if'")]
+                    )
+                )
                 return
             }
             if frame.kind == .loop { openLoops -= 1 }
             close(frame, end: name.range)
-        default: // break, continue
+        default:  // break, continue
             if let extra = arguments.first, let last = arguments.last {
                 diagnostics.append(.error("'\(keyword)' takes no arguments", at: extra.range.union(last.range)))
                 return
             }
             guard openLoops > 0 else {
-                diagnostics.append(.error("'\(keyword)' outside a loop", at: name.range,
-                                          notes: [Diagnostic.Note("'\(keyword)' works inside 'for … end' and 'while … end'")]))
+                diagnostics.append(
+                    .error(
+                        "'\(keyword)' outside a loop",
+                        at: name.range,
+                        notes: [Diagnostic.Note("'\(keyword)' works inside 'for … end' and 'while … end'")]
+                    )
+                )
                 return
             }
             append(.loopControl(LoopControl(kind: keyword == "break" ? .break : .continue, range: name.range)))
@@ -198,10 +238,15 @@ struct BlockBuilder {
         guard !reportedDepth else { return }
         while let frame = stack.popLast() {
             let keyword = frame.opener.literalText ?? "block"
-            diagnostics.append(Diagnostic(
-                .error, "unclosed '\(keyword)' block: expected 'end'", range: frame.opener.range,
-                notes: [Diagnostic.Note("the block starts here and runs to the end of the input")],
-                isIncompleteInput: true))
+            diagnostics.append(
+                Diagnostic(
+                    .error,
+                    "unclosed '\(keyword)' block: expected 'end'",
+                    range: frame.opener.range,
+                    notes: [Diagnostic.Note("the block starts here and runs to the end of the input")],
+                    isIncompleteInput: true
+                )
+            )
             close(frame, end: nil)
         }
     }
@@ -235,8 +280,16 @@ struct BlockBuilder {
                 return .whileLoop(WhileLoop(condition: condition, body: frame.body, end: end))
             }
             guard let loop = frame.loop else { return nil }
-            return .forLoop(ForLoop(variable: loop.variable, variableRange: loop.range, items: loop.items,
-                                    body: frame.body, range: loop.header, end: end))
+            return .forLoop(
+                ForLoop(
+                    variable: loop.variable,
+                    variableRange: loop.range,
+                    items: loop.items,
+                    body: frame.body,
+                    range: loop.header,
+                    end: end
+                )
+            )
         case .conditional:
             var branches = frame.branches
             if let condition = frame.condition {
@@ -252,23 +305,42 @@ struct BlockBuilder {
     }
 
     /// `for NAME in WORD…`, `for NAME in lines FILE`, `for NAME in words TEXT…`.
-    private static func loopHeader(_ keyword: Word, _ words: [Word], _ diagnostics: inout [Diagnostic])
-        -> (variable: String, range: SourceRange, items: ForLoop.Items)? {
+    private static func loopHeader(
+        _ keyword: Word,
+        _ words: [Word],
+        _ diagnostics: inout [Diagnostic]
+    )
+        -> (variable: String, range: SourceRange, items: ForLoop.Items)?
+    {
         let usage = Diagnostic.Note("usage: for NAME in WORD… | for NAME in lines FILE | for NAME in words TEXT…")
         guard let variable = words.first else {
-            diagnostics.append(.error("missing loop variable after 'for'", at: SourceRange(offset: keyword.range.end, length: 0),
-                                      notes: [usage]))
+            diagnostics.append(
+                .error(
+                    "missing loop variable after 'for'",
+                    at: SourceRange(offset: keyword.range.end, length: 0),
+                    notes: [usage]
+                )
+            )
             return nil
         }
         guard let name = variable.literalText, !variable.isQuoted, Parser.isVariableName(name) else {
-            diagnostics.append(.error(
-                "'\(variable.sourceForm)' is not a variable name", at: variable.range,
-                notes: [Diagnostic.Note("write the name without '$': 'for book in …' then use '$book'"), usage]))
+            diagnostics.append(
+                .error(
+                    "'\(variable.sourceForm)' is not a variable name",
+                    at: variable.range,
+                    notes: [Diagnostic.Note("write the name without '$': 'for book in …' then use '$book'"), usage]
+                )
+            )
             return nil
         }
         guard words.count > 1 else {
-            diagnostics.append(.error("expected 'in' after 'for \(name)'", at: SourceRange(offset: variable.range.end, length: 0),
-                                      notes: [usage]))
+            diagnostics.append(
+                .error(
+                    "expected 'in' after 'for \(name)'",
+                    at: SourceRange(offset: variable.range.end, length: 0),
+                    notes: [usage]
+                )
+            )
             return nil
         }
         let inWord = words[1]
@@ -284,13 +356,20 @@ struct BlockBuilder {
         }
         let items = Array(words.dropFirst(2))
         guard let first = items.first else {
-            diagnostics.append(.error("missing the items to loop over after 'in'",
-                                      at: SourceRange(offset: inWord.range.end, length: 0), notes: [usage]))
+            diagnostics.append(
+                .error(
+                    "missing the items to loop over after 'in'",
+                    at: SourceRange(offset: inWord.range.end, length: 0),
+                    notes: [usage]
+                )
+            )
             return nil
         }
         if !first.isQuoted, first.literalText == "lines" {
             guard items.count == 2 else {
-                let at = items.count < 2 ? SourceRange(offset: first.range.end, length: 0)
+                let at =
+                    items.count < 2
+                    ? SourceRange(offset: first.range.end, length: 0)
                     : items[2].range.union(items[items.count - 1].range)
                 diagnostics.append(.error("'for \(name) in lines' takes one file", at: at, notes: [usage]))
                 return nil
@@ -299,8 +378,13 @@ struct BlockBuilder {
         }
         if !first.isQuoted, first.literalText == "words" {
             guard items.count >= 2 else {
-                diagnostics.append(.error("'for \(name) in words' needs the text to split",
-                                          at: SourceRange(offset: first.range.end, length: 0), notes: [usage]))
+                diagnostics.append(
+                    .error(
+                        "'for \(name) in words' needs the text to split",
+                        at: SourceRange(offset: first.range.end, length: 0),
+                        notes: [usage]
+                    )
+                )
                 return nil
             }
             return (name, variable.range, .split(Array(items.dropFirst())))

@@ -55,7 +55,10 @@ package struct Diagnostic: Sendable, Hashable, Error, CustomStringConvertible {
 
     /// Shorthand for an error.
     package static func error(
-        _ message: String, at range: SourceRange, notes: [Note] = [], fixIt: FixIt? = nil
+        _ message: String,
+        at range: SourceRange,
+        notes: [Note] = [],
+        fixIt: FixIt? = nil
     ) -> Diagnostic {
         Diagnostic(.error, message, range: range, notes: notes, fixIt: fixIt)
     }

@@ -5,9 +5,14 @@ extension DiagnosticRenderer {
     /// of `snippetBytes` around the caret, with `…` where it was cut, so a long line is not printed
     /// whole for each of its errors.
     static func snippet(
-        range: SourceRange, line whole: SourceRange, in source: SourceFile, walked: inout WalkedLine?
+        range: SourceRange,
+        line whole: SourceRange,
+        in source: SourceFile,
+        walked: inout WalkedLine?
     ) -> (String, Int, Int) {
-        guard whole.length > Self.snippetBytes else { return snippetLine(range: range, line: whole, in: source, walked: &walked) }
+        guard whole.length > Self.snippetBytes else {
+            return snippetLine(range: range, line: whole, in: source, walked: &walked)
+        }
         let caret = min(max(range.offset, whole.offset), whole.end)
         var low = max(whole.offset, caret - Self.snippetBytes / 3)
         var high = min(whole.end, low + Self.snippetBytes)
@@ -15,8 +20,12 @@ extension DiagnosticRenderer {
         // Cut at character starts (never inside a UTF-8 sequence).
         while low > whole.offset, low < source.bytes.count, source.bytes[low] & 0xC0 == 0x80 { low -= 1 }
         while high < whole.end, source.bytes[high] & 0xC0 == 0x80 { high += 1 }
-        let (shown, caretStart, width) = snippetLine(range: range, line: SourceRange(from: low, to: high), in: source,
-                                                     walked: &walked)
+        let (shown, caretStart, width) = snippetLine(
+            range: range,
+            line: SourceRange(from: low, to: high),
+            in: source,
+            walked: &walked
+        )
         let before = low > whole.offset ? "…" : ""
         let after = high < whole.end ? "…" : ""
         return (before + shown + after, caretStart + before.count, width)
@@ -27,7 +36,10 @@ extension DiagnosticRenderer {
     /// column past its last character), at least 1 wide. The line is walked once for all the
     /// diagnostics in a row on it: most of a junk script's are.
     private static func snippetLine(
-        range: SourceRange, line: SourceRange, in source: SourceFile, walked: inout WalkedLine?
+        range: SourceRange,
+        line: SourceRange,
+        in source: SourceFile,
+        walked: inout WalkedLine?
     ) -> (String, Int, Int) {
         let lower = min(max(0, line.offset), source.bytes.count)
         let upper = min(max(lower, line.end), source.bytes.count)
@@ -83,7 +95,9 @@ struct WalkedLine {
                     switch step {
                     case .asciiRun(let first, let count):
                         marks[2 * stepCount - 2] += 1
-                        if let base = bytes.baseAddress { (out + used).copyMemory(from: base + first, byteCount: count) }
+                        if let base = bytes.baseAddress {
+                            (out + used).copyMemory(from: base + first, byteCount: count)
+                        }
                         used += count
                         column += count
                     case .ascii(let byte):

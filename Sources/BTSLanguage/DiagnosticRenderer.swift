@@ -62,11 +62,14 @@ package struct DiagnosticRenderer: Sendable {
     package func render(_ diagnostics: [Diagnostic], in source: SourceFile) -> String {
         var output = ""
         var walked: WalkedLine?
-        for diagnostic in diagnostics.prefix(Self.limit) { append(diagnostic, in: source, to: &output, walked: &walked) }
+        for diagnostic in diagnostics.prefix(Self.limit) {
+            append(diagnostic, in: source, to: &output, walked: &walked)
+        }
         let more = diagnostics.count - Self.limit
         if more > 0 {
             let errors = diagnostics.dropFirst(Self.limit).contains { $0.severity == .error }
-            output += sourcePrefix(source) + paint("note: ", .noteLabel)
+            output +=
+                sourcePrefix(source) + paint("note: ", .noteLabel)
                 + "\(more) more \(errors ? "error" : "warning")\(more == 1 ? "" : "s") not shown\n"
         }
         return output
@@ -82,9 +85,20 @@ package struct DiagnosticRenderer: Sendable {
 
     /// (Each piece is appended to one `String`: a diagnostic was a dozen strings joined. `walked`
     /// is the last snippet line walked, for the next diagnostic on the same line.)
-    private func append(_ diagnostic: Diagnostic, in source: SourceFile, to output: inout String, walked: inout WalkedLine?) {
-        block(severity: diagnostic.severity, message: diagnostic.message, range: diagnostic.range, in: source, to: &output,
-              walked: &walked)
+    private func append(
+        _ diagnostic: Diagnostic,
+        in source: SourceFile,
+        to output: inout String,
+        walked: inout WalkedLine?
+    ) {
+        block(
+            severity: diagnostic.severity,
+            message: diagnostic.message,
+            range: diagnostic.range,
+            in: source,
+            to: &output,
+            walked: &walked
+        )
         for note in diagnostic.notes {
             if let range = note.range {
                 block(severity: .note, message: note.message, range: range, in: source, to: &output, walked: &walked)
@@ -98,7 +112,11 @@ package struct DiagnosticRenderer: Sendable {
     }
 
     private func block(
-        severity: Diagnostic.Severity, message: String, range: SourceRange, in source: SourceFile, to output: inout String,
+        severity: Diagnostic.Severity,
+        message: String,
+        range: SourceRange,
+        in source: SourceFile,
+        to output: inout String,
         walked: inout WalkedLine?
     ) {
         let location = source.location(of: range.offset, walked: walked)
@@ -114,11 +132,14 @@ package struct DiagnosticRenderer: Sendable {
         let label = "\(severity.rawValue): "
         var text = Self.visible(DisplayWidth.printable(text: message))
         // (A text of at most `messageLimit` bytes has at most as many characters: not counted.)
-        if text.utf8.count > Self.messageLimit, text.count > Self.messageLimit { text = String(text.prefix(Self.messageLimit)) + "…" }
+        if text.utf8.count > Self.messageLimit, text.count > Self.messageLimit {
+            text = String(text.prefix(Self.messageLimit)) + "…"
+        }
         var lines = [text]
         // (Measured only when wrapping: most renderers have no width.)
         if let width, case let prefix = DisplayWidth.of(place) + DisplayWidth.of(label), width - prefix >= 20,
-           prefix + DisplayWidth.of(text) > width {
+            prefix + DisplayWidth.of(text) > width
+        {
             let wrapped = DisplayWidth.wrap(text, width: width - prefix, rest: width - 2)
             if !wrapped.isEmpty { lines = wrapped }
         }

@@ -45,7 +45,10 @@ enum DisplayColumns {
 
     @inline(__always)
     private static func walk(
-        _ base: UnsafePointer<UInt8>, count: Int, kinds: UnsafeBufferPointer<UInt8>, printed: UnsafeBufferPointer<Printed>,
+        _ base: UnsafePointer<UInt8>,
+        count: Int,
+        kinds: UnsafeBufferPointer<UInt8>,
+        printed: UnsafeBufferPointer<Printed>,
         _ body: (Step, Int) -> Void
     ) {
         var index = 0
@@ -70,12 +73,15 @@ enum DisplayColumns {
                 let length = Int(kind & LeadKind.lengthMask)
                 let next = index + length
                 if next <= count, kind & LeadKind.simple != 0 || isReplacement(base, at: index, count: count),
-                   next == count || startsSimple(base, at: next, count: count, kinds: kinds) {
+                    next == count || startsSimple(base, at: next, count: count, kinds: kinds)
+                {
                     if lead == 0x09 {
                         body(.tab, 1)
                     } else {
                         // (Below U+0300 the scalar is its table index; U+FFFD's is 0x300.)
-                        let scalar = length == 1 ? Int(lead) : (length == 2 ? Int(lead & 0x1F) << 6 | Int(base[index + 1] & 0x3F) : 0x300)
+                        let scalar =
+                            length == 1
+                            ? Int(lead) : (length == 2 ? Int(lead & 0x1F) << 6 | Int(base[index + 1] & 0x3F) : 0x300)
                         body(.simple(printed[scalar]), length)
                     }
                     index = next
@@ -89,7 +95,10 @@ enum DisplayColumns {
     /// A run that may join, from `start`: up to the next pair of simple scalars (a certain
     /// boundary), cut into `Character`s by the standard library. Returns where it ends.
     private static func joiningRun(
-        _ base: UnsafePointer<UInt8>, from start: Int, count: Int, _ body: (Step, Int) -> Void
+        _ base: UnsafePointer<UInt8>,
+        from start: Int,
+        count: Int,
+        _ body: (Step, Int) -> Void
     ) -> Int {
         let text = UnsafeBufferPointer(start: base, count: count)
         var (scalar, length) = decode(text, at: start)
@@ -133,7 +142,12 @@ enum DisplayColumns {
 
     /// Whether the scalar starting at `index` (< `count`) is simple.
     @inline(__always)
-    static func startsSimple(_ base: UnsafePointer<UInt8>, at index: Int, count: Int, kinds: UnsafeBufferPointer<UInt8>) -> Bool {
+    static func startsSimple(
+        _ base: UnsafePointer<UInt8>,
+        at index: Int,
+        count: Int,
+        kinds: UnsafeBufferPointer<UInt8>
+    ) -> Bool {
         kinds[Int(base[index])] & LeadKind.simple != 0 || isReplacement(base, at: index, count: count)
     }
 
@@ -150,7 +164,9 @@ enum DisplayColumns {
         var index = start
         while index < count {
             // (Past the end, a control: the end.)
-            let word = count - index >= 8 ? ByteWords.load(base + index) : ByteWords.load(base + index, count: count - index, filler: 0)
+            let word =
+                count - index >= 8
+                ? ByteWords.load(base + index) : ByteWords.load(base + index, count: count - index, filler: 0)
             let stray = ByteWords.nonPrintable(word)
             if stray != 0 { return index + ByteWords.first(stray) }
             index += 8
@@ -201,8 +217,10 @@ enum DisplayColumns {
             return ((lead & 0x0F) << 12 | UInt32(text[index + 1] & 0x3F) << 6 | UInt32(text[index + 2] & 0x3F), 3)
         }
         if remaining >= 4 {
-            return ((lead & 0x07) << 18 | UInt32(text[index + 1] & 0x3F) << 12
-                    | UInt32(text[index + 2] & 0x3F) << 6 | UInt32(text[index + 3] & 0x3F), 4)
+            return (
+                (lead & 0x07) << 18 | UInt32(text[index + 1] & 0x3F) << 12
+                    | UInt32(text[index + 2] & 0x3F) << 6 | UInt32(text[index + 3] & 0x3F), 4
+            )
         }
         // Not valid UTF-8 (a String's bytes always are): one byte, never simple.
         return (0x110000, 1)

@@ -46,7 +46,9 @@ package struct Lexer {
             while index < buffer.count {
                 let remaining = buffer.count - index
                 // (Past the end, bytes of 0x80: no stop in any set.)
-                let word = remaining >= 8 ? ByteWords.load(base + index) : ByteWords.load(base + index, count: remaining, filler: 0x80)
+                let word =
+                    remaining >= 8
+                    ? ByteWords.load(base + index) : ByteWords.load(base + index, count: remaining, filler: 0x80)
                 let flags = stops(word)
                 if flags != 0 { return index + ByteWords.first(flags) }
                 index += 8
@@ -60,7 +62,8 @@ package struct Lexer {
     @inline(__always)
     static func bareRunEnds(_ word: UInt64) -> UInt64 {
         ByteWords.equal(word, byte: 32) | ByteWords.equal(word, byte: 9) | ByteWords.equal(word, byte: 10)
-            | ByteWords.equal(word, byte: 13) | ByteWords.equal(word, byte: 0) | ByteWords.equal(word, byte: UInt8(ascii: ";"))
+            | ByteWords.equal(word, byte: 13) | ByteWords.equal(word, byte: 0)
+            | ByteWords.equal(word, byte: UInt8(ascii: ";"))
             | ByteWords.equal(word, byte: UInt8(ascii: "|")) | ByteWords.equal(word, byte: UInt8(ascii: "'"))
             | ByteWords.equal(word, byte: UInt8(ascii: "\"")) | ByteWords.equal(word, byte: UInt8(ascii: "\\"))
             | ByteWords.equal(word, byte: UInt8(ascii: "$"))
@@ -131,10 +134,15 @@ package struct Lexer {
         var hasError = false
         while continuesLine(from: start + 1, to: textEnd) {
             guard end < bytes.count else {
-                report(Diagnostic(
-                    .error, "backslash at the end of input", range: SourceRange(offset: textEnd - 1, length: 1),
-                    notes: [Diagnostic.Note("a trailing '\\' continues the command on the next line")],
-                    isIncompleteInput: true))
+                report(
+                    Diagnostic(
+                        .error,
+                        "backslash at the end of input",
+                        range: SourceRange(offset: textEnd - 1, length: 1),
+                        notes: [Diagnostic.Note("a trailing '\\' continues the command on the next line")],
+                        isIncompleteInput: true
+                    )
+                )
                 hasError = true
                 break
             }
@@ -182,10 +190,15 @@ package struct Lexer {
                 lexDoubleQuoted(&builder)
             case UInt8(ascii: "\\"):
                 guard let next = byte(at: index + 1) else {
-                    report(Diagnostic(
-                        .error, "backslash at the end of input", range: SourceRange(offset: index, length: 1),
-                        notes: [Diagnostic.Note("a trailing '\\' continues the command on the next line")],
-                        isIncompleteInput: true))
+                    report(
+                        Diagnostic(
+                            .error,
+                            "backslash at the end of input",
+                            range: SourceRange(offset: index, length: 1),
+                            notes: [Diagnostic.Note("a trailing '\\' continues the command on the next line")],
+                            isIncompleteInput: true
+                        )
+                    )
                     builder.hasError = true
                     index += 1
                     break loop
@@ -201,8 +214,12 @@ package struct Lexer {
                     index += 1
                 } else {
                     let length = scalarLength(at: index + 1)
-                    builder.appendLiteral(bytes[(index + 1)..<(index + 1 + length)], from: index,
-                                          to: index + 1 + length, quoted: false)
+                    builder.appendLiteral(
+                        bytes[(index + 1)..<(index + 1 + length)],
+                        from: index,
+                        to: index + 1 + length,
+                        quoted: false
+                    )
                     index += 1 + length
                 }
             case UInt8(ascii: "$"):
@@ -240,7 +257,9 @@ package struct Lexer {
                 builder.hasError = true
                 index += 1
             } else {
-                let end = runEnd(from: index + 1) { ByteWords.equal($0, byte: UInt8(ascii: "'")) | ByteWords.equal($0, byte: 0) }
+                let end = runEnd(from: index + 1) {
+                    ByteWords.equal($0, byte: UInt8(ascii: "'")) | ByteWords.equal($0, byte: 0)
+                }
                 builder.appendLiteral(bytes[index..<end], from: index, to: end, quoted: true)
                 index = end
             }
@@ -300,10 +319,15 @@ package struct Lexer {
     }
 
     private mutating func unterminated(_ what: String, open: Int, _ builder: inout WordBuilder) {
-        report(Diagnostic(
-            .error, "unterminated \(what)", range: SourceRange(offset: open, length: 1),
-            notes: [Diagnostic.Note("the string starts here and runs to the end of the input")],
-            isIncompleteInput: true))
+        report(
+            Diagnostic(
+                .error,
+                "unterminated \(what)",
+                range: SourceRange(offset: open, length: 1),
+                notes: [Diagnostic.Note("the string starts here and runs to the end of the input")],
+                isIncompleteInput: true
+            )
+        )
         builder.hasError = true
         builder.endQuoted(at: index)
     }
@@ -342,18 +366,30 @@ package struct Lexer {
 
     private mutating func lexBraced(_ builder: inout WordBuilder) {
         let start = index
-        let close = runEnd(from: index + 2) { ByteWords.equal($0, byte: UInt8(ascii: "}")) | ByteWords.equal($0, byte: 10) }
+        let close = runEnd(from: index + 2) {
+            ByteWords.equal($0, byte: UInt8(ascii: "}")) | ByteWords.equal($0, byte: 10)
+        }
         guard close < bytes.count else {
-            report(Diagnostic(
-                .error, "unterminated '${'; expected '}'", range: SourceRange(offset: start, length: 2),
-                isIncompleteInput: true))
+            report(
+                Diagnostic(
+                    .error,
+                    "unterminated '${'; expected '}'",
+                    range: SourceRange(offset: start, length: 2),
+                    isIncompleteInput: true
+                )
+            )
             builder.hasError = true
             index = bytes.count
             return
         }
         guard bytes[close] == UInt8(ascii: "}") else {
             // The line ends first: said where the `${` starts, and the next line is read afresh.
-            report(.error("unterminated '${'; expected '}' before the end of the line", at: SourceRange(offset: start, length: 2)))
+            report(
+                .error(
+                    "unterminated '${'; expected '}' before the end of the line",
+                    at: SourceRange(offset: start, length: 2)
+                )
+            )
             builder.hasError = true
             index = close > start + 2 && bytes[close - 1] == 13 ? close - 1 : close
             return
@@ -364,8 +400,18 @@ package struct Lexer {
         case .success(.status):
             builder.append(.status(range: range))
         case .success(.variable(let name, let path, let nameRange, let componentRanges, let fallback)):
-            builder.append(.variable(VariableReference(name: name, path: path, range: range, nameRange: nameRange,
-                                                       componentRanges: componentRanges, fallback: fallback)))
+            builder.append(
+                .variable(
+                    VariableReference(
+                        name: name,
+                        path: path,
+                        range: range,
+                        nameRange: nameRange,
+                        componentRanges: componentRanges,
+                        fallback: fallback
+                    )
+                )
+            )
         case .failure(let diagnostic):
             report(diagnostic)
             builder.hasError = true
@@ -437,7 +483,9 @@ struct WordBuilder {
         let isEmpty = isCopied ? literal.isEmpty : piece.isEmpty
         if !isEmpty || keepEmpty {
             let text = isCopied ? String(decoding: literal, as: UTF8.self) : String(decoding: piece, as: UTF8.self)
-            parts.append(.literal(text, range: SourceRange(from: start, to: max(start, literalEnd)), isQuoted: literalQuoted))
+            parts.append(
+                .literal(text, range: SourceRange(from: start, to: max(start, literalEnd)), isQuoted: literalQuoted)
+            )
         }
         if isCopied { literal.removeAll(keepingCapacity: true) }
         piece = []

@@ -40,7 +40,8 @@ package enum Parser {
     /// `_` (the last result), `env` (the environment) and `_http` (the last HTTP exchange).
     package static func isVariableName(_ name: String) -> Bool {
         guard name != "_", name != environmentName, name != exchangeName, let first = name.utf8.first,
-              Lexer.isNameStart(first) else { return false }
+            Lexer.isNameStart(first)
+        else { return false }
         return name.utf8.allSatisfy(Lexer.isNameByte)
     }
 
@@ -64,12 +65,22 @@ package enum Parser {
             erroneous = erroneous || token.hasError
             if let text = token.pipeline {
                 if words.isEmpty {
-                    diagnostics.append(.error("'|' needs a command before it", at: SourceRange(offset: token.range.offset, length: 1),
-                                              notes: [Diagnostic.Note("e.g. 'search dune | sort'")]))
+                    diagnostics.append(
+                        .error(
+                            "'|' needs a command before it",
+                            at: SourceRange(offset: token.range.offset, length: 1),
+                            notes: [Diagnostic.Note("e.g. 'search dune | sort'")]
+                        )
+                    )
                     erroneous = true
                 } else if text.isEmpty {
-                    diagnostics.append(.error("missing command after '|'", at: SourceRange(offset: token.range.offset, length: 1),
-                                              notes: [Diagnostic.Note("e.g. 'search dune | sort'")]))
+                    diagnostics.append(
+                        .error(
+                            "missing command after '|'",
+                            at: SourceRange(offset: token.range.offset, length: 1),
+                            notes: [Diagnostic.Note("e.g. 'search dune | sort'")]
+                        )
+                    )
                     erroneous = true
                 }
                 pipe = (text, token.range)
@@ -110,8 +121,11 @@ package enum Parser {
 
     // MARK: Commands
 
-    static func buildCommand(_ allWords: [Word], pipe: (text: String, range: SourceRange)?,
-                             _ diagnostics: inout [Diagnostic]) -> Command? {
+    static func buildCommand(
+        _ allWords: [Word],
+        pipe: (text: String, range: SourceRange)?,
+        _ diagnostics: inout [Diagnostic]
+    ) -> Command? {
         guard let name = allWords.first else { return nil }
         var failed = false
         var words = allWords
@@ -126,10 +140,16 @@ package enum Parser {
         }
         if let pipe {
             if let redirection {
-                diagnostics.append(.error(
-                    "a command cannot both write a file and pipe its output", at: pipe.range,
-                    notes: [Diagnostic.Note("the redirection is here", range: redirection.range),
-                            Diagnostic.Note("write 'CMD | pipeline > FILE' inside the pipeline instead")]))
+                diagnostics.append(
+                    .error(
+                        "a command cannot both write a file and pipe its output",
+                        at: pipe.range,
+                        notes: [
+                            Diagnostic.Note("the redirection is here", range: redirection.range),
+                            Diagnostic.Note("write 'CMD | pipeline > FILE' inside the pipeline instead"),
+                        ]
+                    )
+                )
                 failed = true
             }
             redirection = Redirection(kind: .pipe(pipe.text), range: pipe.range)
@@ -139,15 +159,23 @@ package enum Parser {
                 diagnostics.append(.error("empty command name", at: name.range))
                 failed = true
             } else if text.hasPrefix("-"), !name.isQuoted {
-                diagnostics.append(.error(
-                    "expected a command name, found option '\(text)'", at: name.range,
-                    notes: [Diagnostic.Note("options come after the command, e.g. 'search dune \(text)'")]))
+                diagnostics.append(
+                    .error(
+                        "expected a command name, found option '\(text)'",
+                        at: name.range,
+                        notes: [Diagnostic.Note("options come after the command, e.g. 'search dune \(text)'")]
+                    )
+                )
                 failed = true
             }
         } else {
-            diagnostics.append(.error(
-                "a command name cannot contain variables or '$?'", at: name.range,
-                notes: [Diagnostic.Note("quote the '$' or escape it as '\\$' if you meant it literally")]))
+            diagnostics.append(
+                .error(
+                    "a command name cannot contain variables or '$?'",
+                    at: name.range,
+                    notes: [Diagnostic.Note("quote the '$' or escape it as '\\$' if you meant it literally")]
+                )
+            )
             failed = true
         }
         var arguments: [Argument] = []
@@ -175,7 +203,7 @@ package enum Parser {
     /// must come last.
     static func extractRedirection(_ words: inout [Word]) -> Result<Redirection?, Diagnostic> {
         guard let position = words.indices.dropFirst().first(where: { isRedirection(words[$0]) }),
-              case .literal(let text, let range, false) = words[position].parts[0]
+            case .literal(let text, let range, false) = words[position].parts[0]
         else { return .success(nil) }
         let word = words[position]
         let append = text.hasPrefix(">>")
@@ -184,8 +212,13 @@ package enum Parser {
         var consumed = 1
         if text.utf8.count == operatorLength, word.parts.count == 1 {
             guard position + 1 < words.count else {
-                return .failure(.error("missing file name after '\(append ? ">>" : ">")'", at: word.range,
-                                       notes: [Diagnostic.Note("e.g. 'search dune > dune.json'")]))
+                return .failure(
+                    .error(
+                        "missing file name after '\(append ? ">>" : ">")'",
+                        at: word.range,
+                        notes: [Diagnostic.Note("e.g. 'search dune > dune.json'")]
+                    )
+                )
             }
             target = words[position + 1]
             consumed = 2
@@ -200,9 +233,13 @@ package enum Parser {
             return .failure(.error("missing file name after '\(append ? ">>" : ">")'", at: word.range))
         }
         if let stray = words.dropFirst(position + consumed).first {
-            return .failure(.error(
-                "unexpected '\(stray.sourceForm)' after the redirection; '> FILE' comes last",
-                at: stray.range, notes: [Diagnostic.Note("quote '>' to use it as a word: '>'")]))
+            return .failure(
+                .error(
+                    "unexpected '\(stray.sourceForm)' after the redirection; '> FILE' comes last",
+                    at: stray.range,
+                    notes: [Diagnostic.Note("quote '>' to use it as a word: '>'")]
+                )
+            )
         }
         words.removeSubrange(position...)
         let whole = word.range.union(target.range)
@@ -235,18 +272,27 @@ package enum Parser {
         let name = String(decoding: nameBytes, as: UTF8.self)
         let nameRange = SourceRange(offset: range.offset, length: min(range.length, prefix + nameBytes.count))
         guard let first = nameBytes.first, isLetter(first),
-              nameBytes.allSatisfy({ isLetter($0) || Lexer.isDigit($0) || $0 == 45 || $0 == 95 })
+            nameBytes.allSatisfy({ isLetter($0) || Lexer.isDigit($0) || $0 == 45 || $0 == 95 })
         else {
-            let message = nameBytes.isEmpty
+            let message =
+                nameBytes.isEmpty
                 ? "missing option name in '\(word.sourceForm)'"
                 : "invalid option name '\(String(decoding: bytes[..<(prefix + nameBytes.count)], as: UTF8.self))'"
             return .failure(.error(message, at: nameRange.length > 0 ? nameRange : word.range))
         }
         guard let equals else {
             if word.parts.count > 1 {
-                return .failure(.error(
-                    "malformed option '\(word.sourceForm)'", at: word.range,
-                    notes: [Diagnostic.Note("write '\(isLong ? "--" : "-")\(name)=VALUE' or '\(isLong ? "--" : "-")\(name) VALUE'")]))
+                return .failure(
+                    .error(
+                        "malformed option '\(word.sourceForm)'",
+                        at: word.range,
+                        notes: [
+                            Diagnostic.Note(
+                                "write '\(isLong ? "--" : "-")\(name)=VALUE' or '\(isLong ? "--" : "-")\(name) VALUE'"
+                            )
+                        ]
+                    )
+                )
             }
             return .success(.option(OptionSyntax(name: name, isLong: isLong, nameRange: nameRange)))
         }

@@ -35,7 +35,9 @@ package struct SourceFile: Sendable {
             var index = 0
             while index < buffer.count {
                 let remaining = buffer.count - index
-                let word = remaining >= 8 ? ByteWords.load(base + index) : ByteWords.load(base + index, count: remaining, filler: 0)
+                let word =
+                    remaining >= 8
+                    ? ByteWords.load(base + index) : ByteWords.load(base + index, count: remaining, filler: 0)
                 var feeds = ByteWords.equal(word, byte: UInt8(ascii: "\n"))
                 while feeds != 0 {
                     starts.append(index + ByteWords.first(feeds) + 1)
@@ -96,11 +98,15 @@ package struct SourceFile: Sendable {
         while clamped > 0, clamped < bytes.count, bytes[clamped] & 0xC0 == 0x80 { clamped -= 1 }
         let line = line(containing: clamped)
         let lineStart = lineStarts[line - 1]
-        if let walked, walked.lower == lineStart, clamped <= walked.upper, let column = walked.column(atStart: clamped - lineStart) {
+        if let walked, walked.lower == lineStart, clamped <= walked.upper,
+            let column = walked.column(atStart: clamped - lineStart)
+        {
             return SourceLocation(line: line, column: column + 1, offset: clamped)
         }
         // (From a line's start to a character's start: valid UTF-8, measured in place.)
-        let width = bytes.withUnsafeBufferPointer { DisplayColumns.width(of: UnsafeBufferPointer(rebasing: $0[lineStart..<clamped])) }
+        let width = bytes.withUnsafeBufferPointer {
+            DisplayColumns.width(of: UnsafeBufferPointer(rebasing: $0[lineStart..<clamped]))
+        }
         return SourceLocation(line: line, column: width + 1, offset: clamped)
     }
 }

@@ -52,7 +52,8 @@ package enum Suggest {
                 withASCII(candidate) { candidate in
                     needle.withUnsafeBufferPointer { needle in
                         // (The distance is at least the difference of the lengths.)
-                        let found = reach < 0 || abs(needle.count - candidate.count) > reach
+                        let found =
+                            reach < 0 || abs(needle.count - candidate.count) > reach
                             ? Int.max : bounded(needle, candidate, limit: reach) { $0 == lower($1) }
                         return (found, startsWith(candidate, needle))
                     }
@@ -63,7 +64,9 @@ package enum Suggest {
                 best = candidate
                 reach = found - 1
             }
-            if best == nil, length >= 2, prefixCount < 2, ascii?.1 ?? candidate.lowercased().hasPrefix(input.lowercased()) {
+            if best == nil, length >= 2, prefixCount < 2,
+                ascii?.1 ?? candidate.lowercased().hasPrefix(input.lowercased())
+            {
                 prefixCount += 1
                 prefixed = prefixed ?? candidate
             }
@@ -83,7 +86,10 @@ package enum Suggest {
     }
 
     /// Whether ASCII `candidate` starts with `needle` (ASCII in lower case), ignoring case.
-    private static func startsWith(_ candidate: UnsafeBufferPointer<UInt8>, _ needle: UnsafeBufferPointer<UInt8>) -> Bool {
+    private static func startsWith(
+        _ candidate: UnsafeBufferPointer<UInt8>,
+        _ needle: UnsafeBufferPointer<UInt8>
+    ) -> Bool {
         guard candidate.count >= needle.count else { return false }
         for index in 0..<needle.count where needle[index] != lower(candidate[index]) { return false }
         return true
@@ -123,7 +129,9 @@ package enum Suggest {
     /// The optimal string alignment distance of `s` and `t`, or `limit + 1` as soon as every
     /// alignment of a prefix of `s` costs more than `limit` (the distance can only grow from there).
     private static func bounded<Element>(
-        _ s: UnsafeBufferPointer<Element>, _ t: UnsafeBufferPointer<Element>, limit: Int,
+        _ s: UnsafeBufferPointer<Element>,
+        _ t: UnsafeBufferPointer<Element>,
+        limit: Int,
         equal: (Element, Element) -> Bool
     ) -> Int {
         if s.isEmpty { return t.count }

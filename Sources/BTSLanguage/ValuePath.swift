@@ -50,8 +50,12 @@ package struct VariableReference: Sendable, Hashable {
     package var fallback: String?
 
     package init(
-        name: String, path: ValuePath = ValuePath(), range: SourceRange, nameRange: SourceRange? = nil,
-        componentRanges: [SourceRange] = [], fallback: String? = nil
+        name: String,
+        path: ValuePath = ValuePath(),
+        range: SourceRange,
+        nameRange: SourceRange? = nil,
+        componentRanges: [SourceRange] = [],
+        fallback: String? = nil
     ) {
         self.name = name
         self.path = path
@@ -82,8 +86,13 @@ package enum ValuePathParser {
     package enum Parsed: Sendable, Hashable {
         case status
         /// A variable with its path; ranges are source offsets (from `baseOffset`).
-        case variable(name: String, path: ValuePath, nameRange: SourceRange, componentRanges: [SourceRange],
-                      fallback: String?)
+        case variable(
+            name: String,
+            path: ValuePath,
+            nameRange: SourceRange,
+            componentRanges: [SourceRange],
+            fallback: String?
+        )
     }
 
     /// Parses `bytes` (the text between the braces) that starts at `baseOffset` in the source.
@@ -144,8 +153,13 @@ package enum ValuePathParser {
                     cursor.index += 1
                     cursor.skipSpace()
                     guard cursor.peek == UInt8(ascii: "]") else {
-                        return .failure(.error("expected ']' after '[*'", at: cursor.here,
-                                               notes: [Diagnostic.Note("to match this '['", range: open)]))
+                        return .failure(
+                            .error(
+                                "expected ']' after '[*'",
+                                at: cursor.here,
+                                notes: [Diagnostic.Note("to match this '['", range: open)]
+                            )
+                        )
                     }
                     cursor.index += 1
                     components.append(.all)
@@ -153,13 +167,23 @@ package enum ValuePathParser {
                     continue
                 }
                 guard let index = cursor.integer() else {
-                    return .failure(.error("expected an integer index or '*' after '['", at: cursor.here,
-                                           notes: [Diagnostic.Note("'[' is here", range: open)]))
+                    return .failure(
+                        .error(
+                            "expected an integer index or '*' after '['",
+                            at: cursor.here,
+                            notes: [Diagnostic.Note("'[' is here", range: open)]
+                        )
+                    )
                 }
                 cursor.skipSpace()
                 guard cursor.peek == UInt8(ascii: "]") else {
-                    return .failure(.error("expected ']' to close the index", at: cursor.here,
-                                           notes: [Diagnostic.Note("to match this '['", range: open)]))
+                    return .failure(
+                        .error(
+                            "expected ']' to close the index",
+                            at: cursor.here,
+                            notes: [Diagnostic.Note("to match this '['", range: open)]
+                        )
+                    )
                 }
                 cursor.index += 1
                 components.append(.index(index))
@@ -169,11 +193,22 @@ package enum ValuePathParser {
             }
         }
         if fallback != nil, ValuePath(components).isList || name == "@" {
-            return .failure(.error("a list ('[*]' or '$@') cannot have a default value",
-                                   at: SourceRange(from: nameStart, to: cursor.offset)))
+            return .failure(
+                .error(
+                    "a list ('[*]' or '$@') cannot have a default value",
+                    at: SourceRange(from: nameStart, to: cursor.offset)
+                )
+            )
         }
-        return .success(.variable(name: name, path: ValuePath(components), nameRange: nameRange,
-                                  componentRanges: ranges, fallback: fallback))
+        return .success(
+            .variable(
+                name: name,
+                path: ValuePath(components),
+                nameRange: nameRange,
+                componentRanges: ranges,
+                fallback: fallback
+            )
+        )
     }
 
     /// Parses a path written as text, e.g. `_.results[0].isbn` (for commands such as `expect`).

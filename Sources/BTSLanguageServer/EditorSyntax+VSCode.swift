@@ -7,18 +7,24 @@ extension EditorSyntax {
     /// `bts.tmLanguage.json`: a TextMate grammar (scope `source.bts`) for VS Code and other editors.
     package static func textMateGrammar(_ v: EditorVocabulary) -> String {
         let plan = Plan(v)
-        let start = #"(?:^|(?<=;))\s*"#, end = #"(?=[\s;|]|$)"#, wordStart = #"(?:^|(?<=[\s;]))"#
+        let start = #"(?:^|(?<=;))\s*"#
+        let end = #"(?=[\s;|]|$)"#
+        let wordStart = #"(?:^|(?<=[\s;]))"#
         let regionEnd = #"(?=[;|])|(?<=\s)(?=#)|(?<!\\)$"#
         func words(_ names: [String]) -> String { "(" + names.map(onigLiteral).joined(separator: "|") + ")" }
         func name(_ scope: String) -> JSONValue { .members([("name", .string(scope))]) }
         func include(_ names: String...) -> JSONValue { .array(names.map { .members([("include", .string($0))]) }) }
-        func match(_ regex: String, _ scope: String) -> JSONValue { .members([("match", .string(regex)), ("name", .string(scope))]) }
+        func match(_ regex: String, _ scope: String) -> JSONValue {
+            .members([("match", .string(regex)), ("name", .string(scope))])
+        }
         func captured(_ regex: String, _ scopes: [(String, JSONValue)]) -> JSONValue {
             .members([("match", .string(regex)), ("captures", .members(scopes))])
         }
         func region(_ begin: String, _ captures: [(String, JSONValue)], _ patterns: JSONValue) -> JSONValue {
-            .members([("begin", .string(begin)), ("beginCaptures", .members(captures)), ("end", .string(regionEnd)),
-                     ("patterns", patterns)])
+            .members([
+                ("begin", .string(begin)), ("beginCaptures", .members(captures)), ("end", .string(regionEnd)),
+                ("patterns", patterns),
+            ])
         }
         var repository: [(String, JSONValue)] = []
         var top: [String] = ["#comment"]
@@ -26,72 +32,176 @@ extension EditorSyntax {
             repository.append((key, rule))
             if topLevel { top.append("#" + key) }
         }
-        repository.append(("comment", captured(wordStart + "(#).*$", [("0", name("comment.line.number-sign.bts")),
-                                                                     ("1", name("punctuation.definition.comment.bts"))])))
+        repository.append(
+            (
+                "comment",
+                captured(
+                    wordStart + "(#).*$",
+                    [
+                        ("0", name("comment.line.number-sign.bts")),
+                        ("1", name("punctuation.definition.comment.bts")),
+                    ]
+                )
+            )
+        )
         if plan.hasFor {
-            add("for", captured(start + "(for)" + end + #"(?:\s+([A-Za-z_][A-Za-z0-9_]*)"# + end + #"(?:\s+(in)"# + end
-                                + #"(?:\s+(lines|words)"# + end + ")?)?)?",
-                                [("1", name("keyword.control.bts")), ("2", name("variable.other.bts")),
-                                 ("3", name("keyword.control.bts")), ("4", name("keyword.control.bts"))]))
+            add(
+                "for",
+                captured(
+                    start + "(for)" + end + #"(?:\s+([A-Za-z_][A-Za-z0-9_]*)"# + end + #"(?:\s+(in)"# + end
+                        + #"(?:\s+(lines|words)"# + end + ")?)?)?",
+                    [
+                        ("1", name("keyword.control.bts")), ("2", name("variable.other.bts")),
+                        ("3", name("keyword.control.bts")), ("4", name("keyword.control.bts")),
+                    ]
+                )
+            )
         }
         if !plan.conditionKeywords.isEmpty {
-            add("condition-keyword", region(start + words(plan.conditionKeywords) + end,
-                                            [("1", name("keyword.control.bts"))], include("#condition-word", "#word")))
+            add(
+                "condition-keyword",
+                region(
+                    start + words(plan.conditionKeywords) + end,
+                    [("1", name("keyword.control.bts"))],
+                    include("#condition-word", "#word")
+                )
+            )
         }
         if !plan.conditionCommands.isEmpty {
-            add("condition-command", region(start + words(plan.conditionCommands) + end,
-                                            [("1", name("support.function.command.bts"))], include("#condition-word", "#word")))
+            add(
+                "condition-command",
+                region(
+                    start + words(plan.conditionCommands) + end,
+                    [("1", name("support.function.command.bts"))],
+                    include("#condition-word", "#word")
+                )
+            )
         }
         if plan.hasSet {
             let setting = plan.settings.isEmpty ? "" : #"(?:\s+"# + words(plan.settings) + end + ")?"
-            add("set", region(start + "(set)" + end + setting, [("1", name("support.function.command.bts")),
-                                                              ("2", name("support.constant.setting.bts"))],
-                              include("#redirection", "#word")))
+            add(
+                "set",
+                region(
+                    start + "(set)" + end + setting,
+                    [
+                        ("1", name("support.function.command.bts")),
+                        ("2", name("support.constant.setting.bts")),
+                    ],
+                    include("#redirection", "#word")
+                )
+            )
         }
         if !plan.commands.isEmpty {
             let sub = plan.subcommands.isEmpty ? "" : #"(?:\s+"# + words(plan.subcommands) + end + ")?"
-            add("command", region(start + words(plan.commands) + end + sub,
-                                  [("1", name("support.function.command.bts")),
-                                   ("2", name("entity.name.function.subcommand.bts"))],
-                                  include("#redirection", "#word")))
+            add(
+                "command",
+                region(
+                    start + words(plan.commands) + end + sub,
+                    [
+                        ("1", name("support.function.command.bts")),
+                        ("2", name("entity.name.function.subcommand.bts")),
+                    ],
+                    include("#redirection", "#word")
+                )
+            )
         }
         if !plan.otherKeywords.isEmpty {
             add("keyword", captured(start + words(plan.otherKeywords) + end, [("1", name("keyword.control.bts"))]))
         }
         add("separator", match(";", "punctuation.separator.statement.bts"))
-        add("pipeline", captured(#"(\|)(.*)$"#, [
-            ("1", name("keyword.operator.bts")),
-            ("2", .members([("name", .string("meta.pipeline.bts")), ("patterns", include("source.shell"))])),
-        ]))
-        add("redirection", captured(#"(?<=\s)(>>?)\s*((?:[^\s;|'"\\]|\\.|'[^']*'|"(?:[^"\\]|\\.)*")*)"#, [
-            ("1", name("keyword.operator.bts")),
-            ("2", .members([("name", .string("string.unquoted.path.bts")), ("patterns", include("#variable"))])),
-        ]))
+        add(
+            "pipeline",
+            captured(
+                #"(\|)(.*)$"#,
+                [
+                    ("1", name("keyword.operator.bts")),
+                    ("2", .members([("name", .string("meta.pipeline.bts")), ("patterns", include("source.shell"))])),
+                ]
+            )
+        )
+        add(
+            "redirection",
+            captured(
+                #"(?<=\s)(>>?)\s*((?:[^\s;|'"\\]|\\.|'[^']*'|"(?:[^"\\]|\\.)*")*)"#,
+                [
+                    ("1", name("keyword.operator.bts")),
+                    (
+                        "2",
+                        .members([("name", .string("string.unquoted.path.bts")), ("patterns", include("#variable"))])
+                    ),
+                ]
+            )
+        )
         if !plan.conditionWords.isEmpty {
-            add("condition-word", match(wordStart + words(plan.conditionWords) + end, "keyword.operator.condition.bts"),
-                topLevel: false)
+            add(
+                "condition-word",
+                match(wordStart + words(plan.conditionWords) + end, "keyword.operator.condition.bts"),
+                topLevel: false
+            )
         } else {
             add("condition-word", .members([("patterns", .array([]))]), topLevel: false)
         }
-        add("word", .members([("patterns", include("#string-double", "#string-single", "#variable", "#option",
-                                                  "#number", "#escape"))]))
-        add("string-double", .members([
-            ("name", .string("string.quoted.double.bts")), ("begin", .string("\"")),
-            ("beginCaptures", .members([("0", name("punctuation.definition.string.begin.bts"))])),
-            ("end", .string("\"")), ("endCaptures", .members([("0", name("punctuation.definition.string.end.bts"))])),
-            ("patterns", .array([match(#"\\(?:["\\nt$]|$)"#, "constant.character.escape.bts"),
-                                 .members([("include", .string("#variable"))])])),
-        ]), topLevel: false)
-        add("string-single", .members([
-            ("name", .string("string.quoted.single.bts")), ("begin", .string("'")),
-            ("beginCaptures", .members([("0", name("punctuation.definition.string.begin.bts"))])),
-            ("end", .string("'")), ("endCaptures", .members([("0", name("punctuation.definition.string.end.bts"))])),
-        ]), topLevel: false)
-        add("variable", match(#"\$(?:\{[^}]*\}|[A-Za-z_][A-Za-z0-9_]*|[0-9]+|[?#@])"#, "variable.other.bts"), topLevel: false)
-        add("option", match(wordStart + #"(?:--?[A-Za-z][-A-Za-z0-9]*|--)(?==|[\s;|]|$)"#, "variable.parameter.option.bts"),
-            topLevel: false)
-        add("number", match(wordStart + #"(?:[-+]?[0-9]+(?:\.[0-9]+)?|[0-9][-0-9]{8,15}[0-9Xx])"# + end,
-                            "constant.numeric.bts"), topLevel: false)
+        add(
+            "word",
+            .members([
+                (
+                    "patterns",
+                    include(
+                        "#string-double",
+                        "#string-single",
+                        "#variable",
+                        "#option",
+                        "#number",
+                        "#escape"
+                    )
+                )
+            ])
+        )
+        add(
+            "string-double",
+            .members([
+                ("name", .string("string.quoted.double.bts")), ("begin", .string("\"")),
+                ("beginCaptures", .members([("0", name("punctuation.definition.string.begin.bts"))])),
+                ("end", .string("\"")),
+                ("endCaptures", .members([("0", name("punctuation.definition.string.end.bts"))])),
+                (
+                    "patterns",
+                    .array([
+                        match(#"\\(?:["\\nt$]|$)"#, "constant.character.escape.bts"),
+                        .members([("include", .string("#variable"))]),
+                    ])
+                ),
+            ]),
+            topLevel: false
+        )
+        add(
+            "string-single",
+            .members([
+                ("name", .string("string.quoted.single.bts")), ("begin", .string("'")),
+                ("beginCaptures", .members([("0", name("punctuation.definition.string.begin.bts"))])),
+                ("end", .string("'")),
+                ("endCaptures", .members([("0", name("punctuation.definition.string.end.bts"))])),
+            ]),
+            topLevel: false
+        )
+        add(
+            "variable",
+            match(#"\$(?:\{[^}]*\}|[A-Za-z_][A-Za-z0-9_]*|[0-9]+|[?#@])"#, "variable.other.bts"),
+            topLevel: false
+        )
+        add(
+            "option",
+            match(wordStart + #"(?:--?[A-Za-z][-A-Za-z0-9]*|--)(?==|[\s;|]|$)"#, "variable.parameter.option.bts"),
+            topLevel: false
+        )
+        add(
+            "number",
+            match(
+                wordStart + #"(?:[-+]?[0-9]+(?:\.[0-9]+)?|[0-9][-0-9]{8,15}[0-9Xx])"# + end,
+                "constant.numeric.bts"
+            ),
+            topLevel: false
+        )
         add("escape", match(#"\\(?:.|$)"#, "constant.character.escape.bts"), topLevel: false)
         let grammar = JSONValue.members([
             ("name", .string("bts")), ("scopeName", .string("source.bts")), ("fileTypes", .array([.string("bts")])),
@@ -115,18 +225,31 @@ extension EditorSyntax {
             ("publisher", .string("bts")), ("private", .bool(true)),
             ("engines", .members([("vscode", .string("^1.60.0"))])),
             ("categories", .array([.string("Programming Languages")])),
-            ("contributes", .members([
-                ("languages", .array([.members([
-                    ("id", .string("bts")), ("aliases", .array([.string("bts")])),
-                    ("extensions", .array([.string(".bts")])), ("firstLine", .string(#"^#!.*\bbts\b"#)),
-                    ("configuration", .string("./language-configuration.json")),
-                ])])),
-                ("grammars", .array([.members([
-                    ("language", .string("bts")), ("scopeName", .string("source.bts")),
-                    ("path", .string("./syntaxes/bts.tmLanguage.json")),
-                    ("embeddedLanguages", .members([("meta.pipeline.bts", .string("shellscript"))])),
-                ])])),
-            ])),
+            (
+                "contributes",
+                .members([
+                    (
+                        "languages",
+                        .array([
+                            .members([
+                                ("id", .string("bts")), ("aliases", .array([.string("bts")])),
+                                ("extensions", .array([.string(".bts")])), ("firstLine", .string(#"^#!.*\bbts\b"#)),
+                                ("configuration", .string("./language-configuration.json")),
+                            ])
+                        ])
+                    ),
+                    (
+                        "grammars",
+                        .array([
+                            .members([
+                                ("language", .string("bts")), ("scopeName", .string("source.bts")),
+                                ("path", .string("./syntaxes/bts.tmLanguage.json")),
+                                ("embeddedLanguages", .members([("meta.pipeline.bts", .string("shellscript"))])),
+                            ])
+                        ])
+                    ),
+                ])
+            ),
         ])
         return manifest.prettyJSON + "\n"
     }
@@ -141,12 +264,20 @@ extension EditorSyntax {
         let configuration = JSONValue.members([
             ("comments", .members([("lineComment", .string("#"))])),
             ("brackets", .array([.array([.string("{"), .string("}")]), .array([.string("["), .string("]")])])),
-            ("autoClosingPairs", .array([
-                pair("${", "}"), pair("[", "]"),
-                pair("\"", "\"", notIn: ["string", "comment"]), pair("'", "'", notIn: ["string", "comment"]),
-            ])),
-            ("surroundingPairs", .array([.array([.string("\""), .string("\"")]), .array([.string("'"), .string("'")]),
-                                         .array([.string("{"), .string("}")]), .array([.string("["), .string("]")])])),
+            (
+                "autoClosingPairs",
+                .array([
+                    pair("${", "}"), pair("[", "]"),
+                    pair("\"", "\"", notIn: ["string", "comment"]), pair("'", "'", notIn: ["string", "comment"]),
+                ])
+            ),
+            (
+                "surroundingPairs",
+                .array([
+                    .array([.string("\""), .string("\"")]), .array([.string("'"), .string("'")]),
+                    .array([.string("{"), .string("}")]), .array([.string("["), .string("]")]),
+                ])
+            ),
         ])
         return configuration.prettyJSON + "\n"
     }

@@ -4,7 +4,9 @@ extension EditorSyntax {
     package static func vimSyntax(_ v: EditorVocabulary) -> String {
         let plan = Plan(v)
         // A command starts a line (not one a trailing `\` continues) or follows `;`.
-        let start = #"%(\\\n\s*)@<!%(^\s*|;\s*)@<="#, end = #"%([ \t;|]|$)@="#, wordStart = #"%(^|[ \t;])@1<="#
+        let start = #"%(\\\n\s*)@<!%(^\s*|;\s*)@<="#
+        let end = #"%([ \t;|]|$)@="#
+        let wordStart = #"%(^|[ \t;])@1<="#
         func words(_ names: [String]) -> String { "%(" + names.map(vimLiteral).joined(separator: "|") + ")" }
         func group(_ keyword: String) -> String {
             switch keyword {
@@ -46,7 +48,9 @@ extension EditorSyntax {
         if plan.hasSet {
             let next = plan.settings.isEmpty ? "" : " nextgroup=btsSetting skipwhite"
             lines.append("syn match btsCommand excludenl /\\v\(start)set\(end)/\(next)")
-            if !plan.settings.isEmpty { lines.append("syn match btsSetting excludenl /\\v\(words(plan.settings))\(end)/ contained") }
+            if !plan.settings.isEmpty {
+                lines.append("syn match btsSetting excludenl /\\v\(words(plan.settings))\(end)/ contained")
+            }
         }
         for keyword in plan.otherKeywords {
             lines.append("syn match \(group(keyword)) excludenl /\\v\(start)\(vimLiteral(keyword))\(end)/")
@@ -61,15 +65,21 @@ extension EditorSyntax {
         }
         let openers = plan.conditionKeywords.map { ($0, group($0)) } + plan.conditionCommands.map { ($0, "btsCommand") }
         if !openers.isEmpty {
-            lines.append("syn cluster btsConditionItems contains=btsConditionWord,btsVariable,btsString,btsDString,"
-                + "btsNumber,btsOption,btsEscape")
+            lines.append(
+                "syn cluster btsConditionItems contains=btsConditionWord,btsVariable,btsString,btsDString,"
+                    + "btsNumber,btsOption,btsEscape"
+            )
             if !plan.conditionWords.isEmpty {
-                lines.append("syn match btsConditionWord excludenl /\\v\(wordStart)\(words(plan.conditionWords))\(end)/ contained")
+                lines.append(
+                    "syn match btsConditionWord excludenl /\\v\(wordStart)\(words(plan.conditionWords))\(end)/ contained"
+                )
             }
         }
         for (opener, matchGroup) in openers {
-            lines.append("syn region btsCondition matchgroup=\(matchGroup) start=/\\v\(start)\(vimLiteral(opener))\(end)/"
-                + #" end=/\v[;|]@=|%([ \t])@1<=#@=|\\@1<!$/ contains=@btsConditionItems"#)
+            lines.append(
+                "syn region btsCondition matchgroup=\(matchGroup) start=/\\v\(start)\(vimLiteral(opener))\(end)/"
+                    + #" end=/\v[;|]@=|%([ \t])@1<=#@=|\\@1<!$/ contains=@btsConditionItems"#
+            )
         }
         lines += ["", "syn sync fromstart", ""]
         let links = [

@@ -24,7 +24,8 @@ package enum EditorSyntax {
 
         init(_ v: EditorVocabulary) {
             func clean(_ names: [String]) -> [String] { Array(Set(names.filter { !$0.isEmpty })).sorted() }
-            let commands = clean(v.commands), keywords = clean(v.keywords)
+            let commands = clean(v.commands)
+            let keywords = clean(v.keywords)
             hasSet = commands.contains("set")
             conditionCommands = commands.filter(EditorSyntax.conditionCommands.contains)
             self.commands = commands.filter { $0 != "set" && !EditorSyntax.conditionCommands.contains($0) }

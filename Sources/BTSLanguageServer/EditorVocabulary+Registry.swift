@@ -8,10 +8,16 @@ extension EditorVocabulary {
         let registry = CommandRegistry.standard
         let commands = registry.commands.flatMap { [$0.name] + $0.aliases }
         let subcommands = registry.commands.flatMap { $0.subcommands.flatMap { [$0.name] + $0.aliases } }
-        let conditions = Expectation.Keyword.allCases.map(\.rawValue) + Expectation.Parenthesis.allCases.map(\.rawValue)
+        let conditions =
+            Expectation.Keyword.allCases.map(\.rawValue) + Expectation.Parenthesis.allCases.map(\.rawValue)
             + Expectation.Operator.allCases.map(\.rawValue)
-        return EditorVocabulary(commands: commands, subcommands: subcommands, keywords: Parser.keywords,
-                                conditionWords: conditions, settings: registry.settings.map(\.name))
+        return EditorVocabulary(
+            commands: commands,
+            subcommands: subcommands,
+            keywords: Parser.keywords,
+            conditionWords: conditions,
+            settings: registry.settings.map(\.name)
+        )
     }
 
     /// Every editor file, by its path under the repository's `editors/` folder.

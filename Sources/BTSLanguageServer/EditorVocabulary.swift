@@ -11,8 +11,13 @@ package struct EditorVocabulary: Sendable {
     /// The setting names `set` takes (`output`, `color`, `looplimit`, …).
     package var settings: [String]
 
-    package init(commands: [String], subcommands: [String], keywords: [String], conditionWords: [String],
-                settings: [String]) {
+    package init(
+        commands: [String],
+        subcommands: [String],
+        keywords: [String],
+        conditionWords: [String],
+        settings: [String]
+    ) {
         self.commands = commands
         self.subcommands = subcommands
         self.keywords = keywords

@@ -17,12 +17,20 @@ extension LanguageServer {
         let engine = CompletionEngine(registry: registry, context: context)
         let answer = engine.answer(line: text, cursorOffset: cursor)
         var candidates = answer.candidates
-        let range = Self.range(lineBytes.startIndex + answer.range.lowerBound, lineBytes.startIndex + answer.range.upperBound,
-                               in: document.index)
-        let typed = String(decoding: lineBytes[(lineBytes.startIndex + answer.range.lowerBound)..<(lineBytes.startIndex + answer.range.upperBound)],
-                           as: UTF8.self)
+        let range = Self.range(
+            lineBytes.startIndex + answer.range.lowerBound,
+            lineBytes.startIndex + answer.range.upperBound,
+            in: document.index
+        )
+        let typed = String(
+            decoding: lineBytes[
+                (lineBytes.startIndex + answer.range.lowerBound)..<(lineBytes.startIndex + answer.range.upperBound)
+            ],
+            as: UTF8.self
+        )
         // At a command's place, the aliases defined above are commands too.
-        let commandPlace = answer.candidates.contains { registry.command(named: $0) != nil || Parser.keywords.contains($0) }
+        let commandPlace =
+            answer.candidates.contains { registry.command(named: $0) != nil || Parser.keywords.contains($0) }
             || (answer.candidates.isEmpty && Self.startsCommand(lineBytes, at: answer.range.lowerBound))
         if commandPlace {
             candidates += defined.aliases.filter { $0.hasPrefix(typed) && !candidates.contains($0) }.sorted()
@@ -33,7 +41,8 @@ extension LanguageServer {
                 kind: kind(of: candidate, aliases: defined.aliases),
                 sortText: String(format: "%05d", position),
                 filterText: candidate,
-                textEdit: .init(range: range, newText: candidate))
+                textEdit: .init(range: range, newText: candidate)
+            )
         }
         return LanguageServerResults.CompletionList(isIncomplete: false, items: items)
     }
@@ -89,7 +98,7 @@ extension LanguageServer {
         walk(parsed.script.statements)
         // An open block above the cursor is not a statement yet: its loop variable still counts.
         for word in lines.compactMap({ $0.split(separator: " ", omittingEmptySubsequences: true) })
-            where word.count >= 3 && word[0] == "for" && word[2] == "in" && Parser.isVariableName(String(word[1])) {
+        where word.count >= 3 && word[0] == "for" && word[2] == "in" && Parser.isVariableName(String(word[1])) {
             variables.insert(String(word[1]))
         }
         return (variables, aliases)

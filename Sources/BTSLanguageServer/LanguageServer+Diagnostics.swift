@@ -34,12 +34,20 @@ package struct PendingCheck: Sendable {
             let warning = LanguageServer.documentWarning(
                 "bts lsp set this document aside: the open documents may hold \(LanguageServer.openDocumentsBudget >> 20) MB "
                     + "together (text and line index) and this one (\(Self.megabytes(footprint))) would take them past that; "
-                    + "it is not checked and nothing is offered for it until it is opened again with room for it")
-            return Outcome(notification: LanguageServer.diagnosticsNotification(uri: uri, version: version, [warning]), fixes: [])
+                    + "it is not checked and nothing is offered for it until it is opened again with room for it"
+            )
+            return Outcome(
+                notification: LanguageServer.diagnosticsNotification(uri: uri, version: version, [warning]),
+                fixes: []
+            )
         case .tooLarge:
             let warning = LanguageServer.documentWarning(
-                "this document is larger than \(LanguageServer.maxDocument >> 20) MB, the most a script may be: it is not checked")
-            return Outcome(notification: LanguageServer.diagnosticsNotification(uri: uri, version: version, [warning]), fixes: [])
+                "this document is larger than \(LanguageServer.maxDocument >> 20) MB, the most a script may be: it is not checked"
+            )
+            return Outcome(
+                notification: LanguageServer.diagnosticsNotification(uri: uri, version: version, [warning]),
+                fixes: []
+            )
         case .text(let index):
             let text = String(decoding: index.bytes, as: UTF8.self)
             let found = checker.diagnostics(of: text, name: LanguageServer.displayName(uri))
@@ -69,13 +77,18 @@ extension LanguageServer {
     package func startCheck() -> PendingCheck? {
         while let ticket = schedule.start() {
             if let document = documents[ticket.uri] {
-                let subject: PendingCheck.Subject = document.index.bytes.count <= Self.maxDocument
+                let subject: PendingCheck.Subject =
+                    document.index.bytes.count <= Self.maxDocument
                     ? .text(document.index) : .tooLarge(document.index)
                 return PendingCheck(ticket: ticket, version: document.version, subject: subject, checker: checker)
             }
             if let aside = setAside[ticket.uri] {
-                return PendingCheck(ticket: ticket, version: aside.version, subject: .setAside(footprint: aside.footprint),
-                                    checker: checker)
+                return PendingCheck(
+                    ticket: ticket,
+                    version: aside.version,
+                    subject: .setAside(footprint: aside.footprint),
+                    checker: checker
+                )
             }
             _ = schedule.finished(ticket)
         }
@@ -107,37 +120,65 @@ extension LanguageServer {
     /// The diagnostics of a check as LSP's: each at its range, its notes under the message ("did
     /// you mean" is in the message itself); the first ``maxDiagnostics``, then one that says how
     /// many more there are.
-    static func outcome(_ found: [Diagnostic], uri: String, version: Int?, in index: LineIndex) -> PendingCheck.Outcome {
+    static func outcome(_ found: [Diagnostic], uri: String, version: Int?, in index: LineIndex) -> PendingCheck.Outcome
+    {
         var items: [LanguageServerResults.Diagnostic] = []
         var fixes: [QuickFix] = []
         items.reserveCapacity(min(found.count, maxDiagnostics + 1))
         for diagnostic in found.prefix(maxDiagnostics) {
             let notes = diagnostic.notes.map(\.message)
             let message = DiagnosticRenderer.visible(([diagnostic.message] + notes).joined(separator: "\n"))
-            let item = LanguageServerResults.Diagnostic(range: range(diagnostic.range.offset, diagnostic.range.end, in: index),
-                                                        severity: severity(diagnostic.severity), message: message)
+            let item = LanguageServerResults.Diagnostic(
+                range: range(diagnostic.range.offset, diagnostic.range.end, in: index),
+                severity: severity(diagnostic.severity),
+                message: message
+            )
             items.append(item)
-            if let fixIt = diagnostic.fixIt { fixes.append(QuickFix(diagnostic: item, range: diagnostic.range, fixIt: fixIt)) }
+            if let fixIt = diagnostic.fixIt {
+                fixes.append(QuickFix(diagnostic: item, range: diagnostic.range, fixIt: fixIt))
+            }
         }
         let rest = found.dropFirst(maxDiagnostics)
         if let first = rest.first {
-            let worst = rest.contains { $0.severity == .error } ? Diagnostic.Severity.error
+            let worst =
+                rest.contains { $0.severity == .error }
+                ? Diagnostic.Severity.error
                 : (rest.contains { $0.severity == .warning } ? .warning : .note)
-            items.append(LanguageServerResults.Diagnostic(
-                range: range(first.range.offset, first.range.offset, in: index), severity: severity(worst),
-                message: "… \(rest.count) more not shown (bts lsp publishes the first \(maxDiagnostics) of a document)"))
+            items.append(
+                LanguageServerResults.Diagnostic(
+                    range: range(first.range.offset, first.range.offset, in: index),
+                    severity: severity(worst),
+                    message:
+                        "… \(rest.count) more not shown (bts lsp publishes the first \(maxDiagnostics) of a document)"
+                )
+            )
         }
-        return PendingCheck.Outcome(notification: diagnosticsNotification(uri: uri, version: version, items), fixes: fixes)
+        return PendingCheck.Outcome(
+            notification: diagnosticsNotification(uri: uri, version: version, items),
+            fixes: fixes
+        )
     }
 
     /// One warning at the document's start.
     static func documentWarning(_ message: String) -> LanguageServerResults.Diagnostic {
-        LanguageServerResults.Diagnostic(range: .init(start: .zero, end: .zero), severity: severity(.warning), message: message)
+        LanguageServerResults.Diagnostic(
+            range: .init(start: .zero, end: .zero),
+            severity: severity(.warning),
+            message: message
+        )
     }
 
-    static func diagnosticsNotification(uri: String, version: Int?, _ diagnostics: [LanguageServerResults.Diagnostic])
-        -> LanguageServerResults.Notification<LanguageServerResults.PublishDiagnostics> {
-        .init(method: "textDocument/publishDiagnostics", params: .init(uri: uri, version: version, diagnostics: diagnostics))
+    static func diagnosticsNotification(
+        uri: String,
+        version: Int?,
+        _ diagnostics: [LanguageServerResults.Diagnostic]
+    )
+        -> LanguageServerResults.Notification<LanguageServerResults.PublishDiagnostics>
+    {
+        .init(
+            method: "textDocument/publishDiagnostics",
+            params: .init(uri: uri, version: version, diagnostics: diagnostics)
+        )
     }
 
     /// LSP's severities: 1 error, 2 warning, 3 information.

@@ -20,10 +20,12 @@ extension LanguageServer {
 
         var result: LanguageServerResults.DocumentSymbol {
             LanguageServerResults.DocumentSymbol(
-                name: name, kind: kind,
+                name: name,
+                kind: kind,
                 range: LanguageServer.range(range.offset, range.end, in: index),
                 selectionRange: LanguageServer.range(selection.offset, selection.end, in: index),
-                children: children.isEmpty ? nil : children.map(\.result))
+                children: children.isEmpty ? nil : children.map(\.result)
+            )
         }
     }
 
@@ -34,10 +36,24 @@ extension LanguageServer {
             case .command(let command):
                 guard let first = command.arguments.first else { return nil }
                 if let name = ScriptChecker.alias(definedBy: command) {
-                    return Symbol(name: name, kind: 12, range: command.range, selection: first.range, children: [], index: index)
+                    return Symbol(
+                        name: name,
+                        kind: 12,
+                        range: command.range,
+                        selection: first.range,
+                        children: [],
+                        index: index
+                    )
                 }
                 if let name = ScriptChecker.variable(assignedBy: command) {
-                    return Symbol(name: "$" + name, kind: 13, range: command.range, selection: first.range, children: [], index: index)
+                    return Symbol(
+                        name: "$" + name,
+                        kind: 13,
+                        range: command.range,
+                        selection: first.range,
+                        children: [],
+                        index: index
+                    )
                 }
                 return nil
             case .forLoop(let loop):
@@ -47,7 +63,13 @@ extension LanguageServer {
             case .conditional(let conditional):
                 guard let first = conditional.branches.first else { return nil }
                 let bodies = conditional.branches.flatMap(\.body) + (conditional.elseBody ?? [])
-                return block(Self.header(first.condition), header: first.condition.range, bodies, end: conditional.end, index)
+                return block(
+                    Self.header(first.condition),
+                    header: first.condition.range,
+                    bodies,
+                    end: conditional.end,
+                    index
+                )
             case .loopControl:
                 return nil
             }
@@ -55,8 +77,13 @@ extension LanguageServer {
     }
 
     /// A block from its header to its `end`.
-    private func block(_ name: String, header: SourceRange, _ body: [Statement], end: SourceRange?,
-                       _ index: LineIndex) -> Symbol {
+    private func block(
+        _ name: String,
+        header: SourceRange,
+        _ body: [Statement],
+        end: SourceRange?,
+        _ index: LineIndex
+    ) -> Symbol {
         let children = symbols(body, index)
         let range = end.map(header.union) ?? body.reduce(header) { $0.union(Self.range(of: $1)) }
         return Symbol(name: name, kind: 3, range: range, selection: header, children: children, index: index)

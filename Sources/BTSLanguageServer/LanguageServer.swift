@@ -72,8 +72,10 @@ package actor LanguageServer {
     /// A server that checks with `checker` and completes with its registry and what
     /// `readCompletionContext` puts in the snapshot (``ReaderCompletion/note(in:environment:)``
     /// for `bts lsp`; by default nothing: no library, no catalog).
-    package init(checker: ScriptChecker = ScriptChecker(),
-                readCompletionContext: @escaping @Sendable (CompletionContextStore) async -> Void = { _ in }) {
+    package init(
+        checker: ScriptChecker = ScriptChecker(),
+        readCompletionContext: @escaping @Sendable (CompletionContextStore) async -> Void = { _ in }
+    ) {
         self.checker = checker
         self.readCompletionContext = readCompletionContext
     }
@@ -92,7 +94,8 @@ package actor LanguageServer {
     /// One decoded message; the messages to send back.
     package func handle(_ message: JSONValue) async -> [JSONValue] {
         guard case .object(let fields) = message, case .string(let method)? = fields["method"] else {
-            if case .object(let fields) = message, fields["id"] != nil, fields["method"] == nil { return [] } // a response to us
+            // A response to us.
+            if case .object(let fields) = message, fields["id"] != nil, fields["method"] == nil { return [] }
             return [Self.error(id: .null, .invalidRequest, "a message is an object with a method")]
         }
         let id = fields["id"]
@@ -125,7 +128,9 @@ package actor LanguageServer {
     private func request(_ method: String, _ params: JSONValue) async -> Result<any Encodable, Failure> {
         switch method {
         case "initialize":
-            guard state == .starting else { return .failure(Failure(code: .invalidRequest, message: "initialize was already received")) }
+            guard state == .starting else {
+                return .failure(Failure(code: .invalidRequest, message: "initialize was already received"))
+            }
             state = .running
             await readCompletionContext(completionStore)
             return .success(Self.initializeResult)
@@ -138,13 +143,16 @@ package actor LanguageServer {
             }
         case "textDocument/hover":
             // Nothing to show: `"result": null`.
-            return withDocument(params, empty: JSONValue.null) { document, offset in .success(hover(in: document, at: offset)) }
+            return withDocument(params, empty: JSONValue.null) { document, offset in
+                .success(hover(in: document, at: offset))
+            }
         case "textDocument/formatting":
             return withDocument(params) { document, _ in .success(formatting(document)) }
         case "textDocument/documentSymbol":
             return withDocument(params) { document, _ in .success(symbols(document)) }
         case "textDocument/codeAction":
-            let asked = LanguageServerParams.read(LanguageServerParams.CodeActionRequest.self, from: params)
+            let asked =
+                LanguageServerParams.read(LanguageServerParams.CodeActionRequest.self, from: params)
                 ?? LanguageServerParams.CodeActionRequest(range: .zero, only: nil)
             return withDocument(params) { document, _ in .success(codeActions(document, asked)) }
         default:
@@ -157,11 +165,14 @@ package actor LanguageServer {
         switch method {
         case "textDocument/didOpen":
             guard let opened = Params.read(Params.DocumentNotification.self, from: params)?.textDocument,
-                  let text = opened.text else { return [] }
+                let text = opened.text
+            else { return [] }
             follow(opened.uri, LineIndex(text), version: opened.version)
         case "textDocument/didChange":
             guard let changed = Params.read(Params.DidChange.self, from: params) else { return [] }
-            let (uri, version, changes) = (changed.textDocument.uri, changed.textDocument.version, changed.contentChanges)
+            let (uri, version, changes) = (
+                changed.textDocument.uri, changed.textDocument.version, changed.contentChanges
+            )
             // Incremental sync: each change replaces a range (or, without one, the whole text), in order.
             if let document = documents[uri] {
                 follow(uri, document.index.applying(changes), version: version)
@@ -174,7 +185,9 @@ package actor LanguageServer {
                 }
             }
         case "textDocument/didClose":
-            guard let uri = Params.read(Params.DocumentNotification.self, from: params)?.textDocument.uri else { return [] }
+            guard let uri = Params.read(Params.DocumentNotification.self, from: params)?.textDocument.uri else {
+                return []
+            }
             documents[uri] = nil
             setAside[uri] = nil
             quickFixes[uri] = nil
@@ -205,8 +218,11 @@ package actor LanguageServer {
 
     /// Runs `body` on the document `params` names, with the byte offset of its `position` (0:0
     /// without one). (`empty` is the answer for a document set aside.)
-    private func withDocument(_ params: JSONValue, empty: any Encodable = [JSONValue](),
-                              _ body: (Document, Int) -> Result<any Encodable, Failure>) -> Result<any Encodable, Failure> {
+    private func withDocument(
+        _ params: JSONValue,
+        empty: any Encodable = [JSONValue](),
+        _ body: (Document, Int) -> Result<any Encodable, Failure>
+    ) -> Result<any Encodable, Failure> {
         guard let asked = LanguageServerParams.read(LanguageServerParams.DocumentRequest.self, from: params) else {
             return .failure(Failure(code: .invalidParams, message: "textDocument.uri is missing"))
         }
@@ -227,8 +243,10 @@ package actor LanguageServer {
             hoverProvider: true,
             documentFormattingProvider: true,
             documentSymbolProvider: true,
-            codeActionProvider: .init(codeActionKinds: [quickFixKind, formatKind])),
-        serverInfo: .init(name: "bts", version: BTSVersion.current))
+            codeActionProvider: .init(codeActionKinds: [quickFixKind, formatKind])
+        ),
+        serverInfo: .init(name: "bts", version: BTSVersion.current)
+    )
 
     /// The answer to request `id`: `result`, typed (its type opened from the request's result).
     static func response(id: JSONValue, _ result: some Encodable) -> JSONValue {
@@ -236,13 +254,18 @@ package actor LanguageServer {
     }
 
     static func error(id: JSONValue, _ code: ErrorCode, _ message: String) -> JSONValue {
-        LanguageServerResults.json(LanguageServerResults.ErrorResponse(id: id, error: .init(code: code.rawValue, message: message)))
+        LanguageServerResults.json(
+            LanguageServerResults.ErrorResponse(id: id, error: .init(code: code.rawValue, message: message))
+        )
     }
 
     /// An LSP range from two byte offsets.
     static func range(_ start: Int, _ end: Int, in index: LineIndex) -> LanguageServerResults.Range {
         let (startLine, startCharacter) = index.position(of: start)
         let (endLine, endCharacter) = index.position(of: end)
-        return .init(start: .init(line: startLine, character: startCharacter), end: .init(line: endLine, character: endCharacter))
+        return .init(
+            start: .init(line: startLine, character: startCharacter),
+            end: .init(line: endLine, character: endCharacter)
+        )
     }
 }

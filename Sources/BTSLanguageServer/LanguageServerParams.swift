@@ -58,7 +58,8 @@ enum LanguageServerParams {
 
         init(from decoder: any Decoder) {
             guard let fields = try? decoder.container(keyedBy: CodingKeys.self),
-                  let text = try? fields.decode(String.self, forKey: .text) else { return }
+                let text = try? fields.decode(String.self, forKey: .text)
+            else { return }
             guard fields.contains(.range), (try? fields.decodeNil(forKey: .range)) == false else {
                 change = TextChange(range: nil, text: text)
                 return
@@ -114,25 +115,29 @@ enum LanguageServerParams {
 }
 
 extension TextChange.Span {
-    static let zero = TextChange.Span(start: TextChange.Position(line: 0, character: 0),
-                                      end: TextChange.Position(line: 0, character: 0))
+    static let zero = TextChange.Span(
+        start: TextChange.Position(line: 0, character: 0),
+        end: TextChange.Position(line: 0, character: 0)
+    )
 }
 
-private extension KeyedDecodingContainer {
+extension KeyedDecodingContainer {
     /// An integral number under `key` (nil when absent, not a number, not integral or too large).
-    func integer(_ key: Key) -> Int? {
-        guard let value = try? decode(Double.self, forKey: key), value.rounded() == value, abs(value) < 1e15 else { return nil }
+    fileprivate func integer(_ key: Key) -> Int? {
+        guard let value = try? decode(Double.self, forKey: key), value.rounded() == value, abs(value) < 1e15 else {
+            return nil
+        }
         return Int(value)
     }
 
     /// LSP's `Position` under `key`: each field that is not an integral number is 0.
-    func position(_ key: Key) -> TextChange.Position {
+    fileprivate func position(_ key: Key) -> TextChange.Position {
         let fields = try? nestedContainer(keyedBy: PositionKeys.self, forKey: key)
         return TextChange.Position(line: fields?.integer(.line) ?? 0, character: fields?.integer(.character) ?? 0)
     }
 
     /// LSP's `Range` under `key`: each end that is not a position is 0:0.
-    func span(_ key: Key) -> TextChange.Span {
+    fileprivate func span(_ key: Key) -> TextChange.Span {
         guard let fields = try? nestedContainer(keyedBy: SpanKeys.self, forKey: key) else { return .zero }
         return TextChange.Span(start: fields.position(.start), end: fields.position(.end))
     }

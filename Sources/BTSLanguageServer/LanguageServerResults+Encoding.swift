@@ -128,8 +128,10 @@ private struct KeyedTreeContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
         node.set(try TreeNode.encoded(value), at: key.stringValue)
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type,
-                                                        forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(
+        keyedBy keyType: NestedKey.Type,
+        forKey key: Key
+    ) -> KeyedEncodingContainer<NestedKey> {
         TreeEncoder(node: node.pendingMember(key.stringValue)).container(keyedBy: keyType)
     }
 
@@ -173,7 +175,9 @@ private struct UnkeyedTreeContainer: UnkeyedEncodingContainer {
         node.append(try TreeNode.encoded(value))
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(
+        keyedBy keyType: NestedKey.Type
+    ) -> KeyedEncodingContainer<NestedKey> {
         TreeEncoder(node: node.pendingElement()).container(keyedBy: keyType)
     }
 

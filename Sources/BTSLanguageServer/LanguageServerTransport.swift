@@ -2,6 +2,7 @@ import BTSShell
 import BTSTerminal
 import BooksTrackContract
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -66,8 +67,13 @@ package struct LanguageServerTransport: Sendable {
                     case .badHeader(let reason):
                         replies = [LanguageServer.error(id: .null, .parseError, "a message was dropped: \(reason)")]
                     case .oversized(let length):
-                        replies = [LanguageServer.error(id: .null, .invalidRequest,
-                                                        "a message of \(length) bytes was dropped: the most is \(MessageReader.maxBody)")]
+                        replies = [
+                            LanguageServer.error(
+                                id: .null,
+                                .invalidRequest,
+                                "a message of \(length) bytes was dropped: the most is \(MessageReader.maxBody)"
+                            )
+                        ]
                     }
                     for reply in replies { write(reply) }
                     if let status = await server.exitStatus { return status }

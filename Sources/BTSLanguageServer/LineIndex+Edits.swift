@@ -132,7 +132,8 @@ struct EditBuffer {
 
     /// The first line starting after byte `offset` (the line count when none does).
     private func firstLine(after offset: Int) -> Int {
-        var low = 0, high = starts.count
+        var low = 0
+        var high = starts.count
         while low < high {
             let middle = (low + high) / 2
             if lineStart(middle) <= offset { low = middle + 1 } else { high = middle }

@@ -31,7 +31,8 @@ package struct LineIndex: Sendable {
 
     /// The line holding byte `offset` (0-based).
     package func line(of offset: Int) -> Int {
-        var low = 0, high = lineStarts.count - 1
+        var low = 0
+        var high = lineStarts.count - 1
         while low < high {
             let middle = (low + high + 1) / 2
             if lineStarts[middle] <= offset { low = middle } else { high = middle - 1 }

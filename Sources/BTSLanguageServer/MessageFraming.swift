@@ -69,7 +69,9 @@ package struct MessageReader: Sendable {
     private func headerEnd() -> Int? {
         var index = start
         while index + 3 < buffer.count {
-            if buffer[index] == 13, buffer[index + 1] == 10, buffer[index + 2] == 13, buffer[index + 3] == 10 { return index }
+            if buffer[index] == 13, buffer[index + 1] == 10, buffer[index + 2] == 13, buffer[index + 3] == 10 {
+                return index
+            }
             index += 1
         }
         return nil
@@ -79,7 +81,8 @@ package struct MessageReader: Sendable {
     static func contentLength(_ header: String) -> Int? {
         for line in header.split(separator: "\r\n") {
             guard let colon = line.firstIndex(of: ":"),
-                  line[..<colon].lowercased() == "content-length" else { continue }
+                line[..<colon].lowercased() == "content-length"
+            else { continue }
             let value = line[line.index(after: colon)...].drop { $0 == " " || $0 == "\t" }
             guard !value.isEmpty, value.count <= 12, value.allSatisfy(\.isASCII), let length = Int(value), length >= 0
             else { return nil }

@@ -44,6 +44,7 @@ package struct CapturedText: Sendable, Hashable {
     /// The text kept, then, when some was cut, a line `… N bytes more` (on a line of its own).
     package var text: String {
         guard dropped > 0 else { return kept }
-        return kept + (kept.isEmpty || kept.hasSuffix("\n") ? "" : "\n") + "… \(dropped) byte\(dropped == 1 ? "" : "s") more\n"
+        return kept + (kept.isEmpty || kept.hasSuffix("\n") ? "" : "\n")
+            + "… \(dropped) byte\(dropped == 1 ? "" : "s") more\n"
     }
 }

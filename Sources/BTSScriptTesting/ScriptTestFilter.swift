@@ -1,4 +1,5 @@
 import BTSShell
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -31,7 +32,8 @@ package struct ScriptTestFilter: Sendable, Hashable {
     /// found)`.
     package func nothingMatches(of found: Int) -> String {
         let quoted = patterns.map { "'\($0)'" }
-        let spoken = quoted.count > 1 ? "any of --filter " + EnglishList.joined(quoted) : "--filter " + (quoted.first ?? "")
+        let spoken =
+            quoted.count > 1 ? "any of --filter " + EnglishList.joined(quoted) : "--filter " + (quoted.first ?? "")
         return "no test file matches \(spoken) (of \(found) found)"
     }
 

@@ -78,17 +78,34 @@ struct ScriptTestJSONReport: Encodable, Sendable, Hashable {
 extension ScriptTestJSONReport {
     /// The report of `run`.
     init(_ run: ScriptTestRun) {
-        summary = Summary(tests: run.tests, passed: run.passed, failed: run.failed, errored: run.errored,
-                          seconds: Self.milliseconds(run.seconds), started: ScriptTestRun.timestamp(run.started))
+        summary = Summary(
+            tests: run.tests,
+            passed: run.passed,
+            failed: run.failed,
+            errored: run.errored,
+            seconds: Self.milliseconds(run.seconds),
+            started: ScriptTestRun.timestamp(run.started)
+        )
         results = run.results.map { result in
             FileResult(
-                file: result.file, outcome: result.outcome, exitStatus: result.exitStatus,
-                seconds: Self.milliseconds(result.seconds), expectations: result.expectations,
+                file: result.file,
+                outcome: result.outcome,
+                exitStatus: result.exitStatus,
+                seconds: Self.milliseconds(result.seconds),
+                expectations: result.expectations,
                 failures: result.failures.map { failure in
-                    Failure(file: failure.file, line: failure.line, column: failure.column, message: failure.message,
-                            details: failure.details, code: failure.code)
+                    Failure(
+                        file: failure.file,
+                        line: failure.line,
+                        column: failure.column,
+                        message: failure.message,
+                        details: failure.details,
+                        code: failure.code
+                    )
                 },
-                stdout: result.standardOutput, stderr: result.standardError)
+                stdout: result.standardOutput,
+                stderr: result.standardError
+            )
         }
     }
 

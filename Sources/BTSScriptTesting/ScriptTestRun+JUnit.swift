@@ -18,7 +18,8 @@ extension ScriptTestRun {
         let counts = #"tests="\#(tests)" failures="\#(failed)" errors="\#(errored)""#
         var xml = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
         xml += #"<testsuites name="bts test" \#(counts) time="\#(time)">"# + "\n"
-        xml += #"  <testsuite name="bts test" \#(counts) skipped="0" time="\#(time)""#
+        xml +=
+            #"  <testsuite name="bts test" \#(counts) skipped="0" time="\#(time)""#
             + #" timestamp="\#(Self.timestamp(started))">"# + "\n"
         for result in results { xml += Self.junitTestCase(result) }
         xml += "  </testsuite>\n</testsuites>\n"
@@ -44,7 +45,8 @@ extension ScriptTestRun {
             let message = first?.message ?? fallbackMessage(result)
             let type = first?.code ?? (result.outcome == .failed ? "EXPECT_FAILED" : "ERROR")
             let text = result.failures.map(problemText).joined(separator: "\n")
-            body += #"      <\#(element) message="\#(xmlEscaped(message, inAttribute: true))""#
+            body +=
+                #"      <\#(element) message="\#(xmlEscaped(message, inAttribute: true))""#
                 + #" type="\#(xmlEscaped(type, inAttribute: true))">\#(xmlEscaped(text, inAttribute: false))</\#(element)>"#
                 + "\n"
         }

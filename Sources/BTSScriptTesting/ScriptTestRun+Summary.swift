@@ -23,7 +23,8 @@ extension ScriptTestRun {
             head = style("Success", .green, colored) + " (\(expects(result.expectations)), \(time))"
         case .failed:
             let failures = result.failures.count
-            let counts = failures > 0 && failures <= result.expectations
+            let counts =
+                failures > 0 && failures <= result.expectations
                 ? "\(failures) of \(expects(result.expectations)) failed" : expects(result.expectations)
             head = style("Failure", .red, colored) + " (\(counts), \(time))"
         case .errored:
@@ -31,7 +32,9 @@ extension ScriptTestRun {
         }
         var lines = [terminalSafe(result.file) + ": " + head]
         for failure in result.failures {
-            lines.append("  " + style(terminalSafe(failure.location) + ":", .bold, colored) + " " + terminalSafe(failure.message))
+            lines.append(
+                "  " + style(terminalSafe(failure.location) + ":", .bold, colored) + " " + terminalSafe(failure.message)
+            )
             lines += failure.details.map { "    " + terminalSafe($0) }
         }
         return lines.joined(separator: "\n")
@@ -70,7 +73,9 @@ extension ScriptTestRun {
 
     /// Captured text as lines with nothing a terminal would obey (a last empty line dropped).
     static func outputLines(_ text: String) -> [String] {
-        var lines = TerminalText.sanitize(text).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var lines = TerminalText.sanitize(text).split(separator: "\n", omittingEmptySubsequences: false).map(
+            String.init
+        )
         if lines.last == "" { lines.removeLast() }
         return lines
     }

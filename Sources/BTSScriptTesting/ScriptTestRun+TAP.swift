@@ -39,10 +39,13 @@ extension ScriptTestRun {
     }
 
     private static func tapDiagnostics(_ result: ScriptTestResult) -> [String] {
-        let first = result.failures.first ?? ScriptTestFailure(
-            file: result.file,
-            message: result.outcome == .failed ? "expectation failed" : "exited with status \(result.exitStatus)",
-            code: result.outcome == .failed ? "EXPECT_FAILED" : "ERROR")
+        let first =
+            result.failures.first
+            ?? ScriptTestFailure(
+                file: result.file,
+                message: result.outcome == .failed ? "expectation failed" : "exited with status \(result.exitStatus)",
+                code: result.outcome == .failed ? "EXPECT_FAILED" : "ERROR"
+            )
         var lines = ["  ---"]
         lines += tapFields(first, indent: "  ", severity: result.outcome == .failed ? "fail" : "error")
         lines.append("  exit: \(result.exitStatus)")
@@ -85,9 +88,12 @@ extension ScriptTestRun {
         for detail in details {
             guard let colon = detail.firstIndex(of: ":") else { return nil }
             let key = String(detail[..<colon])
-            let isWord = !key.isEmpty && key.unicodeScalars.allSatisfy {
-                ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_" || $0 == "-"
-            }
+            let isWord =
+                !key.isEmpty
+                && key.unicodeScalars.allSatisfy {
+                    ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_"
+                        || $0 == "-"
+                }
             guard isWord, !pairs.contains(where: { $0.key == key }) else { return nil }
             let value = detail[detail.index(after: colon)...].drop { $0 == " " }
             pairs.append((key, String(value)))

@@ -31,8 +31,14 @@ package struct ScriptTestResult: Sendable, Hashable, Codable {
     package var standardError: String
 
     package init(
-        file: String, outcome: Outcome, exitStatus: Int32, seconds: Double, expectations: Int = 0,
-        failures: [ScriptTestFailure] = [], standardOutput: String = "", standardError: String = ""
+        file: String,
+        outcome: Outcome,
+        exitStatus: Int32,
+        seconds: Double,
+        expectations: Int = 0,
+        failures: [ScriptTestFailure] = [],
+        standardOutput: String = "",
+        standardError: String = ""
     ) {
         self.file = file
         self.outcome = outcome

@@ -1,5 +1,6 @@
 import BTSShell
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -25,8 +26,13 @@ package struct ScriptTestRunner: Sendable {
     /// pipelines); after that it is left behind and the run goes on without it.
     package static let stopGrace: Duration = .seconds(2)
 
-    package init(files: [String], jobs: Int, failFast: Bool, fileTimeout: Duration? = nil,
-                makeShell: @escaping @Sendable (_ file: String, _ sink: any OutputSink) -> Shell) {
+    package init(
+        files: [String],
+        jobs: Int,
+        failFast: Bool,
+        fileTimeout: Duration? = nil,
+        makeShell: @escaping @Sendable (_ file: String, _ sink: any OutputSink) -> Shell
+    ) {
         self.files = files
         self.jobs = max(1, jobs)
         self.failFast = failFast
@@ -37,8 +43,10 @@ package struct ScriptTestRunner: Sendable {
     /// Runs the files; `finished` hears of each result as it comes (in the order they end). Files
     /// left unstarted by `failFast` or a stop have no result. Cancelling the task stops the run
     /// as `control.stop` does (as if by SIGINT).
-    package func run(control: ScriptTestRunControl = ScriptTestRunControl(),
-                    finished: @escaping @Sendable (ScriptTestResult) -> Void) async -> ScriptTestRun {
+    package func run(
+        control: ScriptTestRunControl = ScriptTestRunControl(),
+        finished: @escaping @Sendable (ScriptTestResult) -> Void
+    ) async -> ScriptTestRun {
         let started = Date()
         let clock = ContinuousClock()
         let start = clock.now
@@ -80,22 +88,37 @@ package struct ScriptTestRunner: Sendable {
         run.start {
             var status = await shell.runFile(URL(fileURLWithPath: file), shownAs: file)
             status = await shell.finishEmbeddedJobs(after: status)
-            let finished = ScriptTestFileRun.Finished(status: status, failures: await shell.recordedFailures,
-                                                      expectations: await shell.expectationsRun)
+            let finished = ScriptTestFileRun.Finished(
+                status: status,
+                failures: await shell.recordedFailures,
+                expectations: await shell.expectationsRun
+            )
             await shell.shutdown()
             return finished
         }
         if let fileTimeout { run.limit(to: fileTimeout) }
         let outcome = await run.outcome
         control.remove(run)
-        return Self.result(file: file, outcome: outcome, stop: run.stop, seconds: Self.seconds(clock.now - start),
-                           standardOutput: sink.standardOutput, standardError: sink.standardError)
+        return Self.result(
+            file: file,
+            outcome: outcome,
+            stop: run.stop,
+            seconds: Self.seconds(clock.now - start),
+            standardOutput: sink.standardOutput,
+            standardError: sink.standardError
+        )
     }
 
     /// The verdict on one file: by its exit status, unless it was stopped (an error whose first
     /// failure is the stop's, then what its session reported).
-    static func result(file: String, outcome: ScriptTestFileRun.Outcome, stop: ScriptTestStop?, seconds: Double,
-                       standardOutput: String, standardError: String) -> ScriptTestResult {
+    static func result(
+        file: String,
+        outcome: ScriptTestFileRun.Outcome,
+        stop: ScriptTestStop?,
+        seconds: Double,
+        standardOutput: String,
+        standardError: String
+    ) -> ScriptTestResult {
         let finished: ScriptTestFileRun.Finished
         switch outcome {
         case .finished(let value): finished = value
@@ -112,9 +135,16 @@ package struct ScriptTestRunner: Sendable {
             verdict = .errored
             failures.insert(stop.failure(in: file), at: 0)
         }
-        return ScriptTestResult(file: file, outcome: verdict, exitStatus: finished.status, seconds: seconds,
-                                expectations: finished.expectations, failures: failures,
-                                standardOutput: standardOutput, standardError: standardError)
+        return ScriptTestResult(
+            file: file,
+            outcome: verdict,
+            exitStatus: finished.status,
+            seconds: seconds,
+            expectations: finished.expectations,
+            failures: failures,
+            standardOutput: standardOutput,
+            standardError: standardError
+        )
     }
 
     static func seconds(_ duration: Duration) -> Double {

@@ -1,4 +1,5 @@
 import BTSShell
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -35,8 +36,12 @@ package enum ScriptTestStop: Sendable, Hashable, Codable {
     /// A duration as `--file-timeout` takes it: `500ms`, `30s`, `1.5s`, `2m`, `1h` (the largest
     /// unit it is a whole number of; seconds with up to 3 decimals otherwise).
     package static func spoken(_ duration: Duration) -> String {
-        let milliseconds = max(0, duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)
-        for (unit, size) in [("h", Int64(3_600_000)), ("m", 60_000), ("s", 1000)] where milliseconds >= size && milliseconds % size == 0 {
+        let milliseconds = max(
+            0,
+            duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
+        )
+        for (unit, size) in [("h", Int64(3_600_000)), ("m", 60_000), ("s", 1000)]
+        where milliseconds >= size && milliseconds % size == 0 {
             return "\(milliseconds / size)\(unit)"
         }
         if milliseconds < 1000 { return "\(milliseconds)ms" }

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -13,9 +14,15 @@ package struct ForegroundProcess: Sendable {
     /// descriptors (nil: bts's own). With `ownProcessGroup` it leads a process group of its own
     /// instead (off the terminal: ``signalGroup(_:)`` reaches it and everything it started).
     /// Returns nil when it cannot be started.
-    package static func shell(_ script: String, arguments: [String] = [], stdin: Int32? = nil, stdout: Int32? = nil,
-                             stderr: Int32? = nil, ownProcessGroup: Bool = false,
-                             closing: [Int32] = []) -> ForegroundProcess? {
+    package static func shell(
+        _ script: String,
+        arguments: [String] = [],
+        stdin: Int32? = nil,
+        stdout: Int32? = nil,
+        stderr: Int32? = nil,
+        ownProcessGroup: Bool = false,
+        closing: [Int32] = []
+    ) -> ForegroundProcess? {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -42,7 +49,7 @@ package struct ForegroundProcess: Sendable {
         posix_spawnattr_setflags(&attributes, Int16(flags))
         let argv = ["/bin/sh", "-c", script, "sh"] + arguments
         var cArguments: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
-        defer { cArguments.forEach { free($0) } }
+        defer { for argument in cArguments { free(argument) } }
         var pid: pid_t = 0
         let result = posix_spawn(&pid, "/bin/sh", &actions, &attributes, &cArguments, environ)
         guard result == 0 else { return nil }

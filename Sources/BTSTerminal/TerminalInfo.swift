@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -11,8 +12,12 @@ package struct TerminalInfo: Sendable, Hashable {
     /// Columns available for tables: the terminal's width, else `COLUMNS`, else nil (no limit).
     package var columns: Int?
 
-    package init(stdinIsTerminal: Bool = false, stdoutIsTerminal: Bool = false, stderrIsTerminal: Bool = false,
-                columns: Int? = nil) {
+    package init(
+        stdinIsTerminal: Bool = false,
+        stdoutIsTerminal: Bool = false,
+        stderrIsTerminal: Bool = false,
+        columns: Int? = nil
+    ) {
         self.stdinIsTerminal = stdinIsTerminal
         self.stdoutIsTerminal = stdoutIsTerminal
         self.stderrIsTerminal = stderrIsTerminal
@@ -28,7 +33,8 @@ package struct TerminalInfo: Sendable, Hashable {
             stdinIsTerminal: isatty(STDIN_FILENO) == 1,
             stdoutIsTerminal: isatty(STDOUT_FILENO) == 1,
             stderrIsTerminal: isatty(STDERR_FILENO) == 1,
-            columns: width(environment: environment))
+            columns: width(environment: environment)
+        )
     }
 
     /// The width of the terminal on stdout (or stderr) via `TIOCGWINSZ`, else `COLUMNS`.

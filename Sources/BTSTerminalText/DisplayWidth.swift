@@ -15,7 +15,9 @@ package enum DisplayWidth {
         while index != utf8.endIndex {
             let byte = utf8[index]
             let next = utf8.index(after: index)
-            guard byte == 0x09 || (0x20..<0x7F).contains(byte), next == utf8.endIndex || utf8[next] < 0x80 else { break }
+            guard byte == 0x09 || (0x20..<0x7F).contains(byte), next == utf8.endIndex || utf8[next] < 0x80 else {
+                break
+            }
             column = byte == 0x09 ? (column / tabWidth + 1) * tabWidth : column + 1
             index = next
         }
@@ -67,8 +69,8 @@ package enum DisplayWidth {
     private static func isWide(_ value: UInt32) -> Bool {
         switch value {
         case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
-             0xA000...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,
-             0xFFE0...0xFFE6, 0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x2FFFD, 0x30000...0x3FFFD:
+            0xA000...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,
+            0xFFE0...0xFFE6, 0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x2FFFD, 0x30000...0x3FFFD:
             return true
         default:
             return false

@@ -18,18 +18,27 @@ extension TerminalText {
         var index = 0
         // 32 bytes at a time, then 8: output is mostly free of candidates (one branch for 32 bytes).
         while count - index >= 32 {
-            let flags = (candidates(ByteWords.load(base + index), kept: kept), candidates(ByteWords.load(base + index + 8), kept: kept),
-                         candidates(ByteWords.load(base + index + 16), kept: kept), candidates(ByteWords.load(base + index + 24), kept: kept))
+            let flags = (
+                candidates(ByteWords.load(base + index), kept: kept),
+                candidates(ByteWords.load(base + index + 8), kept: kept),
+                candidates(ByteWords.load(base + index + 16), kept: kept),
+                candidates(ByteWords.load(base + index + 24), kept: kept)
+            )
             if flags.0 | flags.1 | flags.2 | flags.3 != 0,
-               startsWork(flags.0, base, at: index, count: count) || startsWork(flags.1, base, at: index + 8, count: count)
-                || startsWork(flags.2, base, at: index + 16, count: count) || startsWork(flags.3, base, at: index + 24, count: count) {
+                startsWork(flags.0, base, at: index, count: count)
+                    || startsWork(flags.1, base, at: index + 8, count: count)
+                    || startsWork(flags.2, base, at: index + 16, count: count)
+                    || startsWork(flags.3, base, at: index + 24, count: count)
+            {
                 return true
             }
             index += 32
         }
         while index < count {
             // (Past the end, spaces: never a candidate.)
-            let word = count - index >= 8 ? ByteWords.load(base + index) : ByteWords.load(base + index, count: count - index, filler: 0x20)
+            let word =
+                count - index >= 8
+                ? ByteWords.load(base + index) : ByteWords.load(base + index, count: count - index, filler: 0x20)
             if startsWork(candidates(word, kept: kept), base, at: index, count: count) { return true }
             index += 8
         }
@@ -57,8 +66,10 @@ extension TerminalText {
         let unknown: UInt64 = 0x80 << 56
         let c1 = ByteWords.equal(word, byte: 0xC2) & (ByteWords.equal(next & (ByteWords.ones &* 0xE0), high) | unknown)
         let arabicMark = ByteWords.equal(word, byte: 0xD8) & (ByteWords.equal(next, byte: 0x9C) | unknown)
-        let bidi = ByteWords.equal(word, byte: 0xE2) & (ByteWords.equal(next & (ByteWords.ones &* 0xFE), high) | unknown)
-        return (ByteWords.controls(word) & ~ByteWords.equal(word, kept)) | ByteWords.equal(word, byte: 0x7F) | c1 | arabicMark | bidi
+        let bidi =
+            ByteWords.equal(word, byte: 0xE2) & (ByteWords.equal(next & (ByteWords.ones &* 0xFE), high) | unknown)
+        return (ByteWords.controls(word) & ~ByteWords.equal(word, kept)) | ByteWords.equal(word, byte: 0x7F) | c1
+            | arabicMark | bidi
     }
 
     /// Whether the scalar starting at `index` of valid UTF-8 needs work (a candidate byte).

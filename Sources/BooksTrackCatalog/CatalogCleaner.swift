@@ -149,14 +149,19 @@ package enum CatalogCleaner {
             id: id,
             goodreadsBookID: Int(field("goodreads_book_id").trimmingCharacters(in: .whitespaces)) ?? 0,
             goodreadsWorkID: Int(field("work_id").trimmingCharacters(in: .whitespaces)) ?? 0,
-            isbn10: isbn10, isbn13: isbn13, title: title,
+            isbn10: isbn10,
+            isbn13: isbn13,
+            title: title,
             originalTitle: original.isEmpty ? nil : original,
-            series: series?.name, seriesNumber: series?.number,
+            series: series?.name,
+            seriesNumber: series?.number,
             authors: CatalogFieldCleaning.authors(field("authors")),
-            year: year, language: language,
+            year: year,
+            language: language,
             averageRating: Double(field("average_rating").trimmingCharacters(in: .whitespaces)) ?? 0,
             ratingsCount: Int(field("ratings_count").trimmingCharacters(in: .whitespaces)) ?? 0,
-            imageURL: image, smallImageURL: small
+            imageURL: image,
+            smallImageURL: small
         )
     }
 }

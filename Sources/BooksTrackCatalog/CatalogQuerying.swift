@@ -31,10 +31,23 @@ package struct CatalogBook: Sendable, Hashable, Codable {
     package var shelves: [String]
 
     package init(
-        id: Int, goodreadsBookID: Int, goodreadsWorkID: Int, isbn10: String?, isbn13: String?,
-        title: String, originalTitle: String?, series: String?, seriesNumber: Double?, authors: [String],
-        year: Int?, language: String?, averageRating: Double, ratingsCount: Int,
-        imageURL: String?, smallImageURL: String?, shelves: [String] = []
+        id: Int,
+        goodreadsBookID: Int,
+        goodreadsWorkID: Int,
+        isbn10: String?,
+        isbn13: String?,
+        title: String,
+        originalTitle: String?,
+        series: String?,
+        seriesNumber: Double?,
+        authors: [String],
+        year: Int?,
+        language: String?,
+        averageRating: Double,
+        ratingsCount: Int,
+        imageURL: String?,
+        smallImageURL: String?,
+        shelves: [String] = []
     ) {
         self.id = id
         self.goodreadsBookID = goodreadsBookID

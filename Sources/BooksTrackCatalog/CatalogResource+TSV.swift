@@ -141,12 +141,23 @@ package enum CatalogResourceTSV {
         let image = optional(14)
         let small: String? = f[15] == "~" ? image.flatMap(derivedSmallImage) : optional(15)
         return CatalogBook(
-            id: try int(0), goodreadsBookID: try int(1), goodreadsWorkID: try int(2),
-            isbn10: optional(3), isbn13: optional(4), title: unescape(f[5]), originalTitle: optional(6),
-            series: optional(7), seriesNumber: f[8].isEmpty ? nil : Double(f[8]),
-            authors: f[9].isEmpty ? [] : f[9].split(separator: "|", omittingEmptySubsequences: false).map { unescape($0) },
-            year: f[10].isEmpty ? nil : Int(f[10]), language: optional(11),
-            averageRating: rating, ratingsCount: try int(13), imageURL: image, smallImageURL: small
+            id: try int(0),
+            goodreadsBookID: try int(1),
+            goodreadsWorkID: try int(2),
+            isbn10: optional(3),
+            isbn13: optional(4),
+            title: unescape(f[5]),
+            originalTitle: optional(6),
+            series: optional(7),
+            seriesNumber: f[8].isEmpty ? nil : Double(f[8]),
+            authors: f[9].isEmpty
+                ? [] : f[9].split(separator: "|", omittingEmptySubsequences: false).map { unescape($0) },
+            year: f[10].isEmpty ? nil : Int(f[10]),
+            language: optional(11),
+            averageRating: rating,
+            ratingsCount: try int(13),
+            imageURL: image,
+            smallImageURL: small
         )
     }
 }

@@ -30,13 +30,16 @@ extension SQLiteCatalog {
                     title, original_title, series, authors,
                     tokenize = 'unicode61 remove_diacritics 2');
                 CREATE VIRTUAL TABLE books_vocab USING fts5vocab(books_fts, 'col');
-                """)
+                """
+        )
         let insertBook = try db.makeStatement(
             sql: """
                 INSERT INTO books VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """)
+                """
+        )
         let insertFTS = try db.makeStatement(
-            sql: "INSERT INTO books_fts(rowid, title, original_title, series, authors) VALUES (?, ?, ?, ?, ?)")
+            sql: "INSERT INTO books_fts(rowid, title, original_title, series, authors) VALUES (?, ?, ?, ?, ?)"
+        )
         try createShelfNames(db, shelves?.names ?? [])
         for b in books {
             let vector = HashingEmbedding.embed(b)
@@ -56,7 +59,8 @@ extension SQLiteCatalog {
         }
         try db.execute(
             sql: "INSERT INTO meta(key, value) VALUES ('content_key', ?), ('books', ?), ('dimension', ?)",
-            arguments: [key, String(books.count), String(HashingEmbedding.dimension)])
+            arguments: [key, String(books.count), String(HashingEmbedding.dimension)]
+        )
         try db.execute(sql: "INSERT INTO books_fts(books_fts) VALUES ('optimize')")
     }
 
@@ -79,12 +83,24 @@ extension SQLiteCatalog {
         let authors: String = row[9]
         let shelves: String = row[16]
         return CatalogBook(
-            id: row[0], goodreadsBookID: row[1], goodreadsWorkID: row[2], isbn10: row[3], isbn13: row[4],
-            title: row[5], originalTitle: row[6], series: row[7], seriesNumber: row[8],
+            id: row[0],
+            goodreadsBookID: row[1],
+            goodreadsWorkID: row[2],
+            isbn10: row[3],
+            isbn13: row[4],
+            title: row[5],
+            originalTitle: row[6],
+            series: row[7],
+            seriesNumber: row[8],
             authors: authors.isEmpty ? [] : authors.components(separatedBy: authorSeparator),
-            year: row[10], language: row[11], averageRating: row[12], ratingsCount: row[13],
-            imageURL: row[14], smallImageURL: row[15],
-            shelves: shelves.isEmpty ? [] : shelves.components(separatedBy: authorSeparator))
+            year: row[10],
+            language: row[11],
+            averageRating: row[12],
+            ratingsCount: row[13],
+            imageURL: row[14],
+            smallImageURL: row[15],
+            shelves: shelves.isEmpty ? [] : shelves.components(separatedBy: authorSeparator)
+        )
     }
 
     /// Every book, ordered by id.

@@ -4,8 +4,10 @@ import Foundation
 /// `similar` never offers as a neighbour of a book they contain.
 extension SQLiteCatalog {
     /// Words that make a title by the source's author that names the source a set of books.
-    static let collectionWords: Set<String> = ["box", "boxed", "boxset", "set", "collection", "omnibus", "trilogy",
-                                               "complete", "books", "volumes"]
+    static let collectionWords: Set<String> = [
+        "box", "boxed", "boxset", "set", "collection", "omnibus", "trilogy",
+        "complete", "books", "volumes",
+    ]
 
     /// True when `candidate` contains `source`: a span of the source's series that covers its number
     /// ("The Hunger Games Trilogy Boxset (The Hunger Games, #1-3)"), a volume of several titles
@@ -30,25 +32,30 @@ extension SQLiteCatalog {
 
         func holds(_ candidate: CatalogBook) -> Bool {
             // The cheap tests first: most books share neither the series nor an author and hold no " / ".
-            if let series = source.series, candidate.series == series, let span = SQLiteCatalog.seriesSpan(inTitle: candidate.title),
-               span.contains(source.seriesNumber ?? 1) {
+            if let series = source.series, candidate.series == series,
+                let span = SQLiteCatalog.seriesSpan(inTitle: candidate.title),
+                span.contains(source.seriesNumber ?? 1)
+            {
                 return true
             }
             let sharesAuthor = !Set(candidate.authors).isDisjoint(with: source.authors)
             let joined = candidate.title.contains(" / ")
             guard sharesAuthor || joined else { return false }
             let base = CatalogFieldCleaning.series(inTitle: candidate.title).base
-            if joined, base.components(separatedBy: " / ").contains(where: { part in
-                (candidate.authors.isEmpty ? [""] : candidate.authors).contains {
-                    sourceKeys.contains(SQLiteCatalog.workKey(title: part, author: $0))
-                }
-            }) {
+            if joined,
+                base.components(separatedBy: " / ").contains(where: { part in
+                    (candidate.authors.isEmpty ? [""] : candidate.authors).contains {
+                        sourceKeys.contains(SQLiteCatalog.workKey(title: part, author: $0))
+                    }
+                })
+            {
                 return true
             }
             guard sharesAuthor else { return false }
             let words = HashingEmbedding.tokens(base)
             guard !sourceWords.isEmpty, words.count > sourceWords.count,
-                  !SQLiteCatalog.collectionWords.isDisjoint(with: words) else { return false }
+                !SQLiteCatalog.collectionWords.isDisjoint(with: words)
+            else { return false }
             return (0...(words.count - sourceWords.count)).contains {
                 Array(words[$0..<($0 + sourceWords.count)]) == sourceWords
             }
@@ -60,7 +67,8 @@ extension SQLiteCatalog {
     static func seriesSpan(inTitle title: String) -> ClosedRange<Double>? {
         let trimmed = title.trimmingCharacters(in: .whitespaces)
         guard trimmed.hasSuffix(")"), let open = trimmed.lastIndex(of: "("),
-              let hash = trimmed[open...].lastIndex(of: "#") else { return nil }
+            let hash = trimmed[open...].lastIndex(of: "#")
+        else { return nil }
         let spec = trimmed[trimmed.index(after: hash)..<trimmed.index(before: trimmed.endIndex)]
         let bounds = spec.split(separator: "-", maxSplits: 1).map { Double($0.trimmingCharacters(in: .whitespaces)) }
         guard bounds.count == 2, let low = bounds[0], let high = bounds[1], low < high else { return nil }

@@ -11,11 +11,14 @@ extension SQLiteCatalog {
     /// full-text index, reading at most ``completionScanLimit`` books; empty on any error.
     package func authorCompletions(_ typed: String, limit: Int) -> [String] {
         let words = FTSQuery.terms(typed).map(Self.foldWord)
-        guard limit > 0, let rows = completionRows(typed, columns: Self.authorColumns, field: "authors") else { return [] }
+        guard limit > 0, let rows = completionRows(typed, columns: Self.authorColumns, field: "authors") else {
+            return []
+        }
         var ratings: [String: Int] = [:]
         var order: [String] = []
         for (authors, count) in rows {
-            for name in authors.split(separator: Self.authorSeparator).map(String.init) where Self.nameMatches(name, words) {
+            for name in authors.split(separator: Self.authorSeparator).map(String.init)
+            where Self.nameMatches(name, words) {
                 if ratings[name] == nil { order.append(name) }
                 ratings[name, default: 0] += count
             }

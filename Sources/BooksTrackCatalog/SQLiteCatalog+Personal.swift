@@ -39,7 +39,11 @@ extension SQLiteCatalog {
     /// Each says which positively weighted seed it is most like and which shelves they share; at
     /// most `perAuthor` books of one author, and a later book of a series (#2 on) only when the
     /// library holds a book of that series.
-    package func personalRecommendations(seeds: [LibrarySeed], excluding: Set<Int> = [], limit: Int)
+    package func personalRecommendations(
+        seeds: [LibrarySeed],
+        excluding: Set<Int> = [],
+        limit: Int
+    )
         throws -> [PersonalRecommendation]
     {
         let books = try self.books
@@ -57,9 +61,13 @@ extension SQLiteCatalog {
             .map { SparseEntry(dimension: $0.key, value: $0.value / norm) }
         let excludedRows = Set(sources.map(\.row) + excluding.compactMap { books.indexOfID[$0] })
         let startedSeries = Set(excludedRows.compactMap { books.all[$0].series })
-        let found = neighbours(of: query, excludingRows: excludedRows,
-                               excludingWorks: Set(excludedRows.flatMap { Self.workKeys(books.all[$0]) }),
-                               limit: min(max(limit, 0), Self.maxLimit), perAuthor: Self.perAuthor) { candidate in
+        let found = neighbours(
+            of: query,
+            excludingRows: excludedRows,
+            excludingWorks: Set(excludedRows.flatMap { Self.workKeys(books.all[$0]) }),
+            limit: min(max(limit, 0), Self.maxLimit),
+            perAuthor: Self.perAuthor
+        ) { candidate in
             // A later book of a series only when the library has one of that series.
             guard let series = candidate.series, (candidate.seriesNumber ?? 1) > 1 else { return 0 }
             return startedSeries.contains(series) ? 0 : nil
@@ -67,15 +75,25 @@ extension SQLiteCatalog {
         let liked = sources.filter { $0.seed.weight > 0 }
         return found.compactMap { candidate in
             let vector = shelves.rows[candidate.row]
-            guard let best = liked.max(by: { a, b in
-                Float(a.seed.weight) * Self.dot(shelves.rows[a.row], vector)
-                    < Float(b.seed.weight) * Self.dot(shelves.rows[b.row], vector)
-            }) else { return nil }
+            guard
+                let best = liked.max(by: { a, b in
+                    Float(a.seed.weight) * Self.dot(shelves.rows[a.row], vector)
+                        < Float(b.seed.weight) * Self.dot(shelves.rows[b.row], vector)
+                })
+            else { return nil }
             let like = books.all[best.row]
-            let shared = Self.sharedShelves(shelves.rows[best.row], vector, names: shelves.names, limit: Self.reasonShelves)
+            let shared = Self.sharedShelves(
+                shelves.rows[best.row],
+                vector,
+                names: shelves.names,
+                limit: Self.reasonShelves
+            )
             return PersonalRecommendation(
-                book: books.all[candidate.row], score: Double(min(1, max(0, candidate.score))),
-                reason: Self.personalReason(shared: shared, like: like, because: best.seed.because), like: like)
+                book: books.all[candidate.row],
+                score: Double(min(1, max(0, candidate.score))),
+                reason: Self.personalReason(shared: shared, like: like, because: best.seed.because),
+                like: like
+            )
         }
     }
 

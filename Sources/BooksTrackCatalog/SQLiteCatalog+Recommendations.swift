@@ -71,7 +71,9 @@ extension SQLiteCatalog {
         var name = series
         if name.lowercased().hasPrefix("the ") { name = String(name.dropFirst(4)) }
         let last = name.split(separator: " ").last?.lowercased() ?? ""
-        let collective: Set<String> = ["series", "trilogy", "saga", "chronicles", "cycle", "quartet", "sequence", "duology"]
+        let collective: Set<String> = [
+            "series", "trilogy", "saga", "chronicles", "cycle", "quartet", "sequence", "duology",
+        ]
         return "the " + name + (collective.contains(last) ? "" : " series")
     }
 
@@ -95,7 +97,8 @@ extension SQLiteCatalog {
         for (index, pick) in picks.enumerated() {
             let found = book(pick)
             guard let series = found.series?.lowercased(), let number = found.seriesNumber,
-                  number >= 1, number == number.rounded() else { continue }
+                number >= 1, number == number.rounded()
+            else { continue }
             rows[series, default: []].append(index)
         }
         var ordered = picks

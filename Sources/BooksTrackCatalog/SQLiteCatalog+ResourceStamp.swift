@@ -25,7 +25,8 @@ struct CatalogResourceStamp: Equatable {
 
         init?<S: StringProtocol>(fields: ArraySlice<S>) {
             guard fields.count == 3, let size = UInt64(fields[fields.startIndex + 1]),
-                  let modified = Int64(fields[fields.startIndex + 2]) else { return nil }
+                let modified = Int64(fields[fields.startIndex + 2])
+            else { return nil }
             path = String(fields[fields.startIndex])
             self.size = size
             self.modified = modified
@@ -67,7 +68,9 @@ struct CatalogResourceStamp: Equatable {
     static func storedKey(for urls: [URL], in directory: URL) -> String? {
         let stampURL = directory.appendingPathComponent(fileName)
         guard let data = try? Data(contentsOf: stampURL), data.count < 8192,
-            let stored = CatalogResourceStamp(line: String(decoding: data.prefix { $0 != 0x0A && $0 != 0x0D }, as: UTF8.self)),
+            let stored = CatalogResourceStamp(
+                line: String(decoding: data.prefix { $0 != 0x0A && $0 != 0x0D }, as: UTF8.self)
+            ),
             let current = CatalogResourceStamp(of: urls, key: stored.key), current == stored
         else { return nil }
         return stored.key
@@ -101,9 +104,13 @@ extension SQLiteCatalog {
     }
 
     /// The resource as `Bundle.module` finds it.
-    static func moduleBundleResourceURL(_ name: String = catalogResourceName, extension ext: String = "tsv") throws -> URL {
-        guard let url = Bundle.module.url(forResource: name, withExtension: ext, subdirectory: "Resources")
-            ?? Bundle.module.url(forResource: name, withExtension: ext)
+    static func moduleBundleResourceURL(
+        _ name: String = catalogResourceName,
+        extension ext: String = "tsv"
+    ) throws -> URL {
+        guard
+            let url = Bundle.module.url(forResource: name, withExtension: ext, subdirectory: "Resources")
+                ?? Bundle.module.url(forResource: name, withExtension: ext)
         else { throw OpenError.missingResource }
         return url
     }

@@ -19,7 +19,9 @@ extension SQLiteCatalog {
     /// not a ranking of every match again each (the catalog does not change while it is open).
     func ftsSearch(_ expression: String, limit: Int, mostRatedFirst: Bool) throws -> (ids: [Int], total: Int) {
         let limit = min(max(limit, 0), Self.maxLimit)
-        guard limit > Self.titleRerankPool else { return try rankedMatches(expression, limit: limit, mostRatedFirst: mostRatedFirst) }
+        guard limit > Self.titleRerankPool else {
+            return try rankedMatches(expression, limit: limit, mostRatedFirst: mostRatedFirst)
+        }
         let key = "\(mostRatedFirst)|\(expression)"
         let all: (ids: [Int], total: Int)
         if let kept = deepMatches.value(for: key) {
@@ -31,7 +33,11 @@ extension SQLiteCatalog {
         return (Array(all.ids.prefix(limit)), all.total)
     }
 
-    private func rankedMatches(_ expression: String, limit: Int, mostRatedFirst: Bool) throws -> (ids: [Int], total: Int) {
+    private func rankedMatches(
+        _ expression: String,
+        limit: Int,
+        mostRatedFirst: Bool
+    ) throws -> (ids: [Int], total: Int) {
         let order =
             mostRatedFirst
             ? "books.ratings_count DESC, books.id"
@@ -39,7 +45,10 @@ extension SQLiteCatalog {
         return try database.read { db in
             let total =
                 try Int.fetchOne(
-                    db, sql: "SELECT count(*) FROM books_fts WHERE books_fts MATCH ?", arguments: [expression]) ?? 0
+                    db,
+                    sql: "SELECT count(*) FROM books_fts WHERE books_fts MATCH ?",
+                    arguments: [expression]
+                ) ?? 0
             guard limit > 0 else { return ([], total) }
             let ids = try Int.fetchAll(
                 db,
@@ -47,7 +56,8 @@ extension SQLiteCatalog {
                     SELECT books.id FROM books_fts JOIN books ON books.id = books_fts.rowid
                     WHERE books_fts MATCH ? ORDER BY \(order) LIMIT ?
                     """,
-                arguments: [expression, limit])
+                arguments: [expression, limit]
+            )
             return (ids, total)
         }
     }
@@ -100,12 +110,16 @@ extension SQLiteCatalog {
             return CatalogPage(books: [], total: 0)
         }
         let limit = min(max(limit, 0), Self.maxLimit)
-        guard limit > 0 else { return CatalogPage(books: [], total: try ftsSearch(expr, limit: 0, mostRatedFirst: false).total) }
+        guard limit > 0 else {
+            return CatalogPage(books: [], total: try ftsSearch(expr, limit: 0, mostRatedFirst: false).total)
+        }
         let found = try ftsSearch(expr, limit: max(limit, Self.titleRerankPool), mostRatedFirst: false)
         // Only the pool is re-ranked: a deeper page keeps the same order for the books before it.
         let pool = try books(ids: Array(found.ids.prefix(Self.titleRerankPool)))
         let ranked = TitleRanking.rank(pool, query: query, acrossAuthors: acrossAuthors)
-        let rest = limit > pool.count ? try books(ids: Array(found.ids.dropFirst(Self.titleRerankPool).prefix(limit - pool.count))) : []
+        let rest =
+            limit > pool.count
+            ? try books(ids: Array(found.ids.dropFirst(Self.titleRerankPool).prefix(limit - pool.count))) : []
         return CatalogPage(books: Array((ranked + rest).prefix(limit)), total: found.total)
     }
 
@@ -148,7 +162,8 @@ extension SQLiteCatalog {
         let q = HashingEmbedding.embed(query: query)
         return try vectors.withCosines(q) { scores in
             for row in 0..<min(scores.count, books.popularity.count) {
-                let cosine = scores[row], w = Self.titleWordPopularityWeight
+                let cosine = scores[row]
+                let w = Self.titleWordPopularityWeight
                 scores[row] = min(1, max(0, cosine * (1 - w) + w * books.popularity[row] * max(0, cosine).squareRoot()))
             }
             return VectorIndex.topK(UnsafeBufferPointer(scores), k: limit).filter { scores[$0] > 0 }

@@ -36,7 +36,8 @@ extension SQLiteCatalog {
     /// `bookTextShelves` strongest reader shelves, dashes read as spaces (`science-fiction` →
     /// "science fiction"). Written into the vectors' stamp, so a changed recipe shows.
     static let bookTextShelves = 20
-    package static let bookTextRecipe = "TITLE by AUTHORS. Shelves: the book's 20 strongest reader shelves, dashes as spaces"
+    package static let bookTextRecipe =
+        "TITLE by AUTHORS. Shelves: the book's 20 strongest reader shelves, dashes as spaces"
 
     package static func bookText(title: String, authors: [String], shelves: [String]) -> String {
         var text = title
@@ -52,7 +53,9 @@ extension SQLiteCatalog {
         let books = try self.books
         let shelves = try shelfVectors
         return books.all.enumerated().map { row, book in
-            let names = shelves.rows[row].compactMap { Int($0.dimension) < shelves.names.count ? shelves.names[Int($0.dimension)] : nil }
+            let names = shelves.rows[row].compactMap {
+                Int($0.dimension) < shelves.names.count ? shelves.names[Int($0.dimension)] : nil
+            }
             return (book.id, Self.bookText(title: book.title, authors: book.authors, shelves: names))
         }
     }
@@ -69,7 +72,9 @@ extension SQLiteCatalog {
         if let missing = SentenceEncoder.availability() { return .model(missing) }
         do {
             let url = try Self.bundledResourceURL(Self.bookVectorsResourceName, extension: Self.bookVectorsExtension)
-            return Self.staleness(of: try QuantizedVectors.stamp(at: url), catalog: resourceHash).map(SemanticUnavailable.vectors)
+            return Self.staleness(of: try QuantizedVectors.stamp(at: url), catalog: resourceHash).map(
+                SemanticUnavailable.vectors
+            )
         } catch {
             return .vectors("\(error)")
         }
@@ -78,7 +83,8 @@ extension SQLiteCatalog {
     /// Why vectors with `stamp` do not fit this catalog (hash `catalog`) and the installed model, or nil.
     static func staleness(of stamp: QuantizedVectors.Stamp, catalog: String) -> String? {
         if stamp.catalog != catalog {
-            return "they were made from another catalog (\(stamp.catalog), this one is \(catalog)); run scripts/build-book-vectors"
+            return
+                "they were made from another catalog (\(stamp.catalog), this one is \(catalog)); run scripts/build-book-vectors"
         }
         if stamp.dimension != SentenceEncoder.dimension || stamp.model != ModelLocation.name {
             return "they were made by another model (\(stamp.model)); run scripts/build-book-vectors"
@@ -87,7 +93,8 @@ extension SQLiteCatalog {
             var info = stat()
             let path = dir.appendingPathComponent("model.safetensors").path
             if stat(path, &info) == 0, Int(info.st_size) != stamp.modelBytes {
-                return "they were made from another model file (\(stamp.modelBytes) bytes, the installed one has \(info.st_size)); run scripts/setup"
+                return
+                    "they were made from another model file (\(stamp.modelBytes) bytes, the installed one has \(info.st_size)); run scripts/setup"
             }
         }
         return nil
@@ -98,7 +105,10 @@ extension SQLiteCatalog {
         get throws(SemanticUnavailable) {
             do {
                 return try loadedBookVectors.get {
-                    let url = try Self.bundledResourceURL(Self.bookVectorsResourceName, extension: Self.bookVectorsExtension)
+                    let url = try Self.bundledResourceURL(
+                        Self.bookVectorsResourceName,
+                        extension: Self.bookVectorsExtension
+                    )
                     let vectors = try QuantizedVectors(contentsOf: url)
                     if let stale = Self.staleness(of: vectors.stamp, catalog: resourceHash) {
                         throw SemanticUnavailable.vectors(stale)
@@ -106,18 +116,24 @@ extension SQLiteCatalog {
                     // Ids and ratings only, from their covering index (the table's rows carry vectors
                     // and shelves, far more to read): a one-shot semantic loads no book.
                     // A cursor reads the columns in place (no Row per book).
-                    var ids: [Int] = [], ratings: [Int] = []
+                    var ids: [Int] = []
+                    var ratings: [Int] = []
                     ids.reserveCapacity(vectors.ids.count)
                     ratings.reserveCapacity(vectors.ids.count)
                     try database.read { db in
-                        let rows = try Row.fetchCursor(db, sql: "SELECT id, ratings_count FROM books INDEXED BY books_popularity ORDER BY id")
+                        let rows = try Row.fetchCursor(
+                            db,
+                            sql: "SELECT id, ratings_count FROM books INDEXED BY books_popularity ORDER BY id"
+                        )
                         while let row = try rows.next() {
                             ids.append(try row.decode(atIndex: 0))
                             ratings.append(try row.decode(atIndex: 1))
                         }
                     }
                     guard vectors.ids.elementsEqual(ids, by: { Int($0) == $1 }) else {
-                        throw SemanticUnavailable.vectors("their books are not this catalog's; run scripts/build-book-vectors")
+                        throw SemanticUnavailable.vectors(
+                            "their books are not this catalog's; run scripts/build-book-vectors"
+                        )
                     }
                     return BookVectors(vectors: vectors, ids: ids, popularity: Self.popularity(ratingsCounts: ratings))
                 }

@@ -61,7 +61,11 @@ extension SQLiteCatalog {
             let norm = entries.reduce(Float(0)) { $0 + $1.value * $1.value }.squareRoot()
             rows.append(norm > 0 ? entries.map { SparseEntry(dimension: $0.dimension, value: $0.value / norm) } : [])
         }
-        return ShelfVectors(index: VectorIndex(dimension: names.count, ids: ids, sparseRows: rows), rows: rows, names: names)
+        return ShelfVectors(
+            index: VectorIndex(dimension: names.count, ids: ids, sparseRows: rows),
+            rows: rows,
+            names: names
+        )
     }
 
     /// The identities of a work across the catalog's editions, one per author: the title without
@@ -79,7 +83,9 @@ extension SQLiteCatalog {
         let base = CatalogFieldCleaning.series(inTitle: title).base
         let short = base.split(separator: ":", maxSplits: 1).first.map(String.init) ?? base
         var words = HashingEmbedding.tokens(short)
-        if let tail = words.indices.first(where: { $0 > 0 && words[$0] == "and" && words.dropFirst($0 + 1).first == "other" }) {
+        if let tail = words.indices.first(where: {
+            $0 > 0 && words[$0] == "and" && words.dropFirst($0 + 1).first == "other"
+        }) {
             words.removeSubrange(tail...)
         }
         return words.joined(separator: " ") + "|"

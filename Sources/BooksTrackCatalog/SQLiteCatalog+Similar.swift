@@ -27,7 +27,8 @@ extension SQLiteCatalog {
         let source = books.all[row]
         let author = source.authors.first
         func own(_ candidate: CatalogBook) -> Bool {
-            (author != nil && candidate.authors.first == author) || (source.series != nil && candidate.series == source.series)
+            (author != nil && candidate.authors.first == author)
+                || (source.series != nil && candidate.series == source.series)
         }
         let limit = min(max(limit, 0), Self.maxLimit)
         let share = Int((Double(limit) * Self.authorShare).rounded(.up))
@@ -35,8 +36,15 @@ extension SQLiteCatalog {
         // The next volume is listed whatever its score, so it is considered even outside the pool.
         let nextRows = source.series == nil ? [] : books.all.indices.filter { next(books.all[$0]) }
         let holdsSource = CollectionTest(source)
-        return neighbours(of: shelves.rows[row], excludingRows: [row], excludingWorks: Set(Self.workKeys(source)),
-                          limit: limit, perAuthor: share, own: (own, next, share), considering: nextRows) { candidate in
+        return neighbours(
+            of: shelves.rows[row],
+            excludingRows: [row],
+            excludingWorks: Set(Self.workKeys(source)),
+            limit: limit,
+            perAuthor: share,
+            own: (own, next, share),
+            considering: nextRows
+        ) { candidate in
             guard !holdsSource.holds(candidate) else { return nil }
             return own(candidate) ? Self.sameAuthorOrSeriesNudge : 0
         }
@@ -56,11 +64,16 @@ extension SQLiteCatalog {
     /// `own.limit` of the books `own.test` holds for, chosen by score after those `own.first` holds
     /// for (which are placed whatever their scores); `excludingRows`, `excludingWorks` and books
     /// whose nudge is nil are left out; the rows in `extra` are considered even outside the pool.
-    func neighbours(of query: [SparseEntry], excludingRows: Set<Int>, excludingWorks: Set<String>, limit: Int,
-                    perAuthor: Int = .max,
-                    own: (test: (CatalogBook) -> Bool, first: (CatalogBook) -> Bool, limit: Int)? = nil,
-                    considering extra: [Int] = [],
-                    nudge: (CatalogBook) -> Float?) -> [(row: Int, score: Float)] {
+    func neighbours(
+        of query: [SparseEntry],
+        excludingRows: Set<Int>,
+        excludingWorks: Set<String>,
+        limit: Int,
+        perAuthor: Int = .max,
+        own: (test: (CatalogBook) -> Bool, first: (CatalogBook) -> Bool, limit: Int)? = nil,
+        considering extra: [Int] = [],
+        nudge: (CatalogBook) -> Float?
+    ) -> [(row: Int, score: Float)] {
         guard limit > 0, let books = try? self.books, let shelves = try? self.shelfVectors else { return [] }
         return shelves.index.withScores(sparse: query) { scores in
             for row in excludingRows where row < scores.count { scores[row] = -.infinity }

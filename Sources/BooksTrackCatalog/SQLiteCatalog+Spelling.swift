@@ -27,14 +27,17 @@ extension SQLiteCatalog {
                 try database.read { db in
                     let rows = try Row.fetchCursor(db, sql: "SELECT term, col, doc FROM books_vocab")
                     while let row = try rows.next() {
-                        let term: String = row[0], column: String = row[1], books: Int = row[2]
+                        let term: String = row[0]
+                        let column: String = row[1]
+                        let books: Int = row[2]
                         everything[term, default: 0] += books
                         if column == "authors" { authors[term, default: 0] += books }
                     }
                 }
                 return SpellingVocabularies(
                     everything: SpellingCorrector(frequencies: everything),
-                    authors: SpellingCorrector(frequencies: authors))
+                    authors: SpellingCorrector(frequencies: authors)
+                )
             }
         }
     }
@@ -43,7 +46,9 @@ extension SQLiteCatalog {
     /// by spaces) for which `search` finds books, with that search's page; nil when the query's
     /// words are all known, none is within reach, or no correction finds anything.
     func corrected(
-        _ query: String, scope: SpellingScope, search: (String) throws -> CatalogPage
+        _ query: String,
+        scope: SpellingScope,
+        search: (String) throws -> CatalogPage
     ) throws -> CatalogPage? {
         let words = HashingEmbedding.tokens(query)
         guard !words.isEmpty else { return nil }

@@ -28,7 +28,8 @@ package struct CatalogOpenStats: Sendable, Hashable, CustomStringConvertible {
 
     package var description: String {
         let f = { (s: Double) in String(format: "%.3fs", s) }
-        return "\(outcome.rawValue) key=\(contentKey) build=\(f(buildSeconds)) load=\(f(loadSeconds)) total=\(f(totalSeconds))"
+        return
+            "\(outcome.rawValue) key=\(contentKey) build=\(f(buildSeconds)) load=\(f(loadSeconds)) total=\(f(totalSeconds))"
     }
 }
 
@@ -98,7 +99,11 @@ package final class SQLiteCatalog: CatalogQuerying {
                 var indexOfID: [Int: Int] = [:]
                 indexOfID.reserveCapacity(all.count)
                 for (i, b) in all.enumerated() { indexOfID[b.id] = i }
-                return Books(all: all, indexOfID: indexOfID, popularity: Self.popularity(ratingsCounts: all.map(\.ratingsCount)))
+                return Books(
+                    all: all,
+                    indexOfID: indexOfID,
+                    popularity: Self.popularity(ratingsCounts: all.map(\.ratingsCount))
+                )
             }
         }
     }
@@ -152,8 +157,11 @@ package final class SQLiteCatalog: CatalogQuerying {
         {
             return catalog
         }
-        let catalog = try open(cacheDirectory: cacheDirectory, catalogTSV: try bundledResource(),
-                               shelvesTSV: try bundledResource(shelvesResourceName))
+        let catalog = try open(
+            cacheDirectory: cacheDirectory,
+            catalogTSV: try bundledResource(),
+            shelvesTSV: try bundledResource(shelvesResourceName)
+        )
         CatalogResourceStamp.store(key: catalog.lastOpenStats.contentKey, for: urls, in: cacheDirectory)
         return catalog
     }
@@ -171,7 +179,9 @@ package final class SQLiteCatalog: CatalogQuerying {
         } else {
             return false
         }
-        return FileManager.default.fileExists(atPath: cacheDirectory.appendingPathComponent("catalog-\(key).sqlite").path)
+        return FileManager.default.fileExists(
+            atPath: cacheDirectory.appendingPathComponent("catalog-\(key).sqlite").path
+        )
     }
 
     /// The database already built for `key` in `cacheDirectory`, or nil.
@@ -181,8 +191,13 @@ package final class SQLiteCatalog: CatalogQuerying {
             let queue = try? openReadOnly(finalURL), (try? storedKey(queue)) == key
         else { return nil }
         let stats = CatalogOpenStats(
-            outcome: .reused, contentKey: key, databasePath: finalURL.path,
-            buildSeconds: 0, loadSeconds: 0, totalSeconds: 0)
+            outcome: .reused,
+            contentKey: key,
+            databasePath: finalURL.path,
+            buildSeconds: 0,
+            loadSeconds: 0,
+            totalSeconds: 0
+        )
         return try SQLiteCatalog(database: queue, stats: stats, start: start)
     }
 
@@ -201,7 +216,9 @@ package final class SQLiteCatalog: CatalogQuerying {
         let tempURL = cacheDirectory.appendingPathComponent("catalog-\(key).sqlite.\(UUID().uuidString).tmp")
         do {
             let books = try CatalogResourceTSV.decode(data: catalogTSV)
-            let shelves = try shelvesTSV.map { data throws(ShelfResourceTSV.DecodeError) in try ShelfResourceTSV.decode(data: data) }
+            let shelves = try shelvesTSV.map { data throws(ShelfResourceTSV.DecodeError) in
+                try ShelfResourceTSV.decode(data: data)
+            }
             var config = Configuration()
             config.journalMode = .default
             let builder = try DatabaseQueue(path: tempURL.path, configuration: config)
@@ -220,8 +237,13 @@ package final class SQLiteCatalog: CatalogQuerying {
         let buildSeconds = Date().timeIntervalSince(buildStart)
         removeStaleFiles(in: cacheDirectory, keeping: finalURL.lastPathComponent)
         let stats = CatalogOpenStats(
-            outcome: .built, contentKey: key, databasePath: finalURL.path,
-            buildSeconds: buildSeconds, loadSeconds: 0, totalSeconds: 0)
+            outcome: .built,
+            contentKey: key,
+            databasePath: finalURL.path,
+            buildSeconds: buildSeconds,
+            loadSeconds: 0,
+            totalSeconds: 0
+        )
         return try SQLiteCatalog(database: try openReadOnly(finalURL), stats: stats, start: start)
     }
 
@@ -230,12 +252,19 @@ package final class SQLiteCatalog: CatalogQuerying {
         let start = Date()
         let key = contentKey(for: catalogTSV, shelves: shelvesTSV)
         let books = try CatalogResourceTSV.decode(data: catalogTSV)
-        let shelves = try shelvesTSV.map { data throws(ShelfResourceTSV.DecodeError) in try ShelfResourceTSV.decode(data: data) }
+        let shelves = try shelvesTSV.map { data throws(ShelfResourceTSV.DecodeError) in
+            try ShelfResourceTSV.decode(data: data)
+        }
         let queue = try DatabaseQueue()
         try queue.write { db in try build(db, books: books, shelves: shelves, key: key) }
         let stats = CatalogOpenStats(
-            outcome: .inMemory, contentKey: key, databasePath: nil,
-            buildSeconds: Date().timeIntervalSince(start), loadSeconds: 0, totalSeconds: 0)
+            outcome: .inMemory,
+            contentKey: key,
+            databasePath: nil,
+            buildSeconds: Date().timeIntervalSince(start),
+            loadSeconds: 0,
+            totalSeconds: 0
+        )
         return try SQLiteCatalog(database: queue, stats: stats, start: start)
     }
 
@@ -301,7 +330,10 @@ package final class SQLiteCatalog: CatalogQuerying {
         let byID = try database.read { db in
             let marks = Array(repeating: "?", count: ids.count).joined(separator: ",")
             let rows = try Row.fetchAll(
-                db, sql: Self.selectBooks + " WHERE id IN (\(marks))", arguments: StatementArguments(ids))
+                db,
+                sql: Self.selectBooks + " WHERE id IN (\(marks))",
+                arguments: StatementArguments(ids)
+            )
             return Dictionary(rows.map(Self.book(from:)).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         }
         return ids.compactMap { byID[$0] }

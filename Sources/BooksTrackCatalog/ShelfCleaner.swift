@@ -67,8 +67,11 @@ package enum ShelfCleaner {
             guard let data = FileManager.default.contents(atPath: path) else { throw Failure.unreadable(path) }
             return data
         }
-        var (table, report) = try clean(books: try read("books.csv"), tags: try read("tags.csv"),
-                                        bookTags: try read("book_tags.csv"))
+        var (table, report) = try clean(
+            books: try read("books.csv"),
+            tags: try read("tags.csv"),
+            bookTags: try read("book_tags.csv")
+        )
         let bytes = Data(ShelfResourceTSV.encode(table).utf8)
         try bytes.write(to: destination, options: .atomic)
         report.outputBytes = bytes.count
@@ -91,8 +94,14 @@ package enum ShelfCleaner {
             guard fields.count == 2, let tag = Int(fields[0]), let count = Int(fields[1]) else {
                 throw Failure.badRow(file: "book_tags.csv", line: line + 2)
             }
-            guard count >= 0 else { report.negativeCounts += 1; continue }
-            guard let book = bookOfGoodreads[row.0] else { report.unknownBooks += 1; continue }
+            guard count >= 0 else {
+                report.negativeCounts += 1
+                continue
+            }
+            guard let book = bookOfGoodreads[row.0] else {
+                report.unknownBooks += 1
+                continue
+            }
             if let known = counts[book, default: [:]][tag] {
                 report.duplicatePairs += 1
                 counts[book, default: [:]][tag] = max(known, count)
@@ -114,8 +123,14 @@ package enum ShelfCleaner {
         for (book, tags) in counts {
             let own = catalog.ownNames[book] ?? []
             for (tag, count) in tags {
-                guard let key = shelfOfTag[tag] else { report.genericRows += 1; continue }
-                if ownNameShelf(key, own: own) { report.ownNameRows += 1; continue }
+                guard let key = shelfOfTag[tag] else {
+                    report.genericRows += 1
+                    continue
+                }
+                if ownNameShelf(key, own: own) {
+                    report.ownNameRows += 1
+                    continue
+                }
                 merged[book, default: [:]][key, default: 0] += count
                 shownVotes[key, default: [:]][ShelfNames.normalized(tagNames[tag] ?? key), default: 0] += count
             }
@@ -131,7 +146,10 @@ package enum ShelfCleaner {
         for key in Array(pluralOf.keys) {
             var root = pluralOf[key] ?? key
             var steps = 0
-            while let next = pluralOf[root], steps < 8 { root = next; steps += 1 }
+            while let next = pluralOf[root], steps < 8 {
+                root = next
+                steps += 1
+            }
             pluralOf[key] = root
         }
         if !pluralOf.isEmpty {
@@ -141,7 +159,9 @@ package enum ShelfCleaner {
                 merged[book] = joined
             }
             for (plural, singular) in pluralOf {
-                for (spelling, votes) in shownVotes[plural] ?? [:] { shownVotes[singular, default: [:]][spelling, default: 0] += votes }
+                for (spelling, votes) in shownVotes[plural] ?? [:] {
+                    shownVotes[singular, default: [:]][spelling, default: 0] += votes
+                }
                 shownVotes[plural] = nil
             }
         }
@@ -168,11 +188,14 @@ package enum ShelfCleaner {
         var index: [String: Int] = [:]
         for (i, key) in order.enumerated() { index[key] = i }
         let names = order.map { key in
-            explicitShown[key] ?? (shownVotes[key] ?? [:]).max { $0.value != $1.value ? $0.value < $1.value : $0.key > $1.key }?.key ?? key
+            explicitShown[key] ?? (shownVotes[key] ?? [:]).max {
+                $0.value != $1.value ? $0.value < $1.value : $0.key > $1.key
+            }?.key ?? key
         }
         var table = ShelfTable(names: names, books: [:])
         for (book, shelves) in weighted where !shelves.isEmpty {
-            table.books[book] = shelves.compactMap { s in index[s.key].map { ShelfWeight(shelf: $0, weight: s.weight) } }
+            table.books[book] = shelves.compactMap { s in index[s.key].map { ShelfWeight(shelf: $0, weight: s.weight) }
+            }
         }
         report.keptShelves = names.count
         report.books = table.books.count
@@ -209,13 +232,17 @@ package enum ShelfCleaner {
         var map: [Int: Int] = [:]
         var ownNames: [Int: [String]] = [:]
         while let row = reader.next() {
-            guard row.count > max(idColumn, grColumn), let id = Int(row[idColumn]), let gr = Int(row[grColumn]) else { continue }
+            guard row.count > max(idColumn, grColumn), let id = Int(row[idColumn]), let gr = Int(row[grColumn]) else {
+                continue
+            }
             map[gr] = id
             let title = titleColumn.flatMap { $0 < row.count ? row[$0] : nil } ?? ""
             let authors = authorsColumn.flatMap { $0 < row.count ? CatalogFieldCleaning.authors(row[$0]) : nil } ?? []
             let (base, series) = CatalogFieldCleaning.series(inTitle: title)
             // Surnames too (`tolkien` on J.R.R. Tolkien's books), when long enough not to be a word.
-            let surnames = authors.compactMap { $0.split(separator: " ").last.map(String.init) }.filter { $0.count >= 5 }
+            let surnames = authors.compactMap { $0.split(separator: " ").last.map(String.init) }.filter {
+                $0.count >= 5
+            }
             ownNames[id] = ([base, series?.name ?? ""] + authors + surnames).map { withoutThe(ShelfNames.key($0)) }
                 .filter { !$0.isEmpty }
         }
@@ -230,7 +257,7 @@ package enum ShelfCleaner {
             // Split on the byte: a name may start with a mark that joins the comma's grapheme (U+0640).
             let row = line.last == UInt8(ascii: "\r") ? line.dropLast() : line
             guard let comma = row.firstIndex(of: UInt8(ascii: ",")),
-                  let first = Int(String(decoding: row[..<comma], as: UTF8.self))
+                let first = Int(String(decoding: row[..<comma], as: UTF8.self))
             else { throw Failure.badRow(file: file, line: i + 1) }
             out.append((first, String(decoding: row[(comma + 1)...], as: UTF8.self)))
         }

@@ -23,15 +23,25 @@ package enum ShelfNames {
     static let synonyms: [String: String] = {
         let groups: [String: [String]] = [
             "science-fiction": ["scifi", "sciencefiction", "sf", "scifiction"],
-            "young-adult": ["ya", "youngadult", "yafiction", "youngadultfiction", "yalit", "yaliterature", "teen",
-                            "teenfiction", "youngadults"],
-            "dystopian": ["dystopia", "dystopian", "dystopias", "distopia", "distopian", "dystopianfiction",
-                          "dystopiannovels", "dystopianfuture", "distopias"],
-            "childrens": ["children", "childrens", "childrensbooks", "kids", "kidsbooks", "childrensliterature",
-                          "childrensfiction", "childrenbooks", "juvenile", "juvenilefiction"],
-            "classics": ["classic", "classics", "classicliterature", "classicnovels", "clasicos", "classici",
-                         "classiques", "klassiker", "classicos"],
-            "historical-fiction": ["historicalfiction", "histfic", "historicalnovels", "historicalnovel", "histfiction"],
+            "young-adult": [
+                "ya", "youngadult", "yafiction", "youngadultfiction", "yalit", "yaliterature", "teen",
+                "teenfiction", "youngadults",
+            ],
+            "dystopian": [
+                "dystopia", "dystopian", "dystopias", "distopia", "distopian", "dystopianfiction",
+                "dystopiannovels", "dystopianfuture", "distopias",
+            ],
+            "childrens": [
+                "children", "childrens", "childrensbooks", "kids", "kidsbooks", "childrensliterature",
+                "childrensfiction", "childrenbooks", "juvenile", "juvenilefiction",
+            ],
+            "classics": [
+                "classic", "classics", "classicliterature", "classicnovels", "clasicos", "classici",
+                "classiques", "klassiker", "classicos",
+            ],
+            "historical-fiction": [
+                "historicalfiction", "histfic", "historicalnovels", "historicalnovel", "histfiction",
+            ],
             "nonfiction": ["nonfiction", "nonfic"],
             "graphic-novels": ["graphicnovel", "graphicnovels"],
             "humor": ["humor", "humour", "funny", "comedy"],

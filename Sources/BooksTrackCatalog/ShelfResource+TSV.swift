@@ -48,7 +48,7 @@ package enum ShelfResourceTSV {
         guard let first = lines.first else { throw .badHeader }
         let header = first.split(separator: UInt8(ascii: "\t")).map { String(decoding: $0, as: UTF8.self) }
         guard header.count == 3, header[0] == magic, header[1] == version, let count = Int(header[2]),
-              count >= 0, lines.count > count
+            count >= 0, lines.count > count
         else { throw .badHeader }
         let names = lines[1...count].map { String(decoding: $0, as: UTF8.self) }
         var books: [Int: [ShelfWeight]] = [:]
@@ -63,7 +63,7 @@ package enum ShelfResourceTSV {
             for pair in parts[1].split(separator: UInt8(ascii: " ")) {
                 let fields = pair.split(separator: UInt8(ascii: ":"))
                 guard fields.count == 2, let shelf = Int(String(decoding: fields[0], as: UTF8.self)),
-                      let weight = Int(String(decoding: fields[1], as: UTF8.self)), names.indices.contains(shelf)
+                    let weight = Int(String(decoding: fields[1], as: UTF8.self)), names.indices.contains(shelf)
                 else { throw .badLine(number: number, reason: "bad shelf:weight") }
                 shelves.append(ShelfWeight(shelf: shelf, weight: weight))
             }

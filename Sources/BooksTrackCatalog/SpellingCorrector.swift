@@ -50,7 +50,8 @@ package struct SpellingCorrector: Sendable {
     package func isKnown(_ word: String, asPrefix: Bool) -> Bool {
         if frequency[word] != nil { return true }
         guard asPrefix else { return false }
-        var low = 0, high = sorted.count
+        var low = 0
+        var high = sorted.count
         while low < high {
             let mid = (low + high) / 2
             if sorted[mid] < word { low = mid + 1 } else { high = mid }
@@ -67,7 +68,9 @@ package struct SpellingCorrector: Sendable {
         var found: [(entry: Entry, distance: Int)] = []
         for length in (scalars.count - bound)...(scalars.count + bound) {
             for entry in byLength[length] ?? [] {
-                if let distance = EditDistance.bounded(scalars, entry.scalars, bound) { found.append((entry, distance)) }
+                if let distance = EditDistance.bounded(scalars, entry.scalars, bound) {
+                    found.append((entry, distance))
+                }
             }
         }
         found.sort {

@@ -42,15 +42,26 @@ package enum TitleRanking {
         guard !queryWords.isEmpty, candidates.count > 1 else { return candidates }
         let maxLog = log1p(Double(candidates.map(\.ratingsCount).max() ?? 1))
         let scored = candidates.enumerated().map { rank, book in
-            let score = score(book, queryWords: queryWords, bm25Rank: rank, of: candidates.count, maxLog: maxLog,
-                              acrossAuthors: acrossAuthors)
+            let score = score(
+                book,
+                queryWords: queryWords,
+                bm25Rank: rank,
+                of: candidates.count,
+                maxLog: maxLog,
+                acrossAuthors: acrossAuthors
+            )
             return (book, score, rank)
         }
         return scored.sorted { $0.1 > $1.1 || ($0.1 == $1.1 && $0.2 < $1.2) }.map(\.0)
     }
 
     static func score(
-        _ book: CatalogBook, queryWords: [String], bm25Rank: Int, of count: Int, maxLog: Double, acrossAuthors: Bool = false
+        _ book: CatalogBook,
+        queryWords: [String],
+        bm25Rank: Int,
+        of count: Int,
+        maxLog: Double,
+        acrossAuthors: Bool = false
     ) -> Double {
         let parsed = CatalogFieldCleaning.series(inTitle: book.title)
         let q = withoutArticle(queryWords)
@@ -66,8 +77,11 @@ package enum TitleRanking {
                 score = max(score, byAuthorBonus)
             case .surnameWith(let titleWords):
                 let rest = withoutArticle(titleWords)
-                score = max(score, matchScore(book, q: rest, title: title, original: original, collection: collection)
-                            + titleAndAuthorBonus)
+                score = max(
+                    score,
+                    matchScore(book, q: rest, title: title, original: original, collection: collection)
+                        + titleAndAuthorBonus
+                )
             }
         }
         if collection { score -= collectionPenalty }
@@ -77,7 +91,13 @@ package enum TitleRanking {
     }
 
     /// How well the title, original title and series match the query words `q` (article removed).
-    static func matchScore(_ book: CatalogBook, q: [String], title: [String], original: [String], collection: Bool) -> Double {
+    static func matchScore(
+        _ book: CatalogBook,
+        q: [String],
+        title: [String],
+        original: [String],
+        collection: Bool
+    ) -> Double {
         var score = 0.0
         if title == q || original == q {
             // A box set titled like its series ("The Lord of the Rings", #1-3) is not the book itself.
@@ -113,7 +133,12 @@ package enum TitleRanking {
     }
 
     /// A box set, a "#1-7" range or a companion/guide — unless the reader asked for one.
-    static func isCollection(_ book: CatalogBook, titleWords: [String], queryWords: [String], seriesSuffix: Bool) -> Bool {
+    static func isCollection(
+        _ book: CatalogBook,
+        titleWords: [String],
+        queryWords: [String],
+        seriesSuffix: Bool
+    ) -> Bool {
         if queryWords.contains(where: collectionWords.contains) { return false }
         if titleWords.contains(where: collectionWords.contains) { return true }
         // "(Harry Potter, #1-7)": a range in the series suffix.

@@ -107,7 +107,10 @@ struct VectorIndex: Sendable {
 
     /// Calls `body` with the dot product of the sparse `query` with every row (a pooled buffer, valid
     /// only inside `body`); a cosine when `query` is unit length. Out-of-range dimensions count 0.
-    func withScores<R>(sparse query: [SparseEntry], _ body: (UnsafeMutableBufferPointer<Float>) throws -> R) rethrows -> R {
+    func withScores<R>(
+        sparse query: [SparseEntry],
+        _ body: (UnsafeMutableBufferPointer<Float>) throws -> R
+    ) rethrows -> R {
         try pool.withBuffer(count: count) { scores in
             guard count > 0, let out = scores.baseAddress else { return try body(scores) }
             rows.withUnsafeBufferPointer { rows in
@@ -182,7 +185,10 @@ final class ScratchPool: @unchecked Sendable {
 
 /// Min-heap of at most `capacity` (score, index) pairs keeping the largest scores.
 struct BoundedMinHeap {
-    struct Entry { var score: Float; var index: Int }
+    struct Entry {
+        var score: Float
+        var index: Int
+    }
     let capacity: Int
     private(set) var items: [Entry] = []
 
@@ -220,7 +226,8 @@ struct BoundedMinHeap {
     private mutating func siftDown(_ start: Int) {
         var i = start
         while true {
-            let l = 2 * i + 1, r = l + 1
+            let l = 2 * i + 1
+            let r = l + 1
             var smallest = i
             if l < items.count, Self.below(items[l], items[smallest]) { smallest = l }
             if r < items.count, Self.below(items[r], items[smallest]) { smallest = r }

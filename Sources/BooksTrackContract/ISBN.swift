@@ -87,8 +87,14 @@ package struct ISBN: Hashable, Sendable, CustomStringConvertible, Codable {
         var chars: [UInt8] = []
         for ch in raw.trimmingWhitespace() {
             if ch == "-" || ch == " " || ch == "\u{2010}" || ch == "\u{2011}" { continue }
-            if ch.isASCII, ch.isNumber, let byte = ch.asciiValue { chars.append(byte); continue }
-            if ch == "X" || ch == "x" { chars.append(UInt8(ascii: "X")); continue }
+            if ch.isASCII, ch.isNumber, let byte = ch.asciiValue {
+                chars.append(byte)
+                continue
+            }
+            if ch == "X" || ch == "x" {
+                chars.append(UInt8(ascii: "X"))
+                continue
+            }
             throw .invalidCharacter(ch)
         }
         return chars
@@ -130,7 +136,9 @@ package struct ISBN: Hashable, Sendable, CustomStringConvertible, Codable {
         guard (9...17).contains(trimmed.count) else { return false }
         var digits = 0
         for ch in trimmed {
-            if ch.isASCII, ch.isNumber { digits += 1 } else if ch == "-" || ch == " " || ch == "X" || ch == "x" {
+            if ch.isASCII, ch.isNumber {
+                digits += 1
+            } else if ch == "-" || ch == " " || ch == "X" || ch == "x" {
                 continue
             } else {
                 return false

@@ -7,10 +7,11 @@ import Synchronization
 /// `libopenblas.so.0`, Debian's libopenblas0, which `scripts/setup` installs).
 package struct OpenBLAS: Sendable {
     /// CBLAS's `cblas_sgemm(order, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)`.
-    typealias SGEMM = @convention(c) (
-        Int32, Int32, Int32, Int32, Int32, Int32, Float, UnsafePointer<Float>?, Int32,
-        UnsafePointer<Float>?, Int32, Float, UnsafeMutablePointer<Float>?, Int32
-    ) -> Void
+    typealias SGEMM =
+        @convention(c) (
+            Int32, Int32, Int32, Int32, Int32, Int32, Float, UnsafePointer<Float>?, Int32,
+            UnsafePointer<Float>?, Int32, Float, UnsafeMutablePointer<Float>?, Int32
+        ) -> Void
 
     /// CBLAS's enum values (cblas.h).
     static let rowMajor: Int32 = 101
@@ -70,11 +71,34 @@ package struct OpenBLAS: Sendable {
     /// when `transposeB`), `c` m × n.
     @inline(__always)
     func multiply(
-        m: Int, n: Int, k: Int, alpha: Float = 1, _ a: UnsafePointer<Float>?, lda: Int,
-        _ b: UnsafePointer<Float>?, ldb: Int, transposeB: Bool, beta: Float,
-        _ c: UnsafeMutablePointer<Float>?, ldc: Int
+        m: Int,
+        n: Int,
+        k: Int,
+        alpha: Float = 1,
+        _ a: UnsafePointer<Float>?,
+        lda: Int,
+        _ b: UnsafePointer<Float>?,
+        ldb: Int,
+        transposeB: Bool,
+        beta: Float,
+        _ c: UnsafeMutablePointer<Float>?,
+        ldc: Int
     ) {
-        sgemm(Self.rowMajor, Self.noTranspose, transposeB ? Self.transpose : Self.noTranspose,
-              Int32(m), Int32(n), Int32(k), alpha, a, Int32(lda), b, Int32(ldb), beta, c, Int32(ldc))
+        sgemm(
+            Self.rowMajor,
+            Self.noTranspose,
+            transposeB ? Self.transpose : Self.noTranspose,
+            Int32(m),
+            Int32(n),
+            Int32(k),
+            alpha,
+            a,
+            Int32(lda),
+            b,
+            Int32(ldb),
+            beta,
+            c,
+            Int32(ldc)
+        )
     }
 }

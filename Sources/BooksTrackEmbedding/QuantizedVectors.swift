@@ -30,7 +30,15 @@ package struct QuantizedVectors: @unchecked Sendable {
         package var count: Int
         package var dimension: Int
 
-        package init(model: String, modelSHA256: String, modelBytes: Int, catalog: String, text: String, count: Int, dimension: Int) {
+        package init(
+            model: String,
+            modelSHA256: String,
+            modelBytes: Int,
+            catalog: String,
+            text: String,
+            count: Int,
+            dimension: Int
+        ) {
             self.model = model
             self.modelSHA256 = modelSHA256
             self.modelBytes = modelBytes
@@ -41,7 +49,10 @@ package struct QuantizedVectors: @unchecked Sendable {
         }
 
         enum CodingKeys: String, CodingKey {
-            case model, modelSHA256 = "model_sha256", modelBytes = "model_bytes", catalog, text, count, dimension
+            case model
+            case modelSHA256 = "model_sha256"
+            case modelBytes = "model_bytes"
+            case catalog, text, count, dimension
         }
     }
 
@@ -70,7 +81,9 @@ package struct QuantizedVectors: @unchecked Sendable {
     package static func stamp(at url: URL) throws(FormatError) -> Stamp {
         guard let handle = FileHandle(forReadingAtPath: url.path) else { throw .unreadable(url.path) }
         defer { try? handle.close() }
-        guard let head = try? handle.read(upToCount: 12), head.count == 12 else { throw .malformed("shorter than its header") }
+        guard let head = try? handle.read(upToCount: 12), head.count == 12 else {
+            throw .malformed("shorter than its header")
+        }
         let length = try headerLength(head)
         guard let json = try? handle.read(upToCount: length), json.count == length else { throw .malformed("stamp") }
         return try decodeStamp(json)
@@ -84,14 +97,19 @@ package struct QuantizedVectors: @unchecked Sendable {
         let length = try Self.headerLength(Data(UnsafeRawBufferPointer(rebasing: bytes[0..<12])))
         guard 12 + length <= bytes.count else { throw .malformed("stamp") }
         let stamp = try Self.decodeStamp(Data(UnsafeRawBufferPointer(rebasing: bytes[12..<(12 + length)])))
-        let count = stamp.count, d = stamp.dimension
-        let idsAt = 12 + length, scalesAt = idsAt + 4 * count, valuesAt = scalesAt + 4 * count
+        let count = stamp.count
+        let d = stamp.dimension
+        let idsAt = 12 + length
+        let scalesAt = idsAt + 4 * count
+        let valuesAt = scalesAt + 4 * count
         guard count >= 0, d > 0, valuesAt + count * d == bytes.count else { throw .malformed("size") }
         var ids = [Int32](repeating: 0, count: count)
         var scales = [Float](repeating: 0, count: count)
         for i in 0..<count {
             ids[i] = Int32(littleEndian: bytes.loadUnaligned(fromByteOffset: idsAt + 4 * i, as: Int32.self))
-            scales[i] = Float(bitPattern: UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: scalesAt + 4 * i, as: UInt32.self)))
+            scales[i] = Float(
+                bitPattern: UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: scalesAt + 4 * i, as: UInt32.self))
+            )
         }
         self.stamp = stamp
         self.ids = ids
@@ -130,7 +148,8 @@ package struct QuantizedVectors: @unchecked Sendable {
     /// The cosine of every vector with `query` (unit length), by integer dot products of the
     /// int8 components with the query quantized to int8.
     package func cosines(_ query: [Float]) -> [Float] {
-        let d = stamp.dimension, count = ids.count
+        let d = stamp.dimension
+        let count = ids.count
         var out = [Float](repeating: 0, count: count)
         guard query.count == d, count > 0 else { return out }
         let top = query.map { abs($0) }.max() ?? 0

@@ -7,7 +7,10 @@ extension SafeTensors {
             var dtype: String
             var shape: [Int]
             var dataOffsets: [Int]
-            enum CodingKeys: String, CodingKey { case dtype, shape, dataOffsets = "data_offsets" }
+            enum CodingKeys: String, CodingKey {
+                case dtype, shape
+                case dataOffsets = "data_offsets"
+            }
         }
         var tensor: Description?
 
@@ -34,11 +37,14 @@ extension SafeTensors {
         for (name, entry) in header where name != "__metadata__" {
             guard let info = entry.tensor else { throw .malformed(name) }
             guard info.dtype == "F32" else { continue }
-            let shape = info.shape, offsets = info.dataOffsets
+            let shape = info.shape
+            let offsets = info.dataOffsets
             // Offsets within the data before any sum; a shape's product saturates instead of trapping.
             guard offsets.count == 2, shape.allSatisfy({ $0 >= 0 }), offsets[0] >= 0, offsets[0] <= offsets[1],
-                  offsets[1] <= data.count - body else { throw .malformed(name) }
-            let start = body + offsets[0], end = body + offsets[1]
+                offsets[1] <= data.count - body
+            else { throw .malformed(name) }
+            let start = body + offsets[0]
+            let end = body + offsets[1]
             let count = shape.reduce(1) { $0.multipliedReportingOverflow(by: $1).overflow ? Int.max : $0 * $1 }
             guard count < Int.max / 4, end - start == count * 4, start % 4 == 0 else { throw .malformed(name) }
             tensors[name] = Tensor(shape: shape, offset: start)

@@ -36,7 +36,9 @@ package struct SafeTensors: Sendable {
         #if _endian(big)
         throw .malformed("a big-endian host cannot use the little-endian weights in place")
         #else
-        guard let file = MappedFile(path: url.path, hugePages: true, copied: copied) else { throw .unreadable(url.path) }
+        guard let file = MappedFile(path: url.path, hugePages: true, copied: copied) else {
+            throw .unreadable(url.path)
+        }
         let tensors = try Self.tensors(in: file.bytes)
         self.file = file
         self.tensors = tensors
@@ -53,6 +55,9 @@ package struct SafeTensors: Sendable {
     func floats(_ tensor: Tensor) -> UnsafeBufferPointer<Float> {
         let count = tensor.shape.reduce(1, *)
         guard let base = file.bytes.baseAddress else { return UnsafeBufferPointer(start: nil, count: 0) }
-        return UnsafeBufferPointer(start: (base + tensor.offset).bindMemory(to: Float.self, capacity: count), count: count)
+        return UnsafeBufferPointer(
+            start: (base + tensor.offset).bindMemory(to: Float.self, capacity: count),
+            count: count
+        )
     }
 }

@@ -8,7 +8,8 @@ extension SafeTensors {
     func touchPages(ofTensorsNamed prefix: String) -> UInt8 {
         let ranges = tensors.filter { $0.key.hasPrefix(prefix) }
             .map { (start: $0.value.offset, end: $0.value.offset + 4 * $0.value.shape.reduce(1, *)) }
-        guard let base = file.bytes.baseAddress, let low = ranges.map(\.start).min(), let high = ranges.map(\.end).max() else {
+        guard let base = file.bytes.baseAddress, let low = ranges.map(\.start).min(), let high = ranges.map(\.end).max()
+        else {
             return 0
         }
         let page = 4096

@@ -65,7 +65,9 @@ package final class SentenceEncoder: @unchecked Sendable {
     static func mapWeights(_ directory: URL) throws(LoadError) -> SafeTensors {
         do {
             return try SafeTensors(
-                contentsOf: directory.appendingPathComponent("model.safetensors"), copied: weightsInOwnMemory)
+                contentsOf: directory.appendingPathComponent("model.safetensors"),
+                copied: weightsInOwnMemory
+            )
         } catch {
             throw .weights(error)
         }
@@ -88,28 +90,46 @@ package final class SentenceEncoder: @unchecked Sendable {
         do throws(SafeTensors.LoadError) {
             let d = Self.dimension
             func linear(_ name: String, _ outputs: Int, _ inputs: Int) throws(SafeTensors.LoadError) -> Linear {
-                Linear(weight: try file.values(name + ".weight", shape: [outputs, inputs]),
-                       bias: try file.values(name + ".bias", shape: [outputs]), inputs: inputs, outputs: outputs)
+                Linear(
+                    weight: try file.values(name + ".weight", shape: [outputs, inputs]),
+                    bias: try file.values(name + ".bias", shape: [outputs]),
+                    inputs: inputs,
+                    outputs: outputs
+                )
             }
             func norm(_ name: String) throws(SafeTensors.LoadError) -> Norm {
-                Norm(gain: try file.values(name + ".weight", shape: [d]), bias: try file.values(name + ".bias", shape: [d]))
+                Norm(
+                    gain: try file.values(name + ".weight", shape: [d]),
+                    bias: try file.values(name + ".bias", shape: [d])
+                )
             }
             guard let words = file.tensors["embeddings.word_embeddings.weight"], words.shape.count == 2,
-                  words.shape[1] == d else { throw SafeTensors.LoadError.missing("embeddings.word_embeddings.weight") }
+                words.shape[1] == d
+            else { throw SafeTensors.LoadError.missing("embeddings.word_embeddings.weight") }
             wordEmbeddings = file.floats(words)
-            positionEmbeddings = try file.values("embeddings.position_embeddings.weight", shape: [Self.maxPositions, d])
-            typeEmbedding = UnsafeBufferPointer(rebasing: try file.values("embeddings.token_type_embeddings.weight", shape: [2, d]).prefix(d))
+            positionEmbeddings = try file.values(
+                "embeddings.position_embeddings.weight",
+                shape: [Self.maxPositions, d]
+            )
+            typeEmbedding = UnsafeBufferPointer(
+                rebasing: try file.values("embeddings.token_type_embeddings.weight", shape: [2, d]).prefix(d)
+            )
             embeddingNorm = try norm("embeddings.LayerNorm")
             var layers: [Layer] = []
             for l in 0..<Self.layers {
                 let p = "encoder.layer.\(l)."
-                layers.append(Layer(
-                    query: try linear(p + "attention.self.query", d, d), key: try linear(p + "attention.self.key", d, d),
-                    value: try linear(p + "attention.self.value", d, d),
-                    attentionOutput: try linear(p + "attention.output.dense", d, d),
-                    intermediate: try linear(p + "intermediate.dense", Self.feedForward, d),
-                    output: try linear(p + "output.dense", d, Self.feedForward),
-                    attentionNorm: try norm(p + "attention.output.LayerNorm"), outputNorm: try norm(p + "output.LayerNorm")))
+                layers.append(
+                    Layer(
+                        query: try linear(p + "attention.self.query", d, d),
+                        key: try linear(p + "attention.self.key", d, d),
+                        value: try linear(p + "attention.self.value", d, d),
+                        attentionOutput: try linear(p + "attention.output.dense", d, d),
+                        intermediate: try linear(p + "intermediate.dense", Self.feedForward, d),
+                        output: try linear(p + "output.dense", d, Self.feedForward),
+                        attentionNorm: try norm(p + "attention.output.LayerNorm"),
+                        outputNorm: try norm(p + "output.LayerNorm")
+                    )
+                )
             }
             encoderLayers = layers
         } catch {
@@ -168,8 +188,20 @@ package final class SentenceEncoder: @unchecked Sendable {
             q.withUnsafeBufferPointer { q in
                 k.withUnsafeBufferPointer { k in
                     scores.withUnsafeMutableBufferPointer { s in
-                        blas.multiply(m: n, n: n, k: Self.headSize, alpha: scale, q.baseAddress.map { $0 + offset }, lda: d,
-                                      k.baseAddress.map { $0 + offset }, ldb: d, transposeB: true, beta: 0, s.baseAddress, ldc: n)
+                        blas.multiply(
+                            m: n,
+                            n: n,
+                            k: Self.headSize,
+                            alpha: scale,
+                            q.baseAddress.map { $0 + offset },
+                            lda: d,
+                            k.baseAddress.map { $0 + offset },
+                            ldb: d,
+                            transposeB: true,
+                            beta: 0,
+                            s.baseAddress,
+                            ldc: n
+                        )
                     }
                 }
             }
@@ -188,8 +220,19 @@ package final class SentenceEncoder: @unchecked Sendable {
             scores.withUnsafeBufferPointer { s in
                 v.withUnsafeBufferPointer { v in
                     context.withUnsafeMutableBufferPointer { c in
-                        blas.multiply(m: n, n: Self.headSize, k: n, s.baseAddress, lda: n, v.baseAddress.map { $0 + offset }, ldb: d,
-                                      transposeB: false, beta: 0, c.baseAddress.map { $0 + offset }, ldc: d)
+                        blas.multiply(
+                            m: n,
+                            n: Self.headSize,
+                            k: n,
+                            s.baseAddress,
+                            lda: n,
+                            v.baseAddress.map { $0 + offset },
+                            ldb: d,
+                            transposeB: false,
+                            beta: 0,
+                            c.baseAddress.map { $0 + offset },
+                            ldc: d
+                        )
                     }
                 }
             }
@@ -212,8 +255,19 @@ package final class SentenceEncoder: @unchecked Sendable {
         for r in 0..<n { for o in 0..<linear.outputs { out[r * linear.outputs + o] = linear.bias[o] } }
         input.withUnsafeBufferPointer { a in
             out.withUnsafeMutableBufferPointer { c in
-                blas.multiply(m: n, n: linear.outputs, k: linear.inputs, a.baseAddress, lda: linear.inputs,
-                              linear.weight.baseAddress, ldb: linear.inputs, transposeB: true, beta: 1, c.baseAddress, ldc: linear.outputs)
+                blas.multiply(
+                    m: n,
+                    n: linear.outputs,
+                    k: linear.inputs,
+                    a.baseAddress,
+                    lda: linear.inputs,
+                    linear.weight.baseAddress,
+                    ldb: linear.inputs,
+                    transposeB: true,
+                    beta: 1,
+                    c.baseAddress,
+                    ldc: linear.outputs
+                )
             }
         }
         return out
@@ -225,7 +279,8 @@ package final class SentenceEncoder: @unchecked Sendable {
     static func erf(_ x: Float) -> Float {
         let a = abs(x)
         let t = 1 / (1 + 0.327_591_1 * a)
-        let poly = ((((1.061_405_429 * t - 1.453_152_027) * t + 1.421_413_741) * t - 0.284_496_736) * t + 0.254_829_592) * t
+        let poly =
+            ((((1.061_405_429 * t - 1.453_152_027) * t + 1.421_413_741) * t - 0.284_496_736) * t + 0.254_829_592) * t
         let y = 1 - poly * expf(-a * a)
         return x < 0 ? -y : y
     }

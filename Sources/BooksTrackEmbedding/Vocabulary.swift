@@ -15,7 +15,8 @@ struct Vocabulary: Sendable {
     let longestLine: Int
 
     init(bytes: [UInt8]) {
-        var starts: [Int32] = [], lengths: [Int32] = []
+        var starts: [Int32] = []
+        var lengths: [Int32] = []
         starts.reserveCapacity(bytes.count / 6)
         lengths.reserveCapacity(bytes.count / 6)
         var size = 16
@@ -46,12 +47,18 @@ struct Vocabulary: Sendable {
                 lengths.withUnsafeBufferPointer { lengths in
                     slots.withUnsafeMutableBufferPointer { slots in
                         for line in starts.indices where lengths[line] > 0 {
-                            let token = UnsafeBufferPointer(rebasing: text[Int(starts[line]) ..< Int(starts[line] + lengths[line])])
+                            let token = UnsafeBufferPointer(
+                                rebasing: text[Int(starts[line])..<Int(starts[line] + lengths[line])]
+                            )
                             var slot = Self.hash(token) & (size - 1)
                             while slots[slot] >= 0 {
                                 let other = Int(slots[slot])
-                                if UnsafeBufferPointer(rebasing: text[Int(starts[other]) ..< Int(starts[other] + lengths[other])])
-                                    .elementsEqual(token) { break }
+                                if UnsafeBufferPointer(
+                                    rebasing: text[Int(starts[other])..<Int(starts[other] + lengths[other])]
+                                )
+                                .elementsEqual(token) {
+                                    break
+                                }
                                 slot = (slot + 1) & (size - 1)
                             }
                             if slots[slot] < 0 { slots[slot] = Int32(line) }
@@ -75,7 +82,7 @@ struct Vocabulary: Sendable {
         var slot = Self.hash(token) & mask
         while slots[slot] >= 0 {
             let line = Int(slots[slot])
-            if bytes[Int(starts[line]) ..< Int(starts[line] + lengths[line])].elementsEqual(token) { return Int32(line) }
+            if bytes[Int(starts[line])..<Int(starts[line] + lengths[line])].elementsEqual(token) { return Int32(line) }
             slot = (slot + 1) & mask
         }
         return nil

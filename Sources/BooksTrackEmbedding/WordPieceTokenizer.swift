@@ -84,7 +84,8 @@ package struct WordPieceTokenizer: Sendable {
         // Split at the space scalars, as BERT's `text.split()`: split by Character, a space followed
         // by a combining mark (one grapheme) stayed inside a word (found by Fuzz/tokenizer).
         for token in spaced.split(separator: " ") {
-            let folded = String(String.UnicodeScalarView(token)).lowercased().decomposedStringWithCanonicalMapping.unicodeScalars
+            let folded = String(String.UnicodeScalarView(token)).lowercased().decomposedStringWithCanonicalMapping
+                .unicodeScalars
                 .filter { $0.value < 0x300 || $0.properties.generalCategory != .nonspacingMark }
             var current = String.UnicodeScalarView()
             for scalar in folded {
@@ -129,7 +130,10 @@ package struct WordPieceTokenizer: Sendable {
                 candidate.removeAll(keepingCapacity: true)
                 if marker > 0 { candidate.append(contentsOf: [UInt8(ascii: "#"), UInt8(ascii: "#")]) }
                 candidate.append(contentsOf: bytes[boundaries[start]..<boundaries[end]])
-                if let id = vocabulary.id(candidate) { found = id; break }
+                if let id = vocabulary.id(candidate) {
+                    found = id
+                    break
+                }
                 end -= 1
             }
             guard let id = found else { return [unknown] }
@@ -142,7 +146,8 @@ package struct WordPieceTokenizer: Sendable {
     // ASCII is answered without the Unicode property look-ups (they are costly per scalar): no mark
     // is below U+0300; in ASCII the only space separator is the space, the controls are 0–31 and 127.
     static func isWhitespace(_ s: Unicode.Scalar) -> Bool {
-        s == " " || s == "\t" || s == "\n" || s == "\r" || (s.value >= 0x80 && s.properties.generalCategory == .spaceSeparator)
+        s == " " || s == "\t" || s == "\n" || s == "\r"
+            || (s.value >= 0x80 && s.properties.generalCategory == .spaceSeparator)
     }
 
     static func isControl(_ s: Unicode.Scalar) -> Bool {
@@ -155,11 +160,14 @@ package struct WordPieceTokenizer: Sendable {
 
     static func isPunctuation(_ s: Unicode.Scalar) -> Bool {
         let v = s.value
-        if (33...47).contains(v) || (58...64).contains(v) || (91...96).contains(v) || (123...126).contains(v) { return true }
+        if (33...47).contains(v) || (58...64).contains(v) || (91...96).contains(v) || (123...126).contains(v) {
+            return true
+        }
         if v < 0x80 { return false }
         switch s.properties.generalCategory {
         case .connectorPunctuation, .dashPunctuation, .openPunctuation, .closePunctuation, .initialPunctuation,
-             .finalPunctuation, .otherPunctuation: return true
+            .finalPunctuation, .otherPunctuation:
+            return true
         default: return false
         }
     }

@@ -5,17 +5,30 @@ extension BookData {
     /// A normalised search result (`search`, v1 or v2 shapes).
     package init(_ item: SearchResultItem) {
         self.init(
-            title: item.title, authors: item.authors, isbn: item.isbn ?? item.isbns.first, publisher: item.publisher,
-            publishedDate: item.publishedDate, publishedYear: item.year, pageCount: item.pageCount,
-            format: item.format?.rawValue, language: item.language, coverURL: item.coverURL,
-            description: item.description, subjects: item.categories)
+            title: item.title,
+            authors: item.authors,
+            isbn: item.isbn ?? item.isbns.first,
+            publisher: item.publisher,
+            publishedDate: item.publishedDate,
+            publishedYear: item.year,
+            pageCount: item.pageCount,
+            format: item.format?.rawValue,
+            language: item.language,
+            coverURL: item.coverURL,
+            description: item.description,
+            subjects: item.categories
+        )
     }
 
     /// A v2 search hit (text or semantic mode).
     package init(_ hit: SearchHit) {
         self.init(
-            title: hit.title, authors: hit.authors, isbn: hit.isbn, publishedYear: hit.publishedYear,
-            coverURL: hit.coverUrl)
+            title: hit.title,
+            authors: hit.authors,
+            isbn: hit.isbn,
+            publishedYear: hit.publishedYear,
+            coverURL: hit.coverUrl
+        )
     }
 
     /// A similar book.
@@ -31,30 +44,52 @@ extension BookData {
     /// A book of an import job's results (or of a legacy search).
     package init(_ book: Book) {
         self.init(
-            title: book.title, authors: book.authors, isbn: book.isbn13 ?? book.isbn, publisher: book.publisher,
-            publishedDate: book.publishedDate, pageCount: book.pageCount, language: book.language,
-            coverURL: book.coverUrl, description: book.description, subjects: book.categories ?? [])
+            title: book.title,
+            authors: book.authors,
+            isbn: book.isbn13 ?? book.isbn,
+            publisher: book.publisher,
+            publishedDate: book.publishedDate,
+            pageCount: book.pageCount,
+            language: book.language,
+            coverURL: book.coverUrl,
+            description: book.description,
+            subjects: book.categories ?? []
+        )
     }
 
     /// A single-ISBN enrichment.
     package init(_ book: EnrichedBook) {
         self.init(
-            title: book.title, authors: book.authors, isbn: book.isbn, publisher: book.publisher,
-            publishedDate: book.publishedDate, pageCount: book.pageCount, coverURL: book.coverUrl,
-            description: book.description, subjects: book.categories ?? [])
+            title: book.title,
+            authors: book.authors,
+            isbn: book.isbn,
+            publisher: book.publisher,
+            publishedDate: book.publishedDate,
+            pageCount: book.pageCount,
+            coverURL: book.coverUrl,
+            description: book.description,
+            subjects: book.categories ?? []
+        )
     }
 
     /// A batch enrichment record (work, edition, authors).
     package init(_ record: EnrichedRecord) {
         let e = record.edition
         self.init(
-            title: e.title ?? record.work.title, authors: record.authors.map(\.name),
+            title: e.title ?? record.work.title,
+            authors: record.authors.map(\.name),
             isbn: e.isbn ?? e.isbns.first(where: { ISBN($0)?.kind == .isbn13 }) ?? e.isbns.first,
-            asin: e.amazonASINs.first, publisher: e.publisher, publishedDate: e.publicationDate,
-            originalYear: record.work.firstPublicationYear, pageCount: e.pageCount,
-            format: e.format == .other ? nil : e.format.rawValue, language: e.language ?? record.work.originalLanguage,
+            asin: e.amazonASINs.first,
+            publisher: e.publisher,
+            publishedDate: e.publicationDate,
+            originalYear: record.work.firstPublicationYear,
+            pageCount: e.pageCount,
+            format: e.format == .other ? nil : e.format.rawValue,
+            language: e.language ?? record.work.originalLanguage,
             coverURL: e.coverImageURL ?? record.work.coverImageURL,
-            description: record.work.description ?? e.editionDescription, subjects: record.work.subjectTags)
+            description: record.work.description ?? e.editionDescription,
+            subjects: record.work.subjectTags
+        )
     }
 
     /// A book a bookshelf scan found (nil when it has neither a title nor an ISBN).
@@ -62,8 +97,13 @@ extension BookData {
         let title = detected.title ?? ""
         guard !title.isEmpty || detected.isbn != nil else { return nil }
         self.init(
-            title: title, authors: detected.author.map { [$0] } ?? [], isbn: detected.isbn, publisher: detected.publisher,
-            publishedYear: detected.publicationYear, coverURL: detected.coverUrl)
+            title: title,
+            authors: detected.author.map { [$0] } ?? [],
+            isbn: detected.isbn,
+            publisher: detected.publisher,
+            publishedYear: detected.publicationYear,
+            coverURL: detected.coverUrl
+        )
     }
 
     /// A batch item's enriched record, when it succeeded.

@@ -61,8 +61,11 @@ extension BookData {
 
     /// One flat book object, or nil when it has no title or neither an ISBN nor authors.
     static func book(_ m: [String: JSONValue]) -> BookData? {
-        guard let title = m["title"]?.stringValue, !title.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
-        let isbn = isbnKeys.lazy.compactMap { m[$0]?.stringValue ?? m[$0]?.intValue.map(String.init) }.first
+        guard let title = m["title"]?.stringValue, !title.trimmingCharacters(in: .whitespaces).isEmpty else {
+            return nil
+        }
+        let isbn =
+            isbnKeys.lazy.compactMap { m[$0]?.stringValue ?? m[$0]?.intValue.map(String.init) }.first
             ?? m[isbnListKey]?.arrayValue?.first?.stringValue
         var authors: [String] = []
         switch m["authors"] {
@@ -75,12 +78,20 @@ extension BookData {
         func int(_ keys: String...) -> Int? { keys.lazy.compactMap { m[$0]?.intValue }.first }
         let subjects = (m["categories"] ?? m["subjectTags"])?.arrayValue?.compactMap(\.stringValue) ?? []
         return BookData(
-            title: title, authors: authors, isbn: isbn, publisher: string("publisher"),
+            title: title,
+            authors: authors,
+            isbn: isbn,
+            publisher: string("publisher"),
             publishedDate: string("publishedDate", "publicationDate"),
-            publishedYear: int("publishedYear", "year"), originalYear: int("firstPublicationYear"),
-            pageCount: int("pageCount"), format: string("format"), language: string("language"),
-            coverURL: coverKeys.lazy.compactMap { m[$0]?.stringValue }.first, description: string("description"),
-            subjects: subjects)
+            publishedYear: int("publishedYear", "year"),
+            originalYear: int("firstPublicationYear"),
+            pageCount: int("pageCount"),
+            format: string("format"),
+            language: string("language"),
+            coverURL: coverKeys.lazy.compactMap { m[$0]?.stringValue }.first,
+            description: string("description"),
+            subjects: subjects
+        )
     }
 
     private static func decode<T: Decodable>(_ type: T.Type, _ value: JSONValue) -> T? {

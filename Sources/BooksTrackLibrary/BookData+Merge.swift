@@ -32,7 +32,8 @@ extension BookData {
         out.language = pick(language, incoming.language)
         out.coverURL = pick(coverURL, incoming.coverURL)
         out.description = pick(description, incoming.description)
-        out.subjects = pick(subjects.isEmpty ? nil : subjects, incoming.subjects.isEmpty ? nil : incoming.subjects) ?? []
+        out.subjects =
+            pick(subjects.isEmpty ? nil : subjects, incoming.subjects.isEmpty ? nil : incoming.subjects) ?? []
         out.averageRating = pick(averageRating, incoming.averageRating)
         return out
     }

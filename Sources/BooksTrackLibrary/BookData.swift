@@ -36,11 +36,24 @@ package struct BookData: Hashable, Sendable {
     /// kept as nothing (the book is then keyed by title and author). When no series is given, a
     /// Goodreads-style title suffix "(Series, #n)" supplies it.
     package init(
-        title: String, authors: [String] = [], isbn: String? = nil, asin: String? = nil,
-        goodreadsBookID: String? = nil, series: String? = nil, seriesNumber: Double? = nil, publisher: String? = nil,
-        publishedDate: String? = nil, publishedYear: Int? = nil, originalYear: Int? = nil, pageCount: Int? = nil,
-        format: String? = nil, language: String? = nil, coverURL: String? = nil, description: String? = nil,
-        subjects: [String] = [], averageRating: Double? = nil
+        title: String,
+        authors: [String] = [],
+        isbn: String? = nil,
+        asin: String? = nil,
+        goodreadsBookID: String? = nil,
+        series: String? = nil,
+        seriesNumber: Double? = nil,
+        publisher: String? = nil,
+        publishedDate: String? = nil,
+        publishedYear: Int? = nil,
+        originalYear: Int? = nil,
+        pageCount: Int? = nil,
+        format: String? = nil,
+        language: String? = nil,
+        coverURL: String? = nil,
+        description: String? = nil,
+        subjects: [String] = [],
+        averageRating: Double? = nil
     ) {
         self.title = title.trimmingCharacters(in: .whitespacesAndNewlines)
         self.authors = authors.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
@@ -88,7 +101,9 @@ package struct BookData: Hashable, Sendable {
         var text = raw.trimmingCharacters(in: .whitespaces)
         if text.hasPrefix("=") {
             text.removeFirst()
-            if text.count >= 2, text.hasPrefix("\""), text.hasSuffix("\"") { text = String(text.dropFirst().dropLast()) }
+            if text.count >= 2, text.hasPrefix("\""), text.hasSuffix("\"") {
+                text = String(text.dropFirst().dropLast())
+            }
         }
         return text.trimmingCharacters(in: .whitespaces)
     }

@@ -19,9 +19,15 @@ package struct ReadingChange: Hashable, Sendable {
     package var removeTags: [String]
 
     package init(
-        shelf: Shelf? = nil, rating: FieldChange<Double>? = nil, dateRead: FieldChange<BookDate>? = nil,
-        dateAdded: BookDate? = nil, readCount: FieldChange<Int>? = nil, review: FieldChange<String>? = nil,
-        privateNotes: FieldChange<String>? = nil, addTags: [String] = [], removeTags: [String] = []
+        shelf: Shelf? = nil,
+        rating: FieldChange<Double>? = nil,
+        dateRead: FieldChange<BookDate>? = nil,
+        dateAdded: BookDate? = nil,
+        readCount: FieldChange<Int>? = nil,
+        review: FieldChange<String>? = nil,
+        privateNotes: FieldChange<String>? = nil,
+        addTags: [String] = [],
+        removeTags: [String] = []
     ) {
         self.shelf = shelf
         self.rating = rating

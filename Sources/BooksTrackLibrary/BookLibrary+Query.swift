@@ -10,7 +10,10 @@ extension BookLibrary {
 
     /// Books matching `filter`, ordered by `sort`, at most `limit` (all when nil) after `offset`.
     package func list(
-        _ filter: LibraryFilter = LibraryFilter(), sort: LibrarySort = .newestFirst, limit: Int? = nil, offset: Int = 0
+        _ filter: LibraryFilter = LibraryFilter(),
+        sort: LibrarySort = .newestFirst,
+        limit: Int? = nil,
+        offset: Int = 0
     ) async throws(LibraryError) -> [LibraryBook] {
         try await read { db in
             let ids = try Self.matchingIDs(db, filter, sort: sort, limit: limit, offset: offset)
@@ -27,7 +30,11 @@ extension BookLibrary {
     }
 
     /// Offline full-text search, best match first (see `LibraryFilter.text`).
-    package func search(_ text: String, filter: LibraryFilter = LibraryFilter(), limit: Int = 50) async throws(LibraryError)
+    package func search(
+        _ text: String,
+        filter: LibraryFilter = LibraryFilter(),
+        limit: Int = 50
+    ) async throws(LibraryError)
         -> [LibraryBook]
     {
         var f = filter
@@ -46,7 +53,11 @@ extension BookLibrary {
         guard !ref.isEmpty else { return .none }
         return try await read { db in
             if let isbn = ISBN(ref) {
-                let ids = try Int64.fetchAll(db, sql: "SELECT id FROM edition WHERE isbn13 = ?", arguments: [isbn.isbn13])
+                let ids = try Int64.fetchAll(
+                    db,
+                    sql: "SELECT id FROM edition WHERE isbn13 = ?",
+                    arguments: [isbn.isbn13]
+                )
                 return Self.match(try Self.hydrate(db, ids: ids))
             }
             if ref.hasPrefix("#"), let id = Int64(ref.dropFirst()) {
@@ -58,8 +69,10 @@ extension BookLibrary {
             }
             guard let expr = FTSQuery.expression(ref, columns: ["title", "authors", "series"]) else { return .none }
             let ids = try Int64.fetchAll(
-                db, sql: "SELECT rowid FROM library_fts WHERE library_fts MATCH ? ORDER BY \(Self.bm25) LIMIT 11",
-                arguments: [expr])
+                db,
+                sql: "SELECT rowid FROM library_fts WHERE library_fts MATCH ? ORDER BY \(Self.bm25) LIMIT 11",
+                arguments: [expr]
+            )
             let books = try Self.hydrate(db, ids: ids)
             if books.count > 1 {
                 let wanted = TextKey.title(ref)
@@ -80,8 +93,10 @@ extension BookLibrary {
             var found: [String] = []
             for chunk in stride(from: 0, to: keys.count, by: 500).map({ Array(keys[$0..<min($0 + 500, keys.count)]) }) {
                 found += try String.fetchAll(
-                    db, sql: "SELECT isbn13 FROM edition WHERE isbn13 IN (\(databaseQuestionMarks(count: chunk.count)))",
-                    arguments: StatementArguments(chunk))
+                    db,
+                    sql: "SELECT isbn13 FROM edition WHERE isbn13 IN (\(databaseQuestionMarks(count: chunk.count)))",
+                    arguments: StatementArguments(chunk)
+                )
             }
             return found
         }
@@ -112,17 +127,22 @@ extension BookLibrary {
     /// Handles for completion: books whose title (or ISBN) starts with `prefix`, at most `limit`.
     package func handles(prefix: String, limit: Int = 50) async throws(LibraryError) -> [BookHandle] {
         try await read { db in
-            let like = prefix.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+            let like =
+                prefix.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
                 .replacingOccurrences(of: "_", with: "\\_") + "%"
             return try Row.fetchAll(
                 db,
                 sql: """
                     SELECT id, isbn13, title FROM edition WHERE title LIKE ? ESCAPE '\\' OR isbn13 LIKE ? ESCAPE '\\'
                     ORDER BY title COLLATE NOCASE LIMIT ?
-                    """, arguments: [like, like, limit]
+                    """,
+                arguments: [like, like, limit]
             ).map {
-                BookHandle(id: try $0.decode(forColumn: "id"), isbn13: try $0.decode(forColumn: "isbn13"),
-                           title: try $0.decode(forColumn: "title"))
+                BookHandle(
+                    id: try $0.decode(forColumn: "id"),
+                    isbn13: try $0.decode(forColumn: "isbn13"),
+                    title: try $0.decode(forColumn: "title")
+                )
             }
         }
     }
@@ -138,7 +158,10 @@ extension BookLibrary {
     }
 
     /// `SELECT e.id ...` for the filter (nil when the text has no searchable words).
-    static func filterQuery(_ filter: LibraryFilter, sort: LibrarySort = .newestFirst) -> (
+    static func filterQuery(
+        _ filter: LibraryFilter,
+        sort: LibrarySort = .newestFirst
+    ) -> (
         sql: String, arguments: StatementArguments
     )? {
         var joins = "FROM edition e JOIN reading r ON r.editionId = e.id JOIN work w ON w.id = e.workId"
@@ -161,7 +184,8 @@ extension BookLibrary {
                 """
                 e.workId IN (SELECT wa.workId FROM work_author wa JOIN author a ON a.id = wa.authorId
                     WHERE instr(a.key, ?) > 0)
-                """)
+                """
+            )
             args.append(TextKey.author(author))
         }
         switch filter.rating {
@@ -200,21 +224,30 @@ extension BookLibrary {
                 """
         case .rating: order = "r.rating IS NULL, r.rating \(dir), e.title COLLATE NOCASE, e.id"
         case .year:
-            order = "COALESCE(w.originalYear, e.publishedYear) IS NULL, COALESCE(w.originalYear, e.publishedYear) \(dir), e.id"
+            order =
+                "COALESCE(w.originalYear, e.publishedYear) IS NULL, COALESCE(w.originalYear, e.publishedYear) \(dir), e.id"
         }
         let whereClause = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
         return ("SELECT e.id \(joins)\(whereClause) ORDER BY \(order)", StatementArguments(args))
     }
 
-    static func matchingIDs(_ db: Database, _ filter: LibraryFilter, sort: LibrarySort, limit: Int?, offset: Int) throws
+    static func matchingIDs(
+        _ db: Database,
+        _ filter: LibraryFilter,
+        sort: LibrarySort,
+        limit: Int?,
+        offset: Int
+    ) throws
         -> [Int64]
     {
         if let text = filter.text, sort.key == .relevance, filter == LibraryFilter(text: text) {
             // Text alone: the index answers by itself (rank = the weighted bm25 set in the schema).
             guard let expr = FTSQuery.expression(text, columns: ftsColumns) else { return [] }
             return try Int64.fetchAll(
-                db, sql: "SELECT rowid FROM library_fts WHERE library_fts MATCH ? ORDER BY rank LIMIT ? OFFSET ?",
-                arguments: [expr, limit ?? -1, max(0, offset)])
+                db,
+                sql: "SELECT rowid FROM library_fts WHERE library_fts MATCH ? ORDER BY rank LIMIT ? OFFSET ?",
+                arguments: [expr, limit ?? -1, max(0, offset)]
+            )
         }
         guard let query = filterQuery(filter, sort: sort) else { return [] }
         var args = query.arguments
@@ -241,7 +274,9 @@ extension BookLibrary {
                 SELECT \(LibraryStore.bookColumns),
                     (SELECT count(*) FROM edition e2 WHERE e2.workId = e.workId) AS editionsOfWork
                 FROM \(LibraryStore.bookTables) WHERE e.id IN (\(marks))
-                """, arguments: StatementArguments(ids))
+                """,
+            arguments: StatementArguments(ids)
+        )
         let workIDs = Array(Set(try rows.map { try $0.decode(Int64.self, atIndex: 1) }))
         let authors = try LibraryStore.authorNames(db, workIDs: workIDs)
         let tags = try LibraryStore.tags(db, editionIDs: ids)
@@ -251,7 +286,9 @@ extension BookLibrary {
             sql: """
                 SELECT editionId, source, detail FROM provenance WHERE editionId IN (\(marks))
                 ORDER BY editionId, firstSeen, rowid
-                """, arguments: StatementArguments(ids))
+                """,
+            arguments: StatementArguments(ids)
+        )
         while let row = try prov.next() {
             if let source = Provenance.Source(rawValue: try row.decode(atIndex: 1)) {
                 let id: Int64 = try row.decode(atIndex: 0)
@@ -263,10 +300,14 @@ extension BookLibrary {
             let id: Int64 = try row.decode(atIndex: 0)
             let workID: Int64 = try row.decode(atIndex: 1)
             byID[id] = LibraryBook(
-                id: id, workID: workID, key: try row.decode(atIndex: 2),
+                id: id,
+                workID: workID,
+                key: try row.decode(atIndex: 2),
                 data: try LibraryStore.bookData(row, authors: authors[workID] ?? []),
                 reading: try LibraryStore.readingFields(row, tags: tags[id] ?? []),
-                provenance: provenance[id] ?? [], editionsOfWork: try row.decode(atIndex: 29))
+                provenance: provenance[id] ?? [],
+                editionsOfWork: try row.decode(atIndex: 29)
+            )
         }
         return ids.compactMap { byID[$0] }
     }

@@ -3,7 +3,10 @@ import GRDB
 extension BookLibrary {
     /// Books matching `filter` in `sort` order, leaving out (and counting) those a damaged file
     /// cannot give back whole: a value of the wrong type in any of a book's rows.
-    func readableBooks(_ filter: LibraryFilter, sort: LibrarySort) async throws(LibraryError)
+    func readableBooks(
+        _ filter: LibraryFilter,
+        sort: LibrarySort
+    ) async throws(LibraryError)
         -> (books: [LibraryBook], unreadable: Int)
     {
         try await read { db in

@@ -8,26 +8,46 @@ extension BookLibrary {
     /// enrichment, `.fillGaps` otherwise) and keeps the user's fields, except that `movingStored`
     /// moves it to `shelf` (`save --shelf`). One transaction.
     package func save(
-        _ books: [BookData], from provenance: Provenance, shelf: Shelf = .toRead, movingStored: Bool = false,
+        _ books: [BookData],
+        from provenance: Provenance,
+        shelf: Shelf = .toRead,
+        movingStored: Bool = false,
         policy: MergePolicy? = nil
     ) async throws(LibraryError) -> SaveSummary {
         let policy = policy ?? (provenance.source == .enrichment ? .refresh : .fillGaps)
         let reading: LibraryStore.ReadingInput = movingStored ? .shelve(shelf) : .none(shelf: shelf)
-        return try await upsertAll(books.map { book in (book, reading, []) }, policy: policy, create: true, provenance: provenance)
+        return try await upsertAll(
+            books.map { book in (book, reading, []) },
+            policy: policy,
+            create: true,
+            provenance: provenance
+        )
     }
 
     /// Updates the data of books already in the library with enrichment results (new values
     /// replace stored ones); books not in the library are counted as `skipped`, not added.
     package func refresh(_ books: [BookData], from provenance: Provenance) async throws(LibraryError) -> SaveSummary {
-        try await upsertAll(books.map { book in (book, .none(shelf: .toRead), []) }, policy: .refresh, create: false, provenance: provenance)
+        try await upsertAll(
+            books.map { book in (book, .none(shelf: .toRead), []) },
+            policy: .refresh,
+            create: false,
+            provenance: provenance
+        )
     }
 
     /// Imports the rows of an export file: data fills what the library lacks, the user's fields
     /// are carried in (an empty cell keeps the library's value). Importing the same file twice
     /// changes nothing the second time. One transaction.
-    package func importBooks(_ rows: [ImportedBook], from provenance: Provenance) async throws(LibraryError) -> SaveSummary {
-        try await upsertAll(rows.map { row in (row.data, .carry(row.reading), row.sources) }, policy: .fillGaps, create: true,
-                            provenance: provenance)
+    package func importBooks(
+        _ rows: [ImportedBook],
+        from provenance: Provenance
+    ) async throws(LibraryError) -> SaveSummary {
+        try await upsertAll(
+            rows.map { row in (row.data, .carry(row.reading), row.sources) },
+            policy: .fillGaps,
+            create: true,
+            provenance: provenance
+        )
     }
 
     /// Saves a finished import job: every row of the uploaded file (when the caller still has it)
@@ -39,7 +59,11 @@ extension BookLibrary {
     /// with an ISBN the catalog lacks keeps it and its title: `row(_:matchedTo:)`). Other rows are
     /// matched to the server's books as before: by ISBN, else by title and first author (the server
     /// may have matched a row to another edition); a row without an ISBN adopts the server's.
-    package func importJob(_ results: ImportResults, jobID: String, rows: [ImportedBook]) async throws(LibraryError)
+    package func importJob(
+        _ results: ImportResults,
+        jobID: String,
+        rows: [ImportedBook]
+    ) async throws(LibraryError)
         -> SaveSummary
     {
         let server = results.books.map(BookData.init)
@@ -50,12 +74,17 @@ extension BookLibrary {
             }
             return try await upsertAll(items, policy: .fillGaps, create: true, provenance: .importJob(jobID))
         }
-        return try await importBooks(Self.combine(server, rows: rows, matches: results.matches), from: .importJob(jobID))
+        return try await importBooks(
+            Self.combine(server, rows: rows, matches: results.matches),
+            from: .importJob(jobID)
+        )
     }
 
     /// Upserts every (data, reading, sources) item in one transaction and counts the outcomes.
     private func upsertAll(
-        _ items: [(BookData, LibraryStore.ReadingInput, [Provenance])], policy: MergePolicy, create: Bool,
+        _ items: [(BookData, LibraryStore.ReadingInput, [Provenance])],
+        policy: MergePolicy,
+        create: Bool,
         provenance: Provenance
     ) async throws(LibraryError) -> SaveSummary {
         let today = self.today()
@@ -64,8 +93,16 @@ extension BookLibrary {
             for (data, reading, sources) in items {
                 summary.add(
                     try LibraryStore.upsert(
-                        db, data: data, reading: reading, policy: policy, create: create,
-                        provenance: provenance, sources: sources, today: today))
+                        db,
+                        data: data,
+                        reading: reading,
+                        policy: policy,
+                        create: create,
+                        provenance: provenance,
+                        sources: sources,
+                        today: today
+                    )
+                )
             }
             return summary
         }
@@ -92,7 +129,8 @@ extension BookLibrary {
                 continue
             }
             var combined = row
-            let match = row.data.isbn13.flatMap { byISBN[$0] } ?? byTitle[row.data.workKey] ?? byTitle[row.data.looseWorkKey]
+            let match =
+                row.data.isbn13.flatMap { byISBN[$0] } ?? byTitle[row.data.workKey] ?? byTitle[row.data.looseWorkKey]
             if let match {
                 used.insert(match)
                 let found = server[match]
@@ -112,7 +150,12 @@ extension BookLibrary {
 
     /// The server's book a match names for `row`: only when the match is this row's (its title is
     /// the row's: a file changed since the upload numbers its rows otherwise), by ISBN, else by title.
-    static func matchedBook(_ match: ImportMatch, of row: ImportedBook, in server: [BookData], byISBN: [String: Int]) -> Int? {
+    static func matchedBook(
+        _ match: ImportMatch,
+        of row: ImportedBook,
+        in server: [BookData],
+        byISBN: [String: Int]
+    ) -> Int? {
         guard match.csvTitle.trimmingCharacters(in: .whitespacesAndNewlines) == row.data.title else { return nil }
         if let isbn = match.isbn.flatMap({ ISBN($0) })?.isbn13, let i = byISBN[isbn] { return i }
         let title = match.matchedTitle.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -138,7 +181,8 @@ extension BookLibrary {
     static func csvTitles(of book: BookData, in matches: [ImportMatch]) -> [Provenance] {
         matches.filter { match in
             let isbn = match.isbn.flatMap({ ISBN($0) })?.isbn13
-            return (isbn != nil ? isbn == book.isbn13 : match.matchedTitle == book.title) && match.csvTitle != book.title
+            return (isbn != nil ? isbn == book.isbn13 : match.matchedTitle == book.title)
+                && match.csvTitle != book.title
         }.map { .csvTitle($0.csvTitle) }
     }
 }

@@ -78,7 +78,8 @@ extension BookLibrary {
                         title, authors, series, notes, tags,
                         tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3');
                     INSERT INTO library_fts(library_fts, rank) VALUES ('rank', 'bm25(10.0, 6.0, 4.0, 1.0, 2.0)');
-                    """)
+                    """
+            )
         }
         return m
     }

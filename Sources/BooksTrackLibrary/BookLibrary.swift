@@ -57,9 +57,11 @@ package final class BookLibrary: Sendable {
         readOnly.readonly = true
         guard let pool = try? DatabasePool(path: file, configuration: readOnly) else { return nil }
         let migrator = BookLibrary.migrator
-        guard let (superseded, complete) = try? pool.read({
-            (try migrator.hasBeenSuperseded($0), try migrator.hasCompletedMigrations($0))
-        }) else { return nil }
+        guard
+            let (superseded, complete) = try? pool.read({
+                (try migrator.hasBeenSuperseded($0), try migrator.hasCompletedMigrations($0))
+            })
+        else { return nil }
         if superseded { throw LibraryError.newerSchema(path: file) }
         return complete ? pool : nil
     }
@@ -122,7 +124,11 @@ package final class BookLibrary: Sendable {
             guard isDir.boolValue else { throw .cannotOpen(path: path.path, reason: "\(dir.path) is not a directory") }
         } else {
             do {
-                try manager.createDirectory(at: dir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+                try manager.createDirectory(
+                    at: dir,
+                    withIntermediateDirectories: true,
+                    attributes: [.posixPermissions: 0o700]
+                )
             } catch {
                 throw .cannotOpen(path: path.path, reason: "cannot create the directory \(dir.path)")
             }

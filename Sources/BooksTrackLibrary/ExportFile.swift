@@ -43,7 +43,9 @@ package enum ExportReader {
         // CSV.swift drops a last line that ends in an empty field when no line break follows it.
         if !text.hasSuffix("\n") { text += "\n" }
         if let line = unclosedQuoteLine(text) {
-            throw .unreadableFile("line \(line) opens a quote that is never closed (the rest of the file would be one cell); nothing was imported")
+            throw .unreadableFile(
+                "line \(line) opens a quote that is never closed (the rest of the file would be one cell); nothing was imported"
+            )
         }
         let reader: CSVReader
         do {
@@ -66,7 +68,8 @@ package enum ExportReader {
                 }
                 guard let detected = detect(map) else {
                     throw .unreadableFile(
-                        "not a Goodreads or StoryGraph export: the header has no Title or ISBN column")
+                        "not a Goodreads or StoryGraph export: the header has no Title or ISBN column"
+                    )
                 }
                 format = detected
                 header = map
@@ -118,7 +121,8 @@ package enum ExportReader {
         subscript(_ name: String) -> String? {
             guard let i = columns[name], i < fields.count else { return nil }
             var text = fields[i].trimmingCharacters(in: .whitespacesAndNewlines)
-            if text.hasPrefix("'"), let second = text.dropFirst().first, GoodreadsExport.formulaStarts.contains(second) {
+            if text.hasPrefix("'"), let second = text.dropFirst().first, GoodreadsExport.formulaStarts.contains(second)
+            {
                 text.removeFirst()
             }
             return text.isEmpty ? nil : text
@@ -127,7 +131,9 @@ package enum ExportReader {
 
     /// A cell as quoted in a message: at most 20 characters, control characters shown as `?`.
     static func excerpt(_ text: String) -> String {
-        String(text.prefix(20).map { $0.unicodeScalars.contains { $0.properties.generalCategory == .control } ? "?" : $0 })
+        String(
+            text.prefix(20).map { $0.unicodeScalars.contains { $0.properties.generalCategory == .control } ? "?" : $0 }
+        )
     }
 
     /// Comma-separated names, trimmed, empty ones dropped.
@@ -160,11 +166,17 @@ package enum ExportReader {
         let title = c["title"] ?? ""
         let authors = [c["author"]].compactMap { $0 } + list(c["additional authors"])
         let data = BookData(
-            title: title, authors: authors, isbn: isbn13 ?? isbn10, goodreadsBookID: c["book id"],
-            publisher: c["publisher"], publishedYear: int(c["year published"], "Year Published", &problems),
+            title: title,
+            authors: authors,
+            isbn: isbn13 ?? isbn10,
+            goodreadsBookID: c["book id"],
+            publisher: c["publisher"],
+            publishedYear: int(c["year published"], "Year Published", &problems),
             originalYear: int(c["original publication year"], "Original Publication Year", &problems),
-            pageCount: int(c["number of pages"], "Number of Pages", &problems), format: c["binding"],
-            averageRating: c["average rating"].flatMap(Double.init).flatMap { $0 > 0 ? $0 : nil })
+            pageCount: int(c["number of pages"], "Number of Pages", &problems),
+            format: c["binding"],
+            averageRating: c["average rating"].flatMap(Double.init).flatMap { $0 > 0 ? $0 : nil }
+        )
         if let raw = isbn13 ?? isbn10, data.isbn13 == nil {
             problems.append("ISBN '\(excerpt(raw))' is not a valid ISBN; the book is kept by title and author")
         }
@@ -174,17 +186,27 @@ package enum ExportReader {
         }
         var rating: Double?
         if let r = int(c["my rating"], "My Rating", &problems), r != 0 {
-            if (1...5).contains(r) { rating = Double(r) } else { problems.append("My Rating \(r) is not 0–5; left empty") }
+            if (1...5).contains(r) {
+                rating = Double(r)
+            } else {
+                problems.append("My Rating \(r) is not 0–5; left empty")
+            }
         }
         let shelf = Shelf(rawValue: c["exclusive shelf"] ?? "to-read")
         let builtIn: Set<String> = [Shelf.toRead.rawValue, Shelf.currentlyReading.rawValue, Shelf.read.rawValue]
         let tags = list(c["bookshelves"]).map { Shelf(rawValue: $0).rawValue }
             .filter { $0 != shelf.rawValue && !builtIn.contains($0) }
         let reading = ReadingFields(
-            shelf: shelf, tags: tags, rating: rating, dateRead: date(c["date read"], "Date Read", &problems),
+            shelf: shelf,
+            tags: tags,
+            rating: rating,
+            dateRead: date(c["date read"], "Date Read", &problems),
             dateAdded: date(c["date added"], "Date Added", &problems),
-            readCount: int(c["read count"], "Read Count", &problems), review: c["my review"],
-            privateNotes: c["private notes"], ownedCopies: int(c["owned copies"], "Owned Copies", &problems))
+            readCount: int(c["read count"], "Read Count", &problems),
+            review: c["my review"],
+            privateNotes: c["private notes"],
+            ownedCopies: int(c["owned copies"], "Owned Copies", &problems)
+        )
         return (ImportedBook(row: row, data: data, reading: reading), problems)
     }
 
@@ -192,9 +214,16 @@ package enum ExportReader {
         var problems: [String] = []
         let uid = c["isbn/uid"].map(BookData.unwrapCell)
         let data = BookData(
-            title: c["title"] ?? "", authors: list(c["authors"]), isbn: uid, asin: uid, format: c["format"])
+            title: c["title"] ?? "",
+            authors: list(c["authors"]),
+            isbn: uid,
+            asin: uid,
+            format: c["format"]
+        )
         if let uid, data.isbn13 == nil, data.asin == nil {
-            problems.append("ISBN/UID '\(excerpt(uid))' is neither an ISBN nor an ASIN; the book is kept by title and author")
+            problems.append(
+                "ISBN/UID '\(excerpt(uid))' is neither an ISBN nor an ASIN; the book is kept by title and author"
+            )
         }
         guard !data.title.isEmpty else {
             problems.append("no title; row skipped")
@@ -222,9 +251,15 @@ package enum ExportReader {
         default: owned = nil
         }
         let reading = ReadingFields(
-            shelf: Shelf(rawValue: c["read status"] ?? "to-read"), tags: list(c["tags"]), rating: rating,
-            dateRead: dateRead, dateAdded: date(c["date added"], "Date Added", &problems),
-            readCount: int(c["read count"], "Read Count", &problems), review: c["review"], ownedCopies: owned)
+            shelf: Shelf(rawValue: c["read status"] ?? "to-read"),
+            tags: list(c["tags"]),
+            rating: rating,
+            dateRead: dateRead,
+            dateAdded: date(c["date added"], "Date Added", &problems),
+            readCount: int(c["read count"], "Read Count", &problems),
+            review: c["review"],
+            ownedCopies: owned
+        )
         return (ImportedBook(row: row, data: data, reading: reading), problems)
     }
 }

@@ -102,11 +102,17 @@ package struct GoodreadsExportFile: Sendable, Hashable {
 extension BookLibrary {
     /// The library (or the books matching `filter`) as a Goodreads export CSV, oldest addition
     /// first; books a damaged file cannot give back are left out and counted.
-    package func exportGoodreadsFile(_ filter: LibraryFilter = LibraryFilter()) async throws(LibraryError)
+    package func exportGoodreadsFile(
+        _ filter: LibraryFilter = LibraryFilter()
+    ) async throws(LibraryError)
         -> GoodreadsExportFile
     {
         let found = try await readableBooks(filter, sort: LibrarySort(.dateAdded, descending: false))
-        return GoodreadsExportFile(csv: GoodreadsExport.csv(found.books), books: found.books.count, unreadable: found.unreadable)
+        return GoodreadsExportFile(
+            csv: GoodreadsExport.csv(found.books),
+            books: found.books.count,
+            unreadable: found.unreadable
+        )
     }
 
     /// The CSV text of `exportGoodreadsFile(_:)`.

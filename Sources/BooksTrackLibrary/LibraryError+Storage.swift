@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -23,7 +24,8 @@ extension LibraryError {
     /// The facts for the library at `path`, read now.
     static func storageFacts(path: String) -> StorageFacts {
         var limit = rlimit()
-        let fileSizeLimit: UInt64? = getrlimit(__rlimit_resource_t(RLIMIT_FSIZE.rawValue), &limit) == 0 && limit.rlim_cur != rlim_t.max
+        let fileSizeLimit: UInt64? =
+            getrlimit(__rlimit_resource_t(RLIMIT_FSIZE.rawValue), &limit) == 0 && limit.rlim_cur != rlim_t.max
             ? UInt64(limit.rlim_cur) : nil
         var largest: UInt64 = 0
         for file in [path, path + "-wal", path + "-shm"] {
@@ -32,7 +34,8 @@ extension LibraryError {
         }
         var volume = statvfs()
         let directory = (path as NSString).deletingLastPathComponent
-        let free: UInt64? = statvfs(directory.isEmpty ? "." : directory, &volume) == 0
+        let free: UInt64? =
+            statvfs(directory.isEmpty ? "." : directory, &volume) == 0
             ? UInt64(volume.f_bavail) * UInt64(volume.f_frsize) : nil
         return StorageFacts(fileSizeLimit: fileSizeLimit, largestFile: largest, freeBytes: free)
     }

@@ -42,8 +42,10 @@ package enum LibraryError: Error, Sendable, Equatable, CustomStringConvertible {
             let books = count == 1 ? "1 book could not be read and was" : "\(count) books could not be read and were"
             return "\(books) left out of the export: the library at \(path) is damaged, \(Self.checkAdvice(path))"
         case .busy:
-            return "the library is busy: another program has been writing to it for \(Int(BookLibrary.busyTimeout)) s; try again"
-        case .readOnly(let file): return "the library cannot be written: \(file) is read-only (chmod u+w \(file) allows it)"
+            return
+                "the library is busy: another program has been writing to it for \(Int(BookLibrary.busyTimeout)) s; try again"
+        case .readOnly(let file):
+            return "the library cannot be written: \(file) is read-only (chmod u+w \(file) allows it)"
         case .storage(let what): return "the library could not be read or written: \(what)"
         case .notFound(let ref): return "no book in the library matches '\(ref)'"
         case .invalidValue(let message): return message

@@ -19,8 +19,12 @@ package struct LibraryFilter: Hashable, Sendable {
     package var text: String?
 
     package init(
-        shelf: Shelf? = nil, author: String? = nil, rating: RatingFilter? = nil, yearRead: Int? = nil,
-        tag: String? = nil, text: String? = nil
+        shelf: Shelf? = nil,
+        author: String? = nil,
+        rating: RatingFilter? = nil,
+        yearRead: Int? = nil,
+        tag: String? = nil,
+        text: String? = nil
     ) {
         self.shelf = shelf
         self.author = author
@@ -36,7 +40,9 @@ package struct LibrarySort: Hashable, Sendable {
     package enum Key: String, Hashable, Sendable, CaseIterable {
         /// Best full-text match (only with `LibraryFilter.text`; else date added).
         case relevance
-        case dateAdded = "added", dateRead = "read", title, author, rating, year
+        case dateAdded = "added"
+        case dateRead = "read"
+        case title, author, rating, year
 
         /// Dates, ratings and years read naturally newest or highest first; names A→Z.
         package var descendsByDefault: Bool { [.dateAdded, .dateRead, .rating, .year].contains(self) }

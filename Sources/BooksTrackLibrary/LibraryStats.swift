@@ -40,8 +40,9 @@ extension BookLibrary {
             ).map { LibraryStats.Count(try $0.decode(forColumn: "y"), try $0.decode(forColumn: "n")) }
             var stars = [Int](repeating: 0, count: 5)
             for row in try Row.fetchAll(
-                db, sql: "SELECT rating, count(*) AS n FROM reading WHERE rating IS NOT NULL GROUP BY rating")
-            {
+                db,
+                sql: "SELECT rating, count(*) AS n FROM reading WHERE rating IS NOT NULL GROUP BY rating"
+            ) {
                 // Clamped before `Int(_:)`: a value another tool wrote past the CHECK must not trap.
                 let r: Double = try row.decode(forColumn: "rating")
                 guard r.isFinite else { continue }
@@ -53,7 +54,9 @@ extension BookLibrary {
                 authors: try Int.fetchOne(db, sql: "SELECT count(*) FROM author") ?? 0,
                 readPerYear: years,
                 readUndated: try Int.fetchOne(
-                    db, sql: "SELECT count(*) FROM reading WHERE shelf = 'read' AND dateRead IS NULL") ?? 0,
+                    db,
+                    sql: "SELECT count(*) FROM reading WHERE shelf = 'read' AND dateRead IS NULL"
+                ) ?? 0,
                 perShelf: shelves.map { LibraryStats.Count($0.shelf.rawValue, $0.count) },
                 ratings: stars.enumerated().map { LibraryStats.Count("\($0.offset + 1)★", $0.element) },
                 unrated: try Int.fetchOne(db, sql: "SELECT count(*) FROM reading WHERE rating IS NULL") ?? 0,
@@ -62,7 +65,9 @@ extension BookLibrary {
                     sql: """
                         SELECT COALESCE(sum(e.pageCount), 0) FROM edition e JOIN reading r ON r.editionId = e.id
                         WHERE r.shelf = 'read'
-                        """) ?? 0)
+                        """
+                ) ?? 0
+            )
         }
     }
 }

@@ -22,8 +22,14 @@ enum LibraryStore {
     /// is given the incoming ISBN), creates it when missing and `create`, merges otherwise; records
     /// `provenance` and `sources`.
     static func upsert(
-        _ db: Database, data: BookData, reading: ReadingInput, policy: MergePolicy, create: Bool,
-        provenance: Provenance, sources: [Provenance] = [], today: BookDate
+        _ db: Database,
+        data: BookData,
+        reading: ReadingInput,
+        policy: MergePolicy,
+        create: Bool,
+        provenance: Provenance,
+        sources: [Provenance] = [],
+        today: BookDate
     ) throws -> Outcome {
         guard !data.title.isEmpty else { return .skipped }
         var existing: Int64?
@@ -34,7 +40,10 @@ enum LibraryStore {
                 var noISBN = data
                 noISBN.isbn13 = nil
                 existing = try Int64.fetchOne(
-                    db, sql: "SELECT id FROM edition WHERE key = ? AND isbn13 IS NULL", arguments: [noISBN.key])
+                    db,
+                    sql: "SELECT id FROM edition WHERE key = ? AND isbn13 IS NULL",
+                    arguments: [noISBN.key]
+                )
                 adoptISBN = existing != nil
             }
         } else {
@@ -44,8 +53,10 @@ enum LibraryStore {
                 // row gave a Goodreads row's book its ISBN: importing the Goodreads file again must not
                 // add it twice).
                 let editions = try Int64.fetchAll(
-                    db, sql: "SELECT e.id FROM edition e JOIN work w ON w.id = e.workId WHERE w.key = ? LIMIT 2",
-                    arguments: [data.workKey])
+                    db,
+                    sql: "SELECT e.id FROM edition e JOIN work w ON w.id = e.workId WHERE w.key = ? LIMIT 2",
+                    arguments: [data.workKey]
+                )
                 if editions.count == 1 { existing = editions[0] }
             }
         }
@@ -112,7 +123,8 @@ enum LibraryStore {
             arguments: [
                 key, data.title, data.series, data.seriesNumber, data.originalYear, data.description,
                 data.subjects.joined(separator: separator),
-            ])
+            ]
+        )
         let id = db.lastInsertedRowID
         try setAuthors(db, workID: id, names: data.authors)
         return id
@@ -133,7 +145,8 @@ enum LibraryStore {
                 data.series, data.seriesNumber, data.originalYear,
                 refresh, data.description, data.description, data.description,
                 refresh, data.subjects.joined(separator: separator), data.subjects.joined(separator: separator), id,
-            ])
+            ]
+        )
     }
 
     static func setAuthors(_ db: Database, workID: Int64, names: [String]) throws {
@@ -147,7 +160,8 @@ enum LibraryStore {
             else { continue }
             try db.run(
                 sql: "INSERT OR IGNORE INTO work_author (workId, authorId, position) VALUES (?, ?, ?)",
-                arguments: [workID, authorID, position])
+                arguments: [workID, authorID, position]
+            )
             position += 1
         }
     }
@@ -168,7 +182,9 @@ enum LibraryStore {
                 INSERT INTO edition (workId, key, isbn13, isbn10, asin, goodreadsBookId, title, publisher, publishedDate,
                     publishedYear, pageCount, format, language, coverUrl, averageRating)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: StatementArguments([workID as (any DatabaseValueConvertible)?] + editionArguments(data)))
+                """,
+            arguments: StatementArguments([workID as (any DatabaseValueConvertible)?] + editionArguments(data))
+        )
         return db.lastInsertedRowID
     }
 
@@ -179,7 +195,9 @@ enum LibraryStore {
                     publisher = ?, publishedDate = ?, publishedYear = ?, pageCount = ?, format = ?, language = ?,
                     coverUrl = ?, averageRating = ?
                 WHERE id = ?
-                """, arguments: StatementArguments(editionArguments(data) + [id]))
+                """,
+            arguments: StatementArguments(editionArguments(data) + [id])
+        )
         try db.run(
             sql: """
                 UPDATE work SET series = ?, seriesNumber = ?, originalYear = ?, description = ?, subjects = ?
@@ -188,7 +206,8 @@ enum LibraryStore {
             arguments: [
                 data.series, data.seriesNumber, data.originalYear, data.description,
                 data.subjects.joined(separator: separator), workID,
-            ])
+            ]
+        )
         if stored.authors.isEmpty, !data.authors.isEmpty {
             try setAuthors(db, workID: workID, names: data.authors)
         }
@@ -206,7 +225,9 @@ enum LibraryStore {
     static func bookRow(_ db: Database, editionID: Int64) throws -> Row {
         guard
             let row = try Row.fetchOne(
-                db.cachedStatement(sql: "SELECT \(bookColumns) FROM \(bookTables) WHERE e.id = ?"), arguments: [editionID])
+                db.cachedStatement(sql: "SELECT \(bookColumns) FROM \(bookTables) WHERE e.id = ?"),
+                arguments: [editionID]
+            )
         else { throw LibraryError.notFound("#\(editionID)") }
         return row
     }
@@ -251,7 +272,9 @@ enum LibraryStore {
             sql: """
                 SELECT wa.workId, a.name FROM work_author wa JOIN author a ON a.id = wa.authorId
                 WHERE wa.workId IN (\(databaseQuestionMarks(count: workIDs.count))) ORDER BY wa.workId, wa.position
-                """, arguments: StatementArguments(workIDs))
+                """,
+            arguments: StatementArguments(workIDs)
+        )
         return try grouped(rows)
     }
 
@@ -293,7 +316,9 @@ enum LibraryStore {
             sql: """
                 SELECT editionId, tag FROM reading_tag WHERE editionId IN (\(databaseQuestionMarks(count: editionIDs.count)))
                 ORDER BY editionId, position
-                """, arguments: StatementArguments(editionIDs))
+                """,
+            arguments: StatementArguments(editionIDs)
+        )
         return try grouped(rows)
     }
 
@@ -307,19 +332,24 @@ enum LibraryStore {
                 sql: """
                     INSERT INTO reading (shelf, rating, dateRead, dateAdded, readCount, review, privateNotes, ownedCopies,
                         editionId) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """, arguments: StatementArguments(values + [editionID]))
+                    """,
+                arguments: StatementArguments(values + [editionID])
+            )
         } else {
             try db.run(
                 sql: """
                     UPDATE reading SET shelf = ?, rating = ?, dateRead = ?, dateAdded = COALESCE(?, dateAdded),
                         readCount = ?, review = ?, privateNotes = ?, ownedCopies = ? WHERE editionId = ?
-                    """, arguments: StatementArguments(values + [editionID]))
+                    """,
+                arguments: StatementArguments(values + [editionID])
+            )
         }
         try db.run(sql: "DELETE FROM reading_tag WHERE editionId = ?", arguments: [editionID])
         for (i, tag) in fields.tags.enumerated() {
             try db.run(
                 sql: "INSERT OR IGNORE INTO reading_tag (editionId, tag, position) VALUES (?, ?, ?)",
-                arguments: [editionID, tag, i])
+                arguments: [editionID, tag, i]
+            )
         }
     }
 
@@ -328,7 +358,9 @@ enum LibraryStore {
             sql: """
                 INSERT OR IGNORE INTO provenance (editionId, source, detail, firstSeen)
                 VALUES (?, ?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
-                """, arguments: [editionID, p.source.rawValue, p.detail])
+                """,
+            arguments: [editionID, p.source.rawValue, p.detail]
+        )
     }
 
     // MARK: - Full-text index
@@ -353,7 +385,9 @@ enum LibraryStore {
                     (SELECT group_concat(t.tag, ' ') FROM reading_tag t WHERE t.editionId = e.id)
                 FROM edition e JOIN work w ON w.id = e.workId JOIN reading r ON r.editionId = e.id
                 WHERE e.id = ?
-                """, arguments: [editionID])
+                """,
+            arguments: [editionID]
+        )
     }
 }
 

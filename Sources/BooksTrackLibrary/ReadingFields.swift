@@ -17,8 +17,14 @@ package struct ReadingFields: Hashable, Sendable {
     package var ownedCopies: Int?
 
     package init(
-        shelf: Shelf = .toRead, tags: [String] = [], rating: Double? = nil, dateRead: BookDate? = nil,
-        dateAdded: BookDate? = nil, readCount: Int? = nil, review: String? = nil, privateNotes: String? = nil,
+        shelf: Shelf = .toRead,
+        tags: [String] = [],
+        rating: Double? = nil,
+        dateRead: BookDate? = nil,
+        dateAdded: BookDate? = nil,
+        readCount: Int? = nil,
+        review: String? = nil,
+        privateNotes: String? = nil,
         ownedCopies: Int? = nil
     ) {
         self.shelf = shelf
@@ -54,7 +60,9 @@ package struct ReadingFields: Hashable, Sendable {
 /// Where a book came from. Stored per book (a book keeps every distinct origin).
 package struct Provenance: Hashable, Sendable, CustomStringConvertible {
     package enum Source: String, Sendable, Hashable, CaseIterable {
-        case importJob = "import-job", importFile = "import-file", search, similar, semantic, recommendation,
+        case importJob = "import-job"
+        case importFile = "import-file"
+        case search, similar, semantic, recommendation,
             enrichment, manual, scan
         /// The title an import's row had when the server matched it to this book by title (the
         /// library keeps the matched book's title; an older bts skips sources it does not know).

@@ -2,7 +2,9 @@
 /// standard ones, StoryGraph's `did-not-finish` and `paused`, or a custom name.
 ///
 /// Names are normalised as Goodreads does: trimmed, lower-cased, spaces and underscores → `-`.
-package struct Shelf: RawRepresentable, Hashable, Sendable, Comparable, CustomStringConvertible, ExpressibleByStringLiteral {
+package struct Shelf: RawRepresentable, Hashable, Sendable, Comparable, CustomStringConvertible,
+    ExpressibleByStringLiteral
+{
     package let rawValue: String
 
     /// Normalises `rawValue`; an empty name becomes `to-read`.

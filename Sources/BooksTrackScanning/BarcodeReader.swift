@@ -77,9 +77,17 @@ package enum BarcodeReader {
                 if let text = zbar_symbol_get_data(current) {
                     var points: [(Double, Double)] = []
                     for i in 0..<zbar_symbol_get_loc_size(current) {
-                        points.append((Double(zbar_symbol_get_loc_x(current, i)), Double(zbar_symbol_get_loc_y(current, i))))
+                        points.append(
+                            (Double(zbar_symbol_get_loc_x(current, i)), Double(zbar_symbol_get_loc_y(current, i)))
+                        )
                     }
-                    symbols.append(Symbol(data: String(cString: text), quality: Int(zbar_symbol_get_quality(current)), points: points))
+                    symbols.append(
+                        Symbol(
+                            data: String(cString: text),
+                            quality: Int(zbar_symbol_get_quality(current)),
+                            points: points
+                        )
+                    )
                 }
                 symbol = zbar_symbol_next(current)
             }
@@ -90,7 +98,10 @@ package enum BarcodeReader {
     }
 
     static func merge(
-        _ symbol: Symbol, into found: inout [String: FoundBarcode], width: Int, height: Int,
+        _ symbol: Symbol,
+        into found: inout [String: FoundBarcode],
+        width: Int,
+        height: Int,
         map: (@Sendable (Double, Double) -> (Double, Double))?
     ) {
         let digits = symbol.data
@@ -98,10 +109,14 @@ package enum BarcodeReader {
             let isbn = ISBN(digits), isbn.value == digits
         else { return }
         let points = symbol.points.map { map?($0.0, $0.1) ?? $0 }
-        let xs = points.map(\.0), ys = points.map(\.1)
-        let w = Double(max(1, width)), h = Double(max(1, height))
-        let minX = max(0, (xs.min() ?? 0) / w), maxX = min(1, (xs.max() ?? 0) / w)
-        let minY = max(0, (ys.min() ?? 0) / h), maxY = min(1, (ys.max() ?? 0) / h)
+        let xs = points.map(\.0)
+        let ys = points.map(\.1)
+        let w = Double(max(1, width))
+        let h = Double(max(1, height))
+        let minX = max(0, (xs.min() ?? 0) / w)
+        let maxX = min(1, (xs.max() ?? 0) / w)
+        let minY = max(0, (ys.min() ?? 0) / h)
+        let maxY = min(1, (ys.max() ?? 0) / h)
         let box = FoundBarcode.Box(x: minX, y: minY, width: max(0, maxX - minX), height: max(0, maxY - minY))
         let candidate = FoundBarcode(isbn: digits, quality: symbol.quality, box: box)
         if let existing = found[digits], existing.quality >= candidate.quality { return }

@@ -48,7 +48,8 @@ extension GrayImage {
         image.version = bts_png_image_version()
         let begun = data.withUnsafeBytes { png_image_begin_read_from_memory(&image, $0.baseAddress, $0.count) }
         guard begun != 0 else { throw .damaged(.png) }
-        let width = Int(image.width), height = Int(image.height)
+        let width = Int(image.width)
+        let height = Int(image.height)
         do throws(PhotoDecodingError) {
             try checkSize(width, height, .png)
         } catch {
@@ -57,7 +58,9 @@ extension GrayImage {
         }
         image.format = UInt32(PNG_FORMAT_GRAY)
         var pixels = [UInt8](repeating: 255, count: width * height)
-        let finished = pixels.withUnsafeMutableBytes { png_image_finish_read(&image, nil, $0.baseAddress, Int32(width), nil) }
+        let finished = pixels.withUnsafeMutableBytes {
+            png_image_finish_read(&image, nil, $0.baseAddress, Int32(width), nil)
+        }
         png_image_free(&image)
         guard finished != 0 else { throw .damaged(.png) }
         return GrayImage(width: width, height: height, pixels: pixels)
@@ -66,19 +69,31 @@ extension GrayImage {
     static func decodeJPEG(_ data: [UInt8]) throws(PhotoDecodingError) -> GrayImage {
         guard let handle = tjInitDecompress() else { throw .damaged(.jpeg) }
         defer { tjDestroy(handle) }
-        var w: Int32 = 0, h: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
+        var w: Int32 = 0
+        var h: Int32 = 0
+        var subsampling: Int32 = 0
+        var colorspace: Int32 = 0
         let header = data.withUnsafeBufferPointer {
             tjDecompressHeader3(handle, $0.baseAddress, UInt($0.count), &w, &h, &subsampling, &colorspace)
         }
         guard header == 0 else { throw .damaged(.jpeg) }
-        let width = Int(w), height = Int(h)
+        let width = Int(w)
+        let height = Int(h)
         try checkSize(width, height, .jpeg)
         var pixels = [UInt8](repeating: 255, count: width * height)
         let result = data.withUnsafeBufferPointer { source in
             pixels.withUnsafeMutableBufferPointer { target in
                 tjDecompress2(
-                    handle, source.baseAddress, UInt(source.count), target.baseAddress, w, 0, h,
-                    Int32(TJPF_GRAY.rawValue), 0)
+                    handle,
+                    source.baseAddress,
+                    UInt(source.count),
+                    target.baseAddress,
+                    w,
+                    0,
+                    h,
+                    Int32(TJPF_GRAY.rawValue),
+                    0
+                )
             }
         }
         // A cut-short file decodes with a warning (the missing rows stay white); only a fatal error fails.
@@ -87,10 +102,12 @@ extension GrayImage {
     }
 
     static func decodeWebP(_ data: [UInt8]) throws(PhotoDecodingError) -> GrayImage {
-        var w: Int32 = 0, h: Int32 = 0
+        var w: Int32 = 0
+        var h: Int32 = 0
         let known = data.withUnsafeBufferPointer { WebPGetInfo($0.baseAddress, $0.count, &w, &h) }
         guard known != 0 else { throw .damaged(.webp) }
-        let width = Int(w), height = Int(h)
+        let width = Int(w)
+        let height = Int(h)
         try checkSize(width, height, .webp)
         guard let rgba = data.withUnsafeBufferPointer({ WebPDecodeRGBA($0.baseAddress, $0.count, &w, &h) }) else {
             throw .damaged(.webp)
@@ -98,7 +115,10 @@ extension GrayImage {
         defer { WebPFree(rgba) }
         var pixels = [UInt8](repeating: 255, count: width * height)
         for i in 0..<(width * height) {
-            let r = Int(rgba[i * 4]), g = Int(rgba[i * 4 + 1]), b = Int(rgba[i * 4 + 2]), a = Int(rgba[i * 4 + 3])
+            let r = Int(rgba[i * 4])
+            let g = Int(rgba[i * 4 + 1])
+            let b = Int(rgba[i * 4 + 2])
+            let a = Int(rgba[i * 4 + 3])
             // Transparent pixels read as white paper; ITU-R BT.601 luma.
             let luma = (299 * r + 587 * g + 114 * b) / 1000
             pixels[i] = UInt8((luma * a + 255 * (255 - a)) / 255)

@@ -10,11 +10,15 @@ extension GrayImage {
         image.height = UInt32(height)
         image.format = UInt32(PNG_FORMAT_GRAY)
         var size = 0
-        let sized = pixels.withUnsafeBytes { png_image_write_to_memory(&image, nil, &size, 0, $0.baseAddress, Int32(width), nil) }
+        let sized = pixels.withUnsafeBytes {
+            png_image_write_to_memory(&image, nil, &size, 0, $0.baseAddress, Int32(width), nil)
+        }
         guard sized != 0, size > 0 else { return nil }
         var out = [UInt8](repeating: 0, count: size)
         let written = out.withUnsafeMutableBytes { target in
-            pixels.withUnsafeBytes { png_image_write_to_memory(&image, target.baseAddress, &size, 0, $0.baseAddress, Int32(width), nil) }
+            pixels.withUnsafeBytes {
+                png_image_write_to_memory(&image, target.baseAddress, &size, 0, $0.baseAddress, Int32(width), nil)
+            }
         }
         png_image_free(&image)
         return written != 0 ? Array(out.prefix(size)) : nil
@@ -28,8 +32,18 @@ extension GrayImage {
         var size: UInt = 0
         let result = pixels.withUnsafeBufferPointer {
             tjCompress2(
-                handle, $0.baseAddress, Int32(width), 0, Int32(height), Int32(TJPF_GRAY.rawValue), &buffer, &size,
-                Int32(TJSAMP_GRAY.rawValue), Int32(max(1, min(100, quality))), 0)
+                handle,
+                $0.baseAddress,
+                Int32(width),
+                0,
+                Int32(height),
+                Int32(TJPF_GRAY.rawValue),
+                &buffer,
+                &size,
+                Int32(TJSAMP_GRAY.rawValue),
+                Int32(max(1, min(100, quality))),
+                0
+            )
         }
         guard result == 0, let buffer else { return nil }
         defer { tjFree(buffer) }

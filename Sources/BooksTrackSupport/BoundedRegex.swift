@@ -52,7 +52,9 @@ package struct BoundedRegex: Sendable {
     }
 
     enum ClassKind: Sendable, Equatable {
-        case digit(Bool), word(Bool), space(Bool)
+        case digit(Bool)
+        case word(Bool)
+        case space(Bool)
 
         func contains(_ scalar: Unicode.Scalar) -> Bool {
             switch self {
@@ -79,7 +81,8 @@ package struct BoundedRegex: Sendable {
 
     /// Whether the pattern matches anywhere in `subject`.
     package func firstMatchExists(
-        in subject: String, stepBudget: Int = BoundedRegex.defaultStepBudget,
+        in subject: String,
+        stepBudget: Int = BoundedRegex.defaultStepBudget,
         isCancelled: () -> Bool = { Task.isCancelled }
     ) throws(Failure) -> Bool {
         let text = Array(subject.unicodeScalars)
@@ -114,7 +117,11 @@ package struct BoundedRegex: Sendable {
 
     /// Follows jumps, splits and assertions from `pc`; true when `match` is reached.
     private func addThread(
-        _ list: inout ThreadList, _ start: Int, at position: Int, _ text: [Unicode.Scalar], _ steps: inout Int,
+        _ list: inout ThreadList,
+        _ start: Int,
+        at position: Int,
+        _ text: [Unicode.Scalar],
+        _ steps: inout Int,
         _ budget: Int
     ) throws(Failure) -> Bool {
         var stack = [start]
@@ -248,9 +255,15 @@ extension BoundedRegex {
             guard let scalar = peek else { return nil }
             var result: (min: Int, max: Int?)
             switch scalar {
-            case "*": result = (0, nil); index += 1
-            case "+": result = (1, nil); index += 1
-            case "?": result = (0, 1); index += 1
+            case "*":
+                result = (0, nil)
+                index += 1
+            case "+":
+                result = (1, nil)
+                index += 1
+            case "?":
+                result = (0, 1)
+                index += 1
             case "{":
                 guard let counted = parseCounted() else { return nil }
                 result = counted
@@ -266,16 +279,25 @@ extension BoundedRegex {
             index += 1
             func number() -> Int? {
                 var digits = ""
-                while let s = peek, ("0"..."9").contains(s) { digits.unicodeScalars.append(s); index += 1 }
+                while let s = peek, ("0"..."9").contains(s) {
+                    digits.unicodeScalars.append(s)
+                    index += 1
+                }
                 return digits.isEmpty ? nil : Int(digits.prefix(6))
             }
-            guard let low = number() else { index = start; return nil }
+            guard let low = number() else {
+                index = start
+                return nil
+            }
             var high: Int? = low
             if peek == "," {
                 index += 1
                 high = number()
             }
-            guard peek == "}", high.map({ $0 >= low }) ?? true else { index = start; return nil }
+            guard peek == "}", high.map({ $0 >= low }) ?? true else {
+                index = start
+                return nil
+            }
             index += 1
             return (low, high)
         }
@@ -314,8 +336,13 @@ extension BoundedRegex {
                 default:
                     // Inline flags: (?i) or (?i: … ); only i is understood.
                     var flags = ""
-                    while let s = peek, s != ")", s != ":" { flags.unicodeScalars.append(s); index += 1 }
-                    guard flags.allSatisfy({ "imsx-".contains($0) }), flags.contains("i") || flags.isEmpty || flags == "-i" else {
+                    while let s = peek, s != ")", s != ":" {
+                        flags.unicodeScalars.append(s)
+                        index += 1
+                    }
+                    guard flags.allSatisfy({ "imsx-".contains($0) }),
+                        flags.contains("i") || flags.isEmpty || flags == "-i"
+                    else {
                         throw Failure(message: "unsupported group flags '(?\(flags)'")
                     }
                     if flags.contains("i"), !flags.hasPrefix("-") { caseless = true }
@@ -416,7 +443,9 @@ extension BoundedRegex {
 
         mutating func append(_ instruction: Instruction) throws(Failure) {
             guard program.count < BoundedRegex.maxProgramSize else {
-                throw Failure(message: "the pattern is too large (over \(BoundedRegex.maxProgramSize) steps once expanded)")
+                throw Failure(
+                    message: "the pattern is too large (over \(BoundedRegex.maxProgramSize) steps once expanded)"
+                )
             }
             program.append(instruction)
         }
@@ -424,7 +453,9 @@ extension BoundedRegex {
         mutating func emit(_ node: Node) throws(Failure) {
             emitted += 1
             guard emitted <= BoundedRegex.maxProgramSize * 8 else {
-                throw Failure(message: "the pattern is too large (over \(BoundedRegex.maxProgramSize) steps once expanded)")
+                throw Failure(
+                    message: "the pattern is too large (over \(BoundedRegex.maxProgramSize) steps once expanded)"
+                )
             }
             switch node {
             case .empty: break

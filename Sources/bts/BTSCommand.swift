@@ -8,6 +8,7 @@ import BooksTrackEmbedding
 import BooksTrackSupport
 import Foundation
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -42,17 +43,26 @@ struct BTSCommand: ParsableCommand {
         // `--version` itself is answered in main.swift with `BTSVersion.full`, which reads the build
         // record from disk: a non-empty version here only makes the parser list the flag.
         version: BTSVersion.current,
-        subcommands: StandaloneCommands.all.map { $0 as any ParsableCommand.Type })
+        subcommands: StandaloneCommands.all.map { $0 as any ParsableCommand.Type }
+    )
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(name: .customShort("c"), parsing: .unconditionalSingleValue,
-            help: ArgumentHelp("Run CMD (commands separated by ';'), then exit. Repeatable.", valueName: "CMD"))
+    @Option(
+        name: .customShort("c"),
+        parsing: .unconditionalSingleValue,
+        help: ArgumentHelp("Run CMD (commands separated by ';'), then exit. Repeatable.", valueName: "CMD")
+    )
     var commands: [String] = []
 
-    @Option(name: .customShort("f"),
-            help: ArgumentHelp("Run the script FILE.bts (psql's -f); words after it are its $1..$n.", valueName: "FILE.bts"),
-            completion: .file(extensions: ["bts"]))
+    @Option(
+        name: .customShort("f"),
+        help: ArgumentHelp(
+            "Run the script FILE.bts (psql's -f); words after it are its $1..$n.",
+            valueName: "FILE.bts"
+        ),
+        completion: .file(extensions: ["bts"])
+    )
     var file: String?
 
     /// `FILE.bts ARG...`: not an argument the parser knows (main.swift splits it off the command
@@ -74,8 +84,10 @@ struct BTSCommand: ParsableCommand {
     }
 
     /// Options of bts that take a value (to find where the script name starts).
-    static let valueOptions: Set<String> = ["--api", "--profile", "--output", "-o", "--timeout", "--dialect", "--limits", "-c", "-f", "--var", "--vars",
-                                            "--generate-completion-script"] // its value (`zsh`) is not a script
+    static let valueOptions: Set<String> = [
+        "--api", "--profile", "--output", "-o", "--timeout", "--dialect", "--limits", "-c", "-f", "--var", "--vars",
+        "--generate-completion-script",
+    ]  // its value (`zsh`) is not a script
 
     /// Splits the command line into bts's own options and `FILE.bts ARG...`: everything from the
     /// first word that is not an option (or after `--`) belongs to the script, options included,
@@ -102,9 +114,12 @@ struct BTSCommand: ParsableCommand {
             // `bts api PATH …`: a shell command that runs from the command line, once, its words as
             // given; bts's options before it still apply (`bts --api URL api /health`).
             if CommandRegistry.standard.command(named: argument)?.runsFromCommandLine == true,
-               !FileManager.default.fileExists(atPath: argument) {
-                return (Array(arguments[..<index])
-                    + ["--\(commandLineCommandFlag)", "-c", ScriptWords.line(Array(arguments[index...]))], [])
+                !FileManager.default.fileExists(atPath: argument)
+            {
+                return (
+                    Array(arguments[..<index])
+                        + ["--\(commandLineCommandFlag)", "-c", ScriptWords.line(Array(arguments[index...]))], []
+                )
             }
             // `bts --api URL test tests/`: bts's options before a subcommand go after its name (unless
             // a script of that name is here), where the subcommand reads them (or refuses them).
@@ -131,9 +146,18 @@ struct BTSCommand: ParsableCommand {
             history = InteractiveTerminal.makeHistory(environment: environment)
         }
         let scriptName = script.first ?? "bts"
-        var options = global.shellOptions(terminal: terminal, environment: environment, scriptName: scriptName,
-                                          scriptArguments: Array(script.dropFirst()), history: history, variables: variables)
-        options.commandsComeFromStandardInput = ShellOptions.readsCommandsFromStandardInput(commands: commands, script: script)
+        var options = global.shellOptions(
+            terminal: terminal,
+            environment: environment,
+            scriptName: scriptName,
+            scriptArguments: Array(script.dropFirst()),
+            history: history,
+            variables: variables
+        )
+        options.commandsComeFromStandardInput = ShellOptions.readsCommandsFromStandardInput(
+            commands: commands,
+            script: script
+        )
         options.showsErrorLocations = !commandLineCommand
         let shell = Shell(options: options)
         let signals = SignalWatcher()
@@ -141,8 +165,11 @@ struct BTSCommand: ParsableCommand {
         if interactive {
             // libedit's line editor: TAB completion from this session's context, continuation lines.
             let terminal = InteractiveTerminal.make(environment: environment, history: history)
-            status = await shell.runInteractive(reader: terminal.reader, signals: signals,
-                                                completion: terminal.completion)
+            status = await shell.runInteractive(
+                reader: terminal.reader,
+                signals: signals,
+                completion: terminal.completion
+            )
             history?.flush()
         } else {
             let commands = self.commands
@@ -178,7 +205,9 @@ struct BTSCommand: ParsableCommand {
                     work.cancel()
                     // A second signal, or a command that ignores cancellation for 3 s, ends the
                     // process at once (the server dies with it; nothing is left running).
-                    if signalled > 1 { Foundation.exit(event.exitStatus == 143 ? 143 : ExitStatus.interrupted.rawValue) }
+                    if signalled > 1 {
+                        Foundation.exit(event.exitStatus == 143 ? 143 : ExitStatus.interrupted.rawValue)
+                    }
                     let status = event == .interrupt ? ExitStatus.interrupted.rawValue : event.exitStatus
                     Task.detached {
                         try? await Task.sleep(for: .seconds(3))
@@ -217,4 +246,3 @@ extension BTSCommand {
         }
     }
 }
-

@@ -10,7 +10,8 @@ struct BookVectorsCommand: StandaloneCommand {
     static let configuration = CommandConfiguration(
         commandName: "book-vectors",
         abstract: "Embed every catalog book with the sentence model into the bundled book vectors.",
-        shouldDisplay: false)
+        shouldDisplay: false
+    )
 
     @Option(help: "sha256 of the installed model.safetensors, for the stamp")
     var modelSHA256: String
@@ -41,15 +42,22 @@ struct BookVectorsCommand: StandaloneCommand {
             vectors.reserveCapacity(texts.count)
             for (index, item) in texts.enumerated() {
                 vectors.append(encoder.encode(item.text))
-                if index % 1000 == 999 { FileHandle.standardError.write(Data("book-vectors: \(index + 1)/\(texts.count)\n".utf8)) }
+                if index % 1000 == 999 {
+                    FileHandle.standardError.write(Data("book-vectors: \(index + 1)/\(texts.count)\n".utf8))
+                }
             }
             var info = stat()
             let modelPath = (ModelLocation.installed()?.appendingPathComponent("model.safetensors").path) ?? ""
             guard stat(modelPath, &info) == 0 else { throw ModelUnavailable.notInstalled(directory: modelPath) }
             let stamp = QuantizedVectors.Stamp(
-                model: ModelLocation.name, modelSHA256: modelSHA256, modelBytes: Int(info.st_size),
-                catalog: catalog.resourceHash, text: SQLiteCatalog.bookTextRecipe, count: texts.count,
-                dimension: SentenceEncoder.dimension)
+                model: ModelLocation.name,
+                modelSHA256: modelSHA256,
+                modelBytes: Int(info.st_size),
+                catalog: catalog.resourceHash,
+                text: SQLiteCatalog.bookTextRecipe,
+                count: texts.count,
+                dimension: SentenceEncoder.dimension
+            )
             let data = QuantizedVectors.encode(stamp: stamp, ids: texts.map { Int32($0.id) }, vectors: vectors)
             try data.write(to: URL(fileURLWithPath: output), options: .atomic)
             return Report(count: texts.count, bytes: data.count, seconds: (ContinuousClock.now - start) / .seconds(1))

@@ -3,6 +3,7 @@ import BTSLanguage
 import BTSShell
 import BTSTerminal
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -28,26 +29,36 @@ struct CheckCommand: StandaloneCommand {
             command-line error (no such file, no .bts files) is text on stderr in every format.
 
             Exit status: 0 no errors, 2 errors.
-            """)
+            """
+    )
 
     /// How the problems are reported.
     enum Format: String, ExpressibleByArgument, CaseIterable {
         case text, json, github
     }
 
-    @ArgumentParser.Argument(help: ArgumentHelp("Script files, directories of them, or - for stdin.", valueName: "PATH"),
-                             completion: .file(extensions: ["bts"]))
+    @ArgumentParser.Argument(
+        help: ArgumentHelp("Script files, directories of them, or - for stdin.", valueName: "PATH"),
+        completion: .file(extensions: ["bts"])
+    )
     var paths: [String] = []
 
-    @Option(name: .long, help: ArgumentHelp("How to report: text on stderr, json (one document on stdout) or github (workflow commands on stdout).",
-                                            valueName: "FORMAT"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "How to report: text on stderr, json (one document on stdout) or github (workflow commands on stdout).",
+            valueName: "FORMAT"
+        )
+    )
     var format: Format = .text
 
     @Flag(name: .customLong("no-color"), help: "Never colour the output (NO_COLOR does the same).")
     var noColor = false
 
     func validate() throws {
-        guard !paths.isEmpty else { throw ValidationError("give the files to check, e.g. bts check script.bts (or - for stdin)") }
+        guard !paths.isEmpty else {
+            throw ValidationError("give the files to check, e.g. bts check script.bts (or - for stdin)")
+        }
         if paths.contains("-"), paths.count > 1 { throw ValidationError("- (stdin) is given alone, without files") }
     }
 
@@ -57,8 +68,11 @@ struct CheckCommand: StandaloneCommand {
         let environment = ProcessInfo.processInfo.environment
         let terminal = TerminalInfo.detect(environment: environment)
         // Errors as a script's are reported (with their place, in the terminal's width).
-        let reporter = ErrorReporter(colored: terminal.stderrIsTerminal && ShellSettings.autoColor(noColor: noColor, environment: environment),
-                                     showsLocation: true, width: terminal.stderrIsTerminal ? terminal.columns : nil)
+        let reporter = ErrorReporter(
+            colored: terminal.stderrIsTerminal && ShellSettings.autoColor(noColor: noColor, environment: environment),
+            showsLocation: true,
+            width: terminal.stderrIsTerminal ? terminal.columns : nil
+        )
         return check(with: ScriptChecker(), reporter)
     }
 

@@ -10,9 +10,14 @@ enum CompletionScript {
         let script = BTSCommand.completionScript(for: shell)
         let topics = CommandRegistry.standard.commands.map(\.name)
         switch shell {
-        case .bash: return bash(script, topics: topics, subcommands: BTSCommand.configuration.subcommands.compactMap {
-            $0.configuration.shouldDisplay ? $0.configuration.commandName : nil
-        } + ["help"])
+        case .bash:
+            return bash(
+                script,
+                topics: topics,
+                subcommands: BTSCommand.configuration.subcommands.compactMap {
+                    $0.configuration.shouldDisplay ? $0.configuration.commandName : nil
+                } + ["help"]
+            )
         case .zsh: return zsh(script, topics: topics)
         case .fish: return fish(script, topics: topics)
         default: return script
@@ -24,25 +29,33 @@ enum CompletionScript {
         script
             .inserting(
                 "        # FILE.bts: a script to run\n        __bts_add_completions -o plusdirs -fX '!*.@(bts)'\n",
-                after: "        COMPREPLY+=($(compgen -W '\(subcommands.joined(separator: " "))' -- \"${cur}\"))\n")
+                after: "        COMPREPLY+=($(compgen -W '\(subcommands.joined(separator: " "))' -- \"${cur}\"))\n"
+            )
             .inserting(
                 "    # The shell's commands\n    COMPREPLY+=($(compgen -W '\(topics.joined(separator: " "))' -- \"${cur}\"))\n",
-                after: "_bts_help() {\n    repeating_flags=()\n    non_repeating_flags=(--version)\n    repeating_options=()\n"
-                    + "    non_repeating_options=()\n    __bts_offer_flags_options -1\n")
+                after:
+                    "_bts_help() {\n    repeating_flags=()\n    non_repeating_flags=(--version)\n    repeating_options=()\n"
+                    + "    non_repeating_options=()\n    __bts_offer_flags_options -1\n"
+            )
     }
 
     static func zsh(_ script: String, topics: [String]) -> String {
         script
-            .inserting("        # FILE.bts: a script to run\n        _files -g '*.bts' && ret=0\n",
-                       after: "        _describe -V subcommand subcommands && ret=0\n")
-            .replacingOccurrences(of: "        '*:subcommands:'\n",
-                                  with: "        '*:command:(\(topics.joined(separator: " ")))'\n")
+            .inserting(
+                "        # FILE.bts: a script to run\n        _files -g '*.bts' && ret=0\n",
+                after: "        _describe -V subcommand subcommands && ret=0\n"
+            )
+            .replacingOccurrences(
+                of: "        '*:subcommands:'\n",
+                with: "        '*:command:(\(topics.joined(separator: " ")))'\n"
+            )
     }
 
     /// `FILE.bts`: only `.bts` files and directories, as zsh and bash offer (fish's
     /// `__fish_complete_suffix` lists every other file after them), with the expression the
     /// parser's own script uses for the `.bts` arguments of `bts test`, `check` and `fmt`.
-    static let fishScriptFiles = #"(for p in (string match -e -- \'*/\' (commandline -t);or printf \n)*.\'bts\';printf %s\n $p;end;__fish_complete_directories (commandline -t) \'\')"#
+    static let fishScriptFiles =
+        #"(for p in (string match -e -- \'*/\' (commandline -t);or printf \n)*.\'bts\';printf %s\n $p;end;__fish_complete_directories (commandline -t) \'\')"#
 
     static func fish(_ script: String, topics: [String]) -> String {
         script + (script.hasSuffix("\n") ? "" : "\n")

@@ -8,7 +8,8 @@ import Foundation
 struct FormatCommand: StandaloneCommand {
     static let configuration = CommandConfiguration(
         commandName: "fmt",
-        abstract: "Format .bts files in place in the one canonical layout (--check: list, --diff: show what would change).",
+        abstract:
+            "Format .bts files in place in the one canonical layout (--check: list, --diff: show what would change).",
         usage: "bts fmt [--check | --diff] [--no-color] PATH...\nbts fmt [--check | --diff] -",
         discussion: """
             PATH is a .bts file, a directory (its *.bts files at any depth), or - (stdin to stdout). The \
@@ -29,25 +30,37 @@ struct FormatCommand: StandaloneCommand {
 
             Exit status: 0 done (with --check or --diff: every file is formatted), 1 with --check or \
             --diff: some file would change, 2 a file has syntax errors or cannot be read or written.
-            """)
+            """
+    )
 
-    @ArgumentParser.Argument(help: ArgumentHelp("Script files, directories of them, or - for stdin.", valueName: "PATH"),
-                             completion: .file(extensions: ["bts"]))
+    @ArgumentParser.Argument(
+        help: ArgumentHelp("Script files, directories of them, or - for stdin.", valueName: "PATH"),
+        completion: .file(extensions: ["bts"])
+    )
     var paths: [String] = []
 
     @Flag(name: .long, help: "Change nothing; list the files that are not formatted and exit 1 if there are any.")
     var check = false
 
-    @Flag(name: .long, help: "Change nothing; print a unified diff of each file that would change and exit 1 if there are any.")
+    @Flag(
+        name: .long,
+        help: "Change nothing; print a unified diff of each file that would change and exit 1 if there are any."
+    )
     var diff = false
 
     @Flag(name: .customLong("no-color"), help: "Never colour the output (NO_COLOR does the same).")
     var noColor = false
 
     func validate() throws {
-        guard !paths.isEmpty else { throw ValidationError("give the files to format, e.g. bts fmt script.bts (or - for stdin)") }
-        if paths.contains("-"), paths.count > 1 { throw ValidationError("- (stdin to stdout) is given alone, without files") }
-        if check, diff { throw ValidationError("--check and --diff are given apart (--diff too exits 1 when a file would change)") }
+        guard !paths.isEmpty else {
+            throw ValidationError("give the files to format, e.g. bts fmt script.bts (or - for stdin)")
+        }
+        if paths.contains("-"), paths.count > 1 {
+            throw ValidationError("- (stdin to stdout) is given alone, without files")
+        }
+        if check, diff {
+            throw ValidationError("--check and --diff are given apart (--diff too exits 1 when a file would change)")
+        }
     }
 
     static func start(_ arguments: [String]) async throws -> Int32 { try parse(arguments).execute() }
@@ -55,7 +68,9 @@ struct FormatCommand: StandaloneCommand {
     func execute() -> Int32 {
         let environment = ProcessInfo.processInfo.environment
         let terminal = TerminalInfo.detect(environment: environment)
-        let reporter = ErrorReporter(colored: terminal.stderrIsTerminal && ShellSettings.autoColor(noColor: noColor, environment: environment))
+        let reporter = ErrorReporter(
+            colored: terminal.stderrIsTerminal && ShellSettings.autoColor(noColor: noColor, environment: environment)
+        )
         // A diff shown on a terminal has the file's control characters made visible; piped, it is exact.
         let output = Output(sanitized: terminal.stdoutIsTerminal)
         if paths == ["-"] { return formatStandardInput(reporter, output) }
@@ -88,14 +103,19 @@ struct FormatCommand: StandaloneCommand {
                     unformatted = true
                 } else if diff {
                     let name = file.drop { $0 == "/" }
-                    output.write(UnifiedDiff.make(old: text, new: formatted, oldName: "a/\(name)", newName: "b/\(name)"))
+                    output.write(
+                        UnifiedDiff.make(old: text, new: formatted, oldName: "a/\(name)", newName: "b/\(name)")
+                    )
                     unformatted = true
                 } else {
                     let bytes = (contents.byteOrderMark ? ScriptFile.byteOrderMarkBytes : []) + Array(formatted.utf8)
                     do throws(UserFile.Failure) {
                         try UserFile.write(bytes, to: file, .script)
                     } catch {
-                        status = ErrorReporter.write(ShellError(.usage, "cannot write '\(file)': \(error.reason)"), origin: "bts fmt")
+                        status = ErrorReporter.write(
+                            ShellError(.usage, "cannot write '\(file)': \(error.reason)"),
+                            origin: "bts fmt"
+                        )
                     }
                 }
             }
@@ -119,7 +139,11 @@ struct FormatCommand: StandaloneCommand {
         case .success(let formatted):
             if check || diff {
                 guard formatted != text else { return ExitStatus.ok.rawValue }
-                output.write(check ? "<stdin>\n" : UnifiedDiff.make(old: text, new: formatted, oldName: "<stdin>", newName: "<stdin>"))
+                output.write(
+                    check
+                        ? "<stdin>\n"
+                        : UnifiedDiff.make(old: text, new: formatted, oldName: "<stdin>", newName: "<stdin>")
+                )
                 return ExitStatus.failure.rawValue
             }
             FileHandle.standardOutput.write(Data(formatted.utf8))

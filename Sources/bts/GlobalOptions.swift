@@ -1,5 +1,5 @@
-import BTSEmbeddedBackend
 import ArgumentParser
+import BTSEmbeddedBackend
 import BTSShell
 import BTSTerminal
 import BooksTrackClient
@@ -60,18 +60,27 @@ struct RunOptions<Kind: RunKind>: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Use the BooksTrack server at URL.", valueName: "URL"))
     var api: String?
 
-    @Option(name: .long, help: ArgumentHelp("Use a profile (built in: \(KnownBackend.names); more in config.toml).",
-                                            valueName: "NAME"),
-            completion: .custom { _, _, prefix in ShellCompletions.profiles(prefix: prefix) })
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Use a profile (built in: \(KnownBackend.names); more in config.toml).",
+            valueName: "NAME"
+        ),
+        completion: .custom { _, _, prefix in ShellCompletions.profiles(prefix: prefix) }
+    )
     var profile: String?
 
     @Flag(name: .long, help: "Use the embedded backend (an in-process server over the bundled catalog).")
     var local = false
 
-    @Option(name: [.long, .customShort("o")],
-            help: ArgumentHelp("\(OutputFormat.spokenList) (default: table on a terminal, json otherwise).",
-                                            valueName: "FORMAT"),
-            completion: .custom { _, _, prefix in ShellCompletions.outputFormats(prefix: prefix) })
+    @Option(
+        name: [.long, .customShort("o")],
+        help: ArgumentHelp(
+            "\(OutputFormat.spokenList) (default: table on a terminal, json otherwise).",
+            valueName: "FORMAT"
+        ),
+        completion: .custom { _, _, prefix in ShellCompletions.outputFormats(prefix: prefix) }
+    )
     var output: OutputFormat?
 
     @Flag(name: .customLong("no-color"), help: "Never colour the output (NO_COLOR does the same).")
@@ -86,40 +95,68 @@ struct RunOptions<Kind: RunKind>: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Deadline of each request (default 30).", valueName: "SECONDS"))
     var timeout: Double?
 
-    @Option(name: .long, help: ArgumentHelp(
-        "API dialect: auto (ask the server: v3, else v1/v2), v1 or v3 (default: auto; v1 on the embedded backend).",
-        valueName: "DIALECT"),
-            completion: .custom { _, _, prefix in ShellCompletions.dialects(prefix: prefix) })
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "API dialect: auto (ask the server: v3, else v1/v2), v1 or v3 (default: auto; v1 on the embedded backend).",
+            valueName: "DIALECT"
+        ),
+        completion: .custom { _, _, prefix in ShellCompletions.dialects(prefix: prefix) }
+    )
     var dialect: DialectChoice?
 
-    @Option(name: .long, help: ArgumentHelp(
-        "The embedded backend's rate-limit budgets: none (it runs on this machine: nothing to wait for) or production (rehearse production's budgets) (default: none).",
-        valueName: "BUDGETS"),
-            completion: .list(EmbeddedLimits.allCases.map(\.rawValue)))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The embedded backend's rate-limit budgets: none (it runs on this machine: nothing to wait for) or production (rehearse production's budgets) (default: none).",
+            valueName: "BUDGETS"
+        ),
+        completion: .list(EmbeddedLimits.allCases.map(\.rawValue))
+    )
     var limits: EmbeddedLimits?
 
-    @Flag(name: .customLong("no-cache"),
-          help: "Neither read nor keep a remote server's answers on disk in this run (BTS_CACHE=off does the same; a command's own --no-cache skips it for that command).")
+    @Flag(
+        name: .customLong("no-cache"),
+        help:
+            "Neither read nor keep a remote server's answers on disk in this run (BTS_CACHE=off does the same; a command's own --no-cache skips it for that command)."
+    )
     var noCache = false
 
     @Flag(name: .long, help: "Keep running a script after a failing command.")
     var continueOnError = false
 
-    @Flag(name: .long, help: "Fail with exit \(ExitStatus.rateLimited.rawValue) instead of waiting when a rate-limit budget is spent.")
+    @Flag(
+        name: .long,
+        help: "Fail with exit \(ExitStatus.rateLimited.rawValue) instead of waiting when a rate-limit budget is spent."
+    )
     var noWait = false
 
-    @Flag(name: .customLong("norc"), help: ArgumentHelp("Do not run $XDG_CONFIG_HOME/bts/rc.bts at interactive start.",
-                                                        visibility: Kind.readsRCFile ? .default : .private))
+    @Flag(
+        name: .customLong("norc"),
+        help: ArgumentHelp(
+            "Do not run $XDG_CONFIG_HOME/bts/rc.bts at interactive start.",
+            visibility: Kind.readsRCFile ? .default : .private
+        )
+    )
     var noRC = false
 
-    @Option(name: .customLong("var"), help: ArgumentHelp(
-        "Start with the variable NAME set to VALUE (read as $NAME; repeatable; wins over --vars; a script's own 'set' wins over both).",
-        valueName: "NAME=VALUE"))
+    @Option(
+        name: .customLong("var"),
+        help: ArgumentHelp(
+            "Start with the variable NAME set to VALUE (read as $NAME; repeatable; wins over --vars; a script's own 'set' wins over both).",
+            valueName: "NAME=VALUE"
+        )
+    )
     var variables: [String] = []
 
-    @Option(name: .customLong("vars"), help: ArgumentHelp(
-        "Start with the variables of FILE: NAME=VALUE lines, '#' comments, as a .env file (repeatable).",
-        valueName: "FILE"), completion: .file())
+    @Option(
+        name: .customLong("vars"),
+        help: ArgumentHelp(
+            "Start with the variables of FILE: NAME=VALUE lines, '#' comments, as a .env file (repeatable).",
+            valueName: "FILE"
+        ),
+        completion: .file()
+    )
     var variablesFiles: [String] = []
 
     func validate() throws {
@@ -133,7 +170,9 @@ struct RunOptions<Kind: RunKind>: ParsableArguments {
             throw ValidationError("--api and --profile cannot be combined")
         }
         if limits != nil, api != nil || profile != nil {
-            throw ValidationError("--limits sets the embedded backend's budgets; a server's own are shown and waited for")
+            throw ValidationError(
+                "--limits sets the embedded backend's budgets; a server's own are shown and waited for"
+            )
         }
     }
 
@@ -146,8 +185,14 @@ struct RunOptions<Kind: RunKind>: ParsableArguments {
     }
 
     /// The shell's options for this run, starting with `variables` (``startingVariables()``).
-    func shellOptions(terminal: TerminalInfo, environment: [String: String], scriptName: String,
-                      scriptArguments: [String], history: HistoryStore?, variables: [String: String]) -> ShellOptions {
+    func shellOptions(
+        terminal: TerminalInfo,
+        environment: [String: String],
+        scriptName: String,
+        scriptArguments: [String],
+        history: HistoryStore?,
+        variables: [String: String]
+    ) -> ShellOptions {
         var settings = ShellSettings()
         settings.output = output
         settings.quiet = quiet
@@ -155,8 +200,15 @@ struct RunOptions<Kind: RunKind>: ParsableArguments {
         settings.wait = !noWait
         var options = ShellOptions(
             backend: BackendRequest(apiURL: api, profile: profile, forceEmbedded: local),
-            settings: settings, continueOnError: continueOnError, noColor: noColor, terminal: terminal,
-            environment: environment, scriptName: scriptName, scriptArguments: scriptArguments, history: history)
+            settings: settings,
+            continueOnError: continueOnError,
+            noColor: noColor,
+            terminal: terminal,
+            environment: environment,
+            scriptName: scriptName,
+            scriptArguments: scriptArguments,
+            history: history
+        )
         options.loadsRCFile = Kind.readsRCFile && !noRC
         options.variables = variables
         if let timeout { options.backendOptions.timeout = .milliseconds(Int64(timeout * 1000)) }

@@ -2,6 +2,7 @@ import ArgumentParser
 import BTSLanguageServer
 import BTSShell
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -22,7 +23,8 @@ struct LanguageServerCommand: StandaloneCommand {
             command and contacts no server; completion reads your library. Open documents may hold \
             \(LanguageServer.openDocumentsBudget >> 20) MB together. docs/editors.md shows how to start it \
             from Vim, Neovim and VS Code, and its limits.
-            """)
+            """
+    )
 
     static func start(_ arguments: [String]) async throws -> Int32 { try await parse(arguments).execute() }
 

@@ -10,7 +10,8 @@ struct ServeCommand: StandaloneCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Run the local BooksTrack-compatible server in the foreground (Ctrl-C stops it).",
-        discussion: "Server flags:\n" + ServerConfiguration.flagHelp)
+        discussion: "Server flags:\n" + ServerConfiguration.flagHelp
+    )
 
     /// `bts serve --help`: usage, what it does, and every server flag.
     static let helpText = """
@@ -25,8 +26,11 @@ struct ServeCommand: StandaloneCommand {
 
         """
 
-    @ArgumentParser.Argument(parsing: .allUnrecognized, help: ArgumentHelp("Server flags (see below).", valueName: "FLAGS"),
-                             completion: .custom { _, _, prefix in ShellCompletions.serverFlags(prefix: prefix) })
+    @ArgumentParser.Argument(
+        parsing: .allUnrecognized,
+        help: ArgumentHelp("Server flags (see below).", valueName: "FLAGS"),
+        completion: .custom { _, _, prefix in ShellCompletions.serverFlags(prefix: prefix) }
+    )
     var flags: [String] = []
 
     /// `bts serve FLAGS…`: the server's own flags (`ServerConfiguration(arguments:)`) are passed
@@ -90,7 +94,8 @@ struct CatalogCleanCommand: StandaloneCommand {
     static let configuration = CommandConfiguration(
         commandName: "catalog-clean",
         abstract: "Clean goodbooks-10k books.csv into the bundled catalog TSV.",
-        shouldDisplay: false)
+        shouldDisplay: false
+    )
 
     @ArgumentParser.Argument(help: "goodbooks-10k books.csv")
     var input: String

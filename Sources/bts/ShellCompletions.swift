@@ -18,7 +18,8 @@ enum ShellCompletions {
             let about = value.about.replacingOccurrences(of: "\n", with: " ")
             switch shell {
             case "fish": return about.isEmpty ? value.name : value.name + "\t" + about
-            case "zsh": return about.isEmpty ? value.name : value.name.replacingOccurrences(of: ":", with: "\\:") + ":" + about
+            case "zsh":
+                return about.isEmpty ? value.name : value.name.replacingOccurrences(of: ":", with: "\\:") + ":" + about
             default: return value.name
             }
         }
@@ -52,8 +53,10 @@ enum ShellCompletions {
     /// `--dialect`: auto and the dialects.
     static func dialects(prefix: String) -> [String] {
         // Every value has a line: without one, fish shows the option's whole help beside it.
-        offer([("auto", "ask the server: v3, else v1/v2")] + APIDialect.allCases.map { ($0.rawValue, about($0)) },
-              prefix: prefix)
+        offer(
+            [("auto", "ask the server: v3, else v1/v2")] + APIDialect.allCases.map { ($0.rawValue, about($0)) },
+            prefix: prefix
+        )
     }
 
     private static func about(_ dialect: APIDialect) -> String {

@@ -9,7 +9,8 @@ struct ShelvesCleanCommand: StandaloneCommand {
     static let configuration = CommandConfiguration(
         commandName: "shelves-clean",
         abstract: "Clean goodbooks-10k book_tags.csv and tags.csv into the bundled shelves TSV.",
-        shouldDisplay: false)
+        shouldDisplay: false
+    )
 
     @ArgumentParser.Argument(help: "The goodbooks-10k directory (books.csv, book_tags.csv, tags.csv)")
     var input: String

@@ -1,9 +1,10 @@
 import ArgumentParser
-import BTSShell
 import BTSScriptTesting
+import BTSShell
 import BTSTerminal
 import Foundation
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -39,14 +40,17 @@ struct TestCommand: StandaloneCommand {
             Exit status: 0 every file passed, 1 a file failed or errored, was not run (--fail-fast) or \
             a report could not be written, 2 usage error (no such file, no .bts files, no file matches \
             --filter, a bad option), 130 interrupted (143 SIGTERM, 129 SIGHUP).
-            """)
+            """
+    )
 
     static let watchesSignals = true
 
     @OptionGroup var global: RunOptions<TestRun>
 
-    @ArgumentParser.Argument(help: ArgumentHelp("Test files, or directories of them.", valueName: "PATH"),
-                             completion: .file(extensions: ["bts"]))
+    @ArgumentParser.Argument(
+        help: ArgumentHelp("Test files, or directories of them.", valueName: "PATH"),
+        completion: .file(extensions: ["bts"])
+    )
     var paths: [String] = []
 
     @Option(name: [.long, .customShort("j")], help: ArgumentHelp("Run N files at once.", valueName: "N"))
@@ -55,29 +59,46 @@ struct TestCommand: StandaloneCommand {
     @Flag(name: .long, help: "Start no more files after the first that fails or errors.")
     var failFast = false
 
-    @Option(name: .long, help: ArgumentHelp(
-        "Run only the files whose path matches PATTERN, a glob whose * also matches / (repeatable: any match runs).",
-        valueName: "PATTERN"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Run only the files whose path matches PATTERN, a glob whose * also matches / (repeatable: any match runs).",
+            valueName: "PATTERN"
+        )
+    )
     var filter: [String] = []
 
-    @Option(name: .customLong("file-timeout"), help: ArgumentHelp(
-        "Stop a file that runs longer than DURATION (500ms, 30s, 2m; default: no limit): an error, and the run goes on.",
-        valueName: "DURATION"))
+    @Option(
+        name: .customLong("file-timeout"),
+        help: ArgumentHelp(
+            "Stop a file that runs longer than DURATION (500ms, 30s, 2m; default: no limit): an error, and the run goes on.",
+            valueName: "DURATION"
+        )
+    )
     var fileTimeout: String?
 
     @Flag(name: .long, help: "Let the tests use your library (default: a scratch library per file).")
     var userLibrary = false
 
-    @Option(name: .customLong("report-junit"), help: ArgumentHelp("Write a JUnit XML report to FILE.", valueName: "FILE"),
-            completion: .file())
+    @Option(
+        name: .customLong("report-junit"),
+        help: ArgumentHelp("Write a JUnit XML report to FILE.", valueName: "FILE"),
+        completion: .file()
+    )
     var junit: String?
 
-    @Option(name: .customLong("report-tap"), help: ArgumentHelp("Write a TAP (version 13) report to FILE.", valueName: "FILE"),
-            completion: .file())
+    @Option(
+        name: .customLong("report-tap"),
+        help: ArgumentHelp("Write a TAP (version 13) report to FILE.", valueName: "FILE"),
+        completion: .file()
+    )
     var tap: String?
 
-    @Option(name: .customLong("report-json"), help: ArgumentHelp("Write a JSON report to FILE.", valueName: "FILE"),
-            completion: .file())
+    @Option(
+        name: .customLong("report-json"),
+        help: ArgumentHelp("Write a JSON report to FILE.", valueName: "FILE"),
+        completion: .file()
+    )
     var json: String?
 
     func validate() throws {
@@ -91,7 +112,9 @@ struct TestCommand: StandaloneCommand {
     func fileTimeLimit() throws -> Duration? {
         guard let fileTimeout else { return nil }
         guard let limit = ValueType.parseDuration(fileTimeout), limit > .zero else {
-            throw ValidationError("--file-timeout must be \(ValueType.duration.expectation), more than 0 (got '\(fileTimeout)')")
+            throw ValidationError(
+                "--file-timeout must be \(ValueType.duration.expectation), more than 0 (got '\(fileTimeout)')"
+            )
         }
         return limit
     }
@@ -114,18 +137,30 @@ struct TestCommand: StandaloneCommand {
         guard !files.isEmpty else {
             return ErrorReporter.write(ShellError(.usage, filter.nothingMatches(of: found.count)), origin: "bts test")
         }
-        let variables = try global.startingVariables() // a bad --var or --vars: a usage error before any file runs
+        let variables = try global.startingVariables()  // a bad --var or --vars: a usage error before any file runs
         let environment = ProcessInfo.processInfo.environment
         let terminal = TerminalInfo.detect(environment: environment)
-        let colored = terminal.stderrIsTerminal && ShellSettings.autoColor(noColor: global.noColor, environment: environment)
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("bts-test-\(getpid())", isDirectory: true)
+        let colored =
+            terminal.stderrIsTerminal && ShellSettings.autoColor(noColor: global.noColor, environment: environment)
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "bts-test-\(getpid())",
+            isDirectory: true
+        )
         defer { try? FileManager.default.removeItem(at: scratch) }
         let (global, userLibrary) = (self.global, self.userLibrary)
-        let runner = ScriptTestRunner(files: files, jobs: jobs, failFast: failFast, fileTimeout: try fileTimeLimit()) { file, sink in
+        let runner = ScriptTestRunner(files: files, jobs: jobs, failFast: failFast, fileTimeout: try fileTimeLimit()) {
+            file,
+            sink in
             // Each file's own session: nothing of another file's is seen (jobs included: a state
             // directory of its own).
-            var options = global.shellOptions(terminal: .pipes, environment: environment, scriptName: file,
-                                              scriptArguments: [], history: nil, variables: variables)
+            var options = global.shellOptions(
+                terminal: .pipes,
+                environment: environment,
+                scriptName: file,
+                scriptArguments: [],
+                history: nil,
+                variables: variables
+            )
             options.recordsFailures = true
             options.settings.library = userLibrary ? .yours : .scratch
             options.paths.stateDirectory = scratch.appendingPathComponent(UUID().uuidString, isDirectory: true)
@@ -174,7 +209,9 @@ struct TestCommand: StandaloneCommand {
         let seconds = Double(limit.components.seconds)
         let thread = Thread {
             Thread.sleep(forTimeInterval: seconds)
-            printLine("bts test: the files did not stop within \(ScriptTestStop.spoken(limit)) of the signal; exiting without the reports")
+            printLine(
+                "bts test: the files did not stop within \(ScriptTestStop.spoken(limit)) of the signal; exiting without the reports"
+            )
             _exit(status)
         }
         thread.stackSize = 256 * 1024

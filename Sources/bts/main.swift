@@ -4,6 +4,7 @@ import BTSTerminal
 import Foundation
 import NIOCore
 import NIOPosix
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -14,7 +15,8 @@ signal(SIGXFSZ, SIG_IGN)
 // Parse by hand so usage errors exit with 2 (docs/usage.md) instead of argument-parser's 64, and
 // so every path shuts the backend down before exiting.
 // A shell's completion request (`bts ---completion … -- …`) is the argument parser's whole.
-let (arguments, scriptArguments) = CommandLine.arguments.dropFirst().first == "---completion"
+let (arguments, scriptArguments) =
+    CommandLine.arguments.dropFirst().first == "---completion"
     ? (Array(CommandLine.arguments.dropFirst()), [])
     : BTSCommand.splitScript(Array(CommandLine.arguments.dropFirst()))
 if arguments.first == ServeCommand.name {
@@ -36,7 +38,9 @@ do {
         exit(0)
     }
     // Shell completion scripts: the parser's, with FILE.bts and `bts help COMMAND` added.
-    if arguments.count == 2, arguments[0] == "--generate-completion-script", let shell = CompletionShell(rawValue: arguments[1]) {
+    if arguments.count == 2, arguments[0] == "--generate-completion-script",
+        let shell = CompletionShell(rawValue: arguments[1])
+    {
         print(CompletionScript.generate(for: shell))
         exit(0)
     }

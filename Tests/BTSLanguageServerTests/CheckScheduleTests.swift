@@ -1,4 +1,5 @@
 import Testing
+
 @testable import BTSLanguageServer
 
 /// The schedule of checks, without a server: of several changes only the newest text is checked,
@@ -26,7 +27,10 @@ struct CheckScheduleTests {
     @Test func aCheckOfATextChangedSinceIsNotPublishedAndTheNewestIsDue() {
         var schedule = CheckSchedule()
         _ = schedule.changed("a")
-        guard let stale = schedule.start() else { Issue.record("no check"); return }
+        guard let stale = schedule.start() else {
+            Issue.record("no check")
+            return
+        }
         _ = schedule.changed("a")
         let newest = schedule.changed("a")
         #expect(!schedule.canStart, "while a check runs, none starts")
@@ -43,7 +47,10 @@ struct CheckScheduleTests {
         _ = schedule.changed("c")
         _ = schedule.changed("a")
         schedule.closed("b")
-        guard let first = schedule.start() else { Issue.record("no check"); return }
+        guard let first = schedule.start() else {
+            Issue.record("no check")
+            return
+        }
         #expect(first.uri == "a")
         schedule.closed("a")
         let published = schedule.finished(first)
@@ -56,7 +63,10 @@ struct CheckScheduleTests {
     @Test func aReopenedDocumentNeverReusesAGeneration() {
         var schedule = CheckSchedule()
         _ = schedule.changed("a")
-        guard let old = schedule.start() else { Issue.record("no check"); return }
+        guard let old = schedule.start() else {
+            Issue.record("no check")
+            return
+        }
         schedule.closed("a")
         let reopened = schedule.changed("a")
         #expect(reopened != old.generation)

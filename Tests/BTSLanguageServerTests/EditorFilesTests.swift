@@ -1,7 +1,7 @@
 import BTSLanguageServer
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The syntax files under editors/ are what the registry generates (BTS_UPDATE_EDITORS=1 rewrites
 /// them), Vim colours a script with them, and the TextMate grammar is JSON whose patterns compile.
@@ -15,11 +15,17 @@ struct EditorFilesTests {
         for (path, text) in EditorVocabulary.files() {
             let url = Self.editors.appendingPathComponent(path)
             if update {
-                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try FileManager.default.createDirectory(
+                    at: url.deletingLastPathComponent(),
+                    withIntermediateDirectories: true
+                )
                 try Data(text.utf8).write(to: url)
             }
             let committed = String(decoding: (try? Data(contentsOf: url)) ?? Data(), as: UTF8.self)
-            #expect(committed == text, "editors/\(path) is stale: run BTS_UPDATE_EDITORS=1 swift test --filter EditorFilesTests")
+            #expect(
+                committed == text,
+                "editors/\(path) is stale: run BTS_UPDATE_EDITORS=1 swift test --filter EditorFilesTests"
+            )
         }
     }
 
@@ -43,7 +49,9 @@ struct EditorFilesTests {
         func collect(_ value: Any) {
             if let object = value as? [String: Any] {
                 for (key, inner) in object {
-                    if ["match", "begin", "end", "while"].contains(key), let pattern = inner as? String { patterns.append(pattern) }
+                    if ["match", "begin", "end", "while"].contains(key), let pattern = inner as? String {
+                        patterns.append(pattern)
+                    }
                     collect(inner)
                 }
             } else if let array = value as? [Any] {
@@ -71,11 +79,16 @@ struct EditorFilesTests {
         try Data(text.utf8).write(to: file)
         let output = directory.appendingPathComponent("groups.txt")
         let probes = positions.map { "synIDattr(synID(\($0.0),\($0.1),1),'name')" }.joined(separator: ", ")
-        let arguments = ["-Nu", "NONE", "-i", "NONE", "-es", "--cmd", "set rtp^=" + editors.appendingPathComponent("vim").path,
-                         "-c", "syntax on", "-c", "filetype on", "-c", "edit " + file.path,
-                         "-c", "call writefile([&filetype, v:errmsg, \(probes)], '\(output.path)')", "-c", "qa!"]
-        let outcome = try await ChildProcess.run(URL(fileURLWithPath: "/usr/bin/vim"), arguments,
-                                                 environment: ["HOME": directory.path, "TERM": "dumb"])
+        let arguments = [
+            "-Nu", "NONE", "-i", "NONE", "-es", "--cmd", "set rtp^=" + editors.appendingPathComponent("vim").path,
+            "-c", "syntax on", "-c", "filetype on", "-c", "edit " + file.path,
+            "-c", "call writefile([&filetype, v:errmsg, \(probes)], '\(output.path)')", "-c", "qa!",
+        ]
+        let outcome = try await ChildProcess.run(
+            URL(fileURLWithPath: "/usr/bin/vim"),
+            arguments,
+            environment: ["HOME": directory.path, "TERM": "dumb"]
+        )
         #expect(outcome.status == 0, "\(outcome)")
         var lines = String(decoding: (try? Data(contentsOf: output)) ?? Data(), as: UTF8.self)
             .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
@@ -92,7 +105,10 @@ struct EditorFilesTests {
               echo 'single' a#b
             end
             """
-        let groups = try await Self.vimGroups(text, at: [(1, 3), (2, 1), (2, 8), (2, 15), (2, 34), (3, 1), (3, 13), (4, 8), (4, 17), (5, 1)])
+        let groups = try await Self.vimGroups(
+            text,
+            at: [(1, 3), (2, 1), (2, 8), (2, 15), (2, 34), (3, 1), (3, 13), (4, 8), (4, 17), (5, 1)]
+        )
         #expect(groups.first == "bts", "the filetype of a .bts file: \(groups)")
         #expect(groups.dropFirst().first == "", "no Vim error: \(groups)")
         let probed = Array(groups.dropFirst(2))

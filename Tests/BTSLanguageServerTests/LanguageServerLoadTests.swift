@@ -2,6 +2,7 @@ import BTSLanguage
 import BooksTrackContract
 import Foundation
 import Testing
+
 @testable import BTSLanguageServer
 
 /// The language server with big documents, many of them, and quick fixes, message by message (the
@@ -10,14 +11,23 @@ import Testing
 struct LanguageServerLoadTests {
     typealias Client = LanguageServerTests
 
-    static func codeActions(_ server: LanguageServer, line: Int, character: Int = 1, only: [String]? = nil,
-                            uri: String = Client.uri) async -> [JSONValue] {
+    static func codeActions(
+        _ server: LanguageServer,
+        line: Int,
+        character: Int = 1,
+        only: [String]? = nil,
+        uri: String = Client.uri
+    ) async -> [JSONValue] {
         var context: [String: JSONValue] = ["diagnostics": []]
         if let only { context["only"] = .array(only.map(JSONValue.string)) }
         let position: JSONValue = ["line": .number(Double(line)), "character": .number(Double(character))]
-        let replies = await server.handle(["jsonrpc": "2.0", "id": 7, "method": "textDocument/codeAction", "params": [
-            "textDocument": ["uri": .string(uri)], "range": ["start": position, "end": position], "context": .object(context),
-        ]])
+        let replies = await server.handle([
+            "jsonrpc": "2.0", "id": 7, "method": "textDocument/codeAction",
+            "params": [
+                "textDocument": ["uri": .string(uri)], "range": ["start": position, "end": position],
+                "context": .object(context),
+            ],
+        ])
         return replies.first?["result"]?.arrayValue ?? []
     }
 
@@ -27,10 +37,18 @@ struct LanguageServerLoadTests {
         #expect(Client.diagnostics(await Client.open(server, bad)).count == LanguageServer.maxDiagnostics + 1)
         // Five changes, each "serch" → "search" on the next line, none checked yet; a hover meanwhile.
         for version in 2...6 {
-            let replies = await Client.change(server, version: version, [
-                ["range": ["start": ["line": .number(Double(version - 2)), "character": 0],
-                           "end": ["line": .number(Double(version - 2)), "character": 5]], "text": "search"],
-            ])
+            let replies = await Client.change(
+                server,
+                version: version,
+                [
+                    [
+                        "range": [
+                            "start": ["line": .number(Double(version - 2)), "character": 0],
+                            "end": ["line": .number(Double(version - 2)), "character": 5],
+                        ], "text": "search",
+                    ]
+                ]
+            )
             #expect(replies.isEmpty, "a change is answered by nothing until its check")
         }
         let hover = await Client.request(server, "textDocument/hover", line: 0, character: 2)
@@ -38,8 +56,10 @@ struct LanguageServerLoadTests {
         let published = await server.checkDue()
         #expect(published.count == 1, "one check, of the newest text")
         #expect(published.first?["params"]?["version"] == 6)
-        #expect(Client.diagnostics(published).first?.hasPrefix("5:0-5:5 unknown command 'serch'") == true,
-                "\(Client.diagnostics(published).prefix(1))")
+        #expect(
+            Client.diagnostics(published).first?.hasPrefix("5:0-5:5 unknown command 'serch'") == true,
+            "\(Client.diagnostics(published).prefix(1))"
+        )
         await Client.close(home)
     }
 
@@ -48,8 +68,11 @@ struct LanguageServerLoadTests {
         let lines = LanguageServer.maxDiagnostics + 234
         let found = Client.diagnostics(await Client.open(server, String(repeating: "serch foo\n", count: lines)))
         #expect(found.count == LanguageServer.maxDiagnostics + 1)
-        #expect(found.last == "\(LanguageServer.maxDiagnostics):0-\(LanguageServer.maxDiagnostics):0 … 234 more not shown "
-                + "(bts lsp publishes the first \(LanguageServer.maxDiagnostics) of a document)", "\(found.suffix(2))")
+        #expect(
+            found.last == "\(LanguageServer.maxDiagnostics):0-\(LanguageServer.maxDiagnostics):0 … 234 more not shown "
+                + "(bts lsp publishes the first \(LanguageServer.maxDiagnostics) of a document)",
+            "\(found.suffix(2))"
+        )
         let fine = Client.diagnostics(await Client.open(server, String(repeating: "serch foo\n", count: 3), version: 2))
         #expect(fine.count == 3)
         await Client.close(home)
@@ -72,17 +95,43 @@ struct LanguageServerLoadTests {
         let held = await server.documents.values.reduce(0) { $0 + $1.index.footprint }
         #expect(held <= LanguageServer.openDocumentsBudget)
         let aside = "file:///tmp/big\(fitting).bts"
-        let hover = await server.handle(["jsonrpc": "2.0", "id": 3, "method": "textDocument/hover", "params": [
-            "textDocument": ["uri": .string(aside)], "position": ["line": 0, "character": 1]]])
+        let hover = await server.handle([
+            "jsonrpc": "2.0", "id": 3, "method": "textDocument/hover",
+            "params": [
+                "textDocument": ["uri": .string(aside)], "position": ["line": 0, "character": 1],
+            ],
+        ])
         #expect(hover.first?["result"] == .null, "nothing offered, no error: \(hover)")
         // An incremental change cannot be followed without the text; a whole one, with room, can.
-        _ = await Client.send(server, ["jsonrpc": "2.0", "method": "textDocument/didClose", "params": [
-            "textDocument": ["uri": "file:///tmp/big0.bts"]]])
-        _ = await Client.change(server, version: 2, [["range": ["start": ["line": 0, "character": 0],
-                                                                "end": ["line": 0, "character": 0]], "text": "x"]], uri: aside)
+        _ = await Client.send(
+            server,
+            [
+                "jsonrpc": "2.0", "method": "textDocument/didClose",
+                "params": [
+                    "textDocument": ["uri": "file:///tmp/big0.bts"]
+                ],
+            ]
+        )
+        _ = await Client.change(
+            server,
+            version: 2,
+            [
+                [
+                    "range": [
+                        "start": ["line": 0, "character": 0],
+                        "end": ["line": 0, "character": 0],
+                    ], "text": "x",
+                ]
+            ],
+            uri: aside
+        )
         #expect(await server.documents[aside] == nil)
-        let taken = await Client.change(server, version: 3, [["text": "serch x\n"]], uri: aside) + (await server.checkDue())
-        #expect(Client.diagnostics(taken).first?.hasPrefix("0:0-0:5 unknown command 'serch'") == true, "\(Client.diagnostics(taken))")
+        let taken =
+            await Client.change(server, version: 3, [["text": "serch x\n"]], uri: aside) + (await server.checkDue())
+        #expect(
+            Client.diagnostics(taken).first?.hasPrefix("0:0-0:5 unknown command 'serch'") == true,
+            "\(Client.diagnostics(taken))"
+        )
         await Client.close(home)
     }
 
@@ -95,7 +144,10 @@ struct LanguageServerLoadTests {
         let edit = fix?["edit"]?["changes"]?[Client.uri]?.arrayValue?.first
         #expect(edit?["newText"] == "search")
         #expect(edit?["range"] == ["start": ["line": 2, "character": 0], "end": ["line": 2, "character": 5]])
-        #expect(fix?["diagnostics"]?.arrayValue?.first?["message"]?.stringValue?.hasPrefix("unknown command 'serch'") == true)
+        #expect(
+            fix?["diagnostics"]?.arrayValue?.first?["message"]?.stringValue?.hasPrefix("unknown command 'serch'")
+                == true
+        )
         let option = await Self.codeActions(server, line: 3, character: 20, only: ["quickfix"])
         #expect(option.compactMap { $0["title"]?.stringValue } == ["Replace '--limt' with '--limit'"], "\(option)")
         #expect(await Self.codeActions(server, line: 0, only: ["quickfix"]).isEmpty, "no diagnostic there")
@@ -106,8 +158,18 @@ struct LanguageServerLoadTests {
         #expect(format.first?["edit"]?["changes"]?[Client.uri] == formatting)
         #expect(await Self.codeActions(server, line: 0, only: ["source"]).count == 1)
         // After a change not checked yet, the fixes are of another text: none is offered.
-        _ = await Client.change(server, version: 2, [["range": ["start": ["line": 0, "character": 0],
-                                                                "end": ["line": 0, "character": 0]], "text": "\n"]])
+        _ = await Client.change(
+            server,
+            version: 2,
+            [
+                [
+                    "range": [
+                        "start": ["line": 0, "character": 0],
+                        "end": ["line": 0, "character": 0],
+                    ], "text": "\n",
+                ]
+            ]
+        )
         #expect(await Self.codeActions(server, line: 3, only: ["quickfix"]).isEmpty)
         _ = await server.checkDue()
         #expect(await Self.codeActions(server, line: 3, only: ["quickfix"]).count == 1)

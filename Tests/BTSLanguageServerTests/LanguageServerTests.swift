@@ -2,8 +2,8 @@ import BTSLanguageServer
 import BTSShell
 import BooksTrackContract
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The language server as a client drives it, one message at a time (the transport is
 /// `LanguageServerProcessTests`').
@@ -24,13 +24,17 @@ struct LanguageServerTests {
     /// (as `bts lsp` does; there is no library there).
     static func started() async throws -> (LanguageServer, URL) {
         let home = try makeTempDirectory("lsp")
-        let environment = ["HOME": home.path, "XDG_DATA_HOME": home.appendingPathComponent("data").path,
-                           "XDG_CONFIG_HOME": home.appendingPathComponent("config").path,
-                           "XDG_STATE_HOME": home.appendingPathComponent("state").path]
+        let environment = [
+            "HOME": home.path, "XDG_DATA_HOME": home.appendingPathComponent("data").path,
+            "XDG_CONFIG_HOME": home.appendingPathComponent("config").path,
+            "XDG_STATE_HOME": home.appendingPathComponent("state").path,
+        ]
         let server = LanguageServer(checker: ScriptChecker()) { store in
             await ReaderCompletion.note(in: store, environment: environment)
         }
-        let replies = await server.handle(["jsonrpc": "2.0", "id": 1, "method": "initialize", "params": ["capabilities": [:]]])
+        let replies = await server.handle([
+            "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": ["capabilities": [:]],
+        ])
         #expect(replies.first?["result"]?["capabilities"]?["hoverProvider"] == true)
         _ = await server.handle(["jsonrpc": "2.0", "method": "initialized", "params": [:]])
         return (server, home)
@@ -42,24 +46,52 @@ struct LanguageServerTests {
         return replies + (await server.checkDue())
     }
 
-    static func open(_ server: LanguageServer, _ text: String, version: Int = 1, uri: String = uri) async -> [JSONValue] {
-        await send(server, ["jsonrpc": "2.0", "method": "textDocument/didOpen", "params": [
-            "textDocument": ["uri": .string(uri), "languageId": "bts", "version": .number(Double(version)), "text": .string(text)],
-        ]])
+    static func open(_ server: LanguageServer, _ text: String, version: Int = 1, uri: String = uri) async -> [JSONValue]
+    {
+        await send(
+            server,
+            [
+                "jsonrpc": "2.0", "method": "textDocument/didOpen",
+                "params": [
+                    "textDocument": [
+                        "uri": .string(uri), "languageId": "bts", "version": .number(Double(version)),
+                        "text": .string(text),
+                    ]
+                ],
+            ]
+        )
     }
 
     /// `didChange` of the document at `uri` with `changes`, not yet checked.
-    static func change(_ server: LanguageServer, version: Int, _ changes: [JSONValue], uri: String = uri) async -> [JSONValue] {
-        await server.handle(["jsonrpc": "2.0", "method": "textDocument/didChange", "params": [
-            "textDocument": ["uri": .string(uri), "version": .number(Double(version))], "contentChanges": .array(changes),
-        ]])
+    static func change(
+        _ server: LanguageServer,
+        version: Int,
+        _ changes: [JSONValue],
+        uri: String = uri
+    ) async -> [JSONValue] {
+        await server.handle([
+            "jsonrpc": "2.0", "method": "textDocument/didChange",
+            "params": [
+                "textDocument": ["uri": .string(uri), "version": .number(Double(version))],
+                "contentChanges": .array(changes),
+            ],
+        ])
     }
 
-    static func request(_ server: LanguageServer, _ method: String, line: Int = 0, character: Int = 0) async -> JSONValue? {
-        let replies = await server.handle(["jsonrpc": "2.0", "id": 9, "method": .string(method), "params": [
-            "textDocument": ["uri": .string(uri)], "position": ["line": .number(Double(line)), "character": .number(Double(character))],
-            "options": ["tabSize": 2, "insertSpaces": true],
-        ]])
+    static func request(
+        _ server: LanguageServer,
+        _ method: String,
+        line: Int = 0,
+        character: Int = 0
+    ) async -> JSONValue? {
+        let replies = await server.handle([
+            "jsonrpc": "2.0", "id": 9, "method": .string(method),
+            "params": [
+                "textDocument": ["uri": .string(uri)],
+                "position": ["line": .number(Double(line)), "character": .number(Double(character))],
+                "options": ["tabSize": 2, "insertSpaces": true],
+            ],
+        ])
         return replies.first?["result"]
     }
 
@@ -69,7 +101,9 @@ struct LanguageServerTests {
 
     /// `line:character-line:character message` of each published diagnostic.
     static func diagnostics(_ replies: [JSONValue]) -> [String] {
-        guard let notification = replies.first(where: { $0["method"] == "textDocument/publishDiagnostics" }) else { return ["none"] }
+        guard let notification = replies.first(where: { $0["method"] == "textDocument/publishDiagnostics" }) else {
+            return ["none"]
+        }
         return (notification["params"]?["diagnostics"]?.arrayValue ?? []).map { item in
             let range = item["range"]
             func point(_ key: String) -> String {
@@ -83,13 +117,21 @@ struct LanguageServerTests {
         let (server, home) = try await Self.started()
         let opened = Self.diagnostics(await Self.open(server, Self.broken))
         #expect(opened.count == 2, "\(opened)")
-        #expect(opened.first?.hasPrefix("2:0-2:5 unknown command 'serch' (did you mean 'search'?)") == true, "\(opened)")
+        #expect(
+            opened.first?.hasPrefix("2:0-2:5 unknown command 'serch' (did you mean 'search'?)") == true,
+            "\(opened)"
+        )
         #expect(opened.last == "3:18-3:24 unknown option '--limt' for 'search' (did you mean '--limit'?)", "\(opened)")
-        let fixed = Self.broken.replacingOccurrences(of: "serch", with: "search").replacingOccurrences(of: "--limt", with: "--limit")
+        let fixed = Self.broken.replacingOccurrences(of: "serch", with: "search").replacingOccurrences(
+            of: "--limt",
+            with: "--limit"
+        )
         let changed = await Self.change(server, version: 2, [["text": .string(fixed)]]) + (await server.checkDue())
         #expect(Self.diagnostics(changed) == [], "fixed: cleared")
         #expect(changed.first?["params"]?["version"] == 2)
-        let closed = await server.handle(["jsonrpc": "2.0", "method": "textDocument/didClose", "params": ["textDocument": ["uri": .string(Self.uri)]]])
+        let closed = await server.handle([
+            "jsonrpc": "2.0", "method": "textDocument/didClose", "params": ["textDocument": ["uri": .string(Self.uri)]],
+        ])
         #expect(Self.diagnostics(closed) == [])
         await Self.close(home)
     }
@@ -98,15 +140,29 @@ struct LanguageServerTests {
         let (server, home) = try await Self.started()
         #expect(Self.diagnostics(await Self.open(server, Self.broken)).count == 2)
         // "serch" → "search" on line 2, then "é" typed before "dune" on line 3 (UTF-16 columns).
-        let changed = await Self.change(server, version: 2, [
-            ["range": ["start": ["line": 2, "character": 0], "end": ["line": 2, "character": 5]], "text": "search"],
-            ["range": ["start": ["line": 3, "character": 13], "end": ["line": 3, "character": 13]], "text": "é"],
-        ]) + (await server.checkDue())
-        #expect(Self.diagnostics(changed) == ["3:19-3:25 unknown option '--limt' for 'search' (did you mean '--limit'?)"],
-                "\(Self.diagnostics(changed))")
+        let changed =
+            await Self.change(
+                server,
+                version: 2,
+                [
+                    [
+                        "range": ["start": ["line": 2, "character": 0], "end": ["line": 2, "character": 5]],
+                        "text": "search",
+                    ],
+                    [
+                        "range": ["start": ["line": 3, "character": 13], "end": ["line": 3, "character": 13]],
+                        "text": "é",
+                    ],
+                ]
+            ) + (await server.checkDue())
+        #expect(
+            Self.diagnostics(changed) == ["3:19-3:25 unknown option '--limt' for 'search' (did you mean '--limit'?)"],
+            "\(Self.diagnostics(changed))"
+        )
         // The server's text holds both changes (formatting returns it with its final line break).
         let edits = await Self.request(server, "textDocument/formatting")?.arrayValue ?? []
-        let expected = Self.broken.replacingOccurrences(of: "serch", with: "search")
+        let expected =
+            Self.broken.replacingOccurrences(of: "serch", with: "search")
             .replacingOccurrences(of: "title dune --limt", with: "title édune --limt") + "\n"
         #expect(edits.first?["newText"]?.stringValue == expected, "\(edits)")
         await Self.close(home)
@@ -117,28 +173,54 @@ struct LanguageServerTests {
     /// over, a position that is not one is 0:0, kinds that are not strings are dropped.
     @Test func oddParametersAreReadForgivingly() async throws {
         let (server, home) = try await Self.started()
-        let opened = await Self.send(server, ["jsonrpc": "2.0", "method": "textDocument/didOpen", "params": [
-            "textDocument": ["uri": .string(Self.uri), "languageId": "bts", "version": "one", "text": "search title dune\n"],
-        ]])
+        let opened = await Self.send(
+            server,
+            [
+                "jsonrpc": "2.0", "method": "textDocument/didOpen",
+                "params": [
+                    "textDocument": [
+                        "uri": .string(Self.uri), "languageId": "bts", "version": "one", "text": "search title dune\n",
+                    ]
+                ],
+            ]
+        )
         let published = opened.first { $0["method"] == "textDocument/publishDiagnostics" }
         #expect(published?["params"]?["diagnostics"] == [] && published?["params"]?["version"] == nil, "\(opened)")
         // At 0:0, on `search`: its help.
-        let hover = await server.handle(["jsonrpc": "2.0", "id": 7, "method": "textDocument/hover", "params": [
-            "textDocument": ["uri": .string(Self.uri)], "position": ["line": "first", "character": 2.5],
-        ]])
+        let hover = await server.handle([
+            "jsonrpc": "2.0", "id": 7, "method": "textDocument/hover",
+            "params": [
+                "textDocument": ["uri": .string(Self.uri)], "position": ["line": "first", "character": 2.5],
+            ],
+        ])
         #expect(hover.first?["result"]?["range"]?["start"]?["character"] == 0, "\(hover)")
-        let changed = await Self.change(server, version: 2, [
-            ["range": ["start": ["line": 0, "character": 0], "end": ["line": 0, "character": 6]]],
-            ["range": "junk", "text": "x"],
-            ["range": ["start": ["line": 0.5, "character": 0], "end": "end"], "text": "y"],
-        ]) + (await server.checkDue())
-        #expect(Self.diagnostics(changed).first?.hasPrefix("0:0-0:8 unknown command 'yxsearch'") == true, "\(Self.diagnostics(changed))")
-        let whole = await Self.change(server, version: 3, [["range": .null, "text": "serch  x\n"]]) + (await server.checkDue())
-        #expect(Self.diagnostics(whole).first?.hasPrefix("0:0-0:5 unknown command 'serch'") == true, "\(Self.diagnostics(whole))")
+        let changed =
+            await Self.change(
+                server,
+                version: 2,
+                [
+                    ["range": ["start": ["line": 0, "character": 0], "end": ["line": 0, "character": 6]]],
+                    ["range": "junk", "text": "x"],
+                    ["range": ["start": ["line": 0.5, "character": 0], "end": "end"], "text": "y"],
+                ]
+            ) + (await server.checkDue())
+        #expect(
+            Self.diagnostics(changed).first?.hasPrefix("0:0-0:8 unknown command 'yxsearch'") == true,
+            "\(Self.diagnostics(changed))"
+        )
+        let whole =
+            await Self.change(server, version: 3, [["range": .null, "text": "serch  x\n"]]) + (await server.checkDue())
+        #expect(
+            Self.diagnostics(whole).first?.hasPrefix("0:0-0:5 unknown command 'serch'") == true,
+            "\(Self.diagnostics(whole))"
+        )
         // Unformatted, with a fix at 0:0: only the quick fix is asked for.
-        let actions = await server.handle(["jsonrpc": "2.0", "id": 8, "method": "textDocument/codeAction", "params": [
-            "textDocument": ["uri": .string(Self.uri)], "range": "all", "context": ["only": [5, "quickfix"]],
-        ]])
+        let actions = await server.handle([
+            "jsonrpc": "2.0", "id": 8, "method": "textDocument/codeAction",
+            "params": [
+                "textDocument": ["uri": .string(Self.uri)], "range": "all", "context": ["only": [5, "quickfix"]],
+            ],
+        ])
         let kinds = actions.first?["result"]?.arrayValue?.compactMap { $0["kind"]?.stringValue }
         #expect(kinds == ["quickfix"], "\(actions)")
         await Self.close(home)
@@ -156,7 +238,8 @@ struct LanguageServerTests {
         let (server, home) = try await Self.started()
         _ = await Self.open(server, Self.broken + "\n\nsearch title dune --\nec\necho $b\n")
         func labels(_ line: Int, _ character: Int) async -> [String] {
-            (await Self.request(server, "textDocument/completion", line: line, character: character)?["items"]?.arrayValue ?? [])
+            (await Self.request(server, "textDocument/completion", line: line, character: character)?["items"]?
+                .arrayValue ?? [])
                 .compactMap { $0["label"]?.stringValue }
         }
         let start = await labels(7, 0)
@@ -168,7 +251,8 @@ struct LanguageServerTests {
         #expect(await labels(9, 2) == ["echo"])
         let variables = await labels(10, 7)
         #expect(variables.contains("$book"), "the loop variable above: \(variables)")
-        let item = await Self.request(server, "textDocument/completion", line: 9, character: 2)?["items"]?.arrayValue?.first
+        let item = await Self.request(server, "textDocument/completion", line: 9, character: 2)?["items"]?.arrayValue?
+            .first
         #expect(item?["textEdit"]?["range"]?["start"]?["character"] == 0 && item?["textEdit"]?["newText"] == "echo")
         await Self.close(home)
     }
@@ -177,13 +261,18 @@ struct LanguageServerTests {
         let (server, home) = try await Self.started()
         _ = await Self.open(server, "search title dune --limit 5\nset n 6 * 7\n")
         let command = await Self.request(server, "textDocument/hover", line: 0, character: 2)
-        #expect(command?["contents"]?["value"]?.stringValue?.hasPrefix("search — Find books by ISBN, title or author") == true,
-                "\(String(describing: command))")
+        #expect(
+            command?["contents"]?["value"]?.stringValue?.hasPrefix("search — Find books by ISBN, title or author")
+                == true,
+            "\(String(describing: command))"
+        )
         let sub = await Self.request(server, "textDocument/hover", line: 0, character: 9)
         #expect(sub?["contents"]?["value"]?.stringValue?.hasPrefix("search title — Search by title") == true)
         let option = await Self.request(server, "textDocument/hover", line: 0, character: 20)
-        #expect(option?["contents"]?["value"]?.stringValue?.hasPrefix("-n, --limit N\n\nMaximum number of results") == true,
-                "\(String(describing: option))")
+        #expect(
+            option?["contents"]?["value"]?.stringValue?.hasPrefix("-n, --limit N\n\nMaximum number of results") == true,
+            "\(String(describing: option))"
+        )
         #expect(await Self.request(server, "textDocument/hover", line: 0, character: 14) == .null, "a plain word")
         await Self.close(home)
     }
@@ -204,7 +293,10 @@ struct LanguageServerTests {
 
     @Test func symbolsAreAliasesVariablesAndBlocks() async throws {
         let (server, home) = try await Self.started()
-        _ = await Self.open(server, "alias top search title $1\nset n 0\nwhile $n < 3\n  set n $n + 1\n  if $n == 2; echo two; end\nend\n")
+        _ = await Self.open(
+            server,
+            "alias top search title $1\nset n 0\nwhile $n < 3\n  set n $n + 1\n  if $n == 2; echo two; end\nend\n"
+        )
         let symbols = await Self.request(server, "textDocument/documentSymbol")?.arrayValue ?? []
         #expect(symbols.compactMap { $0["name"]?.stringValue } == ["top", "$n", "while $n < 3"])
         #expect(symbols.map { $0["kind"] } == [12, 13, 3])
@@ -222,8 +314,10 @@ struct LanguageServerTests {
         let server = LanguageServer(checker: ScriptChecker())
         let early = await server.handle(["jsonrpc": "2.0", "id": 1, "method": "textDocument/hover", "params": [:]])
         #expect(early.first?["error"]?["code"] == -32002)
-        #expect(await server.handle(["jsonrpc": "2.0", "method": "textDocument/didOpen", "params": [:]]).isEmpty,
-                "a notification before initialize is dropped")
+        #expect(
+            await server.handle(["jsonrpc": "2.0", "method": "textDocument/didOpen", "params": [:]]).isEmpty,
+            "a notification before initialize is dropped"
+        )
         _ = await server.handle(["jsonrpc": "2.0", "id": 2, "method": "initialize", "params": [:]])
         let again = await server.handle(["jsonrpc": "2.0", "id": 3, "method": "initialize", "params": [:]])
         #expect(again.first?["error"]?["code"] == -32600)
@@ -232,8 +326,10 @@ struct LanguageServerTests {
         let unknown = await server.handle(["jsonrpc": "2.0", "id": "x", "method": "workspace/symbol", "params": [:]])
         #expect(unknown.first?["error"]?["code"] == -32601 && unknown.first?["id"] == "x")
         #expect(await server.handle(["jsonrpc": "2.0", "method": "$/cancelRequest", "params": ["id": 1]]).isEmpty)
-        let missing = await server.handle(["jsonrpc": "2.0", "id": 4, "method": "textDocument/hover",
-                                           "params": ["textDocument": ["uri": "file:///nowhere.bts"]]])
+        let missing = await server.handle([
+            "jsonrpc": "2.0", "id": 4, "method": "textDocument/hover",
+            "params": ["textDocument": ["uri": "file:///nowhere.bts"]],
+        ])
         #expect(missing.first?["error"]?["code"] == -32602)
         // A document larger than a script may be: one warning, no check.
         let huge = String(repeating: "serch x\n", count: 140_000)
@@ -257,30 +353,62 @@ struct LanguageServerTests {
     @Test func repliesAreWrittenAsTheWireText() async throws {
         let server = LanguageServer(checker: ScriptChecker())
         let initialize = await server.handle(["jsonrpc": "2.0", "id": 1, "method": "initialize", "params": [:]])
-        #expect(initialize.map(\.compactJSON) == [#"{"id":1,"jsonrpc":"2.0","result":{"capabilities":{"codeActionProvider":"#
-            + #"{"codeActionKinds":["quickfix","source.fixAll"]},"completionProvider":{"triggerCharacters":["-","$","{","."]},"#
-            + #""documentFormattingProvider":true,"documentSymbolProvider":true,"hoverProvider":true,"positionEncoding":"utf-16","#
-            + #""textDocumentSync":{"change":2,"openClose":true}},"serverInfo":{"name":"bts","version":"\#(BTSVersion.current)"}}}"#])
+        #expect(
+            initialize.map(\.compactJSON) == [
+                #"{"id":1,"jsonrpc":"2.0","result":{"capabilities":{"codeActionProvider":"#
+                    + #"{"codeActionKinds":["quickfix","source.fixAll"]},"completionProvider":{"triggerCharacters":["-","$","{","."]},"#
+                    + #""documentFormattingProvider":true,"documentSymbolProvider":true,"hoverProvider":true,"positionEncoding":"utf-16","#
+                    + #""textDocumentSync":{"change":2,"openClose":true}},"serverInfo":{"name":"bts","version":"\#(BTSVersion.current)"}}}"#
+            ]
+        )
         let opened = await Self.open(server, "serch x\nset n 1\n")
-        #expect(opened.map(\.compactJSON) == [#"{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":{"diagnostics":"#
-            + #"[{"message":"unknown command 'serch' (did you mean 'search'?)\ntype 'help' to list the commands","range":"#
-            + #"{"end":{"character":5,"line":0},"start":{"character":0,"line":0}},"severity":1,"source":"bts"}],"#
-            + #""uri":"file:///tmp/script.bts","version":1}}"#])
-        let nothing = await server.handle(["jsonrpc": "2.0", "id": 2, "method": "textDocument/hover", "params": [
-            "textDocument": ["uri": .string(Self.uri)], "position": ["line": 1, "character": 7]]])
+        #expect(
+            opened.map(\.compactJSON) == [
+                #"{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":{"diagnostics":"#
+                    + #"[{"message":"unknown command 'serch' (did you mean 'search'?)\ntype 'help' to list the commands","range":"#
+                    + #"{"end":{"character":5,"line":0},"start":{"character":0,"line":0}},"severity":1,"source":"bts"}],"#
+                    + #""uri":"file:///tmp/script.bts","version":1}}"#
+            ]
+        )
+        let nothing = await server.handle([
+            "jsonrpc": "2.0", "id": 2, "method": "textDocument/hover",
+            "params": [
+                "textDocument": ["uri": .string(Self.uri)], "position": ["line": 1, "character": 7],
+            ],
+        ])
         #expect(nothing.map(\.compactJSON) == [#"{"id":2,"jsonrpc":"2.0","result":null}"#])
-        let symbols = await server.handle(["jsonrpc": "2.0", "id": 3, "method": "textDocument/documentSymbol", "params": [
-            "textDocument": ["uri": .string(Self.uri)]]])
-        #expect(symbols.map(\.compactJSON) == [#"{"id":3,"jsonrpc":"2.0","result":[{"kind":13,"name":"$n","range":"#
-            + #"{"end":{"character":7,"line":1},"start":{"character":0,"line":1}},"selectionRange":"#
-            + #"{"end":{"character":5,"line":1},"start":{"character":4,"line":1}}}]}"#])
+        let symbols = await server.handle([
+            "jsonrpc": "2.0", "id": 3, "method": "textDocument/documentSymbol",
+            "params": [
+                "textDocument": ["uri": .string(Self.uri)]
+            ],
+        ])
+        #expect(
+            symbols.map(\.compactJSON) == [
+                #"{"id":3,"jsonrpc":"2.0","result":[{"kind":13,"name":"$n","range":"#
+                    + #"{"end":{"character":7,"line":1},"start":{"character":0,"line":1}},"selectionRange":"#
+                    + #"{"end":{"character":5,"line":1},"start":{"character":4,"line":1}}}]}"#
+            ]
+        )
         let unknown = await server.handle(["jsonrpc": "2.0", "id": "x", "method": "workspace/symbol", "params": [:]])
-        #expect(unknown.map(\.compactJSON) == [#"{"error":{"code":-32601,"message":"'workspace/symbol' is not a method bts lsp answers"},"#
-            + #""id":"x","jsonrpc":"2.0"}"#])
-        let closed = await server.handle(["jsonrpc": "2.0", "method": "textDocument/didClose", "params": [
-            "textDocument": ["uri": .string(Self.uri)]]])
-        #expect(closed.map(\.compactJSON) == [#"{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":"#
-            + #"{"diagnostics":[],"uri":"file:///tmp/script.bts"}}"#])
+        #expect(
+            unknown.map(\.compactJSON) == [
+                #"{"error":{"code":-32601,"message":"'workspace/symbol' is not a method bts lsp answers"},"#
+                    + #""id":"x","jsonrpc":"2.0"}"#
+            ]
+        )
+        let closed = await server.handle([
+            "jsonrpc": "2.0", "method": "textDocument/didClose",
+            "params": [
+                "textDocument": ["uri": .string(Self.uri)]
+            ],
+        ])
+        #expect(
+            closed.map(\.compactJSON) == [
+                #"{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":"#
+                    + #"{"diagnostics":[],"uri":"file:///tmp/script.bts"}}"#
+            ]
+        )
         let shutdown = await server.handle(["jsonrpc": "2.0", "id": 4, "method": "shutdown"])
         #expect(shutdown.map(\.compactJSON) == [#"{"id":4,"jsonrpc":"2.0","result":null}"#])
     }

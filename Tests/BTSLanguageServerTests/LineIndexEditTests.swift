@@ -1,4 +1,5 @@
 import Testing
+
 @testable import BTSLanguageServer
 
 /// A batch of edits applied in one buffer gives the text (and line index) that applying each to
@@ -21,25 +22,36 @@ struct LineIndexEditTests {
     }
 
     static func position(_ generator: inout Seeded, lines: Int) -> TextChange.Position {
-        TextChange.Position(line: Int.random(in: -1...(lines + 1), using: &generator),
-                            character: Int.random(in: -1...12, using: &generator))
+        TextChange.Position(
+            line: Int.random(in: -1...(lines + 1), using: &generator),
+            character: Int.random(in: -1...12, using: &generator)
+        )
     }
 
     @Test(arguments: [1, 2, 3, 4] as [UInt64])
     func batchesOfEditsGiveWhatEditingTheWholeTextGives(seed: UInt64) {
         var generator = Seeded(seed: seed)
         for _ in 0..<300 {
-            var text = (0..<Int.random(in: 0...40, using: &generator)).map { _ in Self.pieces.randomElement(using: &generator) ?? "" }.joined()
+            var text = (0..<Int.random(in: 0...40, using: &generator)).map { _ in
+                Self.pieces.randomElement(using: &generator) ?? ""
+            }.joined()
             let index = LineIndex(text)
             var changes: [TextChange] = []
             for _ in 0..<Int.random(in: 1...12, using: &generator) {
                 let lines = LineIndex(text).lineCount
-                let inserted = (0..<Int.random(in: 0...3, using: &generator)).map { _ in Self.pieces.randomElement(using: &generator) ?? "" }.joined()
+                let inserted = (0..<Int.random(in: 0...3, using: &generator)).map { _ in
+                    Self.pieces.randomElement(using: &generator) ?? ""
+                }.joined()
                 let whole = Int.random(in: 0..<30, using: &generator) == 0
                 let change = TextChange(
-                    range: whole ? nil : TextChange.Span(start: Self.position(&generator, lines: lines),
-                                                         end: Self.position(&generator, lines: lines)),
-                    text: inserted)
+                    range: whole
+                        ? nil
+                        : TextChange.Span(
+                            start: Self.position(&generator, lines: lines),
+                            end: Self.position(&generator, lines: lines)
+                        ),
+                    text: inserted
+                )
                 changes.append(change)
                 text = Self.naive(text, change)
             }
@@ -56,9 +68,13 @@ struct LineIndexEditTests {
         let lines = 20_000
         let index = LineIndex(String(repeating: "serch x\n", count: lines))
         func edit(_ line: Int) -> TextChange {
-            TextChange(range: TextChange.Span(start: TextChange.Position(line: line, character: 0),
-                                              end: TextChange.Position(line: line, character: 5)),
-                       text: "search")
+            TextChange(
+                range: TextChange.Span(
+                    start: TextChange.Position(line: line, character: 0),
+                    end: TextChange.Position(line: line, character: 5)
+                ),
+                text: "search"
+            )
         }
         let expected = LineIndex(String(repeating: "search x\n", count: lines))
         let forward = index.applying((0..<lines).map(edit))
@@ -66,11 +82,17 @@ struct LineIndexEditTests {
         let backward = index.applying((0..<lines).reversed().map(edit))
         #expect(backward.bytes == expected.bytes && backward.lineStarts == expected.lineStarts)
         // Lines joined and split: each line's break removed, then put back as two.
-        let joined = index.applying((0..<(lines - 1)).reversed().map { line in
-            TextChange(range: TextChange.Span(start: TextChange.Position(line: line, character: 7),
-                                              end: TextChange.Position(line: line + 1, character: 0)),
-                       text: "\n\n")
-        })
+        let joined = index.applying(
+            (0..<(lines - 1)).reversed().map { line in
+                TextChange(
+                    range: TextChange.Span(
+                        start: TextChange.Position(line: line, character: 7),
+                        end: TextChange.Position(line: line + 1, character: 0)
+                    ),
+                    text: "\n\n"
+                )
+            }
+        )
         #expect(joined.lineCount == 2 * lines)
         #expect(joined.position(of: joined.bytes.count) == (2 * lines - 1, 0))
     }

@@ -1,12 +1,13 @@
-import Testing
 import BTSLanguage
+import Testing
 
 /// Blocks, lists, parameters, pipes and redirections.
 @Suite struct BlockParserTests {
     private func messages(_ text: String) -> [String] { parsed(text).diagnostics.map(\.message) }
 
     @Test func forLoopNestsAnIf() {
-        let result = parsed("""
+        let result = parsed(
+            """
             for isbn in ${_.results[*].isbn}
               if $isbn == 1
                 break
@@ -14,7 +15,8 @@ import BTSLanguage
               else; echo $isbn; end
             end
             echo done
-            """)
+            """
+        )
         #expect(result.diagnostics.isEmpty)
         #expect(result.script.statements.count == 2)
         guard case .forLoop(let loop)? = result.script.statements.first else {
@@ -33,26 +35,33 @@ import BTSLanguage
             return
         }
         #expect(conditional.branches.count == 2)
-        #expect(conditional.branches[0].body == [.loopControl(LoopControl(kind: .break, range: SourceRange(offset: 53, length: 5)))])
+        #expect(
+            conditional.branches[0].body == [
+                .loopControl(LoopControl(kind: .break, range: SourceRange(offset: 53, length: 5)))
+            ]
+        )
         #expect(conditional.elseBody?.count == 1)
         #expect(result.script.commands.map(\.nameText) == ["echo", "echo"])
     }
 
     @Test func loopForms() {
         guard case .forLoop(let lines)? = parsed("for l in lines books.txt; echo $l; end").script.statements.first,
-              case .lines(let file) = lines.items else {
+            case .lines(let file) = lines.items
+        else {
             Issue.record("expected lines")
             return
         }
         #expect(file.literalText == "books.txt")
         guard case .forLoop(let split)? = parsed("for w in words \"a b\" c; end").script.statements.first,
-              case .split(let words) = split.items else {
+            case .split(let words) = split.items
+        else {
             Issue.record("expected words")
             return
         }
         #expect(words.count == 2)
         guard case .forLoop(let quoted)? = parsed("for w in 'lines' x; end").script.statements.first,
-              case .words(let plain) = quoted.items else {
+            case .words(let plain) = quoted.items
+        else {
             Issue.record("a quoted 'lines' is a word")
             return
         }
@@ -72,8 +81,11 @@ import BTSLanguage
         #expect(messages("if a; else b; end") == ["'else' takes no condition (did you mean 'elif'?)"])
         #expect(messages("for x in a | sort\nend") == ["'for' cannot be piped; pipe the commands inside the block"])
         // Several at once, in source order.
-        #expect(messages("end\nfor x in a\nbreak 2\nend\nbreak") ==
-                ["'end' without an open block", "'break' takes no arguments", "'break' outside a loop"])
+        #expect(
+            messages("end\nfor x in a\nbreak 2\nend\nbreak") == [
+                "'end' without an open block", "'break' takes no arguments", "'break' outside a loop",
+            ]
+        )
     }
 
     @Test func anUnclosedBlockIsIncompleteInput() {
@@ -96,7 +108,8 @@ import BTSLanguage
         #expect(write.arguments.map(\.word.sourceForm) == ["dune"])
         #expect(write.redirection?.kind == .write(Word(literal: "out.json", range: SourceRange(offset: 14, length: 8))))
         guard let append = onlyCommand("echo hi >>$dir/log.txt"),
-              case .append(let target)? = append.redirection?.kind else {
+            case .append(let target)? = append.redirection?.kind
+        else {
             Issue.record("expected an append")
             return
         }

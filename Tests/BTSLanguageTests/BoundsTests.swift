@@ -14,7 +14,9 @@ import Testing
         let result = parsed(text)
         #expect(result.diagnostics.count == 500)
         let rendered = DiagnosticRenderer().render(result.diagnostics, in: result.source)
-        #expect(rendered.components(separatedBy: "error: 'end' without an open block").count - 1 == DiagnosticRenderer.limit)
+        #expect(
+            rendered.components(separatedBy: "error: 'end' without an open block").count - 1 == DiagnosticRenderer.limit
+        )
         #expect(rendered.hasSuffix("t.bts: note: 480 more errors not shown\n"), "\(rendered.suffix(200))")
         // Twenty or fewer: no such line.
         let few = parsed(String(repeating: "end\n", count: 20))
@@ -54,14 +56,17 @@ import Testing
         let word = String(repeating: "x", count: 10_000)
         let source = SourceFile(name: "t.bts", text: word)
         let rendered = DiagnosticRenderer().render(
-            Diagnostic.error("unknown command '\(word)'", at: SourceRange(offset: 0, length: word.utf8.count)), in: source)
+            Diagnostic.error("unknown command '\(word)'", at: SourceRange(offset: 0, length: word.utf8.count)),
+            in: source
+        )
         #expect(rendered.utf8.count < 1_500, "\(rendered.utf8.count) bytes")
     }
 
     @Test(arguments: ["if x == 1", "for x in 1 2"])
     func blocksNestAtMostMaxDepth(_ opener: String) {
         let depth = 3_600
-        let text = String(repeating: opener + "\n", count: depth) + "echo deep\n" + String(repeating: "end\n", count: depth)
+        let text =
+            String(repeating: opener + "\n", count: depth) + "echo deep\n" + String(repeating: "end\n", count: depth)
         let result = parsed(text)
         let allowed = BlockBuilder.maxDepth
         let errors = result.diagnostics.filter { $0.severity == .error }
@@ -71,7 +76,9 @@ import Testing
         #expect(Parser.isComplete(String(repeating: opener + "\n", count: allowed + 1)))
         #expect(!Parser.isComplete(String(repeating: opener + "\n", count: allowed)))
         // As deep as allowed: fine.
-        let fine = String(repeating: opener + "\n", count: allowed) + "echo deep\n" + String(repeating: "end\n", count: allowed)
+        let fine =
+            String(repeating: opener + "\n", count: allowed) + "echo deep\n"
+            + String(repeating: "end\n", count: allowed)
         #expect(parsed(fine).diagnostics.isEmpty)
     }
 

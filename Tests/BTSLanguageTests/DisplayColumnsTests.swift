@@ -2,6 +2,7 @@ import BTSTerminalText
 import BooksTrackSupport
 import TestSupport
 import Testing
+
 @testable import BTSLanguage
 
 /// The snippet walker over UTF-8 bytes cuts, prints and measures characters exactly as iterating
@@ -75,7 +76,10 @@ import Testing
             #expect(steps.count == 1)
             guard let step = steps.first else { continue }
             #expect(Self.printed(step) == DisplayWidth.printable(character), "U+\(String(value, radix: 16))")
-            #expect(DisplayColumns.advance(3, by: step) == DisplayWidth.advance(3, by: character), "U+\(String(value, radix: 16))")
+            #expect(
+                DisplayColumns.advance(3, by: step) == DisplayWidth.advance(3, by: character),
+                "U+\(String(value, radix: 16))"
+            )
         }
     }
 }

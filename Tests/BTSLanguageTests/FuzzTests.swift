@@ -1,8 +1,8 @@
 import BooksTrackSupport
 import TestSupport
 import Testing
-@testable import BTSLanguage
 
+@testable import BTSLanguage
 
 @Suite(.onWorkThreads) struct FuzzTests {
     static let alphabet: [String] = [
@@ -34,7 +34,10 @@ import Testing
                 previousEnd = token.range.end
                 guard let word = token.word else { continue }
                 for part in word.parts {
-                    #expect(word.range.contains(part.range), "part \(part.range) outside \(word.range) in \(text.debugDescription)")
+                    #expect(
+                        word.range.contains(part.range),
+                        "part \(part.range) outside \(word.range) in \(text.debugDescription)"
+                    )
                 }
             }
             let result = Parser.parse(source)

@@ -1,10 +1,11 @@
-import Testing
 import BTSLanguage
+import Testing
 
 @Suite struct LexerTests {
     @Test func bareWordsAndSeparators() {
-        #expect(lexed("search title  dune;jobs\nexit") ==
-            ["search", "title", "dune", ";", "jobs", "\\n", "exit", "<end>"])
+        #expect(
+            lexed("search title  dune;jobs\nexit") == ["search", "title", "dune", ";", "jobs", "\\n", "exit", "<end>"]
+        )
     }
 
     @Test func tokenRangesCoverTheSourceText() {
@@ -67,8 +68,12 @@ import BTSLanguage
     @Test func interpolationForms() throws {
         let command = try #require(onlyCommand(#"echo $x ${y} $1 $_ $? ${_.results[0].isbn} "n=$n!" pre${a}post $ 5$"#))
         let words = command.arguments.map(\.word)
-        #expect(words.map(\.sourceForm) == ["$x", "$y", "$1", "$_", "$?", "${_.results[0].isbn}", "n=$n!",
-                                            "pre$apost", "$", "5$"])
+        #expect(
+            words.map(\.sourceForm) == [
+                "$x", "$y", "$1", "$_", "$?", "${_.results[0].isbn}", "n=$n!",
+                "pre$apost", "$", "5$",
+            ]
+        )
         guard case .variable(let reference) = words[5].parts[0] else {
             Issue.record("expected a variable")
             return

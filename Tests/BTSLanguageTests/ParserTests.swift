@@ -1,5 +1,5 @@
-import Testing
 import BTSLanguage
+import Testing
 
 @Suite struct ParserTests {
     @Test func commandsAndEmptyStatements() {
@@ -18,8 +18,12 @@ import BTSLanguage
             case .option(let option): return "O:\(option.spelling)=\(option.value?.sourceForm ?? "nil")"
             }
         }
-        #expect(kinds == ["P:title", "P:dune", "O:--limit=nil", "P:5", "O:-n=nil", "P:3", "O:--limit=7",
-                          "O:--watch=nil", "P:-5", "P:-", "--", "P:--x"])
+        #expect(
+            kinds == [
+                "P:title", "P:dune", "O:--limit=nil", "P:5", "O:-n=nil", "P:3", "O:--limit=7",
+                "O:--watch=nil", "P:-5", "P:-", "--", "P:--x",
+            ]
+        )
     }
 
     @Test func optionValueRanges() throws {
@@ -44,22 +48,26 @@ import BTSLanguage
 
     @Test func malformedOptions() {
         let result = parsed("search --=5\nsearch ---x\nsearch --li$x\nsearch -n€")
-        #expect(result.diagnostics.map(\.message) == [
-            "missing option name in '--=5'",
-            "invalid option name '---x'",
-            "malformed option '--li$x'",
-            "invalid option name '-n€'",
-        ])
+        #expect(
+            result.diagnostics.map(\.message) == [
+                "missing option name in '--=5'",
+                "invalid option name '---x'",
+                "malformed option '--li$x'",
+                "invalid option name '-n€'",
+            ]
+        )
         #expect(result.script.commands.isEmpty)
     }
 
     @Test func badCommandNames() {
         let result = parsed("--limit 5\n$cmd x\n'' y\nok")
-        #expect(result.diagnostics.map(\.message) == [
-            "expected a command name, found option '--limit'",
-            "a command name cannot contain variables or '$?'",
-            "empty command name",
-        ])
+        #expect(
+            result.diagnostics.map(\.message) == [
+                "expected a command name, found option '--limit'",
+                "a command name cannot contain variables or '$?'",
+                "empty command name",
+            ]
+        )
         #expect(result.script.commands.map(\.nameText) == ["ok"])
     }
 
@@ -71,12 +79,14 @@ import BTSLanguage
             search --=1; echo "unclosed
             """
         let result = parsed(text)
-        #expect(result.diagnostics.map(\.message) == [
-            "expected a key after '.' in variable path",
-            "expected an integer index or '*' after '['",
-            "missing option name in '--=1'",
-            "unterminated double-quoted string",
-        ])
+        #expect(
+            result.diagnostics.map(\.message) == [
+                "expected a key after '.' in variable path",
+                "expected an integer index or '*' after '['",
+                "missing option name in '--=1'",
+                "unterminated double-quoted string",
+            ]
+        )
         #expect(result.script.commands.map(\.nameText) == ["jobs", "limits"])
         #expect(result.isIncomplete)
         let source = SourceFile(name: "t", text: text)
@@ -84,7 +94,9 @@ import BTSLanguage
     }
 
     @Test func pathErrors() {
-        #expect(parsed("echo ${}").diagnostics.map(\.message) == ["empty variable reference; expected a name inside '${}'"])
+        #expect(
+            parsed("echo ${}").diagnostics.map(\.message) == ["empty variable reference; expected a name inside '${}'"]
+        )
         #expect(parsed("echo ${a.b[1}").diagnostics.map(\.message) == ["expected ']' to close the index"])
         #expect(parsed("echo ${a b}").diagnostics.map(\.message) == ["unexpected 'b' in variable path"])
         #expect(parsed("echo ${é}").diagnostics.map(\.message) == ["unexpected 'é' where a variable name was expected"])
@@ -93,8 +105,9 @@ import BTSLanguage
     }
 
     @Test func pathParsesFromPlainText() {
-        guard case .success(.variable(let name, let path, let nameRange, let ranges, nil)) =
-            ValuePathParser.parse("_.results[0].isbn")
+        guard
+            case .success(.variable(let name, let path, let nameRange, let ranges, nil)) =
+                ValuePathParser.parse("_.results[0].isbn")
         else {
             Issue.record("expected a variable")
             return
@@ -102,8 +115,12 @@ import BTSLanguage
         #expect(name == "_")
         #expect(path == ValuePath([.key("results"), .index(0), .key("isbn")]))
         #expect(nameRange == SourceRange(offset: 0, length: 1))
-        #expect(ranges == [SourceRange(offset: 1, length: 8), SourceRange(offset: 9, length: 3),
-                           SourceRange(offset: 12, length: 5)])
+        #expect(
+            ranges == [
+                SourceRange(offset: 1, length: 8), SourceRange(offset: 9, length: 3),
+                SourceRange(offset: 12, length: 5),
+            ]
+        )
         #expect((try? ValuePathParser.parse("_..x").get()) == nil)
     }
 

@@ -1,5 +1,5 @@
-import Testing
 import BTSLanguage
+import Testing
 
 /// The parser goes on after an error at the next line, so one run reports every error: an open
 /// `${` ends on its line (said where it starts), and a block that is never closed or whose header
@@ -12,15 +12,23 @@ import BTSLanguage
     }
 
     @Test func anOpenBraceIsReportedWhereItStarts() {
-        #expect(Self.located("echo ${_.\nsearch dune\necho ${x}\n")
-            == ["1:6 unterminated '${'; expected '}' before the end of the line"])
-        #expect(Self.located("echo a ${_.tot\r\nsearch dune")
-            == ["1:8 unterminated '${'; expected '}' before the end of the line"])
+        #expect(
+            Self.located("echo ${_.\nsearch dune\necho ${x}\n")
+                == ["1:6 unterminated '${'; expected '}' before the end of the line"]
+        )
+        #expect(
+            Self.located("echo a ${_.tot\r\nsearch dune")
+                == ["1:8 unterminated '${'; expected '}' before the end of the line"]
+        )
         // The next line is read afresh: its commands are there, and so are its errors.
         let result = parsed("echo ${_.\nsearch dune\necho \"open")
         #expect(result.script.commands.map(\.nameText) == ["search"])
-        #expect(result.diagnostics.map(\.message) == ["unterminated '${'; expected '}' before the end of the line",
-                                                      "unterminated double-quoted string"])
+        #expect(
+            result.diagnostics.map(\.message) == [
+                "unterminated '${'; expected '}' before the end of the line",
+                "unterminated double-quoted string",
+            ]
+        )
         // More input cannot close it on another line: it is an error, not a reason to read more.
         #expect(!result.diagnostics[0].isIncompleteInput)
         #expect(!Parser.isComplete("echo ${_.results"))
@@ -30,7 +38,11 @@ import BTSLanguage
 
     @Test func anUnclosedBlockKeepsItsBodyForTheCheck() {
         let result = parsed("for x in a b\n  search dune --bogus\n  if $x\n    echo $x\n")
-        #expect(result.diagnostics.map(\.message) == ["unclosed 'for' block: expected 'end'", "unclosed 'if' block: expected 'end'"])
+        #expect(
+            result.diagnostics.map(\.message) == [
+                "unclosed 'for' block: expected 'end'", "unclosed 'if' block: expected 'end'",
+            ]
+        )
         #expect(result.isIncomplete)
         #expect(result.script.commands.map(\.nameText) == ["search", "echo"])
         guard case .forLoop(let loop)? = result.script.statements.first else {
@@ -44,19 +56,25 @@ import BTSLanguage
     }
 
     @Test func aBlockWithABrokenHeaderStillHandsOnItsBody() {
-        let result = parsed("for $x in a\n  serch dune\nend\nif\n  search dune --bogus\nelse\n  echo c\nend\nwhile\n  echo w\n")
-        #expect(result.diagnostics.map(\.message) == [
-            "'$x' is not a variable name", "missing condition after 'if'", "unclosed 'while' block: expected 'end'",
-            "missing condition after 'while'",
-        ])
+        let result = parsed(
+            "for $x in a\n  serch dune\nend\nif\n  search dune --bogus\nelse\n  echo c\nend\nwhile\n  echo w\n"
+        )
+        #expect(
+            result.diagnostics.map(\.message) == [
+                "'$x' is not a variable name", "missing condition after 'if'", "unclosed 'while' block: expected 'end'",
+                "missing condition after 'while'",
+            ]
+        )
         #expect(result.script.commands.map(\.nameText) == ["serch", "search", "echo", "echo"])
         // The blocks themselves are gone: nothing of a script with errors runs.
         #expect(result.script.statements.allSatisfy { if case .command = $0 { true } else { false } })
     }
 
     @Test func aTrailingBackslashCarriesAPipelineOn() throws {
-        #expect(lexed("echo hi | tr a-z A-Z \\\n  | rev\necho next")
-            == ["echo", "hi", "|tr a-z A-Z \\\n  | rev", "\\n", "echo", "next", "<end>"])
+        #expect(
+            lexed("echo hi | tr a-z A-Z \\\n  | rev\necho next")
+                == ["echo", "hi", "|tr a-z A-Z \\\n  | rev", "\\n", "echo", "next", "<end>"]
+        )
         #expect(lexed("a | b \\\r\n| c\r\nd") == ["a", "|b \\\r\n| c", "\\n", "d", "<end>"])
         #expect(lexed("a | b \\\n| c \\\n| d") == ["a", "|b \\\n| c \\\n| d", "<end>"])
         // An escaped backslash is the pipeline's own.

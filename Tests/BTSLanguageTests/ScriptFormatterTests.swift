@@ -1,7 +1,7 @@
+import BTSLanguage
 import BooksTrackSupport
 import Foundation
 import Testing
-import BTSLanguage
 
 /// `bts fmt`'s layout: indentation by block depth, one space between words, comments and line
 /// continuations kept, blank lines collapsed; idempotent, and the script means the same.
@@ -37,8 +37,11 @@ import BTSLanguage
             return
         }
         #expect(formatted(once) == once, "not idempotent: \(text.debugDescription)", sourceLocation: sourceLocation)
-        #expect(meaning(once) == meaning(text), "meaning changed: \(text.debugDescription) → \(once.debugDescription)",
-                sourceLocation: sourceLocation)
+        #expect(
+            meaning(once) == meaning(text),
+            "meaning changed: \(text.debugDescription) → \(once.debugDescription)",
+            sourceLocation: sourceLocation
+        )
     }
 
     static let examples: [String] = [
@@ -81,18 +84,20 @@ import BTSLanguage
     ]
 
     @Test func nestedBlocksAreIndentedTwoSpacesALevel() {
-        #expect(Self.formatted(Self.examples[0]) == """
-            for book in ${_.results}
-              if ${book.year} >= 2009
-                echo "${book.isbn}: ${book.title}"
-              elif exists ${book.year}; echo old
-              else
-                echo none
-              end
-            end
-            echo done
+        #expect(
+            Self.formatted(Self.examples[0]) == """
+                for book in ${_.results}
+                  if ${book.year} >= 2009
+                    echo "${book.isbn}: ${book.title}"
+                  elif exists ${book.year}; echo old
+                  else
+                    echo none
+                  end
+                end
+                echo done
 
-            """)
+                """
+        )
     }
 
     @Test func oneLineBlocksStayOnOneLine() {
@@ -100,11 +105,16 @@ import BTSLanguage
         #expect(Self.formatted(Self.examples[2]) == "if $? != 0; echo no; end\n")
         #expect(Self.formatted("for x in a b; echo $x\nend") == "for x in a b; echo $x\nend\n")
         #expect(Self.formatted("for x in a b\n echo $x; end\necho c") == "for x in a b\n  echo $x; end\necho c\n")
-        #expect(Self.formatted("for x in a\nfor y in b\necho\nend; end") == "for x in a\n  for y in b\n    echo\n  end; end\n")
+        #expect(
+            Self.formatted("for x in a\nfor y in b\necho\nend; end")
+                == "for x in a\n  for y in b\n    echo\n  end; end\n"
+        )
     }
 
     @Test func onlyUnquotedCommandNamesAreKeywords() {
-        #expect(Self.formatted(Self.examples[3]) == "if $x == 1\n  'end' now\n  \"for\" x in y\n  echo end for if\nend\n")
+        #expect(
+            Self.formatted(Self.examples[3]) == "if $x == 1\n  'end' now\n  \"for\" x in y\n  echo end for if\nend\n"
+        )
     }
 
     @Test func whileOpensABlock() {
@@ -112,49 +122,61 @@ import BTSLanguage
     }
 
     @Test func wordsAreCopiedAsWritten() {
-        #expect(Self.formatted(Self.examples[4])
-            == "search title 'the  hunger' \"x $y\" ${_.results[0].isbn} --limit=5 -n 3 -- --raw\n")
+        #expect(
+            Self.formatted(Self.examples[4])
+                == "search title 'the  hunger' \"x $y\" ${_.results[0].isbn} --limit=5 -n 3 -- --raw\n"
+        )
         #expect(Self.formatted(Self.examples[16]) == "echo \"two\n  lines  \n\" after\nset x ${1:-5}; echo $# $@ $?\n")
     }
 
     @Test func pipesAndRedirections() {
-        #expect(Self.formatted(Self.examples[5])
-            == "search the --limit 50 | sort -k2 | head -5\nsearch title dune > dune.json\nsearch author x >>x.csv\n")
+        #expect(
+            Self.formatted(Self.examples[5])
+                == "search the --limit 50 | sort -k2 | head -5\nsearch title dune > dune.json\nsearch author x >>x.csv\n"
+        )
         #expect(Self.formatted(Self.examples[6]) == "echo \"a | b > c\" 'd;e'\necho a | sort\n")
-        #expect(Self.formatted(Self.examples[18]) == "expect ${_.totalCount} > 0\nif ${_.totalCount} >= 3; echo many; end\n")
+        #expect(
+            Self.formatted(Self.examples[18]) == "expect ${_.totalCount} > 0\nif ${_.totalCount} >= 3; echo many; end\n"
+        )
     }
 
     @Test func commentsKeepTheirPlace() {
-        #expect(Self.formatted(Self.examples[7]) == """
-            #!/usr/bin/env bts
-            # header
-            for x in a b # loop
-              # inside
-              echo "#not a comment" x#y # trailing
-            end
-
-            """)
-        #expect(Self.formatted(Self.examples[8]) == "echo a # c\necho b; echo c\n")
-        #expect(Self.formatted(Self.examples[17]) == """
-            for l in lines books.txt
-              for w in words $l
-                if $w == stop; break
-                else
-                  # skip it
-                  continue
+        #expect(
+            Self.formatted(Self.examples[7]) == """
+                #!/usr/bin/env bts
+                # header
+                for x in a b # loop
+                  # inside
+                  echo "#not a comment" x#y # trailing
                 end
-              end
-            end
 
-            """)
+                """
+        )
+        #expect(Self.formatted(Self.examples[8]) == "echo a # c\necho b; echo c\n")
+        #expect(
+            Self.formatted(Self.examples[17]) == """
+                for l in lines books.txt
+                  for w in words $l
+                    if $w == stop; break
+                    else
+                      # skip it
+                      continue
+                    end
+                  end
+                end
+
+                """
+        )
     }
 
     @Test func continuedLinesGoOneLevelDeeper() {
         #expect(Self.formatted(Self.examples[9]) == "search title dune \\\n  --limit 5 \\\n  --output json\n")
         #expect(Self.formatted(Self.examples[10]) == "for x in a\n  echo one \\\n    two\nend\n")
         // A continuation at a word's end is written apart; one inside a word is the word's.
-        #expect(Self.formatted(Self.examples[11])
-            == "echo one \\\n  two\necho one\\\ntwo\nsearch dune \\\n  | sort\necho a\necho b\n")
+        #expect(
+            Self.formatted(Self.examples[11])
+                == "echo one \\\n  two\necho one\\\ntwo\nsearch dune \\\n  | sort\necho a\necho b\n"
+        )
         // One that joins no words is dropped.
         #expect(Self.formatted(Self.examples[12]) == "echo a # note\necho b; echo c\necho d\n")
     }
@@ -204,8 +226,10 @@ import BTSLanguage
     /// Random scripts: formatting never crashes, and one that parses formats stably.
     @Test(arguments: [1, 2, 3] as [UInt64])
     func randomScripts(seed: UInt64) {
-        let alphabet = ["a", "b", " ", " ", "\t", "'", "\"", "$x", "${_.a}", "\\", ";", "#", "\n", "\n", "\r\n", "|",
-                        ">", ">>", "--n", "-", "for x in a", "if $x", "while $x", "elif 1", "else", "end", "break", "\\\n", "\r"]
+        let alphabet = [
+            "a", "b", " ", " ", "\t", "'", "\"", "$x", "${_.a}", "\\", ";", "#", "\n", "\n", "\r\n", "|",
+            ">", ">>", "--n", "-", "for x in a", "if $x", "while $x", "elif 1", "else", "end", "break", "\\\n", "\r",
+        ]
         var generator = SplitMix64(seed: seed)
         for _ in 0..<2000 {
             let length = Int.random(in: 0...30, using: &generator)
@@ -216,7 +240,8 @@ import BTSLanguage
 
     /// A large script formats in linear time.
     @Test func aLargeScriptFormatsAsItsBlocksDo() {
-        let block = "for x in a b  # c\n  if $x == a;echo \"$x\" | sort\n\n\n  else\necho 'b' \\\n  >> out.txt\nend\nend\n"
+        let block =
+            "for x in a b  # c\n  if $x == a;echo \"$x\" | sort\n\n\n  else\necho 'b' \\\n  >> out.txt\nend\nend\n"
         let one = Self.formatted(block)
         let text = String(repeating: block, count: 2_000)
         #expect(one?.isEmpty == false)

@@ -1,5 +1,5 @@
-import Testing
 import BTSLanguage
+import Testing
 
 @Suite struct SourceFileTests {
     @Test func linesAndColumns() {

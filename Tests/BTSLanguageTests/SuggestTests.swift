@@ -1,5 +1,5 @@
-import Testing
 import BTSLanguage
+import Testing
 
 @Suite struct SuggestTests {
     @Test func distances() {
@@ -29,7 +29,8 @@ import BTSLanguage
 
     /// The distance as defined (optimal string alignment over lowercased `Character`s), every cell.
     static func reference(_ a: String, _ b: String) -> Int {
-        let s = Array(a.lowercased()), t = Array(b.lowercased())
+        let s = Array(a.lowercased())
+        let t = Array(b.lowercased())
         if s.isEmpty { return t.count }
         if t.isEmpty { return s.count }
         var d = [[Int]](repeating: [Int](repeating: 0, count: t.count + 1), count: s.count + 1)
@@ -39,7 +40,9 @@ import BTSLanguage
             for j in 1...t.count {
                 let cost = s[i - 1] == t[j - 1] ? 0 : 1
                 d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost)
-                if i > 1, j > 1, s[i - 1] == t[j - 2], s[i - 2] == t[j - 1] { d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1) }
+                if i > 1, j > 1, s[i - 1] == t[j - 2], s[i - 2] == t[j - 1] {
+                    d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1)
+                }
             }
         }
         return d[s.count][t.count]
@@ -49,9 +52,16 @@ import BTSLanguage
     @Test func fastPathsAgreeWithTheDefinition() {
         var generator = SystemRandomNumberGenerator()
         let alphabet = Array("abcSEARCHé") + ["\u{FEFF}"]
-        func word() -> String { String((0..<Int.random(in: 0...8, using: &generator)).map { _ in alphabet.randomElement(using: &generator) ?? "a" }) }
+        func word() -> String {
+            String(
+                (0..<Int.random(in: 0...8, using: &generator)).map { _ in
+                    alphabet.randomElement(using: &generator) ?? "a"
+                }
+            )
+        }
         for _ in 0..<3_000 {
-            let a = word(), b = word()
+            let a = word()
+            let b = word()
             #expect(Suggest.distance(a, b) == Self.reference(a, b), "\(a) \(b)")
             let candidates = (0..<6).map { _ in word() }
             let length = a.count

@@ -1,15 +1,16 @@
+import BTSShell
 import Foundation
+import TestSupport
+import Testing
+
+@testable import BTSScriptTesting
+
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
 #if canImport(Glibc)
 import Glibc
 #endif
-import Testing
-import TestSupport
-
-import BTSShell
-@testable import BTSScriptTesting
 
 /// The pieces of `bts test` that need no file run: captured output and its bound, the stop
 /// reasons and their words, `--filter`, a stopped file's verdict, and what the reports and the
@@ -69,24 +70,46 @@ struct ScriptTestCaptureTests {
     }
 
     @Test func aStoppedFileIsAnErrorWhoseFirstFailureIsTheStop() {
-        let reported = ScriptTestFailure(file: "t/a.bts", line: 2, column: 1, message: "interrupted", code: "INTERRUPTED")
+        let reported = ScriptTestFailure(
+            file: "t/a.bts",
+            line: 2,
+            column: 1,
+            message: "interrupted",
+            code: "INTERRUPTED"
+        )
         let finished = ScriptTestFileRun.Finished(status: 130, failures: [reported], expectations: 1)
         let stopped = ScriptTestRunner.result(
-            file: "t/a.bts", outcome: .finished(finished), stop: .timedOut(limit: .seconds(1)), seconds: 1.01,
-            standardOutput: "started\n", standardError: "")
+            file: "t/a.bts",
+            outcome: .finished(finished),
+            stop: .timedOut(limit: .seconds(1)),
+            seconds: 1.01,
+            standardOutput: "started\n",
+            standardError: ""
+        )
         #expect(stopped.outcome == .errored && stopped.exitStatus == 130 && stopped.expectations == 1)
         #expect(stopped.failures.map(\.message) == ["timed out after 1s", "interrupted"])
         #expect(stopped.failures.first?.code == "TIMED_OUT")
         #expect(stopped.standardOutput == "started\n")
         // Still running after the grace: the verdict without the session's word.
-        let left = ScriptTestRunner.result(file: "t/a.bts", outcome: .leftBehind, stop: .interrupted(signal: SIGTERM),
-                                           seconds: 3, standardOutput: "", standardError: "")
+        let left = ScriptTestRunner.result(
+            file: "t/a.bts",
+            outcome: .leftBehind,
+            stop: .interrupted(signal: SIGTERM),
+            seconds: 3,
+            standardOutput: "",
+            standardError: ""
+        )
         #expect(left.outcome == .errored && left.exitStatus == 130)
         #expect(left.failures.map(\.message) == ["interrupted by SIGTERM"])
         // Not stopped: the exit status decides, as ever.
         let passed = ScriptTestRunner.result(
-            file: "t/b.bts", outcome: .finished(.init(status: 0, failures: [], expectations: 2)), stop: nil,
-            seconds: 0.1, standardOutput: "", standardError: "")
+            file: "t/b.bts",
+            outcome: .finished(.init(status: 0, failures: [], expectations: 2)),
+            stop: nil,
+            seconds: 0.1,
+            standardOutput: "",
+            standardError: ""
+        )
         #expect(passed.outcome == .passed && passed.failures.isEmpty)
     }
 
@@ -95,7 +118,11 @@ struct ScriptTestCaptureTests {
     @Test func aFilterIsAGlobOverTheWholePathWhoseStarCrossesSlashes() {
         let files = ["tests/search.bts", "tests/sub/search_more.bts", "tests/library.bts", "./smoke/a.bts"]
         #expect(ScriptTestFilter(["*search*"]).select(files) == ["tests/search.bts", "tests/sub/search_more.bts"])
-        #expect(ScriptTestFilter(["tests/*.bts"]).select(files) == ["tests/search.bts", "tests/sub/search_more.bts", "tests/library.bts"])
+        #expect(
+            ScriptTestFilter(["tests/*.bts"]).select(files) == [
+                "tests/search.bts", "tests/sub/search_more.bts", "tests/library.bts",
+            ]
+        )
         #expect(ScriptTestFilter(["tests/?ibrary.bts"]).select(files) == ["tests/library.bts"])
         #expect(ScriptTestFilter(["smoke/*", "*library*"]).select(files) == ["tests/library.bts", "./smoke/a.bts"])
         #expect(ScriptTestFilter(["./tests/search.bts"]).select(files) == ["tests/search.bts"])
@@ -103,7 +130,10 @@ struct ScriptTestCaptureTests {
         #expect(ScriptTestFilter(["*SEARCH*"]).select(files).isEmpty, "case matters")
         #expect(ScriptTestFilter([]).select(files) == files)
         #expect(ScriptTestFilter(["*x*"]).nothingMatches(of: 4) == "no test file matches --filter '*x*' (of 4 found)")
-        #expect(ScriptTestFilter(["a", "b"]).nothingMatches(of: 1) == "no test file matches any of --filter 'a' or 'b' (of 1 found)")
+        #expect(
+            ScriptTestFilter(["a", "b"]).nothingMatches(of: 1)
+                == "no test file matches any of --filter 'a' or 'b' (of 1 found)"
+        )
     }
 
     // MARK: Reports and the summary
@@ -111,15 +141,33 @@ struct ScriptTestCaptureTests {
     /// A passing file that printed, one stopped by its time limit, one whose output was cut.
     static let run = ScriptTestRun(
         results: [
-            ScriptTestResult(file: "t/echo.bts", outcome: .passed, exitStatus: 0, seconds: 0.01,
-                             standardOutput: "hello <you>\n\u{1B}[31mred\n", standardError: "pipe said hi\n"),
-            ScriptTestRunner.result(file: "t/hang.bts", outcome: .finished(.init(status: 130, failures: [], expectations: 0)),
-                                    stop: .timedOut(limit: .seconds(1)), seconds: 1.002,
-                                    standardOutput: "started\n", standardError: "interrupted\n"),
-            ScriptTestResult(file: "t/loud.bts", outcome: .failed, exitStatus: 4, seconds: 0.2,
-                             standardOutput: (1...30).map { "line \($0)" }.joined(separator: "\n") + "\n"),
+            ScriptTestResult(
+                file: "t/echo.bts",
+                outcome: .passed,
+                exitStatus: 0,
+                seconds: 0.01,
+                standardOutput: "hello <you>\n\u{1B}[31mred\n",
+                standardError: "pipe said hi\n"
+            ),
+            ScriptTestRunner.result(
+                file: "t/hang.bts",
+                outcome: .finished(.init(status: 130, failures: [], expectations: 0)),
+                stop: .timedOut(limit: .seconds(1)),
+                seconds: 1.002,
+                standardOutput: "started\n",
+                standardError: "interrupted\n"
+            ),
+            ScriptTestResult(
+                file: "t/loud.bts",
+                outcome: .failed,
+                exitStatus: 4,
+                seconds: 0.2,
+                standardOutput: (1...30).map { "line \($0)" }.joined(separator: "\n") + "\n"
+            ),
         ],
-        started: Date(timeIntervalSince1970: 1_738_315_800), seconds: 1.3)
+        started: Date(timeIntervalSince1970: 1_738_315_800),
+        seconds: 1.3
+    )
 
     @Test func junitHasEachFilesOutputAndTheStopAsAnError() throws {
         let xml = Self.run.junitXML()
@@ -140,8 +188,10 @@ struct ScriptTestCaptureTests {
     @Test func tapHasEachFilesOutputAsCommentsAndTheStopInItsBlock() throws {
         let lines = Self.run.tap().split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let echo = try #require(lines.firstIndex(of: "ok 1 - t/echo.bts"))
-        #expect(Array(lines[(echo + 1)...(echo + 5)])
-            == ["# stdout:", "#   hello <you>", "#   ␛[31mred", "# stderr:", "#   pipe said hi"])
+        #expect(
+            Array(lines[(echo + 1)...(echo + 5)])
+                == ["# stdout:", "#   hello <you>", "#   ␛[31mred", "# stderr:", "#   pipe said hi"]
+        )
         #expect(lines.contains("not ok 2 - t/hang.bts"))
         #expect(lines.contains("  message: \"timed out after 1s\""))
         #expect(lines.contains("  code: \"TIMED_OUT\""))
@@ -160,7 +210,10 @@ struct ScriptTestCaptureTests {
     }
 
     @Test func theSummaryShowsAFailingFilesOutputBoundedAndSanitised() throws {
-        #expect(ScriptTestRun.capturedOutput(for: Self.run.results[0], colored: false) == nil, "a passing file's output is not shown")
+        #expect(
+            ScriptTestRun.capturedOutput(for: Self.run.results[0], colored: false) == nil,
+            "a passing file's output is not shown"
+        )
         let hang = try #require(ScriptTestRun.capturedOutput(for: Self.run.results[1], colored: false))
         #expect(hang == "  captured stdout:\n    started\n  captured stderr:\n    interrupted")
         let loud = try #require(ScriptTestRun.capturedOutput(for: Self.run.results[2], colored: false))
@@ -172,7 +225,9 @@ struct ScriptTestCaptureTests {
         let shown = try #require(ScriptTestRun.capturedOutput(for: hostile, colored: false))
         #expect(!shown.contains("\u{1B}") && !shown.contains("\u{7}"))
         #expect(shown.hasSuffix("…") && shown.count < 400)
-        #expect(ScriptTestRun.line(for: Self.run.results[1], colored: false)
-            == "t/hang.bts: Error (exit 130, 1.00 s)\n  t/hang.bts: timed out after 1s")
+        #expect(
+            ScriptTestRun.line(for: Self.run.results[1], colored: false)
+                == "t/hang.bts: Error (exit 130, 1.00 s)\n  t/hang.bts: timed out after 1s"
+        )
     }
 }

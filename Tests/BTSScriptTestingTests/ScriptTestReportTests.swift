@@ -1,12 +1,13 @@
+import BTSShell
 import Foundation
+import TestSupport
+import Testing
+
+@testable import BTSScriptTesting
+
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
-import Testing
-import TestSupport
-
-import BTSShell
-@testable import BTSScriptTesting
 
 /// The reports of `bts test`: JUnit XML, TAP 13, JSON and the lines on standard error.
 @Suite("bts test reports")
@@ -19,22 +20,49 @@ struct ScriptTestReportTests {
         results: [
             ScriptTestResult(file: "tests/a.bts", outcome: .passed, exitStatus: 0, seconds: 0.4149, expectations: 2),
             ScriptTestResult(
-                file: "tests/b.bts", outcome: .failed, exitStatus: 4, seconds: 0.2034, expectations: 3,
+                file: "tests/b.bts",
+                outcome: .failed,
+                exitStatus: 4,
+                seconds: 0.2034,
+                expectations: 3,
                 failures: [
-                    ScriptTestFailure(file: "tests/b.bts", line: 3, column: 1, message: "expectation failed: ${_.totalCount} > 100",
-                                      details: ["left:  12", "right: 100"], code: "EXPECT_FAILED"),
-                    ScriptTestFailure(file: "tests/b.bts", line: 5, column: 1, message: "expectation failed: ${_.title} == \"Dune\"",
-                                      details: ["left:  \"\(hostile)\"", "right: \"Dune\""], code: "EXPECT_FAILED"),
+                    ScriptTestFailure(
+                        file: "tests/b.bts",
+                        line: 3,
+                        column: 1,
+                        message: "expectation failed: ${_.totalCount} > 100",
+                        details: ["left:  12", "right: 100"],
+                        code: "EXPECT_FAILED"
+                    ),
+                    ScriptTestFailure(
+                        file: "tests/b.bts",
+                        line: 5,
+                        column: 1,
+                        message: "expectation failed: ${_.title} == \"Dune\"",
+                        details: ["left:  \"\(hostile)\"", "right: \"Dune\""],
+                        code: "EXPECT_FAILED"
+                    ),
                 ],
-                standardError: "tests/b.bts:3:1: error: expectation failed\n"),
+                standardError: "tests/b.bts:3:1: error: expectation failed\n"
+            ),
             ScriptTestResult(
-                file: "tests/c.bts", outcome: .errored, exitStatus: 2, seconds: 0.0071,
+                file: "tests/c.bts",
+                outcome: .errored,
+                exitStatus: 2,
+                seconds: 0.0071,
                 failures: [ScriptTestFailure(file: "tests/c.bts", message: "syntax error: \(hostile)", code: "USAGE")],
-                standardError: "server said \(hostile)\n"),
+                standardError: "server said \(hostile)\n"
+            ),
         ],
-        started: Date(timeIntervalSince1970: 1_738_315_800), seconds: 1.2)
+        started: Date(timeIntervalSince1970: 1_738_315_800),
+        seconds: 1.2
+    )
 
-    static let allPassed = ScriptTestRun(results: [run.results[0], run.results[0]], started: run.started, seconds: 0.83)
+    static let allPassed = ScriptTestRun(
+        results: [run.results[0], run.results[0]],
+        started: run.started,
+        seconds: 0.83
+    )
 
     // MARK: The model
 
@@ -63,7 +91,11 @@ struct ScriptTestReportTests {
 
     @Test func junitIsWellFormedWithOneTestCasePerFile() throws {
         let xml = Self.run.junitXML()
-        #expect(xml.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"bts test\" tests=\"3\" failures=\"1\" errors=\"1\" time=\"1.200\">"))
+        #expect(
+            xml.hasPrefix(
+                "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"bts test\" tests=\"3\" failures=\"1\" errors=\"1\" time=\"1.200\">"
+            )
+        )
         let elements = try XMLElements(xml)
         #expect(elements.count("testsuite") == 1)
         #expect(elements.count("testcase") == 3)
@@ -80,7 +112,11 @@ struct ScriptTestReportTests {
         let failure = try #require(elements.first("failure"))
         #expect(failure.attributes["message"] == "expectation failed: ${_.totalCount} > 100")
         #expect(failure.attributes["type"] == "EXPECT_FAILED")
-        #expect(failure.text.hasPrefix("tests/b.bts:3:1: expectation failed: ${_.totalCount} > 100\n  left:  12\n  right: 100\ntests/b.bts:5:1:"))
+        #expect(
+            failure.text.hasPrefix(
+                "tests/b.bts:3:1: expectation failed: ${_.totalCount} > 100\n  left:  12\n  right: 100\ntests/b.bts:5:1:"
+            )
+        )
     }
 
     @Test func junitEscapesHostileTextAndDropsWhatXMLForbids() throws {
@@ -97,9 +133,18 @@ struct ScriptTestReportTests {
         #expect(elements.all("system-err").last?.text == "server said <b>&\"'</b>[31mred]]>\n")
         // A line break in an attribute survives as a character reference.
         let broken = ScriptTestRun(
-            results: [ScriptTestResult(file: "x.bts", outcome: .errored, exitStatus: 1, seconds: 0,
-                                       failures: [ScriptTestFailure(file: "x.bts", message: "a\nb\tc", code: "E")])],
-            started: Self.run.started, seconds: 0)
+            results: [
+                ScriptTestResult(
+                    file: "x.bts",
+                    outcome: .errored,
+                    exitStatus: 1,
+                    seconds: 0,
+                    failures: [ScriptTestFailure(file: "x.bts", message: "a\nb\tc", code: "E")]
+                )
+            ],
+            started: Self.run.started,
+            seconds: 0
+        )
         #expect(try XMLElements(broken.junitXML()).first("error")?.attributes["message"] == "a\nb\tc")
     }
 
@@ -138,9 +183,15 @@ struct ScriptTestReportTests {
     @Test func tapDescriptionsCannotStartADirective() {
         let run = ScriptTestRun(
             results: [ScriptTestResult(file: "t/a # TODO \\ b\nc.bts", outcome: .failed, exitStatus: 4, seconds: 0)],
-            started: Self.run.started, seconds: 0)
+            started: Self.run.started,
+            seconds: 0
+        )
         #expect(run.tap().contains("\nnot ok 1 - t/a \\# TODO \\\\ b c.bts\n"))
-        #expect(ScriptTestRun(results: [], started: Self.run.started, seconds: 0).tap().hasPrefix("TAP version 13\n1..0 # SKIP"))
+        #expect(
+            ScriptTestRun(results: [], started: Self.run.started, seconds: 0).tap().hasPrefix(
+                "TAP version 13\n1..0 # SKIP"
+            )
+        )
     }
 
     /// Perl's `prove` reads the report: the failures counted, the YAML blocks parsed.
@@ -148,9 +199,22 @@ struct ScriptTestReportTests {
     func proveReadsTheReport() async throws {
         let directory = try TempDir("tap")
         defer { directory.cleanup() }
-        let listed = ScriptTestFailure(file: "d.bts", message: "m", details: ["a: 1", "a: 2", "x : y", "https://example.org"], code: "X")
+        let listed = ScriptTestFailure(
+            file: "d.bts",
+            message: "m",
+            details: ["a: 1", "a: 2", "x : y", "https://example.org"],
+            code: "X"
+        )
         var failing = Self.run
-        failing.results.append(ScriptTestResult(file: "tests/d # TODO.bts", outcome: .errored, exitStatus: 1, seconds: 0, failures: [listed]))
+        failing.results.append(
+            ScriptTestResult(
+                file: "tests/d # TODO.bts",
+                outcome: .errored,
+                exitStatus: 1,
+                seconds: 0,
+                failures: [listed]
+            )
+        )
 
         let failed = try await Self.prove(failing.tap(), in: directory.url, name: "failing.tap")
         #expect(failed.status == 1, "\(failed)")
@@ -166,9 +230,13 @@ struct ScriptTestReportTests {
     private static func prove(_ tap: String, in directory: URL, name: String) async throws -> ProcessOutcome {
         let file = directory.appendingPathComponent(name)
         try Data(tap.utf8).write(to: file)
-        return try await ChildProcess.run(URL(fileURLWithPath: "/usr/bin/prove"), ["--verbose", "--exec", "/bin/cat", file.path],
-                                          environment: ProcessInfo.processInfo.environment, directory: directory,
-                                          timeout: .seconds(60))
+        return try await ChildProcess.run(
+            URL(fileURLWithPath: "/usr/bin/prove"),
+            ["--verbose", "--exec", "/bin/cat", file.path],
+            environment: ProcessInfo.processInfo.environment,
+            directory: directory,
+            timeout: .seconds(60)
+        )
     }
 
     // MARK: JSON
@@ -177,45 +245,53 @@ struct ScriptTestReportTests {
     /// column as `null`, controls escaped, seconds rounded to milliseconds, a final newline.
     @Test func jsonIsTheSchemaWithSortedKeys() {
         let failure = ScriptTestFailure(file: "t/a.bts", message: "m\u{1}", details: ["d"], code: "USAGE")
-        let result = ScriptTestResult(file: "t/a.bts", outcome: .errored, exitStatus: 2, seconds: 0.2504,
-                                      failures: [failure], standardError: "e\u{7F}\n")
+        let result = ScriptTestResult(
+            file: "t/a.bts",
+            outcome: .errored,
+            exitStatus: 2,
+            seconds: 0.2504,
+            failures: [failure],
+            standardError: "e\u{7F}\n"
+        )
         let run = ScriptTestRun(results: [result], started: Self.run.started, seconds: 0.2504)
-        #expect(run.json() == #"""
-            {
-              "results": [
+        #expect(
+            run.json() == #"""
                 {
-                  "exitStatus": 2,
-                  "expectations": 0,
-                  "failures": [
+                  "results": [
                     {
-                      "code": "USAGE",
-                      "column": null,
-                      "details": [
-                        "d"
+                      "exitStatus": 2,
+                      "expectations": 0,
+                      "failures": [
+                        {
+                          "code": "USAGE",
+                          "column": null,
+                          "details": [
+                            "d"
+                          ],
+                          "file": "t/a.bts",
+                          "line": null,
+                          "message": "m\u0001"
+                        }
                       ],
                       "file": "t/a.bts",
-                      "line": null,
-                      "message": "m\u0001"
+                      "outcome": "errored",
+                      "seconds": 0.25,
+                      "stderr": "e\u007f\n",
+                      "stdout": ""
                     }
                   ],
-                  "file": "t/a.bts",
-                  "outcome": "errored",
-                  "seconds": 0.25,
-                  "stderr": "e\u007f\n",
-                  "stdout": ""
+                  "summary": {
+                    "errored": 1,
+                    "failed": 0,
+                    "passed": 0,
+                    "seconds": 0.25,
+                    "started": "2025-01-31T09:30:00Z",
+                    "tests": 1
+                  }
                 }
-              ],
-              "summary": {
-                "errored": 1,
-                "failed": 0,
-                "passed": 0,
-                "seconds": 0.25,
-                "started": "2025-01-31T09:30:00Z",
-                "tests": 1
-              }
-            }
 
-            """#)
+                """#
+        )
     }
 
     @Test func jsonRoundTrips() throws {
@@ -251,18 +327,27 @@ struct ScriptTestReportTests {
     @Test func summaryLinesWithoutColour() {
         let lines = Self.run.results.map { ScriptTestRun.line(for: $0, colored: false) }
         #expect(lines[0] == "tests/a.bts: Success (2 expects, 0.41 s)")
-        #expect(lines[1] == """
-            tests/b.bts: Failure (2 of 3 expects failed, 0.20 s)
-              tests/b.bts:3:1: expectation failed: ${_.totalCount} > 100
-                left:  12
-                right: 100
-              tests/b.bts:5:1: expectation failed: ${_.title} == "Dune"
-                left:  "<b>&"'</b>␀␛[31mred␇]]>"
-                right: "Dune"
-            """)
-        #expect(lines[2] == "tests/c.bts: Error (exit 2, 0.01 s)\n  tests/c.bts: syntax error: <b>&\"'</b>␀␛[31mred␇]]>")
-        #expect(Self.run.totals(colored: false) == "Executed files: 3 · passed 1 (33.3%) · failed 1 · errored 1 · 1.20 s")
-        #expect(ScriptTestRun(results: [], started: Self.run.started, seconds: 0).totals(colored: false) == "Executed files: 0 · 0.00 s")
+        #expect(
+            lines[1] == """
+                tests/b.bts: Failure (2 of 3 expects failed, 0.20 s)
+                  tests/b.bts:3:1: expectation failed: ${_.totalCount} > 100
+                    left:  12
+                    right: 100
+                  tests/b.bts:5:1: expectation failed: ${_.title} == "Dune"
+                    left:  "<b>&"'</b>␀␛[31mred␇]]>"
+                    right: "Dune"
+                """
+        )
+        #expect(
+            lines[2] == "tests/c.bts: Error (exit 2, 0.01 s)\n  tests/c.bts: syntax error: <b>&\"'</b>␀␛[31mred␇]]>"
+        )
+        #expect(
+            Self.run.totals(colored: false) == "Executed files: 3 · passed 1 (33.3%) · failed 1 · errored 1 · 1.20 s"
+        )
+        #expect(
+            ScriptTestRun(results: [], started: Self.run.started, seconds: 0).totals(colored: false)
+                == "Executed files: 0 · 0.00 s"
+        )
         for text in lines + [Self.run.totals(colored: false)] {
             #expect(!text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" }, "\(text)")
         }
@@ -272,11 +357,19 @@ struct ScriptTestReportTests {
         let pass = ScriptTestRun.line(for: Self.run.results[0], colored: true)
         #expect(pass == "tests/a.bts: \u{1B}[32mSuccess\u{1B}[0m (2 expects, 0.41 s)")
         let error = ScriptTestRun.line(for: Self.run.results[2], colored: true)
-        #expect(error.hasPrefix("tests/c.bts: \u{1B}[31mError\u{1B}[0m (exit 2, 0.01 s)\n  \u{1B}[1mtests/c.bts:\u{1B}[0m syntax error:"))
+        #expect(
+            error.hasPrefix(
+                "tests/c.bts: \u{1B}[31mError\u{1B}[0m (exit 2, 0.01 s)\n  \u{1B}[1mtests/c.bts:\u{1B}[0m syntax error:"
+            )
+        )
         // The only escapes are the styles: the server's ESC is shown, not obeyed.
-        for text in [error, ScriptTestRun.line(for: Self.run.results[1], colored: true), Self.run.totals(colored: true)] {
+        for text in [
+            error, ScriptTestRun.line(for: Self.run.results[1], colored: true), Self.run.totals(colored: true),
+        ] {
             var rest = text
-            for style in ["\u{1B}[32m", "\u{1B}[31m", "\u{1B}[1m", "\u{1B}[0m"] { rest = rest.replacingOccurrences(of: style, with: "") }
+            for style in ["\u{1B}[32m", "\u{1B}[31m", "\u{1B}[1m", "\u{1B}[0m"] {
+                rest = rest.replacingOccurrences(of: style, with: "")
+            }
             #expect(!rest.contains("\u{1B}"), "\(text)")
         }
         #expect(Self.run.totals(colored: true).contains("\u{1B}[31mfailed 1\u{1B}[0m"))
@@ -315,8 +408,13 @@ private struct XMLElements {
         var open: [Element] = []
         var finished: [Element] = []
 
-        func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
-                    qualifiedName: String?, attributes: [String: String] = [:]) {
+        func parser(
+            _ parser: XMLParser,
+            didStartElement elementName: String,
+            namespaceURI: String?,
+            qualifiedName: String?,
+            attributes: [String: String] = [:]
+        ) {
             open.append(Element(name: elementName, attributes: attributes, text: ""))
         }
 
@@ -324,7 +422,12 @@ private struct XMLElements {
             if !open.isEmpty { open[open.count - 1].text += string }
         }
 
-        func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
+        func parser(
+            _ parser: XMLParser,
+            didEndElement elementName: String,
+            namespaceURI: String?,
+            qualifiedName: String?
+        ) {
             if let element = open.popLast() { finished.append(element) }
         }
     }

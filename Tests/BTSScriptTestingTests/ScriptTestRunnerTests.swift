@@ -1,14 +1,14 @@
+import BTSScriptTesting
+import BTSShell
+import BTSTerminal
 import Foundation
+import Synchronization
+import TestSupport
+import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import BTSTerminal
-import Synchronization
-import Testing
-import TestSupport
-
-import BTSShell
-import BTSScriptTesting
 
 /// `bts test`'s runner with real sessions (scripts that need no server): a file past its time
 /// limit is stopped whatever it does — `sleep`, a busy `while`, a pipeline that ignores SIGTERM —
@@ -35,8 +35,12 @@ struct ScriptTestRunnerTests {
                 "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
             ]
             self.directory = directory
-            runner = ScriptTestRunner(files: files.map { directory.appendingPathComponent($0.0).path }, jobs: jobs,
-                                      failFast: false, fileTimeout: fileTimeout) { file, sink in
+            runner = ScriptTestRunner(
+                files: files.map { directory.appendingPathComponent($0.0).path },
+                jobs: jobs,
+                failFast: false,
+                fileTimeout: fileTimeout
+            ) { file, sink in
                 var options = ShellOptions(terminal: .pipes, environment: environment, scriptName: file)
                 options.recordsFailures = true
                 options.settings.library = .scratch
@@ -55,12 +59,16 @@ struct ScriptTestRunnerTests {
 
     @Test(arguments: [1, 2])
     func aFilePastItsTimeLimitIsStoppedAndTheNextRuns(jobs: Int) async throws {
-        let suite = try Suite([
-            ("1-sleep.bts", "echo started\nsleep 60s\n"),
-            ("2-busy.bts", Self.busyLoop),
-            ("3-pipeline.bts", Self.stubbornPipeline),
-            ("4-after.bts", "echo after\nexpect 1 == 1\n"),
-        ], jobs: jobs, fileTimeout: .milliseconds(300))
+        let suite = try Suite(
+            [
+                ("1-sleep.bts", "echo started\nsleep 60s\n"),
+                ("2-busy.bts", Self.busyLoop),
+                ("3-pipeline.bts", Self.stubbornPipeline),
+                ("4-after.bts", "echo after\nexpect 1 == 1\n"),
+            ],
+            jobs: jobs,
+            fileTimeout: .milliseconds(300)
+        )
         defer { suite.remove() }
         let heard = Mutex<[String]>([])
         let run = await suite.runner.run { result in heard.withLock { $0.append(result.file) } }
@@ -80,7 +88,7 @@ struct ScriptTestRunnerTests {
 
     @Test func aPipelinesStderrIsKeptWithTheFilesOutput() async throws {
         let suite = try Suite([
-            ("pipe.bts", "echo hi | sh -c 'cat; echo oops >&2'\necho done\n"),
+            ("pipe.bts", "echo hi | sh -c 'cat; echo oops >&2'\necho done\n")
         ])
         defer { suite.remove() }
         let run = await suite.runner.run { _ in }

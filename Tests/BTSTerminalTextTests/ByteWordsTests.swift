@@ -1,13 +1,14 @@
+import BTSTerminalText
 import TestSupport
 import Testing
-
-import BTSTerminalText
 
 /// `ByteWords` answers for each of 8 bytes on its own: every byte value at every position, among
 /// neighbours that would carry or borrow into it if the arithmetic leaked between bytes.
 @Suite(.onWorkThreads) struct ByteWordsTests {
     static func expected(_ bytes: [UInt8], _ test: (UInt8) -> Bool) -> UInt64 {
-        bytes.enumerated().reduce(0) { flags, item in test(item.element) ? flags | 0x80 << (8 * UInt64(item.offset)) : flags }
+        bytes.enumerated().reduce(0) { flags, item in
+            test(item.element) ? flags | 0x80 << (8 * UInt64(item.offset)) : flags
+        }
     }
 
     @Test func everyByteAtEveryPosition() {
@@ -20,7 +21,10 @@ import BTSTerminalText
                     #expect(ByteWords.equal(word, byte: value) == Self.expected(bytes) { $0 == value })
                     #expect(ByteWords.equal(word, byte: 0x0A) == Self.expected(bytes) { $0 == 0x0A })
                     #expect(ByteWords.controls(word) == Self.expected(bytes) { $0 < 0x20 }, "\(bytes)")
-                    #expect(ByteWords.nonPrintable(word) == Self.expected(bytes) { !(0x20..<0x7F).contains($0) }, "\(bytes)")
+                    #expect(
+                        ByteWords.nonPrintable(word) == Self.expected(bytes) { !(0x20..<0x7F).contains($0) },
+                        "\(bytes)"
+                    )
                 }
             }
         }

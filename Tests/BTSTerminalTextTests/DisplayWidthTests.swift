@@ -1,7 +1,6 @@
+import BTSTerminalText
 import TestSupport
 import Testing
-
-import BTSTerminalText
 
 /// One display width for the whole shell: what a character takes on a terminal when printed as it is.
 @Suite(.onWorkThreads) struct DisplayWidthTests {
@@ -22,7 +21,9 @@ import BTSTerminalText
     /// The ASCII run is counted byte by byte (a 64 KB line was measured a Character at a time for
     /// each diagnostic): it must agree with the Character walk, marks and CR LF after ASCII included.
     @Test func theASCIIRunAgreesWithTheCharacterWalk() {
-        let pieces = ["a", " ", "\t", "é", "e\u{301}", "\r\n", "\u{1B}", "中", "👍🏽", "\u{202E}", "~", "\t\u{301}", "x\u{0}"]
+        let pieces = [
+            "a", " ", "\t", "é", "e\u{301}", "\r\n", "\u{1B}", "中", "👍🏽", "\u{202E}", "~", "\t\u{301}", "x\u{0}",
+        ]
         var state: UInt64 = 7
         for _ in 0..<2_000 {
             var text = ""

@@ -48,11 +48,13 @@ import Testing
     @Test func aLongLineBreaksBetweenWords() {
         let text = "Goodreads export, 12 books: library 9 created, 2 updated, 1 already there"
         let wrapped = ProseWrap.wrap(text, width: 30)
-        #expect(wrapped == """
-            Goodreads export, 12 books:
-            library 9 created, 2 updated,
-            1 already there
-            """)
+        #expect(
+            wrapped == """
+                Goodreads export, 12 books:
+                library 9 created, 2 updated,
+                1 already there
+                """
+        )
         #expect(Self.words(wrapped) == Self.words(text))
     }
 
@@ -80,8 +82,10 @@ import Testing
         #expect(lines == [dim + "alpha beta gamma", "delta epsilon" + reset])
         #expect(ProseWrap.wrapLine(plain, width: 16) == ["alpha beta gamma", "delta epsilon"])
         // A line whose escapes alone make it look too wide is left whole.
-        #expect(ProseWrap.wrap(ANSIStyle.red.apply("error:", enabled: true) + " one two", width: 14)
-                == ANSIStyle.red.apply("error:", enabled: true) + " one two")
+        #expect(
+            ProseWrap.wrap(ANSIStyle.red.apply("error:", enabled: true) + " one two", width: 14)
+                == ANSIStyle.red.apply("error:", enabled: true) + " one two"
+        )
         // A style change on its own between spaces stays where it is.
         #expect(ProseWrap.wrapLine("one two \(reset) three", width: 7) == ["one two\(reset)", "three"])
     }
@@ -103,8 +107,10 @@ import Testing
     /// Any text: every line fits unless it is one word, the words and their order are kept, and
     /// the text's own line breaks are kept.
     @Test func theWordsAreKeptAndEveryLineFits() {
-        let pieces = ["a", "word", "longerword", " ", " ", "  ", "日本", "📚", "é", "e\u{301}", "\n",
-                      ANSIStyle.bold.rawValue, ANSIStyle.reset.rawValue, "https://example.com/x/y/z"]
+        let pieces = [
+            "a", "word", "longerword", " ", " ", "  ", "日本", "📚", "é", "e\u{301}", "\n",
+            ANSIStyle.bold.rawValue, ANSIStyle.reset.rawValue, "https://example.com/x/y/z",
+        ]
         var state: UInt64 = 11
         for _ in 0..<2_000 {
             var text = ""
@@ -117,8 +123,10 @@ import Testing
             let width = 1 + Int(state >> 60)
             let wrapped = ProseWrap.wrap(text, width: width)
             #expect(Self.words(wrapped) == Self.words(text), "\(text.debugDescription) at \(width)")
-            #expect(wrapped.split(separator: "\n", omittingEmptySubsequences: false).count
-                    >= text.split(separator: "\n", omittingEmptySubsequences: false).count)
+            #expect(
+                wrapped.split(separator: "\n", omittingEmptySubsequences: false).count
+                    >= text.split(separator: "\n", omittingEmptySubsequences: false).count
+            )
             for line in wrapped.split(separator: "\n") where Self.visibleWidth(String(line)) > width {
                 let lineWords = line.split(separator: " ").filter { Self.visibleWidth(String($0)) > 0 }
                 #expect(lineWords.count <= 1, "\(line.debugDescription) at \(width) from \(text.debugDescription)")

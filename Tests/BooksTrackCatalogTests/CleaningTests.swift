@@ -1,7 +1,6 @@
+import BooksTrackCatalog
 import Foundation
 import Testing
-
-import BooksTrackCatalog
 
 /// Builds a books.csv with the real header and the given rows (only the columns the cleaner reads vary).
 private func csv(_ rows: [[String: String]]) -> Data {
@@ -51,7 +50,9 @@ private func cleanOne(_ row: [String: String]) throws -> (CatalogBook, CleaningR
     }
 
     @Test func missingAndInvalidISBNsBecomeBooksWithoutISBN() throws {
-        let (books, report) = try CatalogCleaner.clean(csvData: csv([["isbn": ""], ["isbn": "439023484"], ["isbn": "12345678901"]]))
+        let (books, report) = try CatalogCleaner.clean(
+            csvData: csv([["isbn": ""], ["isbn": "439023484"], ["isbn": "12345678901"]])
+        )
         #expect(books.count == 3)
         #expect(books.allSatisfy { $0.isbn10 == nil && $0.isbn13 == nil })
         #expect(report.missingISBN == 1)
@@ -59,7 +60,8 @@ private func cleanOne(_ row: [String: String]) throws -> (CatalogBook, CleaningR
     }
 
     @Test(arguments: [
-        ("2008.0", Optional(2008)), ("-720.0", Optional(-720)), ("", nil), ("  ", nil), ("abc", nil), ("1997", Optional(1997)),
+        ("2008.0", Optional(2008)), ("-720.0", Optional(-720)), ("", nil), ("  ", nil), ("abc", nil),
+        ("1997", Optional(1997)),
     ])
     func years(raw: String, expected: Int?) throws {
         let (book, _) = try cleanOne(["original_publication_year": raw])
@@ -87,18 +89,38 @@ private func cleanOne(_ row: [String: String]) throws -> (CatalogBook, CleaningR
         #expect(report.languages["en"] == 1)
     }
 
-    @Test(arguments: [
-        ("The Hunger Games (The Hunger Games, #1)", "The Hunger Games", Optional("The Hunger Games"), Optional(1.0)),
-        ("The Hunger Games Trilogy Boxset (The Hunger Games, #1-3)", "The Hunger Games Trilogy Boxset", Optional("The Hunger Games"), Optional(1.0)),
-        ("Four: A Divergent Story Collection (Divergent, #0.1 - 0.4)", "Four: A Divergent Story Collection", Optional("Divergent"), Optional(0.1)),
-        ("Midnight Sun (Twilight, #1.5)", "Midnight Sun", Optional("Twilight"), Optional(1.5)),
-        ("Dune (Dune Chronicles #1)", "Dune", Optional("Dune Chronicles"), Optional(1.0)),
-        ("The Oedipus Cycle (The Theban Plays, #1–3)", "The Oedipus Cycle", Optional("The Theban Plays"), Optional(1.0)),
-        ("A Storm of Swords: Blood and Gold (A Song of Ice and Fire, #3: Part 2 of 2)", "A Storm of Swords: Blood and Gold", Optional("A Song of Ice and Fire"), Optional(3.0)),
-        ("Is Everyone Hanging Out Without Me? (And Other Concerns)", "Is Everyone Hanging Out Without Me? (And Other Concerns)", nil, nil),
-        ("Pride and Prejudice", "Pride and Prejudice", nil, nil),
-        ("Weird (#)", "Weird (#)", nil, nil),
-    ] as [(String, String, String?, Double?)])
+    @Test(
+        arguments: [
+            (
+                "The Hunger Games (The Hunger Games, #1)", "The Hunger Games", Optional("The Hunger Games"),
+                Optional(1.0)
+            ),
+            (
+                "The Hunger Games Trilogy Boxset (The Hunger Games, #1-3)", "The Hunger Games Trilogy Boxset",
+                Optional("The Hunger Games"), Optional(1.0)
+            ),
+            (
+                "Four: A Divergent Story Collection (Divergent, #0.1 - 0.4)", "Four: A Divergent Story Collection",
+                Optional("Divergent"), Optional(0.1)
+            ),
+            ("Midnight Sun (Twilight, #1.5)", "Midnight Sun", Optional("Twilight"), Optional(1.5)),
+            ("Dune (Dune Chronicles #1)", "Dune", Optional("Dune Chronicles"), Optional(1.0)),
+            (
+                "The Oedipus Cycle (The Theban Plays, #1–3)", "The Oedipus Cycle", Optional("The Theban Plays"),
+                Optional(1.0)
+            ),
+            (
+                "A Storm of Swords: Blood and Gold (A Song of Ice and Fire, #3: Part 2 of 2)",
+                "A Storm of Swords: Blood and Gold", Optional("A Song of Ice and Fire"), Optional(3.0)
+            ),
+            (
+                "Is Everyone Hanging Out Without Me? (And Other Concerns)",
+                "Is Everyone Hanging Out Without Me? (And Other Concerns)", nil, nil
+            ),
+            ("Pride and Prejudice", "Pride and Prejudice", nil, nil),
+            ("Weird (#)", "Weird (#)", nil, nil),
+        ] as [(String, String, String?, Double?)]
+    )
     func seriesParsing(title: String, base: String, series: String?, number: Double?) throws {
         let parsed = CatalogFieldCleaning.series(inTitle: title)
         #expect(parsed.base == base)
@@ -112,7 +134,11 @@ private func cleanOne(_ row: [String: String]) throws -> (CatalogBook, CleaningR
     @Test func splitsAuthorsKeepingSuffixes() throws {
         let (book, _) = try cleanOne(["authors": "J.K. Rowling, Mary GrandPré"])
         #expect(book.authors == ["J.K. Rowling", "Mary GrandPré"])
-        #expect(CatalogFieldCleaning.authors("Martin Luther King, Jr., Clayborne Carson") == ["Martin Luther King, Jr.", "Clayborne Carson"])
+        #expect(
+            CatalogFieldCleaning.authors("Martin Luther King, Jr., Clayborne Carson") == [
+                "Martin Luther King, Jr.", "Clayborne Carson",
+            ]
+        )
         #expect(CatalogFieldCleaning.authors(" , ") == [])
     }
 
@@ -131,7 +157,10 @@ private func cleanOne(_ row: [String: String]) throws -> (CatalogBook, CleaningR
     @Test func originalTitleOnlyWhenDifferent() throws {
         let (same, _) = try cleanOne(["title": "Emma", "original_title": "Emma"])
         #expect(same.originalTitle == nil)
-        let (different, _) = try cleanOne(["title": "Harry Potter and the Sorcerer's Stone (Harry Potter, #1)", "original_title": "Harry Potter and the Philosopher's Stone"])
+        let (different, _) = try cleanOne([
+            "title": "Harry Potter and the Sorcerer's Stone (Harry Potter, #1)",
+            "original_title": "Harry Potter and the Philosopher's Stone",
+        ])
         #expect(different.originalTitle == "Harry Potter and the Philosopher's Stone")
     }
 
@@ -156,10 +185,23 @@ private func cleanOne(_ row: [String: String]) throws -> (CatalogBook, CleaningR
 
     @Test func tsvRoundTripsEscapes() throws {
         let book = CatalogBook(
-            id: 7, goodreadsBookID: 1, goodreadsWorkID: 2, isbn10: nil, isbn13: nil,
-            title: "Tab\there | pipe \\ back\nline", originalTitle: nil, series: "S|x", seriesNumber: 0.5,
-            authors: ["A|B", "C"], year: -500, language: nil, averageRating: 3.5, ratingsCount: 10,
-            imageURL: "https://images.gr-assets.com/books/1m/2.jpg", smallImageURL: "https://other/x.jpg")
+            id: 7,
+            goodreadsBookID: 1,
+            goodreadsWorkID: 2,
+            isbn10: nil,
+            isbn13: nil,
+            title: "Tab\there | pipe \\ back\nline",
+            originalTitle: nil,
+            series: "S|x",
+            seriesNumber: 0.5,
+            authors: ["A|B", "C"],
+            year: -500,
+            language: nil,
+            averageRating: 3.5,
+            ratingsCount: 10,
+            imageURL: "https://images.gr-assets.com/books/1m/2.jpg",
+            smallImageURL: "https://other/x.jpg"
+        )
         let decoded = try CatalogResourceTSV.decode(CatalogResourceTSV.encode([book]))
         #expect(decoded == [book])
     }

@@ -1,6 +1,5 @@
-import Testing
-
 import BooksTrackCatalog
+import Testing
 
 /// Forgiving and free-form search over the real catalog: misspelt words corrected (saying so),
 /// title and author words in one query, an author's own books before books about them, and exact
@@ -71,10 +70,15 @@ import BooksTrackCatalog
     @Test func theAdvancedTitleStaysATitle() throws {
         let catalog = try SharedCatalog.get()
         let page = try catalog.searchAdvanced(title: "stephen king", author: nil, limit: 10)
-        #expect(page.books.allSatisfy { book in
-            let words = HashingEmbedding.tokens(book.title + " " + (book.originalTitle ?? "") + " " + (book.series ?? ""))
-            return words.contains("stephen") && words.contains { $0.hasPrefix("king") }
-        }, "\(page.books.map(\.title))")
+        #expect(
+            page.books.allSatisfy { book in
+                let words = HashingEmbedding.tokens(
+                    book.title + " " + (book.originalTitle ?? "") + " " + (book.series ?? "")
+                )
+                return words.contains("stephen") && words.contains { $0.hasPrefix("king") }
+            },
+            "\(page.books.map(\.title))"
+        )
         #expect(page.total < (try catalog.searchTitle("stephen king", limit: 0)).total)
     }
 }

@@ -5,15 +5,27 @@ import Testing
 
 /// Tests/BooksTrackCatalogTests/Fixtures/meaning-relevance.json.
 struct MeaningRelevanceSet: Decodable {
-    struct Similar: Decodable { var id: Int; var title: String; var expected: [Int] }
-    struct Avoid: Decodable { var id: Int; var title: String; var authorsNot: [String]; var titleWordsNot: [String] }
+    struct Similar: Decodable {
+        var id: Int
+        var title: String
+        var expected: [Int]
+    }
+    struct Avoid: Decodable {
+        var id: Int
+        var title: String
+        var authorsNot: [String]
+        var titleWordsNot: [String]
+    }
     struct Personal: Decodable {
         var name: String
         var library: [[Int]]
         var expected: [Int]
         var avoidSeries: [String]?
     }
-    struct Theme: Decodable { var q: String; var expected: [Int] }
+    struct Theme: Decodable {
+        var q: String
+        var expected: [Int]
+    }
     /// A file of theme queries only (meaning-dev.json).
     struct ThemeSet: Decodable { var themes: [Theme] }
     var similar: [Similar]
@@ -80,11 +92,16 @@ struct HitRates: CustomStringConvertible {
     /// The famous cases, each of which title-word similarity gets wrong.
     @Test func famousBooksFindTheirKin() throws {
         let catalog = try SharedCatalog.get()
-        func top10(_ id: Int) throws -> [CatalogBook] { try #require(try catalog.similar(id: id, limit: 10)).map(\.book) }
+        func top10(_ id: Int) throws -> [CatalogBook] {
+            try #require(try catalog.similar(id: id, limit: 10)).map(\.book)
+        }
         let ids = { (books: [CatalogBook]) in Set(books.map(\.id)) }
         #expect(!ids(try top10(13)).isDisjoint(with: [55, 48]), "1984 → Brave New World / Fahrenheit 451")
         #expect(!ids(try top10(1)).isDisjoint(with: [12, 91]), "The Hunger Games → Divergent / The Maze Runner")
-        #expect(!ids(try top10(97)).isDisjoint(with: [390, 1354, 6456, 5581, 95]), "Dracula → Jekyll / Carmilla / Dorian Gray")
+        #expect(
+            !ids(try top10(97)).isDisjoint(with: [390, 1354, 6456, 5581, 95]),
+            "Dracula → Jekyll / Carmilla / Dorian Gray"
+        )
         for words in try MeaningRelevanceSet.load().avoid {
             let found = try top10(words.id)
             for book in found {
@@ -95,7 +112,9 @@ struct HitRates: CustomStringConvertible {
         }
         // Title words gave To Kill a Mockingbird a cat book and Lee Child.
         let before = try Self.titleWordSimilar(catalog, id: 4, limit: 10).compactMap { try catalog.book(id: $0) }
-        #expect(before.contains { $0.authors.contains("Lee Child") || HashingEmbedding.tokens($0.title).contains("cat") })
+        #expect(
+            before.contains { $0.authors.contains("Lee Child") || HashingEmbedding.tokens($0.title).contains("cat") }
+        )
     }
 
     /// At most 3 of a famous book's 10 neighbours are by its own author or in its series, or by any
@@ -112,7 +131,10 @@ struct HitRates: CustomStringConvertible {
             #expect(own.count <= 3, "\(source.title): \(own.map(\.title))")
             #expect(found.count - own.count >= 7, "\(source.title): \(found.map(\.title))")
             let authors = found.compactMap(\.authors.first)
-            #expect(Set(authors).allSatisfy { a in authors.filter { $0 == a }.count <= 3 }, "\(source.title): \(authors)")
+            #expect(
+                Set(authors).allSatisfy { a in authors.filter { $0 == a }.count <= 3 },
+                "\(source.title): \(authors)"
+            )
         }
         let titles = { (id: Int) in try #require(try catalog.similar(id: id, limit: 10)).map(\.book.title) }
         let thrones = try titles(39)
@@ -121,13 +143,24 @@ struct HitRates: CustomStringConvertible {
         #expect(!(try titles(13)).contains("Animal Farm / 1984"))
         #expect(!(try titles(1)).contains { $0.contains("Boxset") })
         // The next volume is among the own books kept, though its shelves are less alike than later ones'.
-        #expect(try catalog.similar(id: 330, limit: 10)?.contains { $0.book.id == 510 } == true, "The Eye of the World → The Great Hunt")
+        #expect(
+            try catalog.similar(id: 330, limit: 10)?.contains { $0.book.id == 510 } == true,
+            "The Eye of the World → The Great Hunt"
+        )
         // Whatever the limit: Dune Messiah is far down Dune's scores, past a small answer's pool.
         for limit in [3, 10] {
-            #expect(try catalog.similar(id: 126, limit: limit)?.contains { $0.book.title.hasPrefix("Dune Messiah") } == true, "\(limit)")
+            #expect(
+                try catalog.similar(id: 126, limit: limit)?.contains { $0.book.title.hasPrefix("Dune Messiah") }
+                    == true,
+                "\(limit)"
+            )
         }
         // Other authors a reader of each will accept.
-        #expect(!Set(try catalog.similar(id: 39, limit: 10)?.map(\.book.id) ?? []).isDisjoint(with: [110, 192, 330, 562, 746, 389]))
+        #expect(
+            !Set(try catalog.similar(id: 39, limit: 10)?.map(\.book.id) ?? []).isDisjoint(with: [
+                110, 192, 330, 562, 746, 389,
+            ])
+        )
     }
 
     /// One answer per work: the source's other editions and repeated editions are left out.
@@ -145,7 +178,9 @@ struct HitRates: CustomStringConvertible {
         #expect(dracula.filter { [390, 1354, 6456].contains($0) }.count <= 1)
         // The Hobbit's graphic novel (Tolkien its second author) is The Hobbit.
         let forHobbitReader = try catalog.personalRecommendations(
-            seeds: [LibrarySeed(bookID: 7, weight: 2, because: "you rated 5")], limit: 20).map(\.book.id)
+            seeds: [LibrarySeed(bookID: 7, weight: 2, because: "you rated 5")],
+            limit: 20
+        ).map(\.book.id)
         #expect(!forHobbitReader.contains(466))
         #expect(try catalog.similar(id: 999_999, limit: 10) == nil)
     }
@@ -162,8 +197,11 @@ struct HitRates: CustomStringConvertible {
         for library in set.personal {
             before.add(weekly, expected: library.expected)
             let seeds = library.library.map { pair in
-                LibrarySeed(bookID: pair[0], weight: pair[1] >= 5 ? 2 : pair[1] >= 4 ? 1 : pair[1] <= 2 ? -1 : 0.25,
-                            because: "you rated \(pair[1])")
+                LibrarySeed(
+                    bookID: pair[0],
+                    weight: pair[1] >= 5 ? 2 : pair[1] >= 4 ? 1 : pair[1] <= 2 ? -1 : 0.25,
+                    because: "you rated \(pair[1])"
+                )
             }
             let found = try catalog.personalRecommendations(seeds: seeds, limit: 10)
             rates.add(found.map(\.book.id), expected: library.expected)
@@ -171,19 +209,26 @@ struct HitRates: CustomStringConvertible {
             #expect(found.allSatisfy { !held.contains($0.book.id) }, "\(library.name): a library book came back")
             #expect(found.allSatisfy { $0.reason.contains("like ") }, "\(library.name)")
             let authors = found.compactMap(\.book.authors.first)
-            #expect(Set(authors).allSatisfy { a in authors.filter { $0 == a }.count <= SQLiteCatalog.perAuthor }, "\(library.name)")
+            #expect(
+                Set(authors).allSatisfy { a in authors.filter { $0 == a }.count <= SQLiteCatalog.perAuthor },
+                "\(library.name)"
+            )
             for series in library.avoidSeries ?? [] {
                 #expect(!found.contains { $0.book.series == series }, "\(library.name): \(series) was rated 1")
             }
         }
-        print("[meaning] personal recommendations: the weekly picks (before): \(before); recommend --library (after): \(rates)")
+        print(
+            "[meaning] personal recommendations: the weekly picks (before): \(before); recommend --library (after): \(rates)"
+        )
         #expect(rates.at10 >= set.personal.count - 1, "\(rates)")
     }
 
     @Test func aReasonNamesSharedShelvesAndTheLibraryBook() throws {
         let catalog = try SharedCatalog.get()
         let found = try catalog.personalRecommendations(
-            seeds: [LibrarySeed(bookID: 7, weight: 2, because: "you rated 5")], limit: 3)
+            seeds: [LibrarySeed(bookID: 7, weight: 2, because: "you rated 5")],
+            limit: 3
+        )
         let first = try #require(found.first)
         #expect(first.like.id == 7)
         #expect(first.reason.hasPrefix("shelved "))

@@ -27,7 +27,11 @@ import Testing
         for _ in 0..<8 {
             let picks = try catalog.weeklyRecommendations(weekOf: weekStart, limit: 12)
             #expect(picks.count == 12)
-            #expect(picks.allSatisfy { $0.book.averageRating >= 4.0 && $0.book.ratingsCount >= 20_000 && $0.book.isbn13 != nil })
+            #expect(
+                picks.allSatisfy {
+                    $0.book.averageRating >= 4.0 && $0.book.ratingsCount >= 20_000 && $0.book.isbn13 != nil
+                }
+            )
             let authors = picks.compactMap { $0.book.authors.first }
             #expect(Set(authors).count == authors.count)
             for pick in picks {
@@ -54,17 +58,35 @@ import Testing
         #expect(SQLiteCatalog.seriesPhrase("The Ascendance Trilogy") == "the Ascendance Trilogy")
         #expect(SQLiteCatalog.seriesPhrase("Harry Potter") == "the Harry Potter series")
         let hp = CatalogBook(
-            id: 2, goodreadsBookID: 3, goodreadsWorkID: 4, isbn10: nil, isbn13: nil, title: "HP", originalTitle: nil,
-            series: "Harry Potter", seriesNumber: 1, authors: ["J.K. Rowling"], year: 1997, language: "en",
-            averageRating: 4.44, ratingsCount: 4_602_479, imageURL: nil, smallImageURL: nil)
-        #expect(SQLiteCatalog.reason(for: hp, variant: 0) == "Starts the Harry Potter series, rated 4.44 by 4.6M readers")
+            id: 2,
+            goodreadsBookID: 3,
+            goodreadsWorkID: 4,
+            isbn10: nil,
+            isbn13: nil,
+            title: "HP",
+            originalTitle: nil,
+            series: "Harry Potter",
+            seriesNumber: 1,
+            authors: ["J.K. Rowling"],
+            year: 1997,
+            language: "en",
+            averageRating: 4.44,
+            ratingsCount: 4_602_479,
+            imageURL: nil,
+            smallImageURL: nil
+        )
+        #expect(
+            SQLiteCatalog.reason(for: hp, variant: 0) == "Starts the Harry Potter series, rated 4.44 by 4.6M readers"
+        )
         var standalone = hp
         standalone.series = nil
         standalone.seriesNumber = nil
         #expect(SQLiteCatalog.reason(for: standalone, variant: 0) == "A 1997 favourite, rated 4.44 by 4.6M readers")
         #expect(SQLiteCatalog.reason(for: standalone, variant: 1) == "Rated 4.44 by 4.6M readers")
         standalone.year = -800
-        #expect(SQLiteCatalog.reason(for: standalone, variant: 0) == "A classic from 800 BC, rated 4.44 by 4.6M readers")
+        #expect(
+            SQLiteCatalog.reason(for: standalone, variant: 0) == "A classic from 800 BC, rated 4.44 by 4.6M readers"
+        )
     }
 
     @Test func readersFormatting() {

@@ -10,8 +10,10 @@ import Testing
     @Test func theResourceBesideTheExecutableIsTheBundlesOne() throws {
         let fast = try SQLiteCatalog.bundledResourceURL()
         let bundled = try SQLiteCatalog.moduleBundleResourceURL()
-        #expect(fast.resolvingSymlinksInPath().standardizedFileURL.path
-            == bundled.resolvingSymlinksInPath().standardizedFileURL.path)
+        #expect(
+            fast.resolvingSymlinksInPath().standardizedFileURL.path
+                == bundled.resolvingSymlinksInPath().standardizedFileURL.path
+        )
         #expect(fast.lastPathComponent == "catalog.tsv")
         let directory = try #require(SQLiteCatalog.executableDirectory())
         #expect(fast.path.hasPrefix(directory + "/"), "found by the stat beside the executable")
@@ -53,8 +55,13 @@ import Testing
         let urls = [try SQLiteCatalog.bundledResourceURL(), try SQLiteCatalog.bundledResourceURL("shelves")]
         let key = CatalogResourceStamp.storedKey(for: urls, in: dir)
         #expect(key == first.lastOpenStats.contentKey)
-        #expect(key == SQLiteCatalog.contentKey(for: try SQLiteCatalog.bundledResource(),
-                                                shelves: try SQLiteCatalog.bundledResource("shelves")))
+        #expect(
+            key
+                == SQLiteCatalog.contentKey(
+                    for: try SQLiteCatalog.bundledResource(),
+                    shelves: try SQLiteCatalog.bundledResource("shelves")
+                )
+        )
         // Another shelves file (here: none) is another identity.
         #expect(CatalogResourceStamp.storedKey(for: [urls[0]], in: dir) == nil)
         let second = try await offThePool { try SQLiteCatalog.open(cacheDirectory: dir) }
@@ -65,13 +72,22 @@ import Testing
         let older = "v1-e1-" + first.lastOpenStats.contentKey.suffix(16)
         let olderURL = dir.appendingPathComponent("catalog-\(older).sqlite")
         try FileManager.default.copyItem(
-            at: dir.appendingPathComponent("catalog-\(first.lastOpenStats.contentKey).sqlite"), to: olderURL)
+            at: dir.appendingPathComponent("catalog-\(first.lastOpenStats.contentKey).sqlite"),
+            to: olderURL
+        )
         let olderDatabase = try DatabaseQueue(path: olderURL.path)
-        try await olderDatabase.write { try $0.execute(sql: "UPDATE meta SET value = ? WHERE key = 'content_key'", arguments: [older]) }
+        try await olderDatabase.write {
+            try $0.execute(sql: "UPDATE meta SET value = ? WHERE key = 'content_key'", arguments: [older])
+        }
         try olderDatabase.close()
         CatalogResourceStamp.store(key: older, for: urls, in: dir)
-        #expect(SQLiteCatalog.isBuilt(cacheDirectory: dir), "the stamp of another schema is passed over for the content key")
-        try FileManager.default.removeItem(at: dir.appendingPathComponent("catalog-\(first.lastOpenStats.contentKey).sqlite"))
+        #expect(
+            SQLiteCatalog.isBuilt(cacheDirectory: dir),
+            "the stamp of another schema is passed over for the content key"
+        )
+        try FileManager.default.removeItem(
+            at: dir.appendingPathComponent("catalog-\(first.lastOpenStats.contentKey).sqlite")
+        )
         #expect(!SQLiteCatalog.isBuilt(cacheDirectory: dir), "only the older schema's database is left")
         let upgraded = try await offThePool { try SQLiteCatalog.open(cacheDirectory: dir) }
         #expect(upgraded.lastOpenStats.contentKey == first.lastOpenStats.contentKey)

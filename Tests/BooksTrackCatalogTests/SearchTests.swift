@@ -1,9 +1,8 @@
+import BooksTrackCatalog
 import BooksTrackContract
 import BooksTrackSupport
 import Foundation
 import Testing
-
-import BooksTrackCatalog
 
 @Suite(.onWorkThreads) struct SearchTests {
     @Test func isbnLookupFromTenAndThirteen() throws {
@@ -28,7 +27,10 @@ import BooksTrackCatalog
         let earthsea = try catalog.searchTitle("A Wizard of Earthsea (Earthsea Cycle, #1)", limit: 5)
         #expect(earthsea.books.first?.title == "A Wizard of Earthsea (Earthsea Cycle, #1)")
         let advanced = try catalog.searchAdvanced(
-            title: "A Wizard of Earthsea (Earthsea Cycle, #1)", author: "le guin", limit: 5)
+            title: "A Wizard of Earthsea (Earthsea Cycle, #1)",
+            author: "le guin",
+            limit: 5
+        )
         #expect(advanced.books.first?.title == "A Wizard of Earthsea (Earthsea Cycle, #1)")
         var missed: [String] = []
         for id in 1...300 {
@@ -76,7 +78,8 @@ import BooksTrackCatalog
         let catalog = try SharedCatalog.get()
         let set = try RelevanceSet.load()
         #expect(set.title.count >= 50)
-        var hit1 = 0, hit10 = 0
+        var hit1 = 0
+        var hit10 = 0
         var misses: [String] = []
         for query in set.title {
             let ids = try catalog.searchTitle(query.q, limit: 10).books.map(\.id)
@@ -84,8 +87,16 @@ import BooksTrackCatalog
             if ids.contains(where: query.expected.contains) { hit10 += 1 }
         }
         let n = Double(set.title.count)
-        print(String(format: "[catalog] title hit@1 = %.3f (%d/%d), hit@10 = %.3f; not first: %@",
-                     Double(hit1) / n, hit1, set.title.count, Double(hit10) / n, misses.joined(separator: " | ")))
+        print(
+            String(
+                format: "[catalog] title hit@1 = %.3f (%d/%d), hit@10 = %.3f; not first: %@",
+                Double(hit1) / n,
+                hit1,
+                set.title.count,
+                Double(hit10) / n,
+                misses.joined(separator: " | ")
+            )
+        )
         #expect(Double(hit1) / n >= Self.titleHitAt1Floor)
         #expect(Double(hit10) / n >= Self.titleHitAt10Floor)
     }
@@ -154,7 +165,10 @@ import BooksTrackCatalog
     }
 
     @Test func ftsExpressionQuotesEveryTerm() {
-        #expect(FTSQuery.expression("harry \"potter\" AND", columns: ["title"]) == "{title} : \"harry\" AND {title} : \"potter\" AND {title} : \"AND\"*")
+        #expect(
+            FTSQuery.expression("harry \"potter\" AND", columns: ["title"])
+                == "{title} : \"harry\" AND {title} : \"potter\" AND {title} : \"AND\"*"
+        )
         #expect(FTSQuery.expression("*-:", columns: ["title"]) == nil)
         #expect(FTSQuery.terms(String(repeating: "w ", count: 100)).count == FTSQuery.maxTerms)
     }

@@ -1,14 +1,28 @@
-import Testing
-
 import BooksTrackCatalog
+import Testing
 
 /// Recommendations of one series come in series order (#2 before #3) in the rows the ranking gave
 /// the series; other books, and a series' side books (#0.5, #2.5), keep their rows.
 @Suite struct SeriesOrderTests {
     static func book(_ id: Int, _ title: String, series: String? = nil, number: Double? = nil) -> CatalogBook {
-        CatalogBook(id: id, goodreadsBookID: id, goodreadsWorkID: id, isbn10: nil, isbn13: nil, title: title,
-                    originalTitle: nil, series: series, seriesNumber: number, authors: ["A"], year: nil, language: nil,
-                    averageRating: 4, ratingsCount: 100, imageURL: nil, smallImageURL: nil)
+        CatalogBook(
+            id: id,
+            goodreadsBookID: id,
+            goodreadsWorkID: id,
+            isbn10: nil,
+            isbn13: nil,
+            title: title,
+            originalTitle: nil,
+            series: series,
+            seriesNumber: number,
+            authors: ["A"],
+            year: nil,
+            language: nil,
+            averageRating: 4,
+            ratingsCount: 100,
+            imageURL: nil,
+            smallImageURL: nil
+        )
     }
 
     static func titles(_ books: [CatalogBook]) -> [String] {

@@ -1,8 +1,7 @@
-import Foundation
-import Testing
-@_exported import TestSupport
-
 import BooksTrackCatalog
+import Foundation
+@_exported import TestSupport
+import Testing
 
 /// The first `count` books of the bundled catalog, as TSV bytes (small, fast fixtures).
 func bundledSubset(_ count: Int) throws -> Data {

@@ -6,9 +6,11 @@ import Testing
 /// `ShelfCleaner` and `ShelfNames` on small hand-made CSVs (the quirks of goodbooks-10k's tags).
 @Suite(.onWorkThreads) struct ShelfCleaningTests {
     @Test func genericShelvesAreDroppedByRule() {
-        for name in ["to-read", "currently-reading", "read", "dnf", "default", "owned", "books-i-own", "my-library",
-                     "wish-list", "kindle", "ebook", "audiobook", "favorites", "all-time-favourites", "5-stars",
-                     "five-stars", "read-in-2016", "2015-reads", "to-read-again"] {
+        for name in [
+            "to-read", "currently-reading", "read", "dnf", "default", "owned", "books-i-own", "my-library",
+            "wish-list", "kindle", "ebook", "audiobook", "favorites", "all-time-favourites", "5-stars",
+            "five-stars", "read-in-2016", "2015-reads", "to-read-again",
+        ] {
             #expect(ShelfNames.isGeneric(ShelfNames.normalized(name)), "\(name)")
         }
         for name in ["fantasy", "science-fiction", "dystopian", "fiction", "classics", "vampires", "gothic"] {
@@ -81,7 +83,10 @@ import Testing
 
     @Test func cleaningFollowsTheRules() throws {
         let (table, report) = try ShelfCleaner.clean(
-            books: Data(Self.books.utf8), tags: Data(Self.tags.utf8), bookTags: Data(Self.bookTags.utf8))
+            books: Data(Self.books.utf8),
+            tags: Data(Self.tags.utf8),
+            bookTags: Data(Self.bookTags.utf8)
+        )
         #expect(report.rows == 23)
         #expect(report.ownNameRows == 1, "the-three on the book titled Three")
         #expect(report.duplicatePairs == 2)
@@ -99,7 +104,10 @@ import Testing
         // in the spelling readers used most (vampires: 60 against 30).
         #expect(Set(names(2)) == ["science-fiction", "vampires"])
         #expect(Set(names(3)) == ["vampires", "fantasy"])
-        #expect(!table.names.contains("fiction") && !table.names.contains("to-read") && !table.names.contains("unique-shelf"))
+        #expect(
+            !table.names.contains("fiction") && !table.names.contains("to-read")
+                && !table.names.contains("unique-shelf")
+        )
         // The resource round-trips.
         let text = ShelfResourceTSV.encode(table)
         #expect(try ShelfResourceTSV.decode(data: Data(text.utf8)) == table)

@@ -54,7 +54,9 @@ import Testing
 
     @Test func correctionsReplaceOnlyUnknownWordsBestFirst() {
         let v = Self.vocabulary
-        #expect(v.corrections(of: ["hunger", "gmes"], lastIsPrefix: true) == [["hunger", "games"], ["hunger", "gems"]])
+        #expect(
+            v.corrections(of: ["hunger", "gmes"], lastIsPrefix: true) == [["hunger", "games"], ["hunger", "gems"]]
+        )
         #expect(v.corrections(of: ["tolkein"], lastIsPrefix: true).first == ["tolkien"])
         #expect(v.corrections(of: ["stephen", "kng"], lastIsPrefix: false) == [["stephen", "king"]])
         // An unknown word without a candidate: nothing honest to offer.
@@ -79,10 +81,14 @@ import Testing
         #expect(AuthorMention(queryWords: ["stephen", "king"], authors: king) == .wholeName)
         #expect(AuthorMention(queryWords: ["king"], authors: king) == .wholeName)
         #expect(AuthorMention(queryWords: ["stephen"], authors: king) == .none, "a first name names no one")
-        #expect(AuthorMention(queryWords: ["the", "shining", "stephen", "king"], authors: king)
-                == .surnameWith(titleWords: ["the", "shining"]))
-        #expect(AuthorMention(queryWords: ["foundation", "asimov"], authors: ["Isaac Asimov"])
-                == .surnameWith(titleWords: ["foundation"]))
+        #expect(
+            AuthorMention(queryWords: ["the", "shining", "stephen", "king"], authors: king)
+                == .surnameWith(titleWords: ["the", "shining"])
+        )
+        #expect(
+            AuthorMention(queryWords: ["foundation", "asimov"], authors: ["Isaac Asimov"])
+                == .surnameWith(titleWords: ["foundation"])
+        )
         #expect(AuthorMention(queryWords: ["tolkien"], authors: ["J.R.R. Tolkien", "Alan Lee"]) == .wholeName)
         #expect(AuthorMention(queryWords: ["the", "hobbit"], authors: ["J.R.R. Tolkien"]) == .none)
         #expect(AuthorMention(queryWords: [], authors: king) == .none)

@@ -1,7 +1,7 @@
 import BooksTrackEmbedding
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @testable import BooksTrackCatalog
 
@@ -27,7 +27,9 @@ import TestSupport
             after.add(ranked, expected: theme.expected)
             if !ranked.contains(where: theme.expected.contains) { misses.append(theme.q) }
         }
-        print("[themes] title-word hashing (before): \(before); sentence model (after): \(after); misses@10: \(misses.joined(separator: " | "))")
+        print(
+            "[themes] title-word hashing (before): \(before); sentence model (after): \(after); misses@10: \(misses.joined(separator: " | "))"
+        )
         #expect(after.at10 >= Self.modelHitAt10Floor, "\(after)")
         #expect(after.at10 > before.at10)
     }
@@ -39,7 +41,9 @@ import TestSupport
     /// than a fifth of the 40 queries' top 10s (at weight 0.5, *Harry Potter* was in 22 of them).
     @Test func developmentSetWithThePopularityPrior() throws {
         let catalog = try SharedCatalog.get()
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/meaning-dev.json")
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "Fixtures/meaning-dev.json"
+        )
         let themes = try JSONDecoder().decode(MeaningRelevanceSet.ThemeSet.self, from: Data(contentsOf: url)).themes
         #expect(themes.count == 40)
         var rates = HitRates()
@@ -50,7 +54,9 @@ import TestSupport
             for id in ranked { seen[id, default: 0] += 1 }
         }
         let most = seen.values.max() ?? 0
-        print("[themes] development set: \(rates); \(seen.count) different books in the 400 answers, the most frequent in \(most)")
+        print(
+            "[themes] development set: \(rates); \(seen.count) different books in the 400 answers, the most frequent in \(most)"
+        )
         #expect(rates.at10 >= 18, "\(rates)")
         #expect(most <= themes.count / 5, "one book in \(most) of the \(themes.count) top 10s")
     }
@@ -81,7 +87,10 @@ import TestSupport
         let catalog = try SharedCatalog.get()
         let url = try SQLiteCatalog.bundledResourceURL(SQLiteCatalog.bookVectorsResourceName, extension: "bin")
         let stamp = try QuantizedVectors.stamp(at: url)
-        #expect(stamp.catalog == catalog.resourceHash, "scripts/build-book-vectors after changing the catalog or shelves")
+        #expect(
+            stamp.catalog == catalog.resourceHash,
+            "scripts/build-book-vectors after changing the catalog or shelves"
+        )
         #expect(stamp.text == SQLiteCatalog.bookTextRecipe)
         #expect(stamp.count == catalog.count && stamp.dimension == SentenceEncoder.dimension)
         let model = try #require(ModelLocation.installed(), "the model is not installed: run scripts/setup")
@@ -97,13 +106,18 @@ import TestSupport
         #expect(SQLiteCatalog.staleness(of: stamp, catalog: catalog.resourceHash) == nil)
         var other = stamp
         other.catalog = "0123456789abcdef"
-        #expect(SQLiteCatalog.staleness(of: other, catalog: catalog.resourceHash)?.contains("scripts/build-book-vectors") == true)
+        #expect(
+            SQLiteCatalog.staleness(of: other, catalog: catalog.resourceHash)?.contains("scripts/build-book-vectors")
+                == true
+        )
     }
 
     /// The text a book is embedded from.
     @Test func bookText() {
-        #expect(SQLiteCatalog.bookText(title: "Dune", authors: ["Frank Herbert"], shelves: ["science-fiction", "classics"])
-            == "Dune by Frank Herbert. Shelves: science fiction, classics.")
+        #expect(
+            SQLiteCatalog.bookText(title: "Dune", authors: ["Frank Herbert"], shelves: ["science-fiction", "classics"])
+                == "Dune by Frank Herbert. Shelves: science fiction, classics."
+        )
         #expect(SQLiteCatalog.bookText(title: "X", authors: [], shelves: []) == "X.")
     }
 }

@@ -8,8 +8,16 @@ import Testing
 /// Tests/BooksTrackCatalogTests/Fixtures/relevance.json: semantic queries, title-search queries
 /// (canonical book first) and similar-book expectations, by goodbooks id.
 struct RelevanceSet: Decodable {
-    struct Query: Decodable { var q: String; var expected: [Int] }
-    struct Similar: Decodable { var id: Int; var title: String; var expected: [Int]; var minHits: Int }
+    struct Query: Decodable {
+        var q: String
+        var expected: [Int]
+    }
+    struct Similar: Decodable {
+        var id: Int
+        var title: String
+        var expected: [Int]
+        var minHits: Int
+    }
     var queries: [Query]
     var title: [Query]
     var similar: [Similar]
@@ -42,8 +50,11 @@ struct RelevanceSet: Decodable {
     /// comes back zeroed.
     @Test func columnScanEqualsDotProducts() {
         var rng = SplitMix64(seed: 7)
-        let dimension = 24, n = 37
-        let rows = (0..<n).map { _ in (0..<dimension).map { _ in rng.next() % 3 == 0 ? Float(rng.next() % 200) / 100 - 1 : 0 } }
+        let dimension = 24
+        let n = 37
+        let rows = (0..<n).map { _ in
+            (0..<dimension).map { _ in rng.next() % 3 == 0 ? Float(rng.next() % 200) / 100 - 1 : 0 }
+        }
         var columns = [Float](repeating: 0, count: n * dimension)
         for r in 0..<n { for d in 0..<dimension { columns[d * n + r] = rows[r][d] } }
         let index = VectorIndex(dimension: dimension, ids: (0..<n).map { $0 + 100 }, columns: columns)
@@ -71,7 +82,9 @@ struct RelevanceSet: Decodable {
             let n = Int(rng.next() % 300)
             let scores = (0..<n).map { _ in Float(rng.next() % 1000) / 100 }
             let k = Int(rng.next() % 40)
-            let expected = Array(scores.indices.sorted { scores[$0] > scores[$1] || (scores[$0] == scores[$1] && $0 < $1) }.prefix(k))
+            let expected = Array(
+                scores.indices.sorted { scores[$0] > scores[$1] || (scores[$0] == scores[$1] && $0 < $1) }.prefix(k)
+            )
             #expect(VectorIndex.topK(scores, k: k) == expected)
         }
     }
@@ -103,7 +116,9 @@ struct RelevanceSet: Decodable {
         let catalog = try SharedCatalog.get()
         let set = try RelevanceSet.load()
         #expect(set.queries.count >= 50)
-        var hits = 0, firstHits = 0, originalHits = 0
+        var hits = 0
+        var firstHits = 0
+        var originalHits = 0
         var found = 0
         var expectedTotal = 0
         var misses: [String] = []
@@ -125,9 +140,24 @@ struct RelevanceSet: Decodable {
         let hitAt10 = Double(hits) / n
         let recall = Double(found) / Double(expectedTotal)
         let originalHitAt10 = Double(originalHits) / Double(Self.originalQueries)
-        print(String(format: "[catalog] semantic hit@1 = %.3f (%d/%d), hit@10 = %.3f (%d/%d; first %d: %.3f), recall@10 = %.3f (%d/%d); misses: %@",
-                     Double(firstHits) / n, firstHits, set.queries.count, hitAt10, hits, set.queries.count,
-                     Self.originalQueries, originalHitAt10, recall, found, expectedTotal, misses.joined(separator: " | ")))
+        print(
+            String(
+                format:
+                    "[catalog] semantic hit@1 = %.3f (%d/%d), hit@10 = %.3f (%d/%d; first %d: %.3f), recall@10 = %.3f (%d/%d); misses: %@",
+                Double(firstHits) / n,
+                firstHits,
+                set.queries.count,
+                hitAt10,
+                hits,
+                set.queries.count,
+                Self.originalQueries,
+                originalHitAt10,
+                recall,
+                found,
+                expectedTotal,
+                misses.joined(separator: " | ")
+            )
+        )
         #expect(originalHitAt10 >= Self.hitAt10Floor)
         #expect(hitAt10 >= Self.wholeSetHitAt10Floor)
         #expect(recall >= Self.recallFloor)

@@ -1,6 +1,5 @@
-import Testing
-
 import BooksTrackClient
+import Testing
 
 /// ISBN-10 cells of an upload become ISBN-13 (no router takes an ISBN-10 ending in X); nothing else moves.
 @Suite struct CSVISBNRewriterTests {
@@ -9,9 +8,13 @@ import BooksTrackClient
     }
 
     @Test func goodreadsCellsKeepTheirFormula() {
-        let csv = "Book Id,Title,ISBN,ISBN13\r\n1,\"Harry, the \"\"boy\"\"\",=\"043942089X\",=\"\"\r\n2,Dune,=\"0441172717\",=\"9780441172719\"\r\n"
+        let csv =
+            "Book Id,Title,ISBN,ISBN13\r\n1,\"Harry, the \"\"boy\"\"\",=\"043942089X\",=\"\"\r\n2,Dune,=\"0441172717\",=\"9780441172719\"\r\n"
         let out = Self.rewrite(csv)
-        #expect(out == "Book Id,Title,ISBN,ISBN13\r\n1,\"Harry, the \"\"boy\"\"\",=\"9780439420891\",=\"\"\r\n2,Dune,=\"9780441172719\",=\"9780441172719\"\r\n")
+        #expect(
+            out
+                == "Book Id,Title,ISBN,ISBN13\r\n1,\"Harry, the \"\"boy\"\"\",=\"9780439420891\",=\"\"\r\n2,Dune,=\"9780441172719\",=\"9780441172719\"\r\n"
+        )
     }
 
     @Test func plainAndQuotedCellsAndMultilineFields() {

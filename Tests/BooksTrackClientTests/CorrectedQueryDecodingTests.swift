@@ -13,12 +13,16 @@ import Testing
     }
 
     static let metadata = #""metadata":{"timestamp":"2026-11-28T00:00:00Z"}"#
-    static let work = #"{"title":"The Hobbit","subjectTags":[],"goodreadsWorkIDs":[],"amazonASINs":[],"librarythingIDs":[],"googleBooksVolumeIDs":[],"isbndbQuality":0,"reviewStatus":"verified","synthetic":false}"#
+    static let work =
+        #"{"title":"The Hobbit","subjectTags":[],"goodreadsWorkIDs":[],"amazonASINs":[],"librarythingIDs":[],"googleBooksVolumeIDs":[],"isbndbQuality":0,"reviewStatus":"verified","synthetic":false}"#
 
     @Test func v1AnswersCarryIt() throws {
-        let data = #"{"works":[\#(Self.work)],"editions":[],"authors":[{"name":"J.R.R. Tolkien","gender":"Unknown"}],"resultCount":1,"totalResults":1,"correctedQuery":"tolkien"}"#
+        let data =
+            #"{"works":[\#(Self.work)],"editions":[],"authors":[{"name":"J.R.R. Tolkien","gender":"Unknown"}],"resultCount":1,"totalResults":1,"correctedQuery":"tolkien"}"#
         // The canonical envelope (the fast path) and a bare body (the tolerant path).
-        let enveloped = try #require(Self.decode(SearchResults.self, #"{"success":true,"data":\#(data),\#(Self.metadata)}"#))
+        let enveloped = try #require(
+            Self.decode(SearchResults.self, #"{"success":true,"data":\#(data),\#(Self.metadata)}"#)
+        )
         #expect(enveloped.correctedQuery == "tolkien")
         #expect(enveloped.items.first?.title == "The Hobbit")
         #expect(Self.decode(SearchResults.self, data)?.correctedQuery == "tolkien")
@@ -38,8 +42,11 @@ import Testing
     }
 
     @Test func v2AndV3AnswersCarryIt() throws {
-        let v2 = #"{"query":{"q":"tolkein","mode":"text","limit":5,"offset":0},"results":[{"title":"The Hobbit","authors":["J.R.R. Tolkien"],"score":1}],"totalCount":1,"correctedQuery":"tolkien"}"#
-        let v2Results = try #require(Self.decode(SearchResults.self, #"{"success":true,"data":\#(v2),\#(Self.metadata)}"#))
+        let v2 =
+            #"{"query":{"q":"tolkein","mode":"text","limit":5,"offset":0},"results":[{"title":"The Hobbit","authors":["J.R.R. Tolkien"],"score":1}],"totalCount":1,"correctedQuery":"tolkien"}"#
+        let v2Results = try #require(
+            Self.decode(SearchResults.self, #"{"success":true,"data":\#(v2),\#(Self.metadata)}"#)
+        )
         #expect(v2Results.correctedQuery == "tolkien" && v2Results.items.count == 1)
         let v2Response = try #require(Self.decode(V2SearchResponse.self, v2))
         #expect(v2Response.correctedQuery == "tolkien")
@@ -47,11 +54,15 @@ import Testing
         let reencoded = String(decoding: try JSONCoding.encoder(sortedKeys: true).encode(v2Response), as: UTF8.self)
         #expect(reencoded.contains(#""correctedQuery":"tolkien""#))
 
-        let v3 = #"{"results":[{"isbn":"9780547928227","title":"The Hobbit","authors":["J.R.R. Tolkien"]}],"totalCount":1,"query":{"q":"hunger gmes"},"correctedQuery":"hunger games"}"#
+        let v3 =
+            #"{"results":[{"isbn":"9780547928227","title":"The Hobbit","authors":["J.R.R. Tolkien"]}],"totalCount":1,"query":{"q":"hunger gmes"},"correctedQuery":"hunger games"}"#
         let page = try #require(Self.decode(V3SearchPage.self, #"{"success":true,"data":\#(v3),\#(Self.metadata)}"#))
         #expect(page.results.correctedQuery == "hunger games")
         #expect(page.results.items.first?.title == "The Hobbit")
         let production = #"{"results":[],"totalCount":0,"query":{"q":"hunger gmes"}}"#
-        #expect(Self.decode(V3SearchPage.self, #"{"success":true,"data":\#(production),\#(Self.metadata)}"#)?.results.correctedQuery == nil)
+        #expect(
+            Self.decode(V3SearchPage.self, #"{"success":true,"data":\#(production),\#(Self.metadata)}"#)?.results
+                .correctedQuery == nil
+        )
     }
 }

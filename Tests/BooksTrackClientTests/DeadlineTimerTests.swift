@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import Synchronization
 import Testing
+
 @testable import BooksTrackClient
 
 /// The deadline timer of `HTTPTransport.within`: on the client's event loop, or on dispatch when

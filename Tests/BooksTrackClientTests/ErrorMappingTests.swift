@@ -4,18 +4,26 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import Testing
+
 @testable import BooksTrackClient
 
 @Suite(.onWorkThreads) struct ErrorMappingTests {
     func map(_ status: Int, _ body: String, headers: [(String, String)] = []) -> BooksTrackError {
         BooksTrackError.fromResponse(
-            status: status, headers: HTTPHeaders(headers), body: ByteBuffer(string: body), url: "http://x/v1")
+            status: status,
+            headers: HTTPHeaders(headers),
+            body: ByteBuffer(string: body),
+            url: "http://x/v1"
+        )
     }
 
     @Test func proxyHTML502IsReportedClearly() {
         let e = map(502, Fixtures.text("proxy-502.html"))
         #expect(e.kind == .proxyPage)
-        #expect(e.message.contains("the server's proxy returned an HTML error page (502 Bad Gateway)") || e.message.contains("proxy returned an HTML error page (502 Bad Gateway)"))
+        #expect(
+            e.message.contains("the server's proxy returned an HTML error page (502 Bad Gateway)")
+                || e.message.contains("proxy returned an HTML error page (502 Bad Gateway)")
+        )
         #expect(e.category == .network)
         #expect(e.category == .network)
         #expect(e.retryable)
@@ -43,7 +51,8 @@ import Testing
     }
 
     @Test func circuitOpenUsesProviderWording() {
-        let body = #"{"success":false,"data":null,"metadata":{"timestamp":"x"},"error":{"code":"CIRCUIT_OPEN","message":"down","retryable":true,"retryAfterMs":30000,"provider":"google_books"}}"#
+        let body =
+            #"{"success":false,"data":null,"metadata":{"timestamp":"x"},"error":{"code":"CIRCUIT_OPEN","message":"down","retryable":true,"retryAfterMs":30000,"provider":"google_books"}}"#
         let e = map(503, body)
         #expect(e.code == .circuitOpen)
         #expect(e.message == "Google Books is temporarily unavailable. Retrying in 30 seconds…")
@@ -55,7 +64,10 @@ import Testing
     @Test func notFoundAndValidationCategories() {
         let nf = map(404, Fixtures.text("error-not-found-no-success.json"))
         #expect(nf.category == .notFound)
-        let bad = map(400, #"{"success":false,"data":null,"metadata":{"timestamp":"x"},"error":{"code":"INVALID_ISBN","message":"bad","retryable":false}}"#)
+        let bad = map(
+            400,
+            #"{"success":false,"data":null,"metadata":{"timestamp":"x"},"error":{"code":"INVALID_ISBN","message":"bad","retryable":false}}"#
+        )
         #expect(bad.message == "ISBN format is incorrect (use ISBN-10 or ISBN-13)")
         #expect(bad.category == .usage)
         #expect(bad.retryableFailure == .http(status: 400, code: "INVALID_ISBN", retryable: false, retryAfter: nil))
@@ -63,7 +75,11 @@ import Testing
 
     @Test func transportFailuresMapToPlainSentences() {
         let refused = BooksTrackError.fromTransport(
-            IOError(errnoCode: ECONNREFUSED, reason: "connect"), url: "u", host: "h", timeout: nil)
+            IOError(errnoCode: ECONNREFUSED, reason: "connect"),
+            url: "u",
+            host: "h",
+            timeout: nil
+        )
         // A connection that never opened was not "lost"; errno text stays in `detail` (traces).
         #expect(refused.message == "Cannot connect to h: the connection was refused (is the server running?).")
         #expect(refused.userDetail == nil)
@@ -78,7 +94,10 @@ import Testing
     /// Seeded random bodies and statuses: mapping never crashes and always yields a message.
     @Test func fuzzNeverCrashes() {
         var rng = SplitMix64(seed: 42)
-        let pieces = ["{", "}", "\"error\"", ":", "\"code\"", "null", "[", "]", "<html>", "\"data\"", ",", "1e999", "\"success\"", "true", "\u{0}", "é"]
+        let pieces = [
+            "{", "}", "\"error\"", ":", "\"code\"", "null", "[", "]", "<html>", "\"data\"", ",", "1e999", "\"success\"",
+            "true", "\u{0}", "é",
+        ]
         for _ in 0..<2000 {
             var text = ""
             for _ in 0..<Int.random(in: 0...20, using: &rng) { text += pieces.randomElement(using: &rng) ?? "" }
@@ -95,21 +114,32 @@ import Testing
         let masked = SecretMasking.maskText(body)
         #expect(!masked.contains("SECRET"))
         #expect(masked.contains(#""jobId":"j1""#))
-        #expect(SecretMasking.maskURL("https://user:pw@api.x/ws?jobId=1&token=SECRET4") == "https://***@api.x/ws?jobId=1&token=***")
+        #expect(
+            SecretMasking.maskURL("https://user:pw@api.x/ws?jobId=1&token=SECRET4")
+                == "https://***@api.x/ws?jobId=1&token=***"
+        )
         #expect(SecretMasking.maskHeader(name: "Authorization", value: "Bearer SECRET5") == "Bearer ***")
         #expect(SecretMasking.maskHeader(name: "PROXY-authorization", value: "Basic SECRET7") == "Basic ***")
         #expect(SecretMasking.maskHeader(name: "set-COOKIE", value: "sid=SECRET8") == "***")
         #expect(SecretMasking.maskHeader(name: "Coo\u{212A}ie", value: "sid=SECRET9") == "***")  // Kelvin sign
         #expect(SecretMasking.maskHeader(name: "X-Api-Keys", value: "plain") == "plain")
-        #expect(SecretMasking.maskHeader(name: "Sec-WebSocket-Protocol", value: "bookstrack-auth.SECRET6") == "bookstrack-auth.***")
+        #expect(
+            SecretMasking.maskHeader(name: "Sec-WebSocket-Protocol", value: "bookstrack-auth.SECRET6")
+                == "bookstrack-auth.***"
+        )
         #expect(!SecretMasking.maskText("data: {\"token\": \"SECRET7\"}").contains("SECRET7"))
     }
 
     /// A response's headers are masked when read, however they were stored or replaced.
     @Test func responseInfoHeadersReadMasked() {
         var info = ResponseInfo(
-            method: "GET", url: "http://h/x", status: 200,
-            headers: [HeaderField(name: "Set-Cookie", value: "sid=SECRET10"), HeaderField(name: "X-Cache", value: "HIT")])
+            method: "GET",
+            url: "http://h/x",
+            status: 200,
+            headers: [
+                HeaderField(name: "Set-Cookie", value: "sid=SECRET10"), HeaderField(name: "X-Cache", value: "HIT"),
+            ]
+        )
         #expect(info.headers.map(\.value) == ["***", "HIT"])
         #expect(info.header("set-cookie") == "***")
         info.headers = [HeaderField(name: "Authorization", value: "Bearer SECRET11")]

@@ -1,9 +1,9 @@
+import BooksTrackClient
 import BooksTrackContract
 import Foundation
 import HTTPTypes
 import Hummingbird
 import Testing
-import BooksTrackClient
 
 /// Every recorded production shape, served by a tiny server and decoded through the API methods.
 @Suite(.onWorkThreads) struct FixtureDecodingTests {
@@ -31,7 +31,9 @@ import BooksTrackClient
                     ? Reply.fixture("weekly-production-empty.json") : Reply.fixture("weekly-production.json")
             }
             router.post("/api/v2/books/enrich") { _, _ in Reply.fixture("enrich-production.json") }
-            router.post("/api/batch-enrich") { _, _ in Reply.fixture("batch-accepted-production.json", status: .accepted) }
+            router.post("/api/batch-enrich") { _, _ in
+                Reply.fixture("batch-accepted-production.json", status: .accepted)
+            }
             router.get("/v1/jobs/{id}/results") { _, _ in Reply.fixture("batch-results-production.json") }
             router.get("/api/v2/imports/{id}/results") { _, _ in Reply.fixture("import-results-production.json") }
             router.get("/api/v2/imports/{id}") { request, context in
@@ -63,7 +65,10 @@ import BooksTrackClient
             } else {
                 Issue.record("expected batch rows")
             }
-            if case .csvImport = try await api.jobResults("i1").value {} else { Issue.record("expected import results") }
+            if case .csvImport = try await api.jobResults("i1").value {
+            } else {
+                Issue.record("expected import results")
+            }
             _ = try await api.jobStatus("ok")
             #expect(try await api.jobStatus("failed").value.status == .failed)
             _ = try await api.cancelJob("j1", token: "t")
@@ -73,7 +78,9 @@ import BooksTrackClient
 
     @Test func wrongShapeReportsTheCodingPath() async throws {
         try await TinyServer.with({ router in
-            router.get("/api/v2/imports/{id}") { _, _ in Reply.json(#"{"success":true,"data":{"jobId":"x","status":42},"metadata":{"timestamp":"x"}}"#) }
+            router.get("/api/v2/imports/{id}") { _, _ in
+                Reply.json(#"{"success":true,"data":{"jobId":"x","status":42},"metadata":{"timestamp":"x"}}"#)
+            }
         }) { server in
             let api = makeAPI(server.baseURL)
             do {
@@ -97,33 +104,58 @@ import BooksTrackClient
         let url = try await TinyServer.with({ router in
             router.get("/api/v2/capabilities") { _, _ in
                 hits.hit("caps")
-                return Reply.json(#"{"features":{"semantic_search":false,"similar_books":true},"limits":{"semantic_search_rpm":5,"text_search_rpm":100,"csv_max_rows":10000,"max_batch_size":100},"version":"t"}"#)
+                return Reply.json(
+                    #"{"features":{"semantic_search":false,"similar_books":true},"limits":{"semantic_search_rpm":5,"text_search_rpm":100,"csv_max_rows":10000,"max_batch_size":100},"version":"t"}"#
+                )
             }
         }) { server in
-            let api = makeAPI(server.baseURL) { $0.cacheDirectory = dir; $0.now = { clock.value } }
+            let api = makeAPI(server.baseURL) {
+                $0.cacheDirectory = dir
+                $0.now = { clock.value }
+            }
             let first = await api.connect()
             #expect(first.source == .server)
-            #expect(await api.availability(of: .semanticSearch) == .unavailable(reason: "the server has 'semantic_search' switched off"))
+            #expect(
+                await api.availability(of: .semanticSearch)
+                    == .unavailable(reason: "the server has 'semantic_search' switched off")
+            )
             #expect(await api.budget(for: .semantic).limit == 5)
             await api.shutdown()
             // A second session within the hour reads the disk cache: no request.
-            let again = makeAPI(server.baseURL) { $0.cacheDirectory = dir; $0.now = { clock.value } }
+            let again = makeAPI(server.baseURL) {
+                $0.cacheDirectory = dir
+                $0.now = { clock.value }
+            }
             let second = await again.connect()
-            if case .cache = second.source {} else { Issue.record("expected the fresh cache, got \(String(describing: second.source))") }
+            if case .cache = second.source {
+            } else {
+                Issue.record("expected the fresh cache, got \(String(describing: second.source))")
+            }
             #expect(hits.count("caps") == 1)
             await again.shutdown()
             return server.baseURL
         }
         // The server is gone: two hours later the stale copy is still used.
         clock.mutate { $0 = $0.addingTimeInterval(7200) }
-        let offline = makeAPI(url) { $0.cacheDirectory = dir; $0.now = { clock.value }; $0.retryPolicy = .never; $0.connectTimeout = .seconds(1) }
+        let offline = makeAPI(url) {
+            $0.cacheDirectory = dir
+            $0.now = { clock.value }
+            $0.retryPolicy = .never
+            $0.connectTimeout = .seconds(1)
+        }
         let result = await offline.connect()
-        if case .staleCache = result.source {} else { Issue.record("expected the stale cache, got \(String(describing: result.source))") }
+        if case .staleCache = result.source {
+        } else {
+            Issue.record("expected the stale cache, got \(String(describing: result.source))")
+        }
         #expect(result.error?.category == .network)
         #expect(await offline.availability(of: .similarBooks) == .available)
         await offline.shutdown()
         // No cache at all: unknown.
-        let blank = makeAPI(url) { $0.retryPolicy = .never; $0.connectTimeout = .seconds(1) }
+        let blank = makeAPI(url) {
+            $0.retryPolicy = .never
+            $0.connectTimeout = .seconds(1)
+        }
         #expect(await blank.connect().capabilities == nil)
         #expect(await blank.availability(of: .similarBooks) == .unknown)
         await blank.shutdown()

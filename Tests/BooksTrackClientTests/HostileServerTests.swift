@@ -4,6 +4,7 @@ import BooksTrackSupport
 import Foundation
 import TestSupport
 import Testing
+
 @testable import BooksTrackClient
 
 /// The client against servers that misbehave on purpose (HostileServer on port 0) and against
@@ -16,7 +17,8 @@ struct HostileServerTests {
     /// machine): attempt counts prove "no retry", and the client's configuration proves "no pool
     /// retry of a refused connect"; the times are measured by hand.
     func failure(
-        _ url: URL, _ tweak: (inout APIConfiguration) -> Void = { _ in }
+        _ url: URL,
+        _ tweak: (inout APIConfiguration) -> Void = { _ in }
     ) async -> (BooksTrackError?, Duration) {
         let api = makeAPI(url) { config in
             config.sleep = { _ in }  // retry waits cost nothing; the attempts still happen
@@ -52,8 +54,10 @@ struct HostileServerTests {
         #expect((try? ServerURL.parse("http://127.0.0.1:8787").get()) != nil)
         #expect((try? ServerURL.parse("https://[::1]:443/api").get()) != nil)
         #expect((try? ServerURL.parse("http://host:").get()) != nil)
-        for bad in ["http://127.0.0.1:65536", "http://h:0", "http://h:-1", "http://h:8a", "ftp://h", "http://",
-                    "http://:80", "http://[::1", "http://h:99999999999999999999999", "http://a b", "http://h\u{1B}]0;x"] {
+        for bad in [
+            "http://127.0.0.1:65536", "http://h:0", "http://h:-1", "http://h:8a", "ftp://h", "http://",
+            "http://:80", "http://[::1", "http://h:99999999999999999999999", "http://a b", "http://h\u{1B}]0;x",
+        ] {
             #expect((try? ServerURL.parse(bad).get()) == nil, "accepted \(bad)")
         }
         guard case .failure(let problem) = ServerURL.parse("http://alice:hunter2@h:70000") else {
@@ -67,11 +71,16 @@ struct HostileServerTests {
     /// `check` (which skips Foundation's parse for plain URLs) gives `parse`'s verdict and sentence
     /// on request-shaped URLs and fuzzed ones.
     @Test func checkAgreesWithParse() {
-        let bases = ["http://127.0.0.1:8787", "https://api.example.com", "http://u:p@h:1", "http://[::1]:80", "http://h:65536",
-                     "http://h:0", "ftp://h", "http://", "http://:80", "HTTP://H", "http://h_x.local:99",
-                     "http://u:p:q@h:2", "http://a@b@h", "http://@h", "http://u@[::1]:3", "http://h:08080", "http://h.:1"]
-        let pieces = ["/v1/search/isbn?isbn=9780439023481", "/a%20b", "/%zz", "/%4", "?q=a+b&mode=semantic", "/[x]", "#frag",
-                      "/{id}", "/ü", "/a|b", "/~user/", "/'q'", "/a\\b", "/^", "/`", "/<>", "/\"", "?q=%E2%9C%93", "/;p=1", "@", ":", ":x@", "@@", "%41"]
+        let bases = [
+            "http://127.0.0.1:8787", "https://api.example.com", "http://u:p@h:1", "http://[::1]:80", "http://h:65536",
+            "http://h:0", "ftp://h", "http://", "http://:80", "HTTP://H", "http://h_x.local:99",
+            "http://u:p:q@h:2", "http://a@b@h", "http://@h", "http://u@[::1]:3", "http://h:08080", "http://h.:1",
+        ]
+        let pieces = [
+            "/v1/search/isbn?isbn=9780439023481", "/a%20b", "/%zz", "/%4", "?q=a+b&mode=semantic", "/[x]", "#frag",
+            "/{id}", "/ü", "/a|b", "/~user/", "/'q'", "/a\\b", "/^", "/`", "/<>", "/\"", "?q=%E2%9C%93", "/;p=1", "@",
+            ":", ":x@", "@@", "%41",
+        ]
         var rng = SplitMix64(seed: 16)
         for _ in 0..<5_000 {
             var text = bases.randomElement(using: &rng) ?? ""
@@ -88,21 +97,26 @@ struct HostileServerTests {
     /// `check(_:under:)` (a prefix comparison and a byte scan against a base checked once) gives
     /// `check`'s verdict on URLs that extend the base, nearly extend it, or share only a prefix.
     @Test func checkUnderBaseAgreesWithCheck() {
-        let bases = ["http://127.0.0.1:8787", "http://127.0.0.1:8787/", "https://api.example.com/api", "http://u:p@h:1",
-                     "http://[::1]:80", "http://h:65536", "http://h_x.local:99", "http://h:08080", "http://h.:1",
-                     "http://h:1/p%20q", "http://ü.example", "http://a@b@h", "http://h:1?x", "ftp://h"]
+        let bases = [
+            "http://127.0.0.1:8787", "http://127.0.0.1:8787/", "https://api.example.com/api", "http://u:p@h:1",
+            "http://[::1]:80", "http://h:65536", "http://h_x.local:99", "http://h:08080", "http://h.:1",
+            "http://h:1/p%20q", "http://ü.example", "http://a@b@h", "http://h:1?x", "ftp://h",
+        ]
         #expect(ServerURL.CheckedBase("http://127.0.0.1:8787/") != nil)
         #expect(ServerURL.CheckedBase("http://[::1]:80") == nil, "an IPv6 base is checked whole each time")
         #expect(ServerURL.CheckedBase("http://h:65536") == nil)
-        let pieces = ["/v1/search/isbn?isbn=9780439023481", "/a%20b", "/%zz", "/%4", "%4", "?q=a+b", "/[x]", "#frag", "/ü",
-                      "/a b", "/a\tb", "/\u{85}", "/a|b", "/~u/", ":99", "@h", "9", "/", "//x", "/;p=1", "%41", "/\\", "."]
+        let pieces = [
+            "/v1/search/isbn?isbn=9780439023481", "/a%20b", "/%zz", "/%4", "%4", "?q=a+b", "/[x]", "#frag", "/ü",
+            "/a b", "/a\tb", "/\u{85}", "/a|b", "/~u/", ":99", "@h", "9", "/", "//x", "/;p=1", "%41", "/\\", ".",
+        ]
         var rng = SplitMix64(seed: 161)
         for base in bases {
             let checked = ServerURL.CheckedBase(base)
             var trimmed = base
             while trimmed.hasSuffix("/") { trimmed.removeLast() }
             for _ in 0..<400 {
-                var text = Bool.random(using: &rng) ? trimmed : String(trimmed.dropLast(Int.random(in: 0...3, using: &rng)))
+                var text =
+                    Bool.random(using: &rng) ? trimmed : String(trimmed.dropLast(Int.random(in: 0...3, using: &rng)))
                 for _ in 0..<Int.random(in: 0...3, using: &rng) { text += pieces.randomElement(using: &rng) ?? "" }
                 #expect(ServerURL.check(text, under: checked) == ServerURL.check(text), "\(base) → \(text)")
             }
@@ -115,7 +129,8 @@ struct HostileServerTests {
         func reference(_ text: String) -> Bool {
             text.unicodeScalars.contains { $0.properties.generalCategory == .control || $0 == " " }
         }
-        let pool: [Unicode.Scalar] = (0...0x7F).compactMap(Unicode.Scalar.init)
+        let pool: [Unicode.Scalar] =
+            (0...0x7F).compactMap(Unicode.Scalar.init)
             + [0x80, 0x85, 0x9F, 0xA0, 0xAD, 0x2028, 0x200B, 0xFEFF, 0x1F600].compactMap(Unicode.Scalar.init)
         for scalar in pool {
             let text = "http://h/" + String(Character(scalar))
@@ -124,10 +139,15 @@ struct HostileServerTests {
         var rng = SystemRandomNumberGenerator()
         for _ in 0..<5_000 {
             let length = Int.random(in: 0...12, using: &rng)
-            let text = String(String.UnicodeScalarView((0..<length).map { _ in
-                Bool.random(using: &rng) ? Unicode.Scalar(UInt8.random(in: 0x21...0x7E, using: &rng))
-                    : pool.randomElement(using: &rng)!
-            }))
+            let text = String(
+                String.UnicodeScalarView(
+                    (0..<length).map { _ in
+                        Bool.random(using: &rng)
+                            ? Unicode.Scalar(UInt8.random(in: 0x21...0x7E, using: &rng))
+                            : pool.randomElement(using: &rng)!
+                    }
+                )
+            )
             #expect(ServerURL.hasSpaceOrControl(text) == reference(text), "\(text.unicodeScalars.map(\.value))")
         }
     }
@@ -137,12 +157,15 @@ struct HostileServerTests {
     @Test func percentEncodingAgreesWithFoundation() {
         var allowed = CharacterSet.alphanumerics
         allowed.insert(charactersIn: "-._~")
-        let pool: [Unicode.Scalar] = (0x20...0x7E).compactMap(Unicode.Scalar.init)
+        let pool: [Unicode.Scalar] =
+            (0x20...0x7E).compactMap(Unicode.Scalar.init)
             + [0xE9, 0xDC, 0xA0, 0x65E5, 0x672C, 0x1F600, 0x2028].compactMap(Unicode.Scalar.init)
         var rng = SystemRandomNumberGenerator()
         for round in 0..<3_000 {
             let length = round < pool.count ? 1 : Int.random(in: 0...16, using: &rng)
-            let text = round < pool.count ? String(Character(pool[round]))
+            let text =
+                round < pool.count
+                ? String(Character(pool[round]))
                 : String(String.UnicodeScalarView((0..<length).map { _ in pool.randomElement(using: &rng)! }))
             #expect(RequestSpec.encode(text) == text.addingPercentEncoding(withAllowedCharacters: allowed), "\(text)")
         }
@@ -156,7 +179,8 @@ struct HostileServerTests {
         #expect(BooksTrackAPI.milliseconds("12 ms") == 12)
         #expect(BooksTrackAPI.milliseconds("0mS") == 0)
         #expect(BooksTrackAPI.milliseconds("\t7Ms\t") == 7)
-        for bad in ["fast", "", "ms", "12s", "\u{1B}[31m", "12m", "12 m s", "12ns", "12ｍｓ", "12m\u{301}s", "12\u{0}ms"] {
+        for bad in ["fast", "", "ms", "12s", "\u{1B}[31m", "12m", "12 m s", "12ns", "12ｍｓ", "12m\u{301}s", "12\u{0}ms"]
+        {
             #expect(BooksTrackAPI.milliseconds(bad) == nil, "\(bad)")
         }
     }
@@ -165,7 +189,8 @@ struct HostileServerTests {
 
     @Test(arguments: ["http://127.0.0.1:99999/x", "http://127.0.0.1:65536/", "//127.0.0.1:123456/y"])
     func redirectToAnImpossiblePortIsAnErrorNotACrash(_ location: String) async throws {
-        try await HostileServer.with({ _ in HostileServer.redirect(to: location, status: "301 Moved Permanently") }) { server in
+        try await HostileServer.with({ _ in HostileServer.redirect(to: location, status: "301 Moved Permanently") }) {
+            server in
             let (error, _) = await failure(server.baseURL)
             let caught = try #require(error)
             #expect(caught.message.hasPrefix("The server redirected to an unusable address"))
@@ -264,8 +289,14 @@ struct HostileServerTests {
     @Test func aRedirectsLargeBodyIsDropped() async throws {
         let filler = String(repeating: "<p>moved</p>", count: 2_000)
         try await HostileServer.with({ head in
-            head.hasPrefix("GET /moved") ? HostileServer.json(okSearch)
-                : .raw(Array("HTTP/1.1 302 Found\r\nLocation: /moved\r\nConnection: close\r\nContent-Type: text/html\r\nContent-Length: \(filler.utf8.count)\r\n\r\n\(filler)".utf8))
+            head.hasPrefix("GET /moved")
+                ? HostileServer.json(okSearch)
+                : .raw(
+                    Array(
+                        "HTTP/1.1 302 Found\r\nLocation: /moved\r\nConnection: close\r\nContent-Type: text/html\r\nContent-Length: \(filler.utf8.count)\r\n\r\n\(filler)"
+                            .utf8
+                    )
+                )
         }) { server in
             let api = makeAPI(server.baseURL) { $0.maxBodyBytes = 4 * 1024 }
             let items = await Self.titleSearchItems(api)
@@ -327,7 +358,8 @@ struct HostileServerTests {
     }
 
     @Test func garbageInsteadOfHTTPIsOnePlainSentence() async throws {
-        try await HostileServer.with({ _ in .raw(Array("SSH-2.0-OpenSSH\r\n\u{1B}[2J garbage\r\n\r\n".utf8)) }) { server in
+        try await HostileServer.with({ _ in .raw(Array("SSH-2.0-OpenSSH\r\n\u{1B}[2J garbage\r\n\r\n".utf8)) }) {
+            server in
             let (error, _) = await failure(server.baseURL)
             let caught = try #require(error)
             #expect(caught.message == "127.0.0.1 did not answer with HTTP (is it the right address and port?).")
@@ -341,7 +373,8 @@ struct HostileServerTests {
     }
 
     @Test func htmlBadGatewayIsNotPrintedWhole() async throws {
-        let page = "<html><head><title>502 Bad Gateway</title></head><body>" + String(repeating: "<p>nginx</p>", count: 500)
+        let page =
+            "<html><head><title>502 Bad Gateway</title></head><body>" + String(repeating: "<p>nginx</p>", count: 500)
             + "</body></html>"
         try await HostileServer.with({ _ in
             HostileServer.response(status: "502 Bad Gateway", body: Array(page.utf8), contentType: "text/html")
@@ -355,7 +388,8 @@ struct HostileServerTests {
     }
 
     @Test func finalCircuitOpenErrorDoesNotPromiseARetry() async throws {
-        let body = #"{"success":false,"error":{"code":"CIRCUIT_OPEN","message":"open","retryable":true,"retryAfterMs":10},"metadata":{"timestamp":"2026-01-01T00:00:00Z"}}"#
+        let body =
+            #"{"success":false,"error":{"code":"CIRCUIT_OPEN","message":"open","retryable":true,"retryAfterMs":10},"metadata":{"timestamp":"2026-01-01T00:00:00Z"}}"#
         try await HostileServer.with({ _ in HostileServer.json(body, status: "503 Service Unavailable") }) { server in
             let (error, _) = await failure(server.baseURL)
             let caught = try #require(error)

@@ -1,14 +1,17 @@
+import BooksTrackClient
 import BooksTrackContract
 import Foundation
 import NIOCore
 import NIOHTTP1
 import Testing
-import BooksTrackClient
 
 /// A server "in this process": records what it was asked and answers with a canned reply (or
 /// sleeps, or refuses an oversized body).
 final class FakeResponder: InProcessResponder, @unchecked Sendable {
-    enum Behaviour { case answer(Int, String), sleep, tooLarge }
+    enum Behaviour {
+        case answer(Int, String)
+        case sleep, tooLarge
+    }
     private let lock = NSLock()
     private var seen: [(method: String, target: String, headers: HTTPHeaders, body: String?)] = []
     let behaviour: Behaviour
@@ -27,7 +30,13 @@ final class FakeResponder: InProcessResponder, @unchecked Sendable {
         lock.withLock { socketOpenings += 1 }
     }
 
-    func respond(method: String, target: String, headers: HTTPHeaders, body: ByteBuffer?, bodyLimit: Int) async throws
+    func respond(
+        method: String,
+        target: String,
+        headers: HTTPHeaders,
+        body: ByteBuffer?,
+        bodyLimit: Int
+    ) async throws
         -> InProcessResponse
     {
         lock.withLock { seen.append((method, target, headers, body.map { String(buffer: $0) })) }
@@ -51,7 +60,9 @@ final class FakeResponder: InProcessResponder, @unchecked Sendable {
 @Suite struct InProcessTransportTests {
     /// The base URL is a closed port: anything that went to a socket would fail.
     func api(
-        _ responder: FakeResponder, timeout: Duration = .seconds(30), executor: EventLoopTaskExecutor? = nil,
+        _ responder: FakeResponder,
+        timeout: Duration = .seconds(30),
+        executor: EventLoopTaskExecutor? = nil,
         trace: (@Sendable (TraceEvent) -> Void)? = nil
     ) -> BooksTrackAPI {
         makeAPI(URL(string: "http://127.0.0.1:\(closedPort())")!) {
@@ -124,7 +135,8 @@ final class FakeResponder: InProcessResponder, @unchecked Sendable {
     }
 
     @Test func errorStatusesMapAsOverASocket() async throws {
-        let body = #"{"success":false,"data":null,"metadata":{},"error":{"code":"INVALID_ISBN","message":"bad","retryable":false}}"#
+        let body =
+            #"{"success":false,"data":null,"metadata":{},"error":{"code":"INVALID_ISBN","message":"bad","retryable":false}}"#
         let api = api(FakeResponder(.answer(400, body)))
         do {
             _ = try await api.searchISBN("9780441172719")

@@ -1,8 +1,8 @@
+import BooksTrackClient
 import BooksTrackContract
 import Foundation
 import TestSupport
 import Testing
-import BooksTrackClient
 
 /// Answers that are HTTP but wrong are named as an invalid answer from the server (exit 1), never
 /// "unreachable", "not HTTP" or a proxy's fault (exit 3), and never answered from a cache as if
@@ -29,15 +29,25 @@ struct InvalidAnswerTests {
     }
 
     static func head(_ lines: [String], body: String = "") -> HostileServer.Behaviour {
-        .raw(Array((lines.joined(separator: "\r\n") + "\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n" + body).utf8))
+        .raw(
+            Array(
+                (lines.joined(separator: "\r\n") + "\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n"
+                    + body).utf8
+            )
+        )
     }
 
     @Test(arguments: ["X-Evil: a\u{01}b", "X-Evil: a\u{1B}[2Jb", "X\u{7F}Evil: b"])
     func aHeaderWithAControlCharacterIsAnInvalidAnswer(_ header: String) async throws {
-        try await HostileServer.with({ _ in Self.head(["HTTP/1.1 200 OK", "Content-Type: application/json", header], body: "{}") }) { server in
+        try await HostileServer.with({ _ in
+            Self.head(["HTTP/1.1 200 OK", "Content-Type: application/json", header], body: "{}")
+        }) { server in
             let caught = try #require(await failure(server.baseURL))
-            #expect(caught.message == "127.0.0.1 sent an invalid answer: a response header held a character HTTP does not allow.",
-                    "\(caught.message) \(caught.detail)")
+            #expect(
+                caught.message
+                    == "127.0.0.1 sent an invalid answer: a response header held a character HTTP does not allow.",
+                "\(caught.message) \(caught.detail)"
+            )
             #expect(caught.category == .api)
             #expect(caught.code == .invalidResponse)
             #expect(!caught.message.contains("\u{1B}"))
@@ -48,7 +58,10 @@ struct InvalidAnswerTests {
     @Test func anUnsolicited304IsAnInvalidAnswer() async throws {
         try await HostileServer.with({ _ in Self.head(["HTTP/1.1 304 Not Modified", "ETag: \"x\""]) }) { server in
             let caught = try #require(await failure(server.baseURL))
-            #expect(caught.message == "The server sent an invalid answer: 304 Not Modified to a request that had nothing cached.")
+            #expect(
+                caught.message
+                    == "The server sent an invalid answer: 304 Not Modified to a request that had nothing cached."
+            )
             #expect(caught.category == .api)
             #expect(!caught.message.contains("proxy"))
         }
@@ -59,7 +72,10 @@ struct InvalidAnswerTests {
         let nested = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
         try await HostileServer.with({ _ in HostileServer.json(nested, status: status) }) { server in
             let caught = try #require(await failure(server.baseURL))
-            #expect(caught.message.hasPrefix("The server sent an invalid answer: JSON this client cannot read"), "\(caught.message)")
+            #expect(
+                caught.message.hasPrefix("The server sent an invalid answer: JSON this client cannot read"),
+                "\(caught.message)"
+            )
             #expect(caught.category == .api)
             #expect(!caught.message.contains("proxy"))
         }
@@ -86,8 +102,10 @@ struct InvalidAnswerTests {
             if head.contains("If-None-Match: \"café\"") {
                 return Self.head(["HTTP/1.1 304 Not Modified", "ETag: \"café\"", "Cache-Control: max-age=60"])
             }
-            return Self.head(["HTTP/1.1 200 OK", "Content-Type: application/json", "ETag: \"café\"", "Cache-Control: max-age=60"],
-                             body: body)
+            return Self.head(
+                ["HTTP/1.1 200 OK", "Content-Type: application/json", "ETag: \"café\"", "Cache-Control: max-age=60"],
+                body: body
+            )
         }) { server in
             let clock = ManualClock()
             let api = makeAPI(server.baseURL) { config in
@@ -112,16 +130,25 @@ struct InvalidAnswerTests {
     /// never sent); a token wins over it.
     @Test func urlCredentialsAreSentAsBasicAuthentication() async throws {
         let body = Fixtures.text("search-isbn-envelope-no-success.json")
-        try await HostileServer.with({ _ in Self.head(["HTTP/1.1 200 OK", "Content-Type: application/json"], body: body) }) { server in
+        try await HostileServer.with({ _ in
+            Self.head(["HTTP/1.1 200 OK", "Content-Type: application/json"], body: body)
+        }) { server in
             let url = try #require(URL(string: "http://al%20ice:s3cr%3At@127.0.0.1:\(server.port)"))
-            let api = makeAPI(url) { $0.retryPolicy = .never; $0.dialect = .v1 }
+            let api = makeAPI(url) {
+                $0.retryPolicy = .never
+                $0.dialect = .v1
+            }
             _ = try await api.searchISBN(Self.isbn)
             await api.shutdown()
             let expected = "Authorization: Basic " + Data("al ice:s3cr:t".utf8).base64EncodedString()
             #expect(server.received.first?.contains(expected) == true, "\(server.received.first ?? "")")
             #expect(server.received.first?.components(separatedBy: "Authorization:").count == 2)
 
-            let tokened = makeAPI(url) { $0.retryPolicy = .never; $0.dialect = .v1; $0.bearerToken = "tok" }
+            let tokened = makeAPI(url) {
+                $0.retryPolicy = .never
+                $0.dialect = .v1
+                $0.bearerToken = "tok"
+            }
             _ = try await tokened.searchISBN(Self.isbn)
             await tokened.shutdown()
             #expect(server.received.last?.contains("Authorization: Bearer tok") == true)

@@ -20,12 +20,17 @@ import Testing
     @Test func tokensAreRefreshedInsideTheServersWindow() throws {
         let url = try #require(URL(string: "http://127.0.0.1:1"))
         let api = APIConfiguration(baseURL: url)
-        #expect(api.jobTokenLifetime == JobTimings.tokenLifetime && api.jobTokenRefreshWindow == JobTimings.tokenRefreshWindow)
+        #expect(
+            api.jobTokenLifetime == JobTimings.tokenLifetime
+                && api.jobTokenRefreshWindow == JobTimings.tokenRefreshWindow
+        )
         var book = JobTokenBook()
         let start = Date(timeIntervalSince1970: 1_000_000)
         book.record("j", token: "t", now: start)
         let due = try #require(book.nextDue(now: start))
-        let opens = start.addingTimeInterval(JobTimings.tokenLifetime.timeInterval - JobTimings.tokenRefreshWindow.timeInterval)
+        let opens = start.addingTimeInterval(
+            JobTimings.tokenLifetime.timeInterval - JobTimings.tokenRefreshWindow.timeInterval
+        )
         #expect(due >= opens && due < start.addingTimeInterval(JobTimings.tokenLifetime.timeInterval))
     }
 }

@@ -6,6 +6,7 @@ import NIOEmbedded
 import NIOHTTP1
 import Synchronization
 import Testing
+
 @testable import BooksTrackClient
 
 /// Plain-HTTP GETs over the client's own kept-alive connections (`KeepAlivePool`): against a
@@ -14,7 +15,9 @@ import Testing
 struct KeepAlivePoolTests {
     /// `okSearch` as a keep-alive HTTP/1.1 response (no `Connection: close`).
     static let keptResponse: [UInt8] = Array(
-        "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(okSearch.utf8.count)\r\n\r\n\(okSearch)".utf8)
+        "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(okSearch.utf8.count)\r\n\r\n\(okSearch)"
+            .utf8
+    )
 
     /// Title searches for distinct queries (no cache or coalescing in between), each one's
     /// attempts, or nil with the error recorded; the client is shut down either way.
@@ -116,7 +119,8 @@ struct KeepAlivePoolTests {
 
     @Test func aResponseThatClosesTheConnectionIsNotReused() async throws {
         let closing = Array(
-            "HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: \(okSearch.utf8.count)\r\n\r\n\(okSearch)".utf8)
+            "HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: \(okSearch.utf8.count)\r\n\r\n\(okSearch)".utf8
+        )
         try await HostileServer.with({ _ in .keepOpen(closing) }) { server in
             let attempts = await Self.searches(makeAPI(server.baseURL), ["a", "b", "c"])
             #expect(attempts == [1, 1, 1])
@@ -131,7 +135,9 @@ struct KeepAlivePoolTests {
         let cut = Array("HTTP/1.1 200 OK\r\nContent-Length: 500\r\n\r\n{\"success\":".utf8)
         try await HostileServer.with({ _ in .raw(cut) }) { server in
             // Credentials in the URL keep a request off the kept-alive path.
-            let url = throughAsyncHTTPClient ? try #require(URL(string: "http://u:p@127.0.0.1:\(server.port)")) : server.baseURL
+            let url =
+                throughAsyncHTTPClient
+                ? try #require(URL(string: "http://u:p@127.0.0.1:\(server.port)")) : server.baseURL
             let caught = await Self.singleAttemptFailure(url)
             #expect(caught?.message == "Connection lost: 127.0.0.1 closed the connection.")
             #expect(server.received.count == 1)
@@ -189,12 +195,16 @@ struct KeepAlivePoolTests {
 
     @Test func onlyPlainHTTPOriginsWithoutCredentialsQualify() throws {
         let origin = try #require(Self.pool("http://127.0.0.1:8787")?.origin)
-        #expect(origin == .init(prefix: "http://127.0.0.1:8787", host: "127.0.0.1", port: 8787, authority: "127.0.0.1:8787"))
+        #expect(
+            origin == .init(prefix: "http://127.0.0.1:8787", host: "127.0.0.1", port: 8787, authority: "127.0.0.1:8787")
+        )
         #expect(Self.pool("HTTP://Books.example/api/")?.origin.port == 80)
         #expect(Self.pool("HTTP://Books.example/api/")?.origin.prefix == "HTTP://Books.example")
         #expect(Self.pool("http://h:/x")?.origin.port == 80)
-        for refused in ["https://h", "http://u:p@h:1", "http://u@h", "http://[::1]:80", "http://h:0", "http://h:65536",
-                        "http://h:1:2", "http://", "http://%68", "ftp://h", "http:/h", "http://h x"] {
+        for refused in [
+            "https://h", "http://u:p@h:1", "http://u@h", "http://[::1]:80", "http://h:0", "http://h:65536",
+            "http://h:1:2", "http://", "http://%68", "ftp://h", "http:/h", "http://h x",
+        ] {
             #expect(Self.pool(refused) == nil, "\(refused)")
         }
         let pool = try #require(Self.pool("http://127.0.0.1:9/api/"))
@@ -216,15 +226,20 @@ struct KeepAlivePoolTests {
 
     /// A handler on an embedded channel with a request started, and its reply's future.
     static func started(
-        limit: Int = 1024, deadline: TimeAmount = .seconds(5)
+        limit: Int = 1024,
+        deadline: TimeAmount = .seconds(5)
     ) throws -> (EmbeddedChannel, KeepAliveHandler, EventLoopFuture<KeepAliveHandler.Reply>) {
         let handler = KeepAliveHandler()
         let channel = EmbeddedChannel(handler: handler)
         try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
         let promise = channel.eventLoop.makePromise(of: KeepAliveHandler.Reply.self)
         let request = KeepAliveHandler.Request(
-            head: HTTPRequestHead(version: .http1_1, method: .GET, uri: "/x"), limit: limit,
-            droppedStatuses: [302], started: .now, deadline: channel.embeddedEventLoop.now + deadline)
+            head: HTTPRequestHead(version: .http1_1, method: .GET, uri: "/x"),
+            limit: limit,
+            droppedStatuses: [302],
+            started: .now,
+            deadline: channel.embeddedEventLoop.now + deadline
+        )
         handler.start(request, promise: promise)
         return (channel, handler, promise.futureResult)
     }
@@ -233,7 +248,8 @@ struct KeepAlivePoolTests {
         .head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))
     }
 
-    static func outcome(_ future: EventLoopFuture<KeepAliveHandler.Reply>) -> Result<KeepAliveHandler.Reply, any Error>? {
+    static func outcome(_ future: EventLoopFuture<KeepAliveHandler.Reply>) -> Result<KeepAliveHandler.Reply, any Error>?
+    {
         let box = Mutex<Result<KeepAliveHandler.Reply, any Error>?>(nil)
         future.whenComplete { result in box.withLock { $0 = result } }
         return box.withLock { $0 }
@@ -241,7 +257,10 @@ struct KeepAlivePoolTests {
 
     @Test func aWholeResponseIsCollectedAndKeepsTheConnection() throws {
         let (channel, _, future) = try Self.started()
-        #expect(try channel.readOutbound(as: HTTPClientRequestPart.self) == .head(HTTPRequestHead(version: .http1_1, method: .GET, uri: "/x")))
+        #expect(
+            try channel.readOutbound(as: HTTPClientRequestPart.self)
+                == .head(HTTPRequestHead(version: .http1_1, method: .GET, uri: "/x"))
+        )
         #expect(try channel.readOutbound(as: HTTPClientRequestPart.self) == .end(nil))
         try channel.writeInbound(Self.head(.ok))
         try channel.writeInbound(HTTPClientResponsePart.body(ByteBuffer(string: "{\"a\":")))
@@ -310,9 +329,15 @@ struct KeepAlivePoolTests {
         // Nothing more is sent on it.
         let again = channel.eventLoop.makePromise(of: KeepAliveHandler.Reply.self)
         handler.start(
-            .init(head: HTTPRequestHead(version: .http1_1, method: .GET, uri: "/x"), limit: 8, droppedStatuses: [],
-                  started: .now, deadline: channel.embeddedEventLoop.now + .seconds(1)),
-            promise: again)
+            .init(
+                head: HTTPRequestHead(version: .http1_1, method: .GET, uri: "/x"),
+                limit: 8,
+                droppedStatuses: [],
+                started: .now,
+                deadline: channel.embeddedEventLoop.now + .seconds(1)
+            ),
+            promise: again
+        )
         #expect(throws: KeepAliveHandler.Stale.self) { try Self.outcome(again.futureResult)?.get() }
 
         let (idle, _, idleFuture) = try Self.started()

@@ -1,13 +1,17 @@
 import BooksTrackCatalog
+import BooksTrackClient
 import BooksTrackContract
 import BooksTrackServer
 import Foundation
 import Testing
-import BooksTrackClient
 
 /// Jobs against the real server's job routes (CSV import, batch, SSE with drop faults, cancel).
 @Suite struct LiveJobTests {
-    static func jobModules(_ dir: URL, drops: SSEDropFault? = nil, itemsPerSecond: Double = 40) -> [any ServerRouteModule] {
+    static func jobModules(
+        _ dir: URL,
+        drops: SSEDropFault? = nil,
+        itemsPerSecond: Double = 40
+    ) -> [any ServerRouteModule] {
         LocalServer.defaultModules.filter { !($0 is JobRoutes) } + [
             JobRoutes(dataDirectory: dir) { config in
                 config.itemsPerSecond = itemsPerSecond
@@ -27,7 +31,8 @@ import BooksTrackClient
         var written = 0
         while written < rows, id < 2000 {
             if let b = try catalog.book(id: id), let isbn = b.isbn13 {
-                text += "\"\(b.title.replacingOccurrences(of: "\"", with: "\"\""))\",\"\(b.authors.first ?? "")\",\(isbn)\n"
+                text +=
+                    "\"\(b.title.replacingOccurrences(of: "\"", with: "\"\""))\",\"\(b.authors.first ?? "")\",\(isbn)\n"
                 written += 1
             }
             id += 1
@@ -44,7 +49,8 @@ import BooksTrackClient
         try Self.csv(rows: 30).write(to: file, atomically: true, encoding: .utf8)
         let config = ServerConfiguration(port: 0, faultInjectionEnabled: true)
         try await LiveServer.with(
-            config, modules: Self.jobModules(dir, drops: SSEDropFault(afterEvents: 2, maxDrops: 3))
+            config,
+            modules: Self.jobModules(dir, drops: SSEDropFault(afterEvents: 2, maxDrops: 3))
         ) { _, api in
             let accepted = try await api.importCSV(fileAt: file)
             let options = WatchOptions(maxReconnectionTime: .milliseconds(50))
@@ -58,10 +64,21 @@ import BooksTrackClient
             #expect(Set(ids).count == ids.count)  // no event twice
             let counts = updates.compactMap(\.processedCount)
             #expect(counts == counts.sorted())
-            let reconnects = events.filter { if case .reconnecting = $0 { return true }; return false }.count
+            let reconnects = events.filter {
+                if case .reconnecting = $0 { return true }
+                return false
+            }.count
             #expect(reconnects >= 3)
-            #expect(events.contains { if case .results(.csvImport) = $0 { return true }; return false })
-            if case .finished(.completed) = events.last {} else { Issue.record("expected completion, got \(String(describing: events.last))") }
+            #expect(
+                events.contains {
+                    if case .results(.csvImport) = $0 { return true }
+                    return false
+                }
+            )
+            if case .finished(.completed) = events.last {
+            } else {
+                Issue.record("expected completion, got \(String(describing: events.last))")
+            }
         }
     }
 

@@ -2,6 +2,7 @@ import BooksTrackContract
 import BooksTrackServer
 import Foundation
 import Testing
+
 @testable import BooksTrackClient
 
 /// Against the real local server (port 0, bundled catalog) with its fault injection.
@@ -55,13 +56,20 @@ import Testing
     /// 503 CIRCUIT_OPEN for the first 2 requests, recovered within the retry budget, waiting as told.
     @Test func circuitOpenRecoveredWithinRetryBudget() async throws {
         let recorder = SleepRecorder()
-        let rule = FaultRule(pathPrefix: "/v1/search/title", action: .circuitOpen(retryAfterMs: 1500, provider: "google_books"), times: 2)
+        let rule = FaultRule(
+            pathPrefix: "/v1/search/title",
+            action: .circuitOpen(retryAfterMs: 1500, provider: "google_books"),
+            times: 2
+        )
         let progress = SynchronizedBox<[String]>([])
-        try await LiveServer.with(faulty([rule]), api: { url in
-            var c = APIConfiguration(baseURL: url)
-            c.sleep = recorder.sleep
-            return c
-        }) { _, api in
+        try await LiveServer.with(
+            faulty([rule]),
+            api: { url in
+                var c = APIConfiguration(baseURL: url)
+                c.sleep = recorder.sleep
+                return c
+            }
+        ) { _, api in
             await api.setRetryHandler { p in progress.mutate { $0.append(p.message) } }
             let response = try await api.searchTitle("dune")
             #expect(response.info.attempts == 3)
@@ -75,12 +83,15 @@ import Testing
         let recorder = SleepRecorder()
         var config = ServerConfiguration(port: 0)
         config.rateLimits[.search] = .perMinute(1)
-        try await LiveServer.with(config, api: { url in
-            var c = APIConfiguration(baseURL: url)
-            c.sleep = recorder.sleep
-            c.retryPolicy = RetryPolicy(maxAttempts: 2)
-            return c
-        }) { _, api in
+        try await LiveServer.with(
+            config,
+            api: { url in
+                var c = APIConfiguration(baseURL: url)
+                c.sleep = recorder.sleep
+                c.retryPolicy = RetryPolicy(maxAttempts: 2)
+                return c
+            }
+        ) { _, api in
             _ = try await api.searchTitle("dune")
             #expect(await api.admission(for: .search) != .proceed)
             let clock = ContinuousClock()
@@ -119,11 +130,14 @@ import Testing
 
     @Test func proxyPageFromFaultInjection() async throws {
         let recorder = SleepRecorder()
-        try await LiveServer.with(faulty([FaultRule(pathPrefix: "/v1/search/title", action: .proxyHTML(status: 502))]), api: { url in
-            var c = APIConfiguration(baseURL: url)
-            c.sleep = recorder.sleep
-            return c
-        }) { _, api in
+        try await LiveServer.with(
+            faulty([FaultRule(pathPrefix: "/v1/search/title", action: .proxyHTML(status: 502))]),
+            api: { url in
+                var c = APIConfiguration(baseURL: url)
+                c.sleep = recorder.sleep
+                return c
+            }
+        ) { _, api in
             do {
                 _ = try await api.searchTitle("dune")
                 Issue.record("expected failure")
@@ -136,7 +150,9 @@ import Testing
 
     /// Latency 5 s, cancel after 100 ms: the call returns promptly with a cancellation.
     @Test func cancellationUnderLatencyReturnsPromptly() async throws {
-        try await LiveServer.with(faulty([FaultRule(pathPrefix: "/v1/search/title", action: .latency(milliseconds: 5000))])) { _, api in
+        try await LiveServer.with(
+            faulty([FaultRule(pathPrefix: "/v1/search/title", action: .latency(milliseconds: 5000))])
+        ) { _, api in
             let task = Task { try await api.searchTitle("dune") }
             try await Task.sleep(for: .milliseconds(100))
             task.cancel()
@@ -149,4 +165,3 @@ import Testing
         }
     }
 }
-

@@ -1,8 +1,8 @@
+import BooksTrackClient
 import BooksTrackContract
 import Foundation
 import TestSupport
 import Testing
-import BooksTrackClient
 
 /// `--trace` shows a redirect hop by hop, each under the URL that answered, and another origin's
 /// answer is not cached as the configured server's (it was shown, and cached, under the first URL).
@@ -14,7 +14,12 @@ struct RedirectTraceTests {
         let body = Fixtures.text("search-isbn-envelope-no-success.json")
         let events = SynchronizedBox<[TraceEvent]>([])
         try await HostileServer.with({ _ in
-            .raw(Array("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nCache-Control: max-age=3600\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)".utf8))
+            .raw(
+                Array(
+                    "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nCache-Control: max-age=3600\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
+                        .utf8
+                )
+            )
         }) { other in
             try await HostileServer.with({ _ in
                 HostileServer.redirect(to: "http://127.0.0.1:\(other.port)/elsewhere")

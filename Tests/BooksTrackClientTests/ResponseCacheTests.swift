@@ -2,14 +2,20 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import Testing
+
 @testable import BooksTrackClient
 
 /// The client's response cache stays within its bounds, keeps what is fresh and drops the oldest.
 @Suite struct ResponseCacheTests {
     func raw(_ size: Int) -> RawResponse {
         RawResponse(
-            status: 200, headers: HTTPHeaders(), body: ByteBuffer(repeating: 0x61, count: size), url: "u",
-            timeToHead: .zero, duration: .zero)
+            status: 200,
+            headers: HTTPHeaders(),
+            body: ByteBuffer(repeating: 0x61, count: size),
+            url: "u",
+            timeToHead: .zero,
+            duration: .zero
+        )
     }
 
     let now = Date(timeIntervalSince1970: 1_000_000)

@@ -1,12 +1,13 @@
+import BooksTrackClient
 import BooksTrackContract
 import Dispatch
 import Foundation
 import TestSupport
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import BooksTrackClient
 
 /// `scan`'s check of its photos refuses what is not a regular file at once, naming what it is
 /// (a FIFO blocked the check until Ctrl-C; a directory was "not a JPEG, PNG or WebP image").
@@ -46,7 +47,10 @@ struct ScanPhotoCheckTests {
             let writer = open(fifo.path, O_WRONLY | O_NONBLOCK)
             if writer >= 0 { close(writer) }
         }
-        #expect(message == "'\(fifo.path)' is a pipe (FIFO), not a photo file; save the photo to a file and scan that. Nothing was uploaded.")
+        #expect(
+            message
+                == "'\(fifo.path)' is a pipe (FIFO), not a photo file; save the photo to a file and scan that. Nothing was uploaded."
+        )
     }
 
     @Test func aDirectoryIsNamedAsOne() throws {
@@ -63,7 +67,10 @@ struct ScanPhotoCheckTests {
     @Test func aPipeOnAPathIsNamedAsOne() throws {
         var ends: [Int32] = [0, 0]
         try #require(pipe(&ends) == 0)
-        defer { close(ends[0]); close(ends[1]) }
+        defer {
+            close(ends[0])
+            close(ends[1])
+        }
         _ = Self.jpegHead.withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) }
         let message = Self.refusal(URL(fileURLWithPath: "/proc/self/fd/\(ends[0])"))
         #expect(message?.contains("is a pipe (FIFO), not a photo file") == true, "\(message ?? "accepted")")

@@ -1,7 +1,7 @@
+import BooksTrackClient
 import NIOCore
 import NIOPosix
 import Testing
-import BooksTrackClient
 
 /// `Task.preferring` keeps a given executor preference and makes a plain task without one.
 @Suite struct TaskPreferringTests {

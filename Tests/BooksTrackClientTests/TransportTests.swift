@@ -4,9 +4,11 @@ import HTTPTypes
 import Hummingbird
 import NIOFoundationCompat
 import Testing
+
 @testable import BooksTrackClient
 
-let okSearch = #"{"success":true,"data":{"works":[],"editions":[],"authors":[],"resultCount":0},"metadata":{"timestamp":"2026-01-01T00:00:00Z"}}"#
+let okSearch =
+    #"{"success":true,"data":{"works":[],"editions":[],"authors":[],"resultCount":0},"metadata":{"timestamp":"2026-01-01T00:00:00Z"}}"#
 
 func makeAPI(_ url: URL, _ tweak: (inout APIConfiguration) -> Void = { _ in }) -> BooksTrackAPI {
     var config = APIConfiguration(baseURL: url)
@@ -78,9 +80,16 @@ func makeAPI(_ url: URL, _ tweak: (inout APIConfiguration) -> Void = { _ in }) -
                 if hits.count("t") == 1 {
                     return Reply.json(
                         #"{"error":"Rate limit exceeded. Please try again in 7 seconds.","code":"RATE_LIMIT_EXCEEDED","details":{"retryAfter":7,"requestsRemaining":0,"requestsLimit":100,"endpoint":"/v1/search/title"}}"#,
-                        status: .tooManyRequests, headers: [HTTPField.Name("Retry-After")!: "7"])
+                        status: .tooManyRequests,
+                        headers: [HTTPField.Name("Retry-After")!: "7"]
+                    )
                 }
-                return Reply.json(okSearch, headers: [HTTPField.Name("X-RateLimit-Limit")!: "100", HTTPField.Name("X-RateLimit-Remaining")!: "99"])
+                return Reply.json(
+                    okSearch,
+                    headers: [
+                        HTTPField.Name("X-RateLimit-Limit")!: "100", HTTPField.Name("X-RateLimit-Remaining")!: "99",
+                    ]
+                )
             }
         }) { server in
             let progress = SynchronizedBox<[RetryProgress]>([])
@@ -103,11 +112,17 @@ func makeAPI(_ url: URL, _ tweak: (inout APIConfiguration) -> Void = { _ in }) -
         try await TinyServer.with({ router in
             router.get("/v1/search/title") { _, _ in
                 hits.hit("400")
-                return Reply.json(#"{"success":false,"data":null,"metadata":{"timestamp":"x"},"error":{"code":"MISSING_PARAMETER","message":"q required","retryable":false}}"#, status: .badRequest)
+                return Reply.json(
+                    #"{"success":false,"data":null,"metadata":{"timestamp":"x"},"error":{"code":"MISSING_PARAMETER","message":"q required","retryable":false}}"#,
+                    status: .badRequest
+                )
             }
             router.get("/api/v2/imports/{id}") { _, _ in
                 hits.hit("404")
-                return Reply.json(#"{"success":false,"data":null,"metadata":{"timestamp":"x"},"error":{"code":"NOT_FOUND","message":"no job","retryable":false}}"#, status: .notFound)
+                return Reply.json(
+                    #"{"success":false,"data":null,"metadata":{"timestamp":"x"},"error":{"code":"NOT_FOUND","message":"no job","retryable":false}}"#,
+                    status: .notFound
+                )
             }
         }) { server in
             let api = makeAPI(server.baseURL) { $0.sleep = recorder.sleep }
@@ -154,7 +169,9 @@ func makeAPI(_ url: URL, _ tweak: (inout APIConfiguration) -> Void = { _ in }) -
         let events = SynchronizedBox<[TraceEvent]>([])
         try await TinyServer.with({ router in
             router.delete("/v1/jobs/{id}") { _, _ in
-                Reply.json(#"{"success":true,"data":{"jobId":"j1","status":"canceled","message":"ok","cleanup":{},"authToken":"SECRETTOKEN"},"metadata":{"timestamp":"x"}}"#)
+                Reply.json(
+                    #"{"success":true,"data":{"jobId":"j1","status":"canceled","message":"ok","cleanup":{},"authToken":"SECRETTOKEN"},"metadata":{"timestamp":"x"}}"#
+                )
             }
         }) { server in
             var url = server.baseURL.absoluteString
@@ -232,12 +249,14 @@ func makeAPI(_ url: URL, _ tweak: (inout APIConfiguration) -> Void = { _ in }) -
             router.get("/v1/search/isbn") { _, _ in
                 // The head at once, then a body that never ends: only the body deadline stops it.
                 Response(
-                    status: .ok, headers: [.contentType: "application/json"],
+                    status: .ok,
+                    headers: [.contentType: "application/json"],
                     body: ResponseBody { writer in
                         try await writer.write(ByteBuffer(string: "{"))
                         try await Task.sleep(for: .seconds(8))
                         try await writer.finish(nil)
-                    })
+                    }
+                )
             }
         }) { server in
             let executor = ClientEventLoop.executor
@@ -251,21 +270,28 @@ func makeAPI(_ url: URL, _ tweak: (inout APIConfiguration) -> Void = { _ in }) -
             do {
                 let answered = try await Task(executorPreference: executor) { () -> Int in
                     var count = 0
-                    for index in 0..<25 where try await api.searchTitle("dune \(index)").info.status == 200 { count += 1 }
+                    for index in 0..<25 where try await api.searchTitle("dune \(index)").info.status == 200 {
+                        count += 1
+                    }
                     return count
                 }.value
                 #expect(answered == 25)
                 let concurrent = try await withThrowingTaskGroup(of: Int.self) { group in
                     for index in 0..<8 {
-                        group.addTask(executorPreference: executor) { try await api.searchTitle("q\(index)").info.status }
+                        group.addTask(executorPreference: executor) {
+                            try await api.searchTitle("q\(index)").info.status
+                        }
                     }
                     return try await group.reduce(0) { $0 + ($1 == 200 ? 1 : 0) }
                 }
                 #expect(concurrent == 8)
                 // The body's "{" would end as a decoding error after 8 s: a time-out is the deadline's.
-                let stalled = await Task(executorPreference: executor) { try await quick.searchISBN("9780441172719") }.result
+                let stalled = await Task(executorPreference: executor) { try await quick.searchISBN("9780441172719") }
+                    .result
                 #expect(throws: BooksTrackError.self) { try stalled.get() }
-                if case .failure(let error) = stalled { #expect((error as? BooksTrackError)?.kind == .timeout, "\(error)") }
+                if case .failure(let error) = stalled {
+                    #expect((error as? BooksTrackError)?.kind == .timeout, "\(error)")
+                }
                 let slow = Task(executorPreference: executor) { try await api.searchTitle("slow", limit: 1) }
                 // Cancelled once the server holds the request (mid-request, not before it was sent).
                 var arrivals = slowArrived.makeAsyncIterator()
@@ -274,7 +300,9 @@ func makeAPI(_ url: URL, _ tweak: (inout APIConfiguration) -> Void = { _ in }) -
                 // Not cancelled, it would be answered after 8 s.
                 let cancelled = await slow.result
                 #expect(throws: BooksTrackError.self) { try cancelled.get() }
-                if case .failure(let error) = cancelled { #expect((error as? BooksTrackError)?.isCancellation == true, "\(error)") }
+                if case .failure(let error) = cancelled {
+                    #expect((error as? BooksTrackError)?.isCancellation == true, "\(error)")
+                }
             } catch {
                 Issue.record("\(error)")
             }
@@ -306,7 +334,9 @@ func makeAPI(_ url: URL, _ tweak: (inout APIConfiguration) -> Void = { _ in }) -
             let upload = try MultipartFileBody(fileURL: file)
             #expect(received.value.0 == Int(upload.contentLength) - 0)
             #expect(received.value.1.hasPrefix("multipart/form-data; boundary="))
-            await #expect(throws: BooksTrackError.self) { _ = try await api.importCSV(fileAt: dir.appendingPathComponent("missing.csv")) }
+            await #expect(throws: BooksTrackError.self) {
+                _ = try await api.importCSV(fileAt: dir.appendingPathComponent("missing.csv"))
+            }
             await api.shutdown()
         }
     }
@@ -315,7 +345,8 @@ func makeAPI(_ url: URL, _ tweak: (inout APIConfiguration) -> Void = { _ in }) -
     @Test func retriedPostsRepeatTheSameKey() async throws {
         let keys = SynchronizedBox<[String]>([])
         let hits = HitCounter()
-        let circuit = #"{"success":false,"data":null,"metadata":{"timestamp":"x"},"error":{"code":"CIRCUIT_OPEN","message":"down","retryable":true,"retryAfterMs":250,"provider":"isbndb"}}"#
+        let circuit =
+            #"{"success":false,"data":null,"metadata":{"timestamp":"x"},"error":{"code":"CIRCUIT_OPEN","message":"down","retryable":true,"retryAfterMs":250,"provider":"isbndb"}}"#
         try await TinyServer.with({ router in
             router.post("/api/v2/books/enrich") { request, _ in
                 let body = try await request.body.collect(upTo: 65536)

@@ -10,7 +10,9 @@ import Testing
 @Suite struct V3SearchPageTests {
     static func page(_ results: String) -> V3SearchPage? {
         CorrectedQueryDecodingTests.decode(
-            V3SearchPage.self, #"{"success":true,"data":{"results":\#(results),"totalCount":100000},\#(CorrectedQueryDecodingTests.metadata)}"#)
+            V3SearchPage.self,
+            #"{"success":true,"data":{"results":\#(results),"totalCount":100000},\#(CorrectedQueryDecodingTests.metadata)}"#
+        )
     }
 
     @Test func aHundredThousandResultsAreReadUpToThePage() throws {
@@ -22,8 +24,11 @@ import Testing
     }
 
     @Test func aResultThatIsNotABookIsSkipped() throws {
-        let page = try #require(Self.page(
-            #"[{"isbn":"9780451524935","title":"One"},42,"two",{"isbn":"9780451524935","title":["x"]},{"title":"No ISBN"},{"isbn13":"9780451524935","title":"Three"}]"#))
+        let page = try #require(
+            Self.page(
+                #"[{"isbn":"9780451524935","title":"One"},42,"two",{"isbn":"9780451524935","title":["x"]},{"title":"No ISBN"},{"isbn13":"9780451524935","title":"Three"}]"#
+            )
+        )
         #expect(page.books.map(\.title) == ["One", "Three"])
         #expect(Self.page("null")?.books.isEmpty == true)
         #expect(Self.page(#""many""#) == nil)

@@ -1,20 +1,22 @@
+import BooksTrackClient
 import BooksTrackContract
 import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
 import Testing
-import BooksTrackClient
 
 struct CutConnection: Error {}
 
 func sseEvent(_ id: Int, total: Int) -> String {
     let status = id == total ? "completed" : (id == 1 ? "initialized" : "processing")
     let progress = Double(id) / Double(total)
-    return "id: \(id)\nevent: \(status)\ndata: {\"jobId\":\"job1\",\"status\":\"\(status)\",\"progress\":\(progress),\"processedCount\":\(id),\"totalCount\":\(total)}\n\n"
+    return
+        "id: \(id)\nevent: \(status)\ndata: {\"jobId\":\"job1\",\"status\":\"\(status)\",\"progress\":\(progress),\"processedCount\":\(id),\"totalCount\":\(total)}\n\n"
 }
 
-let importResultsBody = #"{"success":true,"data":{"booksCreated":1,"booksUpdated":0,"duplicatesSkipped":0,"enrichmentSucceeded":1,"enrichmentFailed":0,"errors":[],"books":[]},"metadata":{"timestamp":"x"}}"#
+let importResultsBody =
+    #"{"success":true,"data":{"booksCreated":1,"booksUpdated":0,"duplicatesSkipped":0,"enrichmentSucceeded":1,"enrichmentFailed":0,"errors":[],"books":[]},"metadata":{"timestamp":"x"}}"#
 
 func collect(_ stream: AsyncThrowingStream<WatchEvent, any Error>) async throws -> [WatchEvent] {
     var events: [WatchEvent] = []
@@ -36,7 +38,8 @@ func collect(_ stream: AsyncThrowingStream<WatchEvent, any Error>) async throws 
                 lastIDs.mutate { $0.append(request.headers[HTTPField.Name("Last-Event-ID")!] ?? "") }
                 let cut = n <= 3
                 return Response(
-                    status: .ok, headers: [.contentType: "text/event-stream"],
+                    status: .ok,
+                    headers: [.contentType: "text/event-stream"],
                     body: ResponseBody { writer in
                         try await writer.write(ByteBuffer(string: ": connection established\nretry: 10\n\n"))
                         var sent = 0
@@ -51,12 +54,16 @@ func collect(_ stream: AsyncThrowingStream<WatchEvent, any Error>) async throws 
                             }
                         }
                         try await writer.finish(nil)
-                    })
+                    }
+                )
             }
             router.get("/api/v2/imports/{id}/results") { _, _ in Reply.json(importResultsBody) }
         }) { server in
             let recorder = SleepRecorder()
-            let api = makeAPI(server.baseURL) { $0.sleep = recorder.sleep; $0.streamIdleTimeout = .seconds(5) }
+            let api = makeAPI(server.baseURL) {
+                $0.sleep = recorder.sleep
+                $0.streamIdleTimeout = .seconds(5)
+            }
             let events = try await collect(api.watch(jobID: "job1"))
             let processed = events.compactMap { e -> Int? in
                 if case .progress(let u) = e { return u.processedCount }
@@ -66,10 +73,21 @@ func collect(_ stream: AsyncThrowingStream<WatchEvent, any Error>) async throws 
             #expect(connections.count("sse") == 4)
             // The first connection has no Last-Event-ID; every reconnect resumes after an event already seen.
             #expect(lastIDs.value.first == "")
-            #expect(lastIDs.value.dropFirst().compactMap { Int($0) } == lastIDs.value.dropFirst().compactMap { Int($0) }.sorted())
+            #expect(
+                lastIDs.value.dropFirst().compactMap { Int($0) }
+                    == lastIDs.value.dropFirst().compactMap { Int($0) }.sorted()
+            )
             #expect(recorder.delays.allSatisfy { $0 == .milliseconds(10) })
-            #expect(events.contains { if case .results(.csvImport) = $0 { return true }; return false })
-            if case .finished(.completed) = events.last {} else { Issue.record("expected completion, got \(String(describing: events.last))") }
+            #expect(
+                events.contains {
+                    if case .results(.csvImport) = $0 { return true }
+                    return false
+                }
+            )
+            if case .finished(.completed) = events.last {
+            } else {
+                Issue.record("expected completion, got \(String(describing: events.last))")
+            }
             await api.shutdown()
         }
     }
@@ -85,12 +103,17 @@ func collect(_ stream: AsyncThrowingStream<WatchEvent, any Error>) async throws 
             router.get("/api/v2/imports/{id}") { _, _ in
                 hits.hit("status")
                 let done = hits.count("status") >= 2
-                return Reply.json(#"{"success":true,"data":{"jobId":"job1","status":"\#(done ? "completed" : "processing")","progress":\#(done ? 1 : 0.5),"processedCount":1,"totalCount":2,"pipeline":"csv_import","startTime":1}}"#)
+                return Reply.json(
+                    #"{"success":true,"data":{"jobId":"job1","status":"\#(done ? "completed" : "processing")","progress":\#(done ? 1 : 0.5),"processedCount":1,"totalCount":2,"pipeline":"csv_import","startTime":1}}"#
+                )
             }
             router.get("/api/v2/imports/{id}/results") { _, _ in Reply.json(importResultsBody) }
         }) { server in
             let recorder = SleepRecorder()
-            let api = makeAPI(server.baseURL) { $0.sleep = recorder.sleep; $0.streamIdleTimeout = .seconds(5) }
+            let api = makeAPI(server.baseURL) {
+                $0.sleep = recorder.sleep
+                $0.streamIdleTimeout = .seconds(5)
+            }
             let events = try await collect(api.watch(jobID: "job1"))
             #expect(hits.count("sse") == 3)
             #expect(hits.count("status") == 2)
@@ -111,7 +134,8 @@ func collect(_ stream: AsyncThrowingStream<WatchEvent, any Error>) async throws 
         try await TinyServer.with({ router in
             router.get("/api/v2/imports/{id}/stream") { _, _ in
                 Response(
-                    status: .ok, headers: [.contentType: "text/event-stream"],
+                    status: .ok,
+                    headers: [.contentType: "text/event-stream"],
                     body: ResponseBody { writer in
                         try await writer.write(ByteBuffer(string: sseEvent(1, total: 10)))
                         // Heartbeats until the client goes away (a write then fails), at most ~10 s.
@@ -125,7 +149,8 @@ func collect(_ stream: AsyncThrowingStream<WatchEvent, any Error>) async throws 
                             throw error
                         }
                         try await writer.finish(nil)
-                    })
+                    }
+                )
             }
         }) { server in
             let api = makeAPI(server.baseURL)

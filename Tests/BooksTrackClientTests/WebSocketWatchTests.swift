@@ -1,10 +1,10 @@
+import BooksTrackClient
 import BooksTrackContract
 import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdWebSocket
 import Testing
-import BooksTrackClient
 
 /// A batch job on a server that offers progress only over the WebSocket (production): the SSE
 /// route answers 404, the watcher switches to `/ws/progress` with the token as subprotocol and in the
@@ -43,16 +43,27 @@ import BooksTrackClient
                         }
                     }
                 }
-            })
-        try await TinyServer.with({ router in
-            router.get("/api/v2/imports/{id}/stream") { _, _ in Reply.text("no route", status: .notFound, contentType: "text/plain") }
-            router.get("/v1/jobs/{id}/results") { _, _ in Reply.fixture("batch-results-production.json") }
-        }, server: .http1WebSocketUpgrade(webSocketRouter: wsRouter)) { server in
+            }
+        )
+        try await TinyServer.with(
+            { router in
+                router.get("/api/v2/imports/{id}/stream") { _, _ in
+                    Reply.text("no route", status: .notFound, contentType: "text/plain")
+                }
+                router.get("/v1/jobs/{id}/results") { _, _ in Reply.fixture("batch-results-production.json") }
+            },
+            server: .http1WebSocketUpgrade(webSocketRouter: wsRouter)
+        ) { server in
             let recorder = SleepRecorder()
             let traces = SynchronizedBox<[TraceEvent]>([])
-            let api = makeAPI(server.baseURL) { $0.sleep = recorder.sleep; $0.trace = { e in traces.mutate { $0.append(e) } } }
+            let api = makeAPI(server.baseURL) {
+                $0.sleep = recorder.sleep
+                $0.trace = { e in traces.mutate { $0.append(e) } }
+            }
             var events: [WatchEvent] = []
-            for try await e in api.watch(jobID: "b1", pipeline: .batchEnrichment, token: "SECRET-TOKEN") { events.append(e) }
+            for try await e in api.watch(jobID: "b1", pipeline: .batchEnrichment, token: "SECRET-TOKEN") {
+                events.append(e)
+            }
             #expect(offered.value == ["bookstrack-auth.SECRET-TOKEN"])
             #expect(!queries.value.isEmpty && queries.value.allSatisfy { $0.contains("token=SECRET-TOKEN") })
             #expect(pongs.value == 1)
@@ -61,8 +72,16 @@ import BooksTrackClient
                 return nil
             }
             #expect(channels == [.sse, .webSocket])
-            #expect(events.contains { if case .results(.batch) = $0 { return true }; return false })
-            if case .finished(.completed) = events.last {} else { Issue.record("expected completion, got \(String(describing: events.last))") }
+            #expect(
+                events.contains {
+                    if case .results(.batch) = $0 { return true }
+                    return false
+                }
+            )
+            if case .finished(.completed) = events.last {
+            } else {
+                Issue.record("expected completion, got \(String(describing: events.last))")
+            }
             #expect(!traces.value.map { "\($0)" }.joined().contains("SECRET-TOKEN"))
             await api.shutdown()
         }

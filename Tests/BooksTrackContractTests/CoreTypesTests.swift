@@ -1,7 +1,6 @@
+import BooksTrackContract
 import Foundation
 import Testing
-
-import BooksTrackContract
 
 @Suite struct JSONValueTests {
     @Test func decodesEveryKindAndRoundTrips() throws {
@@ -55,14 +54,24 @@ import BooksTrackContract
     @Test func mobileWording() {
         #expect(
             ErrorCode.circuitOpen.userMessage(provider: "google_books", retryAfterSeconds: 42)
-                == "Google Books is temporarily unavailable. Retrying in 42 seconds…")
-        #expect(ErrorCode.circuitOpen.userMessage(provider: "Frobnicator", retryAfterSeconds: 1)
-            == "Frobnicator is temporarily unavailable. Retrying in 1 second…")
+                == "Google Books is temporarily unavailable. Retrying in 42 seconds…"
+        )
+        #expect(
+            ErrorCode.circuitOpen.userMessage(provider: "Frobnicator", retryAfterSeconds: 1)
+                == "Frobnicator is temporarily unavailable. Retrying in 1 second…"
+        )
         // Unnamed, the provider is still the subject of a sentence.
-        #expect(ErrorCode.circuitOpen.userMessage() == "The book provider is temporarily unavailable. Retrying shortly…")
-        #expect(ErrorCode.circuitOpen.userMessage(retryAfterSeconds: 5)
-            == "The book provider is temporarily unavailable. Retrying in 5 seconds…")
-        #expect(ErrorCode.rateLimitExceeded.userMessage(retryAfterSeconds: 30) == "Too many requests. Please wait 30 seconds.")
+        #expect(
+            ErrorCode.circuitOpen.userMessage() == "The book provider is temporarily unavailable. Retrying shortly…"
+        )
+        #expect(
+            ErrorCode.circuitOpen.userMessage(retryAfterSeconds: 5)
+                == "The book provider is temporarily unavailable. Retrying in 5 seconds…"
+        )
+        #expect(
+            ErrorCode.rateLimitExceeded.userMessage(retryAfterSeconds: 30)
+                == "Too many requests. Please wait 30 seconds."
+        )
         #expect(ErrorCode.rateLimitExceeded.userMessage() == "Too many requests. Please wait a moment.")
         #expect(ErrorCode.networkError.userMessage() == "Connection lost. Retrying…")
         #expect(ErrorCode.notFound.userMessage() == "Book not found. Try a different search.")
@@ -101,20 +110,41 @@ import BooksTrackContract
         #expect(!text.contains("retryAfterMs") && !text.contains("provider") && !text.contains("details"))
         let obj = try encodedObject(env)
         #expect(Set(obj.keys) == ["success", "data", "metadata", "error"])
-        #expect(obj["error"] == ["code": "NOT_FOUND", "message": "No book with ISBN 9780306406157", "retryable": false])
+        #expect(
+            obj["error"] == ["code": "NOT_FOUND", "message": "No book with ISBN 9780306406157", "retryable": false]
+        )
         #expect(try roundTrip(env) == env)
     }
 
     @Test func fullErrorAndMetadataKeys() throws {
         let error = APIErrorBody(
-            code: .circuitOpen, message: "Google Books is down", retryAfterMs: 30_000, provider: "google_books",
-            details: ["failures": 5])
+            code: .circuitOpen,
+            message: "Google Books is down",
+            retryAfterMs: 30_000,
+            provider: "google_books",
+            details: ["failures": 5]
+        )
         #expect(error.retryable)
         let meta = ResponseMetadata(
-            timestamp: "t", processingTime: 12, provider: "catalog", cached: true, source: "local", searchMode: .semantic)
+            timestamp: "t",
+            processingTime: 12,
+            provider: "catalog",
+            cached: true,
+            source: "local",
+            searchMode: .semantic
+        )
         let obj = try encodedObject(FailureEnvelope.failure(error, metadata: meta))
-        #expect(obj["error"]?.objectValue.map { Set($0.keys) } == ["code", "message", "retryable", "retryAfterMs", "provider", "details"])
-        #expect(obj["metadata"] == ["timestamp": "t", "processingTime": 12, "provider": "catalog", "cached": true, "source": "local", "searchMode": "semantic"])
+        #expect(
+            obj["error"]?.objectValue.map { Set($0.keys) } == [
+                "code", "message", "retryable", "retryAfterMs", "provider", "details",
+            ]
+        )
+        #expect(
+            obj["metadata"] == [
+                "timestamp": "t", "processingTime": 12, "provider": "catalog", "cached": true, "source": "local",
+                "searchMode": "semantic",
+            ]
+        )
     }
 
     @Test func metadataTimestampIsISO8601WithMilliseconds() throws {
@@ -164,7 +194,10 @@ import BooksTrackContract
         #expect(BudgetClass.classify(method: "GET", path: "/api/v2/search", mode: "semantic") == .semantic)
         #expect(BudgetClass.classify(method: "GET", path: "/api/v2/search", mode: "hybrid") == .semantic)
         #expect(BudgetClass.classify(method: "GET", path: "/api/v2/search", mode: "similar") == .similar)
-        #expect(BudgetClass.classify(method: "GET", path: "/api/v2/search", mode: "text", query: "similar:9780306406157") == .similar)
+        #expect(
+            BudgetClass.classify(method: "GET", path: "/api/v2/search", mode: "text", query: "similar:9780306406157")
+                == .similar
+        )
         #expect(BudgetClass.classify(method: "GET", path: "/v1/search/similar") == .similar)
         #expect(BudgetClass.classify(method: "POST", path: "/api/v2/books/enrich") == .enrich)
         #expect(BudgetClass.classify(method: "POST", path: "/api/batch-enrich") == .batch)

@@ -100,7 +100,8 @@ import Testing
             let thirteen = i % 2 == 0
             var body: [Character] =
                 thirteen
-                ? Array(Bool.random(using: &rng) ? "978" : "979") + (0..<9).map { _ in Character(String(Int.random(in: 0...9, using: &rng))) }
+                ? Array(Bool.random(using: &rng) ? "978" : "979")
+                    + (0..<9).map { _ in Character(String(Int.random(in: 0...9, using: &rng))) }
                 : (0..<9).map { _ in Character(String(Int.random(in: 0...9, using: &rng))) }
             let digits = Array(String(body).utf8)
             body.append(Character(Unicode.Scalar(thirteen ? ISBN.check13(digits[...]) : ISBN.check10(digits[...]))))
@@ -108,7 +109,9 @@ import Testing
             let isbn = try ISBN(parsing: canonical)
             #expect(isbn.value == canonical)
             try checkInvariants(isbn)
-            let hyphenated = canonical.enumerated().map { $0.offset > 0 && $0.offset % 3 == 0 ? "-\($0.element)" : String($0.element) }.joined()
+            let hyphenated = canonical.enumerated().map {
+                $0.offset > 0 && $0.offset % 3 == 0 ? "-\($0.element)" : String($0.element)
+            }.joined()
             #expect(ISBN(hyphenated)?.value == canonical)
             let pos = Int.random(in: (thirteen ? 3 : 0)..<(body.count - 1), using: &rng)
             var mutated = body

@@ -15,10 +15,17 @@ import Testing
             Date(timeIntervalSince1970: -62_135_596_800), Date(timeIntervalSince1970: 253_402_300_799.999),
         ]
         for _ in 0..<5000 {
-            dates.append(Date(timeIntervalSince1970: Double.random(in: -62_000_000_000...253_000_000_000, using: &generator)))
+            dates.append(
+                Date(timeIntervalSince1970: Double.random(in: -62_000_000_000...253_000_000_000, using: &generator))
+            )
         }
         for _ in 0..<2000 {
-            dates.append(Date(timeIntervalSince1970: Double(Int.random(in: -5_000_000...5_000_000, using: &generator)) * 86_400 / 1000))
+            dates.append(
+                Date(
+                    timeIntervalSince1970: Double(Int.random(in: -5_000_000...5_000_000, using: &generator)) * 86_400
+                        / 1000
+                )
+            )
         }
         for date in dates {
             #expect(ISO8601.string(from: date) == ISO8601.formatted(date), "\(date.timeIntervalSince1970)")

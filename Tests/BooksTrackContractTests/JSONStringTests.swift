@@ -1,7 +1,6 @@
+import BooksTrackContract
 import Foundation
 import Testing
-
-import BooksTrackContract
 
 /// The one writer of JSON string literals: what it always escapes (quotes, backslashes, every C0
 /// control), what each escaping adds (`\b` `\f`; DEL, C1, U+2028/U+2029 and others as `\uxxxx`,
@@ -18,7 +17,10 @@ import BooksTrackContract
     @Test func quotesBackslashesAndEveryControlAreEscaped() {
         #expect(JSONString.literal(#"say "hi" \ bye"#, .contract) == #""say \"hi\" \\ bye""#)
         for (scalar, escaped) in Self.controls {
-            #expect(JSONString.literal("a" + String(scalar) + "b", .contract) == "\"a" + escaped + "b\"", "U+\(scalar.value)")
+            #expect(
+                JSONString.literal("a" + String(scalar) + "b", .contract) == "\"a" + escaped + "b\"",
+                "U+\(scalar.value)"
+            )
         }
         #expect(JSONString.literal("", .contract) == #""""#)
         #expect(JSONString.literal("plain ascii / 123", .contract) == #""plain ascii / 123""#)
@@ -40,7 +42,9 @@ import BooksTrackContract
             scalar.value == 0x7F || scalar.value == 0x85 || scalar.value == 0x2028 || scalar.value == 0x2029
                 || scalar.value == 0x1F600
         }
-        #expect(JSONString.literal("a\u{7F}b\u{85}c\u{2028}d\u{2029}e", separators) == #""a\u007fb\u0085c\u2028d\u2029e""#)
+        #expect(
+            JSONString.literal("a\u{7F}b\u{85}c\u{2028}d\u{2029}e", separators) == #""a\u007fb\u0085c\u2028d\u2029e""#
+        )
         #expect(JSONString.literal("é😀ü", separators) == #""é\ud83d\ude00ü""#, "past U+FFFF: a surrogate pair")
         #expect(JSONString.literal("\"\\\n\u{0}", separators) == #""\"\\\n\u0000""#, "what JSON needs is still escaped")
     }
@@ -62,24 +66,36 @@ import BooksTrackContract
     }
 
     @Test func theValueWriterSortsKeysIndentsAndMarks() {
-        let value = JSONValue.object(["b": .array([.number(1), .number(2.5), .null]), "a": .string("x\u{1}"), "c": .bool(true)])
+        let value = JSONValue.object([
+            "b": .array([.number(1), .number(2.5), .null]), "a": .string("x\u{1}"), "c": .bool(true),
+        ])
         #expect(value.jsonText() == #"{"a":"x\u0001","b":[1,2.5,null],"c":true}"#)
-        #expect(value.jsonText(indent: "  ") == """
-            {
-              "a": "x\\u0001",
-              "b": [
-                1,
-                2.5,
-                null
-              ],
-              "c": true
-            }
-            """)
-        let marks = JSONValue.TokenMarks(key: .init(open: "<k>", close: "</k>"), string: .init(open: "<s>", close: "</s>"),
-                                         number: .init(open: "<n>", close: "</n>"), boolean: .init(open: "<b>", close: "</b>"),
-                                         null: .init(open: "<0>", close: "</0>"))
-        #expect(JSONValue.array([.string("s"), .number(3), .bool(false), .null, .object(["k": .object([:])])]).jsonText(marks: marks)
-            == #"[<s>"s"</s>,<n>3</n>,<b>false</b>,<0>null</0>,{<k>"k"</k>:{}}]"#)
+        #expect(
+            value.jsonText(indent: "  ") == """
+                {
+                  "a": "x\\u0001",
+                  "b": [
+                    1,
+                    2.5,
+                    null
+                  ],
+                  "c": true
+                }
+                """
+        )
+        let marks = JSONValue.TokenMarks(
+            key: .init(open: "<k>", close: "</k>"),
+            string: .init(open: "<s>", close: "</s>"),
+            number: .init(open: "<n>", close: "</n>"),
+            boolean: .init(open: "<b>", close: "</b>"),
+            null: .init(open: "<0>", close: "</0>")
+        )
+        #expect(
+            JSONValue.array([.string("s"), .number(3), .bool(false), .null, .object(["k": .object([:])])]).jsonText(
+                marks: marks
+            )
+                == #"[<s>"s"</s>,<n>3</n>,<b>false</b>,<0>null</0>,{<k>"k"</k>:{}}]"#
+        )
         #expect(JSONValue.format(.nan) == "null")
         #expect(JSONValue.format(1e300) == "1e+300")
     }

@@ -28,19 +28,29 @@ struct JSONTreeDecoderTests {
         var reference = 0
     }
 
-    static func compare<T: Decodable & Equatable>(_ type: T.Type, _ data: Data, _ label: String, into outcome: inout Outcome) {
+    static func compare<T: Decodable & Equatable>(
+        _ type: T.Type,
+        _ data: Data,
+        _ label: String,
+        into outcome: inout Outcome
+    ) {
         let reference = try? JSONCoding.decoder().decode(T.self, from: data)
         let fast = JSONTreeDecoding.decode(T.self, from: data)
         if reference != nil { outcome.reference += 1 }
         if let fast {
             outcome.fast += 1
-            #expect(fast == reference, "\(T.self) differs for \(label): \(String(decoding: data.prefix(300), as: UTF8.self))")
+            #expect(
+                fast == reference,
+                "\(T.self) differs for \(label): \(String(decoding: data.prefix(300), as: UTF8.self))"
+            )
         }
         // The envelope the client reads first.
         let referenceEnvelope = try? JSONCoding.decoder().decode(SuccessEnvelope<T>.self, from: data)
         if let envelope = JSONTreeDecoding.decode(SuccessEnvelope<T>.self, from: data) {
-            #expect(envelope.data == referenceEnvelope?.data && envelope.metadata == referenceEnvelope?.metadata,
-                "envelope of \(T.self) differs for \(label): \(String(decoding: data.prefix(300), as: UTF8.self))")
+            #expect(
+                envelope.data == referenceEnvelope?.data && envelope.metadata == referenceEnvelope?.metadata,
+                "envelope of \(T.self) differs for \(label): \(String(decoding: data.prefix(300), as: UTF8.self))"
+            )
         }
     }
 
@@ -73,11 +83,17 @@ struct JSONTreeDecoderTests {
             // The fast path is taken: every envelope that JSONDecoder reads as search results,
             // the tree decoder reads too.
             if (try? JSONCoding.decoder().decode(SuccessEnvelope<SearchResults>.self, from: data)) != nil {
-                #expect(JSONTreeDecoding.decode(SuccessEnvelope<SearchResults>.self, from: data) != nil, "gave up on \(name)")
+                #expect(
+                    JSONTreeDecoding.decode(SuccessEnvelope<SearchResults>.self, from: data) != nil,
+                    "gave up on \(name)"
+                )
             }
         }
         #expect(outcome.fast > 0)
-        #expect(outcome.fast == outcome.reference, "gave up on \(outcome.reference - outcome.fast) of \(outcome.reference)")
+        #expect(
+            outcome.fast == outcome.reference,
+            "gave up on \(outcome.reference - outcome.fast) of \(outcome.reference)"
+        )
     }
 
     /// A JSON document as text pieces, so that mutations can write what `JSONValue` cannot hold:
@@ -116,7 +132,8 @@ struct JSONTreeDecoderTests {
             switch self {
             case .text(let t): return t
             case .array(let a): return "[" + a.map(\.rendered).joined(separator: ",") + "]"
-            case .object(let o): return "{" + o.map { Doc.quoted($0.0) + ":" + $0.1.rendered }.joined(separator: ",") + "}"
+            case .object(let o):
+                return "{" + o.map { Doc.quoted($0.0) + ":" + $0.1.rendered }.joined(separator: ",") + "}"
             }
         }
 
@@ -157,10 +174,14 @@ struct JSONTreeDecoderTests {
 
     /// Replacement values of every kind, with the awkward forms.
     static let replacements = [
-        "null", "true", "false", "0", "-0", "1", "-7", "42", "1.0", "1.5", "-2.25", "1e2", "1E-2", "2.5e+3", "1e400", "1e-400",
-        "9007199254740993", "123456789012345678", "1234567890123456789", "12345678901234567890", "0.1", "3.14159265358979323846",
-        "\"\"", "\"42\"", "\"4.5\"", "\"true\"", "\"x\"", "\"caf\\u00e9\"", "\"\\ud83d\\ude00\"", "\"\\ud800\"", "\"\\udc00x\"",
-        "\"a\\\\b\\/c\\n\\t\"", "\"\\u0000\"", "\"2026-11-24T05:00:00Z\"", "\"9780439023481\"", "[]", "[1,2]", "[\"a\",null]",
+        "null", "true", "false", "0", "-0", "1", "-7", "42", "1.0", "1.5", "-2.25", "1e2", "1E-2", "2.5e+3", "1e400",
+        "1e-400",
+        "9007199254740993", "123456789012345678", "1234567890123456789", "12345678901234567890", "0.1",
+        "3.14159265358979323846",
+        "\"\"", "\"42\"", "\"4.5\"", "\"true\"", "\"x\"", "\"caf\\u00e9\"", "\"\\ud83d\\ude00\"", "\"\\ud800\"",
+        "\"\\udc00x\"",
+        "\"a\\\\b\\/c\\n\\t\"", "\"\\u0000\"", "\"2026-11-24T05:00:00Z\"", "\"9780439023481\"", "[]", "[1,2]",
+        "[\"a\",null]",
         "[{}]", "{}", "{\"title\":\"T\"}", "{\"works\":[]}", "{\"a\":1,\"a\":2}", "[[[[]]]]",
     ]
 
@@ -173,7 +194,8 @@ struct JSONTreeDecoderTests {
             case 3:
                 // Delete a member or element.
                 switch node {
-                case .object(let o) where !o.isEmpty: return .object(o.enumerated().filter { $0.offset != o.count / 2 }.map(\.element))
+                case .object(let o) where !o.isEmpty:
+                    return .object(o.enumerated().filter { $0.offset != o.count / 2 }.map(\.element))
                 case .array(let a) where !a.isEmpty: return .array(Array(a.dropFirst()))
                 default: return .text("null")
                 }
@@ -211,7 +233,10 @@ struct JSONTreeDecoderTests {
 
     @Test func editedBytesParseAsJSONDecoderDoesOrNotAtAll() throws {
         var rng = SplitMix64(seed: 0x2026_1124_16)
-        let alphabet = Array("{}[],:\"\\ u0123456789eE.-+tfnlrsa\u{7F}\t\n".utf8) + [0x00, 0x1F, 0xC3, 0xA9, 0xFF, 0xEF, 0xBB, 0xBF]
+        let alphabet =
+            Array("{}[],:\"\\ u0123456789eE.-+tfnlrsa\u{7F}\t\n".utf8) + [
+                0x00, 0x1F, 0xC3, 0xA9, 0xFF, 0xEF, 0xBB, 0xBF,
+            ]
         var outcome = Outcome()
         for (name, data) in try Self.fixtures() {
             for round in 0..<20 {
@@ -236,8 +261,10 @@ struct JSONTreeDecoderTests {
     @Test func numbersAndStringsAsJSONDecoderReadsThem() throws {
         struct Box<T: Decodable & Equatable>: Decodable, Equatable { var v: T }
         var outcome = Outcome()
-        for text in Self.replacements + ["-1", "10", "100.25", "-0.0", "0.30000000000000004", "1.7976931348623157e308",
-                                          "4.9e-324", "-9223372036854775808", "9223372036854775807", "1.000000000000000000001"] {
+        for text in Self.replacements + [
+            "-1", "10", "100.25", "-0.0", "0.30000000000000004", "1.7976931348623157e308",
+            "4.9e-324", "-9223372036854775808", "9223372036854775807", "1.000000000000000000001",
+        ] {
             let data = Data("{\"v\":\(text)}".utf8)
             Self.compare(Box<Int>.self, data, text, into: &outcome)
             Self.compare(Box<Double>.self, data, text, into: &outcome)
@@ -250,7 +277,10 @@ struct JSONTreeDecoderTests {
         // -0 reads as negative zero, as JSONDecoder reads it.
         let negativeZero = JSONTreeDecoding.decode(Box<Double>.self, from: Data("{\"v\":-0}".utf8))
         #expect(negativeZero.map { $0.v.sign == .minus } ?? true)
-        #expect(JSONTreeDecoding.decode(Box<String>.self, from: Data("{\"v\":\"caf\\u00e9 \\ud83d\\ude00\"}".utf8))?.v == "café 😀")
+        #expect(
+            JSONTreeDecoding.decode(Box<String>.self, from: Data("{\"v\":\"caf\\u00e9 \\ud83d\\ude00\"}".utf8))?.v
+                == "café 😀"
+        )
         #expect(JSONTreeDecoding.decode(Box<Int>.self, from: Data("{\"v\":1,\"v\":2}".utf8)) == nil)
         #expect(JSONTreeDecoding.decode(Box<[Int]>.self, from: Data("{\"v\":[1,2,]}".utf8)) == nil)
         #expect(JSONTreeDecoding.decode(Box<Int>.self, from: Data("\u{FEFF}{\"v\":1}".utf8)) == nil)
@@ -293,7 +323,10 @@ struct JSONTreeDecoderTests {
         ] {
             Self.compare(BookSearchResponse.self, Data(body.utf8), label, into: &outcome)
         }
-        #expect(outcome.fast == outcome.reference, "gave up on \(outcome.reference - outcome.fast) of \(outcome.reference)")
+        #expect(
+            outcome.fast == outcome.reference,
+            "gave up on \(outcome.reference - outcome.fast) of \(outcome.reference)"
+        )
         #expect(outcome.reference == 4)
     }
 
@@ -308,19 +341,33 @@ struct JSONTreeDecoderTests {
                 for special in [#"\""#, #"\\"#, #"\n"#, #"\u00e9"#, "\u{01}", "\u{7F}", "é", "😀", "\u{1F}", "\u{20}"] {
                     var text = String(repeating: "a", count: length)
                     text.insert(contentsOf: special, at: text.index(text.startIndex, offsetBy: position))
-                    Self.compare(Box.self, Data("{\"v\":\"\(text)\"}".utf8), "\(length)/\(position)/\(special)", into: &outcome)
+                    Self.compare(
+                        Box.self,
+                        Data("{\"v\":\"\(text)\"}".utf8),
+                        "\(length)/\(position)/\(special)",
+                        into: &outcome
+                    )
                 }
                 // Invalid UTF-8 (a lone continuation byte, a truncated sequence): JSONDecoder refuses it.
                 for invalid: [UInt8] in [[0xFF], [0x80], [0xC3]] {
-                    var bytes = Array("{\"v\":\"".utf8) + Array(repeating: UInt8(ascii: "a"), count: length) + Array("\"}".utf8)
+                    var bytes =
+                        Array("{\"v\":\"".utf8) + Array(repeating: UInt8(ascii: "a"), count: length) + Array("\"}".utf8)
                     bytes.insert(contentsOf: invalid, at: 6 + position)
                     Self.compare(Box.self, Data(bytes), "\(length)/\(position)/\(invalid)", into: &outcome)
                 }
                 // Cut short: no closing quote.
-                Self.compare(Box.self, Data("{\"v\":\"\(String(repeating: "a", count: length))".utf8), "open \(length)", into: &outcome)
+                Self.compare(
+                    Box.self,
+                    Data("{\"v\":\"\(String(repeating: "a", count: length))".utf8),
+                    "open \(length)",
+                    into: &outcome
+                )
             }
         }
-        #expect(outcome.fast == outcome.reference, "gave up on \(outcome.reference - outcome.fast) of \(outcome.reference)")
+        #expect(
+            outcome.fast == outcome.reference,
+            "gave up on \(outcome.reference - outcome.fast) of \(outcome.reference)"
+        )
         #expect(outcome.reference > 3_000)
     }
 }

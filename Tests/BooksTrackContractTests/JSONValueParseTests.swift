@@ -26,7 +26,8 @@ import Testing
     @Test(arguments: [
         #"{"a":1,"b":[true,false,null],"c":{"d":"e\u00e9\n"},"f":-0,"g":1e3,"h":0.1,"i":123456789012345678901}"#,
         #"{"dup":1,"dup":2}"#, #"[1,2,]"#, #"  "plain"  "#, "12", "-3.5e-7", #"{"k\u0041":"v"}"#, "[]", "{}",
-        #"{"caf\#u{E9}":"th\#u{E9}"}"#, "nul", "", #"[1 2]"#, String(repeating: "[", count: 300) + String(repeating: "]", count: 300),
+        #"{"caf\#u{E9}":"th\#u{E9}"}"#, "nul", "", #"[1 2]"#,
+        String(repeating: "[", count: 300) + String(repeating: "]", count: 300),
     ])
     func edgeShapesReadAsJSONDecoderReadsThem(_ text: String) {
         #expect(JSONValue.parse(Data(text.utf8)) == Self.decoderReading(text), "\(text.prefix(60))")
@@ -35,9 +36,13 @@ import Testing
     /// A v3 problem with 200,000 field errors: read (in well under a second; it took seconds), and
     /// 20 of them kept, in the error and in its details.
     @Test func aProblemWithManyFieldErrorsKeepsTwenty() throws {
-        let errors = (0..<200_000).map { #"{"field":"isbns[\#($0)]","message":"Must be ISBN-10 or ISBN-13","code":"INVALID_ISBN"}"# }
-        let body = #"{"type":"https://api.oooefam.net/errors/validation","title":"Validation Failed","status":422,"detail":"Invalid request","code":"INVALID_REQUEST","errors":[\#(errors.joined(separator: ","))]}"#
-        guard case .failure(let info, _) = ResponseDecoding.decode(JSONValue.self, from: Data(body.utf8), status: 422) else {
+        let errors = (0..<200_000).map {
+            #"{"field":"isbns[\#($0)]","message":"Must be ISBN-10 or ISBN-13","code":"INVALID_ISBN"}"#
+        }
+        let body =
+            #"{"type":"https://api.oooefam.net/errors/validation","title":"Validation Failed","status":422,"detail":"Invalid request","code":"INVALID_REQUEST","errors":[\#(errors.joined(separator: ","))]}"#
+        guard case .failure(let info, _) = ResponseDecoding.decode(JSONValue.self, from: Data(body.utf8), status: 422)
+        else {
             Issue.record("not read as a failure")
             return
         }

@@ -1,8 +1,7 @@
+import BooksTrackContract
 import Foundation
 import TestSupport
 import Testing
-
-import BooksTrackContract
 
 /// Every production variant the client accepts (docs/contract.md "Client accepts"), decoded from
 /// recorded-style bodies in Fixtures/ through the tolerant path.
@@ -69,7 +68,11 @@ import BooksTrackContract
     }
 
     @Test func notFoundInOlderEnvelope() throws {
-        let result = ResponseDecoding.decode(BookSearchResponse.self, from: try fixture("error-not-found-no-success.json"), status: 404)
+        let result = ResponseDecoding.decode(
+            BookSearchResponse.self,
+            from: try fixture("error-not-found-no-success.json"),
+            status: 404
+        )
         guard case .failure(let info, let metadata) = result else {
             Issue.record("expected failure, got \(result)")
             return
@@ -84,7 +87,11 @@ import BooksTrackContract
     }
 
     @Test func circuitOpenWithProviderInsideDetailsOn429() throws {
-        let result = ResponseDecoding.decode(EnrichedBook.self, from: try fixture("error-circuit-open-429-details.json"), status: 429)
+        let result = ResponseDecoding.decode(
+            EnrichedBook.self,
+            from: try fixture("error-circuit-open-429-details.json"),
+            status: 429
+        )
         let info = try #require(result.errorInfo)
         #expect(info.code == .circuitOpen)
         #expect(info.provider == "google_books")
@@ -95,7 +102,11 @@ import BooksTrackContract
     }
 
     @Test func rateLimiterNonEnvelope429() throws {
-        let result = ResponseDecoding.decode(BookSearchResponse.self, from: try fixture("error-rate-limiter-429.json"), status: 429)
+        let result = ResponseDecoding.decode(
+            BookSearchResponse.self,
+            from: try fixture("error-rate-limiter-429.json"),
+            status: 429
+        )
         guard case .failure(let info, let metadata) = result else {
             Issue.record("expected failure, got \(result)")
             return
@@ -113,7 +124,11 @@ import BooksTrackContract
     }
 
     @Test func legacySuccessFalseWithMeta() throws {
-        let result = ResponseDecoding.decode(SearchResults.self, from: try fixture("error-legacy-success-false.json"), status: 400)
+        let result = ResponseDecoding.decode(
+            SearchResults.self,
+            from: try fixture("error-legacy-success-false.json"),
+            status: 400
+        )
         guard case .failure(let info, let metadata) = result else {
             Issue.record("expected failure, got \(result)")
             return
@@ -209,7 +224,9 @@ import BooksTrackContract
         #expect(caps.isEnabled(.similarBooks) == true)  // gated on semantic_search in production
         #expect(caps.isEnabled(.sseProgress) == nil)  // not announced: unknown
         #expect(caps.isEnabled("csvImport") == true)  // name spelling ignored
-        #expect(caps.limits.maxBatchSize == 100 && caps.limits.csvMaxRows == 10_000 && caps.limits.maxConcurrentJobs == 3)
+        #expect(
+            caps.limits.maxBatchSize == 100 && caps.limits.csvMaxRows == 10_000 && caps.limits.maxConcurrentJobs == 3
+        )
         #expect(caps.limits.raw["maxFileSizeBytes"] == 8_388_608)
         #expect(caps.limits.semanticSearchRPM == 5)  // derived from the feature's rateLimit
         #expect(caps.rate(for: .csvImport) == RateLimit(requests: 5, windowMs: 60_000))
@@ -300,7 +317,10 @@ import BooksTrackContract
     @Test func jobStatusFailedWithISOStartTime() throws {
         let (status, _) = try decodeFixture(JobStatus.self, "job-status-failed-production.json")
         #expect(status.status == .failed)
-        #expect(status.error == JobError(code: .csvProcessingFailed, message: "Unbalanced quotes on line 13", retryable: false))
+        #expect(
+            status.error
+                == JobError(code: .csvProcessingFailed, message: "Unbalanced quotes on line 13", retryable: false)
+        )
         #expect(status.startTime == 1_762_195_700_000)
         #expect(status.progress == 0.25)
     }
@@ -333,7 +353,10 @@ import BooksTrackContract
             return
         }
         #expect(failed.status == .failed)
-        #expect(failed.error == JobError(code: .csvProcessingFailed, message: "Unbalanced quotes on line 13", retryable: false))
+        #expect(
+            failed.error
+                == JobError(code: .csvProcessingFailed, message: "Unbalanced quotes on line 13", retryable: false)
+        )
         #expect(timeout.jobId == "csv_1762195300000_p0q1r" && timeout.lastStatus == nil && timeout.lastProgress == nil)
         #expect(error.error == StreamErrorPayload.jobNotFound && error.jobId == nil)
     }
@@ -341,7 +364,12 @@ import BooksTrackContract
     @Test func importResultsProduction() throws {
         let (results, _) = try decodeFixture(ImportResults.self, "import-results-production.json")
         #expect(results.booksCreated == 45 && results.duplicatesSkipped == 2 && results.enrichmentFailed == 2)
-        #expect(results.errors == [ImportRowError(row: 13, isbn: "", error: "Missing title"), ImportRowError(row: 27, isbn: "9781234567890", error: "Invalid ISBN checksum")])
+        #expect(
+            results.errors == [
+                ImportRowError(row: 13, isbn: "", error: "Missing title"),
+                ImportRowError(row: 27, isbn: "9781234567890", error: "Invalid ISBN checksum"),
+            ]
+        )
         #expect(results.books[1].authors == ["J.D. Salinger"])
         #expect(results.books[1].isbn13 == "9780316769488")
     }
@@ -349,18 +377,37 @@ import BooksTrackContract
     // MARK: WebSocket (§6)
 
     @Test func webSocketProductionMessages() throws {
-        let messages = try JSONCoding.decoder().decode([WSMessage].self, from: try fixture("ws-production-messages.json"))
-        #expect(messages.map(\.type) == [.readyAck, .jobStarted, .jobProgress, .ping, .jobComplete, .jobComplete, .error])
+        let messages = try JSONCoding.decoder().decode(
+            [WSMessage].self,
+            from: try fixture("ws-production-messages.json")
+        )
+        #expect(
+            messages.map(\.type) == [.readyAck, .jobStarted, .jobProgress, .ping, .jobComplete, .jobComplete, .error]
+        )
         #expect(messages[0].payload == .other(.null))
         #expect(messages[1].payload == .jobStarted(.init(totalCount: 3)))
-        #expect(messages[2].payload == .jobProgress(.init(progress: 0.6667, status: "Enriched 2/3 books", processedCount: 2, currentItem: "Dune")))
+        #expect(
+            messages[2].payload
+                == .jobProgress(
+                    .init(progress: 0.6667, status: "Enriched 2/3 books", processedCount: 2, currentItem: "Dune")
+                )
+        )
         #expect(messages[3].payload == .ping)
         let summary = JobCompletePayload.Summary(totalProcessed: 3, successCount: 2, failureCount: 1, duration: 8900)
         var withResource = summary
         withResource.resourceId = "batch-results:batch_7c1e"
-        #expect(messages[4].payload == .jobComplete(.init(pipeline: .batchEnrichment, summary: withResource, expiresAt: "2025-11-03T20:41:09.000Z")))
-        #expect(messages[5].payload == .jobComplete(.init(pipeline: .batchEnrichment, summary: summary, expiresAt: "")))  // flat older form
-        #expect(messages[6].payload == .error(.init(code: .batchProcessingFailed, message: "Provider quota exhausted", retryable: true)))
+        #expect(
+            messages[4].payload
+                == .jobComplete(
+                    .init(pipeline: .batchEnrichment, summary: withResource, expiresAt: "2025-11-03T20:41:09.000Z")
+                )
+        )
+        // The flat older form.
+        #expect(messages[5].payload == .jobComplete(.init(pipeline: .batchEnrichment, summary: summary, expiresAt: "")))
+        #expect(
+            messages[6].payload
+                == .error(.init(code: .batchProcessingFailed, message: "Provider quota exhausted", retryable: true))
+        )
         #expect(messages[2].timestamp == 1_762_195_204_000 && messages[2].version == "1.0.0")
     }
 }

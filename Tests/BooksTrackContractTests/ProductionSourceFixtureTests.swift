@@ -1,8 +1,7 @@
+import BooksTrackContract
 import Foundation
 import TestSupport
 import Testing
-
-import BooksTrackContract
 
 /// Shapes read in the production source (`Fixtures/source/SOURCES.md` names the file and commit of
 /// each), decoded through the tolerant path.
@@ -10,7 +9,8 @@ import BooksTrackContract
     static func source(_ name: String) throws -> Data {
         let url = try #require(
             Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Fixtures/source"),
-            "missing fixture source/\(name)")
+            "missing fixture source/\(name)"
+        )
         return try Data(contentsOf: url)
     }
 
@@ -24,7 +24,10 @@ import BooksTrackContract
     }
 
     @Test func webSocketErrorCarriesAnErrorObject() throws {
-        let message = try JSONCoding.decoder().decode(WSMessage.self, from: Self.source("ws-error-job-state-manager.json"))
+        let message = try JSONCoding.decoder().decode(
+            WSMessage.self,
+            from: Self.source("ws-error-job-state-manager.json")
+        )
         guard case .error(let payload) = message.payload else {
             Issue.record("not an error payload: \(message.payload)")
             return
@@ -35,14 +38,20 @@ import BooksTrackContract
     }
 
     @Test func webSocketProgressAndComplete() throws {
-        let progress = try JSONCoding.decoder().decode(WSMessage.self, from: Self.source("ws-progress-job-state-manager.json"))
+        let progress = try JSONCoding.decoder().decode(
+            WSMessage.self,
+            from: Self.source("ws-progress-job-state-manager.json")
+        )
         guard case .jobProgress(let p) = progress.payload else {
             Issue.record("not progress")
             return
         }
         #expect(p.progress == 0.4)
         #expect(p.processedCount == 2)
-        let complete = try JSONCoding.decoder().decode(WSMessage.self, from: Self.source("ws-complete-job-state-manager.json"))
+        let complete = try JSONCoding.decoder().decode(
+            WSMessage.self,
+            from: Self.source("ws-complete-job-state-manager.json")
+        )
         guard case .jobComplete(let c) = complete.payload else {
             Issue.record("not complete")
             return
@@ -94,7 +103,9 @@ import BooksTrackContract
 
     @Test func softTokenRefusalsAreUnauthorizedWithTheirSentence() throws {
         for name in ["token-refresh-not-allowed.json", "token-refresh-in-progress.json"] {
-            let info = try #require(ResponseDecoding.decode(JSONValue.self, from: Self.source(name), status: 401).errorInfo)
+            let info = try #require(
+                ResponseDecoding.decode(JSONValue.self, from: Self.source(name), status: 401).errorInfo
+            )
             #expect(info.code == .unauthorized)
             #expect(info.message.hasPrefix("Refresh"))
         }
@@ -102,7 +113,9 @@ import BooksTrackContract
 
     @Test func rateLimitWithAnObjectLimit() throws {
         let info = try #require(
-            ResponseDecoding.decode(JSONValue.self, from: Self.source("rate-limit-object-limit.json"), status: 429).errorInfo)
+            ResponseDecoding.decode(JSONValue.self, from: Self.source("rate-limit-object-limit.json"), status: 429)
+                .errorInfo
+        )
         #expect(info.code == .rateLimitExceeded)
         #expect(info.requestsLimit == nil)  // `{limit, window}`: not a number, ignored
         #expect(info.retryAfterMs == 41_000 || info.details["retryAfter"]?.intValue == 41)
@@ -110,7 +123,9 @@ import BooksTrackContract
 
     @Test func cancelRefusalsBothReadAsNotFound() throws {
         for name in ["cancel-endpoint-not-found.json", "cancel-job-not-found.json"] {
-            let info = try #require(ResponseDecoding.decode(JSONValue.self, from: Self.source(name), status: 404).errorInfo)
+            let info = try #require(
+                ResponseDecoding.decode(JSONValue.self, from: Self.source(name), status: 404).errorInfo
+            )
             #expect(info.code == .notFound)
         }
     }

@@ -1,13 +1,13 @@
+import BooksTrackContract
 import Foundation
 import Testing
-
-import BooksTrackContract
 
 /// Loads a recorded fixture body from `Fixtures/`.
 func fixture(_ name: String) throws -> Data {
     let url = try #require(
         Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Fixtures"),
-        "missing fixture \(name)")
+        "missing fixture \(name)"
+    )
     return try Data(contentsOf: url)
 }
 
@@ -30,11 +30,17 @@ func roundTrip<T: Codable>(_ value: T) throws -> T {
 
 /// Decodes `T` from a fixture with the tolerant path and requires success.
 func decodeFixture<T: Decodable & Sendable>(
-    _ type: T.Type, _ name: String, status: Int = 200, sourceLocation: SourceLocation = #_sourceLocation
+    _ type: T.Type,
+    _ name: String,
+    status: Int = 200,
+    sourceLocation: SourceLocation = #_sourceLocation
 ) throws -> (T, ResponseMetadata?) {
     let result = ResponseDecoding.decode(T.self, from: try fixture(name), status: status)
     guard case .success(let value, let metadata) = result else {
-        Issue.record("\(name) did not decode as \(T.self): \(String(describing: result.errorInfo))", sourceLocation: sourceLocation)
+        Issue.record(
+            "\(name) did not decode as \(T.self): \(String(describing: result.errorInfo))",
+            sourceLocation: sourceLocation
+        )
         throw FixtureError.notDecoded
     }
     return (value, metadata)
@@ -60,4 +66,3 @@ func sseEvents(_ text: String) -> [(name: String?, data: String)] {
     }
     return events
 }
-

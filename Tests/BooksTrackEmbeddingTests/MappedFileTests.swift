@@ -1,8 +1,7 @@
+import BooksTrackEmbedding
 import Foundation
 import TestSupport
 import Testing
-
-import BooksTrackEmbedding
 
 /// `MappedFile`: the bytes in place, and the huge-page advice on the mapping the model's weights use.
 @Suite(.onWorkThreads) struct MappedFileTests {
@@ -45,7 +44,9 @@ import BooksTrackEmbedding
 
     /// Whether this kernel has transparent huge pages at all (else `MADV_HUGEPAGE` is refused and
     /// no mapping carries the flag; bts goes on without it).
-    static let kernelHasHugePages = FileManager.default.fileExists(atPath: "/sys/kernel/mm/transparent_hugepage/enabled")
+    static let kernelHasHugePages = FileManager.default.fileExists(
+        atPath: "/sys/kernel/mm/transparent_hugepage/enabled"
+    )
 
     /// The weights' mapping carries the kernel's huge-page flag (`hg`); a plain mapping does not.
     @Test(.enabled(if: kernelHasHugePages, "a kernel without transparent huge pages"))

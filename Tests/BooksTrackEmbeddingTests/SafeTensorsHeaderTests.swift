@@ -15,13 +15,16 @@ import Testing
     }
 
     static func tensors(_ bytes: [UInt8]) throws(SafeTensors.LoadError) -> [String: SafeTensors.Tensor] {
-        let result = bytes.withUnsafeBytes { raw in Result { () throws(SafeTensors.LoadError) in try SafeTensors.tensors(in: raw) } }
+        let result = bytes.withUnsafeBytes { raw in
+            Result { () throws(SafeTensors.LoadError) in try SafeTensors.tensors(in: raw) }
+        }
         return try result.get()
     }
 
     @Test func readsF32TensorsAndSkipsTheRest() throws {
         // A header of 8 + 112 bytes keeps the data 4-byte aligned (8 + 112 = 120).
-        var header = #"{"__metadata__":{"format":"pt"},"a":{"dtype":"F32","shape":[2,3],"data_offsets":[0,24]},"#
+        var header =
+            #"{"__metadata__":{"format":"pt"},"a":{"dtype":"F32","shape":[2,3],"data_offsets":[0,24]},"#
             + #""b":{"dtype":"F16","shape":[2],"data_offsets":[24,28]}}"#
         while (8 + header.utf8.count) % 4 != 0 { header += " " }
         let tensors = try Self.tensors(Self.file(header, data: 28))

@@ -10,11 +10,17 @@ import Testing
 /// weights. Needs the model files, which `scripts/setup` installs (CI runs it): without them the
 /// tests fail and say so, they are never skipped.
 struct EmbeddingReference: Decodable {
-    struct Case: Decodable { var text: String; var ids: [Int32]; var vector: [Float] }
+    struct Case: Decodable {
+        var text: String
+        var ids: [Int32]
+        var vector: [Float]
+    }
     var cases: [Case]
 
     static func load() throws -> EmbeddingReference {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/reference.json")
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "Fixtures/reference.json"
+        )
         return try JSONDecoder().decode(EmbeddingReference.self, from: Data(contentsOf: url))
     }
 }
@@ -59,7 +65,10 @@ struct EmbeddingReference: Decodable {
     /// OpenBLAS, loaded lazily): each vector is the one the query embedded alone gets, bit for bit.
     @Test func concurrentQueriesGetTheVectorsOfSequentialOnes() throws {
         let encoder = try Self.encoder.get()
-        let texts = try EmbeddingReference.load().cases.map(\.text) + ["a boy wizard at a school of magic", "teenagers fight to the death"]
+        let texts =
+            try EmbeddingReference.load().cases.map(\.text) + [
+                "a boy wizard at a school of magic", "teenagers fight to the death",
+            ]
         let alone = texts.map { encoder.encode($0) }
         let together = Mutex([[Float]](repeating: [], count: texts.count * 4))
         DispatchQueue.concurrentPerform(iterations: texts.count * 4) { index in
@@ -75,12 +84,17 @@ struct EmbeddingReference: Decodable {
 
 @Suite(.onWorkThreads) struct WordPieceTests {
     @Test func basicTokenizationAndPieces() throws {
-        let vocabulary = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "un", "##believ", "##ably", "les", "mis", "##era", "##bles", "!", "—", "naive"]
+        let vocabulary = [
+            "[PAD]", "[UNK]", "[CLS]", "[SEP]", "un", "##believ", "##ably", "les", "mis", "##era", "##bles", "!", "—",
+            "naive",
+        ]
         let tokenizer = try WordPieceTokenizer(vocabulary: vocabulary.joined(separator: "\n") + "\n")
         #expect(WordPieceTokenizer.words("Les Misérables—naïve!\u{0007}") == ["les", "miserables", "—", "naive", "!"])
         #expect(tokenizer.encode("Unbelievably Les Misérables!") == [2, 4, 5, 6, 7, 8, 9, 10, 11, 3])
         #expect(tokenizer.encode("zzz") == [2, 1, 3])
-        #expect(throws: WordPieceTokenizer.LoadError.missingToken("[UNK]")) { try WordPieceTokenizer(vocabulary: "a\n") }
+        #expect(throws: WordPieceTokenizer.LoadError.missingToken("[UNK]")) {
+            try WordPieceTokenizer(vocabulary: "a\n")
+        }
     }
 
     /// A space followed by a combining mark is one Character but still splits words, as BERT's
@@ -105,7 +119,15 @@ struct EmbeddingReference: Decodable {
             let norm = raw.reduce(0) { $0 + $1 * $1 }.squareRoot()
             return raw.map { $0 / norm }
         }
-        let stamp = QuantizedVectors.Stamp(model: "m", modelSHA256: "ab", modelBytes: 3, catalog: "c", text: "t", count: 5, dimension: d)
+        let stamp = QuantizedVectors.Stamp(
+            model: "m",
+            modelSHA256: "ab",
+            modelBytes: 3,
+            catalog: "c",
+            text: "t",
+            count: 5,
+            dimension: d
+        )
         let data = QuantizedVectors.encode(stamp: stamp, ids: [7, 3, 9, 1, 2], vectors: vectors)
         #expect(data.count == 8 + 4 + (try JSONEncoder.sorted.encode(stamp)).count + 5 * 4 + 5 * 4 + 5 * d)
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("qv-\(UUID().uuidString).bin")
@@ -131,7 +153,9 @@ struct EmbeddingReference: Decodable {
         try data.prefix(data.count - 1).write(to: url)
         #expect(throws: QuantizedVectors.FormatError.malformed("size")) { try QuantizedVectors(contentsOf: url) }
         try Data("not vectors at all".utf8).write(to: url)
-        #expect(throws: QuantizedVectors.FormatError.malformed("not a book vectors file")) { try QuantizedVectors(contentsOf: url) }
+        #expect(throws: QuantizedVectors.FormatError.malformed("not a book vectors file")) {
+            try QuantizedVectors(contentsOf: url)
+        }
     }
 
     /// A missing model is one sentence that names the setup command and the directory looked in.
@@ -161,7 +185,9 @@ struct EmbeddingReference: Decodable {
             return
         }
         #expect(library == bogus)
-        #expect(reason.description.hasPrefix("semantic search needs the BLAS library \(bogus), which cannot be loaded ("))
+        #expect(
+            reason.description.hasPrefix("semantic search needs the BLAS library \(bogus), which cannot be loaded (")
+        )
         #expect(reason.description.contains("run scripts/setup") && !reason.description.contains("\n"))
         #expect(throws: Never.self) { try SentenceEncoder.shared(environment: ["BTS_MODEL_DIR": model.path]).get() }
     }

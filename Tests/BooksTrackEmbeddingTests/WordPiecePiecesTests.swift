@@ -1,5 +1,6 @@
 import TestSupport
 import Testing
+
 @testable import BooksTrackEmbedding
 
 /// `pieces` looks up nothing longer than the vocabulary's longest token: the longest pieces, a

@@ -1,6 +1,5 @@
-import Testing
-
 import BooksTrackLibrary
+import Testing
 
 @Suite(.onWorkThreads) struct BarChartTests {
     @Test func scalesToTheWidthLeft() {

@@ -1,8 +1,7 @@
-import Foundation
-import Testing
-import TestSupport
-
 import BooksTrackLibrary
+import Foundation
+import TestSupport
+import Testing
 
 /// Several writers on one library file lose nothing: two `DatabasePool`s in this process with many
 /// tasks each, and two separate processes (the bench executable's `write` mode).
@@ -22,7 +21,10 @@ import BooksTrackLibrary
                     var total = SaveSummary()
                     for i in 0..<(perTask + shared) {
                         let isbn = i < perTask ? syntheticISBN(1, task * 1000 + i) : syntheticISBN(2, i - perTask)
-                        let s = try await lib.save([BookData(title: "Book \(isbn)", authors: ["A \(task)"], isbn: isbn)], from: .manual)
+                        let s = try await lib.save(
+                            [BookData(title: "Book \(isbn)", authors: ["A \(task)"], isbn: isbn)],
+                            from: .manual
+                        )
                         total.created += s.created
                         total.alreadyThere += s.alreadyThere
                     }
@@ -75,7 +77,10 @@ import BooksTrackLibrary
         for prefix in [1, 2] {
             let p = SpawnedProcess()
             p.executableURL = URL(fileURLWithPath: writer)
-            p.arguments = ["write", "--db", t.library.path.path, "--prefix", "\(prefix)", "--count", "\(count)", "--shared", "\(shared)"]
+            p.arguments = [
+                "write", "--db", t.library.path.path, "--prefix", "\(prefix)", "--count", "\(count)", "--shared",
+                "\(shared)",
+            ]
             let out = Pipe()
             p.standardOutput = out
             p.standardError = out
@@ -91,7 +96,8 @@ import BooksTrackLibrary
                 uniqueKeysWithValues: text.split(whereSeparator: \.isWhitespace).compactMap { pair -> (String, Int)? in
                     let kv = pair.split(separator: "=")
                     return kv.count == 2 ? (String(kv[0]), Int(kv[1]) ?? -1) : nil
-                })
+                }
+            )
             created += fields["created"] ?? 0
         }
         #expect(created == 2 * count + shared)

@@ -1,9 +1,8 @@
+import BooksTrackLibrary
 import Foundation
 import GRDB
-import Testing
 import TestSupport
-
-import BooksTrackLibrary
+import Testing
 
 /// `kill -9` in the middle of `library import` loses nothing committed and doubles nothing: after
 /// each kill the file passes `PRAGMA integrity_check`, holds none or all of the import (one
@@ -17,7 +16,8 @@ import BooksTrackLibrary
         let binary = try #require(BTSExecutable.url)
         let dir = try makeTempDirectory("crash-safety")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let csv = "Title,Author,Exclusive Shelf\n"
+        let csv =
+            "Title,Author,Exclusive Shelf\n"
             + (0..<Self.rows).map { "Book \($0),Author \($0 % 37),read" }.joined(separator: "\n") + "\n"
         try Data(csv.utf8).write(to: dir.appendingPathComponent("books.csv"))
         let library = dir.appendingPathComponent("library.sqlite")
@@ -56,8 +56,13 @@ import BooksTrackLibrary
             try check.close()
             #expect(integrity == "ok", "trial \(trial)")
             #expect(books == 0 || books == Self.rows, "trial \(trial): \(books) books, a part of one transaction")
-            let again = try await ChildProcess.run(binary, ["-c", "library import books.csv"], environment: environment,
-                                                   directory: dir, timeout: .seconds(120))
+            let again = try await ChildProcess.run(
+                binary,
+                ["-c", "library import books.csv"],
+                environment: environment,
+                directory: dir,
+                timeout: .seconds(120)
+            )
             #expect(again.status == 0, "trial \(trial): \(again)")
             #expect(try await BookLibrary(path: library).count() == Self.rows, "trial \(trial)")
         }

@@ -1,8 +1,7 @@
+import BooksTrackLibrary
 import Foundation
 import GRDB
 import Testing
-
-import BooksTrackLibrary
 
 /// A library file with a value of the wrong type (a BLOB where text belongs, text where a number
 /// belongs), as damaged bytes or another tool (`sqlite3`) can leave it: every read says plainly
@@ -14,11 +13,19 @@ import BooksTrackLibrary
         let t = try TempLibrary(name)
         _ = try await t.library.importBooks(
             [
-                ImportedBook(row: 1, data: BookData(title: "Dune", authors: ["Frank Herbert"], isbn: "9780441172719"),
-                             reading: ReadingFields(shelf: .read, tags: ["classic"], rating: 4)),
-                ImportedBook(row: 2, data: BookData(title: "Emma", authors: ["Jane Austen"]),
-                             reading: ReadingFields(shelf: .toRead)),
-            ], from: .importFile("x.csv"))
+                ImportedBook(
+                    row: 1,
+                    data: BookData(title: "Dune", authors: ["Frank Herbert"], isbn: "9780441172719"),
+                    reading: ReadingFields(shelf: .read, tags: ["classic"], rating: 4)
+                ),
+                ImportedBook(
+                    row: 2,
+                    data: BookData(title: "Emma", authors: ["Jane Austen"]),
+                    reading: ReadingFields(shelf: .toRead)
+                ),
+            ],
+            from: .importFile("x.csv")
+        )
         let queue = try DatabaseQueue(path: t.library.path.path)
         try await queue.write { try $0.execute(sql: sql) }
         return t
@@ -77,15 +84,27 @@ import BooksTrackLibrary
         environment["XDG_CACHE_HOME"] = try SharedCatalog.seed(cacheHome: t.dir.appendingPathComponent("cache")).path
         environment.removeValue(forKey: "BTS_API_URL")
         for command in ["library list", "library shelves", "library stats"] {
-            let outcome = try await ChildProcess.run(binary, ["-c", command], environment: environment, timeout: .seconds(60))
+            let outcome = try await ChildProcess.run(
+                binary,
+                ["-c", command],
+                environment: environment,
+                timeout: .seconds(60)
+            )
             #expect(outcome.status == 1, "\(command): \(outcome)")
-            #expect(outcome.stderr.contains("error: the library at \(t.library.path.path) is damaged"), "\(command): \(outcome)")
+            #expect(
+                outcome.stderr.contains("error: the library at \(t.library.path.path) is damaged"),
+                "\(command): \(outcome)"
+            )
             #expect(outcome.stderr.components(separatedBy: "error:").count == 2, "\(command): \(outcome)")
             #expect(!outcome.stderr.contains("Fatal error"), "\(command): \(outcome)")
         }
         let export = t.dir.appendingPathComponent("saved.csv")
-        let outcome = try await ChildProcess.run(binary, ["-c", "library export \(export.path)"], environment: environment,
-                                                 timeout: .seconds(60))
+        let outcome = try await ChildProcess.run(
+            binary,
+            ["-c", "library export \(export.path)"],
+            environment: environment,
+            timeout: .seconds(60)
+        )
         #expect(outcome.status == 1, "\(outcome)")
         #expect(outcome.stderr.contains("1 book could not be read and was left out"), "\(outcome)")
         #expect(try String(contentsOf: export, encoding: .utf8).contains("Emma"))

@@ -1,13 +1,14 @@
 import BooksTrackContract
+import BooksTrackLibrary
 import BooksTrackSupport
 import Foundation
 import Testing
 
-import BooksTrackLibrary
-
 @Suite(.onWorkThreads) struct ExportReaderTests {
     @Test func unreadableFilesSayWhy() throws {
-        #expect(throws: LibraryError.unreadableFile("the file is not UTF-8 text")) { try ExportReader.read(Data([0xFF, 0xFE, 0x00, 0xC3])) }
+        #expect(throws: LibraryError.unreadableFile("the file is not UTF-8 text")) {
+            try ExportReader.read(Data([0xFF, 0xFE, 0x00, 0xC3]))
+        }
         #expect(throws: LibraryError.unreadableFile("the file is empty")) { try ExportReader.read("\n\n") }
         let notExport = #expect(throws: LibraryError.self) { try ExportReader.read("name,age\nbob,3\n") }
         #expect(notExport?.message.contains("not a Goodreads or StoryGraph export") == true)
@@ -16,8 +17,11 @@ import BooksTrackLibrary
     /// A quote that never closes made every later row part of one title (exit 0, no problem listed).
     @Test func anUnclosedQuoteRefusesTheFile() throws {
         let csv = "Title,Author\nDune,Frank Herbert\n\"Emma,Jane Austen\nLolita,Vladimir Nabokov\nUlysses,James Joyce\n"
-        #expect(throws: LibraryError.unreadableFile(
-            "line 3 opens a quote that is never closed (the rest of the file would be one cell); nothing was imported")) {
+        #expect(
+            throws: LibraryError.unreadableFile(
+                "line 3 opens a quote that is never closed (the rest of the file would be one cell); nothing was imported"
+            )
+        ) {
             try ExportReader.read(csv)
         }
         // Doubled quotes inside a quoted cell close nothing.

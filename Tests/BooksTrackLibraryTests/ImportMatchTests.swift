@@ -1,8 +1,7 @@
 import BooksTrackContract
+import BooksTrackLibrary
 import Foundation
 import Testing
-
-import BooksTrackLibrary
 
 /// A finished import whose server matched rows by title (`ImportResults.matches`): such a row without
 /// an ISBN is kept as the matched book (its ISBN, title, authors, series) with the user's columns and
@@ -21,23 +20,56 @@ import BooksTrackLibrary
     static let twilight = ISBN("0316015849")?.isbn13 ?? ""
 
     static let results = ImportResults(
-        booksCreated: 4, booksUpdated: 0, duplicatesSkipped: 0, enrichmentSucceeded: 4, enrichmentFailed: 0,
+        booksCreated: 4,
+        booksUpdated: 0,
+        duplicatesSkipped: 0,
+        enrichmentSucceeded: 4,
+        enrichmentFailed: 0,
         books: [
-            Book(isbn: "9780439023481", isbn13: "9780439023481", title: "The Hunger Games", authors: ["Suzanne Collins"]),
-            Book(isbn: "9780340839935", isbn13: "9780340839935", title: "Dune (Dune Chronicles #1)", authors: ["Frank Herbert"],
-                 publishedDate: "1965"),
+            Book(
+                isbn: "9780439023481",
+                isbn13: "9780439023481",
+                title: "The Hunger Games",
+                authors: ["Suzanne Collins"]
+            ),
+            Book(
+                isbn: "9780340839935",
+                isbn13: "9780340839935",
+                title: "Dune (Dune Chronicles #1)",
+                authors: ["Frank Herbert"],
+                publishedDate: "1965"
+            ),
             Book(isbn: twilight, isbn13: twilight, title: "Twilight (Twilight, #1)", authors: ["Stephenie Meyer"]),
             Book(isbn: "9780141439686", isbn13: "9780141439686", title: "Persuasion", authors: ["Jane Austen"]),
         ],
         matches: [
-            ImportMatch(row: 2, csvTitle: "Dun", matchedTitle: "Dune (Dune Chronicles #1)", matchedAuthors: ["Frank Herbert"],
-                        isbn: "9780340839935", matchedBy: .title),
-            ImportMatch(row: 3, csvTitle: "Twilight (Twilight, #1)", matchedTitle: "Twilight (Twilight, #1)",
-                        matchedAuthors: ["Stephenie Meyer"], isbn: twilight, matchedBy: .title),
+            ImportMatch(
+                row: 2,
+                csvTitle: "Dun",
+                matchedTitle: "Dune (Dune Chronicles #1)",
+                matchedAuthors: ["Frank Herbert"],
+                isbn: "9780340839935",
+                matchedBy: .title
+            ),
+            ImportMatch(
+                row: 3,
+                csvTitle: "Twilight (Twilight, #1)",
+                matchedTitle: "Twilight (Twilight, #1)",
+                matchedAuthors: ["Stephenie Meyer"],
+                isbn: twilight,
+                matchedBy: .title
+            ),
             // Not row 4's title: the file changed since the upload; the match is not applied.
-            ImportMatch(row: 4, csvTitle: "Persuasion", matchedTitle: "Persuasion", matchedAuthors: ["Jane Austen"],
-                        isbn: "9780141439686", matchedBy: .title),
-        ])
+            ImportMatch(
+                row: 4,
+                csvTitle: "Persuasion",
+                matchedTitle: "Persuasion",
+                matchedAuthors: ["Jane Austen"],
+                isbn: "9780141439686",
+                matchedBy: .title
+            ),
+        ]
+    )
 
     @Test func aRowMatchedByTitleIsKeptAsTheMatchedBook() async throws {
         let t = try TempLibrary("matched")
@@ -80,7 +112,11 @@ import BooksTrackLibrary
         defer { t.cleanup() }
         #expect(try await t.library.importJob(Self.results, jobID: "job-1", rows: []) == SaveSummary(created: 4))
         let books = try await t.library.list()
-        #expect(Set(books.first { $0.isbn13 == "9780340839935" }?.provenance ?? []) == [.importJob("job-1"), .csvTitle("Dun")])
+        #expect(
+            Set(books.first { $0.isbn13 == "9780340839935" }?.provenance ?? []) == [
+                .importJob("job-1"), .csvTitle("Dun"),
+            ]
+        )
         // The same title as the book's is no news.
         #expect(books.first { $0.isbn13 == Self.twilight }?.provenance == [.importJob("job-1")])
     }

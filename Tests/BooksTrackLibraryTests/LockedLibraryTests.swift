@@ -1,8 +1,7 @@
+import BooksTrackLibrary
 import Foundation
 import GRDB
 import Testing
-
-import BooksTrackLibrary
 
 /// Another SQLite client (e.g. `sqlite3`) holding a write transaction on the library: reads do not
 /// wait for it (opening the pool took the write lock: `library list` blocked up to 50 s), and a
@@ -14,7 +13,10 @@ import BooksTrackLibrary
         let file = dir.appendingPathComponent("library.sqlite")
         do {
             let library = try BookLibrary(path: file)
-            _ = try await library.save([BookData(title: "Dune", authors: ["Frank Herbert"], isbn: "9780441172719")], from: .manual)
+            _ = try await library.save(
+                [BookData(title: "Dune", authors: ["Frank Herbert"], isbn: "9780441172719")],
+                from: .manual
+            )
         }
         return (dir, file)
     }

@@ -1,8 +1,7 @@
 import BooksTrackContract
+import BooksTrackLibrary
 import Foundation
 import Testing
-
-import BooksTrackLibrary
 
 /// Listing, search, find, edit, remove, membership and stats on the Goodreads fixture.
 @Suite(.onWorkThreads) struct QueryTests {
@@ -19,13 +18,21 @@ import BooksTrackLibrary
         let lib = t.library
         #expect(try await lib.list(LibraryFilter(shelf: .read)).count == 5)
         #expect(try await lib.list(LibraryFilter(shelf: .toRead)).count == 3)
-        #expect(try await lib.list(LibraryFilter(author: "tolkien")).map(\.title) == ["The Fellowship of the Ring (The Lord of the Rings, #1)"])
+        #expect(
+            try await lib.list(LibraryFilter(author: "tolkien")).map(\.title) == [
+                "The Fellowship of the Ring (The Lord of the Rings, #1)"
+            ]
+        )
         #expect(try await lib.list(LibraryFilter(author: "Marquez")).count == 1, "accents ignored")
         #expect(try await lib.list(LibraryFilter(author: "grandpre")).count == 1, "any author of the book")
         #expect(try await lib.list(LibraryFilter(rating: .exactly(5))).count == 3)
         #expect(try await lib.list(LibraryFilter(rating: .atLeast(4))).count == 5)
         #expect(try await lib.list(LibraryFilter(rating: .unrated)).count == 4)
-        #expect(try await lib.list(LibraryFilter(yearRead: 2019)).map(\.title) == ["The Hunger Games (The Hunger Games, #1)"])
+        #expect(
+            try await lib.list(LibraryFilter(yearRead: 2019)).map(\.title) == [
+                "The Hunger Games (The Hunger Games, #1)"
+            ]
+        )
         #expect(try await lib.list(LibraryFilter(tag: "Favorites")).count == 2)
         #expect(try await lib.count(LibraryFilter(shelf: .read, rating: .exactly(5))) == 3)
 
@@ -49,7 +56,11 @@ import BooksTrackLibrary
         defer { t.cleanup() }
         let lib = t.library
         #expect(try await lib.search("hunger").count == 2)
-        #expect(try await lib.search("lord of the rings").map(\.title) == ["The Fellowship of the Ring (The Lord of the Rings, #1)"])
+        #expect(
+            try await lib.search("lord of the rings").map(\.title) == [
+                "The Fellowship of the Ring (The Lord of the Rings, #1)"
+            ]
+        )
         #expect(try await lib.search("footnotes").map(\.title) == ["Infinite Jest"], "review")
         #expect(try await lib.search("spanish").map(\.title) == ["Cien años de soledad"], "private notes")
         #expect(try await lib.search("dystopia").count == 1, "tags")
@@ -79,14 +90,22 @@ import BooksTrackLibrary
         let updated = try await lib.update(
             id: dune.id,
             ReadingChange(
-                shelf: .read, rating: .set(4.5), dateRead: .set(BookDate(year: 2025, month: 1, day: 31)!),
-                review: .set("Spice must flow"), addTags: ["Sci Fi", "classics"]))
+                shelf: .read,
+                rating: .set(4.5),
+                dateRead: .set(BookDate(year: 2025, month: 1, day: 31)!),
+                review: .set("Spice must flow"),
+                addTags: ["Sci Fi", "classics"]
+            )
+        )
         #expect(updated.reading.shelf == .read)
         #expect(updated.reading.rating == 4.5)
         #expect(updated.reading.tags == ["sci-fi", "classics"])
         #expect(updated.reading.dateAdded == BookDate(year: 2023, month: 6, day: 14), "kept")
         #expect(try await lib.search("spice").map(\.id) == [dune.id], "the index follows edits")
-        let cleared = try await lib.update(id: dune.id, ReadingChange(rating: .clear, review: .clear, removeTags: ["sci-fi"]))
+        let cleared = try await lib.update(
+            id: dune.id,
+            ReadingChange(rating: .clear, review: .clear, removeTags: ["sci-fi"])
+        )
         #expect(cleared.reading.rating == nil)
         #expect(cleared.reading.tags == ["classics"])
         #expect(try await lib.search("spice").isEmpty)

@@ -1,7 +1,6 @@
+import BooksTrackLibrary
 import Foundation
 import Testing
-
-import BooksTrackLibrary
 
 /// A library file the user cannot write (0400), and a leftover 0400 `-shm` after the file is made
 /// writable again: `library list` works (it failed: "the file is read-only"), and a write names
@@ -18,12 +17,16 @@ import BooksTrackLibrary
         let binary = try #require(BTSExecutable.url)
         let environment = [
             "PATH": "/usr/bin:/bin", "HOME": dir.path, "XDG_CONFIG_HOME": dir.appendingPathComponent("config").path,
-            "XDG_STATE_HOME": dir.appendingPathComponent("state").path, "XDG_DATA_HOME": dir.appendingPathComponent("data").path,
+            "XDG_STATE_HOME": dir.appendingPathComponent("state").path,
+            "XDG_DATA_HOME": dir.appendingPathComponent("data").path,
         ]
         if getuid() == 0 {
             return try await ChildProcess.run(
-                URL(fileURLWithPath: setpriv), ["--reuid=65534", "--regid=65534", "--clear-groups", binary.path, "-c", command],
-                environment: environment, timeout: .seconds(60))
+                URL(fileURLWithPath: setpriv),
+                ["--reuid=65534", "--regid=65534", "--clear-groups", binary.path, "-c", command],
+                environment: environment,
+                timeout: .seconds(60)
+            )
         }
         return try await ChildProcess.run(binary, ["-c", command], environment: environment, timeout: .seconds(60))
     }
@@ -39,11 +42,19 @@ import BooksTrackLibrary
         let file = dir.appendingPathComponent("data/bts/library.sqlite")
         do {
             let library = try BookLibrary(path: file)
-            _ = try await library.save([BookData(title: "Dune", authors: ["Frank Herbert"], isbn: "9780441172719")], from: .manual)
+            _ = try await library.save(
+                [BookData(title: "Dune", authors: ["Frank Herbert"], isbn: "9780441172719")],
+                from: .manual
+            )
         }
         if getuid() == 0 {
-            for path in [dir.path, dir.appendingPathComponent("data").path, file.deletingLastPathComponent().path, file.path] {
-                try FileManager.default.setAttributes([.ownerAccountID: 65534, .groupOwnerAccountID: 65534], ofItemAtPath: path)
+            for path in [
+                dir.path, dir.appendingPathComponent("data").path, file.deletingLastPathComponent().path, file.path,
+            ] {
+                try FileManager.default.setAttributes(
+                    [.ownerAccountID: 65534, .groupOwnerAccountID: 65534],
+                    ofItemAtPath: path
+                )
             }
         }
         try Self.setMode(0o400, file.path)
@@ -60,7 +71,10 @@ import BooksTrackLibrary
         if !FileManager.default.fileExists(atPath: shm) { try Data(count: 32_768).write(to: URL(fileURLWithPath: shm)) }
         try Self.setMode(0o400, shm)
         if getuid() == 0 {
-            try FileManager.default.setAttributes([.ownerAccountID: 65534, .groupOwnerAccountID: 65534], ofItemAtPath: shm)
+            try FileManager.default.setAttributes(
+                [.ownerAccountID: 65534, .groupOwnerAccountID: 65534],
+                ofItemAtPath: shm
+            )
         }
         let again = try await Self.bts("library list", dir: dir)
         #expect(again.status == 0, "\(again)")

@@ -1,8 +1,7 @@
 import BooksTrackContract
+import BooksTrackLibrary
 import Foundation
 import Testing
-
-import BooksTrackLibrary
 
 /// Real files: export → library → Goodreads CSV → a fresh library gives the same books.
 @Suite(.onWorkThreads) struct RoundTripTests {
@@ -27,14 +26,19 @@ import BooksTrackLibrary
         #expect(back.problems.isEmpty, "\(back.problems)")
         let b = try TempLibrary("gr-b")
         defer { b.cleanup() }
-        #expect(try await b.library.importBooks(back.books, from: .importFile("export.csv")) == SaveSummary(created: 10))
+        #expect(
+            try await b.library.importBooks(back.books, from: .importFile("export.csv")) == SaveSummary(created: 10)
+        )
 
         let booksA = try await a.library.list()
         let booksB = try await b.library.list()
         #expect(Set(booksA.map { Essentials($0) }) == Set(booksB.map { Essentials($0) }))
         #expect(Set(booksA.map(\.data)) == Set(booksB.map(\.data)), "data columns survive too")
         // Re-importing our own export into the first library changes nothing.
-        #expect(try await a.library.importBooks(back.books, from: .importFile("export.csv")) == SaveSummary(alreadyThere: 10))
+        #expect(
+            try await a.library.importBooks(back.books, from: .importFile("export.csv"))
+                == SaveSummary(alreadyThere: 10)
+        )
     }
 
     @Test func goodreadsColumnsAreCarried() async throws {
@@ -104,7 +108,9 @@ import BooksTrackLibrary
         let a = try TempLibrary("sg-a")
         defer { a.cleanup() }
         #expect(try await a.library.importBooks(file.books, from: .importFile("sg.csv")) == SaveSummary(created: 8))
-        #expect(try await a.library.importBooks(file.books, from: .importFile("sg.csv")) == SaveSummary(alreadyThere: 8))
+        #expect(
+            try await a.library.importBooks(file.books, from: .importFile("sg.csv")) == SaveSummary(alreadyThere: 8)
+        )
 
         let books = try await a.library.list()
         func book(_ title: String) -> LibraryBook? { books.first { $0.title.hasPrefix(title) } }
@@ -152,11 +158,13 @@ import BooksTrackLibrary
         #expect(
             csv.contains(
                 "\n2767052,\"The Hunger Games (The Hunger Games, #1)\",Suzanne Collins,\"Collins, Suzanne\",,\"=\"\"0439023483\"\"\",\"=\"\"9780439023481\"\"\",5,4.33,Scholastic Press,Hardcover,374,2008,2008,2019/03/02,2019/01/10,\"dystopia, favorites\",\"dystopia (#1), favorites (#2)\",read,\"Couldn't put it down, read it in a weekend. Katniss is \"\"the girl on fire\"\".\",,,2,1\n"
-            ))
+            )
+        )
         #expect(
             csv.contains(
                 "\n50202953,Piranesi,Susanna Clarke,\"Clarke, Susanna\",,\"=\"\"\"\"\",\"=\"\"\"\"\",0,4.22,Bloomsbury Publishing,Kindle Edition,245,2020,2020,,2024/01/03,currently-reading,currently-reading (#1),currently-reading,,,,1,0\n"
-            ))
+            )
+        )
         // Oldest addition first.
         #expect(lines[1].hasPrefix("5470,1984,"))
     }

@@ -1,23 +1,33 @@
 import BooksTrackContract
+import BooksTrackLibrary
 import Foundation
 import Testing
 
-import BooksTrackLibrary
-
 @Suite(.onWorkThreads) struct SaveTests {
     let hunger = SearchResultItem(
-        title: "The Hunger Games", authors: ["Suzanne Collins"], isbn: "9780439023481", isbns: ["9780439023481"],
-        publisher: "Scholastic Press", year: 2008, pageCount: 374)
+        title: "The Hunger Games",
+        authors: ["Suzanne Collins"],
+        isbn: "9780439023481",
+        isbns: ["9780439023481"],
+        publisher: "Scholastic Press",
+        year: 2008,
+        pageCount: 374
+    )
 
     @Test func sameISBNIsTheSameBookWhateverItsForm() async throws {
         let t = try TempLibrary("isbn")
         defer { t.cleanup() }
         let results = SearchResults(items: [hunger])
         #expect(try await t.library.save(BookData.books(results), from: .search("hunger")) == SaveSummary(created: 1))
-        #expect(try await t.library.save(BookData.books(results), from: .search("hunger")) == SaveSummary(alreadyThere: 1))
+        #expect(
+            try await t.library.save(BookData.books(results), from: .search("hunger")) == SaveSummary(alreadyThere: 1)
+        )
         // ISBN-10, hyphens, Goodreads' formula cell: all the same book.
         for raw in ["0439023483", "978-0-439-02348-1", "=\"0439023483\""] {
-            let s = try await t.library.save([BookData(title: "The Hunger Games", authors: ["Suzanne Collins"], isbn: raw)], from: .manual)
+            let s = try await t.library.save(
+                [BookData(title: "The Hunger Games", authors: ["Suzanne Collins"], isbn: raw)],
+                from: .manual
+            )
             #expect(s == SaveSummary(alreadyThere: 1), "\(raw)")
         }
         #expect(try await t.library.count() == 1)
@@ -33,21 +43,45 @@ import BooksTrackLibrary
         _ = try await t.library.importBooks(
             [
                 ImportedBook(
-                    row: 1, data: BookData(title: "The Hunger Games", authors: ["Suzanne Collins"], isbn: "9780439023481"),
+                    row: 1,
+                    data: BookData(title: "The Hunger Games", authors: ["Suzanne Collins"], isbn: "9780439023481"),
                     reading: ReadingFields(
-                        shelf: .read, tags: ["dystopia"], rating: 4, dateRead: BookDate(year: 2020, month: 1, day: 2),
-                        dateAdded: BookDate(year: 2019, month: 12, day: 1), review: "Mine"))
-            ], from: .importFile("x.csv"))
+                        shelf: .read,
+                        tags: ["dystopia"],
+                        rating: 4,
+                        dateRead: BookDate(year: 2020, month: 1, day: 2),
+                        dateAdded: BookDate(year: 2019, month: 12, day: 1),
+                        review: "Mine"
+                    )
+                )
+            ],
+            from: .importFile("x.csv")
+        )
         let before = try #require(try await t.library.list().first)
         // A search result fills what is missing (publisher, pages) and is an update...
-        #expect(try await t.library.save([BookData(hunger)], from: .search(), shelf: .currentlyReading) == SaveSummary(updated: 1))
+        #expect(
+            try await t.library.save([BookData(hunger)], from: .search(), shelf: .currentlyReading)
+                == SaveSummary(updated: 1)
+        )
         // ...an enrichment refreshes data (publisher replaced)...
         let enriched = EnrichedBook(
-            isbn: "9780439023481", title: "The Hunger Games", authors: ["Suzanne Collins"], publisher: "Scholastic",
-            description: "Winning will make you famous.", pageCount: 384, provider: "isbndb", enrichedAt: "2025-01-01",
-            vectorized: true)
-        #expect(try await t.library.refresh([BookData(enriched)], from: .enrichment("isbndb")) == SaveSummary(updated: 1))
-        #expect(try await t.library.refresh([BookData(enriched)], from: .enrichment("isbndb")) == SaveSummary(alreadyThere: 1))
+            isbn: "9780439023481",
+            title: "The Hunger Games",
+            authors: ["Suzanne Collins"],
+            publisher: "Scholastic",
+            description: "Winning will make you famous.",
+            pageCount: 384,
+            provider: "isbndb",
+            enrichedAt: "2025-01-01",
+            vectorized: true
+        )
+        #expect(
+            try await t.library.refresh([BookData(enriched)], from: .enrichment("isbndb")) == SaveSummary(updated: 1)
+        )
+        #expect(
+            try await t.library.refresh([BookData(enriched)], from: .enrichment("isbndb"))
+                == SaveSummary(alreadyThere: 1)
+        )
         let after = try #require(try await t.library.list().first)
         #expect(after.reading == before.reading, "user fields untouched by search and enrichment")
         #expect(after.data.publisher == "Scholastic")
@@ -70,10 +104,19 @@ import BooksTrackLibrary
         let t = try TempLibrary("adopt")
         defer { t.cleanup() }
         _ = try await t.library.importBooks(
-            [ImportedBook(row: 1, data: BookData(title: "Piranesi", authors: ["Susanna Clarke"]), reading: ReadingFields(shelf: .read, rating: 5))],
-            from: .importFile("gr.csv"))
+            [
+                ImportedBook(
+                    row: 1,
+                    data: BookData(title: "Piranesi", authors: ["Susanna Clarke"]),
+                    reading: ReadingFields(shelf: .read, rating: 5)
+                )
+            ],
+            from: .importFile("gr.csv")
+        )
         let s = try await t.library.save(
-            [BookData(title: "Piranesi", authors: ["Susanna  Clarke"], isbn: "9781635575637", publisher: "Bloomsbury")], from: .search())
+            [BookData(title: "Piranesi", authors: ["Susanna  Clarke"], isbn: "9781635575637", publisher: "Bloomsbury")],
+            from: .search()
+        )
         #expect(s == SaveSummary(updated: 1))
         let book = try #require(try await t.library.list().first)
         #expect(book.isbn13 == "9781635575637")
@@ -87,10 +130,20 @@ import BooksTrackLibrary
         defer { t.cleanup() }
         let s = try await t.library.save(
             [
-                BookData(title: "The Hunger Games (The Hunger Games, #1)", authors: ["Suzanne Collins"], isbn: "9780439023481"),
+                BookData(
+                    title: "The Hunger Games (The Hunger Games, #1)",
+                    authors: ["Suzanne Collins"],
+                    isbn: "9780439023481"
+                ),
                 BookData(title: "The Hunger Games", authors: ["Suzanne Collins"], isbn: "9780439023528"),
-                BookData(title: "Catching Fire (The Hunger Games, #2)", authors: ["Suzanne Collins"], isbn: "9780439023498"),
-            ], from: .search())
+                BookData(
+                    title: "Catching Fire (The Hunger Games, #2)",
+                    authors: ["Suzanne Collins"],
+                    isbn: "9780439023498"
+                ),
+            ],
+            from: .search()
+        )
         #expect(s == SaveSummary(created: 3))
         let stats = try await t.library.stats()
         #expect(stats.books == 3)
@@ -104,25 +157,61 @@ import BooksTrackLibrary
         defer { t.cleanup() }
         let similar = SimilarResults(
             sourceISBN: "9780439023481",
-            items: [SimilarResults.Item(isbn: "9780439023498", title: "Catching Fire", authors: ["Suzanne Collins"], score: 0.9)])
+            items: [
+                SimilarResults.Item(
+                    isbn: "9780439023498",
+                    title: "Catching Fire",
+                    authors: ["Suzanne Collins"],
+                    score: 0.9
+                )
+            ]
+        )
         let recs = WeeklyRecommendations(
             weekOf: "2025-02-03",
-            items: [WeeklyRecommendations.Item(isbn: "9780441172719", title: "Dune", authors: ["Frank Herbert"], reason: "classic")])
+            items: [
+                WeeklyRecommendations.Item(
+                    isbn: "9780441172719",
+                    title: "Dune",
+                    authors: ["Frank Herbert"],
+                    reason: "classic"
+                )
+            ]
+        )
         let v2 = V2SearchResponse(
             query: .init(q: "wizard school", mode: .semantic, limit: 5),
-            results: [SearchHit(isbn: "9780439554930", title: "Harry Potter and the Sorcerer's Stone", authors: ["J.K. Rowling"], score: 0.8)])
+            results: [
+                SearchHit(
+                    isbn: "9780439554930",
+                    title: "Harry Potter and the Sorcerer's Stone",
+                    authors: ["J.K. Rowling"],
+                    score: 0.8
+                )
+            ]
+        )
         let batch = [
             BatchItemResult(
-                title: "Dune", isbn: "9780441172719", success: true,
+                title: "Dune",
+                isbn: "9780441172719",
+                success: true,
                 enriched: EnrichedRecord(
                     work: WorkDTO(title: "Dune", subjectTags: ["science fiction"], firstPublicationYear: 1965),
                     edition: EditionDTO(isbns: ["9780441172719"], format: .paperback, publisher: "Ace"),
-                    authors: [AuthorDTO(name: "Frank Herbert")])),
+                    authors: [AuthorDTO(name: "Frank Herbert")]
+                )
+            ),
             BatchItemResult(title: "Nothing", success: false, error: "not found"),
         ]
-        #expect(try await t.library.save(BookData.books(similar), from: .similar(to: "9780439023481")) == SaveSummary(created: 1))
-        #expect(try await t.library.save(BookData.books(recs), from: .recommendation("2025-02-03")) == SaveSummary(created: 1))
-        #expect(try await t.library.save(BookData.books(v2), from: .semantic("wizard school")) == SaveSummary(created: 1))
+        #expect(
+            try await t.library.save(BookData.books(similar), from: .similar(to: "9780439023481"))
+                == SaveSummary(created: 1)
+        )
+        #expect(
+            try await t.library.save(BookData.books(recs), from: .recommendation("2025-02-03"))
+                == SaveSummary(created: 1)
+        )
+        #expect(
+            try await t.library.save(BookData.books(v2), from: .semantic("wizard school")) == SaveSummary(created: 1)
+        )
         #expect(BookData.books(batch).count == 1)
         #expect(try await t.library.save(BookData.books(batch), from: .enrichment("batch")) == SaveSummary(updated: 1))
         guard case .one(let dune) = try await t.library.find("9780441172719") else {
@@ -141,13 +230,28 @@ import BooksTrackLibrary
         let rows = try ExportReader.read(try Fixture.data("goodreads_library_export.csv")).books
         // The stand-in server's answer shape: catalog data, no user columns; Piranesi unmatched.
         let results = ImportResults(
-            booksCreated: 2, booksUpdated: 0, duplicatesSkipped: 0, enrichmentSucceeded: 2, enrichmentFailed: 1,
+            booksCreated: 2,
+            booksUpdated: 0,
+            duplicatesSkipped: 0,
+            enrichmentSucceeded: 2,
+            enrichmentFailed: 1,
             errors: [ImportRowError(row: 4, isbn: "", error: "no match")],
             books: [
-                Book(isbn: "9780439023481", isbn13: "9780439023481", title: "The Hunger Games (The Hunger Games, #1)",
-                    authors: ["Suzanne Collins"], coverUrl: "https://images.gr-assets.com/books/1447303603m/2767052.jpg"),
-                Book(isbn: "9780316769488", isbn13: "9780316769488", title: "The Catcher in the Rye", authors: ["J.D. Salinger"]),
-            ])
+                Book(
+                    isbn: "9780439023481",
+                    isbn13: "9780439023481",
+                    title: "The Hunger Games (The Hunger Games, #1)",
+                    authors: ["Suzanne Collins"],
+                    coverUrl: "https://images.gr-assets.com/books/1447303603m/2767052.jpg"
+                ),
+                Book(
+                    isbn: "9780316769488",
+                    isbn13: "9780316769488",
+                    title: "The Catcher in the Rye",
+                    authors: ["J.D. Salinger"]
+                ),
+            ]
+        )
         let s = try await t.library.importJob(results, jobID: "job-1", rows: rows)
         // Every server book came from one of the file's rows: one no row matches (a changed file)
         // is not added; the file's 10 rows are.

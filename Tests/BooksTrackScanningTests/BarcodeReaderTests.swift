@@ -11,13 +11,22 @@ import Testing
     static let isbns = ["9780439023481", "9780441172719", "9780061120084", "9781451673319", "9798886450132"]
 
     /// A photo of `codes`, each turned by its angle, on a noisy page.
-    static func photo(_ codes: [(String, Double, Int)], width: Int = 1400, height: Int = 1000, noise: Int = 12) -> GrayImage {
+    static func photo(
+        _ codes: [(String, Double, Int)],
+        width: Int = 1400,
+        height: Int = 1000,
+        noise: Int = 12
+    ) -> GrayImage {
         var canvas = GrayImage(width: width, height: height, fill: 235)
-        var x = 40, y = 40
+        var x = 40
+        var y = 40
         for (code, angle, module) in codes {
             var stamp = EAN13Renderer.render(code, module: module, height: 40 * module)
             if angle != 0 { stamp = stamp.rotated(by: angle).image }
-            if x + stamp.width > width { x = 40; y += 380 }
+            if x + stamp.width > width {
+                x = 40
+                y += 380
+            }
             EAN13Renderer.paste(stamp, onto: &canvas, x: x, y: y)
             x += stamp.width + 30
         }
@@ -32,7 +41,8 @@ import Testing
     @Test(arguments: ["png", "jpeg", "webp"])
     func severalBarcodesAtSeveralAnglesAndSizes(_ format: String) throws {
         let codes: [(String, Double, Int)] = [
-            (Self.isbns[0], 0, 3), (Self.isbns[1], 90, 2), (Self.isbns[2], 30, 3), (Self.isbns[3], -15, 2), (Self.isbns[4], 180, 3),
+            (Self.isbns[0], 0, 3), (Self.isbns[1], 90, 2), (Self.isbns[2], 30, 3), (Self.isbns[3], -15, 2),
+            (Self.isbns[4], 180, 3),
         ]
         let image = Self.photo(codes)
         let encoded: [UInt8]?
@@ -84,7 +94,9 @@ import Testing
     @Test func damagedAndForeignFilesAreSaidPlainly() throws {
         let image = Self.photo([(Self.isbns[0], 0, 3)], width: 600, height: 400)
         let png = try #require(image.pngData())
-        #expect(throws: PhotoDecodingError.damaged(.png)) { try BarcodeReader.read(photo: Array(png.prefix(png.count / 2))) }
+        #expect(throws: PhotoDecodingError.damaged(.png)) {
+            try BarcodeReader.read(photo: Array(png.prefix(png.count / 2)))
+        }
         #expect(throws: PhotoDecodingError.notAnImage) { try BarcodeReader.read(photo: Array("isbn,title\n".utf8)) }
         #expect(throws: PhotoDecodingError.damaged(.png)) { try BarcodeReader.read(photo: Array(png.prefix(20))) }
         // A header claiming a gigantic image is refused before anything is allocated.
@@ -107,7 +119,10 @@ import Testing
     static func make() -> GrayImage {
         BarcodeReaderTests.photo(
             [(isbns[0], 0, 3), (isbns[1], 12, 3), (isbns[2], -20, 3), (isbns[3], 90, 2), (isbns[4], 35, 3)],
-            width: 1600, height: 1100, noise: 10)
+            width: 1600,
+            height: 1100,
+            noise: 10
+        )
     }
 
     @Test func theSamplePhotoReadsBack() throws {

@@ -1,11 +1,10 @@
 import AsyncHTTPClient
 import BooksTrackContract
+import BooksTrackServer
 import Foundation
 import Logging
 import NIOHTTP1
 import Testing
-
-import BooksTrackServer
 
 /// A request and the class docs/contract.md §7 gives it (nil: only `global`).
 struct BudgetRouteCase: Sendable, CustomTestStringConvertible {
@@ -76,7 +75,8 @@ struct BudgetClassRouteTests {
         let temp = try TempDir()
         defer { temp.cleanup() }
         let checked = try await LiveServer.running(
-            catalog: JobsFakeCatalog.standard, modules: [CoreRoutes(), JobRoutes(dataDirectory: temp.url)],
+            catalog: JobsFakeCatalog.standard,
+            modules: [CoreRoutes(), JobRoutes(dataDirectory: temp.url)],
             logLevel: .warning
         ) { server in
             var checked = 0
@@ -89,7 +89,8 @@ struct BudgetClassRouteTests {
                 let header = route.path == "/health" ? nil : (expected ?? .global).rawValue
                 #expect(
                     response.header("X-RateLimit-Class") == header,
-                    "\(route.method) \(route.path) → \(response.status)")
+                    "\(route.method) \(route.path) → \(response.status)"
+                )
                 checked += 1
             }
             return checked

@@ -4,7 +4,9 @@ import Logging
 import NIOCore
 import NIOHTTP1
 import Testing
+
 @testable import BooksTrackServer
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -20,8 +22,10 @@ struct ConnectionQueueTests {
     /// Starts a server with the default modules on `FakeCatalog`, logging to `capture`, runs `body`
     /// and always shuts the server down gracefully (every connection's handling has ended then).
     func withServer(
-        capture: LogCapture = LogCapture(), modules: [any ServerRouteModule] = LocalServer.defaultModules,
-        _ tweak: (inout ServerConfiguration) -> Void = { _ in }, _ body: (RunningServer) async throws -> Void
+        capture: LogCapture = LogCapture(),
+        modules: [any ServerRouteModule] = LocalServer.defaultModules,
+        _ tweak: (inout ServerConfiguration) -> Void = { _ in },
+        _ body: (RunningServer) async throws -> Void
     ) async throws {
         let temp = try TempDir("crowd")
         defer { temp.cleanup() }
@@ -49,11 +53,19 @@ struct ConnectionQueueTests {
     @Test func everyClientWaitingForAConnectionIsServed() async throws {
         try await withServer({ $0.maxConnections = 8 }) { server in
             let port = server.port
-            let replies = await offThePool { Crowd.ask(port: port, clients: 100, request: Self.health, within: .seconds(30).scaled) }
+            let replies = await offThePool {
+                Crowd.ask(port: port, clients: 100, request: Self.health, within: .seconds(30).scaled)
+            }
             let statuses = replies.map { String($0.prefix(12)) }
-            #expect(statuses.allSatisfy { $0 == "HTTP/1.1 200" }, "\(Dictionary(statuses.map { ($0, 1) }, uniquingKeysWith: +))")
+            #expect(
+                statuses.allSatisfy { $0 == "HTTP/1.1 200" },
+                "\(Dictionary(statuses.map { ($0, 1) }, uniquingKeysWith: +))"
+            )
             #expect(!replies.contains { $0.hasPrefix("HTTP/1.1 408") }, "a whole request was answered 408")
-            #expect(server.services.connections.peak <= 8, "served \(server.services.connections.peak) connections at once")
+            #expect(
+                server.services.connections.peak <= 8,
+                "served \(server.services.connections.peak) connections at once"
+            )
         }
     }
 
@@ -61,9 +73,14 @@ struct ConnectionQueueTests {
     @Test func theLimitHoldsUnderACrowd() async throws {
         try await withServer({ $0.maxConnections = 3 }) { server in
             let port = server.port
-            let replies = await offThePool { Crowd.ask(port: port, clients: 40, request: Self.health, within: .seconds(30).scaled) }
+            let replies = await offThePool {
+                Crowd.ask(port: port, clients: 40, request: Self.health, within: .seconds(30).scaled)
+            }
             #expect(replies.filter { $0.hasPrefix("HTTP/1.1 200") }.count == 40)
-            #expect(server.services.connections.peak <= 3, "served \(server.services.connections.peak) connections at once")
+            #expect(
+                server.services.connections.peak <= 3,
+                "served \(server.services.connections.peak) connections at once"
+            )
         }
     }
 
@@ -72,15 +89,24 @@ struct ConnectionQueueTests {
     /// and a body cut short by the client as an "unhandled error").
     @Test func ordinaryConnectionEndsLogNothingAtErrorLevel() async throws {
         let capture = LogCapture()
-        try await withServer(capture: capture, {
-            $0.requestHeadLimits = RequestHeadLimits(headTimeout: .seconds(1), bodyTimeout: .seconds(1), closeLinger: .milliseconds(200))
-            $0.idleTimeoutSeconds = 1
-        }) { server in
+        try await withServer(
+            capture: capture,
+            {
+                $0.requestHeadLimits = RequestHeadLimits(
+                    headTimeout: .seconds(1),
+                    bodyTimeout: .seconds(1),
+                    closeLinger: .milliseconds(200)
+                )
+                $0.idleTimeoutSeconds = 1
+            }
+        ) { server in
             let port = server.port
-            let enrich = "POST /api/v2/books/enrich HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"isbn\":"
+            let enrich =
+                "POST /api/v2/books/enrich HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"isbn\":"
             let clients: [Crowd.Ending] = [
                 .init(send: "", then: .close), .init(send: "", then: .reset),
-                .init(send: "GET /health HTTP/1.1\r\nHo", then: .close), .init(send: "GET /health HTTP/1.1\r\nHo", then: .reset),
+                .init(send: "GET /health HTTP/1.1\r\nHo", then: .close),
+                .init(send: "GET /health HTTP/1.1\r\nHo", then: .reset),
                 .init(send: enrich, then: .close), .init(send: enrich, then: .reset),
                 // The answer read, then quiet until the idle timeout closes the connection.
                 .init(send: "GET /health HTTP/1.1\r\nHost: x\r\n\r\n", then: .waitForClose),
@@ -103,7 +129,10 @@ struct ConnectionQueueTests {
         let records = capture.records
         let errors = records.filter { $0.level >= .error }
         #expect(errors.isEmpty, "\(errors.map(\.text))")
-        #expect(records.contains { $0.level == .debug && $0.text.contains("unhandled error") }, "a body cut short was not seen")
+        #expect(
+            records.contains { $0.level == .debug && $0.text.contains("unhandled error") },
+            "a body cut short was not seen"
+        )
     }
 
     /// A route's own failure (not a connection's end) is still logged as an error.
@@ -112,7 +141,12 @@ struct ConnectionQueueTests {
         try await withServer(capture: capture, modules: LocalServer.defaultModules + [FailingRouteModule()]) { server in
             let port = server.port
             let replies = await offThePool {
-                Crowd.ask(port: port, clients: 1, request: "GET /failing HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", within: .seconds(30).scaled)
+                Crowd.ask(
+                    port: port,
+                    clients: 1,
+                    request: "GET /failing HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+                    within: .seconds(30).scaled
+                )
             }
             #expect(replies.first?.hasPrefix("HTTP/1.1 500") == true, "\(replies.first?.prefix(40) ?? "")")
         }
@@ -169,7 +203,9 @@ struct CapturingLogHandler: LogHandler {
     }
 
     func log(event: LogEvent) {
-        let fields = metadata.merging(event.metadata ?? [:]) { $1 }.map { "\($0)=\($1)" }.sorted().joined(separator: " ")
+        let fields = metadata.merging(event.metadata ?? [:]) { $1 }.map { "\($0)=\($1)" }.sorted().joined(
+            separator: " "
+        )
         capture.append(.init(level: event.level, text: "\(event.message) \(fields)"))
     }
 }
@@ -189,11 +225,15 @@ enum Crowd {
         defer { for descriptor in sockets where descriptor >= 0 { close(descriptor) } }
         while done.contains(false), ContinuousClock.now < deadline {
             let waiting = done.indices.filter { !done[$0] }
-            var polls = waiting.map { pollfd(fd: sockets[$0], events: Int16(sent[$0] < bytes.count ? POLLOUT : POLLIN), revents: 0) }
+            var polls = waiting.map {
+                pollfd(fd: sockets[$0], events: Int16(sent[$0] < bytes.count ? POLLOUT : POLLIN), revents: 0)
+            }
             guard poll(&polls, nfds_t(polls.count), 100) > 0 else { continue }
             for (slot, index) in waiting.enumerated() where polls[slot].revents != 0 {
                 if sent[index] < bytes.count {
-                    let count = bytes[sent[index]...].withUnsafeBytes { send(sockets[index], $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                    let count = bytes[sent[index]...].withUnsafeBytes {
+                        send(sockets[index], $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+                    }
                     if count > 0 { sent[index] += count } else if errno != EAGAIN { done[index] = true }
                     continue
                 }
@@ -254,8 +294,12 @@ enum Crowd {
                     // Give the server a moment to read the bytes before the close or reset.
                     Thread.sleep(forTimeInterval: 0.05)
                     switch clients[index].then {
-                    case .close: leave(index, reset: false); left.append(index)
-                    case .reset: leave(index, reset: true); left.append(index)
+                    case .close:
+                        leave(index, reset: false)
+                        left.append(index)
+                    case .reset:
+                        leave(index, reset: true)
+                        left.append(index)
                     case .waitForClose, .readThenReset: break
                     }
                     continue
@@ -299,7 +343,8 @@ enum Crowd {
     static func isWhole(_ reply: [UInt8]) -> Bool {
         guard let end = RequestHeadVerdict.headEnd(reply) else { return false }
         let head = String(decoding: reply[..<end], as: UTF8.self).lowercased()
-        let length = head.components(separatedBy: "\r\n")
+        let length =
+            head.components(separatedBy: "\r\n")
             .first { $0.hasPrefix("content-length:") }
             .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
         return reply.count - end >= length

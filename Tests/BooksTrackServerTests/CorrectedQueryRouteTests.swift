@@ -1,3 +1,4 @@
+import BooksTrackCatalog
 import BooksTrackContract
 import Foundation
 import NIOCore
@@ -5,7 +6,6 @@ import NIOFoundationCompat
 import Testing
 
 @testable import BooksTrackServer
-import BooksTrackCatalog
 
 /// `correctedQuery` on the search routes of every API generation, over the real catalog: a query
 /// that matches nothing is answered with its spelling corrected and says so; a query with matches
@@ -18,14 +18,22 @@ import BooksTrackCatalog
     @Test(arguments: [nil, "tolkien", "quote \" back\\slash \n\u{01} é 書"])
     func theWritersAgreeWithTheEncoder(_ corrected: String?) throws {
         func tree(_ data: Data) throws -> JSONValue { try JSONCoding.decoder().decode(JSONValue.self, from: data) }
-        let v1 = BookSearchResponse(works: [], editions: [], authors: [], resultCount: 0, totalResults: 0,
-                                    correctedQuery: corrected)
+        let v1 = BookSearchResponse(
+            works: [],
+            editions: [],
+            authors: [],
+            resultCount: 0,
+            totalResults: 0,
+            correctedQuery: corrected
+        )
         let written = v1.encodedJSON()
         #expect(try tree(Data(buffer: written.bytes)) == tree(try JSONCoding.encoder().encode(v1)))
         #expect(try JSONCoding.decoder().decode(BookSearchResponse.self, from: Data(buffer: written.bytes)) == v1)
         let v2 = V2SearchResponse(
-            query: .init(q: "tolkein", mode: .text, limit: 5), results: [SearchHit(title: "The Hobbit", authors: [], score: 1)],
-            correctedQuery: corrected)
+            query: .init(q: "tolkein", mode: .text, limit: 5),
+            results: [SearchHit(title: "The Hobbit", authors: [], score: 1)],
+            correctedQuery: corrected
+        )
         let v2Written = try #require(v2.encodedJSON())
         #expect(try tree(Data(buffer: v2Written.bytes)) == tree(try JSONCoding.encoder().encode(v2)))
         #expect(try JSONCoding.decoder().decode(V2SearchResponse.self, from: Data(buffer: v2Written.bytes)) == v2)
@@ -86,7 +94,8 @@ import BooksTrackCatalog
         let catalog = try SharedCatalog.get()
         var config = TestServer.testConfiguration()
         config.dialect = dialect
-        try await TestServer.with(config, catalog: catalog, modules: LocalServer.defaultModules) { server async throws in
+        try await TestServer.with(config, catalog: catalog, modules: LocalServer.defaultModules) {
+            server async throws in
             let corrected = try Self.json(try await server.get("/v3/books/search?q=hunger%20gmes&limit=5"))
             #expect(corrected["data"]?["correctedQuery"] == .string("hunger games"))
             #expect(corrected["data"]?["query"]?["q"] == .string("hunger gmes"))

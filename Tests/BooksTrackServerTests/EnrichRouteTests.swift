@@ -1,14 +1,15 @@
 import BooksTrackContract
+import BooksTrackServer
 import Foundation
 import Testing
-
-import BooksTrackServer
 
 @Suite struct EnrichRouteTests {
     @Test func enrichesFromTheCatalog() async throws {
         try await TestServer.with { server async throws in
             let response = try await server.postJSON(
-                "/api/v2/books/enrich", #"{"barcode":"0439023483","prefer_provider":"google_books"}"#)
+                "/api/v2/books/enrich",
+                #"{"barcode":"0439023483","prefer_provider":"google_books"}"#
+            )
             #expect(response.status == 200)
             #expect(response.header("X-RateLimit-Class") == "enrich" && response.header("X-RateLimit-Limit") == "5")
             let envelope = try response.decode(Envelope<EnrichedBook>.self)
@@ -36,7 +37,9 @@ import BooksTrackServer
             #expect(replay.metadata.cached == true)
             // The same key for another book is refused.
             let other = try await server.postJSON(
-                "/api/v2/books/enrich", #"{"barcode":"9780743273565","idempotency_key":"key-1"}"#)
+                "/api/v2/books/enrich",
+                #"{"barcode":"9780743273565","idempotency_key":"key-1"}"#
+            )
             #expect(other.status == 400 && other.errorCode == "INVALID_REQUEST")
             // After 24 h the key is forgotten: new work, new timestamp.
             clock.advance(by: 24 * 3600)
@@ -66,14 +69,22 @@ import BooksTrackServer
             ]
             for (body, type, status, code) in cases {
                 let response = try await server.request(
-                    "POST", "/api/v2/books/enrich", headers: [("Content-Type", type)], body: Data(body.utf8))
+                    "POST",
+                    "/api/v2/books/enrich",
+                    headers: [("Content-Type", type)],
+                    body: Data(body.utf8)
+                )
                 #expect(response.status == status, "\(body)")
                 #expect(response.errorCode == code, "\(body)")
                 #expect(response.header("X-Error-Type") == code)
             }
             let huge = Data(("{\"barcode\":\"" + String(repeating: "9", count: 200_000) + "\"}").utf8)
             let tooLarge = try await server.request(
-                "POST", "/api/v2/books/enrich", headers: [("Content-Type", "application/json")], body: huge)
+                "POST",
+                "/api/v2/books/enrich",
+                headers: [("Content-Type", "application/json")],
+                body: huge
+            )
             #expect(tooLarge.status == 413)
             #expect(try tooLarge.failure.error?.code == .invalidRequest)
             // The server is still fine afterwards.

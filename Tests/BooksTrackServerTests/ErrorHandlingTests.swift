@@ -1,3 +1,4 @@
+import BooksTrackCatalog
 import BooksTrackContract
 import BooksTrackSupport
 import Foundation
@@ -5,7 +6,6 @@ import HTTPTypes
 import Testing
 
 @testable import BooksTrackServer
-import BooksTrackCatalog
 
 @Suite struct ErrorHandlingTests {
     @Test func unknownRouteIsANotFoundEnvelope() async throws {
@@ -91,7 +91,8 @@ import BooksTrackCatalog
                         case 1: return try await server.get("/api/v2/search?q=the&mode=hybrid").status
                         case 2:
                             return try await server.postJSON(
-                                "/api/v2/books/enrich", #"{"barcode":"9780743273565","idempotency_key":"same"}"#
+                                "/api/v2/books/enrich",
+                                #"{"barcode":"9780743273565","idempotency_key":"same"}"#
                             ).status
                         default: return try await server.get("/v1/search/title").status
                         }

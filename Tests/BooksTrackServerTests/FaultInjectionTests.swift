@@ -1,8 +1,7 @@
 import BooksTrackContract
+import BooksTrackServer
 import Foundation
 import Testing
-
-import BooksTrackServer
 
 @Suite struct FaultInjectionTests {
     static func faultyConfiguration(_ rules: [FaultRule] = []) -> ServerConfiguration {
@@ -35,7 +34,8 @@ import BooksTrackServer
             let error = try #require(try response.failure.error)
             #expect(
                 error.code == .circuitOpen && error.retryable && error.retryAfterMs == 5000
-                    && error.provider == "isbndb")
+                    && error.provider == "isbndb"
+            )
             // Prefix match only.
             #expect(try await server.get("/api/v2/search?q=x").status == 200)
         }

@@ -1,9 +1,8 @@
 import BooksTrackContract
+import BooksTrackServer
 import BooksTrackSupport
 import Foundation
 import Testing
-
-import BooksTrackServer
 
 @Suite(.onWorkThreads) struct FixedWindowCounterTests {
     let rule = RateLimitRule(limit: 3, windowSeconds: 60)
@@ -94,4 +93,3 @@ import BooksTrackServer
         #expect(limiter.check(.semantic, client: "x")?.allowed == true)
     }
 }
-

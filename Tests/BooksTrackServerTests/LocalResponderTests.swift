@@ -6,13 +6,14 @@ import NIOCore
 import ServiceLifecycle
 import Synchronization
 import Testing
+
+@testable import BooksTrackServer
+
 #if canImport(Glibc)
 import Glibc
 import NIOFoundationCompat
 import NIOHTTP1
 #endif
-
-@testable import BooksTrackServer
 
 /// The router answering in-process (the embedded backend's path) gives what the socket gives: the
 /// same status, body (metadata aside: its timestamp and timing differ) and headers, errors included.
@@ -38,7 +39,12 @@ import NIOHTTP1
             for target in Self.targets {
                 let overSocket = try await server.get(target)
                 let local = try await server.running.responder.respond(
-                    method: .get, target: target, headers: [:], body: nil, bodyLimit: 1 << 20)
+                    method: .get,
+                    target: target,
+                    headers: [:],
+                    body: nil,
+                    bodyLimit: 1 << 20
+                )
                 #expect(local.status == overSocket.status, "\(target)")
                 #expect(Self.comparable(Data(buffer: local.body)) == Self.comparable(overSocket.body), "\(target)")
                 // (X-Cache aside: the second asker of a cached route gets HIT.)
@@ -54,7 +60,12 @@ import NIOHTTP1
         _ = try await TestServer.with { server in
             await #expect(throws: LocalResponderBodyTooLarge.self) {
                 _ = try await server.running.responder.respond(
-                    method: .get, target: "/v1/search/title?q=dune&limit=20", headers: [:], body: nil, bodyLimit: 64)
+                    method: .get,
+                    target: "/v1/search/title?q=dune&limit=20",
+                    headers: [:],
+                    body: nil,
+                    bodyLimit: 64
+                )
             }
         }
     }
@@ -64,15 +75,24 @@ import NIOHTTP1
     /// very port (a second call changes nothing), and shutdown lets the port go.
     @Test func anOnDemandServerListensOnlyWhenAsked() async throws {
         let server = try await LocalServer.start(
-            TestServer.testConfiguration(), catalog: FakeCatalog(), logger: Logger(label: "test"),
-            modules: TestServer.allFeatureModules, listening: .onDemand)
+            TestServer.testConfiguration(),
+            catalog: FakeCatalog(),
+            logger: Logger(label: "test"),
+            modules: TestServer.allFeatureModules,
+            listening: .onDemand
+        )
         let port = server.port
         #expect(port > 0)
         #expect(server.baseURL.absoluteString == "http://127.0.0.1:\(port)")
         #expect(!Self.connects(to: port), "nothing should listen before listen()")
         #expect(!Self.binds(port), "the reserved port was free for others")
         let local = try await server.responder.respond(
-            method: .get, target: "/health", headers: [:], body: nil, bodyLimit: 1 << 20)
+            method: .get,
+            target: "/health",
+            headers: [:],
+            body: nil,
+            bodyLimit: 1 << 20
+        )
         #expect(local.status == 200)
 
         try await server.listen()
@@ -89,8 +109,12 @@ import NIOHTTP1
     /// A server that never listened lets its reserved port go at shutdown.
     @Test func anUnusedOnDemandServerReleasesItsPort() async throws {
         let server = try await LocalServer.start(
-            TestServer.testConfiguration(), catalog: FakeCatalog(), logger: Logger(label: "test"),
-            modules: TestServer.allFeatureModules, listening: .onDemand)
+            TestServer.testConfiguration(),
+            catalog: FakeCatalog(),
+            logger: Logger(label: "test"),
+            modules: TestServer.allFeatureModules,
+            listening: .onDemand
+        )
         #expect(!Self.binds(server.port))
         #expect(await server.holdsReservedPort)
         await server.shutdown()

@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -13,9 +14,10 @@ struct ModelRewriteTests {
     /// The installed model's directory (as `scripts/model-dir` finds it), when it has the files.
     static var installedModel: URL? {
         let environment = ProcessInfo.processInfo.environment
-        let directory = environment["BTS_MODEL_DIR"].map { URL(fileURLWithPath: $0) }
+        let directory =
+            environment["BTS_MODEL_DIR"].map { URL(fileURLWithPath: $0) }
             ?? URL(fileURLWithPath: environment["XDG_DATA_HOME"] ?? (NSHomeDirectory() + "/.local/share"))
-                .appendingPathComponent("bts/models/all-MiniLM-L6-v2")
+            .appendingPathComponent("bts/models/all-MiniLM-L6-v2")
         let files = ["vocab.txt", "model.safetensors"].map { directory.appendingPathComponent($0).path }
         return files.allSatisfy { FileManager.default.fileExists(atPath: $0) } ? directory : nil
     }
@@ -49,7 +51,10 @@ struct ModelRewriteTests {
         let model = home.url.appendingPathComponent("model")
         try FileManager.default.createDirectory(at: model, withIntermediateDirectories: true)
         for name in ["vocab.txt", "model.safetensors"] {
-            try FileManager.default.copyItem(at: installed.appendingPathComponent(name), to: model.appendingPathComponent(name))
+            try FileManager.default.copyItem(
+                at: installed.appendingPathComponent(name),
+                to: model.appendingPathComponent(name)
+            )
         }
         let log = home.url.appendingPathComponent("serve.log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
@@ -59,7 +64,9 @@ struct ModelRewriteTests {
         let server = SpawnedProcess()
         server.executableURL = binary
         server.arguments = ["serve", "--port", "0", "--cache-dir", cache.path, "--rate-limits", "off"]
-        var environment = ["PATH": "/usr/bin:/bin", "HOME": home.url.path, "LANG": "C.UTF-8", "BTS_MODEL_DIR": model.path]
+        var environment = [
+            "PATH": "/usr/bin:/bin", "HOME": home.url.path, "LANG": "C.UTF-8", "BTS_MODEL_DIR": model.path,
+        ]
         for key in ["LD_LIBRARY_PATH", "BTS_OPENBLAS"] { environment[key] = ProcessInfo.processInfo.environment[key] }
         server.environment = environment.compactMapValues { $0 }
         server.standardInput = FileHandle.nullDevice
@@ -67,14 +74,22 @@ struct ModelRewriteTests {
         server.standardError = logHandle
         try server.run()
         try logHandle.close()
-        defer { if server.isRunning { kill(server.processIdentifier, SIGKILL); server.waitUntilExit() } }
+        defer {
+            if server.isRunning {
+                kill(server.processIdentifier, SIGKILL)
+                server.waitUntilExit()
+            }
+        }
         var port: Int?
         let started = ContinuousClock.now
         while port == nil, server.isRunning, ContinuousClock.now - started < Duration.seconds(120).scaled {
             port = ServeLog.port(in: (try? String(contentsOf: log, encoding: .utf8)) ?? "")
             try await Task.sleep(for: .milliseconds(50))
         }
-        let listening = try #require(port, "bts serve did not start: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
+        let listening = try #require(
+            port,
+            "bts serve did not start: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")"
+        )
         let first = try await Self.get("/api/v2/search?q=a%20boy%20wizard%20at%20school&mode=semantic", port: listening)
         try #require(first.hasPrefix("HTTP/1.1 200"), "\(first.prefix(400))")
         // As `unzip -o` and `cp` do: the same inode, cut to nothing, then written again.

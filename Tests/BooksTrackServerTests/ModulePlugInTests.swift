@@ -14,7 +14,8 @@ struct ProbeModule: ServerRouteModule {
         router.add(
             middleware: services.rateLimit(classifier: { request in
                 request.uri.path.hasPrefix("/v1/jobs/") ? .jobs : nil
-            }))
+            })
+        )
         router.get("/v1/jobs/:id/results") { _, context in
             guard let id = context.parameters.get("id") else { throw APIError(.invalidRequest, "no id") }
             return try JSONResponse.envelope(["jobId": id])
@@ -38,10 +39,12 @@ final class ShutdownCounter: @unchecked Sendable {
         let counter = ShutdownCounter()
         var config = ServerConfiguration(port: 0)
         config.rateLimits[.jobs] = .perMinute(3)
-        let running = try await TestServer.with(config, modules: [CoreRoutes(), ProbeModule(shutdowns: counter)]) { server in
+        let running = try await TestServer.with(config, modules: [CoreRoutes(), ProbeModule(shutdowns: counter)]) {
+            server in
             let ok = try await server.get("/v1/jobs/abc/results")
             #expect(
-                ok.status == 200 && ok.header("X-RateLimit-Class") == "jobs" && ok.header("X-RateLimit-Limit") == "3")
+                ok.status == 200 && ok.header("X-RateLimit-Class") == "jobs" && ok.header("X-RateLimit-Limit") == "3"
+            )
             #expect(try ok.decode(Envelope<[String: String]>.self).data == ["jobId": "abc"])
             let wrongMethod = try await server.request("POST", "/v1/jobs/xyz")
             #expect(wrongMethod.status == 405 && wrongMethod.header("Allow") == "DELETE")

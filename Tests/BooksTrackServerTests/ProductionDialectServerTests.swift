@@ -7,7 +7,8 @@ import Testing
 /// `--dialect production`: the deployed backend's answers over real HTTP (docs/production-dialect.md).
 @Suite struct ProductionDialectServerTests {
     static func with<T: Sendable>(
-        _ dialect: ServerDialect = .production, _ body: (TestServer) async throws -> T
+        _ dialect: ServerDialect = .production,
+        _ body: (TestServer) async throws -> T
     ) async throws -> T {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("bts-dialect-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
@@ -17,7 +18,8 @@ import Testing
         return try await TestServer.with(
             configuration,
             modules: [CoreRoutes(), JobRoutes(dataDirectory: dir) { $0.itemsPerSecond = 1 }],
-            body)
+            body
+        )
     }
 
     static func object(_ response: TestResponse) throws -> JSONValue {
@@ -64,7 +66,9 @@ import Testing
                 #expect(try Self.object(response)["error"]?["message"]?.stringValue == message)
             }
             let accepted = try await server.postJSON(
-                "/v1/enrichment/batch", #"{"books":[{"title":"Dune","isbn":"9780441172719"}],"jobId":"client-1"}"#)
+                "/v1/enrichment/batch",
+                #"{"books":[{"title":"Dune","isbn":"9780441172719"}],"jobId":"client-1"}"#
+            )
             #expect(accepted.status == 202)
             let data = try #require(try Self.object(accepted)["data"])
             #expect(data["jobId"] == "client-1")
@@ -78,12 +82,19 @@ import Testing
             // Cancel: 401 without a Bearer token, else 404 "Job not found" for the live job.
             let unauthenticated = try await server.request("DELETE", "/v1/jobs/client-1")
             #expect(unauthenticated.status == 401)
-            let refused = try await server.request("DELETE", "/v1/jobs/client-1", headers: [("Authorization", "Bearer \(token)")])
+            let refused = try await server.request(
+                "DELETE",
+                "/v1/jobs/client-1",
+                headers: [("Authorization", "Bearer \(token)")]
+            )
             #expect(refused.status == 404)
             #expect(try Self.object(refused)["error"]?["message"] == "Job not found")
 
             // The batch job's SSE stream: the stream's job store does not know it.
-            let stream = try await server.get("/api/v2/imports/client-1/stream", headers: [("Accept", "text/event-stream")])
+            let stream = try await server.get(
+                "/api/v2/imports/client-1/stream",
+                headers: [("Accept", "text/event-stream")]
+            )
             #expect(stream.text.contains("event: error"))
             #expect(stream.text.contains("job_not_found"))
 
@@ -112,9 +123,14 @@ import Testing
     @Test func tokenRefreshRefusalsAreAll401() async throws {
         try await Self.with { server in
             let accepted = try await server.postJSON(
-                "/api/batch-enrich", #"{"books":[{"title":"Dune"}],"jobId":"refresh-1"}"#)
+                "/api/batch-enrich",
+                #"{"books":[{"title":"Dune"}],"jobId":"refresh-1"}"#
+            )
             let token = try #require(try Self.object(accepted)["data"]?["token"]?.stringValue)
-            let early = try await server.postJSON("/api/token/refresh", #"{"jobId":"refresh-1","oldToken":"\#(token)"}"#)
+            let early = try await server.postJSON(
+                "/api/token/refresh",
+                #"{"jobId":"refresh-1","oldToken":"\#(token)"}"#
+            )
             #expect(early.status == 401)
             #expect(try Self.object(early)["error"]?["message"] == "Refresh not allowed yet")
             let wrong = try await server.postJSON("/api/token/refresh", #"{"jobId":"refresh-1","oldToken":"nope"}"#)
@@ -146,22 +162,29 @@ import Testing
     @Test func sseRewriterRenamesLaterProcessingEvents() {
         var rewriter = ProductionDialect.SSERewriter()
         let first = rewriter.rewrite(
-            ": connection established\nretry: 5000\n\nid: 1-1\nevent: processing\ndata: {\"jobId\":\"j\",\"progress\":0.1,\"processedCount\":1,\"status\":\"processing\",\"totalCount\":10}\n\n")
+            ": connection established\nretry: 5000\n\nid: 1-1\nevent: processing\ndata: {\"jobId\":\"j\",\"progress\":0.1,\"processedCount\":1,\"status\":\"processing\",\"totalCount\":10}\n\n"
+        )
         #expect(first.contains("event: processing"))
         let later = rewriter.rewrite(
-            "id: 1-2\nevent: processing\ndata: {\"jobId\":\"j\",\"progress\":0.5,\"processedCount\":5,\"status\":\"processing\",\"totalCount\":10}\n\n: heartbeat\n\n")
+            "id: 1-2\nevent: processing\ndata: {\"jobId\":\"j\",\"progress\":0.5,\"processedCount\":5,\"status\":\"processing\",\"totalCount\":10}\n\n: heartbeat\n\n"
+        )
         #expect(later.contains("event: progress"))
         #expect(later.contains("\"message\":\"Processing 5/10\""))
         #expect(later.contains(": heartbeat"))
         let done = rewriter.rewrite(
-            "id: 1-3\nevent: completed\ndata: {\"jobId\":\"j\",\"progress\":1,\"processedCount\":10,\"status\":\"completed\",\"totalCount\":10}\n\n")
+            "id: 1-3\nevent: completed\ndata: {\"jobId\":\"j\",\"progress\":1,\"processedCount\":10,\"status\":\"completed\",\"totalCount\":10}\n\n"
+        )
         #expect(done.contains("\"progress\":100"))
     }
 
     @Test func webSocketErrorIsWrappedLikeAnEnvelope() throws {
         let message = WSMessage(
-            type: .error, jobId: "j", pipeline: .batchEnrichment, timestamp: 1,
-            payload: .error(WSErrorPayload(code: "E_BATCH_PROCESSING_FAILED", message: "boom", retryable: true)))
+            type: .error,
+            jobId: "j",
+            pipeline: .batchEnrichment,
+            timestamp: 1,
+            payload: .error(WSErrorPayload(code: "E_BATCH_PROCESSING_FAILED", message: "boom", retryable: true))
+        )
         let json = ProductionDialect.webSocketMessage(message, totalCount: 3)
         #expect(json["version"] == "2.0.0")
         #expect(json["payload"]?["error"]?["code"] == "E_BATCH_PROCESSING_FAILED")

@@ -1,8 +1,7 @@
 import BooksTrackContract
+import BooksTrackServer
 import Foundation
 import Testing
-
-import BooksTrackServer
 
 @Suite struct RateLimitTests {
     @Test func semanticLimitRefusesTheNPlusFirstAndResets() async throws {
@@ -84,7 +83,8 @@ import BooksTrackServer
         try await TestServer.with(clock: clock) { server async throws in
             for _ in 0..<5 {
                 #expect(
-                    try await server.postJSON("/api/v2/books/enrich", #"{"barcode":"9780439023481"}"#).status == 200)
+                    try await server.postJSON("/api/v2/books/enrich", #"{"barcode":"9780439023481"}"#).status == 200
+                )
             }
             let refused = try await server.postJSON("/api/v2/books/enrich", #"{"barcode":"9780439023481"}"#)
             #expect(refused.status == 429 && refused.header("Retry-After") == "60")

@@ -1,9 +1,8 @@
+import BooksTrackCatalog
 import BooksTrackContract
+import BooksTrackServer
 import Foundation
 import Testing
-
-import BooksTrackServer
-import BooksTrackCatalog
 
 @Suite struct RealCatalogTests {
     @Test func isbnTitleAuthorAdvanced() async throws {

@@ -1,9 +1,8 @@
+import BooksTrackCatalog
 import BooksTrackContract
+import BooksTrackServer
 import Foundation
 import Testing
-
-import BooksTrackServer
-import BooksTrackCatalog
 
 @Suite struct SearchRouteTests {
     @Test func healthIsEnveloped() async throws {
@@ -142,7 +141,10 @@ import BooksTrackCatalog
     @Test func legacyDeprecationHeadersWhenConfigured() async throws {
         var config = TestServer.testConfiguration()
         config.legacyDeprecation = .init(
-            deprecation: "true", sunset: "Wed, 01 Jul 2026 00:00:00 GMT", link: "</api/v2/search>")
+            deprecation: "true",
+            sunset: "Wed, 01 Jul 2026 00:00:00 GMT",
+            link: "</api/v2/search>"
+        )
         try await TestServer.with(config) { server async throws in
             let legacy = try await server.get("/v1/search/title?q=gatsby")
             #expect(legacy.header("Deprecation") == "true")

@@ -1,10 +1,9 @@
 import BooksTrackCatalog
 import BooksTrackContract
 import BooksTrackEmbedding
+import BooksTrackServer
 import Foundation
 import Testing
-
-import BooksTrackServer
 
 /// A server whose catalog cannot run the sentence model (its files are missing): the capabilities
 /// stop advertising semantic search and say why, and the semantic and hybrid modes answer 503
@@ -15,7 +14,8 @@ import BooksTrackServer
     @Test func capabilitiesStopAdvertisingSemanticAndSayWhy() async throws {
         var catalog = FakeCatalog()
         catalog.semanticUnavailable = Self.missing
-        try await TestServer.with(catalog: catalog, modules: TestServer.allFeatureModules + [V3Routes()]) { server async throws in
+        try await TestServer.with(catalog: catalog, modules: TestServer.allFeatureModules + [V3Routes()]) {
+            server async throws in
             let caps = try await server.get("/api/v2/capabilities").decode(Capabilities.self)
             #expect(caps.isEnabled(.semanticSearch) == false)
             #expect(caps.isEnabled(.similarBooks) == true)

@@ -2,6 +2,7 @@ import BooksTrackServer
 import Foundation
 import TestSupport
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -37,18 +38,27 @@ struct ServeShutdownTests {
         server.standardError = logHandle
         try server.run()
         try logHandle.close()
-        defer { if server.isRunning { kill(server.processIdentifier, SIGKILL); server.waitUntilExit() } }
+        defer {
+            if server.isRunning {
+                kill(server.processIdentifier, SIGKILL)
+                server.waitUntilExit()
+            }
+        }
         var port: Int?
         let started = ContinuousClock.now
         while port == nil, server.isRunning, ContinuousClock.now - started < Duration.seconds(120).scaled {
             port = ServeLog.port(in: (try? String(contentsOf: log, encoding: .utf8)) ?? "")
             try await Task.sleep(for: .milliseconds(50))
         }
-        let listening = try #require(port, "bts serve did not start: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
+        let listening = try #require(
+            port,
+            "bts serve did not start: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")"
+        )
         let upload = try SlowClientTests.connected(listening)
         defer { close(upload) }
         // As `curl -F file=@books.csv` starts it; the rest of the megabyte never comes.
-        let head = "POST /v3/jobs/imports HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: multipart/form-data; boundary=B\r\n"
+        let head =
+            "POST /v3/jobs/imports HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: multipart/form-data; boundary=B\r\n"
             + "Content-Length: 1000000\r\n\r\n--B\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.csv\"\r\n"
             + "Content-Type: text/csv\r\n\r\nisbn\n978"
         _ = head.withCString { write(upload, $0, strlen($0)) }
@@ -93,7 +103,12 @@ struct ServeShutdownTests {
         let (exited, status, log) = try await Self.stopWithUploadInFlight([SIGTERM])
         #expect(exited, "still running 60 s after SIGTERM: \(log)")
         #expect(status == 0, "\(log)")
-        #expect(log.contains("requests still in flight \(LocalServer.shutdownGrace.components.seconds) s after the signal: stopping without them"), "\(log)")
+        #expect(
+            log.contains(
+                "requests still in flight \(LocalServer.shutdownGrace.components.seconds) s after the signal: stopping without them"
+            ),
+            "\(log)"
+        )
         #expect(log.contains("bts server stopped"), "\(log)")
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -15,7 +16,12 @@ struct ServeStartupErrorTests {
             "PATH": "/usr/bin:/bin", "HOME": home.path, "XDG_STATE_HOME": home.appendingPathComponent("state").path,
             "XDG_CACHE_HOME": home.appendingPathComponent("cache").path, "LANG": "C.UTF-8",
         ]
-        return try await ChildProcess.run(binary, ["serve"] + arguments, environment: environment, timeout: .seconds(120))
+        return try await ChildProcess.run(
+            binary,
+            ["serve"] + arguments,
+            environment: environment,
+            timeout: .seconds(120)
+        )
     }
 
     /// A socket listening on a free loopback port (closed by the caller).
@@ -27,7 +33,8 @@ struct ServeStartupErrorTests {
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address -> Bool in
-                bind(descriptor, address, length) == 0 && listen(descriptor, 1) == 0 && getsockname(descriptor, address, &length) == 0
+                bind(descriptor, address, length) == 0 && listen(descriptor, 1) == 0
+                    && getsockname(descriptor, address, &length) == 0
             }
         }
         try #require(bound)
@@ -51,8 +58,10 @@ struct ServeStartupErrorTests {
         let file = temp.url.appendingPathComponent("a-file")
         try Data("x".utf8).write(to: file)
         Self.expectPlain(
-            try await Self.serve(["--port", "0", "--cache-dir", file.path], home: temp.url), status: 1,
-            "cannot use \(file.path) for the catalog: a file is in the way of the directory; remove it or choose another with --cache-dir")
+            try await Self.serve(["--port", "0", "--cache-dir", file.path], home: temp.url),
+            status: 1,
+            "cannot use \(file.path) for the catalog: a file is in the way of the directory; remove it or choose another with --cache-dir"
+        )
 
         // A busy port (the shared catalog linked in: serve opens it before it binds).
         try SharedCatalog.link(into: cache)
@@ -60,14 +69,19 @@ struct ServeStartupErrorTests {
         let busy = try await Self.serve(["--port", String(port), "--cache-dir", cache.path], home: temp.url)
         close(descriptor)
         Self.expectPlain(
-            busy, status: 3, "port \(port) is already in use on 127.0.0.1; choose another with --port (--port 0 takes any free one)")
+            busy,
+            status: 3,
+            "port \(port) is already in use on 127.0.0.1; choose another with --port (--port 0 takes any free one)"
+        )
 
         // A jobs store that is not a database.
         let jobs = cache.appendingPathComponent("jobs")
         try FileManager.default.createDirectory(at: jobs, withIntermediateDirectories: true)
         try Data(repeating: 0x41, count: 8192).write(to: jobs.appendingPathComponent("jobs.sqlite"))
         Self.expectPlain(
-            try await Self.serve(["--port", "0", "--cache-dir", cache.path], home: temp.url), status: 1,
-            "the jobs store in \(jobs.path) is damaged or not a SQLite database; move the file aside and start again (it is made anew)")
+            try await Self.serve(["--port", "0", "--cache-dir", cache.path], home: temp.url),
+            status: 1,
+            "the jobs store in \(jobs.path) is damaged or not a SQLite database; move the file aside and start again (it is made anew)"
+        )
     }
 }

@@ -1,10 +1,9 @@
 import BooksTrackContract
+import BooksTrackServer
 import BooksTrackSupport
 import Foundation
 import NIOCore
 import Testing
-
-import BooksTrackServer
 
 @Suite struct ServerConfigurationFlagsTests {
     @Test func defaultsMatchTheContract() {
@@ -20,7 +19,10 @@ import BooksTrackServer
         #expect(config.rateLimits[.global] == .perHour(1000))
         #expect(!config.faultInjectionEnabled)
         #expect(CapabilityFeature.documented.allSatisfy(config.isEnabled))
-        #expect(config.jobs.heartbeatInterval == JobTimings.heartbeat && config.jobs.streamTimeout == JobTimings.streamTimeout)
+        #expect(
+            config.jobs.heartbeatInterval == JobTimings.heartbeat
+                && config.jobs.streamTimeout == JobTimings.streamTimeout
+        )
     }
 
     /// The job engine's defaults are the contract's limits and timings (`JobLimits`, `JobTimings`).
@@ -29,8 +31,14 @@ import BooksTrackServer
         #expect(engine.maxCSVBytes == JobLimits.maxCSVBytes && engine.maxCSVRows == JobLimits.maxCSVRows)
         #expect(engine.maxBatchSize == JobLimits.maxBatchSize)
         #expect(engine.heartbeatInterval == JobTimings.heartbeat && engine.streamTimeout == JobTimings.streamTimeout)
-        #expect(engine.tokenLifetime == JobTimings.tokenLifetime && engine.tokenRefreshWindow == JobTimings.tokenRefreshWindow)
-        #expect(engine.importResultsTTL == JobTimings.importResultsTTL && engine.batchResultsTTL == JobTimings.batchResultsTTL)
+        #expect(
+            engine.tokenLifetime == JobTimings.tokenLifetime
+                && engine.tokenRefreshWindow == JobTimings.tokenRefreshWindow
+        )
+        #expect(
+            engine.importResultsTTL == JobTimings.importResultsTTL
+                && engine.batchResultsTTL == JobTimings.batchResultsTTL
+        )
         #expect(engine.sseRetryMilliseconds == JobTimings.sseRetryMilliseconds)
     }
 
@@ -75,9 +83,14 @@ import BooksTrackServer
             config.faultRules == [
                 FaultRule(pathPrefix: "/v1/search", action: .circuitOpen(retryAfterMs: 5000, provider: "isbndb")),
                 FaultRule(
-                    pathPrefix: "/api/v2/books/enrich", method: "POST", action: .emptyBody(status: 503), times: 2),
+                    pathPrefix: "/api/v2/books/enrich",
+                    method: "POST",
+                    action: .emptyBody(status: 503),
+                    times: 2
+                ),
                 FaultRule(pathPrefix: "/api/v2", action: .latency(milliseconds: 150)),
-            ])
+            ]
+        )
         #expect(config.cacheDirectory?.path == "/tmp/bts-cache")
         #expect(config.legacyDeprecation != nil)
         #expect(config.jobs.heartbeatInterval == .milliseconds(500))
@@ -97,13 +110,21 @@ import BooksTrackServer
         let defaults = ServerConfiguration()
         #expect(defaults.maxConnections == ServerConfiguration.defaultMaxConnections)
         #expect(defaults.requestHeadLimits.bodyTimeout == RequestHeadLimits.defaultBodyTimeout)
-        #expect(JobEngineConfiguration(server: defaults, dataDirectory: URL(fileURLWithPath: "/tmp")).maxConcurrentJobs
-            == JobEngineConfiguration.defaultMaxConcurrentJobs)
-        let config = try ServerConfiguration(arguments: ["--max-jobs", "4", "--max-connections=64", "--body-timeout", "15"])
+        #expect(
+            JobEngineConfiguration(server: defaults, dataDirectory: URL(fileURLWithPath: "/tmp")).maxConcurrentJobs
+                == JobEngineConfiguration.defaultMaxConcurrentJobs
+        )
+        let config = try ServerConfiguration(arguments: [
+            "--max-jobs", "4", "--max-connections=64", "--body-timeout", "15",
+        ])
         #expect(config.maxConnections == 64)
         #expect(config.requestHeadLimits.bodyTimeout == .seconds(15))
-        #expect(JobEngineConfiguration(server: config, dataDirectory: URL(fileURLWithPath: "/tmp")).maxConcurrentJobs == 4)
-        for bad in [["--max-jobs", "0"], ["--max-connections", "many"], ["--body-timeout", "-1"], ["--body-timeout"]] {
+        #expect(
+            JobEngineConfiguration(server: config, dataDirectory: URL(fileURLWithPath: "/tmp")).maxConcurrentJobs == 4
+        )
+        for bad in [
+            ["--max-jobs", "0"], ["--max-connections", "many"], ["--body-timeout", "-1"], ["--body-timeout"],
+        ] {
             #expect(throws: ServerConfigurationError.self) { try ServerConfiguration(arguments: bad) }
         }
     }
@@ -139,7 +160,8 @@ import BooksTrackServer
         #expect(try FaultRule(parsing: "/x=empty-504").action == .emptyBody(status: 504))
         #expect(
             try FaultRule(parsing: "/x=circuit-open").action
-                == .circuitOpen(retryAfterMs: 30_000, provider: "google_books"))
+                == .circuitOpen(retryAfterMs: 30_000, provider: "google_books")
+        )
         #expect(try FaultRule(parsing: "/x=latency:40").action == .latency(milliseconds: 40))
         let first = try FaultRule(parsing: "/x=fail-first:3")
         #expect(first.times == 3 && first.action == .internalError)

@@ -1,9 +1,8 @@
+import BooksTrackCatalog
 import BooksTrackContract
+import BooksTrackServer
 import Foundation
 import Testing
-
-import BooksTrackServer
-import BooksTrackCatalog
 
 /// Issue 31 on the real server: a book's reader shelves on the wire, and `similar` by shelves.
 @Suite struct ShelvesRouteTests {

@@ -1,7 +1,9 @@
 import Foundation
 import NIOCore
 import Testing
+
 @testable import BooksTrackServer
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -14,7 +16,9 @@ import Glibc
 @Suite("Slow clients", .serialized)
 struct SlowClientTests {
     func withServer(
-        jobs: Bool, _ tweak: (inout ServerConfiguration) -> Void = { _ in }, _ body: (RunningServer) async throws -> Void
+        jobs: Bool,
+        _ tweak: (inout ServerConfiguration) -> Void = { _ in },
+        _ body: (RunningServer) async throws -> Void
     ) async throws {
         let temp = try TempDir("slow")
         defer { temp.cleanup() }
@@ -24,7 +28,11 @@ struct SlowClientTests {
         config.rateLimitsEnabled = false
         tweak(&config)
         try await LiveServer.running(
-            config, catalog: FakeCatalog(), modules: jobs ? LocalServer.defaultModules : [CoreRoutes()], body)
+            config,
+            catalog: FakeCatalog(),
+            modules: jobs ? LocalServer.defaultModules : [CoreRoutes()],
+            body
+        )
     }
 
     /// A connected socket to the server (30 s receive timeout, scaled).
@@ -99,8 +107,11 @@ struct SlowClientTests {
         let descriptor = try connected(port)
         defer { close(descriptor) }
         return trickle(
-            descriptor, head: "POST /api/v2/books/enrich HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n",
-            length: 1000)
+            descriptor,
+            head:
+                "POST /api/v2/books/enrich HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n",
+            length: 1000
+        )
     }
 
     static func health(_ port: Int) throws -> String {
@@ -142,8 +153,11 @@ struct SlowClientTests {
                 let first = String(decoding: buffer[0..<max(0, count)], as: UTF8.self)
                 // The body deadline is 1 s; the whole body takes 50 s.
                 let second = Self.trickle(
-                    descriptor, head: "POST /api/v2/books/enrich HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n",
-                    length: 500)
+                    descriptor,
+                    head:
+                        "POST /api/v2/books/enrich HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n",
+                    length: 500
+                )
                 return (first, second)
             }
             #expect(first.hasPrefix("HTTP/1.1 200"), "\(first.prefix(40))")
@@ -164,7 +178,8 @@ struct SlowClientTests {
                     "POST /api/v2/books/enrich HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
                         + "POST /api/v2/books/enrich HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\n"
                         + "5\r\n{\"isb\r\n\(String(body.utf8.count - 5, radix: 16))\r\n\(body.dropFirst(5))\r\n0\r\n\r\n"
-                        + "GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                        + "GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+                )
                 return Self.readAll(descriptor)
             }
             let statuses = reply.components(separatedBy: "HTTP/1.1 ").dropFirst().map { String($0.prefix(3)) }
@@ -174,10 +189,13 @@ struct SlowClientTests {
     }
 
     @Test func pastMaxConnectionsANewConnectionWaitsUntilOneCloses() async throws {
-        try await withServer(jobs: false, {
-            $0.maxConnections = 4
-            $0.requestHeadLimits.headTimeout = .seconds(600)
-        }) { server in
+        try await withServer(
+            jobs: false,
+            {
+                $0.maxConnections = 4
+                $0.requestHeadLimits.headTimeout = .seconds(600)
+            }
+        ) { server in
             let port = server.port
             let held = try (0..<4).map { _ in try Self.connected(port) }
             // Each holds a connection with a partial head (the head deadline is far away: only
@@ -201,24 +219,38 @@ struct SlowClientTests {
     /// body time-out. In both dialects, whose upload routes are separate.
     @Test(arguments: ["/api/v2/imports", "/v3/jobs/imports", "/v3/jobs/scans", "/v1/scan/bookshelf"])
     func aBusyServerRefusesAnUploadBeforeItsBody(_ path: String) async throws {
-        try await withServer(jobs: true, {
-            $0.requestHeadLimits = RequestHeadLimits(headTimeout: .seconds(5), bodyTimeout: .seconds(120))
-            $0.jobs.maxConcurrentJobs = 1
-            $0.jobs.itemPacing = .seconds(30)
-        }) { server in
-            let csv = "--B\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.csv\"\r\n\r\nTitle,Author\nA,B\nC,D\n\r\n--B--\r\n"
+        try await withServer(
+            jobs: true,
+            {
+                $0.requestHeadLimits = RequestHeadLimits(headTimeout: .seconds(5), bodyTimeout: .seconds(120))
+                $0.jobs.maxConcurrentJobs = 1
+                $0.jobs.itemPacing = .seconds(30)
+            }
+        ) { server in
+            let csv =
+                "--B\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.csv\"\r\n\r\nTitle,Author\nA,B\nC,D\n\r\n--B--\r\n"
             let first = try Self.connected(server.port)
             defer { close(first) }
-            #expect(Self.write(first, "POST /v3/jobs/imports HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=B\r\n"
-                + "Content-Length: \(csv.utf8.count)\r\nConnection: close\r\n\r\n" + csv))
+            #expect(
+                Self.write(
+                    first,
+                    "POST /v3/jobs/imports HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=B\r\n"
+                        + "Content-Length: \(csv.utf8.count)\r\nConnection: close\r\n\r\n" + csv
+                )
+            )
             let accepted = await offThePool { Self.readAll(first) }
             #expect(accepted.hasPrefix("HTTP/1.1 202"), "\(accepted.prefix(200))")
             // The second upload sends its head and a little of a megabyte, never the rest.
             let second = try Self.connected(server.port)
             defer { close(second) }
             let field = path.contains("scan") ? "photos[]" : "file"
-            #expect(Self.write(second, "POST \(path) HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=B\r\n"
-                + "Content-Length: 1000000\r\n\r\n--B\r\nContent-Disposition: form-data; name=\"\(field)\"; filename=\"a\"\r\n\r\nTitle"))
+            #expect(
+                Self.write(
+                    second,
+                    "POST \(path) HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=B\r\n"
+                        + "Content-Length: 1000000\r\n\r\n--B\r\nContent-Disposition: form-data; name=\"\(field)\"; filename=\"a\"\r\n\r\nTitle"
+                )
+            )
             // Answered without the rest of the body (the socket's receive time-out is 30 s, the
             // server's body time-out 120 s), saying that the connection will not be reused.
             let refused = await offThePool { Self.readHead(second) }

@@ -85,7 +85,8 @@ import Testing
             #expect(try await server.get("/v1/search/similar?isbn=97804").errorCode == "INVALID_ISBN")
             #expect(try await server.get("/v1/search/similar").errorCode == "MISSING_PARAMETER")
             #expect(
-                try await server.get("/v1/search/similar?isbn=9780439023481&limit=51").errorCode == "INVALID_REQUEST")
+                try await server.get("/v1/search/similar?isbn=9780439023481&limit=51").errorCode == "INVALID_REQUEST"
+            )
         }
     }
 
@@ -97,7 +98,9 @@ import Testing
             #expect(strict.features == CapabilitiesResponse.allFeatures(true))
             #expect(strict.limits.semanticSearchRPM == 5 && strict.limits.textSearchRPM == 100)
             // The limits are the contract's one home (JobLimits), not a second copy in the body.
-            #expect(strict.limits.csvMaxRows == JobLimits.maxCSVRows && strict.limits.maxBatchSize == JobLimits.maxBatchSize)
+            #expect(
+                strict.limits.csvMaxRows == JobLimits.maxCSVRows && strict.limits.maxBatchSize == JobLimits.maxBatchSize
+            )
             let raw = try response.decode(Capabilities.self).limits.raw
             #expect(raw["max_csv_bytes"]?.intValue == JobLimits.maxCSVBytes)
             #expect(strict.version == ServerConfiguration.defaultVersion)

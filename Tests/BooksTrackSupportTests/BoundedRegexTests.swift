@@ -1,5 +1,5 @@
-import Testing
 import BooksTrackSupport
+import Testing
 
 /// The bounded regular expressions of `expect … matches`: what they match, what they refuse, and
 /// their bounds (the compiled program's size, the nesting of groups, the step budget, cancellation).
@@ -36,7 +36,10 @@ import BooksTrackSupport
         #expect(try matches("(?i)" + String(repeating: "+", count: 6) + "dune", "DUNE"))
         // A cancelled task stops the match.
         #expect(throws: BoundedRegex.Failure.self) {
-            try BoundedRegex("(a|b)*c").firstMatchExists(in: String(repeating: "ab", count: 10_000), isCancelled: { true })
+            try BoundedRegex("(a|b)*c").firstMatchExists(
+                in: String(repeating: "ab", count: 10_000),
+                isCancelled: { true }
+            )
         }
         // The work budget stops a match that would take too long.
         #expect(throws: BoundedRegex.Failure.self) {
@@ -51,7 +54,9 @@ import BooksTrackSupport
         let failure = #expect(throws: BoundedRegex.Failure.self) {
             try BoundedRegex(String(repeating: "a", count: BoundedRegex.maxProgramSize + 1))
         }
-        #expect(failure?.message == "the pattern is too large (over \(BoundedRegex.maxProgramSize) steps once expanded)")
+        #expect(
+            failure?.message == "the pattern is too large (over \(BoundedRegex.maxProgramSize) steps once expanded)"
+        )
         // Counted repetition is expanded before the bound is checked.
         #expect(throws: BoundedRegex.Failure.self) { try BoundedRegex("a{\(BoundedRegex.maxProgramSize + 1)}") }
     }
@@ -74,7 +79,10 @@ import BooksTrackSupport
             try regex.firstMatchExists(in: subject, stepBudget: 100, isCancelled: { false })
         }
         #expect(failure?.message == "the pattern needs too much work on this value")
-        #expect(try regex.firstMatchExists(in: "abc", stepBudget: 100, isCancelled: { false }), "a small match fits a small budget")
+        #expect(
+            try regex.firstMatchExists(in: "abc", stepBudget: 100, isCancelled: { false }),
+            "a small match fits a small budget"
+        )
     }
 
     @Test func aCancelledMatchStops() throws {

@@ -1,6 +1,6 @@
-@testable import BooksTrackSupport
 import Foundation
 import Testing
+
 @testable import BooksTrackSupport
 
 /// The shared expiring cache keeps its bounds, drops the value stored longest ago first, skips
@@ -98,12 +98,16 @@ import Testing
             default:
                 let expected = model.first { $0.key == key }.flatMap { $0.expires > clock ? $0.value : nil }
                 let found = cache.value(for: key, now: clock)
-                if found != expected { firstDifference = "step \(step): \(key) is \(String(describing: found)), not \(String(describing: expected))" }
+                if found != expected {
+                    firstDifference =
+                        "step \(step): \(key) is \(String(describing: found)), not \(String(describing: expected))"
+                }
                 if expected == nil { model.removeAll { $0.key == key } }
             }
             let modelWeight = model.reduce(0) { $0 + $1.weight }
             if cache.count != model.count || cache.weight != modelWeight {
-                firstDifference = "step \(step): \(cache.count) values weighing \(cache.weight), not \(model.count) weighing \(modelWeight)"
+                firstDifference =
+                    "step \(step): \(cache.count) values weighing \(cache.weight), not \(model.count) weighing \(modelWeight)"
             }
         }
         #expect(firstDifference == nil, "\(firstDifference ?? "")")

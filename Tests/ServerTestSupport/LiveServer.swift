@@ -26,7 +26,12 @@ package enum LiveServer {
         var logger = Logger(label: "bts.server.tests")
         logger.logLevel = logLevel
         let server = try await LocalServer.start(
-            configuration, catalog: try catalog ?? SharedCatalog.get(), logger: logger, modules: modules, now: now)
+            configuration,
+            catalog: try catalog ?? SharedCatalog.get(),
+            logger: logger,
+            modules: modules,
+            now: now
+        )
         do {
             let result = try await body(server)
             await server.shutdown()

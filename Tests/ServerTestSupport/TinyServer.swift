@@ -26,25 +26,34 @@ package struct TinyServer: Sendable {
 
     /// Starts `router`, runs `body`, always shuts down.
     package static func with<T: Sendable>(
-        _ build: (Router<BasicRequestContext>) -> Void, server: HTTPServerBuilder = .http1(),
+        _ build: (Router<BasicRequestContext>) -> Void,
+        server: HTTPServerBuilder = .http1(),
         _ body: (TinyServer) async throws -> T
     ) async throws -> T {
         let router = Router()
         build(router)
         var logger = Logger(label: "tiny")
         logger.logLevel = .critical
-        return try await running({ onServerRunning in
-            Application(
-                router: router, server: server, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-                onServerRunning: onServerRunning, logger: logger)
-        }, body)
+        return try await running(
+            { onServerRunning in
+                Application(
+                    router: router,
+                    server: server,
+                    configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                    onServerRunning: onServerRunning,
+                    logger: logger
+                )
+            },
+            body
+        )
     }
 
     /// Runs the application `make` builds (handing it the callback that reports its port), runs
     /// `body`, always shuts down. No signal handling (HummingbirdTesting's `app.test` stops its
     /// server on SIGINT): a test that sends SIGINT to the test process stops nobody else's server.
     package static func running<T: Sendable, App: ApplicationProtocol>(
-        _ make: (@escaping @Sendable (any Channel) async -> Void) -> App, _ body: (TinyServer) async throws -> T
+        _ make: (@escaping @Sendable (any Channel) async -> Void) -> App,
+        _ body: (TinyServer) async throws -> T
     ) async throws -> T {
         let (portStream, portSink) = AsyncStream<Int>.makeStream()
         let app = make { channel in
@@ -85,8 +94,13 @@ package enum Reply {
         return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 
-    package static func text(_ text: String, status: HTTPResponse.Status, contentType: String = "text/html") -> Response {
-        Response(status: status, headers: [.contentType: contentType], body: .init(byteBuffer: ByteBuffer(string: text)))
+    package static func text(_ text: String, status: HTTPResponse.Status, contentType: String = "text/html") -> Response
+    {
+        Response(
+            status: status,
+            headers: [.contentType: contentType],
+            body: .init(byteBuffer: ByteBuffer(string: text))
+        )
     }
 
     package static func fixture(_ name: String, status: HTTPResponse.Status = .ok) -> Response {
@@ -97,12 +111,18 @@ package enum Reply {
 extension TinyServer {
     /// A server that answers every GET with `{}` and counts it in `hits`: where a test shows that
     /// no request reaches a server.
-    package static func counting<T: Sendable>(_ hits: HitCounter, _ body: (TinyServer) async throws -> T) async throws -> T {
-        try await with({ router in
-            router.get("**") { _, _ in
-                hits.hit("any")
-                return "{}"
-            }
-        }, body)
+    package static func counting<T: Sendable>(
+        _ hits: HitCounter,
+        _ body: (TinyServer) async throws -> T
+    ) async throws -> T {
+        try await with(
+            { router in
+                router.get("**") { _, _ in
+                    hits.hit("any")
+                    return "{}"
+                }
+            },
+            body
+        )
     }
 }

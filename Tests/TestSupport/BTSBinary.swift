@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -27,7 +28,10 @@ package final class TerminalSandbox: @unchecked Sendable {
     package init() throws {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("bts-e2e-\(UUID().uuidString.prefix(8))")
         for sub in ["home", "config", "state", "work", "cache"] {
-            try FileManager.default.createDirectory(at: root.appendingPathComponent(sub), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: root.appendingPathComponent(sub),
+                withIntermediateDirectories: true
+            )
         }
         try SharedCatalog.seed(cacheHome: cache)
     }
@@ -61,12 +65,21 @@ package final class TerminalSandbox: @unchecked Sendable {
     /// Starts `bts ARGS` in a tmux terminal, in the work directory.
     /// `bts ARGUMENTS` in a tmux session, in the work directory, with the sandbox's environment
     /// plus `extra` (e.g. PAGER, EDITOR).
-    package func startShell(_ arguments: [String], width: Int = 120, height: Int = 40,
-                    environment extra: [String: String] = [:]) throws -> TmuxSession {
+    package func startShell(
+        _ arguments: [String],
+        width: Int = 120,
+        height: Int = 40,
+        environment extra: [String: String] = [:]
+    ) throws -> TmuxSession {
         guard let binary = BTSBinary.path else { throw TmuxSession.Failure(message: BTSBinary.skipReason, screen: "") }
-        let script = "cd " + Self.quote(work.path) + " && exec " + ([binary] + arguments).map(Self.quote).joined(separator: " ")
-        return try TmuxSession(command: ["/bin/sh", "-c", script], environment: environment.merging(extra) { $1 },
-                               width: width, height: height)
+        let script =
+            "cd " + Self.quote(work.path) + " && exec " + ([binary] + arguments).map(Self.quote).joined(separator: " ")
+        return try TmuxSession(
+            command: ["/bin/sh", "-c", script],
+            environment: environment.merging(extra) { $1 },
+            width: width,
+            height: height
+        )
     }
 
     /// Writes an executable shell script (a stand-in pager or editor) under the sandbox; its path.

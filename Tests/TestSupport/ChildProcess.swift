@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -50,8 +51,13 @@ package enum ChildProcess {
     /// - `interruptAfter`: once stdout contains this text (or after 120 s, scaled), SIGINT is sent.
     /// - `timeout`: a bound on a hang (scaled by `TestTime`); the process is terminated after it.
     package static func run(
-        _ executable: URL, _ arguments: [String], environment: [String: String], directory: URL? = nil,
-        stdin: String? = nil, interruptAfter marker: String? = nil, timeout: Duration = .seconds(600)
+        _ executable: URL,
+        _ arguments: [String],
+        environment: [String: String],
+        directory: URL? = nil,
+        stdin: String? = nil,
+        interruptAfter marker: String? = nil,
+        timeout: Duration = .seconds(600)
     ) async throws -> ProcessOutcome {
         let process = SpawnedProcess()
         process.executableURL = executable

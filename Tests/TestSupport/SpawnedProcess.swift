@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -44,7 +45,9 @@ package final class SpawnedProcess: @unchecked Sendable {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         var parentCloses: [FileHandle] = []
-        for (stream, target) in [(standardInput, STDIN_FILENO), (standardOutput, STDOUT_FILENO), (standardError, STDERR_FILENO)] {
+        for (stream, target) in [
+            (standardInput, STDIN_FILENO), (standardOutput, STDOUT_FILENO), (standardError, STDERR_FILENO),
+        ] {
             switch stream {
             case let pipe as Pipe:
                 let childEnd = target == STDIN_FILENO ? pipe.fileHandleForReading : pipe.fileHandleForWriting
@@ -57,7 +60,9 @@ package final class SpawnedProcess: @unchecked Sendable {
             }
         }
         if let directory = currentDirectoryURL {
-            guard let addChdir = SpawnSupport.addChdir else { throw SpawnFailure(description: "no addchdir_np in this libc") }
+            guard let addChdir = SpawnSupport.addChdir else {
+                throw SpawnFailure(description: "no addchdir_np in this libc")
+            }
             _ = addChdir(&actions, directory.path)
         }
         // Nothing else leaks into the child (another test's pipe kept open would hold its reader).
@@ -67,13 +72,18 @@ package final class SpawnedProcess: @unchecked Sendable {
         defer { posix_spawnattr_destroy(&attributes) }
 
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        let envp: [UnsafeMutablePointer<CChar>?]? = environment.map { $0.map { strdup("\($0.key)=\($0.value)") } + [nil] }
-        defer { envp?.forEach { free($0) } }
+        defer { for argument in argv { free(argument) } }
+        let envp: [UnsafeMutablePointer<CChar>?]? = environment.map {
+            $0.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        }
+        defer { for entry in envp ?? [] { free(entry) } }
         var pid: pid_t = 0
-        let result = envp.map { envp in
-            envp.withUnsafeBufferPointer { posix_spawn(&pid, executable, &actions, &attributes, argv, $0.baseAddress) }
-        } ?? posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
+        let result =
+            envp.map { envp in
+                envp.withUnsafeBufferPointer {
+                    posix_spawn(&pid, executable, &actions, &attributes, argv, $0.baseAddress)
+                }
+            } ?? posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
         for handle in parentCloses { try? handle.close() }
         guard result == 0 else {
             throw SpawnFailure(description: "cannot run \(executable): \(String(cString: strerror(result)))")
@@ -128,7 +138,8 @@ package final class SpawnedProcess: @unchecked Sendable {
 enum SpawnSupport {
     typealias Pipe2 = @convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32
     typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
-    typealias AddChdir = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32
+    typealias AddChdir =
+        @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32
 
     static let pipe2: Pipe2? = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "pipe2")
         .map { unsafeBitCast($0, to: Pipe2.self) }

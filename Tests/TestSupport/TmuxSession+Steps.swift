@@ -5,7 +5,11 @@ import Foundation
 extension TmuxSession {
     /// Types `line`, presses Enter and waits until the screen contains `expected`.
     @discardableResult
-    package func run(_ line: String, expecting expected: String, timeout: Duration = .seconds(60)) async throws -> String {
+    package func run(
+        _ line: String,
+        expecting expected: String,
+        timeout: Duration = .seconds(60)
+    ) async throws -> String {
         try type(line)
         try press("Enter")
         return try await see(expected, timeout: timeout)

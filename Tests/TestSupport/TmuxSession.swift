@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -51,8 +52,10 @@ package final class TmuxSession {
         let assignments = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         let shellCommand = "exec env " + (assignments + command).map(Self.shellQuote).joined(separator: " ")
         // No output capture: the server this forks would inherit the pipe and keep it open.
-        try run(["new-session", "-d", "-s", target, "-x", "\(width)", "-y", "\(height)", shellCommand],
-                capture: false)
+        try run(
+            ["new-session", "-d", "-s", target, "-x", "\(width)", "-y", "\(height)", shellCommand],
+            capture: false
+        )
         processIDs = ((try? run(["display-message", "-p", "-t", target, "#{pid} #{pane_pid}"])) ?? "")
             .split(whereSeparator: \.isWhitespace).compactMap { pid_t($0) }.filter { $0 > 1 }
     }
@@ -111,8 +114,13 @@ package final class TmuxSession {
     package func waitForScreen(containing text: String, timeout: Duration = .seconds(30)) async throws -> String {
         var matched = ""
         _ = try await waitForScreen(timeout: timeout, description: "screen to contain \"\(text)\"") { screen in
-            if screen.contains(text) { matched = screen; return true }
-            guard let joined = try? self.screen(joined: true, escapes: false), joined.contains(text) else { return false }
+            if screen.contains(text) {
+                matched = screen
+                return true
+            }
+            guard let joined = try? self.screen(joined: true, escapes: false), joined.contains(text) else {
+                return false
+            }
             matched = joined
             return true
         }
@@ -121,14 +129,19 @@ package final class TmuxSession {
 
     /// Polls the screen until `predicate` holds (bounded by `timeout`, scaled by `TestTime`); returns the screen.
     @discardableResult
-    package func waitForScreen(timeout: Duration = .seconds(30), description: String = "screen condition",
-                       _ predicate: (String) -> Bool) async throws -> String {
+    package func waitForScreen(
+        timeout: Duration = .seconds(30),
+        description: String = "screen condition",
+        _ predicate: (String) -> Bool
+    ) async throws -> String {
         let deadline = ContinuousClock.now + timeout.scaled
         var last = ""
         while true {
             last = try screen()
             if predicate(last) { return last }
-            if ContinuousClock.now >= deadline { throw Failure(message: "timed out waiting for \(description)", screen: last) }
+            if ContinuousClock.now >= deadline {
+                throw Failure(message: "timed out waiting for \(description)", screen: last)
+            }
             try await Task.sleep(for: .milliseconds(25))
         }
     }
@@ -161,8 +174,10 @@ package final class TmuxSession {
                 // had exited 0. A SIGCHLD sent to the server makes it reap and record the status.
                 let now = ContinuousClock.now
                 if let since = deadSince, now - since > .milliseconds(200) {
-                    if let server = Int32(try run(["display-message", "-p", "#{pid}"])
-                        .trimmingCharacters(in: .whitespacesAndNewlines)) {
+                    if let server = Int32(
+                        try run(["display-message", "-p", "#{pid}"])
+                            .trimmingCharacters(in: .whitespacesAndNewlines)
+                    ) {
                         print("tmux left the exited program unreaped; sent SIGCHLD to its server \(server)")
                         kill(server, SIGCHLD)
                     }
@@ -226,7 +241,7 @@ package final class TmuxSession {
         var attributes = SpawnSupport.defaultSignalAttributes()
         defer { posix_spawnattr_destroy(&attributes) }
         let cArguments = argv.map { strdup($0) } + [nil]
-        defer { cArguments.forEach { free($0) } }
+        defer { for argument in cArguments { free(argument) } }
         var pid: pid_t = 0
         let result = posix_spawn(&pid, argv[0], &actions, &attributes, cArguments, environ)
         if capture { Glibc.close(fds[1]) }
@@ -239,7 +254,10 @@ package final class TmuxSession {
             var buffer = [UInt8](repeating: 0, count: 16_384)
             while true {
                 let count = read(fds[0], &buffer, buffer.count)
-                if count > 0 { output.append(contentsOf: buffer[0..<count]); continue }
+                if count > 0 {
+                    output.append(contentsOf: buffer[0..<count])
+                    continue
+                }
                 if count < 0, errno == EINTR { continue }
                 break
             }

@@ -52,7 +52,9 @@ package struct WorkThreadsTrait: SuiteTrait, TestTrait, TestScoping {
     package var isRecursive: Bool { true }
 
     package func provideScope(
-        for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+        for test: Test,
+        testCase: Test.Case?,
+        performing function: @Sendable () async throws -> Void
     ) async throws {
         try await withTaskExecutorPreference(WorkThreads.shared) { try await function() }
     }

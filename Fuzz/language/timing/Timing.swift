@@ -19,10 +19,13 @@ enum Timing {
         let kinds: [(String, [UInt8])] = [
             ("random bytes", (0..<size).map { _ in UInt8(truncatingIfNeeded: next()) }),
             ("shell punctuation", (0..<size).map { _ in alphabet[Int(next() % UInt64(alphabet.count))] }),
-            ("one long line", { () -> [UInt8] in
-                let line = alphabet.filter { $0 != 0x0A && $0 != 0x23 }  // no line break, no comment
-                return (0..<size).map { _ in line[Int(next() % UInt64(line.count))] }
-            }()),
+            (
+                "one long line",
+                { () -> [UInt8] in
+                    let line = alphabet.filter { $0 != 0x0A && $0 != 0x23 }  // no line break, no comment
+                    return (0..<size).map { _ in line[Int(next() % UInt64(line.count))] }
+                }()
+            ),
             ("unclosed quotes", Array(String(repeating: "\"a ", count: size / 3).utf8)),
             ("nested blocks", Array(String(repeating: "if x\n", count: size / 5).utf8)),
             ("plain commands", Array(String(repeating: "ab x\n", count: size / 5).utf8)),
@@ -47,7 +50,16 @@ enum Timing {
                 best.render = min(best.render, Double(end - parsed) / 1e6)
                 best.lines = rendered.split(separator: "\n").count
             }
-            print(String(format: "%@ %6d bytes: parse %7.2f ms, render %7.2f ms (%d lines printed; CPU time)", name as NSString, bytes.count, best.parse, best.render, best.lines))
+            print(
+                String(
+                    format: "%@ %6d bytes: parse %7.2f ms, render %7.2f ms (%d lines printed; CPU time)",
+                    name as NSString,
+                    bytes.count,
+                    best.parse,
+                    best.render,
+                    best.lines
+                )
+            )
         }
     }
 }

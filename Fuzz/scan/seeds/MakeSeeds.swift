@@ -19,7 +19,10 @@ enum MakeSeeds {
         for (name, bytes) in encoded {
             guard let bytes else { continue }
             for (prefix, count) in [("", bytes.count), ("half-", bytes.count / 2), ("header-", min(bytes.count, 40))] {
-                _ = FileManager.default.createFile(atPath: "\(directory)/\(prefix)\(name)", contents: Data(bytes.prefix(count)))
+                _ = FileManager.default.createFile(
+                    atPath: "\(directory)/\(prefix)\(name)",
+                    contents: Data(bytes.prefix(count))
+                )
             }
         }
     }

@@ -82,8 +82,12 @@ package struct BackendOptions: Sendable {
     /// Keep a remote server's answers on disk (`BTS_CACHE=off`: no).
     package var usesResponseCache = true
 
-    package init(timeout: Duration = .seconds(30), cacheDirectory: URL, embedded: (any EmbeddedBackend)? = nil,
-                allowsLongRetryWaits: Bool = true) {
+    package init(
+        timeout: Duration = .seconds(30),
+        cacheDirectory: URL,
+        embedded: (any EmbeddedBackend)? = nil,
+        allowsLongRetryWaits: Bool = true
+    ) {
         self.timeout = timeout
         self.cacheDirectory = cacheDirectory
         self.embedded = embedded
@@ -95,7 +99,9 @@ extension BackendConnection {
     /// Opens `target`: starts the embedded server when needed and creates the API client.
     /// Capabilities are read by the caller (`connect`).
     static func open(
-        _ target: BackendTarget, options: BackendOptions, trace: (@Sendable (TraceEvent) -> Void)?
+        _ target: BackendTarget,
+        options: BackendOptions,
+        trace: (@Sendable (TraceEvent) -> Void)?
     ) async throws(ShellError) -> BackendConnection {
         var server: (any RunningBackend)?
         let baseURL: URL
@@ -118,13 +124,16 @@ extension BackendConnection {
         }
         let retry = retryPolicy(allowingLongWaits: options.allowsLongRetryWaits)
         var configuration = APIConfiguration(
-            baseURL: baseURL, timeout: options.timeout, retryPolicy: retry,
+            baseURL: baseURL,
+            timeout: options.timeout,
+            retryPolicy: retry,
             // Identical concurrent GETs (a `watch` polling while a command runs) share one request.
             coalescesRequests: true,
             // The embedded server's port changes every run: caching its capabilities is pointless.
             cacheDirectory: server == nil ? options.cacheDirectory : nil,
             userAgent: "bts/\(BTSVersion.current) (BooksTrack shell)",
-            trace: trace)
+            trace: trace
+        )
         // A profile's `token` goes out as `Authorization: Bearer …` (masked in every trace).
         configuration.bearerToken = bearer
         configuration.inProcess = inProcess
@@ -134,7 +143,9 @@ extension BackendConnection {
         // a disk read takes, from a catalog that a newer bts may replace.
         if server == nil, options.usesResponseCache {
             configuration.responseCache = ResponseDiskCache(
-                directory: options.cacheDirectory, backend: ResponseDiskCache.backendName(baseURL, bearerToken: bearer))
+                directory: options.cacheDirectory,
+                backend: ResponseDiskCache.backendName(baseURL, bearerToken: bearer)
+            )
         }
         // `--dialect` wins over the profile's; the embedded backend speaks v1/v2 unless told.
         configuration.dialect = options.dialect ?? dialect ?? (server == nil ? nil : .v1)
@@ -173,7 +184,8 @@ package enum BTSVersion {
             let first = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).first ?? ""
             let commit = first.trimmingCharacters(in: .whitespaces)
             // A hex commit, optionally marked "-dirty": nothing else is shown from the file.
-            let valid = !commit.isEmpty && commit.count <= 60
+            let valid =
+                !commit.isEmpty && commit.count <= 60
                 && commit.allSatisfy { $0.isHexDigit || $0 == "-" || ("a"..."z").contains($0) }
             if valid { return commit }
         }

@@ -42,7 +42,8 @@ package enum BackendSelection {
     /// Its errors are about the command line, the environment or the config file, never the
     /// command that first needed the backend (`bts --profile nosuch -c caps` pointed a caret at `caps`).
     package static func select(
-        _ request: BackendRequest, environment: [String: String],
+        _ request: BackendRequest,
+        environment: [String: String],
         loadConfig: () throws(ShellError) -> ShellConfig
     ) throws(ShellError) -> BackendTarget {
         do throws(ShellError) {
@@ -55,11 +56,14 @@ package enum BackendSelection {
     }
 
     private static func choose(
-        _ request: BackendRequest, environment: [String: String],
+        _ request: BackendRequest,
+        environment: [String: String],
         loadConfig: () throws(ShellError) -> ShellConfig
     ) throws(ShellError) -> BackendTarget {
         if request.forceEmbedded { return .embedded }
-        if let api = request.apiURL { return .remote(url: try parseURL(api, origin: "--api"), token: nil, label: SecretMasking.maskURL(api)) }
+        if let api = request.apiURL {
+            return .remote(url: try parseURL(api, origin: "--api"), token: nil, label: SecretMasking.maskURL(api))
+        }
         if let name = request.profile { return try target(profile: name, config: loadConfig()) }
         if let env = environment["BTS_API_URL"], !env.isEmpty {
             return .remote(url: try parseURL(env, origin: "BTS_API_URL"), token: nil, label: SecretMasking.maskURL(env))
@@ -70,15 +74,23 @@ package enum BackendSelection {
     }
 
     /// A target for `connect TARGET`: a URL, a profile name, or `embedded`/`local-embedded`.
-    package static func target(forConnect text: String, config: () throws(ShellError) -> ShellConfig) throws(ShellError) -> BackendTarget {
+    package static func target(
+        forConnect text: String,
+        config: () throws(ShellError) -> ShellConfig
+    ) throws(ShellError) -> BackendTarget {
         if text == "embedded" { return .embedded }
-        if text.contains("://") { return .remote(url: try parseURL(text, origin: "connect"), token: nil, label: SecretMasking.maskURL(text)) }
+        if text.contains("://") {
+            return .remote(url: try parseURL(text, origin: "connect"), token: nil, label: SecretMasking.maskURL(text))
+        }
         return try target(profile: text, config: config())
     }
 
     static func target(profile name: String, config: ShellConfig) throws(ShellError) -> BackendTarget {
         guard let profile = config.profile(named: name) else {
-            throw ShellError(.usage, "unknown profile '\(name)' (known: \(config.profileNames.joined(separator: ", ")))")
+            throw ShellError(
+                .usage,
+                "unknown profile '\(name)' (known: \(config.profileNames.joined(separator: ", ")))"
+            )
         }
         return .remote(url: profile.url, token: profile.token, label: profile.name, dialect: profile.dialect)
     }

@@ -47,7 +47,10 @@ final class BackendSession {
     func target() throws(ShellError) -> BackendTarget {
         if let connection { return connection.target }
         return try BackendSelection.select(
-            request, environment: environment, loadConfig: { () throws(ShellError) in try loadConfig() })
+            request,
+            environment: environment,
+            loadConfig: { () throws(ShellError) in try loadConfig() }
+        )
     }
 
     /// A call gated on `feature` is about to be made: the embedded backend may start loading what
@@ -59,7 +62,9 @@ final class BackendSession {
 
     /// The open backend, opened (and its capabilities read) on first use.
     func current(
-        settings: ShellSettings, showsProgress: Bool, isolation: isolated (any Actor)? = #isolation
+        settings: ShellSettings,
+        showsProgress: Bool,
+        isolation: isolated (any Actor)? = #isolation
     ) async throws(ShellError) -> BackendConnection {
         if let connection {
             // `set wait on|off` in mid-session: retry waits follow it from the next call on (a
@@ -82,13 +87,19 @@ final class BackendSession {
     /// and the current backend stays.
     @discardableResult
     func open(
-        _ target: BackendTarget, requireReachable: Bool = false, settings: ShellSettings, showsProgress: Bool,
+        _ target: BackendTarget,
+        requireReachable: Bool = false,
+        settings: ShellSettings,
+        showsProgress: Bool,
         isolation: isolated (any Actor)? = #isolation
     ) async throws(ShellError) -> BackendConnection {
         var backendOptions = baseOptions
         backendOptions.allowsLongRetryWaits = settings.wait
         let opened = try await BackendConnection.open(
-            target, options: backendOptions, trace: Self.traceHandler(settings: settings, sink: sink))
+            target,
+            options: backendOptions,
+            trace: Self.traceHandler(settings: settings, sink: sink)
+        )
         let sink = self.sink
         let shows = showsRetryLines
         shows.set(showsProgress)

@@ -10,12 +10,15 @@ struct BudgetAdmission {
 
     func admit(_ budget: RateLimitClass, api: BooksTrackAPI) async throws {
         while case .wait(let delay) = await api.admission(for: budget) {
-            let seconds = Int((Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18).rounded(.up))
+            let seconds = Int(
+                (Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18).rounded(.up)
+            )
             guard output.settings.wait else {
                 throw ShellError(
                     .rateLimited,
                     "Too many requests: the \(budget.rawValue) budget is spent and resets in \(seconds) s (waiting is off: 'set wait on' to wait)",
-                    code: .rateLimitExceeded)
+                    code: .rateLimitExceeded
+                )
             }
             try await countdown(seconds: seconds, label: "the \(budget.rawValue) budget")
         }
@@ -43,7 +46,10 @@ extension BudgetAdmission {
     /// most of the class's budget (more than half its limit, or more than is left): "similar
     /// --library: up to 10 similar requests (budget 8/10 left); cached answers spend none".
     static func announce(
-        _ requests: Int, of budget: RateLimitClass?, command: String, in context: isolated any CommandContext
+        _ requests: Int,
+        of budget: RateLimitClass?,
+        command: String,
+        in context: isolated any CommandContext
     ) async throws {
         guard let budget, requests > 1 else { return }
         let state = try await context.backend().api.budget(for: budget)

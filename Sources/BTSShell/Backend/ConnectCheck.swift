@@ -8,11 +8,14 @@ enum ConnectCheck {
     static func refusal(_ result: ConnectResult, target: BackendTarget, current: BackendTarget?) -> ShellError? {
         guard let error = result.error, error.category == .network || error.kind == .invalidInput else { return nil }
         // "Still using the http://…" read as a typo: say what stays connected, a URL as it is.
-        let stays = current.map { " Still connected to \($0 == .embedded ? "the " : "")\(SecretMasking.maskURL($0.label))." } ?? ""
+        let stays =
+            current.map { " Still connected to \($0 == .embedded ? "the " : "")\(SecretMasking.maskURL($0.label))." }
+            ?? ""
         return ShellError(
             .network,
             "not switching to \(SecretMasking.maskURL(target.label)): \(error.message)\(stays) ('connect --force' switches anyway.)",
-            code: error.code)
+            code: error.code
+        )
     }
 }
 

@@ -20,8 +20,9 @@ extension Shell {
     /// where progress shows, so the screen is not silent meanwhile. Once: then it is built.
     private func announceCatalogBuild() {
         guard output.showsProgress, let embedded = options.backendOptions.embedded,
-              (try? backendSession.target()) == .embedded,
-              embedded.buildsCatalog(cacheDirectory: options.backendOptions.cacheDirectory) else { return }
+            (try? backendSession.target()) == .embedded,
+            embedded.buildsCatalog(cacheDirectory: options.backendOptions.cacheDirectory)
+        else { return }
         note("building the catalog database (once: a few seconds)…")
     }
 
@@ -32,14 +33,22 @@ extension Shell {
     @discardableResult
     func open(_ target: BackendTarget, requireReachable: Bool = false) async throws(ShellError) -> BackendConnection {
         let opened = try await backendSession.open(
-            target, requireReachable: requireReachable, settings: settings, showsProgress: output.showsProgress)
+            target,
+            requireReachable: requireReachable,
+            settings: settings,
+            showsProgress: output.showsProgress
+        )
         adoptJobs(for: target)
         return opened
     }
 
     /// Jobs are remembered per backend; the embedded backend's end with the session.
     func adoptJobs(for target: BackendTarget) {
-        if case .remote(let url, _, _, _) = target { jobs.backend = SecretMasking.maskURL(url.absoluteString) } else { jobs.backend = nil }
+        if case .remote(let url, _, _, _) = target {
+            jobs.backend = SecretMasking.maskURL(url.absoluteString)
+        } else {
+            jobs.backend = nil
+        }
         jobs.loadRemembered()
     }
 
@@ -54,7 +63,8 @@ extension Shell {
     /// Runs one API call: gate check, budget admission (wait with a countdown or fail with 5),
     /// the call, then the ledger's bookkeeping for `timing` and the once-per-session deprecation warning.
     func call<T: Sendable>(
-        as policy: CallPolicy, _ body: @Sendable (BooksTrackAPI) async throws -> APIResponse<T>
+        as policy: CallPolicy,
+        _ body: @Sendable (BooksTrackAPI) async throws -> APIResponse<T>
     ) async throws -> APIResponse<T> {
         let (budget, command) = (policy.budget, policy.label)
         if let gate = policy.gate { backendSession.prepare(for: gate.feature) }
@@ -64,11 +74,15 @@ extension Shell {
         let response: APIResponse<T>
         // A spent budget is not waited for when the answer is in the cache (it spends none).
         if let budget, case .wait = await api.admission(for: budget),
-           let cached = try? await BooksTrackAPI.$answersOnlyFromCache.withValue(true, operation: { try await body(api) }) {
+            let cached = try? await BooksTrackAPI.$answersOnlyFromCache.withValue(
+                true,
+                operation: { try await body(api) }
+            )
+        {
             response = cached
         } else {
             if let budget { try await BudgetAdmission(output: output).admit(budget, api: api) }
-            let spinner = Spinner.start(output: output, label: command) // a terminal only, after 300 ms
+            let spinner = Spinner.start(output: output, label: command)  // a terminal only, after 300 ms
             do {
                 response = try await body(api)
                 spinner?.stop()

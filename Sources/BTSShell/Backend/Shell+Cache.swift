@@ -7,9 +7,12 @@ import Foundation
 extension Shell {
     /// Runs one command's work with `--no-cache` applied when it was given.
     func applyingCacheOption<T: Sendable>(
-        _ resolved: ResolvedCommand, _ body: () async throws -> T
+        _ resolved: ResolvedCommand,
+        _ body: () async throws -> T
     ) async throws -> T {
-        try await BooksTrackAPI.$bypassesCache.withValue(resolved.flag(CommandRegistry.noCacheOption)) { try await body() }
+        try await BooksTrackAPI.$bypassesCache.withValue(resolved.flag(CommandRegistry.noCacheOption)) {
+            try await body()
+        }
     }
 
     /// An answer the disk cache gave because the server could not be reached: one line on stderr

@@ -10,21 +10,36 @@ enum CSVPreflight {
 
     /// With `columns`, the header must name a column the server's import identifies books by
     /// (`import`; `library import` checks for an export's own headers instead).
-    static func check(_ url: URL, shownAs path: String, range: SourceRange?, columns requiresColumns: Bool = false) throws(ShellError) {
+    static func check(
+        _ url: URL,
+        shownAs path: String,
+        range: SourceRange?,
+        columns requiresColumns: Bool = false
+    ) throws(ShellError) {
         let manager = FileManager.default
         var isDirectory: ObjCBool = false
         guard manager.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
             throw ShellError(.usage, "cannot import '\(path)': no such file", range: range)
         }
-        guard !isDirectory.boolValue else { throw ShellError(.usage, "cannot import '\(path)': it is a directory", range: range) }
+        guard !isDirectory.boolValue else {
+            throw ShellError(.usage, "cannot import '\(path)': it is a directory", range: range)
+        }
         guard manager.isReadableFile(atPath: url.path), let handle = FileHandle(forReadingAtPath: url.path) else {
             throw ShellError(.usage, "cannot import '\(path)': permission denied", range: range)
         }
         defer { try? handle.close() }
         let size = (try? manager.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.intValue ?? 0
         guard size <= maxBytes else {
-            throw ShellError(.usage, String(format: "cannot import '\(path)': it is %.1f MB; the server accepts at most \(JobLimits.maxCSVSize)",
-                                            Double(size) / 1_048_576), range: range, code: .fileTooLarge)
+            throw ShellError(
+                .usage,
+                String(
+                    format:
+                        "cannot import '\(path)': it is %.1f MB; the server accepts at most \(JobLimits.maxCSVSize)",
+                    Double(size) / 1_048_576
+                ),
+                range: range,
+                code: .fileTooLarge
+            )
         }
         guard size > 0 else { throw ShellError(.usage, "cannot import '\(path)': the file is empty", range: range) }
         if let problem = TextFileCheck.problem(inFileAt: url) {
@@ -39,19 +54,29 @@ enum CSVPreflight {
         }
         let columns = fieldCount(header)
         guard columns >= 2 else {
-            throw ShellError(.usage,
-                             "cannot import '\(path)': the first line is not a CSV header with at least 2 columns (found \(columns): '\(header.prefix(60))')",
-                             range: range)
+            throw ShellError(
+                .usage,
+                "cannot import '\(path)': the first line is not a CSV header with at least 2 columns (found \(columns): '\(header.prefix(60))')",
+                range: range
+            )
         }
         // The server's own list of accepted columns (BooksTrackContract.CSVImportColumn): a file it
         // would refuse is refused here, before a job starts.
         let names = fields(header).map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
-        guard !requiresColumns || names.contains(where: { CSVImportColumn.recognise($0).map(CSVImportColumn.identifying.contains) ?? false }) else {
+        guard
+            !requiresColumns
+                || names.contains(where: {
+                    CSVImportColumn.recognise($0).map(CSVImportColumn.identifying.contains) ?? false
+                })
+        else {
             let found = names.prefix(12).map { "'\(TerminalText.sanitize(String($0.prefix(40)), lines: .flatten))'" }
                 .joined(separator: ", ")
-            throw ShellError(.usage,
-                             "cannot import '\(path)': no title or ISBN column: the header must name one of \(CSVImportColumn.identifyingHeaders) (found \(found)\(names.count > 12 ? ", …" : ""))",
-                             range: range, code: .csvColumns)
+            throw ShellError(
+                .usage,
+                "cannot import '\(path)': no title or ISBN column: the header must name one of \(CSVImportColumn.identifyingHeaders) (found \(found)\(names.count > 12 ? ", …" : ""))",
+                range: range,
+                code: .csvColumns
+            )
         }
         guard lines.count >= 2 else {
             throw ShellError(.usage, "cannot import '\(path)': the CSV has a header but no data rows", range: range)

@@ -34,7 +34,8 @@ protocol APIContext: Actor {
     func responseCache() throws(ShellError) -> (backend: String, directory: URL, cache: ResponseDiskCache?)
     /// One API call under `policy`: gate check, budget admission, the spinner, the call, bookkeeping.
     func call<T: Sendable>(
-        as policy: CallPolicy, _ body: @Sendable (BooksTrackAPI) async throws -> APIResponse<T>
+        as policy: CallPolicy,
+        _ body: @Sendable (BooksTrackAPI) async throws -> APIResponse<T>
     ) async throws -> APIResponse<T>
     /// The running command's policy, set by the dispatcher from its type (``CallPolicy/init(route:label:)``).
     var callPolicy: CallPolicy { get }

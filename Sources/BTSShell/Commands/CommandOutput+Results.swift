@@ -61,8 +61,14 @@ extension CommandOutput {
     /// (only where the user can type it next).
     /// `limit`: at most this many rows (`--limit`), whatever the server sent (production ignores
     /// the limit; a hostile server sent 1,000 rows to `--limit 5`).
-    static func search(_ results: SearchResults, query: String, kind: SearchKind, offset: Int = 0,
-                       offersMore: Bool = false, limit: Int? = nil) -> CommandOutput {
+    static func search(
+        _ results: SearchResults,
+        query: String,
+        kind: SearchKind,
+        offset: Int = 0,
+        offersMore: Bool = false,
+        limit: Int? = nil
+    ) -> CommandOutput {
         let items = results.shown(limit: limit)
         let rows = items.map(book)
         let total = results.total(offset: offset)
@@ -74,16 +80,23 @@ extension CommandOutput {
         if let corrected = results.correctedQuery { pairs.append(("correctedQuery", corrected.json)) }
         let value = JSONValue.record(pairs)
         let scored = items.contains { $0.score != nil }
-        var footer = offset > 0 && !rows.isEmpty
+        var footer =
+            offset > 0 && !rows.isEmpty
             ? "(\(offset + 1)–\(offset + rows.count) of \(total) result\(total == 1 ? "" : "s")"
             : "(\(rows.count) of \(total) result\(total == 1 ? "" : "s")"
         if offersMore, kind.continued != nil, offset + rows.count < total, !rows.isEmpty {
             footer += "; 'more' shows the next \(min(rows.count, total - offset - rows.count))"
         }
         footer += ")"
-        return CommandOutput(value: value, view: .table(
-            columns: scored ? scoredColumns : bookColumns, rowsKey: "results", footer: footer,
-            empty: kind == .isbn ? "Book not found. Try a different search." : "No matches."))
+        return CommandOutput(
+            value: value,
+            view: .table(
+                columns: scored ? scoredColumns : bookColumns,
+                rowsKey: "results",
+                footer: footer,
+                empty: kind == .isbn ? "Book not found. Try a different search." : "No matches."
+            )
+        )
     }
 
     /// `sourceTitle`: the title the source was found by (`similar TITLE…`), shown and kept in the value.
@@ -94,21 +107,32 @@ extension CommandOutput {
 
     static func similar(_ results: SimilarResults, source: String, sourceTitle: String? = nil) -> CommandOutput {
         let rows = results.items.map { item in
-            JSONValue.record([("isbn", item.isbn.json), ("title", item.title.json), ("authors", item.authors.json),
-                              ("score", .number(item.score)), ("coverUrl", item.coverURL.json)])
+            JSONValue.record([
+                ("isbn", item.isbn.json), ("title", item.title.json), ("authors", item.authors.json),
+                ("score", .number(item.score)), ("coverUrl", item.coverURL.json),
+            ])
         }
         var fields: [(String, JSONValue)] = [("sourceIsbn", (results.sourceISBN ?? source).json)]
         if let sourceTitle { fields.append(("sourceTitle", sourceTitle.json)) }
         fields += [("totalCount", results.total.json), ("count", rows.count.json), ("results", .array(rows))]
         let named = sourceTitle.map { "\($0), \(source)" } ?? source
-        return CommandOutput(value: .record(fields), view: .table(columns: similarColumns, rowsKey: "results",
-                                                                   footer: "(\(rows.count) similar to \(named))", empty: "No similar books."))
+        return CommandOutput(
+            value: .record(fields),
+            view: .table(
+                columns: similarColumns,
+                rowsKey: "results",
+                footer: "(\(rows.count) similar to \(named))",
+                empty: "No similar books."
+            )
+        )
     }
 
     static func enriched(_ book: EnrichedBook) -> CommandOutput {
         let value = JSONValue.encoding(book)
-        let fields = ["isbn", "title", "authors", "publisher", "publishedDate", "pageCount", "categories", "provider",
-                      "enrichedAt", "vectorized", "description"].map { RecordField($0) }
+        let fields = [
+            "isbn", "title", "authors", "publisher", "publishedDate", "pageCount", "categories", "provider",
+            "enrichedAt", "vectorized", "description",
+        ].map { RecordField($0) }
         return CommandOutput(value: value, view: .record(fields: fields))
     }
 
@@ -119,16 +143,25 @@ extension CommandOutput {
 
     static func recommendations(_ weekly: WeeklyRecommendations) -> CommandOutput {
         let rows = weekly.items.map { item in
-            JSONValue.record([("isbn", item.isbn.json), ("title", item.title.json), ("authors", item.authors.json),
-                              ("reason", item.reason.json), ("score", item.score.json)])
+            JSONValue.record([
+                ("isbn", item.isbn.json), ("title", item.title.json), ("authors", item.authors.json),
+                ("reason", item.reason.json), ("score", item.score.json),
+            ])
         }
         let value = JSONValue.record([
             ("weekOf", weekly.weekOf.json), ("count", rows.count.json), ("results", .array(rows)),
-            ("generatedAt", weekly.generatedAt.json), ("nextRefresh", weekly.nextRefresh.json), ("message", weekly.message.json),
+            ("generatedAt", weekly.generatedAt.json), ("nextRefresh", weekly.nextRefresh.json),
+            ("message", weekly.message.json),
         ])
-        return CommandOutput(value: value, view: .table(columns: recommendationColumns, rowsKey: "results",
-                                                         footer: "(week of \(weekly.weekOf))",
-                                                         empty: weekly.message ?? "No recommendations yet."))
+        return CommandOutput(
+            value: value,
+            view: .table(
+                columns: recommendationColumns,
+                rowsKey: "results",
+                footer: "(week of \(weekly.weekOf))",
+                empty: weekly.message ?? "No recommendations yet."
+            )
+        )
     }
 
     /// The weekly picks' footer says what they are on the embedded backend: the same for
@@ -136,16 +169,20 @@ extension CommandOutput {
     func notingWeeklyPicks() -> CommandOutput {
         guard case .table(let columns, let key, let footer?, let empty) = view else { return self }
         var output = self
-        output.view = .table(columns: columns, rowsKey: key,
-                             footer: String(footer.dropLast()) + ": this week's picks for everyone, not from your library; "
-                                 + "'recommend --library' recommends for it)",
-                             empty: empty)
+        output.view = .table(
+            columns: columns,
+            rowsKey: key,
+            footer: String(footer.dropLast()) + ": this week's picks for everyone, not from your library; "
+                + "'recommend --library' recommends for it)",
+            empty: empty
+        )
         return output
     }
 
     static func jobStatus(_ status: BooksTrackContract.JobStatus) -> CommandOutput {
         let value = JSONValue.record([
-            ("jobId", status.jobId.json), ("status", status.status.rawValue.json), ("progress", .number(status.progress)),
+            ("jobId", status.jobId.json), ("status", status.status.rawValue.json),
+            ("progress", .number(status.progress)),
             ("processedCount", status.processedCount.json), ("totalCount", status.totalCount.json),
             ("pipeline", status.pipeline.rawValue.json), ("startTime", .number(Double(status.startTime))),
             ("completedTime", status.completedTime.map { .number(Double($0)) }),
@@ -161,10 +198,12 @@ extension CommandOutput {
 
     /// The tables of a job's results: an import's errors, a batch's books, a scan's books.
     static let importErrorColumns: [TableColumn] = [
-        .number("row", "ROW"), .number("line", "LINE"), TableColumn("isbn", "ISBN"), TableColumn("error", "ERROR", flexible: true),
+        .number("row", "ROW"), .number("line", "LINE"), TableColumn("isbn", "ISBN"),
+        TableColumn("error", "ERROR", flexible: true),
     ]
     static let batchColumns: [TableColumn] = [
-        TableColumn("isbn", "ISBN"), .bookTitle, TableColumn("success", "OK"), TableColumn("error", "ERROR", flexible: true),
+        TableColumn("isbn", "ISBN"), .bookTitle, TableColumn("success", "OK"),
+        TableColumn("error", "ERROR", flexible: true),
     ]
     static let scanColumns: [TableColumn] = [
         .bookTitle, TableColumn("author", "AUTHOR", flexible: true), TableColumn("isbn", "ISBN"),
@@ -195,8 +234,12 @@ extension CommandOutput {
             // The server's counts, said to be the server's: the library's own line (saved from every
             // row of the file, matched or not) can differ, and "booksCreated 8" above "library: 9
             // created" read as a contradiction.
-            let fields = [RecordField("jobId")] + ["booksCreated", "booksUpdated", "duplicatesSkipped", "enrichmentSucceeded",
-                                                   "enrichmentFailed"].map { RecordField($0, "\($0) (server)") }
+            let fields =
+                [RecordField("jobId")]
+                + [
+                    "booksCreated", "booksUpdated", "duplicatesSkipped", "enrichmentSucceeded",
+                    "enrichmentFailed",
+                ].map { RecordField($0, "\($0) (server)") }
                 + [RecordField("errorCount")]
             var views: [ResultView] = [.record(fields: fields)]
             if !errors.isEmpty {
@@ -214,7 +257,8 @@ extension CommandOutput {
             }
             let failed = items.filter { !$0.success }.count
             let value = JSONValue.record([
-                ("jobId", jobID.json), ("pipeline", Pipeline.batchEnrichment.rawValue.json), ("totalCount", items.count.json),
+                ("jobId", jobID.json), ("pipeline", Pipeline.batchEnrichment.rawValue.json),
+                ("totalCount", items.count.json),
                 ("succeeded", (items.count - failed).json), ("failed", failed.json), ("results", .array(rows)),
                 ("errors", .array(rows.filter { $0["success"] == .bool(false) })),
             ])
@@ -234,7 +278,8 @@ extension CommandOutput {
                 ("title", book.title.json), ("author", book.author.json), ("isbn", book.isbn.json),
                 ("confidence", .number((book.confidence * 100).rounded() / 100)),
                 ("review", book.isApproved ? "".json : "review".json), ("approved", .bool(book.isApproved)),
-                ("enrichmentStatus", book.enrichmentStatus.json), ("photo", book.photoIndex.map { ($0 + 1).json } ?? .null),
+                ("enrichmentStatus", book.enrichmentStatus.json),
+                ("photo", book.photoIndex.map { ($0 + 1).json } ?? .null),
                 ("boundingBox", book.boundingBox.map { JSONValue.encoding($0) } ?? .null),
             ])
         }
@@ -245,7 +290,10 @@ extension CommandOutput {
         ])
         let table = ResultView.table(
             columns: scanColumns,
-            rowsKey: "books", footer: nil, empty: "No ISBN barcode was found in the photos.")
+            rowsKey: "books",
+            footer: nil,
+            empty: "No ISBN barcode was found in the photos."
+        )
         return CommandOutput(value: value, view: table)
     }
 }

@@ -9,8 +9,13 @@ struct IntOption: Sendable {
 
     /// `help` ends with the default: `… (default 20)`.
     init(_ long: String, short: Character? = nil, range: ClosedRange<Int>, default value: Int, help: String) {
-        spec = OptionSpec(long, short: short, type: .int(range), default: .int(value),
-                          help: "\(help) (default \(value))")
+        spec = OptionSpec(
+            long,
+            short: short,
+            type: .int(range),
+            default: .int(value),
+            help: "\(help) (default \(value))"
+        )
         defaultValue = value
     }
 }
@@ -23,12 +28,21 @@ extension ResolvedCommand {
 /// Arguments and options several commands share.
 extension CommandSpec {
     static func limit(_ range: ClosedRange<Int>, default value: Int) -> IntOption {
-        IntOption("limit", short: "n", range: range, default: value,
-                  help: "Maximum number of results, \(range.lowerBound)–\(range.upperBound)")
+        IntOption(
+            "limit",
+            short: "n",
+            range: range,
+            default: value,
+            help: "Maximum number of results, \(range.lowerBound)–\(range.upperBound)"
+        )
     }
 
     static let watchOption = OptionSpec(
-        "watch", short: "w", type: .flag, help: "Follow the job's progress live, then show its results")
+        "watch",
+        short: "w",
+        type: .flag,
+        help: "Follow the job's progress live, then show its results"
+    )
 
     static let jobArgument = ArgumentSpec("JOB", "A job id, or 'last' for the most recent job", completion: .jobID)
 
@@ -38,9 +52,11 @@ extension CommandSpec {
     static func columnsOption(_ columns: [TableColumn]) -> OptionSpec {
         let names = ColumnSelection.names(of: columns)
         return OptionSpec(
-            columnsOptionName, type: .columnNames(names),
+            columnsOptionName,
+            type: .columnNames(names),
             help: "Show these columns in this order: \(names.joined(separator: ", ")) "
-                + "(table, csv and markdown; json and ndjson keep everything)")
+                + "(table, csv and markdown; json and ndjson keep everything)"
+        )
     }
 
     /// The long name of ``columnsOption(_:)``, as the shell reads the choice back.

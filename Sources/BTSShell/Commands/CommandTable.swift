@@ -7,21 +7,24 @@ import BooksTrackContract
 enum CommandTable {
     static let all: [any ShellCommand.Type] = [
         // Mission commands
-        SearchCommand.self, MoreCommand.self, SimilarCommand.self, SemanticCommand.self, EnrichCommand.self, ImportCommand.self,
+        SearchCommand.self, MoreCommand.self, SimilarCommand.self, SemanticCommand.self, EnrichCommand.self,
+        ImportCommand.self,
         ScanCommand.self, WatchCommand.self, RecommendCommand.self,
         // Library commands
         LibraryCommand.self, SaveCommand.self,
         // Meta commands
         HelpCommand.self, CapsCommand.self, ApiCommand.self, LimitsCommand.self, JobsCommand.self, StatusCommand.self,
         ResultsCommand.self, CancelCommand.self, ConnectCommand.self, SetCommand.self, EchoCommand.self,
-        SleepCommand.self, EveryCommand.self, SourceCommand.self, ExpectCommand.self, AliasCommand.self, UnaliasCommand.self,
+        SleepCommand.self, EveryCommand.self, SourceCommand.self, ExpectCommand.self, AliasCommand.self,
+        UnaliasCommand.self,
         HistoryCommand.self, TimingCommand.self, CacheCommand.self,
         ExitCommand.self,
     ]
 
     /// The dispatch table: a command's name → its type.
     static let byName: [String: any ShellCommand.Type] = Dictionary(
-        uniqueKeysWithValues: all.map { ($0.configuration.name, $0) })
+        uniqueKeysWithValues: all.map { ($0.configuration.name, $0) }
+    )
 
     /// The types along a command path such as `["search", "title"]` (resolution binds aliases to
     /// the names): the command, then each subcommand; empty when a step names no type.

@@ -7,8 +7,12 @@ extension ISBN {
         do {
             return try ISBN(parsing: text)
         } catch {
-            throw ShellError(.usage, "\(ErrorCode.invalidISBN.userMessage()): \(error.message)", range: range,
-                             code: .invalidISBN)
+            throw ShellError(
+                .usage,
+                "\(ErrorCode.invalidISBN.userMessage()): \(error.message)",
+                range: range,
+                code: .invalidISBN
+            )
         }
     }
 }

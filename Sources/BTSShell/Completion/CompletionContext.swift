@@ -139,8 +139,14 @@ package struct CompletionContext: Sendable, Equatable {
         var out = ""
         for character in typed {
             if character == "-" || character == " " { continue }
-            if character.isASCII, character.isNumber { out.append(character); continue }
-            if character == "x" || character == "X" { out.append("X"); continue }
+            if character.isASCII, character.isNumber {
+                out.append(character)
+                continue
+            }
+            if character == "x" || character == "X" {
+                out.append("X")
+                continue
+            }
             return nil
         }
         return out

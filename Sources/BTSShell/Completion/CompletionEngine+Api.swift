@@ -14,7 +14,12 @@ extension CompletionEngine {
     /// a word starting with `-`, the options. PATHs are the session's ``CompletionContext/apiRoutes``
     /// (every known route before a backend is open); a route with an id in it is offered up to its
     /// first placeholder (`/v1/jobs/` for `/v1/jobs/{jobId}/status`).
-    func apiAnswer(slot: CompletionSlot, range: Range<Int>, bytes: [UInt8], context: CompletionContext) -> CompletionAnswer {
+    func apiAnswer(
+        slot: CompletionSlot,
+        range: Range<Int>,
+        bytes: [UInt8],
+        context: CompletionContext
+    ) -> CompletionAnswer {
         let words = Self.apiWords(bytes: bytes, before: range.lowerBound)
         let partial = slot.partial
         let options = ApiCommand.configuration.options
@@ -42,14 +47,22 @@ extension CompletionEngine {
             }
         }
         if !optionsEnded, partial.hasPrefix("-") {
-            return CompletionAnswer(range: range, candidates: options.flatMap(spellings).filter { $0.hasPrefix(partial) })
+            return CompletionAnswer(
+                range: range,
+                candidates: options.flatMap(spellings).filter { $0.hasPrefix(partial) }
+            )
         }
         let routes = context.apiRoutes ?? KnownRoute.known(for: nil)
         switch positionals.count {
         case 0:
-            let methods = partial.hasPrefix("/") ? [] : BooksTrackAPI.rawMethods.filter { $0.hasPrefix(partial.uppercased()) }
-            let paths = partial.isEmpty || partial.hasPrefix("/") ? Self.pathAnswer(routes, partial: partial, range: range) : nil
-            return CompletionAnswer(range: range, candidates: methods).merged(with: paths ?? .none(at: range.upperBound))
+            let methods =
+                partial.hasPrefix("/") ? [] : BooksTrackAPI.rawMethods.filter { $0.hasPrefix(partial.uppercased()) }
+            let paths =
+                partial.isEmpty || partial.hasPrefix("/")
+                ? Self.pathAnswer(routes, partial: partial, range: range) : nil
+            return CompletionAnswer(range: range, candidates: methods).merged(
+                with: paths ?? .none(at: range.upperBound)
+            )
         case 1 where BooksTrackAPI.rawMethods.contains(positionals[0].uppercased()):
             let method = positionals[0].uppercased()
             return Self.pathAnswer(routes.filter { $0.accepts(method) }, partial: partial, range: range)
@@ -73,24 +86,41 @@ extension CompletionEngine {
     /// `-H Acc` → `Accept:` (an opening quote typed is kept), no space after it.
     private func headerAnswer(partial: String, range: Range<Int>, bytes: [UInt8]) -> CompletionAnswer {
         guard !partial.contains(":") else { return .none(at: range.upperBound) }
-        let quote = range.isEmpty ? nil : [UInt8(ascii: "'"), UInt8(ascii: "\"")].first { $0 == bytes[range.lowerBound] }
+        let quote =
+            range.isEmpty ? nil : [UInt8(ascii: "'"), UInt8(ascii: "\"")].first { $0 == bytes[range.lowerBound] }
         let opening = quote.map { String(UnicodeScalar($0)) } ?? ""
         let names = Self.apiHeaderNames.filter { $0.lowercased().hasPrefix(partial.lowercased()) }
-        return CompletionAnswer(range: range, candidates: names.map { opening + $0 + (quote == nil ? ":" : ": ") },
-                                display: names, appendSpace: false)
+        return CompletionAnswer(
+            range: range,
+            candidates: names.map { opening + $0 + (quote == nil ? ":" : ": ") },
+            display: names,
+            appendSpace: false
+        )
     }
 
     /// `--input ` → `-` (standard input) and the files there.
-    private func inputAnswer(partial: String, range: Range<Int>, bytes: [UInt8], context: CompletionContext) -> CompletionAnswer {
+    private func inputAnswer(
+        partial: String,
+        range: Range<Int>,
+        bytes: [UInt8],
+        context: CompletionContext
+    ) -> CompletionAnswer {
         let typed = Substring(String(decoding: bytes[range], as: UTF8.self))
         let files = FileCompletion(
-            partial: partial, quoting: .of(typed: typed), extensions: nil,
+            partial: partial,
+            quoting: .of(typed: typed),
+            extensions: nil,
             currentDirectory: context.currentDirectory ?? FileManager.default.currentDirectoryPath,
             homeDirectory: context.homeDirectory ?? ProcessInfo.processInfo.environment["HOME"],
-            lister: lister)
+            lister: lister
+        )
         let found = files.candidates()
-        let fileAnswer = CompletionAnswer(range: range, candidates: found.candidates, display: found.display,
-                                      appendSpace: !found.soleIsDirectory)
+        let fileAnswer = CompletionAnswer(
+            range: range,
+            candidates: found.candidates,
+            display: found.display,
+            appendSpace: !found.soleIsDirectory
+        )
         guard partial.isEmpty else { return fileAnswer }
         return CompletionAnswer(range: range, candidates: [ApiCommand.standardInputName]).merged(with: fileAnswer)
     }

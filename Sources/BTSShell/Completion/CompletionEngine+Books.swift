@@ -11,11 +11,17 @@ extension CompletionEngine {
     /// matched case- and accent-insensitively on their beginning. For a multi-word query
     /// (`search title dune mes`) the longest run of bare words before the cursor that still
     /// starts some title is replaced as a whole by the quoted title.
-    func bookAnswer(slot: CompletionSlot, bytes: [UInt8], cursor: Int, context: CompletionContext,
-                    catalog: (any CatalogCompletionLookup)? = nil) -> CompletionAnswer {
+    func bookAnswer(
+        slot: CompletionSlot,
+        bytes: [UInt8],
+        cursor: Int,
+        context: CompletionContext,
+        catalog: (any CatalogCompletionLookup)? = nil
+    ) -> CompletionAnswer {
         let range = slot.range.offset..<min(slot.range.end, cursor)
         if let first = slot.partial.first, first.isASCII, first.isNumber,
-           CompletionContext.isbnPrefix(slot.partial) != nil {
+            CompletionContext.isbnPrefix(slot.partial) != nil
+        {
             return isbnAnswer(partial: slot.partial, range: range, context: context)
         }
         let runs = precedingQueryWords(bytes: bytes, partialRange: range, slot: slot)
@@ -31,8 +37,12 @@ extension CompletionEngine {
 
     /// Titles seen in this session starting with `query`, then the catalog's titles starting with
     /// it, the most rated first (matched case- and accent-insensitively on their beginning alike).
-    private func titleAnswer(query: String, range: Range<Int>, context: CompletionContext,
-                             catalog: (any CatalogCompletionLookup)?) -> CompletionAnswer {
+    private func titleAnswer(
+        query: String,
+        range: Range<Int>,
+        context: CompletionContext,
+        catalog: (any CatalogCompletionLookup)?
+    ) -> CompletionAnswer {
         let matches = context.titles.range(withPrefix: CompletionContext.foldTitle(query))
         var titles = Array(context.titles.sortedPayloads[matches])
         let typed = Self.unquoted(query)
@@ -52,14 +62,22 @@ extension CompletionEngine {
     /// remote backend, the only ones), for the typed word or, as for titles, the longest run of bare
     /// words before it (`search author j r r tolk`) that finds some; a name with blanks is inserted
     /// quoted.
-    func authorAnswer(slot: CompletionSlot, bytes: [UInt8], cursor: Int, context: CompletionContext,
-                      catalog: (any CatalogCompletionLookup)?) -> CompletionAnswer {
+    func authorAnswer(
+        slot: CompletionSlot,
+        bytes: [UInt8],
+        cursor: Int,
+        context: CompletionContext,
+        catalog: (any CatalogCompletionLookup)?
+    ) -> CompletionAnswer {
         let range = slot.range.offset..<min(slot.range.end, cursor)
         let runs = precedingQueryWords(bytes: bytes, partialRange: range, slot: slot)
-        let queries = runs.indices.map { start in
-            ((runs[start...].map(\.text) + [slot.partial]).joined(separator: " "),
-             (runs[start].range.offset)..<range.upperBound)
-        } + [(slot.partial, range)]
+        let queries =
+            runs.indices.map { start in
+                (
+                    (runs[start...].map(\.text) + [slot.partial]).joined(separator: " "),
+                    (runs[start].range.offset)..<range.upperBound
+                )
+            } + [(slot.partial, range)]
         for (query, replaced) in queries where !Self.unquoted(query).isEmpty {
             var names = catalog?.authors(Self.unquoted(query), limit: Self.catalogLimit) ?? []
             var seen = Set(names)
@@ -84,11 +102,17 @@ extension CompletionEngine {
 
     /// The bare words right before the typed one that belong to a variadic query positional,
     /// oldest first (empty when the typed word starts with a quote or nothing qualifies).
-    private func precedingQueryWords(bytes: [UInt8], partialRange: Range<Int>, slot: CompletionSlot)
-        -> [(text: String, range: SourceRange)] {
+    private func precedingQueryWords(
+        bytes: [UInt8],
+        partialRange: Range<Int>,
+        slot: CompletionSlot
+    )
+        -> [(text: String, range: SourceRange)]
+    {
         guard let spec = slot.command,
-              spec.positionals.contains(where: { $0.isVariadic && ($0.completion == .title || $0.completion == .author) }),
-              bytes[partialRange].first != UInt8(ascii: "\""), bytes[partialRange].first != UInt8(ascii: "'")
+            spec.positionals.contains(where: { $0.isVariadic && ($0.completion == .title || $0.completion == .author) }
+            ),
+            bytes[partialRange].first != UInt8(ascii: "\""), bytes[partialRange].first != UInt8(ascii: "'")
         else { return [] }
         let before = String(decoding: bytes[..<partialRange.lowerBound], as: UTF8.self)
         let (tokens, _) = Lexer.tokenize(SourceFile(name: "<completion>", text: before))
@@ -102,7 +126,8 @@ extension CompletionEngine {
         }
         var index = 1
         while index < statement.count, !current.subcommands.isEmpty, let text = statement[index].literalText,
-              !statement[index].isQuoted, let sub = current.subcommand(named: text) {
+            !statement[index].isQuoted, let sub = current.subcommand(named: text)
+        {
             current = sub
             index += 1
         }
@@ -113,9 +138,10 @@ extension CompletionEngine {
             let word = statement[position]
             guard let text = word.literalText, !word.isQuoted, !text.hasPrefix("-") else { break }
             if position > index, let previous = statement[position - 1].literalText, previous.hasPrefix("-"),
-               case .option(let syntax)? = try? Parser.classify(statement[position - 1]).get(),
-               syntax.value == nil, let option = CommandRegistry.option(matching: syntax, in: options), !option.isFlag {
-                break // the value of an option such as `--limit 5`
+                case .option(let syntax)? = try? Parser.classify(statement[position - 1]).get(),
+                syntax.value == nil, let option = CommandRegistry.option(matching: syntax, in: options), !option.isFlag
+            {
+                break  // the value of an option such as `--limit 5`
             }
             run.insert((text, word.range), at: 0)
             position -= 1

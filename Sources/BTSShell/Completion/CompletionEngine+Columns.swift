@@ -16,7 +16,10 @@ extension CompletionEngine {
         }
         let chosen = Set(ColumnSelection.words(String(list.dropLast(tail.count))).map { $0.lowercased() })
         let offered = names.filter { !chosen.contains($0) && $0.hasPrefix(tail.lowercased()) }
-        return CompletionAnswer(range: range, candidates: offered.map { head + $0 },
-                                display: head.isEmpty ? nil : offered)
+        return CompletionAnswer(
+            range: range,
+            candidates: offered.map { head + $0 },
+            display: head.isEmpty ? nil : offered
+        )
     }
 }

@@ -7,7 +7,9 @@ extension CompletionEngine {
     func exchangeAnswer(bytes: [UInt8], cursor: Int, context: CompletionContext) -> CompletionAnswer? {
         var start = cursor
         while start > 0, Self.isPathByte(bytes[start - 1]) { start -= 1 }
-        guard start >= 2, bytes[start - 2] == UInt8(ascii: "$"), bytes[start - 1] == UInt8(ascii: "{") else { return nil }
+        guard start >= 2, bytes[start - 2] == UInt8(ascii: "$"), bytes[start - 1] == UInt8(ascii: "{") else {
+            return nil
+        }
         let dollar = start - 2
         if dollar > 0, bytes[dollar - 1] == UInt8(ascii: "\\") { return nil }
         let base = "${\(VariableScope.Exchange.name)."
@@ -32,17 +34,25 @@ extension CompletionEngine {
         let before = String(decoding: bytes[..<dollar], as: UTF8.self)
         let insideQuotes = !Parser.isLexicallyComplete(before)
         let open = candidates.count == 1 && candidates[0].hasSuffix(".")
-        return CompletionAnswer(range: dollar..<cursor, candidates: candidates, display: display,
-                                appendSpace: !insideQuotes && !open)
+        return CompletionAnswer(
+            range: dollar..<cursor,
+            candidates: candidates,
+            display: display,
+            appendSpace: !insideQuotes && !open
+        )
     }
 
     /// The keys among `names` that a `${…}` path can spell (letters, digits, `_`, and `-` after the
     /// first), once each, sorted.
     static func pathKeys(_ names: [String]) -> [String] {
-        Set(names.filter { name in
-            guard let first = name.utf8.first, first != UInt8(ascii: "-"), name.utf8.count <= 100 else { return false }
-            return name.utf8.allSatisfy { isNameByte($0) || $0 == UInt8(ascii: "-") }
-        }).sorted()
+        Set(
+            names.filter { name in
+                guard let first = name.utf8.first, first != UInt8(ascii: "-"), name.utf8.count <= 100 else {
+                    return false
+                }
+                return name.utf8.allSatisfy { isNameByte($0) || $0 == UInt8(ascii: "-") }
+            }
+        ).sorted()
     }
 
     /// A byte of a `${…}` path as TAB reads it back from the cursor.

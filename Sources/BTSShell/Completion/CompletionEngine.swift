@@ -51,8 +51,11 @@ package struct CompletionEngine: Sendable {
 
     /// An engine over `registry` reading the session from `context`; `lister` lists directories
     /// for file paths (the real file system by default).
-    package init(registry: CommandRegistry = .standard, context: any CompletionContextSource,
-                lister: DirectoryLister? = nil) {
+    package init(
+        registry: CommandRegistry = .standard,
+        context: any CompletionContextSource,
+        lister: DirectoryLister? = nil
+    ) {
         self.registry = registry
         self.context = context
         self.lister = lister ?? FileCompletion.systemLister
@@ -69,11 +72,15 @@ package struct CompletionEngine: Sendable {
         let answer = answer(line: request.line, cursorOffset: request.cursorUTF8Offset)
         let utf8 = request.line.utf8
         guard let lower = utf8.index(utf8.startIndex, offsetBy: answer.range.lowerBound, limitedBy: utf8.endIndex),
-              let upper = utf8.index(utf8.startIndex, offsetBy: answer.range.upperBound, limitedBy: utf8.endIndex),
-              lower <= upper
+            let upper = utf8.index(utf8.startIndex, offsetBy: answer.range.upperBound, limitedBy: utf8.endIndex),
+            lower <= upper
         else { return .none(for: request) }
-        return CompletionProposal(replacementRange: lower..<upper, candidates: answer.candidates, display: answer.display,
-                          appendSpace: answer.appendSpace)
+        return CompletionProposal(
+            replacementRange: lower..<upper,
+            candidates: answer.candidates,
+            display: answer.display,
+            appendSpace: answer.appendSpace
+        )
     }
 
     /// What TAB proposes for `line` with the cursor at UTF-8 offset `cursorOffset`.
@@ -91,7 +98,9 @@ package struct CompletionEngine: Sendable {
         let range = slot.range.offset..<min(slot.range.end, cursor)
         let typed = Substring(String(decoding: bytes[range], as: UTF8.self))
         let words = WordCompletion(partial: slot.partial, range: range)
-        if slot.command == ApiCommand.configuration { return apiAnswer(slot: slot, range: range, bytes: bytes, context: snapshot) }
+        if slot.command == ApiCommand.configuration {
+            return apiAnswer(slot: slot, range: range, bytes: bytes, context: snapshot)
+        }
         switch slot.kind {
         case .none, .variable:
             return .none(at: cursor)
@@ -114,16 +123,30 @@ package struct CompletionEngine: Sendable {
             return words.plain(slot.candidates + variables.filter { !settings.contains($0) }.sorted())
         case .profile:
             // `connect embedded` goes back to the embedded backend.
-            let names = Set(Self.builtInProfiles + ["embedded"]).union(snapshot.profiles).filter { $0.hasPrefix(slot.partial) }
+            let names = Set(Self.builtInProfiles + ["embedded"]).union(snapshot.profiles).filter {
+                $0.hasPrefix(slot.partial)
+            }
             return words.plain(names.sorted())
         case .jobID:
             return jobAnswer(words: words, context: snapshot)
         case .isbn:
             return isbnAnswer(partial: slot.partial, range: range, context: snapshot)
         case .title:
-            return bookAnswer(slot: slot, bytes: bytes, cursor: cursor, context: snapshot, catalog: context.catalogLookup)
+            return bookAnswer(
+                slot: slot,
+                bytes: bytes,
+                cursor: cursor,
+                context: snapshot,
+                catalog: context.catalogLookup
+            )
         case .author:
-            return authorAnswer(slot: slot, bytes: bytes, cursor: cursor, context: snapshot, catalog: context.catalogLookup)
+            return authorAnswer(
+                slot: slot,
+                bytes: bytes,
+                cursor: cursor,
+                context: snapshot,
+                catalog: context.catalogLookup
+            )
         case .shelf:
             return words.plain(snapshot.shelves.filter { $0.hasPrefix(slot.partial) })
         case .tag:
@@ -133,22 +156,31 @@ package struct CompletionEngine: Sendable {
             var partial = slot.partial
             var rawValue = typed
             var optionPrefix = ""
-            if partial.hasPrefix("-"), let equals = partial.firstIndex(of: "="), let rawEquals = typed.firstIndex(of: "=") {
+            if partial.hasPrefix("-"), let equals = partial.firstIndex(of: "="),
+                let rawEquals = typed.firstIndex(of: "=")
+            {
                 optionPrefix = String(partial[...equals])
                 partial = String(partial[partial.index(after: equals)...])
                 rawValue = typed[typed.index(after: rawEquals)...]
             }
-            let anyFile = !optionPrefix.isEmpty
+            let anyFile =
+                !optionPrefix.isEmpty
                 || Self.isOptionValue(bytes: bytes, wordStart: range.lowerBound, command: slot.command)
             let files = FileCompletion(
-                partial: partial, quoting: .of(typed: rawValue),
+                partial: partial,
+                quoting: .of(typed: rawValue),
                 extensions: anyFile ? nil : extensions.map { $0.lowercased() },
                 currentDirectory: snapshot.currentDirectory ?? FileManager.default.currentDirectoryPath,
                 homeDirectory: snapshot.homeDirectory ?? ProcessInfo.processInfo.environment["HOME"],
-                lister: lister)
+                lister: lister
+            )
             let found = files.candidates()
-            return CompletionAnswer(range: range, candidates: found.candidates.map { optionPrefix + $0 },
-                                    display: found.display, appendSpace: !found.soleIsDirectory)
+            return CompletionAnswer(
+                range: range,
+                candidates: found.candidates.map { optionPrefix + $0 },
+                display: found.display,
+                appendSpace: !found.soleIsDirectory
+            )
         }
     }
 
@@ -173,9 +205,13 @@ package struct CompletionEngine: Sendable {
             ids.removeFirst()
             display.removeFirst()
         }
-        let answer = CompletionAnswer(range: words.range, candidates: ids.map { CompletionQuoting.bare.write($0, closed: true) },
-                                      display: display)
-        return answer.display == answer.candidates ? CompletionAnswer(range: words.range, candidates: answer.candidates) : answer
+        let answer = CompletionAnswer(
+            range: words.range,
+            candidates: ids.map { CompletionQuoting.bare.write($0, closed: true) },
+            display: display
+        )
+        return answer.display == answer.candidates
+            ? CompletionAnswer(range: words.range, candidates: answer.candidates) : answer
     }
 
     func isbnAnswer(partial: String, range: Range<Int>, context: CompletionContext) -> CompletionAnswer {
@@ -198,7 +234,7 @@ package struct CompletionEngine: Sendable {
         let before = String(decoding: bytes[..<wordStart], as: UTF8.self)
         let (tokens, _) = Lexer.tokenize(SourceFile(name: "<completion>", text: before))
         guard let previous = tokens.last(where: { $0.word != nil })?.word, !previous.isQuoted,
-              case .option(let syntax)? = try? Parser.classify(previous).get(), syntax.value == nil
+            case .option(let syntax)? = try? Parser.classify(previous).get(), syntax.value == nil
         else { return false }
         let options = (command?.options ?? []) + CommandRegistry.globalOptions
         guard let option = CommandRegistry.option(matching: syntax, in: options) else { return false }
@@ -229,7 +265,11 @@ extension CompletionAnswer {
         } else {
             display = nil
         }
-        return CompletionAnswer(range: range, candidates: candidates + other.candidates, display: display,
-                                appendSpace: appendSpace && other.appendSpace)
+        return CompletionAnswer(
+            range: range,
+            candidates: candidates + other.candidates,
+            display: display,
+            appendSpace: appendSpace && other.appendSpace
+        )
     }
 }

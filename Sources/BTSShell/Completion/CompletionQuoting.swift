@@ -51,7 +51,9 @@ package enum CompletionQuoting: Sendable, Equatable {
 
     /// A title as inserted: always double-quoted (titles have blanks and punctuation).
     static func title(_ title: String) -> String {
-        let special = title.utf8.contains { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "$") }
+        let special = title.utf8.contains {
+            $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "$")
+        }
         return special ? CompletionQuoting.double.write(title, closed: true) : "\"" + title + "\""
     }
 }

@@ -47,7 +47,9 @@ struct FileCompletion {
             directoryPart = ""
             base = partial
         }
-        guard let directory = resolve(directoryPart), let entries = lister(directory, base) else { return ([], [], false) }
+        guard let directory = resolve(directoryPart), let entries = lister(directory, base) else {
+            return ([], [], false)
+        }
         let showHidden = base.hasPrefix(".")
         var matches: [DirectoryEntry] = []
         for entry in entries.prefix(Self.entryLimit) {

@@ -54,9 +54,11 @@ extension Shell {
         let directory = options.backendOptions.cacheDirectory
         store.catalogLookup = EmbeddedCatalogLookup {
             if let embedded {
-                return embedded.buildsCatalog(cacheDirectory: directory) ? nil : try? embedded.catalog(cacheDirectory: directory)
+                return embedded.buildsCatalog(cacheDirectory: directory)
+                    ? nil : try? embedded.catalog(cacheDirectory: directory)
             }
-            return SQLiteCatalog.isBuilt(cacheDirectory: directory) ? try? SQLiteCatalog.shared(cacheDirectory: directory) : nil
+            return SQLiteCatalog.isBuilt(cacheDirectory: directory)
+                ? try? SQLiteCatalog.shared(cacheDirectory: directory) : nil
         }
     }
 }

@@ -107,7 +107,9 @@ package enum ScriptVariables {
     private static func nameProblem(_ name: String) -> Reason? {
         guard !Parser.isVariableName(name) else { return nil }
         if name == Parser.environmentName || name == "_" || name == Parser.exchangeName {
-            return Reason("'\(name)' is reserved ('_' is the last result, '\(Parser.exchangeName)' the last HTTP exchange, '\(Parser.environmentName)' the environment)")
+            return Reason(
+                "'\(name)' is reserved ('_' is the last result, '\(Parser.exchangeName)' the last HTTP exchange, '\(Parser.environmentName)' the environment)"
+            )
         }
         return Reason("'\(shown(name))' is not a variable name (a letter or '_', then letters, digits or '_')")
     }

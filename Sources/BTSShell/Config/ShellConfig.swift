@@ -3,6 +3,7 @@ import BooksTrackClient
 import BooksTrackContract
 import Foundation
 import TOMLKit
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -29,7 +30,8 @@ package struct BackendProfile: Sendable, Hashable {
 
     /// A built-in profile's base URL (lower-cased, no trailing `/`) → its name, for the prompt.
     package static let builtInNamesByURL: [String: String] = Dictionary(
-        uniqueKeysWithValues: KnownBackend.allCases.map { ($0.address.lowercased(), $0.rawValue) })
+        uniqueKeysWithValues: KnownBackend.allCases.map { ($0.address.lowercased(), $0.rawValue) }
+    )
 }
 
 /// The config file `$XDG_CONFIG_HOME/bts/config.toml`:
@@ -85,7 +87,11 @@ package struct ShellConfig: Sendable, Hashable {
         func fileError(_ line: Int?, column: Int? = nil, _ message: String, code: ErrorCode? = nil) -> ShellError {
             var place = path
             if let line { place += ":\(line)" + (column.map { ":\($0)" } ?? "") }
-            var error = ShellError(.usage, "\(place): \(TerminalText.sanitize(message, lines: .flatten))", code: code ?? .config)
+            var error = ShellError(
+                .usage,
+                "\(place): \(TerminalText.sanitize(message, lines: .flatten))",
+                code: code ?? .config
+            )
             error.pointsIntoSource = false
             return error
         }
@@ -93,13 +99,19 @@ package struct ShellConfig: Sendable, Hashable {
         do {
             model = try TOMLDecoder().decode(FileModel.self, from: text)
         } catch let error as TOMLParseError {
-            throw fileError(error.source.begin.line, column: error.source.begin.column, "not valid TOML: \(error.description)")
+            throw fileError(
+                error.source.begin.line,
+                column: error.source.begin.column,
+                "not valid TOML: \(error.description)"
+            )
         } catch let error as DecodingError {
             let keyPath = Self.codingPath(error)
             let place = ConfigLines.line(of: keyPath, in: text)
             var message = Self.describe(error)
             // TOMLKit reports a value of the wrong type as a missing key: say what it is.
-            if case .keyNotFound = error, place.isKey { message = "'\(keyPath.joined(separator: "."))' must be a string" }
+            if case .keyNotFound = error, place.isKey {
+                message = "'\(keyPath.joined(separator: "."))' must be a string"
+            }
             throw fileError(place.line, message)
         } catch {
             throw fileError(nil, "not a valid config file")
@@ -110,14 +122,20 @@ package struct ShellConfig: Sendable, Hashable {
             switch ServerURL.parseServer(profile.url) {
             case .success(let url): profileURL = url
             case .failure(let problem):
-                throw fileError(ConfigLines.line(of: ["profiles", name, "url"], in: text).line,
-                                "profile '\(name)' has an unusable url: \(problem.message)", code: .invalidURL)
+                throw fileError(
+                    ConfigLines.line(of: ["profiles", name, "url"], in: text).line,
+                    "profile '\(name)' has an unusable url: \(problem.message)",
+                    code: .invalidURL
+                )
             }
             var dialect: APIDialect?
             if let named = profile.dialect, named.lowercased() != "auto" {
                 guard let known = APIDialect(name: named) else {
-                    throw fileError(ConfigLines.line(of: ["profiles", name, "dialect"], in: text).line,
-                                    "profile '\(name)' has dialect '\(named)': use auto, v1 or v3", code: .config)
+                    throw fileError(
+                        ConfigLines.line(of: ["profiles", name, "dialect"], in: text).line,
+                        "profile '\(name)' has dialect '\(named)': use auto, v1 or v3",
+                        code: .config
+                    )
                 }
                 dialect = known
             }
@@ -130,13 +148,19 @@ package struct ShellConfig: Sendable, Hashable {
                 var error = ShellError(
                     .usage,
                     "refusing to use \(path): it holds a token but its mode is 0\(mode) (others can read it); run 'chmod 600 \(path)'",
-                    code: .insecureConfig)
+                    code: .insecureConfig
+                )
                 error.pointsIntoSource = false
                 throw error
             }
         }
-        if let name = model.default_profile, profiles[name] == nil, !BackendProfile.builtIn.contains(where: { $0.name == name }) {
-            throw fileError(ConfigLines.line(of: ["default_profile"], in: text).line, "default_profile '\(name)' is not a profile")
+        if let name = model.default_profile, profiles[name] == nil,
+            !BackendProfile.builtIn.contains(where: { $0.name == name })
+        {
+            throw fileError(
+                ConfigLines.line(of: ["default_profile"], in: text).line,
+                "default_profile '\(name)' is not a profile"
+            )
         }
         return ShellConfig(defaultProfile: model.default_profile, profiles: profiles)
     }
@@ -182,7 +206,8 @@ enum ConfigLines {
                 continue
             }
             if current == table, let equals = line.firstIndex(of: "="),
-               line[..<equals].trimmingCharacters(in: .whitespaces) == key {
+                line[..<equals].trimmingCharacters(in: .whitespaces) == key
+            {
                 return (index + 1, true)
             }
         }

@@ -1,5 +1,6 @@
 import BooksTrackLibrary
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -31,26 +32,39 @@ package struct XDGPaths: Sendable, Hashable {
             Self.directory(variable, fallback: fallback, environment: environment)?
                 .appending(path: "bts", directoryHint: .isDirectory)
         }
-        let config = bts("XDG_CONFIG_HOME", ".config") ?? scratch.appending(path: "bts-config", directoryHint: .isDirectory)
+        let config =
+            bts("XDG_CONFIG_HOME", ".config") ?? scratch.appending(path: "bts-config", directoryHint: .isDirectory)
         configFile = config.appending(path: "config.toml", directoryHint: .notDirectory)
         rcFile = config.appending(path: "rc.bts", directoryHint: .notDirectory)
-        cacheDirectory = bts("XDG_CACHE_HOME", ".cache") ?? scratch.appending(path: "bts-cache", directoryHint: .isDirectory)
+        cacheDirectory =
+            bts("XDG_CACHE_HOME", ".cache") ?? scratch.appending(path: "bts-cache", directoryHint: .isDirectory)
         let state = bts("XDG_STATE_HOME", ".local/state")
         stateDirectory = state ?? scratch.appending(path: "bts-state", directoryHint: .isDirectory)
         historyFile = state?.appending(path: "history", directoryHint: .notDirectory)
-        libraryFile = bts("XDG_DATA_HOME", ".local/share")?.appending(path: LibraryLocation.fileName, directoryHint: .notDirectory)
+        libraryFile = bts("XDG_DATA_HOME", ".local/share")?.appending(
+            path: LibraryLocation.fileName,
+            directoryHint: .notDirectory
+        )
     }
 
     /// `$variable` when it is an absolute path, else `fallback` under the home directory (`HOME`
     /// when absolute, else `passwdHome()`), else nil. Directory hints throughout: without them each
     /// URL asks the file system (a stat per part, at every start).
-    package static func directory(_ variable: String, fallback: String, environment: [String: String],
-                                 passwdHome: () -> String? = XDGPaths.passwdHome) -> URL? {
+    package static func directory(
+        _ variable: String,
+        fallback: String,
+        environment: [String: String],
+        passwdHome: () -> String? = XDGPaths.passwdHome
+    ) -> URL? {
         if let value = environment[variable], value.hasPrefix("/") {
             return URL(filePath: value, directoryHint: .isDirectory)
         }
-        let home = environment["HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? passwdHome().flatMap { $0.hasPrefix("/") ? $0 : nil }
-        return home.map { URL(filePath: $0, directoryHint: .isDirectory).appending(path: fallback, directoryHint: .isDirectory) }
+        let home =
+            environment["HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+            ?? passwdHome().flatMap { $0.hasPrefix("/") ? $0 : nil }
+        return home.map {
+            URL(filePath: $0, directoryHint: .isDirectory).appending(path: fallback, directoryHint: .isDirectory)
+        }
     }
 
     /// The current user's home directory from the passwd database.

@@ -3,7 +3,11 @@
 /// hold exactly (±2^53), so a count read back with `$i` is the number that was computed.
 enum Arithmetic {
     enum Operator: String, CaseIterable, Sendable {
-        case add = "+", subtract = "-", multiply = "*", divide = "/", remainder = "%"
+        case add = "+"
+        case subtract = "-"
+        case multiply = "*"
+        case divide = "/"
+        case remainder = "%"
     }
 
     /// The largest magnitude a result may have: 2^53, the last integer a JSON number holds exactly.
@@ -24,7 +28,8 @@ enum Arithmetic {
         case .multiply: (value, overflow) = a.multipliedReportingOverflow(by: b)
         case .divide, .remainder:
             guard b != 0 else { return .failure(.divisionByZero(op)) }
-            (value, overflow) = op == .divide ? a.dividedReportingOverflow(by: b) : a.remainderReportingOverflow(dividingBy: b)
+            (value, overflow) =
+                op == .divide ? a.dividedReportingOverflow(by: b) : a.remainderReportingOverflow(dividingBy: b)
         }
         guard !overflow, value.magnitude <= bound.magnitude else { return .failure(.outOfRange) }
         return .success(value)

@@ -14,8 +14,11 @@ extension Condition {
     /// failure of status `.failure` (a missing path) makes its atom false, any other is thrown.
     /// `whole` is where an atom's usage error points when the condition is that one atom.
     /// Each atom evaluated is appended to `outcomes`.
-    func evaluate(_ value: (Word) -> Result<JSONValue, ShellError>, whole: SourceRange,
-                  _ outcomes: inout [Outcome]) throws(ShellError) -> Bool {
+    func evaluate(
+        _ value: (Word) -> Result<JSONValue, ShellError>,
+        whole: SourceRange,
+        _ outcomes: inout [Outcome]
+    ) throws(ShellError) -> Bool {
         let single = isOneAtom
         return try evaluate(value, at: { single ? whole : $0.range }, &outcomes)
     }
@@ -29,8 +32,11 @@ extension Condition {
         }
     }
 
-    private func evaluate(_ value: (Word) -> Result<JSONValue, ShellError>, at range: (Atom) -> SourceRange,
-                          _ outcomes: inout [Outcome]) throws(ShellError) -> Bool {
+    private func evaluate(
+        _ value: (Word) -> Result<JSONValue, ShellError>,
+        at range: (Atom) -> SourceRange,
+        _ outcomes: inout [Outcome]
+    ) throws(ShellError) -> Bool {
         switch self {
         case .atom(let atom):
             let outcome = try atom.evaluate(value, range: range(atom))
@@ -63,7 +69,10 @@ extension Condition {
 
 extension Condition.Atom {
     /// Evaluates the atom; a usage error (an ordering of text, a bad regular expression) points at `range`.
-    func evaluate(_ value: (Word) -> Result<JSONValue, ShellError>, range: SourceRange) throws(ShellError) -> Condition.Outcome {
+    func evaluate(
+        _ value: (Word) -> Result<JSONValue, ShellError>,
+        range: SourceRange
+    ) throws(ShellError) -> Condition.Outcome {
         /// A side's value; a missing path makes the atom false (exit 4 for `expect`), not the script fail (2).
         func side(_ word: Word) throws(ShellError) -> Result<JSONValue, ShellError> {
             switch value(word) {
@@ -108,11 +117,19 @@ extension Condition.Atom {
             let counted = try side(subject)
             let bound = try side(limit)
             guard case .success(let subjectValue) = counted, case .success(let limitValue) = bound else {
-                return Condition.Outcome(atom: self, passed: false, details: ["count: \(show(counted))", "right: \(show(bound))"])
+                return Condition.Outcome(
+                    atom: self,
+                    passed: false,
+                    details: ["count: \(show(counted))", "right: \(show(bound))"]
+                )
             }
             guard let count = Expectation.count(subjectValue) else {
-                throw ShellError(.usage, "'\(Expectation.Keyword.count.rawValue)' needs an array, object or string, got "
-                                 + subjectValue.compactJSON, range: subject.range)
+                throw ShellError(
+                    .usage,
+                    "'\(Expectation.Keyword.count.rawValue)' needs an array, object or string, got "
+                        + subjectValue.compactJSON,
+                    range: subject.range
+                )
             }
             let passed = try compare(count.json, op, limitValue)
             return Condition.Outcome(atom: self, passed: passed, details: ["count: \(count)", "right: \(show(bound))"])

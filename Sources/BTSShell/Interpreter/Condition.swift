@@ -60,7 +60,8 @@ indirect enum Condition: Sendable, Hashable {
         .sorted { $0.rawValue.utf8.count > $1.rawValue.utf8.count }
 
     /// What a condition may be (the usage line of messages).
-    static let usage = "expected one of: VALUE · A OP B (OP: "
+    static let usage =
+        "expected one of: VALUE · A OP B (OP: "
         + Expectation.Operator.allCases.map(\.rawValue).joined(separator: " ")
         + ") · \(Expectation.Keyword.exists.rawValue) ${PATH} · \(Expectation.Keyword.count.rawValue) ${PATH} OP N"
         + "; combined with '\(Expectation.Keyword.not.rawValue)', '\(Expectation.Keyword.and.rawValue)', "
@@ -165,7 +166,9 @@ extension Condition {
         /// The word as written and, when the piece has text on both sides (or is a parenthesis),
         /// the word written as separate words.
         func texts(in source: SourceFile?) -> (word: String, spaced: String?) {
-            let before, middle, after: String
+            let before: String
+            let middle: String
+            let after: String
             if let source {
                 before = source.slice(SourceRange(from: word.range.offset, to: piece.offset))
                 middle = source.slice(piece)
@@ -181,7 +184,9 @@ extension Condition {
 
         /// Before, the piece and after, in the words' own spelling (without a source).
         private func pieces() -> (String, String, String) {
-            var before = "", middle = "", after = ""
+            var before = ""
+            var middle = ""
+            var after = ""
             for part in word.parts {
                 let range = part.range
                 if range.end <= piece.offset {
@@ -222,11 +227,13 @@ extension Condition {
         switch parenthesis {
         case .open:
             guard case .literal(let text, let range, false)? = word.parts.first, text.utf8.count == range.length,
-                  text.hasPrefix(mark), word.range.length > mark.utf8.count else { return nil }
+                text.hasPrefix(mark), word.range.length > mark.utf8.count
+            else { return nil }
             return SourceRange(offset: range.offset, length: mark.utf8.count)
         case .close:
             guard case .literal(let text, let range, false)? = word.parts.last, text.utf8.count == range.length,
-                  text.hasSuffix(mark), word.range.length > mark.utf8.count else { return nil }
+                text.hasSuffix(mark), word.range.length > mark.utf8.count
+            else { return nil }
             return SourceRange(from: range.end - mark.utf8.count, to: range.end)
         }
     }
@@ -244,8 +251,11 @@ extension Condition {
             let condition = try reader.condition(depth: 0)
             if reader.index < words.count {
                 // Only a ')' stops a condition before the end.
-                throw Problem("'\(Expectation.Parenthesis.close.rawValue)' without a matching "
-                              + "'\(Expectation.Parenthesis.open.rawValue)'", at: words[reader.index].range)
+                throw Problem(
+                    "'\(Expectation.Parenthesis.close.rawValue)' without a matching "
+                        + "'\(Expectation.Parenthesis.open.rawValue)'",
+                    at: words[reader.index].range
+                )
             }
             return .success(condition)
         } catch {
@@ -270,7 +280,9 @@ extension Condition {
             self.words = words
             self.what = what
             wholeAtomStart = words.prefix { Condition.role(of: $0) == .not }.count
-            lastClose = words.lastIndex { Condition.role(of: $0) == .close || Condition.gluedParenthesis($0, .close) != nil }
+            lastClose = words.lastIndex {
+                Condition.role(of: $0) == .close || Condition.gluedParenthesis($0, .close) != nil
+            }
         }
 
         private func role(_ position: Int) -> Role? {
@@ -311,8 +323,11 @@ extension Condition {
                 open += 1
                 let inner = try condition(depth: depth + 1)
                 guard self.role(index) == .close else {
-                    throw Problem("'\(Expectation.Parenthesis.open.rawValue)' is not closed; expected "
-                                  + "'\(Expectation.Parenthesis.close.rawValue)'", at: opener.range)
+                    throw Problem(
+                        "'\(Expectation.Parenthesis.open.rawValue)' is not closed; expected "
+                            + "'\(Expectation.Parenthesis.close.rawValue)'",
+                        at: opener.range
+                    )
                 }
                 index += 1
                 open -= 1
@@ -338,14 +353,19 @@ extension Condition {
             let at: SourceRange? = start == wholeAtomStart && index == words.count ? nil : range
             // `(a == b)`: the parentheses were meant as words of their own.
             if let glued = Condition.gluedParenthesis(atomWords[0], .open), let lastClose, lastClose > start {
-                throw Problem(.glued(Split(word: atomWords[0], piece: glued), parenthesis: Expectation.Parenthesis.open.rawValue),
-                              at: atomWords[0].range)
+                throw Problem(
+                    .glued(Split(word: atomWords[0], piece: glued), parenthesis: Expectation.Parenthesis.open.rawValue),
+                    at: atomWords[0].range
+                )
             }
             // `( a == b)`: the `(` would be left open.
             if open > 0, index == words.count, let last = atomWords.last,
-               let glued = Condition.gluedParenthesis(last, .close) {
-                throw Problem(.glued(Split(word: last, piece: glued), parenthesis: Expectation.Parenthesis.close.rawValue),
-                              at: last.range)
+                let glued = Condition.gluedParenthesis(last, .close)
+            {
+                throw Problem(
+                    .glued(Split(word: last, piece: glued), parenthesis: Expectation.Parenthesis.close.rawValue),
+                    at: last.range
+                )
             }
             return Atom(form: try form(atomWords, at: at), words: atomWords, range: range)
         }
@@ -354,14 +374,22 @@ extension Condition {
             let first = words[0]
             if Condition.isKeyword(first, .exists) {
                 guard words.count == 2 else {
-                    throw Problem("'\(what) exists' takes one value, e.g. \(what) exists ${_.results[0].isbn}", at: range)
+                    throw Problem(
+                        "'\(what) exists' takes one value, e.g. \(what) exists ${_.results[0].isbn}",
+                        at: range
+                    )
                 }
                 return .exists(words[1])
             }
             if Condition.isKeyword(first, .count) {
-                guard words.count == 4, let comparison = Condition.op(words[2]), Condition.countOperators.contains(comparison) else {
-                    throw Problem("'\(what) count' reads: \(what) count ${PATH} OP N (OP: "
-                                  + Condition.countOperators.map(\.rawValue).joined(separator: " ") + ")", at: range)
+                guard words.count == 4, let comparison = Condition.op(words[2]),
+                    Condition.countOperators.contains(comparison)
+                else {
+                    throw Problem(
+                        "'\(what) count' reads: \(what) count ${PATH} OP N (OP: "
+                            + Condition.countOperators.map(\.rawValue).joined(separator: " ") + ")",
+                        at: range
+                    )
                 }
                 return .count(words[1], comparison, words[3])
             }
@@ -373,14 +401,21 @@ extension Condition {
                     throw Problem("'\(alone.rawValue)' compares two values: write A \(alone.rawValue) B", at: range)
                 }
                 if let found = Condition.operatorInside(first) {
-                    throw Problem(.oneWord(Split(word: first, piece: found.range), operator: found.op.rawValue), at: first.range)
+                    throw Problem(
+                        .oneWord(Split(word: first, piece: found.range), operator: found.op.rawValue),
+                        at: first.range
+                    )
                 }
                 return .value(first)
             }
             var message = "cannot read this '\(what)' condition; \(usage)"
             let connectives = [Expectation.Keyword.and, .or].map(\.rawValue)
             if words.count == 3, let text = words[1].literalText,
-               let guess = Suggest.closest(to: text, among: Expectation.Operator.allCases.map(\.rawValue) + connectives) {
+                let guess = Suggest.closest(
+                    to: text,
+                    among: Expectation.Operator.allCases.map(\.rawValue) + connectives
+                )
+            {
                 message += " (did you mean '\(guess)'?)"
             }
             throw Problem(message, at: range)
@@ -394,7 +429,8 @@ extension Condition {
     /// The grammar's words that may come after `words` (the start of a condition being typed):
     /// what starts a condition, an operator after a value, `and`/`or` (and `)`) after a whole one.
     static func nextWords(after words: [Word]) -> [String] {
-        let starts = [Expectation.Keyword.not, .exists, .count].map(\.rawValue) + [Expectation.Parenthesis.open.rawValue]
+        let starts =
+            [Expectation.Keyword.not, .exists, .count].map(\.rawValue) + [Expectation.Parenthesis.open.rawValue]
         let connectives = [Expectation.Keyword.and, .or].map(\.rawValue)
         var atom: [Word] = []
         var open = 0

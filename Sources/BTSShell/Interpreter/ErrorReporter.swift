@@ -38,7 +38,8 @@ package struct ErrorReporter: Sendable {
         } else {
             // "error: " takes 7 columns of the first line; later lines start 2 in.
             let lines = fitted(error.message, first: 7, rest: 2)
-            output = (origin.map { "\($0): " } ?? "") + ANSIStyle.red.apply("error:", enabled: colored) + " "
+            output =
+                (origin.map { "\($0): " } ?? "") + ANSIStyle.red.apply("error:", enabled: colored) + " "
                 + lines.joined(separator: "\n  ") + "\n"
         }
         for line in error.details {

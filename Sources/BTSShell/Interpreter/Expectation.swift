@@ -96,8 +96,12 @@ package enum Expectation {
         case .less, .lessOrEqual, .greater, .greaterOrEqual:
             guard let a = leftNumber, let b = rightNumber else {
                 let bad = leftNumber == nil ? left : right
-                return .failure(Invalid(message:
-                    "'\(op.rawValue)' compares numbers, but \(bad.compactJSON) is not a number"))
+                return .failure(
+                    Invalid(
+                        message:
+                            "'\(op.rawValue)' compares numbers, but \(bad.compactJSON) is not a number"
+                    )
+                )
             }
             switch op {
             case .less: return .success(a < b)
@@ -109,10 +113,12 @@ package enum Expectation {
             let needle = right.interpolationText
             switch left {
             case .array(let elements):
-                return .success(elements.contains { element in
-                    if let a = number(element), let b = number(right) { return a == b }
-                    return element.interpolationText == needle
-                })
+                return .success(
+                    elements.contains { element in
+                        if let a = number(element), let b = number(right) { return a == b }
+                        return element.interpolationText == needle
+                    }
+                )
             case .object(let members): return .success(members[needle] != nil)
             default: return .success(left.interpolationText.contains(needle))
             }

@@ -42,8 +42,11 @@ final class RunningCommand: @unchecked Sendable {
 
 extension Shell {
     /// The REPL (see ``InteractiveLoop``). Ends on EOF (Ctrl-D), `exit` or SIGTERM/SIGHUP; returns the exit status.
-    package nonisolated func runInteractive(reader: any LineReader, signals: SignalWatcher? = nil,
-                                           completion: CompletionContextStore? = nil) async -> Int32 {
+    package nonisolated func runInteractive(
+        reader: any LineReader,
+        signals: SignalWatcher? = nil,
+        completion: CompletionContextStore? = nil
+    ) async -> Int32 {
         await InteractiveLoop(shell: self, reader: reader, signals: signals, completion: completion).run()
     }
 
@@ -168,7 +171,7 @@ struct InteractiveLoop {
             if running.hasEnded { break }
             switch result {
             case .eof:
-                return 0 // Ctrl-D on an empty line ends the session normally
+                return 0  // Ctrl-D on an empty line ends the session normally
             case .interrupted:
                 continue
             case .notUTF8(let line):

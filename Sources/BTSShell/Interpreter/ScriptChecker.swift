@@ -33,8 +33,11 @@ package struct ScriptChecker: Sendable {
         var walk = Walk(registry: registry, aliases: known, source: parsed.source)
         let statements = walk.check(parsed.script.statements)
         diagnostics += walk.diagnostics
-        return CheckedScript(source: parsed.source, statements: statements,
-                             diagnostics: diagnostics.sorted { $0.range.offset < $1.range.offset })
+        return CheckedScript(
+            source: parsed.source,
+            statements: statements,
+            diagnostics: diagnostics.sorted { $0.range.offset < $1.range.offset }
+        )
     }
 
     /// One check's walk through the blocks: what it found so far.
@@ -91,7 +94,9 @@ package struct ScriptChecker: Sendable {
                 }
                 return .command(resolved)
             case .failure(let found):
-                if found.count == 1, found[0].range == command.name.range, registry.command(named: command.nameText) == nil {
+                if found.count == 1, found[0].range == command.name.range,
+                    registry.command(named: command.nameText) == nil
+                {
                     unknown[command.nameText] = found[0]
                 }
                 diagnostics += found.all
@@ -103,7 +108,9 @@ package struct ScriptChecker: Sendable {
         /// one is reported by the parser.
         private mutating func checkCondition(_ condition: Command) {
             let words = condition.arguments.map(\.word)
-            guard !words.isEmpty, case .failure(let problem) = Condition.parse(words, what: condition.nameText) else { return }
+            guard !words.isEmpty, case .failure(let problem) = Condition.parse(words, what: condition.nameText) else {
+                return
+            }
             diagnostics.append(problem.diagnostic(in: source, whole: condition.range))
         }
     }

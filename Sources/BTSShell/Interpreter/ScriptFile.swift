@@ -1,5 +1,6 @@
 import BTSLanguage
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -16,12 +16,26 @@ extension ScriptTestFailure {
         if !error.diagnostics.isEmpty {
             return error.diagnostics.filter { $0.severity == .error }.map { diagnostic in
                 let (line, column) = place(diagnostic.range)
-                return ScriptTestFailure(file: file, line: line, column: column, message: clean(diagnostic.message),
-                                         details: diagnostic.notes.map { clean($0.message) }, code: error.code.rawValue)
+                return ScriptTestFailure(
+                    file: file,
+                    line: line,
+                    column: column,
+                    message: clean(diagnostic.message),
+                    details: diagnostic.notes.map { clean($0.message) },
+                    code: error.code.rawValue
+                )
             }
         }
         let (line, column) = place(error.range)
-        return [ScriptTestFailure(file: file, line: line, column: column, message: clean(error.message),
-                                  details: error.details.map(clean), code: error.code.rawValue)]
+        return [
+            ScriptTestFailure(
+                file: file,
+                line: line,
+                column: column,
+                message: clean(error.message),
+                details: error.details.map(clean),
+                code: error.code.rawValue
+            )
+        ]
     }
 }

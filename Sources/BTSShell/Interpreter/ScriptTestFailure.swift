@@ -14,7 +14,14 @@ package struct ScriptTestFailure: Sendable, Hashable, Codable {
     /// The error code, e.g. `EXPECT_FAILED`, `USAGE`, `NOT_FOUND`.
     package var code: String
 
-    package init(file: String, line: Int? = nil, column: Int? = nil, message: String, details: [String] = [], code: String) {
+    package init(
+        file: String,
+        line: Int? = nil,
+        column: Int? = nil,
+        message: String,
+        details: [String] = [],
+        code: String
+    ) {
         self.file = file
         self.line = line
         self.column = column

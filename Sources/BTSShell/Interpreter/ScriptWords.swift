@@ -27,7 +27,8 @@ package enum ScriptWords {
     }
 
     private static func isBare(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
-            || "-_./:,+@%=".unicodeScalars.contains(scalar))
+        scalar.isASCII
+            && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
+                || "-_./:,+@%=".unicodeScalars.contains(scalar))
     }
 }

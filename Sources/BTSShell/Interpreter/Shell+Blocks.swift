@@ -38,7 +38,11 @@ extension Shell {
         return tally.remembered ?? tally.last
     }
 
-    private func run(_ statements: [CheckedStatement], _ context: SourceContext, _ tally: inout RunTally) async -> BlockFlow {
+    private func run(
+        _ statements: [CheckedStatement],
+        _ context: SourceContext,
+        _ tally: inout RunTally
+    ) async -> BlockFlow {
         for statement in statements {
             if Task.isCancelled {
                 tally.last = ExitStatus.interrupted.rawValue
@@ -84,10 +88,12 @@ extension Shell {
                     guard outcome.passed else { break }
                     guard rounds < settings.loopLimit else {
                         let error = ShellError(
-                            .failure, "'while' stopped after \(rounds) rounds (the loop limit): its condition never became false",
+                            .failure,
+                            "'while' stopped after \(rounds) rounds (the loop limit): its condition never became false",
                             range: condition.range,
                             details: ["'set looplimit N' allows more rounds"],
-                            code: .loopLimit)
+                            code: .loopLimit
+                        )
                         report(error, in: context.source, interactive: context.interactive)
                         lastStatus = error.status.rawValue
                         if let flow = record(error.status.rawValue, &tally) { return flow }
@@ -139,7 +145,10 @@ extension Shell {
     private func test(_ condition: Command, _ context: SourceContext) -> (passed: Bool, failure: Int32?) {
         do {
             let words = condition.arguments.map(\.word)
-            return (try ExpectCommand.evaluate(words, what: condition.nameText, range: condition.range, in: self).passed, nil)
+            return (
+                try ExpectCommand.evaluate(words, what: condition.nameText, range: condition.range, in: self).passed,
+                nil
+            )
         } catch {
             let shellError = ShellError.from(error, range: condition.range)
             report(shellError, in: context.source, interactive: context.interactive)
@@ -152,7 +161,7 @@ extension Shell {
     func expandLists(_ resolved: ResolvedCommand) throws(ShellError) -> ResolvedCommand {
         let command = resolved.command
         guard command.arguments.contains(where: { $0.word.listReference != nil }),
-              resolved.spec.takesRawArguments || resolved.spec.positionals.contains(where: \.isVariadic)
+            resolved.spec.takesRawArguments || resolved.spec.positionals.contains(where: \.isVariadic)
         else { return resolved }
         var arguments: [Argument] = []
         let scope = self.scope
@@ -167,8 +176,12 @@ extension Shell {
             case .failure(let error): throw error
             }
             for text in words {
-                arguments.append(Argument(word: Word(literal: text, range: argument.word.range, isQuoted: true),
-                                          kind: .positional))
+                arguments.append(
+                    Argument(
+                        word: Word(literal: text, range: argument.word.range, isQuoted: true),
+                        kind: .positional
+                    )
+                )
             }
         }
         var expanded = command
@@ -195,8 +208,13 @@ extension Shell {
             guard let body = aliases[name] else {
                 throw ShellError(diagnostics: [registry.unknownCommand(name, range: command.name.range)])
             }
-            try enterNesting(ShellError(.usage, "alias '\(name)' nested too deeply (\(Self.maxNesting) levels); does it call itself?",
-                                        range: command.name.range))
+            try enterNesting(
+                ShellError(
+                    .usage,
+                    "alias '\(name)' nested too deeply (\(Self.maxNesting) levels); does it call itself?",
+                    range: command.name.range
+                )
+            )
             var words: [String] = []
             // Appended as written: a bare word stays bare, so an option given to the alias
             // (`hg --limit 1`) is an option (quoted, it would be searched for as a title word); a

@@ -29,7 +29,9 @@ extension Shell: CommandContext {
     /// Runs a script file in this session: all of it is checked first; a failing command has
     /// already reported itself, so only its status travels up.
     func source(_ url: URL, shownAs path: String, range: SourceRange?, arguments: [String]?) async throws {
-        try enterNesting(ShellError(.usage, "'source' nested too deeply (\(Self.maxNesting) levels); is a script sourcing itself?"))
+        try enterNesting(
+            ShellError(.usage, "'source' nested too deeply (\(Self.maxNesting) levels); is a script sourcing itself?")
+        )
         let text: String
         do throws(ScriptFile.Failure) {
             text = try ScriptFile.read(url.path)

@@ -30,11 +30,17 @@ extension Shell {
     }
 
     /// Runs several sources (the `-c` arguments) as one run: all are checked first.
-    package func runSources(_ sources: [(text: String, name: String)], directory: URL? = nil,
-                           interactive: Bool = false, firstLine: Int = 1) async -> Int32 {
+    package func runSources(
+        _ sources: [(text: String, name: String)],
+        directory: URL? = nil,
+        interactive: Bool = false,
+        firstLine: Int = 1
+    ) async -> Int32 {
         exitRequest = nil
         let directory = directory ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-        let checked = sources.map { check(Parser.parse(SourceFile(name: $0.name, text: $0.text, firstLine: firstLine))) }
+        let checked = sources.map {
+            check(Parser.parse(SourceFile(name: $0.name, text: $0.text, firstLine: firstLine)))
+        }
         var failed = false
         for script in checked where script.diagnostics.containsErrors {
             report(ShellError(diagnostics: script.diagnostics), in: script.source, interactive: interactive)
@@ -51,7 +57,9 @@ extension Shell {
             if sourceStatus != 0 { status = sourceStatus }
             if let exit = exitRequest { return exit }
             if outputFailed { return status }
-            if sourceStatus != 0, stopsOnError || sourceStatus == ExitStatus.interrupted.rawValue { return sourceStatus }
+            if sourceStatus != 0, stopsOnError || sourceStatus == ExitStatus.interrupted.rawValue {
+                return sourceStatus
+            }
         }
         return status
     }
@@ -63,8 +71,15 @@ extension Shell {
         do throws(ScriptFile.Failure) {
             text = try ScriptFile.read(url.path)
         } catch {
-            report(ShellError(.usage, error.sentence(url.path, "cannot read script"),
-                              details: commandHint(for: url)), in: nil, interactive: false)
+            report(
+                ShellError(
+                    .usage,
+                    error.sentence(url.path, "cannot read script"),
+                    details: commandHint(for: url)
+                ),
+                in: nil,
+                interactive: false
+            )
             return ExitStatus.usage.rawValue
         }
         return await run(text, name: name ?? url.path, directory: url.deletingLastPathComponent())
@@ -75,7 +90,8 @@ extension Shell {
     private func commandHint(for url: URL) -> [String] {
         let word = options.scriptName
         guard !FileManager.default.fileExists(atPath: url.path), !word.contains("/"),
-              registry.command(named: word) != nil else { return [] }
+            registry.command(named: word) != nil
+        else { return [] }
         let line = ScriptWords.line([word] + options.scriptArguments)
         return ["'\(word)' is a bts command: to run it, say bts -c \(ScriptWords.posixQuoted(line))"]
     }
@@ -91,7 +107,8 @@ extension Shell {
         if resolved.type == ExpectCommand.self { expectationsRun += 1 }
         var status: Int32 = 0
         do {
-            let option = resolved.bound(CommandRegistry.outputOption) != nil
+            let option =
+                resolved.bound(CommandRegistry.outputOption) != nil
                 ? resolved.string(CommandRegistry.outputOption).flatMap(OutputFormat.init(rawValue:)) : nil
             if command.redirection == nil, resolved.type?.isPaged ?? true, pages(context) {
                 try await withPager { try await perform(resolved, context) }
@@ -111,8 +128,13 @@ extension Shell {
                 report(shellError, in: context.source, interactive: context.interactive)
             }
             lastResult = .record([
-                ("error", .record([("code", shellError.code.rawValue.json), ("message", shellError.message.json),
-                                   ("status", Int(shellError.status.rawValue).json)])),
+                (
+                    "error",
+                    .record([
+                        ("code", shellError.code.rawValue.json), ("message", shellError.message.json),
+                        ("status", Int(shellError.status.rawValue).json),
+                    ])
+                ),
                 ("body", shellError.answer),
             ])
         }
@@ -136,7 +158,8 @@ extension Shell {
         let expanded = type.interpolatesArguments ? try expandLists(command) : command
         let resolved = type.interpolatesArguments ? try finish(expanded) : expanded
         // The command's own `--output` wins; else the format in effect (one rule for every destination).
-        let chosen = resolved.bound(CommandRegistry.outputOption) != nil
+        let chosen =
+            resolved.bound(CommandRegistry.outputOption) != nil
             ? resolved.string(CommandRegistry.outputOption).flatMap(OutputFormat.init(rawValue:)) : nil
         let (previous, previousPolicy) = (currentSource, callPolicy)
         currentSource = context

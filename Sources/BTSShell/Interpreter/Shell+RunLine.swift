@@ -18,7 +18,8 @@ extension Shell {
         let inner = SourceContext(
             source: script.source,
             directory: outer?.directory ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
-            interactive: false)
+            interactive: false
+        )
         return await execute(script.statements, inner)
     }
 }

@@ -25,10 +25,16 @@ extension Shell {
 
     /// What `$…` reads right now.
     var scope: VariableScope {
-        VariableScope(variables: variables, lastResult: lastResult, lastStatus: lastStatus,
-                      scriptName: options.scriptName, scriptArguments: positionalArguments,
-                      settingNames: Set(registry.settings.map(\.name)), environment: options.environment,
-                      exchange: lastExchange)
+        VariableScope(
+            variables: variables,
+            lastResult: lastResult,
+            lastStatus: lastStatus,
+            scriptName: options.scriptName,
+            scriptArguments: positionalArguments,
+            settingNames: Set(registry.settings.map(\.name)),
+            environment: options.environment,
+            exchange: lastExchange
+        )
     }
 
     /// The structured value of a word (a lone `${…}` keeps its structure), else its text.

@@ -35,10 +35,16 @@ package struct ShellOptions: Sendable {
     package var showsErrorLocations = true
 
     package init(
-        backend: BackendRequest = BackendRequest(), backendOptions: BackendOptions? = nil,
-        settings: ShellSettings = ShellSettings(), continueOnError: Bool = false, noColor: Bool = false,
-        terminal: TerminalInfo = .pipes, environment: [String: String] = ProcessInfo.processInfo.environment,
-        scriptName: String = "bts", scriptArguments: [String] = [], history: HistoryStore? = nil
+        backend: BackendRequest = BackendRequest(),
+        backendOptions: BackendOptions? = nil,
+        settings: ShellSettings = ShellSettings(),
+        continueOnError: Bool = false,
+        noColor: Bool = false,
+        terminal: TerminalInfo = .pipes,
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        scriptName: String = "bts",
+        scriptArguments: [String] = [],
+        history: HistoryStore? = nil
     ) {
         let paths = XDGPaths(environment: environment)
         self.backend = backend
@@ -135,19 +141,34 @@ package actor Shell {
         if let measuredColumns { current.columns = measuredColumns }
         guard let redirect, !redirect.keepsTerminal else {
             if let redirect {
-                return ShellOutput(sink: redirect.sink, terminal: current, noColor: options.noColor,
-                                   environment: options.environment, settings: settings)
+                return ShellOutput(
+                    sink: redirect.sink,
+                    terminal: current,
+                    noColor: options.noColor,
+                    environment: options.environment,
+                    settings: settings
+                )
             }
-            return ShellOutput(sink: sink, terminal: current, noColor: options.noColor,
-                               environment: options.environment, settings: settings)
+            return ShellOutput(
+                sink: sink,
+                terminal: current,
+                noColor: options.noColor,
+                environment: options.environment,
+                settings: settings
+            )
         }
         var shaped = settings
         shaped.output = redirect.format
         var terminal = current
         terminal.stdoutIsTerminal = false
         terminal.columns = nil
-        return ShellOutput(sink: redirect.sink, terminal: terminal, noColor: options.noColor,
-                           environment: options.environment, settings: shaped)
+        return ShellOutput(
+            sink: redirect.sink,
+            terminal: terminal,
+            noColor: options.noColor,
+            environment: options.environment,
+            settings: shaped
+        )
     }
 
     /// The terminal was resized (SIGWINCH): tables and help fit the new width from now on.

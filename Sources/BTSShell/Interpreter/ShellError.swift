@@ -22,8 +22,13 @@ package struct ShellError: Error, Sendable {
     /// `body` beside `error`.
     package var answer: JSONValue?
 
-    package init(_ status: ExitStatus, _ message: String, range: SourceRange? = nil, details: [String] = [],
-                code: ErrorCode? = nil) {
+    package init(
+        _ status: ExitStatus,
+        _ message: String,
+        range: SourceRange? = nil,
+        details: [String] = [],
+        code: ErrorCode? = nil
+    ) {
         self.status = status
         self.message = message
         self.range = range

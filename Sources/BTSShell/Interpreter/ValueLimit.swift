@@ -1,4 +1,5 @@
 import BooksTrackContract
+
 /// The bound on one value built by the shell (an interpolated word, a variable), so that doubling
 /// a variable in a loop cannot exhaust memory.
 enum ValueLimit {
@@ -10,7 +11,8 @@ enum ValueLimit {
         ShellError(
             .failure,
             "the value is too large (over \(maxBytes / (1024 * 1024)) MB; it reached \(bytes / (1024 * 1024)) MB)",
-            code: .valueTooLarge)
+            code: .valueTooLarge
+        )
     }
 }
 

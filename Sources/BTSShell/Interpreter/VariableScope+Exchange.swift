@@ -39,16 +39,20 @@ extension VariableScope {
                     headers[key] = .string(field.value)
                 }
             }
-            return .object(Dictionary(uniqueKeysWithValues: Field.allCases.map { field -> (String, JSONValue) in
-                switch field {
-                case .status: return (field.rawValue, .number(Double(exchange.status)))
-                case .durationMs: return (field.rawValue, .number(milliseconds(exchange.duration)))
-                case .cache: return (field.rawValue, .string(exchange.cache.rawValue))
-                case .method: return (field.rawValue, .string(exchange.method))
-                case .url: return (field.rawValue, .string(exchange.url))
-                case .headers: return (field.rawValue, .object(headers))
-                }
-            }))
+            return .object(
+                Dictionary(
+                    uniqueKeysWithValues: Field.allCases.map { field -> (String, JSONValue) in
+                        switch field {
+                        case .status: return (field.rawValue, .number(Double(exchange.status)))
+                        case .durationMs: return (field.rawValue, .number(milliseconds(exchange.duration)))
+                        case .cache: return (field.rawValue, .string(exchange.cache.rawValue))
+                        case .method: return (field.rawValue, .string(exchange.method))
+                        case .url: return (field.rawValue, .string(exchange.url))
+                        case .headers: return (field.rawValue, .object(headers))
+                        }
+                    }
+                )
+            )
         }
 
         /// A duration in milliseconds, to the microsecond.
@@ -60,9 +64,10 @@ extension VariableScope {
 
         /// Help's words for the variable and its fields.
         static var synopsis: String {
-            "${\(name).FIELD} the last HTTP exchange (" + Field.allCases.map { field in
-                "\(field.rawValue): \(field.summary)"
-            }.joined(separator: "; ") + "), left as it was by a command that made no request"
+            "${\(name).FIELD} the last HTTP exchange ("
+                + Field.allCases.map { field in
+                    "\(field.rawValue): \(field.summary)"
+                }.joined(separator: "; ") + "), left as it was by a command that made no request"
         }
     }
 }

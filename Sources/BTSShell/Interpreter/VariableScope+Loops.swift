@@ -26,8 +26,10 @@ extension VariableScope {
                 case .failure(let error): return .failure(error)
                 }
             }
-            return .success(text.joined(separator: " ").split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" })
-                .map { .string(String($0)) })
+            return .success(
+                text.joined(separator: " ").split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" })
+                    .map { .string(String($0)) }
+            )
         case .lines(let word):
             let path: String
             switch scope.interpolate(word) {
@@ -36,8 +38,11 @@ extension VariableScope {
             }
             let url = resolvePath(path)
             guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path),
-                  let data = FileManager.default.contents(atPath: url.path) else {
-                return .failure(ShellError(.failure, "cannot read '\(path)': no such file or not readable", range: word.range))
+                let data = FileManager.default.contents(atPath: url.path)
+            else {
+                return .failure(
+                    ShellError(.failure, "cannot read '\(path)': no such file or not readable", range: word.range)
+                )
             }
             if (attributes[.type] as? FileAttributeType) == .typeDirectory {
                 return .failure(ShellError(.failure, "cannot read '\(path)': it is a directory", range: word.range))

@@ -102,17 +102,26 @@ struct VariableScope: Sendable {
                 value = .string(scriptArguments[index - 1])
             } else {
                 let count = scriptArguments.count
-                return .failure(ShellError(
-                    .usage, "script argument $\(index) was not given (the script got \(count) argument\(count == 1 ? "" : "s"))",
-                    range: reference.nameRange.union(reference.range)))
+                return .failure(
+                    ShellError(
+                        .usage,
+                        "script argument $\(index) was not given (the script got \(count) argument\(count == 1 ? "" : "s"))",
+                        range: reference.nameRange.union(reference.range)
+                    )
+                )
             }
         } else if name == Parser.environmentName {
             return readEnvironment(reference)
         } else if name == Parser.exchangeName {
             guard let exchange else {
-                return .failure(ShellError(
-                    .usage, "undefined variable '$\(name)'", range: reference.range,
-                    details: ["'$\(name)' is the last HTTP exchange: it is set once a command has made a request"]))
+                return .failure(
+                    ShellError(
+                        .usage,
+                        "undefined variable '$\(name)'",
+                        range: reference.range,
+                        details: ["'$\(name)' is the last HTTP exchange: it is set once a command has made a request"]
+                    )
+                )
             }
             value = Exchange.value(of: exchange)
         } else if let stored = variables[name] {
@@ -144,20 +153,34 @@ struct VariableScope: Sendable {
     /// `${env.NAME}`: the environment variable NAME (a string; an unset one is an error naming it).
     private func readEnvironment(_ reference: VariableReference) -> Result<JSONValue, ShellError> {
         guard case .key(let key)? = reference.path.components.first else {
-            return .failure(ShellError(
-                .usage, "'$\(Parser.environmentName)' reads the environment by name: write ${env.NAME}, e.g. ${env.HOME}",
-                range: reference.range))
+            return .failure(
+                ShellError(
+                    .usage,
+                    "'$\(Parser.environmentName)' reads the environment by name: write ${env.NAME}, e.g. ${env.HOME}",
+                    range: reference.range
+                )
+            )
         }
         guard let text = environment[key] else {
-            return .failure(ShellError(
-                .usage, "environment variable '\(key)' is not set", range: reference.range,
-                details: ["${env.\(key):-TEXT} gives TEXT when it is not set"], code: .unsetEnvironment))
+            return .failure(
+                ShellError(
+                    .usage,
+                    "environment variable '\(key)' is not set",
+                    range: reference.range,
+                    details: ["${env.\(key):-TEXT} gives TEXT when it is not set"],
+                    code: .unsetEnvironment
+                )
+            )
         }
         return walk(.string(text), reference, from: 1)
     }
 
     /// Walks the path from component `start`; `[*]` maps the rest of the path over each element.
-    private func walk(_ start: JSONValue, _ reference: VariableReference, from first: Int) -> Result<JSONValue, ShellError> {
+    private func walk(
+        _ start: JSONValue,
+        _ reference: VariableReference,
+        from first: Int
+    ) -> Result<JSONValue, ShellError> {
         var value = start
         let components = reference.path.components
         var index = first
@@ -171,9 +194,14 @@ struct VariableScope: Sendable {
                 let prefix = "${\(reference.name)\(ValuePath(Array(components.prefix(index))))}"
                 guard case .array(let elements) = value else {
                     if value.isNull { return .success(.array([])) }
-                    return .failure(ShellError(
-                        .failure, "cannot read '[*]': \(prefix) is \(Self.describe(value)), not an array",
-                        range: reference.range(throughComponent: index), code: .missingValue))
+                    return .failure(
+                        ShellError(
+                            .failure,
+                            "cannot read '[*]': \(prefix) is \(Self.describe(value)), not an array",
+                            range: reference.range(throughComponent: index),
+                            code: .missingValue
+                        )
+                    )
                 }
                 var collected: [JSONValue] = []
                 for element in elements {
@@ -189,8 +217,14 @@ struct VariableScope: Sendable {
             guard let next = value.child(step) else {
                 let range = reference.range(throughComponent: index)
                 let prefix = "${\(reference.name)\(ValuePath(Array(components.prefix(index))))}"
-                return .failure(ShellError(.failure, Self.missingMessage(component, in: value, prefix: prefix),
-                                           range: range, code: .missingValue))
+                return .failure(
+                    ShellError(
+                        .failure,
+                        Self.missingMessage(component, in: value, prefix: prefix),
+                        range: range,
+                        code: .missingValue
+                    )
+                )
             }
             value = next
             index += 1
@@ -210,7 +244,8 @@ struct VariableScope: Sendable {
             }
             return message
         case (.index(let position), .array(let elements)):
-            return "index [\(position)] is out of range: \(prefix) has \(elements.count) element\(elements.count == 1 ? "" : "s")"
+            return
+                "index [\(position)] is out of range: \(prefix) has \(elements.count) element\(elements.count == 1 ? "" : "s")"
         case (.key(let key), _):
             return "cannot read '.\(key)': \(prefix) is \(describe(value)), not an object"
         case (.index(let position), _):

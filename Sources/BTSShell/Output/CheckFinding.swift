@@ -30,15 +30,27 @@ package struct CheckFinding: Sendable, Equatable {
         let code = ShellError(diagnostics: diagnostics).code.rawValue
         return diagnostics.sorted { $0.range.offset < $1.range.offset }.map { diagnostic in
             let place = source.location(of: diagnostic.range.offset)
-            return CheckFinding(file: source.name, line: place.line, column: place.column,
-                                severity: diagnostic.severity.rawValue, code: code, message: diagnostic.message)
+            return CheckFinding(
+                file: source.name,
+                line: place.line,
+                column: place.column,
+                severity: diagnostic.severity.rawValue,
+                code: code,
+                message: diagnostic.message
+            )
         }
     }
 
     /// The finding of a script that could not be read (a byte that is not UTF-8 has its place).
     package static func unreadable(_ file: String, _ failure: ScriptFile.Failure) -> CheckFinding {
-        CheckFinding(file: file, line: failure.place?.line, column: failure.place?.column, severity: "error",
-                     code: ShellError.defaultCode(.usage).rawValue, message: failure.message(file))
+        CheckFinding(
+            file: file,
+            line: failure.place?.line,
+            column: failure.place?.column,
+            severity: "error",
+            code: ShellError.defaultCode(.usage).rawValue,
+            message: failure.message(file)
+        )
     }
 
     /// Whether any finding is an error (the check's status is then 2).
@@ -47,12 +59,16 @@ package struct CheckFinding: Sendable, Equatable {
     /// `--format json`: one document, a list of `{file, line, column, severity, code, message}`
     /// (keys sorted, null for an unknown line or column), with a final newline.
     package static func json(_ findings: [CheckFinding]) -> String {
-        JSONValue.array(findings.map { finding in
-            .object([
-                "file": .string(finding.file), "line": finding.line.json ?? .null, "column": finding.column.json ?? .null,
-                "severity": .string(finding.severity), "code": .string(finding.code), "message": .string(finding.message),
-            ])
-        }).prettyJSON + "\n"
+        JSONValue.array(
+            findings.map { finding in
+                .object([
+                    "file": .string(finding.file), "line": finding.line.json ?? .null,
+                    "column": finding.column.json ?? .null,
+                    "severity": .string(finding.severity), "code": .string(finding.code),
+                    "message": .string(finding.message),
+                ])
+            }
+        ).prettyJSON + "\n"
     }
 
     /// `--format github`: a GitHub Actions workflow command, `::error file=F,line=L,col=C::MESSAGE`

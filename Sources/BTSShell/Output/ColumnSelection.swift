@@ -67,12 +67,19 @@ extension ResultView {
         guard let names, !names.isEmpty else { return self }
         switch self {
         case .table(let columns, let rowsKey, let footer, let empty):
-            return .table(columns: ColumnSelection.pick(names, from: columns), rowsKey: rowsKey, footer: footer, empty: empty)
+            return .table(
+                columns: ColumnSelection.pick(names, from: columns),
+                rowsKey: rowsKey,
+                footer: footer,
+                empty: empty
+            )
         case .sections(let views):
-            return .sections(views.compactMap { view -> ResultView? in
-                guard case .table(let columns, _, _, _) = view else { return view }
-                return ColumnSelection.pick(names, from: columns).isEmpty ? nil : view.selectingColumns(names)
-            })
+            return .sections(
+                views.compactMap { view -> ResultView? in
+                    guard case .table(let columns, _, _, _) = view else { return view }
+                    return ColumnSelection.pick(names, from: columns).isEmpty ? nil : view.selectingColumns(names)
+                }
+            )
         case .chart(let drawing, let rows, let columns):
             let picked = ColumnSelection.pick(names, from: columns)
             return picked.isEmpty ? self : .chart(drawing, rows: rows, columns: picked)

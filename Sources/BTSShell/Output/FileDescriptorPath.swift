@@ -14,7 +14,9 @@ enum FileDescriptorPath {
         }
         for prefix in ["/dev/fd/", "/proc/self/fd/"] where path.hasPrefix(prefix) {
             let number = path.dropFirst(prefix.count)
-            guard !number.isEmpty, number.count <= 9, number.allSatisfy({ ("0"..."9").contains($0) }), let value = Int32(number) else {
+            guard !number.isEmpty, number.count <= 9, number.allSatisfy({ ("0"..."9").contains($0) }),
+                let value = Int32(number)
+            else {
                 return nil
             }
             return value

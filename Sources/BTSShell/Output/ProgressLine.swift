@@ -12,15 +12,19 @@ package struct ProgressLine: Sendable, Hashable {
 
     /// `[██████████░░░░░░░░░░░░░░]  42%  420/1000 · 84.0/s · ETA 7 s · processing`.
     package func render(fraction: Double?, processed: Int?, total: Int?, rate: Double?, status: JobState) -> String {
-        let known = fraction ?? {
-            guard let processed, let total, total > 0 else { return nil }
-            return Double(processed) / Double(total)
-        }()
+        let known =
+            fraction
+            ?? {
+                guard let processed, let total, total > 0 else { return nil }
+                return Double(processed) / Double(total)
+            }()
         var parts: [String] = []
         if let known {
             let clamped = min(1, max(0, known))
             let filled = Int((clamped * Double(barWidth)).rounded(.down))
-            parts.append("[" + String(repeating: "█", count: filled) + String(repeating: "░", count: barWidth - filled) + "]")
+            parts.append(
+                "[" + String(repeating: "█", count: filled) + String(repeating: "░", count: barWidth - filled) + "]"
+            )
             parts.append(String(format: "%3.0f%%", clamped * 100))
         } else {
             parts.append("[" + String(repeating: "·", count: barWidth) + "]")

@@ -3,6 +3,7 @@ import BTSTerminal
 import BTSTerminalText
 import BooksTrackContract
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -63,7 +64,9 @@ extension Shell {
     /// what the command printed; a pipeline gets it on its stdin. `option` is the command's own
     /// `--output`, which wins over the file's extension.
     func withRedirection(
-        _ redirection: Redirection?, option: OutputFormat?, _ body: () async throws -> Void
+        _ redirection: Redirection?,
+        option: OutputFormat?,
+        _ body: () async throws -> Void
     ) async throws {
         guard let redirection else {
             try await body()
@@ -88,8 +91,12 @@ extension Shell {
             if case .append = redirection.kind { flags |= O_APPEND } else { flags |= O_TRUNC }
             descriptor = Glibc.open(resolvePath(path).path, flags, 0o644)
             guard descriptor >= 0 else {
-                throw ShellError(.failure, "cannot write '\(path)': \(String(cString: strerror(errno)))",
-                                 range: word.range, code: .writeFailed)
+                throw ShellError(
+                    .failure,
+                    "cannot write '\(path)': \(String(cString: strerror(errno)))",
+                    range: word.range,
+                    code: .writeFailed
+                )
             }
         case .pipe:
             break
@@ -109,8 +116,12 @@ extension Shell {
         switch redirection.kind {
         case .write, .append:
             if let problem = ShellPipeline.writeAll(bytes, to: descriptor) {
-                throw ShellError(.failure, "cannot write '\(shownPath)': \(problem)", range: redirection.range,
-                                 code: .writeFailed)
+                throw ShellError(
+                    .failure,
+                    "cannot write '\(shownPath)': \(problem)",
+                    range: redirection.range,
+                    code: .writeFailed
+                )
             }
             if let failure { throw failure }
         case .pipe(let pipeline):
@@ -118,15 +129,21 @@ extension Shell {
             let inherit = previous == nil && sink is StandardOutputSink
             // A session whose output is not the process's (`bts test`'s) keeps its pipelines' stderr
             // too, and off the terminal.
-            let status = try await ShellPipeline.run(pipeline, input: bytes, output: inherit ? nil : base,
-                                                     errors: sink is StandardOutputSink ? nil : base)
+            let status = try await ShellPipeline.run(
+                pipeline,
+                input: bytes,
+                output: inherit ? nil : base,
+                errors: sink is StandardOutputSink ? nil : base
+            )
             if status != 0 {
                 // bts's exit statuses keep their meaning (3 is the network, …): a failed pipeline is a
                 // failed command (1; 130 when Ctrl-C ended it), its own status said in the message.
                 throw ShellError(
                     status == 128 + SIGINT ? .interrupted : .failure,
                     "the pipeline '\(TerminalText.sanitize(pipeline, lines: .flatten))' exited with status \(status)",
-                    range: redirection.range, code: "PIPELINE_FAILED")
+                    range: redirection.range,
+                    code: "PIPELINE_FAILED"
+                )
             }
         }
     }

@@ -44,16 +44,22 @@ extension ResultRenderer {
     /// A pipe table of `rows` with every one of `columns`, whole.
     static func markdownTable(columns: [TableColumn], rows: [JSONValue]) -> String {
         guard !columns.isEmpty else { return "" }
-        var lines = [markdownRow(columns.map(\.title)),
-                     markdownRow(columns.map { $0.alignment == .right ? "---:" : "---" }, escaped: false)]
+        var lines = [
+            markdownRow(columns.map(\.title)),
+            markdownRow(columns.map { $0.alignment == .right ? "---:" : "---" }, escaped: false),
+        ]
         for row in rows {
-            lines.append(markdownRow(columns.map { column in
-                switch column.format {
-                // No id is cut: the whole id, as in CSV.
-                case .jobID, .abbreviatedJobID: return column.csvCell(row)
-                default: return column.cell(row)
-                }
-            }))
+            lines.append(
+                markdownRow(
+                    columns.map { column in
+                        switch column.format {
+                        // No id is cut: the whole id, as in CSV.
+                        case .jobID, .abbreviatedJobID: return column.csvCell(row)
+                        default: return column.cell(row)
+                        }
+                    }
+                )
+            )
         }
         return lines.joined(separator: "\n") + "\n"
     }

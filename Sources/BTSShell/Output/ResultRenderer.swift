@@ -22,8 +22,13 @@ package struct ResultRenderer: Sendable {
     /// the rows as blocks.
     package static let expandedTitleMinimum = 20
 
-    package init(format: OutputFormat, colored: Bool = false, width: Int? = nil, prettyJSON: Bool = false,
-                expanded: ShellSettings.Toggle = .off) {
+    package init(
+        format: OutputFormat,
+        colored: Bool = false,
+        width: Int? = nil,
+        prettyJSON: Bool = false,
+        expanded: ShellSettings.Toggle = .off
+    ) {
         self.format = format
         self.colored = colored
         self.width = width
@@ -59,7 +64,8 @@ package struct ResultRenderer: Sendable {
     func csv(_ value: JSONValue, view: ResultView) -> String {
         if case .none = view { return "" }
         if case .chart(_, let rows, let columns) = view {
-            let lines = [columns.map { Self.csvField($0.key) }.joined(separator: ",")]
+            let lines =
+                [columns.map { Self.csvField($0.key) }.joined(separator: ",")]
                 + rows.map { row in columns.map { Self.csvField($0.csvCell(row)) }.joined(separator: ",") }
             return lines.joined(separator: "\n") + "\n"
         }
@@ -108,9 +114,10 @@ package struct ResultRenderer: Sendable {
             var output = columns.isEmpty ? "" : grid(columns: columns, rows: rows)
             if let footer {
                 // Wrapped at spaces to the width (the terminal would break it mid-word).
-                let lines = TerminalText.sanitize(footer).split(separator: "\n", omittingEmptySubsequences: false).flatMap { line in
-                    width.map { ProseWrap.wrapLine(String(line), width: max(20, $0)) } ?? [String(line)]
-                }
+                let lines = TerminalText.sanitize(footer).split(separator: "\n", omittingEmptySubsequences: false)
+                    .flatMap { line in
+                        width.map { ProseWrap.wrapLine(String(line), width: max(20, $0)) } ?? [String(line)]
+                    }
                 output += lines.joined(separator: "\n") + "\n"
             }
             return output
@@ -125,7 +132,10 @@ package struct ResultRenderer: Sendable {
         var output = ""
         for field in present {
             let title = field.title + String(repeating: " ", count: keyWidth - DisplayWidth.of(field.title))
-            var text = TerminalText.sanitize(TableColumn(field.key, field.title, format: field.format).cell(value), lines: .flatten)
+            var text = TerminalText.sanitize(
+                TableColumn(field.key, field.title, format: field.format).cell(value),
+                lines: .flatten
+            )
             if let width {
                 text = Self.truncate(text, to: max(8, width - keyWidth - 2))
             }
@@ -145,7 +155,8 @@ package struct ResultRenderer: Sendable {
         for index in allColumns.indices {
             guard allColumns[index].isChosen || allCells.contains(where: { !$0[index].isEmpty }) else { continue }
             if let value = Self.soleValue(allCells.map { $0[index] }), !allColumns[index].isPrimary,
-               !allColumns[index].isChosen {
+                !allColumns[index].isChosen
+            {
                 notes.append("\(allColumns[index].title): \(value) (all rows)")
                 continue
             }
@@ -153,17 +164,31 @@ package struct ResultRenderer: Sendable {
         }
         if kept.isEmpty {
             // Every column was one value: the table keeps them rather than show no column.
-            kept = allColumns.indices.filter { index in allColumns[index].isChosen || allCells.contains { !$0[index].isEmpty } }
+            kept = allColumns.indices.filter { index in
+                allColumns[index].isChosen || allCells.contains { !$0[index].isEmpty }
+            }
             notes = []
         }
         let layoutColumns = allColumns.indices.map { index in
             let column = allColumns[index]
-            let role: TableLayout.Column.Role = column.isPrimary ? .primary
+            let role: TableLayout.Column.Role =
+                column.isPrimary
+                ? .primary
                 : column.prefersWhole ? .sentence : column.isFlexible ? .flexible : .fixed
-            var measured = TableLayout.Column(header: DisplayWidth.of(column.title), cells: cellWidths.map { $0[index] }, role: role)
+            var measured = TableLayout.Column(
+                header: DisplayWidth.of(column.title),
+                cells: cellWidths.map { $0[index] },
+                role: role
+            )
             // Bounded: no column is wider than the table.
-            if let width { measured = TableLayout.Column(natural: min(measured.natural, max(width, measured.floor)),
-                                                         typical: measured.typical, floor: measured.floor, role: role) }
+            if let width {
+                measured = TableLayout.Column(
+                    natural: min(measured.natural, max(width, measured.floor)),
+                    typical: measured.typical,
+                    floor: measured.floor,
+                    role: role
+                )
+            }
             return measured
         }
         if expanded == .on { return blocks(columns: allColumns, cells: allCells) }
@@ -174,18 +199,22 @@ package struct ResultRenderer: Sendable {
             while true {
                 widths = TableLayout.widths(kept.map { layoutColumns[$0] }, total: width)
                 guard let primary = kept.firstIndex(where: { allColumns[$0].isPrimary }),
-                      widths[primary] < TableLayout.primaryShare(natural: layoutColumns[kept[primary]].natural, total: width),
-                      let drop = kept.indices.filter({ allColumns[kept[$0]].dropOrder != nil && !allColumns[kept[$0]].isChosen })
-                          .min(by: { (allColumns[kept[$0]].dropOrder ?? 0) < (allColumns[kept[$1]].dropOrder ?? 0) })
+                    widths[primary]
+                        < TableLayout.primaryShare(natural: layoutColumns[kept[primary]].natural, total: width),
+                    let drop = kept.indices.filter({
+                        allColumns[kept[$0]].dropOrder != nil && !allColumns[kept[$0]].isChosen
+                    })
+                    .min(by: { (allColumns[kept[$0]].dropOrder ?? 0) < (allColumns[kept[$1]].dropOrder ?? 0) })
                 else { break }
                 kept.remove(at: drop)
             }
             // `set expanded auto`: a table that cannot fit, or fits only by cutting the title
             // below its minimum, shows its rows as blocks.
             let primary = kept.firstIndex { allColumns[$0].isPrimary }
-            let titleTooNarrow = primary.map {
-                widths[$0] < min(layoutColumns[kept[$0]].natural, Self.expandedTitleMinimum)
-            } ?? false
+            let titleTooNarrow =
+                primary.map {
+                    widths[$0] < min(layoutColumns[kept[$0]].natural, Self.expandedTitleMinimum)
+                } ?? false
             let overflows = widths.reduce(0, +) + max(0, widths.count - 1) * TableLayout.gap > width
             if expanded == .auto, titleTooNarrow || overflows {
                 return blocks(columns: allColumns, cells: allCells)
@@ -211,7 +240,9 @@ package struct ResultRenderer: Sendable {
         output += widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ") + "\n"
         for row in cells { output += line(row, header: false) }
         // A note is prose: wrapped between words, never cut.
-        for note in notes { output += (width.map { ProseWrap.wrapLine(note, width: $0) } ?? [note]).joined(separator: "\n") + "\n" }
+        for note in notes {
+            output += (width.map { ProseWrap.wrapLine(note, width: $0) } ?? [note]).joined(separator: "\n") + "\n"
+        }
         return output
     }
 
@@ -225,10 +256,12 @@ package struct ResultRenderer: Sendable {
             var block = ""
             for (index, column) in columns.enumerated() where !row[index].isEmpty {
                 let title = column.title + String(repeating: " ", count: keyWidth - DisplayWidth.of(column.title))
-                let lines = width.map { DisplayWidth.wrap(row[index], width: max(8, $0 - keyWidth - 2)) } ?? [row[index]]
+                let lines =
+                    width.map { DisplayWidth.wrap(row[index], width: max(8, $0 - keyWidth - 2)) } ?? [row[index]]
                 for (number, text) in lines.enumerated() {
                     let fitted = width.map { Self.truncate(text, to: max(8, $0 - keyWidth - 2)) } ?? text
-                    block += (number == 0 ? ANSIStyle.bold.apply(title, enabled: colored) + "  " : indent) + fitted + "\n"
+                    block +=
+                        (number == 0 ? ANSIStyle.bold.apply(title, enabled: colored) + "  " : indent) + fitted + "\n"
                 }
             }
             blocks.append(block)
@@ -238,7 +271,9 @@ package struct ResultRenderer: Sendable {
 
     /// The one value every cell holds, when there are two cells or more and none is empty.
     static func soleValue(_ cells: [String]) -> String? {
-        guard cells.count >= 2, let first = cells.first, !first.isEmpty, cells.allSatisfy({ $0 == first }) else { return nil }
+        guard cells.count >= 2, let first = cells.first, !first.isEmpty, cells.allSatisfy({ $0 == first }) else {
+            return nil
+        }
         return first
     }
 

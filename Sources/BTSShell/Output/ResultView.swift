@@ -47,8 +47,16 @@ package struct TableColumn: Sendable, Hashable {
     /// every row, or is optional and the table is narrow.
     package var isChosen = false
 
-    package init(_ key: String, _ title: String, alignment: Alignment = .left, format: Format = .text,
-                flexible: Bool = false, prefersWhole: Bool = false, primary: Bool = false, dropOrder: Int? = nil) {
+    package init(
+        _ key: String,
+        _ title: String,
+        alignment: Alignment = .left,
+        format: Format = .text,
+        flexible: Bool = false,
+        prefersWhole: Bool = false,
+        primary: Bool = false,
+        dropOrder: Int? = nil
+    ) {
         self.key = key
         self.title = title
         self.alignment = alignment

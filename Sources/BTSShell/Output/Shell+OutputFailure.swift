@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -15,8 +16,11 @@ extension Shell {
     package func settleOutput(_ status: Int32) -> Int32 {
         guard let code = sink.outputFailure else { return status }
         if code == EPIPE { return 128 + SIGPIPE }
-        report(ShellError(.failure, "cannot write the output: \(String(cString: strerror(code)))", code: .writeFailed),
-               in: nil, interactive: false)
+        report(
+            ShellError(.failure, "cannot write the output: \(String(cString: strerror(code)))", code: .writeFailed),
+            in: nil,
+            interactive: false
+        )
         return status == 0 ? ExitStatus.failure.rawValue : status
     }
 }

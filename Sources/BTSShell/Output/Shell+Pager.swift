@@ -1,5 +1,6 @@
 import BTSTerminal
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -29,10 +30,15 @@ extension Shell {
         let rows = Self.terminalRows()
         let lines = text.reduce(0) { $1 == "\n" ? $0 + 1 : $0 }
         if let rows, lines >= rows, !text.isEmpty {
-            let pager = options.environment["PAGER"].flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
+            let pager =
+                options.environment["PAGER"].flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
                 ?? "less -FRX"
-            let status = (try? await ShellPipeline.run(Self.pagerCommand(pager, environment: options.environment),
-                                                      input: Array(text.utf8), output: nil)) ?? 127
+            let status =
+                (try? await ShellPipeline.run(
+                    Self.pagerCommand(pager, environment: options.environment),
+                    input: Array(text.utf8),
+                    output: nil
+                )) ?? 127
             if status == 127 || status == 126 {
                 warn("the pager '\(pager)' could not be run; set PAGER or 'set pager off'")
                 sink.write(text, to: .standardOutput)

@@ -59,8 +59,10 @@ struct ShellOutput: Sendable {
 
     /// A warning on stderr (silenced by `--quiet`): one line (wrapped at spaces on a terminal).
     func warn(_ text: String) {
-        line(ANSIStyle.yellow.apply("warning:", enabled: colored(.standardError)) + " "
-             + TerminalText.sanitize(text, lines: .flatten))
+        line(
+            ANSIStyle.yellow.apply("warning:", enabled: colored(.standardError)) + " "
+                + TerminalText.sanitize(text, lines: .flatten)
+        )
     }
 
     /// Writes an already neutralised (and styled) message as a line on stderr, unless `--quiet`:
@@ -76,8 +78,10 @@ struct ShellOutput: Sendable {
     /// Renders an error on stderr (errors are never silenced).
     func report(_ error: ShellError, in source: SourceFile?, interactive: Bool) {
         let reporter = ErrorReporter(
-            colored: colored(.standardError), showsLocation: !interactive,
-            width: terminal.stderrIsTerminal ? terminal.columns : nil)
+            colored: colored(.standardError),
+            showsLocation: !interactive,
+            width: terminal.stderrIsTerminal ? terminal.columns : nil
+        )
         sink.write(reporter.render(error, in: source), to: .standardError)
     }
 
@@ -86,8 +90,12 @@ struct ShellOutput: Sendable {
     func emit(_ value: JSONValue, _ view: ResultView, format: OutputFormat? = nil) {
         let format = format ?? self.format
         let renderer = ResultRenderer(
-            format: format, colored: colored(.standardOutput), width: terminal.columns,
-            prettyJSON: terminal.stdoutIsTerminal, expanded: settings.expanded)
+            format: format,
+            colored: colored(.standardOutput),
+            width: terminal.columns,
+            prettyJSON: terminal.stdoutIsTerminal,
+            expanded: settings.expanded
+        )
         out(renderer.render(value, view: format == .table ? prose(view, of: value, on: .standardOutput) : view))
     }
 

@@ -1,5 +1,6 @@
 import BTSTerminal
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -19,8 +20,12 @@ enum ShellPipeline {
     /// exit status (128+N when signal N ended it; 127 when it could not start). Cancelling the task
     /// (Ctrl-C, a test file's time limit) terminates it; with `errors`, its whole process group:
     /// SIGTERM, and SIGKILL `killGrace` later.
-    static func run(_ pipeline: String, input: [UInt8], output: (any OutputSink)?,
-                    errors: (any OutputSink)? = nil) async throws -> Int32 {
+    static func run(
+        _ pipeline: String,
+        input: [UInt8],
+        output: (any OutputSink)?,
+        errors: (any OutputSink)? = nil
+    ) async throws -> Int32 {
         _ = ignoreBrokenPipes
         var stdin: [Int32] = [-1, -1]
         var stdout: [Int32] = [-1, -1]
@@ -30,8 +35,13 @@ enum ShellPipeline {
             closeAll(stdin + stdout + stderr)
             throw ShellError(.failure, "cannot run the pipeline: \(reason)", code: .pipelineFailed)
         }
-        let child = ForegroundProcess.shell(pipeline, stdin: stdin[0], stdout: output != nil ? stdout[1] : nil,
-                                            stderr: errors != nil ? stderr[1] : nil, ownProcessGroup: errors != nil)
+        let child = ForegroundProcess.shell(
+            pipeline,
+            stdin: stdin[0],
+            stdout: output != nil ? stdout[1] : nil,
+            stderr: errors != nil ? stderr[1] : nil,
+            ownProcessGroup: errors != nil
+        )
         closeAll([stdin[0], stdout[1], stderr[1]])
         guard let child else {
             closeAll([stdin[1], stdout[0], stderr[0]])
@@ -53,7 +63,9 @@ enum ShellPipeline {
         let bytes = await read
         let errorBytes = await readErrors
         if let output, !bytes.isEmpty { output.write(String(decoding: bytes, as: UTF8.self), to: .standardOutput) }
-        if let errors, !errorBytes.isEmpty { errors.write(String(decoding: errorBytes, as: UTF8.self), to: .standardError) }
+        if let errors, !errorBytes.isEmpty {
+            errors.write(String(decoding: errorBytes, as: UTF8.self), to: .standardError)
+        }
         if Task.isCancelled { throw ShellError.interrupted() }
         return status
     }

@@ -88,7 +88,10 @@ package enum TableLayout {
                 var most = 0
                 for index in members {
                     let slack = widths[index] - target(columns[index])
-                    if slack > most { most = slack; pick = index }
+                    if slack > most {
+                        most = slack
+                        pick = index
+                    }
                 }
                 guard let index = pick else { break }
                 widths[index] -= 1

@@ -18,8 +18,14 @@ package enum UnifiedDiff {
     }
 
     /// The diff of `old` to `new` ("" when they are the same).
-    package static func make(old: String, new: String, oldName: String, newName: String, context: Int = 3,
-                            maxEdits: Int = maxEdits) -> String {
+    package static func make(
+        old: String,
+        new: String,
+        oldName: String,
+        newName: String,
+        context: Int = 3,
+        maxEdits: Int = maxEdits
+    ) -> String {
         let oldLines = lines(of: old)
         let newLines = lines(of: new)
         // Each distinct line (its bytes, its newline included) as a number: compared exactly and fast.
@@ -75,7 +81,14 @@ package enum UnifiedDiff {
         var (x, y) = (0, 0)
         for (matchX, matchY) in matches + [(middleA.count, middleB.count)] {
             if matchX > x || matchY > y {
-                result.append(Change(oldLower: prefix + x, oldUpper: prefix + matchX, newLower: prefix + y, newUpper: prefix + matchY))
+                result.append(
+                    Change(
+                        oldLower: prefix + x,
+                        oldUpper: prefix + matchX,
+                        newLower: prefix + y,
+                        newUpper: prefix + matchY
+                    )
+                )
             }
             (x, y) = (matchX + 1, matchY + 1)
         }
@@ -95,7 +108,9 @@ package enum UnifiedDiff {
         search: for d in 0...limit {
             trace.append(Array(v[(offset - d)...(offset + d)]))
             for k in stride(from: -d, through: d, by: 2) {
-                var x = k == -d || (k != d && v[offset + k - 1] < v[offset + k + 1]) ? v[offset + k + 1] : v[offset + k - 1] + 1
+                var x =
+                    k == -d || (k != d && v[offset + k - 1] < v[offset + k + 1])
+                    ? v[offset + k + 1] : v[offset + k - 1] + 1
                 var y = x - k
                 while x < n, y < m, a[x] == b[y] {
                     x += 1
@@ -149,8 +164,10 @@ package enum UnifiedDiff {
         // Before the first change and after the last, old and new lines are the same ones.
         let lead = min(context, first.oldLower)
         let trail = min(context, old.count - last.oldUpper)
-        let oldLower = first.oldLower - lead, oldUpper = last.oldUpper + trail
-        let newLower = first.newLower - lead, newUpper = last.newUpper + trail
+        let oldLower = first.oldLower - lead
+        let oldUpper = last.oldUpper + trail
+        let newLower = first.newLower - lead
+        let newUpper = last.newUpper + trail
         var text = "@@ -\(range(oldLower, oldUpper)) +\(range(newLower, newUpper)) @@\n"
         var position = oldLower
         for change in group {

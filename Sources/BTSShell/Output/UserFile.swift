@@ -1,5 +1,6 @@
 import BTSTerminal
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -198,7 +199,12 @@ package enum UserFile {
     }
 
     /// Writes the file through a temporary file beside it, renamed over it.
-    private static func replace(_ path: String, with bytes: [UInt8], existing: stat?, _ options: Options) throws(Failure) {
+    private static func replace(
+        _ path: String,
+        with bytes: [UInt8],
+        existing: stat?,
+        _ options: Options
+    ) throws(Failure) {
         let directory = directory(of: path)
         let name = (path as NSString).lastPathComponent
         let stem = name.utf8.count <= 100 ? "." + name : ""

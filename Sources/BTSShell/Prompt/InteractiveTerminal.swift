@@ -36,9 +36,12 @@ package struct InteractiveTerminal: Sendable {
 
     /// The history store at the XDG location, loaded (a disk error leaves it empty and in memory,
     /// see ``HistoryStore/lastError``); nil when there is no home directory.
-    package static func makeHistory(registry: CommandRegistry = .standard,
-                                   environment: [String: String] = ProcessInfo.processInfo.environment)
-        -> HistoryStore? {
+    package static func makeHistory(
+        registry: CommandRegistry = .standard,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    )
+        -> HistoryStore?
+    {
         guard let url = XDGPaths(environment: environment).historyFile else { return nil }
         let store = HistoryStore(fileURL: url, filter: historyFilter(registry: registry))
         _ = try? store.load()
@@ -47,16 +50,24 @@ package struct InteractiveTerminal: Sendable {
 
     /// Everything for an interactive session over `history` (usually ``makeHistory(registry:environment:)``,
     /// created first so the shell's `history` command can list it; nil keeps none).
-    package static func make(registry: CommandRegistry = .standard,
-                            environment: [String: String] = ProcessInfo.processInfo.environment,
-                            history: HistoryStore?) -> InteractiveTerminal {
+    package static func make(
+        registry: CommandRegistry = .standard,
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        history: HistoryStore?
+    ) -> InteractiveTerminal {
         var initial = CompletionContext()
         initial.homeDirectory = environment["HOME"]
         let completion = CompletionContextStore(initial)
         let engine = CompletionEngine(registry: registry, context: completion)
         let configuration = LineEditor.Configuration(
-            isComplete: { Parser.isComplete($0) }, completionProvider: engine.provider, history: history)
-        return InteractiveTerminal(reader: LineReaderFactory.make(configuration: configuration), history: history,
-                                   completion: completion)
+            isComplete: { Parser.isComplete($0) },
+            completionProvider: engine.provider,
+            history: history
+        )
+        return InteractiveTerminal(
+            reader: LineReaderFactory.make(configuration: configuration),
+            history: history,
+            completion: completion
+        )
     }
 }

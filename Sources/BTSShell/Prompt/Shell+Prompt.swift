@@ -18,9 +18,11 @@ extension Shell {
         let colour = colored(.standardOutput)
         let backend = promptBackendName()
         var prompt = PromptRenderer.render(backend: backend, budget: budget, colour: colour).linePrompt
-        let continuations = Dictionary(uniqueKeysWithValues: OpenInput.allCases.map { open in
-            (open, PromptRenderer.continuation(marker: open.marker, backend: backend, colour: colour))
-        })
+        let continuations = Dictionary(
+            uniqueKeysWithValues: OpenInput.allCases.map { open in
+                (open, PromptRenderer.continuation(marker: open.marker, backend: backend, colour: colour))
+            }
+        )
         let block = prompt.continuation
         prompt.continuationAfter = { pending in OpenInput.of(pending).flatMap { continuations[$0] } ?? block }
         if let status, prompt.right != nil {
@@ -37,7 +39,10 @@ extension Shell {
             return "embedded"
         case .remote(let url, _, let label, _):
             return PromptRenderer.backendName(
-                url: url, profile: label.contains("://") ? nil : label, builtIn: BackendProfile.builtInNamesByURL)
+                url: url,
+                profile: label.contains("://") ? nil : label,
+                builtIn: BackendProfile.builtInNamesByURL
+            )
         }
     }
 }

@@ -170,4 +170,3 @@ package enum ArgumentValue: Sendable, Hashable, CustomStringConvertible {
         return nil
     }
 }
-

@@ -9,12 +9,16 @@ package enum CommandReference {
         var out: [String] = ["# Command reference", ""]
         out.append("<!-- Generated from the command types (CommandTable.all); do not edit by hand. -->")
         out.append("")
-        let groups: [(CommandGroup, String)] = [(.mission, "Mission commands"), (.library, "Library commands"), (.meta, "Meta commands")]
+        let groups: [(CommandGroup, String)] = [
+            (.mission, "Mission commands"), (.library, "Library commands"), (.meta, "Meta commands"),
+        ]
         for (group, title) in groups {
             out += ["## \(title)", "", "| command | does | gated by | budget |", "|---|---|---|---|"]
             for spec in registry.commands(in: group) {
                 let synopsis = ([spec.name] + spec.positionals.map(\.synopsis)).joined(separator: " ")
-                out.append("| `\(escape(synopsis))` | \(escape(spec.summary)) | \(spec.gate.map { "`\($0.feature.rawValue)`" + ($0.scope.map { " (\($0))" } ?? "") } ?? "") | \(spec.budgetClass?.rawValue ?? "") |")
+                out.append(
+                    "| `\(escape(synopsis))` | \(escape(spec.summary)) | \(spec.gate.map { "`\($0.feature.rawValue)`" + ($0.scope.map { " (\($0))" } ?? "") } ?? "") | \(spec.budgetClass?.rawValue ?? "") |"
+                )
             }
             out.append("")
         }
@@ -26,7 +30,9 @@ package enum CommandReference {
         for setting in registry.settings {
             var values = setting.valueType.expectation
             if case .enumeration(let words) = setting.valueType { values = words.joined(separator: " \\| ") }
-            out.append("| `\(setting.name)` | \(values) | \(escape(setting.defaultDescription)) | \(escape(setting.help)) |")
+            out.append(
+                "| `\(setting.name)` | \(values) | \(escape(setting.defaultDescription)) | \(escape(setting.help)) |"
+            )
         }
         out.append("")
         return out.joined(separator: "\n")
@@ -35,7 +41,9 @@ package enum CommandReference {
     private static func section(_ spec: CommandSpec, path: [String]) -> [String] {
         let display = path.joined(separator: " ")
         var out = ["### `\(display)`", "", spec.summary + "."]
-        if !spec.aliases.isEmpty { out[2] += " Aliases: " + spec.aliases.map { "`\($0)`" }.joined(separator: ", ") + "." }
+        if !spec.aliases.isEmpty {
+            out[2] += " Aliases: " + spec.aliases.map { "`\($0)`" }.joined(separator: ", ") + "."
+        }
         out.append("")
         out.append("```")
         out += spec.usageLines(prefix: path.dropLast().joined(separator: " "))
@@ -54,7 +62,9 @@ package enum CommandReference {
         }
         var facts: [String] = []
         if let gate = spec.gate {
-            facts.append("Gated by the server feature `\(gate.feature.rawValue)`\(gate.scope.map { " (\($0) only)" } ?? "").")
+            facts.append(
+                "Gated by the server feature `\(gate.feature.rawValue)`\(gate.scope.map { " (\($0) only)" } ?? "")."
+            )
         }
         if let budget = spec.budgetClass { facts.append("Rate-limit budget: `\(budget.rawValue)`.") }
         if spec.isSensitive { facts.append(CommandSpec.sensitiveFact) }

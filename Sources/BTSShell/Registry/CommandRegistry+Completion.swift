@@ -16,8 +16,13 @@ package struct CompletionSlot: Sendable, Hashable {
     /// The command (or subcommand) being typed, if known.
     package var command: CommandSpec?
 
-    package init(kind: CompletionKind, partial: String, range: SourceRange, candidates: [String] = [],
-                command: CommandSpec? = nil) {
+    package init(
+        kind: CompletionKind,
+        partial: String,
+        range: SourceRange,
+        candidates: [String] = [],
+        command: CommandSpec? = nil
+    ) {
         self.kind = kind
         self.partial = partial
         self.range = range
@@ -30,12 +35,16 @@ extension CommandRegistry {
     /// Analyses `line` up to `cursorOffset` (a UTF-8 offset; the end when nil).
     /// After a block keyword: `for NAME in` offers `in`, then `lines`/`words`; `if`/`elif`/`while`
     /// offer the words of a condition that may come next (``Condition/nextWords(after:)``).
-    private func keywordSlot(_ keyword: String, words: [Word],
-                             _ slot: (CompletionKind, [String], CommandSpec?) -> CompletionSlot) -> CompletionSlot {
+    private func keywordSlot(
+        _ keyword: String,
+        words: [Word],
+        _ slot: (CompletionKind, [String], CommandSpec?) -> CompletionSlot
+    ) -> CompletionSlot {
         switch (keyword, words.count) {
         case ("for", 1): return slot(.subcommand, ["in"], nil)
         case ("for", 2) where words[1].literalText == "in": return slot(.subcommand, ["lines", "words"], nil)
-        case ("for", 3) where words[2].literalText == "lines": return slot(.filePath(extensions: ["txt", "csv"]), [], nil)
+        case ("for", 3) where words[2].literalText == "lines":
+            return slot(.filePath(extensions: ["txt", "csv"]), [], nil)
         case ("if", _), ("elif", _), ("while", _):
             let next = Condition.nextWords(after: words)
             return slot(next.isEmpty ? .none : .subcommand, next, nil)
@@ -65,8 +74,13 @@ extension CommandRegistry {
         let partial = partialWord.map { $0.literalText ?? $0.sourceForm } ?? ""
         let range = partialWord?.range ?? SourceRange(offset: cursorEnd, length: 0)
         func slot(_ kind: CompletionKind, _ candidates: [String] = [], _ spec: CommandSpec? = nil) -> CompletionSlot {
-            CompletionSlot(kind: kind, partial: partial, range: range,
-                           candidates: candidates.filter { $0.hasPrefix(partial) }, command: spec)
+            CompletionSlot(
+                kind: kind,
+                partial: partial,
+                range: range,
+                candidates: candidates.filter { $0.hasPrefix(partial) },
+                command: spec
+            )
         }
         if partial.hasPrefix("$") { return slot(.variable) }
         guard let first = words.first else {
@@ -83,7 +97,8 @@ extension CommandRegistry {
             return Argument(word: word, kind: kind)
         }[...]
         while !spec.subcommands.isEmpty, let next = arguments.first, next.kind == .positional, !next.word.isQuoted,
-              let text = next.word.literalText, let sub = spec.subcommand(named: text) {
+            let text = next.word.literalText, let sub = spec.subcommand(named: text)
+        {
             spec = sub
             arguments = arguments.dropFirst()
         }

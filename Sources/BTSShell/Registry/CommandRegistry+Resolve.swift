@@ -17,13 +17,19 @@ extension CommandRegistry {
         // Subcommand selection: an unquoted literal first argument naming a subcommand.
         while !spec.subcommands.isEmpty {
             guard let first = arguments.first, first.kind == .positional, !first.word.isQuoted,
-                  let text = first.word.literalText
+                let text = first.word.literalText
             else {
                 if spec.positionals.isEmpty {
                     let names = spec.subcommands.map(\.name).joined(separator: ", ")
                     let at = SourceRange(offset: command.range.end, length: 0)
-                    return .failure(Diagnostics([.error(
-                        "missing subcommand for '\(path.joined(separator: " "))' (expected one of \(names))", at: at)]))
+                    return .failure(
+                        Diagnostics([
+                            .error(
+                                "missing subcommand for '\(path.joined(separator: " "))' (expected one of \(names))",
+                                at: at
+                            )
+                        ])
+                    )
                 }
                 break
             }
@@ -69,22 +75,31 @@ extension CommandRegistry {
             case .positional:
                 positionalWords.append(argument.word)
             case .option(let syntax):
-                guard let option = Self.option(matching: syntax, in: spec.options)
-                    ?? Self.option(matching: syntax, in: Self.globalOptions)
+                guard
+                    let option = Self.option(matching: syntax, in: spec.options)
+                        ?? Self.option(matching: syntax, in: Self.globalOptions)
                 else {
                     diagnostics.append(unknownOption(syntax, command: root.name, available: available))
                     continue
                 }
                 if let previous = options[option.long] {
-                    diagnostics.append(.error(
-                        "option '\(option.spelling)' given more than once", at: syntax.nameRange,
-                        notes: [Diagnostic.Note("first given here", range: previous.syntax.nameRange)]))
+                    diagnostics.append(
+                        .error(
+                            "option '\(option.spelling)' given more than once",
+                            at: syntax.nameRange,
+                            notes: [Diagnostic.Note("first given here", range: previous.syntax.nameRange)]
+                        )
+                    )
                     continue
                 }
                 if option.isFlag {
                     if let value = syntax.value {
-                        diagnostics.append(.error(
-                            "option '\(option.spelling)' does not take a value", at: value.range))
+                        diagnostics.append(
+                            .error(
+                                "option '\(option.spelling)' does not take a value",
+                                at: value.range
+                            )
+                        )
                         continue
                     }
                     options[option.long] = BoundOption(spec: option, syntax: syntax, value: nil)
@@ -96,9 +111,12 @@ extension CommandRegistry {
                     index += 1
                 }
                 guard let word = valueWord else {
-                    diagnostics.append(.error(
-                        "missing value for '\(syntax.spelling)' (expected \(option.valueType.expectation))",
-                        at: syntax.nameRange))
+                    diagnostics.append(
+                        .error(
+                            "missing value for '\(syntax.spelling)' (expected \(option.valueType.expectation))",
+                            at: syntax.nameRange
+                        )
+                    )
                     continue
                 }
                 switch bind(word, type: option.valueType, label: "'\(option.spelling)'") {
@@ -124,8 +142,15 @@ extension CommandRegistry {
             }
             if taken.isEmpty {
                 if !argument.isOptional, !isCoveredByRequirement(argument.name, spec: spec) {
-                    diagnostics.append(missingArgument(argument.name, command: display, spec: spec, path: path,
-                                                       at: command.range.end))
+                    diagnostics.append(
+                        missingArgument(
+                            argument.name,
+                            command: display,
+                            spec: spec,
+                            path: path,
+                            at: command.range.end
+                        )
+                    )
                 }
                 continue
             }
@@ -141,19 +166,36 @@ extension CommandRegistry {
         if let extra = remaining.first, let last = remaining.last {
             let limit = spec.positionals.count
             let expected = limit == 0 ? "takes no arguments" : "takes at most \(limit) argument\(limit == 1 ? "" : "s")"
-            diagnostics.append(.error(
-                "too many arguments for '\(display)': unexpected '\(extra.sourceForm)' ('\(display)' \(expected))",
-                at: extra.range.union(last.range), notes: usageNotes(spec, path: path)))
+            diagnostics.append(
+                .error(
+                    "too many arguments for '\(display)': unexpected '\(extra.sourceForm)' ('\(display)' \(expected))",
+                    at: extra.range.union(last.range),
+                    notes: usageNotes(spec, path: path)
+                )
+            )
         }
 
         for requirement in spec.requirements {
-            diagnostics += check(requirement, positionals: positionals, options: options, spec: spec,
-                                 path: path, end: command.range.end)
+            diagnostics += check(
+                requirement,
+                positionals: positionals,
+                options: options,
+                spec: spec,
+                path: path,
+                end: command.range.end
+            )
         }
         diagnostics += checkNames(positionals, spec: spec)
         if !diagnostics.isEmpty { return .failure(Diagnostics(diagnostics)) }
-        return .success(ResolvedCommand(command: command, spec: spec, path: path, positionals: positionals,
-                                        options: options))
+        return .success(
+            ResolvedCommand(
+                command: command,
+                spec: spec,
+                path: path,
+                positionals: positionals,
+                options: options
+            )
+        )
     }
 
     /// The command that shows help on a command path: the one whose first argument is a
@@ -168,12 +210,17 @@ extension CommandRegistry {
         for argument in arguments {
             if case .endOfOptions = argument.kind { return nil }
             guard case .option(let syntax) = argument.kind,
-                  Self.option(matching: syntax, in: [Self.helpOption]) != nil,
-                  let helpSpec = helpCommand, let topicArgument = helpSpec.positionals.first
+                Self.option(matching: syntax, in: [Self.helpOption]) != nil,
+                let helpSpec = helpCommand, let topicArgument = helpSpec.positionals.first
             else { continue }
             let topic = path.map { BoundValue(word: command.name, type: .commandName, value: .string($0), text: $0) }
-            return ResolvedCommand(command: command, spec: helpSpec, path: [helpSpec.name],
-                                   positionals: [topicArgument.name: topic], options: [:])
+            return ResolvedCommand(
+                command: command,
+                spec: helpSpec,
+                path: [helpSpec.name],
+                positionals: [topicArgument.name: topic],
+                options: [:]
+            )
         }
         return nil
     }
@@ -182,7 +229,8 @@ extension CommandRegistry {
     /// into text (or a diagnostic, e.g. for an unknown variable); the text is then checked
     /// against the argument's type. After success no value is deferred.
     package func finish(
-        _ resolved: ResolvedCommand, interpolate: (Word) -> Result<String, Diagnostic>
+        _ resolved: ResolvedCommand,
+        interpolate: (Word) -> Result<String, Diagnostic>
     ) -> Result<ResolvedCommand, Diagnostics> {
         var result = resolved
         var diagnostics: [Diagnostic] = []
@@ -228,22 +276,33 @@ extension CommandRegistry {
     }
 
     /// Checks one value's text against its type; `label` is `'--limit'` or `CODE`.
-    private func check(_ text: String, word: Word, type: ValueType, label: String) -> Result<ArgumentValue, Diagnostic> {
+    private func check(_ text: String, word: Word, type: ValueType, label: String) -> Result<ArgumentValue, Diagnostic>
+    {
         let origin = word.hasInterpolation ? " (from '\(word.sourceForm)')" : ""
         switch type.parse(text) {
         case .success(let value):
             return .success(value)
         case .failure(.outOfRange):
-            return .failure(.error(
-                "value \(text) for \(label)\(origin) is out of range: expected \(type.expectation)", at: word.range))
+            return .failure(
+                .error(
+                    "value \(text) for \(label)\(origin) is out of range: expected \(type.expectation)",
+                    at: word.range
+                )
+            )
         case .failure(.invalid):
-            return .failure(.error(
-                "invalid value '\(text)' for \(label)\(origin): expected \(type.expectation)", at: word.range))
+            return .failure(
+                .error(
+                    "invalid value '\(text)' for \(label)\(origin): expected \(type.expectation)",
+                    at: word.range
+                )
+            )
         case .failure(.unknownWord(let suggestion)):
             var message = "invalid value '\(text)' for \(label)\(origin): expected \(type.expectation)"
             var fixIt: Diagnostic.FixIt?
             var closest = suggestion
-            if closest == nil, case .enumeration(let values) = type { closest = Suggest.closest(to: text, among: values) }
+            if closest == nil, case .enumeration(let values) = type {
+                closest = Suggest.closest(to: text, among: values)
+            }
             if let guess = closest {
                 message += " (did you mean '\(guess)'?)"
                 if !word.hasInterpolation { fixIt = Diagnostic.FixIt(range: word.range, replacement: guess) }
@@ -257,9 +316,16 @@ extension CommandRegistry {
     func unknownCommand(_ name: String, range: SourceRange) -> Diagnostic {
         if Parser.keywords.contains(name) {
             // `help while`: a keyword named where a command goes.
-            return .error("'\(name)' is a keyword of the language, not a command", at: range, notes: [Diagnostic.Note(
-                "blocks: for NAME in WORD… … end, while COND … end, if COND … elif COND … else … end; break and "
-                    + "continue inside a loop (docs/language.md, Blocks)")])
+            return .error(
+                "'\(name)' is a keyword of the language, not a command",
+                at: range,
+                notes: [
+                    Diagnostic.Note(
+                        "blocks: for NAME in WORD… … end, while COND … end, if COND … elif COND … else … end; break and "
+                            + "continue inside a loop (docs/language.md, Blocks)"
+                    )
+                ]
+            )
         }
         var message = "unknown command '\(name)'"
         var fixIt: Diagnostic.FixIt?
@@ -293,10 +359,17 @@ extension CommandRegistry {
     }
 
     private func missingArgument(
-        _ name: String, command: String, spec: CommandSpec, path: [String], at end: Int
+        _ name: String,
+        command: String,
+        spec: CommandSpec,
+        path: [String],
+        at end: Int
     ) -> Diagnostic {
-        .error("missing argument \(name) for '\(command)'", at: SourceRange(offset: end, length: 0),
-               notes: usageNotes(spec, path: path))
+        .error(
+            "missing argument \(name) for '\(command)'",
+            at: SourceRange(offset: end, length: 0),
+            notes: usageNotes(spec, path: path)
+        )
     }
 
     private func isCoveredByRequirement(_ name: String, spec: CommandSpec) -> Bool {
@@ -307,8 +380,12 @@ extension CommandRegistry {
     }
 
     private func check(
-        _ requirement: ArgumentRequirement, positionals: [String: [BoundValue]], options: [String: BoundOption],
-        spec: CommandSpec, path: [String], end: Int
+        _ requirement: ArgumentRequirement,
+        positionals: [String: [BoundValue]],
+        options: [String: BoundOption],
+        spec: CommandSpec,
+        path: [String],
+        end: Int
     ) -> [Diagnostic] {
         func present(_ name: String) -> SourceRange? {
             if name.hasPrefix("--") { return options[String(name.dropFirst(2))]?.syntax.nameRange }
@@ -320,15 +397,23 @@ extension CommandRegistry {
         case .anyOf(let names):
             guard !names.contains(where: { present($0) != nil }) else { return [] }
             let list = EnglishList.joined(names)
-            return [.error("missing argument for '\(display)': give \(list)", at: SourceRange(offset: end, length: 0),
-                           notes: usageNotes(spec, path: path))]
+            return [
+                .error(
+                    "missing argument for '\(display)': give \(list)",
+                    at: SourceRange(offset: end, length: 0),
+                    notes: usageNotes(spec, path: path)
+                )
+            ]
         case .exclusive(let names):
             let given = names.compactMap { name in present(name).map { (name, $0) } }
             guard given.count > 1 else { return [] }
             let (firstName, firstRange) = given[0]
             return given.dropFirst().map { name, range in
-                .error("\(name) cannot be combined with \(firstName) in '\(display)'", at: range,
-                       notes: [Diagnostic.Note("\(firstName) given here", range: firstRange)])
+                .error(
+                    "\(name) cannot be combined with \(firstName) in '\(display)'",
+                    at: range,
+                    notes: [Diagnostic.Note("\(firstName) given here", range: firstRange)]
+                )
             }
         }
     }
@@ -344,8 +429,11 @@ extension CommandRegistry {
                 diagnostics += checkCommandPath(positionals[argument.name] ?? [])
             case .settingName:
                 let value = spec.positionals.indices.contains(index + 1) ? spec.positionals[index + 1] : nil
-                diagnostics += checkSet(positionals[argument.name]?.first, value: value.flatMap { positionals[$0.name]?.first },
-                                        usage: "\(spec.name) \(argument.name) \(value?.name ?? "VALUE")")
+                diagnostics += checkSet(
+                    positionals[argument.name]?.first,
+                    value: value.flatMap { positionals[$0.name]?.first },
+                    usage: "\(spec.name) \(argument.name) \(value?.name ?? "VALUE")"
+                )
             default:
                 continue
             }
@@ -387,13 +475,22 @@ extension CommandRegistry {
         }
         guard let value else {
             if setting(named: text) == nil, !Self.isVariableName(text) { return [invalidVariable(text, name.word)] }
-            return [.error("missing argument \(valueName) for '\(command)'", at: SourceRange(offset: name.word.range.end, length: 0),
-                           notes: [Diagnostic.Note("usage: \(usage)")])]
+            return [
+                .error(
+                    "missing argument \(valueName) for '\(command)'",
+                    at: SourceRange(offset: name.word.range.end, length: 0),
+                    notes: [Diagnostic.Note("usage: \(usage)")]
+                )
+            ]
         }
         if let setting = setting(named: text) {
             guard let valueText = value.text else { return [] }
-            if case .failure(let diagnostic) = check(valueText, word: value.word, type: setting.valueType,
-                                                     label: "setting '\(setting.name)'") {
+            if case .failure(let diagnostic) = check(
+                valueText,
+                word: value.word,
+                type: setting.valueType,
+                label: "setting '\(setting.name)'"
+            ) {
                 return [diagnostic]
             }
             return []
@@ -408,9 +505,16 @@ extension CommandRegistry {
             message += " (did you mean the setting '\(guess)'?)"
             fixIt = Diagnostic.FixIt(range: word.range, replacement: guess)
         }
-        return .error(message, at: word.range, notes: [Diagnostic.Note(
-            "variable names start with a letter or '_' followed by letters, digits or '_'; '_' (the last result), '\(Parser.exchangeName)' (the last HTTP exchange) and '\(Parser.environmentName)' (the environment: ${env.NAME}) are reserved")],
-            fixIt: fixIt)
+        return .error(
+            message,
+            at: word.range,
+            notes: [
+                Diagnostic.Note(
+                    "variable names start with a letter or '_' followed by letters, digits or '_'; '_' (the last result), '\(Parser.exchangeName)' (the last HTTP exchange) and '\(Parser.environmentName)' (the environment: ${env.NAME}) are reserved"
+                )
+            ],
+            fixIt: fixIt
+        )
     }
 
     /// Whether `name` can be assigned with `set` (``Parser/isVariableName(_:)``).

@@ -37,8 +37,9 @@ extension CommandRegistry {
         if spec.isSensitive, mayHoldSecret { return true }
         // A variable named like a secret (`set token …`): the first argument names a setting or variable.
         if spec.positionals.first?.valueType == .settingName, statement.count > 1,
-           let variable = statement[1].literalText?.lowercased(),
-           Self.secretNameMarkers.contains(where: { variable.contains($0) }) {
+            let variable = statement[1].literalText?.lowercased(),
+            Self.secretNameMarkers.contains(where: { variable.contains($0) })
+        {
             return true
         }
         let sensitiveOptions = (spec.options + spec.subcommands.flatMap(\.options)).filter(\.isSensitive)

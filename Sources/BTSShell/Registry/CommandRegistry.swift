@@ -12,16 +12,29 @@ package struct CommandRegistry: Sendable {
 
     /// `--output FORMAT` (`-o`): the output format of one command.
     package static let outputOption = OptionSpec(
-        "output", short: "o", type: .enumeration(OutputFormat.names), valueName: "FORMAT",
-        help: "Output format of this command: \(OutputFormat.spokenList)", completion: .outputFormat)
+        "output",
+        short: "o",
+        type: .enumeration(OutputFormat.names),
+        valueName: "FORMAT",
+        help: "Output format of this command: \(OutputFormat.spokenList)",
+        completion: .outputFormat
+    )
 
     /// `--help` (`-h`): show the command's help instead of running it (`search --help` is `help search`).
-    package static let helpOption = OptionSpec("help", short: "h", type: .flag, help: "Show this help instead of running the command")
+    package static let helpOption = OptionSpec(
+        "help",
+        short: "h",
+        type: .flag,
+        help: "Show this help instead of running the command"
+    )
 
     /// `--no-cache`: this command asks the server (no answer from the response cache, not even
     /// offline); what it gets is still stored.
     package static let noCacheOption = OptionSpec(
-        "no-cache", type: .flag, help: "Ask the server, not the response cache")
+        "no-cache",
+        type: .flag,
+        help: "Ask the server, not the response cache"
+    )
 
     /// Options accepted by every command (except raw-argument commands such as `echo`).
     package static let globalOptions: [OptionSpec] = [outputOption, helpOption, noCacheOption]
@@ -35,7 +48,8 @@ package struct CommandRegistry: Sendable {
     /// a name or option (backquotes in Markdown, nothing in the terminal).
     package func globalOptionsNote(markdown: Bool) -> String {
         let code = { (text: String) in markdown ? "`\(text)`" : text }
-        let except = rawArgumentCommands.isEmpty ? "" : " except " + EnglishList.joined(rawArgumentCommands.map(code), "and")
+        let except =
+            rawArgumentCommands.isEmpty ? "" : " except " + EnglishList.joined(rawArgumentCommands.map(code), "and")
         return "Every command\(except) accepts \(code("--output FORMAT")) (\(code("-o"))), one of "
             + "\(OutputFormat.spokenList), and \(code("--help"))."
     }

@@ -61,8 +61,13 @@ package struct ArgumentSpec: Sendable, Hashable {
     package var inOverview: Bool
 
     package init(
-        _ name: String, _ help: String, type: ValueType = .string, optional: Bool = false,
-        variadic: Bool = false, completion: CompletionKind = .none, inOverview: Bool = true
+        _ name: String,
+        _ help: String,
+        type: ValueType = .string,
+        optional: Bool = false,
+        variadic: Bool = false,
+        completion: CompletionKind = .none,
+        inOverview: Bool = true
     ) {
         self.name = name
         self.help = help
@@ -97,8 +102,14 @@ package struct OptionSpec: Sendable, Hashable {
     package var isSensitive: Bool
 
     package init(
-        _ long: String, short: Character? = nil, type: ValueType, default defaultValue: ArgumentValue? = nil,
-        valueName: String? = nil, help: String, completion: CompletionKind? = nil, sensitive: Bool = false
+        _ long: String,
+        short: Character? = nil,
+        type: ValueType,
+        default defaultValue: ArgumentValue? = nil,
+        valueName: String? = nil,
+        help: String,
+        completion: CompletionKind? = nil,
+        sensitive: Bool = false
     ) {
         self.long = long
         self.short = short
@@ -149,7 +160,8 @@ package struct SettingSpec: Sendable, Hashable {
 /// completion and the README's command reference.
 package struct CommandSpec: Sendable, Hashable {
     /// What help and the reference say of a sensitive command (``isSensitive``).
-    static let sensitiveFact = "A line whose URL carries credentials (user:password@, ?token=) is never saved in history."
+    static let sensitiveFact =
+        "A line whose URL carries credentials (user:password@, ?token=) is never saved in history."
 
     package var name: String
     package var aliases: [String]

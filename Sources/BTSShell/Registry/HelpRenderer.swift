@@ -10,7 +10,10 @@ package struct HelpRenderer: Sendable {
     /// Whether a capability feature is enabled on the current server (unknown → pass `true`).
     package var isAvailable: @Sendable (String) -> Bool
 
-    package init(registry: CommandRegistry = .standard, isAvailable: @escaping @Sendable (String) -> Bool = { _ in true }) {
+    package init(
+        registry: CommandRegistry = .standard,
+        isAvailable: @escaping @Sendable (String) -> Bool = { _ in true }
+    ) {
         self.registry = registry
         self.isAvailable = isAvailable
     }
@@ -25,7 +28,9 @@ package struct HelpRenderer: Sendable {
     /// `help`: every command grouped into mission and meta commands.
     package func overview() -> String {
         var lines: [String] = ["bts — the BooksTrack shell", ""]
-        let headings: [(CommandGroup, String)] = [(.mission, "Mission commands:"), (.library, "Library commands:"), (.meta, "Meta commands:")]
+        let headings: [(CommandGroup, String)] = [
+            (.mission, "Mission commands:"), (.library, "Library commands:"), (.meta, "Meta commands:"),
+        ]
         let width = registry.commands.map { shortSynopsis($0).count }.max() ?? 0
         for (group, heading) in headings {
             lines.append(heading)
@@ -81,10 +86,12 @@ package struct HelpRenderer: Sendable {
         let options = spec.options + (spec.takesRawArguments ? [] : CommandRegistry.globalOptions)
         if !options.isEmpty {
             lines += ["", "Options:"]
-            lines += table(options.map { option in
-                let short = option.short.map { "-\($0), " } ?? "    "
-                return (short + option.synopsis, option.help)
-            })
+            lines += table(
+                options.map { option in
+                    let short = option.short.map { "-\($0), " } ?? "    "
+                    return (short + option.synopsis, option.help)
+                }
+            )
         }
         if !spec.examples.isEmpty {
             lines += ["", "Examples:"]
@@ -92,7 +99,9 @@ package struct HelpRenderer: Sendable {
         }
         var facts: [String] = []
         if let gate = spec.gate {
-            facts.append("Needs the server feature '\(gate.feature.rawValue)'\(gate.scope.map { " (\($0) only)" } ?? "").")
+            facts.append(
+                "Needs the server feature '\(gate.feature.rawValue)'\(gate.scope.map { " (\($0) only)" } ?? "")."
+            )
         }
         if let budget = spec.budgetClass { facts.append("Rate-limit budget: \(budget.rawValue).") }
         if spec.isSensitive { facts.append(CommandSpec.sensitiveFact) }

@@ -57,8 +57,13 @@ package struct ResolvedCommand: Sendable, Hashable {
     /// runs it (empty for a spec no type declares).
     var route: CommandRoute
 
-    init(command: Command, spec: CommandSpec, path: [String], positionals: [String: [BoundValue]],
-         options: [String: BoundOption]) {
+    init(
+        command: Command,
+        spec: CommandSpec,
+        path: [String],
+        positionals: [String: [BoundValue]],
+        options: [String: BoundOption]
+    ) {
         self.command = command
         self.spec = spec
         self.path = path

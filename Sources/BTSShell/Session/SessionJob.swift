@@ -21,7 +21,8 @@ package struct SessionJob: Sendable, Hashable {
     /// The job as `jobs` shows it (no token).
     package var json: JSONValue {
         .record([
-            ("jobId", id.json), ("kind", pipeline.commandName.json), ("status", status.rawValue.json), ("source", source.json),
+            ("jobId", id.json), ("kind", pipeline.commandName.json), ("status", status.rawValue.json),
+            ("source", source.json),
             ("processedCount", processedCount.json), ("totalCount", totalCount.json),
             ("startedAt", ISO8601DateFormatter().string(from: startedAt).json),
         ])
@@ -75,7 +76,9 @@ package struct CommandMetrics: Sendable, Hashable {
 
     static func milliseconds(_ duration: Duration) -> Double {
         let components = duration.components
-        return (Double(components.seconds) * 1000 + Double(components.attoseconds) / 1e15 * 1000 / 1000).rounded(toPlaces: 3)
+        return (Double(components.seconds) * 1000 + Double(components.attoseconds) / 1e15 * 1000 / 1000).rounded(
+            toPlaces: 3
+        )
     }
 
     /// `850 µs`, `12.3 ms`, `1.25 s`.
@@ -163,7 +166,11 @@ struct SessionJobs: Sendable, Hashable {
     /// stream): unless the status changed, the write waits until `progressWriteInterval` has passed
     /// since the last one (`flush()` writes what is left).
     mutating func update(
-        _ id: String, status: SessionJobStatus? = nil, processed: Int? = nil, total: Int? = nil, coalescing: Bool = false,
+        _ id: String,
+        status: SessionJobStatus? = nil,
+        processed: Int? = nil,
+        total: Int? = nil,
+        coalescing: Bool = false,
         now: ContinuousClock.Instant = .now
     ) {
         guard let index = all.firstIndex(where: { $0.id == id }) else { return }

@@ -56,7 +56,10 @@ extension Pipeline {
 
     /// The pipeline a command name stands for (the job store's `kind`).
     package init?(commandName: String) {
-        guard let pipeline = [Pipeline.csvImport, .batchEnrichment, .bookshelfScan].first(where: { $0.commandName == commandName })
+        guard
+            let pipeline = [Pipeline.csvImport, .batchEnrichment, .bookshelfScan].first(where: {
+                $0.commandName == commandName
+            })
         else { return nil }
         self = pipeline
     }

@@ -1,5 +1,6 @@
 import BooksTrackContract
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -42,11 +43,19 @@ struct SessionJobStore: Sendable, Hashable {
     /// The remembered jobs of `backend`, oldest first.
     func load(backend: String) -> [SessionJob] {
         readAll().filter { $0.backend == backend }.compactMap { entry in
-            guard let pipeline = Pipeline(commandName: entry.kind), let status = SessionJobStatus(rawValue: entry.status)
+            guard let pipeline = Pipeline(commandName: entry.kind),
+                let status = SessionJobStatus(rawValue: entry.status)
             else { return nil }
-            return SessionJob(id: entry.id, pipeline: pipeline, token: entry.token, startedAt: entry.startedAt,
-                              totalCount: entry.totalCount, processedCount: entry.processedCount,
-                              status: status, source: entry.source)
+            return SessionJob(
+                id: entry.id,
+                pipeline: pipeline,
+                token: entry.token,
+                startedAt: entry.startedAt,
+                totalCount: entry.totalCount,
+                processedCount: entry.processedCount,
+                status: status,
+                source: entry.source
+            )
         }
     }
 
@@ -55,18 +64,32 @@ struct SessionJobStore: Sendable, Hashable {
     func save(_ jobs: [SessionJob], backend: String) {
         var entries = readAll().filter { $0.backend != backend }
         entries += jobs.suffix(Self.limit).map { job in
-            Entry(backend: backend, id: job.id, kind: job.pipeline.commandName, token: job.token, startedAt: job.startedAt,
-                  totalCount: job.totalCount, processedCount: job.processedCount, status: job.status.rawValue, source: job.source)
+            Entry(
+                backend: backend,
+                id: job.id,
+                kind: job.pipeline.commandName,
+                token: job.token,
+                startedAt: job.startedAt,
+                totalCount: job.totalCount,
+                processedCount: job.processedCount,
+                status: job.status.rawValue,
+                source: job.source
+            )
         }
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         guard let data = try? encoder.encode(entries) else { return }
         let manager = FileManager.default
         let directory = file.deletingLastPathComponent()
-        try? manager.createDirectory(at: directory, withIntermediateDirectories: true,
-                                     attributes: [.posixPermissions: 0o700])
+        try? manager.createDirectory(
+            at: directory,
+            withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700]
+        )
         let temporary = directory.appendingPathComponent(".jobs.json.\(UUID().uuidString)")
-        guard manager.createFile(atPath: temporary.path, contents: data, attributes: [.posixPermissions: 0o600]) else { return }
+        guard manager.createFile(atPath: temporary.path, contents: data, attributes: [.posixPermissions: 0o600]) else {
+            return
+        }
         if rename(temporary.path, file.path) != 0 { try? manager.removeItem(at: temporary) }
     }
 }

@@ -18,8 +18,11 @@ enum JobIDPrefix {
     static func resolve(_ reference: String, among known: [String]) throws(ShellError) -> String {
         if known.contains(reference) { return reference }
         guard reference.count >= minimumLength else {
-            throw ShellError(.usage, "job id '\(SessionJob.displayID(reference).trimmingQuotes)' is too short: a prefix of a job id needs at least \(minimumLength) characters ('jobs' lists them)",
-                             code: .jobPrefixTooShort)
+            throw ShellError(
+                .usage,
+                "job id '\(SessionJob.displayID(reference).trimmingQuotes)' is too short: a prefix of a job id needs at least \(minimumLength) characters ('jobs' lists them)",
+                code: .jobPrefixTooShort
+            )
         }
         var matches: [String] = []
         for id in known where id.hasPrefix(reference) && !matches.contains(id) { matches.append(id) }
@@ -31,8 +34,11 @@ enum JobIDPrefix {
         default:
             let listed = matches.prefix(listedMatches).map(SessionJob.displayID).joined(separator: ", ")
             let more = matches.count > listedMatches ? " and \(matches.count - listedMatches) more" : ""
-            throw ShellError(.usage, "job id prefix '\(SessionJob.displayID(reference).trimmingQuotes)' is ambiguous: it matches \(matches.count) jobs: \(listed)\(more)",
-                             code: .ambiguousJob)
+            throw ShellError(
+                .usage,
+                "job id prefix '\(SessionJob.displayID(reference).trimmingQuotes)' is ambiguous: it matches \(matches.count) jobs: \(listed)\(more)",
+                code: .ambiguousJob
+            )
         }
     }
 
@@ -47,9 +53,9 @@ enum JobIDPrefix {
     }
 }
 
-private extension String {
+extension String {
     /// `'x'` → `x` (``SessionJob/displayID(_:)`` quotes an implausible id; the message quotes it once).
-    var trimmingQuotes: String {
+    fileprivate var trimmingQuotes: String {
         hasPrefix("'") && hasSuffix("'") && count >= 2 ? String(dropFirst().dropLast()) : self
     }
 }

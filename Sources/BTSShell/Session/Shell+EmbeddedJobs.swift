@@ -26,7 +26,9 @@ extension Shell {
             } catch {
                 let failure = ShellError.from(error, range: SourceRange(offset: 0, length: 0))
                 if failure.status == .interrupted {
-                    note("stopped waiting: \(job.pipeline.commandName) job \(SessionJob.displayID(job.id)) ends with bts")
+                    note(
+                        "stopped waiting: \(job.pipeline.commandName) job \(SessionJob.displayID(job.id)) ends with bts"
+                    )
                     return ExitStatus.interrupted.rawValue
                 }
                 report(failure, in: nil, interactive: true)
@@ -40,9 +42,15 @@ extension Shell {
     private func showOnStandardError(_ finished: CommandOutput) {
         let shown = output
         guard !shown.settings.quiet else { return }
-        let renderer = ResultRenderer(format: .table, colored: shown.colored(.standardError),
-                                      width: shown.terminal.stderrIsTerminal ? shown.terminal.columns : nil)
-        let text = renderer.render(finished.value, view: shown.prose(finished.view, of: finished.value, on: .standardError))
+        let renderer = ResultRenderer(
+            format: .table,
+            colored: shown.colored(.standardError),
+            width: shown.terminal.stderrIsTerminal ? shown.terminal.columns : nil
+        )
+        let text = renderer.render(
+            finished.value,
+            view: shown.prose(finished.view, of: finished.value, on: .standardError)
+        )
         if !text.isEmpty { sink.write(text, to: .standardError) }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -49,7 +50,8 @@ struct HistoryFile {
             // A trim may have renamed a new file into place while we waited: lock that one instead.
             var current = stat()
             if fstat(descriptor, &status) == 0, stat(path, &current) == 0,
-               status.st_ino == current.st_ino, status.st_dev == current.st_dev {
+                status.st_ino == current.st_ino, status.st_dev == current.st_dev
+            {
                 return descriptor
             }
             close(descriptor)

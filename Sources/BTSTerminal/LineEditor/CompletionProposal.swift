@@ -26,8 +26,12 @@ package struct CompletionProposal: Sendable, Equatable {
     /// Whether to add a space after a sole candidate (false for directories, "key=" etc.).
     package var appendSpace: Bool
 
-    package init(replacementRange: Range<String.Index>, candidates: [String], display: [String]? = nil,
-                appendSpace: Bool = true) {
+    package init(
+        replacementRange: Range<String.Index>,
+        candidates: [String],
+        display: [String]? = nil,
+        appendSpace: Bool = true
+    ) {
         self.replacementRange = replacementRange
         self.candidates = candidates
         self.display = display
@@ -59,7 +63,7 @@ package struct CompletionEdit: Sendable, Equatable {
         guard !candidates.isEmpty else { return CompletionEdit(replacement: nil, listing: []) }
         let range = completion.replacementRange
         guard range.lowerBound >= request.line.startIndex, range.upperBound <= request.line.endIndex,
-              range.lowerBound <= range.upperBound
+            range.lowerBound <= range.upperBound
         else { return CompletionEdit(replacement: nil, listing: []) }
         let typed = String(request.line[range])
         if candidates.count == 1 {

@@ -1,5 +1,6 @@
 import CEditLine
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -74,7 +75,10 @@ func editorReadCharacter(_ el: OpaquePointer?, _ out: UnsafeMutablePointer<wchar
     }
 }
 
-private enum ReadOutcome { case scalar(UInt32), again, end, failure }
+private enum ReadOutcome {
+    case scalar(UInt32)
+    case again, end, failure
+}
 
 /// Reads one UTF-8 encoded scalar from `fd` (invalid bytes become U+FFFD).
 private func readScalar(fd: Int32) -> ReadOutcome {

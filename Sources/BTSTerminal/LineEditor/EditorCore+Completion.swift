@@ -5,13 +5,14 @@ extension EditorCore {
     /// Runs the completion provider on the current buffer and applies its answer.
     func complete() -> UInt8 {
         guard let provider = completionProvider, let info = el_wline(el)?.pointee,
-              let buffer = info.buffer, let cursor = info.cursor, let lastchar = info.lastchar
+            let buffer = info.buffer, let cursor = info.cursor, let lastchar = info.lastchar
         else { return UInt8(CC_REFRESH_BEEP) }
         let length = lastchar - buffer
         let cursorOffset = cursor - buffer
         let line = WideString.decode(buffer, count: length)
         let scalars = line.unicodeScalars
-        let cursorIndex = scalars.index(scalars.startIndex, offsetBy: cursorOffset, limitedBy: scalars.endIndex)
+        let cursorIndex =
+            scalars.index(scalars.startIndex, offsetBy: cursorOffset, limitedBy: scalars.endIndex)
             ?? scalars.endIndex
         let request = CompletionRequest(line: line, cursor: cursorIndex)
         let completion = provider(request)
@@ -41,7 +42,8 @@ extension EditorCore {
         // Move from the cursor's row to below the last row of the input.
         var rowsBelow = 0
         if let info = el_wline(el)?.pointee, let buffer = info.buffer, let cursor = info.cursor,
-           let lastchar = info.lastchar {
+            let lastchar = info.lastchar
+        {
             let before = WideString.decode(buffer, count: cursor - buffer)
             let all = WideString.decode(buffer, count: lastchar - buffer)
             let promptWidth = CompletionText.displayWidth(promptText)

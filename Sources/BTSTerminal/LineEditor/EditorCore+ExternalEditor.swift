@@ -1,5 +1,6 @@
 import CEditLine
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,5 +1,6 @@
 import CEditLine
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -11,7 +12,10 @@ final class EditorCore: @unchecked Sendable {
     enum EndReason { case interrupt, abort }
 
     /// One physical line read by `el_wgets`.
-    enum PhysicalLine: Sendable, Equatable { case line(String), eof, interrupted }
+    enum PhysicalLine: Sendable, Equatable {
+        case line(String)
+        case eof, interrupted
+    }
 
     let el: OpaquePointer
     let history: OpaquePointer
@@ -37,9 +41,15 @@ final class EditorCore: @unchecked Sendable {
     /// The terminal's modes before editing (restored while `$EDITOR` runs).
     var cookedTerminal: termios?
 
-    init?(programName: String, input: UnsafeMutablePointer<FILE>, output: UnsafeMutablePointer<FILE>,
-          error: UnsafeMutablePointer<FILE>, historySize: Int, completionProvider: CompletionProvider?,
-          wakeup: EditorWakeup) {
+    init?(
+        programName: String,
+        input: UnsafeMutablePointer<FILE>,
+        output: UnsafeMutablePointer<FILE>,
+        error: UnsafeMutablePointer<FILE>,
+        historySize: Int,
+        completionProvider: CompletionProvider?,
+        wakeup: EditorWakeup
+    ) {
         guard let el = el_init(programName, input, output, error) else { return nil }
         guard let history = history_winit() else {
             el_end(el)
@@ -75,8 +85,11 @@ final class EditorCore: @unchecked Sendable {
         addFunction("bts-interrupt", "bts: discard the line (Ctrl-C)", editorInterrupt)
         addFunction("bts-abort", "bts: end the read (cancellation)", editorAbort)
         addFunction("bts-redisplay", "bts: redraw after a resize", editorRedisplay)
-        addFunction("bts-edit-externally", "bts: edit the line in $EDITOR, then run it (Ctrl-X Ctrl-E)",
-                    editorEditExternally)
+        addFunction(
+            "bts-edit-externally",
+            "bts: edit the line in $EDITOR, then run it (Ctrl-X Ctrl-E)",
+            editorEditExternally
+        )
         setEditor(initialMode)
         if sourceEditrc {
             _ = el_source(el, nil)
@@ -90,7 +103,7 @@ final class EditorCore: @unchecked Sendable {
         history_wend(history)
         promptBuffer.deallocate()
         rightPromptBuffer.deallocate()
-        functionNames.forEach { $0.deallocate() }
+        for name in functionNames { name.deallocate() }
     }
 
     // MARK: configuration
@@ -152,7 +165,7 @@ final class EditorCore: @unchecked Sendable {
             storage.append(copy)
             pointers.append(UnsafePointer(copy))
         }
-        defer { storage.forEach { $0.deallocate() } }
+        defer { for copy in storage { copy.deallocate() } }
         let argc = Int32(pointers.count)
         pointers.append(nil)  // libedit's builtins read argv up to a NULL terminator
         let status = pointers.withUnsafeMutableBufferPointer { argv in
@@ -199,7 +212,10 @@ final class EditorCore: @unchecked Sendable {
 
     /// Reads one physical line with `el_wgets` (blocks the worker thread).
     func readPhysicalLine(
-        prompt: String, right: String?, liveRight: (@Sendable (Date) -> String?)? = nil, sequence: UInt64
+        prompt: String,
+        right: String?,
+        liveRight: (@Sendable (Date) -> String?)? = nil,
+        sequence: UInt64
     ) -> PhysicalLine {
         setPrompts(primary: prompt, right: right)
         rightText = right

@@ -1,6 +1,7 @@
 import CEditLine
 import Dispatch
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -46,10 +47,15 @@ package final class LineEditor: LineReader, @unchecked Sendable {
         /// Read `~/.editrc` / `$EDITRC`.
         package var readsEditrc: Bool
 
-        package init(programName: String = "bts", isComplete: InputCompletenessCheck? = nil,
-                    completionProvider: CompletionProvider? = nil, history: HistoryStore? = nil,
-                    historySize: Int = HistoryStore.defaultLimit, editingMode: EditingMode = .emacs,
-                    readsEditrc: Bool = true) {
+        package init(
+            programName: String = "bts",
+            isComplete: InputCompletenessCheck? = nil,
+            completionProvider: CompletionProvider? = nil,
+            history: HistoryStore? = nil,
+            historySize: Int = HistoryStore.defaultLimit,
+            editingMode: EditingMode = .emacs,
+            readsEditrc: Bool = true
+        ) {
             self.programName = programName
             self.isComplete = isComplete
             self.completionProvider = completionProvider
@@ -73,16 +79,25 @@ package final class LineEditor: LineReader, @unchecked Sendable {
 
     /// Sets up libedit on `input`/`output` (stdin/stdout by default). Returns nil when libedit
     /// cannot initialise. Loads `configuration.history` into the in-memory history.
-    package init?(configuration: Configuration = Configuration(),
-                 input: UnsafeMutablePointer<FILE>? = bts_stdin(),
-                 output: UnsafeMutablePointer<FILE>? = bts_stdout(),
-                 error: UnsafeMutablePointer<FILE>? = bts_stderr()) {
+    package init?(
+        configuration: Configuration = Configuration(),
+        input: UnsafeMutablePointer<FILE>? = bts_stdin(),
+        output: UnsafeMutablePointer<FILE>? = bts_stdout(),
+        error: UnsafeMutablePointer<FILE>? = bts_stderr()
+    ) {
         guard let input, let output, let error else { return nil }
         _ = bts_setlocale_ctype_utf8()
         let wakeup = EditorWakeup()
-        guard let core = EditorCore(programName: configuration.programName, input: input, output: output,
-                                    error: error, historySize: configuration.historySize,
-                                    completionProvider: configuration.completionProvider, wakeup: wakeup)
+        guard
+            let core = EditorCore(
+                programName: configuration.programName,
+                input: input,
+                output: output,
+                error: error,
+                historySize: configuration.historySize,
+                completionProvider: configuration.completionProvider,
+                wakeup: wakeup
+            )
         else { return nil }
         core.configure(initialMode: configuration.editingMode, sourceEditrc: configuration.readsEditrc)
         if let history = configuration.history {
@@ -112,12 +127,15 @@ package final class LineEditor: LineReader, @unchecked Sendable {
         let core = self.core
         let worker = self.worker
         let result = await LogicalLineAssembler.read(wakeup: wakeup, isComplete: configuration.isComplete) {
-            pending, sequence in
+            pending,
+            sequence in
             let isContinuation = pending != nil
             let text = pending.map(prompt.continuation(after:)) ?? prompt.primary
             let right = isContinuation ? nil : prompt.right
             let liveRight = isContinuation ? nil : prompt.liveRight
-            switch await worker.run({ core.readPhysicalLine(prompt: text, right: right, liveRight: liveRight, sequence: sequence) }) {
+            switch await worker.run({
+                core.readPhysicalLine(prompt: text, right: right, liveRight: liveRight, sequence: sequence)
+            }) {
             case .line(let line): return .line(line)
             case .eof: return .end
             case .interrupted: return .interrupted

@@ -1,4 +1,5 @@
 import Foundation
+
 /// What one `readLine` call produced.
 package enum LineEditorResult: Sendable, Equatable {
     /// A complete input (possibly several physical lines joined with "\n" when the
@@ -31,9 +32,13 @@ package struct LinePrompt: Sendable, Equatable, ExpressibleByStringLiteral {
     /// editor asks about once a second and redraws when the text changed. Nil: `right` is fixed.
     package var liveRight: (@Sendable (Date) -> String?)?
 
-    package init(_ primary: String, continuation: String = "... ", right: String? = nil,
-                liveRight: (@Sendable (Date) -> String?)? = nil,
-                continuationAfter: (@Sendable (String) -> String)? = nil) {
+    package init(
+        _ primary: String,
+        continuation: String = "... ",
+        right: String? = nil,
+        liveRight: (@Sendable (Date) -> String?)? = nil,
+        continuationAfter: (@Sendable (String) -> String)? = nil
+    ) {
         self.primary = primary
         self.continuation = continuation
         self.right = right

@@ -24,7 +24,8 @@ enum LogicalLineAssembler {
     /// read numbered `sequence` of `wakeup` (cancelling the calling task aborts it); `pending` is
     /// the unfinished input read so far (nil before the first line).
     static func read(
-        wakeup: EditorWakeup, isComplete: InputCompletenessCheck?,
+        wakeup: EditorWakeup,
+        isComplete: InputCompletenessCheck?,
         readPhysical: @Sendable (_ pending: String?, _ sequence: UInt64) async -> PhysicalRead
     ) async -> LineEditorResult {
         var lines: [String] = []

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -65,7 +66,11 @@ final class PlainLineState: @unchecked Sendable {
     private let chunkSize = 64 * 1024
     private let wakeup: EditorWakeup?
 
-    enum Outcome: Sendable, Equatable { case line(String), end, interrupted, notUTF8(UndecodableLine) }
+    enum Outcome: Sendable, Equatable {
+        case line(String)
+        case end, interrupted
+        case notUTF8(UndecodableLine)
+    }
 
     init(fileDescriptor: Int32, wakeup: EditorWakeup? = nil) {
         self.fileDescriptor = fileDescriptor
@@ -120,7 +125,8 @@ final class PlainLineState: @unchecked Sendable {
 
     /// The line in `bytes` (or why it is not one), consuming the buffer up to `next`.
     private func take(_ bytes: Range<Int>, through next: Int) -> Outcome {
-        let line: Outcome = String(validating: buffer[bytes], as: UTF8.self).map { .line($0) }
+        let line: Outcome =
+            String(validating: buffer[bytes], as: UTF8.self).map { .line($0) }
             ?? .notUTF8(UndecodableLine(number: lineNumber, offset: streamOffset, bytes: Array(buffer[bytes])))
         lineNumber += 1
         streamOffset += next - start

@@ -30,7 +30,10 @@ enum PromptEscapes {
                     end = min(end + 1, scalars.count)
                 } else if kind == "]" {
                     while end < scalars.count {
-                        if scalars[end] == "\u{07}" { end += 1; break }
+                        if scalars[end] == "\u{07}" {
+                            end += 1
+                            break
+                        }
                         if scalars[end] == "\u{1B}", end + 1 < scalars.count, scalars[end + 1] == "\\" {
                             end += 2
                             break

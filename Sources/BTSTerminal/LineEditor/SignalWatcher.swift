@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -27,9 +28,9 @@ import Glibc
 package final class SignalWatcher: Sendable {
     /// A received signal.
     package enum Event: Sendable, Equatable {
-        case interrupt      // SIGINT
-        case terminate      // SIGTERM
-        case hangup         // SIGHUP
+        case interrupt  // SIGINT
+        case terminate  // SIGTERM
+        case hangup  // SIGHUP
         case windowChanged  // SIGWINCH
 
         /// The conventional exit status for a shell ended by this signal (128 + number).
@@ -55,8 +56,10 @@ package final class SignalWatcher: Sendable {
     /// Starts watching `watched` (default: SIGINT, SIGTERM, SIGHUP, SIGWINCH). `onEvent`, when
     /// given, hears each event first, at once, on the hub's own thread: for a reaction that must
     /// not wait for a thread of Swift's pool, which busy work may hold (it must not block).
-    package init(_ watched: [Event] = [.interrupt, .terminate, .hangup, .windowChanged],
-                onEvent: (@Sendable (Event) -> Void)? = nil) {
+    package init(
+        _ watched: [Event] = [.interrupt, .terminate, .hangup, .windowChanged],
+        onEvent: (@Sendable (Event) -> Void)? = nil
+    ) {
         let (stream, continuation) = AsyncStream<Event>.makeStream(bufferingPolicy: .bufferingNewest(64))
         events = stream
         state = SignalWatcherState(watched: watched, continuation: continuation, onEvent: onEvent)
@@ -96,8 +99,11 @@ private final class SignalWatcherState: @unchecked Sendable {
     private let continuation: AsyncStream<SignalWatcher.Event>.Continuation
     private let onEvent: (@Sendable (SignalWatcher.Event) -> Void)?
 
-    init(watched: [SignalWatcher.Event], continuation: AsyncStream<SignalWatcher.Event>.Continuation,
-         onEvent: (@Sendable (SignalWatcher.Event) -> Void)?) {
+    init(
+        watched: [SignalWatcher.Event],
+        continuation: AsyncStream<SignalWatcher.Event>.Continuation,
+        onEvent: (@Sendable (SignalWatcher.Event) -> Void)?
+    ) {
         self.watched = watched
         self.continuation = continuation
         self.onEvent = onEvent
@@ -155,7 +161,9 @@ final class SignalHub: @unchecked Sendable {
     private var readFD: Int32 = -1
 
     func subscribe(
-        _ events: [SignalWatcher.Event], id: UUID, handler: @escaping @Sendable (SignalWatcher.Event) -> Void
+        _ events: [SignalWatcher.Event],
+        id: UUID,
+        handler: @escaping @Sendable (SignalWatcher.Event) -> Void
     ) {
         lock.lock()
         defer { lock.unlock() }

@@ -36,8 +36,12 @@ package enum PromptRenderer {
 
     /// Renders the prompts for `backend` (see ``backendName(url:profile:)``), the tightest
     /// `budget` (nil: none known), coloured when `colour` is true.
-    package static func render(backend: String, budget: PromptBudget?, colour: Bool,
-                              lowThreshold: Double = defaultLowThreshold) -> Rendered {
+    package static func render(
+        backend: String,
+        budget: PromptBudget?,
+        colour: Bool,
+        lowThreshold: Double = defaultLowThreshold
+    ) -> Rendered {
         let name = sanitise(backend)
         let plainLeft = "bts:\(name)> "
         let left = colour ? "\(bold)bts\(reset):\(cyan)\(name)\(reset)> " : plainLeft
@@ -46,8 +50,11 @@ package enum PromptRenderer {
             let text = sanitise(budget.text)
             right = colour ? (budget.isSpent ? red : yellow) + text + reset : text
         }
-        return Rendered(left: left, right: right,
-                        continuation: continuation(marker: blockMarker, backend: backend, colour: colour))
+        return Rendered(
+            left: left,
+            right: right,
+            continuation: continuation(marker: blockMarker, backend: backend, colour: colour)
+        )
     }
 
     /// The continuation marker of an open block or a trailing `\`.

@@ -63,11 +63,23 @@ package struct ResponseInfo: Sendable {
     package var source: ResponseSource = .server
 
     package init(
-        method: String, url: String, status: Int, headers: [HeaderField] = [], duration: Duration = .zero,
-        lastAttemptDuration: Duration = .zero, attempts: Int = 1, cacheHit: Bool = false, coalesced: Bool = false,
-        serverCacheHit: Bool? = nil, serverTimeMs: Double? = nil, metadata: ResponseMetadata? = nil,
-        rateLimitClass: RateLimitClass? = nil, rateLimit: RateLimitObservation? = nil, requestID: String? = nil,
-        deprecationWarning: String? = nil, bodyBytes: Int = 0
+        method: String,
+        url: String,
+        status: Int,
+        headers: [HeaderField] = [],
+        duration: Duration = .zero,
+        lastAttemptDuration: Duration = .zero,
+        attempts: Int = 1,
+        cacheHit: Bool = false,
+        coalesced: Bool = false,
+        serverCacheHit: Bool? = nil,
+        serverTimeMs: Double? = nil,
+        metadata: ResponseMetadata? = nil,
+        rateLimitClass: RateLimitClass? = nil,
+        rateLimit: RateLimitObservation? = nil,
+        requestID: String? = nil,
+        deprecationWarning: String? = nil,
+        bodyBytes: Int = 0
     ) {
         self.method = method
         self.url = url

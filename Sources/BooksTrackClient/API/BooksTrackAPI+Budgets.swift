@@ -38,7 +38,10 @@ extension BooksTrackAPI {
     /// The class a request to `method path` is budgeted under before its answer (`nil`: unlimited):
     /// the contract's classifier. Every request spec takes its class from here.
     package nonisolated static func rateLimitClass(
-        method: String, path: String, mode: String? = nil, query q: String? = nil
+        method: String,
+        path: String,
+        mode: String? = nil,
+        query q: String? = nil
     ) -> RateLimitClass? {
         BudgetClass.classify(method: method, path: path, mode: mode, query: q).map(RateLimitClass.known)
     }

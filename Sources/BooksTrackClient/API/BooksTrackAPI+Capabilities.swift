@@ -28,7 +28,9 @@ extension BooksTrackAPI {
     /// server; offline, a stale disk copy; else unknown (gated commands report `.unknown`).
     @discardableResult
     package func connect(refresh: Bool = false) async -> ConnectResult {
-        let disk = configuration.cacheDirectory.map { CapabilitiesDiskCache(directory: $0, baseURL: configuration.baseURL, identity: configuration.cacheIdentity) }
+        let disk = configuration.cacheDirectory.map {
+            CapabilitiesDiskCache(directory: $0, baseURL: configuration.baseURL, identity: configuration.cacheIdentity)
+        }
         let cached = disk?.load()
         let now = configuration.now()
         let age = cached.map { Duration.seconds(max(0, now.timeIntervalSince1970 - $0.fetchedAt)) }

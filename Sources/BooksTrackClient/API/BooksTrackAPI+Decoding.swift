@@ -6,11 +6,14 @@ import NIOHTTP1
 
 extension BooksTrackAPI {
     /// Performs `spec` and decodes `T` (enveloped or bare, every accepted shape).
-    func call<T: Decodable & Sendable>(_ type: T.Type, _ spec: RequestSpec) async throws(BooksTrackError) -> APIResponse<T> {
+    func call<T: Decodable & Sendable>(
+        _ type: T.Type,
+        _ spec: RequestSpec
+    ) async throws(BooksTrackError) -> APIResponse<T> {
         do {
             let outcome = try await perform(spec)
             return try decode(type, outcome, spec: spec)
-        } catch where error.code == .routeNotOffered {
+        } catch  where error.code == .routeNotOffered {
             throw notOffered(error, spec: spec)
         }
     }
@@ -27,7 +30,9 @@ extension BooksTrackAPI {
 
     /// Decodes a 2xx outcome into `APIResponse<T>`; unusable bodies become `BooksTrackError`.
     func decode<T: Decodable & Sendable>(
-        _ type: T.Type, _ outcome: CallOutcome, spec: RequestSpec
+        _ type: T.Type,
+        _ outcome: CallOutcome,
+        spec: RequestSpec
     ) throws(BooksTrackError) -> APIResponse<T> {
         let raw = outcome.raw
         let data = Data(buffer: raw.body, byteTransferStrategy: .noCopy)
@@ -39,20 +44,37 @@ extension BooksTrackAPI {
             return APIResponse(value: value, info: info)
         case .failure(let apiInfo, _):
             var error = BooksTrackError.fromAPIError(
-                apiInfo, headerRetryAfter: nil, requestID: info.requestID, url: raw.url,
-                notFoundMessage: spec.notFoundMessage)
+                apiInfo,
+                headerRetryAfter: nil,
+                requestID: info.requestID,
+                url: raw.url,
+                notFoundMessage: spec.notFoundMessage
+            )
             error.attempts = outcome.attempts
             throw error
         case .notJSON(_, let snippet):
             throw BooksTrackError.proxyPage(
-                status: raw.status, body: data, snippet: snippet, requestID: info.requestID, url: raw.url,
-                retryAfter: nil, notFoundMessage: spec.notFoundMessage)
+                status: raw.status,
+                body: data,
+                snippet: snippet,
+                requestID: info.requestID,
+                url: raw.url,
+                retryAfter: nil,
+                notFoundMessage: spec.notFoundMessage
+            )
         case .undecodable(_, let failure, let snippet):
             throw BooksTrackError(
-                code: .invalidResponse, kind: .decoding,
-                message: "The server's response did not have the expected shape (\(failure.codingPath.isEmpty ? "top level" : failure.codingPath)).",
-                detail: "\(failure); body: \(SecretMasking.maskText(snippet))", httpStatus: raw.status,
-                requestID: info.requestID, url: raw.url, attempts: outcome.attempts, decodingFailure: failure)
+                code: .invalidResponse,
+                kind: .decoding,
+                message:
+                    "The server's response did not have the expected shape (\(failure.codingPath.isEmpty ? "top level" : failure.codingPath)).",
+                detail: "\(failure); body: \(SecretMasking.maskText(snippet))",
+                httpStatus: raw.status,
+                requestID: info.requestID,
+                url: raw.url,
+                attempts: outcome.attempts,
+                decodingFailure: failure
+            )
         }
     }
 
@@ -62,18 +84,32 @@ extension BooksTrackAPI {
         let headers = raw.headers
         let serverTime = headers.first(name: "x-response-time").flatMap(Self.milliseconds)
         let xCache = headers.first(name: "x-cache").map { $0.uppercased().hasPrefix("HIT") }
-        let observation = outcome.rateLimit ?? RateLimitObservation(
-            status: raw.status, headers: headers, now: configuration.now())
+        let observation =
+            outcome.rateLimit
+            ?? RateLimitObservation(
+                status: raw.status,
+                headers: headers,
+                now: configuration.now()
+            )
         let hasRateHeaders = observation.limit != nil || observation.remaining != nil || observation.resetAt != nil
         return ResponseInfo(
-            method: spec.method.rawValue, url: raw.url, status: raw.status,
-            headers: raw.headerFields, duration: outcome.duration,
-            lastAttemptDuration: outcome.cacheHit ? .zero : raw.duration, attempts: outcome.attempts,
-            cacheHit: outcome.cacheHit, coalesced: outcome.coalesced, serverCacheHit: xCache,
-            serverTimeMs: serverTime, rateLimitClass: observation.rateLimitClass ?? outcome.requestClass,
+            method: spec.method.rawValue,
+            url: raw.url,
+            status: raw.status,
+            headers: raw.headerFields,
+            duration: outcome.duration,
+            lastAttemptDuration: outcome.cacheHit ? .zero : raw.duration,
+            attempts: outcome.attempts,
+            cacheHit: outcome.cacheHit,
+            coalesced: outcome.coalesced,
+            serverCacheHit: xCache,
+            serverTimeMs: serverTime,
+            rateLimitClass: observation.rateLimitClass ?? outcome.requestClass,
             rateLimit: hasRateHeaders ? observation : nil,
             requestID: headers.first(name: "x-request-id") ?? headers.first(name: "cf-ray"),
-            deprecationWarning: deprecationWarning(headers, path: spec.path), bodyBytes: raw.body.readableBytes)
+            deprecationWarning: deprecationWarning(headers, path: spec.path),
+            bodyBytes: raw.body.readableBytes
+        )
     }
 
     /// `X-Response-Time` as milliseconds: `12`, `12ms`, ` 3.5 MS ` (nil otherwise). Read by bytes:
@@ -81,7 +117,8 @@ extension BooksTrackAPI {
     static func milliseconds(_ text: String) -> Double? {
         var value = text.utf8[...].trimmingASCIIWhitespace()
         if value.count >= 2, let m = value.dropLast().last, let s = value.last, m | 0x20 == UInt8(ascii: "m"),
-            s | 0x20 == UInt8(ascii: "s") {
+            s | 0x20 == UInt8(ascii: "s")
+        {
             value = value.dropLast(2)
             while value.last == UInt8(ascii: " ") { value = value.dropLast() }
         }

@@ -60,7 +60,8 @@ extension BooksTrackAPI {
     /// The v1/v2 route a v3 server may still serve for a feature v3 lacks (similar, semantic, author
     /// search): asked once; a route-level 404 is remembered and said as "this server does not offer …".
     func legacyFallback<T: Decodable & Sendable>(
-        _ type: T.Type, _ spec: RequestSpec
+        _ type: T.Type,
+        _ spec: RequestSpec
     ) async throws(BooksTrackError) -> APIResponse<T> {
         var spec = spec
         if dialect == .v3 {
@@ -72,10 +73,13 @@ extension BooksTrackAPI {
         }
         do {
             return try await call(type, spec)
-        } catch where error.code == .routeNotOffered {
+        } catch  where error.code == .routeNotOffered {
             legacyRoutesGone.insert(spec.path)
             if dialect == .v3 {
-                throw BooksTrackError.notOfferedOnV3(spec.offering ?? "that", route: "\(spec.method.rawValue) \(spec.path)")
+                throw BooksTrackError.notOfferedOnV3(
+                    spec.offering ?? "that",
+                    route: "\(spec.method.rawValue) \(spec.path)"
+                )
             }
             throw error
         }
@@ -87,8 +91,12 @@ extension BooksTrackError {
     /// although `/v3/capabilities` advertises `semantic_search` and `similar_books`).
     static func notOfferedOnV3(_ what: String, route: String) -> BooksTrackError {
         BooksTrackError(
-            code: .routeNotOffered, kind: .api,
-            message: "This server does not offer \(what): API v3 has no such route, and \(route) answers 404 \"Endpoint not found\".",
-            detail: "\(route): route-level 404 on a v3 server", httpStatus: 404)
+            code: .routeNotOffered,
+            kind: .api,
+            message:
+                "This server does not offer \(what): API v3 has no such route, and \(route) answers 404 \"Endpoint not found\".",
+            detail: "\(route): route-level 404 on a v3 server",
+            httpStatus: 404
+        )
     }
 }

@@ -6,13 +6,18 @@ extension BooksTrackAPI {
     /// `POST /api/v2/books/enrich` — single enrichment. Every attempt carries the same
     /// `idempotency_key` (a fresh UUID unless given), so a retry never does the work twice.
     package func enrich(
-        isbn: String, provider: EnrichProvider? = nil, idempotencyKey: String? = nil
+        isbn: String,
+        provider: EnrichProvider? = nil,
+        idempotencyKey: String? = nil
     ) async throws(BooksTrackError) -> APIResponse<EnrichedBook> {
         let parsed: ISBN
         do { parsed = try ISBN(parsing: isbn) } catch {
             throw BooksTrackError(
-                code: .invalidISBN, kind: .invalidInput, message: ErrorCode.invalidISBN.userMessage(),
-                detail: "\(isbn): \(error.message)")
+                code: .invalidISBN,
+                kind: .invalidInput,
+                message: ErrorCode.invalidISBN.userMessage(),
+                detail: "\(isbn): \(error.message)"
+            )
         }
         if dialect == .v3 { return try await v3Enrich(parsed) }
         let key = idempotencyKey ?? UUID().uuidString.lowercased()
@@ -44,7 +49,9 @@ extension BooksTrackAPI {
     /// Starts a batch enrichment job with the `{books, jobId}` body. The client makes the job id
     /// (a fresh UUID unless given) and sends the same one on every attempt.
     package func batchEnrich(
-        books: [BatchBook], jobID: String? = nil, route: BatchRoute = .batchEnrich
+        books: [BatchBook],
+        jobID: String? = nil,
+        route: BatchRoute = .batchEnrich
     ) async throws(BooksTrackError) -> APIResponse<BatchJobAccepted> {
         if dialect == .v3 {
             // v3 enriches by ISBN only (packages/schemas/src/enrich.ts).
@@ -52,7 +59,9 @@ extension BooksTrackAPI {
             for book in books {
                 guard let raw = book.isbn, let isbn = ISBN(raw) else {
                     throw BooksTrackError.invalidInput(
-                        "API v3 enriches books by ISBN only; '\(book.title)' has none.", code: .invalidISBN)
+                        "API v3 enriches books by ISBN only; '\(book.title)' has none.",
+                        code: .invalidISBN
+                    )
                 }
                 isbns.append(isbn.isbn13)
             }
@@ -68,14 +77,19 @@ extension BooksTrackAPI {
     /// `jobId`, and a book without a non-empty title): each book carries its ISBN, and the ISBN again
     /// as its title. The client makes the job id, so every attempt carries the same one.
     package func batchEnrich(
-        isbns: [String], jobID: String? = nil, route: BatchRoute = .batchEnrich
+        isbns: [String],
+        jobID: String? = nil,
+        route: BatchRoute = .batchEnrich
     ) async throws(BooksTrackError) -> APIResponse<BatchJobAccepted> {
         var normalized: [String] = []
         for raw in isbns {
             do { normalized.append(try ISBN(parsing: raw).isbn13) } catch {
                 throw BooksTrackError(
-                    code: .invalidISBN, kind: .invalidInput, message: ErrorCode.invalidISBN.userMessage(),
-                    detail: "\(raw): \(error.message)")
+                    code: .invalidISBN,
+                    kind: .invalidInput,
+                    message: ErrorCode.invalidISBN.userMessage(),
+                    detail: "\(raw): \(error.message)"
+                )
             }
         }
         if dialect == .v3 { return try await v3BatchEnrich(normalized) }
@@ -88,7 +102,9 @@ extension BooksTrackAPI {
     /// (batch-enrichment.ts, "Invalid title for book at index N"), so an ISBN-only book carries its
     /// ISBN as the title (the stand-in then matches by ISBN only).
     static func titled(_ book: BatchBook) -> BatchBook {
-        guard book.title.trimmingCharacters(in: .whitespaces).isEmpty, let isbn = book.isbn, !isbn.isEmpty else { return book }
+        guard book.title.trimmingCharacters(in: .whitespaces).isEmpty, let isbn = book.isbn, !isbn.isEmpty else {
+            return book
+        }
         var titled = book
         titled.title = isbn
         return titled
@@ -104,7 +120,9 @@ extension BooksTrackAPI {
     }
 
     func startBatch(
-        _ request: BatchEnrichRequest, route: BatchRoute, hasID: Bool
+        _ request: BatchEnrichRequest,
+        route: BatchRoute,
+        hasID: Bool
     ) async throws(BooksTrackError) -> APIResponse<BatchJobAccepted> {
         // Production advertises `maxBatchSize: 50` (v2/capabilities.ts) while its handler takes 100:
         // the advertised number never refuses less than the documented `JobLimits.maxBatchSize`; the

@@ -6,16 +6,25 @@ extension BooksTrackAPI {
     /// A copy of the CSV at `fileURL` with its ISBN-10 cells as ISBN-13 (`CSVISBNRewriter`), or nil
     /// when nothing changes (or the file is over the `JobLimits.maxCSVBytes` the server takes, or cannot be read).
     static func withISBN13Cells(_ fileURL: URL) -> URL? {
-        guard let size = (try? FileManager.default.attributesOfItem(atPath: fileURL.path)[.size] as? NSNumber)?.intValue,
+        guard
+            let size = (try? FileManager.default.attributesOfItem(atPath: fileURL.path)[.size] as? NSNumber)?.intValue,
             size <= JobLimits.maxCSVBytes, let data = FileManager.default.contents(atPath: fileURL.path),
             let rewritten = CSVISBNRewriter.rewrite(Array(data))
         else { return nil }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bts-upload-\(UUID().uuidString)")
         do {
             try FileManager.default.createDirectory(
-                at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+                at: directory,
+                withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700]
+            )
             let copy = directory.appendingPathComponent(fileURL.lastPathComponent)
-            guard FileManager.default.createFile(atPath: copy.path, contents: Data(rewritten), attributes: [.posixPermissions: 0o600])
+            guard
+                FileManager.default.createFile(
+                    atPath: copy.path,
+                    contents: Data(rewritten),
+                    attributes: [.posixPermissions: 0o600]
+                )
             else { throw CocoaError(.fileWriteUnknown) }
             return copy
         } catch {

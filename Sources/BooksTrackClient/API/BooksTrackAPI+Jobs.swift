@@ -10,14 +10,17 @@ extension BooksTrackAPI {
     /// `GET /api/v2/imports/{jobId}` — job status (also serves batch jobs on the stand-in and on
     /// production's refactored job store). A server without that route (router.ts 078b7da has no v2
     /// routes) is asked at `GET /v1/jobs/{jobId}/status`.
-    package func jobStatus(_ jobID: String, pipeline: Pipeline? = nil) async throws(BooksTrackError) -> APIResponse<BooksTrackContract.JobStatus> {
+    package func jobStatus(
+        _ jobID: String,
+        pipeline: Pipeline? = nil
+    ) async throws(BooksTrackError) -> APIResponse<BooksTrackContract.JobStatus> {
         if dialect == .v3 { return try await v3JobStatus(jobID, pipeline: pipeline) }
         let id = Self.pathSegment(jobID)
         var spec = RequestSpec(.GET, KnownRoute.importStatus.path(id))
         spec.notFoundMessage = "Job \(jobID) not found."
         do {
             return try await call(BooksTrackContract.JobStatus.self, spec)
-        } catch where Self.isMissingRoute(error) {
+        } catch  where Self.isMissingRoute(error) {
             var fallback = RequestSpec(.GET, KnownRoute.jobStatus.path(id))
             fallback.notFoundMessage = spec.notFoundMessage
             return try await call(BooksTrackContract.JobStatus.self, fallback)
@@ -28,7 +31,10 @@ extension BooksTrackAPI {
     /// `GET /v1/jobs/{id}/results` (kept 1 h / 2 h after completion, then 404). Production router
     /// versions differ in which of the two they route (and both serve every pipeline), so a 404 at
     /// the first is asked again at the other before it is reported.
-    package func jobResults(_ jobID: String, pipeline: Pipeline = .csvImport) async throws(BooksTrackError) -> APIResponse<JobResults> {
+    package func jobResults(
+        _ jobID: String,
+        pipeline: Pipeline = .csvImport
+    ) async throws(BooksTrackError) -> APIResponse<JobResults> {
         if dialect == .v3 { return try await v3JobResults(jobID, pipeline: pipeline) }
         let id = Self.pathSegment(jobID)
         if pipeline == .bookshelfScan {
@@ -46,7 +52,7 @@ extension BooksTrackAPI {
             spec.notFoundMessage = "No results for job \(jobID) (unknown job, not finished, or results expired)."
             do {
                 return try await call(JobResults.self, spec)
-            } catch where error.httpStatus == 404 {
+            } catch  where error.httpStatus == 404 {
                 // Prefer the answer of a route that exists ("results expired") over "no such route".
                 if firstError == nil || (firstError.map(Self.isMissingRoute) ?? false) { firstError = error }
             }
@@ -63,14 +69,18 @@ extension BooksTrackAPI {
     /// the WebSocket connection object, so they answer 404 "Job not found" for a job that exists. When
     /// both routes say 404 but the job's status is readable, the error says plainly that this server
     /// cannot cancel jobs (``BooksTrackError/cannotCancel(jobID:detail:)``), not "job not found".
-    package func cancelJob(_ jobID: String, token: String, pipeline: Pipeline? = nil) async throws(BooksTrackError) -> APIResponse<CancelResponse> {
+    package func cancelJob(
+        _ jobID: String,
+        token: String,
+        pipeline: Pipeline? = nil
+    ) async throws(BooksTrackError) -> APIResponse<CancelResponse> {
         if dialect == .v3 { return try await v3Cancel(jobID, pipeline: pipeline) }
         let id = Self.pathSegment(jobID)
         var firstError: BooksTrackError?
         for path in [KnownRoute.jobCancel.path(id), KnownRoute.jobCancelV2.path(id)] {
             do {
                 return try await cancelJob(jobID, token: token, path: path)
-            } catch where error.httpStatus == 404 || (error.httpStatus == 405 && firstError != nil) {
+            } catch  where error.httpStatus == 404 || (error.httpStatus == 405 && firstError != nil) {
                 if firstError == nil { firstError = error }
             }
         }
@@ -83,10 +93,17 @@ extension BooksTrackAPI {
         }
         let said = notFound.apiError?.message ?? notFound.detail
         throw BooksTrackError.cannotCancel(
-            jobID: jobID, detail: "both cancel routes answered 404 (\(said.isEmpty ? "no message" : said)) for a job whose status is readable")
+            jobID: jobID,
+            detail:
+                "both cancel routes answered 404 (\(said.isEmpty ? "no message" : said)) for a job whose status is readable"
+        )
     }
 
-    func cancelJob(_ jobID: String, token: String, path: String) async throws(BooksTrackError) -> APIResponse<CancelResponse> {
+    func cancelJob(
+        _ jobID: String,
+        token: String,
+        path: String
+    ) async throws(BooksTrackError) -> APIResponse<CancelResponse> {
         var presented = presentableToken(for: jobID, given: token) ?? token
         var attempt = 1
         while true {

@@ -31,7 +31,10 @@ extension BooksTrackAPI {
         let started = ContinuousClock.now
         guard !isShutdown else {
             throw BooksTrackError(
-                code: "CLIENT_SHUT_DOWN", kind: .other, message: "The API client was already shut down.")
+                code: "CLIENT_SHUT_DOWN",
+                kind: .other,
+                message: "The API client was already shut down."
+            )
         }
         var spec = spec
         let url = spec.url(base: configuration.baseURL)
@@ -66,8 +69,11 @@ extension BooksTrackAPI {
             statistics.diskHits += 1
             let raw = Self.raw(stored, url: SecretMasking.maskURL(url))
             return cacheHit(
-                raw, spec: spec, source: .offline(age: Self.age(of: stored, now: configuration.now()), reason: reason),
-                started: started)
+                raw,
+                spec: spec,
+                source: .offline(age: Self.age(of: stored, now: configuration.now()), reason: reason),
+                started: started
+            )
         }
         if outcome.raw.status == 304, let stored, let disk {
             statistics.revalidations += 1
@@ -124,7 +130,9 @@ extension BooksTrackAPI {
         case .timeout:
             return "the request timed out after \(Int(configuration.timeout.timeInterval.rounded())) s"
         case .dns: return "the server's host name did not resolve"
-        case .connection: return "the server could not be reached (\(error.retryableFailure == .transport(.cannotConnect) ? "connection refused" : "connection lost"))"
+        case .connection:
+            return
+                "the server could not be reached (\(error.retryableFailure == .transport(.cannotConnect) ? "connection refused" : "connection lost"))"
         default: return nil
         }
     }

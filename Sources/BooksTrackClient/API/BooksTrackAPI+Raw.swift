@@ -23,19 +23,25 @@ extension BooksTrackAPI {
     /// contract's classifier from its path. A 2xx answer is returned whatever its body; any other
     /// status throws as every call does.
     package func raw(
-        method: String, path: String, query: [(name: String, value: String)] = [], headers: [HeaderField] = [],
+        method: String,
+        path: String,
+        query: [(name: String, value: String)] = [],
+        headers: [HeaderField] = [],
         body: Data? = nil
     ) async throws(BooksTrackError) -> APIResponse<RawAnswer> {
         let method = method.uppercased()
         guard Self.rawMethods.contains(method) else {
-            throw BooksTrackError.invalidInput("Unknown method '\(method)': use one of \(Self.rawMethods.joined(separator: ", ")).")
+            throw BooksTrackError.invalidInput(
+                "Unknown method '\(method)': use one of \(Self.rawMethods.joined(separator: ", "))."
+            )
         }
         guard path.hasPrefix("/"), !path.hasPrefix("//") else {
             throw BooksTrackError.invalidInput("The path must start with '/' (a route of the configured server).")
         }
         if let body, body.count > Self.maxRawRequestBodyBytes {
             throw BooksTrackError.invalidInput(
-                "The request body is larger than \(Self.maxRawRequestBodyBytes / 1024) KiB.")
+                "The request body is larger than \(Self.maxRawRequestBodyBytes / 1024) KiB."
+            )
         }
         var spec = RequestSpec(HTTPMethod(rawValue: method), path, query: query)
         var sent: [HeaderField] = []
@@ -48,8 +54,10 @@ extension BooksTrackAPI {
         var info = responseInfo(outcome, spec: spec)
         info.source = outcome.source
         let answer = RawAnswer(
-            status: outcome.raw.status, headers: SecretMasking.maskHeaders(outcome.raw.headerFields),
-            body: Data(buffer: outcome.raw.body))
+            status: outcome.raw.status,
+            headers: SecretMasking.maskHeaders(outcome.raw.headerFields),
+            body: Data(buffer: outcome.raw.body)
+        )
         return APIResponse(value: answer, info: info)
     }
 }

@@ -1,6 +1,7 @@
 import BooksTrackContract
 import Foundation
 import NIOHTTP1
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -36,7 +37,8 @@ extension BooksTrackAPI {
                 photos.isEmpty
                     ? "Give at least one photo to scan."
                     : "A scan takes at most \(ScanPhotos.count.upperBound) photos (\(photos.count) given); nothing was uploaded.",
-                code: .batchTooLarge)
+                code: .batchTooLarge
+            )
         }
         var files: [(url: URL, contentType: String)] = []
         var total = 0
@@ -44,12 +46,16 @@ extension BooksTrackAPI {
             let name = url.lastPathComponent
             let (head, size) = try Self.photoHead(url)
             guard let format = PhotoFormat(sniffing: head) else {
-                throw .invalidInput("'\(name)' is not a JPEG, PNG or WebP image; nothing was uploaded.", code: "INVALID_FILE")
+                throw .invalidInput(
+                    "'\(name)' is not a JPEG, PNG or WebP image; nothing was uploaded.",
+                    code: "INVALID_FILE"
+                )
             }
             guard size <= ScanPhotos.maxPhotoBytes else {
                 throw .invalidInput(
                     "'\(name)' is \(Self.megabytes(size)); a photo may be at most 10 MB. Nothing was uploaded.",
-                    code: .fileTooLarge)
+                    code: .fileTooLarge
+                )
             }
             total += size
             files.append((url, format.mediaType))
@@ -57,7 +63,8 @@ extension BooksTrackAPI {
         guard total <= ScanPhotos.maxTotalBytes else {
             throw .invalidInput(
                 "The photos come to \(Self.megabytes(total)); a scan takes at most 50 MB together. Nothing was uploaded.",
-                code: .fileTooLarge)
+                code: .fileTooLarge
+            )
         }
         return files
     }
@@ -78,7 +85,8 @@ extension BooksTrackAPI {
         if let kind = Self.kind(of: status.st_mode) {
             throw .invalidInput(
                 "'\(url.path)' is \(kind), not a photo file; save the photo to a file and scan that. Nothing was uploaded.",
-                code: "INVALID_FILE")
+                code: "INVALID_FILE"
+            )
         }
         var head = [UInt8](repeating: 0, count: 12)
         let count = head.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, 12) }

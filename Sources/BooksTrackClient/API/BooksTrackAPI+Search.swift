@@ -8,8 +8,11 @@ extension BooksTrackAPI {
         let parsed: ISBN
         do { parsed = try ISBN(parsing: isbn) } catch {
             throw BooksTrackError(
-                code: .invalidISBN, kind: .invalidInput, message: ErrorCode.invalidISBN.userMessage(),
-                detail: "\(isbn): \(error.message)")
+                code: .invalidISBN,
+                kind: .invalidInput,
+                message: ErrorCode.invalidISBN.userMessage(),
+                detail: "\(isbn): \(error.message)"
+            )
         }
         if dialect == .v3 { return try await v3LookUp(parsed) }
         // ISBN-13 on every route: no version's router takes an ISBN-10 ending in X (`^\d{10}(\d{3})?$`).
@@ -21,7 +24,11 @@ extension BooksTrackAPI {
 
     /// `GET /v1/search/title?q=&limit=&offset=` (limit 1–100; production ignores it; `offset`, the
     /// rows to skip, is a stand-in extension: sent only when not 0).
-    package func searchTitle(_ query: String, limit: Int? = nil, offset: Int = 0) async throws(BooksTrackError) -> APIResponse<SearchResults> {
+    package func searchTitle(
+        _ query: String,
+        limit: Int? = nil,
+        offset: Int = 0
+    ) async throws(BooksTrackError) -> APIResponse<SearchResults> {
         if dialect == .v3 { return try await v3SearchTitle(query, limit: limit, offset: offset) }
         var items: [(name: String, value: String)] = [("q", String(query.prefix(SearchPageLimits.queryLength)))]
         if let limit { items.append(("limit", String(limit))) }
@@ -33,7 +40,11 @@ extension BooksTrackAPI {
 
     /// `GET /v1/search/author?name=&limit=`; when the server does not route it (production answers 404),
     /// falls back to `/v1/search/advanced?author=` and remembers that for the session.
-    package func searchAuthor(_ name: String, limit: Int? = nil, offset: Int = 0) async throws(BooksTrackError) -> APIResponse<SearchResults> {
+    package func searchAuthor(
+        _ name: String,
+        limit: Int? = nil,
+        offset: Int = 0
+    ) async throws(BooksTrackError) -> APIResponse<SearchResults> {
         if authorRouteMissing { return try await searchAdvanced(title: nil, author: name, limit: limit) }
         var items: [(name: String, value: String)] = [("name", String(name.prefix(SearchPageLimits.queryLength)))]
         if let limit { items.append(("limit", String(limit))) }
@@ -46,22 +57,31 @@ extension BooksTrackAPI {
             // (production's v1 never had /v1/search/author).
             do {
                 return try await legacyFallback(SearchResults.self, spec)
-            } catch where error.code == .routeNotOffered {
-                var advanced = RequestSpec(.GET, APIPath.advancedSearch, query: [("author", String(name.prefix(SearchPageLimits.queryLength)))] + (limit.map { [("limit", String($0))] } ?? []))
+            } catch  where error.code == .routeNotOffered {
+                var advanced = RequestSpec(
+                    .GET,
+                    APIPath.advancedSearch,
+                    query: [("author", String(name.prefix(SearchPageLimits.queryLength)))]
+                        + (limit.map { [("limit", String($0))] } ?? [])
+                )
                 advanced.offering = "author search"
                 return try await legacyFallback(SearchResults.self, advanced)
             }
         }
         do {
             return try await call(SearchResults.self, spec)
-        } catch where error.httpStatus == 404 {
+        } catch  where error.httpStatus == 404 {
             authorRouteMissing = true
             return try await searchAdvanced(title: nil, author: name, limit: limit)
         }
     }
 
     /// `GET /v1/search/advanced?title=&author=` (at least one required).
-    package func searchAdvanced(title: String?, author: String?, limit: Int? = nil) async throws(BooksTrackError) -> APIResponse<SearchResults> {
+    package func searchAdvanced(
+        title: String?,
+        author: String?,
+        limit: Int? = nil
+    ) async throws(BooksTrackError) -> APIResponse<SearchResults> {
         var items: [(name: String, value: String)] = []
         if let title, !title.isEmpty { items.append(("title", String(title.prefix(SearchPageLimits.queryLength)))) }
         if let author, !author.isEmpty { items.append(("author", String(author.prefix(SearchPageLimits.queryLength)))) }

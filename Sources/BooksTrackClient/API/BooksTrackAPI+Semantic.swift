@@ -6,7 +6,10 @@ extension BooksTrackAPI {
     /// `GET /api/v2/search?q=&mode=&limit=&offset=` — unified v2 search in any mode (`q=similar:<isbn>`
     /// forces similar mode). An empty `results` (production's semantic bug) is a valid "no matches".
     package func searchV2(
-        _ query: String, mode: SearchMode = .text, limit: Int? = nil, offset: Int? = nil
+        _ query: String,
+        mode: SearchMode = .text,
+        limit: Int? = nil,
+        offset: Int? = nil
     ) async throws(BooksTrackError) -> APIResponse<V2SearchResponse> {
         let q = String(query.prefix(SearchPageLimits.queryLength))
         var items: [(name: String, value: String)] = [("q", q), ("mode", mode.rawValue)]
@@ -21,7 +24,10 @@ extension BooksTrackAPI {
     }
 
     /// Natural-language search (`mode=semantic`, 5/min; gated by `semantic_search`).
-    package func semantic(_ query: String, limit: Int? = nil) async throws(BooksTrackError) -> APIResponse<SearchResults> {
+    package func semantic(
+        _ query: String,
+        limit: Int? = nil
+    ) async throws(BooksTrackError) -> APIResponse<SearchResults> {
         try await searchV2(query, mode: .semantic, limit: limit).map(SearchResults.init)
     }
 }

@@ -9,8 +9,11 @@ extension BooksTrackAPI {
         let parsed: ISBN
         do { parsed = try ISBN(parsing: isbn) } catch {
             throw BooksTrackError(
-                code: .invalidISBN, kind: .invalidInput, message: ErrorCode.invalidISBN.userMessage(),
-                detail: "\(isbn): \(error.message)")
+                code: .invalidISBN,
+                kind: .invalidInput,
+                message: ErrorCode.invalidISBN.userMessage(),
+                detail: "\(isbn): \(error.message)"
+            )
         }
         var items: [(name: String, value: String)] = [("isbn", parsed.isbn13)]
         if let limit { items.append(("limit", String(limit))) }

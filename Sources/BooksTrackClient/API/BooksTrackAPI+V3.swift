@@ -15,10 +15,19 @@ extension BooksTrackAPI {
     /// `GET /v3/books/search?q=&limit=&page=`: paged by `page` (an `offset` is ignored there, and
     /// `_links.next` carries one, so it is never followed). `offset` is turned into the page that
     /// holds it; rows before it on that page are dropped.
-    func v3SearchTitle(_ query: String, limit: Int?, offset: Int) async throws(BooksTrackError) -> APIResponse<SearchResults> {
-        let size = min(max(limit ?? SearchPageLimits.defaultLimit, V3Limits.searchPage.lowerBound), V3Limits.searchPage.upperBound)
+    func v3SearchTitle(
+        _ query: String,
+        limit: Int?,
+        offset: Int
+    ) async throws(BooksTrackError) -> APIResponse<SearchResults> {
+        let size = min(
+            max(limit ?? SearchPageLimits.defaultLimit, V3Limits.searchPage.lowerBound),
+            V3Limits.searchPage.upperBound
+        )
         let page = offset / size + 1
-        var items: [(name: String, value: String)] = [("q", String(query.prefix(SearchPageLimits.queryLength))), ("limit", String(size))]
+        var items: [(name: String, value: String)] = [
+            ("q", String(query.prefix(SearchPageLimits.queryLength))), ("limit", String(size)),
+        ]
         if page > 1 { items.append(("page", String(page))) }
         var spec = RequestSpec(.GET, APIPath.v3Search, query: items)
         spec.offering = "title search"
@@ -37,8 +46,13 @@ extension BooksTrackAPI {
         let response = try await call(V3EnrichResult.self, spec)
         guard let book = response.value.books.first else {
             throw BooksTrackError(
-                code: .notFound, kind: .api, message: spec.notFoundMessage ?? ErrorCode.notFound.userMessage(),
-                detail: "v3 enrich answered no book", httpStatus: response.info.status, url: response.info.url)
+                code: .notFound,
+                kind: .api,
+                message: spec.notFoundMessage ?? ErrorCode.notFound.userMessage(),
+                detail: "v3 enrich answered no book",
+                httpStatus: response.info.status,
+                url: response.info.url
+            )
         }
         return response.map { _ in book }
     }
@@ -49,7 +63,8 @@ extension BooksTrackAPI {
         guard isbns.count <= V3Limits.asyncEnrich else {
             throw BooksTrackError.invalidInput(
                 "API v3 enriches at most \(V3Limits.asyncEnrich) ISBNs in one job (\(isbns.count) given).",
-                code: .batchTooLarge)
+                code: .batchTooLarge
+            )
         }
         var spec = RequestSpec(.POST, APIPath.v3Enrich)
         spec.body = .json(try Self.json(V3EnrichRequest(isbns: isbns, async: true)))
@@ -65,7 +80,10 @@ extension BooksTrackAPI {
     }
 
     /// `POST /v3/jobs/imports` (multipart `file`, 8 MB).
-    func v3Import(_ upload: MultipartFileBody, timeout: Duration) async throws(BooksTrackError) -> APIResponse<ImportAccepted> {
+    func v3Import(
+        _ upload: MultipartFileBody,
+        timeout: Duration
+    ) async throws(BooksTrackError) -> APIResponse<ImportAccepted> {
         var spec = RequestSpec(.POST, APIPath.v3Imports)
         spec.body = .multipart(upload)
         spec.createsWork = true
@@ -101,12 +119,19 @@ extension BooksTrackAPI {
     func requireV3JobID(_ jobID: String) throws(BooksTrackError) {
         guard UUID(uuidString: jobID) == nil else { return }
         throw BooksTrackError(
-            code: .notFound, kind: .api, message: "Job \(jobID) is unknown to this server (its job ids are UUIDs).",
-            httpStatus: 404)
+            code: .notFound,
+            kind: .api,
+            message: "Job \(jobID) is unknown to this server (its job ids are UUIDs).",
+            httpStatus: 404
+        )
     }
 
     /// `GET /v3/jobs/{pipeline}/{id}`.
-    func v3JobStatus(_ jobID: String, pipeline: Pipeline?, retries: Bool = true) async throws(BooksTrackError) -> APIResponse<BooksTrackContract.JobStatus> {
+    func v3JobStatus(
+        _ jobID: String,
+        pipeline: Pipeline?,
+        retries: Bool = true
+    ) async throws(BooksTrackError) -> APIResponse<BooksTrackContract.JobStatus> {
         try requireV3JobID(jobID)
         var last: BooksTrackError?
         for candidate in v3Candidates(jobID, pipeline: pipeline) {
@@ -118,7 +143,7 @@ extension BooksTrackAPI {
                 let response = try await call(BooksTrackContract.JobStatus.self, spec)
                 remember(job: jobID, pipeline: candidate)
                 return response
-            } catch where error.category == .notFound || error.category == .usage {
+            } catch  where error.category == .notFound || error.category == .usage {
                 last = error
             }
         }
@@ -138,10 +163,14 @@ extension BooksTrackAPI {
             // An empty list may be production's bug (not "nothing found"): only a list with books is whole,
             // and the books a `completed` event carried win over an empty list.
             let listed = response.value.results.arrayValue?.isEmpty == false
-            let results = JobResults(v3: response.value.results, pipeline: known, requested: listed ? v3Requested[jobID] : nil)
+            let results = JobResults(
+                v3: response.value.results,
+                pipeline: known,
+                requested: listed ? v3Requested[jobID] : nil
+            )
             if results.isEmpty, let kept = v3Results[jobID], !kept.isEmpty { return response.map { _ in kept } }
             return response.map { _ in results }
-        } catch where error.category == .notFound {
+        } catch  where error.category == .notFound {
             if let kept = v3Results[jobID] {
                 return APIResponse(value: kept, info: ResponseInfo(method: "GET", url: spec.path, status: 200))
             }
@@ -160,7 +189,7 @@ extension BooksTrackAPI {
             let response = try await call(CancelResponse.self, spec)
             jobEnded(jobID)
             return response
-        } catch where error.httpStatus == 409 {
+        } catch  where error.httpStatus == 409 {
             var finished = error
             finished.code = .conflict
             finished.message = "Job \(jobID) has already finished; there is nothing to cancel."

@@ -77,7 +77,9 @@ package actor BooksTrackAPI {
         self.jitter = configuration.jitterSeed.map(SplitMix64.init(seed:))
         self.retryPolicy = configuration.retryPolicy
         self.tokens = JobTokenBook(
-            lifetime: configuration.jobTokenLifetime.timeInterval, window: configuration.jobTokenRefreshWindow.timeInterval)
+            lifetime: configuration.jobTokenLifetime.timeInterval,
+            window: configuration.jobTokenRefreshWindow.timeInterval
+        )
     }
 
     /// Convenience: `BooksTrackAPI(baseURL:)` with default settings.

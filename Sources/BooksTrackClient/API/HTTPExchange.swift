@@ -33,13 +33,27 @@ package struct HTTPExchange: Sendable {
     }
     let responseHeaders: HTTPHeaders
 
-    package init(method: String, url: String, status: Int, duration: Duration, cache: CacheOutcome, headers: [HeaderField]) {
+    package init(
+        method: String,
+        url: String,
+        status: Int,
+        duration: Duration,
+        cache: CacheOutcome,
+        headers: [HeaderField]
+    ) {
         var fields = HTTPHeaders()
         for field in headers { fields.add(name: field.name, value: field.value) }
         self.init(method: method, url: url, status: status, duration: duration, cache: cache, responseHeaders: fields)
     }
 
-    init(method: String, url: String, status: Int, duration: Duration, cache: CacheOutcome, responseHeaders: HTTPHeaders) {
+    init(
+        method: String,
+        url: String,
+        status: Int,
+        duration: Duration,
+        cache: CacheOutcome,
+        responseHeaders: HTTPHeaders
+    ) {
         self.method = method
         self.url = url
         self.status = status

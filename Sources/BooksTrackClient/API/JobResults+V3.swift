@@ -22,7 +22,8 @@ struct V3SearchPage: Decodable, Sendable {
         if c.contains(.results), try !c.decodeNil(forKey: .results) {
             var list = try c.nestedUnkeyedContainer(forKey: .results)
             while !list.isAtEnd, books.count < V3Limits.searchPage.upperBound,
-                  let element = try? list.decode(Lenient<Book>.self) {
+                let element = try? list.decode(Lenient<Book>.self)
+            {
                 if let book = element.value { books.append(book) }
             }
         }
@@ -84,15 +85,23 @@ extension JobResults {
             // The ISBNs asked for that the whole list lacks were not found.
             let found = Set(rows.compactMap { $0.isbn.flatMap(ISBN.init)?.isbn13 })
             for isbn in requested ?? [] where !found.contains(ISBN(isbn)?.isbn13 ?? isbn) {
-                rows.append(BatchItemResult(title: isbn, isbn: isbn, success: false, error: "Not found by any provider"))
+                rows.append(
+                    BatchItemResult(title: isbn, isbn: isbn, success: false, error: "Not found by any provider")
+                )
             }
             self = .batch(rows)
         } else {
             let books = list.compactMap { $0.decoded(as: Book.self) }
             self = .csvImport(
                 ImportResults(
-                    booksCreated: books.count, booksUpdated: 0, duplicatesSkipped: 0, enrichmentSucceeded: books.count,
-                    enrichmentFailed: 0, books: books))
+                    booksCreated: books.count,
+                    booksUpdated: 0,
+                    duplicatesSkipped: 0,
+                    enrichmentSucceeded: books.count,
+                    enrichmentFailed: 0,
+                    books: books
+                )
+            )
         }
     }
 
@@ -100,7 +109,8 @@ extension JobResults {
     var isEmpty: Bool {
         switch self {
         case .batch(let rows): return rows.isEmpty
-        case .csvImport(let summary): return summary.books.isEmpty && summary.booksCreated == 0 && summary.booksUpdated == 0
+        case .csvImport(let summary):
+            return summary.books.isEmpty && summary.booksCreated == 0 && summary.booksUpdated == 0
         case .scan(let books): return books.isEmpty
         }
     }
@@ -115,14 +125,27 @@ extension BatchItemResult {
     /// A book a v3 enrichment job found, as a batch row.
     init(v3 book: EnrichedBook) {
         let work = WorkDTO(
-            title: book.title, subjectTags: book.categories ?? [], description: book.description,
-            coverImageURL: book.coverUrl, primaryProvider: book.provider.isEmpty ? nil : book.provider)
+            title: book.title,
+            subjectTags: book.categories ?? [],
+            description: book.description,
+            coverImageURL: book.coverUrl,
+            primaryProvider: book.provider.isEmpty ? nil : book.provider
+        )
         let edition = EditionDTO(
-            isbns: book.isbn.isEmpty ? [] : [book.isbn], isbn: book.isbn.isEmpty ? nil : book.isbn, title: book.title,
-            publisher: book.publisher, publicationDate: book.publishedDate, pageCount: book.pageCount,
-            coverImageURL: book.coverUrl)
+            isbns: book.isbn.isEmpty ? [] : [book.isbn],
+            isbn: book.isbn.isEmpty ? nil : book.isbn,
+            title: book.title,
+            publisher: book.publisher,
+            publicationDate: book.publishedDate,
+            pageCount: book.pageCount,
+            coverImageURL: book.coverUrl
+        )
         self.init(
-            title: book.title, author: book.authors.first, isbn: book.isbn, success: true,
-            enriched: EnrichedRecord(work: work, edition: edition, authors: book.authors.map { AuthorDTO(name: $0) }))
+            title: book.title,
+            author: book.authors.first,
+            isbn: book.isbn,
+            success: true,
+            enriched: EnrichedRecord(work: work, edition: edition, authors: book.authors.map { AuthorDTO(name: $0) })
+        )
     }
 }

@@ -27,7 +27,7 @@ package struct KnownRoute: Sendable, Hashable, CustomStringConvertible {
         var path = String(last)
         if let question = path.firstIndex(of: "?") { path = String(path[..<question]) }
         guard path.hasPrefix("/"), !path.hasPrefix("//"), path.utf8.count <= 300,
-              path.unicodeScalars.allSatisfy({ $0.isASCII && $0.value > 0x20 && $0.value < 0x7F })
+            path.unicodeScalars.allSatisfy({ $0.isASCII && $0.value > 0x20 && $0.value < 0x7F })
         else { return nil }
         let method = parts.count == 2 ? parts[0].uppercased() : nil
         if let method, !BooksTrackAPI.rawMethods.contains(method) { return nil }
@@ -120,8 +120,10 @@ package struct KnownRoute: Sendable, Hashable, CustomStringConvertible {
             KnownRoute("POST", APIPath.v3Imports), KnownRoute("POST", APIPath.v3Scans),
         ]
         for pipeline in [Pipeline.csvImport, .batchEnrichment, .bookshelfScan] {
-            routes += [v3Job(pipeline), v3Job(pipeline, suffix: "/results"), v3Job(pipeline, suffix: "/stream"),
-                       v3Job(pipeline, method: "DELETE")]
+            routes += [
+                v3Job(pipeline), v3Job(pipeline, suffix: "/results"), v3Job(pipeline, suffix: "/stream"),
+                v3Job(pipeline, method: "DELETE"),
+            ]
         }
         return routes
     }()

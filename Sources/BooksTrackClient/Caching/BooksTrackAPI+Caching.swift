@@ -7,7 +7,12 @@ import NIOHTTP1
 extension BooksTrackAPI {
     /// A call answered without a request (memory or disk): counted, traced, recorded as the last
     /// exchange (a hit, or offline; `started`: when the call began), no budget spent.
-    func cacheHit(_ raw: RawResponse, spec: RequestSpec, source: ResponseSource, started: ContinuousClock.Instant) -> CallOutcome {
+    func cacheHit(
+        _ raw: RawResponse,
+        spec: RequestSpec,
+        source: ResponseSource,
+        started: ContinuousClock.Instant
+    ) -> CallOutcome {
         statistics.cacheHits += 1
         if case .offline = source {
             record(spec, raw, cache: .offline, duration: ContinuousClock.now - started)
@@ -17,20 +22,39 @@ extension BooksTrackAPI {
         if let trace = configuration.trace {
             trace(
                 TraceEvent(
-                    phase: .response, requestID: allocateRequestID(), method: spec.method.rawValue,
-                    url: raw.url, status: raw.status, cacheHit: true))
+                    phase: .response,
+                    requestID: allocateRequestID(),
+                    method: spec.method.rawValue,
+                    url: raw.url,
+                    status: raw.status,
+                    cacheHit: true
+                )
+            )
         }
         return CallOutcome(
-            raw: raw, attempts: 0, duration: .zero, cacheHit: true, source: source, requestClass: spec.rateLimitClass)
+            raw: raw,
+            attempts: 0,
+            duration: .zero,
+            cacheHit: true,
+            source: source,
+            requestClass: spec.rateLimitClass
+        )
     }
 
     /// Records `raw` as the last exchange, unless the call is one the client makes on its own
     /// (``recordsExchanges`` off).
     func record(_ spec: RequestSpec, _ raw: RawResponse, cache: CacheOutcome, duration: Duration) {
         guard Self.recordsExchanges else { return }
-        exchanges.record(HTTPExchange(
-            method: spec.method.rawValue, url: raw.url, status: raw.status, duration: duration, cache: cache,
-            responseHeaders: raw.headers))
+        exchanges.record(
+            HTTPExchange(
+                method: spec.method.rawValue,
+                url: raw.url,
+                status: raw.status,
+                duration: duration,
+                cache: cache,
+                responseHeaders: raw.headers
+            )
+        )
     }
 
     /// The largest body kept in the memory and disk caches. A search answer of 400,000 results
@@ -53,8 +77,13 @@ extension BooksTrackAPI {
         var headers = HTTPHeaders()
         for field in entry.headers { headers.add(name: field.name, value: field.value) }
         return RawResponse(
-            status: entry.status, headers: headers, body: ByteBuffer(bytes: entry.body), url: url, timeToHead: .zero,
-            duration: .zero)
+            status: entry.status,
+            headers: headers,
+            body: ByteBuffer(bytes: entry.body),
+            url: url,
+            timeToHead: .zero,
+            duration: .zero
+        )
     }
 
     /// What the disk keeps of a response: status, body, the harmless headers, the ETag.
@@ -62,8 +91,15 @@ extension BooksTrackAPI {
         let kept = raw.headers.filter { ResponseDiskCache.keptHeaders.contains($0.name.lowercased()) }
             .map { HeaderField(name: $0.name, value: $0.value) }
         return ResponseDiskCache.Entry(
-            key: key, status: raw.status, headers: kept, body: Data(buffer: raw.body), etag: raw.headers.first(name: "etag"),
-            storedAt: now, expiresAt: now.addingTimeInterval(ttl), lastUsedAt: now)
+            key: key,
+            status: raw.status,
+            headers: kept,
+            body: Data(buffer: raw.body),
+            etag: raw.headers.first(name: "etag"),
+            storedAt: now,
+            expiresAt: now.addingTimeInterval(ttl),
+            lastUsedAt: now
+        )
     }
 }
 

@@ -77,13 +77,22 @@ extension ResponseDiskCache {
         default: throw DamagedRow(column: "etag")
         }
         return Entry(
-            key: try text("key"), status: status, headers: headers, body: body, etag: etag,
-            storedAt: try time("storedAt"), expiresAt: try time("expiresAt"), lastUsedAt: try time("lastUsedAt"))
+            key: try text("key"),
+            status: status,
+            headers: headers,
+            body: body,
+            etag: etag,
+            storedAt: try time("storedAt"),
+            expiresAt: try time("expiresAt"),
+            lastUsedAt: try time("lastUsedAt")
+        )
     }
 
     /// Headers as `name: value` lines (values with a line break are not kept).
     static func encode(_ headers: [HeaderField]) -> String {
-        headers.filter { !$0.value.contains(where: \.isNewline) }.map { "\($0.name): \($0.value)" }.joined(separator: "\n")
+        headers.filter { !$0.value.contains(where: \.isNewline) }.map { "\($0.name): \($0.value)" }.joined(
+            separator: "\n"
+        )
     }
 
     /// The stored lines back as headers. Any line break ends a line (CR LF is one Character, not
@@ -93,7 +102,8 @@ extension ResponseDiskCache {
             guard let colon = line.firstIndex(of: ":") else { return nil }
             return HeaderField(
                 name: String(line[..<colon]),
-                value: String(line[line.index(after: colon)...].drop(while: { $0 == " " })))
+                value: String(line[line.index(after: colon)...].drop(while: { $0 == " " }))
+            )
         }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -79,7 +80,9 @@ package final class ResponseDiskCache: Sendable {
             if now.timeIntervalSince(entry.lastUsedAt) >= Self.lastUsedGranularity {
                 try database.write { db in
                     try db.execute(
-                        sql: "UPDATE response SET lastUsedAt = ? WHERE key = ?", arguments: [now.timeIntervalSince1970, key])
+                        sql: "UPDATE response SET lastUsedAt = ? WHERE key = ?",
+                        arguments: [now.timeIntervalSince1970, key]
+                    )
                 }
                 entry.lastUsedAt = now
             }
@@ -102,12 +105,16 @@ package final class ResponseDiskCache: Sendable {
                         entry.key, entry.status, Self.encode(entry.headers), entry.body, entry.etag,
                         entry.storedAt.timeIntervalSince1970, entry.expiresAt.timeIntervalSince1970,
                         entry.lastUsedAt.timeIntervalSince1970, size,
-                    ])
+                    ]
+                )
                 // Evicting sorts every entry: only when the file outgrows the bound (its pages hold
                 // at least the entries' bytes), not at every store, whose cost would grow with the
                 // entries.
-                let fileBytes = try Int.fetchOne(
-                    db, sql: "SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()") ?? 0
+                let fileBytes =
+                    try Int.fetchOne(
+                        db,
+                        sql: "SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()"
+                    ) ?? 0
                 guard fileBytes > maxBytes else { return }
                 try db.execute(
                     sql: """
@@ -117,7 +124,8 @@ package final class ResponseDiskCache: Sendable {
                                 WINDOW w AS (ORDER BY lastUsedAt DESC, key)
                             ) WHERE total > ? OR n > ?)
                         """,
-                    arguments: [maxBytes, maxEntries])
+                    arguments: [maxBytes, maxEntries]
+                )
             }
         }
     }
@@ -128,7 +136,10 @@ package final class ResponseDiskCache: Sendable {
             try database.write { db in
                 try db.execute(
                     sql: "UPDATE response SET storedAt = ?, expiresAt = ?, lastUsedAt = ? WHERE key = ?",
-                    arguments: [now.timeIntervalSince1970, expiresAt.timeIntervalSince1970, now.timeIntervalSince1970, key])
+                    arguments: [
+                        now.timeIntervalSince1970, expiresAt.timeIntervalSince1970, now.timeIntervalSince1970, key,
+                    ]
+                )
             }
         }
     }
@@ -143,15 +154,18 @@ package final class ResponseDiskCache: Sendable {
         guard FileManager.default.fileExists(atPath: fileURL.path) else {
             return Summary(entries: 0, bytes: 0, fresh: 0, fileBytes: 0)
         }
-        let counts = withDatabase { database in
-            try database.read { db -> [Int] in
-                let row = try Row.fetchOne(
-                    db,
-                    sql: "SELECT COUNT(*) AS n, COALESCE(SUM(size), 0) AS bytes, COALESCE(SUM(expiresAt > ?), 0) AS fresh FROM response",
-                    arguments: [now.timeIntervalSince1970])
-                return [row?["n"] ?? 0, row?["bytes"] ?? 0, row?["fresh"] ?? 0]
-            }
-        } ?? [0, 0, 0]
+        let counts =
+            withDatabase { database in
+                try database.read { db -> [Int] in
+                    let row = try Row.fetchOne(
+                        db,
+                        sql:
+                            "SELECT COUNT(*) AS n, COALESCE(SUM(size), 0) AS bytes, COALESCE(SUM(expiresAt > ?), 0) AS fresh FROM response",
+                        arguments: [now.timeIntervalSince1970]
+                    )
+                    return [row?["n"] ?? 0, row?["bytes"] ?? 0, row?["fresh"] ?? 0]
+                }
+            } ?? [0, 0, 0]
         return Summary(entries: counts[0], bytes: counts[1], fresh: counts[2], fileBytes: fileBytes)
     }
 
@@ -237,8 +251,10 @@ package final class ResponseDiskCache: Sendable {
     static func open(_ file: URL) throws -> DatabaseQueue {
         let manager = FileManager.default
         try manager.createDirectory(
-            at: file.deletingLastPathComponent(), withIntermediateDirectories: true,
-            attributes: [.posixPermissions: 0o700])
+            at: file.deletingLastPathComponent(),
+            withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700]
+        )
         // O_EXCL, never FileManager.createFile: that one writes a temporary file and renames it
         // over the path, so a second process creating the file at the same moment replaced the
         // first one's database under its open connection (a write was lost).
@@ -264,7 +280,8 @@ package final class ResponseDiskCache: Sendable {
                                 body BLOB NOT NULL, etag TEXT, storedAt REAL NOT NULL, expiresAt REAL NOT NULL,
                                 lastUsedAt REAL NOT NULL, size INTEGER NOT NULL);
                             CREATE INDEX IF NOT EXISTS response_lastUsedAt ON response (lastUsedAt);
-                            """)
+                            """
+                    )
                 }
                 return database
             } catch let error as DatabaseError where isBusy(error) && attempt < 5 {

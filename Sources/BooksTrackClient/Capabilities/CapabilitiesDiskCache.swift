@@ -95,11 +95,17 @@ struct CapabilitiesDiskCache: Sendable {
     /// Writes atomically (temp file + rename); failures are ignored (the cache is an optimization).
     func store(_ capabilities: Capabilities, dialect: APIDialect?, at date: Date) {
         let entry = Entry(
-            baseURL: Self.key(baseURL, identity: identity), fetchedAt: date.timeIntervalSince1970, capabilities: capabilities,
-            dialect: dialect)
+            baseURL: Self.key(baseURL, identity: identity),
+            fetchedAt: date.timeIntervalSince1970,
+            capabilities: capabilities,
+            dialect: dialect
+        )
         guard let data = try? JSONCoding.encoder(sortedKeys: true).encode(entry) else { return }
         try? FileManager.default.createDirectory(
-            at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            at: directory,
+            withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700]
+        )
         try? data.write(to: fileURL, options: .atomic)
         try? FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: fileURL.path)
     }

@@ -19,7 +19,9 @@ package enum FeatureAvailability {
     /// route: API v3 has none for them (production 3.x, `src/api-v3/index.ts` @ e40ae5d), so a server
     /// without the older routes says false; "switched off" would send the reader looking for a flag.
     package static func availability(
-        of feature: CapabilityFeature, capabilities: Capabilities?, dialect: APIDialect? = nil
+        of feature: CapabilityFeature,
+        capabilities: Capabilities?,
+        dialect: APIDialect? = nil
     ) -> Availability {
         guard let capabilities else { return .unknown }
         switch capabilities.isEnabled(feature) {
@@ -31,7 +33,9 @@ package enum FeatureAvailability {
             }
             var name = feature.rawValue
             if feature == .similarBooks, capabilities.dialect == .production,
-                capabilities.features.keys.contains(where: { CapabilityFeature(rawValue: $0).normalized == feature.normalized }) == false
+                capabilities.features.keys.contains(where: {
+                    CapabilityFeature(rawValue: $0).normalized == feature.normalized
+                }) == false
             {
                 name = CapabilityFeature.semanticSearch.rawValue
             }

@@ -7,7 +7,10 @@ extension BooksTrackAPI {
     /// cancelled leader ends its request, and its joiners start again (one of them leading a new
     /// request).
     func shared(
-        key: String, spec: RequestSpec, url: String, onRetry: (@Sendable (RetryProgress) -> Void)?
+        key: String,
+        spec: RequestSpec,
+        url: String,
+        onRetry: (@Sendable (RetryProgress) -> Void)?
     ) async throws(BooksTrackError) -> CallOutcome {
         while true {
             if let existing = flights[key], existing.acceptsJoiners {

@@ -11,7 +11,11 @@ extension BooksTrackError {
     /// - Parameters:
     ///   - notFoundMessage: the user-facing sentence for 404 (`nil`: the contract's "Book not found…").
     static func fromResponse(
-        status: Int, headers: HTTPHeaders, body: ByteBuffer, url: String, notFoundMessage: String? = nil
+        status: Int,
+        headers: HTTPHeaders,
+        body: ByteBuffer,
+        url: String,
+        notFoundMessage: String? = nil
     ) -> BooksTrackError {
         let requestID = headers.first(name: "x-request-id") ?? headers.first(name: "cf-ray")
         let headerRetryAfter = headers.first(name: "retry-after").flatMap {
@@ -19,41 +23,69 @@ extension BooksTrackError {
         }
         if headers.first(name: "x-custom-error")?.uppercased() == "CORS_BLOCKED" {
             return BooksTrackError(
-                code: "CORS_BLOCKED", kind: .corsBlocked,
+                code: "CORS_BLOCKED",
+                kind: .corsBlocked,
                 message: "The request was blocked by the server's CORS policy.",
-                detail: "X-Custom-Error: CORS_BLOCKED on HTTP \(status)", httpStatus: status, retryable: false,
-                requestID: requestID, url: url)
+                detail: "X-Custom-Error: CORS_BLOCKED on HTTP \(status)",
+                httpStatus: status,
+                retryable: false,
+                requestID: requestID,
+                url: url
+            )
         }
         let data = Data(buffer: body, byteTransferStrategy: .noCopy)
         let decoded = ResponseDecoding.decode(JSONValue.self, from: data, status: status)
         switch decoded {
         case .failure(let info, _):
             return fromAPIError(
-                info, headerRetryAfter: headerRetryAfter, requestID: requestID, url: url,
-                notFoundMessage: notFoundMessage)
+                info,
+                headerRetryAfter: headerRetryAfter,
+                requestID: requestID,
+                url: url,
+                notFoundMessage: notFoundMessage
+            )
         case .notJSON(_, let snippet):
             return proxyPage(
-                status: status, body: data, snippet: snippet, requestID: requestID, url: url,
-                retryAfter: headerRetryAfter, notFoundMessage: notFoundMessage)
+                status: status,
+                body: data,
+                snippet: snippet,
+                requestID: requestID,
+                url: url,
+                retryAfter: headerRetryAfter,
+                notFoundMessage: notFoundMessage
+            )
         case .undecodable(_, let failure, let snippet):
             return BooksTrackError(
-                code: .invalidResponse, kind: .decoding,
+                code: .invalidResponse,
+                kind: .decoding,
                 message: "The server sent a response this client cannot read (HTTP \(status)).",
-                detail: "\(failure); body: \(snippet)", httpStatus: status, requestID: requestID, url: url,
-                decodingFailure: failure)
+                detail: "\(failure); body: \(snippet)",
+                httpStatus: status,
+                requestID: requestID,
+                url: url,
+                decodingFailure: failure
+            )
         case .success:
             // A JSON body without an error on an error status (e.g. `{}` on 500).
-            let info = ResponseDecoding.decode(JSONValue.self, from: data, status: status).errorInfo
+            let info =
+                ResponseDecoding.decode(JSONValue.self, from: data, status: status).errorInfo
                 ?? APIErrorInfo(code: ErrorCode(httpStatus: status), message: "HTTP \(status)", httpStatus: status)
             return fromAPIError(
-                info, headerRetryAfter: headerRetryAfter, requestID: requestID, url: url,
-                notFoundMessage: notFoundMessage)
+                info,
+                headerRetryAfter: headerRetryAfter,
+                requestID: requestID,
+                url: url,
+                notFoundMessage: notFoundMessage
+            )
         }
     }
 
     /// Maps a normalized API error body.
     static func fromAPIError(
-        _ info: APIErrorInfo, headerRetryAfter: Duration?, requestID: String?, url: String,
+        _ info: APIErrorInfo,
+        headerRetryAfter: Duration?,
+        requestID: String?,
+        url: String,
         notFoundMessage: String? = nil
     ) -> BooksTrackError {
         let retryAfter = info.retryAfterMs.map { Duration.milliseconds(Int64(max(0, $0))) } ?? headerRetryAfter
@@ -74,64 +106,114 @@ extension BooksTrackError {
         if let route = RouteGone.route(of: info) {
             info.code = .routeNotOffered
             return BooksTrackError(
-                code: .routeNotOffered, kind: .api,
+                code: .routeNotOffered,
+                kind: .api,
                 message: "This server does not offer \(route) (it answers 404 \"Endpoint not found\").",
-                detail: info.message, httpStatus: info.httpStatus, retryable: false, requestID: requestID, url: url,
-                apiError: info)
+                detail: info.message,
+                httpStatus: info.httpStatus,
+                retryable: false,
+                requestID: requestID,
+                url: url,
+                apiError: info
+            )
         }
         return BooksTrackError(
-            code: info.code, kind: .api, message: message, detail: info.message, httpStatus: info.httpStatus,
-            retryable: info.retryable, retryAfter: retryAfter, provider: info.provider, requestID: requestID, url: url,
-            apiError: info)
+            code: info.code,
+            kind: .api,
+            message: message,
+            detail: info.message,
+            httpStatus: info.httpStatus,
+            retryable: info.retryable,
+            retryAfter: retryAfter,
+            provider: info.provider,
+            requestID: requestID,
+            url: url,
+            apiError: info
+        )
     }
 
     /// An HTML or empty body where JSON was expected (a proxy or load balancer answered).
     static func proxyPage(
-        status: Int, body: Data, snippet: String, requestID: String?, url: String, retryAfter: Duration?,
+        status: Int,
+        body: Data,
+        snippet: String,
+        requestID: String?,
+        url: String,
+        retryAfter: Duration?,
         notFoundMessage: String?
     ) -> BooksTrackError {
         let reason = HTTPResponseStatus(statusCode: status).reasonPhrase
         let statusText = reason.isEmpty ? "\(status)" : "\(status) \(reason)"
-        let looksHTML = snippet.isEmpty == false
+        let looksHTML =
+            snippet.isEmpty == false
             && String(decoding: body.prefix(2048), as: UTF8.self).lowercased().contains("<html")
         // A 304 reaches here only unasked (a revalidation's is served from the cache): the server
         // answered, wrongly; so does JSON that could not be read (nested too deeply, malformed).
         if status == 304 {
             return BooksTrackError(
-                code: .invalidResponse, kind: .decoding,
+                code: .invalidResponse,
+                kind: .decoding,
                 message: "The server sent an invalid answer: 304 Not Modified to a request that had nothing cached.",
-                detail: snippet.isEmpty ? "empty body" : snippet, httpStatus: status, requestID: requestID, url: url)
+                detail: snippet.isEmpty ? "empty body" : snippet,
+                httpStatus: status,
+                requestID: requestID,
+                url: url
+            )
         }
         if Self.looksLikeJSON(body) {
             return BooksTrackError(
-                code: .invalidResponse, kind: .decoding,
-                message: "The server sent an invalid answer: JSON this client cannot read, nested too deeply or malformed (HTTP \(statusText)).",
-                detail: snippet, httpStatus: status, requestID: requestID, url: url)
+                code: .invalidResponse,
+                kind: .decoding,
+                message:
+                    "The server sent an invalid answer: JSON this client cannot read, nested too deeply or malformed (HTTP \(statusText)).",
+                detail: snippet,
+                httpStatus: status,
+                requestID: requestID,
+                url: url
+            )
         }
         if (200..<300).contains(status) {
             return BooksTrackError(
-                code: .invalidResponse, kind: .decoding,
+                code: .invalidResponse,
+                kind: .decoding,
                 message: "The server sent a non-JSON response (HTTP \(statusText)).",
-                detail: snippet.isEmpty ? "empty body" : snippet, httpStatus: status, requestID: requestID, url: url)
+                detail: snippet.isEmpty ? "empty body" : snippet,
+                httpStatus: status,
+                requestID: requestID,
+                url: url
+            )
         }
         if status == 404 {
             return BooksTrackError(
-                code: .notFound, kind: .api, message: notFoundMessage ?? ErrorCode.notFound.userMessage(),
-                detail: "HTTP 404 with a non-JSON body" + (snippet.isEmpty ? "" : ": \(snippet)"), httpStatus: status,
-                requestID: requestID, url: url)
+                code: .notFound,
+                kind: .api,
+                message: notFoundMessage ?? ErrorCode.notFound.userMessage(),
+                detail: "HTTP 404 with a non-JSON body" + (snippet.isEmpty ? "" : ": \(snippet)"),
+                httpStatus: status,
+                requestID: requestID,
+                url: url
+            )
         }
         let what = looksHTML ? "an HTML error page" : (snippet.isEmpty ? "an empty response" : "a non-JSON response")
         let retryable = [502, 503, 504].contains(status)
         return BooksTrackError(
-            code: ErrorCode(httpStatus: status), kind: .proxyPage,
+            code: ErrorCode(httpStatus: status),
+            kind: .proxyPage,
             message: "The server's proxy returned \(what) (\(statusText)).",
-            detail: snippet.isEmpty ? "no body" : snippet, httpStatus: status, retryable: retryable,
-            retryAfter: retryAfter, requestID: requestID, url: url)
+            detail: snippet.isEmpty ? "no body" : snippet,
+            httpStatus: status,
+            retryable: retryable,
+            retryAfter: retryAfter,
+            requestID: requestID,
+            url: url
+        )
     }
 
     /// Whether a body that did not parse begins as JSON would (`{` or `[` after white space).
     static func looksLikeJSON(_ body: Data) -> Bool {
-        guard let first = body.prefix(1024).first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) else { return false }
+        guard let first = body.prefix(1024).first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) else {
+            return false
+        }
         return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
     }
 
@@ -145,8 +227,14 @@ extension BooksTrackError {
         let typeName = String(reflecting: type(of: error))
         func make(_ kind: Kind, _ message: String, retryable: Bool = true) -> BooksTrackError {
             BooksTrackError(
-                code: .networkError, kind: kind, message: message, detail: text, retryable: retryable, url: url,
-                underlying: sendable)
+                code: .networkError,
+                kind: kind,
+                message: message,
+                detail: text,
+                retryable: retryable,
+                url: url,
+                underlying: sendable
+            )
         }
         if let e = error as? HTTPClientError {
             switch e {
@@ -160,29 +248,49 @@ extension BooksTrackError {
             case .remoteConnectionClosed:
                 return make(.connection, "Connection lost: \(host) closed the connection.")
             case .bodyLengthMismatch:
-                return make(.other, "The upload's length did not match the file (was it modified while uploading?).",
-                    retryable: false)
+                return make(
+                    .other,
+                    "The upload's length did not match the file (was it modified while uploading?).",
+                    retryable: false
+                )
             default:
                 break
             }
         }
         if let parser = error as? HTTPParserError {
             // The connection ended inside a response (a body cut short): lost, not garbage.
-            if parser == .invalidEOFState { return make(.connection, "Connection lost: \(host) closed the connection.") }
+            if parser == .invalidEOFState {
+                return make(.connection, "Connection lost: \(host) closed the connection.")
+            }
             guard let flaw = malformedHTTP(parser) else {
-                return make(.connection, "\(host) did not answer with HTTP (is it the right address and port?).", retryable: false)
+                return make(
+                    .connection,
+                    "\(host) did not answer with HTTP (is it the right address and port?).",
+                    retryable: false
+                )
             }
             // An HTTP answer with a broken head or framing: the server answered, wrongly (never
             // "unreachable", never answered from a cache as if offline).
             return BooksTrackError(
-                code: .invalidResponse, kind: .decoding, message: "\(host) sent an invalid answer: \(flaw).",
-                detail: text, retryable: false, url: url, underlying: sendable)
+                code: .invalidResponse,
+                kind: .decoding,
+                message: "\(host) sent an invalid answer: \(flaw).",
+                detail: text,
+                retryable: false,
+                url: url,
+                underlying: sendable
+            )
         }
         if let io = error as? IOError {
             switch io.errnoCode {
-            case ECONNREFUSED: return make(.connection, "Cannot connect to \(host): the connection was refused (is the server running?).")
+            case ECONNREFUSED:
+                return make(
+                    .connection,
+                    "Cannot connect to \(host): the connection was refused (is the server running?)."
+                )
             case ECONNRESET, EPIPE: return make(.connection, "Connection lost: \(host) reset the connection.")
-            case ENETUNREACH, EHOSTUNREACH: return make(.connection, "Cannot connect to \(host): the network is unreachable.")
+            case ENETUNREACH, EHOSTUNREACH:
+                return make(.connection, "Cannot connect to \(host): the network is unreachable.")
             default: return make(.connection, "Cannot connect to \(host).")
             }
         }
@@ -206,15 +314,22 @@ extension BooksTrackError {
             return make(.connection, "Cannot connect to \(host).")
         }
         return BooksTrackError(
-            code: .networkError, kind: .other, message: "The request to \(host) failed.", detail: "\(typeName): \(text)",
-            retryable: false, url: url, underlying: sendable)
+            code: .networkError,
+            kind: .other,
+            message: "The request to \(host) failed.",
+            detail: "\(typeName): \(text)",
+            retryable: false,
+            url: url,
+            underlying: sendable
+        )
     }
 
     /// What is wrong with an answer that began as HTTP (a status line), in words; nil when what
     /// came was not HTTP at all (another protocol, garbage).
     static func malformedHTTP(_ error: HTTPParserError) -> String? {
         switch error {
-        case .invalidConstant, .invalidVersion, .invalidMethod, .unknown, .invalidInternalState, .paused, .closedConnection,
+        case .invalidConstant, .invalidVersion, .invalidMethod, .unknown, .invalidInternalState, .paused,
+            .closedConnection,
             .invalidEOFState:
             return nil
         case .invalidHeaderToken, .lfExpected, .invalidCharactersUsed, .strictModeAssertion:
@@ -237,12 +352,16 @@ extension BooksTrackError {
         switch kind {
         case .timeout: return .transport(.timeout)
         case .connection:
-            return detail.lowercased().contains("refused") || message.contains("refused") || message.hasPrefix("Cannot connect")
+            return detail.lowercased().contains("refused") || message.contains("refused")
+                || message.hasPrefix("Cannot connect")
                 ? .transport(.cannotConnect) : .transport(.connectionLost)
         case .api, .proxyPage, .corsBlocked, .decoding, .bodyTooLarge:
             return .http(
-                status: httpStatus ?? 0, code: kind == .api ? code.rawValue : nil,
-                retryable: kind == .api ? retryable : (kind == .proxyPage ? retryable : false), retryAfter: retryAfter)
+                status: httpStatus ?? 0,
+                code: kind == .api ? code.rawValue : nil,
+                retryable: kind == .api ? retryable : (kind == .proxyPage ? retryable : false),
+                retryAfter: retryAfter
+            )
         case .dns, .tls, .invalidInput, .featureUnavailable, .cancelled, .other:
             return .http(status: 400, code: nil, retryable: false, retryAfter: nil)
         }

@@ -89,9 +89,19 @@ package struct BooksTrackError: Error, Sendable, CustomStringConvertible {
     package var underlying: (any Error & Sendable)?
 
     package init(
-        code: ErrorCode, kind: Kind, message: String, detail: String = "", httpStatus: Int? = nil,
-        retryable: Bool = false, retryAfter: Duration? = nil, provider: String? = nil, requestID: String? = nil,
-        url: String? = nil, attempts: Int = 1, apiError: APIErrorInfo? = nil, decodingFailure: DecodingFailure? = nil,
+        code: ErrorCode,
+        kind: Kind,
+        message: String,
+        detail: String = "",
+        httpStatus: Int? = nil,
+        retryable: Bool = false,
+        retryAfter: Duration? = nil,
+        provider: String? = nil,
+        requestID: String? = nil,
+        url: String? = nil,
+        attempts: Int = 1,
+        apiError: APIErrorInfo? = nil,
+        decodingFailure: DecodingFailure? = nil,
         underlying: (any Error & Sendable)? = nil
     ) {
         self.code = code
@@ -146,7 +156,12 @@ extension BooksTrackError {
     /// A cancellation (Ctrl-C, task cancelled).
     package static func cancelled(url: String? = nil) -> BooksTrackError {
         BooksTrackError(
-            code: "CANCELLED", kind: .cancelled, message: "Cancelled.", url: url, underlying: CancellationError())
+            code: "CANCELLED",
+            kind: .cancelled,
+            message: "Cancelled.",
+            url: url,
+            underlying: CancellationError()
+        )
     }
 
     /// Bad input caught before any request.
@@ -158,15 +173,20 @@ extension BooksTrackError {
     /// find the job's token); the job itself exists and keeps running.
     package static func cannotCancel(jobID: String, detail: String) -> BooksTrackError {
         BooksTrackError(
-            code: .featureNotAvailable, kind: .api,
+            code: .featureNotAvailable,
+            kind: .api,
             message: "This server cannot cancel jobs; job \(jobID) keeps running (watch it, or let it finish).",
-            detail: detail, httpStatus: 404)
+            detail: detail,
+            httpStatus: 404
+        )
     }
 
     /// A feature switched off on this server (the request was not sent).
     package static func featureUnavailable(_ command: String, reason: String) -> BooksTrackError {
         BooksTrackError(
-            code: .featureNotAvailable, kind: .featureUnavailable,
-            message: "'\(command)' is not available on this server: \(reason)")
+            code: .featureNotAvailable,
+            kind: .featureUnavailable,
+            message: "'\(command)' is not available on this server: \(reason)"
+        )
     }
 }

@@ -28,7 +28,10 @@ package enum CSVISBNRewriter {
                 let byte = bytes[i]
                 if quoted {
                     if byte == UInt8(ascii: "\"") {
-                        if i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: "\"") { i += 2; continue }
+                        if i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: "\"") {
+                            i += 2
+                            continue
+                        }
                         quoted = false
                     }
                     i += 1

@@ -13,21 +13,28 @@ extension BooksTrackAPI {
         var bodyRetryAfter: Duration?
         if raw.status == 429 || raw.status == 503 {
             let data = Data(buffer: raw.body, byteTransferStrategy: .noCopy)
-            if let ms = ResponseDecoding.decode(JSONValue.self, from: data, status: raw.status).errorInfo?.retryAfterMs {
+            if let ms = ResponseDecoding.decode(JSONValue.self, from: data, status: raw.status).errorInfo?.retryAfterMs
+            {
                 bodyRetryAfter = .milliseconds(Int64(ms))
             }
         }
         let observation = RateLimitObservation(
-            status: raw.status, headers: raw.headers, bodyRetryAfter: bodyRetryAfter, now: now)
+            status: raw.status,
+            headers: raw.headers,
+            bodyRetryAfter: bodyRetryAfter,
+            now: now
+        )
         guard let cls = observation.rateLimitClass ?? predicted else { return observation }
         // An unlimited route's silence says nothing about the class its header names.
         if predicted == nil, observation.reportsNoBudget { return observation }
-        guard observation.limit != nil || observation.remaining != nil || observation.status == 429
-            || observation.reportsNoBudget
+        guard
+            observation.limit != nil || observation.remaining != nil || observation.status == 429
+                || observation.reportsNoBudget
         else { return observation }
         // A CIRCUIT_OPEN 429 (production) is an upstream outage, not our budget.
         if raw.status == 429, bodyRetryAfter != nil,
-            ResponseDecoding.decode(JSONValue.self, from: Data(buffer: raw.body), status: 429).errorInfo?.code == .circuitOpen
+            ResponseDecoding.decode(JSONValue.self, from: Data(buffer: raw.body), status: 429).errorInfo?.code
+                == .circuitOpen
         {
             return observation
         }

@@ -22,7 +22,7 @@ enum HTTPDate {
             if token.contains(":") {
                 let parts = token.split(separator: ":", omittingEmptySubsequences: false)
                 guard parts.count == 3, let h = Int(parts[0]), let m = Int(parts[1]), let s = Int(parts[2]),
-                      parts.allSatisfy({ $0.count == 2 })
+                    parts.allSatisfy({ $0.count == 2 })
                 else { return nil }
                 clock = (h, m, s)
             } else if let index = months.firstIndex(of: token.lowercased()) {
@@ -37,7 +37,11 @@ enum HTTPDate {
         // IMF-fixdate and RFC 850: day, month, year; asctime: month, day, time, year. The day is first either way.
         let day = numbers[0].value
         var year = numbers[1].value
-        if numbers[1].text.count == 2 { year += year < 70 ? 2000 : 1900 } else if numbers[1].text.count != 4 { return nil }
+        if numbers[1].text.count == 2 {
+            year += year < 70 ? 2000 : 1900
+        } else if numbers[1].text.count != 4 {
+            return nil
+        }
         guard (1...31).contains(day), (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second)
         else { return nil }
         let days = daysFromCivil(year: year, month: month, day: day)

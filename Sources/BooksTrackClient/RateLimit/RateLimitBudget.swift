@@ -27,8 +27,13 @@ package struct RateLimitBudget: Sendable, Equatable {
     package var source: Source
 
     /// Creates a budget.
-    package init(limit: Int? = nil, remaining: Int? = nil, resetAt: Date? = nil, blockedUntil: Date? = nil,
-                source: Source = .unknown) {
+    package init(
+        limit: Int? = nil,
+        remaining: Int? = nil,
+        resetAt: Date? = nil,
+        blockedUntil: Date? = nil,
+        source: Source = .unknown
+    ) {
         self.limit = limit
         self.remaining = remaining
         self.resetAt = resetAt

@@ -48,6 +48,7 @@ package enum RateLimitClass: Hashable, Sendable, Comparable, RawRepresentable, E
         Dictionary(
             uniqueKeysWithValues: BudgetClass.allCases.map {
                 (.known($0), (requests: $0.defaultLimit, window: Duration.seconds($0.defaultWindowSeconds)))
-            })
+            }
+        )
     }
 }

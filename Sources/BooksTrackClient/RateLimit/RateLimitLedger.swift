@@ -34,8 +34,13 @@ package struct RateLimitLedger: Sendable {
         }
 
         var budget: RateLimitBudget {
-            RateLimitBudget(limit: limit, remaining: remaining, resetAt: resetAt, blockedUntil: blockedUntil,
-                            source: source)
+            RateLimitBudget(
+                limit: limit,
+                remaining: remaining,
+                resetAt: resetAt,
+                blockedUntil: blockedUntil,
+                source: source
+            )
         }
     }
 
@@ -60,7 +65,8 @@ package struct RateLimitLedger: Sendable {
     ///   - fallbackBlock: the block after a 429 that carries no delay at all.
     ///   - clock: the wall clock, used when a call passes no `now`.
     package init(
-        assumesSharedCounter: Bool = false, fallbackBlock: Duration = .seconds(5),
+        assumesSharedCounter: Bool = false,
+        fallbackBlock: Duration = .seconds(5),
         clock: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.assumesSharedCounter = assumesSharedCounter
@@ -72,7 +78,8 @@ package struct RateLimitLedger: Sendable {
 
     /// Seeds a class from capabilities (`requests` per `window`). Never overrides what headers taught;
     /// re-seeding with the same numbers keeps the current count.
-    package mutating func seed(_ rateLimitClass: RateLimitClass, requests: Int, per window: Duration, now: Date? = nil) {
+    package mutating func seed(_ rateLimitClass: RateLimitClass, requests: Int, per window: Duration, now: Date? = nil)
+    {
         let now = now ?? clock()
         var current = (windows[rateLimitClass] ?? Window()).refreshed(at: now)
         let length = window.timeInterval > 0 ? window.timeInterval : nil
@@ -81,8 +88,14 @@ package struct RateLimitLedger: Sendable {
         } else if current.source == .unmetered {
             // The server's responses carry no budget: a table (or capabilities) is no reason to hold back.
         } else if current.source != .seeded || current.limit != requests || current.length != length {
-            current = Window(limit: max(0, requests), remaining: max(0, requests), resetAt: nil, length: length,
-                             blockedUntil: current.blockedUntil, source: .seeded)
+            current = Window(
+                limit: max(0, requests),
+                remaining: max(0, requests),
+                resetAt: nil,
+                length: length,
+                blockedUntil: current.blockedUntil,
+                source: .seeded
+            )
         }
         windows[rateLimitClass] = current
     }
@@ -130,7 +143,11 @@ package struct RateLimitLedger: Sendable {
 
     /// Records what a response of `rateLimitClass` said. Headers replace the class's numbers; a 429
     /// blocks the class (and, with shared-counter semantics, every class) until the server-told time.
-    package mutating func record(_ observation: RateLimitObservation, for rateLimitClass: RateLimitClass, now: Date? = nil) {
+    package mutating func record(
+        _ observation: RateLimitObservation,
+        for rateLimitClass: RateLimitClass,
+        now: Date? = nil
+    ) {
         let now = now ?? clock()
         var window = (windows[rateLimitClass] ?? Window()).refreshed(at: now)
         if observation.reportsNoBudget {
@@ -151,8 +168,14 @@ package struct RateLimitLedger: Sendable {
         let knewBudgetLeft = window.source == .headers && (window.remaining ?? 0) >= 1 && window.blockedUntil == nil
         Self.apply(observation, to: &window, now: now)
         if observation.status == 429 {
-            let until = now.addingTimeInterval(Self.blockDuration(observation, window: window, now: now,
-                                                                   fallback: fallbackBlock).timeInterval)
+            let until = now.addingTimeInterval(
+                Self.blockDuration(
+                    observation,
+                    window: window,
+                    now: now,
+                    fallback: fallbackBlock
+                ).timeInterval
+            )
             window.blockedUntil = max(window.blockedUntil ?? until, until)
             window.remaining = 0
             window.source = .headers
@@ -182,13 +205,18 @@ package struct RateLimitLedger: Sendable {
             // `X-RateLimit-Reset` has whole-second resolution (rounded up by the server), so a
             // 60 s window read just after it opened seems to end in 60.9 s ("resets in 61 s"):
             // a window never ends later than its length from now.
-            if let length = window.length, reset > now.addingTimeInterval(length) { reset = now.addingTimeInterval(length) }
+            if let length = window.length, reset > now.addingTimeInterval(length) {
+                reset = now.addingTimeInterval(length)
+            }
             window.resetAt = reset
         }
     }
 
     private static func blockDuration(
-        _ observation: RateLimitObservation, window: Window, now: Date, fallback: Duration
+        _ observation: RateLimitObservation,
+        window: Window,
+        now: Date,
+        fallback: Duration
     ) -> Duration {
         if let told = observation.retryAfter { return max(.zero, told) }
         if let reset = observation.resetAt ?? window.resetAt, reset > now { return .between(now, reset) }
@@ -240,7 +268,9 @@ package struct RateLimitLedger: Sendable {
         }
         let best = candidates.min { lhs, rhs in
             if lhs.2 != rhs.2 { return lhs.2 < rhs.2 }
-            if (lhs.1.remaining ?? 0) != (rhs.1.remaining ?? 0) { return (lhs.1.remaining ?? 0) < (rhs.1.remaining ?? 0) }
+            if (lhs.1.remaining ?? 0) != (rhs.1.remaining ?? 0) {
+                return (lhs.1.remaining ?? 0) < (rhs.1.remaining ?? 0)
+            }
             return lhs.0 < rhs.0
         }
         guard let best, includeFull || best.2 < 1 else { return nil }

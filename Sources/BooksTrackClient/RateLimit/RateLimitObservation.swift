@@ -23,7 +23,13 @@ package struct RateLimitObservation: Sendable, Equatable {
         (200..<300).contains(status) && limit == nil && remaining == nil && resetAt == nil && retryAfter == nil
     }
 
-    package init(status: Int, limit: Int? = nil, remaining: Int? = nil, resetAt: Date? = nil, retryAfter: Duration? = nil) {
+    package init(
+        status: Int,
+        limit: Int? = nil,
+        remaining: Int? = nil,
+        resetAt: Date? = nil,
+        retryAfter: Duration? = nil
+    ) {
         self.status = status
         self.limit = limit
         self.remaining = remaining
@@ -39,9 +45,16 @@ package struct RateLimitObservation: Sendable, Equatable {
     ///     used when there is no `Retry-After` header.
     ///   - now: the receive time, to resolve relative values.
     package init(
-        status: Int, headers: some Sequence<(name: String, value: String)>, bodyRetryAfter: Duration? = nil, now: Date
+        status: Int,
+        headers: some Sequence<(name: String, value: String)>,
+        bodyRetryAfter: Duration? = nil,
+        now: Date
     ) {
-        var limitText, remainingText, resetText, retryAfterText, classText: String?
+        var limitText: String?
+        var remainingText: String?
+        var resetText: String?
+        var retryAfterText: String?
+        var classText: String?
         for (name, value) in headers {
             // Only names of the five lengths are lowercased and compared.
             let length = name.utf8.count

@@ -7,7 +7,9 @@ import NIOHTTP1
 extension BooksTrackAPI {
     /// Sends attempts until a 2xx arrives or the retry state machine gives up.
     func runWithRetries(
-        _ spec: RequestSpec, url: String, onRetry: (@Sendable (RetryProgress) -> Void)?
+        _ spec: RequestSpec,
+        url: String,
+        onRetry: (@Sendable (RetryProgress) -> Void)?
     ) async throws(BooksTrackError) -> CallOutcome {
         let clock = ContinuousClock()
         let start = clock.now
@@ -19,8 +21,12 @@ extension BooksTrackAPI {
             random = SystemRandomNumberGenerator()
         }
         var machine = RetryStateMachine(
-            policy: spec.retries ? retryPolicy : .never, createsWork: spec.createsWork,
-            hasIdempotencyKey: spec.hasIdempotencyKey, startedAt: start, random: random)
+            policy: spec.retries ? retryPolicy : .never,
+            createsWork: spec.createsWork,
+            hasIdempotencyKey: spec.hasIdempotencyKey,
+            startedAt: start,
+            random: random
+        )
         let requestID = allocateRequestID()
         let predicted = spec.rateLimitClass
         var attempt = 1
@@ -35,14 +41,23 @@ extension BooksTrackAPI {
                 let observation = observe(raw, predicted: predicted)
                 // A 304 answers a revalidation (`If-None-Match`): the caller serves its stored body.
                 if (200..<300).contains(raw.status)
-                    || (raw.status == 304 && spec.headers.contains { $0.name == "If-None-Match" }) {
+                    || (raw.status == 304 && spec.headers.contains { $0.name == "If-None-Match" })
+                {
                     return CallOutcome(
-                        raw: raw, attempts: attempt, duration: clock.now - start, rateLimit: observation,
-                        requestClass: predicted)
+                        raw: raw,
+                        attempts: attempt,
+                        duration: clock.now - start,
+                        rateLimit: observation,
+                        requestClass: predicted
+                    )
                 }
                 failure = BooksTrackError.fromResponse(
-                    status: raw.status, headers: raw.headers, body: raw.body, url: raw.url,
-                    notFoundMessage: spec.notFoundMessage)
+                    status: raw.status,
+                    headers: raw.headers,
+                    body: raw.body,
+                    url: raw.url,
+                    notFoundMessage: spec.notFoundMessage
+                )
                 failure.responseBody = Data(raw.body.readableBytesView)
             } catch {
                 failure = error
@@ -62,15 +77,27 @@ extension BooksTrackAPI {
                 statistics.retries += 1
                 let action = RetryStateMachine.Action.retry(after: delay, attempt: next, of: total, reason: reason)
                 let progress = RetryProgress(
-                    attempt: next, of: total, delay: delay, reason: reason, url: failure.url ?? "",
-                    message: action.progressMessage ?? reason.userMessage(delay: delay))
+                    attempt: next,
+                    of: total,
+                    delay: delay,
+                    reason: reason,
+                    url: failure.url ?? "",
+                    message: action.progressMessage ?? reason.userMessage(delay: delay)
+                )
                 onRetry?(progress)
                 if let trace = configuration.trace {
                     trace(
                         TraceEvent(
-                            phase: .retry, requestID: requestID, attempt: next, method: spec.method.rawValue,
-                            url: failure.url ?? "", status: failure.httpStatus, duration: delay,
-                            error: progress.message))
+                            phase: .retry,
+                            requestID: requestID,
+                            attempt: next,
+                            method: spec.method.rawValue,
+                            url: failure.url ?? "",
+                            status: failure.httpStatus,
+                            duration: delay,
+                            error: progress.message
+                        )
+                    )
                 }
                 do { try await configuration.sleep(delay) } catch {
                     throw BooksTrackError.cancelled(url: failure.url)

@@ -97,7 +97,9 @@ package struct RetryStateMachine: Sendable {
         if let told = failure.retryAfter ?? Self.documentedWait(for: failure) {
             let told = max(.zero, told)
             guard told <= remaining else {
-                return .giveUp(.serverDelayBeyondBudget(requested: told, remaining: max(.zero, remaining), reason: reason))
+                return .giveUp(
+                    .serverDelayBeyondBudget(requested: told, remaining: max(.zero, remaining), reason: reason)
+                )
             }
             delay = told
         } else {

@@ -178,7 +178,9 @@ package struct SSEParser: Sendable {
     private static let fieldRetry = Array("retry".utf8)
 
     private mutating func processField(
-        name: ArraySlice<UInt8>, value: ArraySlice<UInt8>, into items: inout [SSEStreamItem]
+        name: ArraySlice<UInt8>,
+        value: ArraySlice<UInt8>,
+        into items: inout [SSEStreamItem]
     ) {
         if name.elementsEqual(Self.fieldEvent) {
             eventTypeBuffer = String(decoding: value, as: UTF8.self)

@@ -6,7 +6,10 @@ extension BooksTrackAPI {
     /// `POST /api/token/refresh {jobId, oldToken}` → `{jobId, token, expiresIn}`. The server accepts
     /// it only in the token's last 30 min; the old token stops working. The new token is kept
     /// (``jobToken(for:)``). Sent once: a lost answer cannot be repeated with the old token.
-    package func refreshJobToken(_ jobID: String, oldToken: String) async throws(BooksTrackError) -> APIResponse<TokenRefreshResponse> {
+    package func refreshJobToken(
+        _ jobID: String,
+        oldToken: String
+    ) async throws(BooksTrackError) -> APIResponse<TokenRefreshResponse> {
         var spec = RequestSpec(.POST, APIPath.tokenRefresh)
         spec.body = .json(try Self.json(TokenRefreshRequest(jobId: jobID, oldToken: oldToken)))
         spec.createsWork = true
@@ -18,8 +21,11 @@ extension BooksTrackAPI {
         defer { refreshEnded(jobID) }
         let response = try await call(TokenRefreshResponse.self, spec)
         tokens.record(
-            jobID, token: response.value.token, expiresIn: TimeInterval(max(1, response.value.expiresIn)),
-            now: requestedAt)
+            jobID,
+            token: response.value.token,
+            expiresIn: TimeInterval(max(1, response.value.expiresIn)),
+            now: requestedAt
+        )
         statistics.tokenRefreshes += 1
         return response
     }

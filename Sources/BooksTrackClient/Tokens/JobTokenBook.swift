@@ -28,8 +28,10 @@ struct JobTokenBook: Sendable, Equatable {
 
     private(set) var entries: [String: Entry] = [:]
 
-    init(lifetime: TimeInterval = JobTimings.tokenLifetime.timeInterval,
-         window: TimeInterval = JobTimings.tokenRefreshWindow.timeInterval) {
+    init(
+        lifetime: TimeInterval = JobTimings.tokenLifetime.timeInterval,
+        window: TimeInterval = JobTimings.tokenRefreshWindow.timeInterval
+    ) {
         self.lifetime = lifetime
         self.window = window
     }
@@ -47,8 +49,11 @@ struct JobTokenBook: Sendable, Equatable {
         var superseded = previous?.superseded ?? []
         if let old = previous?.token, old != token { superseded.insert(old) }
         entries[jobID] = Entry(
-            token: token, expiresAt: now.addingTimeInterval(expiresIn ?? lifetime), finished: previous?.finished ?? false,
-            superseded: superseded)
+            token: token,
+            expiresAt: now.addingTimeInterval(expiresIn ?? lifetime),
+            finished: previous?.finished ?? false,
+            superseded: superseded
+        )
     }
 
     /// The token to present for `jobID` when the caller holds `given`: the current one replaces a

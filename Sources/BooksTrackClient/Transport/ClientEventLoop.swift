@@ -58,7 +58,8 @@ extension Task where Failure == Never, Success: Sendable {
     /// task made with `executorPreference: nil` a preference record all the same, and each of its
     /// switches between isolations then takes the task's status lock, dozens of times a lookup.
     package static func preferring(
-        _ executor: (any TaskExecutor)?, _ operation: @escaping @Sendable () async -> Success
+        _ executor: (any TaskExecutor)?,
+        _ operation: @escaping @Sendable () async -> Success
     ) -> Self {
         if let executor { return Task(executorPreference: executor, operation: operation) }
         return Task(operation: operation)

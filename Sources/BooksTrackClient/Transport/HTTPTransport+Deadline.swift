@@ -11,7 +11,8 @@ extension HTTPTransport {
     /// request); without an executor (answers from this process) a dispatch timer, so that such a
     /// request never starts NIO's event loop threads, which a one-shot command would pay for.
     static func within<T: Sendable>(
-        _ deadline: ContinuousClock.Instant, on executor: EventLoopTaskExecutor?,
+        _ deadline: ContinuousClock.Instant,
+        on executor: EventLoopTaskExecutor?,
         _ operation: @escaping @Sendable () async throws -> T
     ) async throws -> T {
         let race = DeadlineRace<T>()
@@ -28,7 +29,8 @@ extension HTTPTransport {
                         do { result = .success(try await operation()) } catch { result = .failure(error) }
                         timer.cancel()
                         race.finish(result)
-                    })
+                    }
+                )
             }
         } onCancel: {
             race.finish(.failure(CancellationError()))

@@ -62,7 +62,9 @@ struct HTTPTransport: Sendable {
     static func clientConfiguration(_ configuration: APIConfiguration) -> HTTPClient.Configuration {
         var config = HTTPClient.Configuration()
         config.timeout = HTTPClient.Configuration.Timeout(
-            connect: .nanoseconds(configuration.connectTimeout.wholeNanoseconds), read: nil)
+            connect: .nanoseconds(configuration.connectTimeout.wholeNanoseconds),
+            read: nil
+        )
         // Redirects are followed by `send` itself, so that every `Location` passes `ServerURL` first
         // (the client's own redirect handling traps on a port above 65535).
         config.redirectConfiguration = .disallow
@@ -96,14 +98,23 @@ struct HTTPTransport: Sendable {
         for field in spec.headers where !(crossOrigin && field.name.lowercased() == "authorization") {
             headers.add(name: field.name, value: field.value)
         }
-        if !crossOrigin, let bearer = configuration.bearerToken, !bearer.isEmpty, !headers.contains(name: "Authorization") {
+        if !crossOrigin, let bearer = configuration.bearerToken, !bearer.isEmpty,
+            !headers.contains(name: "Authorization")
+        {
             headers.add(name: "Authorization", value: "Bearer \(bearer)")
         }
         // `user:password@` in the server's URL goes out as Basic authentication (a token wins).
-        if !crossOrigin, !headers.contains(name: "Authorization"), let basic = Self.basicAuthorization(configuration.baseURL) {
+        if !crossOrigin, !headers.contains(name: "Authorization"),
+            let basic = Self.basicAuthorization(configuration.baseURL)
+        {
             headers.add(name: "Authorization", value: basic)
         }
-        var request = Outgoing(method: bodyless ? .GET : spec.method, url: url, headers: headers, body: bodyless ? .none : spec.body)
+        var request = Outgoing(
+            method: bodyless ? .GET : spec.method,
+            url: url,
+            headers: headers,
+            body: bodyless ? .none : spec.body
+        )
         switch request.body {
         case .none:
             break
@@ -127,13 +138,21 @@ struct HTTPTransport: Sendable {
     /// configured limit, before `deadline` (one deadline for head and body). Cancelling the calling
     /// task cancels the request.
     func execute(
-        _ request: Outgoing, until deadline: ContinuousClock.Instant, started: ContinuousClock.Instant
+        _ request: Outgoing,
+        until deadline: ContinuousClock.Instant,
+        started: ContinuousClock.Instant
     ) async throws -> ResponseCollector.Collected {
-        if let keepAlive, request.method == .GET, case .none = request.body, let target = keepAlive.target(of: request.url),
+        if let keepAlive, request.method == .GET, case .none = request.body,
+            let target = keepAlive.target(of: request.url),
             KeepAlivePool.sendsAsIs(request.headers)
         {
             return try await keepAlive.get(
-                target, headers: request.headers, until: deadline, started: started, droppedStatuses: Self.redirectStatuses)
+                target,
+                headers: request.headers,
+                until: deadline,
+                started: started,
+                droppedStatuses: Self.redirectStatuses
+            )
         }
         let client = self.client
         let body: HTTPClient.Body?
@@ -153,12 +172,24 @@ struct HTTPTransport: Sendable {
                 return promise.futureResult
             }
         }
-        let ahcRequest = try HTTPClient.Request(url: request.url, method: request.method, headers: request.headers, body: body)
+        let ahcRequest = try HTTPClient.Request(
+            url: request.url,
+            method: request.method,
+            headers: request.headers,
+            body: body
+        )
         let collector = ResponseCollector(
-            limit: configuration.maxBodyBytes, started: started, droppedStatuses: Self.redirectStatuses)
+            limit: configuration.maxBodyBytes,
+            started: started,
+            droppedStatuses: Self.redirectStatuses
+        )
         let task = client.execute(
-            request: ahcRequest, delegate: collector, eventLoop: .indifferent,
-            deadline: Self.nioDeadline(deadline), logger: nil)
+            request: ahcRequest,
+            delegate: collector,
+            eventLoop: .indifferent,
+            deadline: Self.nioDeadline(deadline),
+            logger: nil
+        )
         return try await withTaskCancellationHandler {
             try await task.futureResult.get()
         } onCancel: {
@@ -177,7 +208,12 @@ struct HTTPTransport: Sendable {
     /// Sends one attempt (following redirects, each `Location` checked) and reads the whole
     /// (bounded) body before the deadline.
     /// `firstURL` is `spec.url(base:)`, built once by the caller.
-    func send(_ spec: RequestSpec, url firstURL: String, requestID: Int, attempt: Int) async throws(BooksTrackError) -> RawResponse {
+    func send(
+        _ spec: RequestSpec,
+        url firstURL: String,
+        requestID: Int,
+        attempt: Int
+    ) async throws(BooksTrackError) -> RawResponse {
         var url = firstURL
         var masked = SecretMasking.maskURL(url)
         var request = makeRequest(spec, url: url)
@@ -188,8 +224,15 @@ struct HTTPTransport: Sendable {
         do {
             if let problem = ServerURL.check(url, under: checkedBase) { throw Self.badURL(problem, url: masked) }
             try Task.checkCancellation()
-            if let inProcess = configuration.inProcess, let raw = try await sendInProcess(
-                spec, to: inProcess, request: request, masked: masked, started: start, until: deadlineInstant)
+            if let inProcess = configuration.inProcess,
+                let raw = try await sendInProcess(
+                    spec,
+                    to: inProcess,
+                    request: request,
+                    masked: masked,
+                    started: start,
+                    until: deadlineInstant
+                )
             {
                 if let trace = configuration.trace {
                     trace(traceEvent(spec, request: request, raw: raw, requestID: requestID, attempt: attempt))
@@ -201,33 +244,58 @@ struct HTTPTransport: Sendable {
             while true {
                 let response = try await execute(request, until: deadlineInstant, started: start)
                 let status = Int(response.head.status.code)
-                if Self.redirectStatuses.contains(status), let location = response.head.headers.first(name: "location") {
+                if Self.redirectStatuses.contains(status), let location = response.head.headers.first(name: "location")
+                {
                     // `--trace` shows each hop: the redirect under the URL that sent it.
                     if let trace = configuration.trace {
                         let hop = RawResponse(
-                            status: status, headers: response.head.headers, body: response.body, url: masked,
-                            timeToHead: response.timeToHead, duration: clock.now - start)
-                        trace(traceEvent(spec, request: request, raw: hop, requestID: requestID, attempt: attempt, url: masked))
+                            status: status,
+                            headers: response.head.headers,
+                            body: response.body,
+                            url: masked,
+                            timeToHead: response.timeToHead,
+                            duration: clock.now - start
+                        )
+                        trace(
+                            traceEvent(
+                                spec,
+                                request: request,
+                                raw: hop,
+                                requestID: requestID,
+                                attempt: attempt,
+                                url: masked
+                            )
+                        )
                     }
                     redirects += 1
                     let next = try Self.redirectTarget(location, from: url, masked: masked)
                     if redirects > Self.maxRedirects || visited.contains(next) {
                         throw BooksTrackError(
-                            code: .networkError, kind: .other,
+                            code: .networkError,
+                            kind: .other,
                             message: redirects > Self.maxRedirects
                                 ? "The server redirected more than \(Self.maxRedirects) times; not followed."
                                 : "The server redirected in a loop; not followed.",
-                            detail: "redirect \(status) to \(SecretMasking.maskURL(next))", httpStatus: status,
-                            retryable: false, url: masked)
+                            detail: "redirect \(status) to \(SecretMasking.maskURL(next))",
+                            httpStatus: status,
+                            retryable: false,
+                            url: masked
+                        )
                     }
                     visited.insert(next)
-                    let becomesGET = status == 303 || ((status == 301 || status == 302) && spec.method != .GET && spec.method != .HEAD)
+                    let becomesGET =
+                        status == 303
+                        || ((status == 301 || status == 302) && spec.method != .GET && spec.method != .HEAD)
                     if !becomesGET, case .multipart = spec.body {
                         throw BooksTrackError(
-                            code: .networkError, kind: .other,
+                            code: .networkError,
+                            kind: .other,
                             message: "The server redirected the upload elsewhere; it was not sent again.",
-                            detail: "redirect \(status) to \(SecretMasking.maskURL(next))", httpStatus: status,
-                            retryable: false, url: masked)
+                            detail: "redirect \(status) to \(SecretMasking.maskURL(next))",
+                            httpStatus: status,
+                            retryable: false,
+                            url: masked
+                        )
                     }
                     let crossOrigin = !Self.sameOrigin(next, configuration.baseURL)
                     url = next
@@ -236,11 +304,25 @@ struct HTTPTransport: Sendable {
                     continue
                 }
                 var raw = RawResponse(
-                    status: status, headers: response.head.headers, body: response.body, url: masked,
-                    timeToHead: response.timeToHead, duration: clock.now - start)
+                    status: status,
+                    headers: response.head.headers,
+                    body: response.body,
+                    url: masked,
+                    timeToHead: response.timeToHead,
+                    duration: clock.now - start
+                )
                 raw.crossedOrigin = redirects > 0 && !Self.sameOrigin(url, configuration.baseURL)
                 if let trace = configuration.trace {
-                    trace(traceEvent(spec, request: request, raw: raw, requestID: requestID, attempt: attempt, url: masked))
+                    trace(
+                        traceEvent(
+                            spec,
+                            request: request,
+                            raw: raw,
+                            requestID: requestID,
+                            attempt: attempt,
+                            url: masked
+                        )
+                    )
                 }
                 return raw
             }
@@ -257,9 +339,18 @@ struct HTTPTransport: Sendable {
             }
             mapped.url = mapped.url ?? masked
             if let trace = configuration.trace {
-                var event = traceEvent(spec, request: request, raw: nil, requestID: requestID, attempt: attempt, url: masked)
+                var event = traceEvent(
+                    spec,
+                    request: request,
+                    raw: nil,
+                    requestID: requestID,
+                    attempt: attempt,
+                    url: masked
+                )
                 event.duration = clock.now - start
-                event.error = SecretMasking.maskText(mapped.message + (mapped.detail.isEmpty ? "" : " (\(mapped.detail))"))
+                event.error = SecretMasking.maskText(
+                    mapped.message + (mapped.detail.isEmpty ? "" : " (\(mapped.detail))")
+                )
                 trace(event)
             }
             throw mapped
@@ -269,8 +360,12 @@ struct HTTPTransport: Sendable {
     /// Answers `request` from the server in this process, within the same deadline and body bound
     /// as a socket; `nil` for an upload, which goes to the socket.
     func sendInProcess(
-        _ spec: RequestSpec, to responder: any InProcessResponder, request: Outgoing,
-        masked: String, started: ContinuousClock.Instant, until deadline: ContinuousClock.Instant
+        _ spec: RequestSpec,
+        to responder: any InProcessResponder,
+        request: Outgoing,
+        masked: String,
+        started: ContinuousClock.Instant,
+        until deadline: ContinuousClock.Instant
     ) async throws -> RawResponse? {
         let body: ByteBuffer?
         switch spec.body {
@@ -292,14 +387,23 @@ struct HTTPTransport: Sendable {
         }
         let elapsed = ContinuousClock.now - started
         return RawResponse(
-            status: answer.status, headers: answer.headers, body: answer.body, url: masked, timeToHead: elapsed,
-            duration: elapsed)
+            status: answer.status,
+            headers: answer.headers,
+            body: answer.body,
+            url: masked,
+            timeToHead: elapsed,
+            duration: elapsed
+        )
     }
 
     static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
 
     /// The absolute, checked URL a `Location` points to.
-    static func redirectTarget(_ location: String, from current: String, masked: String) throws(BooksTrackError) -> String {
+    static func redirectTarget(
+        _ location: String,
+        from current: String,
+        masked: String
+    ) throws(BooksTrackError) -> String {
         let base = URL(string: current)
         let resolved = URL(string: location, relativeTo: base)?.absoluteString ?? location
         switch ServerURL.parse(resolved) {
@@ -307,9 +411,13 @@ struct HTTPTransport: Sendable {
             return url.absoluteString
         case .failure(let problem):
             throw BooksTrackError(
-                code: .networkError, kind: .other,
+                code: .networkError,
+                kind: .other,
                 message: "The server redirected to an unusable address: \(problem.message).",
-                detail: "Location: \(SecretMasking.maskURL(ServerURL.printable(location)))", retryable: false, url: masked)
+                detail: "Location: \(SecretMasking.maskURL(ServerURL.printable(location)))",
+                retryable: false,
+                url: masked
+            )
         }
     }
 
@@ -317,44 +425,70 @@ struct HTTPTransport: Sendable {
     static func sameOrigin(_ text: String, _ base: URL) -> Bool {
         guard let url = URL(string: text) else { return false }
         func port(_ u: URL) -> Int? { u.port ?? (u.scheme?.lowercased() == "https" ? 443 : 80) }
-        return url.scheme?.lowercased() == base.scheme?.lowercased() && url.host?.lowercased() == base.host?.lowercased()
+        return url.scheme?.lowercased() == base.scheme?.lowercased()
+            && url.host?.lowercased() == base.host?.lowercased()
             && port(url) == port(base)
     }
 
     /// A request URL `ServerURL` refused.
     static func badURL(_ problem: ServerURL.Problem, url: String) -> BooksTrackError {
         BooksTrackError(
-            code: "INVALID_URL", kind: .invalidInput, message: "The server address is unusable: \(problem.message).",
-            detail: problem.message, retryable: false, url: url)
+            code: "INVALID_URL",
+            kind: .invalidInput,
+            message: "The server address is unusable: \(problem.message).",
+            detail: problem.message,
+            retryable: false,
+            url: url
+        )
     }
 
     static func tooLarge(limit: Int, url: String, status: Int?) -> BooksTrackError {
         let size = limit >= 1024 * 1024 ? "\(limit / (1024 * 1024)) MB" : "\(max(1, limit / 1024)) KB"
         return BooksTrackError(
-            code: .invalidResponse, kind: .bodyTooLarge,
+            code: .invalidResponse,
+            kind: .bodyTooLarge,
             message: "The response is larger than the client's limit of \(size).",
-            detail: "body exceeded \(limit) bytes", httpStatus: status, url: url)
+            detail: "body exceeded \(limit) bytes",
+            httpStatus: status,
+            url: url
+        )
     }
 
     /// `url`: the (masked) URL this request went to (after redirects); nil: the request's own.
     func traceEvent(
-        _ spec: RequestSpec, request: Outgoing, raw: RawResponse?, requestID: Int, attempt: Int, url: String? = nil
+        _ spec: RequestSpec,
+        request: Outgoing,
+        raw: RawResponse?,
+        requestID: Int,
+        attempt: Int,
+        url: String? = nil
     ) -> TraceEvent {
-        let requestHeaders = SecretMasking.maskHeaders(request.headers.map { HeaderField(name: $0.name, value: $0.value) })
+        let requestHeaders = SecretMasking.maskHeaders(
+            request.headers.map { HeaderField(name: $0.name, value: $0.value) }
+        )
         var requestBody: String?
         switch spec.body {
         case .none: requestBody = nil
         case .json(let data): requestBody = Self.printable(data)
         case .multipart(let upload):
-            requestBody = "<multipart/form-data: \(upload.fieldName)=@\(upload.fileName) (\(upload.fileSize) bytes), "
+            requestBody =
+                "<multipart/form-data: \(upload.fieldName)=@\(upload.fileName) (\(upload.fileSize) bytes), "
                 + "Content-Length \(upload.contentLength)>"
         }
         return TraceEvent(
-            phase: .response, requestID: requestID, attempt: attempt, method: spec.method.rawValue,
-            url: url ?? SecretMasking.maskURL(spec.url(base: configuration.baseURL)), status: raw?.status,
-            duration: raw?.duration ?? .zero, timeToHead: raw?.timeToHead, requestHeaders: requestHeaders,
-            requestBody: requestBody, responseHeaders: SecretMasking.maskHeaders(raw?.headerFields ?? []),
-            responseBody: raw.map { Self.printable(Data(buffer: $0.body, byteTransferStrategy: .noCopy)) })
+            phase: .response,
+            requestID: requestID,
+            attempt: attempt,
+            method: spec.method.rawValue,
+            url: url ?? SecretMasking.maskURL(spec.url(base: configuration.baseURL)),
+            status: raw?.status,
+            duration: raw?.duration ?? .zero,
+            timeToHead: raw?.timeToHead,
+            requestHeaders: requestHeaders,
+            requestBody: requestBody,
+            responseHeaders: SecretMasking.maskHeaders(raw?.headerFields ?? []),
+            responseBody: raw.map { Self.printable(Data(buffer: $0.body, byteTransferStrategy: .noCopy)) }
+        )
     }
 
     /// Body text for traces: masked, at most 4 KB.

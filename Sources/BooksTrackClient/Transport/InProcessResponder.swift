@@ -8,7 +8,13 @@ import NIOHTTP1
 package protocol InProcessResponder: Sendable {
     /// Answers one request. `target` is the path with its query (`/v1/search/isbn?isbn=…`); a body
     /// larger than `bodyLimit` fails with `InProcessBodyTooLarge`.
-    func respond(method: String, target: String, headers: HTTPHeaders, body: ByteBuffer?, bodyLimit: Int) async throws
+    func respond(
+        method: String,
+        target: String,
+        headers: HTTPHeaders,
+        body: ByteBuffer?,
+        bodyLimit: Int
+    ) async throws
         -> InProcessResponse
 
     /// Makes sure the server listens at the client's `baseURL` (it may open its socket only when a
@@ -23,8 +29,13 @@ extension InProcessResponder {
             try await openSocket()
         } catch {
             throw BooksTrackError(
-                code: .networkError, kind: .other, message: "The embedded server could not open its socket.",
-                detail: "\(error)", retryable: false, url: url)
+                code: .networkError,
+                kind: .other,
+                message: "The embedded server could not open its socket.",
+                detail: "\(error)",
+                retryable: false,
+                url: url
+            )
         }
     }
 }

@@ -57,7 +57,11 @@ final class KeepAliveHandler: ChannelInboundHandler, RemovableChannelHandler {
         var exchange = Exchange(
             promise: promise,
             response: ResponseAccumulator(
-                limit: request.limit, droppedStatuses: request.droppedStatuses, started: request.started))
+                limit: request.limit,
+                droppedStatuses: request.droppedStatuses,
+                started: request.started
+            )
+        )
         exchange.timer = context.eventLoop.assumeIsolated().scheduleTask(deadline: request.deadline) { [weak self] in
             self?.fail(HTTPClientError.deadlineExceeded)
         }

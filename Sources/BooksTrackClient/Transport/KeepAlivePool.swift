@@ -54,11 +54,16 @@ final class KeepAlivePool: Sendable {
         // The text up to the end of the authority (a request's URL starts with it).
         let text = base.text.utf8
         guard let schemeEnd = text.firstRange(of: "://".utf8)?.upperBound else { return nil }
-        let authorityEnd = text[schemeEnd...].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") } ?? text.endIndex
+        let authorityEnd =
+            text[schemeEnd...].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") } ?? text.endIndex
         let authority = String(Substring(text[schemeEnd..<authorityEnd]))
         guard !authority.utf8.contains(UInt8(ascii: "%")) else { return nil }
         return Origin(
-            prefix: String(Substring(text[..<authorityEnd])), host: host, port: url.port ?? 80, authority: authority)
+            prefix: String(Substring(text[..<authorityEnd])),
+            host: host,
+            port: url.port ?? 80,
+            authority: authority
+        )
     }
 
     /// The request target (`/v1/search/isbn?isbn=…`) of `url` when it is on this origin.
@@ -85,14 +90,21 @@ final class KeepAlivePool: Sendable {
     /// `droppedStatuses`. A kept-alive connection the server closed meanwhile is replaced once,
     /// unnoticed (a GET is safe to send again). Cancelling the calling task closes the connection.
     func get(
-        _ target: String, headers: HTTPHeaders, until deadline: ContinuousClock.Instant,
-        started: ContinuousClock.Instant, droppedStatuses: Set<Int>
+        _ target: String,
+        headers: HTTPHeaders,
+        until deadline: ContinuousClock.Instant,
+        started: ContinuousClock.Instant,
+        droppedStatuses: Set<Int>
     ) async throws -> ResponseCollector.Collected {
         var head = HTTPRequestHead(version: .http1_1, method: .GET, uri: target, headers: headers)
         head.headers.replaceOrAdd(name: "Host", value: origin.authority)
         let exchange = KeepAliveHandler.Request(
-            head: head, limit: limit, droppedStatuses: droppedStatuses, started: started,
-            deadline: HTTPTransport.nioDeadline(deadline))
+            head: head,
+            limit: limit,
+            droppedStatuses: droppedStatuses,
+            started: started,
+            deadline: HTTPTransport.nioDeadline(deadline)
+        )
         var fresh = false
         while true {
             let (connection, reused) = try await checkout(fresh: fresh, until: deadline)
@@ -126,7 +138,10 @@ final class KeepAlivePool: Sendable {
     // MARK: connections
 
     /// An idle connection that is still open, else a new one (`fresh`: always a new one).
-    private func checkout(fresh: Bool, until deadline: ContinuousClock.Instant) async throws -> (KeepAliveConnection, reused: Bool) {
+    private func checkout(
+        fresh: Bool,
+        until deadline: ContinuousClock.Instant
+    ) async throws -> (KeepAliveConnection, reused: Bool) {
         while true {
             let taken = try state.withLock { state -> KeepAliveConnection? in
                 if state.closed { throw HTTPClientError.alreadyShutdown }
@@ -140,11 +155,13 @@ final class KeepAlivePool: Sendable {
     }
 
     private func checkin(_ connection: KeepAliveConnection, keepAlive: Bool) {
-        let kept = keepAlive && connection.channel.isActive && state.withLock { state in
-            guard !state.closed, state.idle.count < Self.maxIdle else { return false }
-            state.idle.append(connection)
-            return true
-        }
+        let kept =
+            keepAlive && connection.channel.isActive
+            && state.withLock { state in
+                guard !state.closed, state.idle.count < Self.maxIdle else { return false }
+                state.idle.append(connection)
+                return true
+            }
         if !kept { connection.close() }
     }
 
@@ -167,7 +184,12 @@ final class KeepAlivePool: Sendable {
         // that arrives after a cancellation is closed.
         let promise = loop.makePromise(of: (any Channel).self)
         let decided = Mutex(false)
-        let decide: @Sendable () -> Bool = { decided.withLock { done in defer { done = true }; return !done } }
+        let decide: @Sendable () -> Bool = {
+            decided.withLock { done in
+                defer { done = true }
+                return !done
+            }
+        }
         connecting.whenComplete { result in
             if decide() {
                 promise.completeWith(result)
@@ -187,7 +209,10 @@ final class KeepAlivePool: Sendable {
         }
         do {
             let handler = try await channel.eventLoop.submit {
-                try NIOLoopBound(channel.pipeline.syncOperations.handler(type: KeepAliveHandler.self), eventLoop: channel.eventLoop)
+                try NIOLoopBound(
+                    channel.pipeline.syncOperations.handler(type: KeepAliveHandler.self),
+                    eventLoop: channel.eventLoop
+                )
             }.get()
             return KeepAliveConnection(channel: channel, handler: handler)
         } catch {

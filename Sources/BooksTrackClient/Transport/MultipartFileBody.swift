@@ -21,7 +21,10 @@ struct MultipartFileBody: Sendable {
 
     /// One file (`fieldName` defaults to the CSV import's `file`).
     init(
-        fileURL: URL, fieldName: String = "file", contentType: String = "text/csv", chunkSize: Int = 64 * 1024,
+        fileURL: URL,
+        fieldName: String = "file",
+        contentType: String = "text/csv",
+        chunkSize: Int = 64 * 1024,
         boundary: String = MultipartFileBody.newBoundary()
     ) throws(BooksTrackError) {
         try self.init(files: [(fileURL, contentType)], fieldName: fieldName, chunkSize: chunkSize, boundary: boundary)
@@ -30,7 +33,9 @@ struct MultipartFileBody: Sendable {
     /// Several files under one field name, in order. Throws `BooksTrackError.invalidInput` for a
     /// missing or unreadable file.
     init(
-        files: [(url: URL, contentType: String)], fieldName: String, chunkSize: Int = 64 * 1024,
+        files: [(url: URL, contentType: String)],
+        fieldName: String,
+        chunkSize: Int = 64 * 1024,
         boundary: String = MultipartFileBody.newBoundary()
     ) throws(BooksTrackError) {
         var parts: [Part] = []
@@ -74,7 +79,8 @@ struct MultipartFileBody: Sendable {
         return Array(
             ((first ? "" : "\r\n") + "--\(boundary)\r\n"
                 + "Content-Disposition: form-data; name=\"\(fieldName)\"; filename=\"\(safeName)\"\r\n"
-                + "Content-Type: \(part.contentType)\r\n\r\n").utf8)
+                + "Content-Type: \(part.contentType)\r\n\r\n").utf8
+        )
     }
 
     var suffix: [UInt8] { Array("\r\n--\(boundary)--\r\n".utf8) }

@@ -20,7 +20,11 @@ struct RequestSpec: Sendable {
     /// `X-RateLimit-Class` overrides it when the limits are booked (the server's word wins).
     var rateLimitClass: RateLimitClass? {
         BooksTrackAPI.rateLimitClass(
-            method: method.rawValue, path: path, mode: queryValue("mode"), query: queryValue("q"))
+            method: method.rawValue,
+            path: path,
+            mode: queryValue("mode"),
+            query: queryValue("q")
+        )
     }
     /// The request creates work on the server (POST enrich/batch/import).
     var createsWork = false
@@ -74,7 +78,9 @@ struct RequestSpec: Sendable {
     static func encode(_ text: String) -> String {
         let utf8 = text.utf8
         guard utf8.contains(where: { !isUnreserved($0) }) else { return text }
-        func hex(_ nibble: UInt8) -> UInt8 { nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "A") + nibble - 10 }
+        func hex(_ nibble: UInt8) -> UInt8 {
+            nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "A") + nibble - 10
+        }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(utf8.count * 3)
         for byte in utf8 {

@@ -8,16 +8,26 @@ package enum SecretMasking {
     package static let mask = "***"
 
     private static let jsonFields = try? NSRegularExpression(
-        pattern: #"("(?:authToken|token|oldToken|accessToken|refreshToken|password|apiKey)"\s*:\s*")((?:[^"\\]|\\.)*)(")"#,
-        options: [.caseInsensitive])
+        pattern:
+            #"("(?:authToken|token|oldToken|accessToken|refreshToken|password|apiKey)"\s*:\s*")((?:[^"\\]|\\.)*)(")"#,
+        options: [.caseInsensitive]
+    )
     private static let queryToken = try? NSRegularExpression(
-        pattern: #"([?&;](?:token|authToken|access_token|api_key|apikey)=)([^&#\s"]*)"#, options: [.caseInsensitive])
+        pattern: #"([?&;](?:token|authToken|access_token|api_key|apikey)=)([^&#\s"]*)"#,
+        options: [.caseInsensitive]
+    )
     private static let subprotocol = try? NSRegularExpression(
-        pattern: #"(bookstrack-auth\.)([^\s,;"]+)"#, options: [.caseInsensitive])
+        pattern: #"(bookstrack-auth\.)([^\s,;"]+)"#,
+        options: [.caseInsensitive]
+    )
     private static let bearer = try? NSRegularExpression(
-        pattern: #"(Bearer\s+)([^\s,;"]+)"#, options: [.caseInsensitive])
+        pattern: #"(Bearer\s+)([^\s,;"]+)"#,
+        options: [.caseInsensitive]
+    )
     private static let userinfo = try? NSRegularExpression(
-        pattern: #"([a-zA-Z][a-zA-Z0-9+.-]*://)([^/@\s]+)@"#, options: [])
+        pattern: #"([a-zA-Z][a-zA-Z0-9+.-]*://)([^/@\s]+)@"#,
+        options: []
+    )
 
     /// Masks every known secret pattern in free text (bodies, URLs, messages).
     package static func maskText(_ text: String) -> String {
@@ -40,8 +50,9 @@ package enum SecretMasking {
             for start in bytes.indices {
                 let first = bytes[start] | 0x20
                 if bytes[start] == UInt8(ascii: "@") { return true }
-                guard first == UInt8(ascii: "t") || first == UInt8(ascii: "b") || first == UInt8(ascii: "p")
-                    || first == UInt8(ascii: "a")
+                guard
+                    first == UInt8(ascii: "t") || first == UInt8(ascii: "b") || first == UInt8(ascii: "p")
+                        || first == UInt8(ascii: "a")
                 else { continue }
                 for marker in secretMarkers where matches(marker, in: bytes, at: start) { return true }
             }
@@ -50,8 +61,10 @@ package enum SecretMasking {
     }
 
     /// The lower-case ASCII words that make text worth a closer look (`@`: URL userinfo).
-    private static let secretMarkers: [[UInt8]] = ["token", "bearer", "bookstrack-auth", "password", "apikey", "api_key"]
-        .map { Array($0.utf8) }
+    private static let secretMarkers: [[UInt8]] = [
+        "token", "bearer", "bookstrack-auth", "password", "apikey", "api_key",
+    ]
+    .map { Array($0.utf8) }
 
     private static func matches(_ marker: [UInt8], in bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> Bool {
         guard bytes.count - start >= marker.count else { return false }

@@ -35,12 +35,17 @@ package enum ServerURL {
         // Named without its query (which may hold a key).
         let shown = "'\(SecretMasking.maskURL(String(printable(text).prefix { $0 != "?" && $0 != "#" })))'"
         if url.query != nil || text.contains("?") {
-            return .failure(Problem(
-                message: "\(shown) has a query (?…); a server URL is its scheme, host, port and path only "
-                    + "(an API key goes in a profile's token)"))
+            return .failure(
+                Problem(
+                    message: "\(shown) has a query (?…); a server URL is its scheme, host, port and path only "
+                        + "(an API key goes in a profile's token)"
+                )
+            )
         }
         if url.fragment != nil || text.contains("#") {
-            return .failure(Problem(message: "\(shown) has a fragment (#…); a server URL is its scheme, host, port and path only"))
+            return .failure(
+                Problem(message: "\(shown) has a fragment (#…); a server URL is its scheme, host, port and path only")
+            )
         }
         return .success(url)
     }
@@ -154,7 +159,9 @@ package enum ServerURL {
             }
             host = hostPort[hostPort.index(after: hostPort.startIndex)..<close]
             let after = hostPort[hostPort.index(after: close)...]
-            if after.hasPrefix(":") { portText = after.dropFirst() } else if !after.isEmpty {
+            if after.hasPrefix(":") {
+                portText = after.dropFirst()
+            } else if !after.isEmpty {
                 return Problem(message: "\(shown) has text after its IPv6 address")
             }
         } else if let colon = hostPort.lastIndex(of: ":") {
@@ -182,8 +189,14 @@ package enum ServerURL {
         var ascii = true
         var found = false
         for byte in text.utf8 {
-            if byte >= 0x80 { ascii = false; break }
-            if byte <= 0x20 || byte == 0x7F { found = true; break }
+            if byte >= 0x80 {
+                ascii = false
+                break
+            }
+            if byte <= 0x20 || byte == 0x7F {
+                found = true
+                break
+            }
         }
         if found { return true }
         if ascii { return false }
@@ -207,9 +220,13 @@ package enum ServerURL {
 
     /// At most 200 characters, control characters shown as `?` (an error message never carries them).
     static func printable(_ text: String) -> String {
-        let cleaned = String(String.UnicodeScalarView(text.unicodeScalars.map {
-            $0.properties.generalCategory == .control ? "?" : $0
-        }))
+        let cleaned = String(
+            String.UnicodeScalarView(
+                text.unicodeScalars.map {
+                    $0.properties.generalCategory == .control ? "?" : $0
+                }
+            )
+        )
         return cleaned.count > 200 ? String(cleaned.prefix(200)) + "…" : cleaned
     }
 }

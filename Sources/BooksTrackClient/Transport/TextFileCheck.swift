@@ -14,7 +14,8 @@ package enum TextFileCheck {
         package var message: String {
             switch self {
             case .controlByte(let offset): return "it is not a text file (a control byte at offset \(offset))"
-            case .notUTF8(let offset): return "it is not UTF-8 text (invalid byte at offset \(offset)); save it as UTF-8"
+            case .notUTF8(let offset):
+                return "it is not UTF-8 text (invalid byte at offset \(offset)); save it as UTF-8"
             }
         }
     }
@@ -64,12 +65,20 @@ package enum TextFileCheck {
                 case 0x00...0x1F, 0x7F: return .controlByte(offset: offset)
                 case 0x20...0x7E: continue
                 case 0xC2...0xDF: pending = 1
-                case 0xE0: pending = 2; nextLow = 0xA0
+                case 0xE0:
+                    pending = 2
+                    nextLow = 0xA0
                 case 0xE1...0xEC, 0xEE...0xEF: pending = 2
-                case 0xED: pending = 2; nextHigh = 0x9F
-                case 0xF0: pending = 3; nextLow = 0x90
+                case 0xED:
+                    pending = 2
+                    nextHigh = 0x9F
+                case 0xF0:
+                    pending = 3
+                    nextLow = 0x90
                 case 0xF1...0xF3: pending = 3
-                case 0xF4: pending = 3; nextHigh = 0x8F
+                case 0xF4:
+                    pending = 3
+                    nextHigh = 0x8F
                 default: return .notUTF8(offset: offset)
                 }
             }

@@ -42,10 +42,21 @@ package struct TraceEvent: Sendable, Hashable {
     package var coalesced: Bool
 
     package init(
-        phase: Phase, requestID: Int, attempt: Int = 1, method: String, url: String, status: Int? = nil,
-        duration: Duration = .zero, timeToHead: Duration? = nil, requestHeaders: [HeaderField] = [],
-        requestBody: String? = nil, responseHeaders: [HeaderField] = [], responseBody: String? = nil,
-        error: String? = nil, cacheHit: Bool = false, coalesced: Bool = false
+        phase: Phase,
+        requestID: Int,
+        attempt: Int = 1,
+        method: String,
+        url: String,
+        status: Int? = nil,
+        duration: Duration = .zero,
+        timeToHead: Duration? = nil,
+        requestHeaders: [HeaderField] = [],
+        requestBody: String? = nil,
+        responseHeaders: [HeaderField] = [],
+        responseBody: String? = nil,
+        error: String? = nil,
+        cacheHit: Bool = false,
+        coalesced: Bool = false
     ) {
         self.phase = phase
         self.requestID = requestID

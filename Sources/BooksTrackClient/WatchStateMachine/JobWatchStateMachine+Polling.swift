@@ -23,8 +23,14 @@ extension JobWatchStateMachine {
         default:
             consecutivePollFailures += 1
             if consecutivePollFailures >= configuration.maxConsecutivePollFailures {
-                return JobWatchStep(action: finish(.unreachable(
-                    reason: "status polling failed \(consecutivePollFailures) times in a row (last: \(failure.summary))")))
+                return JobWatchStep(
+                    action: finish(
+                        .unreachable(
+                            reason:
+                                "status polling failed \(consecutivePollFailures) times in a row (last: \(failure.summary))"
+                        )
+                    )
+                )
             }
             return JobWatchStep(action: .poll(after: max(configuration.pollInterval, failure.retryAfter ?? .zero)))
         }

@@ -11,7 +11,10 @@ extension JobWatchStateMachine {
     /// Folds a status report into the last reported progress; returns an update for the user only when
     /// something moved forward (status, fraction or processed count). Nothing ever goes backwards.
     mutating func absorb(
-        status reported: JobState, payload: WatchedJobEvent?, eventID: String?, channel: JobWatchChannel
+        status reported: JobState,
+        payload: WatchedJobEvent?,
+        eventID: String?,
+        channel: JobWatchChannel
     ) -> JobProgressUpdate? {
         let previous = lastReported
         var status = reported
@@ -31,11 +34,18 @@ extension JobWatchStateMachine {
         processed = Self.maxOptional(processed, previous?.processedCount)
 
         let update = JobProgressUpdate(
-            jobID: jobID, status: status, fraction: fraction, processedCount: processed, totalCount: total,
-            eventID: eventID, channel: channel)
+            jobID: jobID,
+            status: status,
+            fraction: fraction,
+            processedCount: processed,
+            totalCount: total,
+            eventID: eventID,
+            channel: channel
+        )
         let movedForward: Bool
         if let previous {
-            movedForward = status != previous.status
+            movedForward =
+                status != previous.status
                 || (fraction ?? 0) > (previous.fraction ?? 0)
                 || (processed ?? 0) > (previous.processedCount ?? 0)
                 || (previous.fraction == nil && fraction != nil)

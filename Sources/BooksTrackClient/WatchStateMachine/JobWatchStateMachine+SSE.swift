@@ -67,7 +67,9 @@ extension JobWatchStateMachine {
                 }
                 return JobWatchStep(action: finish(.notFound(message: payload?.errorMessage)))
             }
-            return connectionEnded(failure: .transport("stream error: \(payload?.errorMessage ?? payload?.errorCode ?? "unknown")"))
+            return connectionEnded(
+                failure: .transport("stream error: \(payload?.errorMessage ?? payload?.errorCode ?? "unknown")")
+            )
         default:
             guard let status = JobState(wireName: event.type) ?? payload?.status else {
                 return JobWatchStep(action: .none)  // unknown event type: ignored, like EventSource listeners
@@ -90,7 +92,7 @@ extension JobWatchStateMachine {
         }
         var progress: [JobProgressUpdate] = []
         if let status = payload?.status,
-           let update = absorb(status: status, payload: payload, eventID: eventID, channel: .sse)
+            let update = absorb(status: status, payload: payload, eventID: eventID, channel: .sse)
         {
             progress.append(update)
         }
@@ -107,7 +109,10 @@ extension JobWatchStateMachine {
     }
 
     /// Opening or reading the stream failed (refused, HTTP error, broken, liveness timeout).
-    package mutating func connectionFailed(_ failure: JobConnectionFailure, parserLastEventID: String? = nil) -> JobWatchStep {
+    package mutating func connectionFailed(
+        _ failure: JobConnectionFailure,
+        parserLastEventID: String? = nil
+    ) -> JobWatchStep {
         guard isOnStream else { return JobWatchStep(action: .none) }
         noteParserID(parserLastEventID)
         if case .http(let status, let code, _) = failure {
@@ -125,7 +130,9 @@ extension JobWatchStateMachine {
                 return JobWatchStep(action: finish(.unauthorized))
             case 400...499 where status != 408 && status != 429:
                 // The stream cannot work against this server (e.g. INVALID_ACCEPT_HEADER): do not insist.
-                return JobWatchStep(action: fallBack(from: .sse, reason: "the event stream is unavailable: \(failure.summary)"))
+                return JobWatchStep(
+                    action: fallBack(from: .sse, reason: "the event stream is unavailable: \(failure.summary)")
+                )
             default:
                 break
             }

@@ -22,13 +22,21 @@ extension JobWatchStateMachine {
         case .readyAck, .pong, .other:
             return JobWatchStep(action: .none)
         case .error:
-            return JobWatchStep(action: finish(.failed(
-                code: message.payload?.errorCode, message: message.payload?.errorMessage,
-                retryable: message.payload?.retryable)))
+            return JobWatchStep(
+                action: finish(
+                    .failed(
+                        code: message.payload?.errorCode,
+                        message: message.payload?.errorMessage,
+                        retryable: message.payload?.retryable
+                    )
+                )
+            )
         case .jobStarted, .jobProgress, .jobComplete:
             state = .webSocket(open: true, deliveredMessages: true)
             consecutiveFailures = 0
-            let status: JobState = message.kind == .jobComplete ? .completed
+            let status: JobState =
+                message.kind == .jobComplete
+                ? .completed
                 : message.payload?.status.flatMap { $0.isTerminal ? $0 : nil } ?? .processing
             return handleStatus(status, payload: message.payload, eventID: nil, channel: .webSocket)
         }
@@ -39,12 +47,18 @@ extension JobWatchStateMachine {
     package mutating func webSocketClosed(code: Int?) -> JobWatchStep {
         guard isOnWebSocket else { return JobWatchStep(action: .none) }
         let delivered: Bool
-        if case .webSocket(_, let deliveredMessages) = state { delivered = deliveredMessages } else { delivered = false }
+        if case .webSocket(_, let deliveredMessages) = state {
+            delivered = deliveredMessages
+        } else {
+            delivered = false
+        }
         switch code {
         case 1000:
             // Closed as done, but no job_complete arrived: ask the status route, or give up.
             if configuration.offersPolling { return JobWatchStep(action: startPolling()) }
-            return JobWatchStep(action: finish(.unreachable(reason: "the progress socket closed before the job finished")))
+            return JobWatchStep(
+                action: finish(.unreachable(reason: "the progress socket closed before the job finished"))
+            )
         case 1008:
             return JobWatchStep(action: finish(.unauthorized))
         default:
@@ -52,7 +66,8 @@ extension JobWatchStateMachine {
         }
         consecutiveFailures = delivered ? 0 : consecutiveFailures + 1
         if consecutiveFailures >= configuration.maxConsecutiveFailures {
-            let reason = "the progress socket failed \(consecutiveFailures) times in a row (last close code: "
+            let reason =
+                "the progress socket failed \(consecutiveFailures) times in a row (last close code: "
                 + "\(code.map(String.init) ?? "none"))"
             return JobWatchStep(action: fallBack(from: .webSocket, reason: reason))
         }

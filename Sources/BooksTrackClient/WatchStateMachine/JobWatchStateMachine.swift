@@ -172,7 +172,10 @@ package struct JobWatchStateMachine: Sendable {
 
     /// Handles a (possibly terminal) status report from any channel.
     mutating func handleStatus(
-        _ status: JobState, payload: WatchedJobEvent?, eventID: String?, channel: JobWatchChannel
+        _ status: JobState,
+        payload: WatchedJobEvent?,
+        eventID: String?,
+        channel: JobWatchChannel
     ) -> JobWatchStep {
         let update = absorb(status: status, payload: payload, eventID: eventID, channel: channel)
         let progress = update.map { [$0] } ?? []
@@ -181,12 +184,23 @@ package struct JobWatchStateMachine: Sendable {
             state = .fetchingResults
             return JobWatchStep(progress: progress, action: .fetchResults)
         case .failed:
-            return JobWatchStep(progress: progress, action: finish(.failed(
-                code: payload?.errorCode, message: payload?.errorMessage, retryable: payload?.retryable)))
+            return JobWatchStep(
+                progress: progress,
+                action: finish(
+                    .failed(
+                        code: payload?.errorCode,
+                        message: payload?.errorMessage,
+                        retryable: payload?.retryable
+                    )
+                )
+            )
         case .canceled:
             return JobWatchStep(progress: progress, action: finish(.canceled))
         case .initialized, .processing:
-            return JobWatchStep(progress: progress, action: channel == .polling ? .poll(after: configuration.pollInterval) : .none)
+            return JobWatchStep(
+                progress: progress,
+                action: channel == .polling ? .poll(after: configuration.pollInterval) : .none
+            )
         }
     }
 }

@@ -49,8 +49,14 @@ package struct WatchedJobEvent: Sendable, Equatable, Hashable {
 
     /// Creates a payload.
     package init(
-        jobID: String? = nil, status: JobState? = nil, progress: Double? = nil, processedCount: Int? = nil,
-        totalCount: Int? = nil, errorCode: String? = nil, errorMessage: String? = nil, retryable: Bool? = nil
+        jobID: String? = nil,
+        status: JobState? = nil,
+        progress: Double? = nil,
+        processedCount: Int? = nil,
+        totalCount: Int? = nil,
+        errorCode: String? = nil,
+        errorMessage: String? = nil,
+        retryable: Bool? = nil
     ) {
         self.jobID = jobID
         self.status = status
@@ -92,8 +98,13 @@ package struct JobProgressUpdate: Sendable, Equatable, Hashable {
 
     /// Creates an update.
     package init(
-        jobID: String, status: JobState, fraction: Double? = nil, processedCount: Int? = nil,
-        totalCount: Int? = nil, eventID: String? = nil, channel: JobWatchChannel
+        jobID: String,
+        status: JobState,
+        fraction: Double? = nil,
+        processedCount: Int? = nil,
+        totalCount: Int? = nil,
+        eventID: String? = nil,
+        channel: JobWatchChannel
     ) {
         self.jobID = jobID
         self.status = status
@@ -225,10 +236,15 @@ package struct JobWatchConfiguration: Sendable, Equatable {
 
     /// Creates a configuration; the defaults follow docs/contract.md §5/§6.
     package init(
-        offersSSE: Bool = true, offersWebSocket: Bool = false, offersPolling: Bool = true,
-        defaultReconnectionTime: Duration = .seconds(3), maxConsecutiveFailures: Int = 3,
-        pollInterval: Duration = .seconds(2), maxConsecutivePollFailures: Int = 5,
-        webSocketBackoffBase: Duration = .seconds(1), webSocketBackoffCap: Duration = .seconds(30),
+        offersSSE: Bool = true,
+        offersWebSocket: Bool = false,
+        offersPolling: Bool = true,
+        defaultReconnectionTime: Duration = .seconds(3),
+        maxConsecutiveFailures: Int = 3,
+        pollInterval: Duration = .seconds(2),
+        maxConsecutivePollFailures: Int = 5,
+        webSocketBackoffBase: Duration = .seconds(1),
+        webSocketBackoffCap: Duration = .seconds(30),
         livenessTimeout: Duration = JobTimings.clientSilenceLimit
     ) {
         self.offersSSE = offersSSE
@@ -246,5 +262,9 @@ package struct JobWatchConfiguration: Sendable, Equatable {
     /// The stand-in and production CSV imports: SSE first, then polling.
     package static let sse = JobWatchConfiguration()
     /// Production batch enrichment: WebSocket only.
-    package static let webSocketOnly = JobWatchConfiguration(offersSSE: false, offersWebSocket: true, offersPolling: false)
+    package static let webSocketOnly = JobWatchConfiguration(
+        offersSSE: false,
+        offersWebSocket: true,
+        offersPolling: false
+    )
 }

@@ -13,7 +13,10 @@ extension BooksTrackAPI {
     /// - Parameters:
     ///   - token: the job's `authToken` (enables the WebSocket channel for batch jobs).
     package nonisolated func watch(
-        jobID: String, pipeline: Pipeline = .csvImport, token: String? = nil, options: WatchOptions = WatchOptions()
+        jobID: String,
+        pipeline: Pipeline = .csvImport,
+        token: String? = nil,
+        options: WatchOptions = WatchOptions()
     ) -> AsyncThrowingStream<WatchEvent, any Error> {
         AsyncThrowingStream { continuation in
             let task = Task {
@@ -24,12 +27,20 @@ extension BooksTrackAPI {
     }
 
     nonisolated func runWatch(
-        jobID: String, pipeline: Pipeline, token: String?, options: WatchOptions,
+        jobID: String,
+        pipeline: Pipeline,
+        token: String?,
+        options: WatchOptions,
         _ continuation: AsyncThrowingStream<WatchEvent, any Error>.Continuation
     ) async {
         // Streams and sockets reach the HTTP client directly: the base URL passes ServerURL first.
         if let problem = ServerURL.problem(configuration.baseURL) {
-            continuation.finish(throwing: HTTPTransport.badURL(problem, url: SecretMasking.maskURL(configuration.baseURL.absoluteString)))
+            continuation.finish(
+                throwing: HTTPTransport.badURL(
+                    problem,
+                    url: SecretMasking.maskURL(configuration.baseURL.absoluteString)
+                )
+            )
             return
         }
         // Streams need the in-process server's socket (which it may open only now).
@@ -52,9 +63,13 @@ extension BooksTrackAPI {
         let v3Token = v3 ? await v3StreamToken(jobID, given: token) : nil
         let useSocket = !v3 && pipeline == .batchEnrichment && token != nil
         var config = JobWatchConfiguration(
-            offersSSE: !v3 || v3Token != nil, offersWebSocket: !v3 && token != nil, offersPolling: true,
+            offersSSE: !v3 || v3Token != nil,
+            offersWebSocket: !v3 && token != nil,
+            offersPolling: true,
             defaultReconnectionTime: options.defaultReconnectionTime,
-            maxConsecutiveFailures: options.maxConsecutiveFailures, pollInterval: options.pollInterval)
+            maxConsecutiveFailures: options.maxConsecutiveFailures,
+            pollInterval: options.pollInterval
+        )
         config.webSocketBeforePolling = useSocket
         var machine = JobWatchStateMachine(jobID: jobID, configuration: config)
         var step = machine.start()
@@ -79,8 +94,13 @@ extension BooksTrackAPI {
                 }
                 announce(.sse)
                 step = await runStream(
-                    jobID: jobID, pipeline: pipeline, v3Token: v3Token, lastEventID: lastEventID, machine: &machine,
-                    continuation)
+                    jobID: jobID,
+                    pipeline: pipeline,
+                    v3Token: v3Token,
+                    lastEventID: lastEventID,
+                    machine: &machine,
+                    continuation
+                )
             case .poll(let after):
                 announce(.polling)
                 if after > .zero { guard (try? await configuration.sleep(after)) != nil else { break } }
@@ -123,7 +143,10 @@ extension BooksTrackAPI {
     }
 
     /// Status without retries (the watcher decides what a failure means).
-    func jobStatusOnce(_ jobID: String, pipeline: Pipeline? = nil) async throws(BooksTrackError) -> BooksTrackContract.JobStatus {
+    func jobStatusOnce(
+        _ jobID: String,
+        pipeline: Pipeline? = nil
+    ) async throws(BooksTrackError) -> BooksTrackContract.JobStatus {
         if dialect == .v3 { return try await v3JobStatus(jobID, pipeline: pipeline, retries: false).value }
         var spec = RequestSpec(.GET, KnownRoute.importStatus.path(Self.pathSegment(jobID)))
         spec.retries = false
@@ -139,16 +162,24 @@ extension BooksTrackAPI {
 
     static func connectionFailure(_ error: BooksTrackError) -> JobConnectionFailure {
         if error.kind == .timeout { return .timedOut }
-        if let status = error.httpStatus { return .http(status: status, code: error.code.rawValue, retryAfter: error.retryAfter) }
+        if let status = error.httpStatus {
+            return .http(status: status, code: error.code.rawValue, retryAfter: error.retryAfter)
+        }
         return .transport(error.message)
     }
 
     /// The watcher's payload from a status body.
     static func payload(_ s: BooksTrackContract.JobStatus) -> WatchedJobEvent {
         WatchedJobEvent(
-            jobID: s.jobId, status: JobState(wireName: s.status.rawValue), progress: s.progress,
-            processedCount: s.processedCount, totalCount: s.totalCount, errorCode: s.error?.code.rawValue,
-            errorMessage: s.error?.message, retryable: s.error?.retryable)
+            jobID: s.jobId,
+            status: JobState(wireName: s.status.rawValue),
+            progress: s.progress,
+            processedCount: s.processedCount,
+            totalCount: s.totalCount,
+            errorCode: s.error?.code.rawValue,
+            errorMessage: s.error?.message,
+            retryable: s.error?.retryable
+        )
     }
 
     /// The watcher's payload from an SSE event's data.
@@ -156,13 +187,23 @@ extension BooksTrackAPI {
         switch JobStreamEvent.decode(eventName: eventName, data: data) {
         case .state(let p):
             return WatchedJobEvent(
-                jobID: p.jobId, status: JobState(wireName: p.status.rawValue), progress: p.progress,
-                processedCount: p.processedCount, totalCount: p.totalCount, errorCode: p.error?.code.rawValue,
-                errorMessage: p.error?.message, retryable: p.error?.retryable)
+                jobID: p.jobId,
+                status: JobState(wireName: p.status.rawValue),
+                progress: p.progress,
+                processedCount: p.processedCount,
+                totalCount: p.totalCount,
+                errorCode: p.error?.code.rawValue,
+                errorMessage: p.error?.message,
+                retryable: p.error?.retryable
+            )
         case .timeout(let p):
             return WatchedJobEvent(
-                jobID: p.jobId, status: p.lastStatus.flatMap { JobState(wireName: $0.rawValue) },
-                progress: p.lastProgress, errorCode: p.error, errorMessage: p.message)
+                jobID: p.jobId,
+                status: p.lastStatus.flatMap { JobState(wireName: $0.rawValue) },
+                progress: p.lastProgress,
+                errorCode: p.error,
+                errorMessage: p.message
+            )
         case .error(let p):
             return WatchedJobEvent(jobID: p.jobId, errorCode: p.error, errorMessage: p.message)
         case .unknown:
@@ -175,12 +216,17 @@ extension BooksTrackAPI {
     /// One SSE connection: feeds body chunks to `SSEParser` and the parser's items to the machine
     /// until it decides something other than "keep reading".
     nonisolated func runStream(
-        jobID: String, pipeline: Pipeline, v3Token: String?, lastEventID: String?, machine: inout JobWatchStateMachine,
+        jobID: String,
+        pipeline: Pipeline,
+        v3Token: String?,
+        lastEventID: String?,
+        machine: inout JobWatchStateMachine,
         _ continuation: AsyncThrowingStream<WatchEvent, any Error>.Continuation
     ) async -> JobWatchStep {
         // v3: `/v3/jobs/{pipeline}/{id}/stream` — built from our own base URL, never from the 202's
         // `streamUrl` (production always writes https there, jobs/common.ts buildStreamUrl).
-        let path = v3Token != nil
+        let path =
+            v3Token != nil
             ? await v3JobPath(jobID, pipeline: pipeline, suffix: "/stream")
             : ImportAccepted.defaultSSEURL(jobId: Self.pathSegment(jobID))
         let url = RequestSpec(.GET, path).url(base: configuration.baseURL)
@@ -202,28 +248,72 @@ extension BooksTrackAPI {
         let response: HTTPClientResponse
         do {
             response = try await transport.client.execute(
-                request, deadline: .now() + .nanoseconds(configuration.timeout.wholeNanoseconds))
+                request,
+                deadline: .now() + .nanoseconds(configuration.timeout.wholeNanoseconds)
+            )
         } catch {
             if Task.isCancelled { return machine.userDetached() }
-            let mapped = BooksTrackError.fromTransport(error, url: masked, host: transport.host, timeout: configuration.timeout)
-            trace?(TraceEvent(phase: .streamClosed, requestID: 0, method: "GET", url: masked, duration: clock.now - start, error: mapped.message))
+            let mapped = BooksTrackError.fromTransport(
+                error,
+                url: masked,
+                host: transport.host,
+                timeout: configuration.timeout
+            )
+            trace?(
+                TraceEvent(
+                    phase: .streamClosed,
+                    requestID: 0,
+                    method: "GET",
+                    url: masked,
+                    duration: clock.now - start,
+                    error: mapped.message
+                )
+            )
             return machine.connectionFailed(Self.connectionFailure(mapped))
         }
         let status = Int(response.status.code)
         let contentType = response.headers.first(name: "content-type")?.lowercased() ?? ""
         guard status == 200, contentType.hasPrefix("text/event-stream") else {
             let body = (try? await response.body.collect(upTo: 64 * 1024)) ?? ByteBuffer()
-            let error: BooksTrackError = status == 200
-                ? BooksTrackError(code: .invalidResponse, kind: .decoding, message: "The progress stream is not an event stream (\(contentType)).", httpStatus: 200)
+            let error: BooksTrackError =
+                status == 200
+                ? BooksTrackError(
+                    code: .invalidResponse,
+                    kind: .decoding,
+                    message: "The progress stream is not an event stream (\(contentType)).",
+                    httpStatus: 200
+                )
                 : .fromResponse(status: status, headers: response.headers, body: body, url: masked)
-            trace?(TraceEvent(phase: .streamClosed, requestID: 0, method: "GET", url: masked, status: status, duration: clock.now - start, error: error.message))
+            trace?(
+                TraceEvent(
+                    phase: .streamClosed,
+                    requestID: 0,
+                    method: "GET",
+                    url: masked,
+                    status: status,
+                    duration: clock.now - start,
+                    error: error.message
+                )
+            )
             if status == 200 { return machine.connectionFailed(.http(status: 415, code: "NOT_EVENT_STREAM")) }
             return machine.connectionFailed(Self.connectionFailure(error))
         }
-        trace?(TraceEvent(
-            phase: .streamOpened, requestID: 0, method: "GET", url: masked, status: status, duration: clock.now - start,
-            requestHeaders: SecretMasking.maskHeaders(request.headers.map { HeaderField(name: $0.name, value: $0.value) }),
-            responseHeaders: SecretMasking.maskHeaders(response.headers.map { HeaderField(name: $0.name, value: $0.value) })))
+        trace?(
+            TraceEvent(
+                phase: .streamOpened,
+                requestID: 0,
+                method: "GET",
+                url: masked,
+                status: status,
+                duration: clock.now - start,
+                requestHeaders: SecretMasking.maskHeaders(
+                    request.headers.map { HeaderField(name: $0.name, value: $0.value) }
+                ),
+                responseHeaders: SecretMasking.maskHeaders(
+                    response.headers.map { HeaderField(name: $0.name, value: $0.value) }
+                )
+            )
+        )
         _ = machine.streamOpened()
 
         // The reader runs in a child task; a watchdog ends it after `streamIdleTimeout` of silence.
@@ -264,7 +354,10 @@ extension BooksTrackAPI {
                         payload = Self.payload(eventName: event.type, data: event.data)
                         if v3Token != nil, event.type == "completed", let value = Self.v3Results(in: event.data) {
                             let requested = await v3Requested[jobID]
-                            await keep(results: JobResults(v3: value, pipeline: pipeline, requested: requested), of: jobID)
+                            await keep(
+                                results: JobResults(v3: value, pipeline: pipeline, requested: requested),
+                                of: jobID
+                            )
                         }
                         // v3 opens every stream with a `progress` event carrying the job's state, even a
                         // finished job's; its `completed`/`failed` event follows at once with the results
@@ -274,10 +367,18 @@ extension BooksTrackAPI {
                         {
                             payload?.status = .processing
                         }
-                        trace?(TraceEvent(
-                            phase: .streamEvent, requestID: 0, method: "SSE", url: masked,
-                            duration: clock.now - start,
-                            responseBody: SecretMasking.maskText("id: \(event.lastEventID)\nevent: \(event.type)\ndata: \(event.data)")))
+                        trace?(
+                            TraceEvent(
+                                phase: .streamEvent,
+                                requestID: 0,
+                                method: "SSE",
+                                url: masked,
+                                duration: clock.now - start,
+                                responseBody: SecretMasking.maskText(
+                                    "id: \(event.lastEventID)\nevent: \(event.type)\ndata: \(event.data)"
+                                )
+                            )
+                        )
                     }
                     let step = machine.streamItem(item, payload: payload)
                     if step.action != .none { return step }
@@ -285,13 +386,28 @@ extension BooksTrackAPI {
                 }
             }
             parser.finish()
-            trace?(TraceEvent(phase: .streamClosed, requestID: 0, method: "GET", url: masked, duration: clock.now - start))
+            trace?(
+                TraceEvent(phase: .streamClosed, requestID: 0, method: "GET", url: masked, duration: clock.now - start)
+            )
             return machine.connectionClosed(parserLastEventID: parser.lastEventID)
         } catch {
             if Task.isCancelled { return machine.userDetached() }
-            let failure: JobConnectionFailure = error is StreamIdleTimeout
-                ? .timedOut : .transport(BooksTrackError.fromTransport(error, url: masked, host: transport.host, timeout: nil).message)
-            trace?(TraceEvent(phase: .streamClosed, requestID: 0, method: "GET", url: masked, duration: clock.now - start, error: failure.summary))
+            let failure: JobConnectionFailure =
+                error is StreamIdleTimeout
+                ? .timedOut
+                : .transport(
+                    BooksTrackError.fromTransport(error, url: masked, host: transport.host, timeout: nil).message
+                )
+            trace?(
+                TraceEvent(
+                    phase: .streamClosed,
+                    requestID: 0,
+                    method: "GET",
+                    url: masked,
+                    duration: clock.now - start,
+                    error: failure.summary
+                )
+            )
             return machine.connectionFailed(failure, parserLastEventID: parser.lastEventID)
         }
     }

@@ -32,7 +32,9 @@ extension BooksTrackAPI {
 
     /// One WebSocket connection: sends `ready`, answers `ping`, feeds messages to the machine.
     nonisolated func runSocket(
-        jobID: String, token: String, machine: inout JobWatchStateMachine,
+        jobID: String,
+        token: String,
+        machine: inout JobWatchStateMachine,
         _ continuation: AsyncThrowingStream<WatchEvent, any Error>.Continuation
     ) async -> JobWatchStep {
         let url = webSocketURL(jobID: jobID, token: token)
@@ -43,12 +45,18 @@ extension BooksTrackAPI {
             headers[name] = WSCloseCode.authSubprotocol(token: token)
         }
         let wsConfiguration = WebSocketClientConfiguration(
-            maxFrameSize: 1 << 20, additionalHeaders: headers, closeTimeout: .seconds(5))
+            maxFrameSize: 1 << 20,
+            additionalHeaders: headers,
+            closeTimeout: .seconds(5)
+        )
         let logger = Logger(label: "bts.ws")
         let socketTask = Task {
             do {
-                let frame = try await WebSocketClient.connect(url: url, configuration: wsConfiguration, logger: logger) {
-                    inbound, outbound, _ in
+                let frame = try await WebSocketClient.connect(url: url, configuration: wsConfiguration, logger: logger)
+                {
+                    inbound,
+                    outbound,
+                    _ in
                     sink.yield(.opened)
                     try await outbound.write(.text(#"{"type":"ready"}"#))
                     for try await message in inbound.messages(maxSize: 1 << 20) {
@@ -94,12 +102,31 @@ extension BooksTrackAPI {
             switch item {
             case .opened:
                 opened.set()
-                trace?(TraceEvent(
-                    phase: .streamOpened, requestID: 0, method: "WS", url: masked,
-                    requestHeaders: [HeaderField(name: "Sec-WebSocket-Protocol", value: SecretMasking.maskText(WSCloseCode.authSubprotocol(token: token)))]))
+                trace?(
+                    TraceEvent(
+                        phase: .streamOpened,
+                        requestID: 0,
+                        method: "WS",
+                        url: masked,
+                        requestHeaders: [
+                            HeaderField(
+                                name: "Sec-WebSocket-Protocol",
+                                value: SecretMasking.maskText(WSCloseCode.authSubprotocol(token: token))
+                            )
+                        ]
+                    )
+                )
                 _ = machine.webSocketOpened()
             case .message(let text):
-                trace?(TraceEvent(phase: .streamEvent, requestID: 0, method: "WS", url: masked, responseBody: SecretMasking.maskText(text)))
+                trace?(
+                    TraceEvent(
+                        phase: .streamEvent,
+                        requestID: 0,
+                        method: "WS",
+                        url: masked,
+                        responseBody: SecretMasking.maskText(text)
+                    )
+                )
                 let step = machine.webSocketMessage(Self.socketMessage(text))
                 switch step.action {
                 case .none, .sendPong:
@@ -126,20 +153,47 @@ extension BooksTrackAPI {
         let kind = JobSocketMessage.Kind(type: message.type.rawValue)
         switch message.payload {
         case .jobProgress(let p):
-            return JobSocketMessage(kind: kind, payload: WatchedJobEvent(
-                jobID: message.jobId, status: JobState(wireName: p.status), progress: p.progress,
-                processedCount: p.processedCount))
+            return JobSocketMessage(
+                kind: kind,
+                payload: WatchedJobEvent(
+                    jobID: message.jobId,
+                    status: JobState(wireName: p.status),
+                    progress: p.progress,
+                    processedCount: p.processedCount
+                )
+            )
         case .jobStarted(let p):
-            return JobSocketMessage(kind: kind, payload: WatchedJobEvent(
-                jobID: message.jobId, status: .processing, progress: 0, totalCount: p.totalCount))
+            return JobSocketMessage(
+                kind: kind,
+                payload: WatchedJobEvent(
+                    jobID: message.jobId,
+                    status: .processing,
+                    progress: 0,
+                    totalCount: p.totalCount
+                )
+            )
         case .jobComplete(let p):
-            return JobSocketMessage(kind: kind, payload: WatchedJobEvent(
-                jobID: message.jobId, status: .completed, progress: 1, processedCount: p.summary.totalProcessed,
-                totalCount: p.summary.totalProcessed))
+            return JobSocketMessage(
+                kind: kind,
+                payload: WatchedJobEvent(
+                    jobID: message.jobId,
+                    status: .completed,
+                    progress: 1,
+                    processedCount: p.summary.totalProcessed,
+                    totalCount: p.summary.totalProcessed
+                )
+            )
         case .error(let p):
-            return JobSocketMessage(kind: kind, payload: WatchedJobEvent(
-                jobID: message.jobId, status: .failed, errorCode: p.code.rawValue, errorMessage: p.message,
-                retryable: p.retryable))
+            return JobSocketMessage(
+                kind: kind,
+                payload: WatchedJobEvent(
+                    jobID: message.jobId,
+                    status: .failed,
+                    errorCode: p.code.rawValue,
+                    errorMessage: p.message,
+                    retryable: p.retryable
+                )
+            )
         case .ping, .pong, .other:
             return JobSocketMessage(kind: kind)
         }

@@ -29,8 +29,10 @@ package struct WatchOptions: Sendable {
     package var fetchResults: Bool
 
     package init(
-        maxConsecutiveFailures: Int = 3, pollInterval: Duration = .seconds(2),
-        defaultReconnectionTime: Duration = .seconds(3), maxReconnectionTime: Duration = .seconds(30),
+        maxConsecutiveFailures: Int = 3,
+        pollInterval: Duration = .seconds(2),
+        defaultReconnectionTime: Duration = .seconds(3),
+        maxReconnectionTime: Duration = .seconds(30),
         fetchResults: Bool = true
     ) {
         self.maxConsecutiveFailures = maxConsecutiveFailures

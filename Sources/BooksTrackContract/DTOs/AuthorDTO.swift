@@ -9,8 +9,13 @@ package struct AuthorDTO: Codable, Sendable, Hashable {
     package var bookCount: Int?
 
     package init(
-        name: String, gender: AuthorGender = .unknown, culturalRegion: String? = nil, nationality: String? = nil,
-        birthYear: Int? = nil, deathYear: Int? = nil, bookCount: Int? = nil
+        name: String,
+        gender: AuthorGender = .unknown,
+        culturalRegion: String? = nil,
+        nationality: String? = nil,
+        birthYear: Int? = nil,
+        deathYear: Int? = nil,
+        bookCount: Int? = nil
     ) {
         self.name = name
         self.gender = gender

@@ -63,8 +63,13 @@ package struct BatchJobAccepted: Codable, Sendable, Hashable {
     package var statusUrl: String?
 
     package init(
-        jobId: String, authToken: String, token: String? = nil, totalCount: Int, processedCount: Int = 0,
-        sseUrl: String? = nil, statusUrl: String? = nil
+        jobId: String,
+        authToken: String,
+        token: String? = nil,
+        totalCount: Int,
+        processedCount: Int = 0,
+        sseUrl: String? = nil,
+        statusUrl: String? = nil
     ) {
         self.jobId = jobId
         self.authToken = authToken
@@ -111,7 +116,9 @@ extension EnrichedRecord {
     static func lenient(_ value: JSONValue, isbn: String?) -> EnrichedRecord? {
         let decoder = JSONCoding.decoder()
         func decode<T: Decodable>(_ type: T.Type, _ key: String) -> T? {
-            guard let part = value[key], !part.isNull, let data = try? JSONCoding.encoder().encode(part) else { return nil }
+            guard let part = value[key], !part.isNull, let data = try? JSONCoding.encoder().encode(part) else {
+                return nil
+            }
             return try? decoder.decode(T.self, from: data)
         }
         guard let work = decode(WorkDTO.self, "work") else { return nil }
@@ -131,7 +138,11 @@ package struct BatchItemResult: Codable, Sendable, Hashable {
     package var enriched: EnrichedRecord?
 
     package init(
-        title: String, author: String? = nil, isbn: String? = nil, success: Bool, error: String? = nil,
+        title: String,
+        author: String? = nil,
+        isbn: String? = nil,
+        success: Bool,
+        error: String? = nil,
         enriched: EnrichedRecord? = nil
     ) {
         self.title = title

@@ -18,8 +18,12 @@ package struct BookSearchResponse: Codable, Sendable, Hashable {
     package var correctedQuery: String?
 
     package init(
-        works: [WorkDTO], editions: [EditionDTO], authors: [AuthorDTO], resultCount: Int? = nil,
-        totalResults: Int? = nil, correctedQuery: String? = nil
+        works: [WorkDTO],
+        editions: [EditionDTO],
+        authors: [AuthorDTO],
+        resultCount: Int? = nil,
+        totalResults: Int? = nil,
+        correctedQuery: String? = nil
     ) {
         self.works = works
         self.editions = editions
@@ -61,9 +65,17 @@ package struct Book: Codable, Sendable, Hashable {
     package var coverUrl: String?
 
     package init(
-        isbn: String, isbn13: String? = nil, title: String, authors: [String], publisher: String? = nil,
-        publishedDate: String? = nil, description: String? = nil, pageCount: Int? = nil,
-        categories: [String]? = nil, language: String? = nil, coverUrl: String? = nil
+        isbn: String,
+        isbn13: String? = nil,
+        title: String,
+        authors: [String],
+        publisher: String? = nil,
+        publishedDate: String? = nil,
+        description: String? = nil,
+        pageCount: Int? = nil,
+        categories: [String]? = nil,
+        language: String? = nil,
+        coverUrl: String? = nil
     ) {
         self.isbn = isbn
         self.isbn13 = isbn13
@@ -90,7 +102,9 @@ package struct Book: Codable, Sendable, Hashable {
         isbn13 = try c.decodeLenientString(forKey: .isbn13)
         guard let isbn = try c.decodeLenientString(forKey: .isbn) ?? isbn13 else {
             throw DecodingError.keyNotFound(
-                CodingKeys.isbn, .init(codingPath: c.codingPath, debugDescription: "a book needs 'isbn' or 'isbn13'"))
+                CodingKeys.isbn,
+                .init(codingPath: c.codingPath, debugDescription: "a book needs 'isbn' or 'isbn13'")
+            )
         }
         self.isbn = isbn
         title = try c.decode(String.self, forKey: .title)
@@ -158,7 +172,8 @@ extension KeyedFields {
             default:
                 throw DecodingError.typeMismatch(
                     [String].self,
-                    .init(codingPath: codingPath + [authors], debugDescription: "expected a list of author names"))
+                    .init(codingPath: codingPath + [authors], debugDescription: "expected a list of author names")
+                )
             }
         }
         if let one = try decodeLenientString(forKey: author), !one.isEmpty { return [one] }

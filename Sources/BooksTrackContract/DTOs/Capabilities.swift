@@ -36,8 +36,12 @@ package struct CapabilitiesResponse: Codable, Sendable, Hashable {
         package var csvMaxRows: Int
         package var maxBatchSize: Int
 
-        package init(semanticSearchRPM: Int = 5, textSearchRPM: Int = 100, csvMaxRows: Int = JobLimits.maxCSVRows,
-                    maxBatchSize: Int = JobLimits.maxBatchSize) {
+        package init(
+            semanticSearchRPM: Int = 5,
+            textSearchRPM: Int = 100,
+            csvMaxRows: Int = JobLimits.maxCSVRows,
+            maxBatchSize: Int = JobLimits.maxBatchSize
+        ) {
             self.semanticSearchRPM = semanticSearchRPM
             self.textSearchRPM = textSearchRPM
             self.csvMaxRows = csvMaxRows
@@ -78,7 +82,13 @@ package struct ProductionCapabilities: Codable, Sendable, Hashable {
         package var endpoints: [String]
         package var rateLimit: RateLimit?
 
-        package init(name: String, enabled: Bool, version: String? = nil, endpoints: [String] = [], rateLimit: RateLimit? = nil) {
+        package init(
+            name: String,
+            enabled: Bool,
+            version: String? = nil,
+            endpoints: [String] = [],
+            rateLimit: RateLimit? = nil
+        ) {
             self.name = name
             self.enabled = enabled
             self.version = version
@@ -104,7 +114,12 @@ package struct ProductionCapabilities: Codable, Sendable, Hashable {
     package var limits: [String: JSONValue]
     package var deprecations: [JSONValue]
 
-    package init(apiVersion: String?, features: [Feature], limits: [String: JSONValue] = [:], deprecations: [JSONValue] = []) {
+    package init(
+        apiVersion: String?,
+        features: [Feature],
+        limits: [String: JSONValue] = [:],
+        deprecations: [JSONValue] = []
+    ) {
         self.apiVersion = apiVersion
         self.features = features
         self.limits = limits
@@ -154,8 +169,12 @@ package struct Capabilities: Codable, Sendable, Hashable {
         package var raw: [String: JSONValue]
 
         package init(
-            semanticSearchRPM: Int? = nil, textSearchRPM: Int? = nil, csvMaxRows: Int? = nil, maxBatchSize: Int? = nil,
-            maxConcurrentJobs: Int? = nil, raw: [String: JSONValue] = [:]
+            semanticSearchRPM: Int? = nil,
+            textSearchRPM: Int? = nil,
+            csvMaxRows: Int? = nil,
+            maxBatchSize: Int? = nil,
+            maxConcurrentJobs: Int? = nil,
+            raw: [String: JSONValue] = [:]
         ) {
             self.semanticSearchRPM = semanticSearchRPM
             self.textSearchRPM = textSearchRPM
@@ -182,8 +201,13 @@ package struct Capabilities: Codable, Sendable, Hashable {
     package var endpoints: [String: [String]] = [:]
 
     package init(
-        features: [String: Bool], limits: Limits, version: String?, dialect: Dialect,
-        rateLimits: [String: RateLimit] = [:], deprecations: [JSONValue] = [], unavailableReasons: [String: String] = [:]
+        features: [String: Bool],
+        limits: Limits,
+        version: String?,
+        dialect: Dialect,
+        rateLimits: [String: RateLimit] = [:],
+        deprecations: [JSONValue] = [],
+        unavailableReasons: [String: String] = [:]
     ) {
         self.features = features
         self.limits = limits
@@ -204,9 +228,15 @@ package struct Capabilities: Codable, Sendable, Hashable {
         self.init(
             features: r.features,
             limits: Limits(
-                semanticSearchRPM: r.limits.semanticSearchRPM, textSearchRPM: r.limits.textSearchRPM,
-                csvMaxRows: r.limits.csvMaxRows, maxBatchSize: r.limits.maxBatchSize, raw: raw),
-            version: r.version, dialect: .standIn)
+                semanticSearchRPM: r.limits.semanticSearchRPM,
+                textSearchRPM: r.limits.textSearchRPM,
+                csvMaxRows: r.limits.csvMaxRows,
+                maxBatchSize: r.limits.maxBatchSize,
+                raw: raw
+            ),
+            version: r.version,
+            dialect: .standIn
+        )
     }
 
     package init(_ p: ProductionCapabilities) {
@@ -222,13 +252,19 @@ package struct Capabilities: Codable, Sendable, Hashable {
         self.init(
             features: features,
             limits: Limits(
-                semanticSearchRPM: (l["semanticSearchRpm"] ?? l["semanticSearchRPM"] ?? l["semantic_search_rpm"])?.intValue,
+                semanticSearchRPM: (l["semanticSearchRpm"] ?? l["semanticSearchRPM"] ?? l["semantic_search_rpm"])?
+                    .intValue,
                 textSearchRPM: (l["textSearchRpm"] ?? l["textSearchRPM"] ?? l["text_search_rpm"])?.intValue,
                 csvMaxRows: (l["maxCsvRows"] ?? l["csvMaxRows"] ?? l["csv_max_rows"])?.intValue,
                 maxBatchSize: (l["maxBatchSize"] ?? l["max_batch_size"])?.intValue,
                 maxConcurrentJobs: (l["maxConcurrentJobs"] ?? l["max_concurrent_jobs"])?.intValue,
-                raw: l),
-            version: p.apiVersion, dialect: .production, rateLimits: rates, deprecations: p.deprecations)
+                raw: l
+            ),
+            version: p.apiVersion,
+            dialect: .production,
+            rateLimits: rates,
+            deprecations: p.deprecations
+        )
         self.endpoints = endpoints
         if self.limits.semanticSearchRPM == nil, let r = rate(for: .semanticSearch), r.windowMs > 0 {
             self.limits.semanticSearchRPM = r.requests * 60_000 / r.windowMs
@@ -283,7 +319,8 @@ package struct Capabilities: Codable, Sendable, Hashable {
                 dialect: dialect,
                 rateLimits: try c.decodeIfPresent([String: RateLimit].self, forKey: .rateLimits) ?? [:],
                 deprecations: try c.decodeIfPresent([JSONValue].self, forKey: .deprecations) ?? [],
-                unavailableReasons: try c.decodeIfPresent([String: String].self, forKey: .unavailableReasons) ?? [:])
+                unavailableReasons: try c.decodeIfPresent([String: String].self, forKey: .unavailableReasons) ?? [:]
+            )
             endpoints = try c.decodeIfPresent([String: [String]].self, forKey: .endpoints) ?? [:]
             return
         }
@@ -308,7 +345,11 @@ package struct Capabilities: Codable, Sendable, Hashable {
                 csvMaxRows: limitsJSON["csv_max_rows"]?.intValue,
                 maxBatchSize: limitsJSON["max_batch_size"]?.intValue,
                 maxConcurrentJobs: limitsJSON["max_concurrent_jobs"]?.intValue,
-                raw: limitsJSON),
-            version: probe["version"]?.stringValue, dialect: .standIn, unavailableReasons: reasons)
+                raw: limitsJSON
+            ),
+            version: probe["version"]?.stringValue,
+            dialect: .standIn,
+            unavailableReasons: reasons
+        )
     }
 }

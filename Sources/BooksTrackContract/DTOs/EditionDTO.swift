@@ -21,11 +21,22 @@ package struct EditionDTO: Codable, Sendable, Hashable {
     package var authors: [String]?
 
     package init(
-        isbns: [String] = [], format: EditionFormat = .other, amazonASINs: [String] = [],
-        googleBooksVolumeIDs: [String] = [], librarythingIDs: [String] = [], isbndbQuality: Int = 0,
-        isbn: String? = nil, title: String? = nil, publisher: String? = nil, publicationDate: String? = nil,
-        pageCount: Int? = nil, coverImageURL: String? = nil, editionTitle: String? = nil,
-        editionDescription: String? = nil, language: String? = nil, authors: [String]? = nil
+        isbns: [String] = [],
+        format: EditionFormat = .other,
+        amazonASINs: [String] = [],
+        googleBooksVolumeIDs: [String] = [],
+        librarythingIDs: [String] = [],
+        isbndbQuality: Int = 0,
+        isbn: String? = nil,
+        title: String? = nil,
+        publisher: String? = nil,
+        publicationDate: String? = nil,
+        pageCount: Int? = nil,
+        coverImageURL: String? = nil,
+        editionTitle: String? = nil,
+        editionDescription: String? = nil,
+        language: String? = nil,
+        authors: [String]? = nil
     ) {
         self.isbns = isbns
         self.format = format

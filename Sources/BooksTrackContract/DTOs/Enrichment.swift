@@ -30,7 +30,9 @@ package struct EnrichRequest: Codable, Sendable, Hashable {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         guard let code = try c.decodeLenientString(forKey: .barcode) ?? c.decodeLenientString(forKey: .isbn) else {
             throw DecodingError.keyNotFound(
-                CodingKeys.barcode, .init(codingPath: c.codingPath, debugDescription: "'barcode' (or 'isbn') is required"))
+                CodingKeys.barcode,
+                .init(codingPath: c.codingPath, debugDescription: "'barcode' (or 'isbn') is required")
+            )
         }
         barcode = code
         preferProvider = try c.decodeIfPresent(EnrichProvider.self, forKey: .preferProvider)
@@ -66,9 +68,18 @@ package struct EnrichedBook: Codable, Sendable, Hashable {
     package var vectorized: Bool
 
     package init(
-        isbn: String, title: String, authors: [String], publisher: String? = nil, publishedDate: String? = nil,
-        description: String? = nil, pageCount: Int? = nil, categories: [String]? = nil, coverUrl: String? = nil,
-        provider: String, enrichedAt: String, vectorized: Bool
+        isbn: String,
+        title: String,
+        authors: [String],
+        publisher: String? = nil,
+        publishedDate: String? = nil,
+        description: String? = nil,
+        pageCount: Int? = nil,
+        categories: [String]? = nil,
+        coverUrl: String? = nil,
+        provider: String,
+        enrichedAt: String,
+        vectorized: Bool
     ) {
         self.isbn = isbn
         self.title = title

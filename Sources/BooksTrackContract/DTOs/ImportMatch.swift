@@ -26,7 +26,11 @@ package struct ImportMatch: Codable, Sendable, Hashable {
     package var matchedBy: ImportMatchKind
 
     package init(
-        row: Int, csvTitle: String, matchedTitle: String, matchedAuthors: [String], isbn: String?,
+        row: Int,
+        csvTitle: String,
+        matchedTitle: String,
+        matchedAuthors: [String],
+        isbn: String?,
         matchedBy: ImportMatchKind
     ) {
         self.row = row

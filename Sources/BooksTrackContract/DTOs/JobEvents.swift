@@ -17,8 +17,13 @@ package struct JobEventPayload: Codable, Sendable, Hashable {
     package var results: JSONValue?
 
     package init(
-        jobId: String, status: JobState, progress: Double, processedCount: Int, totalCount: Int,
-        completedAt: String? = nil, error: JobError? = nil
+        jobId: String,
+        status: JobState,
+        progress: Double,
+        processedCount: Int,
+        totalCount: Int,
+        completedAt: String? = nil,
+        error: JobError? = nil
     ) {
         self.jobId = jobId
         self.status = status
@@ -29,7 +34,9 @@ package struct JobEventPayload: Codable, Sendable, Hashable {
         self.error = error
     }
 
-    enum CodingKeys: String, CodingKey { case jobId, status, progress, processedCount, totalCount, completedAt, error, results, books }
+    enum CodingKeys: String, CodingKey {
+        case jobId, status, progress, processedCount, totalCount, completedAt, error, results, books
+    }
 
     package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -40,7 +47,8 @@ package struct JobEventPayload: Codable, Sendable, Hashable {
         totalCount = try c.decodeLenientInt(forKey: .totalCount) ?? 0
         completedAt = try c.decodeLenientString(forKey: .completedAt)
         error = try c.decodeIfPresent(JobError.self, forKey: .error)
-        results = try c.decodeIfPresent(JSONValue.self, forKey: .results) ?? c.decodeIfPresent(JSONValue.self, forKey: .books)
+        results =
+            try c.decodeIfPresent(JSONValue.self, forKey: .results) ?? c.decodeIfPresent(JSONValue.self, forKey: .books)
         // A v3 cancel ends the stream with `failed` and `CANCELED`.
         if status == .failed, error?.code == .canceled { status = .canceled }
     }
@@ -67,7 +75,13 @@ package struct StreamTimeoutPayload: Codable, Sendable, Hashable {
     package var lastStatus: JobState?
     package var lastProgress: Double?
 
-    package init(error: String = "stream_timeout", message: String, jobId: String, lastStatus: JobState? = nil, lastProgress: Double? = nil) {
+    package init(
+        error: String = "stream_timeout",
+        message: String,
+        jobId: String,
+        lastStatus: JobState? = nil,
+        lastProgress: Double? = nil
+    ) {
         self.error = error
         self.message = message
         self.jobId = jobId
@@ -81,7 +95,8 @@ package struct StreamTimeoutPayload: Codable, Sendable, Hashable {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         // v3 nests it: `error: {code: "STREAM_TIMEOUT", message, retryable}` (jobs/stream.ts).
         let nested = try? c.decodeIfPresent(JobError.self, forKey: .error)
-        error = (try? c.decodeIfPresent(String.self, forKey: .error)) ?? nil ?? nested?.code.rawValue ?? "stream_timeout"
+        error =
+            (try? c.decodeIfPresent(String.self, forKey: .error)) ?? nil ?? nested?.code.rawValue ?? "stream_timeout"
         message = try c.decodeIfPresent(String.self, forKey: .message) ?? nested?.message ?? "stream timed out"
         jobId = try c.decodeLenientString(forKey: .jobId) ?? ""
         lastStatus = (try? c.decodeIfPresent(JobState.self, forKey: .lastStatus)) ?? nil

@@ -57,8 +57,10 @@ package struct JobError: Codable, Sendable, Hashable {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let code = try c.decodeIfPresent(ErrorCode.self, forKey: .code) ?? .unknownError
         self.init(
-            code: code, message: try c.decodeIfPresent(String.self, forKey: .message) ?? code.userMessage(),
-            retryable: try c.decodeIfPresent(Bool.self, forKey: .retryable) ?? false)
+            code: code,
+            message: try c.decodeIfPresent(String.self, forKey: .message) ?? code.userMessage(),
+            retryable: try c.decodeIfPresent(Bool.self, forKey: .retryable) ?? false
+        )
     }
 }
 
@@ -70,7 +72,13 @@ package struct ImportAccepted: Codable, Sendable, Hashable {
     package var sseUrl: String
     package var statusUrl: String
 
-    package init(jobId: String, authToken: String, token: String? = nil, sseUrl: String? = nil, statusUrl: String? = nil) {
+    package init(
+        jobId: String,
+        authToken: String,
+        token: String? = nil,
+        sseUrl: String? = nil,
+        statusUrl: String? = nil
+    ) {
         self.jobId = jobId
         self.authToken = authToken
         self.token = token
@@ -91,9 +99,12 @@ package struct ImportAccepted: Codable, Sendable, Hashable {
         let jobId = try c.decode(String.self, forKey: .jobId)
         let token = try c.decodeIfPresent(String.self, forKey: .token)
         self.init(
-            jobId: jobId, authToken: try c.decodeIfPresent(String.self, forKey: .authToken) ?? token ?? "",
-            token: token, sseUrl: try c.decodeIfPresent(String.self, forKey: .sseUrl),
-            statusUrl: try c.decodeIfPresent(String.self, forKey: .statusUrl))
+            jobId: jobId,
+            authToken: try c.decodeIfPresent(String.self, forKey: .authToken) ?? token ?? "",
+            token: token,
+            sseUrl: try c.decodeIfPresent(String.self, forKey: .sseUrl),
+            statusUrl: try c.decodeIfPresent(String.self, forKey: .statusUrl)
+        )
     }
 }
 
@@ -119,8 +130,15 @@ package struct JobStatus: Codable, Sendable, Hashable {
     package var error: JobError?
 
     package init(
-        jobId: String, status: JobState, progress: Double, processedCount: Int, totalCount: Int,
-        pipeline: Pipeline, startTime: Int64, completedTime: Int64? = nil, error: JobError? = nil
+        jobId: String,
+        status: JobState,
+        progress: Double,
+        processedCount: Int,
+        totalCount: Int,
+        pipeline: Pipeline,
+        startTime: Int64,
+        completedTime: Int64? = nil,
+        error: JobError? = nil
     ) {
         self.jobId = jobId
         self.status = status
@@ -159,7 +177,8 @@ package struct JobStatus: Codable, Sendable, Hashable {
         processedCount = try c.decodeLenientInt(forKey: .processedCount) ?? 0
         totalCount = try c.decodeLenientInt(forKey: .totalCount) ?? 0
         // v3 names the pipeline `type` (csv_import, batch_enrichment, bookshelf_scan; jobs/common.ts).
-        pipeline = try c.decodeIfPresent(Pipeline.self, forKey: .pipeline)
+        pipeline =
+            try c.decodeIfPresent(Pipeline.self, forKey: .pipeline)
             ?? (try? extra.decodeIfPresent(Pipeline.self, forKey: .type)) ?? nil ?? .csvImport
         startTime = try c.decodeEpochMillis(forKey: .startTime) ?? 0
         completedTime = try c.decodeEpochMillis(forKey: .completedTime)
@@ -177,7 +196,9 @@ extension KeyedDecodingContainer {
             return Int64((date.timeIntervalSince1970 * 1000).rounded())
         }
         throw DecodingError.typeMismatch(
-            Int64.self, .init(codingPath: codingPath + [key], debugDescription: "expected epoch ms or ISO-8601, found \(v)"))
+            Int64.self,
+            .init(codingPath: codingPath + [key], debugDescription: "expected epoch ms or ISO-8601, found \(v)")
+        )
     }
 }
 
@@ -218,8 +239,14 @@ package struct ImportResults: Codable, Sendable, Hashable {
     package var matches: [ImportMatch]
 
     package init(
-        booksCreated: Int, booksUpdated: Int, duplicatesSkipped: Int, enrichmentSucceeded: Int, enrichmentFailed: Int,
-        errors: [ImportRowError] = [], books: [Book] = [], matches: [ImportMatch] = []
+        booksCreated: Int,
+        booksUpdated: Int,
+        duplicatesSkipped: Int,
+        enrichmentSucceeded: Int,
+        enrichmentFailed: Int,
+        errors: [ImportRowError] = [],
+        books: [Book] = [],
+        matches: [ImportMatch] = []
     ) {
         self.booksCreated = booksCreated
         self.booksUpdated = booksUpdated
@@ -232,7 +259,8 @@ package struct ImportResults: Codable, Sendable, Hashable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case booksCreated, booksUpdated, duplicatesSkipped, enrichmentSucceeded, enrichmentFailed, errors, books, matches
+        case booksCreated, booksUpdated, duplicatesSkipped, enrichmentSucceeded, enrichmentFailed, errors, books,
+            matches
     }
 
     /// Lenient: missing counters are 0, missing lists empty; `matches` is a hint, so a malformed one

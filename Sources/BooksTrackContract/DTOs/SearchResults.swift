@@ -20,10 +20,20 @@ package struct SearchResultItem: Codable, Sendable, Hashable {
     package var score: Double?
 
     package init(
-        title: String, authors: [String] = [], isbn: String? = nil, isbns: [String] = [], publisher: String? = nil,
-        publishedDate: String? = nil, year: Int? = nil, pageCount: Int? = nil, coverURL: String? = nil,
-        description: String? = nil, format: EditionFormat? = nil, language: String? = nil,
-        categories: [String] = [], score: Double? = nil
+        title: String,
+        authors: [String] = [],
+        isbn: String? = nil,
+        isbns: [String] = [],
+        publisher: String? = nil,
+        publishedDate: String? = nil,
+        year: Int? = nil,
+        pageCount: Int? = nil,
+        coverURL: String? = nil,
+        description: String? = nil,
+        format: EditionFormat? = nil,
+        language: String? = nil,
+        categories: [String] = [],
+        score: Double? = nil
     ) {
         self.title = title
         self.authors = authors
@@ -134,15 +144,27 @@ package struct SearchResults: Decodable, Sendable, Hashable {
             let preferred = edition?.isbn ?? isbns.first(where: { $0.count == 13 }) ?? isbns.first
             items.append(
                 SearchResultItem(
-                    title: edition?.title ?? work.title, authors: names, isbn: preferred,
-                    isbns: isbns.isEmpty ? (preferred.map { [$0] } ?? []) : isbns, publisher: edition?.publisher,
-                    publishedDate: edition?.publicationDate, year: work.firstPublicationYear,
-                    pageCount: edition?.pageCount, coverURL: edition?.coverImageURL ?? work.coverImageURL,
-                    description: work.description ?? edition?.editionDescription, format: edition?.format,
-                    language: edition?.language ?? work.originalLanguage, categories: work.subjectTags))
+                    title: edition?.title ?? work.title,
+                    authors: names,
+                    isbn: preferred,
+                    isbns: isbns.isEmpty ? (preferred.map { [$0] } ?? []) : isbns,
+                    publisher: edition?.publisher,
+                    publishedDate: edition?.publicationDate,
+                    year: work.firstPublicationYear,
+                    pageCount: edition?.pageCount,
+                    coverURL: edition?.coverImageURL ?? work.coverImageURL,
+                    description: work.description ?? edition?.editionDescription,
+                    format: edition?.format,
+                    language: edition?.language ?? work.originalLanguage,
+                    categories: work.subjectTags
+                )
+            )
         }
-        self.init(items: items, totalResults: response.totalResults ?? response.resultCount,
-                  correctedQuery: response.correctedQuery)
+        self.init(
+            items: items,
+            totalResults: response.totalResults ?? response.resultCount,
+            correctedQuery: response.correctedQuery
+        )
     }
 
     /// Normalizes the v3.x shape.
@@ -162,9 +184,17 @@ extension SearchResultItem {
         var isbns = [book.isbn]
         if let i13 = book.isbn13, i13 != book.isbn { isbns.append(i13) }
         self.init(
-            title: book.title, authors: book.authors, isbn: book.isbn13 ?? book.isbn, isbns: isbns,
-            publisher: book.publisher, publishedDate: book.publishedDate, pageCount: book.pageCount,
-            coverURL: book.coverUrl, description: book.description, language: book.language,
-            categories: book.categories ?? [])
+            title: book.title,
+            authors: book.authors,
+            isbn: book.isbn13 ?? book.isbn,
+            isbns: isbns,
+            publisher: book.publisher,
+            publishedDate: book.publishedDate,
+            pageCount: book.pageCount,
+            coverURL: book.coverUrl,
+            description: book.description,
+            language: book.language,
+            categories: book.categories ?? []
+        )
     }
 }

@@ -103,7 +103,9 @@ package struct SimilarResults: Codable, Sendable, Hashable {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             guard let isbn = try c.decodeLenientString(forKey: .isbn) else {
                 throw DecodingError.keyNotFound(
-                    CodingKeys.isbn, .init(codingPath: c.codingPath, debugDescription: "similar book without isbn"))
+                    CodingKeys.isbn,
+                    .init(codingPath: c.codingPath, debugDescription: "similar book without isbn")
+                )
             }
             self.isbn = isbn
             title = try c.decodeIfPresent(String.self, forKey: .title)
@@ -112,7 +114,10 @@ package struct SimilarResults: Codable, Sendable, Hashable {
                 try c.decodeLenientDouble(forKey: .similarity_score) ?? c.decodeLenientDouble(forKey: .score)
                 ?? c.decodeLenientDouble(forKey: .relevance_score) ?? 0
             coverURL =
-                try c.decodeIfPresent(String.self, forKey: .coverURL) ?? c.decodeIfPresent(String.self, forKey: .cover_url)
+                try c.decodeIfPresent(String.self, forKey: .coverURL) ?? c.decodeIfPresent(
+                    String.self,
+                    forKey: .cover_url
+                )
                 ?? c.decodeIfPresent(String.self, forKey: .coverUrl)
         }
 
@@ -141,8 +146,16 @@ package struct SimilarResults: Codable, Sendable, Hashable {
         self.init(
             sourceISBN: r.sourceISBN,
             items: r.results.map {
-                Item(isbn: $0.isbn, title: $0.title, authors: $0.authors, score: $0.similarityScore, coverURL: $0.coverUrl)
-            }, total: r.total)
+                Item(
+                    isbn: $0.isbn,
+                    title: $0.title,
+                    authors: $0.authors,
+                    score: $0.similarityScore,
+                    coverURL: $0.coverUrl
+                )
+            },
+            total: r.total
+        )
     }
 
     package init(_ r: ProductionSimilarResponse) {
@@ -150,7 +163,9 @@ package struct SimilarResults: Codable, Sendable, Hashable {
             sourceISBN: r.query.isbn,
             items: r.results.map {
                 Item(isbn: $0.isbn, title: $0.title, authors: $0.author.map { [$0] } ?? [], score: $0.score)
-            }, total: r.count)
+            },
+            total: r.count
+        )
     }
 
     enum CodingKeys: String, CodingKey { case results, items, source_isbn, sourceISBN, query, total, count }

@@ -78,7 +78,11 @@ package struct SearchHit: Codable, Sendable, Hashable {
     package var score: Double
 
     package init(
-        isbn: String? = nil, title: String, authors: [String], coverUrl: String? = nil, publishedYear: Int? = nil,
+        isbn: String? = nil,
+        title: String,
+        authors: [String],
+        coverUrl: String? = nil,
+        publishedYear: Int? = nil,
         score: Double
     ) {
         self.isbn = isbn
@@ -99,7 +103,8 @@ package struct SearchHit: Codable, Sendable, Hashable {
         isbn = try c.decodeLenientString(forKey: .isbn) ?? c.decodeLenientString(forKey: .isbn13)
         title = try c.decode(String.self, forKey: .title)
         authors = try c.decodeAuthorNames(authors: .authors, author: .author)
-        coverUrl = try c.decodeIfPresent(String.self, forKey: .coverUrl) ?? c.decodeIfPresent(String.self, forKey: .cover_url)
+        coverUrl =
+            try c.decodeIfPresent(String.self, forKey: .coverUrl) ?? c.decodeIfPresent(String.self, forKey: .cover_url)
         publishedYear = try c.decodeLenientInt(forKey: .publishedYear)
         score =
             try c.decodeLenientDouble(forKey: .score) ?? c.decodeLenientDouble(forKey: .relevance_score)
@@ -123,8 +128,17 @@ extension SearchResults {
         self.init(
             items: response.results.map {
                 SearchResultItem(
-                    title: $0.title, authors: $0.authors, isbn: $0.isbn, isbns: $0.isbn.map { [$0] } ?? [],
-                    year: $0.publishedYear, coverURL: $0.coverUrl, score: $0.score)
-            }, totalResults: response.totalCount, correctedQuery: response.correctedQuery)
+                    title: $0.title,
+                    authors: $0.authors,
+                    isbn: $0.isbn,
+                    isbns: $0.isbn.map { [$0] } ?? [],
+                    year: $0.publishedYear,
+                    coverURL: $0.coverUrl,
+                    score: $0.score
+                )
+            },
+            totalResults: response.totalCount,
+            correctedQuery: response.correctedQuery
+        )
     }
 }

@@ -49,6 +49,8 @@ package struct V3JobAccepted: Decodable, Sendable, Hashable {
         jobId = try c.decode(String.self, forKey: .jobId)
         status = (try? c.decodeIfPresent(JobState.self, forKey: .status)) ?? nil ?? .initialized
         streamUrl = try? c.decodeIfPresent(String.self, forKey: .streamUrl)
-        token = try c.decodeIfPresent(String.self, forKey: .token) ?? c.decodeIfPresent(String.self, forKey: .authToken) ?? ""
+        token =
+            try c.decodeIfPresent(String.self, forKey: .token) ?? c.decodeIfPresent(String.self, forKey: .authToken)
+            ?? ""
     }
 }

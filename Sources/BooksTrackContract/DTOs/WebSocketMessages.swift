@@ -60,7 +60,13 @@ package struct JobCompletePayload: Codable, Sendable, Hashable {
         package var duration: Int
         package var resourceId: String?
 
-        package init(totalProcessed: Int, successCount: Int, failureCount: Int, duration: Int, resourceId: String? = nil) {
+        package init(
+            totalProcessed: Int,
+            successCount: Int,
+            failureCount: Int,
+            duration: Int,
+            resourceId: String? = nil
+        ) {
             self.totalProcessed = totalProcessed
             self.successCount = successCount
             self.failureCount = failureCount
@@ -124,7 +130,8 @@ package struct WSErrorPayload: Codable, Sendable, Hashable {
         let nested = try c.decodeIfPresent(JSONValue.self, forKey: .error)
         let nestedCode = nested?["code"]?.stringValue.map(ErrorCode.init(rawValue:))
         code = try c.decodeIfPresent(ErrorCode.self, forKey: .code) ?? nestedCode ?? .unknownError
-        message = try c.decodeLenientString(forKey: .message) ?? nested?.stringValue ?? nested?["message"]?.stringValue ?? ""
+        message =
+            try c.decodeLenientString(forKey: .message) ?? nested?.stringValue ?? nested?["message"]?.stringValue ?? ""
         retryable = try c.decodeIfPresent(Bool.self, forKey: .retryable) ?? nested?["retryable"]?.boolValue
     }
 
@@ -158,7 +165,14 @@ package struct WSMessage: Codable, Sendable, Hashable {
     package var version: String?
     package var payload: WSPayload
 
-    package init(type: WSMessageType, jobId: String, pipeline: Pipeline?, timestamp: Int64, version: String? = "1.0.0", payload: WSPayload) {
+    package init(
+        type: WSMessageType,
+        jobId: String,
+        pipeline: Pipeline?,
+        timestamp: Int64,
+        version: String? = "1.0.0",
+        payload: WSPayload
+    ) {
         self.type = type
         self.jobId = jobId
         self.pipeline = pipeline
@@ -179,7 +193,14 @@ package struct WSMessage: Codable, Sendable, Hashable {
         case .pong: type = .pong
         case .other: type = .readyAck
         }
-        self.init(type: type, jobId: jobId, pipeline: pipeline, timestamp: timestamp, version: version, payload: payload)
+        self.init(
+            type: type,
+            jobId: jobId,
+            pipeline: pipeline,
+            timestamp: timestamp,
+            version: version,
+            payload: payload
+        )
     }
 
     enum CodingKeys: String, CodingKey { case type, jobId, pipeline, timestamp, version, payload }
@@ -192,7 +213,10 @@ package struct WSMessage: Codable, Sendable, Hashable {
         timestamp = try c.decodeEpochMillis(forKey: .timestamp) ?? 0
         version = try c.decodeLenientString(forKey: .version)
         switch type {
-        case .jobStarted: payload = .jobStarted(try c.decodeIfPresent(JobStartedPayload.self, forKey: .payload) ?? JobStartedPayload())
+        case .jobStarted:
+            payload = .jobStarted(
+                try c.decodeIfPresent(JobStartedPayload.self, forKey: .payload) ?? JobStartedPayload()
+            )
         case .jobProgress: payload = .jobProgress(try c.decode(JobProgressPayload.self, forKey: .payload))
         case .jobComplete: payload = .jobComplete(try c.decode(JobCompletePayload.self, forKey: .payload))
         case .error: payload = .error(try c.decode(WSErrorPayload.self, forKey: .payload))

@@ -54,7 +54,14 @@ package struct ProductionWeeklyRecommendations: Codable, Sendable, Hashable {
         package var reason: String
         package var score: Double?
 
-        package init(isbn: String, title: String, author: String, coverUrl: String? = nil, reason: String, score: Double? = nil) {
+        package init(
+            isbn: String,
+            title: String,
+            author: String,
+            coverUrl: String? = nil,
+            reason: String,
+            score: Double? = nil
+        ) {
             self.isbn = isbn
             self.title = title
             self.author = author
@@ -71,7 +78,13 @@ package struct ProductionWeeklyRecommendations: Codable, Sendable, Hashable {
     /// Present with an empty list when none are generated yet.
     package var message: String?
 
-    package init(weekOf: String, recommendations: [Item], count: Int? = nil, totalAvailable: Int? = nil, message: String? = nil) {
+    package init(
+        weekOf: String,
+        recommendations: [Item],
+        count: Int? = nil,
+        totalAvailable: Int? = nil,
+        message: String? = nil
+    ) {
         self.weekOf = weekOf
         self.recommendations = recommendations
         self.count = count ?? recommendations.count
@@ -90,7 +103,14 @@ package struct WeeklyRecommendations: Codable, Sendable, Hashable {
         package var reason: String
         package var score: Double?
 
-        package init(isbn: String, title: String, authors: [String], coverURL: String? = nil, reason: String, score: Double? = nil) {
+        package init(
+            isbn: String,
+            title: String,
+            authors: [String],
+            coverURL: String? = nil,
+            reason: String,
+            score: Double? = nil
+        ) {
             self.isbn = isbn
             self.title = title
             self.authors = authors
@@ -99,7 +119,9 @@ package struct WeeklyRecommendations: Codable, Sendable, Hashable {
             self.score = score
         }
 
-        enum CodingKeys: String, CodingKey { case isbn, title, authors, author, coverURL, coverUrl, cover_url, reason, score }
+        enum CodingKeys: String, CodingKey {
+            case isbn, title, authors, author, coverURL, coverUrl, cover_url, reason, score
+        }
 
         package init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -107,7 +129,10 @@ package struct WeeklyRecommendations: Codable, Sendable, Hashable {
             title = try c.decode(String.self, forKey: .title)
             authors = try c.decodeAuthorNames(authors: .authors, author: .author)
             coverURL =
-                try c.decodeIfPresent(String.self, forKey: .coverURL) ?? c.decodeIfPresent(String.self, forKey: .coverUrl)
+                try c.decodeIfPresent(String.self, forKey: .coverURL) ?? c.decodeIfPresent(
+                    String.self,
+                    forKey: .coverUrl
+                )
                 ?? c.decodeIfPresent(String.self, forKey: .cover_url)
             reason = try c.decodeIfPresent(String.self, forKey: .reason) ?? ""
             score = try c.decodeLenientDouble(forKey: .score)
@@ -134,8 +159,12 @@ package struct WeeklyRecommendations: Codable, Sendable, Hashable {
     package var message: String?
 
     package init(
-        weekOf: String, items: [Item], generatedAt: String? = nil, nextRefresh: String? = nil,
-        totalAvailable: Int? = nil, message: String? = nil
+        weekOf: String,
+        items: [Item],
+        generatedAt: String? = nil,
+        nextRefresh: String? = nil,
+        totalAvailable: Int? = nil,
+        message: String? = nil
     ) {
         self.weekOf = weekOf
         self.items = items
@@ -176,15 +205,29 @@ package struct WeeklyRecommendations: Codable, Sendable, Hashable {
     package init(_ r: WeeklyRecommendationsResponse) {
         self.init(
             weekOf: r.weekOf,
-            items: r.books.map { Item(isbn: $0.isbn, title: $0.title, authors: $0.authors, coverURL: $0.coverUrl, reason: $0.reason) },
-            generatedAt: r.generatedAt, nextRefresh: r.nextRefresh)
+            items: r.books.map {
+                Item(isbn: $0.isbn, title: $0.title, authors: $0.authors, coverURL: $0.coverUrl, reason: $0.reason)
+            },
+            generatedAt: r.generatedAt,
+            nextRefresh: r.nextRefresh
+        )
     }
 
     package init(_ p: ProductionWeeklyRecommendations) {
         self.init(
             weekOf: p.weekOf,
             items: p.recommendations.map {
-                Item(isbn: $0.isbn, title: $0.title, authors: [$0.author], coverURL: $0.coverUrl, reason: $0.reason, score: $0.score)
-            }, totalAvailable: p.totalAvailable, message: p.message)
+                Item(
+                    isbn: $0.isbn,
+                    title: $0.title,
+                    authors: [$0.author],
+                    coverURL: $0.coverUrl,
+                    reason: $0.reason,
+                    score: $0.score
+                )
+            },
+            totalAvailable: p.totalAvailable,
+            message: p.message
+        )
     }
 }

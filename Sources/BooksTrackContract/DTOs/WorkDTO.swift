@@ -39,12 +39,25 @@ package struct WorkDTO: Codable, Sendable, Hashable {
     }
 
     package init(
-        title: String, subjectTags: [String] = [], goodreadsWorkIDs: [String] = [], amazonASINs: [String] = [],
-        librarythingIDs: [String] = [], googleBooksVolumeIDs: [String] = [], isbndbQuality: Int = 0,
-        reviewStatus: ReviewStatus = .verified, originalLanguage: String? = nil, firstPublicationYear: Int? = nil,
-        description: String? = nil, coverImageURL: String? = nil, synthetic: Bool? = nil,
-        primaryProvider: String? = nil, contributors: [String]? = nil, openLibraryWorkID: String? = nil,
-        goodreadsID: String? = nil, searchLinks: SearchLinks? = nil, authors: [String]? = nil
+        title: String,
+        subjectTags: [String] = [],
+        goodreadsWorkIDs: [String] = [],
+        amazonASINs: [String] = [],
+        librarythingIDs: [String] = [],
+        googleBooksVolumeIDs: [String] = [],
+        isbndbQuality: Int = 0,
+        reviewStatus: ReviewStatus = .verified,
+        originalLanguage: String? = nil,
+        firstPublicationYear: Int? = nil,
+        description: String? = nil,
+        coverImageURL: String? = nil,
+        synthetic: Bool? = nil,
+        primaryProvider: String? = nil,
+        contributors: [String]? = nil,
+        openLibraryWorkID: String? = nil,
+        goodreadsID: String? = nil,
+        searchLinks: SearchLinks? = nil,
+        authors: [String]? = nil
     ) {
         self.title = title
         self.subjectTags = subjectTags

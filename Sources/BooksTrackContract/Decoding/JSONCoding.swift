@@ -72,13 +72,20 @@ package enum ISO8601 {
                 divisor /= 10
             }
         }
-        digits(year, 4); bytes.append(UInt8(ascii: "-"))
-        digits(month, 2); bytes.append(UInt8(ascii: "-"))
-        digits(dayOfMonth, 2); bytes.append(UInt8(ascii: "T"))
-        digits(ms / 3_600_000, 2); bytes.append(UInt8(ascii: ":"))
-        digits(ms / 60_000 % 60, 2); bytes.append(UInt8(ascii: ":"))
-        digits(ms / 1000 % 60, 2); bytes.append(UInt8(ascii: "."))
-        digits(ms % 1000, 3); bytes.append(UInt8(ascii: "Z"))
+        digits(year, 4)
+        bytes.append(UInt8(ascii: "-"))
+        digits(month, 2)
+        bytes.append(UInt8(ascii: "-"))
+        digits(dayOfMonth, 2)
+        bytes.append(UInt8(ascii: "T"))
+        digits(ms / 3_600_000, 2)
+        bytes.append(UInt8(ascii: ":"))
+        digits(ms / 60_000 % 60, 2)
+        bytes.append(UInt8(ascii: ":"))
+        digits(ms / 1000 % 60, 2)
+        bytes.append(UInt8(ascii: "."))
+        digits(ms % 1000, 3)
+        bytes.append(UInt8(ascii: "Z"))
         return String(decoding: bytes, as: UTF8.self)
     }
 
@@ -125,7 +132,8 @@ extension KeyedFields {
         guard let i = value.intValue else {
             throw DecodingError.typeMismatch(
                 Int.self,
-                .init(codingPath: codingPath + [key], debugDescription: "expected a number, found \(value)"))
+                .init(codingPath: codingPath + [key], debugDescription: "expected a number, found \(value)")
+            )
         }
         return i
     }
@@ -137,7 +145,8 @@ extension KeyedFields {
         guard let d = value.doubleValue else {
             throw DecodingError.typeMismatch(
                 Double.self,
-                .init(codingPath: codingPath + [key], debugDescription: "expected a number, found \(value)"))
+                .init(codingPath: codingPath + [key], debugDescription: "expected a number, found \(value)")
+            )
         }
         return d
     }
@@ -153,7 +162,8 @@ extension KeyedFields {
         default:
             throw DecodingError.typeMismatch(
                 String.self,
-                .init(codingPath: codingPath + [key], debugDescription: "expected a string, found \(value)"))
+                .init(codingPath: codingPath + [key], debugDescription: "expected a string, found \(value)")
+            )
         }
     }
 }

@@ -318,7 +318,9 @@ final class JSONTree {
                     let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
                     let quote = word ^ (ones &* 0x22)
                     let backslash = word ^ (ones &* 0x5C)
-                    let special = ((quote &- ones) & ~quote | (backslash &- ones) & ~backslash | (word &- ones &* 0x20) & ~word) & highs
+                    let special =
+                        ((quote &- ones) & ~quote | (backslash &- ones) & ~backslash | (word &- ones &* 0x20) & ~word)
+                        & highs
                     if special != 0 {
                         // The lowest flagged byte is the first special one (a flag can only be
                         // wrong above a true one); the bytes before it are plain.
@@ -383,7 +385,8 @@ final class JSONTree {
         mutating func unicodeEscape() -> Unicode.Scalar? {
             guard let high = hex4() else { return nil }
             if (0xD800..<0xDC00).contains(high) {
-                guard bytes.count - index >= 6, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
+                guard bytes.count - index >= 6, bytes[index] == UInt8(ascii: "\\"),
+                    bytes[index + 1] == UInt8(ascii: "u")
                 else { return nil }
                 index += 2
                 guard let low = hex4(), (0xDC00..<0xE000).contains(low) else { return nil }
@@ -417,7 +420,9 @@ final class JSONTree {
             if negative { index += 1 }
             func digits(_ parser: inout Parser) -> Int {
                 var count = 0
-                while parser.index < parser.bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(parser.bytes[parser.index]) {
+                while parser.index < parser.bytes.count,
+                    (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(parser.bytes[parser.index])
+                {
                     parser.index += 1
                     count += 1
                 }
@@ -435,12 +440,15 @@ final class JSONTree {
             }
             if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
                 index += 1
-                if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+                if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                    index += 1
+                }
                 guard digits(&self) > 0 else { return false }
                 plain = false
             }
             // `-0` stays text: as a Double it is negative zero.
-            if plain, integerDigits <= 18, !(negative && integerDigits == 1 && bytes[integerStart] == UInt8(ascii: "0")) {
+            if plain, integerDigits <= 18, !(negative && integerDigits == 1 && bytes[integerStart] == UInt8(ascii: "0"))
+            {
                 var value = 0
                 for offset in integerStart..<index { value = value * 10 + Int(bytes[offset] - UInt8(ascii: "0")) }
                 nodes.append(Node(integer: negative ? -value : value, kind: .integer))

@@ -127,7 +127,8 @@ final class JSONTreeDecoder: Decoder {
         case .number:
             // JSONDecoder refuses what overflows or underflows; exponents and long texts are its.
             let text = tree.numberText(node)
-            guard text.utf8.count <= 24, !text.utf8.contains(where: { $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }),
+            guard text.utf8.count <= 24,
+                !text.utf8.contains(where: { $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }),
                 let d = Double(text), d.isFinite
             else { throw giveUp() }
             return d
@@ -149,7 +150,9 @@ final class JSONTreeDecoder: Decoder {
     /// specially given up, everything else through its own `init(from:)` on `decoder()`. (Each
     /// `unsafeBitCast` follows the check that `T` is that very type: no dynamic cast per value.)
     private func decode<T: Decodable>(
-        _ node: Int, at key: (any CodingKey)?, decoder: () -> JSONTreeDecoder
+        _ node: Int,
+        at key: (any CodingKey)?,
+        decoder: () -> JSONTreeDecoder
     ) throws -> T {
         if T.self == String.self { return unsafeBitCast(try decodeString(node, at: key), to: T.self) }
         if T.self == Int.self { return unsafeBitCast(try decodeInt(node, at: key), to: T.self) }
@@ -216,9 +219,15 @@ extension JSONTreeDecoder {
             decoder.tree.kind(try required(key)) == .null
         }
 
-        func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try decoder.decodeBool(required(key), at: key) }
-        func decode(_ type: String.Type, forKey key: Key) throws -> String { try decoder.decodeString(required(key), at: key) }
-        func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try decoder.decodeDouble(required(key), at: key) }
+        func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
+            try decoder.decodeBool(required(key), at: key)
+        }
+        func decode(_ type: String.Type, forKey key: Key) throws -> String {
+            try decoder.decodeString(required(key), at: key)
+        }
+        func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
+            try decoder.decodeDouble(required(key), at: key)
+        }
         func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try decoder.decodeInt(required(key), at: key) }
         func decode(_ type: Float.Type, forKey key: Key) throws -> Float { throw decoder.giveUp() }
         func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { throw decoder.giveUp() }
@@ -262,7 +271,8 @@ extension JSONTreeDecoder {
         }
 
         func nestedContainer<NestedKey: CodingKey>(
-            keyedBy type: NestedKey.Type, forKey key: Key
+            keyedBy type: NestedKey.Type,
+            forKey key: Key
         ) throws -> KeyedDecodingContainer<NestedKey> {
             try decoder.nested(required(key), at: key).container(keyedBy: type)
         }
@@ -317,7 +327,10 @@ extension JSONTreeDecoder {
         func peek(_ type: Any.Type) throws -> (Int, IndexKey) {
             let key = IndexKey(currentIndex)
             guard currentIndex < elements else {
-                throw DecodingError.valueNotFound(type, .init(codingPath: decoder.path(key), debugDescription: "at end"))
+                throw DecodingError.valueNotFound(
+                    type,
+                    .init(codingPath: decoder.path(key), debugDescription: "at end")
+                )
             }
             return (position, key)
         }
@@ -339,7 +352,9 @@ extension JSONTreeDecoder {
         mutating func decodeNil() throws -> Bool {
             guard currentIndex < elements else {
                 throw DecodingError.valueNotFound(
-                    Any?.self, .init(codingPath: decoder.path(IndexKey(currentIndex)), debugDescription: "at end"))
+                    Any?.self,
+                    .init(codingPath: decoder.path(IndexKey(currentIndex)), debugDescription: "at end")
+                )
             }
             if decoder.tree.kind(position) == .null {
                 advance()
@@ -349,8 +364,12 @@ extension JSONTreeDecoder {
         }
 
         mutating func decode(_ type: Bool.Type) throws -> Bool { try next(type) { try $0.decodeBool($1, at: $2) } }
-        mutating func decode(_ type: String.Type) throws -> String { try next(type) { try $0.decodeString($1, at: $2) } }
-        mutating func decode(_ type: Double.Type) throws -> Double { try next(type) { try $0.decodeDouble($1, at: $2) } }
+        mutating func decode(_ type: String.Type) throws -> String {
+            try next(type) { try $0.decodeString($1, at: $2) }
+        }
+        mutating func decode(_ type: Double.Type) throws -> Double {
+            try next(type) { try $0.decodeDouble($1, at: $2) }
+        }
         mutating func decode(_ type: Int.Type) throws -> Int { try next(type) { try $0.decodeInt($1, at: $2) } }
         mutating func decode(_ type: Float.Type) throws -> Float { throw decoder.giveUp() }
         mutating func decode(_ type: Int8.Type) throws -> Int8 { throw decoder.giveUp() }
@@ -362,9 +381,13 @@ extension JSONTreeDecoder {
         mutating func decode(_ type: UInt16.Type) throws -> UInt16 { throw decoder.giveUp() }
         mutating func decode(_ type: UInt32.Type) throws -> UInt32 { throw decoder.giveUp() }
         mutating func decode(_ type: UInt64.Type) throws -> UInt64 { throw decoder.giveUp() }
-        mutating func decode<T: Decodable>(_ type: T.Type) throws -> T { try next(type) { try $0.decodeValue($1, at: $2) } }
+        mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
+            try next(type) { try $0.decodeValue($1, at: $2) }
+        }
 
-        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
+        mutating func nestedContainer<NestedKey: CodingKey>(
+            keyedBy type: NestedKey.Type
+        ) throws -> KeyedDecodingContainer<NestedKey> {
             let (node, key) = try peek(KeyedDecodingContainer<NestedKey>.self)
             let container = try decoder.nested(node, at: key).container(keyedBy: type)
             advance()

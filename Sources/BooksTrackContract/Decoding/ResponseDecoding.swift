@@ -35,12 +35,18 @@ package enum DecodedResponse<T: Sendable>: Sendable {
             let code = (200..<300).contains(status) ? ErrorCode.invalidResponse : ErrorCode(httpStatus: status)
             let what = snippet.isEmpty ? "an empty body" : "a non-JSON body (\(snippet))"
             return APIErrorInfo(
-                code: code, message: "The server answered HTTP \(status) with \(what).",
-                retryable: code == .invalidResponse ? false : nil, httpStatus: status)
+                code: code,
+                message: "The server answered HTTP \(status) with \(what).",
+                retryable: code == .invalidResponse ? false : nil,
+                httpStatus: status
+            )
         case .undecodable(let status, let failure, _):
             return APIErrorInfo(
-                code: .invalidResponse, message: "Unexpected response shape \(failure)", retryable: false,
-                httpStatus: status)
+                code: .invalidResponse,
+                message: "Unexpected response shape \(failure)",
+                retryable: false,
+                httpStatus: status
+            )
         }
     }
 
@@ -61,7 +67,11 @@ package enum DecodedResponse<T: Sendable>: Sendable {
 /// and empty or HTML bodies. Never throws.
 package enum ResponseDecoding {
     /// Decodes `T` from an enveloped or bare body.
-    package static func decode<T: Decodable & Sendable>(_ type: T.Type, from body: Data, status: Int) -> DecodedResponse<T> {
+    package static func decode<T: Decodable & Sendable>(
+        _ type: T.Type,
+        from body: Data,
+        status: Int
+    ) -> DecodedResponse<T> {
         // Fast path, one pass: the canonical success envelope (`success: true`, `data`, `metadata`,
         // no `error`) on a 2xx, read by `JSONTreeDecoding` (which gives `JSONDecoder`'s result or
         // none). Anything else — or anything that fails to decode — takes the tolerant path below,
@@ -99,7 +109,10 @@ package enum ResponseDecoding {
             if isErrorStatus {
                 let message = obj["message"]?.stringValue ?? obj["detail"]?.stringValue
                 var info = errorInfo(status: status, message: message)
-                if let c = obj["code"]?.stringValue { info.code = ErrorCode(c); info.retryable = info.code.defaultRetryable }
+                if let c = obj["code"]?.stringValue {
+                    info.code = ErrorCode(c)
+                    info.retryable = info.code.defaultRetryable
+                }
                 return .failure(info, metadata: nil)
             }
         } else if isErrorStatus {
@@ -134,7 +147,8 @@ package enum ResponseDecoding {
             requestsRemaining: details["requestsRemaining"]?.intValue,
             requestsLimit: details["requestsLimit"]?.intValue,
             details: details,
-            httpStatus: status)
+            httpStatus: status
+        )
     }
 
     /// RFC 9457 problem details, v3's every error (bendv3 `packages/schemas/src/errors.ts`
@@ -155,15 +169,24 @@ package enum ResponseDecoding {
             kept["errors"] = .array(Array(errors.prefix(maxFieldErrors)))
         }
         var info = APIErrorInfo(
-            code: code, message: detail, retryable: obj["retryable"]?.boolValue,
-            retryAfterMs: obj["retryAfterMs"]?.doubleValue.flatMap { $0.isFinite && $0 >= 0 ? Int(min($0, 86_400_000)) : nil },
-            provider: obj["provider"]?.stringValue, details: kept, httpStatus: status)
+            code: code,
+            message: detail,
+            retryable: obj["retryable"]?.boolValue,
+            retryAfterMs: obj["retryAfterMs"]?.doubleValue.flatMap {
+                $0.isFinite && $0 >= 0 ? Int(min($0, 86_400_000)) : nil
+            },
+            provider: obj["provider"]?.stringValue,
+            details: kept,
+            httpStatus: status
+        )
         info.isProblemDetails = true
         for item in obj["errors"]?.arrayValue?.prefix(maxFieldErrors) ?? [] {
             guard let e = item.objectValue else { continue }
             let message = e["message"]?.stringValue ?? ""
             guard !message.isEmpty else { continue }
-            info.fieldErrors.append(FieldError(field: e["field"]?.stringValue ?? "", message: message, code: e["code"]?.stringValue))
+            info.fieldErrors.append(
+                FieldError(field: e["field"]?.stringValue ?? "", message: message, code: e["code"]?.stringValue)
+            )
         }
         return info
     }
@@ -183,7 +206,8 @@ package enum ResponseDecoding {
             requestsRemaining: details["requestsRemaining"]?.intValue,
             requestsLimit: details["requestsLimit"]?.intValue,
             details: details,
-            httpStatus: status)
+            httpStatus: status
+        )
     }
 
     static func errorInfo(status: Int, message: String?) -> APIErrorInfo {

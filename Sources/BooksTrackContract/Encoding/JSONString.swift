@@ -49,8 +49,9 @@ package enum JSONString {
                 case 0x20..<0x7F: escape = nil
                 default:
                     if let alsoEscaped = escaping.alsoEscaped,
-                       let scalar = Unicode.Scalar(Self.scalarValue(bytes, at: index, length: length)),
-                       alsoEscaped(scalar) {
+                        let scalar = Unicode.Scalar(Self.scalarValue(bytes, at: index, length: length)),
+                        alsoEscaped(scalar)
+                    {
                         escape = .unicode(scalar.value)
                     } else {
                         escape = nil
@@ -115,9 +116,11 @@ package enum JSONString {
         private static func unit(_ value: UInt32, _ sink: (UnsafeRawBufferPointer) -> Void) {
             let hex: StaticString = "0123456789abcdef"
             hex.withUTF8Buffer { digits in
-                let text: [UInt8] = [UInt8(ascii: "\\"), UInt8(ascii: "u"),
-                                     digits[Int(value >> 12 & 0xF)], digits[Int(value >> 8 & 0xF)],
-                                     digits[Int(value >> 4 & 0xF)], digits[Int(value & 0xF)]]
+                let text: [UInt8] = [
+                    UInt8(ascii: "\\"), UInt8(ascii: "u"),
+                    digits[Int(value >> 12 & 0xF)], digits[Int(value >> 8 & 0xF)],
+                    digits[Int(value >> 4 & 0xF)], digits[Int(value & 0xF)],
+                ]
                 text.withUnsafeBytes(sink)
             }
         }

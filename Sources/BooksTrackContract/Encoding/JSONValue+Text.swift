@@ -18,7 +18,13 @@ extension JSONValue {
         package var boolean: Mark?
         package var null: Mark?
 
-        package init(key: Mark? = nil, string: Mark? = nil, number: Mark? = nil, boolean: Mark? = nil, null: Mark? = nil) {
+        package init(
+            key: Mark? = nil,
+            string: Mark? = nil,
+            number: Mark? = nil,
+            boolean: Mark? = nil,
+            null: Mark? = nil
+        ) {
             self.key = key
             self.string = string
             self.number = number
@@ -36,7 +42,11 @@ extension JSONValue {
     ///
     /// Written as UTF-8 bytes into one buffer (appending to a `String` piece by piece pays
     /// `String`'s growth checks at every piece).
-    package func jsonText(indent: String? = nil, escaping: JSONString.Escaping = .contract, marks: TokenMarks = .none) -> String {
+    package func jsonText(
+        indent: String? = nil,
+        escaping: JSONString.Escaping = .contract,
+        marks: TokenMarks = .none
+    ) -> String {
         var writer = Writer(indent: indent.map { Array($0.utf8) }, escaping: escaping, marks: marks)
         writer.output.reserveCapacity(512)
         writer.write(self, level: 0)
@@ -67,7 +77,8 @@ extension JSONValue {
             switch value {
             case .null: marked(marks.null) { $0.output.append(contentsOf: "null".utf8) }
             case .bool(let flag): marked(marks.boolean) { $0.output.append(contentsOf: (flag ? "true" : "false").utf8) }
-            case .number(let number): marked(marks.number) { $0.output.append(contentsOf: JSONValue.format(number).utf8) }
+            case .number(let number):
+                marked(marks.number) { $0.output.append(contentsOf: JSONValue.format(number).utf8) }
             case .string(let text): marked(marks.string) { $0.string(text) }
             case .array(let elements):
                 if elements.isEmpty {

@@ -69,7 +69,12 @@ package enum BudgetClass: String, Codable, Sendable, Hashable, CaseIterable {
     /// classifier of the package: the server limits and the client budgets by it. `path` may carry its query; paths compare case-insensitively.
     /// `mode` is the v2 search `mode` parameter and `q` its query (a `q=similar:` prefix forces
     /// `similar`); when not given they are read from the path's query.
-    package static func classify(method: String, path: String, mode: String? = nil, query q: String? = nil) -> BudgetClass? {
+    package static func classify(
+        method: String,
+        path: String,
+        mode: String? = nil,
+        query q: String? = nil
+    ) -> BudgetClass? {
         // Every request passes here (client and server): the query is read only for the v2
         // search route, and an ASCII path without capitals is not lowercased.
         var isPOST: Bool { method.uppercased() == "POST" }
@@ -123,7 +128,8 @@ package enum BudgetClass: String, Codable, Sendable, Hashable, CaseIterable {
 
     /// `text` lowercased (as is when it is ASCII without capitals).
     private static func lowercased(_ text: Substring) -> String {
-        text.utf8.allSatisfy({ $0 < 0x80 && !(UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }) ? String(text) : text.lowercased()
+        text.utf8.allSatisfy({ $0 < 0x80 && !(UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) })
+            ? String(text) : text.lowercased()
     }
 
     /// `a=1&b=x+y` → `["a": "1", "b": "x y"]` (percent-decoded; the first of a repeated key wins).

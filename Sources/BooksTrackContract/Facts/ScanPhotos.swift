@@ -72,9 +72,16 @@ package struct DetectedBook: Codable, Sendable, Hashable {
     package var photoIndex: Int?
 
     package init(
-        title: String? = nil, author: String? = nil, isbn: String? = nil, confidence: Double,
-        boundingBox: BoundingBox? = nil, enrichmentStatus: String? = nil, coverUrl: String? = nil,
-        publisher: String? = nil, publicationYear: Int? = nil, photoIndex: Int? = nil
+        title: String? = nil,
+        author: String? = nil,
+        isbn: String? = nil,
+        confidence: Double,
+        boundingBox: BoundingBox? = nil,
+        enrichmentStatus: String? = nil,
+        coverUrl: String? = nil,
+        publisher: String? = nil,
+        publicationYear: Int? = nil,
+        photoIndex: Int? = nil
     ) {
         self.title = title
         self.author = author
@@ -92,7 +99,8 @@ package struct DetectedBook: Codable, Sendable, Hashable {
     package var isApproved: Bool { confidence >= ScanPhotos.approvalConfidence }
 
     enum CodingKeys: String, CodingKey {
-        case title, author, isbn, confidence, boundingBox, enrichmentStatus, coverUrl, publisher, publicationYear, photoIndex
+        case title, author, isbn, confidence, boundingBox, enrichmentStatus, coverUrl, publisher, publicationYear,
+            photoIndex
     }
 
     /// Lenient: a missing or out-of-range confidence is 0 (needs review), numbers may be strings.

@@ -8,8 +8,12 @@ package struct APIErrorBody: Codable, Sendable, Hashable {
     package var details: [String: JSONValue]?
 
     package init(
-        code: ErrorCode, message: String, retryable: Bool? = nil, retryAfterMs: Int? = nil,
-        provider: String? = nil, details: [String: JSONValue]? = nil
+        code: ErrorCode,
+        message: String,
+        retryable: Bool? = nil,
+        retryAfterMs: Int? = nil,
+        provider: String? = nil,
+        details: [String: JSONValue]? = nil
     ) {
         self.code = code
         self.message = message

@@ -20,8 +20,15 @@ package struct APIErrorInfo: Error, Sendable, Hashable, CustomStringConvertible 
     package var isProblemDetails = false
 
     package init(
-        code: ErrorCode, message: String, retryable: Bool? = nil, retryAfterMs: Int? = nil, provider: String? = nil,
-        requestsRemaining: Int? = nil, requestsLimit: Int? = nil, details: [String: JSONValue] = [:], httpStatus: Int
+        code: ErrorCode,
+        message: String,
+        retryable: Bool? = nil,
+        retryAfterMs: Int? = nil,
+        provider: String? = nil,
+        requestsRemaining: Int? = nil,
+        requestsLimit: Int? = nil,
+        details: [String: JSONValue] = [:],
+        httpStatus: Int
     ) {
         self.code = code
         self.message = message
@@ -92,11 +99,15 @@ package struct DecodingFailure: Sendable, Hashable, CustomStringConvertible {
         case .keyNotFound(let key, let ctx):
             self.init(
                 codingPath: Self.render(ctx.codingPath + [key]),
-                reason: "missing key '\(key.stringValue)'")
+                reason: "missing key '\(key.stringValue)'"
+            )
         case .typeMismatch(let type, let ctx):
             self.init(codingPath: Self.render(ctx.codingPath), reason: "expected \(type): \(ctx.debugDescription)")
         case .valueNotFound(let type, let ctx):
-            self.init(codingPath: Self.render(ctx.codingPath), reason: "null where \(type) expected: \(ctx.debugDescription)")
+            self.init(
+                codingPath: Self.render(ctx.codingPath),
+                reason: "null where \(type) expected: \(ctx.debugDescription)"
+            )
         case .dataCorrupted(let ctx):
             self.init(codingPath: Self.render(ctx.codingPath), reason: "corrupted: \(ctx.debugDescription)")
         @unknown default:

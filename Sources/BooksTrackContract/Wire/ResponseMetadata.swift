@@ -13,8 +13,12 @@ package struct ResponseMetadata: Codable, Sendable, Hashable {
     package var searchMode: SearchMode?
 
     package init(
-        timestamp: String, processingTime: Int? = nil, provider: String? = nil, cached: Bool? = nil,
-        source: String? = nil, searchMode: SearchMode? = nil
+        timestamp: String,
+        processingTime: Int? = nil,
+        provider: String? = nil,
+        cached: Bool? = nil,
+        source: String? = nil,
+        searchMode: SearchMode? = nil
     ) {
         self.timestamp = timestamp
         self.processingTime = processingTime
@@ -26,12 +30,21 @@ package struct ResponseMetadata: Codable, Sendable, Hashable {
 
     /// Metadata stamped with `date` (default: now).
     package init(
-        date: Date = Date(), processingTime: Int? = nil, provider: String? = nil, cached: Bool? = nil,
-        source: String? = nil, searchMode: SearchMode? = nil
+        date: Date = Date(),
+        processingTime: Int? = nil,
+        provider: String? = nil,
+        cached: Bool? = nil,
+        source: String? = nil,
+        searchMode: SearchMode? = nil
     ) {
         self.init(
-            timestamp: ISO8601.string(from: date), processingTime: processingTime, provider: provider,
-            cached: cached, source: source, searchMode: searchMode)
+            timestamp: ISO8601.string(from: date),
+            processingTime: processingTime,
+            provider: provider,
+            cached: cached,
+            source: source,
+            searchMode: searchMode
+        )
     }
 
     /// The parsed `timestamp`, when it is valid ISO-8601.
@@ -50,7 +63,9 @@ package struct ResponseMetadata: Codable, Sendable, Hashable {
         provider = try c.decodeLenientString(forKey: .provider)
         cached = try? c.decodeIfPresent(Bool.self, forKey: .cached)
         source = try c.decodeLenientString(forKey: .source)
-        searchMode = (try? c.decodeIfPresent(String.self, forKey: .searchMode)).flatMap { $0.flatMap(SearchMode.init(rawValue:)) }
+        searchMode = (try? c.decodeIfPresent(String.self, forKey: .searchMode)).flatMap {
+            $0.flatMap(SearchMode.init(rawValue:))
+        }
     }
 }
 

@@ -15,7 +15,8 @@ struct CapabilitiesBody: Encodable, Sendable {
     var unavailable: [String: String]?
 
     init(
-        configuration: ServerConfiguration, isAvailable: (ServerFeature) -> Bool,
+        configuration: ServerConfiguration,
+        isAvailable: (ServerFeature) -> Bool,
         reason: (ServerFeature) -> String? = { _ in nil }
     ) {
         features = Dictionary(uniqueKeysWithValues: CapabilityFeature.documented.map { ($0.rawValue, isAvailable($0)) })

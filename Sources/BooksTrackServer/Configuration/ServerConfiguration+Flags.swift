@@ -65,8 +65,10 @@ extension ServerConfiguration {
 
     /// Builds a configuration from `bts serve` flags (both `--flag value` and `--flag=value`),
     /// starting from `base`. Fault flags require `--enable-fault-injection`.
-    package init(arguments: [String], base: ServerConfiguration = ServerConfiguration()) throws(ServerConfigurationError)
-    {
+    package init(
+        arguments: [String],
+        base: ServerConfiguration = ServerConfiguration()
+    ) throws(ServerConfigurationError) {
         var config = base
         var pendingFaults: [FaultRule] = []
         var needsFaultInjection: [String] = []
@@ -143,7 +145,8 @@ extension ServerConfiguration {
                 let text = try value(for: flag, inline: inline)
                 guard let seconds = Double(text), seconds > 0 else {
                     throw ServerConfigurationError(
-                        "--sse-heartbeat must be a positive number of seconds, got '\(text)'")
+                        "--sse-heartbeat must be a positive number of seconds, got '\(text)'"
+                    )
                 }
                 config.jobs.heartbeatInterval = .milliseconds(Int(seconds * 1000))
             case "--job-pacing":
@@ -159,9 +162,13 @@ extension ServerConfiguration {
                     parts.count == 1 || Int(parts[1]).map({ $0 >= 0 }) == true
                 else {
                     throw ServerConfigurationError(
-                        "--sse-drop takes AFTER[:MAX] (events before each cut, cuts per stream), e.g. 2:3; got '\(text)'")
+                        "--sse-drop takes AFTER[:MAX] (events before each cut, cuts per stream), e.g. 2:3; got '\(text)'"
+                    )
                 }
-                config.jobs.sseDropFault = SSEDropFault(afterEvents: after, maxDrops: parts.count == 2 ? Int(parts[1]) : nil)
+                config.jobs.sseDropFault = SSEDropFault(
+                    afterEvents: after,
+                    maxDrops: parts.count == 2 ? Int(parts[1]) : nil
+                )
                 needsFaultInjection.append("--sse-drop")
             case "--max-jobs":
                 config.jobs.maxConcurrentJobs = try Self.positive(flag, try value(for: flag, inline: inline))
@@ -209,7 +216,8 @@ extension ServerConfiguration {
         guard parts.count == 2, let limitClass = BudgetClass(rawValue: parts[0].lowercased()) else {
             let known = BudgetClass.allCases.map(\.rawValue).joined(separator: ", ")
             throw ServerConfigurationError(
-                "--rate-limit must look like CLASS=N/UNIT with CLASS one of \(known), got '\(text)'")
+                "--rate-limit must look like CLASS=N/UNIT with CLASS one of \(known), got '\(text)'"
+            )
         }
         if ["off", "none", "unlimited"].contains(parts[1].lowercased()) { return (limitClass, nil) }
         guard let rule = RateLimitRule(parsing: parts[1]) else {

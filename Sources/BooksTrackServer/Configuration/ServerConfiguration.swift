@@ -102,7 +102,8 @@ package struct ServerConfiguration: Sendable {
     package static let defaultRateLimits: [BudgetClass: RateLimitRule] = Dictionary(
         uniqueKeysWithValues: BudgetClass.allCases.map {
             ($0, RateLimitRule(limit: $0.defaultLimit, windowSeconds: $0.defaultWindowSeconds))
-        })
+        }
+    )
 
     /// Version string reported when none is given.
     package static let defaultVersion = "2.0.0-bts"

@@ -19,7 +19,9 @@ package enum ProductionDialect {
     static func failure(_ message: String, code: String, details: JSONValue? = nil, timestamp: String) -> JSONValue {
         let retryable = ["RATE_LIMIT_EXCEEDED", "PROVIDER_ERROR", "PROVIDER_TIMEOUT", "CACHE_ERROR", "INTERNAL_ERROR"]
             .contains(code)
-        var error: [String: JSONValue] = ["message": .string(message), "code": .string(code), "retryable": .bool(retryable)]
+        var error: [String: JSONValue] = [
+            "message": .string(message), "code": .string(code), "retryable": .bool(retryable),
+        ]
         if let details { error["details"] = details }
         return ["success": false, "data": nil, "metadata": ["timestamp": .string(timestamp)], "error": .object(error)]
     }
@@ -27,8 +29,11 @@ package enum ProductionDialect {
     /// router.ts `app.notFound`: 404 `Endpoint not found: METHOD /path`.
     static func endpointNotFound(method: String, path: String, timestamp: String) -> JSONValue {
         failure(
-            "Endpoint not found: \(method) \(path)", code: "NOT_FOUND",
-            details: ["method": .string(method), "path": .string(path)], timestamp: timestamp)
+            "Endpoint not found: \(method) \(path)",
+            code: "NOT_FOUND",
+            details: ["method": .string(method), "path": .string(path)],
+            timestamp: timestamp
+        )
     }
 
     // MARK: Capabilities (src/handlers/v2/capabilities.ts 8aac08d)
@@ -39,7 +44,11 @@ package enum ProductionDialect {
         let flags = contract["features"]?.objectValue ?? [:]
         func on(_ name: String) -> Bool { flags[name]?.boolValue ?? true }
         func feature(
-            _ name: String, _ enabled: Bool, _ version: String, _ endpoints: [String], rpm: Int? = nil
+            _ name: String,
+            _ enabled: Bool,
+            _ version: String,
+            _ endpoints: [String],
+            rpm: Int? = nil
         ) -> JSONValue {
             var f: [String: JSONValue] = [
                 "name": .string(name), "enabled": .bool(enabled), "version": .string(version),
@@ -50,22 +59,55 @@ package enum ProductionDialect {
         }
         let features: [JSONValue] = [
             feature(
-                "text_search", true, "1.0.0",
-                ["GET /api/v2/search?mode=text", "GET /v1/search/title", "GET /v1/search/isbn", "GET /v1/search/advanced"],
-                rpm: 100),
+                "text_search",
+                true,
+                "1.0.0",
+                [
+                    "GET /api/v2/search?mode=text", "GET /v1/search/title", "GET /v1/search/isbn",
+                    "GET /v1/search/advanced",
+                ],
+                rpm: 100
+            ),
             feature(
-                "semantic_search", on("semantic_search"), "1.0.0",
-                ["GET /api/v2/search?mode=semantic", "GET /v1/search/semantic", "GET /v1/search/similar"], rpm: 5),
+                "semantic_search",
+                on("semantic_search"),
+                "1.0.0",
+                ["GET /api/v2/search?mode=semantic", "GET /v1/search/semantic", "GET /v1/search/similar"],
+                rpm: 5
+            ),
             feature(
-                "csv_import", on("csv_import"), "2.0.0",
-                ["POST /api/v2/imports", "GET /api/v2/imports/{jobId}", "GET /api/v2/imports/{jobId}/stream",
-                 "GET /api/v2/imports/{jobId}/results", "POST /api/import/csv-gemini"], rpm: 5),
-            feature("bookshelf_scan", true, "1.0.0", ["POST /api/scan-bookshelf/batch", "POST /api/batch-scan"], rpm: 5),
+                "csv_import",
+                on("csv_import"),
+                "2.0.0",
+                [
+                    "POST /api/v2/imports", "GET /api/v2/imports/{jobId}", "GET /api/v2/imports/{jobId}/stream",
+                    "GET /api/v2/imports/{jobId}/results", "POST /api/import/csv-gemini",
+                ],
+                rpm: 5
+            ),
+            feature(
+                "bookshelf_scan",
+                true,
+                "1.0.0",
+                ["POST /api/scan-bookshelf/batch", "POST /api/batch-scan"],
+                rpm: 5
+            ),
             feature("barcode_enrichment", true, "2.0.0", ["POST /api/v2/books/enrich"], rpm: 10),
             feature("batch_enrichment", on("batch_enrichment"), "1.0.0", ["POST /v1/enrichment/batch"], rpm: 5),
             feature("async_enrichment", false, "1.0.0", ["POST /api/v2/books/enrich"]),
-            feature("weekly_recommendations", on("weekly_recommendations"), "1.0.0", ["GET /api/v2/recommendations/weekly"]),
-            feature("job_status", true, "1.0.0", ["GET /v1/jobs/{jobId}/status", "GET /v1/jobs/{jobId}/results"], rpm: 30),
+            feature(
+                "weekly_recommendations",
+                on("weekly_recommendations"),
+                "1.0.0",
+                ["GET /api/v2/recommendations/weekly"]
+            ),
+            feature(
+                "job_status",
+                true,
+                "1.0.0",
+                ["GET /v1/jobs/{jobId}/status", "GET /v1/jobs/{jobId}/results"],
+                rpm: 30
+            ),
             feature("job_cancellation", on("job_cancellation"), "1.0.0", ["DELETE /v1/jobs/{jobId}"]),
             feature("websocket_progress", true, "1.0.0", ["GET /ws/progress"]),
             feature("sse_progress", on("sse_progress"), "1.0.0", ["GET /api/v2/imports/{jobId}/stream"]),
@@ -75,7 +117,10 @@ package enum ProductionDialect {
             "features": .array(features),
             "limits": ["maxBatchSize": 50, "maxCsvRows": 5000, "maxImageSizeMb": 10, "maxConcurrentJobs": 3],
             "deprecations": [
-                ["endpoint": "GET /search/author", "sunsetDate": "2026-03-01", "replacement": "GET /v1/search/advanced"]
+                [
+                    "endpoint": "GET /search/author", "sunsetDate": "2026-03-01",
+                    "replacement": "GET /v1/search/advanced",
+                ]
             ],
         ]
         return success(data, metadata: ["source": "capabilities-handler"], timestamp: timestamp)
@@ -162,7 +207,8 @@ package enum ProductionDialect {
                     if let cover = hit["coverUrl"] { b["coverUrl"] = cover }
                     if let year = hit["publishedYear"]?.intValue { b["publishedDate"] = .string(String(year)) }
                     return .object(b)
-                })
+                }
+            )
         } else {
             query["offset"] = nil
             data["results"] = []
@@ -183,7 +229,10 @@ package enum ProductionDialect {
                 [
                     "weekOf": .string(weekOf), "recommendations": [], "count": 0, "totalAvailable": 0,
                     "message": "Weekly recommendations are generated every Sunday at midnight UTC. Check back soon!",
-                ], metadata: ["source": "none", "cached": false], timestamp: timestamp)
+                ],
+                metadata: ["source": "none", "cached": false],
+                timestamp: timestamp
+            )
         }
         let picks = books.map { book -> JSONValue in
             let names = book["authors"]?.arrayValue?.compactMap(\.stringValue) ?? []
@@ -200,7 +249,8 @@ package enum ProductionDialect {
                 "count": .number(Double(picks.count)), "totalAvailable": .number(Double(picks.count)),
             ],
             metadata: ["source": "kv-cache", "cached": true, "generatedAt": contract["generated_at"] ?? nil],
-            timestamp: timestamp)
+            timestamp: timestamp
+        )
     }
 
     // MARK: Batch enrichment (src/handlers/batch-enrichment.ts 111be0a / 2159ade)
@@ -215,7 +265,11 @@ package enum ProductionDialect {
         }
         if books.isEmpty { return failure("Empty books array", code: "EMPTY_BATCH", timestamp: timestamp) }
         if books.count > JobLimits.maxBatchSize {
-            return failure("Batch size exceeds maximum of \(JobLimits.maxBatchSize) books", code: "BATCH_TOO_LARGE", timestamp: timestamp)
+            return failure(
+                "Batch size exceeds maximum of \(JobLimits.maxBatchSize) books",
+                code: "BATCH_TOO_LARGE",
+                timestamp: timestamp
+            )
         }
         for (i, book) in books.enumerated() {
             guard let title = book["title"]?.stringValue, !title.isEmpty else {
@@ -223,8 +277,10 @@ package enum ProductionDialect {
             }
             if title.count > 500 {
                 return failure(
-                    "Title exceeds maximum length of 500 characters at index \(i)", code: "INVALID_REQUEST",
-                    timestamp: timestamp)
+                    "Title exceeds maximum length of 500 characters at index \(i)",
+                    code: "INVALID_REQUEST",
+                    timestamp: timestamp
+                )
             }
         }
         return nil
@@ -273,7 +329,8 @@ package enum ProductionDialect {
                     r["enriched"] = ["authors": []]
                 }
                 return .object(r)
-            })
+            }
+        )
         var meta = root["metadata"]?.objectValue ?? [:]
         meta["cached"] = true
         meta["provider"] = "kv_cache"
@@ -289,8 +346,11 @@ package enum ProductionDialect {
         let digits = body?["isbn"]?.stringValue?.filter { $0 != "-" && $0 != " " } ?? ""
         guard digits.count == 10 || digits.count == 13 else {
             return failure(
-                "Invalid or missing barcode. Must be ISBN-10 or ISBN-13.", code: "INVALID_REQUEST",
-                details: ["field": "barcode"], timestamp: timestamp)
+                "Invalid or missing barcode. Must be ISBN-10 or ISBN-13.",
+                code: "INVALID_REQUEST",
+                details: ["field": "barcode"],
+                timestamp: timestamp
+            )
         }
         return nil
     }

@@ -57,7 +57,10 @@ extension ProductionDialect {
             else { return block }
             let name = String(lines[eventIndex].dropFirst("event: ".count))
             guard ["initialized", "processing", "completed", "failed", "canceled"].contains(name),
-                let parsed = try? JSONCoding.decoder().decode(JSONValue.self, from: Data(lines[dataIndex].dropFirst(6).utf8)),
+                let parsed = try? JSONCoding.decoder().decode(
+                    JSONValue.self,
+                    from: Data(lines[dataIndex].dropFirst(6).utf8)
+                ),
                 var data = parsed.objectValue
             else { return block }
             let first = !sawEvent
@@ -75,7 +78,9 @@ extension ProductionDialect {
                 data["books"] = data["books"] ?? []
             case "failed":
                 let error = data["error"]
-                data["error"] = ["code": error?["code"] ?? "E_UNKNOWN_ERROR", "message": error?["message"] ?? "Job failed"]
+                data["error"] = [
+                    "code": error?["code"] ?? "E_UNKNOWN_ERROR", "message": error?["message"] ?? "Job failed",
+                ]
             default:
                 break
             }
@@ -94,7 +99,8 @@ extension ProductionDialect {
                 JSONValue.object([
                     "error": "job_not_found", "message": "Import job not found or not initialized",
                     "jobId": .string(jobID),
-                ])) + "\n\n"
+                ])
+            ) + "\n\n"
     }
 
     // MARK: WebSocket (src/durable-objects/websocket-connection.ts, job-state-manager.ts 01bfeeb)
@@ -149,7 +155,11 @@ extension ProductionDialect {
     /// websocket-connection.ts `fetch`: the token comes only from `?token=`; it must match the job's
     /// current token and not have been used before; it is marked used at once. The subprotocol is
     /// not echoed. A refusal declines the upgrade (the HTTP side then answers a plain-text 401).
-    static func shouldUpgrade(_ request: Request, engine: JobEngine, state: ProductionDialectState) async
+    static func shouldUpgrade(
+        _ request: Request,
+        engine: JobEngine,
+        state: ProductionDialectState
+    ) async
         -> RouterShouldUpgrade
     {
         let query = request.uri.queryParameters
@@ -157,7 +167,9 @@ extension ProductionDialect {
             let token = query.get("token").map({ String($0) }), !token.isEmpty,
             !state.isConsumed(token)
         else { return .dontUpgrade }
-        guard case .valid = await engine.checkToken(token, for: jobID), state.consume(token) else { return .dontUpgrade }
+        guard case .valid = await engine.checkToken(token, for: jobID), state.consume(token) else {
+            return .dontUpgrade
+        }
         return .upgrade([:])
     }
 }

@@ -18,7 +18,9 @@ struct ProductionDialectMiddleware: RouterMiddleware {
     static let bufferLimit = 8 * 1024 * 1024
 
     func handle(
-        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+        _ request: Request,
+        context: Context,
+        next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         let path = request.uri.path
         let parts = path.split(separator: "/").map(String.init)
@@ -35,7 +37,9 @@ struct ProductionDialectMiddleware: RouterMiddleware {
             } catch {
                 return try Self.json(
                     ProductionDialect.failure("Request body too large", code: "INVALID_REQUEST", timestamp: timestamp),
-                    status: .contentTooLarge, errorCode: "INVALID_REQUEST")
+                    status: .contentTooLarge,
+                    errorCode: "INVALID_REQUEST"
+                )
             }
             let body = try? JSONCoding.decoder().decode(JSONValue.self, from: Data(buffer.readableBytesView))
             let refusal =
@@ -56,7 +60,8 @@ struct ProductionDialectMiddleware: RouterMiddleware {
         switch (method, parts.count) {
         case (.get, _) where parts == ["api", "v2", "capabilities"] && response.status == .ok:
             return try await rewrite(response) { ProductionDialect.capabilities(contract: $0, timestamp: timestamp) }
-        case (.get, 3) where parts[0] == "v1" && parts[1] == "search" && ["title", "advanced", "isbn"].contains(parts[2])
+        case (.get, 3)
+        where parts[0] == "v1" && parts[1] == "search" && ["title", "advanced", "isbn"].contains(parts[2])
             && response.status == .ok:
             return try await rewrite(response, ProductionDialect.bookSearch)
         case (.get, _) where parts == ["v1", "search", "similar"] && response.status == .ok:
@@ -82,15 +87,21 @@ struct ProductionDialectMiddleware: RouterMiddleware {
         case (.get, 4) where parts[0] == "v1" && parts[1] == "jobs" && parts[3] == "results" && response.status == .ok:
             guard state.isBatchJob(parts[2]) else { return response }
             return try await rewrite(response, ProductionDialect.batchResults)
-        case (.post, _) where parts == ["api", "token", "refresh"] && !(200..<300).contains(response.status.code)
+        case (.post, _)
+        where parts == ["api", "token", "refresh"] && !(200..<300).contains(response.status.code)
             && response.status.code != 429:
             let status = response.status.code
             let contract = try await Self.collectJSON(response)
             let jobID = contract?["error"]?["details"]?["jobId"]?.stringValue ?? ""
             let body = ProductionDialect.tokenRefreshFailure(
-                status: status, contract: contract ?? nil, jobID: jobID, timestamp: timestamp)
+                status: status,
+                contract: contract ?? nil,
+                jobID: jobID,
+                timestamp: timestamp
+            )
             return try Self.json(body, status: .unauthorized, errorCode: "UNAUTHORIZED")
-        case (.get, 5) where parts[0] == "api" && parts[2] == "imports" && parts[4] == "stream" && response.status == .ok:
+        case (.get, 5)
+        where parts[0] == "api" && parts[2] == "imports" && parts[4] == "stream" && response.status == .ok:
             let rewriter = ProductionDialect.SharedSSERewriter()
             response.body = response.body.map { buffer in
                 ByteBuffer(string: rewriter.rewrite(String(buffer: buffer)))
@@ -108,7 +119,9 @@ struct ProductionDialectMiddleware: RouterMiddleware {
         func missing() throws -> Response {
             try Self.json(
                 ProductionDialect.endpointNotFound(method: method.rawValue, path: path, timestamp: timestamp),
-                status: .notFound, errorCode: "NOT_FOUND")
+                status: .notFound,
+                errorCode: "NOT_FOUND"
+            )
         }
         // router.ts: no author search (the capabilities point at /v1/search/advanced).
         if method == .get, parts == ["v1", "search", "author"] { return try missing() }
@@ -125,14 +138,25 @@ struct ProductionDialectMiddleware: RouterMiddleware {
             guard JobRoutes.bearerToken(request.headers[.authorization]) != nil else {
                 return try Self.json(
                     ProductionDialect.failure(
-                        "Authorization header required", code: "UNAUTHORIZED",
-                        details: ["endpoint": "DELETE /v1/jobs/:jobId"], timestamp: timestamp),
-                    status: .unauthorized, errorCode: "UNAUTHORIZED")
+                        "Authorization header required",
+                        code: "UNAUTHORIZED",
+                        details: ["endpoint": "DELETE /v1/jobs/:jobId"],
+                        timestamp: timestamp
+                    ),
+                    status: .unauthorized,
+                    errorCode: "UNAUTHORIZED"
+                )
             }
             return try Self.json(
                 ProductionDialect.failure(
-                    "Job not found", code: "NOT_FOUND", details: ["jobId": .string(parts[2])], timestamp: timestamp),
-                status: .notFound, errorCode: "NOT_FOUND")
+                    "Job not found",
+                    code: "NOT_FOUND",
+                    details: ["jobId": .string(parts[2])],
+                    timestamp: timestamp
+                ),
+                status: .notFound,
+                errorCode: "NOT_FOUND"
+            )
         }
         // websocket-connection.ts: a refused upgrade is a plain-text 401 (the WebSocket router declined it).
         if method == .get, parts == ["ws", "progress"] {
@@ -140,14 +164,26 @@ struct ProductionDialectMiddleware: RouterMiddleware {
             guard let jobID = query.get("jobId"), !jobID.isEmpty else {
                 return try Self.json(
                     ProductionDialect.failure(
-                        "Missing jobId parameter", code: "MISSING_PARAMETER", details: ["parameter": "jobId"],
-                        timestamp: timestamp), status: .badRequest, errorCode: "MISSING_PARAMETER")
+                        "Missing jobId parameter",
+                        code: "MISSING_PARAMETER",
+                        details: ["parameter": "jobId"],
+                        timestamp: timestamp
+                    ),
+                    status: .badRequest,
+                    errorCode: "MISSING_PARAMETER"
+                )
             }
             guard request.headers[.upgrade]?.lowercased() == "websocket" else {
-                return Self.text("Expected Upgrade: websocket", status: HTTPResponse.Status(code: 426, reasonPhrase: "Upgrade Required"))
+                return Self.text(
+                    "Expected Upgrade: websocket",
+                    status: HTTPResponse.Status(code: 426, reasonPhrase: "Upgrade Required")
+                )
             }
             if let token = query.get("token"), state.isConsumed(String(token)) {
-                return Self.text("Token already consumed. Only one connection per token is allowed.", status: .unauthorized)
+                return Self.text(
+                    "Token already consumed. Only one connection per token is allowed.",
+                    status: .unauthorized
+                )
             }
             return Self.text("Unauthorized", status: .unauthorized)
         }
@@ -160,8 +196,10 @@ struct ProductionDialectMiddleware: RouterMiddleware {
             headers[.contentType] = "text/event-stream"
             headers[.cacheControl] = "no-cache, no-store, must-revalidate"
             return Response(
-                status: .ok, headers: headers,
-                body: .init(byteBuffer: ByteBuffer(string: ProductionDialect.sseJobNotFound(jobID: parts[3]))))
+                status: .ok,
+                headers: headers,
+                body: .init(byteBuffer: ByteBuffer(string: ProductionDialect.sseJobNotFound(jobID: parts[3])))
+            )
         }
         return nil
     }
@@ -181,14 +219,20 @@ struct ProductionDialectMiddleware: RouterMiddleware {
         guard contract?["error"]?["code"]?.stringValue == "RATE_LIMIT_EXCEEDED", let details,
             let retryAfter = details["retryAfter"]?.intValue
         else {
-            response.body = .init(byteBuffer: ByteBuffer(bytes: (try? JSONCoding.encoder().encode(contract ?? nil)) ?? Data()))
+            response.body = .init(
+                byteBuffer: ByteBuffer(bytes: (try? JSONCoding.encoder().encode(contract ?? nil)) ?? Data())
+            )
             return response
         }
         let limitClass = details["limitClass"]?.stringValue
         // router.ts passes `{limit: 30, window: 60}` as the polling routes' maximum.
         let limit: JSONValue = limitClass == "jobs" ? ["limit": 30, "window": 60] : details["requestsLimit"] ?? 100
         let body = ProductionDialect.rateLimited(
-            retryAfter: retryAfter, limit: limit, remaining: 0, endpoint: request.uri.path)
+            retryAfter: retryAfter,
+            limit: limit,
+            remaining: 0,
+            endpoint: request.uri.path
+        )
         var headers = HTTPFields()
         headers[.contentType] = "application/json"
         headers[.retryAfter] = String(retryAfter)

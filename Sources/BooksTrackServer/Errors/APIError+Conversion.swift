@@ -26,8 +26,10 @@ extension APIError {
                     )
                 }
                 return APIError(
-                    .notFound, "No route for \(request.method.rawValue) \(request.uri.path)",
-                    details: ["path": .string(request.uri.path)])
+                    .notFound,
+                    "No route for \(request.method.rawValue) \(request.uri.path)",
+                    details: ["path": .string(request.uri.path)]
+                )
             case .contentTooLarge:
                 return APIError(.invalidRequest, "The request body is too large", status: .contentTooLarge)
             default:
@@ -42,7 +44,9 @@ extension APIError {
         // A client that went away mid-request is an ordinary end, not a fault (`ConnectionEnd`).
         logger.log(
             level: ConnectionEnd.isOrdinary(error) ? .debug : .error,
-            "unhandled error", metadata: ["error": "\(String(reflecting: error))", "path": "\(request.uri.path)"])
+            "unhandled error",
+            metadata: ["error": "\(String(reflecting: error))", "path": "\(request.uri.path)"]
+        )
         return APIError(.internalError, "Internal server error")
     }
 }

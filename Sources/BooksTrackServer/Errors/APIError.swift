@@ -16,8 +16,13 @@ package struct APIError: Error, Sendable {
 
     /// An error with the code's documented status (`ErrorCode.httpStatus`, else 500) and retryability.
     package init(
-        _ code: ErrorCode, _ message: String, status: HTTPResponse.Status? = nil, retryable: Bool? = nil,
-        retryAfterMs: Int? = nil, provider: String? = nil, details: [String: JSONValue]? = nil,
+        _ code: ErrorCode,
+        _ message: String,
+        status: HTTPResponse.Status? = nil,
+        retryable: Bool? = nil,
+        retryAfterMs: Int? = nil,
+        provider: String? = nil,
+        details: [String: JSONValue]? = nil,
         headers: HTTPFields = [:]
     ) {
         self.code = code
@@ -33,8 +38,13 @@ package struct APIError: Error, Sendable {
     /// The wire body.
     package var body: APIErrorBody {
         APIErrorBody(
-            code: code, message: message, retryable: retryable, retryAfterMs: retryAfterMs, provider: provider,
-            details: details)
+            code: code,
+            message: message,
+            retryable: retryable,
+            retryAfterMs: retryAfterMs,
+            provider: provider,
+            details: details
+        )
     }
 
     // MARK: Common errors
@@ -49,15 +59,21 @@ package struct APIError: Error, Sendable {
 
     static func featureDisabled(_ feature: ServerFeature) -> APIError {
         APIError(
-            .featureNotAvailable, "The feature '\(feature.rawValue)' is disabled on this server",
-            details: ["feature": .string(feature.rawValue)])
+            .featureNotAvailable,
+            "The feature '\(feature.rawValue)' is disabled on this server",
+            details: ["feature": .string(feature.rawValue)]
+        )
     }
 
     /// Semantic search cannot run here (no sentence model, stale book vectors): `reason` says why.
     static func semanticUnavailable(_ reason: String) -> APIError {
         APIError(
-            .featureNotAvailable, reason,
-            details: ["feature": .string(ServerFeature.semanticSearch.rawValue), "reason": .string("model_unavailable")])
+            .featureNotAvailable,
+            reason,
+            details: [
+                "feature": .string(ServerFeature.semanticSearch.rawValue), "reason": .string("model_unavailable"),
+            ]
+        )
     }
 
     static func bookNotFound(_ isbn: String) -> APIError {

@@ -9,15 +9,21 @@ struct FaultInjectionMiddleware: RouterMiddleware {
     let faults: FaultInjector
 
     func handle(
-        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+        _ request: Request,
+        context: Context,
+        next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         guard faults.isEnabled else { return try await next(request, context) }
         if request.headers[.xCustomError]?.uppercased() == "CORS_BLOCKED" {
             var headers = HTTPFields()
             headers[.xCustomError] = "CORS_BLOCKED"
             throw APIError(
-                ErrorCode("CORS_BLOCKED"), "The request was blocked by the server's CORS policy",
-                status: .forbidden, retryable: false, headers: headers)
+                ErrorCode("CORS_BLOCKED"),
+                "The request was blocked by the server's CORS policy",
+                status: .forbidden,
+                retryable: false,
+                headers: headers
+            )
         }
         for action in faults.decide(method: request.method.rawValue, path: request.uri.path) {
             switch action {
@@ -29,10 +35,14 @@ struct FaultInjectionMiddleware: RouterMiddleware {
                 throw APIError(
                     .circuitOpen,
                     ErrorCode.circuitOpen.userMessage(
-                        provider: provider, retryAfterSeconds: (retryAfterMs + 999) / 1000),
-                    retryAfterMs: retryAfterMs, provider: provider,
+                        provider: provider,
+                        retryAfterSeconds: (retryAfterMs + 999) / 1000
+                    ),
+                    retryAfterMs: retryAfterMs,
+                    provider: provider,
                     details: provider.map { ["provider": .string($0), "retryAfterMs": .number(Double(retryAfterMs))] },
-                    headers: headers)
+                    headers: headers
+                )
             case .internalError:
                 throw APIError(.internalError, "Injected internal error")
             case .proxyHTML(let status):

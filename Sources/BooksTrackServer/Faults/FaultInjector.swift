@@ -20,7 +20,8 @@ package final class FaultInjector: Sendable {
     init(enabled: Bool, rules: [FaultRule]) {
         self.isEnabled = enabled
         self.state = Mutex(
-            State(rules: enabled ? rules : [], hits: Array(repeating: 0, count: enabled ? rules.count : 0)))
+            State(rules: enabled ? rules : [], hits: Array(repeating: 0, count: enabled ? rules.count : 0))
+        )
     }
 
     /// The rules in force.

@@ -76,7 +76,8 @@ extension FaultAction {
             guard index < args.count, !args[index].isEmpty else { return value }
             guard let n = Int(args[index]), n >= 0 else {
                 throw FaultSpecError(
-                    message: "'\(args[index])' is not a number in fault '\(parts.joined(separator: ":"))'")
+                    message: "'\(args[index])' is not a number in fault '\(parts.joined(separator: ":"))'"
+                )
             }
             return n
         }

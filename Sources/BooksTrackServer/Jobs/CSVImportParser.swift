@@ -71,7 +71,8 @@ enum CSVImportParser {
                     return .failure(
                         CSVStructureError(
                             "the header row has only 1 column; an import needs at least 2 (for example Title and Author)"
-                        ))
+                        )
+                    )
                 }
                 for (index, name) in names.enumerated() {
                     if let column = CSVImportColumn.recognise(name), columns[column] == nil { columns[column] = index }
@@ -81,7 +82,8 @@ enum CSVImportParser {
                     return .failure(
                         CSVStructureError(
                             "no title or ISBN column: the header must name one of \(CSVImportColumn.identifyingHeaders) (found \(found))"
-                        ))
+                        )
+                    )
                 }
                 header = names
                 continue
@@ -91,7 +93,8 @@ enum CSVImportParser {
             var row = makeRow(number: dataRowCount, fields: fields, columns: columns)
             if fields.count != header.count {
                 // One malformed row is that row's error, not the whole file's.
-                row.problem = "the row has \(fields.count) field\(fields.count == 1 ? "" : "s") but the header has \(header.count)"
+                row.problem =
+                    "the row has \(fields.count) field\(fields.count == 1 ? "" : "s") but the header has \(header.count)"
             }
             rows.append(row)
         }
@@ -101,7 +104,8 @@ enum CSVImportParser {
             return .failure(
                 CSVStructureError(
                     "the file has \(grouped(dataRowCount)) data rows; at most \(grouped(maxRows)) can be imported at once"
-                ))
+                )
+            )
         }
         return .success(CSVImportTable(headers: header, columns: columns, rows: rows))
     }
@@ -156,7 +160,8 @@ enum CSVImportParser {
         }
         if inQuotes {
             return CSVStructureError(
-                "unbalanced quotes: the quoted field that starts on line \(openedOn) is never closed")
+                "unbalanced quotes: the quoted field that starts on line \(openedOn) is never closed"
+            )
         }
         return nil
     }
@@ -181,13 +186,22 @@ enum CSVImportParser {
             return text.isEmpty ? nil : text
         }
         return CSVImportRow(
-            row: number, title: value(.title),
-            author: value(.author) ?? value(.authors).flatMap { $0.split(separator: ",").first.map { $0.trimmingCharacters(in: .whitespaces) } },
-            isbn13: value(.isbn13), isbn: value(.isbn) ?? value(.isbnUID).flatMap { ISBN($0) == nil ? nil : $0 },
-            goodreadsBookID: value(.goodreadsBookID), myRating: value(.myRating).flatMap { Int($0) },
-            exclusiveShelf: value(.exclusiveShelf), dateRead: value(.dateRead), publisher: value(.publisher),
+            row: number,
+            title: value(.title),
+            author: value(.author)
+                ?? value(.authors).flatMap {
+                    $0.split(separator: ",").first.map { $0.trimmingCharacters(in: .whitespaces) }
+                },
+            isbn13: value(.isbn13),
+            isbn: value(.isbn) ?? value(.isbnUID).flatMap { ISBN($0) == nil ? nil : $0 },
+            goodreadsBookID: value(.goodreadsBookID),
+            myRating: value(.myRating).flatMap { Int($0) },
+            exclusiveShelf: value(.exclusiveShelf),
+            dateRead: value(.dateRead),
+            publisher: value(.publisher),
             yearPublished: value(.yearPublished).flatMap { Int($0) },
-            numberOfPages: value(.numberOfPages).flatMap { Int($0) })
+            numberOfPages: value(.numberOfPages).flatMap { Int($0) }
+        )
     }
 
     /// `10000` → `10,000`.

@@ -66,7 +66,8 @@ enum CSVUpload {
             throw .invalid("send the CSV as multipart/form-data with a part named 'file' (Content-Type is missing)")
         default:
             throw .invalid(
-                "send the CSV as multipart/form-data with a part named 'file' (got Content-Type \(mediaType))")
+                "send the CSV as multipart/form-data with a part named 'file' (got Content-Type \(mediaType))"
+            )
         }
         guard file.readableBytes <= maxFileBytes else { throw .tooLarge(limit: maxFileBytes) }
         return Array(file.readableBytesView)
@@ -88,7 +89,9 @@ enum CSVUpload {
 
     /// The body of the first part named `file`.
     static func filePart(of body: ByteBuffer, boundary: String) throws(Failure) -> ByteBuffer {
-        guard let file = try parts(of: body, boundary: boundary).firstPart(named: "file") else { throw .missingFilePart }
+        guard let file = try parts(of: body, boundary: boundary).firstPart(named: "file") else {
+            throw .missingFilePart
+        }
         return file.body
     }
 

@@ -45,8 +45,14 @@ struct ImportTally: Sendable {
             if kind != .isbn {
                 matches.append(
                     ImportMatch(
-                        row: row.row, csvTitle: row.title ?? "", matchedTitle: book.title, matchedAuthors: book.authors,
-                        isbn: book.isbn13 ?? book.isbn10, matchedBy: kind))
+                        row: row.row,
+                        csvTitle: row.title ?? "",
+                        matchedTitle: book.title,
+                        matchedAuthors: book.authors,
+                        isbn: book.isbn13 ?? book.isbn10,
+                        matchedBy: kind
+                    )
+                )
             }
             return true
         case .failed(let row, let isbn, let error):
@@ -57,9 +63,15 @@ struct ImportTally: Sendable {
 
     var results: ImportResults {
         ImportResults(
-            booksCreated: books.count, booksUpdated: 0, duplicatesSkipped: duplicatesSkipped,
-            enrichmentSucceeded: books.count, enrichmentFailed: errors.count, errors: errors, books: books,
-            matches: matches)
+            booksCreated: books.count,
+            booksUpdated: 0,
+            duplicatesSkipped: duplicatesSkipped,
+            enrichmentSucceeded: books.count,
+            enrichmentFailed: errors.count,
+            errors: errors,
+            books: books,
+            matches: matches
+        )
     }
 
     /// The catalog's data, plus the row's publisher and page count when the CSV has them.
@@ -73,6 +85,7 @@ struct ImportTally: Sendable {
             publishedDate: book.year.flatMap { (1...9999).contains($0) ? String(format: "%04d", $0) : nil },
             pageCount: row.numberOfPages,
             language: book.language,
-            coverUrl: book.imageURL)
+            coverUrl: book.imageURL
+        )
     }
 }

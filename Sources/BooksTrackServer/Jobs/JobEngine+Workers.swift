@@ -1,12 +1,17 @@
 import BooksTrackCatalog
-import BooksTrackScanning
 import BooksTrackContract
+import BooksTrackScanning
 import Foundation
 
 extension JobEngine {
     /// Parses the CSV (structural problems fail the job), then matches row after row.
     nonisolated static func runImport(
-        engine: JobEngine, jobID: String, csv: [UInt8], catalog: any CatalogQuerying, maxRows: Int, pacing: Duration?
+        engine: JobEngine,
+        jobID: String,
+        csv: [UInt8],
+        catalog: any CatalogQuerying,
+        maxRows: Int,
+        pacing: Duration?
     ) async {
         let table: CSVImportTable
         switch CSVImportParser.parse(csv, maxRows: maxRows) {
@@ -32,7 +37,11 @@ extension JobEngine {
 
     /// Enriches item after item from the catalog.
     nonisolated static func runBatch(
-        engine: JobEngine, jobID: String, items: [BatchBook], catalog: any CatalogQuerying, pacing: Duration?
+        engine: JobEngine,
+        jobID: String,
+        items: [BatchBook],
+        catalog: any CatalogQuerying,
+        pacing: Duration?
     ) async {
         guard await engine.beginProcessing(jobID, totalCount: items.count) else { return }
         for item in items {
@@ -51,7 +60,11 @@ extension JobEngine {
     /// (`enrichmentStatus: success`), an unknown one with its ISBN alone (`not_found`). A photo that
     /// cannot be decoded fails the job (`E_AI_SCAN_FAILED`, naming the photo).
     nonisolated static func runScan(
-        engine: JobEngine, jobID: String, photos: [[UInt8]], catalog: any CatalogQuerying, pacing: Duration?
+        engine: JobEngine,
+        jobID: String,
+        photos: [[UInt8]],
+        catalog: any CatalogQuerying,
+        pacing: Duration?
     ) async {
         guard await engine.beginProcessing(jobID, totalCount: photos.count) else { return }
         for (index, photo) in photos.enumerated() {
@@ -78,8 +91,15 @@ extension DetectedBook {
         let box = BoundingBox(x: barcode.box.x, y: barcode.box.y, width: barcode.box.width, height: barcode.box.height)
         let known = (try? catalog.book(isbn13: barcode.isbn)) ?? nil
         return DetectedBook(
-            title: known?.title, author: known?.authors.first, isbn: barcode.isbn, confidence: barcode.confidence,
-            boundingBox: box, enrichmentStatus: known == nil ? "not_found" : "success", coverUrl: known?.imageURL,
-            publicationYear: known?.year, photoIndex: photoIndex)
+            title: known?.title,
+            author: known?.authors.first,
+            isbn: barcode.isbn,
+            confidence: barcode.confidence,
+            boundingBox: box,
+            enrichmentStatus: known == nil ? "not_found" : "success",
+            coverUrl: known?.imageURL,
+            publicationYear: known?.year,
+            photoIndex: photoIndex
+        )
     }
 }

@@ -40,7 +40,9 @@ package actor JobEngine {
 
     /// Opens the engine on `configuration.dataDirectory`, recovering the jobs stored there.
     package init(
-        configuration: JobEngineConfiguration, catalog: any CatalogQuerying, clock: any JobClock = SystemJobClock(),
+        configuration: JobEngineConfiguration,
+        catalog: any CatalogQuerying,
+        clock: any JobClock = SystemJobClock(),
         logger: Logger = Logger(label: "bts.jobs")
     ) throws {
         let store = try JobStore(directory: configuration.dataDirectory)
@@ -109,7 +111,11 @@ package actor JobEngine {
 
     /// Starts a batch enrichment. A repeated `clientJobID` of the same client returns the existing job
     /// (`reused` = true) and starts nothing.
-    package func submitBatch(items: [BatchBook], clientJobID: String?, owner: String) throws(SubmissionError) -> (
+    package func submitBatch(
+        items: [BatchBook],
+        clientJobID: String?,
+        owner: String
+    ) throws(SubmissionError) -> (
         record: JobRecord, reused: Bool
     ) {
         if let clientJobID, let existing = liveRecord(clientJobID) {
@@ -119,7 +125,11 @@ package actor JobEngine {
             return (existing, true)
         }
         let record = try create(
-            pipeline: .batchEnrichment, id: clientJobID ?? Self.makeJobID(), owner: owner, totalCount: items.count)
+            pipeline: .batchEnrichment,
+            id: clientJobID ?? Self.makeJobID(),
+            owner: owner,
+            totalCount: items.count
+        )
         let pacing = itemPacing
         let catalog = catalog
         let id = record.id
@@ -156,7 +166,9 @@ package actor JobEngine {
         guard !isShutDown else { return .shuttingDown }
         let limit = configuration.maxConcurrentJobsPerClient
         let unfinished = jobs.values.filter { !$0.status.isTerminal }
-        guard unfinished.count(where: { $0.owner == owner }) < limit else { return .tooManyConcurrentJobs(limit: limit) }
+        guard unfinished.count(where: { $0.owner == owner }) < limit else {
+            return .tooManyConcurrentJobs(limit: limit)
+        }
         guard unfinished.count < configuration.maxConcurrentJobs else {
             return .serverBusy(limit: configuration.maxConcurrentJobs)
         }
@@ -172,17 +184,33 @@ package actor JobEngine {
         configuration.itemsPerSecond > 0 ? .nanoseconds(Int64(1e9 / configuration.itemsPerSecond)) : nil
     }
 
-    private func create(pipeline: JobPipeline, id: String, owner: String, totalCount: Int) throws(SubmissionError)
+    private func create(
+        pipeline: JobPipeline,
+        id: String,
+        owner: String,
+        totalCount: Int
+    ) throws(SubmissionError)
         -> JobRecord
     {
         sweepIfDue()
         if let refusal = refusal(owner: owner) { throw refusal }
         let now = clock.now()
         let record = JobRecord(
-            id: id, pipeline: pipeline, status: .initialized, processedCount: 0, totalCount: totalCount,
-            startTime: now, completedTime: nil, owner: owner, authToken: Self.makeToken(),
-            tokenExpiresAt: now.addingTimeInterval(configuration.tokenLifetime.jobSeconds), error: nil,
-            successCount: 0, failureCount: 0, expiresAt: nil)
+            id: id,
+            pipeline: pipeline,
+            status: .initialized,
+            processedCount: 0,
+            totalCount: totalCount,
+            startTime: now,
+            completedTime: nil,
+            owner: owner,
+            authToken: Self.makeToken(),
+            tokenExpiresAt: now.addingTimeInterval(configuration.tokenLifetime.jobSeconds),
+            error: nil,
+            successCount: 0,
+            failureCount: 0,
+            expiresAt: nil
+        )
         jobs[id] = record
         logs[id] = []
         running[id] = RunningJob()
@@ -199,7 +227,9 @@ package actor JobEngine {
         record.status = .processing
         record.totalCount = totalCount
         running[id]?.progressStride = max(
-            1, Int((Double(totalCount) / Double(configuration.maxProgressEvents)).rounded(.up)))
+            1,
+            Int((Double(totalCount) / Double(configuration.maxProgressEvents)).rounded(.up))
+        )
         jobs[id] = record
         publish(record)
         return true
@@ -274,8 +304,11 @@ package actor JobEngine {
 
     static func makeEvent(for record: JobRecord, sequence: Int, at date: Date) -> JobEvent {
         JobEvent(
-            jobID: record.id, sequence: sequence, id: "\(date.epochMilliseconds)-\(sequence)",
-            payload: record.eventPayload)
+            jobID: record.id,
+            sequence: sequence,
+            id: "\(date.epochMilliseconds)-\(sequence)",
+            payload: record.eventPayload
+        )
     }
 
     /// Appends an event for the record's current state, persists both, and tells the watchers

@@ -7,7 +7,9 @@ import Hummingbird
 enum JobHTTP {
     /// `{success: true, data, metadata}`.
     static func success(
-        _ data: some Encodable & Sendable, status: HTTPResponse.Status = .ok, started: ContinuousClock.Instant? = nil
+        _ data: some Encodable & Sendable,
+        status: HTTPResponse.Status = .ok,
+        started: ContinuousClock.Instant? = nil
     )
         -> Response
     {
@@ -33,8 +35,12 @@ enum JobHTTP {
 
     /// `{success: false, data: null, metadata, error: {code, message, retryable, …}}` with the code's status.
     static func error(
-        _ code: ErrorCode, _ message: String, status: HTTPResponse.Status? = nil, retryAfterMs: Int? = nil,
-        details: [String: JSONValue]? = nil, extraHeaders: HTTPFields = [:]
+        _ code: ErrorCode,
+        _ message: String,
+        status: HTTPResponse.Status? = nil,
+        retryAfterMs: Int? = nil,
+        details: [String: JSONValue]? = nil,
+        extraHeaders: HTTPFields = [:]
     ) -> Response {
         let body = APIErrorBody(code: code, message: message, retryAfterMs: retryAfterMs, details: details)
         let envelope = FailureEnvelope.failure(body, metadata: metadata(nil))

@@ -28,7 +28,10 @@ package enum JobPipeline: Codable, Sendable, Hashable, CaseIterable, RawRepresen
 extension JobError {
     /// What a job that was running when the server stopped becomes on the next start.
     static let serverRestarted = JobError(
-        code: .unknownError, message: "server restarted while the job was running; submit it again", retryable: true)
+        code: .unknownError,
+        message: "server restarted while the job was running; submit it again",
+        retryable: true
+    )
 }
 
 /// Everything the engine knows about one job.
@@ -62,16 +65,29 @@ package struct JobRecord: Sendable, Hashable {
     /// `data` of the status route.
     package var wireStatus: JobStatus {
         JobStatus(
-            jobId: id, status: status, progress: progress, processedCount: processedCount, totalCount: totalCount,
-            pipeline: pipeline.wire, startTime: startTime.epochMilliseconds,
-            completedTime: completedTime?.epochMilliseconds, error: error)
+            jobId: id,
+            status: status,
+            progress: progress,
+            processedCount: processedCount,
+            totalCount: totalCount,
+            pipeline: pipeline.wire,
+            startTime: startTime.epochMilliseconds,
+            completedTime: completedTime?.epochMilliseconds,
+            error: error
+        )
     }
 
     /// `data` of an SSE job event for the current state.
     var eventPayload: JobEventPayload {
         JobEventPayload(
-            jobId: id, status: status, progress: progress, processedCount: processedCount, totalCount: totalCount,
-            completedAt: completedTime.map(ISO8601.string(from:)), error: error)
+            jobId: id,
+            status: status,
+            progress: progress,
+            processedCount: processedCount,
+            totalCount: totalCount,
+            completedAt: completedTime.map(ISO8601.string(from:)),
+            error: error
+        )
     }
 }
 

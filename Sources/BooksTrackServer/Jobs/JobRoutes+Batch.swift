@@ -5,7 +5,9 @@ import Hummingbird
 
 extension JobRoutes {
     static func registerBatch<Context: RequestContext>(
-        on router: Router<Context>, engine source: JobEngineSource, clientIP: @escaping @Sendable (Request, Context) -> String
+        on router: Router<Context>,
+        engine source: JobEngineSource,
+        clientIP: @escaping @Sendable (Request, Context) -> String
     ) {
         let handler: @Sendable (Request, Context) async -> Response = { request, context in
             let started = ContinuousClock.now
@@ -18,12 +20,19 @@ extension JobRoutes {
             guard let engine = source.engineIfAvailable else { return JobEngineSource.unavailable }
             do throws(JobEngine.SubmissionError) {
                 let (record, _) = try await engine.submitBatch(
-                    items: parsed.items, clientJobID: parsed.jobId, owner: clientIP(request, context))
+                    items: parsed.items,
+                    clientJobID: parsed.jobId,
+                    owner: clientIP(request, context)
+                )
                 let accepted = BatchJobAccepted(
-                    jobId: record.id, authToken: record.authToken, token: record.authToken,
-                    totalCount: record.totalCount, processedCount: record.processedCount,
+                    jobId: record.id,
+                    authToken: record.authToken,
+                    token: record.authToken,
+                    totalCount: record.totalCount,
+                    processedCount: record.processedCount,
                     sseUrl: ImportAccepted.defaultSSEURL(jobId: record.id),
-                    statusUrl: ImportAccepted.defaultStatusURL(jobId: record.id))
+                    statusUrl: ImportAccepted.defaultStatusURL(jobId: record.id)
+                )
                 return JobHTTP.success(accepted, status: .accepted, started: started)
             } catch {
                 return error.response
@@ -34,8 +43,10 @@ extension JobRoutes {
     }
 
     /// The request, or the 400 that answers it.
-    static func decodeBatch(_ body: RequestBody, configuration config: JobEngineConfiguration) async -> Result<BatchEnrichRequest, BatchRejection>
-    {
+    static func decodeBatch(
+        _ body: RequestBody,
+        configuration config: JobEngineConfiguration
+    ) async -> Result<BatchEnrichRequest, BatchRejection> {
         let bytes: ByteBuffer
         do {
             bytes = try await CSVUpload.collect(body, limit: config.maxBatchBodyBytes)
@@ -43,7 +54,11 @@ extension JobRoutes {
             return .failure(
                 BatchRejection(
                     JobHTTP.error(
-                        .batchTooLarge, "the request body is larger than \(CSVImportParser.grouped(limit)) bytes")))
+                        .batchTooLarge,
+                        "the request body is larger than \(CSVImportParser.grouped(limit)) bytes"
+                    )
+                )
+            )
         } catch {
             return .failure(BatchRejection(JobHTTP.error(.invalidRequest, "could not read the request body")))
         }
@@ -69,26 +84,33 @@ extension JobRoutes {
             return .failure(
                 BatchProblem(
                     code: .invalidRequest,
-                    message: "the request body is empty; send {books: [...], jobId} or {barcodes: [...]}"))
+                    message: "the request body is empty; send {books: [...], jobId} or {barcodes: [...]}"
+                )
+            )
         }
         let request: BatchEnrichRequest
         do {
             request = try JSONCoding.decoder().decode(BatchEnrichRequest.self, from: data)
         } catch {
             return .failure(
-                BatchProblem(code: .invalidRequest, message: "invalid JSON body: \(DecodingFailure(error))"))
+                BatchProblem(code: .invalidRequest, message: "invalid JSON body: \(DecodingFailure(error))")
+            )
         }
         guard request.books != nil || request.barcodes != nil else {
             return .failure(
                 BatchProblem(
                     code: .invalidRequest,
-                    message: "the body needs 'books' ([{title, author?, isbn?}]) or 'barcodes' ([isbn])"))
+                    message: "the body needs 'books' ([{title, author?, isbn?}]) or 'barcodes' ([isbn])"
+                )
+            )
         }
         if let jobId = request.jobId, !isValidJobID(jobId) {
             return .failure(
                 BatchProblem(
                     code: .invalidRequest,
-                    message: "jobId must be 1–128 characters of letters, digits, '.', '_', ':' or '-'"))
+                    message: "jobId must be 1–128 characters of letters, digits, '.', '_', ':' or '-'"
+                )
+            )
         }
         switch request.sizeError(maxItems: maxItems) {
         case .some(.emptyBatch):
@@ -96,7 +118,10 @@ extension JobRoutes {
         case .some(let code):
             return .failure(
                 BatchProblem(
-                    code: code, message: "the batch has \(request.items.count) books; at most \(maxItems) are allowed"))
+                    code: code,
+                    message: "the batch has \(request.items.count) books; at most \(maxItems) are allowed"
+                )
+            )
         case .none:
             return .success(request)
         }

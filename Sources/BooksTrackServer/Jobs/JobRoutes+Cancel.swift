@@ -10,8 +10,10 @@ extension JobRoutes {
             let challenge: HTTPFields = [.wwwAuthenticate: "Bearer"]
             guard let token = bearerToken(request.headers[.authorization]) else {
                 return JobHTTP.error(
-                    .unauthorized, "Authorization: Bearer <authToken> is required to cancel a job",
-                    extraHeaders: challenge)
+                    .unauthorized,
+                    "Authorization: Bearer <authToken> is required to cancel a job",
+                    extraHeaders: challenge
+                )
             }
             guard let id = jobID(context) else { return JobHTTP.error(.invalidRequest, "malformed job id") }
             guard let engine = source.engineIfAvailable else { return JobEngineSource.unavailable }
@@ -22,15 +24,19 @@ extension JobRoutes {
                 return JobHTTP.error(.unauthorized, reason, extraHeaders: challenge)
             case .canceled(let record, let cleanup):
                 let body = CancelResponse(
-                    jobId: record.id, status: .canceled,
+                    jobId: record.id,
+                    status: .canceled,
                     message: "Job canceled after \(record.processedCount) of \(record.totalCount) items",
-                    cleanup: cleanup)
+                    cleanup: cleanup
+                )
                 return JobHTTP.success(body, started: started)
             case .alreadyFinished(let record):
                 let body = CancelResponse(
-                    jobId: record.id, status: record.status,
+                    jobId: record.id,
+                    status: record.status,
                     message: "Job had already ended (\(record.status.rawValue)); nothing to cancel",
-                    cleanup: ["alreadyFinished": true])
+                    cleanup: ["alreadyFinished": true]
+                )
                 return JobHTTP.success(body, started: started)
             }
         }
@@ -48,7 +54,9 @@ extension JobRoutes {
             }
             guard
                 let refresh = try? JSONCoding.decoder().decode(
-                    TokenRefreshBody.self, from: Data(body.readableBytesView))
+                    TokenRefreshBody.self,
+                    from: Data(body.readableBytesView)
+                )
             else {
                 return JobHTTP.error(.invalidRequest, "invalid JSON body; send {jobId, oldToken}")
             }
@@ -68,10 +76,13 @@ extension JobRoutes {
                 let window = Int(source.configuration.tokenRefreshWindow.jobSeconds / 60)
                 return JobHTTP.error(
                     .invalidRequest,
-                    "a token can be refreshed only in the last \(window) min of its life; try again in \(seconds) s")
+                    "a token can be refreshed only in the last \(window) min of its life; try again in \(seconds) s"
+                )
             case .refreshed(let token, let expiresIn):
                 return JobHTTP.success(
-                    TokenRefreshResponse(jobId: id, token: token, expiresIn: expiresIn), started: started)
+                    TokenRefreshResponse(jobId: id, token: token, expiresIn: expiresIn),
+                    started: started
+                )
             }
         }
     }

@@ -7,14 +7,19 @@ extension HTTPServerBuilder {
     /// error handling or idle timer until the first head is decoded).
     static func guardedWebSocketUpgrade(
         webSocketRouter: Router<BasicWebSocketRequestContext>,
-        configuration: HTTP1WebSocketUpgradeChannel.Configuration, limits: RequestHeadLimits
+        configuration: HTTP1WebSocketUpgradeChannel.Configuration,
+        limits: RequestHeadLimits
     ) -> HTTPServerBuilder {
         let webSocketResponder = webSocketRouter.buildResponder()
         return HTTPServerBuilder { responder in
             GuardedChildChannel(
                 inner: HTTP1WebSocketUpgradeChannel(
-                    responder: responder, webSocketResponder: webSocketResponder, configuration: configuration),
-                limits: limits)
+                    responder: responder,
+                    webSocketResponder: webSocketResponder,
+                    configuration: configuration
+                ),
+                limits: limits
+            )
         }
     }
 }

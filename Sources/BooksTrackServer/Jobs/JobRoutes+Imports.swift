@@ -5,7 +5,9 @@ import Hummingbird
 
 extension JobRoutes {
     static func registerImports<Context: RequestContext>(
-        on router: Router<Context>, engine source: JobEngineSource, clientIP: @escaping @Sendable (Request, Context) -> String
+        on router: Router<Context>,
+        engine source: JobEngineSource,
+        clientIP: @escaping @Sendable (Request, Context) -> String
     ) {
         // POST /api/v2/imports — multipart/form-data with a `file` part (or a text/csv body).
         router.post(RouterPath(APIPath.imports)) { request, context -> Response in
@@ -13,7 +15,8 @@ extension JobRoutes {
             let maxFile = source.configuration.maxCSVBytes
             let tooLarge = JobHTTP.error(
                 .fileTooLarge,
-                "the CSV file is larger than \(maxFile / (1024 * 1024)) MB (\(CSVImportParser.grouped(maxFile)) bytes)")
+                "the CSV file is larger than \(maxFile / (1024 * 1024)) MB (\(CSVImportParser.grouped(maxFile)) bytes)"
+            )
             let bodyLimit = maxFile + CSVUpload.multipartOverhead
             if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > bodyLimit {
                 await CSVUpload.drain(request.body)
@@ -24,7 +27,10 @@ extension JobRoutes {
             do {
                 let body = try await CSVUpload.collect(request.body, limit: bodyLimit)
                 csv = try CSVUpload.extractFile(
-                    contentType: request.headers[.contentType], body: body, maxFileBytes: maxFile)
+                    contentType: request.headers[.contentType],
+                    body: body,
+                    maxFileBytes: maxFile
+                )
             } catch CSVUpload.Failure.tooLarge {
                 return tooLarge
             } catch CSVUpload.Failure.missingFilePart {
@@ -67,7 +73,9 @@ extension JobRoutes {
             let accept = request.headers[values: .accept].joined(separator: ",").lowercased()
             guard accept.contains("text/event-stream") else {
                 return JobHTTP.error(
-                    .invalidAcceptHeader, "this route streams Server-Sent Events: send 'Accept: text/event-stream'")
+                    .invalidAcceptHeader,
+                    "this route streams Server-Sent Events: send 'Accept: text/event-stream'"
+                )
             }
             let id = context.parameters.get("id") ?? ""
             let lastEventID = JobHeader.lastEventID.flatMap { request.headers[$0] }

@@ -19,7 +19,9 @@ extension JobRoutes: ServerRouteModule {
     ///   - opensLazily: open the engine (`jobs.sqlite`, recovery of stored jobs) at the first job
     ///     request instead of at server start (the embedded backend).
     package init(
-        dataDirectory: URL? = nil, clock: (any JobClock)? = nil, opensLazily: Bool = false,
+        dataDirectory: URL? = nil,
+        clock: (any JobClock)? = nil,
+        opensLazily: Bool = false,
         configure: @escaping @Sendable (inout JobEngineConfiguration) -> Void = { _ in }
     ) {
         self.dataDirectory = dataDirectory
@@ -32,14 +34,22 @@ extension JobRoutes: ServerRouteModule {
     /// and asks for the WebSocket-capable server builder. At graceful shutdown open SSE streams end
     /// with `event: error` (stream_error) and WebSockets close 1001; the engine stops once the server
     /// is down (unfinished jobs become `failed` "server restarted" on the next start).
-    package func install(on router: Router<ServerRequestContext>, services: ServerServices) throws
+    package func install(
+        on router: Router<ServerRequestContext>,
+        services: ServerServices
+    ) throws
         -> ServerModuleInstallation
     {
-        let configured = dataDirectory ?? services.configuration.jobsDirectory
+        let configured =
+            dataDirectory ?? services.configuration.jobsDirectory
             ?? services.configuration.cacheDirectory?.appendingPathComponent("jobs", isDirectory: true)
         // No directory configured (an embedded server): a private one, removed at shutdown.
-        let directory = configured ?? FileManager.default.temporaryDirectory.appendingPathComponent(
-            "bts-jobs-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8))", isDirectory: true)
+        let directory =
+            configured
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent(
+                "bts-jobs-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8))",
+                isDirectory: true
+            )
         let temporary = configured == nil
         var config = JobEngineConfiguration(server: services.configuration, dataDirectory: directory)
         configureEngine(&config)
@@ -77,13 +87,17 @@ extension JobRoutes: ServerRouteModule {
             serverBuilder: .guardedWebSocketUpgrade(
                 webSocketRouter: JobRoutes.makeWebSocketRouter(
                     engine: engine,
-                    dialect: services.configuration.dialect == .production ? services.dialectState : nil),
-                configuration: .init(http1: http1, ws: .init()), limits: services.configuration.requestHeadLimits),
+                    dialect: services.configuration.dialect == .production ? services.dialectState : nil
+                ),
+                configuration: .init(http1: http1, ws: .init()),
+                limits: services.configuration.requestHeadLimits
+            ),
             onShutdown: {
                 await engine.openedEngine?.shutdown()
                 if temporary { try? FileManager.default.removeItem(at: directory) }
             },
-            providedFeatures: [.csvImport, .batchEnrichment, .sseProgress, .jobCancellation, .bookshelfScan])
+            providedFeatures: [.csvImport, .batchEnrichment, .sseProgress, .jobCancellation, .bookshelfScan]
+        )
     }
 }
 
@@ -98,7 +112,8 @@ extension JobEngineConfiguration {
             maxConcurrentJobs: server.jobs.maxConcurrentJobs,
             heartbeatInterval: server.jobs.heartbeatInterval,
             streamTimeout: server.jobs.streamTimeout,
-            faultInjectionEnabled: server.faultInjectionEnabled)
+            faultInjectionEnabled: server.faultInjectionEnabled
+        )
         if server.faultInjectionEnabled { sseDropFault = server.jobs.sseDropFault }
         workersOnOwnThread = server.jobs.workersOnOwnThread
     }
@@ -117,7 +132,11 @@ struct JobFeatureGate: RouterMiddleware {
     typealias Context = ServerRequestContext
     let services: ServerServices
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+    func handle(
+        _ request: Request,
+        context: Context,
+        next: (Request, Context) async throws -> Response
+    ) async throws
         -> Response
     {
         if let feature = Self.feature(method: request.method, path: request.uri.path) { try services.require(feature) }

@@ -8,7 +8,9 @@ extension JobRoutes {
     /// The seeds' v1-era scan: `POST /v1/scan/bookshelf` (multipart `photos[]`) → 202 `{jobId, token}`;
     /// `GET /v1/scan/results/{id}` → the detected books. Status and progress at the job routes.
     static func registerScans<Context: RequestContext>(
-        on router: Router<Context>, engine source: JobEngineSource, clientIP: @escaping @Sendable (Request, Context) -> String
+        on router: Router<Context>,
+        engine source: JobEngineSource,
+        clientIP: @escaping @Sendable (Request, Context) -> String
     ) {
         router.post(RouterPath(APIPath.bookshelfScan)) { request, context -> Response in
             let started = ContinuousClock.now
@@ -44,13 +46,18 @@ enum ScanUpload {
 
     static func photos(of request: Request) async -> Result<[[UInt8]], Refusal> {
         let type = request.headers[.contentType]
-        guard type?.lowercased().contains("multipart/form-data") == true, let boundary = type.flatMap({ CSVUpload.boundary(in: $0) })
+        guard type?.lowercased().contains("multipart/form-data") == true,
+            let boundary = type.flatMap({ CSVUpload.boundary(in: $0) })
         else {
-            return .failure(Refusal(code: .invalidRequest, message: "send the photos as multipart/form-data parts named 'photos[]'"))
+            return .failure(
+                Refusal(code: .invalidRequest, message: "send the photos as multipart/form-data parts named 'photos[]'")
+            )
         }
         let limit = ScanPhotos.maxTotalBytes + CSVUpload.multipartOverhead
         let tooLarge = Refusal(code: .fileTooLarge, message: "the photos come to more than 50 MB together")
-        if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > limit { return .failure(tooLarge) }
+        if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > limit {
+            return .failure(tooLarge)
+        }
         let photos: [[UInt8]]
         do {
             let body = try await CSVUpload.collect(request.body, limit: limit)
@@ -61,16 +68,22 @@ enum ScanUpload {
         } catch {
             return .failure(Refusal(code: .invalidRequest, message: "the multipart/form-data body is malformed"))
         }
-        guard !photos.isEmpty else { return .failure(Refusal(code: .missingParameter, message: "no part named 'photos[]'")) }
+        guard !photos.isEmpty else {
+            return .failure(Refusal(code: .missingParameter, message: "no part named 'photos[]'"))
+        }
         guard photos.count <= ScanPhotos.count.upperBound else {
-            return .failure(Refusal(code: .batchTooLarge, message: "a scan takes at most 5 photos (\(photos.count) sent)"))
+            return .failure(
+                Refusal(code: .batchTooLarge, message: "a scan takes at most 5 photos (\(photos.count) sent)")
+            )
         }
         for (index, photo) in photos.enumerated() {
             guard photo.count <= ScanPhotos.maxPhotoBytes else {
                 return .failure(Refusal(code: .fileTooLarge, message: "photo \(index + 1) is larger than 10 MB"))
             }
             guard PhotoFormat(sniffing: photo) != nil else {
-                return .failure(Refusal(code: .invalidRequest, message: "photo \(index + 1) is not a JPEG, PNG or WebP image"))
+                return .failure(
+                    Refusal(code: .invalidRequest, message: "photo \(index + 1) is not a JPEG, PNG or WebP image")
+                )
             }
         }
         return .success(photos)

@@ -16,14 +16,18 @@ extension JobRoutes {
     /// With `dialect` (`--dialect production`) the token is read only from the `token` query parameter
     /// and works for one connection; a refused upgrade is left to the HTTP router (plain-text 401).
     package static func registerWebSocket<Context: WebSocketRequestContext>(
-        on router: Router<Context>, engine: JobEngine, dialect: ProductionDialectState? = nil
+        on router: Router<Context>,
+        engine: JobEngine,
+        dialect: ProductionDialectState? = nil
     ) {
         registerWebSocket(on: router, engine: JobEngineSource(engine), dialect: dialect)
     }
 
     /// `registerWebSocket` with an engine that may be opened by the first job request.
     package static func registerWebSocket<Context: WebSocketRequestContext>(
-        on router: Router<Context>, engine source: JobEngineSource, dialect: ProductionDialectState? = nil
+        on router: Router<Context>,
+        engine source: JobEngineSource,
+        dialect: ProductionDialectState? = nil
     ) {
         router.ws(
             "/ws/progress",
@@ -42,21 +46,28 @@ extension JobRoutes {
             },
             onUpgrade: { inbound, outbound, context in
                 try await JobWebSocket.run(
-                    engine: try source.engine(), request: context.request, inbound: inbound, outbound: outbound,
-                    productionDialect: dialect != nil)
-            })
+                    engine: try source.engine(),
+                    request: context.request,
+                    inbound: inbound,
+                    outbound: outbound,
+                    productionDialect: dialect != nil
+                )
+            }
+        )
     }
 
     /// A WebSocket-only router (for servers whose main router context is not a `WebSocketRequestContext`).
     package static func makeWebSocketRouter(
-        engine: JobEngine, dialect: ProductionDialectState? = nil
+        engine: JobEngine,
+        dialect: ProductionDialectState? = nil
     ) -> Router<BasicWebSocketRequestContext> {
         makeWebSocketRouter(engine: JobEngineSource(engine), dialect: dialect)
     }
 
     /// `makeWebSocketRouter` with an engine that may be opened by the first job request.
     package static func makeWebSocketRouter(
-        engine source: JobEngineSource, dialect: ProductionDialectState? = nil
+        engine source: JobEngineSource,
+        dialect: ProductionDialectState? = nil
     ) -> Router<BasicWebSocketRequestContext> {
         let router = Router(context: BasicWebSocketRequestContext.self)
         registerWebSocket(on: router, engine: source, dialect: dialect)
@@ -87,7 +98,10 @@ enum JobWebSocket {
     }
 
     static func run(
-        engine: JobEngine, request: Request, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter,
+        engine: JobEngine,
+        request: Request,
+        inbound: WebSocketInboundStream,
+        outbound: WebSocketOutboundWriter,
         productionDialect: Bool = false
     ) async throws {
         let jobID = request.uri.queryParameters.get("jobId") ?? ""
@@ -108,7 +122,9 @@ enum JobWebSocket {
             return
         case .invalid, .expired:
             try await outbound.close(
-                .policyViolation, reason: token == nil ? "missing token" : "invalid or expired token")
+                .policyViolation,
+                reason: token == nil ? "missing token" : "invalid or expired token"
+            )
             return
         }
         guard let subscription = await engine.subscribe(to: jobID) else {
@@ -117,10 +133,16 @@ enum JobWebSocket {
         }
         let config = engine.configuration
         var session = WSProgressSession(
-            jobID: jobID, pipeline: subscription.record.pipeline.wire, readyTimeout: config.webSocketReadyTimeout,
-            pingInterval: config.webSocketPingInterval, now: .now)
+            jobID: jobID,
+            pipeline: subscription.record.pipeline.wire,
+            readyTimeout: config.webSocketReadyTimeout,
+            pingInterval: config.webSocketPingInterval,
+            now: .now
+        )
         let tick = min(
-            max(min(config.webSocketReadyTimeout, config.webSocketPingInterval) / 4, .milliseconds(5)), .seconds(1))
+            max(min(config.webSocketReadyTimeout, config.webSocketPingInterval) / 4, .milliseconds(5)),
+            .seconds(1)
+        )
         let encoder = JSONCoding.encoder()
         let (inputs, input) = AsyncStream<Input>.makeStream(bufferingPolicy: .unbounded)
 
@@ -140,7 +162,13 @@ enum JobWebSocket {
                     input.yield(.clientGone)
                 }
                 subscription.feed(
-                    input, into: &group, tick: tick, event: { .event($0) }, ended: .liveEnded, ticked: .tick)
+                    input,
+                    into: &group,
+                    tick: tick,
+                    event: { .event($0) },
+                    ended: .liveEnded,
+                    ticked: .tick
+                )
                 var pending = inputs.makeAsyncIterator()
                 while let next = await pending.next() {
                     let now = ContinuousClock.now
@@ -157,11 +185,14 @@ enum JobWebSocket {
                         var summary: WSProgressSession.Summary?
                         if event.status.isTerminal, let record = await engine.record(of: jobID) {
                             summary = .init(
-                                successCount: record.successCount, failureCount: record.failureCount,
+                                successCount: record.successCount,
+                                failureCount: record.failureCount,
                                 durationMs: Int(
                                     ((record.completedTime ?? record.startTime).timeIntervalSince(record.startTime)
-                                        * 1000).rounded()),
-                                expiresAt: record.expiresAt.map(ISO8601.string(from:)) ?? "")
+                                        * 1000).rounded()
+                                ),
+                                expiresAt: record.expiresAt.map(ISO8601.string(from:)) ?? ""
+                            )
                         }
                         outputs = session.event(event, summary: summary, timestamp: timestamp, now: now)
                     case .liveEnded:
@@ -177,7 +208,11 @@ enum JobWebSocket {
                             let data =
                                 productionDialect
                                 ? try encoder.encode(
-                                    ProductionDialect.webSocketMessage(message, totalCount: subscription.record.totalCount))
+                                    ProductionDialect.webSocketMessage(
+                                        message,
+                                        totalCount: subscription.record.totalCount
+                                    )
+                                )
                                 : try encoder.encode(message)
                             try await outbound.writeTextMessage(String(decoding: data, as: UTF8.self))
                         case .close(let code, let reason):

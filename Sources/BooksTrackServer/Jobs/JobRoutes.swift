@@ -18,7 +18,8 @@ package struct JobRoutes: Sendable {
     /// Registers every HTTP job route on `router`. `clientIP` names the client for the
     /// per-client concurrent-job limit and job ownership.
     package static func register<Context: RequestContext>(
-        on router: Router<Context>, engine: JobEngine,
+        on router: Router<Context>,
+        engine: JobEngine,
         clientIP: @escaping @Sendable (Request, Context) -> String
     ) {
         register(on: router, engine: JobEngineSource(engine), clientIP: clientIP)
@@ -26,7 +27,8 @@ package struct JobRoutes: Sendable {
 
     /// Registers every HTTP job route with an engine that may be opened by the first job request.
     package static func register<Context: RequestContext>(
-        on router: Router<Context>, engine source: JobEngineSource,
+        on router: Router<Context>,
+        engine source: JobEngineSource,
         clientIP: @escaping @Sendable (Request, Context) -> String
     ) {
         registerImports(on: router, engine: source, clientIP: clientIP)
@@ -92,18 +94,24 @@ extension JobEngine.SubmissionError {
                 .rateLimitExceeded,
                 "Too many unfinished jobs for this client (limit \(limit)). Wait for one to finish or cancel one.",
                 retryAfterMs: 5000,
-                details: ["reason": "concurrent_jobs", "maxConcurrentJobs": .number(Double(limit))])
+                details: ["reason": "concurrent_jobs", "maxConcurrentJobs": .number(Double(limit))]
+            )
         case .serverBusy(let limit):
             return JobHTTP.error(
                 .serviceUnavailable,
                 "The server is running as many jobs as it takes (\(limit)). Try again when one has finished.",
-                status: .serviceUnavailable, retryAfterMs: 5000,
-                details: ["reason": "server_jobs", "maxServerJobs": .number(Double(limit))])
+                status: .serviceUnavailable,
+                retryAfterMs: 5000,
+                details: ["reason": "server_jobs", "maxServerJobs": .number(Double(limit))]
+            )
         case .jobIDInUse(let id):
             return JobHTTP.error(.invalidRequest, "jobId '\(id)' is already used by another job; choose a new one")
         case .shuttingDown:
             return JobHTTP.error(
-                .internalError, "the server is shutting down; try again shortly", status: .serviceUnavailable)
+                .internalError,
+                "the server is shutting down; try again shortly",
+                status: .serviceUnavailable
+            )
         }
     }
 }

@@ -17,10 +17,12 @@ enum JobSSE {
         ]
         if let name = JobHeader.accelBuffering { headers[name] = "no" }
         return Response(
-            status: .ok, headers: headers,
+            status: .ok,
+            headers: headers,
             body: ResponseBody { writer in
                 try await stream(engine: engine, jobID: jobID, lastEventID: lastEventID, writer: &writer)
-            })
+            }
+        )
     }
 
     private enum Input: Sendable {
@@ -30,24 +32,35 @@ enum JobSSE {
     }
 
     static func stream(
-        engine: JobEngine, jobID: String, lastEventID: String?, writer: inout any ResponseBodyWriter
+        engine: JobEngine,
+        jobID: String,
+        lastEventID: String?,
+        writer: inout any ResponseBodyWriter
     ) async throws {
         let config = engine.configuration
         let afterSequence = lastEventID.flatMap(JobEvent.sequence(fromEventID:)) ?? 0
         try await writer.write(
             ByteBuffer(
-                string: SSEFormat.opening(lastEventID: lastEventID, retryMilliseconds: config.sseRetryMilliseconds)))
+                string: SSEFormat.opening(lastEventID: lastEventID, retryMilliseconds: config.sseRetryMilliseconds)
+            )
+        )
         guard let subscription = await engine.subscribe(to: jobID, afterSequence: afterSequence) else {
             let payload = StreamErrorPayload(
-                error: StreamErrorPayload.jobNotFound, message: "job \(SSEFormat.sanitize(jobID)) not found",
-                jobId: SSEFormat.sanitize(jobID))
+                error: StreamErrorPayload.jobNotFound,
+                message: "job \(SSEFormat.sanitize(jobID)) not found",
+                jobId: SSEFormat.sanitize(jobID)
+            )
             try await writer.write(ByteBuffer(string: SSEFormat.error(payload)))
             try await writer.finish(nil)
             return
         }
         var session = SSESession(
-            jobID: jobID, afterSequence: afterSequence, heartbeat: config.heartbeatInterval,
-            timeout: config.streamTimeout, now: .now)
+            jobID: jobID,
+            afterSequence: afterSequence,
+            heartbeat: config.heartbeatInterval,
+            timeout: config.streamTimeout,
+            now: .now
+        )
         let dropPlan = engine.sseDropPlan
         var eventsWritten = 0
 
@@ -59,7 +72,13 @@ enum JobSSE {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 defer { group.cancelAll() }
                 subscription.feed(
-                    input, into: &group, tick: tick, event: { .event($0) }, ended: .liveEnded, ticked: .tick)
+                    input,
+                    into: &group,
+                    tick: tick,
+                    event: { .event($0) },
+                    ended: .liveEnded,
+                    ticked: .tick
+                )
                 var steps = subscription.replay.makeIterator()
                 var pending = inputs.makeAsyncIterator()
                 var closed = false
@@ -81,7 +100,9 @@ enum JobSSE {
                         eventsWritten += step.jobEvents
                         if dropPlan?.shouldDrop(afterEventsWritten: eventsWritten) == true {
                             engine.logger.debug(
-                                "SSE connection dropped by fault injection", metadata: ["job": "\(jobID)"])
+                                "SSE connection dropped by fault injection",
+                                metadata: ["job": "\(jobID)"]
+                            )
                             throw SSEDroppedByFault()
                         }
                     }

@@ -14,7 +14,11 @@ final class JobStore: Sendable {
     /// it (its WAL and shared-memory files take the same mode): job tokens live in it.
     init(directory: URL) throws {
         let files = FileManager.default
-        try files.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try files.createDirectory(
+            at: directory,
+            withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700]
+        )
         try files.setAttributes([.posixPermissions: 0o700], ofItemAtPath: directory.path)
         let database = directory.appendingPathComponent("jobs.sqlite").path
         if !files.fileExists(atPath: database) {
@@ -91,7 +95,8 @@ final class JobStore: Sendable {
                     record.owner, record.authToken, record.tokenExpiresAt.epochMilliseconds,
                     record.error?.code.rawValue, record.error?.message, record.error?.retryable,
                     record.successCount, record.failureCount, record.expiresAt?.epochMilliseconds,
-                ])
+                ]
+            )
             if let event {
                 let payload = try JSONCoding.encoder(sortedKeys: true).encode(event.payload)
                 try db.execute(
@@ -99,12 +104,14 @@ final class JobStore: Sendable {
                     arguments: [
                         event.jobID, event.sequence, event.id, event.status.rawValue,
                         String(decoding: payload, as: UTF8.self),
-                    ])
+                    ]
+                )
             }
             if let results {
                 try db.execute(
                     sql: "INSERT OR REPLACE INTO jobResult (jobId, body) VALUES (?, ?)",
-                    arguments: [record.id, results])
+                    arguments: [record.id, results]
+                )
             }
         }
     }
@@ -115,15 +122,17 @@ final class JobStore: Sendable {
             let decoder = JSONCoding.decoder()
             var events: [String: [JobEvent]] = [:]
             for row in try Row.fetchAll(
-                db, sql: "SELECT jobId, seq, eventId, phase, payload FROM jobEvent ORDER BY jobId, seq")
-            {
+                db,
+                sql: "SELECT jobId, seq, eventId, phase, payload FROM jobEvent ORDER BY jobId, seq"
+            ) {
                 let jobID: String = row["jobId"]
                 let text: String = row["payload"]
                 guard
                     let payload = try? decoder.decode(JobEventPayload.self, from: Data(text.utf8))
                 else { continue }
                 events[jobID, default: []].append(
-                    JobEvent(jobID: jobID, sequence: row["seq"], id: row["eventId"], payload: payload))
+                    JobEvent(jobID: jobID, sequence: row["seq"], id: row["eventId"], payload: payload)
+                )
             }
             return try Row.fetchAll(db, sql: "SELECT * FROM job").compactMap { row -> (JobRecord, [JobEvent])? in
                 guard let record = Self.record(from: row) else { return nil }
@@ -158,15 +167,26 @@ final class JobStore: Sendable {
         let completed: Int64? = row["completedTime"]
         let expires: Int64? = row["expiresAt"]
         return JobRecord(
-            id: row["id"], pipeline: pipeline, status: status, processedCount: row["processedCount"],
-            totalCount: row["totalCount"], startTime: Date(epochMilliseconds: row["startTime"]),
-            completedTime: completed.map(Date.init(epochMilliseconds:)), owner: row["owner"],
-            authToken: row["authToken"], tokenExpiresAt: Date(epochMilliseconds: row["tokenExpiresAt"]),
+            id: row["id"],
+            pipeline: pipeline,
+            status: status,
+            processedCount: row["processedCount"],
+            totalCount: row["totalCount"],
+            startTime: Date(epochMilliseconds: row["startTime"]),
+            completedTime: completed.map(Date.init(epochMilliseconds:)),
+            owner: row["owner"],
+            authToken: row["authToken"],
+            tokenExpiresAt: Date(epochMilliseconds: row["tokenExpiresAt"]),
             error: errorCode.map {
                 JobError(
-                    code: ErrorCode($0), message: row["errorMessage"] ?? "", retryable: row["errorRetryable"] ?? false)
+                    code: ErrorCode($0),
+                    message: row["errorMessage"] ?? "",
+                    retryable: row["errorRetryable"] ?? false
+                )
             },
-            successCount: row["successCount"], failureCount: row["failureCount"],
-            expiresAt: expires.map(Date.init(epochMilliseconds:)))
+            successCount: row["successCount"],
+            failureCount: row["failureCount"],
+            expiresAt: expires.map(Date.init(epochMilliseconds:))
+        )
     }
 }

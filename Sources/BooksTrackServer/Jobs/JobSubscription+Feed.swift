@@ -4,8 +4,12 @@ extension JobEngine.Subscription {
     /// `ticked` every `tick`, for heartbeats and timeouts. The v2 SSE stream, the v3 SSE stream and
     /// the WebSocket share it.
     func feed<Input: Sendable>(
-        _ input: AsyncStream<Input>.Continuation, into group: inout ThrowingTaskGroup<Void, any Error>,
-        tick: Duration, event: @escaping @Sendable (JobEvent) -> Input, ended: Input, ticked: Input
+        _ input: AsyncStream<Input>.Continuation,
+        into group: inout ThrowingTaskGroup<Void, any Error>,
+        tick: Duration,
+        event: @escaping @Sendable (JobEvent) -> Input,
+        ended: Input,
+        ticked: Input
     ) {
         let live = self.live
         group.addTask {

@@ -55,7 +55,10 @@ struct SSESession {
             closed = true
             let payload = StreamTimeoutPayload(
                 message: "no progress for \(Self.describe(timeout)); reconnect or poll the status route",
-                jobId: jobID, lastStatus: lastPayload?.status, lastProgress: lastPayload?.progress)
+                jobId: jobID,
+                lastStatus: lastPayload?.status,
+                lastProgress: lastPayload?.progress
+            )
             return Step(text: SSEFormat.timeout(payload), jobEvents: 0, close: true)
         }
         if now - lastWrite >= heartbeat {
@@ -70,7 +73,9 @@ struct SSESession {
         guard !closed else { return .nothing }
         closed = true
         let payload = StreamErrorPayload(
-            error: StreamErrorPayload.streamError, message: "the server is shutting down; reconnect later", jobId: jobID
+            error: StreamErrorPayload.streamError,
+            message: "the server is shutting down; reconnect later",
+            jobId: jobID
         )
         return Step(text: SSEFormat.error(payload), jobEvents: 0, close: true)
     }

@@ -34,7 +34,11 @@ struct WSProgressSession {
     private var lastSend: ContinuousClock.Instant
 
     init(
-        jobID: String, pipeline: Pipeline, readyTimeout: Duration, pingInterval: Duration, now: ContinuousClock.Instant
+        jobID: String,
+        pipeline: Pipeline,
+        readyTimeout: Duration,
+        pingInterval: Duration,
+        now: ContinuousClock.Instant
     ) {
         self.jobID = jobID
         self.pipeline = pipeline
@@ -64,7 +68,12 @@ struct WSProgressSession {
     }
 
     /// A job event; `summary` is given with terminal events.
-    mutating func event(_ event: JobEvent, summary: Summary?, timestamp: Int64, now: ContinuousClock.Instant)
+    mutating func event(
+        _ event: JobEvent,
+        summary: Summary?,
+        timestamp: Int64,
+        now: ContinuousClock.Instant
+    )
         -> [Output]
     {
         guard !closed else { return [] }
@@ -124,24 +133,34 @@ struct WSProgressSession {
                     message(
                         .jobStarted,
                         .jobStarted(JobStartedPayload(totalCount: p.totalCount, message: "job \(p.status.rawValue)")),
-                        timestamp)))
+                        timestamp
+                    )
+                )
+            )
         }
         switch p.status {
         case .initialized:
             break
         case .processing:
             let progress = JobProgressPayload(
-                progress: p.progress, status: "Processed \(p.processedCount)/\(p.totalCount)",
-                processedCount: p.processedCount)
+                progress: p.progress,
+                status: "Processed \(p.processedCount)/\(p.totalCount)",
+                processedCount: p.processedCount
+            )
             out.append(.send(message(.jobProgress, .jobProgress(progress), timestamp)))
         case .completed:
             let s = summary ?? Summary(successCount: 0, failureCount: 0, durationMs: 0, expiresAt: "")
             let complete = JobCompletePayload(
                 pipeline: pipeline,
                 summary: .init(
-                    totalProcessed: p.processedCount, successCount: s.successCount, failureCount: s.failureCount,
-                    duration: s.durationMs, resourceId: jobID),
-                expiresAt: s.expiresAt)
+                    totalProcessed: p.processedCount,
+                    successCount: s.successCount,
+                    failureCount: s.failureCount,
+                    duration: s.durationMs,
+                    resourceId: jobID
+                ),
+                expiresAt: s.expiresAt
+            )
             out.append(.send(message(.jobComplete, .jobComplete(complete), timestamp)))
             closed = true
             out.append(.close(code: 1000, reason: "job completed"))
@@ -150,8 +169,10 @@ struct WSProgressSession {
                 p.status == .canceled
                 ? WSErrorPayload(code: "JOB_CANCELED", message: "the job was canceled", retryable: false)
                 : WSErrorPayload(
-                    code: p.error?.code ?? .unknownError, message: p.error?.message ?? "the job failed",
-                    retryable: p.error?.retryable ?? false)
+                    code: p.error?.code ?? .unknownError,
+                    message: p.error?.message ?? "the job failed",
+                    retryable: p.error?.retryable ?? false
+                )
             out.append(.send(message(.error, .error(error), timestamp)))
             closed = true
             out.append(.close(code: 1000, reason: "job \(p.status.rawValue)"))

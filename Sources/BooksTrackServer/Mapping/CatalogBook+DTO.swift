@@ -71,7 +71,12 @@ extension BookSearchResponse {
 extension SearchHit {
     init(book: CatalogBook, score: Double) {
         self.init(
-            isbn: book.displayISBN, title: book.title, authors: book.authors, coverUrl: book.imageURL,
-            publishedYear: book.year, score: min(1, max(0, score)))
+            isbn: book.displayISBN,
+            title: book.title,
+            authors: book.authors,
+            coverUrl: book.imageURL,
+            publishedYear: book.year,
+            score: min(1, max(0, score))
+        )
     }
 }

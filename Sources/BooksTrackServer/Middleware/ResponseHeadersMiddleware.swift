@@ -10,7 +10,9 @@ struct ResponseHeadersMiddleware: RouterMiddleware {
     let services: ServerServices
 
     func handle(
-        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+        _ request: Request,
+        context: Context,
+        next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         let started = ContinuousClock.now
         var response: Response
@@ -19,8 +21,13 @@ struct ResponseHeadersMiddleware: RouterMiddleware {
         } catch {
             let apiError = services.apiError(from: error, request: request)
             // v3 routes answer RFC 9457 problems, also for a middleware's refusal (rate limit, fault).
-            response = V3Wire.isV3(request.uri.path)
-                ? V3Problem(apiError).response(to: request, now: services.now(), dialect: services.configuration.dialect) : apiError.response()
+            response =
+                V3Wire.isV3(request.uri.path)
+                ? V3Problem(apiError).response(
+                    to: request,
+                    now: services.now(),
+                    dialect: services.configuration.dialect
+                ) : apiError.response()
         }
         let elapsed = ContinuousClock.now - started
         let ms = elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000

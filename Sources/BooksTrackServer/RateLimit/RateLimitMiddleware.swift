@@ -17,7 +17,9 @@ package struct RateLimitMiddleware: RouterMiddleware {
     }
 
     package func handle(
-        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+        _ request: Request,
+        context: Context,
+        next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         // Limits off (`--rate-limits off`): no rule to check, so no classifying either.
         guard !services.rateLimiter.rules.isEmpty, let limitClass = classify(request),

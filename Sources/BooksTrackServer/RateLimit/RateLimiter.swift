@@ -21,8 +21,7 @@ package final class RateLimiter: Sendable {
     /// - Parameters:
     ///   - rules: limit per class (absent classes are unlimited).
     ///   - clock: epoch seconds; defaults to the system clock.
-    package init(rules: [BudgetClass: RateLimitRule], clock: @escaping EpochClock = { Date().timeIntervalSince1970 })
-    {
+    package init(rules: [BudgetClass: RateLimitRule], clock: @escaping EpochClock = { Date().timeIntervalSince1970 }) {
         self.rules = rules
         self.clock = clock
     }

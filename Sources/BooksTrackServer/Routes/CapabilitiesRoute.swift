@@ -9,8 +9,10 @@ struct CapabilitiesRoute {
         headers[.cacheControl] = "public, max-age=3600"
         return try JSONResponse.make(
             CapabilitiesBody(
-                configuration: services.configuration, isAvailable: services.isAvailable,
-                reason: services.unavailableReason),
+                configuration: services.configuration,
+                isAvailable: services.isAvailable,
+                reason: services.unavailableReason
+            ),
             headers: headers
         )
     }

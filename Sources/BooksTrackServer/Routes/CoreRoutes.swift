@@ -9,7 +9,8 @@ package struct CoreRoutes: ServerRouteModule {
     package init() {}
 
     package func install(
-        on router: Router<ServerRequestContext>, services: ServerServices
+        on router: Router<ServerRequestContext>,
+        services: ServerServices
     ) throws -> ServerModuleInstallation {
         let health = HealthRoute(services: services)
         router.get(RouterPath(APIPath.health)) { request, _ in try health.respond(request) }

@@ -16,7 +16,9 @@ struct EnrichRoute {
         let started = ContinuousClock.now
         if let type = request.headers[.contentType]?.lowercased(), !type.contains("json") {
             throw APIError(
-                .invalidRequest, "The body must be JSON (Content-Type: application/json), got '\(type.prefix(60))'")
+                .invalidRequest,
+                "The body must be JSON (Content-Type: application/json), got '\(type.prefix(60))'"
+            )
         }
         var request = request
         let buffer = try await request.collectBody(upTo: services.configuration.maxJSONBodyBytes)
@@ -28,7 +30,9 @@ struct EnrichRoute {
         if let key = body.idempotencyKey {
             guard !key.isEmpty, key.count <= Self.maxIdempotencyKeyLength else {
                 throw APIError.invalidParameter(
-                    "idempotency_key", "'idempotency_key' must have 1 to \(Self.maxIdempotencyKeyLength) characters")
+                    "idempotency_key",
+                    "'idempotency_key' must have 1 to \(Self.maxIdempotencyKeyLength) characters"
+                )
             }
             if let record = services.idempotency.record(for: key, now: now) {
                 return try replay(record, key: key, isbn: isbn, started: started, now: now)
@@ -40,29 +44,45 @@ struct EnrichRoute {
             }
             headers[.xIdempotentReplay] = "false"
             return try JSONResponse.envelope(
-                result, metadata: metadata(started: started, now: now, cached: false), headers: headers)
+                result,
+                metadata: metadata(started: started, now: now, cached: false),
+                headers: headers
+            )
         }
         let result = try enrich(isbn, now: now)
         return try JSONResponse.envelope(result, metadata: metadata(started: started, now: now, cached: false))
     }
 
     private func replay(
-        _ record: IdempotencyStore.Record, key: String, isbn: ISBN, started: ContinuousClock.Instant, now: Date
+        _ record: IdempotencyStore.Record,
+        key: String,
+        isbn: ISBN,
+        started: ContinuousClock.Instant,
+        now: Date
     ) throws -> Response {
         guard record.fingerprint == isbn.isbn13, let first = record.value as? EnrichedBook else {
             throw APIError.invalidParameter(
-                "idempotency_key", "'idempotency_key' \(key.prefix(60)) was already used for another book")
+                "idempotency_key",
+                "'idempotency_key' \(key.prefix(60)) was already used for another book"
+            )
         }
         var headers = HTTPFields()
         headers[.xIdempotentReplay] = "true"
         return try JSONResponse.envelope(
-            first, metadata: metadata(started: started, now: now, cached: true), headers: headers)
+            first,
+            metadata: metadata(started: started, now: now, cached: true),
+            headers: headers
+        )
     }
 
     private func metadata(started: ContinuousClock.Instant, now: Date, cached: Bool) -> ResponseMetadata {
         ResponseMetadata(
-            date: now, processingTime: started.elapsedMilliseconds, provider: localProvider, cached: cached,
-            source: "goodbooks-10k")
+            date: now,
+            processingTime: started.elapsedMilliseconds,
+            provider: localProvider,
+            cached: cached,
+            source: "goodbooks-10k"
+        )
     }
 
     /// The catalog lookup: 404 when the book is not there.
@@ -102,13 +122,16 @@ struct EnrichRoute {
             return try decoder.decode(EnrichRequest.self, from: data)
         } catch DecodingError.keyNotFound {
             throw APIError(
-                .invalidRequest, "The request body needs 'barcode' (or 'isbn')",
-                details: ["parameter": .string("barcode")])
+                .invalidRequest,
+                "The request body needs 'barcode' (or 'isbn')",
+                details: ["parameter": .string("barcode")]
+            )
         } catch {
             throw APIError(
                 .invalidRequest,
                 "The request body is not a valid enrich request: 'barcode' (or 'isbn') must be a string and "
-                    + "'prefer_provider' one of auto, google_books, openlibrary, isbndb")
+                    + "'prefer_provider' one of auto, google_books, openlibrary, isbndb"
+            )
         }
     }
 }

@@ -13,6 +13,8 @@ struct HealthRoute {
             "catalogBooks": .number(Double(services.catalog.count)),
         ]
         return try JSONResponse.envelope(
-            data, metadata: ResponseMetadata(date: services.now(), provider: localProvider))
+            data,
+            metadata: ResponseMetadata(date: services.now(), provider: localProvider)
+        )
     }
 }

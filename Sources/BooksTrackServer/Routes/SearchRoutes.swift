@@ -29,7 +29,10 @@ struct SearchRoutes {
         return try cached(key: "title:\(limit):\(offset):\(q.lowercased())", ttl: Self.textTTL) {
             let page = try services.catalog.searchTitle(q, limit: offset + limit)
             return BookSearchResponse(
-                books: Array(page.books.dropFirst(offset)), totalResults: page.total, correctedQuery: page.correctedQuery)
+                books: Array(page.books.dropFirst(offset)),
+                totalResults: page.total,
+                correctedQuery: page.correctedQuery
+            )
         }
     }
 
@@ -43,7 +46,10 @@ struct SearchRoutes {
         return try cached(key: "author:\(limit):\(offset):\(name.lowercased())", ttl: Self.textTTL) {
             let page = try services.catalog.searchAuthor(name, limit: offset + limit)
             return BookSearchResponse(
-                books: Array(page.books.dropFirst(offset)), totalResults: page.total, correctedQuery: page.correctedQuery)
+                books: Array(page.books.dropFirst(offset)),
+                totalResults: page.total,
+                correctedQuery: page.correctedQuery
+            )
         }
     }
 
@@ -53,8 +59,10 @@ struct SearchRoutes {
         let author = query.optional("author")
         guard title != nil || author != nil else {
             throw APIError(
-                .missingParameter, "Give at least one of 'title' and 'author'",
-                details: ["parameters": .array([.string("title"), .string("author")])])
+                .missingParameter,
+                "Give at least one of 'title' and 'author'",
+                details: ["parameters": .array([.string("title"), .string("author")])]
+            )
         }
         let limit = try query.int("limit", default: SearchPageLimits.defaultLimit, range: SearchPageLimits.limit)
         let key = "advanced:\(limit):\(title?.lowercased() ?? "")\u{1F}\(author?.lowercased() ?? "")"
@@ -83,8 +91,12 @@ struct SearchRoutes {
         }
         headers[.xCache] = hit ? "HIT" : "MISS"
         let metadata = ResponseMetadata(
-            date: now, processingTime: started.elapsedMilliseconds, provider: localProvider, cached: hit,
-            source: "goodbooks-10k")
+            date: now,
+            processingTime: started.elapsedMilliseconds,
+            provider: localProvider,
+            cached: hit,
+            source: "goodbooks-10k"
+        )
         return JSONResponse.envelope(result, metadata: metadata, headers: headers)
     }
 }

@@ -39,8 +39,12 @@ struct SimilarRoute {
             .prefix(limit)
             .map { scored in
                 SimilarBooksResponse.Item(
-                    isbn: scored.book.displayISBN ?? "", title: scored.book.title, authors: scored.book.authors,
-                    similarityScore: min(1, max(0, scored.score)), coverUrl: scored.book.imageURL)
+                    isbn: scored.book.displayISBN ?? "",
+                    title: scored.book.title,
+                    authors: scored.book.authors,
+                    similarityScore: min(1, max(0, scored.score)),
+                    coverUrl: scored.book.imageURL
+                )
             }
         return SimilarBooksResponse(results: Array(items), sourceISBN: isbn.isbn13, total: items.count)
     }

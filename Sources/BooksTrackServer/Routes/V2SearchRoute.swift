@@ -19,7 +19,9 @@ struct V2SearchRoute {
         if let text = query.string("mode") {
             guard let parsed = SearchMode(rawValue: text.lowercased()) else {
                 throw APIError.invalidParameter(
-                    "mode", "'mode' must be one of text, semantic, hybrid, similar; got '\(text.prefix(40))'")
+                    "mode",
+                    "'mode' must be one of text, semantic, hybrid, similar; got '\(text.prefix(40))'"
+                )
             }
             mode = parsed
         }
@@ -56,11 +58,18 @@ struct V2SearchRoute {
             total = all.count
         }
         let body = V2SearchResponse(
-            query: .init(q: q, mode: mode, limit: limit, offset: offset), results: hits, totalCount: total,
-            correctedQuery: corrected)
+            query: .init(q: q, mode: mode, limit: limit, offset: offset),
+            results: hits,
+            totalCount: total,
+            correctedQuery: corrected
+        )
         let metadata = ResponseMetadata(
-            date: services.now(), processingTime: started.elapsedMilliseconds, provider: localProvider,
-            source: "goodbooks-10k", searchMode: mode)
+            date: services.now(),
+            processingTime: started.elapsedMilliseconds,
+            provider: localProvider,
+            source: "goodbooks-10k",
+            searchMode: mode
+        )
         guard let encoded = body.encodedJSON() else { return try JSONResponse.envelope(body, metadata: metadata) }
         return JSONResponse.envelope(encoded, metadata: metadata)
     }

@@ -21,8 +21,12 @@ struct WeeklyRecommendationsRoute {
             weekOf: week.mondayString,
             books: picks.map {
                 .init(
-                    isbn: $0.book.displayISBN ?? "", title: $0.book.title, authors: $0.book.authors,
-                    coverUrl: $0.book.imageURL, reason: $0.reason)
+                    isbn: $0.book.displayISBN ?? "",
+                    title: $0.book.title,
+                    authors: $0.book.authors,
+                    coverUrl: $0.book.imageURL,
+                    reason: $0.reason
+                )
             },
             generatedAt: ISO8601.string(from: now),
             nextRefresh: ISO8601.string(from: week.nextMonday)

@@ -10,7 +10,9 @@ enum ConnectionEnd {
     static let ordinaryErrnos: Set<CInt> = [ECONNRESET, EPIPE, ECONNABORTED, ETIMEDOUT, ENOTCONN]
 
     /// The channel states of a connection that is closed or half-closed.
-    static let ordinaryChannelErrors: [ChannelError] = [.eof, .ioOnClosedChannel, .alreadyClosed, .inputClosed, .outputClosed]
+    static let ordinaryChannelErrors: [ChannelError] = [
+        .eof, .ioOnClosedChannel, .alreadyClosed, .inputClosed, .outputClosed,
+    ]
 
     static func isOrdinary(_ error: any Error) -> Bool {
         switch error {

@@ -20,7 +20,10 @@ struct GuardedChildChannel<Inner: ServerChildChannel>: ServerChildChannel {
         let limits = self.limits
         let record = ConnectionRecord()
         return channel.eventLoop.makeCompletedFuture {
-            try channel.pipeline.syncOperations.addHandler(RequestHeadGuard(limits: limits, record: record), position: .first)
+            try channel.pipeline.syncOperations.addHandler(
+                RequestHeadGuard(limits: limits, record: record),
+                position: .first
+            )
         }.flatMap { inner.setup(channel: channel, logger: logger.forConnection(record)) }
             .map { Value(inner: $0, record: record) }
     }
@@ -32,7 +35,8 @@ struct GuardedChildChannel<Inner: ServerChildChannel>: ServerChildChannel {
 
 extension HTTPServerBuilder {
     /// HTTP/1 behind the request-head guard.
-    static func guardedHTTP1(configuration: HTTP1Channel.Configuration, limits: RequestHeadLimits) -> HTTPServerBuilder {
+    static func guardedHTTP1(configuration: HTTP1Channel.Configuration, limits: RequestHeadLimits) -> HTTPServerBuilder
+    {
         HTTPServerBuilder { responder in
             GuardedChildChannel(inner: HTTP1Channel(responder: responder, configuration: configuration), limits: limits)
         }

@@ -16,9 +16,19 @@ package struct LocalResponder: Sendable {
     /// Answers one request: `target` is the path with its query. The body is read up to `bodyLimit`
     /// bytes; beyond that it throws `LocalResponderBodyTooLarge`.
     package func respond(
-        method: HTTPRequest.Method, target: String, headers: HTTPFields, body: ByteBuffer?, bodyLimit: Int
+        method: HTTPRequest.Method,
+        target: String,
+        headers: HTTPFields,
+        body: ByteBuffer?,
+        bodyLimit: Int
     ) async throws -> (status: Int, headers: HTTPFields, body: ByteBuffer) {
-        let head = HTTPRequest(method: method, scheme: "http", authority: authority, path: target, headerFields: headers)
+        let head = HTTPRequest(
+            method: method,
+            scheme: "http",
+            authority: authority,
+            path: target,
+            headerFields: headers
+        )
         let request = Request(head: head, body: RequestBody(buffer: body ?? ByteBuffer()))
         let context = ServerRequestContext(inProcess: logger)
         let response = try await respond(request, context)

@@ -1,4 +1,5 @@
 import BooksTrackContract
+
 extension LocalServer {
     /// The route modules of a default server (`start`/`serve` without `modules:`).
     ///

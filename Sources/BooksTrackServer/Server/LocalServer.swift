@@ -63,12 +63,18 @@ package enum LocalServer {
                 await listener.stop()
                 await onShutdown()
                 throw LocalServerError(
-                    message: "could not start the server on \(configuration.host):\(configuration.port): \(error)")
+                    message: "could not start the server on \(configuration.host):\(configuration.port): \(error)"
+                )
             }
         }
         return RunningServer(
-            host: configuration.host, port: port, services: services, listener: listener, onShutdown: onShutdown,
-            responder: responder)
+            host: configuration.host,
+            port: port,
+            services: services,
+            listener: listener,
+            onShutdown: onShutdown,
+            responder: responder
+        )
     }
 
     /// When `start` opens the socket.
@@ -95,7 +101,8 @@ package enum LocalServer {
         let onShutdown = parts.onShutdown
         let app = parts.application { port in
             logger.notice(
-                "bts server listening on http://\(configuration.host):\(port) (\(catalog.count) books\(configuration.dialect == .production ? ", production dialect" : ""); Ctrl-C to stop)")
+                "bts server listening on http://\(configuration.host):\(port) (\(catalog.count) books\(configuration.dialect == .production ? ", production dialect" : ""); Ctrl-C to stop)"
+            )
         }
         // SIGINT or SIGTERM starts a graceful shutdown (the service group's own signal handling):
         // requests in flight may finish. One still running after `shutdownGrace` (an upload
@@ -114,7 +121,8 @@ package enum LocalServer {
                 received += 1
                 if received > 1 { break }
                 logger.notice(
-                    "stopping: requests in flight may finish within \(shutdownGrace.components.seconds) s; a second signal stops at once")
+                    "stopping: requests in flight may finish within \(shutdownGrace.components.seconds) s; a second signal stops at once"
+                )
                 Task {
                     try? await Task.sleep(for: shutdownGrace)
                     end.resolve(.overdue(secondSignal: false))
@@ -125,9 +133,11 @@ package enum LocalServer {
         let outcome = await end.value
         overdue.cancel()
         if case .overdue(let secondSignal) = outcome {
-            logger.notice(secondSignal
-                ? "a second signal: stopping without the requests still in flight"
-                : "requests still in flight \(shutdownGrace.components.seconds) s after the signal: stopping without them")
+            logger.notice(
+                secondSignal
+                    ? "a second signal: stopping without the requests still in flight"
+                    : "requests still in flight \(shutdownGrace.components.seconds) s after the signal: stopping without them"
+            )
         }
         await onShutdown()
         if case .failed(let error) = outcome { throw error }
@@ -158,7 +168,9 @@ package enum LocalServer {
     /// at once whatever `maxConnections` says, the rest are left for the databases and jobs.
     static func connectionDescriptors() -> Int {
         var limit = rlimit()
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max else { return Int.max }
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max else {
+            return Int.max
+        }
         return max(16, Int(clamping: limit.rlim_cur) / 2)
     }
 
@@ -170,7 +182,11 @@ package enum LocalServer {
     }
 
     /// Builds the router (global middlewares, then every module) and its responder.
-    static func makeParts(services: ServerServices, modules: [any ServerRouteModule], logger: Logger) throws -> ServerParts {
+    static func makeParts(
+        services: ServerServices,
+        modules: [any ServerRouteModule],
+        logger: Logger
+    ) throws -> ServerParts {
         let configuration = services.configuration
         let router = Router(context: ServerRequestContext.self)
         if !configuration.servesLegacyRoutes {
@@ -212,7 +228,8 @@ package enum LocalServer {
             connections: services.connections,
             services: installations.flatMap(\.services),
             onShutdown: { for hook in shutdownHooks { await hook() } },
-            logger: logger)
+            logger: logger
+        )
     }
 }
 
@@ -238,7 +255,10 @@ struct ServerParts: Sendable {
     var inProcessResponder: LocalResponder {
         let responder = self.responder
         return LocalResponder(
-            respond: { try await responder.respond(to: $0, context: $1) }, logger: logger, authority: port == 0 ? host : "\(host):\(port)")
+            respond: { try await responder.respond(to: $0, context: $1) },
+            logger: logger,
+            authority: port == 0 ? host : "\(host):\(port)"
+        )
     }
 
     /// The application serving the routes on `host:port`; `onListening` gets the bound port.
@@ -248,8 +268,11 @@ struct ServerParts: Sendable {
             responder: responder,
             server: server,
             configuration: ApplicationConfiguration(
-                address: .hostname(host, port: port), serverName: nil, backlog: listenBacklog,
-                availableConnectionsDelegate: ConnectionSlots(limit: maxConnections, gauge: connections)),
+                address: .hostname(host, port: port),
+                serverName: nil,
+                backlog: listenBacklog,
+                availableConnectionsDelegate: ConnectionSlots(limit: maxConnections, gauge: connections)
+            ),
             services: services,
             onServerRunning: { channel in
                 // One accept per read: the accept gate is asked before each, so a batch (NIO
@@ -345,4 +368,3 @@ actor ServerListener {
         await runTask.value
     }
 }
-

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -15,7 +16,9 @@ final class PortReservation: Sendable {
     /// Reserves a free port on `host` (an IPv4 address such as 127.0.0.1).
     init(host: String) throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw LocalServerError(message: "cannot reserve a port: \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else {
+            throw LocalServerError(message: "cannot reserve a port: \(String(cString: strerror(errno)))")
+        }
         var yes: Int32 = 1
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -24,12 +27,18 @@ final class PortReservation: Sendable {
         let ok =
             setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size)) == 0
             && inet_pton(AF_INET, host, &address.sin_addr) == 1
-            && withUnsafePointer(to: &address, {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 }
-            })
-            && withUnsafeMutablePointer(to: &address, {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) == 0 }
-            })
+            && withUnsafePointer(
+                to: &address,
+                {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 }
+                }
+            )
+            && withUnsafeMutablePointer(
+                to: &address,
+                {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) == 0 }
+                }
+            )
         guard ok else {
             let reason = String(cString: strerror(errno))
             close(fd)
@@ -44,7 +53,12 @@ final class PortReservation: Sendable {
 
     /// Lets the port go (the listener holds it now, or the server is done). Idempotent.
     func release() {
-        if let fd = descriptor.withLock({ fd -> Int32? in defer { fd = nil }; return fd }) { close(fd) }
+        if let fd = descriptor.withLock({ fd -> Int32? in
+            defer { fd = nil }
+            return fd
+        }) {
+            close(fd)
+        }
     }
 
     deinit { release() }

@@ -17,7 +17,9 @@ enum RequestBodyFraming: Equatable, Sendable {
             let value = String(decoding: line[line.index(after: colon)...], as: UTF8.self)
                 .trimmingCharacters(in: CharacterSet(charactersIn: " \t"))
             switch name {
-            case "upgrade": self = .upgrade; return
+            case "upgrade":
+                self = .upgrade
+                return
             case "transfer-encoding": framing = .chunked
             case "content-length" where framing != .chunked:
                 let length = Int(value) ?? 0

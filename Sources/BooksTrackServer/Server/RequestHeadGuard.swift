@@ -29,7 +29,9 @@ package struct RequestHeadLimits: Sendable, Hashable {
     package static let defaultBodyTimeout = TimeAmount.seconds(60)
 
     package init(
-        maxHeadBytes: Int = 32 * 1024, headTimeout: TimeAmount = .seconds(10), bodyTimeout: TimeAmount = defaultBodyTimeout,
+        maxHeadBytes: Int = 32 * 1024,
+        headTimeout: TimeAmount = .seconds(10),
+        bodyTimeout: TimeAmount = defaultBodyTimeout,
         closeLinger: TimeAmount = .seconds(2)
     ) {
         self.maxHeadBytes = maxHeadBytes
@@ -51,7 +53,9 @@ package enum RequestHeadVerdict: Equatable, Sendable {
     /// Judges the bytes received so far on a new connection.
     package static func judge(_ bytes: [UInt8], limits: RequestHeadLimits) -> RequestHeadVerdict {
         guard let end = headEnd(bytes) else {
-            if bytes.count > limits.maxHeadBytes { return .reject(status: 431, reason: "Request Header Fields Too Large") }
+            if bytes.count > limits.maxHeadBytes {
+                return .reject(status: 431, reason: "Request Header Fields Too Large")
+            }
             // A request line that already cannot be HTTP/1.x is refused without waiting for more.
             if let lineEnd = bytes.firstIndex(of: 0x0A), !isRequestLine(Array(bytes[..<lineEnd])) {
                 return .reject(status: 400, reason: "Bad Request")
@@ -63,7 +67,9 @@ package enum RequestHeadVerdict: Equatable, Sendable {
         }
         if end > limits.maxHeadBytes { return .reject(status: 431, reason: "Request Header Fields Too Large") }
         var lines = split(Array(bytes[..<end]))
-        guard !lines.isEmpty, isRequestLine(lines.removeFirst()) else { return .reject(status: 400, reason: "Bad Request") }
+        guard !lines.isEmpty, isRequestLine(lines.removeFirst()) else {
+            return .reject(status: 400, reason: "Bad Request")
+        }
         var contentLengths: Set<String> = []
         var chunked = false
         for line in lines {
@@ -126,7 +132,8 @@ package enum RequestHeadVerdict: Equatable, Sendable {
     /// RFC 9110 `tchar`.
     static func isTokenByte(_ byte: UInt8) -> Bool {
         switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
             return true
         default:
             return Array("!#$%&'*+-.^_`|~".utf8).contains(byte)
@@ -152,7 +159,9 @@ struct RequestHeadScanner {
         if !firstLineChecked {
             if let lineEnd = bytes[scanned...].firstIndex(of: 0x0A) {
                 firstLineChecked = true
-                if !RequestHeadVerdict.isRequestLine(bytes[..<lineEnd]) { return .reject(status: 400, reason: "Bad Request") }
+                if !RequestHeadVerdict.isRequestLine(bytes[..<lineEnd]) {
+                    return .reject(status: 400, reason: "Bad Request")
+                }
             } else if bytes.count > 8, !bytes.prefix(8).contains(0x20) {
                 return .reject(status: 400, reason: "Bad Request")
             }
@@ -267,7 +276,11 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
         case .lingering:
             close(context)
         case .head:
-            if accepted == 0, !scanner.bytes.isEmpty { reject(context, status: 408, reason: "Request Timeout") } else { close(context) }
+            if accepted == 0, !scanner.bytes.isEmpty {
+                reject(context, status: 408, reason: "Request Timeout")
+            } else {
+                close(context)
+            }
         case .body:
             if wroteSinceAccept { close(context) } else { reject(context, status: 408, reason: "Request Timeout") }
         }
@@ -327,7 +340,8 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
                 context.fireChannelRead(wrapInboundOut(pending))
                 return
             case .body(var tracker):
-                guard let used = tracker.feed(pending.readableBytesView), let part = pending.readSlice(length: used) else {
+                guard let used = tracker.feed(pending.readableBytesView), let part = pending.readSlice(length: used)
+                else {
                     phase = .body(tracker)
                     context.fireChannelRead(wrapInboundOut(pending))
                     return

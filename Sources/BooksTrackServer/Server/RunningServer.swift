@@ -21,8 +21,12 @@ package final class RunningServer: Sendable {
     private let stopped = Mutex(false)
 
     init(
-        host: String, port: Int, services: ServerServices, listener: ServerListener,
-        onShutdown: @escaping @Sendable () async -> Void, responder: LocalResponder
+        host: String,
+        port: Int,
+        services: ServerServices,
+        listener: ServerListener,
+        onShutdown: @escaping @Sendable () async -> Void,
+        responder: LocalResponder
     ) {
         self.responder = responder
         self.host = host

@@ -29,8 +29,10 @@ package struct ServerModuleInstallation: Sendable {
     package var providedFeatures: Set<ServerFeature>
 
     package init(
-        services: [any Service] = [], serverBuilder: HTTPServerBuilder? = nil,
-        onShutdown: (@Sendable () async -> Void)? = nil, providedFeatures: Set<ServerFeature> = []
+        services: [any Service] = [],
+        serverBuilder: HTTPServerBuilder? = nil,
+        onShutdown: (@Sendable () async -> Void)? = nil,
+        providedFeatures: Set<ServerFeature> = []
     ) {
         self.providedFeatures = providedFeatures
         self.services = services

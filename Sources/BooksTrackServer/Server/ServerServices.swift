@@ -33,7 +33,9 @@ package final class ServerServices: Sendable {
     let connections = ConnectionGauge()
 
     init(
-        configuration: ServerConfiguration, catalog: any CatalogQuerying, logger: Logger,
+        configuration: ServerConfiguration,
+        catalog: any CatalogQuerying,
+        logger: Logger,
         now: @escaping @Sendable () -> Date
     ) {
         self.configuration = configuration
@@ -41,7 +43,9 @@ package final class ServerServices: Sendable {
         self.logger = logger
         self.now = now
         self.rateLimiter = RateLimiter(
-            rules: configuration.effectiveRateLimits, clock: { now().timeIntervalSince1970 })
+            rules: configuration.effectiveRateLimits,
+            clock: { now().timeIntervalSince1970 }
+        )
         self.faults = FaultInjector(enabled: configuration.faultInjectionEnabled, rules: configuration.faultRules)
         self.responseCache = ResponseCache(capacity: configuration.responseCacheCapacity)
         self.idempotency = IdempotencyStore(window: TimeInterval(configuration.idempotencyWindowSeconds))

@@ -137,7 +137,11 @@ struct JSONMembers {
     }
 
     /// A JSON array of `elements`, each written by `write`.
-    static func array<Element>(_ elements: [Element], _ buffer: inout ByteBuffer, _ write: (Element, inout ByteBuffer) -> Void) {
+    static func array<Element>(
+        _ elements: [Element],
+        _ buffer: inout ByteBuffer,
+        _ write: (Element, inout ByteBuffer) -> Void
+    ) {
         buffer.writeInteger(UInt8(ascii: "["))
         for (index, element) in elements.enumerated() {
             if index > 0 { buffer.writeInteger(UInt8(ascii: ",")) }

@@ -9,7 +9,9 @@ enum JSONResponse {
 
     /// `value` as a JSON body.
     static func make(
-        _ value: some Encodable, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]
+        _ value: some Encodable,
+        status: HTTPResponse.Status = .ok,
+        headers: HTTPFields = [:]
     ) throws -> Response {
         let data = try JSONCoding.encoder().encode(value)
         var fields = headers
@@ -27,12 +29,18 @@ enum JSONResponse {
     /// A success envelope around `data` already encoded (a cached route result): the same JSON
     /// `envelope(_:metadata:)` writes, without encoding the data again.
     static func envelope(
-        _ encoded: EncodedJSON, metadata: ResponseMetadata, status: HTTPResponse.Status = .ok,
+        _ encoded: EncodedJSON,
+        metadata: ResponseMetadata,
+        status: HTTPResponse.Status = .ok,
         headers: HTTPFields = [:]
     ) -> Response {
         var fields = headers
         fields[.contentType] = contentType
-        return Response(status: status, headers: fields, body: .init(byteBuffer: envelopeBytes(encoded, metadata: metadata)))
+        return Response(
+            status: status,
+            headers: fields,
+            body: .init(byteBuffer: envelopeBytes(encoded, metadata: metadata))
+        )
     }
 
     /// The body of `envelope(_:metadata:)` for stored bytes.
@@ -49,7 +57,9 @@ enum JSONResponse {
 
     /// A success envelope around `data`.
     static func envelope<T: Encodable & Sendable>(
-        _ data: T, metadata: ResponseMetadata = ResponseMetadata(), status: HTTPResponse.Status = .ok,
+        _ data: T,
+        metadata: ResponseMetadata = ResponseMetadata(),
+        status: HTTPResponse.Status = .ok,
         headers: HTTPFields = [:]
     ) throws -> Response {
         try make(Envelope.success(data, metadata: metadata), status: status, headers: headers)
@@ -85,7 +95,8 @@ extension APIError {
             // An APIErrorBody always encodes; keep a fixed body for the impossible case anyway.
             data = Data(
                 #"{"success":false,"data":null,"metadata":{},"error":{"code":"INTERNAL_ERROR","message":"encoding failed","retryable":true}}"#
-                    .utf8)
+                    .utf8
+            )
         }
         return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }

@@ -51,8 +51,10 @@ struct QueryParameters {
             return try ISBN(parsing: String(text.prefix(64)))
         } catch {
             throw APIError(
-                .invalidISBN, "\(ErrorCode.invalidISBN.userMessage()): \(error.message)",
-                details: ["isbn": .string(String(text.prefix(64)))])
+                .invalidISBN,
+                "\(ErrorCode.invalidISBN.userMessage()): \(error.message)",
+                details: ["isbn": .string(String(text.prefix(64)))]
+            )
         }
     }
 }

@@ -11,7 +11,11 @@ struct LegacyRoutesGoneMiddleware: RouterMiddleware {
 
     let services: ServerServices
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+    func handle(
+        _ request: Request,
+        context: Context,
+        next: (Request, Context) async throws -> Response
+    ) async throws
         -> Response
     {
         guard Self.isLegacy(request.uri.path) else { return try await next(request, context) }

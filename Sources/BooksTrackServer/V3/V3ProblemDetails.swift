@@ -30,7 +30,11 @@ struct V3Problem: Error, Sendable {
     var headers: HTTPFields = [:]
 
     init(
-        _ code: ErrorCode, _ detail: String, status: Int? = nil, retryAfterMs: Int? = nil, errors: [V3FieldError]? = nil
+        _ code: ErrorCode,
+        _ detail: String,
+        status: Int? = nil,
+        retryAfterMs: Int? = nil,
+        errors: [V3FieldError]? = nil
     ) {
         self.code = code.rawValue
         self.status = status ?? Self.statusMap[code.rawValue] ?? code.httpStatus ?? 500
@@ -96,7 +100,8 @@ struct V3Problem: Error, Sendable {
     func body(instance: String, now: Date) -> JSONValue {
         var object: [String: JSONValue] = [
             "type": .string(
-                "https://api.oooefam.net/errors/" + code.lowercased().replacingOccurrences(of: "_", with: "-")),
+                "https://api.oooefam.net/errors/" + code.lowercased().replacingOccurrences(of: "_", with: "-")
+            ),
             "title": .string(Self.titleMap[code] ?? "Error"),
             "status": .number(Double(status)),
             "detail": .string(detail),
@@ -118,7 +123,10 @@ struct V3Problem: Error, Sendable {
         let instance = V3Wire.url(of: request, dialect: dialect)
         let data = (try? JSONCoding.encoder().encode(body(instance: instance, now: now))) ?? Data()
         return Response(
-            status: .canonical(status), headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+            status: .canonical(status),
+            headers: fields,
+            body: .init(byteBuffer: ByteBuffer(bytes: data))
+        )
     }
 }
 
@@ -165,8 +173,13 @@ enum V3Wire {
 
     /// `{success: true, data, metadata, _links?}` with the v3 metadata (`timestamp`, `requestId`, extras).
     static func success(
-        _ data: JSONValue, status: HTTPResponse.Status = .ok, now: Date, metadata extra: [String: JSONValue] = [:],
-        links: JSONValue? = nil, headers: HTTPFields = [:], extraTop: [String: JSONValue] = [:]
+        _ data: JSONValue,
+        status: HTTPResponse.Status = .ok,
+        now: Date,
+        metadata extra: [String: JSONValue] = [:],
+        links: JSONValue? = nil,
+        headers: HTTPFields = [:],
+        extraTop: [String: JSONValue] = [:]
     ) -> Response {
         var metadata: [String: JSONValue] = [
             "timestamp": .string(ISO8601.string(from: now)), "requestId": .string(requestID()),

@@ -43,7 +43,9 @@ extension V3Handlers {
             }
             let data = try JSONCoding.encoder(sortedKeys: true).encode(V3Book(catalog: book).json(dialect))
             entry = V3EncodedBook(
-                bytes: ByteBuffer(bytes: data), etag: "\"\(raw)-\(SHA256Digest.hex(Array(data)).prefix(16))\"")
+                bytes: ByteBuffer(bytes: data),
+                etag: "\"\(raw)-\(SHA256Digest.hex(Array(data)).prefix(16))\""
+            )
             services.responseCache.store(entry, for: key, ttl: SearchRoutes.isbnTTL, now: now)
             hit = false
         }
@@ -62,11 +64,13 @@ extension V3Handlers {
         body.writeStaticString(#","requestId":"#)
         JSONText.writeString(V3Wire.requestID(), to: &body)
         body.writeStaticString(
-            hit ? #","source":"alexandria","cached":true"# : #","source":"alexandria","cached":false"#)
+            hit ? #","source":"alexandria","cached":true"# : #","source":"alexandria","cached":false"#
+        )
         body.writeString(#","processingTime":\#(started.elapsedMilliseconds)},"_links":{"self":{"href":"#)
         JSONText.writeString("/v3/books/\(raw)", to: &body)
         body.writeStaticString(
-            #","rel":"self","method":"GET"},"enrich":{"href":"/v3/books/enrich","rel":"related","method":"POST"}}}"#)
+            #","rel":"self","method":"GET"},"enrich":{"href":"/v3/books/enrich","rel":"related","method":"POST"}}}"#
+        )
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: body))
     }
 
@@ -84,7 +88,10 @@ extension V3Handlers {
         }
         guard q.count <= SearchPageLimits.queryLength else {
             throw V3Problem.validation(
-                field: "q", "String must contain at most \(SearchPageLimits.queryLength) character(s)", code: "too_big")
+                field: "q",
+                "String must contain at most \(SearchPageLimits.queryLength) character(s)",
+                code: "too_big"
+            )
         }
         // The schema's modes are text, semantic and similar, and production answers every mode with the
         // title search, echoing the mode (index.ts @ e40ae5d never reads it). The stand-in refuses the
@@ -94,8 +101,10 @@ extension V3Handlers {
         guard modes.contains(mode) else {
             let expected = modes.map { "'\($0)'" }.joined(separator: " | ")
             throw V3Problem.validation(
-                field: "mode", "Invalid enum value. Expected \(expected), received '\(mode.prefix(40))'",
-                code: "invalid_enum_value")
+                field: "mode",
+                "Invalid enum value. Expected \(expected), received '\(mode.prefix(40))'",
+                code: "invalid_enum_value"
+            )
         }
         let page = try query.int("page", default: 1, range: 1...10_000)
         let limit = try query.int("limit", default: SearchPageLimits.defaultLimit, range: SearchPageLimits.limit)
@@ -126,9 +135,12 @@ extension V3Handlers {
             links = .object(object)
         }
         return V3Wire.success(
-            data, now: services.now(),
+            data,
+            now: services.now(),
             metadata: ["cached": false, "processingTime": .number(Double(started.elapsedMilliseconds))],
-            links: links, extraTop: ["error": .null])
+            links: links,
+            extraTop: ["error": .null]
+        )
     }
 
     // MARK: POST /v3/books/enrich
@@ -188,12 +200,17 @@ extension V3Handlers {
         var errors: [V3FieldError] = []
         if list.isEmpty {
             errors.append(
-                V3FieldError(field: field, message: "Array must contain at least 1 element(s)", code: "too_small"))
+                V3FieldError(field: field, message: "Array must contain at least 1 element(s)", code: "too_small")
+            )
         }
         if list.count > maxAsyncISBNs {
             errors.append(
                 V3FieldError(
-                    field: field, message: "Array must contain at most \(maxAsyncISBNs) element(s)", code: "too_big"))
+                    field: field,
+                    message: "Array must contain at most \(maxAsyncISBNs) element(s)",
+                    code: "too_big"
+                )
+            )
         }
         var isbns: [String] = []
         for (index, item) in list.enumerated() {
@@ -209,7 +226,9 @@ extension V3Handlers {
                 V3FieldError(
                     field: field,
                     message: "Sync mode limited to 50 ISBNs. Use async=true for batches >50 (up to 500 ISBNs)",
-                    code: "custom"))
+                    code: "custom"
+                )
+            )
         }
         guard errors.isEmpty else { throw V3Problem.validation(errors) }
         return (isbns, isAsync)

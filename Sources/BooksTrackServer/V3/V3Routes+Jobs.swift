@@ -76,11 +76,17 @@ extension V3Handlers {
         switch error {
         case .tooManyConcurrentJobs(let limit):
             return V3Problem(
-                .rateLimitExceeded, "Too many unfinished jobs for this client (limit \(limit))", retryAfterMs: 5000)
+                .rateLimitExceeded,
+                "Too many unfinished jobs for this client (limit \(limit))",
+                retryAfterMs: 5000
+            )
         case .serverBusy(let limit):
             var problem = V3Problem(
-                .serviceUnavailable, "The server is running as many jobs as it takes (\(limit)); try again when one has finished",
-                status: 503, retryAfterMs: 5000)
+                .serviceUnavailable,
+                "The server is running as many jobs as it takes (\(limit)); try again when one has finished",
+                status: 503,
+                retryAfterMs: 5000
+            )
             problem.headers[.retryAfter] = "5"
             return problem
         case .jobIDInUse(let id):
@@ -99,13 +105,15 @@ extension V3Handlers {
         let size = request.headers[.contentLength].map { "File size: \($0) bytes, " } ?? ""
         let tooLarge = V3Problem(
             .fileTooLarge,
-            "CSV file exceeds \(maxFile / (1024 * 1024))MB limit. \(size)max allowed: \(maxFile) bytes.")
+            "CSV file exceeds \(maxFile / (1024 * 1024))MB limit. \(size)max allowed: \(maxFile) bytes."
+        )
         let type = request.headers[.contentType]
         guard type?.lowercased().contains("multipart/form-data") == true else {
             throw V3Problem(
                 .invalidRequest,
                 "Expected Content-Type: multipart/form-data with file field. Received: \(type ?? "none"). "
-                    + "Hint: Use FormData with file field containing CSV data.")
+                    + "Hint: Use FormData with file field containing CSV data."
+            )
         }
         let bodyLimit = maxFile + CSVUpload.multipartOverhead
         if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > bodyLimit {
@@ -304,7 +312,10 @@ extension V3Handlers {
             return V3Wire.success(Self.status(canceled), now: services.now())
         case .alreadyFinished(let ended):
             throw V3Problem(
-                ErrorCode("CONFLICT"), "Cannot cancel job in \(Self.storedStatus(ended.status)) status", status: 409)
+                ErrorCode("CONFLICT"),
+                "Cannot cancel job in \(Self.storedStatus(ended.status)) status",
+                status: 409
+            )
         case .notFound, .unauthorized:
             throw V3Problem.notFound(pipeline.notFound)
         }

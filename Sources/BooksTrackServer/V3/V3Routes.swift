@@ -18,7 +18,10 @@ import Synchronization
 package struct V3Routes: ServerRouteModule {
     package init() {}
 
-    package func install(on router: Router<ServerRequestContext>, services: ServerServices) throws
+    package func install(
+        on router: Router<ServerRequestContext>,
+        services: ServerServices
+    ) throws
         -> ServerModuleInstallation
     {
         let v3 = V3Handlers(services: services)
@@ -84,7 +87,10 @@ struct V3Handlers: Sendable {
     /// `{success: false, data: null, metadata: {timestamp}, error: {message, code: NOT_FOUND, details: {method, path}}}`.
     func endpointNotFound(_ request: Request) -> Response {
         let body = ProductionDialect.endpointNotFound(
-            method: request.method.rawValue, path: request.uri.path, timestamp: ISO8601.string(from: services.now()))
+            method: request.method.rawValue,
+            path: request.uri.path,
+            timestamp: ISO8601.string(from: services.now())
+        )
         return V3Wire.json(body, status: .notFound)
     }
 
@@ -146,8 +152,11 @@ struct V3Handlers: Sendable {
             "totalAvailable": .number(Double(total)),
         ]
         return V3Wire.success(
-            data, now: now, metadata: Self.sourceMetadata(started),
-            links: ["self": V3Wire.link(APIPath.v3Weekly + "?limit=\(limit)")])
+            data,
+            now: now,
+            metadata: Self.sourceMetadata(started),
+            links: ["self": V3Wire.link(APIPath.v3Weekly + "?limit=\(limit)")]
+        )
     }
 
     /// `{source: "alexandria", cached: false, processingTime}` (the D1 answer of the recommendation routes).
@@ -171,7 +180,11 @@ struct V3Handlers: Sendable {
         ]
         let href = APIPath.v3Personalized + "?limit=\(limit)" + (user.map { "&userId=\($0)" } ?? "")
         return V3Wire.success(
-            data, now: now, metadata: Self.sourceMetadata(started), links: ["self": V3Wire.link(href)])
+            data,
+            now: now,
+            metadata: Self.sourceMetadata(started),
+            links: ["self": V3Wire.link(href)]
+        )
     }
 
     private func recommendations(limit: Int, now: Date) throws -> ([JSONValue], Int) {
@@ -215,11 +228,17 @@ struct V3Query {
         }
         guard whole >= range.lowerBound else {
             throw V3Problem.validation(
-                field: name, "Number must be greater than or equal to \(range.lowerBound)", code: "too_small")
+                field: name,
+                "Number must be greater than or equal to \(range.lowerBound)",
+                code: "too_small"
+            )
         }
         guard whole <= range.upperBound else {
             throw V3Problem.validation(
-                field: name, "Number must be less than or equal to \(range.upperBound)", code: "too_big")
+                field: name,
+                "Number must be less than or equal to \(range.upperBound)",
+                code: "too_big"
+            )
         }
         return whole
     }

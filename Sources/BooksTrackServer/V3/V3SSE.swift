@@ -29,8 +29,11 @@ extension V3Handlers {
         let accept = request.headers[values: .accept].joined(separator: ",")
         guard accept.contains("text/event-stream") else {
             return refusal(
-                400, "INVALID_ACCEPT_HEADER", "This endpoint requires Accept: text/event-stream header",
-                hint: "Use EventSource API or set Accept header to text/event-stream")
+                400,
+                "INVALID_ACCEPT_HEADER",
+                "This endpoint requires Accept: text/event-stream header",
+                hint: "Use EventSource API or set Accept header to text/event-stream"
+            )
         }
         let header = request.headers[.authorization] ?? ""
         let token = header.hasPrefix("Bearer ") ? String(header.dropFirst(7)) : header
@@ -60,7 +63,8 @@ extension V3Handlers {
             body: ResponseBody { writer in
                 try await V3SSE(handlers: handlers, engine: engine, jobID: path.id)
                     .run(lastEventID: lastEventID, writer: &writer)
-            })
+            }
+        )
     }
 
     /// stream.ts's response headers.
@@ -128,11 +132,16 @@ struct V3SSE: Sendable {
         let kind = V3Pipeline(record.pipeline)
         if resume.map({ ms - $0 >= 10_000 }) ?? true {
             try await write(
-                event: "progress", id: "\(ms)-initial",
+                event: "progress",
+                id: "\(ms)-initial",
                 progress(
-                    status: record.status, progress: record.progress, processed: record.processedCount,
-                    total: record.totalCount),
-                &writer)
+                    status: record.status,
+                    progress: record.progress,
+                    processed: record.processedCount,
+                    total: record.totalCount
+                ),
+                &writer
+            )
         }
         if record.status.isTerminal {
             try await writeFinal(status: record.status, error: record.error, kind, &writer)
@@ -146,7 +155,13 @@ struct V3SSE: Sendable {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 defer { group.cancelAll() }
                 subscription.feed(
-                    input, into: &group, tick: tick, event: { .event($0) }, ended: .liveEnded, ticked: .tick)
+                    input,
+                    into: &group,
+                    tick: tick,
+                    event: { .event($0) },
+                    ended: .liveEnded,
+                    ticked: .tick
+                )
                 var lastWrite = ContinuousClock.now
                 var lastProgress = ContinuousClock.now
                 loop: for await next in inputs {
@@ -160,10 +175,16 @@ struct V3SSE: Sendable {
                             break loop
                         }
                         try await write(
-                            event: "progress", id: "\(ms)-progress",
+                            event: "progress",
+                            id: "\(ms)-progress",
                             progress(
-                                status: payload.status, progress: payload.progress, processed: payload.processedCount,
-                                total: payload.totalCount), &writer)
+                                status: payload.status,
+                                progress: payload.progress,
+                                processed: payload.processedCount,
+                                total: payload.totalCount
+                            ),
+                            &writer
+                        )
                     case .tick:
                         // stream.ts checks the heartbeat before the timeout in each round.
                         if ContinuousClock.now - lastWrite >= config.heartbeatInterval {
@@ -175,12 +196,15 @@ struct V3SSE: Sendable {
                                 "code": "STREAM_TIMEOUT",
                                 "message": .string(
                                     "No progress for \(SSESession.describe(config.streamTimeout)). "
-                                        + "Use polling endpoint to check status."),
+                                        + "Use polling endpoint to check status."
+                                ),
                                 "retryable": true,
                             ]
                             try await write(
-                                event: "timeout", ["jobId": .string(jobID), "error": error, "timestamp": timestamp],
-                                &writer)
+                                event: "timeout",
+                                ["jobId": .string(jobID), "error": error, "timestamp": timestamp],
+                                &writer
+                            )
                             break loop
                         }
                     case .liveEnded:
@@ -189,7 +213,10 @@ struct V3SSE: Sendable {
                             "retryable": true,
                         ]
                         try await write(
-                            event: "error", ["jobId": .string(jobID), "error": error, "timestamp": timestamp], &writer)
+                            event: "error",
+                            ["jobId": .string(jobID), "error": error, "timestamp": timestamp],
+                            &writer
+                        )
                         break loop
                     }
                 }
@@ -210,7 +237,10 @@ struct V3SSE: Sendable {
 
     /// `completed` with the books, or `failed` with the nested error.
     private func writeFinal(
-        status: JobState, error: JobError?, _ kind: V3Pipeline, _ writer: inout any ResponseBodyWriter
+        status: JobState,
+        error: JobError?,
+        _ kind: V3Pipeline,
+        _ writer: inout any ResponseBodyWriter
     ) async throws {
         if status == .completed {
             let books = await handlers.books(of: engine, id: jobID, pipeline: kind)
@@ -224,12 +254,18 @@ struct V3SSE: Sendable {
             V3Handlers.wireError(status: status, error: error)
             ?? ["code": "UNKNOWN_ERROR", "message": "Job failed", "retryable": false]
         try await write(
-            event: "failed", id: "\(ms)-final", ["jobId": .string(jobID), "error": nested, "timestamp": timestamp],
-            &writer)
+            event: "failed",
+            id: "\(ms)-final",
+            ["jobId": .string(jobID), "error": nested, "timestamp": timestamp],
+            &writer
+        )
     }
 
     private func write(
-        event: String, id: String? = nil, _ data: JSONValue, _ writer: inout any ResponseBodyWriter
+        event: String,
+        id: String? = nil,
+        _ data: JSONValue,
+        _ writer: inout any ResponseBodyWriter
     ) async throws {
         let idLine = id.map { "id: \($0)\n" } ?? ""
         try await writer.write(ByteBuffer(string: "\(idLine)event: \(event)\ndata: \(SSEFormat.json(data))\n\n"))

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `bts api …` from the shell's command line (as `gh api`): the shell's `api` command, once, its
 /// words as given; bts's options before it apply; a script named `api` in the directory still runs.
@@ -16,7 +16,9 @@ struct ApiCommandLineProcessTests {
         let headers = try await BinaryTests.run(["--local", "api", "-i", "/v1/search/title", "-f", "q=dune"])
         #expect(headers.status == 0 && headers.stdout.hasPrefix("HTTP 200\n"), "\(headers)")
         // A word holding quotes, brackets and a dollar reaches the command as it was given.
-        let post = try await BinaryTests.run(["--local", "api", "POST", "/api/v2/books/enrich", "-f", "isbn=\"9780340839935\""])
+        let post = try await BinaryTests.run([
+            "--local", "api", "POST", "/api/v2/books/enrich", "-f", "isbn=\"9780340839935\"",
+        ])
         #expect(post.status == 0, "\(post)")
         #expect(post.stdout.contains("\"success\":true") || post.stdout.contains("\"success\": true"), "\(post)")
         let missing = try await BinaryTests.run(["--local", "api", "/v1/no-such-route-$HOME"])

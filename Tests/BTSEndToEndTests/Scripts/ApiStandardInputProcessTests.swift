@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `api --input -` through the real binary: a body piped to `bts -c` or to a script file is sent;
 /// a script read from standard input is never taken for the body; a body past the limit is a
@@ -10,22 +10,30 @@ struct ApiStandardInputProcessTests {
     static let body = "{\"isbn\":\"9780340839935\"}"
 
     @Test func aBodyPipedToACommandIsSent() async throws {
-        let outcome = try await BinaryTests.run(["--local", "-c", "api POST /api/v2/books/enrich --input -"], stdin: Self.body)
+        let outcome = try await BinaryTests.run(
+            ["--local", "-c", "api POST /api/v2/books/enrich --input -"],
+            stdin: Self.body
+        )
         #expect(outcome.status == 0, "\(outcome)")
-        #expect(outcome.stdout.contains("\"success\":true") || outcome.stdout.contains("\"success\": true"), "\(outcome)")
+        #expect(
+            outcome.stdout.contains("\"success\":true") || outcome.stdout.contains("\"success\": true"),
+            "\(outcome)"
+        )
     }
 
     @Test func aBodyPipedToAScriptFileIsSent() async throws {
         let directory = try makeTempDirectory("api-stdin")
         defer { try? FileManager.default.removeItem(at: directory) }
         let script = directory.appendingPathComponent("enrich.bts")
-        try Data("""
+        try Data(
+            """
             api POST /api/v2/books/enrich --input -
             expect ${_.success} == true
             expect ${_http.method} == POST
             echo sent
 
-            """.utf8).write(to: script)
+            """.utf8
+        ).write(to: script)
         let outcome = try await BinaryTests.run(["--local", script.path], stdin: Self.body)
         #expect(outcome.status == 0 && outcome.stdout.hasSuffix("sent\n"), "\(outcome)")
     }
@@ -34,15 +42,22 @@ struct ApiStandardInputProcessTests {
     /// it are still there to run.
     @Test func theScriptOnStandardInputIsNeverTheBody() async throws {
         let outcome = try await BinaryTests.run(
-            ["--local", "--continue-on-error"], stdin: "api POST /api/v2/books/enrich --input -\necho after\n")
+            ["--local", "--continue-on-error"],
+            stdin: "api POST /api/v2/books/enrich --input -\necho after\n"
+        )
         #expect(outcome.status == 2, "\(outcome)")
-        #expect(outcome.stderr.contains("--input - cannot read standard input while bts reads its commands from it"), "\(outcome)")
+        #expect(
+            outcome.stderr.contains("--input - cannot read standard input while bts reads its commands from it"),
+            "\(outcome)"
+        )
         #expect(outcome.stdout.hasSuffix("after\n"), "\(outcome)")
     }
 
     @Test func aBodyPastTheLimitIsAUsageError() async throws {
         let outcome = try await BinaryTests.run(
-            ["--local", "-c", "api POST /api/v2/books/enrich --input -"], stdin: String(repeating: "a", count: (1 << 20) + 1))
+            ["--local", "-c", "api POST /api/v2/books/enrich --input -"],
+            stdin: String(repeating: "a", count: (1 << 20) + 1)
+        )
         #expect(outcome.status == 2, "\(outcome.status) \(outcome.stderr)")
         #expect(outcome.stderr.contains("larger than 1 MiB"), "\(outcome.stderr)")
     }

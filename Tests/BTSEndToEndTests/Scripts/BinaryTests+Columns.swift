@@ -15,16 +15,21 @@ extension BinaryTests {
 
     @Test(.enabled(if: BinaryTests.hasBinary, "bts binary not built: run swift build first"))
     func markdownIsAPipeTableInAPipeToo() async throws {
-        let outcome = try await Self.run(["--local", "-c", "search isbn 9780439023481 -o markdown --columns isbn,title"])
+        let outcome = try await Self.run([
+            "--local", "-c", "search isbn 9780439023481 -o markdown --columns isbn,title",
+        ])
         #expect(outcome.status == 0, "\(outcome)")
-        #expect(outcome.stdout == """
-            | ISBN | TITLE |
-            | --- | --- |
-            | 9780439023481 | The Hunger Games (The Hunger Games, #1) |
+        #expect(
+            outcome.stdout == """
+                | ISBN | TITLE |
+                | --- | --- |
+                | 9780439023481 | The Hunger Games (The Hunger Games, #1) |
 
-            (1 of 1 result)
+                (1 of 1 result)
 
-            """, "\(outcome)")
+                """,
+            "\(outcome)"
+        )
         let set = try await Self.run(["--local", "-c", "set output markdown; search isbn 9780439023481"])
         #expect(set.stdout.hasPrefix("| ISBN | TITLE | AUTHORS | YEAR |"), "\(set)")
     }

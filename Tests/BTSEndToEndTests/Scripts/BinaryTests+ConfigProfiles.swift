@@ -12,8 +12,11 @@ extension BinaryTests {
         "http://user:\(profilePassword)@127.0.0.1:99999",
     ]
 
-    @Test(.enabled(if: BinaryTests.hasBinary, "bts binary not built: run swift build first"),
-          arguments: BinaryTests.badProfileURLs, [false, true])
+    @Test(
+        .enabled(if: BinaryTests.hasBinary, "bts binary not built: run swift build first"),
+        arguments: BinaryTests.badProfileURLs,
+        [false, true]
+    )
     func aProfileWithAnImpossiblePortIsAUsageError(url: String, asDefault: Bool) async throws {
         let config = (asDefault ? "default_profile = \"bad\"\n" : "") + "[profiles.bad]\nurl = \"\(url)\"\n"
         let arguments = (asDefault ? [] : ["--profile", "bad"]) + ["-c", "search dune"]

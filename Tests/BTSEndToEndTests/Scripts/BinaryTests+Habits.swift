@@ -6,7 +6,9 @@ extension BinaryTests {
     /// `bts -f FILE.bts ARG…` is `bts FILE.bts ARG…` (psql's -f); it was an unknown option.
     @Test(.enabled(if: BinaryTests.hasBinary, "bts binary not built: run swift build first"))
     func dashFRunsAScriptWithItsArguments() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bts-f-\(UUID().uuidString.prefix(8))")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "bts-f-\(UUID().uuidString.prefix(8))"
+        )
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let script = directory.appendingPathComponent("hello.bts")
@@ -24,8 +26,10 @@ extension BinaryTests {
         let outcome = try await Self.run(["search", "dune messiah"])
         #expect(outcome.status == 2, "\(outcome)")
         #expect(outcome.stderr.contains("cannot read script"), "\(outcome)")
-        #expect(outcome.stderr.contains("'search' is a bts command: to run it, say bts -c 'search '\\''dune messiah'\\'''"),
-                "\(outcome)")
+        #expect(
+            outcome.stderr.contains("'search' is a bts command: to run it, say bts -c 'search '\\''dune messiah'\\'''"),
+            "\(outcome)"
+        )
         // A word that is no command gets no hint.
         let other = try await Self.run(["nosuchscript"])
         #expect(other.status == 2)
@@ -63,7 +67,10 @@ extension BinaryTests {
     func anUnknownProfileDoesNotBlameTheCommand() async throws {
         let outcome = try await Self.run(["--profile", "nosuch", "-c", "caps"])
         #expect(outcome.status == 2, "\(outcome)")
-        #expect(outcome.stderr.hasPrefix("error: unknown profile 'nosuch' (known: local, production, staging)"), "\(outcome)")
+        #expect(
+            outcome.stderr.hasPrefix("error: unknown profile 'nosuch' (known: local, production, staging)"),
+            "\(outcome)"
+        )
         #expect(!outcome.stderr.contains("-c:1:1"), "\(outcome)")
     }
 }

@@ -3,8 +3,12 @@ import Foundation
 extension BinaryTests {
     /// Runs `executable ARGUMENTS` (default: bts itself) in a directory of its own holding `files`,
     /// with a private XDG environment, no server, and `$BTS` naming the binary (for `bash -c`).
-    static func runPrivately(_ arguments: [String], executable: URL? = nil, stdin: String = "",
-                             files: [String: String] = [:]) async throws -> ProcessOutcome {
+    static func runPrivately(
+        _ arguments: [String],
+        executable: URL? = nil,
+        stdin: String = "",
+        files: [String: String] = [:]
+    ) async throws -> ProcessOutcome {
         guard let binary else { throw SkipError() }
         let home = try makeTempDirectory("bts-private")
         defer { try? FileManager.default.removeItem(at: home) }
@@ -18,8 +22,14 @@ extension BinaryTests {
         environment["XDG_CACHE_HOME"] = try SharedCatalog.seed(cacheHome: home.appendingPathComponent("cache")).path
         environment.removeValue(forKey: "BTS_API_URL")
         environment.removeValue(forKey: "BTS_LIBRARY")
-        return try await ChildProcess.run(executable ?? binary, arguments, environment: environment, directory: home,
-                                          stdin: stdin, timeout: .seconds(120))
+        return try await ChildProcess.run(
+            executable ?? binary,
+            arguments,
+            environment: environment,
+            directory: home,
+            stdin: stdin,
+            timeout: .seconds(120)
+        )
     }
 
     /// Runs `bash -c command` that way.

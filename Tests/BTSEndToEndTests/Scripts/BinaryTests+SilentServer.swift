@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 extension BinaryTests {
     /// A server that takes the connection and never answers: `caps` and `limits` said "the server is

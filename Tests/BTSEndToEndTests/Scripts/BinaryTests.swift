@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 /// The real `bts` executable: example scripts, `-c`, pipes, signals, usage errors.
 @Suite("bts binary")
@@ -9,11 +9,11 @@ struct BinaryTests {
     /// `.build/debug/bts` of the package this file belongs to (or `BTS_BINARY`).
     static let binary: URL? = BTSExecutable.url
 
-
     static var examplesDirectory: URL {
         // The repository's scripts/examples, found from this file (…/Tests/BTSEndToEndTests/Scripts/).
         let repository = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath()
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         return repository.appendingPathComponent("scripts/examples")
     }
 
@@ -24,8 +24,13 @@ struct BinaryTests {
     /// raced bts's start on a loaded machine). Pipes are read and the exit awaited on threads of
     /// their own: blocking the cooperative pool (2 threads here) stalls every other test.
     /// With `config`, that text is written to `$XDG_CONFIG_HOME/bts/config.toml` first.
-    static func run(_ arguments: [String], stdin: String? = nil, interruptAfter marker: String? = nil,
-                    config: String? = nil, directory: URL? = nil) async throws -> Outcome {
+    static func run(
+        _ arguments: [String],
+        stdin: String? = nil,
+        interruptAfter marker: String? = nil,
+        config: String? = nil,
+        directory: URL? = nil
+    ) async throws -> Outcome {
         guard let binary else { throw SkipError() }
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("bts-bin-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
@@ -46,8 +51,14 @@ struct BinaryTests {
         // be answered from that one's cached responses (CacheProcessTests cover the cache).
         environment["BTS_CACHE"] = "off"
         _ = try SharedCatalog.get()
-        return try await ChildProcess.run(binary, arguments, environment: environment, directory: directory,
-                                          stdin: stdin ?? "", interruptAfter: marker)
+        return try await ChildProcess.run(
+            binary,
+            arguments,
+            environment: environment,
+            directory: directory,
+            stdin: stdin ?? "",
+            interruptAfter: marker
+        )
     }
 
     struct SkipError: Error, CustomStringConvertible {
@@ -59,7 +70,8 @@ struct BinaryTests {
         return binary != nil
     }
 
-    @Test(.enabled(if: BinaryTests.hasBinary, "bts binary not built: run swift build first")) func exampleScriptsPassThroughTheRunner() async throws {
+    @Test(.enabled(if: BinaryTests.hasBinary, "bts binary not built: run swift build first"))
+    func exampleScriptsPassThroughTheRunner() async throws {
         guard let binary = Self.binary else { return }
         let process = SpawnedProcess()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
@@ -67,7 +79,8 @@ struct BinaryTests {
         var environment = ProcessInfo.processInfo.environment
         _ = try SharedCatalog.get()
         environment["XDG_CACHE_HOME"] = SharedCatalog.directory.path
-        environment["XDG_STATE_HOME"] = FileManager.default.temporaryDirectory.appendingPathComponent("bts-run-\(UUID().uuidString)").path
+        environment["XDG_STATE_HOME"] =
+            FileManager.default.temporaryDirectory.appendingPathComponent("bts-run-\(UUID().uuidString)").path
         process.environment = environment
         let out = Pipe()
         process.standardOutput = out
@@ -81,15 +94,19 @@ struct BinaryTests {
         #expect(text.contains("ok    batch.bts"))
     }
 
-    @Test(.enabled(if: BinaryTests.hasBinary, "bts binary not built: run swift build first")) func severalDashCCommands() async throws {
-        let outcome = try await Self.run(["--local", "-c", "set x 4; echo one $x", "-c", "search isbn 9780439023481; echo ${_.results[0].title}"])
+    @Test(.enabled(if: BinaryTests.hasBinary, "bts binary not built: run swift build first"))
+    func severalDashCCommands() async throws {
+        let outcome = try await Self.run([
+            "--local", "-c", "set x 4; echo one $x", "-c", "search isbn 9780439023481; echo ${_.results[0].title}",
+        ])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stdout.hasPrefix("one 4\n"))
         #expect(outcome.stdout.hasSuffix("The Hunger Games (The Hunger Games, #1)\n"))
         #expect(outcome.stdout.contains("\"isbn\":\"9780439023481\""), "json on a pipe")
     }
 
-    @Test(.enabled(if: BinaryTests.hasBinary, "bts binary not built: run swift build first")) func commandsFromAPipeShowNoPrompt() async throws {
+    @Test(.enabled(if: BinaryTests.hasBinary, "bts binary not built: run swift build first"))
+    func commandsFromAPipeShowNoPrompt() async throws {
         let outcome = try await Self.run(["--local"], stdin: "echo hello\nsearch isbn 9780439023481 --output csv\n")
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stdout.hasPrefix("hello\nisbn,title"))
@@ -97,7 +114,9 @@ struct BinaryTests {
         #expect(!outcome.stdout.contains("\u{1B}") && !outcome.stderr.contains("\u{1B}"), "no escape code in a pipe")
     }
 
-    @Test(.enabled(if: BinaryTests.hasBinary, "bts binary not built: run swift build first")) func usageErrorsExitTwo() async throws {
+    @Test(.enabled(if: BinaryTests.hasBinary, "bts binary not built: run swift build first")) func usageErrorsExitTwo()
+        async throws
+    {
         #expect(try await Self.run(["--output", "yaml", "-c", "help"]).status == 2)
         #expect(try await Self.run(["--nope"]).status == 2)
         let syntax = try await Self.run(["-c", "serch dune"])
@@ -113,18 +132,24 @@ struct BinaryTests {
         #expect(builder.stderr.contains("USAGE: catalog-clean <input> <output>"), "\(builder.stderr)")
     }
 
-    @Test(.enabled(if: BinaryTests.hasBinary, "bts binary not built: run swift build first")) func networkErrorExitsThree() async throws {
-        let outcome = try await Self.run(["--api", "http://127.0.0.1:\(closedPort())", "--timeout", "2", "-c", "search isbn 9780439023481"])
+    @Test(.enabled(if: BinaryTests.hasBinary, "bts binary not built: run swift build first"))
+    func networkErrorExitsThree() async throws {
+        let outcome = try await Self.run([
+            "--api", "http://127.0.0.1:\(closedPort())", "--timeout", "2", "-c", "search isbn 9780439023481",
+        ])
         #expect(outcome.status == 3, "\(outcome.stderr)")
     }
 
-    @Test(.enabled(if: BinaryTests.hasBinary, "bts binary not built: run swift build first")) func sigintExits130() async throws {
+    @Test(.enabled(if: BinaryTests.hasBinary, "bts binary not built: run swift build first")) func sigintExits130()
+        async throws
+    {
         let outcome = try await Self.run(["-c", "echo started; sleep 30s; echo never"], interruptAfter: "started\n")
         #expect(outcome.status == 130, "\(outcome.stderr)")
         #expect(!outcome.stdout.contains("never"))
     }
 
-    @Test(.enabled(if: BinaryTests.hasBinary, "bts binary not built: run swift build first")) func versionHelpAndCompletion() async throws {
+    @Test(.enabled(if: BinaryTests.hasBinary, "bts binary not built: run swift build first"))
+    func versionHelpAndCompletion() async throws {
         let version = try await Self.run(["--version"])
         #expect(version.status == 0)
         #expect(version.stdout.hasPrefix("0."))

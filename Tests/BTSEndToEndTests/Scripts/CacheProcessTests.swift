@@ -34,8 +34,15 @@ struct CacheProcessTests {
     static func bts(_ url: URL, _ script: String, root: URL) async throws -> ProcessOutcome {
         guard let binary = BinaryTests.binary else { throw BinaryTests.SkipError() }
         return try await ChildProcess.run(
-            binary, ["--api", url.absoluteString, "--dialect", "v1", "--timeout", "\(TestTime.seconds(30))", "-o", "json", "-c", script],
-            environment: environment(root), directory: root, timeout: .seconds(120))
+            binary,
+            [
+                "--api", url.absoluteString, "--dialect", "v1", "--timeout", "\(TestTime.seconds(30))", "-o", "json",
+                "-c", script,
+            ],
+            environment: environment(root),
+            directory: root,
+            timeout: .seconds(120)
+        )
     }
 
     static func json(_ outcome: ProcessOutcome) -> JSONValue? {
@@ -62,9 +69,15 @@ struct CacheProcessTests {
             // So does the global `--no-cache`, for every command of the run.
             guard let binary = BinaryTests.binary else { throw BinaryTests.SkipError() }
             let global = try await ChildProcess.run(
-                binary, ["--no-cache", "--api", server.baseURL.absoluteString, "--dialect", "v1", "-o", "json",
-                         "-c", "search title dune; search title dune"],
-                environment: Self.environment(root), directory: root, timeout: .seconds(120))
+                binary,
+                [
+                    "--no-cache", "--api", server.baseURL.absoluteString, "--dialect", "v1", "-o", "json",
+                    "-c", "search title dune; search title dune",
+                ],
+                environment: Self.environment(root),
+                directory: root,
+                timeout: .seconds(120)
+            )
             #expect(global.status == 0, "\(global)")
             #expect(hits.count("title") == 4)
             return server.baseURL
@@ -76,7 +89,10 @@ struct CacheProcessTests {
         #expect(!fresh.stderr.contains("offline"), "\(fresh.stderr)")
         // Stale answers (as after their TTL) are asked again: the server is down, so they answer,
         // saying so on stderr with their age, exit 0.
-        let cache = ResponseDiskCache(directory: root.appendingPathComponent("cache/bts"), backend: ResponseDiskCache.backendName(url))
+        let cache = ResponseDiskCache(
+            directory: root.appendingPathComponent("cache/bts"),
+            backend: ResponseDiskCache.backendName(url)
+        )
         for listed in cache.entries() {
             guard var entry = cache.entry(for: listed.key, now: Date()) else { continue }
             entry.expiresAt = Date(timeIntervalSinceNow: -60)
@@ -84,8 +100,12 @@ struct CacheProcessTests {
         }
         let offline = try await Self.bts(url, "search isbn \(Self.isbn)", root: root)
         #expect(offline.status == 0, "\(offline)")
-        #expect(offline.stderr.contains("offline (the server could not be reached (connection refused)): answered from the cache"),
-                "\(offline.stderr)")
+        #expect(
+            offline.stderr.contains(
+                "offline (the server could not be reached (connection refused)): answered from the cache"
+            ),
+            "\(offline.stderr)"
+        )
         #expect(Self.json(offline)?["answeredBy"] == .string("cache"), "\(offline.stdout)")
         #expect(Self.json(offline)?["cacheAgeSeconds"]?.intValue != nil)
         // A script that insists on the server fails as before (exit 3).
@@ -101,10 +121,15 @@ struct CacheProcessTests {
         #expect(gone.status == 3, "\(gone)")
         // The directory and file are private.
         let directory = root.appendingPathComponent("cache/bts")
-        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix("responses-") && $0.hasSuffix(".sqlite") }
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter {
+            $0.hasPrefix("responses-") && $0.hasSuffix(".sqlite")
+        }
         #expect(files.count == 1)
         for name in files {
-            let mode = try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent(name).path)[.posixPermissions] as? Int
+            let mode =
+                try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent(name).path)[
+                    .posixPermissions
+                ] as? Int
             #expect(mode == 0o600)
         }
     }
@@ -114,11 +139,13 @@ struct CacheProcessTests {
     func aLibraryAnswerAfterATimeoutSaysItTimedOut() async throws {
         let root = try makeTempDirectory("cache-procs")
         defer { try? FileManager.default.removeItem(at: root) }
-        try Data("""
+        try Data(
+            """
             Book Id,Title,Author,ISBN,ISBN13,My Rating,Exclusive Shelf,Date Added
             1,The Hunger Games,Suzanne Collins,,9780439023481,5,read,2020/01/02
 
-            """.utf8).write(to: root.appendingPathComponent("books.csv"))
+            """.utf8
+        ).write(to: root.appendingPathComponent("books.csv"))
         try await TinyServer.with({ router in
             router.get("/v1/search/isbn") { _, _ in
                 try await Task.sleep(for: .seconds(5))
@@ -127,12 +154,22 @@ struct CacheProcessTests {
         }) { server in
             guard let binary = BinaryTests.binary else { throw BinaryTests.SkipError() }
             let outcome = try await ChildProcess.run(
-                binary, ["--api", server.baseURL.absoluteString, "--dialect", "v1", "--timeout", "1", "-o", "json", "-c",
-                         "library import books.csv; search isbn 9780439023481"],
-                environment: Self.environment(root), directory: root, timeout: .seconds(120))
+                binary,
+                [
+                    "--api", server.baseURL.absoluteString, "--dialect", "v1", "--timeout", "1", "-o", "json", "-c",
+                    "library import books.csv; search isbn 9780439023481",
+                ],
+                environment: Self.environment(root),
+                directory: root,
+                timeout: .seconds(120)
+            )
             #expect(outcome.status == 0, "\(outcome)")
-            #expect(outcome.stderr.contains("the server did not answer in time (the request timed out): answered from your library"),
-                    "\(outcome.stderr)")
+            #expect(
+                outcome.stderr.contains(
+                    "the server did not answer in time (the request timed out): answered from your library"
+                ),
+                "\(outcome.stderr)"
+            )
             #expect(!outcome.stderr.contains("unreachable"), "\(outcome.stderr)")
         }
     }
@@ -166,7 +203,8 @@ struct CacheProcessTests {
             let first = try await Self.bts(server.baseURL, "search isbn \(Self.isbn)", root: root)
             #expect(first.status == 0, "\(first)")
             let directory = root.appendingPathComponent("cache/bts")
-            for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) where name.hasPrefix("responses-") {
+            for name in try FileManager.default.contentsOfDirectory(atPath: directory.path)
+            where name.hasPrefix("responses-") {
                 let file = directory.appendingPathComponent(name)
                 if name.hasSuffix(".sqlite") {
                     try Data(repeating: 0x5A, count: 5_000).write(to: file)
@@ -192,8 +230,12 @@ struct CacheProcessTests {
         try await LiveServer.running { server in
             let url = "http://127.0.0.1:\(server.port)"
             func bts(_ script: String) async throws -> ProcessOutcome {
-                try await ChildProcess.run(binary, ["--api", url, "-o", "json", "-c", script],
-                                           environment: Self.environment(root), directory: root)
+                try await ChildProcess.run(
+                    binary,
+                    ["--api", url, "-o", "json", "-c", script],
+                    environment: Self.environment(root),
+                    directory: root
+                )
             }
             try Data("Title,Author,ISBN\nThe Hunger Games,Suzanne Collins,9780439023481\n".utf8)
                 .write(to: root.appendingPathComponent("lib.csv"))

@@ -1,7 +1,7 @@
 import Foundation
 import ServerTestSupport
-import Testing
 import TestSupport
+import Testing
 
 /// A condition written as one word (`$n==6`, always true) through the real binary: `bts check`,
 /// a script run and `bts test` each refuse it with the fix, before any request.
@@ -11,17 +11,25 @@ struct ConditionProcessTests {
         let workspace = try ScriptTestProcessTests.Workspace()
         defer { workspace.remove() }
         try workspace.write("c.bts", "echo started\nsearch title dune --limit 1\nset n 5\nexpect $n==6\n")
-        try workspace.write("tests/ci.bts", "search title dune --limit 1\nif ${_.totalCount}>0 and $n == 1\n  echo x\nend\n")
+        try workspace.write(
+            "tests/ci.bts",
+            "search title dune --limit 1\nif ${_.totalCount}>0 and $n == 1\n  echo x\nend\n"
+        )
         let hits = HitCounter()
         try await TinyServer.counting(hits) { server in
             let api = ["BTS_API_URL": "http://127.0.0.1:\(server.port)"]
             let check = try await workspace.bts(["check", "c.bts"], extra: api)
             #expect(check.status == 2, "\(check)")
-            #expect(check.stderr.contains("""
-                c.bts:4:8: error: '$n==6' is one word, so it is always true; write '$n == 6'
-                  4 | expect $n==6
-                    |        ^~~~~
-                """), "\(check)")
+            #expect(
+                check.stderr.contains(
+                    """
+                    c.bts:4:8: error: '$n==6' is one word, so it is always true; write '$n == 6'
+                      4 | expect $n==6
+                        |        ^~~~~
+                    """
+                ),
+                "\(check)"
+            )
             let run = try await workspace.bts(["c.bts"], extra: api)
             #expect(run.status == 2, "\(run)")
             #expect(run.stdout.isEmpty, "nothing ran: \(run)")
@@ -29,9 +37,12 @@ struct ConditionProcessTests {
             let test = try await workspace.bts(["test", "tests"], extra: api)
             #expect(test.status == 1, "\(test)")
             #expect(test.stderr.contains("tests/ci.bts: Error (exit 2, "), "\(test)")
-            #expect(test.stderr.contains(
-                "tests/ci.bts:2:4: '${_.totalCount}>0' is one word, so it is always true; write '${_.totalCount} > 0'"),
-                "\(test)")
+            #expect(
+                test.stderr.contains(
+                    "tests/ci.bts:2:4: '${_.totalCount}>0' is one word, so it is always true; write '${_.totalCount} > 0'"
+                ),
+                "\(test)"
+            )
             #expect(hits.total == 0, "a refused script makes no request")
             // The same server answers a run (the silence is not a dead server's).
             _ = try await workspace.bts(["-c", "caps"], extra: api)

@@ -1,7 +1,7 @@
 import BooksTrackContract
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The embedded backend behaves as the reader's own machine: it keeps no rate-limit budgets unless
 /// asked to rehearse production's (`--limits production`), and a job a process started is finished
@@ -11,8 +11,13 @@ struct EmbeddedHomeTests {
     /// `bts --local ARGUMENTS` in private XDG directories under `root`, working in `root`.
     static func bts(_ arguments: [String], root: URL) async throws -> ProcessOutcome {
         guard let binary = BinaryTests.binary else { throw BinaryTests.SkipError() }
-        return try await ChildProcess.run(binary, ["--local"] + arguments, environment: LibraryProcessTests.environment(root),
-                                          directory: root, timeout: .seconds(180))
+        return try await ChildProcess.run(
+            binary,
+            ["--local"] + arguments,
+            environment: LibraryProcessTests.environment(root),
+            directory: root,
+            timeout: .seconds(180)
+        )
     }
 
     static func json(_ outcome: ProcessOutcome) -> JSONValue? {
@@ -25,27 +30,41 @@ struct EmbeddedHomeTests {
     func tenSemanticQueriesAndTwoSimilarLibraryNeverWait() async throws {
         let root = try makeTempDirectory("home-budgets")
         defer { try? FileManager.default.removeItem(at: root) }
-        let queries = ["wizard school", "space war", "dragons", "love in paris", "a detective in london", "whales",
-                       "robots", "a girl and her horse", "war at sea", "cooking"]
-        let script = queries.map { "semantic \($0) --limit 1" }
-            + ["search isbn 9780439023481", "save", "search isbn 9780439023498", "save",
-               "similar --library --limit 3", "similar --library --limit 3", "limits"]
+        let queries = [
+            "wizard school", "space war", "dragons", "love in paris", "a detective in london", "whales",
+            "robots", "a girl and her horse", "war at sea", "cooking",
+        ]
+        let script =
+            queries.map { "semantic \($0) --limit 1" }
+            + [
+                "search isbn 9780439023481", "save", "search isbn 9780439023498", "save",
+                "similar --library --limit 3", "similar --library --limit 3", "limits",
+            ]
         let outcome = try await Self.bts(["--no-wait", "-o", "json", "-c", script.joined(separator: "; ")], root: root)
         #expect(outcome.status == 0, "\(outcome)")
         #expect(!outcome.stderr.contains("rate limited"), "\(outcome)")
-        let limits = outcome.stdout.split(separator: "\n").last.flatMap { try? JSONDecoder().decode(JSONValue.self, from: Data($0.utf8)) }
+        let limits = outcome.stdout.split(separator: "\n").last.flatMap {
+            try? JSONDecoder().decode(JSONValue.self, from: Data($0.utf8))
+        }
         let sources = Set((limits?["budgets"]?.arrayValue ?? []).compactMap { $0["source"]?.stringValue })
         #expect(sources == ["unmetered"], "\(outcome.stdout.suffix(600))")
 
         // `--limits production` rehearses production's budgets: the sixth semantic query in a
         // minute would wait, and with --no-wait it fails with exit 5.
         let rehearsal = try await Self.bts(
-            ["--limits", "production", "--no-wait", "-o", "json", "-c", queries.prefix(6).map { "semantic \($0) --limit 1" }.joined(separator: "; ")],
-            root: root)
+            [
+                "--limits", "production", "--no-wait", "-o", "json", "-c",
+                queries.prefix(6).map { "semantic \($0) --limit 1" }.joined(separator: "; "),
+            ],
+            root: root
+        )
         #expect(rehearsal.status == 5, "\(rehearsal)")
         #expect(rehearsal.stderr.contains("semantic budget is spent"), "\(rehearsal)")
         // It names the embedded backend: with a server's address it is a usage error.
-        let remote = try await Self.bts(["--limits", "production", "--api", "http://127.0.0.1:9", "-c", "limits"], root: root)
+        let remote = try await Self.bts(
+            ["--limits", "production", "--api", "http://127.0.0.1:9", "-c", "limits"],
+            root: root
+        )
         #expect(remote.status == 2 || remote.stderr.contains("cannot be combined"), "\(remote)")
     }
 
@@ -55,12 +74,14 @@ struct EmbeddedHomeTests {
     func aOneShotImportBringsItsBooksIntoTheLibrary() async throws {
         let root = try makeTempDirectory("home-import")
         defer { try? FileManager.default.removeItem(at: root) }
-        try Data("""
+        try Data(
+            """
             Title,Author,ISBN13,My Rating,Exclusive Shelf
             The Hunger Games,Suzanne Collins,9780439023481,5,read
             Dune,Frank Herbert,9780441172719,4,currently-reading
 
-            """.utf8).write(to: root.appendingPathComponent("mine.csv"))
+            """.utf8
+        ).write(to: root.appendingPathComponent("mine.csv"))
         let started = try await Self.bts(["-o", "json", "-c", "import mine.csv"], root: root)
         #expect(started.status == 0, "\(started)")
         #expect(Self.json(started)?["jobId"]?.stringValue != nil, "\(started)")
@@ -83,7 +104,10 @@ struct EmbeddedHomeTests {
         let root = try makeTempDirectory("home-scan")
         defer { try? FileManager.default.removeItem(at: root) }
         let photo = BinaryTests.examplesDirectory.appendingPathComponent("back-covers.jpg").path
-        let typo = try await Self.bts(["-c", "search isbn 9780439023481; save --shelf owned; scan \(photo) --save --shelf ownd"], root: root)
+        let typo = try await Self.bts(
+            ["-c", "search isbn 9780439023481; save --shelf owned; scan \(photo) --save --shelf ownd"],
+            root: root
+        )
         #expect(typo.status == 2, "\(typo)")
         #expect(typo.stderr.contains("there is no shelf 'ownd' yet; did you mean 'owned'?"), "\(typo)")
         #expect(!typo.stderr.contains("started scan job"), "\(typo)")
@@ -104,7 +128,10 @@ struct EmbeddedHomeTests {
         let root = try makeTempDirectory("home-editions")
         defer { try? FileManager.default.removeItem(at: root) }
         let photo = BinaryTests.examplesDirectory.appendingPathComponent("back-covers.jpg").path
-        let saved = try await Self.bts(["-o", "table", "-c", "set library scratch; scan \(photo) --save --shelf owned"], root: root)
+        let saved = try await Self.bts(
+            ["-o", "table", "-c", "set library scratch; scan \(photo) --save --shelf owned"],
+            root: root
+        )
         #expect(saved.status == 0, "\(saved)")
         let lines = (saved.stdout + saved.stderr).split(separator: "\n").map(String.init)
         let unknown = try #require(lines.first { $0.hasPrefix("Not known here: ") }, "\(saved)")
@@ -121,8 +148,12 @@ struct EmbeddedHomeTests {
         }
         let missing = try await Self.bts(["-c", "search isbn \(isbn)"], root: root)
         #expect(missing.status == 1, "\(missing)")
-        #expect(missing.stderr.contains("No book with ISBN \(isbn) in the offline catalog, which holds one edition of each book"),
-                "\(missing)")
+        #expect(
+            missing.stderr.contains(
+                "No book with ISBN \(isbn) in the offline catalog, which holds one edition of each book"
+            ),
+            "\(missing)"
+        )
         #expect(missing.stderr.contains("(search title WORDS)"), "\(missing)")
     }
 
@@ -135,8 +166,14 @@ struct EmbeddedHomeTests {
         defer { try? FileManager.default.removeItem(at: root) }
         let temporary = root.appendingPathComponent("tmp")
         try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(at: root.appendingPathComponent("out"), withIntermediateDirectories: true)
-        let mine = try await Self.bts(["-c", "search isbn 9780439023481; save --shelf currently-reading; library set 9780439023481 --rating 3"], root: root)
+        try FileManager.default.createDirectory(
+            at: root.appendingPathComponent("out"),
+            withIntermediateDirectories: true
+        )
+        let mine = try await Self.bts(
+            ["-c", "search isbn 9780439023481; save --shelf currently-reading; library set 9780439023481 --rating 3"],
+            root: root
+        )
         #expect(mine.status == 0, "\(mine)")
         let library = root.appendingPathComponent("data/bts")
         func snapshot() throws -> [String: Data] {
@@ -153,11 +190,18 @@ struct EmbeddedHomeTests {
         environment["TMPDIR"] = temporary.path
         for script in ["tour.bts", "smoke.bts", "batch.bts", "language.bts"] {
             let path = BinaryTests.examplesDirectory.appendingPathComponent(script).path
-            let outcome = try await ChildProcess.run(binary, ["--local", "--quiet", path, root.appendingPathComponent("out").path],
-                                                     environment: environment, directory: root, timeout: .seconds(300))
+            let outcome = try await ChildProcess.run(
+                binary,
+                ["--local", "--quiet", path, root.appendingPathComponent("out").path],
+                environment: environment,
+                directory: root,
+                timeout: .seconds(300)
+            )
             #expect(outcome.status == 0, "\(script): \(outcome)")
             #expect(try snapshot() == before, "\(script) changed the library")
-            let left = try FileManager.default.contentsOfDirectory(atPath: temporary.path).filter { $0.hasPrefix("bts-scratch-library") }
+            let left = try FileManager.default.contentsOfDirectory(atPath: temporary.path).filter {
+                $0.hasPrefix("bts-scratch-library")
+            }
             #expect(left.isEmpty, "\(script) left its scratch library: \(left)")
         }
     }
@@ -171,7 +215,8 @@ struct EmbeddedHomeTests {
             "search isbn 9780439023481", "save",
             "set library scratch", "library list", "expect ${_.total} == 0",
             "search isbn 9780439023498", "save", "library list", "expect ${_.total} == 1",
-            "set library default", "library list", "expect ${_.total} == 1", "expect ${_.books[0].isbn} == 9780439023481",
+            "set library default", "library list", "expect ${_.total} == 1",
+            "expect ${_.books[0].isbn} == 9780439023481",
         ]
         let outcome = try await Self.bts(["-o", "json", "-c", script.joined(separator: "; ")], root: root)
         #expect(outcome.status == 0, "\(outcome)")

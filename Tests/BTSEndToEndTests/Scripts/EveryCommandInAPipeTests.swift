@@ -49,8 +49,10 @@ struct EveryCommandInAPipeTests {
         "import": Invocation(files: ["goodreads_library_export.csv": .example("library.csv")]),
         "library import": Invocation(files: ["goodreads_library_export.csv": .example("library.csv")]),
         "scan": Invocation(files: ["back-covers.jpg": .example("back-covers.jpg")]),
-        "source": Invocation(files: ["setup.bts": .text("search isbn 9780439023481\n"),
-                                     "lib/show.bts": .text("search isbn $1\nlibrary list\n")]),
+        "source": Invocation(files: [
+            "setup.bts": .text("search isbn 9780439023481\n"),
+            "lib/show.bts": .text("search isbn $1\nlibrary list\n"),
+        ]),
         // A job to follow, ask about, take the results of, cancel.
         "watch": Invocation(setup: [batchJob], lines: ["watch", "watch last"]),
         "status": Invocation(setup: [batchJob]),
@@ -59,15 +61,25 @@ struct EveryCommandInAPipeTests {
         // Books in the library to list, show, change and remove.
         "library list": Invocation(setup: savedBook),
         "library search": Invocation(setup: savedBook),
-        "library show": Invocation(setup: savedBook, lines: ["library show 9780439023481", "library show 1",
-                                                             "library show hunger games"]),
+        "library show": Invocation(
+            setup: savedBook,
+            lines: [
+                "library show 9780439023481", "library show 1",
+                "library show hunger games",
+            ]
+        ),
         "library set": Invocation(setup: savedBook),
         "library remove": Invocation(setup: savedBook),
         "library shelves": Invocation(setup: savedBook),
         "library stats": Invocation(setup: savedBook, lines: ["library stats"]),
         // `library export -` writes the CSV asked for on stdout; a file gets it here, stdout the summary.
-        "library export": Invocation(setup: savedBook, lines: ["library export my_books.csv",
-                                                               "library export read.csv --shelf read"]),
+        "library export": Invocation(
+            setup: savedBook,
+            lines: [
+                "library export my_books.csv",
+                "library export read.csv --shelf read",
+            ]
+        ),
         // `api -i` writes the status line and headers before the body, as asked: the other examples.
         "api": Invocation(lines: ApiCommand.configuration.examples.filter { !$0.contains(" -i ") }),
         // `connect local` needs a server on localhost:8787.
@@ -75,15 +87,23 @@ struct EveryCommandInAPipeTests {
         // Assignments print nothing; `set` alone lists them.
         "set": Invocation(setup: ["search isbn 9780439023481"], lines: SetCommand.configuration.examples + ["set"]),
         "alias": Invocation(),
-        "unalias": Invocation(setup: ["alias hg search 9780439023481"],
-                              expected: .nothing("unalias changes the session: it has no result")),
-        "expect": Invocation(setup: ["search hunger games --limit 5"],
-                             expected: .nothing("expect checks a condition: it has no result (a failure is on stderr)")),
-        "echo": Invocation(setup: ["search isbn 9780439023481"],
-                           expected: .words("found 1 books\n0\n", "echo writes its words as they are: text of the user's own")),
+        "unalias": Invocation(
+            setup: ["alias hg search 9780439023481"],
+            expected: .nothing("unalias changes the session: it has no result")
+        ),
+        "expect": Invocation(
+            setup: ["search hunger games --limit 5"],
+            expected: .nothing("expect checks a condition: it has no result (a failure is on stderr)")
+        ),
+        "echo": Invocation(
+            setup: ["search isbn 9780439023481"],
+            expected: .words("found 1 books\n0\n", "echo writes its words as they are: text of the user's own")
+        ),
         "sleep": Invocation(lines: ["sleep 10ms"], expected: .nothing("sleep waits: it has no result")),
-        "timing": Invocation(setup: ["search dune"],
-                             expected: .nothing("timing's report is a note on stderr")),
+        "timing": Invocation(
+            setup: ["search dune"],
+            expected: .nothing("timing's report is a note on stderr")
+        ),
         "exit": Invocation(lines: ["exit"], expected: .nothing("exit ends the run")),
     ]
 
@@ -110,8 +130,10 @@ struct EveryCommandInAPipeTests {
         }
     }
 
-    @Test(.enabled(if: BinaryTests.hasBinary, "bts binary not built: run swift build first"),
-          arguments: EveryCommandInAPipeTests.paths)
+    @Test(
+        .enabled(if: BinaryTests.hasBinary, "bts binary not built: run swift build first"),
+        arguments: EveryCommandInAPipeTests.paths
+    )
     func writesJSONOrNothingIntoAPipe(_ path: String) async throws {
         let type = try #require(Self.type(at: path), "\(path)")
         let invocation = Self.invocations[path] ?? Invocation()
@@ -121,11 +143,17 @@ struct EveryCommandInAPipeTests {
         defer { try? FileManager.default.removeItem(at: root) }
         for (name, content) in invocation.files {
             let url = root.appendingPathComponent(name)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(),
+                withIntermediateDirectories: true
+            )
             switch content {
             case .text(let text): try Data(text.utf8).write(to: url)
             case .example(let file):
-                try FileManager.default.copyItem(at: BinaryTests.examplesDirectory.appendingPathComponent(file), to: url)
+                try FileManager.default.copyItem(
+                    at: BinaryTests.examplesDirectory.appendingPathComponent(file),
+                    to: url
+                )
             }
         }
         let script = (invocation.setup.map { $0 + " > /dev/null" } + lines).joined(separator: "\n")

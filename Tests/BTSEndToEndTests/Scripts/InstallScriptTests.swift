@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `scripts/install --from DIR PREFIX` and `scripts/uninstall PREFIX` with the built binary: bts on
 /// PATH, its completions, a man page generated from the help texts that `man` finds from the PATH,
@@ -29,11 +29,15 @@ struct InstallScriptTests {
         let binary = URL(fileURLWithPath: try #require(BTSBinary.path))
         let prefix = FileManager.default.temporaryDirectory.appendingPathComponent("bts-prefix-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: prefix) }
-        let installed = try Self.sh("scripts/install --from '\(binary.deletingLastPathComponent().path)' '\(prefix.path)'")
+        let installed = try Self.sh(
+            "scripts/install --from '\(binary.deletingLastPathComponent().path)' '\(prefix.path)'"
+        )
         #expect(installed.status == 0, "\(installed.output)")
-        for file in ["bin/bts", "lib/bts/bts", "lib/bts/bts_BooksTrackCatalog.resources", "share/man/man1/bts.1",
-                     "share/bash-completion/completions/bts", "share/zsh/site-functions/_bts",
-                     "share/fish/vendor_completions.d/bts.fish"] {
+        for file in [
+            "bin/bts", "lib/bts/bts", "lib/bts/bts_BooksTrackCatalog.resources", "share/man/man1/bts.1",
+            "share/bash-completion/completions/bts", "share/zsh/site-functions/_bts",
+            "share/fish/vendor_completions.d/bts.fish",
+        ] {
             #expect(FileManager.default.fileExists(atPath: prefix.appendingPathComponent(file).path), "\(file)")
         }
         // Installed stripped: no DWARF, no symbol table.
@@ -45,11 +49,16 @@ struct InstallScriptTests {
         let version = try Self.sh("bts --version", environment: path)
         #expect(version.output.hasPrefix("0.1.0 (commit "), "\(version.output)")
         let man = try Self.sh("man -w bts", environment: path)
-        #expect(man.output.trimmingCharacters(in: .whitespacesAndNewlines) == prefix.appendingPathComponent("share/man/man1/bts.1").path,
-                "\(man.output)")
+        #expect(
+            man.output.trimmingCharacters(in: .whitespacesAndNewlines)
+                == prefix.appendingPathComponent("share/man/man1/bts.1").path,
+            "\(man.output)"
+        )
         // Generated from the specs: every command has its section, with its help text.
         let page = try String(contentsOf: prefix.appendingPathComponent("share/man/man1/bts.1"), encoding: .utf8)
-        for command in ["search", "similar", "import", "watch", "connect", "exit"] { #expect(page.contains(".SS \(command)\n")) }
+        for command in ["search", "similar", "import", "watch", "connect", "exit"] {
+            #expect(page.contains(".SS \(command)\n"))
+        }
         #expect(page.contains("similar 9780439023481"))
         #expect(page.contains("--enable-fault-injection"))
         let removed = try Self.sh("scripts/uninstall '\(prefix.path)'")
@@ -64,11 +73,17 @@ struct InstallScriptTests {
         let binary = try #require(BTSBinary.path)
         let prefix = FileManager.default.temporaryDirectory.appendingPathComponent("bts-prefix-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: prefix) }
-        let installed = try Self.sh("scripts/install --debug-symbols '\(prefix.path)'", environment: ["BTS_BINARY": binary])
+        let installed = try Self.sh(
+            "scripts/install --debug-symbols '\(prefix.path)'",
+            environment: ["BTS_BINARY": binary]
+        )
         #expect(installed.status == 0, "\(installed.output)")
         let lib = prefix.appendingPathComponent("lib/bts")
         let stripped = try Self.sh("readelf -S '\(lib.appendingPathComponent("bts").path)'")
-        #expect(!stripped.output.contains(".debug_info") && stripped.output.contains(".gnu_debuglink"), "\(stripped.output.prefix(400))")
+        #expect(
+            !stripped.output.contains(".debug_info") && stripped.output.contains(".gnu_debuglink"),
+            "\(stripped.output.prefix(400))"
+        )
         let link = try Self.sh("readelf --string-dump=.gnu_debuglink '\(lib.appendingPathComponent("bts").path)'")
         #expect(link.output.contains("bts.debug"), "\(link.output)")
         let symbols = try Self.sh("readelf -S '\(lib.appendingPathComponent("bts.debug").path)'")

@@ -1,7 +1,7 @@
 import Foundation
 import ServerTestSupport
-import Testing
 import TestSupport
+import Testing
 
 /// `bts lsp` as an editor starts it: framed JSON-RPC on its stdin and stdout, a clean exit, and no
 /// request to the configured server.
@@ -19,7 +19,9 @@ struct LanguageServerProcessTests {
             // A message still arriving is read on a later look.
             guard bytes.endIndex - header.upperBound >= length else { break }
             let body = bytes[header.upperBound...].prefix(length)
-            if let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] { found.append(object) }
+            if let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] {
+                found.append(object)
+            }
             bytes = bytes[(header.upperBound + length)...]
         }
         return found
@@ -28,7 +30,8 @@ struct LanguageServerProcessTests {
     @Test func aSessionOverPipesAndNoRequestToTheServer() async throws {
         guard let binary = BTSExecutable.url else { return }
         let text = "serch dune\\nsearch title dune --limt 5\\n"
-        let completion = #"{"jsonrpc":"2.0","id":2,"method":"textDocument/completion","params":{"textDocument":{"uri":"file:///t/a.bts"},"position":{"line":1,"character":19}}}"#
+        let completion =
+            #"{"jsonrpc":"2.0","id":2,"method":"textDocument/completion","params":{"textDocument":{"uri":"file:///t/a.bts"},"position":{"line":1,"character":19}}}"#
         let hits = HitCounter()
         try await TinyServer.counting(hits) { server in
             let session = try Session(binary, environment: ["BTS_API_URL": server.baseURL.absoluteString])
@@ -39,24 +42,36 @@ struct LanguageServerProcessTests {
             #expect(await session.end() == 0, "exit after shutdown")
             #expect(session.errors.text.isEmpty, "\(session.errors.text)")
             let messages = session.messages
-            #expect(messages.count == 5, "initialize, diagnostics, completion, the parse error, shutdown: \(session.reader.text)")
+            #expect(
+                messages.count == 5,
+                "initialize, diagnostics, completion, the parse error, shutdown: \(session.reader.text)"
+            )
             let items = Session.diagnostics(messages.first { Session.isDiagnostics($0, version: 1) })
-            #expect(items.compactMap { $0["message"] as? String }.map { $0.components(separatedBy: "\n")[0] } == [
-                "unknown command 'serch' (did you mean 'search'?)", "unknown option '--limt' for 'search' (did you mean '--limit'?)",
-            ])
+            #expect(
+                items.compactMap { $0["message"] as? String }.map { $0.components(separatedBy: "\n")[0] } == [
+                    "unknown command 'serch' (did you mean 'search'?)",
+                    "unknown option '--limt' for 'search' (did you mean '--limit'?)",
+                ]
+            )
             let answer = messages.first { $0["id"] as? Int == 2 }
-            let labels = ((answer?["result"] as? [String: Any])?["items"] as? [[String: Any]] ?? []).compactMap { $0["label"] as? String }
+            let labels = ((answer?["result"] as? [String: Any])?["items"] as? [[String: Any]] ?? []).compactMap {
+                $0["label"] as? String
+            }
             #expect(labels.contains("--limit"), "\(labels)")
             #expect(hits.total == 0, "the language server made no request")
             // The same environment reaches the server from a run (the silence is not a dead server's).
             let home = try makeTempDirectory("lsp-process")
             defer { try? FileManager.default.removeItem(at: home) }
-            _ = try await ChildProcess.run(binary, ["-c", "caps"], environment: [
-                "HOME": home.path, "BTS_API_URL": server.baseURL.absoluteString,
-                "XDG_CONFIG_HOME": home.appendingPathComponent("config").path,
-                "XDG_DATA_HOME": home.appendingPathComponent("data").path,
-                "XDG_STATE_HOME": home.appendingPathComponent("state").path,
-            ])
+            _ = try await ChildProcess.run(
+                binary,
+                ["-c", "caps"],
+                environment: [
+                    "HOME": home.path, "BTS_API_URL": server.baseURL.absoluteString,
+                    "XDG_CONFIG_HOME": home.appendingPathComponent("config").path,
+                    "XDG_DATA_HOME": home.appendingPathComponent("data").path,
+                    "XDG_STATE_HOME": home.appendingPathComponent("state").path,
+                ]
+            )
         }
         #expect(hits.total > 0, "the server was reachable")
     }
@@ -65,10 +80,15 @@ struct LanguageServerProcessTests {
         guard let binary = BTSExecutable.url else { return }
         let home = try makeTempDirectory("lsp-gone")
         defer { try? FileManager.default.removeItem(at: home) }
-        let input = Self.frame(#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#) + "Content-Length: 99999999999\r\n\r\n"
+        let input =
+            Self.frame(#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#)
+            + "Content-Length: 99999999999\r\n\r\n"
         let outcome = try await ChildProcess.run(binary, ["lsp"], environment: ["HOME": home.path], stdin: input)
         #expect(outcome.status == 1, "stdin ended without shutdown: \(outcome)")
-        #expect(Self.messages(outcome.stdout).count == 2, "the answer to initialize and the oversized message's error: \(outcome.stdout)")
+        #expect(
+            Self.messages(outcome.stdout).count == 2,
+            "the answer to initialize and the oversized message's error: \(outcome.stdout)"
+        )
     }
 
     /// `bts lsp` running with its input open: messages written as an editor writes them, replies
@@ -87,11 +107,13 @@ struct LanguageServerProcessTests {
             let error = Pipe()
             process.executableURL = binary
             process.arguments = ["lsp"]
-            process.environment = ["HOME": home.path,
-                                   "XDG_CONFIG_HOME": home.appendingPathComponent("config").path,
-                                   "XDG_DATA_HOME": home.appendingPathComponent("data").path,
-                                   "XDG_STATE_HOME": home.appendingPathComponent("state").path]
-                .merging(environment) { _, given in given }
+            process.environment = [
+                "HOME": home.path,
+                "XDG_CONFIG_HOME": home.appendingPathComponent("config").path,
+                "XDG_DATA_HOME": home.appendingPathComponent("data").path,
+                "XDG_STATE_HOME": home.appendingPathComponent("state").path,
+            ]
+            .merging(environment) { _, given in given }
             process.standardInput = input
             process.standardOutput = output
             process.standardError = error
@@ -125,8 +147,10 @@ struct LanguageServerProcessTests {
             return process.terminationStatus
         }
 
-        static let start = [#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}}"#,
-                            #"{"jsonrpc":"2.0","method":"initialized","params":{}}"#]
+        static let start = [
+            #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}}"#,
+            #"{"jsonrpc":"2.0","method":"initialized","params":{}}"#,
+        ]
 
         static func didOpen(_ text: String, version: Int = 1) -> String {
             #"{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"file:///t/a.bts","languageId":"bts","version":\#(version),"text":"\#(text)"}}}"#
@@ -137,7 +161,8 @@ struct LanguageServerProcessTests {
             let changes = edits.map { line, from, to, text in
                 #"{"range":{"start":{"line":\#(line),"character":\#(from)},"end":{"line":\#(line),"character":\#(to)}},"text":"\#(text)"}"#
             }
-            return #"{"jsonrpc":"2.0","method":"textDocument/didChange","params":{"textDocument":{"uri":"file:///t/a.bts","version":\#(version)},"contentChanges":[\#(changes.joined(separator: ","))]}}"#
+            return
+                #"{"jsonrpc":"2.0","method":"textDocument/didChange","params":{"textDocument":{"uri":"file:///t/a.bts","version":\#(version)},"contentChanges":[\#(changes.joined(separator: ","))]}}"#
         }
 
         static func isDiagnostics(_ message: [String: Any], version: Int) -> Bool {
@@ -159,11 +184,16 @@ struct LanguageServerProcessTests {
     @Test func changesQueuedAreCheckedOnceAndAHoverDoesNotWait() async throws {
         guard let binary = BTSExecutable.url else { return }
         let session = try Session(binary)
-        session.send(Session.start[0], Session.start[1], Session.didOpen(String(repeating: "serch foo\\n", count: 10_000)))
+        session.send(
+            Session.start[0],
+            Session.start[1],
+            Session.didOpen(String(repeating: "serch foo\\n", count: 10_000))
+        )
         try await session.waitFor("first diagnostics") { Session.isDiagnostics($0, version: 1) }
         // "serch" → "search" on lines 0 to 4, one change each, then a hover on line 0.
         let changes = (2...6).map { Session.didChange(version: $0, [($0 - 2, 0, 5, "search")]) }
-        let hover = #"{"jsonrpc":"2.0","id":7,"method":"textDocument/hover","params":{"textDocument":{"uri":"file:///t/a.bts"},"position":{"line":0,"character":2}}}"#
+        let hover =
+            #"{"jsonrpc":"2.0","id":7,"method":"textDocument/hover","params":{"textDocument":{"uri":"file:///t/a.bts"},"position":{"line":0,"character":2}}}"#
         session.send(changes[0], changes[1], changes[2], changes[3], changes[4], hover)
         try await session.waitFor("the newest text's diagnostics") { Session.isDiagnostics($0, version: 6) }
         let messages = session.messages
@@ -173,8 +203,14 @@ struct LanguageServerProcessTests {
         let hoverAt = messages.firstIndex { $0["id"] as? Int == 7 }
         let newestAt = messages.firstIndex { Session.isDiagnostics($0, version: 6) }
         #expect(hoverAt != nil && newestAt != nil && (hoverAt ?? 0) < (newestAt ?? 0), "the hover is answered first")
-        let value = ((messages.first { $0["id"] as? Int == 7 }?["result"] as? [String: Any])?["contents"] as? [String: Any])?["value"]
-        #expect((value as? String)?.hasPrefix("search — ") == true, "the hover sees the changes: \(String(describing: value))")
+        let value =
+            ((messages.first { $0["id"] as? Int == 7 }?["result"] as? [String: Any])?["contents"] as? [String: Any])?[
+                "value"
+            ]
+        #expect(
+            (value as? String)?.hasPrefix("search — ") == true,
+            "the hover sees the changes: \(String(describing: value))"
+        )
         let newest = Session.diagnostics(messages.first { Session.isDiagnostics($0, version: 6) })
         #expect(Session.line(newest.first) == 5, "the first bad line left")
         #expect((newest.last?["message"] as? String)?.hasPrefix("… ") == true, "capped: \(newest.count)")
@@ -191,18 +227,25 @@ struct LanguageServerProcessTests {
         try await session.waitFor("first diagnostics") { Session.isDiagnostics($0, version: 1) }
         let initialize = session.messages.first { $0["id"] as? Int == 1 }
         let capabilities = (initialize?["result"] as? [String: Any])?["capabilities"] as? [String: Any]
-        #expect(((capabilities?["codeActionProvider"] as? [String: Any])?["codeActionKinds"] as? [String]) == ["quickfix", "source.fixAll"])
+        #expect(
+            ((capabilities?["codeActionProvider"] as? [String: Any])?["codeActionKinds"] as? [String]) == [
+                "quickfix", "source.fixAll",
+            ]
+        )
         session.send(Session.didChange(version: 2, (0..<(lines - 1)).map { ($0, 0, 5, "search") }))
         try await session.waitFor("the diagnostics of the changed text") { Session.isDiagnostics($0, version: 2) }
         let left = Session.diagnostics(session.messages.first { Session.isDiagnostics($0, version: 2) })
         #expect(left.count == 1 && Session.line(left.first) == lines - 1, "\(left.prefix(3))")
-        let action = #"{"jsonrpc":"2.0","id":8,"method":"textDocument/codeAction","params":{"textDocument":{"uri":"file:///t/a.bts"},"range":{"start":{"line":\#(lines - 1),"character":2},"end":{"line":\#(lines - 1),"character":2}},"context":{"diagnostics":[]}}}"#
+        let action =
+            #"{"jsonrpc":"2.0","id":8,"method":"textDocument/codeAction","params":{"textDocument":{"uri":"file:///t/a.bts"},"range":{"start":{"line":\#(lines - 1),"character":2},"end":{"line":\#(lines - 1),"character":2}},"context":{"diagnostics":[]}}}"#
         session.send(action)
         try await session.waitFor("the code actions") { $0["id"] as? Int == 8 }
         let actions = session.messages.first { $0["id"] as? Int == 8 }?["result"] as? [[String: Any]] ?? []
         #expect(actions.compactMap { $0["title"] as? String } == ["Replace 'serch' with 'search'"], "\(actions)")
         #expect(actions.first?["kind"] as? String == "quickfix")
-        let edits = ((actions.first?["edit"] as? [String: Any])?["changes"] as? [String: Any])?["file:///t/a.bts"] as? [[String: Any]]
+        let edits =
+            ((actions.first?["edit"] as? [String: Any])?["changes"] as? [String: Any])?["file:///t/a.bts"]
+            as? [[String: Any]]
         #expect(edits?.first?["newText"] as? String == "search")
         #expect(Session.line(edits?.first) == lines - 1)
         #expect(await session.end() == 0)

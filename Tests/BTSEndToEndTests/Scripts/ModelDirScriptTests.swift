@@ -18,13 +18,18 @@ import Testing
 
     /// The script's output in exactly `environment` (`env -i`; nil when it exits non-zero).
     static func scriptSays(_ environment: [String: String]) throws -> String? {
-        let assignments = environment.sorted { $0.key < $1.key }.map { "\($0.key)='\($0.value)'" }.joined(separator: " ")
+        let assignments = environment.sorted { $0.key < $1.key }.map { "\($0.key)='\($0.value)'" }.joined(
+            separator: " "
+        )
         let run = try InstallScriptTests.sh("env -i PATH=/usr/bin:/bin \(assignments) scripts/model-dir")
         return run.status == 0 ? run.output.trimmingCharacters(in: .newlines) : nil
     }
 
     @Test(arguments: environments)
     func theScriptAndBtsAgree(_ environment: [String: String]) throws {
-        #expect(try Self.scriptSays(environment) == ModelLocation.directory(environment: environment)?.path, "\(environment)")
+        #expect(
+            try Self.scriptSays(environment) == ModelLocation.directory(environment: environment)?.path,
+            "\(environment)"
+        )
     }
 }

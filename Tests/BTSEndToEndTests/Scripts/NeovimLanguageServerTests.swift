@@ -1,13 +1,17 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `bts lsp` in a real editor: headless Neovim (0.7, Debian's package) opens a script with two
 /// mistakes, starts the language server for it, and shows the two diagnostics at their places; once
 /// the buffer is corrected they are gone.
-@Suite("Neovim attaches to bts lsp",
-       .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/nvim") && BTSExecutable.url != nil,
-                "Neovim (/usr/bin/nvim) or the bts binary is missing"))
+@Suite(
+    "Neovim attaches to bts lsp",
+    .enabled(
+        if: FileManager.default.isExecutableFile(atPath: "/usr/bin/nvim") && BTSExecutable.url != nil,
+        "Neovim (/usr/bin/nvim) or the bts binary is missing"
+    )
+)
 struct NeovimLanguageServerTests {
     static let neovim = URL(fileURLWithPath: "/usr/bin/nvim")
 
@@ -94,7 +98,10 @@ struct NeovimLanguageServerTests {
         let directory = try makeTempDirectory("neovim-lsp")
         defer { try? FileManager.default.removeItem(at: directory) }
         for sub in ["home", "config", "data", "state", "cache"] {
-            try FileManager.default.createDirectory(at: directory.appendingPathComponent(sub), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: directory.appendingPathComponent(sub),
+                withIntermediateDirectories: true
+            )
         }
         let script = directory.appendingPathComponent("books.bts")
         let fixedFile = directory.appendingPathComponent("fixed.txt")
@@ -107,8 +114,10 @@ struct NeovimLanguageServerTests {
         // Neovim reads no configuration of the user's and leaves nothing in their directories: its
         // LSP log goes to the private cache directory, and is shown when the test fails.
         var environment = ProcessInfo.processInfo.environment
-        for name in ["VIMINIT", "EXINIT", "MYVIMRC", "VIM", "VIMRUNTIME", "NVIM", "NVIM_LISTEN_ADDRESS",
-                     "NVIM_LOG_FILE", "NVIM_APPNAME", "BTS_API_URL"] {
+        for name in [
+            "VIMINIT", "EXINIT", "MYVIMRC", "VIM", "VIMRUNTIME", "NVIM", "NVIM_LISTEN_ADDRESS",
+            "NVIM_LOG_FILE", "NVIM_APPNAME", "BTS_API_URL",
+        ] {
             environment.removeValue(forKey: name)
         }
         environment["HOME"] = directory.appendingPathComponent("home").path
@@ -124,11 +133,16 @@ struct NeovimLanguageServerTests {
         // Each wait only bounds a hang; the whole run's bound covers both.
         environment["BTS_NVIM_TIMEOUT_MS"] = String(TestTime.seconds(60) * 1000)
 
-        let outcome = try await ChildProcess.run(Self.neovim, ["--headless", "--clean", "-S", luaFile.path],
-                                                 environment: environment, directory: directory,
-                                                 timeout: .seconds(180))
+        let outcome = try await ChildProcess.run(
+            Self.neovim,
+            ["--headless", "--clean", "-S", luaFile.path],
+            environment: environment,
+            directory: directory,
+            timeout: .seconds(180)
+        )
         let written = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
-        let log = (try? String(contentsOf: directory.appendingPathComponent("cache/nvim/lsp.log"), encoding: .utf8)) ?? ""
+        let log =
+            (try? String(contentsOf: directory.appendingPathComponent("cache/nvim/lsp.log"), encoding: .utf8)) ?? ""
         let report = "--- \(output.lastPathComponent)\n\(written)--- nvim \(outcome)\n--- lsp.log\n\(log)"
         #expect(outcome.status == 0, "\(report)")
 
@@ -145,7 +159,10 @@ struct NeovimLanguageServerTests {
         let optionColumn = badLine.distance(from: badLine.startIndex, to: option.lowerBound)
         let misspelt = reported[1]
         #expect(misspelt.line == 3 && misspelt.column == optionColumn, "\(misspelt), expected column \(optionColumn)")
-        #expect(misspelt.message.hasPrefix("unknown option '--limt' for 'search' (did you mean '--limit'?)"), "\(misspelt)")
+        #expect(
+            misspelt.message.hasPrefix("unknown option '--limt' for 'search' (did you mean '--limit'?)"),
+            "\(misspelt)"
+        )
 
         #expect(lines.last == "cleared", "the corrected buffer has no diagnostics: \(report)")
     }

@@ -5,7 +5,12 @@ import Testing
 /// /dev/full` stops, says so once, exits 1; a reader that went away (`| head -1`) ends it with 141.
 @Suite("bts binary: standard output that cannot be written")
 struct OutputFailureTests {
-    @Test(.enabled(if: BinaryTests.hasBinary && FileManager.default.fileExists(atPath: "/dev/full"), "needs the bts binary and /dev/full"))
+    @Test(
+        .enabled(
+            if: BinaryTests.hasBinary && FileManager.default.fileExists(atPath: "/dev/full"),
+            "needs the bts binary and /dev/full"
+        )
+    )
     func aFullDiskFailsTheRunInOneSentence() async throws {
         for how in ["\"$BTS\" -c 'echo one; echo two; echo three'", "printf 'echo a\\necho b\\n' | \"$BTS\""] {
             let outcome = try await BinaryTests.bash("\(how) > /dev/full; echo \"status $?\"")

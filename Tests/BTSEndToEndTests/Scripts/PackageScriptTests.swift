@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 private let hasDpkgDeb = FileManager.default.isExecutableFile(atPath: "/usr/bin/dpkg-deb")
 
@@ -28,7 +28,10 @@ struct PackageScriptTests {
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("bts-package-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: work) }
         let out = work.appendingPathComponent("out")
-        let built = try InstallScriptTests.sh("scripts/package --fast \(Self.quoted(out))", environment: ["BTS_BINARY": binary])
+        let built = try InstallScriptTests.sh(
+            "scripts/package --fast \(Self.quoted(out))",
+            environment: ["BTS_BINARY": binary]
+        )
         #expect(built.status == 0, "\(built.output)")
         let names = try FileManager.default.contentsOfDirectory(atPath: out.path)
         let debName = try #require(names.first { $0.hasPrefix("bts_0.1.0") && $0.hasSuffix(".deb") }, "\(names)")
@@ -38,11 +41,14 @@ struct PackageScriptTests {
         // The control fields.
         let info = try InstallScriptTests.sh("dpkg-deb --info \(Self.quoted(deb))")
         #expect(info.status == 0, "\(info.output)")
-        let fields = Dictionary(info.output.split(separator: "\n").compactMap { line -> (String, String)? in
-            let text = line.trimmingCharacters(in: .whitespaces)
-            guard let colon = text.firstIndex(of: ":"), !text[..<colon].contains(" ") else { return nil }
-            return (String(text[..<colon]), text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces))
-        }, uniquingKeysWith: { first, _ in first })
+        let fields = Dictionary(
+            info.output.split(separator: "\n").compactMap { line -> (String, String)? in
+                let text = line.trimmingCharacters(in: .whitespaces)
+                guard let colon = text.firstIndex(of: ":"), !text[..<colon].contains(" ") else { return nil }
+                return (String(text[..<colon]), text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+            },
+            uniquingKeysWith: { first, _ in first }
+        )
         #expect(fields["Package"] == "bts")
         #expect(fields["Version"]?.hasPrefix("0.1.0") == true, "\(fields)")
         #expect(debName.contains(fields["Version"] ?? "?"), "\(debName)")
@@ -50,7 +56,10 @@ struct PackageScriptTests {
         #expect(Int(fields["Installed-Size"] ?? "") ?? 0 > 1000, "\(fields)")
         let depends = fields["Depends"] ?? ""
         for library in ["libc6", "libedit2", "libsqlite3-0", "libzbar0"] {
-            #expect(depends.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces) == library }, "\(depends)")
+            #expect(
+                depends.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces) == library },
+                "\(depends)"
+            )
         }
         #expect(fields["Recommends"] == "libopenblas0")
         #expect(fields["Description"]?.isEmpty == false)
@@ -59,11 +68,13 @@ struct PackageScriptTests {
         let contents = try InstallScriptTests.sh("dpkg-deb --contents \(Self.quoted(deb))")
         #expect(contents.status == 0, "\(contents.output)")
         let lines = contents.output.split(separator: "\n").map(String.init)
-        let debPaths = Set(lines.compactMap { line -> String? in
-            guard let start = line.range(of: " ./") else { return nil }
-            let path = String(line[line.index(after: start.lowerBound)...])
-            return path.components(separatedBy: " -> ").first
-        })
+        let debPaths = Set(
+            lines.compactMap { line -> String? in
+                guard let start = line.range(of: " ./") else { return nil }
+                let path = String(line[line.index(after: start.lowerBound)...])
+                return path.components(separatedBy: " -> ").first
+            }
+        )
         for path in Self.packagedPaths { #expect(debPaths.contains(path), "\(path)") }
         #expect(lines.contains { $0.hasSuffix("./usr/bin/bts -> ../lib/bts/bts") }, "\(contents.output.prefix(600))")
         #expect(lines.allSatisfy { $0.contains("root/root") }, "\(contents.output.prefix(600))")
@@ -74,16 +85,22 @@ struct PackageScriptTests {
         let tarPaths = Set(listed.output.split(separator: "\n").map { "./" + $0 })
         let debFiles = debPaths.filter { !$0.hasSuffix("/") && $0 != "./" }
         let tarFiles = tarPaths.filter { !$0.hasSuffix("/") }
-        #expect(debFiles == tarFiles, "only in the .deb: \(debFiles.subtracting(tarFiles)); only in the tarball: \(tarFiles.subtracting(debFiles))")
+        #expect(
+            debFiles == tarFiles,
+            "only in the .deb: \(debFiles.subtracting(tarFiles)); only in the tarball: \(tarFiles.subtracting(debFiles))"
+        )
 
         // Unpacked, not installed: the binary is stripped, runs from there and names its version.
         let root = work.appendingPathComponent("root")
         let extracted = try InstallScriptTests.sh("dpkg-deb -x \(Self.quoted(deb)) \(Self.quoted(root))")
         #expect(extracted.status == 0, "\(extracted.output)")
-        let sections = try InstallScriptTests.sh("readelf -S \(Self.quoted(root.appendingPathComponent("usr/lib/bts/bts")))")
+        let sections = try InstallScriptTests.sh(
+            "readelf -S \(Self.quoted(root.appendingPathComponent("usr/lib/bts/bts")))"
+        )
         #expect(sections.output.contains(".text") && !sections.output.contains(".debug_info"))
         let home = work.appendingPathComponent("home")
-        let scratch = "env -u BTS_API_URL HOME=\(Self.quoted(home)) XDG_CONFIG_HOME=\(Self.quoted(home.appendingPathComponent("config")))"
+        let scratch =
+            "env -u BTS_API_URL HOME=\(Self.quoted(home)) XDG_CONFIG_HOME=\(Self.quoted(home.appendingPathComponent("config")))"
             + " XDG_STATE_HOME=\(Self.quoted(home.appendingPathComponent("state"))) XDG_DATA_HOME=\(Self.quoted(home.appendingPathComponent("data")))"
         let bts = Self.quoted(root.appendingPathComponent("usr/bin/bts"))
         let help = try InstallScriptTests.sh("\(scratch) \(bts) -c help")
@@ -91,7 +108,10 @@ struct PackageScriptTests {
         #expect(help.output.contains("search") && help.output.contains("import"), "\(help.output.prefix(400))")
         let version = try InstallScriptTests.sh("\(scratch) \(bts) --version")
         #expect(version.output.hasPrefix("0.1.0 (commit "), "\(version.output)")
-        let copyright = try String(contentsOf: root.appendingPathComponent("usr/share/doc/bts/copyright"), encoding: .utf8)
+        let copyright = try String(
+            contentsOf: root.appendingPathComponent("usr/share/doc/bts/copyright"),
+            encoding: .utf8
+        )
         #expect(copyright.hasPrefix("Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\n"))
         #expect(copyright.contains("Zygmunt Zając") && copyright.contains("License: CC-BY-SA-4.0"))
     }

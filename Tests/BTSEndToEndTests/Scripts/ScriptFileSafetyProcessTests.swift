@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -10,17 +11,27 @@ import Glibc
 /// its mode (the link kept), read-only files refused, FIFOs refused at once (and passed over in a
 /// walk), a byte-order mark skipped, a report's failure named; `fmt --diff` applied by `patch`;
 /// `check --format json|github`.
-@Suite("bts fmt, check and test: odd files", .enabled(if: BTSBinary.isAvailable, Comment(rawValue: BTSBinary.skipReason)))
+@Suite(
+    "bts fmt, check and test: odd files",
+    .enabled(if: BTSBinary.isAvailable, Comment(rawValue: BTSBinary.skipReason))
+)
 struct ScriptFileSafetyProcessTests {
     typealias Workspace = ScriptTestProcessTests.Workspace
 
     /// bts with `arguments` in the workspace, under a safety deadline (a hang on a FIFO is ended
     /// by it and fails the test, through the status).
-    static func bts(_ workspace: Workspace, _ arguments: [String], stdin: String? = nil) async throws -> ProcessOutcome {
+    static func bts(_ workspace: Workspace, _ arguments: [String], stdin: String? = nil) async throws -> ProcessOutcome
+    {
         guard let binary = BTSExecutable.url else { throw BinaryTests.SkipError() }
         _ = try SharedCatalog.get()
-        return try await ChildProcess.run(binary, arguments, environment: workspace.environment, directory: workspace.directory,
-                                          stdin: stdin, timeout: .seconds(60))
+        return try await ChildProcess.run(
+            binary,
+            arguments,
+            environment: workspace.environment,
+            directory: workspace.directory,
+            stdin: stdin,
+            timeout: .seconds(60)
+        )
     }
 
     static func bytes(_ workspace: Workspace, _ path: String) throws -> [UInt8] {
@@ -102,14 +113,20 @@ struct ScriptFileSafetyProcessTests {
         for command in ["fmt", "check", "test"] {
             let outcome = try await Self.bts(workspace, [command, "d/pipe.bts"])
             #expect(outcome.status == 2, "\(command): \(outcome)")
-            #expect(outcome.stderr.contains("cannot read 'd/pipe.bts': it is a FIFO, not a regular file"), "\(command): \(outcome)")
+            #expect(
+                outcome.stderr.contains("cannot read 'd/pipe.bts': it is a FIFO, not a regular file"),
+                "\(command): \(outcome)"
+            )
         }
         let run = try await Self.bts(workspace, ["d/pipe.bts"])
         #expect(run.status == 2 && run.stderr.contains("it is a FIFO, not a regular file"), "\(run)")
         for command in [["fmt", "--check"], ["check"], ["test"]] {
             let outcome = try await Self.bts(workspace, command + ["d"])
             #expect(outcome.status == 0, "\(command): \(outcome)")
-            #expect(!outcome.stderr.contains("pipe.bts") && !outcome.stdout.contains("pipe.bts"), "\(command): \(outcome)")
+            #expect(
+                !outcome.stderr.contains("pipe.bts") && !outcome.stdout.contains("pipe.bts"),
+                "\(command): \(outcome)"
+            )
         }
     }
 
@@ -124,7 +141,10 @@ struct ScriptFileSafetyProcessTests {
         #expect(piped.status == 0 && piped.stdout == "piped\n", "commands read from a pipe too: \(piped)")
         try Self.writeBytes(workspace, "bad.bts", mark + Array("serch dune\n".utf8))
         let check = try await Self.bts(workspace, ["check", "bad.bts"])
-        #expect(check.status == 2 && check.stderr.contains("bad.bts:1:1: error: unknown command 'serch'"), "line 1's columns: \(check)")
+        #expect(
+            check.status == 2 && check.stderr.contains("bad.bts:1:1: error: unknown command 'serch'"),
+            "line 1's columns: \(check)"
+        )
         let format = try await Self.bts(workspace, ["fmt", "bom.bts"])
         #expect(format.status == 0, "\(format)")
         #expect(try Self.bytes(workspace, "bom.bts") == mark + Array("echo first\nif 1\n  echo x\nend\n".utf8))
@@ -134,7 +154,10 @@ struct ScriptFileSafetyProcessTests {
         let workspace = try Workspace()
         defer { workspace.remove() }
         try workspace.write("ok.bts", "echo ok\n")
-        try FileManager.default.createDirectory(at: workspace.directory.appendingPathComponent("dir"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: workspace.directory.appendingPathComponent("dir"),
+            withIntermediateDirectories: true
+        )
         try workspace.write("blocker", "a file where a directory would be\n")
         let causes = [
             ("dir", "it is a directory"),
@@ -160,18 +183,29 @@ struct ScriptFileSafetyProcessTests {
         let workspace = try Workspace()
         defer { workspace.remove() }
         let lines = (1...12).map { "echo line\($0)\n" }.joined()
-        let messy = ["s/a.bts": "if 1\necho a\nend\n" + lines + "while 1 < 0\necho b\n  end",
-                     "s/sub/b.bts": "search title dune --limit 2 |   sort\n",
-                     "s/tidy.bts": "echo tidy\n"]
+        let messy = [
+            "s/a.bts": "if 1\necho a\nend\n" + lines + "while 1 < 0\necho b\n  end",
+            "s/sub/b.bts": "search title dune --limit 2 |   sort\n",
+            "s/tidy.bts": "echo tidy\n",
+        ]
         for (path, text) in messy { try workspace.write(path, text) }
         let diff = try await Self.bts(workspace, ["fmt", "--diff", "s"])
         #expect(diff.status == 1, "\(diff)")
-        #expect(diff.stdout.hasPrefix("--- a/s/a.bts\n+++ b/s/a.bts\n@@ -1,5 +1,5 @@\n if 1\n-echo a\n+  echo a\n"), "\(diff)")
+        #expect(
+            diff.stdout.hasPrefix("--- a/s/a.bts\n+++ b/s/a.bts\n@@ -1,5 +1,5 @@\n if 1\n-echo a\n+  echo a\n"),
+            "\(diff)"
+        )
         #expect(diff.stdout.contains("\\ No newline at end of file\n"), "\(diff)")
         #expect(!diff.stdout.contains("tidy.bts"), "\(diff)")
         for (path, text) in messy { #expect(try workspace.read(path) == text, "--diff changes nothing") }
-        let patch = try await ChildProcess.run(URL(fileURLWithPath: "/usr/bin/patch"), ["-p1"], environment: workspace.environment,
-                                               directory: workspace.directory, stdin: diff.stdout, timeout: .seconds(60))
+        let patch = try await ChildProcess.run(
+            URL(fileURLWithPath: "/usr/bin/patch"),
+            ["-p1"],
+            environment: workspace.environment,
+            directory: workspace.directory,
+            stdin: diff.stdout,
+            timeout: .seconds(60)
+        )
         #expect(patch.status == 0, "\(patch)")
         let patched = messy.keys.map { (try? workspace.read($0)) ?? "" }
         let format = try await Self.bts(workspace, ["fmt", "--diff", "s"])
@@ -192,9 +226,15 @@ struct ScriptFileSafetyProcessTests {
         try Self.writeBytes(workspace, "c/latin1.bts", Array("echo caf".utf8) + [0xE9, 0x0A])
         let json = try await Self.bts(workspace, ["check", "--format", "json", "c"])
         #expect(json.status == 2, "\(json)")
-        let list = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]], "\(json)")
+        let list = try #require(
+            try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]],
+            "\(json)"
+        )
         #expect(list.count == 3, "\(json)")
-        #expect(list.allSatisfy { Set($0.keys) == ["file", "line", "column", "severity", "code", "message"] }, "\(json)")
+        #expect(
+            list.allSatisfy { Set($0.keys) == ["file", "line", "column", "severity", "code", "message"] },
+            "\(json)"
+        )
         #expect(list.map { $0["file"] as? String } == ["c/errors.bts", "c/errors.bts", "c/latin1.bts"])
         #expect(list.map { $0["line"] as? Int } == [1, 2, 1] && list.map { $0["column"] as? Int } == [1, 19, 9])
         #expect(list.allSatisfy { $0["severity"] as? String == "error" && $0["code"] as? String == "USAGE" })
@@ -209,8 +249,14 @@ struct ScriptFileSafetyProcessTests {
         #expect(lines.count == 3, "\(github)")
         let shape = /::error file=[^,:]+,line=\d+,col=\d+::.+/
         #expect(lines.allSatisfy { $0.wholeMatch(of: shape) != nil }, "\(github)")
-        #expect(lines.first == "::error file=c/errors.bts,line=1,col=1::unknown command 'serch' (did you mean 'search'?)", "\(github)")
+        #expect(
+            lines.first == "::error file=c/errors.bts,line=1,col=1::unknown command 'serch' (did you mean 'search'?)",
+            "\(github)"
+        )
         let text = try await Self.bts(workspace, ["check", "--format", "text", "c"])
-        #expect(text.status == 2 && text.stdout.isEmpty && text.stderr.contains("c/errors.bts:1:1: error: unknown command"), "\(text)")
+        #expect(
+            text.status == 2 && text.stdout.isEmpty && text.stderr.contains("c/errors.bts:1:1: error: unknown command"),
+            "\(text)"
+        )
     }
 }

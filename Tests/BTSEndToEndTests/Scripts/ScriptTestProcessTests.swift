@@ -1,7 +1,7 @@
 import Foundation
 import ServerTestSupport
-import Testing
 import TestSupport
+import Testing
 
 /// `bts test`, `bts fmt`, `bts check` and the variables of a CI run, through the real binary; the
 /// reports read by their real consumers (junitparser for JUnit, Perl's prove for TAP).
@@ -30,7 +30,10 @@ struct ScriptTestProcessTests {
         @discardableResult
         func write(_ path: String, _ text: String) throws -> URL {
             let url = directory.appendingPathComponent(path)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(),
+                withIntermediateDirectories: true
+            )
             try Data(text.utf8).write(to: url)
             return url
         }
@@ -40,11 +43,20 @@ struct ScriptTestProcessTests {
         }
 
         /// bts with `arguments`, in the workspace directory.
-        func bts(_ arguments: [String], stdin: String? = nil, extra: [String: String] = [:]) async throws -> ProcessOutcome {
+        func bts(
+            _ arguments: [String],
+            stdin: String? = nil,
+            extra: [String: String] = [:]
+        ) async throws -> ProcessOutcome {
             guard let binary = BTSExecutable.url else { throw BinaryTests.SkipError() }
             _ = try SharedCatalog.get()
-            return try await ChildProcess.run(binary, arguments, environment: environment.merging(extra) { $1 },
-                                              directory: directory, stdin: stdin)
+            return try await ChildProcess.run(
+                binary,
+                arguments,
+                environment: environment.merging(extra) { $1 },
+                directory: directory,
+                stdin: stdin
+            )
         }
 
         func remove() { try? FileManager.default.removeItem(at: directory) }
@@ -52,15 +64,21 @@ struct ScriptTestProcessTests {
 
     /// A suite of a passing, a failing and a broken script, and one that errors at run time.
     static func writeSuite(in workspace: Workspace) throws {
-        try workspace.write("tests/pass.bts", """
+        try workspace.write(
+            "tests/pass.bts",
+            """
             search title dune --limit 3
             expect ${_.totalCount} > 0
             expect count ${_.results} == 3
-            """)
-        try workspace.write("tests/fail.bts", """
+            """
+        )
+        try workspace.write(
+            "tests/fail.bts",
+            """
             search title dune --limit 3
             expect ${_.totalCount} > 100000
-            """)
+            """
+        )
         try workspace.write("tests/sub/broken.bts", "serch dune\nsearch title dune --limt 3\n")
         try workspace.write("tests/sub/missing.bts", "search isbn 9780000000002\n")
         try workspace.write("tests/.hidden/skipped.bts", "exit 9\n")
@@ -71,19 +89,27 @@ struct ScriptTestProcessTests {
         let workspace = try Workspace()
         defer { workspace.remove() }
         try Self.writeSuite(in: workspace)
-        let outcome = try await workspace.bts(["test", "tests", "--jobs", "2", "--report-junit", "out/junit.xml",
-                                               "--report-tap", "out/report.tap", "--report-json", "out/report.json"])
+        let outcome = try await workspace.bts([
+            "test", "tests", "--jobs", "2", "--report-junit", "out/junit.xml",
+            "--report-tap", "out/report.tap", "--report-json", "out/report.json",
+        ])
         #expect(outcome.status == 1, "\(outcome)")
         let err = outcome.stderr
         #expect(err.contains("tests/pass.bts: Success (2 expects, "), "\(err)")
         #expect(err.contains("tests/fail.bts: Failure (1 of 1 expect failed, "), "\(err)")
-        #expect(err.contains("  tests/fail.bts:2:1: expectation failed: ${_.totalCount} > 100000\n    left:  "), "\(err)")
+        #expect(
+            err.contains("  tests/fail.bts:2:1: expectation failed: ${_.totalCount} > 100000\n    left:  "),
+            "\(err)"
+        )
         #expect(err.contains("    right: 100000"), "\(err)")
         #expect(err.contains("tests/sub/broken.bts: Error (exit 2, "), "\(err)")
         #expect(err.contains("tests/sub/broken.bts:1:1: unknown command 'serch' (did you mean 'search'?)"), "\(err)")
         #expect(err.contains("tests/sub/broken.bts:2:19: unknown option '--limt'"), "every syntax error: \(err)")
         #expect(err.contains("tests/sub/missing.bts: Error (exit 1, "), "\(err)")
-        #expect(!err.contains("skipped.bts") && !err.contains("notes.txt"), "hidden folders and other files are left out")
+        #expect(
+            !err.contains("skipped.bts") && !err.contains("notes.txt"),
+            "hidden folders and other files are left out"
+        )
         #expect(err.contains("Executed files: 4 · passed 1 (25.0%) · failed 1 · errored 2"), "\(err)")
         #expect(!err.contains("\u{1B}"), "no colour on a pipe")
         #expect(outcome.stdout.isEmpty, "the scripts' own output is not the runner's: \(outcome.stdout)")
@@ -92,25 +118,37 @@ struct ScriptTestProcessTests {
         let junit = try await Self.junitparser(workspace.directory.appendingPathComponent("out/junit.xml"))
         #expect(junit.contains("tests/pass.bts: ok"), "\(junit)")
         #expect(junit.contains("tests/fail.bts: Failure: expectation failed: ${_.totalCount} > 100000"), "\(junit)")
-        #expect(junit.contains("tests/sub/broken.bts: Error: unknown command 'serch' (did you mean 'search'?)"), "\(junit)")
+        #expect(
+            junit.contains("tests/sub/broken.bts: Error: unknown command 'serch' (did you mean 'search'?)"),
+            "\(junit)"
+        )
         #expect(junit.contains("tests/sub/missing.bts: Error: "), "\(junit)")
         #expect(junit.contains("totals: 4 tests, 1 failures, 2 errors"), "\(junit)")
 
         // TAP, through Perl's prove.
-        let tap = try await ChildProcess.run(URL(fileURLWithPath: "/usr/bin/prove"),
-                                             ["--verbose", "--exec", "/bin/cat", "out/report.tap"],
-                                             environment: workspace.environment, directory: workspace.directory)
+        let tap = try await ChildProcess.run(
+            URL(fileURLWithPath: "/usr/bin/prove"),
+            ["--verbose", "--exec", "/bin/cat", "out/report.tap"],
+            environment: workspace.environment,
+            directory: workspace.directory
+        )
         #expect(tap.status != 0, "\(tap)")
-        #expect(tap.stdout.contains("ok 1 - tests/fail.bts") && tap.stdout.contains("not ok 1 - tests/fail.bts"), "\(tap)")
+        #expect(
+            tap.stdout.contains("ok 1 - tests/fail.bts") && tap.stdout.contains("not ok 1 - tests/fail.bts"),
+            "\(tap)"
+        )
         #expect(tap.stdout.contains("ok 2 - tests/pass.bts"), "\(tap)")
         #expect(tap.stdout.contains("Failed tests:  1, 3-4"), "\(tap)")
         #expect(tap.stdout.contains("Result: FAIL"), "\(tap)")
 
         // JSON: one result per file, in the order of the files.
-        let json = try JSONSerialization.jsonObject(with: Data(try workspace.read("out/report.json").utf8)) as? [String: Any]
+        let json =
+            try JSONSerialization.jsonObject(with: Data(try workspace.read("out/report.json").utf8)) as? [String: Any]
         let results = json?["results"] as? [[String: Any]] ?? []
-        #expect(results.map { $0["file"] as? String ?? "" }
-            == ["tests/fail.bts", "tests/pass.bts", "tests/sub/broken.bts", "tests/sub/missing.bts"])
+        #expect(
+            results.map { $0["file"] as? String ?? "" }
+                == ["tests/fail.bts", "tests/pass.bts", "tests/sub/broken.bts", "tests/sub/missing.bts"]
+        )
         #expect(results.map { $0["outcome"] as? String ?? "" } == ["failed", "passed", "errored", "errored"])
     }
 
@@ -118,7 +156,9 @@ struct ScriptTestProcessTests {
     /// and the totals.
     static func junitparser(_ file: URL) async throws -> String {
         guard let python = ProcessInfo.processInfo.environment["BTS_TEST_PYTHON"] else {
-            Issue.record("BTS_TEST_PYTHON is not set: run the tests with scripts/test (it makes the venv with junitparser)")
+            Issue.record(
+                "BTS_TEST_PYTHON is not set: run the tests with scripts/test (it makes the venv with junitparser)"
+            )
             return ""
         }
         let program = """
@@ -131,8 +171,11 @@ struct ScriptTestProcessTests {
                     print(f"{case.name}: " + ("; ".join(results) if results else "ok"))
                 print(f"totals: {suite.tests} tests, {suite.failures} failures, {suite.errors} errors")
             """
-        let outcome = try await ChildProcess.run(URL(fileURLWithPath: python), ["-c", program, file.path],
-                                                 environment: ProcessInfo.processInfo.environment)
+        let outcome = try await ChildProcess.run(
+            URL(fileURLWithPath: python),
+            ["-c", program, file.path],
+            environment: ProcessInfo.processInfo.environment
+        )
         #expect(outcome.status == 0, "\(outcome)")
         return outcome.stdout
     }
@@ -141,7 +184,9 @@ struct ScriptTestProcessTests {
     func testFilesCannotSeeEachOther(jobs: Int) async throws {
         let workspace = try Workspace()
         defer { workspace.remove() }
-        try workspace.write("t/a.bts", """
+        try workspace.write(
+            "t/a.bts",
+            """
             set secret 42
             alias hg search isbn 9780439023481
             set output csv
@@ -149,17 +194,24 @@ struct ScriptTestProcessTests {
             save
             library list
             expect count ${_.books} == 1
-            """)
-        try workspace.write("t/b.bts", """
+            """
+        )
+        try workspace.write(
+            "t/b.bts",
+            """
             expect ${secret:-unset} == unset
             expect not exists ${_.results}
             library list
             expect count ${_.books} == 0
-            """)
+            """
+        )
         try workspace.write("t/c.bts", "hg\n")
         let outcome = try await workspace.bts(["test", "--jobs", "\(jobs)", "t/a.bts", "t/b.bts", "t/c.bts"])
         #expect(outcome.stderr.contains("t/a.bts: Success"), "\(outcome)")
-        #expect(outcome.stderr.contains("t/b.bts: Success"), "another file's variables, $_ and library are not seen: \(outcome)")
+        #expect(
+            outcome.stderr.contains("t/b.bts: Success"),
+            "another file's variables, $_ and library are not seen: \(outcome)"
+        )
         #expect(outcome.stderr.contains("t/c.bts:1:1: unknown command 'hg'"), "nor its aliases: \(outcome)")
         #expect(outcome.status == 1)
         let library = workspace.directory.appendingPathComponent("data/bts/library.sqlite")
@@ -181,7 +233,10 @@ struct ScriptTestProcessTests {
         #expect(missing.status == 2 && missing.stderr.contains("no such file or directory: 'nowhere'"), "\(missing)")
         let empty = try await workspace.bts(["test", "t/.."])
         #expect(empty.status == 1, "a directory with scripts at depth: \(empty)")
-        try FileManager.default.createDirectory(at: workspace.directory.appendingPathComponent("none"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: workspace.directory.appendingPathComponent("none"),
+            withIntermediateDirectories: true
+        )
         let none = try await workspace.bts(["test", "none"])
         #expect(none.status == 2 && none.stderr.contains("no .bts files in 'none'"), "\(none)")
         // A report to a device is written to it, never put in its place.
@@ -225,20 +280,23 @@ struct ScriptTestProcessTests {
         let format = try await workspace.bts(["fmt", "s"])
         #expect(format.status == 0, "\(format)")
         let formatted = try workspace.read("s/messy.bts")
-        #expect(formatted == """
-            #!/usr/bin/env bts
-            # a tour
-            set i 0
-            while $i < 3 # count
-              set i $i + 1
-              if $i == 2; echo two; else
-                echo "i is  $i" >> out.txt
-              end
-            end
+        #expect(
+            formatted == """
+                #!/usr/bin/env bts
+                # a tour
+                set i 0
+                while $i < 3 # count
+                  set i $i + 1
+                  if $i == 2; echo two; else
+                    echo "i is  $i" >> out.txt
+                  end
+                end
 
-            search title dune --limit 2 | sort
+                search title dune --limit 2 | sort
 
-            """, "\(formatted)")
+                """,
+            "\(formatted)"
+        )
         #expect(try await workspace.bts(["fmt", "--check", "s"]).status == 0, "formatting twice changes nothing")
         let after = try await workspace.bts(["s/messy.bts"])
         #expect(after.status == before.status && after.stdout == before.stdout, "\(before)\n\(after)")
@@ -254,7 +312,9 @@ struct ScriptTestProcessTests {
     @Test func checkReportsEveryErrorWithoutARequest() async throws {
         let workspace = try Workspace()
         defer { workspace.remove() }
-        try workspace.write("c.bts", """
+        try workspace.write(
+            "c.bts",
+            """
             alias top search title $1 --limit 3
             top dune
             serch dune
@@ -262,7 +322,8 @@ struct ScriptTestProcessTests {
             while $i lt 3
             end
             expect ${_.totalCount} > 0
-            """)
+            """
+        )
         try workspace.write("ok.bts", "search title dune\nexpect ${_.totalCount} > 0\n")
         // A server that counts what reaches it.
         let hits = HitCounter()
@@ -270,7 +331,10 @@ struct ScriptTestProcessTests {
             let api = server.baseURL.absoluteString
             let outcome = try await workspace.bts(["check", "c.bts"], extra: ["BTS_API_URL": api])
             #expect(outcome.status == 2, "\(outcome)")
-            #expect(outcome.stderr.contains("c.bts:3:1: error: unknown command 'serch' (did you mean 'search'?)"), "\(outcome)")
+            #expect(
+                outcome.stderr.contains("c.bts:3:1: error: unknown command 'serch' (did you mean 'search'?)"),
+                "\(outcome)"
+            )
             #expect(outcome.stderr.contains("c.bts:4:19: error: unknown option '--limt'"), "\(outcome)")
             #expect(outcome.stderr.contains("c.bts:5:1: error: cannot read this 'while' condition"), "\(outcome)")
             let clean = try await workspace.bts(["check", "ok.bts"], extra: ["BTS_API_URL": api])
@@ -286,15 +350,20 @@ struct ScriptTestProcessTests {
         let workspace = try Workspace()
         defer { workspace.remove() }
         try workspace.write("ci.env", "# staging\nBASE_ISBN=9780439023481\nLIMIT=2\nWHO=file\n")
-        try workspace.write("v.bts", """
+        try workspace.write(
+            "v.bts",
+            """
             search isbn $BASE_ISBN
             expect ${_.results[0].isbn} == $BASE_ISBN
             search title ${env.BTS_TEST_QUERY} --limit $LIMIT
             expect ${_.count} == 2
             echo "$WHO ${env.BTS_TEST_QUERY} ${env.BTS_UNSET_VARIABLE:-fallback}"
-            """)
-        let outcome = try await workspace.bts(["--vars", "ci.env", "--var", "WHO=flag", "v.bts"],
-                                              extra: ["BTS_TEST_QUERY": "dune"])
+            """
+        )
+        let outcome = try await workspace.bts(
+            ["--vars", "ci.env", "--var", "WHO=flag", "v.bts"],
+            extra: ["BTS_TEST_QUERY": "dune"]
+        )
         #expect(outcome.status == 0, "\(outcome)")
         #expect(outcome.stdout.hasSuffix("flag dune fallback\n"), "\(outcome)")
         let tested = try await workspace.bts(["test", "--vars", "ci.env", "v.bts"], extra: ["BTS_TEST_QUERY": "dune"])
@@ -304,14 +373,19 @@ struct ScriptTestProcessTests {
         let bad = try await workspace.bts(["--var", "1x=2", "-c", "echo"])
         #expect(bad.status == 2 && bad.stderr.contains("--var '1x=2': '1x' is not a variable name"), "\(bad)")
         let unset = try await workspace.bts(["-c", "echo ${env.BTS_UNSET_VARIABLE}"])
-        #expect(unset.status == 2 && unset.stderr.contains("environment variable 'BTS_UNSET_VARIABLE' is not set"), "\(unset)")
+        #expect(
+            unset.status == 2 && unset.stderr.contains("environment variable 'BTS_UNSET_VARIABLE' is not set"),
+            "\(unset)"
+        )
     }
 
     @Test func everyMatchOfATitleSearch() async throws {
         let workspace = try Workspace()
         defer { workspace.remove() }
-        let outcome = try await workspace.bts(["-c", "search title love --all; echo ${_.count} of ${_.totalCount}"],
-                                              extra: ["BTS_TEST_UNUSED": "1"])
+        let outcome = try await workspace.bts(
+            ["-c", "search title love --all; echo ${_.count} of ${_.totalCount}"],
+            extra: ["BTS_TEST_UNUSED": "1"]
+        )
         #expect(outcome.status == 0, "\(outcome)")
         #expect(outcome.stdout.hasSuffix("207 of 207\n"), "\(outcome.stdout.suffix(100))")
     }

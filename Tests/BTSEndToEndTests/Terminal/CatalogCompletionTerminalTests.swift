@@ -3,8 +3,11 @@ import Testing
 
 /// TAB completes an author from the embedded backend's catalog at the first prompt, before any
 /// command has started the backend.
-@Suite("catalog completion in a terminal", .serialized,
-       .enabled(if: BTSBinary.isAvailable && TmuxSession.isAvailable, Comment(rawValue: BTSBinary.skipReason)))
+@Suite(
+    "catalog completion in a terminal",
+    .serialized,
+    .enabled(if: BTSBinary.isAvailable && TmuxSession.isAvailable, Comment(rawValue: BTSBinary.skipReason))
+)
 struct CatalogCompletionTerminalTests {
     static let prompt = "bts:embedded> "
 

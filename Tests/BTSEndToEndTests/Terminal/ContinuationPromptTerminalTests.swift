@@ -3,8 +3,11 @@ import Testing
 
 /// An unfinished line at the prompt says what is open: `'> ` inside a single-quoted string, `"> `
 /// inside a double-quoted one, `...> ` inside a block; the text typed on continuation lines is kept.
-@Suite("continuation prompts in a terminal", .serialized,
-       .enabled(if: BTSBinary.isAvailable && TmuxSession.isAvailable, Comment(rawValue: BTSBinary.skipReason)))
+@Suite(
+    "continuation prompts in a terminal",
+    .serialized,
+    .enabled(if: BTSBinary.isAvailable && TmuxSession.isAvailable, Comment(rawValue: BTSBinary.skipReason))
+)
 struct ContinuationPromptTerminalTests {
     static let prompt = "bts:embedded> "
 

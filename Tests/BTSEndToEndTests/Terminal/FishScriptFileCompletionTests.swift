@@ -10,7 +10,8 @@ struct FishScriptFileCompletionTests {
     /// The candidates fish offers for `line` (descriptions dropped).
     static func candidates(_ sandbox: CompletionScripts.Sandbox, _ line: String) async throws -> [String] {
         let script = sandbox.scripts.appendingPathComponent("bts.fish").path
-        let command = "source \(CompletionScripts.Sandbox.quote(script)); complete -C \(CompletionScripts.Sandbox.quote(line))"
+        let command =
+            "source \(CompletionScripts.Sandbox.quote(script)); complete -C \(CompletionScripts.Sandbox.quote(line))"
         let answer = try await sandbox.run("fish", ["--no-config", "-c", command])
         return answer.split(separator: "\n").map { String($0.split(separator: "\t", maxSplits: 1).first ?? "") }
     }

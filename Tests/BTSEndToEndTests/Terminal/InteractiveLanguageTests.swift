@@ -4,8 +4,11 @@ import Testing
 /// The language at the prompt, in a real terminal (tmux): a block typed over several
 /// lines runs when its `end` arrives, Ctrl-C inside an open block drops it, the rc file runs at
 /// start (not with `--norc`), and output taller than the terminal goes through `$PAGER`.
-@Suite("bts language in a terminal", .serialized,
-       .enabled(if: BTSBinary.isAvailable && TmuxSession.isAvailable, Comment(rawValue: BTSBinary.skipReason)))
+@Suite(
+    "bts language in a terminal",
+    .serialized,
+    .enabled(if: BTSBinary.isAvailable && TmuxSession.isAvailable, Comment(rawValue: BTSBinary.skipReason))
+)
 struct InteractiveLanguageTests {
     static let prompt = "bts:embedded> "
 
@@ -54,7 +57,10 @@ struct InteractiveLanguageTests {
     @Test("an rc file with blocks nested too deep is one error, then the prompt")
     func deeplyNestedRCFile() async throws {
         let sandbox = try TerminalSandbox()
-        try writeRC(sandbox, String(repeating: "if 1 == 1\n", count: 3_600) + "echo deep\n" + String(repeating: "end\n", count: 3_600))
+        try writeRC(
+            sandbox,
+            String(repeating: "if 1 == 1\n", count: 3_600) + "echo deep\n" + String(repeating: "end\n", count: 3_600)
+        )
         let session = try sandbox.startShell(["--local"])
         defer { session.close() }
         // The message follows the rc file's path, whose length (the temporary directory's) moves
@@ -88,7 +94,10 @@ struct InteractiveLanguageTests {
     @Test("output taller than the terminal goes through $PAGER; 'set pager off' prints it")
     func pager() async throws {
         let sandbox = try TerminalSandbox()
-        let session = try await startWithPager(sandbox, "#!/bin/sh\necho \"[pager] $(wc -l) lines, LESSCHARSET=$LESSCHARSET\"\n")
+        let session = try await startWithPager(
+            sandbox,
+            "#!/bin/sh\necho \"[pager] $(wc -l) lines, LESSCHARSET=$LESSCHARSET\"\n"
+        )
         defer { session.close() }
         // 40 rows + header, rule and summary: 43 lines on a 24-row terminal. The pager is told the
         // text is UTF-8 (less showed `<E2><80><94>` for a dash where LANG was unset).
@@ -115,9 +124,16 @@ struct InteractiveLanguageTests {
     func editLineInEditor() async throws {
         let sandbox = try TerminalSandbox()
         // The "editor" appends a line to the file it is given (which holds the typed line).
-        let editor = try sandbox.writeExecutable("editor.sh", "#!/bin/sh\nprintf '%s\\n' 'echo from-the-editor' >> \"$1\"\n")
-        let session = try sandbox.startShell(["--local"], width: 80, height: 24,
-                                             environment: ["EDITOR": editor, "VISUAL": ""])
+        let editor = try sandbox.writeExecutable(
+            "editor.sh",
+            "#!/bin/sh\nprintf '%s\\n' 'echo from-the-editor' >> \"$1\"\n"
+        )
+        let session = try sandbox.startShell(
+            ["--local"],
+            width: 80,
+            height: 24,
+            environment: ["EDITOR": editor, "VISUAL": ""]
+        )
         defer { session.close() }
         try await session.see(Self.prompt, timeout: .seconds(120))
         try session.type("echo typed-line")

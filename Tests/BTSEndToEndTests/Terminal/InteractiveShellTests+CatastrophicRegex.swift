@@ -35,8 +35,12 @@ extension InteractiveShellTests {
         // With a backtracking engine this line would not answer in the lifetime of the test.
         try session.type("expect $s matches '(a*)*b'")
         try session.press("Enter")
-        let failed = try await session.waitForScreen(timeout: .seconds(60), description: "the expectation's answer and the prompt") { screen in
-            screen.contains("right: \"(a*)*b\"") && TmuxSession.lastLine(screen) == TmuxSession.trimmingTrailingBlanks(Self.prompt)
+        let failed = try await session.waitForScreen(
+            timeout: .seconds(60),
+            description: "the expectation's answer and the prompt"
+        ) { screen in
+            screen.contains("right: \"(a*)*b\"")
+                && TmuxSession.lastLine(screen) == TmuxSession.trimmingTrailingBlanks(Self.prompt)
         }
         #expect(failed.contains("expectation failed: $s matches (a*)*b"), "\(failed)")
         let negated = "expect not $s matches '(a*)*b'"
@@ -56,7 +60,8 @@ extension InteractiveShellTests {
         let started = ContinuousClock.now
         try session.type(long)
         try session.press("Enter")
-        let exhausted = try await session.waitForScreen(timeout: .seconds(600), description: "the budget's answer") { screen in
+        let exhausted = try await session.waitForScreen(timeout: .seconds(600), description: "the budget's answer") {
+            screen in
             TmuxSession.lastLine(screen) == idle && Self.after(Self.prompt + long, in: screen).contains("too much work")
         }
         let budgetRun = ContinuousClock.now - started
@@ -71,7 +76,10 @@ extension InteractiveShellTests {
         let back = try await session.waitForLastLine(Self.prompt, timeout: .seconds(600))
         let interrupted = ContinuousClock.now - pressed
         print("a budget-long match: \(budgetRun) to its budget; prompt back \(interrupted) after Ctrl-C")
-        #expect(interrupted < budgetRun / 4, "Ctrl-C did not stop the match: \(interrupted) vs \(budgetRun) for the whole budget")
+        #expect(
+            interrupted < budgetRun / 4,
+            "Ctrl-C did not stop the match: \(interrupted) vs \(budgetRun) for the whole budget"
+        )
         let answer = Self.after(Self.prompt + long, in: back)
         #expect(!answer.contains("too much work"), "\(answer)")
         try await session.run("echo after-interrupt", expecting: "\nafter-interrupt")

@@ -19,7 +19,9 @@ enum CompletionScripts {
     /// A directory with `bin/bts` (the binary), the three generated scripts, a config with the
     /// profile `mine`, and a work directory holding `tour.bts`, `notes.txt` and `lib/`.
     final class Sandbox: @unchecked Sendable {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("bts-compl-\(UUID().uuidString.prefix(8))")
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "bts-compl-\(UUID().uuidString.prefix(8))"
+        )
         var bin: URL { root.appendingPathComponent("bin") }
         var work: URL { root.appendingPathComponent("work") }
         var scripts: URL { root.appendingPathComponent("scripts") }
@@ -27,8 +29,10 @@ enum CompletionScripts {
         init() async throws {
             guard let binary = BTSExecutable.path else { throw BinaryTests.SkipError() }
             let manager = FileManager.default
-            for directory in [bin, work, scripts, work.appendingPathComponent("lib"),
-                              root.appendingPathComponent("config/bts")] {
+            for directory in [
+                bin, work, scripts, work.appendingPathComponent("lib"),
+                root.appendingPathComponent("config/bts"),
+            ] {
                 try manager.createDirectory(at: directory, withIntermediateDirectories: true)
             }
             try manager.createSymbolicLink(atPath: bin.appendingPathComponent("bts").path, withDestinationPath: binary)
@@ -37,8 +41,11 @@ enum CompletionScripts {
             try Data("[profiles.mine]\nurl = \"http://127.0.0.1:9\"\n".utf8)
                 .write(to: root.appendingPathComponent("config/bts/config.toml"))
             for (shell, file) in [("bash", "bts.bash"), ("zsh", "_bts"), ("fish", "bts.fish")] {
-                let outcome = try await ChildProcess.run(URL(fileURLWithPath: binary), ["--generate-completion-script", shell],
-                                                         environment: environment)
+                let outcome = try await ChildProcess.run(
+                    URL(fileURLWithPath: binary),
+                    ["--generate-completion-script", shell],
+                    environment: environment
+                )
                 #expect(outcome.status == 0, "\(outcome)")
                 try Data(outcome.stdout.utf8).write(to: scripts.appendingPathComponent(file))
             }
@@ -60,8 +67,13 @@ enum CompletionScripts {
 
         /// Runs `program ARGUMENTS` in the work directory; its stdout (a failure records stderr).
         func run(_ program: String, _ arguments: [String]) async throws -> String {
-            let outcome = try await ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"), [program] + arguments,
-                                                     environment: environment, directory: work, timeout: .seconds(60))
+            let outcome = try await ChildProcess.run(
+                URL(fileURLWithPath: "/usr/bin/env"),
+                [program] + arguments,
+                environment: environment,
+                directory: work,
+                timeout: .seconds(60)
+            )
             #expect(outcome.status == 0, "\(outcome)")
             #expect(outcome.stderr.isEmpty, "\(outcome)")
             return outcome.stdout
@@ -79,7 +91,9 @@ enum CompletionScripts {
                 _bts bts "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
                 printf '%s\\n' "${COMPREPLY[@]}"
                 """
-            return try await run("bash", ["--norc", "--noprofile", "-c", script]).split(separator: "\n").map(String.init)
+            return try await run("bash", ["--norc", "--noprofile", "-c", script]).split(separator: "\n").map(
+                String.init
+            )
         }
 
         /// An interactive `shell` in a tmux pane at 120×40, in the work directory, its prompt `PROMPT> `.
@@ -153,15 +167,22 @@ extension InteractiveShellTests {
     func fishCompletesServeFlagsAndDescribesEachValue() async throws {
         let sandbox = try await Sandbox()
         let fish = sandbox.root.appendingPathComponent("config/fish")
-        try FileManager.default.createDirectory(at: fish.appendingPathComponent("completions"), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: sandbox.scripts.appendingPathComponent("bts.fish"),
-                                         to: fish.appendingPathComponent("completions/bts.fish"))
-        try Data("""
+        try FileManager.default.createDirectory(
+            at: fish.appendingPathComponent("completions"),
+            withIntermediateDirectories: true
+        )
+        try FileManager.default.copyItem(
+            at: sandbox.scripts.appendingPathComponent("bts.fish"),
+            to: fish.appendingPathComponent("completions/bts.fish")
+        )
+        try Data(
+            """
             set fish_greeting
             function fish_prompt; echo -n 'fish> '; end
             cd \(sandbox.work.path)
 
-            """.utf8).write(to: fish.appendingPathComponent("config.fish"))
+            """.utf8
+        ).write(to: fish.appendingPathComponent("config.fish"))
         let session = try await sandbox.terminal(["fish"], prompt: "fish> ")
         defer { session.close() }
         let serve = try await sandbox.complete(session, "bts serve --", expecting: "--rate-limit")
@@ -187,13 +208,15 @@ extension InteractiveShellTests {
     /// zsh printed `_arguments:comparguments:327: doubled rest argument definition` on every TAB.
     @Test(.enabled(if: CompletionScripts.has("zsh"))) func zshCompletesWithoutErrors() async throws {
         let sandbox = try await Sandbox()
-        try Data("""
+        try Data(
+            """
             PS1='zsh> '
             fpath=(\(sandbox.scripts.path) $fpath)
             autoload -U compinit && compinit -u -D
             cd \(sandbox.work.path)
 
-            """.utf8).write(to: sandbox.root.appendingPathComponent(".zshrc"))
+            """.utf8
+        ).write(to: sandbox.root.appendingPathComponent(".zshrc"))
         let session = try await sandbox.terminal(["env", "ZDOTDIR=\(sandbox.root.path)", "zsh", "-i"], prompt: "zsh> ")
         defer { session.close() }
         let serve = try await sandbox.complete(session, "bts serve --", expecting: "--rate-limit")
@@ -220,7 +243,10 @@ extension InteractiveShellTests {
         let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent()
         for file in ["bts.bash", "_bts", "bts.fish"] {
-            let committed = try String(contentsOf: repository.appendingPathComponent("completions/\(file)"), encoding: .utf8)
+            let committed = try String(
+                contentsOf: repository.appendingPathComponent("completions/\(file)"),
+                encoding: .utf8
+            )
             let generated = try String(contentsOf: sandbox.scripts.appendingPathComponent(file), encoding: .utf8)
             #expect(committed == generated, "completions/\(file) is stale: scripts/check-completions --update")
         }

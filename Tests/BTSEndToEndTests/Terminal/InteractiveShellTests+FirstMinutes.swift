@@ -34,8 +34,10 @@ extension InteractiveShellTests {
         try await session.see(Self.prompt + "search title \"A Wizard of Earthsea (Earthsea Cycle, #1)\"")
         try session.type(" -o csv")  // (tmux would read a leading "-" as its own flag)
         try session.press("Enter")
-        let screen = try await session.see("9780553383041,\"A Wizard of Earthsea (Earthsea Cycle, #1)\",Ursula K. Le Guin",
-                                         timeout: .seconds(60))
+        let screen = try await session.see(
+            "9780553383041,\"A Wizard of Earthsea (Earthsea Cycle, #1)\",Ursula K. Le Guin",
+            timeout: .seconds(60)
+        )
         #expect(!screen.contains("No matches."))
     }
 
@@ -68,7 +70,8 @@ extension InteractiveShellTests {
         let sandbox = try TerminalSandbox()
         let server = try await ServeProcess(
             extra: ["--enable-fault-injection", "--latency", "/v1/search=3000", "--latency", "/v3/books/search=3000"],
-            sandbox: sandbox)
+            sandbox: sandbox
+        )
         defer { server.stop() }
         let session = try sandbox.startShell(["--api", "http://127.0.0.1:\(server.port)"], width: 80)
         defer { session.close() }

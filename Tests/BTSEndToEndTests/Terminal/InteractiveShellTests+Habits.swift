@@ -10,13 +10,15 @@ extension InteractiveShellTests {
         let sandbox = try TerminalSandbox()
         let config = sandbox.root.appendingPathComponent("config/bts")
         try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
-        try Data("""
+        try Data(
+            """
             set timing on
             search title dune --limt 5
             alias hg search title "hunger games"
             set greeting hello
 
-            """.utf8).write(to: config.appendingPathComponent("rc.bts"))
+            """.utf8
+        ).write(to: config.appendingPathComponent("rc.bts"))
         let session = try sandbox.startShell(["--local"], width: 120)
         defer { session.close() }
         let screen = try await session.see(Self.prompt, timeout: Self.startup)

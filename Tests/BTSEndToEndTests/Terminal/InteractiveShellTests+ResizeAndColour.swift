@@ -5,8 +5,11 @@ import Testing
 
 /// Issue 33, items 2 and 9, in a real terminal (tmux): tables follow a resize; the right prompt's
 /// colour does not leak into the typed text, and its countdown ticks with colour on.
-@Suite("bts in a terminal: resize and prompt colour", .serialized,
-       .enabled(if: BTSBinary.isAvailable && TmuxSession.isAvailable, Comment(rawValue: BTSBinary.skipReason)))
+@Suite(
+    "bts in a terminal: resize and prompt colour",
+    .serialized,
+    .enabled(if: BTSBinary.isAvailable && TmuxSession.isAvailable, Comment(rawValue: BTSBinary.skipReason))
+)
 struct InteractiveResizeAndColourTests {
     static let prompt = "bts:embedded> "
     static let startup: Duration = .seconds(120)
@@ -64,8 +67,10 @@ struct InteractiveResizeAndColourTests {
         let server = try await ServeProcess(extra: ["--rate-limit", "search=3/60s"], sandbox: sandbox)
         defer { server.stop() }
         // Colour on: NO_COLOR empty, a colour terminal.
-        let session = try sandbox.startShell(["--api", "http://127.0.0.1:\(server.port)"],
-                                             environment: ["NO_COLOR": "", "TERM": "screen-256color"])
+        let session = try sandbox.startShell(
+            ["--api", "http://127.0.0.1:\(server.port)"],
+            environment: ["NO_COLOR": "", "TERM": "screen-256color"]
+        )
         defer { session.close() }
         let prompt = "bts:127.0.0.1:\(server.port)>"
         try await session.see(prompt, timeout: Self.startup)
@@ -83,7 +88,10 @@ struct InteractiveResizeAndColourTests {
         let coloured = try session.screen(joined: false, escapes: true)
         let line = try #require(coloured.split(separator: "\n").map(String.init).last { $0.contains("zzqq") })
         #expect(line.contains("\u{1B}[33m"), "the budget is yellow: \(line.debugDescription)")
-        #expect(Self.foreground(at: "zzqq", in: line) == nil, "typed text in the default colour: \(line.debugDescription)")
+        #expect(
+            Self.foreground(at: "zzqq", in: line) == nil,
+            "typed text in the default colour: \(line.debugDescription)"
+        )
         // No key is pressed: the countdown runs down with colour on, the typed text kept.
         try await session.waitForScreen(timeout: .seconds(10), description: "the countdown below \(start)s") { screen in
             (countdown(screen) ?? Int.max) < start && TmuxSession.lastLine(screen).contains("zzqq")
@@ -93,27 +101,44 @@ struct InteractiveResizeAndColourTests {
     @Test("JSON is coloured on a terminal only: keys, strings, numbers and literals")
     func jsonIsColouredOnATerminal() async throws {
         let sandbox = try TerminalSandbox()
-        let session = try sandbox.startShell(["--local"], width: 120, height: 60,
-                                             environment: ["NO_COLOR": "", "TERM": "screen-256color"])
+        let session = try sandbox.startShell(
+            ["--local"],
+            width: 120,
+            height: 60,
+            environment: ["NO_COLOR": "", "TERM": "screen-256color"]
+        )
         defer { session.close() }
         try await session.see(Self.prompt, timeout: Self.startup)
         try await session.run("set output json; search isbn 9780439023481", expecting: "totalCount")
         try await session.waitForLastLine(Self.prompt)
         let coloured = try session.screen(joined: true, escapes: true)
         // (tmux writes bold and blue as two sequences.)
-        #expect(coloured.contains("\u{1B}[1m\u{1B}[34m\"isbn\""), "a key bold blue: \(coloured.suffix(600).debugDescription)")
-        #expect(coloured.contains("\u{1B}[32m\"9780439023481\""), "a string green: \(coloured.suffix(600).debugDescription)")
+        #expect(
+            coloured.contains("\u{1B}[1m\u{1B}[34m\"isbn\""),
+            "a key bold blue: \(coloured.suffix(600).debugDescription)"
+        )
+        #expect(
+            coloured.contains("\u{1B}[32m\"9780439023481\""),
+            "a string green: \(coloured.suffix(600).debugDescription)"
+        )
         #expect(coloured.contains("\u{1B}[36m2008"), "a number cyan: \(coloured.suffix(600).debugDescription)")
         // Through a pipe, and with colour off, the same JSON is plain.
         try session.press("C-l")
         try await session.waitForLastLine(Self.prompt)
-        try await session.run("search isbn 9780439023481 | cat; set color off; echo plain; search isbn 9780439023481",
-                              expecting: "plain")
+        try await session.run(
+            "search isbn 9780439023481 | cat; set color off; echo plain; search isbn 9780439023481",
+            expecting: "plain"
+        )
         try await session.waitForLastLine(Self.prompt)
         let plain = try session.screen(joined: true, escapes: true)
         let afterCommand = plain.components(separatedBy: "| cat;").last ?? ""
-        #expect(afterCommand.contains("\"isbn\":\"9780439023481\""), "compact on a pipe: \(afterCommand.debugDescription)")
-        #expect(!afterCommand.contains("\u{1B}[34m") && !afterCommand.contains("\u{1B}[32m"),
-                "no colour in a pipe or with colour off: \(afterCommand.debugDescription)")
+        #expect(
+            afterCommand.contains("\"isbn\":\"9780439023481\""),
+            "compact on a pipe: \(afterCommand.debugDescription)"
+        )
+        #expect(
+            !afterCommand.contains("\u{1B}[34m") && !afterCommand.contains("\u{1B}[32m"),
+            "no colour in a pipe or with colour off: \(afterCommand.debugDescription)"
+        )
     }
 }

@@ -5,8 +5,11 @@ import Testing
 
 /// Tables in a real terminal (tmux) at 80 columns: the title is cut last, and `set expanded on`
 /// shows each row as a block of `FIELD  value` lines.
-@Suite("bts in a terminal: table layout", .serialized,
-       .enabled(if: BTSBinary.isAvailable && TmuxSession.isAvailable, Comment(rawValue: BTSBinary.skipReason)))
+@Suite(
+    "bts in a terminal: table layout",
+    .serialized,
+    .enabled(if: BTSBinary.isAvailable && TmuxSession.isAvailable, Comment(rawValue: BTSBinary.skipReason))
+)
 struct InteractiveTableLayoutTests {
     static let prompt = "bts:embedded> "
     static let startup: Duration = .seconds(120)
@@ -23,10 +26,14 @@ struct InteractiveTableLayoutTests {
         let lines = screen.split(separator: "\n").map { TmuxSession.trimmingTrailingBlanks(String($0)) }
         for line in lines { #expect(DisplayWidth.of(line) <= 80, "\(screen)") }
         // The title whole beside whole author names; the row of fourteen authors cut, not its title's start.
-        #expect(lines.contains { $0.contains("The Hunger Games (The Hunger Games, #1)") && $0.contains("Suzanne Collins") },
-                "\(screen)")
-        #expect(lines.contains { $0.contains("The Girl Who Was on Fire: Your Favorite") && $0.contains("Leah Wilson") },
-                "\(screen)")
+        #expect(
+            lines.contains { $0.contains("The Hunger Games (The Hunger Games, #1)") && $0.contains("Suzanne Collins") },
+            "\(screen)"
+        )
+        #expect(
+            lines.contains { $0.contains("The Girl Who Was on Fire: Your Favorite") && $0.contains("Leah Wilson") },
+            "\(screen)"
+        )
 
         try session.press("C-l")
         try await session.waitForLastLine(Self.prompt)
@@ -39,8 +46,11 @@ struct InteractiveTableLayoutTests {
 }
 
 /// `--columns` in a real terminal (tmux) at 100 columns.
-@Suite("bts in a terminal: chosen columns", .serialized,
-       .enabled(if: BTSBinary.isAvailable && TmuxSession.isAvailable, Comment(rawValue: BTSBinary.skipReason)))
+@Suite(
+    "bts in a terminal: chosen columns",
+    .serialized,
+    .enabled(if: BTSBinary.isAvailable && TmuxSession.isAvailable, Comment(rawValue: BTSBinary.skipReason))
+)
 struct InteractiveColumnsTests {
     @Test("at 100 columns `search hunger games --columns title,year` shows exactly those two columns")
     func chosenColumnsAt100Columns() async throws {
@@ -54,9 +64,18 @@ struct InteractiveColumnsTests {
         let lines = screen.split(separator: "\n").map { TmuxSession.trimmingTrailingBlanks(String($0)) }
         let header = try #require(lines.first { $0.hasPrefix("TITLE") }, "\(screen)")
         #expect(header.split(separator: " ", omittingEmptySubsequences: true) == ["TITLE", "YEAR"], "\(screen)")
-        #expect(lines.contains { $0.hasPrefix("The Hunger Games (The Hunger Games, #1)") && $0.hasSuffix("2008") }, "\(screen)")
+        #expect(
+            lines.contains { $0.hasPrefix("The Hunger Games (The Hunger Games, #1)") && $0.hasSuffix("2008") },
+            "\(screen)"
+        )
         // No other column: neither its header nor its cells (an ISBN, the authors beside a title).
-        #expect(!screen.contains("ISBN") && !screen.contains("AUTHORS") && !screen.contains("9780439023481"), "\(screen)")
-        #expect(!lines.contains { $0.hasPrefix("The Hunger Games (The Hunger Games, #1)") && $0.contains("Collins") }, "\(screen)")
+        #expect(
+            !screen.contains("ISBN") && !screen.contains("AUTHORS") && !screen.contains("9780439023481"),
+            "\(screen)"
+        )
+        #expect(
+            !lines.contains { $0.hasPrefix("The Hunger Games (The Hunger Games, #1)") && $0.contains("Collins") },
+            "\(screen)"
+        )
     }
 }

@@ -9,8 +9,11 @@ extension InteractiveShellTests {
         let sandbox = try TerminalSandbox()
         let server = try await ServeProcess(extra: ["--job-pacing", "1000"], sandbox: sandbox)
         defer { server.stop() }
-        try Data("Title,Author,ISBN13\nThe Hunger Games,Suzanne Collins,9780439023481\nCatching Fire,Suzanne Collins,9780439023498\nMockingjay,Suzanne Collins,9780439023511\n".utf8)
-            .write(to: sandbox.work.appendingPathComponent("three.csv"))
+        try Data(
+            "Title,Author,ISBN13\nThe Hunger Games,Suzanne Collins,9780439023481\nCatching Fire,Suzanne Collins,9780439023498\nMockingjay,Suzanne Collins,9780439023511\n"
+                .utf8
+        )
+        .write(to: sandbox.work.appendingPathComponent("three.csv"))
         let session = try sandbox.startShell(["--api", "http://127.0.0.1:\(server.port)"], width: 80)
         defer { session.close() }
         let prompt = "bts:127.0.0.1:\(server.port)> "
@@ -19,7 +22,10 @@ extension InteractiveShellTests {
         try session.press("Enter")
         try await session.see("%", timeout: .seconds(30))  // the progress bar is drawn
         try session.press("C-c")
-        let screen = try await session.waitForScreen(timeout: .seconds(20), description: "the detach message and the prompt") {
+        let screen = try await session.waitForScreen(
+            timeout: .seconds(20),
+            description: "the detach message and the prompt"
+        ) {
             $0.contains("follows it again") && TmuxSession.lastLine($0) == TmuxSession.trimmingTrailingBlanks(prompt)
         }
         let lines = screen.split(separator: "\n").map(String.init)

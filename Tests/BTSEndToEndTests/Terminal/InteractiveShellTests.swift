@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -8,8 +9,11 @@ import Glibc
 /// Ctrl-D, UTF-8 editing. Each test has its own HOME and XDG directories and uses the embedded
 /// backend (`--local`) or a `bts serve` it starts on a free port. Skipped when the binary or
 /// tmux is missing. Waits poll the screen with generous bounds; nothing asserts a duration.
-@Suite("bts in a terminal", .serialized,
-       .enabled(if: BTSBinary.isAvailable && TmuxSession.isAvailable, Comment(rawValue: BTSBinary.skipReason)))
+@Suite(
+    "bts in a terminal",
+    .serialized,
+    .enabled(if: BTSBinary.isAvailable && TmuxSession.isAvailable, Comment(rawValue: BTSBinary.skipReason))
+)
 struct InteractiveShellTests {
     static let prompt = "bts:embedded> "
     /// Embedded startup may build the catalog cache on first use.
@@ -24,8 +28,11 @@ struct InteractiveShellTests {
 
     /// Waits until the last non-empty screen line is `prompt` alone (the shell waits for input).
     @discardableResult
-    private func waitForIdlePrompt(_ session: TmuxSession, _ prompt: String = InteractiveShellTests.prompt,
-                                   timeout: Duration = .seconds(60)) async throws -> String {
+    private func waitForIdlePrompt(
+        _ session: TmuxSession,
+        _ prompt: String = InteractiveShellTests.prompt,
+        timeout: Duration = .seconds(60)
+    ) async throws -> String {
         try await session.waitForLastLine(prompt, timeout: timeout)
     }
 
@@ -39,7 +46,7 @@ struct InteractiveShellTests {
         try session.type("sea")
         try session.press("Tab")
         try await session.see(Self.prompt + "search")
-        try session.type("title dune --li")     // proves the space TAB added after "search"
+        try session.type("title dune --li")  // proves the space TAB added after "search"
         try await session.see(Self.prompt + "search title dune --li")
         try session.press("Tab")
         try await session.see(Self.prompt + "search title dune --limit")
@@ -174,8 +181,8 @@ struct InteractiveShellTests {
         let session = try await startLocal(sandbox)
         defer { session.close() }
         try session.type("echo café Günter")
-        for _ in 0..<7 { try session.press("Left") }   // before " Günter"
-        try session.press("BSpace")                      // deletes é
+        for _ in 0..<7 { try session.press("Left") }  // before " Günter"
+        try session.press("BSpace")  // deletes é
         try session.type("è")
         try session.press("Enter")
         try await session.see("\ncafè Günter")
@@ -187,7 +194,8 @@ struct InteractiveShellTests {
         let sandbox = try TerminalSandbox()
         let server = try await ServeProcess(
             extra: ["--enable-fault-injection", "--latency", "/v1/search=5000", "--latency", "/v3/books/search=5000"],
-            sandbox: sandbox)
+            sandbox: sandbox
+        )
         defer { server.stop() }
         let session = try sandbox.startShell(["--api", "http://127.0.0.1:\(server.port)"])
         defer { session.close() }

@@ -1,19 +1,23 @@
+import BTSShell
 import BTSTerminal
 import Foundation
+import TestSupport
 import Testing
-import BTSShell
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import TestSupport
 
 /// End-to-end line editing in the real `bts` binary, in a terminal (tmux): the parts
 /// `InteractiveShellTests` does not cover (continuation lines, Ctrl-R, history on disk when bts is
 /// killed, a coloured prompt, resizes, `~/.editrc`). Same setup as that suite: a per-test sandbox
 /// (HOME, XDG directories), the embedded backend (`--local`), waits that poll the screen with
 /// generous bounds. Every check is on the screen or in the history file; none is on a duration.
-@Suite("line editor in bts, in a terminal", .serialized,
-       .enabled(if: BTSBinary.isAvailable && TmuxSession.isAvailable, Comment(rawValue: BTSBinary.skipReason)))
+@Suite(
+    "line editor in bts, in a terminal",
+    .serialized,
+    .enabled(if: BTSBinary.isAvailable && TmuxSession.isAvailable, Comment(rawValue: BTSBinary.skipReason))
+)
 struct LineEditorTerminalTests {
     static let prompt = InteractiveShellTests.prompt
     /// The continuation prompt: `...> ` right-aligned under `bts:embedded> `.
@@ -26,16 +30,25 @@ struct LineEditorTerminalTests {
     /// Starts `bts --local` like `TerminalSandbox.startShell`, but without the variables in
     /// `unsetting` (removed from the sandbox's environment and from the inherited one), and
     /// waits for the first prompt.
-    private func startLocal(_ sandbox: TerminalSandbox, unsetting: [String] = [],
-                            width: Int = 120, height: Int = 40) async throws -> TmuxSession {
+    private func startLocal(
+        _ sandbox: TerminalSandbox,
+        unsetting: [String] = [],
+        width: Int = 120,
+        height: Int = 40
+    ) async throws -> TmuxSession {
         guard let binary = BTSBinary.path else { throw TmuxSession.Failure(message: BTSBinary.skipReason, screen: "") }
         var variables = sandbox.environment
         for name in unsetting { variables[name] = nil }
         let unset = unsetting.isEmpty ? "" : "unset " + unsetting.joined(separator: " ") + "; "
-        let script = unset + "cd " + TerminalSandbox.quote(sandbox.work.path) + " && exec "
+        let script =
+            unset + "cd " + TerminalSandbox.quote(sandbox.work.path) + " && exec "
             + [binary, "--local"].map(TerminalSandbox.quote).joined(separator: " ")
-        let session = try TmuxSession(command: ["/bin/sh", "-c", script], environment: variables,
-                                      width: width, height: height)
+        let session = try TmuxSession(
+            command: ["/bin/sh", "-c", script],
+            environment: variables,
+            width: width,
+            height: height
+        )
         do {
             try await session.see(Self.prompt, timeout: InteractiveShellTests.startup)
         } catch {
@@ -275,7 +288,7 @@ struct LineEditorTerminalTests {
         try session.press("Escape")
         try session.type("0x")  // vi command mode: to column 0, delete a character
         try await session.waitForLastLine(Self.prompt + "sea")
-        try session.type("A")   // append at the end (insert mode)
+        try session.type("A")  // append at the end (insert mode)
         try session.press("Tab")
         try session.type("title dune --limit 1")  // proves the space TAB added after "search"
         try await session.waitForLastLine(Self.prompt + "search title dune --limit 1")
@@ -307,8 +320,10 @@ extension TmuxSession {
 
     /// Whether the program has ended, and how (`pane_dead_status` is empty after a signal).
     fileprivate func paneState() throws -> PaneState {
-        let text = try query(["display-message", "-p", "-t", target,
-                              "#{pane_dead}:#{pane_dead_status}:#{pane_dead_signal}"])
+        let text = try query([
+            "display-message", "-p", "-t", target,
+            "#{pane_dead}:#{pane_dead_status}:#{pane_dead_signal}",
+        ])
         let fields = text.trimmingCharacters(in: .whitespacesAndNewlines)
             .split(separator: ":", omittingEmptySubsequences: false).map(String.init)
         guard fields.count == 3 else { throw Failure(message: "unexpected pane state '\(text)'", screen: "") }

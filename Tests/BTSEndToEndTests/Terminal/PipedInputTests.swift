@@ -1,9 +1,10 @@
 import Foundation
+import TestSupport
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import TestSupport
 
 /// The real `bts` binary reading commands from a pipe: no prompt, no line editing, no history.
 @Suite("bts with piped input", .enabled(if: BTSBinary.isAvailable, Comment(rawValue: BTSBinary.skipReason)))
@@ -24,8 +25,12 @@ struct PipedInputTests {
 
     /// The same with `bytes` as stdin, through a pipe or, `fromFile`, from a file (`bts < script`).
     /// A stream that is not UTF-8 reads as "" (nothing in it is repaired).
-    static func run(_ arguments: [String], bytes: [UInt8], fromFile: Bool = false,
-                    sandbox: TerminalSandbox) async throws -> Outcome {
+    static func run(
+        _ arguments: [String],
+        bytes: [UInt8],
+        fromFile: Bool = false,
+        sandbox: TerminalSandbox
+    ) async throws -> Outcome {
         let outURL = sandbox.root.appendingPathComponent("stdout-\(UUID().uuidString)")
         let errURL = sandbox.root.appendingPathComponent("stderr-\(UUID().uuidString)")
         _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
@@ -70,16 +75,21 @@ struct PipedInputTests {
         process.waitUntilExit()
         try stdout.close()
         try stderr.close()
-        return Outcome(status: process.terminationStatus,
-                       stdout: (try? String(contentsOf: outURL, encoding: .utf8)) ?? "",
-                       stderr: (try? String(contentsOf: errURL, encoding: .utf8)) ?? "")
+        return Outcome(
+            status: process.terminationStatus,
+            stdout: (try? String(contentsOf: outURL, encoding: .utf8)) ?? "",
+            stderr: (try? String(contentsOf: errURL, encoding: .utf8)) ?? ""
+        )
     }
 
     @Test("a piped script runs without any prompt and leaves no history")
     func pipedScriptShowsNoPrompt() async throws {
         let sandbox = try TerminalSandbox()
         let outcome = try await Self.run(
-            ["--local"], input: "echo piped-one\nset x \"café Günter\"\necho \"[$x]\"\n", sandbox: sandbox)
+            ["--local"],
+            input: "echo piped-one\nset x \"café Günter\"\necho \"[$x]\"\n",
+            sandbox: sandbox
+        )
         #expect(outcome.status == 0, "stderr: \(outcome.stderr)")
         #expect(outcome.stdout.contains("piped-one"))
         #expect(outcome.stdout.contains("[café Günter]"))

@@ -4,8 +4,11 @@ import Testing
 
 /// Prose in a real terminal (tmux) at 60 columns: a summary longer than the width is broken
 /// between words by bts, not mid-word by the terminal.
-@Suite("bts in a terminal: prose wrapped at words", .serialized,
-       .enabled(if: BTSBinary.isAvailable && TmuxSession.isAvailable, Comment(rawValue: BTSBinary.skipReason)))
+@Suite(
+    "bts in a terminal: prose wrapped at words",
+    .serialized,
+    .enabled(if: BTSBinary.isAvailable && TmuxSession.isAvailable, Comment(rawValue: BTSBinary.skipReason))
+)
 struct ProseWrapTerminalTests {
     static let prompt = "bts:embedded> "
     static let startup: Duration = .seconds(120)
@@ -13,13 +16,15 @@ struct ProseWrapTerminalTests {
     @Test("at 60 columns `library import`'s summary breaks between words")
     func theImportSummaryBreaksBetweenWords() async throws {
         let sandbox = try TerminalSandbox()
-        try Data("""
+        try Data(
+            """
             Book Id,Title,Author,ISBN,ISBN13,My Rating,Exclusive Shelf,Date Added
             1,The Hunger Games,Suzanne Collins,,9780439023481,5,read,2020/01/02
             2,The Hobbit,J.R.R. Tolkien,,9780618260300,4,read,2020/01/03
             3,Dune,Frank Herbert,,9780441172719,0,to-read,2020/01/04
 
-            """.utf8).write(to: sandbox.work.appendingPathComponent("books.csv"))
+            """.utf8
+        ).write(to: sandbox.work.appendingPathComponent("books.csv"))
         let session = try sandbox.startShell(["--local", "--norc"], width: 60, height: 30)
         defer { session.close() }
         try await session.see(Self.prompt, timeout: Self.startup)

@@ -1,11 +1,10 @@
 import BTSEmbeddedBackend
+import BTSShell
 import BooksTrackCatalog
 import BooksTrackContract
 import Foundation
 import Synchronization
 import Testing
-
-import BTSShell
 
 /// The embedded backend that records what it is asked to prepare (and otherwise is the real one).
 private final class RecordingBackend: EmbeddedBackend {
@@ -45,11 +44,14 @@ private final class RecordingBackend: EmbeddedBackend {
 
     @Test func aServerElsewhereIsNotTold() async throws {
         nonisolated(unsafe) var recorder: RecordingBackend?
-        let harness = try ShellHarness.make(backend: BackendRequest(apiURL: "http://127.0.0.1:\(closedPort())"), embedded: { inner in
-            let backend = RecordingBackend(inner: inner)
-            recorder = backend
-            return backend
-        })
+        let harness = try ShellHarness.make(
+            backend: BackendRequest(apiURL: "http://127.0.0.1:\(closedPort())"),
+            embedded: { inner in
+                let backend = RecordingBackend(inner: inner)
+                recorder = backend
+                return backend
+            }
+        )
         let backend = try #require(recorder)
         #expect(await harness.run("semantic a boy wizard at a school of magic --limit 1") != 0)
         #expect(backend.prepared.withLock { $0 }.isEmpty)
@@ -75,7 +77,10 @@ private struct UnbuiltCatalogBackend: EmbeddedBackend {
 
     @Test func theBuildIsAnnouncedWhereProgressShows() async throws {
         let harness = try ShellHarness.make(embedded: { UnbuiltCatalogBackend(inner: $0) })
-        #expect(await harness.run("set progress on; search title hobbit --limit 1; search title dune --limit 1") == 0, "\(harness.err)")
+        #expect(
+            await harness.run("set progress on; search title hobbit --limit 1; search title dune --limit 1") == 0,
+            "\(harness.err)"
+        )
         #expect(harness.err.components(separatedBy: Self.note).count == 2, "once: \(harness.err)")
         await harness.close()
         let quiet = try ShellHarness.make(embedded: { UnbuiltCatalogBackend(inner: $0) })

@@ -46,7 +46,8 @@ struct ApiCommandErrorBodyTests {
 
     @Test func aLiveServerKeepsTheErrorBody() async throws {
         try await LiveServer.running { server in
-            try await withShell(backend: BackendRequest(apiURL: server.baseURL.absoluteString), continueOnError: true) { harness in
+            try await withShell(backend: BackendRequest(apiURL: server.baseURL.absoluteString), continueOnError: true) {
+                harness in
                 await Self.check(harness)
             }
         }

@@ -1,14 +1,15 @@
 import BTSEmbeddedBackend
 import BTSTerminal
 import BooksTrackContract
-import Foundation
 import BooksTrackServer
+import Foundation
 import Testing
+
+@testable import BTSShell
+
 #if canImport(Glibc)
 import Glibc
 #endif
-
-@testable import BTSShell
 
 /// `api --input -`: standard input as the body, refused (usage, nothing sent) where reading it
 /// would wait on a terminal or swallow the commands bts is reading; the bounded reader itself.
@@ -18,7 +19,10 @@ struct ApiCommandInputTests {
     @Test func aTerminalIsRefusedAndNothingIsSent() async throws {
         try await withShell(terminal: TerminalInfo(stdinIsTerminal: true)) { harness in
             #expect(await harness.run("api POST /api/v2/books/enrich --input -") == 2)
-            #expect(harness.err.contains("--input - reads the body from standard input, which is a terminal here"), "\(harness.err)")
+            #expect(
+                harness.err.contains("--input - reads the body from standard input, which is a terminal here"),
+                "\(harness.err)"
+            )
             #expect(await harness.shell.lastExchange == nil)
             #expect(await harness.lastResult()["error"]?["code"] == .string("USAGE"))
         }
@@ -28,19 +32,28 @@ struct ApiCommandInputTests {
         let directory = try makeTempDirectory("api-input")
         defer { try? FileManager.default.removeItem(at: directory) }
         var options = ShellOptions(
-            backend: BackendRequest(forceEmbedded: true), terminal: .pipes,
-            environment: ["HOME": directory.path, "XDG_CONFIG_HOME": directory.appendingPathComponent("config").path,
-                          "XDG_CACHE_HOME": directory.appendingPathComponent("cache").path,
-                          "XDG_STATE_HOME": directory.appendingPathComponent("state").path])
-        options.backendOptions.embedded = LocalEmbeddedBackend(configuration: ServerConfiguration(), catalog: try SharedShellCatalog.get())
+            backend: BackendRequest(forceEmbedded: true),
+            terminal: .pipes,
+            environment: [
+                "HOME": directory.path, "XDG_CONFIG_HOME": directory.appendingPathComponent("config").path,
+                "XDG_CACHE_HOME": directory.appendingPathComponent("cache").path,
+                "XDG_STATE_HOME": directory.appendingPathComponent("state").path,
+            ]
+        )
+        options.backendOptions.embedded = LocalEmbeddedBackend(
+            configuration: ServerConfiguration(),
+            catalog: try SharedShellCatalog.get()
+        )
         options.commandsComeFromStandardInput = true
         let sink = BufferOutputSink()
         let shell = Shell(options: options, sink: sink)
         let status = await shell.run("api POST /api/v2/books/enrich --input -", name: "<stdin>", directory: directory)
         await shell.shutdown()
         #expect(status == 2)
-        #expect(sink.standardError.contains("--input - cannot read standard input while bts reads its commands from it"),
-                "\(sink.standardError)")
+        #expect(
+            sink.standardError.contains("--input - cannot read standard input while bts reads its commands from it"),
+            "\(sink.standardError)"
+        )
         #expect(await shell.lastExchange == nil)
     }
 
@@ -81,7 +94,10 @@ struct ApiCommandInputTests {
         let whole = try pipePair()
         write("{\"isbns\":[\"9780441172719\"]}", to: whole.write)
         close(whole.write)
-        #expect(StandardInputBody.readAll(whole.read, limit: 100) { false } == .body(Data("{\"isbns\":[\"9780441172719\"]}".utf8)))
+        #expect(
+            StandardInputBody.readAll(whole.read, limit: 100) { false }
+                == .body(Data("{\"isbns\":[\"9780441172719\"]}".utf8))
+        )
         close(whole.read)
 
         let exact = try pipePair()

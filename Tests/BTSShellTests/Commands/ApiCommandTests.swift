@@ -18,7 +18,10 @@ struct ApiCommandTests {
             let works = result["data"]?["works"]?.arrayValue ?? []
             #expect(!works.isEmpty, "\(result)")
             #expect(harness.out.hasPrefix("{"), "\(harness.out.prefix(200))")
-            #expect(await harness.run("expect ${_http.status} == 200\nexpect ${_http.url} contains q=dune") == 0, "\(harness.err)")
+            #expect(
+                await harness.run("expect ${_http.status} == 200\nexpect ${_http.url} contains q=dune") == 0,
+                "\(harness.err)"
+            )
         }
     }
 
@@ -34,7 +37,10 @@ struct ApiCommandTests {
 
     @Test func aPOSTSendsTheFieldsAsAJSONBody() async throws {
         try await withShell { harness in
-            #expect(await harness.run("api POST /api/v2/books/enrich -f 'isbn=\"9780340839935\"' ") == 0, "\(harness.err)")
+            #expect(
+                await harness.run("api POST /api/v2/books/enrich -f 'isbn=\"9780340839935\"' ") == 0,
+                "\(harness.err)"
+            )
             let result = await harness.lastResult()
             #expect(result["success"] == .bool(true), "\(result)")
             #expect(await harness.run("expect ${_http.method} == POST") == 0, "\(harness.err)")
@@ -77,7 +83,7 @@ struct ApiCommandTests {
         #expect(ApiCommand.typed("-2.5") == .number(-2.5))
         #expect(ApiCommand.typed("true") == .bool(true))
         #expect(ApiCommand.typed("null") == .null)
-        #expect(ApiCommand.typed("9780340839935") == .number(9780340839935))
+        #expect(ApiCommand.typed("9780340839935") == .number(9_780_340_839_935))
         #expect(ApiCommand.typed("dune") == .string("dune"))
         #expect(ApiCommand.typed("1e") == .string("1e"))
         #expect(ApiCommand.typed("\"9780340839935\"") == .string("9780340839935"))
@@ -108,7 +114,10 @@ struct ApiCommandTests {
 
                 #expect(await harness.run("api POST /echo -f n=3 -f name=dune -f ok=true") == 0, "\(harness.err)")
                 let posted = await harness.lastResult()
-                #expect(posted["n"] == .number(3) && posted["name"] == .string("dune") && posted["ok"] == .bool(true), "\(posted)")
+                #expect(
+                    posted["n"] == .number(3) && posted["name"] == .string("dune") && posted["ok"] == .bool(true),
+                    "\(posted)"
+                )
 
                 let file = harness.directory.appendingPathComponent("body.json")
                 try Data("[1,2]".utf8).write(to: file)
@@ -120,7 +129,11 @@ struct ApiCommandTests {
                 var before = harness.out.count
                 #expect(await harness.run("api -i HEAD /echo") == 0, "\(harness.err)")
                 let head = String(harness.out.dropFirst(before))
-                #expect(head.hasPrefix("HTTP 200\n") && head.lowercased().contains("x-echo: head") && head.hasSuffix("\n\n"), "\(head)")
+                #expect(
+                    head.hasPrefix("HTTP 200\n") && head.lowercased().contains("x-echo: head")
+                        && head.hasSuffix("\n\n"),
+                    "\(head)"
+                )
                 #expect(await harness.run("expect ${_http.method} == HEAD") == 0, "\(harness.err)")
 
                 before = harness.out.count

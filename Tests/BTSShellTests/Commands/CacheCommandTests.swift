@@ -1,10 +1,9 @@
+import BTSShell
 import BooksTrackContract
 import BooksTrackServer
 import Foundation
 import Logging
 import Testing
-
-import BTSShell
 
 /// `cache`, `--no-cache`, `set offline`, remembered jobs as a first command and `similar
 /// --library`'s spending note, in one process (CacheProcessTests drive the real binary).
@@ -43,16 +42,24 @@ struct CacheCommandTests {
     @Test func aRemoteServersAnswersAreCachedAndShown() async throws {
         try await Self.withLocalServer { port in
             try await withShell(backend: BackendRequest(apiURL: "http://127.0.0.1:\(port)")) { harness in
-                #expect(await harness.run("search isbn 9780439023481; search title dune --limit 2") == 0, "\(harness.err)")
+                #expect(
+                    await harness.run("search isbn 9780439023481; search title dune --limit 2") == 0,
+                    "\(harness.err)"
+                )
                 #expect(await harness.run("cache show") == 0, "\(harness.err)")
                 let shown = await harness.lastResult()
                 #expect(shown["cached"] == .bool(true))
                 #expect(shown["entries"]?.intValue == 2, "\(shown)")
                 #expect((shown["bytes"]?.intValue ?? 0) > 0)
                 #expect(await harness.run("cache entries") == 0, "\(harness.err)")
-                let keys = await harness.lastResult()["entries"]?.arrayValue?.compactMap { $0["key"]?.stringValue } ?? []
-                #expect(keys.contains { $0.hasPrefix("GET /v1/search/title?q=dune") || $0.hasPrefix("GET /v3/books/search?q=dune") },
-                        "\(keys)")
+                let keys =
+                    await harness.lastResult()["entries"]?.arrayValue?.compactMap { $0["key"]?.stringValue } ?? []
+                #expect(
+                    keys.contains {
+                        $0.hasPrefix("GET /v1/search/title?q=dune") || $0.hasPrefix("GET /v3/books/search?q=dune")
+                    },
+                    "\(keys)"
+                )
                 #expect(await harness.run("cache clear") == 0, "\(harness.err)")
                 #expect(await harness.lastResult()["removed"]?.intValue == 2)
             }

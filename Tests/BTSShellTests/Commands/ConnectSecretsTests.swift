@@ -1,9 +1,8 @@
+import BTSShell
 import BooksTrackContract
 import BooksTrackServer
 import Foundation
 import Testing
-
-import BTSShell
 
 /// Credentials in a `connect` URL never reach the screen or `$_`.
 @Suite struct ConnectSecretsTests {

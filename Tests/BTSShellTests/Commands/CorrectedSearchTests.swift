@@ -16,20 +16,24 @@ struct CorrectedSearchTests {
             let result = await harness.lastResult()
             #expect(result["correctedQuery"] == .string("tolkien"))
             #expect(result["query"] == .string("tolkein"))
-            let authors = result["results"]?.arrayValue?.compactMap { $0["authors"]?.arrayValue?.first?.stringValue } ?? []
+            let authors =
+                result["results"]?.arrayValue?.compactMap { $0["authors"]?.arrayValue?.first?.stringValue } ?? []
             #expect(!authors.isEmpty && authors.allSatisfy { $0 == "J.R.R. Tolkien" }, "\(authors)")
 
             #expect(await harness.run("search hunger gmes --limit 5") == 0, "\(harness.err)")
             #expect(harness.err.contains("showing results for 'hunger games'\n"), "\(harness.err)")
-            let titles = await harness.lastResult()["results"]?.arrayValue?.compactMap { $0["title"]?.stringValue } ?? []
+            let titles =
+                await harness.lastResult()["results"]?.arrayValue?.compactMap { $0["title"]?.stringValue } ?? []
             #expect(titles.contains { $0.hasPrefix("The Hunger Games") }, "\(titles)")
         }
     }
 
     @Test func exactMatchesPrintNoLine() async throws {
         try await withShell { harness in
-            #expect(await harness.run("search title dune --limit 3\nsearch the shining stephen king --limit 3") == 0,
-                    "\(harness.err)")
+            #expect(
+                await harness.run("search title dune --limit 3\nsearch the shining stephen king --limit 3") == 0,
+                "\(harness.err)"
+            )
             #expect(!harness.err.contains("showing results for"), "\(harness.err)")
             let result = await harness.lastResult()
             #expect(result["correctedQuery"] == nil)
@@ -39,8 +43,10 @@ struct CorrectedSearchTests {
 
     /// A remote server's empty answer gets no guess; its own correction is shown sanitised.
     @Test func aRemoteServerIsTakenAtItsWord() async throws {
-        let empty = #"{"success":true,"data":{"works":[],"editions":[],"authors":[],"resultCount":0,"totalResults":0},"metadata":{"timestamp":"2026-11-28T00:00:00Z"}}"#
-        let hostile = #"{"success":true,"data":{"works":[],"editions":[],"authors":[],"resultCount":0,"totalResults":0,"correctedQuery":"to\u001b[2Jlkien\nx"},"metadata":{"timestamp":"2026-11-28T00:00:00Z"}}"#
+        let empty =
+            #"{"success":true,"data":{"works":[],"editions":[],"authors":[],"resultCount":0,"totalResults":0},"metadata":{"timestamp":"2026-11-28T00:00:00Z"}}"#
+        let hostile =
+            #"{"success":true,"data":{"works":[],"editions":[],"authors":[],"resultCount":0,"totalResults":0,"correctedQuery":"to\u001b[2Jlkien\nx"},"metadata":{"timestamp":"2026-11-28T00:00:00Z"}}"#
         try await TinyServer.with({ router in
             router.get("/v1/search/title") { _, _ in Reply.json(empty) }
             router.get("/v1/search/author") { _, _ in Reply.json(hostile) }
@@ -50,8 +56,10 @@ struct CorrectedSearchTests {
                 try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
                 let toml = "[profiles.tiny]\nurl = \"\(server.baseURL.absoluteString)\"\ndialect = \"v1\"\n"
                 _ = FileManager.default.createFile(
-                    atPath: config.appendingPathComponent("config.toml").path, contents: Data(toml.utf8),
-                    attributes: [.posixPermissions: 0o600])
+                    atPath: config.appendingPathComponent("config.toml").path,
+                    contents: Data(toml.utf8),
+                    attributes: [.posixPermissions: 0o600]
+                )
                 #expect(await harness.run("search title tolkein") == 0, "\(harness.err)")
                 #expect(!harness.err.contains("showing results for"), "\(harness.err)")
                 #expect(await harness.lastResult()["correctedQuery"] == nil)
@@ -67,7 +75,9 @@ struct CorrectedSearchTests {
         #expect(SearchRun.correctionLine("tolkien") == "showing results for 'tolkien'")
         #expect(!SearchRun.correctionLine("a\u{1B}[31mb\nc").contains("\u{1B}"))
         #expect(!SearchRun.correctionLine("a\nb").contains("\n"))
-        #expect(SearchRun.correctionLine(String(repeating: "x", count: 1000)).count
-                < SearchRun.shownCorrectionLength + 40)
+        #expect(
+            SearchRun.correctionLine(String(repeating: "x", count: 1000)).count
+                < SearchRun.shownCorrectionLength + 40
+        )
     }
 }

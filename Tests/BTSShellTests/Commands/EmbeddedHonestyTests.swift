@@ -1,8 +1,7 @@
+import BTSShell
 import BooksTrackContract
 import Foundation
 import Testing
-
-import BTSShell
 
 /// Issue 33, item 13: help and output say at the point of use what the embedded backend does —
 /// `recommend` without --library gives the week's picks and ignores the library; `enrich` asks no
@@ -15,8 +14,12 @@ struct EmbeddedHonestyTests {
         try await withShell { shell in
             #expect(await shell.run("recommend --limit 3 --output table") == 0, "\(shell.err)")
             let table = Self.flat(shell.out)
-            #expect(table.contains("this week's picks for everyone, not from your library; 'recommend --library' recommends for it"),
-                    "\(shell.out)")
+            #expect(
+                table.contains(
+                    "this week's picks for everyone, not from your library; 'recommend --library' recommends for it"
+                ),
+                "\(shell.out)"
+            )
             // JSON keeps the data alone.
             let before = shell.out.count
             #expect(await shell.run("recommend --limit 3") == 0)

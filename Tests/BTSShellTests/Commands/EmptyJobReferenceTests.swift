@@ -1,6 +1,5 @@
-import Testing
-
 import BTSShell
+import Testing
 
 /// `watch ""` (an unset variable) named no job, polled the server for 8 s and said it had lost it;
 /// now an empty job reference is a usage error at once, for every job command, with no request.

@@ -10,13 +10,17 @@ import Testing
 struct EveryCommandTests {
     static func words(_ texts: [String], quoted: Set<Int> = []) -> [EveryPlan.Word] {
         texts.enumerated().map { index, text in
-            EveryPlan.Word(literal: text, script: quoted.contains(index) ? "'\(text)'" : text,
-                           isQuoted: quoted.contains(index))
+            EveryPlan.Word(
+                literal: text,
+                script: quoted.contains(index) ? "'\(text)'" : text,
+                isQuoted: quoted.contains(index)
+            )
         }
     }
 
     @Test func readsTheIntervalTheOptionsThenTheCommand() throws {
-        let plan = try EveryPlan.parse(Self.words(["2s", "--count", "3", "--fail", "search", "dune", "--limit", "2"])).get()
+        let plan = try EveryPlan.parse(Self.words(["2s", "--count", "3", "--fail", "search", "dune", "--limit", "2"]))
+            .get()
         #expect(plan.interval == .seconds(2) && plan.intervalText == "2s")
         #expect(plan.count == 3 && plan.stopsOnFailure)
         #expect(plan.commandLine == "search dune --limit 2")
@@ -27,7 +31,9 @@ struct EveryCommandTests {
     }
 
     @Test func aWholeQuotedLineIsRunAsWrittenAndAQuotedWordStaysOneWord() throws {
-        #expect(try EveryPlan.parse(Self.words(["1s", "jobs; limits"], quoted: [1])).get().commandLine == "jobs; limits")
+        #expect(
+            try EveryPlan.parse(Self.words(["1s", "jobs; limits"], quoted: [1])).get().commandLine == "jobs; limits"
+        )
         #expect(try EveryPlan.parse(Self.words(["1s", "echo", "a b"], quoted: [2])).get().commandLine == "echo 'a b'")
         // After `--` (or the first word that is not an option of its own) the words are the command's.
         #expect(try EveryPlan.parse(Self.words(["1s", "--", "--count"])).get().commandLine == "--count")
@@ -94,7 +100,9 @@ struct EveryCommandTests {
             #expect(harness.err.components(separatedBy: "expectation failed").count == 3, "\(harness.err)")
         }
         try await withShell { harness in
-            #expect(await harness.run("every 1s --count 2 --fail expect 1 == 2") == ExitStatus.expectationFailed.rawValue)
+            #expect(
+                await harness.run("every 1s --count 2 --fail expect 1 == 2") == ExitStatus.expectationFailed.rawValue
+            )
             #expect(harness.err.components(separatedBy: "expectation failed").count == 2, "\(harness.err)")
         }
     }
@@ -103,7 +111,10 @@ struct EveryCommandTests {
         try await withShell { harness in
             #expect(await harness.run("echo first\nevery 500ms echo x") == ExitStatus.usage.rawValue)
             #expect(harness.out.isEmpty)
-            #expect(harness.err.contains("'500ms' is too short: every waits at least 1s between runs"), "\(harness.err)")
+            #expect(
+                harness.err.contains("'500ms' is too short: every waits at least 1s between runs"),
+                "\(harness.err)"
+            )
         }
         try await withShell { harness in
             #expect(await harness.run("every 1s --count 3 nosuch") == ExitStatus.usage.rawValue)

@@ -77,7 +77,10 @@ struct ExitCodeTests {
         var server = ServerConfiguration()
         server.faultInjectionEnabled = true
         server.faultRules = [
-            FaultRule(pathPrefix: "/v1/search/title", action: .circuitOpen(retryAfterMs: 30_000, provider: "google_books"))
+            FaultRule(
+                pathPrefix: "/v1/search/title",
+                action: .circuitOpen(retryAfterMs: 30_000, provider: "google_books")
+            )
         ]
         try await withShell(server: server) { harness in
             // The backend opens (with waiting on) before waiting is turned off.
@@ -97,10 +100,16 @@ struct ExitCodeTests {
         server.faultInjectionEnabled = true
         server.faultRules = [
             // Two failed attempts, then an answer (3 attempts at most), for each of the two searches.
-            FaultRule(pathPrefix: "/v1/search/title", action: .circuitOpen(retryAfterMs: 50, provider: "google_books"),
-                      times: 2),
-            FaultRule(pathPrefix: "/v1/search/author", action: .circuitOpen(retryAfterMs: 50, provider: "google_books"),
-                      times: 2),
+            FaultRule(
+                pathPrefix: "/v1/search/title",
+                action: .circuitOpen(retryAfterMs: 50, provider: "google_books"),
+                times: 2
+            ),
+            FaultRule(
+                pathPrefix: "/v1/search/author",
+                action: .circuitOpen(retryAfterMs: 50, provider: "google_books"),
+                times: 2
+            ),
         ]
         try await withShell(server: server) { harness in
             _ = await harness.run("search isbn 9780439023481\n")  // the backend opens with progress hidden

@@ -1,13 +1,13 @@
 import BTSLanguage
+import BTSShell
 import BooksTrackContract
 import Foundation
 import TestSupport
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
-
-import BTSShell
 
 /// The shell against hostile input: URLs with impossible ports, unreachable servers, escape-laden
 /// server strings, catastrophic patterns, runaway values, binary files.
@@ -30,13 +30,19 @@ struct HostileInputTests {
     @Test func aServerURLWithAQueryIsAUsageError() async throws {
         let harness = try ShellHarness.make(backend: BackendRequest(apiURL: "http://127.0.0.1:9/?api_key=K3Y"))
         #expect(await harness.run("search isbn 9780441172719") == 2, "\(harness.err)")
-        #expect(harness.err.contains("has a query (?…); a server URL is its scheme, host, port and path only"), "\(harness.err)")
+        #expect(
+            harness.err.contains("has a query (?…); a server URL is its scheme, host, port and path only"),
+            "\(harness.err)"
+        )
         #expect(!harness.err.contains("K3Y"))
         await harness.close()
     }
 
     @Test func environmentAndConnectURLsAreValidatedToo() async throws {
-        let harness = try ShellHarness.make(backend: BackendRequest(), environment: ["BTS_API_URL": "http://127.0.0.1:99999"])
+        let harness = try ShellHarness.make(
+            backend: BackendRequest(),
+            environment: ["BTS_API_URL": "http://127.0.0.1:99999"]
+        )
         #expect(await harness.run("search dune") == 2)
         #expect(harness.err.contains("BTS_API_URL"))
         await harness.close()
@@ -81,12 +87,20 @@ struct HostileInputTests {
     @Test func tableRecordAndTextNeutraliseControls() {
         let value = JSONValue.record([("results", .array([.record([("title", .string(Self.evilTitle))])]))])
         let table = ResultRenderer(format: .table).render(
-            value, view: .table(columns: [TableColumn("title", "TITLE")], rowsKey: "results", footer: nil, empty: nil))
+            value,
+            view: .table(columns: [TableColumn("title", "TITLE")], rowsKey: "results", footer: nil, empty: nil)
+        )
         let record = ResultRenderer(format: .table).render(
-            .record([("title", .string(Self.evilTitle))]), view: .record(fields: [RecordField("title")]))
+            .record([("title", .string(Self.evilTitle))]),
+            view: .record(fields: [RecordField("title")])
+        )
         let text = ResultRenderer(format: .table).render(.string(Self.evilTitle), view: .text(Self.evilTitle))
         for output in [table, record, text] {
-            #expect(!output.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || $0 == "\r" || $0.value == 0x9B || $0.value == 0x202E })
+            #expect(
+                !output.unicodeScalars.contains {
+                    $0.value == 0x1B || $0.value == 0x07 || $0 == "\r" || $0.value == 0x9B || $0.value == 0x202E
+                }
+            )
             #expect(output.contains("␛]0;pwned␇"))
         }
         #expect(table.split(separator: "\n").count == 3)  // header, rule, one row: the CR LF did not split it
@@ -100,7 +114,9 @@ struct HostileInputTests {
         #expect(ResultRenderer.csvField("plain") == "plain")
         let value = JSONValue.record([("results", .array([.record([("title", .string(Self.evilTitle))])]))])
         let csv = ResultRenderer(format: .csv).render(
-            value, view: .table(columns: [TableColumn("title", "TITLE")], rowsKey: "results", footer: nil, empty: nil))
+            value,
+            view: .table(columns: [TableColumn("title", "TITLE")], rowsKey: "results", footer: nil, empty: nil)
+        )
         #expect(!csv.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 })
         #expect(csv.hasPrefix("title\n\""))
     }
@@ -121,7 +137,9 @@ struct HostileInputTests {
     @Test func catastrophicPatternIsFast() async throws {
         let harness = try ShellHarness.make()
         let subject = String(repeating: "a", count: 5000)
-        let status = await harness.run("set s \(subject)\nexpect not $s matches '(a*)*b'\nexpect $s matches '^(a|aa)+$'")
+        let status = await harness.run(
+            "set s \(subject)\nexpect not $s matches '(a*)*b'\nexpect $s matches '^(a|aa)+$'"
+        )
         #expect(status == 0, "\(harness.err)")
         await harness.close()
     }
@@ -151,8 +169,12 @@ struct HostileInputTests {
         let harness = try ShellHarness.make()
         let script = "echo ${a\u{0}b}\necho ${x\u{1B}\u{301}]0;t\u{07}}\necho \"\u{202E}\u{9B}31m"
         #expect(await harness.run(script) == 2)
-        #expect(!harness.err.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" || (0x7F...0x9F).contains($0.value) || $0.value == 0x202E },
-                "\(harness.err.debugDescription)")
+        #expect(
+            !harness.err.unicodeScalars.contains {
+                $0.value < 0x20 && $0 != "\n" || (0x7F...0x9F).contains($0.value) || $0.value == 0x202E
+            },
+            "\(harness.err.debugDescription)"
+        )
         await harness.close()
     }
 

@@ -19,8 +19,10 @@ import Testing
     }
 
     @Test func anUnknownIdGoesToTheServerAsItIs() throws {
-        #expect(try JobIDPrefix.resolve("ffffffff-0000-4000-8000-000000000009", among: Self.ids)
-                    == "ffffffff-0000-4000-8000-000000000009")
+        #expect(
+            try JobIDPrefix.resolve("ffffffff-0000-4000-8000-000000000009", among: Self.ids)
+                == "ffffffff-0000-4000-8000-000000000009"
+        )
         #expect(try JobIDPrefix.resolve("zzzz", among: []) == "zzzz")
     }
 
@@ -59,7 +61,10 @@ import Testing
     /// by a 6-character prefix of its id; `jobs` on a terminal shows the short id, JSON the whole.
     @Test func aPrefixWorksThroughTheShell() async throws {
         try await withShell { harness in
-            try harness.write("library.csv", "Title,Author,ISBN13\nThe Hunger Games,Suzanne Collins,=\"9780439023481\"\n")
+            try harness.write(
+                "library.csv",
+                "Title,Author,ISBN13\nThe Hunger Games,Suzanne Collins,=\"9780439023481\"\n"
+            )
             #expect(await harness.run("import library.csv --watch") == 0, "\(harness.err)")
             let id = try #require(await harness.lastResult()["jobId"]?.stringValue)
             let prefix = String(id.prefix(6))
@@ -74,7 +79,10 @@ import Testing
         }
         let terminal = TerminalInfo(stdinIsTerminal: true, stdoutIsTerminal: true, stderrIsTerminal: true, columns: 120)
         try await withShell(terminal: terminal) { harness in
-            try harness.write("library.csv", "Title,Author,ISBN13\nThe Hunger Games,Suzanne Collins,=\"9780439023481\"\n")
+            try harness.write(
+                "library.csv",
+                "Title,Author,ISBN13\nThe Hunger Games,Suzanne Collins,=\"9780439023481\"\n"
+            )
             #expect(await harness.run("import library.csv --watch") == 0, "\(harness.err)")
             let id = try #require(await harness.lastResult()["jobId"]?.stringValue)
             let before = harness.out.count

@@ -38,7 +38,10 @@ struct JobLimitsTests {
     @Test func helpAndMessagesStateTheLimitsOfTheHome() async throws {
         try await withShell { harness in
             #expect(await harness.run("help import --output table") == 0)
-            #expect(harness.out.contains("1–\(JobLimits.maxCSVRowsText) rows, at most \(JobLimits.maxCSVSize)"), "\(harness.out)")
+            #expect(
+                harness.out.contains("1–\(JobLimits.maxCSVRowsText) rows, at most \(JobLimits.maxCSVSize)"),
+                "\(harness.out)"
+            )
             #expect(await harness.run("help enrich --output table") == 0)
             #expect(harness.out.contains("at most \(JobLimits.maxBatchSize) books"), "\(harness.out)")
         }
@@ -52,8 +55,12 @@ struct JobLimitsTests {
             let isbn = "9780439023481\n"
             try harness.write("over.txt", String(repeating: isbn, count: JobLimits.maxBatchSize + 1))
             #expect(await harness.run("enrich --from over.txt") == 2)
-            #expect(harness.err.contains("holds \(JobLimits.maxBatchSize + 1) ISBNs; a batch takes at most \(JobLimits.maxBatchSize)"),
-                    "\(harness.err)")
+            #expect(
+                harness.err.contains(
+                    "holds \(JobLimits.maxBatchSize + 1) ISBNs; a batch takes at most \(JobLimits.maxBatchSize)"
+                ),
+                "\(harness.err)"
+            )
         }
     }
 }

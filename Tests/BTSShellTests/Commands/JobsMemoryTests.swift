@@ -19,8 +19,14 @@ struct JobsMemoryTests {
         jobs.store = SessionJobStore(stateDirectory: state)
         jobs.backend = "http://127.0.0.1:1"
         let file = state.appendingPathComponent("jobs.json").path
-        let job = SessionJob(id: "job-1", pipeline: .csvImport, startedAt: Date(), totalCount: 20_000, status: .initialized,
-                             source: "a.csv")
+        let job = SessionJob(
+            id: "job-1",
+            pipeline: .csvImport,
+            startedAt: Date(),
+            totalCount: 20_000,
+            status: .initialized,
+            source: "a.csv"
+        )
         jobs.add(job)
         let start = ContinuousClock.now
         jobs.update("job-1", status: .state(.processing), processed: 0, coalescing: true, now: start)
@@ -32,19 +38,41 @@ struct JobsMemoryTests {
         }
         #expect(!FileManager.default.fileExists(atPath: file), "progress alone rewrote the store")
         // Past the interval: one write, with the latest progress.
-        jobs.update("job-1", status: .state(.processing), processed: 19_999, coalescing: true,
-                    now: start + SessionJobs.progressWriteInterval)
-        #expect(SessionJobStore(stateDirectory: state).load(backend: "http://127.0.0.1:1").first?.processedCount == 19_999)
+        jobs.update(
+            "job-1",
+            status: .state(.processing),
+            processed: 19_999,
+            coalescing: true,
+            now: start + SessionJobs.progressWriteInterval
+        )
+        #expect(
+            SessionJobStore(stateDirectory: state).load(backend: "http://127.0.0.1:1").first?.processedCount == 19_999
+        )
         try FileManager.default.removeItem(atPath: file)
         // A state change is written at once; a pending progress is written by flush().
-        jobs.update("job-1", status: .state(.processing), processed: 20_000, coalescing: true,
-                    now: start + SessionJobs.progressWriteInterval)
+        jobs.update(
+            "job-1",
+            status: .state(.processing),
+            processed: 20_000,
+            coalescing: true,
+            now: start + SessionJobs.progressWriteInterval
+        )
         #expect(!FileManager.default.fileExists(atPath: file))
         jobs.flush()
-        #expect(SessionJobStore(stateDirectory: state).load(backend: "http://127.0.0.1:1").first?.processedCount == 20_000)
+        #expect(
+            SessionJobStore(stateDirectory: state).load(backend: "http://127.0.0.1:1").first?.processedCount == 20_000
+        )
         try FileManager.default.removeItem(atPath: file)
-        jobs.update("job-1", status: .state(.completed), coalescing: true, now: start + SessionJobs.progressWriteInterval)
-        #expect(SessionJobStore(stateDirectory: state).load(backend: "http://127.0.0.1:1").first?.status == .state(.completed))
+        jobs.update(
+            "job-1",
+            status: .state(.completed),
+            coalescing: true,
+            now: start + SessionJobs.progressWriteInterval
+        )
+        #expect(
+            SessionJobStore(stateDirectory: state).load(backend: "http://127.0.0.1:1").first?.status
+                == .state(.completed)
+        )
     }
 
     @Test func jobsRefreshesAndIsRememberedAcrossSessions() async throws {
@@ -61,7 +89,10 @@ struct JobsMemoryTests {
         do {
             var jobID = ""
             try await withShell(backend: api, environment: environment) { harness in
-                try harness.write("lib.csv", "Title,Author,ISBN\nThe Hunger Games,Suzanne Collins,9780439023481\nCatching Fire,Suzanne Collins\n")
+                try harness.write(
+                    "lib.csv",
+                    "Title,Author,ISBN\nThe Hunger Games,Suzanne Collins,9780439023481\nCatching Fire,Suzanne Collins\n"
+                )
                 #expect(await harness.run("import lib.csv") == 0, "\(harness.err)")
                 jobID = await harness.lastResult()["jobId"]?.stringValue ?? ""
                 #expect(await harness.lastResult()["status"] == .string("initialized"))
@@ -87,7 +118,10 @@ struct JobsMemoryTests {
                 #expect(jobs.first?["jobId"] == .string(jobID))
                 #expect(jobs.first?["status"] == .string("completed"))
                 #expect(await harness.run("results last") == 0, "\(harness.err)")
-                #expect(await harness.lastResult()["errors"]?.arrayValue?.first?["error"] == .string("the row has 2 fields but the header has 3"))
+                #expect(
+                    await harness.lastResult()["errors"]?.arrayValue?.first?["error"]
+                        == .string("the row has 2 fields but the header has 3")
+                )
             }
             // The embedded backend's jobs end with its session: nothing is remembered for it.
             try await withShell(environment: environment) { harness in

@@ -42,25 +42,35 @@ struct MissionCommandTests {
             // ISBN column is refused here, with the server's wording; a quoted header is read as CSV.
             try harness.write("columns.csv", "Name,\"Writer, first\"\nDune,Herbert\n")
             #expect(await harness.run("import columns.csv") == 2)
-            #expect(harness.err.contains(
-                "no title or ISBN column: the header must name one of Title, Book Title, ISBN, ISBN13 or ISBN/UID (found 'Name', 'Writer, first')"),
-                "\(harness.err)")
+            #expect(
+                harness.err.contains(
+                    "no title or ISBN column: the header must name one of Title, Book Title, ISBN, ISBN13 or ISBN/UID (found 'Name', 'Writer, first')"
+                ),
+                "\(harness.err)"
+            )
             try harness.write("quoted.csv", "\"Book Title\",\"Author\"\nDune,Herbert\n")
-            #expect(await harness.run("import quoted.csv") == 3, "passes the preflight, then meets the closed port: \(harness.err)")
+            #expect(
+                await harness.run("import quoted.csv") == 3,
+                "passes the preflight, then meets the closed port: \(harness.err)"
+            )
             #expect(CSVPreflight.fields("a,\"b \"\"x\"\"\",c") == ["a", "b \"x\"", "c"])
         }
     }
 
     @Test func importWatchAndJobCommands() async throws {
         try await withShell { harness in
-            try harness.write("library.csv", """
+            try harness.write(
+                "library.csv",
+                """
                 Title,Author,ISBN13
                 The Hunger Games,Suzanne Collins,="9780439023481"
                 Catching Fire,Suzanne Collins,="9780439023498"
                 Not A Real Book,Nobody,="9780000000002"
 
-                """)
-            let status = await harness.run("""
+                """
+            )
+            let status = await harness.run(
+                """
                 import library.csv --watch
                 expect ${_.pipeline} == csv_import
                 set job ${_.jobId}
@@ -71,7 +81,8 @@ struct MissionCommandTests {
                 results $job
                 expect ${_.jobId} == $job
                 cancel last
-                """)
+                """
+            )
             #expect(status == 0, "\(harness.err)")
             // stdout carries results only: no progress events in a pipe, and none on stderr
             // either unless asked (`set progress on`: one JSON object per event on stderr).
@@ -96,7 +107,8 @@ struct MissionCommandTests {
 
     @Test func singleEnrichmentAndMetaCommands() async throws {
         try await withShell { harness in
-            let status = await harness.run("""
+            let status = await harness.run(
+                """
                 enrich 9780439023481
                 expect ${_.isbn} == 9780439023481
                 caps
@@ -108,7 +120,8 @@ struct MissionCommandTests {
                 expect count ${_.results} == 2
                 timing on
                 search isbn 9780439023481
-                """)
+                """
+            )
             #expect(status == 0, "\(harness.err)")
             #expect(harness.err.contains("budget search"), "timing shows the budget: \(harness.err)")
         }
@@ -119,7 +132,8 @@ struct MissionCommandTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("config.toml")
-        try Data("default_profile = \"mine\"\n[profiles.mine]\nurl = \"http://127.0.0.1:9\"\ntoken = \"s3cret\"\n".utf8).write(to: file)
+        try Data("default_profile = \"mine\"\n[profiles.mine]\nurl = \"http://127.0.0.1:9\"\ntoken = \"s3cret\"\n".utf8)
+            .write(to: file)
         chmod(file.path, 0o644)
         #expect(throws: ShellError.self) { try ShellConfig.load(from: file) }
         chmod(file.path, 0o600)
@@ -134,13 +148,19 @@ struct MissionCommandTests {
         func select(_ request: BackendRequest, _ env: [String: String] = [:]) throws -> BackendTarget {
             try BackendSelection.select(request, environment: env, loadConfig: { () throws(ShellError) in config })
         }
-        #expect(try select(BackendRequest(apiURL: "http://a:1", profile: "local"), ["BTS_API_URL": "http://b:2"])
-                == .remote(url: URL(string: "http://a:1")!, token: nil, label: "http://a:1"))
+        #expect(
+            try select(BackendRequest(apiURL: "http://a:1", profile: "local"), ["BTS_API_URL": "http://b:2"])
+                == .remote(url: URL(string: "http://a:1")!, token: nil, label: "http://a:1")
+        )
         #expect(try select(BackendRequest(profile: "local"), ["BTS_API_URL": "http://b:2"]).label.hasPrefix("local"))
         #expect(try select(BackendRequest(), ["BTS_API_URL": "http://b:2"]).label == "http://b:2")
         #expect(try select(BackendRequest()).label.hasPrefix("staging"))
         #expect(try select(BackendRequest(apiURL: "http://a:1", forceEmbedded: true)) == .embedded)
-        let empty = try BackendSelection.select(BackendRequest(), environment: [:], loadConfig: { () throws(ShellError) in ShellConfig() })
+        let empty = try BackendSelection.select(
+            BackendRequest(),
+            environment: [:],
+            loadConfig: { () throws(ShellError) in ShellConfig() }
+        )
         #expect(empty == .embedded)
         #expect(throws: ShellError.self) { try select(BackendRequest(apiURL: "ftp://x")) }
     }

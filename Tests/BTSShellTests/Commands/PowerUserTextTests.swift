@@ -1,9 +1,8 @@
+import BTSShell
 import BooksTrackContract
 import BooksTrackServer
 import Foundation
 import Testing
-
-import BTSShell
 
 /// Texts a power user tripped on: each message says what is wrong in
 /// the user's words, and each figure reads as what it is.
@@ -59,7 +58,10 @@ import BTSShell
     /// `echo $array` printed the array's JSON.
     @Test func echoPrintsAListAsWords() async throws {
         try await withShell { harness in
-            #expect(await harness.run("search isbn 9780439023481\nset a ${_.results[0].authors}") == 0, "\(harness.err)")
+            #expect(
+                await harness.run("search isbn 9780439023481\nset a ${_.results[0].authors}") == 0,
+                "\(harness.err)"
+            )
             #expect(await harness.run("set b ${_.results[0].categories}") == 0)
             let before = harness.out.count
             #expect(await harness.run("echo $a\necho ${b}\necho in:$b") == 0, "\(harness.err)")
@@ -136,8 +138,10 @@ import BTSShell
             #expect(harness.out.contains("ROW  LINE"), "\(harness.out)")
             #expect(harness.out.contains("booksCreated (server)"), "\(harness.out)")
             #expect(harness.out.contains("library: 10 created"), "\(harness.out)")
-            #expect(harness.out.contains("(each of the file's 10 rows; the server's counts above are its catalog's)"),
-                    "\(harness.out)")
+            #expect(
+                harness.out.contains("(each of the file's 10 rows; the server's counts above are its catalog's)"),
+                "\(harness.out)"
+            )
         }
     }
 }

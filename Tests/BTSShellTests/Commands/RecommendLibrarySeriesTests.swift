@@ -1,7 +1,6 @@
+import BTSShell
 import BooksTrackContract
 import Testing
-
-import BTSShell
 
 /// `recommend --library` for a library holding a series' #1: the series' next books come in
 /// series order (the catalog's shelves rank Mockingjay, #3, above Catching Fire, #2).
@@ -10,12 +9,17 @@ import BTSShell
 
     @Test func theNextBooksOfASeriesComeInSeriesOrder() async throws {
         try await withShell { shell in
-            #expect(await shell.run("""
-                search isbn \(Self.hungerGames)
-                save
-                library set \(Self.hungerGames) --shelf read --rating 5
-                recommend --library --limit 10
-                """) == 0, "\(shell.err)")
+            #expect(
+                await shell.run(
+                    """
+                    search isbn \(Self.hungerGames)
+                    save
+                    library set \(Self.hungerGames) --shelf read --rating 5
+                    recommend --library --limit 10
+                    """
+                ) == 0,
+                "\(shell.err)"
+            )
             let titles = (await shell.lastResult()["results"]?.arrayValue ?? []).compactMap { $0["title"]?.stringValue }
             let second = titles.firstIndex { $0.contains("(The Hunger Games, #2)") }
             let third = titles.firstIndex { $0.contains("(The Hunger Games, #3)") }

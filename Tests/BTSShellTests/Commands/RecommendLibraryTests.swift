@@ -1,8 +1,7 @@
+import BTSShell
 import BooksTrackContract
 import Foundation
 import Testing
-
-import BTSShell
 
 /// `recommend --library`: computed in the shell from the library and the catalog's shelves.
 @Suite struct RecommendLibraryTests {
@@ -15,12 +14,17 @@ import BTSShell
             #expect(await shell.run("recommend --library") == 1)
             #expect(shell.err.contains("none of your library's books"), "\(shell.err)")
 
-            #expect(await shell.run("""
-                search isbn \(Self.hobbit)
-                save
-                library set \(Self.hobbit) --shelf read --rating 5
-                recommend --library --limit 5
-                """) == 0, "\(shell.err)")
+            #expect(
+                await shell.run(
+                    """
+                    search isbn \(Self.hobbit)
+                    save
+                    library set \(Self.hobbit) --shelf read --rating 5
+                    recommend --library --limit 5
+                    """
+                ) == 0,
+                "\(shell.err)"
+            )
             let result = await shell.lastResult()
             #expect(result["strategy"]?.stringValue == "library_shelves")
             let rows = result["results"]?.arrayValue ?? []
@@ -36,15 +40,20 @@ import BTSShell
 
     @Test func lowRatingsPushAway() async throws {
         try await withShell { shell in
-            #expect(await shell.run("""
-                search isbn \(Self.potter)
-                save
-                library set \(Self.potter) --shelf read --rating 5
-                search isbn \(Self.twilight)
-                save
-                library set \(Self.twilight) --shelf read --rating 1
-                recommend --library --limit 10
-                """) == 0, "\(shell.err)")
+            #expect(
+                await shell.run(
+                    """
+                    search isbn \(Self.potter)
+                    save
+                    library set \(Self.potter) --shelf read --rating 5
+                    search isbn \(Self.twilight)
+                    save
+                    library set \(Self.twilight) --shelf read --rating 1
+                    recommend --library --limit 10
+                    """
+                ) == 0,
+                "\(shell.err)"
+            )
             let rows = await shell.lastResult()["results"]?.arrayValue ?? []
             #expect(!rows.isEmpty)
             let titles = rows.compactMap { $0["title"]?.stringValue }
@@ -62,7 +71,10 @@ import BTSShell
             let words = shell.out.split(whereSeparator: { $0 == " " || $0 == "\n" }).joined(separator: " ")
             #expect(!words.contains("over book descriptions"), "\(shell.out)")
             #expect(words.contains("the catalog has no descriptions"), "\(shell.out)")
-            #expect(words.contains("sentence model all-MiniLM-L6-v2") && words.contains("scripts/setup"), "\(shell.out)")
+            #expect(
+                words.contains("sentence model all-MiniLM-L6-v2") && words.contains("scripts/setup"),
+                "\(shell.out)"
+            )
         }
     }
 }

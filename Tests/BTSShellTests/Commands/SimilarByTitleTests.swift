@@ -1,8 +1,7 @@
+import BTSShell
 import BooksTrackContract
 import Foundation
 import Testing
-
-import BTSShell
 
 /// `similar TITLE…`: words that are not an ISBN name the source by title (the first title match
 /// with an ISBN), on the embedded backend over the real catalog.
@@ -46,7 +45,10 @@ struct SimilarByTitleTests {
 
     @Test func theTableFooterNamesTheTitle() async throws {
         try await withShell { harness in
-            #expect(await harness.run("similar to kill a mockingbird --limit 2 --output table\n") == 0, "\(harness.err)")
+            #expect(
+                await harness.run("similar to kill a mockingbird --limit 2 --output table\n") == 0,
+                "\(harness.err)"
+            )
             #expect(harness.out.contains("(2 similar to To Kill a Mockingbird, 9780061120084)"), "\(harness.out)")
         }
     }

@@ -2,8 +2,8 @@ import BooksTrackContract
 import BooksTrackServer
 import Foundation
 import Logging
-import Testing
 import TestSupport
+import Testing
 
 @testable import BTSShell
 
@@ -24,8 +24,10 @@ struct V3JobTruthTests {
         let state = try makeTempDirectory("v3-job-truth")
         defer { try? FileManager.default.removeItem(at: state) }
         do {
-            try await withShell(backend: BackendRequest(apiURL: "http://127.0.0.1:\(server.port)"),
-                                environment: ["XDG_STATE_HOME": state.path]) { harness in
+            try await withShell(
+                backend: BackendRequest(apiURL: "http://127.0.0.1:\(server.port)"),
+                environment: ["XDG_STATE_HOME": state.path]
+            ) { harness in
                 #expect(await harness.run("enrich 9780439023481 9780439023498") == 0, "\(harness.err)")
                 #expect(await harness.run("results last") == 1)
                 #expect(harness.err.contains("is still processing (0 of 2): 'watch"), "\(harness.err)")
@@ -51,15 +53,33 @@ struct V3JobTruthTests {
     /// Production's v3 status says `totalCount: 0` when its job state lacks the count.
     @Test func aReportedTotalOfZeroKeepsTheKnownTotal() {
         var jobs = SessionJobs()
-        jobs.add(SessionJob(id: "a", pipeline: .batchEnrichment, token: nil, startedAt: Date(), totalCount: 2,
-                            status: .initialized, source: "2 ISBNs"))
+        jobs.add(
+            SessionJob(
+                id: "a",
+                pipeline: .batchEnrichment,
+                token: nil,
+                startedAt: Date(),
+                totalCount: 2,
+                status: .initialized,
+                source: "2 ISBNs"
+            )
+        )
         jobs.update("a", status: .state(.processing), processed: 1, total: 0)
         #expect(jobs.all.first?.totalCount == 2)
         #expect(jobs.all.first?.processedCount == 1)
         jobs.update("a", total: 3)
         #expect(jobs.all.first?.totalCount == 3)
         // A job of which nothing was known takes what the server says, 0 included.
-        jobs.add(SessionJob(id: "b", pipeline: .csvImport, token: nil, startedAt: Date(), status: .initialized, source: "x.csv"))
+        jobs.add(
+            SessionJob(
+                id: "b",
+                pipeline: .csvImport,
+                token: nil,
+                startedAt: Date(),
+                status: .initialized,
+                source: "x.csv"
+            )
+        )
         jobs.update("b", total: 0)
         #expect(jobs.all.last?.totalCount == 0)
     }

@@ -1,11 +1,10 @@
+import BTSShell
 import BTSTerminal
 import BooksTrackClient
 import BooksTrackContract
 import BooksTrackServer
 import Foundation
 import Testing
-
-import BTSShell
 
 /// `api`'s METHOD, PATH, `-H` and `--input` through the completion engine: the routes the client
 /// knows for each dialect, or the endpoints a server's capabilities list.
@@ -21,7 +20,10 @@ struct ApiCompletionTests {
         let engine = Self.engine(KnownRoute.known(for: .v1))
         let first = engine.answer("api ").candidates
         #expect(first.starts(with: BooksTrackAPI.rawMethods), "\(first)")
-        #expect(first.contains("/health") && first.contains("/v1/search/title") && first.contains("/v1/jobs/"), "\(first)")
+        #expect(
+            first.contains("/health") && first.contains("/v1/search/title") && first.contains("/v1/jobs/"),
+            "\(first)"
+        )
         #expect(!first.contains { $0.hasPrefix("/v3/") }, "\(first)")
         #expect(engine.tab("api /v1/search/ti") == "api /v1/search/title ")
         // A route with an id stops at the placeholder, without a space.
@@ -38,12 +40,23 @@ struct ApiCompletionTests {
 
     @Test func theV3DialectOffersItsRoutes() {
         let engine = Self.engine(KnownRoute.known(for: .v3))
-        #expect(engine.answer("api /v3/jobs/").candidates
-                == ["/v3/jobs/enrichment/", "/v3/jobs/imports", "/v3/jobs/imports/", "/v3/jobs/scans", "/v3/jobs/scans/"])
-        #expect(engine.answer("api DELETE /v3/").candidates == ["/v3/jobs/enrichment/", "/v3/jobs/imports/", "/v3/jobs/scans/"])
+        #expect(
+            engine.answer("api /v3/jobs/").candidates
+                == [
+                    "/v3/jobs/enrichment/", "/v3/jobs/imports", "/v3/jobs/imports/", "/v3/jobs/scans",
+                    "/v3/jobs/scans/",
+                ]
+        )
+        #expect(
+            engine.answer("api DELETE /v3/").candidates == [
+                "/v3/jobs/enrichment/", "/v3/jobs/imports/", "/v3/jobs/scans/",
+            ]
+        )
         #expect(engine.tab("api /v3/books/se") == "api /v3/books/search ")
         #expect(engine.answer("api /v3/books/").candidates == ["/v3/books/", "/v3/books/enrich", "/v3/books/search"])
-        #expect(engine.answer("api POST /v3/").candidates == ["/v3/books/enrich", "/v3/jobs/imports", "/v3/jobs/scans"])
+        #expect(
+            engine.answer("api POST /v3/").candidates == ["/v3/books/enrich", "/v3/jobs/imports", "/v3/jobs/scans"]
+        )
         #expect(engine.answer("api /v1").candidates.isEmpty)
     }
 
@@ -54,11 +67,17 @@ struct ApiCompletionTests {
     }
 
     @Test func theEndpointsOfTheCapabilitiesAreTakenAtTheirWord() {
-        let listed = ["GET /api/v2/search?mode=text", "GET /api/v2/search?mode=semantic", "GET /v1/jobs/{jobId}/status",
-                      "DELETE /v1/jobs/{jobId}", "GET /ws/progress", "not a route", "FETCH /x", "GET //host/x"]
+        let listed = [
+            "GET /api/v2/search?mode=text", "GET /api/v2/search?mode=semantic", "GET /v1/jobs/{jobId}/status",
+            "DELETE /v1/jobs/{jobId}", "GET /ws/progress", "not a route", "FETCH /x", "GET //host/x",
+        ]
         let routes = listed.compactMap(KnownRoute.init(endpoint:))
-        #expect(routes.map(\.description) == ["GET /api/v2/search", "GET /api/v2/search", "GET /v1/jobs/{jobId}/status",
-                                              "DELETE /v1/jobs/{jobId}", "GET /ws/progress"])
+        #expect(
+            routes.map(\.description) == [
+                "GET /api/v2/search", "GET /api/v2/search", "GET /v1/jobs/{jobId}/status",
+                "DELETE /v1/jobs/{jobId}", "GET /ws/progress",
+            ]
+        )
         let engine = Self.engine(routes)
         #expect(engine.answer("api /").candidates == ["/api/v2/search", "/v1/jobs/", "/ws/progress"])
         #expect(engine.answer("api DELETE /").candidates == ["/v1/jobs/"])
@@ -67,14 +86,21 @@ struct ApiCompletionTests {
 
     @Test func optionsHeadersAndTheInput() {
         let engine = Self.engine(KnownRoute.known(for: .v1))
-        #expect(engine.answer("api /health -").candidates == ["--field", "-f", "--header", "-H", "--input", "--include", "-i"])
+        #expect(
+            engine.answer("api /health -").candidates == [
+                "--field", "-f", "--header", "-H", "--input", "--include", "-i",
+            ]
+        )
         #expect(engine.tab("api /health -H Acc") == "api /health -H Accept:")
         #expect(engine.tab("api /health -H 'Cont") == "api /health -H 'Content-Type: ")
         #expect(engine.answer("api /health --header ").candidates.contains("If-None-Match:"))
         #expect(engine.answer("api /health -f ").candidates.isEmpty)
         let input = engine.answer("api POST /v1/enrichment/batch --input ").candidates
         #expect(input.first == "-" && input.contains("library.csv"), "\(input)")
-        #expect(engine.tab("api POST /v1/enrichment/batch --input lib") == "api POST /v1/enrichment/batch --input library.csv ")
+        #expect(
+            engine.tab("api POST /v1/enrichment/batch --input lib")
+                == "api POST /v1/enrichment/batch --input library.csv "
+        )
         // Words after --input's value are the REQUEST again.
         #expect(engine.answer("api --input body.json POST /v1/e").candidates == ["/v1/enrichment/batch"])
     }
@@ -137,9 +163,12 @@ struct ApiCompletionTests {
         let built = try Regex(#""/(v1|v3|api)/[^"]*\\\("#)
         var found: [String] = []
         let enumerator = try #require(FileManager.default.enumerator(at: client, includingPropertiesForKeys: nil))
-        for case let url as URL in enumerator where url.pathExtension == "swift" && url.lastPathComponent != "KnownRoute.swift" {
+        for case let url as URL in enumerator
+        where url.pathExtension == "swift" && url.lastPathComponent != "KnownRoute.swift" {
             let text = try String(contentsOf: url, encoding: .utf8)
-            for line in text.split(separator: "\n") where line.contains(built) { found.append("\(url.lastPathComponent): \(line)") }
+            for line in text.split(separator: "\n") where line.contains(built) {
+                found.append("\(url.lastPathComponent): \(line)")
+            }
         }
         #expect(found.isEmpty, "\(found.joined(separator: "\n"))")
         #expect(#"RequestSpec(.GET, "/v1/jobs/\(id)/status")"#.contains(built))

@@ -57,20 +57,36 @@ import Testing
         #expect(answer.candidates.count <= CompletionEngine.catalogLimit)
         // As the session's titles: matched on their beginning, so TAB can extend the common prefix.
         let foundation = Self.answer(engine, "search title \"foundati")
-        #expect(!foundation.candidates.isEmpty && foundation.candidates.allSatisfy { $0.hasPrefix("\"Foundation") },
-                "\(foundation.candidates)")
+        #expect(
+            !foundation.candidates.isEmpty && foundation.candidates.allSatisfy { $0.hasPrefix("\"Foundation") },
+            "\(foundation.candidates)"
+        )
     }
 
     /// A remote backend has no catalog here: the authors of results seen (cached answers too) complete.
     @Test func authorsSeenInResultsCompleteWithoutACatalog() {
         var context = CompletionContext()
-        context.harvest(.record([("results", .array([
-            .record([("title", .string("The Hobbit")), ("authors", .array([.string("J.R.R. Tolkien")]))]),
-            .record([("title", .string("Dune")), ("authors", .array([.string("Frank Herbert"), .string("Brian Herbert")]))]),
-        ]))]))
+        context.harvest(
+            .record([
+                (
+                    "results",
+                    .array([
+                        .record([("title", .string("The Hobbit")), ("authors", .array([.string("J.R.R. Tolkien")]))]),
+                        .record([
+                            ("title", .string("Dune")),
+                            ("authors", .array([.string("Frank Herbert"), .string("Brian Herbert")])),
+                        ]),
+                    ])
+                )
+            ])
+        )
         let engine = CompletionEngine(context: Source(completionContext: context))
         #expect(Self.answer(engine, "search author tolk").candidates == ["\"J.R.R. Tolkien\""])
-        #expect(Self.answer(engine, "search author \"herb").candidates.sorted() == ["\"Brian Herbert\"", "\"Frank Herbert\""])
+        #expect(
+            Self.answer(engine, "search author \"herb").candidates.sorted() == [
+                "\"Brian Herbert\"", "\"Frank Herbert\"",
+            ]
+        )
         #expect(Self.answer(engine, "search author fr herb").candidates == ["\"Frank Herbert\""])
         #expect(Self.answer(engine, "search author asim").candidates.isEmpty)
     }

@@ -2,6 +2,7 @@ import BooksTrackContract
 import BooksTrackLibrary
 import BooksTrackSupport
 import Testing
+
 @testable import BTSShell
 
 @Suite("Completion context and its prefix index", .onWorkThreads)
@@ -20,7 +21,9 @@ struct CompletionContextTests {
         }
         #expect(index.count == all.count)
         for prefix in ["", "a", "ab", "é", "9Z", "zz", " ", "ab9é"] {
-            let expected = all.filter { $0.utf8.starts(with: prefix.utf8) }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            let expected = all.filter { $0.utf8.starts(with: prefix.utf8) }.sorted {
+                $0.utf8.lexicographicallyPrecedes($1.utf8)
+            }
             #expect(Array(index.keys(withPrefix: prefix)) == expected, "prefix \(prefix)")
             #expect(Array(index.sortedPayloads[index.range(withPrefix: prefix)]) == expected.map { "p" + $0 })
         }
@@ -30,7 +33,7 @@ struct CompletionContextTests {
     func eviction() {
         var index = RecencyIndex(capacity: 100)
         for n in 0..<100 { index.note("k\(n)") }
-        index.note("k0", payload: "fresh") // refresh the oldest, new payload
+        index.note("k0", payload: "fresh")  // refresh the oldest, new payload
         #expect(index.sortedPayloads[index.range(withPrefix: "k0")].first == "fresh")
         index.note("new")
         #expect(index.count <= 100)
@@ -49,12 +52,15 @@ struct CompletionContextTests {
     func books() {
         var context = CompletionContext()
         context.noteBook(isbn: "978-0-441-17271-9", title: "  Dune\n (1965) ")
-        context.noteBook(isbn: "9780441172710", title: nil) // bad checksum
+        context.noteBook(isbn: "9780441172710", title: nil)  // bad checksum
         context.noteBook(isbn: "0-441-17271-7", title: "Dune")
         #expect(context.isbns.sortedKeys == ["0441172717", "9780441172719"])
         #expect(context.isbns.payload(for: "9780441172719") == "Dune (1965)")
         #expect(context.titles.count == 2)
-        #expect(CompletionContext.foldTitle("Café GRÖSSE") == "cafe grosse" || CompletionContext.foldTitle("Café GRÖSSE") == "cafe grösse")
+        #expect(
+            CompletionContext.foldTitle("Café GRÖSSE") == "cafe grosse"
+                || CompletionContext.foldTitle("Café GRÖSSE") == "cafe grösse"
+        )
         #expect(CompletionContext.foldTitle("L'Étranger") == "l'etranger")
         #expect(CompletionContext.isbnPrefix("978-0 44") == "978044")
         #expect(CompletionContext.isbnPrefix("12a") == nil)
@@ -78,8 +84,10 @@ struct CompletionContextTests {
         let result: JSONValue = .object([
             "totalCount": .number(2),
             "results": .array([
-                .object(["title": .string("Dune"), "isbn": .string("9780441172719"),
-                         "isbns": .array([.string("9780441172719"), .string("0441172717")])]),
+                .object([
+                    "title": .string("Dune"), "isbn": .string("9780441172719"),
+                    "isbns": .array([.string("9780441172719"), .string("0441172717")]),
+                ]),
                 .object(["title": .string("Untitled ISBN-less")]),
                 .object(["edition": .object(["isbn13": .string("9780553293357"), "title": .string("Foundation")])]),
             ]),
@@ -89,8 +97,10 @@ struct CompletionContextTests {
         context.harvest(result)
         #expect(context.isbns.sortedKeys == ["0441172717", "9780441172719", "9780553293357"])
         #expect(context.isbns.payload(for: "9780553293357") == "Foundation")
-        #expect(Set(context.titles.sortedKeys.compactMap { context.titles.payload(for: $0) })
-                == ["Dune", "Untitled ISBN-less", "Foundation"])
+        #expect(
+            Set(context.titles.sortedKeys.compactMap { context.titles.payload(for: $0) })
+                == ["Dune", "Untitled ISBN-less", "Foundation"]
+        )
         #expect(context.jobs.map(\.id) == ["job-42"])
     }
 
@@ -99,7 +109,9 @@ struct CompletionContextTests {
     @Test("harvest reads every ISBN spelling the library reads")
     func harvestSharesTheLibrarysISBNKeys() {
         for key in BookData.isbnKeys {
-            let book: JSONValue = .object(["title": .string("Dune"), key: .string("9780441172719"), "authors": .array([.string("Frank Herbert")])])
+            let book: JSONValue = .object([
+                "title": .string("Dune"), key: .string("9780441172719"), "authors": .array([.string("Frank Herbert")]),
+            ])
             var context = CompletionContext()
             context.harvest(.array([book]))
             #expect(context.isbns.sortedKeys == ["9780441172719"], "\(key)")
@@ -123,17 +135,21 @@ struct CompletionContextTests {
     func store() {
         let store = CompletionContextStore()
         let before = store.completionContext
-        store.update { $0.noteJob(id: "j1"); $0.variables.insert("x") }
+        store.update {
+            $0.noteJob(id: "j1")
+            $0.variables.insert("x")
+        }
         #expect(before.jobs.isEmpty)
         #expect(store.completionContext.jobs.map(\.id) == ["j1"])
         let engine = CompletionEngine(context: store)
         #expect(engine.tab("echo $") == "echo $x ")
-        let page: JSONValue = .object(["results": .array([.object(["title": .string("Dune"), "isbn": .string("9780441172719")])])])
+        let page: JSONValue = .object([
+            "results": .array([.object(["title": .string("Dune"), "isbn": .string("9780441172719")])])
+        ])
         store.harvest(page)
-        store.harvest(page) // same value again: nothing changes
+        store.harvest(page)  // same value again: nothing changes
         store.harvest(.null)
         #expect(store.completionContext.isbns.sortedKeys == ["9780441172719"])
         #expect(engine.tab("similar 978") == "similar 9780441172719 ")
     }
 }
-

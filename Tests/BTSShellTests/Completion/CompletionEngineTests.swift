@@ -1,7 +1,7 @@
 import BTSLanguage
+import BTSShell
 import BTSTerminal
 import Testing
-import BTSShell
 
 @Suite("Completion engine: registry words")
 struct CompletionEngineRegistryTests {
@@ -26,7 +26,9 @@ struct CompletionEngineRegistryTests {
         context.unavailableCommands = ["similar": "the server has 'similar_books' switched off"]
         let engine = CompletionFixtures.engine(context)
         let answer = engine.answer("s")
-        #expect(answer.candidates == ["search", "similar", "semantic", "scan", "save", "status", "set", "sleep", "source"])
+        #expect(
+            answer.candidates == ["search", "similar", "semantic", "scan", "save", "status", "set", "sleep", "source"]
+        )
         #expect(answer.display?.contains("similar (unavailable)") == true)
         #expect(answer.display?.contains("search") == true)
         #expect(engine.tab("sim") == "similar ")
@@ -37,12 +39,18 @@ struct CompletionEngineRegistryTests {
     func optionsAndValues() {
         #expect(engine.tab("search ti") == "search title ")
         #expect(engine.tab("search title dune --li") == "search title dune --limit ")
-        #expect(engine.answer("search title dune -").candidates == ["--limit", "--offset", "--page", "--all", "--columns", "--output", "--help", "--no-cache"])
+        #expect(
+            engine.answer("search title dune -").candidates == [
+                "--limit", "--offset", "--page", "--all", "--columns", "--output", "--help", "--no-cache",
+            ]
+        )
         #expect(engine.tab("search dune --output js") == "search dune --output json ")
         #expect(engine.tab("search dune --output=nd") == "search dune --output=ndjson ")
         #expect(engine.tab("enrich 9780441172719 --provider open") == "enrich 9780441172719 --provider openlibrary ")
-        #expect(engine.answer("enrich 9780441172719 --provider ").candidates
-                == ["auto", "google_books", "openlibrary", "isbndb"])
+        #expect(
+            engine.answer("enrich 9780441172719 --provider ").candidates
+                == ["auto", "google_books", "openlibrary", "isbndb"]
+        )
     }
 
     @Test("settings, their values, and variables for set")
@@ -51,7 +59,12 @@ struct CompletionEngineRegistryTests {
         #expect(engine.answer("set color ").candidates == ["on", "off", "auto"])
         #expect(engine.tab("set wait of") == "set wait off ")
         // Settings first, then variables of the session (not `_`).
-        #expect(engine.answer("set ").candidates == ["output", "color", "timing", "wait", "onerror", "pager", "progress", "offline", "library", "looplimit", "expanded", "book", "books", "limit"])
+        #expect(
+            engine.answer("set ").candidates == [
+                "output", "color", "timing", "wait", "onerror", "pager", "progress", "offline", "library", "looplimit",
+                "expanded", "book", "books", "limit",
+            ]
+        )
         #expect(engine.answer("set o").candidates == ["output", "onerror", "offline"])
     }
 
@@ -92,7 +105,11 @@ struct CompletionEngineSessionTests {
         for command in ["watch", "status", "results", "cancel"] {
             #expect(engine.answer("\(command) ").candidates == ["last", "job-batch-2", "job-import-1"])
         }
-        #expect(engine.answer("watch ").display == ["last", "job-batch-2  (enrich batch, running)", "job-import-1  (import, done)"])
+        #expect(
+            engine.answer("watch ").display == [
+                "last", "job-batch-2  (enrich batch, running)", "job-import-1  (import, done)",
+            ]
+        )
         #expect(engine.tab("status job-i") == "status job-import-1 ")
         #expect(engine.tab("watch la") == "watch last ")
         #expect(engine.answer("cancel x").candidates.isEmpty)

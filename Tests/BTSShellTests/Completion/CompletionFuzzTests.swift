@@ -1,7 +1,7 @@
+import BTSShell
 import BTSTerminal
 import BooksTrackSupport
 import Testing
-import BTSShell
 
 @Suite("Completion engine: fuzz", .onWorkThreads)
 struct CompletionFuzzTests {
@@ -10,9 +10,11 @@ struct CompletionFuzzTests {
     @Test("random lines and cursors never crash and give sane ranges")
     func randomLines() {
         let engine = CompletionFixtures.engine(CompletionFixtures.fileContext())
-        let fragments = ["search", " ", "title", "isbn", "--limit", "--li", "-", "=", "\"", "'", "\\", "$", "${", "}",
-                         ";", "#", "dune", "978", "-0-", "café", "日本", "👩‍👩‍👧", "\n", "import", "~/", "/", "set",
-                         "watch", "enrich", "--from", "--output=", "similar", "help", "\t", "x", "Ü"]
+        let fragments = [
+            "search", " ", "title", "isbn", "--limit", "--li", "-", "=", "\"", "'", "\\", "$", "${", "}",
+            ";", "#", "dune", "978", "-0-", "café", "日本", "👩‍👩‍👧", "\n", "import", "~/", "/", "set",
+            "watch", "enrich", "--from", "--output=", "similar", "help", "\t", "x", "Ü",
+        ]
         var rng = SplitMix64(seed: 7)
         for _ in 0..<3_000 {
             var line = ""
@@ -20,8 +22,10 @@ struct CompletionFuzzTests {
             let length = line.utf8.count
             let cursor = length == 0 ? 0 : Int(rng.next() % UInt64(length + 1))
             let answer = engine.answer(line: line, cursorOffset: cursor)
-            #expect(answer.range.lowerBound >= 0 && answer.range.upperBound <= cursor || answer.candidates.isEmpty,
-                    "line \(line.debugDescription) cursor \(cursor) range \(answer.range)")
+            #expect(
+                answer.range.lowerBound >= 0 && answer.range.upperBound <= cursor || answer.candidates.isEmpty,
+                "line \(line.debugDescription) cursor \(cursor) range \(answer.range)"
+            )
             if let display = answer.display { #expect(display.count == answer.candidates.count) }
             // Through the editor's String.Index interface (cursor on a character boundary).
             let characterCursor = line.index(line.startIndex, offsetBy: Int(rng.next() % UInt64(line.count + 1)))

@@ -1,8 +1,8 @@
+import BTSShell
 import BTSTerminal
 import BooksTrackSupport
 import Foundation
 import Testing
-import BTSShell
 
 /// Prints keystroke-to-candidates latency with a full session cache (10,000 ISBNs and 10,000
 /// titles). A measurement only: the figures depend on the machine and the build (debug here;
@@ -23,8 +23,10 @@ struct CompletionLatencyMeasurement {
         #expect(context.isbns.count == 10_000)
         #expect(context.titles.count == 10_000)
         let engine = CompletionEngine(context: context)
-        let lines = ["similar 978", "similar 9780000", "search isbn 9780000079", "search title du", "search title the l",
-                     "search title cafe", "sea", "search title dune --li", "echo $", "set col"]
+        let lines = [
+            "similar 978", "similar 9780000", "search isbn 9780000079", "search title du", "search title the l",
+            "search title cafe", "sea", "search title dune --li", "echo $", "set col",
+        ]
         var samples: [Double] = []
         let clock = ContinuousClock()
         for _ in 0..<100 {
@@ -39,7 +41,9 @@ struct CompletionLatencyMeasurement {
         samples.sort()
         let median = samples[samples.count / 2]
         let p99 = samples[samples.count * 99 / 100]
-        print("completion latency, 10,000 ISBNs + titles, \(samples.count) calls: median \(Int(median)) µs, p99 \(Int(p99)) µs")
+        print(
+            "completion latency, 10,000 ISBNs + titles, \(samples.count) calls: median \(Int(median)) µs, p99 \(Int(p99)) µs"
+        )
         #expect(engine.answer("search isbn 9780000079").candidates.allSatisfy { $0.hasPrefix("9780000079") })
     }
 }

@@ -1,6 +1,6 @@
+import BTSShell
 import BTSTerminal
 import Foundation
-import BTSShell
 
 /// Helpers for completion tests: a context with a few books, jobs and variables, and an engine
 /// over the standard registry with a fake or real file system.
@@ -43,8 +43,10 @@ enum CompletionFixtures {
                 DirectoryEntry(name: ".config", isDirectory: true),
             ],
             "/work/data/": [DirectoryEntry(name: "big.csv", isDirectory: false)],
-            "/home/u/": [DirectoryEntry(name: "books.csv", isDirectory: false),
-                         DirectoryEntry(name: "My Books", isDirectory: true)],
+            "/home/u/": [
+                DirectoryEntry(name: "books.csv", isDirectory: false),
+                DirectoryEntry(name: "My Books", isDirectory: true),
+            ],
             "/home/u/My Books/": [DirectoryEntry(name: "a b.csv", isDirectory: false)],
         ]
         return tree[directory]?.filter { $0.name.hasPrefix(prefix) }

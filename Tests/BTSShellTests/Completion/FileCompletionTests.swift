@@ -1,6 +1,6 @@
+import BTSShell
 import Foundation
 import Testing
-import BTSShell
 
 @Suite("Completion engine: file paths")
 struct FileCompletionTests {
@@ -58,7 +58,10 @@ struct FileCompletionTests {
     @Test("the real file system: a temp dir with a CSV, a script and a directory with a blank")
     func realFileSystem() throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("bts-files-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: root.appendingPathComponent("sub dir"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: root.appendingPathComponent("sub dir"),
+            withIntermediateDirectories: true
+        )
         defer { try? FileManager.default.removeItem(at: root) }
         try Data("isbn\n".utf8).write(to: root.appendingPathComponent("shelf.csv"))
         try Data("echo hi\n".utf8).write(to: root.appendingPathComponent("run.bts"))

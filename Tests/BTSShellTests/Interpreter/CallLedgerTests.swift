@@ -8,8 +8,16 @@ import Testing
     @Test func booksCallsRetriesCacheHitsAndBudgets() {
         var ledger = CallLedger()
         _ = ledger.record(ResponseInfo(method: "GET", url: "u", status: 200, duration: .milliseconds(30), attempts: 3))
-        _ = ledger.record(ResponseInfo(method: "GET", url: "u", status: 200, duration: .milliseconds(5), cacheHit: true,
-                                       serverCacheHit: true))
+        _ = ledger.record(
+            ResponseInfo(
+                method: "GET",
+                url: "u",
+                status: 200,
+                duration: .milliseconds(5),
+                cacheHit: true,
+                serverCacheHit: true
+            )
+        )
         ledger.record(.search, RateLimitBudget(limit: 100, remaining: 98, source: .headers))
         ledger.record(.semantic, RateLimitBudget(source: .unknown))
         ledger.record(.jobs, RateLimitBudget(limit: 30, source: .seeded))

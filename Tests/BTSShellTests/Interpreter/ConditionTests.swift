@@ -38,7 +38,9 @@ struct ConditionTests {
     /// The problem `text` has, with its message and range quoted from the source, and its fix.
     static func problem(_ text: String) -> (message: String, at: String?, fix: String?) {
         let (source, words) = words(text)
-        guard case .failure(let problem) = Condition.parse(words, what: "expect") else { return ("no problem", nil, nil) }
+        guard case .failure(let problem) = Condition.parse(words, what: "expect") else {
+            return ("no problem", nil, nil)
+        }
         let fix = problem.fixIt(in: source).map { source.slice($0.range) + " → " + $0.replacement }
         return (problem.message(in: source), problem.range.map(source.slice), fix)
     }
@@ -59,11 +61,18 @@ struct ConditionTests {
     }
 
     @Test func theFormsOfExpectAreAtoms() throws {
-        let condition = try Self.parse("$n == 6 and exists ${_.x} or count ${_.results} >= 3 and ${_.t} contains 'a b' and $ok").get()
-        #expect(Self.shape(condition) == "any(all($n == 6, exists ${_.x}), all(count ${_.results} >= 3, ${_.t} contains a b, $ok))")
+        let condition = try Self.parse(
+            "$n == 6 and exists ${_.x} or count ${_.results} >= 3 and ${_.t} contains 'a b' and $ok"
+        ).get()
+        #expect(
+            Self.shape(condition)
+                == "any(all($n == 6, exists ${_.x}), all(count ${_.results} >= 3, ${_.t} contains a b, $ok))"
+        )
         let forms = condition.atoms.map(\.form)
-        guard case .comparison(_, .equal, _) = forms[0], case .exists = forms[1], case .count(_, .greaterOrEqual, _) = forms[2],
-              case .comparison(_, .contains, _) = forms[3], case .value = forms[4] else {
+        guard case .comparison(_, .equal, _) = forms[0], case .exists = forms[1],
+            case .count(_, .greaterOrEqual, _) = forms[2],
+            case .comparison(_, .contains, _) = forms[3], case .value = forms[4]
+        else {
             Issue.record("\(forms)")
             return
         }
@@ -114,7 +123,9 @@ struct ConditionTests {
         let deep = Self.problem(String(repeating: "( ", count: 10_000) + "a" + String(repeating: " )", count: 10_000))
         #expect(deep.message == "the condition nests more than \(Condition.maxDepth) deep")
         #expect(Self.problem(String(repeating: "not ", count: 10_000) + "a").message.hasPrefix("the condition nests"))
-        let nested = String(repeating: "( ", count: Condition.maxDepth) + "a" + String(repeating: " )", count: Condition.maxDepth)
+        let nested =
+            String(repeating: "( ", count: Condition.maxDepth) + "a"
+            + String(repeating: " )", count: Condition.maxDepth)
         #expect(Self.shape(nested) == "a")
         let long = Array(repeating: "$a", count: 5_000).joined(separator: " and ")
         #expect(Self.parse(long).map(\.atoms.count) == .success(5_000))
@@ -123,11 +134,16 @@ struct ConditionTests {
     @Test(arguments: [
         ("$n==6", "'$n==6' is one word, so it is always true; write '$n == 6'", "$n==6 → $n == 6"),
         ("1==2", "'1==2' is one word, so it is always true; write '1 == 2'", "1==2 → 1 == 2"),
-        ("${_.totalCount}>0", "'${_.totalCount}>0' is one word, so it is always true; write '${_.totalCount} > 0'",
-         "${_.totalCount}>0 → ${_.totalCount} > 0"),
+        (
+            "${_.totalCount}>0", "'${_.totalCount}>0' is one word, so it is always true; write '${_.totalCount} > 0'",
+            "${_.totalCount}>0 → ${_.totalCount} > 0"
+        ),
         ("$a!=$b", "'$a!=$b' is one word, so it is always true; write '$a != $b'", "$a!=$b → $a != $b"),
         ("${n}<=10", "'${n}<=10' is one word, so it is always true; write '${n} <= 10'", "${n}<=10 → ${n} <= 10"),
-        ("$x>=\"a b\"", "'$x>=\"a b\"' is one word, so it is always true; write '$x >= \"a b\"'", "$x>=\"a b\" → $x >= \"a b\""),
+        (
+            "$x>=\"a b\"", "'$x>=\"a b\"' is one word, so it is always true; write '$x >= \"a b\"'",
+            "$x>=\"a b\" → $x >= \"a b\""
+        ),
         ("$a == 1 and $b<2", "'$b<2' is one word, so it is always true; write '$b < 2'", "$b<2 → $b < 2"),
         ("not $n==6", "'$n==6' is one word, so it is always true; write '$n == 6'", "$n==6 → $n == 6"),
         ("$n==", "'$n==' is one word, so it is always true; write '==' between two values, with blanks around it", nil),
@@ -145,7 +161,10 @@ struct ConditionTests {
             Issue.record("expected a problem")
             return
         }
-        #expect(problem.message(in: nil) == "'${_.totalCount}>0' is one word, so it is always true; write '${_.totalCount} > 0'")
+        #expect(
+            problem.message(in: nil)
+                == "'${_.totalCount}>0' is one word, so it is always true; write '${_.totalCount} > 0'"
+        )
         #expect(problem.fixIt(in: nil) == nil)
     }
 
@@ -160,17 +179,24 @@ struct ConditionTests {
 
     /// Evaluates `text` with `values` (by the word as written): whether it held (nil: a usage error
     /// or no condition), the words read in order, and the details of a failure.
-    static func evaluate(_ text: String, _ values: [String: JSONValue]) -> (passed: Bool?, read: [String], details: [String]) {
+    static func evaluate(
+        _ text: String,
+        _ values: [String: JSONValue]
+    ) -> (passed: Bool?, read: [String], details: [String]) {
         let (_, words) = words(text)
         guard case .success(let condition) = Condition.parse(words, what: "expect") else { return (nil, [], []) }
         var read: [String] = []
         var outcomes: [Condition.Outcome] = []
-        let passed = try? condition.evaluate({ word in
-            read.append(word.sourceForm)
-            if let literal = word.literalText { return .success(.string(literal)) }
-            if let value = values[word.sourceForm] { return .success(value) }
-            return .failure(ShellError(.failure, "no \(word.sourceForm)"))
-        }, whole: SourceRange(offset: 0, length: 0), &outcomes)
+        let passed = try? condition.evaluate(
+            { word in
+                read.append(word.sourceForm)
+                if let literal = word.literalText { return .success(.string(literal)) }
+                if let value = values[word.sourceForm] { return .success(value) }
+                return .failure(ShellError(.failure, "no \(word.sourceForm)"))
+            },
+            whole: SourceRange(offset: 0, length: 0),
+            &outcomes
+        )
         return (passed, read, Condition.details(outcomes))
     }
 
@@ -204,14 +230,18 @@ struct ConditionTests {
         #expect(Self.evaluate("$n == 6", values).details == ["left:  5", "right: 6"])
         #expect(Self.evaluate("not $n == 5", values).details == ["left:  5", "right: 5"])
         // Several: each atom evaluated, what it came to, and its sides.
-        #expect(Self.evaluate("$n == 6 or $t contains x and $n > 1", values).details == [
-            "$n == 6: false", "  left:  5", "  right: 6",
-            "$t contains x: false", "  left:  \"Dune\"", "  right: \"x\"",
-        ])
-        #expect(Self.evaluate("exists $gone or count $t > 10", values).details == [
-            "exists $gone: false", "  value: (missing: no $gone)",
-            "count $t > 10: false", "  count: 4", "  right: 10",
-        ])
+        #expect(
+            Self.evaluate("$n == 6 or $t contains x and $n > 1", values).details == [
+                "$n == 6: false", "  left:  5", "  right: 6",
+                "$t contains x: false", "  left:  \"Dune\"", "  right: \"x\"",
+            ]
+        )
+        #expect(
+            Self.evaluate("exists $gone or count $t > 10", values).details == [
+                "exists $gone: false", "  value: (missing: no $gone)",
+                "count $t > 10: false", "  count: 4", "  right: 10",
+            ]
+        )
     }
 
     // MARK: Completion
@@ -239,8 +269,10 @@ struct ConditionTests {
     /// Random words of the grammar: each text parses to a condition that evaluates, or to a
     /// problem inside the text whose fix (if any) makes more words of the one it names.
     @Test func randomConditionsParseOrSayWhere() throws {
-        let alphabet = ["and", "or", "not", "(", ")", "$a", "'and'", "==", "<", "contains", "exists", "count", "1",
-                        "$n==6", "(x", "y)", "\"(\"", ">=", "matches", "${_.x}>0", "a<b", "'a<b'", "x\\>y"]
+        let alphabet = [
+            "and", "or", "not", "(", ")", "$a", "'and'", "==", "<", "contains", "exists", "count", "1",
+            "$n==6", "(x", "y)", "\"(\"", ">=", "matches", "${_.x}>0", "a<b", "'a<b'", "x\\>y",
+        ]
         var generator = SplitMix64(seed: 11)
         for _ in 0..<3_000 {
             let count = Int.random(in: 0...12, using: &generator)
@@ -267,7 +299,8 @@ struct ConditionTests {
                 #expect(!message.isEmpty)
                 if let fix = problem.fixIt(in: source) {
                     let bytes = source.bytes
-                    let fixed = String(decoding: bytes[..<fix.range.offset], as: UTF8.self) + fix.replacement
+                    let fixed =
+                        String(decoding: bytes[..<fix.range.offset], as: UTF8.self) + fix.replacement
                         + String(decoding: bytes[fix.range.end...], as: UTF8.self)
                     #expect(Self.words(fixed).1.count > words.count, "\(text) → \(fixed)")
                 }

@@ -1,12 +1,13 @@
-import Testing
 import BTSShell
+import Testing
 
 /// An error on a terminal is wrapped at spaces to its width; elsewhere it stays one line.
 @Suite struct ErrorReporterTests {
     let error = ShellError(
         .failure,
         "Cannot reach the BooksTrack server at http://127.0.0.1:9 (connection refused): is it running, and is the address right?",
-        details: ["try 'connect URL' to pick another server, or 'connect embedded' to use the built-in one for now"])
+        details: ["try 'connect URL' to pick another server, or 'connect embedded' to use the built-in one for now"]
+    )
 
     @Test func onATerminalTheMessageAndDetailsFitItsWidth() {
         let text = ErrorReporter(colored: false, showsLocation: false, width: 80).render(error, in: nil)

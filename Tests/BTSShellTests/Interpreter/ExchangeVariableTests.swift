@@ -4,6 +4,7 @@ import BooksTrackContract
 import BooksTrackServer
 import Foundation
 import Testing
+
 @testable import BTSShell
 
 /// `${_http.…}`: the last HTTP exchange as data, on the embedded backend and a live server; its
@@ -49,7 +50,8 @@ import Testing
     /// replaces it.
     @Test func commandsWithoutRequestsLeaveItAndAnErrorAnswerReplacesIt() async throws {
         try await withShell(continueOnError: true) { harness in
-            let status = await harness.run("""
+            let status = await harness.run(
+                """
                 \(Self.lookup)
                 set n 1
                 echo $n
@@ -60,14 +62,18 @@ import Testing
                 expect ${_http.cache} == miss
                 expect ${_http.url} contains /similar
                 echo done
-                """)
+                """
+            )
             #expect(status != 0)
             #expect(harness.err.contains("No similar books"), "\(harness.err)")  // and the script went on
             #expect(!harness.err.contains("expectation failed"), "\(harness.err)")
             #expect(harness.out.hasSuffix("done\n"), "\(harness.out)")
             let line = try #require(harness.out.split(separator: "\n").first { $0.hasPrefix("http=") })
             let decoded = try JSONDecoder().decode(JSONValue.self, from: Data(line.dropFirst(5).utf8))
-            #expect(Set(decoded.objectValue?.keys.map { $0 } ?? []) == Set(VariableScope.Exchange.Field.allCases.map(\.rawValue)))
+            #expect(
+                Set(decoded.objectValue?.keys.map { $0 } ?? [])
+                    == Set(VariableScope.Exchange.Field.allCases.map(\.rawValue))
+            )
             #expect(decoded["status"] == .number(200))
         }
     }
@@ -96,7 +102,8 @@ import Testing
 
     /// Header names hold `-`: a path key takes it after its first character.
     @Test func aHeaderNameWithADashIsOneKey() throws {
-        guard case .success(.variable(let name, let path, _, _, _)) = ValuePathParser.parse("_http.headers.content-type")
+        guard
+            case .success(.variable(let name, let path, _, _, _)) = ValuePathParser.parse("_http.headers.content-type")
         else {
             Issue.record("not parsed")
             return
@@ -113,8 +120,10 @@ import Testing
         try await withShell { harness in
             #expect(await harness.run("echo $QUERY") == 2)
             #expect(harness.err.contains("undefined variable '$QUERY'"), "\(harness.err)")
-            #expect(harness.err.contains("set it with 'set QUERY VALUE', or pass it to the run with '--var QUERY=VALUE'"),
-                    "\(harness.err)")
+            #expect(
+                harness.err.contains("set it with 'set QUERY VALUE', or pass it to the run with '--var QUERY=VALUE'"),
+                "\(harness.err)"
+            )
             // A setting's name says it is a setting instead.
             #expect(await harness.run("echo $output") == 2)
             #expect(harness.err.contains("'output' is a setting"), "\(harness.err)")
@@ -127,9 +136,12 @@ import Testing
         context.exchangeHeaders = ["content-type", "etag", "x-request-id"]
         let engine = CompletionEngine(registry: .standard, context: context)
         let fields = engine.answer(line: "expect ${_http.", cursorOffset: 15)
-        #expect(fields.candidates == VariableScope.Exchange.Field.allCases.map { field in
-            field == .headers ? "${_http.headers." : "${_http.\(field.rawValue)}"
-        })
+        #expect(
+            fields.candidates
+                == VariableScope.Exchange.Field.allCases.map { field in
+                    field == .headers ? "${_http.headers." : "${_http.\(field.rawValue)}"
+                }
+        )
         #expect(fields.display == VariableScope.Exchange.Field.allCases.map(\.rawValue))
         #expect(fields.range == 7..<15)
         let status = engine.answer(line: "expect ${_http.st", cursorOffset: 17)

@@ -1,7 +1,6 @@
+import BTSShell
 import BooksTrackContract
 import Testing
-
-import BTSShell
 
 @Suite("expect semantics (pure)")
 struct ExpectationTests {
@@ -29,8 +28,13 @@ struct ExpectationTests {
 
     @Test func containsOnStringsArraysAndObjects() throws {
         #expect(try Expectation.evaluate(.string("The Hunger Games"), .contains, .string("Hunger")).get())
-        #expect(try Expectation.evaluate(.array([.string("a"), .string("Suzanne Collins")]), .contains,
-                                         .string("Suzanne Collins")).get())
+        #expect(
+            try Expectation.evaluate(
+                .array([.string("a"), .string("Suzanne Collins")]),
+                .contains,
+                .string("Suzanne Collins")
+            ).get()
+        )
         #expect(try !Expectation.evaluate(.array([.string("Suzanne Collins")]), .contains, .string("Suzanne")).get())
         #expect(try Expectation.evaluate(.object(["isbn": .string("1")]), .contains, .string("isbn")).get())
     }

@@ -1,20 +1,21 @@
+import BTSShell
 import BooksTrackContract
 import Foundation
 import Testing
-
-import BTSShell
 
 /// The interpreter over the live embedded server (real HTTP on an ephemeral port).
 @Suite("interpreter")
 struct InterpreterTests {
     @Test func variablesPathsAndEcho() async throws {
         try await withShell { harness in
-            let status = await harness.run("""
+            let status = await harness.run(
+                """
                 search isbn 9780439023481
                 set book ${_.results[0]}
                 set isbn ${_.results[0].isbn}
                 echo "isbn=$isbn title=${book.title} status=$? last=${_.results[-1].isbn}"
-                """)
+                """
+            )
             #expect(status == 0, "\(harness.err)")
             #expect(harness.out.contains("isbn=9780439023481 title=The Hunger Games (The Hunger Games, #1)"))
             #expect(harness.out.contains("status=0 last=9780439023481"))
@@ -27,12 +28,14 @@ struct InterpreterTests {
         try await withShell { harness in
             let status = await harness.run("search isbn 9780439023481\necho ${_.results[0].isbnn}\n")
             #expect(status == 1)
-            #expect(harness.err == """
-                test.bts:2:6: error: no key 'isbnn' in ${_.results[0]} (did you mean 'isbn'?)
-                  2 | echo ${_.results[0].isbnn}
-                    |      ^~~~~~~~~~~~~~~~~~~~
+            #expect(
+                harness.err == """
+                    test.bts:2:6: error: no key 'isbnn' in ${_.results[0]} (did you mean 'isbn'?)
+                      2 | echo ${_.results[0].isbnn}
+                        |      ^~~~~~~~~~~~~~~~~~~~
 
-                """)
+                    """
+            )
         }
     }
 
@@ -46,7 +49,8 @@ struct InterpreterTests {
 
     @Test func expectSuccessAndFailureWithBothSides() async throws {
         try await withShell { harness in
-            let ok = await harness.run("""
+            let ok = await harness.run(
+                """
                 search title "hunger games" --limit 5
                 expect ${_.totalCount} > 0
                 expect count ${_.results} >= 1
@@ -55,19 +59,24 @@ struct InterpreterTests {
                 expect ${_.results[0].title} contains "Hunger"
                 expect ${_.results[0].isbn} matches '^97[89]'
                 expect ${_.kind} == title
-                """)
+                """
+            )
             #expect(ok == 0, "\(harness.err)")
             harness.sink.reset()
-            let failed = await harness.run("search isbn 9780439023481\nexpect ${_.results[0].title} == \"Dune\"\necho unreachable\n")
+            let failed = await harness.run(
+                "search isbn 9780439023481\nexpect ${_.results[0].title} == \"Dune\"\necho unreachable\n"
+            )
             #expect(failed == 4)
-            #expect(harness.err == """
-                test.bts:2:1: error: expectation failed: ${_.results[0].title} == Dune
-                  2 | expect ${_.results[0].title} == "Dune"
-                    | ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
-                  left:  "The Hunger Games (The Hunger Games, #1)"
-                  right: "Dune"
+            #expect(
+                harness.err == """
+                    test.bts:2:1: error: expectation failed: ${_.results[0].title} == Dune
+                      2 | expect ${_.results[0].title} == "Dune"
+                        | ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+                      left:  "The Hunger Games (The Hunger Games, #1)"
+                      right: "Dune"
 
-                """)
+                    """
+            )
             #expect(!harness.out.contains("unreachable"), "the script stops at the failed expect")
         }
     }
@@ -82,16 +91,23 @@ struct InterpreterTests {
 
     @Test func settingsAndOnErrorContinue() async throws {
         try await withShell { harness in
-            let status = await harness.run("""
+            let status = await harness.run(
+                """
                 set output csv
                 set onerror continue
                 search isbn 9780439023481
                 similar 9780000000002
                 echo after=$?
-                """)
+                """
+            )
             #expect(status == 0, "with 'set onerror continue' the script's status is its last command's")
-            #expect(harness.out.hasPrefix("isbn,title,authors,year,pages\n9780439023481,The Hunger Games,Suzanne Collins,2008,374\n")
-                    || harness.out.hasPrefix("isbn,title,authors,year,pageCount\n"), "\(harness.out)")
+            #expect(
+                harness.out.hasPrefix(
+                    "isbn,title,authors,year,pages\n9780439023481,The Hunger Games,Suzanne Collins,2008,374\n"
+                )
+                    || harness.out.hasPrefix("isbn,title,authors,year,pageCount\n"),
+                "\(harness.out)"
+            )
             #expect(harness.out.contains("after=1"))
             let settings = await harness.shell.settings
             #expect(settings.output == .csv)
@@ -152,7 +168,9 @@ struct InterpreterTests {
 
     @Test func errorsLeaveAnErrorObjectInDollarUnderscore() async throws {
         try await withShell { harness in
-            let status = await harness.run("set onerror continue\nstatus no-such-job\nexpect ${_.error.code} == NOT_FOUND\n")
+            let status = await harness.run(
+                "set onerror continue\nstatus no-such-job\nexpect ${_.error.code} == NOT_FOUND\n"
+            )
             #expect(status == 0, "the expect on the error object passed: \(harness.err)")
             #expect(!harness.err.contains("expectation failed"), "\(harness.err)")
         }

@@ -10,7 +10,8 @@ import Testing
 struct LanguageTests {
     @Test func loopsConditionsAndLists() async throws {
         try await withShell { harness in
-            let status = await harness.run("""
+            let status = await harness.run(
+                """
                 search title "the hunger games" --limit 3
                 echo count=${_.count}
                 for book in ${_.results}
@@ -24,7 +25,8 @@ struct LanguageTests {
                 set isbns ${_.results[*].isbn}
                 echo list: ${_.results[*].year}
                 for w in words a b c d; if $w == b; continue; end; if $w == d; break; end; echo w=$w; end
-                """)
+                """
+            )
             #expect(status == 0, "\(harness.err)")
             #expect(harness.out.contains("old 9780439023481\nmid 9780439023498\nnew 9780439023511\n"))
             #expect(harness.out.contains("list: 2008 2009 2010\n"))
@@ -38,12 +40,14 @@ struct LanguageTests {
     @Test func aListGivesOneWordPerElement() async throws {
         try await withShell { harness in
             try harness.write("count.bts", "echo \"$# words, the second: ${2:-none}\"\n")
-            let status = await harness.run("""
+            let status = await harness.run(
+                """
                 search title "the hunger games" --limit 3
                 source count.bts ${_.results[*].isbn}
                 source count.bts "${_.results[*].year}"
                 source count.bts x${_.results[*].year}
-                """)
+                """
+            )
             #expect(status == 0, "\(harness.err)")
             #expect(harness.out.contains("3 words, the second: 9780439023498\n3 words, the second: 2009\n"))
             #expect(harness.out.contains("1 words, the second: none\n"), "inside a longer word a list is joined")
@@ -53,12 +57,14 @@ struct LanguageTests {
     @Test func parametersDefaultsAndSourceArguments() async throws {
         try await withShell(scriptArguments: ["x", "y z"]) { harness in
             try harness.write("lib/show.bts", "echo \"in: $# [$@] ${1} ${2:-two}\"\n")
-            let status = await harness.run("""
+            let status = await harness.run(
+                """
                 echo "top: $# [$@] ${3:-three} ${nothing:-none}"
                 source lib/show.bts a
                 source lib/show.bts
                 echo "back: $#"
-                """)
+                """
+            )
             #expect(status == 0, "\(harness.err)")
             #expect(harness.out == "top: 2 [x y z] three none\nin: 1 [a] a two\nin: 2 [x y z] x y z\nback: 2\n")
         }
@@ -67,7 +73,9 @@ struct LanguageTests {
     @Test func loopOverTheLinesOfAFile() async throws {
         try await withShell { harness in
             try harness.write("isbns.txt", "9780439023481\r\n9780439023498\n")
-            let status = await harness.run("for isbn in lines isbns.txt; search isbn $isbn; echo ${_.results[0].year}; end")
+            let status = await harness.run(
+                "for isbn in lines isbns.txt; search isbn $isbn; echo ${_.results[0].year}; end"
+            )
             #expect(status == 0, "\(harness.err)")
             #expect(harness.out.hasSuffix("2008\n") || harness.out.contains("2008\n"))
             #expect(harness.out.contains("2009\n"))
@@ -79,7 +87,9 @@ struct LanguageTests {
 
     @Test func theWholeScriptIsCheckedFirst() async throws {
         try await withShell { harness in
-            let status = await harness.run("echo first\nfor x in a\n  edn\n  if $x >= 1 2\n  break\n  end\nend\ncontinue\nfor y in b\n")
+            let status = await harness.run(
+                "echo first\nfor x in a\n  edn\n  if $x >= 1 2\n  break\n  end\nend\ncontinue\nfor y in b\n"
+            )
             #expect(status == 2)
             #expect(harness.out.isEmpty, "nothing ran")
             #expect(harness.err.contains("unknown command 'edn' (did you mean 'end'?)"))
@@ -91,14 +101,16 @@ struct LanguageTests {
 
     @Test func redirectionWritesInTheFormatOfTheExtension() async throws {
         try await withShell { harness in
-            let status = await harness.run("""
+            let status = await harness.run(
+                """
                 search dune --limit 2 > out.json
                 search dune --limit 2 > out.csv
                 search dune --limit 2 > out.md
                 search dune --limit 2 --output ndjson > out.txt
                 echo appended >> out.txt
                 search 'dune > x.json' --limit 1
-                """)
+                """
+            )
             #expect(status == 0, "\(harness.err)")
             let json = try String(contentsOf: harness.directory.appendingPathComponent("out.json"), encoding: .utf8)
             let decoded = try JSONDecoder().decode(JSONValue.self, from: Data(json.utf8))
@@ -119,7 +131,10 @@ struct LanguageTests {
         try await withShell { harness in
             let status = await harness.run("search dune > /nonexistent-dir/out.json")
             #expect(status == 1)
-            #expect(harness.err.contains("cannot write '/nonexistent-dir/out.json': No such file or directory"), "\(harness.err)")
+            #expect(
+                harness.err.contains("cannot write '/nonexistent-dir/out.json': No such file or directory"),
+                "\(harness.err)"
+            )
             let metrics = await harness.shell.lastMetrics
             #expect(metrics.calls == 0, "the file is opened before any request")
         }
@@ -127,13 +142,15 @@ struct LanguageTests {
 
     @Test func pipesRunThroughShAndTheirStatusIsDollarQuestion() async throws {
         try await withShell { harness in
-            let status = await harness.run("""
+            let status = await harness.run(
+                """
                 search dune --limit 3 --output csv | wc -l | tr -d ' '
                 set onerror continue
                 echo hello | grep -c nothing
                 echo "status=$?"
                 echo "a | b > c"
-                """)
+                """
+            )
             #expect(harness.out.contains("4\n"), "\(harness.out)")
             #expect(harness.out.contains("0\nstatus=1\n"))
             #expect(harness.out.contains("a | b > c\n"))
@@ -147,16 +164,21 @@ struct LanguageTests {
     /// pipeline's own status is in the message and `$_`.
     @Test func aFailedPipelineIsAFailedCommandWhateverItsStatus() async throws {
         try await withShell { harness in
-            let status = await harness.run("""
+            let status = await harness.run(
+                """
                 set onerror continue
                 echo hello | nosuchcommand-bts-test
                 echo "status=$? code=${_.error.code}"
                 echo hello | sh -c 'cat >/dev/null; exit 3'
                 echo "status=$?"
-                """)
+                """
+            )
             #expect(harness.out.contains("status=1 code=PIPELINE_FAILED\n"), "\(harness.out)")
             #expect(harness.out.contains("status=1\n"), "\(harness.out)")
-            #expect(harness.err.contains("the pipeline 'nosuchcommand-bts-test' exited with status 127"), "\(harness.err)")
+            #expect(
+                harness.err.contains("the pipeline 'nosuchcommand-bts-test' exited with status 127"),
+                "\(harness.err)"
+            )
             #expect(harness.err.contains("exited with status 3"), "\(harness.err)")
             #expect(status == 0)
         }
@@ -169,7 +191,8 @@ struct LanguageTests {
 
     @Test func aliasesTakeArguments() async throws {
         try await withShell { harness in
-            let status = await harness.run("""
+            let status = await harness.run(
+                """
                 alias hg search 9780439023481
                 alias top 'search title $1 --limit ${2:-2}'
                 alias say echo said
@@ -182,7 +205,8 @@ struct LanguageTests {
                 say "a b" c
                 alias
                 unalias say
-                """)
+                """
+            )
             #expect(status == 0, "\(harness.err)")
             #expect(harness.out.contains("2008\n"))
             #expect(harness.out.contains("\n2\n"))
@@ -200,14 +224,16 @@ struct LanguageTests {
 
     @Test func moreShowsTheNextPage() async throws {
         try await withShell { harness in
-            let status = await harness.run("""
+            let status = await harness.run(
+                """
                 search dune --limit 5
                 more
                 expect ${_.offset} == 5
                 search dune --page 3 --limit 5
                 expect ${_.offset} == 10
                 expect ${_.count} == 5
-                """)
+                """
+            )
             #expect(status == 0, "\(harness.err)")
             let done = await harness.run("more")
             #expect(done == 1)
@@ -216,7 +242,13 @@ struct LanguageTests {
     }
 
     @Test func theSummarySaysHowToGetMoreAtThePrompt() async throws {
-        try await withShell(settings: { var s = ShellSettings(); s.output = .table; return s }()) { harness in
+        try await withShell(
+            settings: {
+                var s = ShellSettings()
+                s.output = .table
+                return s
+            }()
+        ) { harness in
             _ = await harness.typed("search the --limit 10")
             _ = await harness.typed("more")
             #expect(harness.out.contains("(10 of 4652 results; 'more' shows the next 10)"))
@@ -227,7 +259,13 @@ struct LanguageTests {
     /// Issue 33 item 11: `bts -c 'search the'` said "'more' shows the next 3", which no later
     /// process can do; a script or `-c` run gets the count only.
     @Test func aScriptIsNotToldAboutMore() async throws {
-        try await withShell(settings: { var s = ShellSettings(); s.output = .table; return s }()) { harness in
+        try await withShell(
+            settings: {
+                var s = ShellSettings()
+                s.output = .table
+                return s
+            }()
+        ) { harness in
             _ = await harness.run("search the --limit 10", name: "-c")
             #expect(harness.out.contains("(10 of 4652 results)"), "\(harness.out)")
             #expect(!harness.out.contains("'more'"))

@@ -1,8 +1,7 @@
 import BTSLanguage
+import BTSShell
 import Foundation
 import Testing
-
-import BTSShell
 
 /// The whole-script check as a value: the registry and the aliases known before the script, and
 /// nothing else; a session's check is the same check with its own aliases.

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+
+@testable import BTSShell
+
 #if canImport(Glibc)
 import Glibc
 #endif
-
-@testable import BTSShell
 
 /// How a script's bytes become text: UTF-8 or refused with the first bad byte's place, a leading
 /// byte-order mark skipped; and what is read at all (regular files; a FIFO refused without blocking).
@@ -33,8 +34,10 @@ struct ScriptFileReadingTests {
         #expect(place(Array("€ 𝄞 é\n".utf8)) == nil)
         let failure = ScriptFile.Failure.notUTF8(ScriptFile.Place(line: 1, column: 10, offset: 9, byte: 0xE9))
         #expect(failure.sentence("a.bts") == "a.bts:1:10: not UTF-8 at byte 9 (0xE9); scripts are UTF-8 text")
-        #expect(ScriptFile.Failure.notRegular(kind: "a FIFO").sentence("f.bts", "cannot read script")
-            == "cannot read script 'f.bts': it is a FIFO, not a regular file")
+        #expect(
+            ScriptFile.Failure.notRegular(kind: "a FIFO").sentence("f.bts", "cannot read script")
+                == "cannot read script 'f.bts': it is a FIFO, not a regular file"
+        )
     }
 
     @Test func aByteOrderMarkIsSkippedAndRemembered() throws {

@@ -1,11 +1,12 @@
 import BTSTerminal
 import Foundation
 import Testing
+
+@testable import BTSShell
+
 #if canImport(Glibc)
 import Glibc
 #endif
-
-@testable import BTSShell
 
 /// A stream's line that is not UTF-8 (commands piped to bts) is placed as the same bytes in a file
 /// would be: line, column and byte offset in the whole stream, a leading byte-order mark counted in
@@ -69,7 +70,10 @@ struct ScriptFileStreamTests {
             defer { close(descriptor) }
             #expect(await harness.shell.runStream(reader) == ExitStatus.usage.rawValue)
             #expect(harness.out == "one\n", "\(harness.out)")
-            #expect(harness.err.contains("<stdin>:2:10: not UTF-8 at byte 18 (0xE9); scripts are UTF-8 text"), "\(harness.err)")
+            #expect(
+                harness.err.contains("<stdin>:2:10: not UTF-8 at byte 18 (0xE9); scripts are UTF-8 text"),
+                "\(harness.err)"
+            )
         }
     }
 
@@ -80,7 +84,10 @@ struct ScriptFileStreamTests {
             _ = await harness.shell.runInteractive(reader: reader)
             #expect(harness.out.contains("one\n") && harness.out.contains("two\n"), "\(harness.out)")
             #expect(!harness.out.contains("caf"), "\(harness.out)")
-            #expect(harness.err.contains("<stdin>:2:10: not UTF-8 at byte 18 (0xE9); scripts are UTF-8 text"), "\(harness.err)")
+            #expect(
+                harness.err.contains("<stdin>:2:10: not UTF-8 at byte 18 (0xE9); scripts are UTF-8 text"),
+                "\(harness.err)"
+            )
         }
     }
 }

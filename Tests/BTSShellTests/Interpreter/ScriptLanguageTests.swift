@@ -10,7 +10,8 @@ import Testing
 struct ScriptLanguageTests {
     @Test func whileCountsBreaksAndContinues() async throws {
         try await withShell { harness in
-            let status = await harness.run("""
+            let status = await harness.run(
+                """
                 set i 0
                 while $i < 10
                   set i $i + 1
@@ -20,7 +21,8 @@ struct ScriptLanguageTests {
                 end
                 echo after=$i
                 while false; echo never; end
-                """)
+                """
+            )
             #expect(status == 0, "\(harness.err)")
             #expect(harness.out == "i=1\ni=3\ni=4\nafter=5\n")
         }
@@ -30,7 +32,10 @@ struct ScriptLanguageTests {
         try await withShell { harness in
             let status = await harness.run("set looplimit 25\nset n 0\nwhile true\n  set n $n + 1\nend\necho never")
             #expect(status == 1, "\(harness.err)")
-            #expect(harness.err.contains("test.bts:3:1: error: 'while' stopped after 25 rounds (the loop limit)"), "\(harness.err)")
+            #expect(
+                harness.err.contains("test.bts:3:1: error: 'while' stopped after 25 rounds (the loop limit)"),
+                "\(harness.err)"
+            )
             #expect(harness.err.contains("'set looplimit N' allows more rounds"))
             #expect(!harness.out.contains("never"))
             let n = await harness.shell.variables["n"]
@@ -44,9 +49,13 @@ struct ScriptLanguageTests {
             #expect(status == 2)
             #expect(!harness.out.contains("first"), "nothing ran")
             #expect(harness.err.contains("test.bts:2:6: error: missing condition after 'while'"), "\(harness.err)")
-            #expect(harness.err.contains("cannot read this 'while' condition; expected one of: VALUE · A OP B "
-                                         + "(OP: == != < <= > >= contains matches) · exists ${PATH} · count ${PATH} OP N"),
-                    "\(harness.err)")
+            #expect(
+                harness.err.contains(
+                    "cannot read this 'while' condition; expected one of: VALUE · A OP B "
+                        + "(OP: == != < <= > >= contains matches) · exists ${PATH} · count ${PATH} OP N"
+                ),
+                "\(harness.err)"
+            )
             #expect(harness.err.contains("unknown command 'serch'"), "\(harness.err)")
         }
     }
@@ -63,7 +72,8 @@ struct ScriptLanguageTests {
 
     @Test func whilePagesUntilMoreEnds() async throws {
         try await withShell { harness in
-            let status = await harness.run("""
+            let status = await harness.run(
+                """
                 search title love --limit 40
                 set seen ${_.count}
                 while ${_.count} == 40
@@ -72,7 +82,8 @@ struct ScriptLanguageTests {
                 end
                 expect $seen == ${_.totalCount}
                 echo seen=$seen
-                """)
+                """
+            )
             #expect(status == 0, "\(harness.err)")
             #expect(harness.out.hasSuffix("seen=207\n"), "\(harness.out.suffix(200))")
         }
@@ -116,11 +127,13 @@ struct ScriptLanguageTests {
 
     @Test func theEnvironmentIsReadByName() async throws {
         try await withShell(environment: ["BTS_TEST_TOKEN": "s3cret", "EMPTY": ""]) { harness in
-            let status = await harness.run("""
+            let status = await harness.run(
+                """
                 echo token=${env.BTS_TEST_TOKEN} home=${env.HOME:-none}
                 echo missing=${env.BTS_NOT_SET_ANYWHERE:-fallback} empty=${env.EMPTY:-dflt}
                 expect ${env.BTS_TEST_TOKEN} == s3cret
-                """)
+                """
+            )
             #expect(status == 0, "\(harness.err)")
             #expect(harness.out.hasPrefix("token=s3cret home=/"))
             #expect(harness.out.contains("missing=fallback empty=dflt\n"))
@@ -157,7 +170,10 @@ struct ScriptLanguageTests {
             let page = await harness.lastResult()["results"]?.arrayValue ?? []
             #expect(await harness.run("search title the --all") == 0)
             let all = await harness.lastResult()["results"]?.arrayValue ?? []
-            #expect(page.count == 100 && all.count > 1_000, "the catalog has more than 1,000 'the' titles (\(all.count))")
+            #expect(
+                page.count == 100 && all.count > 1_000,
+                "the catalog has more than 1,000 'the' titles (\(all.count))"
+            )
             #expect(Array(all[150..<250]) == page)
         }
     }
@@ -177,7 +193,11 @@ struct ScriptVariablesTests {
             """
         let pairs = try ScriptVariables.parse(text, name: "ci.env").get()
         #expect(pairs.map(\.0) == ["BASE", "TOKEN", "LITERAL", "SPACED", "EMPTY"])
-        #expect(pairs.map(\.1) == ["https://staging.example", "a \"quoted\" value\n", "no $expansion # here", "padded value", ""])
+        #expect(
+            pairs.map(\.1) == [
+                "https://staging.example", "a \"quoted\" value\n", "no $expansion # here", "padded value", "",
+            ]
+        )
     }
 
     @Test(arguments: [
@@ -202,9 +222,16 @@ struct ScriptVariablesTests {
         let second = directory.appendingPathComponent("b.env")
         try Data("A=1\nB=1\n".utf8).write(to: first)
         try Data("B=2\nC=2\n".utf8).write(to: second)
-        let variables = try ScriptVariables.collect(files: [first.path, second.path], assignments: ["C=3", "D=x=y", "C=4"]).get()
+        let variables = try ScriptVariables.collect(
+            files: [first.path, second.path],
+            assignments: ["C=3", "D=x=y", "C=4"]
+        ).get()
         #expect(variables == ["A": "1", "B": "2", "C": "4", "D": "x=y"])
-        guard case .failure(let missing) = ScriptVariables.collect(files: [directory.appendingPathComponent("nope").path], assignments: [])
+        guard
+            case .failure(let missing) = ScriptVariables.collect(
+                files: [directory.appendingPathComponent("nope").path],
+                assignments: []
+            )
         else {
             Issue.record("a missing file was accepted")
             return

@@ -1,11 +1,10 @@
 import BTSEmbeddedBackend
+import BTSShell
 import BTSTerminal
 import BooksTrackContract
 import BooksTrackServer
 import Foundation
 import Testing
-
-import BTSShell
 
 /// `import FILE` on the embedded backend: a row the server matched by title ("Dun" by Frank Herbert)
 /// is in the library as Dune with its ISBN, the file's title among its sources, and the summary names
@@ -32,8 +31,15 @@ struct ImportMatchShellTests {
             "XDG_STATE_HOME": directory.appendingPathComponent("state").path,
         ]
         var options = ShellOptions(
-            backend: BackendRequest(forceEmbedded: true), terminal: .pipes, environment: environment, scriptName: "test.bts")
-        options.backendOptions.embedded = LocalEmbeddedBackend(configuration: ServerConfiguration(), catalog: try SharedShellCatalog.get())
+            backend: BackendRequest(forceEmbedded: true),
+            terminal: .pipes,
+            environment: environment,
+            scriptName: "test.bts"
+        )
+        options.backendOptions.embedded = LocalEmbeddedBackend(
+            configuration: ServerConfiguration(),
+            catalog: try SharedShellCatalog.get()
+        )
         options.backendOptions.timeout = Duration.seconds(60).scaled
         options.backendOptions.dialect = dialect
         let sink = BufferOutputSink()
@@ -81,10 +87,16 @@ struct ImportMatchShellTests {
             try harness.write("mine.csv", Self.csv)
             #expect(await harness.run("import mine.csv --watch") == 0, "\(harness.err)")
             let result = await harness.lastResult()
-            #expect(result["matches"] == [[
-                "row": 2, "csvTitle": "Dun", "matchedTitle": "Dune (Dune Chronicles #1)", "matchedAuthors": ["Frank Herbert"],
-                "isbn": "9780340839935", "matchedBy": "title",
-            ]], "\(dialect): \(result)")
+            #expect(
+                result["matches"] == [
+                    [
+                        "row": 2, "csvTitle": "Dun", "matchedTitle": "Dune (Dune Chronicles #1)",
+                        "matchedAuthors": ["Frank Herbert"],
+                        "isbn": "9780340839935", "matchedBy": "title",
+                    ]
+                ],
+                "\(dialect): \(result)"
+            )
             #expect(result["library"]?["created"] == 2, "\(result)")
             await Self.expectDuneInTheLibrary(harness)
             // The table names the row too.

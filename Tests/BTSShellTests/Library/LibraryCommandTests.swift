@@ -36,7 +36,12 @@ struct LibraryCommandTests {
             #expect(listed["count"]?.intValue == 1)
             let id = try #require(listed["books"]?.arrayValue?.first?["id"]?.intValue)
 
-            #expect(await shell.run("library set \(Self.hungerGames) --shelf read --rating 4.5 --read 2024-03-02 --tag dystopia,ya --notes \"Reread it\"") == 0, "\(shell.err)")
+            #expect(
+                await shell.run(
+                    "library set \(Self.hungerGames) --shelf read --rating 4.5 --read 2024-03-02 --tag dystopia,ya --notes \"Reread it\""
+                ) == 0,
+                "\(shell.err)"
+            )
             let set = await shell.lastResult()
             #expect(set["shelf"]?.stringValue == "read")
             #expect(set["rating"]?.doubleValue == 4.5)
@@ -102,13 +107,20 @@ struct LibraryCommandTests {
     @Test func offlineLibraryAnswersForAnUnreachableServer() async throws {
         try await withShell(backend: BackendRequest(apiURL: "http://127.0.0.1:\(closedPort())")) { shell in
             try shell.write("gr.csv", try LibraryFixtures.text("goodreads_library_export.csv"))
-            #expect(await shell.run("library import gr.csv\nlibrary list --shelf read\nlibrary stats\nlibrary export out.csv") == 0,
-                    "\(shell.err)")
+            #expect(
+                await shell.run(
+                    "library import gr.csv\nlibrary list --shelf read\nlibrary stats\nlibrary export out.csv"
+                ) == 0,
+                "\(shell.err)"
+            )
             #expect(await shell.run("search isbn \(Self.hungerGames)") == 0, "\(shell.err)")
             let answer = await shell.lastResult()
             #expect(answer["answeredBy"]?.stringValue == "library")
             #expect(answer["results"]?.arrayValue?.first?["isbn"]?.stringValue == Self.hungerGames)
-            #expect(shell.err.contains("the server is unreachable: answered from your library (1 book)"), "\(shell.err)")
+            #expect(
+                shell.err.contains("the server is unreachable: answered from your library (1 book)"),
+                "\(shell.err)"
+            )
             #expect(await shell.run("search dune") == 0)
             // `similar` of a book you have: your books in its series or by its author.
             #expect(await shell.run("similar \(Self.hungerGames)") == 0, "\(shell.err)")
@@ -133,15 +145,19 @@ struct LibraryCommandTests {
 
     @Test func similarFromTheLibraryLeavesOutBooksYouHave() async throws {
         try await withShell { shell in
-            #expect(await shell.run("search isbn \(Self.hungerGames)\nsave --shelf read\nsimilar --library --limit 5") == 0,
-                    "\(shell.err)")
+            #expect(
+                await shell.run("search isbn \(Self.hungerGames)\nsave --shelf read\nsimilar --library --limit 5") == 0,
+                "\(shell.err)"
+            )
             let similar = await shell.lastResult()
             let isbns = similar["results"]?.arrayValue?.compactMap { $0["isbn"]?.stringValue } ?? []
             #expect(!isbns.isEmpty)
             #expect(!isbns.contains(Self.hungerGames))
             // Two sources: the scores stay on `similar`'s 0–1 scale (they were sums, up to 2 here).
-            #expect(await shell.run("search isbn 9780439023498\nsave --shelf read\nsimilar --library --limit 5") == 0,
-                    "\(shell.err)")
+            #expect(
+                await shell.run("search isbn 9780439023498\nsave --shelf read\nsimilar --library --limit 5") == 0,
+                "\(shell.err)"
+            )
             let scores = await shell.lastResult()["results"]?.arrayValue?.compactMap { $0["score"]?.doubleValue } ?? []
             #expect(!scores.isEmpty && scores.allSatisfy { $0 > 0 && $0 <= 1 }, "\(scores)")
             #expect(await shell.run("library remove 9780439023498") == 0, "\(shell.err)")

@@ -1,8 +1,7 @@
+import BTSShell
 import BooksTrackContract
 import Foundation
 import Testing
-
-import BTSShell
 
 /// `library export FILE` holds the user's private notes: it writes 0600, writes a link's target (the
 /// link kept), never replaces what is not a regular file (a FIFO, a device: it put a regular file in

@@ -1,9 +1,8 @@
+import BTSShell
 import BooksTrackContract
 import BooksTrackLibrary
 import Foundation
 import Testing
-
-import BTSShell
 
 /// The done-when round trip, through the shell against the embedded backend: an export file →
 /// `import FILE --watch` → library → `library export` → import into a fresh library gives the same
@@ -57,7 +56,10 @@ struct LibraryRoundTripTests {
             let second = KeptFields.byBook(await fresh.lastResult())
             #expect(Set(second.keys) == Set(first.keys))
             for (key, fields) in first {
-                #expect(second[key] == fields, "\(key): \(fields) became \(second[key].map(String.init(describing:)) ?? "nothing")")
+                #expect(
+                    second[key] == fields,
+                    "\(key): \(fields) became \(second[key].map(String.init(describing:)) ?? "nothing")"
+                )
             }
             #expect(await fresh.run("import exported.csv --watch") == 0)
             #expect(await fresh.lastResult()["library"]?["created"]?.intValue == 0)

@@ -1,10 +1,9 @@
 import BTSLanguage
+import BTSShell
 import BooksTrackContract
 import BooksTrackLibrary
 import Foundation
 import Testing
-
-import BTSShell
 
 /// Issue 33, items 4 and 10: a number that is no book's id is read as title words (`library show
 /// 1984`), and `save --shelf` moves books already in the library, offers and checks shelf names.
@@ -15,8 +14,11 @@ struct LibraryShelfAndLookupTests {
 
     @Test func aNumberThatIsNoIDIsReadAsTitleWords() async throws {
         try await withShell { shell in
-            #expect(await shell.run("search isbn \(Self.hungerGames)\nsave\nsearch isbn \(Self.nineteenEightyFour)\nsave") == 0,
-                    "\(shell.err)")
+            #expect(
+                await shell.run("search isbn \(Self.hungerGames)\nsave\nsearch isbn \(Self.nineteenEightyFour)\nsave")
+                    == 0,
+                "\(shell.err)"
+            )
             // No book has id 1984: the number is the title.
             #expect(await shell.run("library show 1984") == 0, "\(shell.err)")
             #expect(await shell.lastResult()["isbn"]?.stringValue == Self.nineteenEightyFour)
@@ -65,7 +67,10 @@ struct LibraryShelfAndLookupTests {
             for line in ["library export - --shelf abandonned", "similar --library --shelf abandonned"] {
                 let before = shell.err.count
                 #expect(await shell.run(line) == 2, "\(line)")
-                #expect(String(shell.err.dropFirst(before)).contains("did you mean 'abandoned'?"), "\(line): \(shell.err)")
+                #expect(
+                    String(shell.err.dropFirst(before)).contains("did you mean 'abandoned'?"),
+                    "\(line): \(shell.err)"
+                )
             }
             #expect(await shell.run("library list --shelf abandoned") == 0)
             #expect(await shell.lastResult()["count"]?.intValue == 1)

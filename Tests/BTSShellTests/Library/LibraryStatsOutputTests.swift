@@ -1,8 +1,7 @@
+import BTSShell
 import BooksTrackContract
 import Foundation
 import Testing
-
-import BTSShell
 
 /// Issue 33, item 6: `library stats` printed its chart when piped and one escaped JSON blob for
 /// `-o csv`; it now follows the output rules of every other command.
@@ -35,7 +34,9 @@ struct LibraryStatsOutputTests {
             #expect(!csv.text.contains("{"), "\(csv.text)")
 
             let ndjson = await Self.output(of: "library stats --output ndjson", in: shell)
-            let rows = try ndjson.text.split(separator: "\n").map { try JSONDecoder().decode(JSONValue.self, from: Data($0.utf8)) }
+            let rows = try ndjson.text.split(separator: "\n").map {
+                try JSONDecoder().decode(JSONValue.self, from: Data($0.utf8))
+            }
             #expect(rows.count == lines.count - 1)
             #expect(rows.allSatisfy { $0["chart"] != nil && $0["label"] != nil && $0["count"] != nil })
 

@@ -19,7 +19,9 @@ struct KeptFields: Hashable, CustomStringConvertible {
     var dateRead: String?
     var dateAdded: String?
 
-    var description: String { "\(shelf) \(stars.map(String.init) ?? "-") read \(dateRead ?? "-") added \(dateAdded ?? "-")" }
+    var description: String {
+        "\(shelf) \(stars.map(String.init) ?? "-") read \(dateRead ?? "-") added \(dateAdded ?? "-")"
+    }
 
     /// `library list`'s books by ISBN (or title when they have none).
     static func byBook(_ listResult: JSONValue) -> [String: KeptFields] {
@@ -29,7 +31,9 @@ struct KeptFields: Hashable, CustomStringConvertible {
             out[key] = KeptFields(
                 shelf: book["shelf"]?.stringValue ?? "?",
                 stars: book["rating"]?.doubleValue.map { Int($0.rounded(.toNearestOrAwayFromZero)) },
-                dateRead: book["dateRead"]?.stringValue, dateAdded: book["dateAdded"]?.stringValue)
+                dateRead: book["dateRead"]?.stringValue,
+                dateAdded: book["dateAdded"]?.stringValue
+            )
         }
         return out
     }

@@ -8,9 +8,11 @@ import Testing
 @Suite("reader completion")
 struct ReaderCompletionTests {
     static func environment(_ home: URL) -> [String: String] {
-        ["HOME": home.path, "XDG_CONFIG_HOME": home.appendingPathComponent("config").path,
-         "XDG_CACHE_HOME": home.appendingPathComponent("cache").path,
-         "XDG_STATE_HOME": home.appendingPathComponent("state").path]
+        [
+            "HOME": home.path, "XDG_CONFIG_HOME": home.appendingPathComponent("config").path,
+            "XDG_CACHE_HOME": home.appendingPathComponent("cache").path,
+            "XDG_STATE_HOME": home.appendingPathComponent("state").path,
+        ]
     }
 
     @Test func theLibraryIsReadAsASessionReadsIt() async throws {

@@ -12,7 +12,12 @@ import Testing
 /// they are into a pipe and neutralised onto a terminal.
 @Suite("output: one rule for every destination")
 struct OutputRuleTests {
-    static let terminal = TerminalInfo(stdinIsTerminal: true, stdoutIsTerminal: true, stderrIsTerminal: true, columns: 100)
+    static let terminal = TerminalInfo(
+        stdinIsTerminal: true,
+        stdoutIsTerminal: true,
+        stderrIsTerminal: true,
+        columns: 100
+    )
 
     /// ESC (an OSC window title, a CSI clear), BEL, C1 CSI, a right-to-left override, CR.
     static let hostile = "a\u{1B}]0;pwned\u{07}b\u{1B}[2Jc\u{9B}31md\u{202E}e\rf"
@@ -60,14 +65,20 @@ struct OutputRuleTests {
             #expect(h.out.contains("TITLE") && Self.documents(h.out) == nil, "\(h.out)")
             h.sink.reset()
             #expect(await h.run("set output csv; \(line) | cat") == 0, "\(h.err)")
-            #expect(h.out.split(separator: "\n").first?.contains(",") == true && Self.documents(h.out) == nil, "\(h.out)")
+            #expect(
+                h.out.split(separator: "\n").first?.contains(",") == true && Self.documents(h.out) == nil,
+                "\(h.out)"
+            )
         }
     }
 
     /// A file is not a terminal: JSON, unless its extension (or `--output`) chooses.
     @Test func aFileWithoutAKnownExtensionGetsJSON() async throws {
         try await withShell(terminal: Self.terminal) { h in
-            #expect(await h.run("search isbn 9780439023481 > plain; search isbn 9780439023481 > plain.txt") == 0, "\(h.err)")
+            #expect(
+                await h.run("search isbn 9780439023481 > plain; search isbn 9780439023481 > plain.txt") == 0,
+                "\(h.err)"
+            )
             let plain = try String(contentsOf: h.directory.appendingPathComponent("plain"), encoding: .utf8)
             #expect(Self.documents(plain)?.count == 1, "\(plain)")
             let text = try String(contentsOf: h.directory.appendingPathComponent("plain.txt"), encoding: .utf8)
@@ -121,8 +132,13 @@ struct OutputRuleTests {
             try h.write("evil.txt", "x" + Self.hostile + "\n")
             #expect(await h.run("echo ${env.EVIL}\nfor line in lines evil.txt\necho $line\nend") == 0, "\(h.err)")
             let shown = h.out
-            #expect(!shown.unicodeScalars.contains { TerminalText.needsWork($0) && $0 != "\n" }, "\(shown.debugDescription)")
-            #expect(shown == TerminalText.sanitize(Self.hostile) + "\n" + TerminalText.sanitize("x" + Self.hostile) + "\n")
+            #expect(
+                !shown.unicodeScalars.contains { TerminalText.needsWork($0) && $0 != "\n" },
+                "\(shown.debugDescription)"
+            )
+            #expect(
+                shown == TerminalText.sanitize(Self.hostile) + "\n" + TerminalText.sanitize("x" + Self.hostile) + "\n"
+            )
             #expect(shown.contains("␛]0;pwned␇") && shown.contains("\u{FFFD}"), "\(shown.debugDescription)")
             // A pipeline inside the line and a file get the bytes themselves.
             h.sink.reset()
@@ -148,14 +164,20 @@ struct OutputRuleTests {
             ScriptVariables.collect(files: [], assignments: ["a\u{9B}31m\u{202E}b\u{1B}]0;t\u{07}=1"]),
             ScriptVariables.collect(files: [], assignments: ["no equals \u{9B}2J\nnext"]),
             ScriptVariables.collect(files: [file.path], assignments: []),
-            ScriptVariables.collect(files: [directory.appendingPathComponent("gone\u{202E}.env").path], assignments: []),
+            ScriptVariables.collect(
+                files: [directory.appendingPathComponent("gone\u{202E}.env").path],
+                assignments: []
+            ),
         ]
         for result in failures {
             guard case .failure(let failure) = result else {
                 Issue.record("accepted: \(result)")
                 continue
             }
-            #expect(!failure.message.unicodeScalars.contains(where: TerminalText.needsWork), "\(failure.message.debugDescription)")
+            #expect(
+                !failure.message.unicodeScalars.contains(where: TerminalText.needsWork),
+                "\(failure.message.debugDescription)"
+            )
             #expect(failure.message == TerminalText.sanitize(failure.message, lines: .flatten))
         }
         guard case .failure(let named) = failures[0] else { return }

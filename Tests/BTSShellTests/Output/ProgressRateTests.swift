@@ -1,7 +1,6 @@
+import BTSShell
 import BooksTrackContract
 import Testing
-
-import BTSShell
 
 /// Issue 33, item 8: re-attaching to a job under way (`watch ID` after a detach) showed 208/s for
 /// a job doing 32/s: the items done before attaching were counted as done since attaching.
@@ -14,7 +13,13 @@ struct ProgressRateTests {
         #expect(rate.observe(processed: 808, at: 0.30) == nil)  // too soon to tell
         let first = rate.observe(processed: 832, at: 1.05)
         #expect(first == 32)
-        let line = ProgressLine(barWidth: 10).render(fraction: nil, processed: 832, total: 1000, rate: first, status: .processing)
+        let line = ProgressLine(barWidth: 10).render(
+            fraction: nil,
+            processed: 832,
+            total: 1000,
+            rate: first,
+            status: .processing
+        )
         #expect(line.contains("32.0/s"), "\(line)")
         #expect(line.contains("ETA 6 s"), "\(line)")  // 168 left at 32/s: 5.25 s, shown rounded up
         #expect(rate.observe(processed: 896, at: 3.05) == 32)

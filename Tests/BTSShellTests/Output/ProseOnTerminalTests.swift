@@ -13,8 +13,13 @@ struct ProseOnTerminalTests {
 
     static func output(_ terminal: TerminalInfo) -> (ShellOutput, BufferOutputSink) {
         let sink = BufferOutputSink()
-        let output = ShellOutput(sink: sink, terminal: terminal, noColor: false, environment: ["TERM": "dumb"],
-                                 settings: ShellSettings())
+        let output = ShellOutput(
+            sink: sink,
+            terminal: terminal,
+            noColor: false,
+            environment: ["TERM": "dumb"],
+            settings: ShellSettings()
+        )
         return (output, sink)
     }
 
@@ -30,8 +35,13 @@ struct ProseOnTerminalTests {
         #expect(lines.count > 3, "\(lines)")
         for line in lines where line.contains(" ") { #expect(DisplayWidth.of(line) <= 30, "\(lines)") }
         #expect(lines.contains("/tmp/exports/goodreads_library_export.csv"), "a path stays whole: \(lines)")
-        #expect(Self.words(sink.standardError) == Self.words(Self.summary + " warning: could not read your columns from "
-                                                             + "/tmp/exports/goodreads_library_export.csv again"))
+        #expect(
+            Self.words(sink.standardError)
+                == Self.words(
+                    Self.summary + " warning: could not read your columns from "
+                        + "/tmp/exports/goodreads_library_export.csv again"
+                )
+        )
     }
 
     @Test func aPipeGetsEachNoteOnOneLine() {
@@ -46,7 +56,11 @@ struct ProseOnTerminalTests {
     @Test func aResultsSummaryTextIsWrappedButNotItsJSON() {
         let (output, sink) = Self.output(TerminalInfo(stdoutIsTerminal: true, stderrIsTerminal: true, columns: 30))
         let value = JSONValue.record([("jobId", .string("job-1")), ("note", .string(Self.summary))])
-        output.emit(value, .sections([.record(fields: [RecordField("jobId")]), .text("    " + Self.summary)]), format: .table)
+        output.emit(
+            value,
+            .sections([.record(fields: [RecordField("jobId")]), .text("    " + Self.summary)]),
+            format: .table
+        )
         let lines = sink.standardOutput.split(separator: "\n").map(String.init)
         #expect(lines.first == "jobId  job-1", "\(lines)")
         let text = Array(lines.dropFirst())

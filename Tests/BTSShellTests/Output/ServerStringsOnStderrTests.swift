@@ -21,16 +21,24 @@ struct ServerStringsOnStderrTests {
 
     @Test func notesDimNotesAndWarningsFollowOneRule() {
         let sink = BufferOutputSink()
-        let output = ShellOutput(sink: sink, terminal: TerminalInfo(stdoutIsTerminal: true, stderrIsTerminal: true),
-                                 noColor: false, environment: ["TERM": "xterm"], settings: ShellSettings())
+        let output = ShellOutput(
+            sink: sink,
+            terminal: TerminalInfo(stdoutIsTerminal: true, stderrIsTerminal: true),
+            noColor: false,
+            environment: ["TERM": "xterm"],
+            settings: ShellSettings()
+        )
         output.note("started job \(Self.hostileID)")
         output.dimNote("budget \(Self.hostileID)")
         output.warn("offline \(Self.hostileID)")
         let lines = sink.standardError
         // The only escapes left are the dim and yellow styles the shell itself chose.
-        let unstyled = lines.replacingOccurrences(of: "\u{1B}[2m", with: "").replacingOccurrences(of: "\u{1B}[33m", with: "")
-            .replacingOccurrences(of: "\u{1B}[0m", with: "").replacingOccurrences(of: "\u{1B}[22m", with: "")
-            .replacingOccurrences(of: "\u{1B}[39m", with: "")
+        let unstyled = lines.replacingOccurrences(of: "\u{1B}[2m", with: "").replacingOccurrences(
+            of: "\u{1B}[33m",
+            with: ""
+        )
+        .replacingOccurrences(of: "\u{1B}[0m", with: "").replacingOccurrences(of: "\u{1B}[22m", with: "")
+        .replacingOccurrences(of: "\u{1B}[39m", with: "")
         #expect(Self.isInert(unstyled), "\(lines.debugDescription)")
         #expect(lines.contains("␛]0;pwned␇"))
     }
@@ -38,8 +46,13 @@ struct ServerStringsOnStderrTests {
     /// A progress line redrawn in place (`watch`'s reconnecting reason, a countdown) follows the rule too.
     @Test func aRedrawnLineIsNeutralisedOnOneLine() {
         let sink = BufferOutputSink()
-        let output = ShellOutput(sink: sink, terminal: TerminalInfo(stdoutIsTerminal: true, stderrIsTerminal: true),
-                                 noColor: false, environment: ["TERM": "xterm"], settings: ShellSettings())
+        let output = ShellOutput(
+            sink: sink,
+            terminal: TerminalInfo(stdoutIsTerminal: true, stderrIsTerminal: true),
+            noColor: false,
+            environment: ["TERM": "xterm"],
+            settings: ShellSettings()
+        )
         output.redraw("watch: \(Self.hostileID); reconnecting in 1 s")
         let prefix = "\r" + ANSIStyle.eraseToEndOfLine
         #expect(sink.standardError.hasPrefix(prefix))
@@ -70,8 +83,13 @@ struct ServerStringsOnStderrTests {
         let id = shape == "escapes" ? Self.hostileID : String(repeating: "J", count: 10_000)
         let accepted = JSONValue.record([
             ("success", .bool(true)),
-            ("data", .record([("jobId", id.json), ("token", "t0k3n".json), ("authToken", "t0k3n".json),
-                              ("totalCount", 2.json), ("processedCount", 0.json)])),
+            (
+                "data",
+                .record([
+                    ("jobId", id.json), ("token", "t0k3n".json), ("authToken", "t0k3n".json),
+                    ("totalCount", 2.json), ("processedCount", 0.json),
+                ])
+            ),
         ]).compactJSON
         try await TinyServer.with({ router in
             router.post("/api/batch-enrich") { _, _ in Reply.json(accepted, status: .accepted) }
@@ -82,16 +100,20 @@ struct ServerStringsOnStderrTests {
                 try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
                 let toml = "[profiles.tiny]\nurl = \"\(server.baseURL.absoluteString)\"\ndialect = \"v1\"\n"
                 _ = FileManager.default.createFile(
-                    atPath: config.appendingPathComponent("config.toml").path, contents: Data(toml.utf8),
-                    attributes: [.posixPermissions: 0o600])
+                    atPath: config.appendingPathComponent("config.toml").path,
+                    contents: Data(toml.utf8),
+                    attributes: [.posixPermissions: 0o600]
+                )
                 let long = String(repeating: "J", count: SessionJob.shownIDPrefix + 1)
                 #expect(await harness.run("enrich 9780441172719 9780451524935") == 0, "\(harness.err.prefix(300))")
                 #expect(harness.err.contains("started batch enrichment job '"), "\(harness.err.prefix(300))")
                 #expect(await harness.lastResult()["jobId"] == .string(id), "the result keeps the whole id")
                 // The JSON on stdout is data (escaped); the table is for the terminal.
                 let before = harness.out.count
-                #expect(await harness.run("set output table\nenrich 9780441172719 9780451524935\njobs") == 0,
-                        "\(harness.err.prefix(300))")
+                #expect(
+                    await harness.run("set output table\nenrich 9780441172719 9780451524935\njobs") == 0,
+                    "\(harness.err.prefix(300))"
+                )
                 let table = String(harness.out.dropFirst(before))
                 #expect(table.contains("JOB"), "\(table.prefix(300))")
                 for text in [harness.err, table] {

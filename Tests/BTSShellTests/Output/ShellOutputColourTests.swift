@@ -7,11 +7,20 @@ import Testing
 /// (a dumb terminal got colour escapes) unless `set color on`.
 @Suite("output colour")
 struct ShellOutputColourTests {
-    static func output(_ environment: [String: String], noColor: Bool = false, color: ShellSettings.Toggle = .auto) -> ShellOutput {
+    static func output(
+        _ environment: [String: String],
+        noColor: Bool = false,
+        color: ShellSettings.Toggle = .auto
+    ) -> ShellOutput {
         var settings = ShellSettings()
         settings.color = color
-        return ShellOutput(sink: BufferOutputSink(), terminal: TerminalInfo(stdoutIsTerminal: true, stderrIsTerminal: true),
-                           noColor: noColor, environment: environment, settings: settings)
+        return ShellOutput(
+            sink: BufferOutputSink(),
+            terminal: TerminalInfo(stdoutIsTerminal: true, stderrIsTerminal: true),
+            noColor: noColor,
+            environment: environment,
+            settings: settings
+        )
     }
 
     @Test func colourOnlyWhereTheTerminalTakesIt() {

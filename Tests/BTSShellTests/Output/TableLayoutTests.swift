@@ -20,17 +20,23 @@ struct TableLayoutTests {
     static let authors = [
         ["Suzanne Collins"], ["Suzanne Collins"], ["Suzanne Collins"], ["Suzanne Collins"], ["Kate Egan"],
         ["Emily Seife"], ["Kate Egan"],
-        ["Leah Wilson", "Jennifer Lynn Barnes", "Mary Borsellino", "Sarah Rees Brennan", "Terri  Clark", "Bree Despain",
-         "Adrienne Kress", "Sarah Darer Littman", "Cara Lockwood", "Elizabeth M. Rees", "Carrie Ryan", "Ned Vizzini",
-         "Lili Wilkinson", "Blythe Woolston"],
+        [
+            "Leah Wilson", "Jennifer Lynn Barnes", "Mary Borsellino", "Sarah Rees Brennan", "Terri  Clark",
+            "Bree Despain",
+            "Adrienne Kress", "Sarah Darer Littman", "Cara Lockwood", "Elizabeth M. Rees", "Carrie Ryan", "Ned Vizzini",
+            "Lili Wilkinson", "Blythe Woolston",
+        ],
     ]
 
     static func hungerColumns(bound: Int) -> [TableLayout.Column] {
         [
             TableLayout.Column(header: 4, cells: Array(repeating: 13, count: 8), role: .fixed),
             TableLayout.Column(header: 5, cells: titles.map(DisplayWidth.of), role: .primary),
-            TableLayout.Column(header: 7, cells: authors.map { min(bound, DisplayWidth.of($0.joined(separator: ", "))) },
-                               role: .flexible),
+            TableLayout.Column(
+                header: 7,
+                cells: authors.map { min(bound, DisplayWidth.of($0.joined(separator: ", "))) },
+                role: .flexible
+            ),
             TableLayout.Column(header: 4, cells: Array(repeating: 4, count: 8), role: .fixed),
         ]
     }
@@ -47,17 +53,21 @@ struct TableLayoutTests {
     }
 
     @Test func aTableThatFitsKeepsItsNaturalWidthsAndNoColumnIsWiderThanItsCells() {
-        let columns = [TableLayout.Column(header: 4, cells: [13, 13], role: .fixed),
-                       TableLayout.Column(header: 5, cells: [20, 9], role: .primary),
-                       TableLayout.Column(header: 7, cells: [3, 3], role: .flexible)]
+        let columns = [
+            TableLayout.Column(header: 4, cells: [13, 13], role: .fixed),
+            TableLayout.Column(header: 5, cells: [20, 9], role: .primary),
+            TableLayout.Column(header: 7, cells: [3, 3], role: .flexible),
+        ]
         #expect(TableLayout.widths(columns, total: 200) == [13, 20, 7])
     }
 
     @Test func theTitleKeepsItsShareBeforeASentenceIsCutAndIsCutBeforeTheFloors() {
-        let columns = [TableLayout.Column(natural: 13, typical: 13, floor: 6, role: .fixed),
-                       TableLayout.Column(natural: 56, typical: 56, floor: 6, role: .primary),
-                       TableLayout.Column(natural: 41, typical: 41, floor: 7, role: .flexible),
-                       TableLayout.Column(natural: 58, typical: 58, floor: 6, role: .sentence)]
+        let columns = [
+            TableLayout.Column(natural: 13, typical: 13, floor: 6, role: .fixed),
+            TableLayout.Column(natural: 56, typical: 56, floor: 6, role: .primary),
+            TableLayout.Column(natural: 41, typical: 41, floor: 7, role: .flexible),
+            TableLayout.Column(natural: 58, typical: 58, floor: 6, role: .sentence),
+        ]
         // 120: authors to 16, the title to its share (40), the reason takes what is left.
         #expect(TableLayout.widths(columns, total: 120) == [13, 40, 16, 45])
         // 60: everything at its narrow width, the title gets the rest before it is cut further.
@@ -68,18 +78,28 @@ struct TableLayoutTests {
 
     @Test func renderedAt80TheTitleIsCutLast() {
         let rows: [JSONValue] = Self.titles.indices.map { index in
-            .record([("isbn", "978043902348\(index)".json), ("title", Self.titles[index].json),
-                     ("authors", Self.authors[index].json), ("year", 2010.json)])
+            .record([
+                ("isbn", "978043902348\(index)".json), ("title", Self.titles[index].json),
+                ("authors", Self.authors[index].json), ("year", 2010.json),
+            ])
         }
-        let columns = [TableColumn("isbn", "ISBN"), .bookTitle, TableColumn("authors", "AUTHORS", flexible: true),
-                       .number("year", "YEAR")]
+        let columns = [
+            TableColumn("isbn", "ISBN"), .bookTitle, TableColumn("authors", "AUTHORS", flexible: true),
+            .number("year", "YEAR"),
+        ]
         let view = ResultView.table(columns: columns, rowsKey: "results", footer: nil, empty: nil)
         let text = ResultRenderer(format: .table, width: 80).render(.record([("results", .array(rows))]), view: view)
         let lines = text.split(separator: "\n").map(String.init)
         for line in lines { #expect(DisplayWidth.of(line) <= 80, "\(text)") }
         // Whole titles up to 48 columns; AUTHORS at 15; YEAR (2010 in every row) became a note.
-        #expect(lines.contains { $0.hasSuffix("The Hunger Games (The Hunger Games, #1)           Suzanne Collins") }, "\(text)")
-        #expect(lines.contains { $0.contains("The Hunger Games Trilogy Boxset (The Hunger Gam…  Suzanne Collins") }, "\(text)")
+        #expect(
+            lines.contains { $0.hasSuffix("The Hunger Games (The Hunger Games, #1)           Suzanne Collins") },
+            "\(text)"
+        )
+        #expect(
+            lines.contains { $0.contains("The Hunger Games Trilogy Boxset (The Hunger Gam…  Suzanne Collins") },
+            "\(text)"
+        )
         #expect(lines.last == "YEAR: 2010 (all rows)", "\(text)")
         #expect(!lines[0].contains("YEAR"), "\(text)")
     }
@@ -88,10 +108,15 @@ struct TableLayoutTests {
         let column = TableColumn("authors", "AUTHORS", flexible: true)
         let view = ResultView.table(columns: [.bookTitle, column], rowsKey: "results", footer: nil, empty: nil)
         let authors = "Neil Gaiman, Terry Pratchett and a long list of other contributors"
-        let value = JSONValue.record([("results", .array([
-            .record([("title", "Good Omens".json), ("authors", authors.json)]),
-            .record([("title", "Good Omens (again)".json), ("authors", authors.json)]),
-        ]))])
+        let value = JSONValue.record([
+            (
+                "results",
+                .array([
+                    .record([("title", "Good Omens".json), ("authors", authors.json)]),
+                    .record([("title", "Good Omens (again)".json), ("authors", authors.json)]),
+                ])
+            )
+        ])
         let table = ResultRenderer(format: .table, width: 40).render(value, view: view)
         let lines = table.split(separator: "\n").map(String.init)
         for line in lines { #expect(DisplayWidth.of(line) <= 40, "\(table)") }
@@ -101,11 +126,21 @@ struct TableLayoutTests {
 
     @Test func aColumnOfOneValueIsANoteOnATableOnly() {
         let column = TableColumn("inLibrary", "IN LIBRARY", format: .mark)
-        let view = ResultView.table(columns: [.bookTitle, column], rowsKey: "results", footer: "(2 results)", empty: nil)
-        let value = JSONValue.record([("results", .array([
-            .record([("title", "Dune".json), ("inLibrary", .bool(true))]),
-            .record([("title", "Emma".json), ("inLibrary", .bool(true))]),
-        ]))])
+        let view = ResultView.table(
+            columns: [.bookTitle, column],
+            rowsKey: "results",
+            footer: "(2 results)",
+            empty: nil
+        )
+        let value = JSONValue.record([
+            (
+                "results",
+                .array([
+                    .record([("title", "Dune".json), ("inLibrary", .bool(true))]),
+                    .record([("title", "Emma".json), ("inLibrary", .bool(true))]),
+                ])
+            )
+        ])
         let table = ResultRenderer(format: .table, width: 80).render(value, view: view)
         #expect(table == "TITLE\n-----\nDune\nEmma\nIN LIBRARY: yes (all rows)\n(2 results)\n", "\(table)")
         let csv = ResultRenderer(format: .csv).render(value, view: view)
@@ -113,7 +148,9 @@ struct TableLayoutTests {
         let json = ResultRenderer(format: .json).render(value, view: view)
         #expect(!json.contains("all rows"), "\(json)")
         // One row: the column stays.
-        let one = JSONValue.record([("results", .array([.record([("title", "Dune".json), ("inLibrary", .bool(true))])]))])
+        let one = JSONValue.record([
+            ("results", .array([.record([("title", "Dune".json), ("inLibrary", .bool(true))])]))
+        ])
         #expect(ResultRenderer(format: .table, width: 80).render(one, view: view).contains("IN LIBRARY"))
     }
 }
@@ -121,32 +158,50 @@ struct TableLayoutTests {
 /// `set expanded`: rows as blocks of `FIELD  value` lines.
 @Suite("expanded tables")
 struct ExpandedTableTests {
-    static let view = ResultView.table(columns: [TableColumn("isbn", "ISBN"), .bookTitle,
-                                                 TableColumn("authors", "AUTHORS", flexible: true)],
-                                       rowsKey: "results", footer: "(2 results)", empty: nil)
-    static let value = JSONValue.record([("results", .array([
-        .record([("isbn", "9780439023481".json), ("title", "The Hunger Games (The Hunger Games, #1)".json),
-                 ("authors", ["Suzanne Collins"].json)]),
-        .record([("isbn", "9780545422901".json), ("title", "The Hunger Games: Official Illustrated Movie Companion".json),
-                 ("authors", ["Kate Egan"].json)]),
-    ]))])
+    static let view = ResultView.table(
+        columns: [
+            TableColumn("isbn", "ISBN"), .bookTitle,
+            TableColumn("authors", "AUTHORS", flexible: true),
+        ],
+        rowsKey: "results",
+        footer: "(2 results)",
+        empty: nil
+    )
+    static let value = JSONValue.record([
+        (
+            "results",
+            .array([
+                .record([
+                    ("isbn", "9780439023481".json), ("title", "The Hunger Games (The Hunger Games, #1)".json),
+                    ("authors", ["Suzanne Collins"].json),
+                ]),
+                .record([
+                    ("isbn", "9780545422901".json),
+                    ("title", "The Hunger Games: Official Illustrated Movie Companion".json),
+                    ("authors", ["Kate Egan"].json),
+                ]),
+            ])
+        )
+    ])
 
     static func render(width: Int, _ expanded: ShellSettings.Toggle) -> String {
         ResultRenderer(format: .table, width: width, expanded: expanded).render(value, view: view)
     }
 
     @Test func onShowsEachRowAsABlock() {
-        #expect(Self.render(width: 80, .on) == """
-            ISBN     9780439023481
-            TITLE    The Hunger Games (The Hunger Games, #1)
-            AUTHORS  Suzanne Collins
+        #expect(
+            Self.render(width: 80, .on) == """
+                ISBN     9780439023481
+                TITLE    The Hunger Games (The Hunger Games, #1)
+                AUTHORS  Suzanne Collins
 
-            ISBN     9780545422901
-            TITLE    The Hunger Games: Official Illustrated Movie Companion
-            AUTHORS  Kate Egan
-            (2 results)
+                ISBN     9780545422901
+                TITLE    The Hunger Games: Official Illustrated Movie Companion
+                AUTHORS  Kate Egan
+                (2 results)
 
-            """)
+                """
+        )
     }
 
     @Test func autoOnlyWhenTheTitleWouldBeCutShort() {
@@ -154,7 +209,10 @@ struct ExpandedTableTests {
         #expect(Self.render(width: 80, .auto).hasPrefix("ISBN           TITLE"))
         // 40 columns: the title would get fewer than 20 columns; blocks, wrapped under the value.
         let narrow = Self.render(width: 40, .auto)
-        #expect(narrow.hasPrefix("ISBN     9780439023481\nTITLE    The Hunger Games (The Hunger\n         Games, #1)\n"), "\(narrow)")
+        #expect(
+            narrow.hasPrefix("ISBN     9780439023481\nTITLE    The Hunger Games (The Hunger\n         Games, #1)\n"),
+            "\(narrow)"
+        )
         for line in narrow.split(separator: "\n") { #expect(DisplayWidth.of(String(line)) <= 40, "\(narrow)") }
         // off: a table, however narrow.
         #expect(Self.render(width: 40, .off).hasPrefix("ISBN           TITLE"))

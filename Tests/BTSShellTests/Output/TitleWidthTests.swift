@@ -32,10 +32,12 @@ struct TitleWidthTests {
 
     @Test func libraryListAt80GivesTheTitleAThird() throws {
         let books: [JSONValue] = Self.potter.enumerated().map { index, title in
-            .record([("id", (index + 1).json), ("isbn", "978043955493\(index)".json), ("title", title.json),
-                     ("authors", ["J.K. Rowling", ["Mary GrandPré", "Jim Kay", "Olly Moss"][index]].json),
-                     ("shelf", ["currently-reading", "read", "to-read"][index].json),
-                     ("stars", String(repeating: "★", count: 5 - index).json), ("dateRead", "2024-03-0\(index + 1)".json)])
+            .record([
+                ("id", (index + 1).json), ("isbn", "978043955493\(index)".json), ("title", title.json),
+                ("authors", ["J.K. Rowling", ["Mary GrandPré", "Jim Kay", "Olly Moss"][index]].json),
+                ("shelf", ["currently-reading", "read", "to-read"][index].json),
+                ("stars", String(repeating: "★", count: 5 - index).json), ("dateRead", "2024-03-0\(index + 1)".json),
+            ])
         }
         let value = JSONValue.record([("count", 3.json), ("total", 3.json), ("books", .array(books))])
         let view = ResultView.table(columns: LibraryCommand.bookColumns, rowsKey: "books", footer: nil, empty: nil)
@@ -53,13 +55,23 @@ struct TitleWidthTests {
     @Test func recommendAt120GivesTheTitleItsShareBeforeTheReason() throws {
         let reason = "Because readers who shelved your books also shelved this one, rated 4.4"
         let rows: [JSONValue] = Self.potter.enumerated().map { index, title in
-            .record([("isbn", "978043955493\(index)".json), ("title", title.json),
-                     ("authors", ["J.K. Rowling", "Mary GrandPré"].json), ("reason", reason.json), ("score", .number(0.9))])
+            .record([
+                ("isbn", "978043955493\(index)".json), ("title", title.json),
+                ("authors", ["J.K. Rowling", "Mary GrandPré"].json), ("reason", reason.json), ("score", .number(0.9)),
+            ])
         }
-        let weekly = CommandOutput(value: .record([("results", .array(rows))]), view: .table(
-            columns: [TableColumn("isbn", "ISBN"), .bookTitle, TableColumn("authors", "AUTHORS", flexible: true),
-                      TableColumn("reason", "REASON", prefersWhole: true)],
-            rowsKey: "results", footer: nil, empty: nil))
+        let weekly = CommandOutput(
+            value: .record([("results", .array(rows))]),
+            view: .table(
+                columns: [
+                    TableColumn("isbn", "ISBN"), .bookTitle, TableColumn("authors", "AUTHORS", flexible: true),
+                    TableColumn("reason", "REASON", prefersWhole: true),
+                ],
+                rowsKey: "results",
+                footer: nil,
+                empty: nil
+            )
+        )
         let table = Self.render(weekly, width: 120)
         for line in table.split(separator: "\n") { #expect(DisplayWidth.of(String(line)) <= 120, "\(table)") }
         #expect(try Self.titleWidth(table) >= 40, "\(table)")
@@ -71,14 +83,25 @@ struct TitleWidthTests {
     /// broke mid-word ("fro / m") where the terminal wrapped it.
     @Test func recommendAt60KeepsTheTitleReadableAndWrapsTheFooterAtSpaces() throws {
         let rows: [JSONValue] = Self.potter.enumerated().map { index, title in
-            .record([("isbn", "978043955493\(index)".json), ("title", title.json),
-                     ("authors", ["J.K. Rowling"].json), ("reason", "Rated 4.4 by 1,200,000 readers".json)])
+            .record([
+                ("isbn", "978043955493\(index)".json), ("title", title.json),
+                ("authors", ["J.K. Rowling"].json), ("reason", "Rated 4.4 by 1,200,000 readers".json),
+            ])
         }
-        let footer = "(week of 2026-11-23: this week's picks for everyone, not from your library; 'recommend --library' recommends for it)"
-        let weekly = CommandOutput(value: .record([("results", .array(rows))]), view: .table(
-            columns: [TableColumn("isbn", "ISBN"), .bookTitle, TableColumn("authors", "AUTHORS", flexible: true),
-                      TableColumn("reason", "REASON", prefersWhole: true)],
-            rowsKey: "results", footer: footer, empty: nil))
+        let footer =
+            "(week of 2026-11-23: this week's picks for everyone, not from your library; 'recommend --library' recommends for it)"
+        let weekly = CommandOutput(
+            value: .record([("results", .array(rows))]),
+            view: .table(
+                columns: [
+                    TableColumn("isbn", "ISBN"), .bookTitle, TableColumn("authors", "AUTHORS", flexible: true),
+                    TableColumn("reason", "REASON", prefersWhole: true),
+                ],
+                rowsKey: "results",
+                footer: footer,
+                empty: nil
+            )
+        )
         let table = Self.render(weekly, width: 60)
         let lines = table.split(separator: "\n").map(String.init)
         for line in lines { #expect(DisplayWidth.of(line) <= 60, "\(table)") }
@@ -93,13 +116,23 @@ struct TitleWidthTests {
     @Test func aFalseMarkIsBlankAndAnAllFalseColumnIsGone() {
         let column = TableColumn("inLibrary", "IN LIBRARY", format: .mark)
         let view = ResultView.table(columns: [.bookTitle, column], rowsKey: "results", footer: nil, empty: nil)
-        let none = JSONValue.record([("results", .array([
-            .record([("title", "Dune".json), ("inLibrary", .bool(false))]),
-        ]))])
-        let some = JSONValue.record([("results", .array([
-            .record([("title", "Dune".json), ("inLibrary", .bool(false))]),
-            .record([("title", "Emma".json), ("inLibrary", .bool(true))]),
-        ]))])
+        let none = JSONValue.record([
+            (
+                "results",
+                .array([
+                    .record([("title", "Dune".json), ("inLibrary", .bool(false))])
+                ])
+            )
+        ])
+        let some = JSONValue.record([
+            (
+                "results",
+                .array([
+                    .record([("title", "Dune".json), ("inLibrary", .bool(false))]),
+                    .record([("title", "Emma".json), ("inLibrary", .bool(true))]),
+                ])
+            )
+        ])
         let hidden = ResultRenderer(format: .table, width: 120).render(none, view: view)
         #expect(!hidden.contains("IN LIBRARY") && !hidden.contains("false"), "\(hidden)")
         let shown = ResultRenderer(format: .table, width: 120).render(some, view: view)
@@ -113,14 +146,22 @@ struct TitleWidthTests {
     /// `similar --library`: six Harry Potter rows read apart at 80 columns.
     @Test func similarLibraryRowsReadApartAt80() throws {
         let rows: [JSONValue] = Self.potter.map { title in
-            .record([("isbn", "9780439554930".json), ("title", title.json), ("authors", ["J.K. Rowling"].json),
-                     ("score", .number(0.42)), ("because", "The Hobbit, or There and Back Again".json)])
+            .record([
+                ("isbn", "9780439554930".json), ("title", title.json), ("authors", ["J.K. Rowling"].json),
+                ("score", .number(0.42)), ("because", "The Hobbit, or There and Back Again".json),
+            ])
         }
-        let view = ResultView.table(columns: [TableColumn("isbn", "ISBN"), .bookTitle,
-                                              TableColumn("authors", "AUTHORS", flexible: true),
-                                              .number("score", "SCORE", decimals: 3).optional(1),
-                                              TableColumn("because", "LIKE", flexible: true)],
-                                    rowsKey: "results", footer: nil, empty: nil)
+        let view = ResultView.table(
+            columns: [
+                TableColumn("isbn", "ISBN"), .bookTitle,
+                TableColumn("authors", "AUTHORS", flexible: true),
+                .number("score", "SCORE", decimals: 3).optional(1),
+                TableColumn("because", "LIKE", flexible: true),
+            ],
+            rowsKey: "results",
+            footer: nil,
+            empty: nil
+        )
         let table = ResultRenderer(format: .table, width: 80).render(.record([("results", .array(rows))]), view: view)
         #expect(try Self.titleWidth(table) >= 26, "\(table)")
         #expect(table.contains("Harry Potter and the Chamb"), "\(table)")

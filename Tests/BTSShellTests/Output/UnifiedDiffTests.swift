@@ -1,8 +1,7 @@
+import BTSShell
 import BooksTrackSupport
 import Foundation
 import Testing
-
-import BTSShell
 
 /// `bts fmt --diff`'s diffs: the same text as GNU `diff -u` where the alignment is not in doubt, and,
 /// for seeded random edits (also past the bound on the edit script), a patch that `patch -p1` applies
@@ -18,9 +17,13 @@ struct UnifiedDiffTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         try Data(old.utf8).write(to: directory.appendingPathComponent("old"))
         try Data(new.utf8).write(to: directory.appendingPathComponent("new"))
-        let outcome = try await ChildProcess.run(diffTool, ["-u", "--label", "a/x.bts", "--label", "b/x.bts", "old", "new"],
-                                                 environment: ProcessInfo.processInfo.environment, directory: directory,
-                                                 timeout: .seconds(60))
+        let outcome = try await ChildProcess.run(
+            diffTool,
+            ["-u", "--label", "a/x.bts", "--label", "b/x.bts", "old", "new"],
+            environment: ProcessInfo.processInfo.environment,
+            directory: directory,
+            timeout: .seconds(60)
+        )
         #expect(outcome.status <= 1, "\(outcome)")
         return outcome.stdout
     }
@@ -30,9 +33,14 @@ struct UnifiedDiffTests {
         let directory = try makeTempDirectory("unified-patch")
         defer { try? FileManager.default.removeItem(at: directory) }
         try Data(old.utf8).write(to: directory.appendingPathComponent("x.bts"))
-        let outcome = try await ChildProcess.run(patchTool, ["-p1", "--quiet", "--no-backup-if-mismatch"],
-                                                 environment: ProcessInfo.processInfo.environment, directory: directory,
-                                                 stdin: diff, timeout: .seconds(60))
+        let outcome = try await ChildProcess.run(
+            patchTool,
+            ["-p1", "--quiet", "--no-backup-if-mismatch"],
+            environment: ProcessInfo.processInfo.environment,
+            directory: directory,
+            stdin: diff,
+            timeout: .seconds(60)
+        )
         #expect(outcome.status == 0, "\(outcome)\n\(diff)")
         return String(decoding: try Data(contentsOf: directory.appendingPathComponent("x.bts")), as: UTF8.self)
     }
@@ -44,10 +52,16 @@ struct UnifiedDiffTests {
     @Test func theSameTextAsDiffU() async throws {
         let cases: [(String, String)] = [
             // Two changes 6 lines apart: one hunk; 7 apart: two.
-            (Self.numbered(1...20), Self.numbered(1...20).replacingOccurrences(of: "line5\n", with: "five\n")
-                .replacingOccurrences(of: "line12\n", with: "twelve\n")),
-            (Self.numbered(1...20), Self.numbered(1...20).replacingOccurrences(of: "line5\n", with: "five\n")
-                .replacingOccurrences(of: "line13\n", with: "thirteen\n")),
+            (
+                Self.numbered(1...20),
+                Self.numbered(1...20).replacingOccurrences(of: "line5\n", with: "five\n")
+                    .replacingOccurrences(of: "line12\n", with: "twelve\n")
+            ),
+            (
+                Self.numbered(1...20),
+                Self.numbered(1...20).replacingOccurrences(of: "line5\n", with: "five\n")
+                    .replacingOccurrences(of: "line13\n", with: "thirteen\n")
+            ),
             // At the start and at the end; a last line without a newline, on either side.
             (Self.numbered(1...9), "first\n" + Self.numbered(2...9) + "last\n"),
             (Self.numbered(1...5) + "end", Self.numbered(1...5) + "end\n"),
@@ -87,7 +101,13 @@ struct UnifiedDiffTests {
             if round % 4 == 2, newText.hasSuffix("\n") { newText.removeLast() }
             // Round 3 and each fourth after it: past the bound on the edit script (the middle replaced whole).
             let bound = round % 4 == 3 ? 2 : UnifiedDiff.maxEdits
-            let diff = UnifiedDiff.make(old: oldText, new: newText, oldName: "a/x.bts", newName: "b/x.bts", maxEdits: bound)
+            let diff = UnifiedDiff.make(
+                old: oldText,
+                new: newText,
+                oldName: "a/x.bts",
+                newName: "b/x.bts",
+                maxEdits: bound
+            )
             guard oldText != newText else {
                 #expect(diff.isEmpty)
                 continue

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+
+@testable import BTSShell
+
 #if canImport(Glibc)
 import Glibc
 #endif
-
-@testable import BTSShell
 
 /// The one writer of a user's file, on real files in a temp directory: a link's target written (the
 /// link kept), the mode and owner kept, never widened, read-only refused (for root too), FIFOs and

@@ -1,7 +1,7 @@
+import BTSShell
 import BTSTerminal
 import Foundation
 import Testing
-import BTSShell
 
 @Suite("Interactive terminal setup")
 struct InteractiveTerminalTests {

@@ -24,7 +24,9 @@ import Testing
     }
 
     @Test func eachPromptKeepsTheLeftPromptsWidth() {
-        let prompts = OpenInput.allCases.map { PromptRenderer.continuation(marker: $0.marker, backend: "embedded", colour: false) }
+        let prompts = OpenInput.allCases.map {
+            PromptRenderer.continuation(marker: $0.marker, backend: "embedded", colour: false)
+        }
         #expect(prompts == ["           '> ", "           \"> ", "          ${> ", "         ...> "])
         #expect(PromptRenderer.render(backend: "embedded", budget: nil, colour: false).continuation == prompts[3])
     }

@@ -17,7 +17,9 @@ import Testing
     static func relativeLinks(in text: String) -> [String] {
         let pattern = /\]\(([^)\s]+)\)/
         return text.matches(of: pattern).map { String($0.output.1) }
-            .filter { !$0.hasPrefix("http://") && !$0.hasPrefix("https://") && !$0.hasPrefix("#") && !$0.hasPrefix("mailto:") }
+            .filter {
+                !$0.hasPrefix("http://") && !$0.hasPrefix("https://") && !$0.hasPrefix("#") && !$0.hasPrefix("mailto:")
+            }
             .map { $0.split(separator: "#", maxSplits: 1).first.map(String.init) ?? $0 }
     }
 
@@ -45,7 +47,9 @@ import Testing
         let pattern = /docs\/([A-Za-z0-9_-]+\.md)/
         for folder in ["Sources", "Tests", "scripts", "Fuzz"] {
             let base = Self.root.appendingPathComponent(folder)
-            guard let walker = FileManager.default.enumerator(at: base, includingPropertiesForKeys: nil) else { continue }
+            guard let walker = FileManager.default.enumerator(at: base, includingPropertiesForKeys: nil) else {
+                continue
+            }
             for case let file as URL in walker where ["swift", "sh", "md", ""].contains(file.pathExtension) {
                 guard let text = try? String(contentsOf: file, encoding: .utf8) else { continue }
                 for match in text.matches(of: pattern) {
@@ -66,7 +70,9 @@ import Testing
         var citing: [String] = []
         for folder in ["Sources", "Tests", "scripts", "Fuzz", "docs"] {
             let base = Self.root.appendingPathComponent(folder)
-            guard let walker = FileManager.default.enumerator(at: base, includingPropertiesForKeys: nil) else { continue }
+            guard let walker = FileManager.default.enumerator(at: base, includingPropertiesForKeys: nil) else {
+                continue
+            }
             for case let file as URL in walker where ["swift", "md", "sh", ""].contains(file.pathExtension) {
                 guard let text = try? String(contentsOf: file, encoding: .utf8) else { continue }
                 if outside.contains(where: { text.contains($0) }) { citing.append(file.lastPathComponent) }

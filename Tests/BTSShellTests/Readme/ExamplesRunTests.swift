@@ -1,8 +1,8 @@
+import BTSShell
 import BooksTrackEmbedding
 import Foundation
-import Testing
 import TestSupport
-import BTSShell
+import Testing
 
 /// Every example runs: each command's help examples (the same lines the README's
 /// generated reference shows) and every `$ …` command line of the README run against the embedded
@@ -36,7 +36,8 @@ import BTSShell
     static func prelude(for example: String) -> String? {
         let words = example.split(separator: " ")
         if ["library show", "library set", "library remove"].contains(where: { example.hasPrefix($0) })
-            || example.contains("--library") {
+            || example.contains("--library")
+        {
             return libraryPrelude
         }
         if example.hasPrefix("unalias hg") { return "alias hg search 9780439023481" }
@@ -71,12 +72,22 @@ import BTSShell
 
     static func fixtures(in directory: URL) throws {
         try Data(csv.utf8).write(to: directory.appendingPathComponent("goodreads_library_export.csv"))
-        try Data("# two books\n9780439023481\n9780439023498\n".utf8).write(to: directory.appendingPathComponent("isbns.txt"))
+        try Data("# two books\n9780439023481\n9780439023498\n".utf8).write(
+            to: directory.appendingPathComponent("isbns.txt")
+        )
         // The sample photo of five back-cover barcodes (made by the scanning tests' SamplePhoto).
-        let photo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../scripts/examples/back-covers.jpg")
-        try FileManager.default.copyItem(at: photo.standardizedFileURL, to: directory.appendingPathComponent("back-covers.jpg"))
+        let photo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "../../../scripts/examples/back-covers.jpg"
+        )
+        try FileManager.default.copyItem(
+            at: photo.standardizedFileURL,
+            to: directory.appendingPathComponent("back-covers.jpg")
+        )
         try Data("set output json\necho set up\n".utf8).write(to: directory.appendingPathComponent("setup.bts"))
-        try FileManager.default.createDirectory(at: directory.appendingPathComponent("lib"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: directory.appendingPathComponent("lib"),
+            withIntermediateDirectories: true
+        )
         try Data("search isbn $1\n".utf8).write(to: directory.appendingPathComponent("lib/show.bts"))
     }
 
@@ -106,7 +117,10 @@ import BTSShell
             let text = try String(contentsOf: page, encoding: .utf8)
             var inBlock = false
             for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-                if line.hasPrefix("```") { inBlock.toggle(); continue }
+                if line.hasPrefix("```") {
+                    inBlock.toggle()
+                    continue
+                }
                 if inBlock, line.hasPrefix("$ ") { lines.append(String(line.dropFirst(2))) }
             }
         }
@@ -130,7 +144,8 @@ import BTSShell
             environment["BTS_API_URL"] = nil
             // The sandbox's HOME has no sentence model: `semantic` uses the one scripts/setup installed.
             environment["BTS_MODEL_DIR"] = ModelLocation.installed()?.path
-            environment["PATH"] = binary.deletingLastPathComponent().path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+            environment["PATH"] =
+                binary.deletingLastPathComponent().path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
             process.environment = environment
             process.currentDirectoryURL = sandbox.work
             let errURL = sandbox.root.appendingPathComponent("stderr")

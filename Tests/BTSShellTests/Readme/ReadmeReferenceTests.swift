@@ -1,6 +1,6 @@
+import BTSShell
 import Foundation
 import Testing
-import BTSShell
 
 /// The command reference (`docs/commands.md`) is generated from the registry; this test keeps it true.
 /// `BTS_UPDATE_README=1 swift test --filter ReadmeReferenceTests` rewrites it.
@@ -20,7 +20,8 @@ import BTSShell
     @Test func readmeCommandReferenceMatchesTheRegistry() throws {
         let text = try String(contentsOf: Self.referenceURL, encoding: .utf8)
         guard let start = text.range(of: Self.begin), let stop = text.range(of: Self.end),
-              start.upperBound <= stop.lowerBound else {
+            start.upperBound <= stop.lowerBound
+        else {
             Issue.record("docs/commands.md lacks the command reference markers")
             return
         }
@@ -31,6 +32,9 @@ import BTSShell
             try updated.write(to: Self.referenceURL, atomically: true, encoding: .utf8)
             return
         }
-        #expect(current == expected, "docs/commands.md is stale: run BTS_UPDATE_README=1 swift test --filter ReadmeReferenceTests")
+        #expect(
+            current == expected,
+            "docs/commands.md is stale: run BTS_UPDATE_README=1 swift test --filter ReadmeReferenceTests"
+        )
     }
 }

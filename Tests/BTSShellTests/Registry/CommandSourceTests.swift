@@ -1,7 +1,6 @@
+import BTSShell
 import Foundation
 import Testing
-
-import BTSShell
 
 /// Scans the shell's and the executable's sources for the patterns the command types replaced: a
 /// command name compared as a string outside the command's own type (the registry special-cased
@@ -21,7 +20,12 @@ import BTSShell
             let root = sources.appendingPathComponent(module)
             let enumerator = try #require(FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil))
             for case let url as URL in enumerator where url.pathExtension == "swift" {
-                found.append(("\(module)/" + url.path.dropFirst(root.path.count + 1), try String(contentsOf: url, encoding: .utf8)))
+                found.append(
+                    (
+                        "\(module)/" + url.path.dropFirst(root.path.count + 1),
+                        try String(contentsOf: url, encoding: .utf8)
+                    )
+                )
             }
         }
         return found
@@ -35,8 +39,11 @@ import BTSShell
     }
 
     /// Lines comparing a command-name expression to a literal, or switching on a command path.
-    static var comparison: Regex<AnyRegexOutput> { try! Regex(
-        #"(\.name|nameText|path\.first|path\.last|displayName|\.first)\s*(==|!=)\s*"([^"]*)"|command\(named:\s*"([^"]*)"|switch\s+[^{]*\.path(?![A-Za-z])"#) }
+    static var comparison: Regex<AnyRegexOutput> {
+        try! Regex(
+            #"(\.name|nameText|path\.first|path\.last|displayName|\.first)\s*(==|!=)\s*"([^"]*)"|command\(named:\s*"([^"]*)"|switch\s+[^{]*\.path(?![A-Za-z])"#
+        )
+    }
 
     @Test func noCommandNameIsComparedAsAString() throws {
         let names = Self.names
@@ -48,7 +55,9 @@ import BTSShell
                 guard !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") else { continue }
                 for match in line.matches(of: Self.comparison) {
                     let literal = (match.output[3].substring ?? match.output[4].substring).map(String.init)
-                    if literal == nil || names.contains(literal ?? "") { found.append("\(path):\(number + 1): \(line)") }
+                    if literal == nil || names.contains(literal ?? "") {
+                        found.append("\(path):\(number + 1): \(line)")
+                    }
                 }
             }
         }
@@ -57,8 +66,11 @@ import BTSShell
 
     /// The scan finds what it looks for.
     @Test func theScanSeesTheOldForms() throws {
-        let old = ["if root.name == \"set\" {", "resolved.path.first == \"expect\",", "switch resolved.path.dropFirst().first {",
-                   "let helpSpec = self.command(named: \"help\")"]
+        let old = [
+            "if root.name == \"set\" {", "resolved.path.first == \"expect\",",
+            "switch resolved.path.dropFirst().first {",
+            "let helpSpec = self.command(named: \"help\")",
+        ]
         for line in old { #expect(line.contains(Self.comparison), "\(line)") }
         #expect(!"if kind == \"author\"".contains(Self.comparison))
         #expect(!"switch (path as NSString).pathExtension.lowercased() {".contains(Self.comparison))

@@ -1,5 +1,5 @@
-import BooksTrackClient
 import BTSLanguage
+import BooksTrackClient
 import BooksTrackContract
 import Foundation
 import Testing
@@ -12,7 +12,8 @@ import Testing
 @Suite struct CommandTypeTests {
     /// Every type with its path, parents before their subcommands.
     static var allTypes: [(path: [String], type: any ShellCommand.Type)] {
-        func walk(_ type: any ShellCommand.Type, _ parent: [String]) -> [(path: [String], type: any ShellCommand.Type)] {
+        func walk(_ type: any ShellCommand.Type, _ parent: [String]) -> [(path: [String], type: any ShellCommand.Type)]
+        {
             let path = parent + [type.name]
             return [(path, type)] + type.subcommands.flatMap { walk($0, path) }
         }
@@ -76,7 +77,10 @@ import Testing
         func helpDefault(_ line: String) throws -> Int {
             let resolved = try #require(registryResolved(line), "\(line)")
             let option = try #require(resolved.spec.option(long: "limit"), "\(line)")
-            let text = try #require(option.help.range(of: #"\(default (\d+)\)"#, options: .regularExpression), "\(line)")
+            let text = try #require(
+                option.help.range(of: #"\(default (\d+)\)"#, options: .regularExpression),
+                "\(line)"
+            )
             let number = try #require(Int(option.help[text].filter(\.isNumber)))
             #expect(option.defaultValue == .int(number), "\(line)")
             return number

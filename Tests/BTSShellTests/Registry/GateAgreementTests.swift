@@ -30,8 +30,10 @@ import Testing
             #expect(spec?.gate == type.gate, "\(type.name)")
             for sub in spec?.subcommands ?? [] { #expect(sub.gate == type.gate, "\(type.name) \(sub.name)") }
         }
-        #expect(Set(CommandTable.gates.map(\.name)) == Set(Self.gatedInvocations.keys),
-                "every gated command needs an invocation in this test")
+        #expect(
+            Set(CommandTable.gates.map(\.name)) == Set(Self.gatedInvocations.keys),
+            "every gated command needs an invocation in this test"
+        )
     }
 
     @Test func helpShowsEveryGate() {
@@ -49,7 +51,10 @@ import Testing
             }
             if let gate = type.gate {
                 #expect(detail.contains("Needs the server feature '\(gate.feature.rawValue)'"), "\(type.name)")
-                #expect(line.contains("unavailable on this server: \(gate.feature.rawValue) is disabled"), "\(type.name)")
+                #expect(
+                    line.contains("unavailable on this server: \(gate.feature.rawValue) is disabled"),
+                    "\(type.name)"
+                )
                 if let scope = gate.scope { #expect(line.contains("(\(scope) unavailable"), "\(type.name)") }
             } else {
                 #expect(!detail.contains("Needs the server feature"), "\(type.name)")
@@ -62,7 +67,8 @@ import Testing
         let markdown = CommandReference.markdown()
         for type in CommandTable.all {
             let row = markdown.split(separator: "\n").first { $0.hasPrefix("| `\(type.name)") } ?? ""
-            let section = markdown.components(separatedBy: "### `\(type.name)`").dropFirst().first?
+            let section =
+                markdown.components(separatedBy: "### `\(type.name)`").dropFirst().first?
                 .components(separatedBy: "### ").first ?? ""
             if let gate = type.gate {
                 #expect(row.contains("`\(gate.feature.rawValue)`"), "\(type.name)")
@@ -80,7 +86,8 @@ import Testing
     @Test func completionAndHandlersFollowEveryGate() async throws {
         for (name, gate) in CommandTable.gates {
             guard let feature = ServerFeature(name: gate.feature.rawValue),
-                  let invocation = Self.gatedInvocations[name] else {
+                let invocation = Self.gatedInvocations[name]
+            else {
                 Issue.record("\(name): no server feature or invocation for \(gate.feature.rawValue)")
                 continue
             }
@@ -100,7 +107,9 @@ import Testing
                 let store = CompletionContextStore()
                 await harness.shell.updateCompletionContext(store)
                 let marked = Set(store.completionContext.unavailableCommands.keys)
-                let expected = Set(CommandTable.gates.filter { switchedOff.contains($0.name) && $0.gate.scope == nil }.map(\.name))
+                let expected = Set(
+                    CommandTable.gates.filter { switchedOff.contains($0.name) && $0.gate.scope == nil }.map(\.name)
+                )
                 #expect(marked == expected, "\(name)")
             }
         }

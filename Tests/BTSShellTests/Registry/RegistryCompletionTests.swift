@@ -1,6 +1,6 @@
 import BTSLanguage
-import Testing
 import BTSShell
+import Testing
 
 @Suite struct RegistryCompletionTests {
     let registry = CommandRegistry.standard
@@ -21,8 +21,16 @@ import BTSShell
         #expect(slot("search ").kind == .subcommand)
         #expect(slot("search t").candidates == ["title"])
         #expect(slot("search title dune --l").candidates == ["--limit"])
-        #expect(slot("search title dune -").candidates == ["--limit", "--offset", "--page", "--all", "--columns", "--output", "--help", "--no-cache"])
-        #expect(slot("search title dune --limit 5 -").candidates == ["--offset", "--page", "--all", "--columns", "--output", "--help", "--no-cache"])
+        #expect(
+            slot("search title dune -").candidates == [
+                "--limit", "--offset", "--page", "--all", "--columns", "--output", "--help", "--no-cache",
+            ]
+        )
+        #expect(
+            slot("search title dune --limit 5 -").candidates == [
+                "--offset", "--page", "--all", "--columns", "--output", "--help", "--no-cache",
+            ]
+        )
         #expect(slot("search dune --output ").kind == .outputFormat)
         #expect(slot("search dune --output ").candidates == ["table", "json", "ndjson", "csv", "markdown"])
         #expect(slot("search dune -o n").candidates == ["ndjson"])
@@ -69,10 +77,12 @@ import BTSShell
 
     @Test func scriptCheckCollectsEveryCommand() {
         let result = Parser.parse("search dune --limt 5\njobs\nsimilar\nexit 999")
-        #expect(registry.check(result.script).map(\.message) == [
-            "unknown option '--limt' for 'search' (did you mean '--limit'?)",
-            "missing argument for 'similar': give BOOK, --library or --shelf",
-            "value 999 for CODE is out of range: expected an integer 0–255",
-        ])
+        #expect(
+            registry.check(result.script).map(\.message) == [
+                "unknown option '--limt' for 'search' (did you mean '--limit'?)",
+                "missing argument for 'similar': give BOOK, --library or --shelf",
+                "value 999 for CODE is out of range: expected an integer 0–255",
+            ]
+        )
     }
 }

@@ -22,7 +22,8 @@ import Testing
             if !refused { without.append(spec.name) }
         }
         #expect(!without.isEmpty)
-        let exceptPlain = "Every command except " + EnglishList.joined(without.sorted(), "and") + " accepts --output FORMAT"
+        let exceptPlain =
+            "Every command except " + EnglishList.joined(without.sorted(), "and") + " accepts --output FORMAT"
         let overview = HelpRenderer().overview().split(whereSeparator: \.isWhitespace).joined(separator: " ")
         #expect(overview.contains(exceptPlain), "\(overview)")
         let exceptMarkdown = "Every command except " + EnglishList.joined(without.sorted().map { "`\($0)`" }, "and")
@@ -35,7 +36,9 @@ import Testing
 
     /// `help set` lists every setting with its values (`pager`, `progress` and `offline` were missing).
     @Test func helpSetListsEverySetting() throws {
-        let help = try #require(HelpRenderer().help(for: ["set"])).split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        let help = try #require(HelpRenderer().help(for: ["set"])).split(whereSeparator: \.isWhitespace).joined(
+            separator: " "
+        )
         for setting in CommandRegistry.standardSettings {
             #expect(registryErrors("set \(setting.name) xyz").contains { $0.contains("setting '\(setting.name)'") })
             #expect(help.contains(setting.synopsis), "\(setting.name) missing from help set")
@@ -50,7 +53,9 @@ import Testing
             let profile = try #require(config.profile(named: known.rawValue))
             #expect(profile.url.absoluteString == known.address)
             let withSlash = try #require(URL(string: known.address + "/"))
-            #expect(PromptRenderer.backendName(url: withSlash, builtIn: BackendProfile.builtInNamesByURL) == known.rawValue)
+            #expect(
+                PromptRenderer.backendName(url: withSlash, builtIn: BackendProfile.builtInNamesByURL) == known.rawValue
+            )
         }
         #expect(CompletionEngine.builtInProfiles == KnownBackend.allCases.map(\.rawValue).sorted())
         let local = try #require(config.profile(named: KnownBackend.local.rawValue))

@@ -1,8 +1,8 @@
 import BTSLanguage
+import BTSShell
 import BooksTrackClient
 import BooksTrackContract
 import Testing
-import BTSShell
 
 @Suite struct RegistryResolveTests {
     // MARK: Every command resolves
@@ -105,7 +105,9 @@ import BTSShell
         #expect(registryResolved("exit 3")?.values("CODE").first?.value == .int(3))
         #expect(registryResolved("quit 0")?.spec.name == "exit")
         #expect(registryResolved("jobs --output json")?.optionString("output") == "json")
-        #expect(registryResolved("search dune -o csv -- --not-an-option")?.strings("QUERY") == ["dune", "--not-an-option"])
+        #expect(
+            registryResolved("search dune -o csv -- --not-an-option")?.strings("QUERY") == ["dune", "--not-an-option"]
+        )
     }
 
     // MARK: Errors, with exact messages
@@ -119,26 +121,42 @@ import BTSShell
             return
         }
         #expect(diagnostics[0].range == SourceRange(offset: 0, length: 5))
-        #expect(diagnostics[0].fixIt == Diagnostic.FixIt(range: SourceRange(offset: 0, length: 5), replacement: "search"))
+        #expect(
+            diagnostics[0].fixIt == Diagnostic.FixIt(range: SourceRange(offset: 0, length: 5), replacement: "search")
+        )
         #expect(diagnostics[0].notes == [Diagnostic.Note("type 'help' to list the commands")])
     }
 
     @Test func unknownOptions() {
-        #expect(registryErrors("search title dune --limt 5") == ["unknown option '--limt' for 'search' (did you mean '--limit'?)"])
+        #expect(
+            registryErrors("search title dune --limt 5") == [
+                "unknown option '--limt' for 'search' (did you mean '--limit'?)"
+            ]
+        )
         #expect(registryErrors("search dune --colour on") == ["unknown option '--colour' for 'search'"])
         #expect(registryErrors("search dune -x") == ["unknown option '-x' for 'search'"])
-        #expect(registryErrors("search dune -limit 5") == ["unknown option '-limit' for 'search' (did you mean '--limit'?)"])
-        #expect(registryErrors("import a.csv --wach") == ["unknown option '--wach' for 'import' (did you mean '--watch'?)"])
-        #expect(registryErrors("search dune --outptu json") == ["unknown option '--outptu' for 'search' (did you mean '--output'?)"])
+        #expect(
+            registryErrors("search dune -limit 5") == ["unknown option '-limit' for 'search' (did you mean '--limit'?)"]
+        )
+        #expect(
+            registryErrors("import a.csv --wach") == ["unknown option '--wach' for 'import' (did you mean '--watch'?)"]
+        )
+        #expect(
+            registryErrors("search dune --outptu json") == [
+                "unknown option '--outptu' for 'search' (did you mean '--output'?)"
+            ]
+        )
     }
 
     @Test func goldenUnknownOptionRendering() {
-        #expect(registryRendered("jobs\nlimits\nsearch title dune --limt 5\n") == """
-            script.bts:3:19: error: unknown option '--limt' for 'search' (did you mean '--limit'?)
-              3 | search title dune --limt 5
-                |                   ^~~~~~
+        #expect(
+            registryRendered("jobs\nlimits\nsearch title dune --limt 5\n") == """
+                script.bts:3:19: error: unknown option '--limt' for 'search' (did you mean '--limit'?)
+                  3 | search title dune --limt 5
+                    |                   ^~~~~~
 
-            """)
+                """
+        )
     }
 
     @Test func missingAndExtraArguments() {
@@ -148,46 +166,94 @@ import BTSShell
         #expect(registryErrors("connect") == ["missing argument TARGET for 'connect'"])
         #expect(registryErrors("expect") == ["missing argument EXPR for 'expect'"])
         #expect(registryErrors("import") == ["missing argument FILE for 'import'"])
-        #expect(registryErrors("status a b c") == ["too many arguments for 'status': unexpected 'b' ('status' takes at most 1 argument)"])
-        #expect(registryErrors("jobs extra") == ["too many arguments for 'jobs': unexpected 'extra' ('jobs' takes no arguments)"])
+        #expect(
+            registryErrors("status a b c") == [
+                "too many arguments for 'status': unexpected 'b' ('status' takes at most 1 argument)"
+            ]
+        )
+        #expect(
+            registryErrors("jobs extra") == [
+                "too many arguments for 'jobs': unexpected 'extra' ('jobs' takes no arguments)"
+            ]
+        )
         #expect(registryErrors("search") == ["missing argument for 'search': give QUERY, --title or --author"])
         #expect(registryErrors("enrich --watch") == ["missing argument for 'enrich': give ISBN or --from"])
     }
 
     @Test func missingArgumentPointsAfterTheCommand() {
-        #expect(registryRendered("similar  ") == """
-            script.bts:1:8: error: missing argument for 'similar': give BOOK, --library or --shelf
-              1 | similar  
-                |        ^
-            script.bts: note: usage: similar [BOOK...] [--limit N] [--library] [--shelf SHELF] [--columns NAME,…]
+        #expect(
+            registryRendered("similar  ") == """
+                script.bts:1:8: error: missing argument for 'similar': give BOOK, --library or --shelf
+                  1 | similar  
+                    |        ^
+                script.bts: note: usage: similar [BOOK...] [--limit N] [--library] [--shelf SHELF] [--columns NAME,…]
 
-            """)
-        #expect(registryRendered("status a b c") == """
-            script.bts:1:10: error: too many arguments for 'status': unexpected 'b' ('status' takes at most 1 argument)
-              1 | status a b c
-                |          ^~~
-            script.bts: note: usage: status JOB
+                """
+        )
+        #expect(
+            registryRendered("status a b c") == """
+                script.bts:1:10: error: too many arguments for 'status': unexpected 'b' ('status' takes at most 1 argument)
+                  1 | status a b c
+                    |          ^~~
+                script.bts: note: usage: status JOB
 
-            """)
+                """
+        )
     }
 
     @Test func badValues() {
-        #expect(registryErrors("search title dune --limit abc") == ["invalid value 'abc' for '--limit': expected an integer 1–100"])
-        #expect(registryErrors("search dune --limit 500") == ["value 500 for '--limit' is out of range: expected an integer 1–100"])
-        #expect(registryErrors("search dune --limit 0") == ["value 0 for '--limit' is out of range: expected an integer 1–100"])
-        #expect(registryErrors("similar 978 --limit 51") == ["value 51 for '--limit' is out of range: expected an integer 1–50"])
-        #expect(registryErrors("similar 978 -n -1") == ["value -1 for '--limit' is out of range: expected an integer 1–50"])
-        #expect(registryErrors("enrich 978 --provider isbnd") == [
-            "invalid value 'isbnd' for '--provider': expected one of auto, google_books, openlibrary, isbndb (did you mean 'isbndb'?)",
-        ])
-        #expect(registryErrors("search dune --output xml") == ["invalid value 'xml' for '--output': expected one of table, json, ndjson, csv, markdown"])
-        #expect(registryErrors("sleep soon") == ["invalid value 'soon' for DURATION: expected a duration such as 500ms, 2s, 1.5, 3m or 1h, at most 24h"])
-        #expect(registryErrors("sleep -1s") == ["invalid value '-1s' for DURATION: expected a duration such as 500ms, 2s, 1.5, 3m or 1h, at most 24h"])
+        #expect(
+            registryErrors("search title dune --limit abc") == [
+                "invalid value 'abc' for '--limit': expected an integer 1–100"
+            ]
+        )
+        #expect(
+            registryErrors("search dune --limit 500") == [
+                "value 500 for '--limit' is out of range: expected an integer 1–100"
+            ]
+        )
+        #expect(
+            registryErrors("search dune --limit 0") == [
+                "value 0 for '--limit' is out of range: expected an integer 1–100"
+            ]
+        )
+        #expect(
+            registryErrors("similar 978 --limit 51") == [
+                "value 51 for '--limit' is out of range: expected an integer 1–50"
+            ]
+        )
+        #expect(
+            registryErrors("similar 978 -n -1") == ["value -1 for '--limit' is out of range: expected an integer 1–50"]
+        )
+        #expect(
+            registryErrors("enrich 978 --provider isbnd") == [
+                "invalid value 'isbnd' for '--provider': expected one of auto, google_books, openlibrary, isbndb (did you mean 'isbndb'?)"
+            ]
+        )
+        #expect(
+            registryErrors("search dune --output xml") == [
+                "invalid value 'xml' for '--output': expected one of table, json, ndjson, csv, markdown"
+            ]
+        )
+        #expect(
+            registryErrors("sleep soon") == [
+                "invalid value 'soon' for DURATION: expected a duration such as 500ms, 2s, 1.5, 3m or 1h, at most 24h"
+            ]
+        )
+        #expect(
+            registryErrors("sleep -1s") == [
+                "invalid value '-1s' for DURATION: expected a duration such as 500ms, 2s, 1.5, 3m or 1h, at most 24h"
+            ]
+        )
         #expect(registryErrors("exit 300") == ["value 300 for CODE is out of range: expected an integer 0–255"])
         #expect(registryErrors("exit x") == ["invalid value 'x' for CODE: expected an integer 0–255"])
         #expect(registryErrors("timing maybe") == ["invalid value 'maybe' for STATE: expected one of on, off"])
         #expect(registryErrors("search dune --limit") == ["missing value for '--limit' (expected an integer 1–100)"])
-        #expect(registryErrors("search dune --limit --output json") == ["missing value for '--limit' (expected an integer 1–100)"])
+        #expect(
+            registryErrors("search dune --limit --output json") == [
+                "missing value for '--limit' (expected an integer 1–100)"
+            ]
+        )
         guard case .failure(let diagnostics)? = registryResolve("search dune --limit abc") else {
             Issue.record("expected failure")
             return
@@ -203,16 +269,26 @@ import BTSShell
     }
 
     @Test func severalErrorsInOneCommand() {
-        #expect(registryErrors("search dune --limt 5 --limit x -q") == [
-            "unknown option '--limt' for 'search' (did you mean '--limit'?)",
-            "invalid value 'x' for '--limit': expected an integer 1–100",
-            "unknown option '-q' for 'search'",
-        ])
+        #expect(
+            registryErrors("search dune --limt 5 --limit x -q") == [
+                "unknown option '--limt' for 'search' (did you mean '--limit'?)",
+                "invalid value 'x' for '--limit': expected an integer 1–100",
+                "unknown option '-q' for 'search'",
+            ]
+        )
     }
 
     @Test func setValidation() {
-        #expect(registryErrors("set output xml") == ["invalid value 'xml' for setting 'output': expected one of table, json, ndjson, csv, markdown"])
-        #expect(registryErrors("set color nope") == ["invalid value 'nope' for setting 'color': expected one of on, off, auto"])
+        #expect(
+            registryErrors("set output xml") == [
+                "invalid value 'xml' for setting 'output': expected one of table, json, ndjson, csv, markdown"
+            ]
+        )
+        #expect(
+            registryErrors("set color nope") == [
+                "invalid value 'nope' for setting 'color': expected one of on, off, auto"
+            ]
+        )
         #expect(registryErrors("set output") == ["missing argument VALUE for 'set'"])
         #expect(registryErrors("set 1x 5") == ["'1x' is neither a setting nor a valid variable name"])
         #expect(registryErrors("set _ 5") == ["'_' is neither a setting nor a valid variable name"])
@@ -224,17 +300,24 @@ import BTSShell
 
     @Test func helpTopics() {
         #expect(registryErrors("help serch") == ["unknown command 'serch' (did you mean 'search'?)"])
-        #expect(registryErrors("help search titel") == ["unknown subcommand 'titel' for 'search' (did you mean 'title'?)"])
+        #expect(
+            registryErrors("help search titel") == ["unknown subcommand 'titel' for 'search' (did you mean 'title'?)"]
+        )
         #expect(registryErrors("help jobs x") == ["unknown subcommand 'x' for 'jobs' ('jobs' has no subcommands)"])
         #expect(registryErrors("help quit") == [])
     }
 
     @Test func requiredSubcommands() {
         let registry = CommandRegistry(commands: [
-            CommandSpec("cfg", group: .meta, summary: "Config", subcommands: [
-                CommandSpec("get", group: .meta, summary: "Get", positionals: [ArgumentSpec("KEY", "key")]),
-                CommandSpec("set", group: .meta, summary: "Set"),
-            ]),
+            CommandSpec(
+                "cfg",
+                group: .meta,
+                summary: "Config",
+                subcommands: [
+                    CommandSpec("get", group: .meta, summary: "Get", positionals: [ArgumentSpec("KEY", "key")]),
+                    CommandSpec("set", group: .meta, summary: "Set"),
+                ]
+            )
         ])
         func messages(_ text: String) -> [String] {
             guard case .failure(let diagnostics)? = registryResolve(text, registry: registry) else { return [] }
@@ -271,7 +354,11 @@ import BTSShell
     @Test func interpolationFailuresPassThrough() throws {
         let pending = try #require(registryResolved("status ${_.jobId}"))
         let unknown = Diagnostic.error("no value at '_.jobId'", at: SourceRange(offset: 7, length: 10))
-        guard case .failure(let failure) = CommandRegistry.standard.finish(pending, interpolate: { _ in .failure(unknown) })
+        guard
+            case .failure(let failure) = CommandRegistry.standard.finish(
+                pending,
+                interpolate: { _ in .failure(unknown) }
+            )
         else {
             Issue.record("expected failure")
             return

@@ -1,5 +1,6 @@
 import BTSLanguage
 import Testing
+
 @testable import BTSShell
 
 @Suite struct RegistryStructureTests {
@@ -23,7 +24,12 @@ import Testing
             #expect(!spec.summary.isEmpty && !spec.examples.isEmpty, "\(type.name)")
         }
         #expect(registry.setting(named: "output") != nil)
-        #expect(registry.settings.map(\.name) == ["output", "color", "timing", "wait", "onerror", "pager", "progress", "offline", "library", "looplimit", "expanded"])
+        #expect(
+            registry.settings.map(\.name) == [
+                "output", "color", "timing", "wait", "onerror", "pager", "progress", "offline", "library", "looplimit",
+                "expanded",
+            ]
+        )
     }
 
     @Test func namesAndAliasesAreUnique() {
@@ -37,7 +43,10 @@ import Testing
             let shorts = options.compactMap(\.short)
             #expect(Set(shorts).count == shorts.count, "\(spec.name)")
             let variadic = spec.positionals.filter(\.isVariadic)
-            #expect(variadic.count <= 1 && (variadic.isEmpty || spec.positionals.last?.isVariadic == true), "\(spec.name)")
+            #expect(
+                variadic.count <= 1 && (variadic.isEmpty || spec.positionals.last?.isVariadic == true),
+                "\(spec.name)"
+            )
             spec.subcommands.forEach(check)
         }
         registry.commands.forEach(check)
@@ -61,12 +70,19 @@ import Testing
     }
 
     @Test func gatingAndBudgets() {
-        let gated = Dictionary(uniqueKeysWithValues: registry.commands.compactMap { spec in
-            spec.gate.map { (spec.name, $0.description) }
-        })
-        #expect(gated == ["similar": "similar_books", "semantic": "semantic_search", "recommend": "weekly_recommendations (weekly only)",
-                          "import": "csv_import", "enrich": "batch_enrichment (batch only)", "cancel": "job_cancellation",
-                          "scan": "bookshelf_scan"])
+        let gated = Dictionary(
+            uniqueKeysWithValues: registry.commands.compactMap { spec in
+                spec.gate.map { (spec.name, $0.description) }
+            }
+        )
+        #expect(
+            gated == [
+                "similar": "similar_books", "semantic": "semantic_search",
+                "recommend": "weekly_recommendations (weekly only)",
+                "import": "csv_import", "enrich": "batch_enrichment (batch only)", "cancel": "job_cancellation",
+                "scan": "bookshelf_scan",
+            ]
+        )
         #expect(registry.command(named: "connect")?.isSensitive == true)
         #expect(registry.commands.filter(\.isSensitive).map(\.name) == ["connect"])
     }
@@ -74,7 +90,10 @@ import Testing
     @Test func completionKinds() {
         #expect(registry.command(named: "import")?.positionals.first?.completion == .filePath(extensions: ["csv"]))
         #expect(registry.command(named: "source")?.positionals.first?.completion == .filePath(extensions: ["bts"]))
-        #expect(registry.command(named: "enrich")?.option(long: "from")?.completion == .filePath(extensions: ["txt", "csv"]))
+        #expect(
+            registry.command(named: "enrich")?.option(long: "from")?.completion
+                == .filePath(extensions: ["txt", "csv"])
+        )
         #expect(registry.command(named: "enrich")?.option(long: "provider")?.completion == .provider)
         for name in ["watch", "status", "results", "cancel"] {
             #expect(registry.command(named: name)?.positionals.first?.completion == .jobID)
@@ -124,10 +143,15 @@ import Testing
 
     @Test func sensitiveOptionsAreDetected() {
         let registry = CommandRegistry(commands: [
-            CommandSpec("login", group: .meta, summary: "Log in", options: [
-                OptionSpec("token", short: "k", type: .string, help: "API token", sensitive: true),
-                OptionSpec("user", type: .string, help: "User"),
-            ]),
+            CommandSpec(
+                "login",
+                group: .meta,
+                summary: "Log in",
+                options: [
+                    OptionSpec("token", short: "k", type: .string, help: "API token", sensitive: true),
+                    OptionSpec("user", type: .string, help: "User"),
+                ]
+            )
         ])
         #expect(registry.isSensitive(line: "login --token abc"))
         #expect(registry.isSensitive(line: "login -k abc"))

@@ -1,12 +1,11 @@
 import BTSEmbeddedBackend
+import BTSShell
 import BTSTerminal
 import BooksTrackCatalog
 import BooksTrackContract
 import BooksTrackServer
 import Foundation
 import Testing
-
-import BTSShell
 
 /// The shell tests' name for the one shared catalog.
 typealias SharedShellCatalog = SharedCatalog
@@ -37,9 +36,17 @@ struct ShellHarness {
         ]
         environment.merge(extra) { $1 }
         var options = ShellOptions(
-            backend: backend, settings: settings, continueOnError: continueOnError, terminal: terminal,
-            environment: environment, scriptName: "test.bts", scriptArguments: scriptArguments)
-        options.backendOptions.embedded = wrap(LocalEmbeddedBackend(configuration: server, catalog: try SharedShellCatalog.get()))
+            backend: backend,
+            settings: settings,
+            continueOnError: continueOnError,
+            terminal: terminal,
+            environment: environment,
+            scriptName: "test.bts",
+            scriptArguments: scriptArguments
+        )
+        options.backendOptions.embedded = wrap(
+            LocalEmbeddedBackend(configuration: server, catalog: try SharedShellCatalog.get())
+        )
         // A safety deadline: a full test run shares 2 cores among hundreds of tests.
         options.backendOptions.timeout = Duration.seconds(60).scaled
         let sink = BufferOutputSink()
@@ -89,8 +96,14 @@ func withShell(
     _ body: (ShellHarness) async throws -> Void
 ) async throws {
     let harness = try ShellHarness.make(
-        server: server, backend: backend, settings: settings, terminal: terminal, scriptArguments: scriptArguments,
-        continueOnError: continueOnError, environment: environment)
+        server: server,
+        backend: backend,
+        settings: settings,
+        terminal: terminal,
+        scriptArguments: scriptArguments,
+        continueOnError: continueOnError,
+        environment: environment
+    )
     do {
         try await body(harness)
     } catch {

@@ -1,30 +1,36 @@
-import Testing
 import BTSTerminal
+import Testing
 
 @Suite("HistoryFilter")
 struct HistoryFilterTests {
-    @Test("built-in secret markers are refused", arguments: [
-        "set header Authorization: Basic abc",
-        "curl -H 'bearer abc'",
-        "connect https://api.example.com/?token=abc",
-        "connect prod --token abc",
-        "set password hunter2",
-        "connect https://alice:pw@api.example.com",
-        "connect https://tokenonly@api.example.com/v1",
-        "set api_key 123",
-        "set x-api-key 123",
-    ])
+    @Test(
+        "built-in secret markers are refused",
+        arguments: [
+            "set header Authorization: Basic abc",
+            "curl -H 'bearer abc'",
+            "connect https://api.example.com/?token=abc",
+            "connect prod --token abc",
+            "set password hunter2",
+            "connect https://alice:pw@api.example.com",
+            "connect https://tokenonly@api.example.com/v1",
+            "set api_key 123",
+            "set x-api-key 123",
+        ]
+    )
     func refusesSecrets(line: String) {
         #expect(!HistoryFilter.builtIn.allows(line))
     }
 
-    @Test("ordinary lines are allowed", arguments: [
-        "search dune",
-        "connect https://api.example.com/v1",
-        "search title \"tokens of love\"",
-        "echo user@example.com",
-        "connect https://api.example.com/path@v2",
-    ])
+    @Test(
+        "ordinary lines are allowed",
+        arguments: [
+            "search dune",
+            "connect https://api.example.com/v1",
+            "search title \"tokens of love\"",
+            "echo user@example.com",
+            "connect https://api.example.com/path@v2",
+        ]
+    )
     func allowsOrdinary(line: String) {
         #expect(HistoryFilter.builtIn.allows(line))
     }

@@ -1,7 +1,8 @@
 import BooksTrackSupport
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import BTSTerminal
 
 /// A fresh temporary directory per test, removed on deinit.
@@ -85,7 +86,8 @@ struct HistoryStoreTests {
         let temp = try HistoryTempDirectory()
         let store = HistoryStore(
             fileURL: temp.historyFile,
-            filter: HistoryFilter(isSensitive: { $0.hasPrefix("login ") }))
+            filter: HistoryFilter(isSensitive: { $0.hasPrefix("login ") })
+        )
         #expect(store.record("search dune"))
         #expect(!store.record("connect https://alice:s3cret@api.example.com"))
         #expect(!store.record("set header Authorization xyz"))
@@ -124,7 +126,9 @@ struct HistoryStoreTests {
         await withTaskGroup(of: Void.self) { group in
             for (name, store) in [("a", first), ("b", second)] {
                 group.addTask {
-                    for index in 0..<perWriter { store.record("\(name) \(index) " + String(repeating: "x", count: 300)) }
+                    for index in 0..<perWriter {
+                        store.record("\(name) \(index) " + String(repeating: "x", count: 300))
+                    }
                 }
             }
             // A third session starting up (load + trim) in the middle of it.
@@ -176,4 +180,3 @@ struct HistoryStoreTests {
         #expect(store.lastError?.description.contains("history: cannot") == true)
     }
 }
-

@@ -1,6 +1,7 @@
 import BooksTrackSupport
 import Foundation
 import Testing
+
 @testable import BTSTerminal
 
 @Suite("Completion text")
@@ -36,10 +37,12 @@ struct CompletionTextTests {
     func columns() {
         let items = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta"]
         let lines = CompletionText.columns(items, width: 30)
-        #expect(lines == [
-            "alpha  gamma  epsilon  eta",
-            "beta   delta  zeta",
-        ])
+        #expect(
+            lines == [
+                "alpha  gamma  epsilon  eta",
+                "beta   delta  zeta",
+            ]
+        )
         for line in lines { #expect(CompletionText.displayWidth(line) <= 30) }
         #expect(CompletionText.columns(items, width: 200) == ["alpha  beta  gamma  delta  epsilon  zeta  eta"])
         #expect(CompletionText.columns(items, width: 7) == items)
@@ -60,8 +63,9 @@ struct CompletionTextTests {
         for _ in 0..<300 {
             let count = Int.random(in: 0..<40, using: &generator)
             let items = (0..<count).map { _ in
-                (0..<Int.random(in: 1..<6, using: &generator)).map { _ in pieces.randomElement(using: &generator) ?? "a" }
-                    .joined()
+                (0..<Int.random(in: 1..<6, using: &generator)).map { _ in pieces.randomElement(using: &generator) ?? "a"
+                }
+                .joined()
             }
             let width = Int.random(in: 1..<120, using: &generator)
             let lines = CompletionText.columns(items, width: width)
@@ -77,20 +81,47 @@ struct CompletionTextTests {
         let line = "search sem"
         let request = CompletionRequest(line: line, cursor: line.endIndex)
         let word = line.index(line.startIndex, offsetBy: 7)..<line.endIndex
-        let sole = CompletionEdit.decide(request: request, completion: CompletionProposal(
-            replacementRange: word, candidates: ["semantic"]))
+        let sole = CompletionEdit.decide(
+            request: request,
+            completion: CompletionProposal(
+                replacementRange: word,
+                candidates: ["semantic"]
+            )
+        )
         #expect(sole == CompletionEdit(replacement: "semantic ", listing: []))
-        let noSpace = CompletionEdit.decide(request: request, completion: CompletionProposal(
-            replacementRange: word, candidates: ["semantic/"], appendSpace: false))
+        let noSpace = CompletionEdit.decide(
+            request: request,
+            completion: CompletionProposal(
+                replacementRange: word,
+                candidates: ["semantic/"],
+                appendSpace: false
+            )
+        )
         #expect(noSpace.replacement == "semantic/")
-        let several = CompletionEdit.decide(request: request, completion: CompletionProposal(
-            replacementRange: word, candidates: ["semantics", "semantic"], display: ["semantics (x)", "semantic (y)"]))
+        let several = CompletionEdit.decide(
+            request: request,
+            completion: CompletionProposal(
+                replacementRange: word,
+                candidates: ["semantics", "semantic"],
+                display: ["semantics (x)", "semantic (y)"]
+            )
+        )
         #expect(several == CompletionEdit(replacement: "semantic", listing: ["semantics (x)", "semantic (y)"]))
-        let nothingToAdd = CompletionEdit.decide(request: request, completion: CompletionProposal(
-            replacementRange: word, candidates: ["sem1", "sem2"]))
+        let nothingToAdd = CompletionEdit.decide(
+            request: request,
+            completion: CompletionProposal(
+                replacementRange: word,
+                candidates: ["sem1", "sem2"]
+            )
+        )
         #expect(nothingToAdd == CompletionEdit(replacement: nil, listing: ["sem1", "sem2"]))
-        let fuzzy = CompletionEdit.decide(request: request, completion: CompletionProposal(
-            replacementRange: word, candidates: ["xsem", "ysem"]))
+        let fuzzy = CompletionEdit.decide(
+            request: request,
+            completion: CompletionProposal(
+                replacementRange: word,
+                candidates: ["xsem", "ysem"]
+            )
+        )
         #expect(fuzzy.replacement == nil)
         let none = CompletionEdit.decide(request: request, completion: .none(for: request))
         #expect(none == CompletionEdit(replacement: nil, listing: []))
@@ -103,8 +134,10 @@ struct PromptEscapesTests {
     @Test("escape sequences are bracketed with the marker")
     func bracket() {
         #expect(PromptEscapes.bracket("bts> ") == "bts> ")
-        #expect(PromptEscapes.bracket("\u{1B}[1;32mbts\u{1B}[0m> ")
-            == "\u{1}\u{1B}[1;32m\u{1}bts\u{1}\u{1B}[0m\u{1}> ")
+        #expect(
+            PromptEscapes.bracket("\u{1B}[1;32mbts\u{1B}[0m> ")
+                == "\u{1}\u{1B}[1;32m\u{1}bts\u{1}\u{1B}[0m\u{1}> "
+        )
         #expect(PromptEscapes.bracket("\u{1B}]0;t\u{07}x") == "\u{1}\u{1B}]0;t\u{07}\u{1}x")
         #expect(PromptEscapes.bracket("a\u{1}b") == "ab")
         #expect(PromptEscapes.bracket("cut\u{1B}[1") == "cut\u{1}\u{1B}[1\u{1} ")
@@ -115,8 +148,10 @@ struct PromptEscapesTests {
     /// turned yellow).
     @Test("a prompt ending in an escape gets a space for it to go with")
     func trailingReset() {
-        #expect(PromptEscapes.bracket("\u{1B}[33msearch 1/3\u{1B}[0m")
-            == "\u{1}\u{1B}[33m\u{1}search 1/3\u{1}\u{1B}[0m\u{1} ")
+        #expect(
+            PromptEscapes.bracket("\u{1B}[33msearch 1/3\u{1B}[0m")
+                == "\u{1}\u{1B}[33m\u{1}search 1/3\u{1}\u{1B}[0m\u{1} "
+        )
     }
 
     @Test("wide strings round-trip")

@@ -1,7 +1,9 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import BTSTerminal
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -70,8 +72,10 @@ struct PlainLineReaderTests {
         let pipe = try Pipe()
         defer { close(pipe.readFD) }
         pipe.feed(Array("echo \"a\nb\"\nnext\necho \"open\n".utf8))
-        let reader = PlainLineReader(fileDescriptor: pipe.readFD,
-                                     isComplete: { $0.filter { $0 == "\"" }.count % 2 == 0 })
+        let reader = PlainLineReader(
+            fileDescriptor: pipe.readFD,
+            isComplete: { $0.filter { $0 == "\"" }.count % 2 == 0 }
+        )
         #expect(await readAll(reader) == [.line("echo \"a\nb\""), .line("next"), .line("echo \"open"), .eof])
     }
 
@@ -81,13 +85,15 @@ struct PlainLineReaderTests {
         defer { close(pipe.readFD) }
         pipe.feed(Array("ok\r\n".utf8) + [0x61, 0xFF, 0x62, 0x0A] + Array("after\n".utf8) + [0xC3], chunk: 2)
         let reader = PlainLineReader(fileDescriptor: pipe.readFD)
-        #expect(await readAll(reader) == [
-            .line("ok"),
-            .notUTF8(UndecodableLine(number: 2, offset: 4, bytes: [0x61, 0xFF, 0x62])),
-            .line("after"),
-            .notUTF8(UndecodableLine(number: 4, offset: 14, bytes: [0xC3])),
-            .eof,
-        ])
+        #expect(
+            await readAll(reader) == [
+                .line("ok"),
+                .notUTF8(UndecodableLine(number: 2, offset: 4, bytes: [0x61, 0xFF, 0x62])),
+                .line("after"),
+                .notUTF8(UndecodableLine(number: 4, offset: 14, bytes: [0xC3])),
+                .eof,
+            ]
+        )
     }
 
     @Test("a bad line inside an unfinished command drops what was pending")
@@ -95,11 +101,15 @@ struct PlainLineReaderTests {
         let pipe = try Pipe()
         defer { close(pipe.readFD) }
         pipe.feed(Array("echo \"a\n".utf8) + [0xE9, 0x22, 0x0A] + Array("next\n".utf8))
-        let reader = PlainLineReader(fileDescriptor: pipe.readFD,
-                                     isComplete: { $0.filter { $0 == "\"" }.count % 2 == 0 })
-        #expect(await readAll(reader) == [
-            .notUTF8(UndecodableLine(number: 2, offset: 8, bytes: [0xE9, 0x22])), .line("next"), .eof,
-        ])
+        let reader = PlainLineReader(
+            fileDescriptor: pipe.readFD,
+            isComplete: { $0.filter { $0 == "\"" }.count % 2 == 0 }
+        )
+        #expect(
+            await readAll(reader) == [
+                .notUTF8(UndecodableLine(number: 2, offset: 8, bytes: [0xE9, 0x22])), .line("next"), .eof,
+            ]
+        )
     }
 
     @Test("cancelRead and task cancellation end a blocked read; the input stays readable")

@@ -1,6 +1,6 @@
+import BTSTerminal
 import Foundation
 import Testing
-import BTSTerminal
 
 @Suite("Prompt renderer")
 struct PromptRendererTests {
@@ -53,23 +53,32 @@ struct PromptRendererTests {
         #expect(PromptRenderer.backendName(url: URL(string: "http://books.example:81")) == "books.example:81")
         #expect(PromptRenderer.backendName(url: URL(string: "http://127.0.0.1:9000"), profile: "work") == "work")
         #expect(PromptRenderer.backendName(url: URL(string: "http://127.0.0.1:9000")) == "127.0.0.1:9000")
-        #expect(PromptRenderer.backendName(url: URL(string: "https://books.example.org:443/api")) == "books.example.org")
+        #expect(
+            PromptRenderer.backendName(url: URL(string: "https://books.example.org:443/api")) == "books.example.org"
+        )
         #expect(PromptRenderer.backendName(url: URL(string: "http://h:1"), profile: "http://h:1") == "h:1")
     }
 
     @Test("control characters from names and budgets never reach the terminal")
     func sanitised() {
         let prompt = PromptRenderer.render(
-            backend: "evil\u{1B}]0;pwned\u{07}", budget: PromptBudget(text: "x\u{1B}[2J 0/1", fractionLeft: 0, remaining: 0),
-            colour: false)
+            backend: "evil\u{1B}]0;pwned\u{07}",
+            budget: PromptBudget(text: "x\u{1B}[2J 0/1", fractionLeft: 0, remaining: 0),
+            colour: false
+        )
         #expect(!prompt.left.contains("\u{1B}"))
         #expect(prompt.right?.contains("\u{1B}") == false)
         // C1 controls (U+009B is a one-byte CSI) and bidi overrides/isolates passed through before.
         let c1 = PromptRenderer.render(
-            backend: "a\u{9B}2Jb\u{202E}c\u{2066}d", budget: PromptBudget(text: "\u{85}\u{200F}1/5", fractionLeft: 0, remaining: 1),
-            colour: false)
+            backend: "a\u{9B}2Jb\u{202E}c\u{2066}d",
+            budget: PromptBudget(text: "\u{85}\u{200F}1/5", fractionLeft: 0, remaining: 1),
+            colour: false
+        )
         for scalar in ["\u{9B}", "\u{202E}", "\u{2066}", "\u{85}", "\u{200F}"] {
-            #expect(!c1.left.contains(scalar) && c1.right?.contains(scalar) == false, "\(scalar.unicodeScalars.first?.value ?? 0)")
+            #expect(
+                !c1.left.contains(scalar) && c1.right?.contains(scalar) == false,
+                "\(scalar.unicodeScalars.first?.value ?? 0)"
+            )
         }
         #expect(c1.left.hasPrefix("bts:a\u{FFFD}2Jb\u{FFFD}c\u{FFFD}d> "), "\(c1.left)")
     }

@@ -2,6 +2,7 @@ import BooksTrackContract
 import Foundation
 import TestSupport
 import Testing
+
 @testable import BooksTrackClient
 
 /// An answer larger than the caches keep is asked again, not decoded again from a cached copy
@@ -11,7 +12,8 @@ struct BigAnswerCacheTests {
     static func search(_ works: Int) -> String {
         let padding = String(repeating: "x", count: 200)
         let items = (0..<works).map { #"{"title":"Big \#($0) \#(padding)"}"# }.joined(separator: ",")
-        return #"{"success":true,"data":{"works":[\#(items)],"editions":[],"authors":[]},"metadata":{"timestamp":"2026-11-28T00:00:00Z"}}"#
+        return
+            #"{"success":true,"data":{"works":[\#(items)],"editions":[],"authors":[]},"metadata":{"timestamp":"2026-11-28T00:00:00Z"}}"#
     }
 
     @Test(arguments: [(works: 20_000, asked: 2), (works: 10, asked: 1)])
@@ -21,7 +23,12 @@ struct BigAnswerCacheTests {
         let body = Self.search(shape.works)
         #expect((body.utf8.count > BooksTrackAPI.maxCachedBodyBytes) == (shape.asked == 2))
         try await HostileServer.with({ _ in
-            .raw(Array("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nCache-Control: max-age=3600\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)".utf8))
+            .raw(
+                Array(
+                    "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nCache-Control: max-age=3600\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
+                        .utf8
+                )
+            )
         }) { server in
             let api = makeAPI(server.baseURL) { config in
                 config.retryPolicy = .never

@@ -4,6 +4,7 @@ import Hummingbird
 import ServerTestSupport
 import TestSupport
 import Testing
+
 @testable import BooksTrackClient
 
 /// The caches' key of a backend: scheme and host lowercased, the path as given, and who asks (a
@@ -58,10 +59,16 @@ import Testing
             for tenant in ["Alice", "alice"] {
                 let url = server.baseURL.appendingPathComponent(tenant)
                 var configuration = APIConfiguration(
-                    baseURL: url, timeout: Duration.seconds(60).scaled, connectTimeout: Duration.seconds(30).scaled,
-                    retryPolicy: .never)
+                    baseURL: url,
+                    timeout: Duration.seconds(60).scaled,
+                    connectTimeout: Duration.seconds(30).scaled,
+                    retryPolicy: .never
+                )
                 configuration.cacheDirectory = dir.url
-                configuration.responseCache = ResponseDiskCache(directory: dir.url, backend: ResponseDiskCache.backendName(url))
+                configuration.responseCache = ResponseDiskCache(
+                    directory: dir.url,
+                    backend: ResponseDiskCache.backendName(url)
+                )
                 configuration.dialect = .v1
                 let api = BooksTrackAPI(configuration: configuration)
                 _ = await api.connect()
@@ -93,12 +100,17 @@ import Testing
         }) { server in
             for token in ["tok_alice", "tok_bob", "tok_alice"] {
                 var configuration = APIConfiguration(
-                    baseURL: server.baseURL, timeout: Duration.seconds(60).scaled,
-                    connectTimeout: Duration.seconds(30).scaled, retryPolicy: .never)
+                    baseURL: server.baseURL,
+                    timeout: Duration.seconds(60).scaled,
+                    connectTimeout: Duration.seconds(30).scaled,
+                    retryPolicy: .never
+                )
                 configuration.bearerToken = token
                 configuration.cacheDirectory = dir.url
                 configuration.responseCache = ResponseDiskCache(
-                    directory: dir.url, backend: ResponseDiskCache.backendName(server.baseURL, bearerToken: token))
+                    directory: dir.url,
+                    backend: ResponseDiskCache.backendName(server.baseURL, bearerToken: token)
+                )
                 configuration.dialect = .v1
                 let api = BooksTrackAPI(configuration: configuration)
                 _ = await api.connect()
@@ -107,7 +119,11 @@ import Testing
             }
         }
         // Alice's second run is answered from her own cache; Bob was asked for his.
-        #expect(seen.value == ["caps Bearer tok_alice", "isbn Bearer tok_alice", "caps Bearer tok_bob", "isbn Bearer tok_bob"])
+        #expect(
+            seen.value == [
+                "caps Bearer tok_alice", "isbn Bearer tok_alice", "caps Bearer tok_bob", "isbn Bearer tok_bob",
+            ]
+        )
         let names = try FileManager.default.contentsOfDirectory(atPath: dir.url.path)
         for name in names {
             let text = String(decoding: try Data(contentsOf: dir.url.appendingPathComponent(name)), as: UTF8.self)

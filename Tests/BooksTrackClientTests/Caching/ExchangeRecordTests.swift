@@ -5,6 +5,7 @@ import HTTPTypes
 import Hummingbird
 import NIOHTTP1
 import Testing
+
 @testable import BooksTrackClient
 
 /// The last exchange (`lastExchange`): method, URL, status, time, the cache's part and the response's
@@ -52,13 +53,19 @@ import Testing
     @Test func aRetriedCallLeavesItsLastAttempt() async throws {
         let recorder = SleepRecorder()
         let rule = FaultRule(
-            pathPrefix: "/v1/search/title", action: .circuitOpen(retryAfterMs: 10, provider: "google_books"), times: 2)
+            pathPrefix: "/v1/search/title",
+            action: .circuitOpen(retryAfterMs: 10, provider: "google_books"),
+            times: 2
+        )
         let configuration = ServerConfiguration(port: 0, faultInjectionEnabled: true, faultRules: [rule])
-        try await LiveServer.with(configuration, api: { url in
-            var c = APIConfiguration(baseURL: url)
-            c.sleep = recorder.sleep
-            return c
-        }) { _, api in
+        try await LiveServer.with(
+            configuration,
+            api: { url in
+                var c = APIConfiguration(baseURL: url)
+                c.sleep = recorder.sleep
+                return c
+            }
+        ) { _, api in
             let response = try await api.searchTitle("dune")
             #expect(response.info.attempts == 3)
             let exchange = try #require(api.lastExchange)
@@ -78,8 +85,10 @@ import Testing
                 headers[.setCookie] = "session=abcdef"
                 headers[HTTPField.Name("X-Served-By")!] = "tiny"
                 return Reply.json(
-                    #"{"success":false,"error":{"code":"NOT_FOUND","message":"Book not found"}}"#, status: .notFound,
-                    headers: headers)
+                    #"{"success":false,"error":{"code":"NOT_FOUND","message":"Book not found"}}"#,
+                    status: .notFound,
+                    headers: headers
+                )
             }
         }) { server in
             var configuration = APIConfiguration(baseURL: server.baseURL, retryPolicy: .never)
@@ -101,8 +110,12 @@ import Testing
 
     /// A request that got no answer is not an exchange: the one before stays.
     @Test func aRefusedConnectionLeavesThePreviousExchange() async throws {
-        let api = BooksTrackAPI(configuration: APIConfiguration(
-            baseURL: URL(string: "http://127.0.0.1:\(closedPort())")!, retryPolicy: .never))
+        let api = BooksTrackAPI(
+            configuration: APIConfiguration(
+                baseURL: URL(string: "http://127.0.0.1:\(closedPort())")!,
+                retryPolicy: .never
+            )
+        )
         await #expect(throws: BooksTrackError.self) { try await api.searchTitle("dune") }
         await api.shutdown()
         #expect(api.lastExchange == nil)
@@ -111,14 +124,22 @@ import Testing
     @Test func aFreshDiskAnswerIsAHitAStaleOneConfirmedBy304IsRevalidated() async throws {
         try await ResponseDiskCacheTests.withServer { server, dir, clock, hits, seen in
             let first = ResponseDiskCacheTests.client(
-                server.baseURL, cache: ResponseDiskCache(directory: dir, backend: "x"), clock: clock, dialect: .v3)
+                server.baseURL,
+                cache: ResponseDiskCache(directory: dir, backend: "x"),
+                clock: clock,
+                dialect: .v3
+            )
             _ = try await first.searchISBN(ResponseDiskCacheTests.isbn)
             #expect(first.lastExchange?.cache == .miss)
             await first.shutdown()
             // Another client (as another process) within the server's max-age: the disk's answer.
             clock.advance(by: 60)
             let second = ResponseDiskCacheTests.client(
-                server.baseURL, cache: ResponseDiskCache(directory: dir, backend: "x"), clock: clock, dialect: .v3)
+                server.baseURL,
+                cache: ResponseDiskCache(directory: dir, backend: "x"),
+                clock: clock,
+                dialect: .v3
+            )
             _ = try await second.searchISBN(ResponseDiskCacheTests.isbn)
             await second.shutdown()
             let hit = try #require(second.lastExchange)
@@ -129,7 +150,11 @@ import Testing
             // Past max-age: revalidated with If-None-Match, a 304, the stored body served as 200.
             clock.advance(by: 3600)
             let third = ResponseDiskCacheTests.client(
-                server.baseURL, cache: ResponseDiskCache(directory: dir, backend: "x"), clock: clock, dialect: .v3)
+                server.baseURL,
+                cache: ResponseDiskCache(directory: dir, backend: "x"),
+                clock: clock,
+                dialect: .v3
+            )
             _ = try await third.searchISBN(ResponseDiskCacheTests.isbn)
             await third.shutdown()
             #expect(seen.value.last == "if-none-match=\(ResponseDiskCacheTests.etag)")
@@ -148,14 +173,20 @@ import Testing
         let clock = ManualClock()
         try await ResponseDiskCacheTests.withServer { server, _, _, _, _ in
             let api = ResponseDiskCacheTests.client(
-                server.baseURL, cache: ResponseDiskCache(directory: dir.url, backend: "shared"), clock: clock)
+                server.baseURL,
+                cache: ResponseDiskCache(directory: dir.url, backend: "shared"),
+                clock: clock
+            )
             _ = try await api.searchTitle("dune")
             await api.shutdown()
         }
         clock.advance(by: 3600)  // stale: only an unreachable server makes it the answer
         let down = URL(string: "http://127.0.0.1:\(closedPort())")!
         let offline = ResponseDiskCacheTests.client(
-            down, cache: ResponseDiskCache(directory: dir.url, backend: "shared"), clock: clock)
+            down,
+            cache: ResponseDiskCache(directory: dir.url, backend: "shared"),
+            clock: clock
+        )
         _ = try await offline.searchTitle("dune")
         await offline.shutdown()
         let exchange = try #require(offline.lastExchange)
@@ -171,7 +202,9 @@ import Testing
         try await LiveServer.with { _, api in
             _ = try await api.searchTitle("dune", limit: 1)
             let before = try #require(api.lastExchange)
-            _ = try await BooksTrackAPI.$recordsExchanges.withValue(false) { try await api.searchTitle("emma", limit: 1) }
+            _ = try await BooksTrackAPI.$recordsExchanges.withValue(false) {
+                try await api.searchTitle("emma", limit: 1)
+            }
             #expect(api.lastExchange?.url == before.url)
         }
     }

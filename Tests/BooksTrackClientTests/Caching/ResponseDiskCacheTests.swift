@@ -6,6 +6,7 @@ import NIOCore
 import ServerTestSupport
 import TestSupport
 import Testing
+
 @testable import BooksTrackClient
 
 /// The on-disk response cache: shared by clients (as by processes) over one file, TTLs from the
@@ -35,9 +36,19 @@ import Testing
         }
     }
 
-    static func client(_ url: URL, cache: ResponseDiskCache, clock: ManualClock, dialect: APIDialect = .v1) -> BooksTrackAPI {
+    static func client(
+        _ url: URL,
+        cache: ResponseDiskCache,
+        clock: ManualClock,
+        dialect: APIDialect = .v1
+    ) -> BooksTrackAPI {
         var configuration = APIConfiguration(
-            baseURL: url, timeout: Duration.seconds(60).scaled, connectTimeout: Duration.seconds(30).scaled, retryPolicy: .never, now: clock.closure)
+            baseURL: url,
+            timeout: Duration.seconds(60).scaled,
+            connectTimeout: Duration.seconds(30).scaled,
+            retryPolicy: .never,
+            now: clock.closure
+        )
         configuration.responseCache = cache
         configuration.dialect = dialect
         return BooksTrackAPI(configuration: configuration)
@@ -125,18 +136,30 @@ import Testing
 
     @Test func aSearchRepeatedWithinFiveMinutesByAnotherClientSendsNoRequestThenExpires() async throws {
         try await Self.withServer { server, dir, clock, hits, _ in
-            let first = Self.client(server.baseURL, cache: ResponseDiskCache(directory: dir, backend: "b"), clock: clock)
+            let first = Self.client(
+                server.baseURL,
+                cache: ResponseDiskCache(directory: dir, backend: "b"),
+                clock: clock
+            )
             _ = try await first.searchTitle("dune")
             await first.shutdown()
             clock.advance(by: 299)
-            let second = Self.client(server.baseURL, cache: ResponseDiskCache(directory: dir, backend: "b"), clock: clock)
+            let second = Self.client(
+                server.baseURL,
+                cache: ResponseDiskCache(directory: dir, backend: "b"),
+                clock: clock
+            )
             let again = try await second.searchTitle("dune")
             #expect(again.info.source == .disk(age: .seconds(299)))
             #expect(hits.count("title") == 1)
             #expect(await second.statistics.requestsSent == 0)
             await second.shutdown()
             clock.advance(by: 2)  // 301 s: the seeds' 5 minutes are over
-            let third = Self.client(server.baseURL, cache: ResponseDiskCache(directory: dir, backend: "b"), clock: clock)
+            let third = Self.client(
+                server.baseURL,
+                cache: ResponseDiskCache(directory: dir, backend: "b"),
+                clock: clock
+            )
             let fresh = try await third.searchTitle("dune")
             #expect(fresh.info.source == .server)
             #expect(hits.count("title") == 2)
@@ -155,7 +178,12 @@ import Testing
             #expect(stored.expiresAt == clock.now.addingTimeInterval(3600))
             #expect(stored.etag == Self.etag)
             clock.advance(by: 3601)
-            let second = Self.client(server.baseURL, cache: ResponseDiskCache(directory: dir, backend: "v3"), clock: clock, dialect: .v3)
+            let second = Self.client(
+                server.baseURL,
+                cache: ResponseDiskCache(directory: dir, backend: "v3"),
+                clock: clock,
+                dialect: .v3
+            )
             let again = try await second.searchISBN(Self.isbn)
             #expect(again.info.status == 200)
             #expect(again.value.items.map(\.title) == book.value.items.map(\.title))
@@ -164,7 +192,12 @@ import Testing
             await second.shutdown()
             // The 304 made it fresh for another hour.
             clock.advance(by: 60)
-            let third = Self.client(server.baseURL, cache: ResponseDiskCache(directory: dir, backend: "v3"), clock: clock, dialect: .v3)
+            let third = Self.client(
+                server.baseURL,
+                cache: ResponseDiskCache(directory: dir, backend: "v3"),
+                clock: clock,
+                dialect: .v3
+            )
             let cached = try await third.searchISBN(Self.isbn)
             #expect(cached.info.source == .disk(age: .seconds(60)))
             #expect(hits.count("book") == 2)
@@ -179,8 +212,18 @@ import Testing
             do {  // the last connection's close checkpoints the WAL into the file
                 let cache = ResponseDiskCache(directory: dir, backend: "c")
                 for i in 0..<200 {
-                    cache.store(.init(key: "GET /x/\(i)", status: 200, headers: [], body: Data(repeating: 0x41, count: 2_000),
-                                      etag: nil, storedAt: clock.now, expiresAt: clock.now + 60, lastUsedAt: clock.now))
+                    cache.store(
+                        .init(
+                            key: "GET /x/\(i)",
+                            status: 200,
+                            headers: [],
+                            body: Data(repeating: 0x41, count: 2_000),
+                            etag: nil,
+                            storedAt: clock.now,
+                            expiresAt: clock.now + 60,
+                            lastUsedAt: clock.now
+                        )
+                    )
                 }
                 file = cache.fileURL
             }
@@ -203,7 +246,11 @@ import Testing
             await next.shutdown()
             #expect(hits.count("title") <= 2)
             #expect(answer.info.source != .server || hits.count("title") == 2)
-            #expect(ResponseDiskCache(directory: dir, backend: "c").entries().contains { $0.key.hasPrefix("GET /v1/search/title") })
+            #expect(
+                ResponseDiskCache(directory: dir, backend: "c").entries().contains {
+                    $0.key.hasPrefix("GET /v1/search/title")
+                }
+            )
         }
     }
 
@@ -217,8 +264,18 @@ import Testing
                 group.addTask {
                     let cache = ResponseDiskCache(directory: dir.url, backend: "w")
                     for i in 0..<150 {
-                        cache.store(.init(key: "GET /w\(writer)/\(i)", status: 200, headers: [], body: Data(count: 500),
-                                          etag: nil, storedAt: now, expiresAt: now + 60, lastUsedAt: now))
+                        cache.store(
+                            .init(
+                                key: "GET /w\(writer)/\(i)",
+                                status: 200,
+                                headers: [],
+                                body: Data(count: 500),
+                                etag: nil,
+                                storedAt: now,
+                                expiresAt: now + 60,
+                                lastUsedAt: now
+                            )
+                        )
                     }
                 }
             }
@@ -234,8 +291,18 @@ import Testing
         var now = Date(timeIntervalSince1970: 1_800_000_000)
         func put(_ key: String) {
             now += 1
-            cache.store(.init(key: key, status: 200, headers: [], body: Data(count: 1_000), etag: nil, storedAt: now,
-                              expiresAt: now + 60, lastUsedAt: now))
+            cache.store(
+                .init(
+                    key: key,
+                    status: 200,
+                    headers: [],
+                    body: Data(count: 1_000),
+                    etag: nil,
+                    storedAt: now,
+                    expiresAt: now + 60,
+                    lastUsedAt: now
+                )
+            )
         }
         for i in 0..<9 { put("k\(i)") }
         now += ResponseDiskCache.lastUsedGranularity
@@ -254,8 +321,10 @@ import Testing
     /// Values of the wrong type in a row (as `sqlite3` or damaged bytes leave them): the entry is
     /// a miss and left out of the list; GRDB's non-throwing subscripts trapped on each of them.
     @Test(arguments: [
-        "UPDATE response SET status = x'ff00'", "UPDATE response SET status = 'two hundred'", "UPDATE response SET storedAt = 'soon'",
-        "UPDATE response SET headers = x'00ff'", "UPDATE response SET etag = x'41'", "UPDATE response SET key = x'ff00'",
+        "UPDATE response SET status = x'ff00'", "UPDATE response SET status = 'two hundred'",
+        "UPDATE response SET storedAt = 'soon'",
+        "UPDATE response SET headers = x'00ff'", "UPDATE response SET etag = x'41'",
+        "UPDATE response SET key = x'ff00'",
     ])
     func aRowOfTheWrongTypesIsAMissNotATrap(_ damage: String) throws {
         let dir = try TempDir("disk-cache")
@@ -263,8 +332,18 @@ import Testing
         let now = Date(timeIntervalSince1970: 1_800_000_000)
         let cache = ResponseDiskCache(directory: dir.url, backend: "damaged")
         for key in ["GET /a", "GET /b"] {
-            cache.store(.init(key: key, status: 200, headers: [HeaderField(name: "etag", value: "\"x\"")], body: Data("{}".utf8),
-                              etag: "\"x\"", storedAt: now, expiresAt: now + 60, lastUsedAt: now))
+            cache.store(
+                .init(
+                    key: key,
+                    status: 200,
+                    headers: [HeaderField(name: "etag", value: "\"x\"")],
+                    body: Data("{}".utf8),
+                    etag: "\"x\"",
+                    storedAt: now,
+                    expiresAt: now + 60,
+                    lastUsedAt: now
+                )
+            )
         }
         let sqlite = SpawnedProcess()
         sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
@@ -282,10 +361,13 @@ import Testing
     /// Stored headers split at every line break: a damaged row's `a:b\r\nc: d` was one header whose
     /// value held CR LF (found by Fuzz/cache; its input is Fuzz/cache/corpus/crash-header-crlf).
     @Test func storedHeadersSplitAtEveryLineBreak() {
-        #expect(ResponseDiskCache.decode("a:b\r\nc: d\u{2028}e: f\rg:h") == [
-            HeaderField(name: "a", value: "b"), HeaderField(name: "c", value: "d"), HeaderField(name: "e", value: "f"),
-            HeaderField(name: "g", value: "h"),
-        ])
+        #expect(
+            ResponseDiskCache.decode("a:b\r\nc: d\u{2028}e: f\rg:h") == [
+                HeaderField(name: "a", value: "b"), HeaderField(name: "c", value: "d"),
+                HeaderField(name: "e", value: "f"),
+                HeaderField(name: "g", value: "h"),
+            ]
+        )
     }
 
     @Test func noCredentialOrTokenIsWrittenAndTheFilesArePrivate() async throws {
@@ -304,12 +386,15 @@ import Testing
             _ = try await api.searchISBN(Self.isbn)
             await api.shutdown()
             #expect(seen.value.contains("auth=Bearer sk_live_0123456789abcdefSECRET"))
-            let bytes = try Data(contentsOf: cache.fileURL) + ((try? Data(contentsOf: URL(fileURLWithPath: cache.fileURL.path + "-wal"))) ?? Data())
+            let bytes =
+                try Data(contentsOf: cache.fileURL)
+                + ((try? Data(contentsOf: URL(fileURLWithPath: cache.fileURL.path + "-wal"))) ?? Data())
             let text = String(decoding: bytes, as: UTF8.self)
             #expect(!text.contains("SECRET"))
             #expect(!text.contains("hunter2"))
             #expect(text.contains("GET /v1/search/isbn?isbn=\(Self.isbn)"))
-            let fileMode = try FileManager.default.attributesOfItem(atPath: cache.fileURL.path)[.posixPermissions] as? Int
+            let fileMode =
+                try FileManager.default.attributesOfItem(atPath: cache.fileURL.path)[.posixPermissions] as? Int
             let dirMode = try FileManager.default.attributesOfItem(atPath: cacheDir.path)[.posixPermissions] as? Int
             #expect(fileMode == 0o600)
             #expect(dirMode == 0o700)
@@ -322,7 +407,9 @@ import Testing
         #expect(CacheSeeds.nextWeek(after: wednesday) == sunday)
         #expect(CacheSeeds.nextWeek(after: sunday) == sunday + 7 * 86_400)
         #expect(CacheSeeds.nextWeek(after: sunday - 1) == sunday)
-        #expect(CacheSeeds.ttl(path: "/v1/search/similar", mode: nil, now: wednesday) == .seconds(3 * 86_400 + 10 * 3600))
+        #expect(
+            CacheSeeds.ttl(path: "/v1/search/similar", mode: nil, now: wednesday) == .seconds(3 * 86_400 + 10 * 3600)
+        )
         #expect(CacheSeeds.ttl(path: "/v1/search/title", mode: nil, now: wednesday) == .seconds(300))
         #expect(CacheSeeds.ttl(path: "/api/v2/search", mode: "semantic", now: wednesday) == .seconds(300))
         #expect(CacheSeeds.ttl(path: "/v3/books/9780441172719", mode: nil, now: wednesday) == .seconds(7 * 86_400))

@@ -1,9 +1,9 @@
-import Foundation
-import Synchronization
-import BooksTrackContract
-import Hummingbird
-import Testing
 import BooksTrackClient
+import BooksTrackContract
+import Foundation
+import Hummingbird
+import Synchronization
+import Testing
 
 /// Coalesced GETs against a live server, fast enough to race the waiter's registration.
 @Suite struct CoalescingLiveTests {
@@ -16,7 +16,9 @@ import BooksTrackClient
                 let odd: Bool = (q.last?.wholeNumberValue ?? 0) % 2 == 1
                 if odd {
                     return Reply.json(
-                        #"{"success":false,"error":{"code":"NOT_FOUND","message":"No books found"}}"#, status: .notFound)
+                        #"{"success":false,"error":{"code":"NOT_FOUND","message":"No books found"}}"#,
+                        status: .notFound
+                    )
                 }
                 return Reply.json(okSearch)
             }
@@ -40,7 +42,10 @@ import BooksTrackClient
                 thread.start()
                 return thread
             }
-            defer { spinning.store(false, ordering: .relaxed); _ = spinners }
+            defer {
+                spinning.store(false, ordering: .relaxed)
+                _ = spinners
+            }
             let returned = HitCounter()
             let work = Task {
                 try await withThrowingTaskGroup(of: Int.self) { group in
@@ -54,8 +59,12 @@ import BooksTrackClient
             // wait for the work to end: the test fails and leaves the stuck task behind. It fails
             // when no request has returned for 60 s (a hung one never does), not when all of them
             // take long: a loaded machine makes 1,200 requests slow, never stuck.
-            let finished = await Self.value(of: work, whileProgressing: { returned.count("returned") },
-                                            stallLimit: .seconds(60)) ?? -1
+            let finished =
+                await Self.value(
+                    of: work,
+                    whileProgressing: { returned.count("returned") },
+                    stallLimit: .seconds(60)
+                ) ?? -1
             #expect(finished == 1_200, "a coalesced request never returned (\(returned.count("returned")) did)")
             #expect(await api.statistics.requestsSent == 1_200)
             await api.shutdown()
@@ -80,10 +89,15 @@ import BooksTrackClient
     /// The task's value, or nil once `progress()` has not changed for `stallLimit` before the task
     /// finished (the task is not awaited then).
     static func value(
-        of task: Task<Int, any Error>, whileProgressing progress: () -> Int, stallLimit: Duration
+        of task: Task<Int, any Error>,
+        whileProgressing progress: () -> Int,
+        stallLimit: Duration
     ) async -> Int? {
         let outcome = Mutex<Int??>(nil)
-        let waiter = Task { let value = try? await task.value; outcome.withLock { $0 = .some(value) } }
+        let waiter = Task {
+            let value = try? await task.value
+            outcome.withLock { $0 = .some(value) }
+        }
         var seen = progress()
         var lastChange = ContinuousClock.now
         while true {
@@ -115,7 +129,9 @@ import BooksTrackClient
     /// the joiner and expects it back with a cancellation before the server answers. Returns the
     /// other one (nil when the expectation failed, recorded).
     static func cancelOneOfTwo(
-        _ api: BooksTrackAPI, hits: HitCounter, leader cancelsLeader: Bool
+        _ api: BooksTrackAPI,
+        hits: HitCounter,
+        leader cancelsLeader: Bool
     ) async throws -> Task<APIResponse<SearchResults>, any Error>? {
         let leader = Task { try await api.searchTitle("dune") }
         while hits.count("title") == 0 { try await Task.sleep(for: .milliseconds(10)) }
@@ -137,7 +153,8 @@ import BooksTrackClient
 
     /// The task's result, or nil when it has not finished within `limit` (the task is not awaited):
     /// a bound on a hang, never a measure of speed.
-    static func result<T: Sendable>(of task: Task<T, any Error>, within limit: Duration) async -> Result<T, any Error>? {
+    static func result<T: Sendable>(of task: Task<T, any Error>, within limit: Duration) async -> Result<T, any Error>?
+    {
         let (stream, sink) = AsyncStream<Result<T, any Error>?>.makeStream()
         let waiter = Task { sink.yield(await task.result) }
         let timer = Task {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import BooksTrackClient
 
 /// The coalescing flight's transitions, without I/O: waiters are strings, the value an Int.
@@ -7,8 +8,14 @@ import Testing
 
     @Test func joinedWaitersAreResumedInJoinOrderWhenTheRequestEnds() {
         var m = Machine()
-        guard case .wait = m.join(id: 2, waiter: "b", isCancelled: false) else { Issue.record("b"); return }
-        guard case .wait = m.join(id: 1, waiter: "a", isCancelled: false) else { Issue.record("a"); return }
+        guard case .wait = m.join(id: 2, waiter: "b", isCancelled: false) else {
+            Issue.record("b")
+            return
+        }
+        guard case .wait = m.join(id: 1, waiter: "a", isCancelled: false) else {
+            Issue.record("a")
+            return
+        }
         #expect(m.waiterCount == 2)
         #expect(m.finish(42) == ["a", "b"])
         #expect(m.finish(43) == [], "a second finish resumes nobody")

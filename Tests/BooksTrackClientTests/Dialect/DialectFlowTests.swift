@@ -12,7 +12,8 @@ import Testing
 @Suite struct DialectFlowTests {
     /// A server of `dialect` with fast job pacing; jobs in a private directory.
     static func with<T: Sendable>(
-        _ dialect: ServerDialect, itemsPerSecond: Double = 40,
+        _ dialect: ServerDialect,
+        itemsPerSecond: Double = 40,
         configure: @escaping @Sendable (inout JobEngineConfiguration) -> Void = { _ in },
         clock: (any JobClock)? = nil,
         // These flows are the v1/v2 dialect's (the stand-in also speaks v3: see V3* and the binary test).
@@ -34,7 +35,11 @@ import Testing
                 }
             ]
         return try await LiveServer.with(
-            ServerConfiguration(port: 0, dialect: dialect), modules: modules, api: api, body)
+            ServerConfiguration(port: 0, dialect: dialect),
+            modules: modules,
+            api: api,
+            body
+        )
     }
 
     static let dune = "9780340839935"  // Dune (Dune Chronicles #1) in the bundled catalog
@@ -123,9 +128,11 @@ import Testing
             #expect(!token.isEmpty)
             var events: [WatchEvent] = []
             for try await event in api.watch(
-                jobID: accepted.value.jobId, pipeline: .batchEnrichment, token: token,
-                options: WatchOptions(maxReconnectionTime: .milliseconds(100)))
-            {
+                jobID: accepted.value.jobId,
+                pipeline: .batchEnrichment,
+                token: token,
+                options: WatchOptions(maxReconnectionTime: .milliseconds(100))
+            ) {
                 events.append(event)
             }
             let channels = events.compactMap { e -> JobWatchChannel? in
@@ -166,12 +173,22 @@ import Testing
             let accepted = try await api.batchEnrich(isbns: try Self.isbns(4))
             var events: [WatchEvent] = []
             for try await event in api.watch(
-                jobID: accepted.value.jobId, pipeline: .batchEnrichment, token: accepted.value.authToken,
-                options: WatchOptions(defaultReconnectionTime: .milliseconds(20), maxReconnectionTime: .milliseconds(50)))
-            {
+                jobID: accepted.value.jobId,
+                pipeline: .batchEnrichment,
+                token: accepted.value.authToken,
+                options: WatchOptions(
+                    defaultReconnectionTime: .milliseconds(20),
+                    maxReconnectionTime: .milliseconds(50)
+                )
+            ) {
                 events.append(event)
             }
-            #expect(events.contains { if case .channel(.webSocket) = $0 { return true }; return false })
+            #expect(
+                events.contains {
+                    if case .channel(.webSocket) = $0 { return true }
+                    return false
+                }
+            )
             let socketProgress = events.compactMap { e -> JobProgressUpdate? in
                 if case .progress(let u) = e, u.channel == .webSocket { return u }
                 return nil
@@ -181,7 +198,12 @@ import Testing
                 Issue.record("expected completion, got \(events)")
                 return
             }
-            #expect(events.contains { if case .results(.batch(let rows)) = $0 { return rows.count == 4 }; return false })
+            #expect(
+                events.contains {
+                    if case .results(.batch(let rows)) = $0 { return rows.count == 4 }
+                    return false
+                }
+            )
         }
     }
 
@@ -193,24 +215,45 @@ import Testing
             let options = WatchOptions(pollInterval: .milliseconds(200), defaultReconnectionTime: .milliseconds(20))
             var first: [WatchEvent] = []
             for try await event in api.watch(
-                jobID: accepted.value.jobId, pipeline: .batchEnrichment, token: accepted.value.authToken, options: options)
-            {
+                jobID: accepted.value.jobId,
+                pipeline: .batchEnrichment,
+                token: accepted.value.authToken,
+                options: options
+            ) {
                 first.append(event)
                 if case .progress = event { break }  // detach after the first update
             }
-            #expect(first.contains { if case .channel(.webSocket) = $0 { return true }; return false })
+            #expect(
+                first.contains {
+                    if case .channel(.webSocket) = $0 { return true }
+                    return false
+                }
+            )
             var second: [WatchEvent] = []
             for try await event in api.watch(
-                jobID: accepted.value.jobId, pipeline: .batchEnrichment, token: accepted.value.authToken, options: options)
-            {
+                jobID: accepted.value.jobId,
+                pipeline: .batchEnrichment,
+                token: accepted.value.authToken,
+                options: options
+            ) {
                 second.append(event)
             }
-            #expect(second.contains { if case .channel(.polling) = $0 { return true }; return false })
+            #expect(
+                second.contains {
+                    if case .channel(.polling) = $0 { return true }
+                    return false
+                }
+            )
             guard case .finished(.completed) = second.last else {
                 Issue.record("expected completion, got \(second)")
                 return
             }
-            #expect(second.contains { if case .results(.batch(let rows)) = $0 { return rows.count == 6 }; return false })
+            #expect(
+                second.contains {
+                    if case .results(.batch(let rows)) = $0 { return rows.count == 6 }
+                    return false
+                }
+            )
         }
     }
 
@@ -226,7 +269,12 @@ import Testing
             let accepted = try await api.importCSV(fileAt: file)
             var events: [WatchEvent] = []
             for try await event in api.watch(jobID: accepted.value.jobId) { events.append(event) }
-            #expect(events.contains { if case .channel(.sse) = $0 { return true }; return false })
+            #expect(
+                events.contains {
+                    if case .channel(.sse) = $0 { return true }
+                    return false
+                }
+            )
             let progress = events.compactMap { e -> JobProgressUpdate? in
                 if case .progress(let u) = e { return u }
                 return nil
@@ -280,7 +328,8 @@ import Testing
         // The job engine's clock is moved by hand: no wall-time race on a loaded machine.
         let skew = SynchronizedBox<TimeInterval>(0)
         try await Self.with(
-            dialect, itemsPerSecond: 0.001,  // held open: its token is refreshed while it runs
+            dialect,
+            itemsPerSecond: 0.001,  // held open: its token is refreshed while it runs
             configure: { config in
                 config.tokenLifetime = .seconds(3600)
                 config.tokenRefreshWindow = .seconds(600)

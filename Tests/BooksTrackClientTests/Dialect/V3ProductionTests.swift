@@ -1,3 +1,4 @@
+import BooksTrackClient
 import BooksTrackContract
 import Foundation
 import HTTPTypes
@@ -7,31 +8,48 @@ import NIOFoundationCompat
 import ServerTestSupport
 import TestSupport
 import Testing
-import BooksTrackClient
 
 /// A server shaped like production 3.4.3 (bendv3 @ e40ae5d; fixtures in
 /// `Fixtures/source/v3/`, their sources in its SOURCES.md): only v3 routes; everything else is
 /// the router's `Endpoint not found: METHOD PATH` 404.
 func productionV3(
-    _ router: Router<BasicRequestContext>, hits: HitCounter, seen: SynchronizedBox<[String]>, weekly: Bool = true, jobs: Bool = true,
+    _ router: Router<BasicRequestContext>,
+    hits: HitCounter,
+    seen: SynchronizedBox<[String]>,
+    weekly: Bool = true,
+    jobs: Bool = true,
     extra: (Router<BasicRequestContext>) -> Void = { _ in }
 ) {
     let problemHeaders: HTTPFields = [.contentType: "application/problem+json"]
-    router.get("/v3/capabilities") { _, _ in hits.hit("caps"); return Reply.fixture("source/v3/capabilities.json") }
+    router.get("/v3/capabilities") { _, _ in
+        hits.hit("caps")
+        return Reply.fixture("source/v3/capabilities.json")
+    }
     router.get("/v3/books/search") { request, _ in
         hits.hit("search")
         seen.mutate { $0.append("search " + (request.uri.query ?? "")) }
         // `offset` is ignored there; only `page` moves.
-        return Reply.fixture(request.uri.queryParameters["page"] == "2" ? "source/v3/search-page2.json" : "source/v3/search-page1.json")
+        return Reply.fixture(
+            request.uri.queryParameters["page"] == "2" ? "source/v3/search-page2.json" : "source/v3/search-page1.json"
+        )
     }
     router.get("/v3/books/{isbn}") { request, context in
         let isbn = context.parameters.get("isbn") ?? ""
         seen.mutate { $0.append("book \(isbn)") }
-        guard isbn.utf8.count == 10 || isbn.utf8.count == 13, isbn.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else {
-            return Reply.json(Fixtures.text("source/v3/problem-invalid-isbn.json"), status: .badRequest, headers: problemHeaders)
+        guard isbn.utf8.count == 10 || isbn.utf8.count == 13, isbn.utf8.allSatisfy({ (0x30...0x39).contains($0) })
+        else {
+            return Reply.json(
+                Fixtures.text("source/v3/problem-invalid-isbn.json"),
+                status: .badRequest,
+                headers: problemHeaders
+            )
         }
         if isbn == "9780000000002" {
-            return Reply.json(Fixtures.text("source/v3/problem-book-not-found.json"), status: .notFound, headers: problemHeaders)
+            return Reply.json(
+                Fixtures.text("source/v3/problem-book-not-found.json"),
+                status: .notFound,
+                headers: problemHeaders
+            )
         }
         return Reply.fixture("source/v3/book.json")
     }
@@ -41,7 +59,11 @@ func productionV3(
         let json = try JSONDecoder().decode(JSONValue.self, from: Data(buffer: body))
         let count = json["isbns"]?.arrayValue?.count ?? 0
         if count > 50, json["async"]?.boolValue != true {
-            return Reply.json(Fixtures.text("source/v3/problem-sync-limit.json"), status: .badRequest, headers: problemHeaders)
+            return Reply.json(
+                Fixtures.text("source/v3/problem-sync-limit.json"),
+                status: .badRequest,
+                headers: problemHeaders
+            )
         }
         return Reply.json(Fixtures.text("source/v3/job-accepted.json"), status: .accepted)
     }
@@ -67,36 +89,57 @@ func productionV3(
     for pipeline in jobs ? ["imports", "enrichment"] : [] {
         router.get(RouterPath("/v3/jobs/\(pipeline)/{id}/stream")) { request, _ in
             hits.hit("stream")
-            guard request.headers[.authorization] == "Bearer 5f1c0a3e9b7d2c4a6e8f0b1d3c5a7e9f1b3d5c7a9e0f2b4d6c8a0e1f3b5d7c9a" else {
-                return Reply.json(#"{"success":false,"error":{"code":"INVALID_TOKEN","message":"Invalid auth token. Token does not match this job."}}"#, status: .unauthorized)
+            guard
+                request.headers[.authorization]
+                    == "Bearer 5f1c0a3e9b7d2c4a6e8f0b1d3c5a7e9f1b3d5c7a9e0f2b4d6c8a0e1f3b5d7c9a"
+            else {
+                return Reply.json(
+                    #"{"success":false,"error":{"code":"INVALID_TOKEN","message":"Invalid auth token. Token does not match this job."}}"#,
+                    status: .unauthorized
+                )
             }
             return Reply.text(sse, status: .ok, contentType: "text/event-stream")
         }
         router.get(RouterPath("/v3/jobs/\(pipeline)/{id}")) { _, _ in
             hits.hit("status")
-            return Reply.json(#"{"success":true,"data":{"jobId":"0b6c1f0e-1d9a-4b8e-9a57-5c3e2f1a7d10","type":"csv_import","status":"completed","progress":1,"processedCount":2,"totalCount":2,"startTime":"2026-11-25T20:00:00.000Z","completedTime":"2026-11-25T20:00:31.000Z"},"metadata":{}}"#)
+            return Reply.json(
+                #"{"success":true,"data":{"jobId":"0b6c1f0e-1d9a-4b8e-9a57-5c3e2f1a7d10","type":"csv_import","status":"completed","progress":1,"processedCount":2,"totalCount":2,"startTime":"2026-11-25T20:00:00.000Z","completedTime":"2026-11-25T20:00:31.000Z"},"metadata":{}}"#
+            )
         }
-        router.get(RouterPath("/v3/jobs/\(pipeline)/{id}/results")) { _, _ in Reply.fixture("source/v3/job-results-empty.json") }
+        router.get(RouterPath("/v3/jobs/\(pipeline)/{id}/results")) { _, _ in
+            Reply.fixture("source/v3/job-results-empty.json")
+        }
         router.delete(RouterPath("/v3/jobs/\(pipeline)/{id}")) { _, _ in
             Reply.json(Fixtures.text("source/v3/problem-conflict.json"), status: .conflict)
         }
     }
-    if weekly { router.get("/v3/recommendations/weekly") { request, _ in
-        seen.mutate { $0.append("weekly " + (request.uri.query ?? "")) }
-        return Reply.json(#"{"success":true,"data":{"weekOf":"2026-11-22","recommendations":[{"isbn":"9780439023481","title":"The Hunger Games","author":"Suzanne Collins","reason":"Trending this week"}],"count":1,"totalAvailable":1},"metadata":{}}"#)
-    } }
+    if weekly {
+        router.get("/v3/recommendations/weekly") { request, _ in
+            seen.mutate { $0.append("weekly " + (request.uri.query ?? "")) }
+            return Reply.json(
+                #"{"success":true,"data":{"weekOf":"2026-11-22","recommendations":[{"isbn":"9780439023481","title":"The Hunger Games","author":"Suzanne Collins","reason":"Trending this week"}],"count":1,"totalAvailable":1},"metadata":{}}"#
+            )
+        }
+    }
     let gone: @Sendable (Request, BasicRequestContext) async throws -> Response = { request, _ in
         hits.hit("gone")
-        let body = #"{"success":false,"data":null,"metadata":{"timestamp":"2026-11-25T20:00:00.000Z"},"error":{"message":"Endpoint not found: \#(request.method.rawValue) \#(request.uri.path)","code":"NOT_FOUND","details":{}}}"#
+        let body =
+            #"{"success":false,"data":null,"metadata":{"timestamp":"2026-11-25T20:00:00.000Z"},"error":{"message":"Endpoint not found: \#(request.method.rawValue) \#(request.uri.path)","code":"NOT_FOUND","details":{}}}"#
         return Reply.json(body, status: .notFound)
     }
-    for path in ["/v1/search/isbn", "/v1/search/title", "/v1/search/author", "/v1/search/advanced", "/v1/search/similar",
-                 "/api/v2/search", "/api/v2/capabilities", "/api/v2/recommendations/weekly"] {
+    for path in [
+        "/v1/search/isbn", "/v1/search/title", "/v1/search/author", "/v1/search/advanced", "/v1/search/similar",
+        "/api/v2/search", "/api/v2/capabilities", "/api/v2/recommendations/weekly",
+    ] {
         router.get(RouterPath(path), use: gone)
     }
 }
 
-private func v3API(_ url: URL, sleeps: SleepRecorder? = nil, _ tweak: (inout APIConfiguration) -> Void = { _ in }) -> BooksTrackAPI {
+private func v3API(
+    _ url: URL,
+    sleeps: SleepRecorder? = nil,
+    _ tweak: (inout APIConfiguration) -> Void = { _ in }
+) -> BooksTrackAPI {
     makeAPI(url) {
         $0.refreshesJobTokens = false
         if let sleeps { $0.sleep = sleeps.sleep }
@@ -267,14 +310,23 @@ private func v3API(_ url: URL, sleeps: SleepRecorder? = nil, _ tweak: (inout API
             productionV3(router, hits: hits, seen: seen, jobs: false) { r in
                 r.get("/v3/jobs/enrichment/{id}/stream") { request, _ in
                     auth.mutate { $0.append(request.headers[.authorization] ?? "") }
-                    return Reply.text(Fixtures.text("source/v3/sse-completed.txt"), status: .ok, contentType: "text/event-stream")
+                    return Reply.text(
+                        Fixtures.text("source/v3/sse-completed.txt"),
+                        status: .ok,
+                        contentType: "text/event-stream"
+                    )
                 }
-                r.get("/v3/jobs/enrichment/{id}/results") { _, _ in hits.hit("results"); return Reply.fixture("source/v3/job-results-empty.json") }
+                r.get("/v3/jobs/enrichment/{id}/results") { _, _ in
+                    hits.hit("results")
+                    return Reply.fixture("source/v3/job-results-empty.json")
+                }
             }
         }) { server in
             let api = v3API(server.baseURL) { $0.dialect = .v3 }
             let accepted = try await api.batchEnrich(isbns: ["9780439023481", "9780439023498"])
-            let events = try await collect(api.watch(jobID: accepted.value.jobId, pipeline: .batchEnrichment, token: accepted.value.token))
+            let events = try await collect(
+                api.watch(jobID: accepted.value.jobId, pipeline: .batchEnrichment, token: accepted.value.token)
+            )
             #expect(auth.value.first == "Bearer \(accepted.value.token)")
             let rows = events.compactMap { e -> [BatchItemResult]? in
                 if case .results(.batch(let rows)) = e { return rows }
@@ -282,10 +334,17 @@ private func v3API(_ url: URL, sleeps: SleepRecorder? = nil, _ tweak: (inout API
             }.first
             #expect(rows?.map(\.title) == ["The Hunger Games", "Catching Fire"])
             #expect(rows?.allSatisfy { $0.success } == true)
-            if case .finished(.completed) = events.last {} else { Issue.record("expected completion, got \(String(describing: events.last))") }
+            if case .finished(.completed) = events.last {
+            } else {
+                Issue.record("expected completion, got \(String(describing: events.last))")
+            }
             // Asked later, the results route's empty list gives the kept books, never "not found by any provider".
             let later = try await api.jobResults(accepted.value.jobId, pipeline: .batchEnrichment)
-            if case .batch(let again) = later.value { #expect(again.count == 2) } else { Issue.record("expected batch rows") }
+            if case .batch(let again) = later.value {
+                #expect(again.count == 2)
+            } else {
+                Issue.record("expected batch rows")
+            }
             await api.shutdown()
         }
     }
@@ -296,10 +355,15 @@ private func v3API(_ url: URL, sleeps: SleepRecorder? = nil, _ tweak: (inout API
         let seen = SynchronizedBox<[String]>([])
         try await TinyServer.with({ router in
             productionV3(router, hits: hits, seen: seen, jobs: false) { r in
-                r.get("/v3/jobs/imports/{id}/stream") { _, _ in hits.hit("stream"); return Reply.text("", status: .unauthorized) }
+                r.get("/v3/jobs/imports/{id}/stream") { _, _ in
+                    hits.hit("stream")
+                    return Reply.text("", status: .unauthorized)
+                }
                 r.get("/v3/jobs/imports/{id}") { _, _ in
                     hits.hit("status")
-                    return Reply.json(#"{"success":true,"data":{"jobId":"7f8e3c1a-2b4d-4e6f-8a9b-0c1d2e3f4a5b","type":"csv_import","status":"completed","progress":1,"processedCount":2,"totalCount":2,"startTime":"2026-11-25T20:00:00.000Z"},"metadata":{}}"#)
+                    return Reply.json(
+                        #"{"success":true,"data":{"jobId":"7f8e3c1a-2b4d-4e6f-8a9b-0c1d2e3f4a5b","type":"csv_import","status":"completed","progress":1,"processedCount":2,"totalCount":2,"startTime":"2026-11-25T20:00:00.000Z"},"metadata":{}}"#
+                    )
                 }
                 r.get("/v3/jobs/imports/{id}/results") { _, _ in Reply.fixture("source/v3/job-results-empty.json") }
             }
@@ -307,10 +371,18 @@ private func v3API(_ url: URL, sleeps: SleepRecorder? = nil, _ tweak: (inout API
             let sleeps = SleepRecorder()
             let api = v3API(server.baseURL, sleeps: sleeps) { $0.dialect = .v3 }
             let events = try await collect(
-                api.watch(jobID: "7f8e3c1a-2b4d-4e6f-8a9b-0c1d2e3f4a5b", pipeline: .csvImport, token: UUID().uuidString.lowercased()))
+                api.watch(
+                    jobID: "7f8e3c1a-2b4d-4e6f-8a9b-0c1d2e3f4a5b",
+                    pipeline: .csvImport,
+                    token: UUID().uuidString.lowercased()
+                )
+            )
             #expect(hits.count("stream") == 0)
             #expect(hits.count("status") >= 1)
-            if case .finished(.completed) = events.last {} else { Issue.record("expected completion, got \(String(describing: events.last))") }
+            if case .finished(.completed) = events.last {
+            } else {
+                Issue.record("expected completion, got \(String(describing: events.last))")
+            }
             await api.shutdown()
         }
     }

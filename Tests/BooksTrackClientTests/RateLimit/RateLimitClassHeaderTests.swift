@@ -4,6 +4,7 @@ import HTTPTypes
 import Hummingbird
 import NIOHTTP1
 import Testing
+
 @testable import BooksTrackClient
 
 /// A request's class comes from the contract's classifier; a response's `X-RateLimit-Class` says

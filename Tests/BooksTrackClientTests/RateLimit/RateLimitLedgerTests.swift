@@ -1,12 +1,18 @@
 import Foundation
 import Testing
+
 @testable import BooksTrackClient
 
 private let t0 = Date(timeIntervalSince1970: 1_790_000_000)
 private func at(_ seconds: TimeInterval) -> Date { t0.addingTimeInterval(seconds) }
 
-private func headers(limit: Int? = nil, remaining: Int? = nil, reset: Date? = nil, status: Int = 200,
-                     retryAfter: Duration? = nil) -> RateLimitObservation {
+private func headers(
+    limit: Int? = nil,
+    remaining: Int? = nil,
+    reset: Date? = nil,
+    status: Int = 200,
+    retryAfter: Duration? = nil
+) -> RateLimitObservation {
     RateLimitObservation(status: status, limit: limit, remaining: remaining, resetAt: reset, retryAfter: retryAfter)
 }
 
@@ -28,8 +34,10 @@ struct RateLimitLedgerTests {
             ledger.recordRequest(.semantic, now: at(Double(step)))
         }
         // The window started with the first request at t0.
-        #expect(ledger.budget(for: .semantic, now: at(5))
-            == RateLimitBudget(limit: 5, remaining: 0, resetAt: at(60), source: .seeded))
+        #expect(
+            ledger.budget(for: .semantic, now: at(5))
+                == RateLimitBudget(limit: 5, remaining: 0, resetAt: at(60), source: .seeded)
+        )
         #expect(ledger.decision(for: .semantic, now: at(18)) == .wait(.seconds(42)))
         #expect(ledger.decision(for: .semantic, now: at(60)) == .proceed)
         #expect(ledger.budget(for: .semantic, now: at(61)).remaining == 5)
@@ -59,7 +67,9 @@ struct RateLimitLedgerTests {
         #expect(ledger.budget(for: .search).limit == 100)
         ledger.recordRequest(.search)
         ledger.record(headers(limit: 20, remaining: 0, reset: at(42)), for: .search)
-        #expect(ledger.budget(for: .search) == RateLimitBudget(limit: 20, remaining: 0, resetAt: at(42), source: .headers))
+        #expect(
+            ledger.budget(for: .search) == RateLimitBudget(limit: 20, remaining: 0, resetAt: at(42), source: .headers)
+        )
         #expect(ledger.decision(for: .search) == .wait(.seconds(42)))
         // Seeding again (capabilities refresh) does not override what the headers said.
         ledger.seed(.search, requests: 100, per: .seconds(60))
@@ -92,8 +102,10 @@ struct RateLimitLedgerTests {
 
     @Test func a429WithoutRetryAfterUsesResetThenFallback() {
         var ledger = RateLimitLedger(fallbackBlock: .seconds(7), clock: { t0 })
-        ledger.record(RateLimitObservation(status: 429, headers: [("X-RateLimit-Reset", "1790000020000")], now: t0),
-                      for: .enrich)
+        ledger.record(
+            RateLimitObservation(status: 429, headers: [("X-RateLimit-Reset", "1790000020000")], now: t0),
+            for: .enrich
+        )
         #expect(ledger.decision(for: .enrich) == .wait(.seconds(20)))
         ledger.record(headers(status: 429), for: .batch)
         #expect(ledger.decision(for: .batch) == .wait(.seconds(7)))
@@ -170,8 +182,10 @@ struct RateLimitLedgerTests {
         #expect(tightest?.formatted(now: t0) == "semantic 1/5 ↻42s")
         ledger.record(headers(status: 429, retryAfter: .seconds(600)), for: .jobs)
         #expect(ledger.tightest()?.formatted(now: t0) == "jobs 0/30 ↻10m")
-        #expect(RateLimitStatus(rateLimitClass: .import, budget: RateLimitBudget(source: .headers)).formatted(now: t0)
-            == "import ?/?")
+        #expect(
+            RateLimitStatus(rateLimitClass: .import, budget: RateLimitBudget(source: .headers)).formatted(now: t0)
+                == "import ?/?"
+        )
         #expect(RateLimitStatus.shortDuration(7_200) == "2h")
         #expect(RateLimitStatus.shortDuration(0.2) == "1s")
     }

@@ -2,21 +2,38 @@ import BooksTrackContract
 import BooksTrackSupport
 import Foundation
 import Testing
+
 @testable import BooksTrackClient
 
 private let now = Date(timeIntervalSince1970: 1_790_000_000)
 
-private func observe(_ status: Int, _ headers: [(name: String, value: String)], body: Duration? = nil) -> RateLimitObservation {
+private func observe(
+    _ status: Int,
+    _ headers: [(name: String, value: String)],
+    body: Duration? = nil
+) -> RateLimitObservation {
     RateLimitObservation(status: status, headers: headers, bodyRetryAfter: body, now: now)
 }
 
 @Suite("RateLimitObservation and HTTP dates")
 struct RateLimitObservationTests {
     @Test func standInHeadersEpochSeconds() {
-        let got = observe(200, [("X-RateLimit-Limit", "100"), ("x-ratelimit-remaining", " 97 "),
-                                ("X-RATELIMIT-RESET", "1790000042")])
-        #expect(got == RateLimitObservation(status: 200, limit: 100, remaining: 97,
-                                            resetAt: Date(timeIntervalSince1970: 1_790_000_042)))
+        let got = observe(
+            200,
+            [
+                ("X-RateLimit-Limit", "100"), ("x-ratelimit-remaining", " 97 "),
+                ("X-RATELIMIT-RESET", "1790000042"),
+            ]
+        )
+        #expect(
+            got
+                == RateLimitObservation(
+                    status: 200,
+                    limit: 100,
+                    remaining: 97,
+                    resetAt: Date(timeIntervalSince1970: 1_790_000_042)
+                )
+        )
     }
 
     @Test func productionResetInMilliseconds() {
@@ -31,8 +48,13 @@ struct RateLimitObservationTests {
     }
 
     @Test func garbageIsIgnored() {
-        let got = observe(200, [("X-RateLimit-Limit", "lots"), ("X-RateLimit-Remaining", "-3"),
-                                ("X-RateLimit-Reset", "soon"), ("Retry-After", "whenever")])
+        let got = observe(
+            200,
+            [
+                ("X-RateLimit-Limit", "lots"), ("X-RateLimit-Remaining", "-3"),
+                ("X-RateLimit-Reset", "soon"), ("Retry-After", "whenever"),
+            ]
+        )
         #expect(got == RateLimitObservation(status: 200))
     }
 
@@ -68,9 +90,11 @@ struct RateLimitObservationTests {
         #expect(HTTPDate.parse("Sun, 06 Nov 1994 08:49:37 GMT") == expected)
         #expect(HTTPDate.parse("Sunday, 06-Nov-94 08:49:37 GMT") == expected)
         #expect(HTTPDate.parse("Sun Nov  6 08:49:37 1994") == expected)
-        for bad in ["", "GMT", "Sun, 06 Nov 1994", "Sun, 32 Nov 1994 08:49:37 GMT", "Sun, 06 Foo 1994 08:49:37 GMT",
-                    "Sun, 06 Nov 1994 25:49:37 GMT", "Sun, 06 Nov 1994 08:49 GMT", "06 Nov 1994 08:49:37 GMT",
-                    "Sun, 06 Nov 19940 08:49:37 GMT", "Sun, ٠٦ Nov 1994 08:49:37 GMT"] {
+        for bad in [
+            "", "GMT", "Sun, 06 Nov 1994", "Sun, 32 Nov 1994 08:49:37 GMT", "Sun, 06 Foo 1994 08:49:37 GMT",
+            "Sun, 06 Nov 1994 25:49:37 GMT", "Sun, 06 Nov 1994 08:49 GMT", "06 Nov 1994 08:49:37 GMT",
+            "Sun, 06 Nov 19940 08:49:37 GMT", "Sun, ٠٦ Nov 1994 08:49:37 GMT",
+        ] {
             #expect(HTTPDate.parse(bad) == nil, "\(bad)")
         }
     }
@@ -84,7 +108,10 @@ struct RateLimitObservationTests {
             let month = Int.random(in: 1...12, using: &random)
             let day = Int.random(in: 1...28, using: &random)
             let date = calendar.date(from: DateComponents(year: year, month: month, day: day))
-            #expect(date?.timeIntervalSince1970 == TimeInterval(HTTPDate.daysFromCivil(year: year, month: month, day: day) * 86_400))
+            #expect(
+                date?.timeIntervalSince1970
+                    == TimeInterval(HTTPDate.daysFromCivil(year: year, month: month, day: day) * 86_400)
+            )
         }
     }
 
@@ -93,10 +120,19 @@ struct RateLimitObservationTests {
         var random = SplitMix64(seed: seed)
         let alphabet = Array("0123456789 ,-:.GMTSunNovabcxyz\u{0}é")
         func junk() -> String {
-            String((0..<Int.random(in: 0...40, using: &random)).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &random)] })
+            String(
+                (0..<Int.random(in: 0...40, using: &random)).map { _ in
+                    alphabet[Int.random(in: 0..<alphabet.count, using: &random)]
+                }
+            )
         }
-        let got = observe(429, [("X-RateLimit-Limit", junk()), ("X-RateLimit-Remaining", junk()),
-                                ("X-RateLimit-Reset", junk()), ("Retry-After", junk())])
+        let got = observe(
+            429,
+            [
+                ("X-RateLimit-Limit", junk()), ("X-RateLimit-Remaining", junk()),
+                ("X-RateLimit-Reset", junk()), ("Retry-After", junk()),
+            ]
+        )
         #expect((got.limit ?? 0) >= 0 && (got.remaining ?? 0) >= 0)
         #expect((got.retryAfter ?? .zero) >= .zero)
     }

@@ -1,5 +1,6 @@
 import BooksTrackContract
 import Testing
+
 @testable import BooksTrackClient
 
 /// The ledger's table keeps a value per class, the contract's and a server's own apart.
@@ -9,7 +10,9 @@ import Testing
         for (index, budgetClass) in BudgetClass.allCases.enumerated() { table[.known(budgetClass)] = index * 10 }
         table[.other("ai")] = 99
         table[.other("search")] = 77  // a server's own class of that name is not the contract's
-        for (index, budgetClass) in BudgetClass.allCases.enumerated() { #expect(table[.known(budgetClass)] == index * 10) }
+        for (index, budgetClass) in BudgetClass.allCases.enumerated() {
+            #expect(table[.known(budgetClass)] == index * 10)
+        }
         #expect(table[.other("ai")] == 99)
         #expect(table[.other("search")] == 77)
         #expect(table[.other("nope")] == nil)

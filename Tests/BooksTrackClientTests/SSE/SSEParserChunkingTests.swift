@@ -1,6 +1,6 @@
+import BooksTrackClient
 import BooksTrackSupport
 import Testing
-import BooksTrackClient
 
 /// A sample stream using every feature at once: BOM, all three line endings, comments, retry,
 /// ids (with reset), multibyte text, empty data, an id-only block and a trailing partial event.
@@ -35,13 +35,15 @@ struct SSEParserChunkingTests {
             if case .event(let event) = item { return event }
             return nil
         }
-        #expect(events == [
-            SSEEvent(type: "initialized", data: "{\"jobId\":\"j\",\"progress\":0}", lastEventID: "1-1"),
-            SSEEvent(type: "processing", data: "Gödel 📚\nsecond line", lastEventID: "1-2"),
-            SSEEvent(type: "message", data: "", lastEventID: "1-2"),
-            SSEEvent(type: "progress", data: " two spaces", lastEventID: "1-3"),
-            SSEEvent(type: "message", data: "reset id", lastEventID: ""),
-        ])
+        #expect(
+            events == [
+                SSEEvent(type: "initialized", data: "{\"jobId\":\"j\",\"progress\":0}", lastEventID: "1-1"),
+                SSEEvent(type: "processing", data: "Gödel 📚\nsecond line", lastEventID: "1-2"),
+                SSEEvent(type: "message", data: "", lastEventID: "1-2"),
+                SSEEvent(type: "progress", data: " two spaces", lastEventID: "1-3"),
+                SSEEvent(type: "message", data: "reset id", lastEventID: ""),
+            ]
+        )
         #expect(reference.items.first == .comment("connection established"))
         #expect(reference.items.contains(.comment("heartbeat")))
         #expect(reference.items.contains(.retry(milliseconds: 5000)))
@@ -91,7 +93,8 @@ struct SSEParserChunkingTests {
     func fuzzRandomBytes(seed: UInt64) {
         var random = SplitMix64(seed: seed &* 7919)
         // Biased alphabet so that fields, colons and line ends actually occur.
-        let alphabet: [UInt8] = Array("data:id event retry: 12\u{0}".utf8) + [0x0A, 0x0D, 0x0D, 0x0A, 0xEF, 0xBB, 0xBF, 0x80, 0xF0, 0xFF]
+        let alphabet: [UInt8] =
+            Array("data:id event retry: 12\u{0}".utf8) + [0x0A, 0x0D, 0x0D, 0x0A, 0xEF, 0xBB, 0xBF, 0x80, 0xF0, 0xFF]
         let length = Int.random(in: 0...600, using: &random)
         let bytes: [UInt8] = (0..<length).map { _ in
             Bool.random(using: &random)

@@ -1,5 +1,5 @@
-import Testing
 import BooksTrackClient
+import Testing
 
 /// Parses a whole stream given as a string, in one chunk, and returns all items.
 private func items(_ text: String, comments: Bool = true) -> [SSEStreamItem] {
@@ -27,86 +27,145 @@ struct SSESpecCase: Sendable, CustomTestStringConvertible {
 
 /// The examples of the WHATWG "Server-sent events" section, plus the rules of "Interpreting an event stream".
 let sseSpecCases: [SSESpecCase] = [
-    .init(name: "spec: stock ticker, multi-line data joined with LF",
-          stream: "data: YHOO\ndata: +2\ndata: 10\n\n",
-          expected: [SSEEvent(data: "YHOO\n+2\n10")]),
-    .init(name: "spec: comment, ids, id reset by bare id, two leading spaces keep one",
-          stream: ": test stream\n\ndata: first event\nid: 1\n\ndata:second event\nid\n\ndata:  third event\n\n",
-          expected: [SSEEvent(data: "first event", lastEventID: "1"),
-                     SSEEvent(data: "second event", lastEventID: ""),
-                     SSEEvent(data: " third event", lastEventID: "")]),
-    .init(name: "spec: bare data fields; unterminated final block discarded",
-          stream: "data\n\ndata\ndata\n\ndata:",
-          expected: [SSEEvent(data: ""), SSEEvent(data: "\n")]),
-    .init(name: "spec: space after colon is optional",
-          stream: "data:test\n\ndata: test\n\n",
-          expected: [SSEEvent(data: "test"), SSEEvent(data: "test")]),
-    .init(name: "spec: event types add/remove",
-          stream: "event: add\ndata: 73857293\n\nevent: remove\ndata: 2153\n\nevent: add\ndata: 113411\n\n",
-          expected: [SSEEvent(type: "add", data: "73857293"), SSEEvent(type: "remove", data: "2153"),
-                     SSEEvent(type: "add", data: "113411")]),
-    .init(name: "CR line endings",
-          stream: "data: a\rdata: b\r\r",
-          expected: [SSEEvent(data: "a\nb")]),
-    .init(name: "CRLF line endings",
-          stream: "event: x\r\ndata: a\r\n\r\n",
-          expected: [SSEEvent(type: "x", data: "a")]),
-    .init(name: "mixed line endings (CRLF field, LF dispatch)",
-          stream: "data: a\r\ndata: b\n\ndata: c\r\r\n",
-          expected: [SSEEvent(data: "a\nb"), SSEEvent(data: "c")]),
-    .init(name: "LF CR is two line ends (dispatch)",
-          stream: "data: a\n\r",
-          expected: [SSEEvent(data: "a")]),
-    .init(name: "no dispatch without data; event type reset",
-          stream: "event: lonely\n\ndata: x\n\n",
-          expected: [SSEEvent(data: "x")]),
-    .init(name: "id persists across events until changed",
-          stream: "id: 7\ndata: a\n\ndata: b\n\nid: 8\ndata: c\n\n",
-          expected: [SSEEvent(data: "a", lastEventID: "7"), SSEEvent(data: "b", lastEventID: "7"),
-                     SSEEvent(data: "c", lastEventID: "8")]),
-    .init(name: "id containing NUL ignored",
-          stream: "id: 1\ndata: a\n\nid: 2\u{0}x\ndata: b\n\n",
-          expected: [SSEEvent(data: "a", lastEventID: "1"), SSEEvent(data: "b", lastEventID: "1")]),
-    .init(name: "id only block updates last event id without dispatch",
-          stream: "id: 5\n\ndata: x\n\n",
-          expected: [SSEEvent(data: "x", lastEventID: "5")]),
-    .init(name: "unknown fields and field name case matter",
-          stream: "foo: bar\nData: nope\nDATA: no\ndata: yes\n\n",
-          expected: [SSEEvent(data: "yes")]),
-    .init(name: "field name is everything before the first colon; value keeps later colons",
-          stream: "data: a: b:c\n\n",
-          expected: [SSEEvent(data: "a: b:c")]),
-    .init(name: "only one leading space removed; tabs kept",
-          stream: "data:\tx\n\ndata:   y\n\n",
-          expected: [SSEEvent(data: "\tx"), SSEEvent(data: "  y")]),
-    .init(name: "event without colon sets empty type, defaults to message",
-          stream: "event\ndata: z\n\n",
-          expected: [SSEEvent(type: "message", data: "z")]),
-    .init(name: "last event type wins",
-          stream: "event: a\nevent: b\ndata: z\n\n",
-          expected: [SSEEvent(type: "b", data: "z")]),
-    .init(name: "leading BOM stripped once",
-          stream: "\u{FEFF}data: a\n\n",
-          expected: [SSEEvent(data: "a")]),
-    .init(name: "second BOM is part of the field name (ignored field)",
-          stream: "\u{FEFF}\u{FEFF}data: a\n\ndata: b\n\n",
-          expected: [SSEEvent(data: "b")]),
-    .init(name: "BOM later in the stream is content",
-          stream: "data: \u{FEFF}a\n\n",
-          expected: [SSEEvent(data: "\u{FEFF}a")]),
-    .init(name: "retry lines do not dispatch",
-          stream: "retry: 5000\n\ndata: a\n\n",
-          expected: [SSEEvent(data: "a")]),
-    .init(name: "comments anywhere, even inside a block",
-          stream: "data: a\n: heartbeat\ndata: b\n\n",
-          expected: [SSEEvent(data: "a\nb")]),
-    .init(name: "multibyte text",
-          stream: "data: Gödel, Escher, Bach — 📚\n\n",
-          expected: [SSEEvent(data: "Gödel, Escher, Bach — 📚")]),
-    .init(name: "stand-in job stream",
-          stream: ": connection established\nretry: 5000\n\nid: 1700000000000-1\nevent: processing\ndata: {\"progress\":0.5}\n\n: heartbeat\n\nid: 1700000000000-2\nevent: completed\ndata: {\"progress\":1}\n\n",
-          expected: [SSEEvent(type: "processing", data: "{\"progress\":0.5}", lastEventID: "1700000000000-1"),
-                     SSEEvent(type: "completed", data: "{\"progress\":1}", lastEventID: "1700000000000-2")]),
+    .init(
+        name: "spec: stock ticker, multi-line data joined with LF",
+        stream: "data: YHOO\ndata: +2\ndata: 10\n\n",
+        expected: [SSEEvent(data: "YHOO\n+2\n10")]
+    ),
+    .init(
+        name: "spec: comment, ids, id reset by bare id, two leading spaces keep one",
+        stream: ": test stream\n\ndata: first event\nid: 1\n\ndata:second event\nid\n\ndata:  third event\n\n",
+        expected: [
+            SSEEvent(data: "first event", lastEventID: "1"),
+            SSEEvent(data: "second event", lastEventID: ""),
+            SSEEvent(data: " third event", lastEventID: ""),
+        ]
+    ),
+    .init(
+        name: "spec: bare data fields; unterminated final block discarded",
+        stream: "data\n\ndata\ndata\n\ndata:",
+        expected: [SSEEvent(data: ""), SSEEvent(data: "\n")]
+    ),
+    .init(
+        name: "spec: space after colon is optional",
+        stream: "data:test\n\ndata: test\n\n",
+        expected: [SSEEvent(data: "test"), SSEEvent(data: "test")]
+    ),
+    .init(
+        name: "spec: event types add/remove",
+        stream: "event: add\ndata: 73857293\n\nevent: remove\ndata: 2153\n\nevent: add\ndata: 113411\n\n",
+        expected: [
+            SSEEvent(type: "add", data: "73857293"), SSEEvent(type: "remove", data: "2153"),
+            SSEEvent(type: "add", data: "113411"),
+        ]
+    ),
+    .init(
+        name: "CR line endings",
+        stream: "data: a\rdata: b\r\r",
+        expected: [SSEEvent(data: "a\nb")]
+    ),
+    .init(
+        name: "CRLF line endings",
+        stream: "event: x\r\ndata: a\r\n\r\n",
+        expected: [SSEEvent(type: "x", data: "a")]
+    ),
+    .init(
+        name: "mixed line endings (CRLF field, LF dispatch)",
+        stream: "data: a\r\ndata: b\n\ndata: c\r\r\n",
+        expected: [SSEEvent(data: "a\nb"), SSEEvent(data: "c")]
+    ),
+    .init(
+        name: "LF CR is two line ends (dispatch)",
+        stream: "data: a\n\r",
+        expected: [SSEEvent(data: "a")]
+    ),
+    .init(
+        name: "no dispatch without data; event type reset",
+        stream: "event: lonely\n\ndata: x\n\n",
+        expected: [SSEEvent(data: "x")]
+    ),
+    .init(
+        name: "id persists across events until changed",
+        stream: "id: 7\ndata: a\n\ndata: b\n\nid: 8\ndata: c\n\n",
+        expected: [
+            SSEEvent(data: "a", lastEventID: "7"), SSEEvent(data: "b", lastEventID: "7"),
+            SSEEvent(data: "c", lastEventID: "8"),
+        ]
+    ),
+    .init(
+        name: "id containing NUL ignored",
+        stream: "id: 1\ndata: a\n\nid: 2\u{0}x\ndata: b\n\n",
+        expected: [SSEEvent(data: "a", lastEventID: "1"), SSEEvent(data: "b", lastEventID: "1")]
+    ),
+    .init(
+        name: "id only block updates last event id without dispatch",
+        stream: "id: 5\n\ndata: x\n\n",
+        expected: [SSEEvent(data: "x", lastEventID: "5")]
+    ),
+    .init(
+        name: "unknown fields and field name case matter",
+        stream: "foo: bar\nData: nope\nDATA: no\ndata: yes\n\n",
+        expected: [SSEEvent(data: "yes")]
+    ),
+    .init(
+        name: "field name is everything before the first colon; value keeps later colons",
+        stream: "data: a: b:c\n\n",
+        expected: [SSEEvent(data: "a: b:c")]
+    ),
+    .init(
+        name: "only one leading space removed; tabs kept",
+        stream: "data:\tx\n\ndata:   y\n\n",
+        expected: [SSEEvent(data: "\tx"), SSEEvent(data: "  y")]
+    ),
+    .init(
+        name: "event without colon sets empty type, defaults to message",
+        stream: "event\ndata: z\n\n",
+        expected: [SSEEvent(type: "message", data: "z")]
+    ),
+    .init(
+        name: "last event type wins",
+        stream: "event: a\nevent: b\ndata: z\n\n",
+        expected: [SSEEvent(type: "b", data: "z")]
+    ),
+    .init(
+        name: "leading BOM stripped once",
+        stream: "\u{FEFF}data: a\n\n",
+        expected: [SSEEvent(data: "a")]
+    ),
+    .init(
+        name: "second BOM is part of the field name (ignored field)",
+        stream: "\u{FEFF}\u{FEFF}data: a\n\ndata: b\n\n",
+        expected: [SSEEvent(data: "b")]
+    ),
+    .init(
+        name: "BOM later in the stream is content",
+        stream: "data: \u{FEFF}a\n\n",
+        expected: [SSEEvent(data: "\u{FEFF}a")]
+    ),
+    .init(
+        name: "retry lines do not dispatch",
+        stream: "retry: 5000\n\ndata: a\n\n",
+        expected: [SSEEvent(data: "a")]
+    ),
+    .init(
+        name: "comments anywhere, even inside a block",
+        stream: "data: a\n: heartbeat\ndata: b\n\n",
+        expected: [SSEEvent(data: "a\nb")]
+    ),
+    .init(
+        name: "multibyte text",
+        stream: "data: Gödel, Escher, Bach — 📚\n\n",
+        expected: [SSEEvent(data: "Gödel, Escher, Bach — 📚")]
+    ),
+    .init(
+        name: "stand-in job stream",
+        stream:
+            ": connection established\nretry: 5000\n\nid: 1700000000000-1\nevent: processing\ndata: {\"progress\":0.5}\n\n: heartbeat\n\nid: 1700000000000-2\nevent: completed\ndata: {\"progress\":1}\n\n",
+        expected: [
+            SSEEvent(type: "processing", data: "{\"progress\":0.5}", lastEventID: "1700000000000-1"),
+            SSEEvent(type: "completed", data: "{\"progress\":1}", lastEventID: "1700000000000-2"),
+        ]
+    ),
 ]
 
 @Suite("SSEParser: WHATWG rules")
@@ -195,12 +254,16 @@ struct SSEParserSpecTests {
         #expect(events(Array("data:".utf8) + [0xE2, 0x82, 0x0A, 0x0A]) == [SSEEvent(data: "\u{FFFD}")])
         #expect(events(Array("data:".utf8) + [0xE2, 0x82, 0x41, 0x0A, 0x0A]) == [SSEEvent(data: "\u{FFFD}A")])
         #expect(events(Array("data:".utf8) + [0xC0, 0xAF, 0x0A, 0x0A]) == [SSEEvent(data: "\u{FFFD}\u{FFFD}")])
-        #expect(events(Array("data:".utf8) + [0xED, 0xA0, 0x80, 0x0A, 0x0A])
-            == [SSEEvent(data: "\u{FFFD}\u{FFFD}\u{FFFD}")])
+        #expect(
+            events(Array("data:".utf8) + [0xED, 0xA0, 0x80, 0x0A, 0x0A])
+                == [SSEEvent(data: "\u{FFFD}\u{FFFD}\u{FFFD}")]
+        )
         #expect(events(Array("data:".utf8) + [0xFF, 0x0A, 0x0A]) == [SSEEvent(data: "\u{FFFD}")])
         // A truncated sequence before the colon still separates name and value.
-        #expect(events(Array("id".utf8) + [0xE2, 0x3A] + Array("x\ndata: d\n\n".utf8))
-            == [SSEEvent(data: "d")])
+        #expect(
+            events(Array("id".utf8) + [0xE2, 0x3A] + Array("x\ndata: d\n\n".utf8))
+                == [SSEEvent(data: "d")]
+        )
     }
 
     @Test func multibyteSplitAcrossChunks() {

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -55,7 +56,8 @@ final class HostileServer: Sendable {
 
     /// Runs `body` with a server, always stopping it.
     static func with<T>(
-        _ respond: @escaping @Sendable (String) -> Behaviour, _ body: (HostileServer) async throws -> T
+        _ respond: @escaping @Sendable (String) -> Behaviour,
+        _ body: (HostileServer) async throws -> T
     ) async throws -> T {
         let server = try HostileServer(respond)
         defer { server.stop() }
@@ -65,9 +67,13 @@ final class HostileServer: Sendable {
     // MARK: - Replies
 
     static func response(
-        status: String, headers: [(String, String)] = [], body: [UInt8] = [], contentType: String = "application/json"
+        status: String,
+        headers: [(String, String)] = [],
+        body: [UInt8] = [],
+        contentType: String = "application/json"
     ) -> Behaviour {
-        var head = "HTTP/1.1 \(status)\r\nContent-Type: \(contentType)\r\nContent-Length: \(body.count)\r\nConnection: close\r\n"
+        var head =
+            "HTTP/1.1 \(status)\r\nContent-Type: \(contentType)\r\nContent-Length: \(body.count)\r\nConnection: close\r\n"
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
         head += "\r\n"
         return .raw(Array(head.utf8) + body)

@@ -5,6 +5,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdCore
 import Testing
+
 @testable import BooksTrackClient
 
 /// Job tokens kept alive against the real server, with the contract's 2 h tokens (refreshable in
@@ -36,7 +37,8 @@ import Testing
 
     /// A slow 80-row import started on the live server (job clock `clock`), then `body`.
     static func withLongImport(
-        refreshes: Bool, _ body: (BooksTrackAPI, APIResponse<ImportAccepted>, MovableClock) async throws -> Void
+        refreshes: Bool,
+        _ body: (BooksTrackAPI, APIResponse<ImportAccepted>, MovableClock) async throws -> Void
     ) async throws {
         let dir = try LiveJobTests.tempDir()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -44,7 +46,8 @@ import Testing
         try LiveJobTests.csv(rows: 80).write(to: file, atomically: true, encoding: .utf8)
         let clock = MovableClock()
         try await LiveServer.with(
-            modules: Self.modules(dir, clock: clock), api: { Self.configuration($0, clock: clock, refreshes: refreshes) }
+            modules: Self.modules(dir, clock: clock),
+            api: { Self.configuration($0, clock: clock, refreshes: refreshes) }
         ) { _, api in
             try await body(api, try await api.importCSV(fileAt: file), clock)
         }
@@ -141,9 +144,12 @@ import Testing
                 guard request.headers[.authorization] == "Bearer \(current.value)" else {
                     return Reply.json(
                         #"{"success":false,"error":{"code":"UNAUTHORIZED","message":"token does not match"}}"#,
-                        status: .unauthorized)
+                        status: .unauthorized
+                    )
                 }
-                return Reply.json(#"{"success":true,"data":{"jobId":"job-1","status":"canceled","message":"ok","cleanup":{}}}"#)
+                return Reply.json(
+                    #"{"success":true,"data":{"jobId":"job-1","status":"canceled","message":"ok","cleanup":{}}}"#
+                )
             }
         }) { server in
             defer { gate.open() }  // before the server's graceful shutdown waits for the handler
@@ -158,11 +164,13 @@ import Testing
             }
             // The DELETE with t1 was refused and the client took the refusal in (it waits for the
             // refresh, or gave up); only then does the refresh answer.
-            #expect(try await eventually {
-                if cancelEnded.value { return true }
-                let inFlight = await api.refreshesInFlight
-                return (inFlight["job-1"]?.waiters.count ?? 0) > 0
-            })
+            #expect(
+                try await eventually {
+                    if cancelEnded.value { return true }
+                    let inFlight = await api.refreshesInFlight
+                    return (inFlight["job-1"]?.waiters.count ?? 0) > 0
+                }
+            )
             gate.open()
             _ = try await refresh.value
             let cancelled = try await cancel.value

@@ -1,6 +1,7 @@
 import BooksTrackContract
 import BooksTrackSupport
 import Testing
+
 @testable import BooksTrackClient
 
 /// Random sequences of inputs (seeded): never a crash, and the invariants hold whatever the order.
@@ -14,9 +15,14 @@ struct JobWatchFuzzTests {
             JobWatchConfiguration(offersPolling: false),
         ]
         var machine = JobWatchStateMachine(
-            jobID: "j", configuration: configurations[Int.random(in: 0..<configurations.count, using: &random)])
+            jobID: "j",
+            configuration: configurations[Int.random(in: 0..<configurations.count, using: &random)]
+        )
         var steps = [machine.start()]
-        let types = ["initialized", "processing", "progress", "completed", "failed", "canceled", "timeout", "error", "message", "x"]
+        let types = [
+            "initialized", "processing", "progress", "completed", "failed", "canceled", "timeout", "error", "message",
+            "x",
+        ]
         let statuses: [JobState?] = [nil] + JobState.allCases
         func randomPayload() -> WatchedJobEvent {
             WatchedJobEvent(
@@ -24,7 +30,8 @@ struct JobWatchFuzzTests {
                 progress: Bool.random(using: &random) ? Double.random(in: -1...120, using: &random) : nil,
                 processedCount: Bool.random(using: &random) ? Int.random(in: -5...100, using: &random) : nil,
                 totalCount: Bool.random(using: &random) ? Int.random(in: 0...100, using: &random) : nil,
-                errorCode: Bool.random(using: &random) ? "job_not_found" : nil)
+                errorCode: Bool.random(using: &random) ? "job_not_found" : nil
+            )
         }
         var finishedAt: Int?
         for index in 0..<60 {
@@ -35,17 +42,31 @@ struct JobWatchFuzzTests {
                 let id = Bool.random(using: &random) ? "id-\(Int.random(in: 0..<8, using: &random))" : ""
                 step = machine.streamEvent(
                     SSEEvent(type: types[Int.random(in: 0..<types.count, using: &random)], data: "{}", lastEventID: id),
-                    payload: randomPayload())
+                    payload: randomPayload()
+                )
             case 3: step = machine.streamComment("heartbeat")
-            case 4: step = machine.connectionFailed(Bool.random(using: &random) ? .transport("x") : .http(status: Int.random(in: 400...599, using: &random)))
+            case 4:
+                step = machine.connectionFailed(
+                    Bool.random(using: &random)
+                        ? .transport("x") : .http(status: Int.random(in: 400...599, using: &random))
+                )
             case 5: step = machine.connectionClosed()
             case 6: step = machine.pollSucceeded(randomPayload())
             case 7: step = machine.pollFailed(.http(status: Int.random(in: 400...599, using: &random)))
             case 8: step = machine.webSocketOpened()
-            case 9: step = machine.webSocketMessage(JobSocketMessage(
-                kind: [.jobProgress, .jobStarted, .jobComplete, .ping, .error][Int.random(in: 0..<5, using: &random)],
-                payload: randomPayload()))
-            case 10: step = machine.webSocketClosed(code: [nil, 1000, 1001, 1008, 1011, 1013][Int.random(in: 0..<6, using: &random)])
+            case 9:
+                step = machine.webSocketMessage(
+                    JobSocketMessage(
+                        kind: [.jobProgress, .jobStarted, .jobComplete, .ping, .error][
+                            Int.random(in: 0..<5, using: &random)
+                        ],
+                        payload: randomPayload()
+                    )
+                )
+            case 10:
+                step = machine.webSocketClosed(
+                    code: [nil, 1000, 1001, 1008, 1011, 1013][Int.random(in: 0..<6, using: &random)]
+                )
             default: step = Bool.random(using: &random) ? machine.resultsFetched() : machine.resultsFailed(.timedOut)
             }
             steps.append(step)
@@ -65,7 +86,9 @@ struct JobWatchFuzzTests {
         // Exactly one finish, and nothing after it.
         let finishes = steps.filter { if case .finish = $0.action { return true } else { return false } }
         #expect(finishes.count <= 1)
-        if let finishIndex = steps.firstIndex(where: { if case .finish = $0.action { return true } else { return false } }) {
+        if let finishIndex = steps.firstIndex(where: {
+            if case .finish = $0.action { return true } else { return false }
+        }) {
             #expect(steps[(finishIndex + 1)...].allSatisfy { $0.action == .none && $0.progress.isEmpty })
         }
         _ = finishedAt

@@ -1,5 +1,6 @@
 import BooksTrackContract
 import Testing
+
 @testable import BooksTrackClient
 
 /// A machine already switched to polling (three refused stream connections).
@@ -15,12 +16,26 @@ struct JobWatchPollingTests {
     @Test func pollingSeesCompletedThenFetchesResults() {
         var machine = pollingMachine()
         #expect(machine.state == .polling)
-        let first = machine.pollSucceeded(WatchedJobEvent(status: .processing, progress: 0.5, processedCount: 5, totalCount: 10))
+        let first = machine.pollSucceeded(
+            WatchedJobEvent(status: .processing, progress: 0.5, processedCount: 5, totalCount: 10)
+        )
         #expect(first.action == .poll(after: .seconds(2)))
-        #expect(first.progress == [JobProgressUpdate(jobID: "job-1", status: .processing, fraction: 0.5, processedCount: 5,
-                                                     totalCount: 10, channel: .polling)])
+        #expect(
+            first.progress == [
+                JobProgressUpdate(
+                    jobID: "job-1",
+                    status: .processing,
+                    fraction: 0.5,
+                    processedCount: 5,
+                    totalCount: 10,
+                    channel: .polling
+                )
+            ]
+        )
         // The same answer again reports nothing new but keeps polling.
-        let same = machine.pollSucceeded(WatchedJobEvent(status: .processing, progress: 0.5, processedCount: 5, totalCount: 10))
+        let same = machine.pollSucceeded(
+            WatchedJobEvent(status: .processing, progress: 0.5, processedCount: 5, totalCount: 10)
+        )
         #expect(same == JobWatchStep(action: .poll(after: .seconds(2))))
         let done = machine.pollSucceeded(WatchedJobEvent(status: .completed, progress: 100, totalCount: 10))
         #expect(done.action == .fetchResults)
@@ -31,9 +46,17 @@ struct JobWatchPollingTests {
 
     @Test func pollingReportsFailureAndCancel() {
         var failed = pollingMachine()
-        #expect(failed.pollSucceeded(WatchedJobEvent(status: .failed, errorCode: "E_UNKNOWN_ERROR", errorMessage: "worker died",
-                                                     retryable: true)).action
-            == .finish(.failed(code: "E_UNKNOWN_ERROR", message: "worker died", retryable: true)))
+        #expect(
+            failed.pollSucceeded(
+                WatchedJobEvent(
+                    status: .failed,
+                    errorCode: "E_UNKNOWN_ERROR",
+                    errorMessage: "worker died",
+                    retryable: true
+                )
+            ).action
+                == .finish(.failed(code: "E_UNKNOWN_ERROR", message: "worker died", retryable: true))
+        )
         var canceled = pollingMachine()
         #expect(canceled.pollSucceeded(WatchedJobEvent(status: .canceled)).action == .finish(.canceled))
     }
@@ -45,12 +68,16 @@ struct JobWatchPollingTests {
 
     @Test func pollFailures() {
         var missing = pollingMachine()
-        #expect(missing.pollFailed(.http(status: 404, code: "NOT_FOUND")).action == .finish(.notFound(message: "NOT_FOUND")))
+        #expect(
+            missing.pollFailed(.http(status: 404, code: "NOT_FOUND")).action == .finish(.notFound(message: "NOT_FOUND"))
+        )
         var unauthorized = pollingMachine()
         #expect(unauthorized.pollFailed(.http(status: 401)).action == .finish(.unauthorized))
         var limited = pollingMachine()
-        #expect(limited.pollFailed(.http(status: 429, code: "RATE_LIMIT_EXCEEDED", retryAfter: .seconds(12))).action
-            == .poll(after: .seconds(12)))
+        #expect(
+            limited.pollFailed(.http(status: 429, code: "RATE_LIMIT_EXCEEDED", retryAfter: .seconds(12))).action
+                == .poll(after: .seconds(12))
+        )
         #expect(limited.consecutivePollFailures == 0)
         var flaky = pollingMachine()
         for _ in 0..<4 { #expect(flaky.pollFailed(.transport("reset")).action == .poll(after: .seconds(2))) }
@@ -58,7 +85,8 @@ struct JobWatchPollingTests {
         _ = flaky.pollSucceeded(WatchedJobEvent(status: .processing))
         for _ in 0..<4 { _ = flaky.pollFailed(.http(status: 502)) }
         guard case .finish(.unreachable(let reason)) = flaky.pollFailed(.timedOut).action else {
-            Issue.record("five failed polls in a row must give up"); return
+            Issue.record("five failed polls in a row must give up")
+            return
         }
         #expect(reason.contains("5 times"))
     }
@@ -67,11 +95,17 @@ struct JobWatchPollingTests {
         var harness = WatchHarness()
         harness.start()
         harness.open()
-        harness.receive("id: 1\nevent: processing\ndata: {\"progress\":0.6,\"processedCount\":60,\"totalCount\":100}\n\n")
+        harness.receive(
+            "id: 1\nevent: processing\ndata: {\"progress\":0.6,\"processedCount\":60,\"totalCount\":100}\n\n"
+        )
         harness.receive("event: timeout\ndata: {}\n\n")
         // The status route lags behind the stream: no step back.
-        harness.apply(harness.machine.pollSucceeded(WatchedJobEvent(status: .processing, progress: 0.55, processedCount: 55)))
-        harness.apply(harness.machine.pollSucceeded(WatchedJobEvent(status: .processing, progress: 0.7, processedCount: 70)))
+        harness.apply(
+            harness.machine.pollSucceeded(WatchedJobEvent(status: .processing, progress: 0.55, processedCount: 55))
+        )
+        harness.apply(
+            harness.machine.pollSucceeded(WatchedJobEvent(status: .processing, progress: 0.7, processedCount: 70))
+        )
         #expect(harness.progress.map(\.fraction) == [0.6, 0.7])
         #expect(harness.progress.map(\.channel) == [.sse, .polling])
         #expect(harness.progress.last?.totalCount == 100)
@@ -80,12 +114,15 @@ struct JobWatchPollingTests {
     @Test func resultsFailure() {
         var machine = pollingMachine()
         _ = machine.pollSucceeded(WatchedJobEvent(status: .completed))
-        #expect(machine.resultsFailed(.http(status: 404, code: "NOT_FOUND")).action
-            == .finish(.resultsUnavailable(message: "the job completed but its results have expired")))
+        #expect(
+            machine.resultsFailed(.http(status: 404, code: "NOT_FOUND")).action
+                == .finish(.resultsUnavailable(message: "the job completed but its results have expired"))
+        )
         var other = pollingMachine()
         _ = other.pollSucceeded(WatchedJobEvent(status: .completed))
         guard case .finish(.resultsUnavailable(let message)) = other.resultsFailed(.transport("reset")).action else {
-            Issue.record("expected resultsUnavailable"); return
+            Issue.record("expected resultsUnavailable")
+            return
         }
         #expect(message.contains("reset"))
         // Out of order: results reported before completion are ignored.
@@ -101,9 +138,11 @@ struct JobWatchPollingTests {
         #expect(machine.lastReported?.status == .processing)
     }
 
-    @Test(arguments: [
-        (0.0, 0.0), (0.5, 0.5), (1.0, 1.0), (100.0, 1.0), (45.0, 0.45), (250.0, 1.0),
-    ] as [(Double, Double)])
+    @Test(
+        arguments: [
+            (0.0, 0.0), (0.5, 0.5), (1.0, 1.0), (100.0, 1.0), (45.0, 0.45), (250.0, 1.0),
+        ] as [(Double, Double)]
+    )
     func progressNormalisation(raw: Double, expected: Double) {
         #expect(JobWatchStateMachine.normalizedFraction(raw) == expected)
     }

@@ -1,6 +1,6 @@
+import BooksTrackClient
 import BooksTrackContract
 import Testing
-import BooksTrackClient
 
 private let streamPreamble = ": connection established\nretry: 5000\n\n"
 
@@ -15,10 +15,17 @@ struct JobWatchStreamTests {
         #expect(socket.start().action == .openWebSocket(after: .zero))
         var pollOnly = JobWatchStateMachine(jobID: "j", configuration: JobWatchConfiguration(offersSSE: false))
         #expect(pollOnly.start().action == .poll(after: .zero))
-        var nothing = JobWatchStateMachine(jobID: "j", configuration: JobWatchConfiguration(
-            offersSSE: false, offersWebSocket: false, offersPolling: false))
+        var nothing = JobWatchStateMachine(
+            jobID: "j",
+            configuration: JobWatchConfiguration(
+                offersSSE: false,
+                offersWebSocket: false,
+                offersPolling: false
+            )
+        )
         guard case .finish(.unreachable) = nothing.start().action else {
-            Issue.record("no channel must finish as unreachable"); return
+            Issue.record("no channel must finish as unreachable")
+            return
         }
     }
 
@@ -36,7 +43,10 @@ struct JobWatchStreamTests {
         plain.start()
         plain.open()
         plain.receive(streamPreamble)
-        #expect(plain.receive("id: 9\nevent: completed\ndata: {\"status\":\"completed\",\"progress\":1}\n\n") == .fetchResults)
+        #expect(
+            plain.receive("id: 9\nevent: completed\ndata: {\"status\":\"completed\",\"progress\":1}\n\n")
+                == .fetchResults
+        )
     }
 
     @Test func happyPathStreamsProgressThenFetchesResults() {
@@ -71,7 +81,9 @@ struct JobWatchStreamTests {
         var lastID: String?
         for (connection, step) in plan.enumerated() {
             harness.open()
-            harness.receive(connection == 0 ? streamPreamble : ": reconnected from event \(lastID ?? "")\nretry: 5000\n\n")
+            harness.receive(
+                connection == 0 ? streamPreamble : ": reconnected from event \(lastID ?? "")\nretry: 5000\n\n"
+            )
             let overlap = connection == 0 ? 0 : plan[connection - 1].overlapNext
             let entries = log.replay(after: lastID, overlap: overlap)
             // Replayed events are resent, then `deliver` new ones.
@@ -95,11 +107,17 @@ struct JobWatchStreamTests {
     @Test func threeRefusedConnectionsSwitchToPolling() {
         var harness = WatchHarness()
         harness.start()
-        #expect(harness.apply(harness.machine.connectionFailed(.transport("connection refused")))
-            == .openStream(lastEventID: nil, after: .seconds(3)))
-        #expect(harness.apply(harness.machine.connectionFailed(.transport("connection refused")))
-            == .openStream(lastEventID: nil, after: .seconds(3)))
-        #expect(harness.apply(harness.machine.connectionFailed(.transport("connection refused"))) == .poll(after: .zero))
+        #expect(
+            harness.apply(harness.machine.connectionFailed(.transport("connection refused")))
+                == .openStream(lastEventID: nil, after: .seconds(3))
+        )
+        #expect(
+            harness.apply(harness.machine.connectionFailed(.transport("connection refused")))
+                == .openStream(lastEventID: nil, after: .seconds(3))
+        )
+        #expect(
+            harness.apply(harness.machine.connectionFailed(.transport("connection refused"))) == .poll(after: .zero)
+        )
         #expect(harness.machine.state == .polling)
         // Late reports from the old channel are ignored.
         #expect(harness.apply(harness.machine.connectionFailed(.transport("late"))) == .none)
@@ -132,16 +150,24 @@ struct JobWatchStreamTests {
         #expect(harness.cut() == .openStream(lastEventID: log.entries[0].id, after: .seconds(3)))
         #expect(harness.machine.consecutiveFailures == 0)
         harness.apply(harness.machine.connectionFailed(.timedOut))
-        #expect(harness.apply(harness.machine.connectionFailed(.transport("refused")))
-            == .openStream(lastEventID: log.entries[0].id, after: .seconds(3)))
+        #expect(
+            harness.apply(harness.machine.connectionFailed(.transport("refused")))
+                == .openStream(lastEventID: log.entries[0].id, after: .seconds(3))
+        )
         #expect(harness.apply(harness.machine.connectionFailed(.transport("refused"))) == .poll(after: .zero))
     }
 
     @Test func retryAfterOnAFailedConnectionIsHonoured() {
         var harness = WatchHarness()
         harness.start()
-        #expect(harness.apply(harness.machine.connectionFailed(.http(status: 429, code: "RATE_LIMIT_EXCEEDED", retryAfter: .seconds(20))))
-            == .openStream(lastEventID: nil, after: .seconds(20)))
+        #expect(
+            harness.apply(
+                harness.machine.connectionFailed(
+                    .http(status: 429, code: "RATE_LIMIT_EXCEEDED", retryAfter: .seconds(20))
+                )
+            )
+                == .openStream(lastEventID: nil, after: .seconds(20))
+        )
     }
 
     @Test func timeoutEventSwitchesToPolling() {
@@ -150,7 +176,9 @@ struct JobWatchStreamTests {
         harness.open()
         harness.receive(streamPreamble)
         harness.receive(#"id: 1-1\#nevent: processing\#ndata: {"status":"processing","progress":0.25}\#n\#n"#)
-        let action = harness.receive(#"event: timeout\#ndata: {"error":"stream_timeout","message":"no progress for 5 minutes","jobId":"job-1","lastStatus":"processing","lastProgress":0.4}\#n\#n"#)
+        let action = harness.receive(
+            #"event: timeout\#ndata: {"error":"stream_timeout","message":"no progress for 5 minutes","jobId":"job-1","lastStatus":"processing","lastProgress":0.4}\#n\#n"#
+        )
         #expect(action == .poll(after: .zero))
         #expect(harness.machine.state == .polling)
         #expect(harness.progress.map(\.fraction) == [0.25, 0.4])
@@ -174,11 +202,15 @@ struct JobWatchStreamTests {
         var harness = WatchHarness()
         harness.start()
         harness.open()
-        harness.receive("id: a\nevent: processing\ndata: {\"progress\":0.1}\n\nid: b\nevent: processing\ndata: {\"progress\":0.2}\n\n")
+        harness.receive(
+            "id: a\nevent: processing\ndata: {\"progress\":0.1}\n\nid: b\nevent: processing\ndata: {\"progress\":0.2}\n\n"
+        )
         #expect(harness.cut() == .openStream(lastEventID: "b", after: .seconds(3)))
         harness.open()
         // A server that replays the last event again (and even an older one).
-        harness.receive("id: b\nevent: processing\ndata: {\"progress\":0.2}\n\nid: a\nevent: processing\ndata: {\"progress\":0.1}\n\n")
+        harness.receive(
+            "id: b\nevent: processing\ndata: {\"progress\":0.2}\n\nid: a\nevent: processing\ndata: {\"progress\":0.1}\n\n"
+        )
         harness.receive("id: c\nevent: processing\ndata: {\"progress\":0.3}\n\n")
         #expect(harness.progress.map(\.eventID) == ["a", "b", "c"])
         #expect(harness.machine.lastEventID == "c")
@@ -205,7 +237,9 @@ struct JobWatchStreamTests {
         var harness = WatchHarness()
         harness.start()
         harness.open()
-        harness.receive("id: 7\nevent: processing\ndata: {\"progress\":0.1}\n\nevent: processing\ndata: {\"progress\":0.2}\n\n")
+        harness.receive(
+            "id: 7\nevent: processing\ndata: {\"progress\":0.1}\n\nevent: processing\ndata: {\"progress\":0.2}\n\n"
+        )
         #expect(harness.progress.map(\.fraction) == [0.1, 0.2])
         #expect(harness.progress.map(\.eventID) == ["7", "7"])
     }
@@ -216,18 +250,30 @@ struct JobWatchStreamTests {
         var harness = WatchHarness()
         harness.start()
         harness.open()
-        harness.receive("id: p1\nevent: progress\ndata: {\"status\":\"processing\",\"progress\":0.3,\"processedCount\":30,\"totalCount\":100}\n\n")
-        harness.receive("id: p2\nevent: progress\ndata: {\"status\":\"processing\",\"progress\":0.5,\"processedCount\":50,\"totalCount\":100}\n\n")
+        harness.receive(
+            "id: p1\nevent: progress\ndata: {\"status\":\"processing\",\"progress\":0.3,\"processedCount\":30,\"totalCount\":100}\n\n"
+        )
+        harness.receive(
+            "id: p2\nevent: progress\ndata: {\"status\":\"processing\",\"progress\":0.5,\"processedCount\":50,\"totalCount\":100}\n\n"
+        )
         #expect(harness.cut() == .openStream(lastEventID: "p2", after: .seconds(3)))
         harness.open()
         // Snapshot equal to what we saw: nothing to report.
-        harness.receive("id: s1\nevent: progress\ndata: {\"status\":\"processing\",\"progress\":0.5,\"processedCount\":50,\"totalCount\":100}\n\n")
+        harness.receive(
+            "id: s1\nevent: progress\ndata: {\"status\":\"processing\",\"progress\":0.5,\"processedCount\":50,\"totalCount\":100}\n\n"
+        )
         #expect(harness.progress.count == 2)
         // A stale snapshot (older progress) never moves the bar backwards.
-        harness.receive("event: progress\ndata: {\"status\":\"processing\",\"progress\":0.45,\"processedCount\":45}\n\n")
+        harness.receive(
+            "event: progress\ndata: {\"status\":\"processing\",\"progress\":0.45,\"processedCount\":45}\n\n"
+        )
         #expect(harness.progress.count == 2)
-        harness.receive("id: s2\nevent: progress\ndata: {\"status\":\"processing\",\"progress\":0.8,\"processedCount\":80,\"totalCount\":100}\n\n")
-        let action = harness.receive("id: s3\nevent: completed\ndata: {\"status\":\"completed\",\"progress\":100,\"processedCount\":100,\"totalCount\":100}\n\n")
+        harness.receive(
+            "id: s2\nevent: progress\ndata: {\"status\":\"processing\",\"progress\":0.8,\"processedCount\":80,\"totalCount\":100}\n\n"
+        )
+        let action = harness.receive(
+            "id: s3\nevent: completed\ndata: {\"status\":\"completed\",\"progress\":100,\"processedCount\":100,\"totalCount\":100}\n\n"
+        )
         #expect(action == .fetchResults)
         #expect(harness.progress.map(\.fraction) == [0.3, 0.5, 0.8, 1.0])
         #expect(harness.progress.map(\.processedCount) == [30, 50, 80, 100])
@@ -237,8 +283,15 @@ struct JobWatchStreamTests {
         var failed = WatchHarness()
         failed.start()
         failed.open()
-        let action = failed.receive(#"id: 9\#nevent: failed\#ndata: {"status":"failed","progress":0.2,"error":{"code":"E_CSV_PROCESSING_FAILED","message":"unbalanced quotes on line 3","retryable":false}}\#n\#n"#)
-        #expect(action == .finish(.failed(code: "E_CSV_PROCESSING_FAILED", message: "unbalanced quotes on line 3", retryable: false)))
+        let action = failed.receive(
+            #"id: 9\#nevent: failed\#ndata: {"status":"failed","progress":0.2,"error":{"code":"E_CSV_PROCESSING_FAILED","message":"unbalanced quotes on line 3","retryable":false}}\#n\#n"#
+        )
+        #expect(
+            action
+                == .finish(
+                    .failed(code: "E_CSV_PROCESSING_FAILED", message: "unbalanced quotes on line 3", retryable: false)
+                )
+        )
         #expect(failed.progress.last?.status == .failed)
         #expect(failed.serverClosed() == .none)
 
@@ -250,27 +303,36 @@ struct JobWatchStreamTests {
         var missing = WatchHarness()
         missing.start()
         missing.open()
-        #expect(missing.receive("event: error\ndata: {\"error\":\"job_not_found\",\"message\":\"Job abc not found\"}\n\n")
-            == .finish(.notFound(message: "Job abc not found")))
+        #expect(
+            missing.receive("event: error\ndata: {\"error\":\"job_not_found\",\"message\":\"Job abc not found\"}\n\n")
+                == .finish(.notFound(message: "Job abc not found"))
+        )
     }
 
     @Test func streamErrorReconnects() {
         var harness = WatchHarness()
         harness.start()
         harness.open()
-        #expect(harness.receive("event: error\ndata: {\"error\":\"stream_error\",\"message\":\"boom\"}\n\n")
-            == .openStream(lastEventID: nil, after: .seconds(3)))
+        #expect(
+            harness.receive("event: error\ndata: {\"error\":\"stream_error\",\"message\":\"boom\"}\n\n")
+                == .openStream(lastEventID: nil, after: .seconds(3))
+        )
         #expect(harness.machine.consecutiveFailures == 1)
     }
 
     @Test func unusableStreamRouteFallsBack() {
         var notFound = WatchHarness()
         notFound.start()
-        #expect(notFound.apply(notFound.machine.connectionFailed(.http(status: 404, code: "NOT_FOUND"))) == .poll(after: .zero))
+        #expect(
+            notFound.apply(notFound.machine.connectionFailed(.http(status: 404, code: "NOT_FOUND")))
+                == .poll(after: .zero)
+        )
         var badAccept = WatchHarness()
         badAccept.start()
-        #expect(badAccept.apply(badAccept.machine.connectionFailed(.http(status: 400, code: "INVALID_ACCEPT_HEADER")))
-            == .poll(after: .zero))
+        #expect(
+            badAccept.apply(badAccept.machine.connectionFailed(.http(status: 400, code: "INVALID_ACCEPT_HEADER")))
+                == .poll(after: .zero)
+        )
         // A batch job on a server with a WebSocket but no status route: go to the socket.
         var batch = WatchHarness(configuration: JobWatchConfiguration(offersWebSocket: true, offersPolling: false))
         batch.start()
@@ -278,7 +340,10 @@ struct JobWatchStreamTests {
         // Nothing else offered: a 404 means not found.
         var only = WatchHarness(configuration: JobWatchConfiguration(offersPolling: false))
         only.start()
-        #expect(only.apply(only.machine.connectionFailed(.http(status: 404, code: "NOT_FOUND"))) == .finish(.notFound(message: "NOT_FOUND")))
+        #expect(
+            only.apply(only.machine.connectionFailed(.http(status: 404, code: "NOT_FOUND")))
+                == .finish(.notFound(message: "NOT_FOUND"))
+        )
     }
 
     @Test func sseOnlyServerGivesUpAfterThreeFailures() {
@@ -287,7 +352,8 @@ struct JobWatchStreamTests {
         harness.apply(harness.machine.connectionFailed(.timedOut))
         harness.apply(harness.machine.connectionFailed(.timedOut))
         guard case .finish(.unreachable(let reason)) = harness.apply(harness.machine.connectionFailed(.timedOut)) else {
-            Issue.record("expected unreachable"); return
+            Issue.record("expected unreachable")
+            return
         }
         #expect(reason.contains("3 times"))
     }

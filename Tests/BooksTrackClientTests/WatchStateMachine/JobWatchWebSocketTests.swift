@@ -1,6 +1,6 @@
+import BooksTrackClient
 import BooksTrackContract
 import Testing
-import BooksTrackClient
 
 private func socketMachine(_ configuration: JobWatchConfiguration = .webSocketOnly) -> JobWatchStateMachine {
     var machine = JobWatchStateMachine(jobID: "batch-1", configuration: configuration)
@@ -17,12 +17,28 @@ struct JobWatchWebSocketTests {
         #expect(machine.webSocketOpened().action == .none)
         #expect(machine.webSocketMessage(JobSocketMessage(kind: .readyAck)).action == .none)
         #expect(machine.webSocketMessage(JobSocketMessage(kind: .ping)).action == .sendPong)
-        let started = machine.webSocketMessage(JobSocketMessage(kind: .jobStarted, payload: WatchedJobEvent(totalCount: 4)))
+        let started = machine.webSocketMessage(
+            JobSocketMessage(kind: .jobStarted, payload: WatchedJobEvent(totalCount: 4))
+        )
         #expect(started.progress.map(\.status) == [.processing])
-        let halfway = machine.webSocketMessage(JobSocketMessage(kind: .jobProgress,
-            payload: WatchedJobEvent(progress: 0.5, processedCount: 2)))
-        #expect(halfway.progress == [JobProgressUpdate(jobID: "batch-1", status: .processing, fraction: 0.5,
-                                                       processedCount: 2, totalCount: 4, channel: .webSocket)])
+        let halfway = machine.webSocketMessage(
+            JobSocketMessage(
+                kind: .jobProgress,
+                payload: WatchedJobEvent(progress: 0.5, processedCount: 2)
+            )
+        )
+        #expect(
+            halfway.progress == [
+                JobProgressUpdate(
+                    jobID: "batch-1",
+                    status: .processing,
+                    fraction: 0.5,
+                    processedCount: 2,
+                    totalCount: 4,
+                    channel: .webSocket
+                )
+            ]
+        )
         let complete = machine.webSocketMessage(JobSocketMessage(kind: .jobComplete))
         #expect(complete.action == .fetchResults)
         #expect(complete.progress.first?.fraction == 1)
@@ -40,7 +56,8 @@ struct JobWatchWebSocketTests {
         #expect(badToken.webSocketClosed(code: 1008).action == .finish(.unauthorized))
         var doneEarly = socketMachine()
         guard case .finish(.unreachable) = doneEarly.webSocketClosed(code: 1000).action else {
-            Issue.record("1000 without job_complete and without polling must give up"); return
+            Issue.record("1000 without job_complete and without polling must give up")
+            return
         }
         var doneEarlyWithPolling = socketMachine(JobWatchConfiguration(offersSSE: false, offersWebSocket: true))
         #expect(doneEarlyWithPolling.webSocketClosed(code: 1000).action == .poll(after: .zero))
@@ -52,7 +69,8 @@ struct JobWatchWebSocketTests {
         #expect(machine.webSocketOpened().action == .none)
         #expect(machine.webSocketClosed(code: nil).action == .openWebSocket(after: .seconds(2)))
         guard case .finish(.unreachable(let reason)) = machine.webSocketClosed(code: 1011).action else {
-            Issue.record("expected unreachable"); return
+            Issue.record("expected unreachable")
+            return
         }
         #expect(reason.contains("1011"))
     }
@@ -78,9 +96,19 @@ struct JobWatchWebSocketTests {
 
     @Test func errorMessageFinishesAsFailed() {
         var machine = socketMachine()
-        #expect(machine.webSocketMessage(JobSocketMessage(kind: .error, payload: WatchedJobEvent(
-            errorCode: "E_BATCH_PROCESSING_FAILED", errorMessage: "provider down", retryable: true))).action
-            == .finish(.failed(code: "E_BATCH_PROCESSING_FAILED", message: "provider down", retryable: true)))
+        #expect(
+            machine.webSocketMessage(
+                JobSocketMessage(
+                    kind: .error,
+                    payload: WatchedJobEvent(
+                        errorCode: "E_BATCH_PROCESSING_FAILED",
+                        errorMessage: "provider down",
+                        retryable: true
+                    )
+                )
+            ).action
+                == .finish(.failed(code: "E_BATCH_PROCESSING_FAILED", message: "provider down", retryable: true))
+        )
     }
 
     @Test func messageKindsFromWire() {

@@ -1,6 +1,6 @@
+import BooksTrackClient
 import BooksTrackContract
 import Foundation
-import BooksTrackClient
 
 /// Drives a `JobWatchStateMachine` the way the transport will, but from in-memory wire text: SSE text
 /// goes through a real `SSEParser` (in small chunks) and JSON `data` is mapped to `WatchedJobEvent`.
@@ -64,7 +64,9 @@ struct WatchHarness {
     /// Maps stand-in/production JSON into the watcher's payload (what the transport helper will do
     /// with the contract types).
     static func payload(_ json: String) -> WatchedJobEvent? {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] else { return nil }
+        guard let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] else {
+            return nil
+        }
         var payload = WatchedJobEvent()
         payload.jobID = object["jobId"] as? String
         payload.status = ((object["status"] ?? object["lastStatus"]) as? String).flatMap(JobState.init(wireName:))
@@ -95,16 +97,34 @@ struct FakeEventLog {
 
     /// A CSV import of `total` rows reporting every `step` rows, then completing.
     static func importJob(total: Int = 100, step: Int = 10) -> FakeEventLog {
-        var entries = [Entry(id: "1700000000000-0", type: "initialized",
-                             json: #"{"jobId":"job-1","status":"initialized","progress":0,"processedCount":0,"totalCount":\#(total)}"#)]
+        var entries = [
+            Entry(
+                id: "1700000000000-0",
+                type: "initialized",
+                json:
+                    #"{"jobId":"job-1","status":"initialized","progress":0,"processedCount":0,"totalCount":\#(total)}"#
+            )
+        ]
         var sequence = 1
         for processed in stride(from: step, to: total, by: step) {
-            entries.append(Entry(id: "1700000000000-\(sequence)", type: "processing",
-                                 json: #"{"jobId":"job-1","status":"processing","progress":\#(Double(processed) / Double(total)),"processedCount":\#(processed),"totalCount":\#(total)}"#))
+            entries.append(
+                Entry(
+                    id: "1700000000000-\(sequence)",
+                    type: "processing",
+                    json:
+                        #"{"jobId":"job-1","status":"processing","progress":\#(Double(processed) / Double(total)),"processedCount":\#(processed),"totalCount":\#(total)}"#
+                )
+            )
             sequence += 1
         }
-        entries.append(Entry(id: "1700000000000-\(sequence)", type: "completed",
-                             json: #"{"jobId":"job-1","status":"completed","progress":1,"processedCount":\#(total),"totalCount":\#(total),"completedAt":"2026-11-22T02:00:00Z"}"#))
+        entries.append(
+            Entry(
+                id: "1700000000000-\(sequence)",
+                type: "completed",
+                json:
+                    #"{"jobId":"job-1","status":"completed","progress":1,"processedCount":\#(total),"totalCount":\#(total),"completedAt":"2026-11-22T02:00:00Z"}"#
+            )
+        )
         return FakeEventLog(entries: entries)
     }
 

@@ -1,15 +1,18 @@
 import BooksTrackContract
+import BooksTrackServer
 import Foundation
 import NIOHTTP1
 import Testing
-
-import BooksTrackServer
 
 @Suite("Batch enrichment routes", .timeLimit(.minutes(TestTime.minutes(10))))
 struct BatchRoutesTests {
     func post(_ server: JobTestServer, _ json: String, path: String = "/api/batch-enrich") async throws -> HTTPResult {
         try await httpRequest(
-            .POST, server.base + path, headers: [("Content-Type", "application/json")], body: Array(json.utf8))
+            .POST,
+            server.base + path,
+            headers: [("Content-Type", "application/json")],
+            body: Array(json.utf8)
+        )
     }
 
     @Test(arguments: ["/api/batch-enrich", "/v1/enrichment/batch"])
@@ -20,7 +23,9 @@ struct BatchRoutesTests {
             let response = try await post(server, body, path: path)
             #expect(response.status == 202)
             let accepted = try JSONCoding.decoder().decode(
-                BatchJobAccepted.self, from: JSONEncoder().encode(try response.data()))
+                BatchJobAccepted.self,
+                from: JSONEncoder().encode(try response.data())
+            )
             #expect(accepted.jobId == "client-job-1")
             #expect(accepted.totalCount == 4 && accepted.processedCount == 0)
             #expect(accepted.token == accepted.authToken && accepted.authToken.count == 64)
@@ -33,7 +38,9 @@ struct BatchRoutesTests {
             let results = try await httpRequest(.GET, server.base + "/v1/jobs/client-job-1/results")
             #expect(results.status == 200)
             let items = try JSONCoding.decoder().decode(
-                [BatchItemResult].self, from: JSONEncoder().encode(try results.data()))
+                [BatchItemResult].self,
+                from: JSONEncoder().encode(try results.data())
+            )
             #expect(items.map(\.success) == [true, false, true, false])
             #expect(items[0].title == "The Hobbit" && items[0].author == "Tolkien" && items[0].isbn == "9780618260300")
             #expect(items[0].enriched?.work.title == "The Hobbit")
@@ -44,7 +51,8 @@ struct BatchRoutesTests {
             #expect(items[2].title == "1984")
             #expect(
                 items[3].error
-                    == "invalid ISBN '123': ISBN must have 10 or 13 digits, got 3; no catalog match for title 'X'")
+                    == "invalid ISBN '123': ISBN must have 10 or 13 digits, got 3; no catalog match for title 'X'"
+            )
 
             // Status and SSE routes serve batch jobs too.
             let status = try await httpRequest(.GET, server.base + "/api/v2/imports/client-job-1")
@@ -69,7 +77,8 @@ struct BatchRoutesTests {
             _ = try await waitForEnd(server.engine, id)
             let items = try JSONCoding.decoder().decode(
                 [BatchItemResult].self,
-                from: JSONEncoder().encode(try await httpRequest(.GET, server.base + "/v1/jobs/\(id)/results").data()))
+                from: JSONEncoder().encode(try await httpRequest(.GET, server.base + "/v1/jobs/\(id)/results").data())
+            )
             #expect(items.map(\.success) == [true, false, false])
             #expect(items[0].title == "The Hunger Games (The Hunger Games, #1)" && items[0].isbn == "0439023483")
             #expect(items[1].error == "ISBN 9780000000002 is not in the catalog")

@@ -12,7 +12,8 @@ struct CSVImportParserStoryGraphTests {
         "Title,Authors,Contributors,ISBN/UID,Format,Read Status,Date Added,Last Date Read,Dates Read,Read Count,Moods,Pace,Character- or Plot-Driven?,Strong Character Development?,Loveable Characters?,Diverse Characters?,Flawed Characters?,Star Rating,Review,Content Warnings,Content Warning Description,Tags,Owned?"
 
     @Test func isbnUIDIsTheRowsISBNAndTheFirstAuthorIsMatched() throws {
-        let csv = Self.header + "\n"
+        let csv =
+            Self.header + "\n"
             + #""Good Omens","Terry Pratchett, Neil Gaiman",,9780060853983,paperback,read,2022/03/01,2022/04/10,,1,,,,,,,,4.5,,,,"humour",Yes"#
             + "\n"
             + #"Project Hail Mary,Andy Weir,,B08FHBV4ZX,digital,read,2021/05/04,2021/05/12,,1,,,,,,,,5,,,,sci-fi,No"#
@@ -27,7 +28,8 @@ struct CSVImportParserStoryGraphTests {
     }
 
     @Test func aFileWithOnlyISBNUIDIsAccepted() throws {
-        let table = try CSVImportParser.parse(Array("ISBN/UID,Read Status\n9780441172719,read\n".utf8), maxRows: 100).get()
+        let table = try CSVImportParser.parse(Array("ISBN/UID,Read Status\n9780441172719,read\n".utf8), maxRows: 100)
+            .get()
         #expect(table.rows.first?.isbn == "9780441172719")
     }
 }

@@ -83,13 +83,15 @@ struct CSVImportParserTests {
     @Test func unbalancedQuotes() {
         #expect(
             failure("Title,Author\nA,B\n\"Unclosed,C\nD,E\n")
-                == "unbalanced quotes: the quoted field that starts on line 3 is never closed")
+                == "unbalanced quotes: the quoted field that starts on line 3 is never closed"
+        )
     }
 
     @Test func closingQuoteFollowedByText() {
         #expect(
             failure("Title,Author\n\"A\"x,B\n")
-                == "malformed quotes on line 2: a closing quote must be followed by a comma or the end of the line")
+                == "malformed quotes on line 2: a closing quote must be followed by a comma or the end of the line"
+        )
     }
 
     @Test func tooManyRows() {
@@ -119,7 +121,8 @@ struct CSVImportParserTests {
     @Test func singleColumn() {
         #expect(
             failure("Title\nDune\n")
-                == "the header row has only 1 column; an import needs at least 2 (for example Title and Author)")
+                == "the header row has only 1 column; an import needs at least 2 (for example Title and Author)"
+        )
     }
 
     @Test func noTitleOrISBNColumn() {
@@ -173,4 +176,3 @@ struct CSVImportParserTests {
         }
     }
 }
-

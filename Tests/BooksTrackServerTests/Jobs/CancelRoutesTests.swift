@@ -1,9 +1,8 @@
 import BooksTrackContract
+import BooksTrackServer
 import Foundation
 import NIOHTTP1
 import Testing
-
-import BooksTrackServer
 
 @Suite("Job cancel", .timeLimit(.minutes(TestTime.minutes(10))))
 struct CancelRoutesTests {
@@ -53,7 +52,9 @@ struct CancelRoutesTests {
             let results = try await httpRequest(.GET, server.base + "/v1/jobs/\(id)/results")
             #expect(results.status == 200)
             let partial = try JSONCoding.decoder().decode(
-                ImportResults.self, from: JSONEncoder().encode(try results.data()))
+                ImportResults.self,
+                from: JSONEncoder().encode(try results.data())
+            )
             #expect(partial.booksCreated + partial.duplicatesSkipped == processed)
 
             // The log ends with exactly one canceled event, and the engine stays quiet afterwards.
@@ -71,7 +72,10 @@ struct CancelRoutesTests {
             let token = try #require(data["authToken"]?.stringValue)
             _ = try await waitForEnd(server.engine, id)
             let response = try await httpRequest(
-                .DELETE, server.base + "/v1/jobs/\(id)", headers: [("Authorization", "Bearer \(token)")])
+                .DELETE,
+                server.base + "/v1/jobs/\(id)",
+                headers: [("Authorization", "Bearer \(token)")]
+            )
             #expect(response.status == 200)
             #expect(try response.data()["status"] == "completed")
             #expect(await server.engine.record(of: id)?.status == .completed)
@@ -81,7 +85,10 @@ struct CancelRoutesTests {
     @Test func cancellingAnUnknownJobIs404() async throws {
         try await withJobServer { server in
             let response = try await httpRequest(
-                .DELETE, server.base + "/v1/jobs/unknown", headers: [("Authorization", "Bearer x")])
+                .DELETE,
+                server.base + "/v1/jobs/unknown",
+                headers: [("Authorization", "Bearer x")]
+            )
             #expect(response.status == 404)
             #expect(try response.errorCode() == "NOT_FOUND")
         }
@@ -95,8 +102,11 @@ struct CancelRoutesTests {
             let token = try #require(try accepted.data()["authToken"]?.stringValue)
             func refresh(_ body: String) async throws -> HTTPResult {
                 try await httpRequest(
-                    .POST, server.base + "/api/token/refresh", headers: [("Content-Type", "application/json")],
-                    body: Array(body.utf8))
+                    .POST,
+                    server.base + "/api/token/refresh",
+                    headers: [("Content-Type", "application/json")],
+                    body: Array(body.utf8)
+                )
             }
             let early = try await refresh(#"{"jobId":"\#(id)","oldToken":"\#(token)"}"#)
             #expect(early.status == 400)
@@ -110,13 +120,21 @@ struct CancelRoutesTests {
             let ok = try await refresh(#"{"jobId":"\#(id)","oldToken":"\#(token)"}"#)
             #expect(ok.status == 200)
             let body = try JSONCoding.decoder().decode(
-                TokenRefreshResponse.self, from: JSONEncoder().encode(try ok.data()))
+                TokenRefreshResponse.self,
+                from: JSONEncoder().encode(try ok.data())
+            )
             #expect(body.jobId == id && body.expiresIn == 7200 && body.token != token)
             let cancelOld = try await httpRequest(
-                .DELETE, server.base + "/v1/jobs/\(id)", headers: [("Authorization", "Bearer \(token)")])
+                .DELETE,
+                server.base + "/v1/jobs/\(id)",
+                headers: [("Authorization", "Bearer \(token)")]
+            )
             #expect(cancelOld.status == 401)
             let cancelNew = try await httpRequest(
-                .DELETE, server.base + "/v1/jobs/\(id)", headers: [("Authorization", "Bearer \(body.token)")])
+                .DELETE,
+                server.base + "/v1/jobs/\(id)",
+                headers: [("Authorization", "Bearer \(body.token)")]
+            )
             #expect(cancelNew.status == 200)
         }
     }

@@ -12,12 +12,36 @@ import Testing
 /// the book; every such row is named in the results' `matches`, on the v2 and the v3 routes.
 @Suite("import matching", .onWorkThreads, .timeLimit(.minutes(TestTime.minutes(10))))
 struct ImportMatchingTests {
-    static let dune = JobsFakeCatalog.make(126, "0340839937", "Dune (Dune Chronicles #1)", ["Frank Herbert"], 1965, original: "Dune")
-    static let messiah = JobsFakeCatalog.make(1105, "0441172695", "Dune Messiah (Dune Chronicles #2)", ["Frank Herbert"], 1969)
+    static let dune = JobsFakeCatalog.make(
+        126,
+        "0340839937",
+        "Dune (Dune Chronicles #1)",
+        ["Frank Herbert"],
+        1965,
+        original: "Dune"
+    )
+    static let messiah = JobsFakeCatalog.make(
+        1105,
+        "0441172695",
+        "Dune Messiah (Dune Chronicles #2)",
+        ["Frank Herbert"],
+        1969
+    )
     static let hobbit = JobsFakeCatalog.make(
-        7, "0618260307", "The Hobbit", ["J.R.R. Tolkien"], 1937, original: "The Hobbit or There and Back Again")
+        7,
+        "0618260307",
+        "The Hobbit",
+        ["J.R.R. Tolkien"],
+        1937,
+        original: "The Hobbit or There and Back Again"
+    )
     static let potter = JobsFakeCatalog.make(
-        2, "0439554934", "Harry Potter and the Sorcerer's Stone (Harry Potter, #1)", ["J.K. Rowling", "Mary GrandPré"], 1997)
+        2,
+        "0439554934",
+        "Harry Potter and the Sorcerer's Stone (Harry Potter, #1)",
+        ["J.K. Rowling", "Mary GrandPré"],
+        1997
+    )
 
     // MARK: The rule (pure)
 
@@ -74,10 +98,22 @@ struct ImportMatchingTests {
         """
 
     static let expectedMatches = [
-        ImportMatch(row: 2, csvTitle: "Dun", matchedTitle: "Dune (Dune Chronicles #1)", matchedAuthors: ["Frank Herbert"],
-                    isbn: "9780340839935", matchedBy: .title),
-        ImportMatch(row: 3, csvTitle: "The Hobit", matchedTitle: "The Hobbit", matchedAuthors: ["J.R.R. Tolkien"],
-                    isbn: "9780618260300", matchedBy: .title),
+        ImportMatch(
+            row: 2,
+            csvTitle: "Dun",
+            matchedTitle: "Dune (Dune Chronicles #1)",
+            matchedAuthors: ["Frank Herbert"],
+            isbn: "9780340839935",
+            matchedBy: .title
+        ),
+        ImportMatch(
+            row: 3,
+            csvTitle: "The Hobit",
+            matchedTitle: "The Hobbit",
+            matchedAuthors: ["J.R.R. Tolkien"],
+            isbn: "9780618260300",
+            matchedBy: .title
+        ),
     ]
 
     static let expectedErrors = [
@@ -102,16 +138,22 @@ struct ImportMatchingTests {
             let id = try #require(try accepted.data()["jobId"]?.stringValue)
             _ = try await waitForEnd(server.engine, id)
             let body = try await httpRequest(.GET, server.base + "/v1/jobs/\(id)/results").data()
-            #expect(body["matches"]?[0] == [
-                "row": 2, "csvTitle": "Dun", "matchedTitle": "Dune (Dune Chronicles #1)", "matchedAuthors": ["Frank Herbert"],
-                "isbn": "9780340839935", "matchedBy": "title",
-            ])
+            #expect(
+                body["matches"]?[0] == [
+                    "row": 2, "csvTitle": "Dun", "matchedTitle": "Dune (Dune Chronicles #1)",
+                    "matchedAuthors": ["Frank Herbert"],
+                    "isbn": "9780340839935", "matchedBy": "title",
+                ]
+            )
         }
     }
 
     @Test func theV3RoutesCarryTheSameMatches() async throws {
         try await LiveServer.running(
-            ServerConfiguration(port: 0), catalog: try SharedCatalog.get(), modules: [CoreRoutes(), V3Routes(), JobRoutes()], logLevel: .error
+            ServerConfiguration(port: 0),
+            catalog: try SharedCatalog.get(),
+            modules: [CoreRoutes(), V3Routes(), JobRoutes()],
+            logLevel: .error
         ) { server in
             let (id, token) = try V3JobTests.accepted(try await V3JobTests.upload(server, Self.csv))
             let stream = try await V3JobTests.readStream(server, "/v3/jobs/imports/\(id)/stream", token: token)

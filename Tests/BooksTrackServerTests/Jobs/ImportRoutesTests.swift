@@ -1,9 +1,8 @@
 import BooksTrackContract
+import BooksTrackServer
 import Foundation
 import NIOHTTP1
 import Testing
-
-import BooksTrackServer
 
 @Suite("CSV import routes", .onWorkThreads, .timeLimit(.minutes(TestTime.minutes(10))))
 struct ImportRoutesTests {
@@ -46,7 +45,9 @@ struct ImportRoutesTests {
                 let response = try await httpRequest(.GET, server.base + path)
                 #expect(response.status == 200)
                 let results = try JSONCoding.decoder().decode(
-                    ImportResults.self, from: JSONEncoder().encode(try response.data()))
+                    ImportResults.self,
+                    from: JSONEncoder().encode(try response.data())
+                )
                 #expect(results.booksCreated == 4)
                 #expect(results.duplicatesSkipped == 1)
                 #expect(results.booksUpdated == 0)
@@ -62,7 +63,8 @@ struct ImportRoutesTests {
                         "The Hunger Games (The Hunger Games, #1)",
                         "Harry Potter and the Sorcerer's Stone (Harry Potter, #1)",
                         "Twilight (Twilight, #1)", "The Catcher in the Rye",
-                    ])
+                    ]
+                )
                 let first = results.books[0]
                 #expect(first.isbn == "9780439023481" && first.isbn13 == "9780439023481")
                 #expect(first.authors == ["Suzanne Collins"])
@@ -95,12 +97,17 @@ struct ImportRoutesTests {
                 results.errors == [
                     ImportRowError(row: 4, isbn: "", error: "no catalog match for title 'Dune' by 'Frank Herbert'"),
                     ImportRowError(
-                        row: 8, isbn: "12345", error: "invalid ISBN '12345': ISBN must have 10 or 13 digits, got 5"),
-                ])
+                        row: 8,
+                        isbn: "12345",
+                        error: "invalid ISBN '12345': ISBN must have 10 or 13 digits, got 5"
+                    ),
+                ]
+            )
             #expect(
                 results.books.map(\.isbn13) == [
                     "9780618260300", "9780679783268", "9780743273565", "9780451524935", "9780316769174",
-                ])
+                ]
+            )
         }
     }
 
@@ -110,7 +117,9 @@ struct ImportRoutesTests {
         try await withJobServer { server in
             let results = try await importedResults(server, csv)
             #expect(results.booksCreated == 1)
-            #expect(results.errors == [ImportRowError(row: 2, isbn: "", error: "the row has 2 fields but the header has 3")])
+            #expect(
+                results.errors == [ImportRowError(row: 2, isbn: "", error: "the row has 2 fields but the header has 3")]
+            )
         }
     }
 
@@ -159,15 +168,22 @@ struct ImportRoutesTests {
             let filler = [UInt8](repeating: UInt8(ascii: "a"), count: JobLimits.maxCSVBytes + 1 - header.count)
             let form = multipart(content: header + filler)
             let response = try await httpRequest(
-                .POST, server.base + "/api/v2/imports", headers: [("Content-Type", form.contentType)], body: form.body)
+                .POST,
+                server.base + "/api/v2/imports",
+                headers: [("Content-Type", form.contentType)],
+                body: form.body
+            )
             #expect(response.status == 413)
             #expect(try response.errorCode() == "FILE_TOO_LARGE")
             #expect(response.header("X-Error-Type") == "FILE_TOO_LARGE")
 
             // A raw body over the limit is refused from its Content-Length, before it is parsed.
             let raw = try await httpRequest(
-                .POST, server.base + "/api/v2/imports", headers: [("Content-Type", "text/csv")],
-                body: [UInt8](repeating: UInt8(ascii: "a"), count: JobLimits.maxCSVBytes + 1024 * 1024))
+                .POST,
+                server.base + "/api/v2/imports",
+                headers: [("Content-Type", "text/csv")],
+                body: [UInt8](repeating: UInt8(ascii: "a"), count: JobLimits.maxCSVBytes + 1024 * 1024)
+            )
             #expect(raw.status == 413)
             #expect(try raw.errorCode() == "FILE_TOO_LARGE")
         }
@@ -183,12 +199,19 @@ struct ImportRoutesTests {
             #expect(content.count == 4096)
             let exact = multipart(content: content)
             let ok = try await httpRequest(
-                .POST, server.base + "/api/v2/imports", headers: [("Content-Type", exact.contentType)], body: exact.body
+                .POST,
+                server.base + "/api/v2/imports",
+                headers: [("Content-Type", exact.contentType)],
+                body: exact.body
             )
             #expect(ok.status == 202)
             let over = multipart(content: content + [UInt8(ascii: "\n")])
             let refused = try await httpRequest(
-                .POST, server.base + "/api/v2/imports", headers: [("Content-Type", over.contentType)], body: over.body)
+                .POST,
+                server.base + "/api/v2/imports",
+                headers: [("Content-Type", over.contentType)],
+                body: over.body
+            )
             #expect(refused.status == 413)
             #expect(try refused.errorCode() == "FILE_TOO_LARGE")
         }
@@ -198,21 +221,31 @@ struct ImportRoutesTests {
         try await withJobServer { server in
             let form = multipart(name: "upload", content: Array("Title,Author\nA,B\n".utf8))
             let response = try await httpRequest(
-                .POST, server.base + "/api/v2/imports", headers: [("Content-Type", form.contentType)], body: form.body)
+                .POST,
+                server.base + "/api/v2/imports",
+                headers: [("Content-Type", form.contentType)],
+                body: form.body
+            )
             #expect(response.status == 400)
             #expect(try response.errorCode() == "MISSING_PARAMETER")
             #expect(try response.json()["success"] == .bool(false))
             #expect(try response.json()["data"] == .null)
 
             let noBoundary = try await httpRequest(
-                .POST, server.base + "/api/v2/imports", headers: [("Content-Type", "multipart/form-data")],
-                body: form.body)
+                .POST,
+                server.base + "/api/v2/imports",
+                headers: [("Content-Type", "multipart/form-data")],
+                body: form.body
+            )
             #expect(noBoundary.status == 400)
             #expect(try noBoundary.errorCode() == "INVALID_REQUEST")
 
             let json = try await httpRequest(
-                .POST, server.base + "/api/v2/imports", headers: [("Content-Type", "application/json")],
-                body: Array("{}".utf8))
+                .POST,
+                server.base + "/api/v2/imports",
+                headers: [("Content-Type", "application/json")],
+                body: Array("{}".utf8)
+            )
             #expect(json.status == 400)
             #expect(try json.errorCode() == "INVALID_REQUEST")
         }
@@ -221,8 +254,11 @@ struct ImportRoutesTests {
     @Test func rawTextCSVBodyIsAccepted() async throws {
         try await withJobServer { server in
             let response = try await httpRequest(
-                .POST, server.base + "/api/v2/imports", headers: [("Content-Type", "text/csv")],
-                body: Array("Title,Author\nThe Hobbit,Tolkien\n".utf8))
+                .POST,
+                server.base + "/api/v2/imports",
+                headers: [("Content-Type", "text/csv")],
+                body: Array("Title,Author\nThe Hobbit,Tolkien\n".utf8)
+            )
             #expect(response.status == 202)
         }
     }
@@ -268,7 +304,9 @@ struct ImportRoutesTests {
             #expect(try refused.errorCode() == "SERVICE_UNAVAILABLE")
             #expect(refused.header("Retry-After") == "5")
             #expect(try refused.json()["error"]?["details"]?["reason"] == "server_jobs")
-            #expect(try refused.json()["error"]?["message"]?.stringValue?.contains("as many jobs as it takes (2)") == true)
+            #expect(
+                try refused.json()["error"]?["message"]?.stringValue?.contains("as many jobs as it takes (2)") == true
+            )
         }
     }
 }

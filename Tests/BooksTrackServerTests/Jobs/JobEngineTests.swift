@@ -1,5 +1,5 @@
-import BooksTrackContract
 import BooksTrackCatalog
+import BooksTrackContract
 import Foundation
 import Synchronization
 import Testing
@@ -11,7 +11,8 @@ struct JobEngineTests {
     static let csv = Array("Title,Author,ISBN13\nThe Hobbit,Tolkien,9780618260300\n1984,Orwell,\n".utf8)
 
     func engine(
-        _ dir: URL, clock: any JobClock = SystemJobClock(),
+        _ dir: URL,
+        clock: any JobClock = SystemJobClock(),
         _ configure: (inout JobEngineConfiguration) -> Void = { _ in }
     )
         throws -> JobEngine
@@ -51,7 +52,9 @@ struct JobEngineTests {
                 seen.withLock { $0.append(JobExecutor.isCurrent) }
                 return try JobsFakeCatalog.standard.searchTitle(query, limit: limit)
             }
-            func searchAuthor(_ name: String, limit: Int) throws -> CatalogPage { try JobsFakeCatalog.standard.searchAuthor(name, limit: limit) }
+            func searchAuthor(_ name: String, limit: Int) throws -> CatalogPage {
+                try JobsFakeCatalog.standard.searchAuthor(name, limit: limit)
+            }
             func searchAdvanced(title: String?, author: String?, limit: Int) throws -> CatalogPage {
                 seen.withLock { $0.append(JobExecutor.isCurrent) }
                 return try JobsFakeCatalog.standard.searchAdvanced(title: title, author: author, limit: limit)
@@ -75,7 +78,10 @@ struct JobEngineTests {
         #expect(!seen.isEmpty && seen.allSatisfy { $0 }, "lookups on the job threads: \(seen)")
         await engine.shutdown()
         #expect(LocalServer.foreground(ServerConfiguration()).jobs.workersOnOwnThread)
-        #expect(JobEngineConfiguration(server: LocalServer.foreground(ServerConfiguration()), dataDirectory: temp.url).workersOnOwnThread)
+        #expect(
+            JobEngineConfiguration(server: LocalServer.foreground(ServerConfiguration()), dataDirectory: temp.url)
+                .workersOnOwnThread
+        )
     }
 
     @Test func resultsExpireAfterTheTTL() async throws {
@@ -109,7 +115,10 @@ struct JobEngineTests {
         let clock = ManualJobClock()
         let engine = try engine(temp.url, clock: clock)
         let (record, _) = try await engine.submitBatch(
-            items: [BatchBook(title: "The Hobbit")], clientJobID: nil, owner: "a")
+            items: [BatchBook(title: "The Hobbit")],
+            clientJobID: nil,
+            owner: "a"
+        )
         _ = try await waitForEnd(engine, record.id)
         clock.advance(by: .seconds(7199))
         guard case .ready = await engine.results(of: record.id) else {
@@ -200,11 +209,14 @@ struct JobEngineTests {
         )
         #expect(
             await engine.refreshToken(of: record.id, oldToken: "wrong")
-                == .unauthorized(reason: "oldToken does not match this job"))
+                == .unauthorized(reason: "oldToken does not match this job")
+        )
         clock.advance(by: .seconds(5400))
         guard
             case .refreshed(let token, let expiresIn) = await engine.refreshToken(
-                of: record.id, oldToken: record.authToken)
+                of: record.id,
+                oldToken: record.authToken
+            )
         else {
             Issue.record("refresh should succeed in the last 30 min")
             return

@@ -1,4 +1,5 @@
 import BooksTrackContract
+import BooksTrackServer
 import Foundation
 import HTTPTypes
 import HummingbirdWSClient
@@ -7,15 +8,14 @@ import NIOHTTP1
 import NIOWebSocket
 import Testing
 
-import BooksTrackServer
-
 /// The job routes plugged into the real server (`LocalServer.start` with `JobRoutes()` as a module):
 /// envelope and header middleware, rate-limit classes, feature gates, WebSocket server builder,
 /// graceful shutdown with open streams, persistence across a restart.
 @Suite("Job routes as a server module", .timeLimit(.minutes(TestTime.minutes(10))))
 struct JobModuleIntegrationTests {
     func start(
-        _ dir: URL, _ tweak: (inout ServerConfiguration) -> Void = { _ in },
+        _ dir: URL,
+        _ tweak: (inout ServerConfiguration) -> Void = { _ in },
         configure: @escaping @Sendable (inout JobEngineConfiguration) -> Void = { _ in }
     ) async throws -> RunningServer {
         var config = ServerConfiguration(port: 0)
@@ -23,8 +23,11 @@ struct JobModuleIntegrationTests {
         var logger = Logger(label: "jobs-module-test")
         logger.logLevel = .warning
         return try await LocalServer.start(
-            config, catalog: JobsFakeCatalog.standard, logger: logger,
-            modules: [CoreRoutes(), JobRoutes(dataDirectory: dir, configure: configure)])
+            config,
+            catalog: JobsFakeCatalog.standard,
+            logger: logger,
+            modules: [CoreRoutes(), JobRoutes(dataDirectory: dir, configure: configure)]
+        )
     }
 
     @Test func rateLimitClassesAndHeaders() async throws {
@@ -72,11 +75,17 @@ struct JobModuleIntegrationTests {
         #expect(upload.status == 503)
         #expect(try upload.errorCode() == "FEATURE_NOT_AVAILABLE")
         let batch = try await httpRequest(
-            .POST, server.base + "/api/batch-enrich", headers: [("Content-Type", "application/json")],
-            body: Array(#"{"barcodes":["0439023483"]}"#.utf8))
+            .POST,
+            server.base + "/api/batch-enrich",
+            headers: [("Content-Type", "application/json")],
+            body: Array(#"{"barcodes":["0439023483"]}"#.utf8)
+        )
         #expect(batch.status == 503)
         let cancel = try await httpRequest(
-            .DELETE, server.base + "/v1/jobs/x", headers: [("Authorization", "Bearer y")])
+            .DELETE,
+            server.base + "/v1/jobs/x",
+            headers: [("Authorization", "Bearer y")]
+        )
         #expect(cancel.status == 503)
         await server.shutdown()
     }
@@ -87,8 +96,11 @@ struct JobModuleIntegrationTests {
         let server = try await start(temp.url)
         let body = #"{"barcodes":["0439023483"]}"#
         let response = try await httpRequest(
-            .POST, server.base + "/v1/enrichment/batch", headers: [("Content-Type", "application/json")],
-            body: Array(body.utf8))
+            .POST,
+            server.base + "/v1/enrichment/batch",
+            headers: [("Content-Type", "application/json")],
+            body: Array(body.utf8)
+        )
         let id = try #require(try response.data()["jobId"]?.stringValue)
         let token = try #require(try response.data()["authToken"]?.stringValue)
         let collector = WSCollector()
@@ -98,7 +110,9 @@ struct JobModuleIntegrationTests {
         let configuration = WebSocketClientConfiguration(additionalHeaders: headers)
         let close = try await withDeadline("WebSocket \(url)") {
             try await WebSocketClient.connect(url: url, configuration: configuration, logger: Logger(label: "ws")) {
-                inbound, outbound, _ in
+                inbound,
+                outbound,
+                _ in
                 try? await outbound.writeTextMessage(#"{"type":"ready"}"#)
                 do {
                     for try await message in inbound.messages(maxSize: 1 << 20) {
@@ -159,8 +173,11 @@ struct JobModuleIntegrationTests {
         logger.logLevel = .warning
         let store = temp.url.appendingPathComponent("jobs.sqlite")
         let server = try await LocalServer.start(
-            ServerConfiguration(port: 0), catalog: JobsFakeCatalog.standard, logger: logger,
-            modules: [CoreRoutes(), JobRoutes(dataDirectory: temp.url, opensLazily: true)])
+            ServerConfiguration(port: 0),
+            catalog: JobsFakeCatalog.standard,
+            logger: logger,
+            modules: [CoreRoutes(), JobRoutes(dataDirectory: temp.url, opensLazily: true)]
+        )
         #expect(try await httpRequest(.GET, server.base + "/health").status == 200)
         #expect(!FileManager.default.fileExists(atPath: store.path), "opened before any job request")
         let accepted = try await uploadCSV(server, "Title,Author\nThe Hobbit,Tolkien\n")
@@ -174,8 +191,11 @@ struct JobModuleIntegrationTests {
         let blocked = temp.url.appendingPathComponent("not-a-directory")
         try Data("x".utf8).write(to: blocked)
         let broken = try await LocalServer.start(
-            ServerConfiguration(port: 0), catalog: JobsFakeCatalog.standard, logger: logger,
-            modules: [CoreRoutes(), JobRoutes(dataDirectory: blocked, opensLazily: true)])
+            ServerConfiguration(port: 0),
+            catalog: JobsFakeCatalog.standard,
+            logger: logger,
+            modules: [CoreRoutes(), JobRoutes(dataDirectory: blocked, opensLazily: true)]
+        )
         let refused = try await uploadCSV(broken, "Title,Author\nThe Hobbit,Tolkien\n")
         #expect(refused.status == 500)
         #expect(try refused.errorCode() == "INTERNAL_ERROR")

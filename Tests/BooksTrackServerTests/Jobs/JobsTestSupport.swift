@@ -17,11 +17,20 @@ struct JobsFakeCatalog: CatalogQuerying {
 
     static let standard = JobsFakeCatalog(books: [
         make(
-            1, "0439023483", "The Hunger Games (The Hunger Games, #1)", ["Suzanne Collins"], 2008,
-            original: "The Hunger Games"),
+            1,
+            "0439023483",
+            "The Hunger Games (The Hunger Games, #1)",
+            ["Suzanne Collins"],
+            2008,
+            original: "The Hunger Games"
+        ),
         make(
-            2, "0439554934", "Harry Potter and the Sorcerer's Stone (Harry Potter, #1)",
-            ["J.K. Rowling", "Mary GrandPré"], 1997),
+            2,
+            "0439554934",
+            "Harry Potter and the Sorcerer's Stone (Harry Potter, #1)",
+            ["J.K. Rowling", "Mary GrandPré"],
+            1997
+        ),
         make(3, "0316015849", "Twilight (Twilight, #1)", ["Stephenie Meyer"], 2005),
         make(4, "0061120081", "To Kill a Mockingbird", ["Harper Lee"], 1960),
         make(5, "0743273567", "The Great Gatsby", ["F. Scott Fitzgerald"], 1925),
@@ -34,15 +43,33 @@ struct JobsFakeCatalog: CatalogQuerying {
     ])
 
     static func make(
-        _ id: Int, _ isbn10: String?, _ title: String, _ authors: [String], _ year: Int, original: String? = nil
+        _ id: Int,
+        _ isbn10: String?,
+        _ title: String,
+        _ authors: [String],
+        _ year: Int,
+        original: String? = nil
     )
         -> CatalogBook
     {
         CatalogBook(
-            id: id, goodreadsBookID: 1000 + id, goodreadsWorkID: 2000 + id, isbn10: isbn10,
-            isbn13: isbn10.flatMap { ISBN($0)?.isbn13 }, title: title, originalTitle: original, series: nil,
-            seriesNumber: nil, authors: authors, year: year, language: "en", averageRating: 4,
-            ratingsCount: 1_000_000 - id, imageURL: "https://images.example/\(id).jpg", smallImageURL: nil)
+            id: id,
+            goodreadsBookID: 1000 + id,
+            goodreadsWorkID: 2000 + id,
+            isbn10: isbn10,
+            isbn13: isbn10.flatMap { ISBN($0)?.isbn13 },
+            title: title,
+            originalTitle: original,
+            series: nil,
+            seriesNumber: nil,
+            authors: authors,
+            year: year,
+            language: "en",
+            averageRating: 4,
+            ratingsCount: 1_000_000 - id,
+            imageURL: "https://images.example/\(id).jpg",
+            smallImageURL: nil
+        )
     }
 
     func book(isbn13: String) throws -> CatalogBook? { books.first { $0.isbn13 == isbn13 } }
@@ -108,8 +135,11 @@ func withJobServer(
     do {
         try await TinyServer.running({ onServerRunning in
             Application(
-                router: router, server: .http1WebSocketUpgrade(webSocketRouter: router),
-                configuration: .init(address: .hostname("127.0.0.1", port: 0)), onServerRunning: onServerRunning)
+                router: router,
+                server: .http1WebSocketUpgrade(webSocketRouter: router),
+                configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                onServerRunning: onServerRunning
+            )
         }) { server in
             try await body(JobTestServer(port: server.port, engine: engine))
         }
@@ -134,7 +164,10 @@ struct HTTPResult: Sendable {
 
 /// One request with a 30 s deadline, body collected up to 64 MB.
 func httpRequest(
-    _ method: HTTPMethod, _ url: String, headers: [(String, String)] = [], body: [UInt8]? = nil
+    _ method: HTTPMethod,
+    _ url: String,
+    headers: [(String, String)] = [],
+    body: [UInt8]? = nil
 ) async throws -> HTTPResult {
     var request = HTTPClientRequest(url: url)
     request.method = method
@@ -145,19 +178,25 @@ func httpRequest(
     let response = try await HTTPClient.shared.execute(request, timeout: .seconds(Int64(TestTime.seconds(120))))
     let buffer = try await response.body.collect(upTo: 64 * 1024 * 1024)
     return HTTPResult(
-        status: Int(response.status.code), headers: response.headers.map { ($0.name, $0.value) },
-        body: Data(buffer.readableBytesView))
+        status: Int(response.status.code),
+        headers: response.headers.map { ($0.name, $0.value) },
+        body: Data(buffer.readableBytesView)
+    )
 }
 
 /// A multipart/form-data body with one part.
 func multipart(
-    name: String = "file", filename: String = "books.csv", content: [UInt8], boundary: String = "----bts-test-boundary"
+    name: String = "file",
+    filename: String = "books.csv",
+    content: [UInt8],
+    boundary: String = "----bts-test-boundary"
 )
     -> (contentType: String, body: [UInt8])
 {
     var body = Array(
         "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"; filename=\"\(filename)\"\r\nContent-Type: text/csv\r\n\r\n"
-            .utf8)
+            .utf8
+    )
     body += content
     body += Array("\r\n--\(boundary)--\r\n".utf8)
     return ("multipart/form-data; boundary=\(boundary)", body)
@@ -168,8 +207,11 @@ func uploadCSV(_ server: some JobServerAddress, _ csv: String, client: String = 
 {
     let form = multipart(content: Array(csv.utf8))
     return try await httpRequest(
-        .POST, server.base + "/api/v2/imports",
-        headers: [("Content-Type", form.contentType), ("X-Test-Client", client)], body: form.body)
+        .POST,
+        server.base + "/api/v2/imports",
+        headers: [("Content-Type", form.contentType), ("X-Test-Client", client)],
+        body: form.body
+    )
 }
 
 /// Waits (bounded: 30 s) until the job ends, through the engine's event stream; returns its record.
@@ -199,7 +241,10 @@ struct SSECapture: Sendable {
 
 /// Opens an SSE stream and reads it to its end (30 s deadline).
 func readSSE(
-    _ server: some JobServerAddress, _ id: String, lastEventID: String? = nil, accept: String = "text/event-stream",
+    _ server: some JobServerAddress,
+    _ id: String,
+    lastEventID: String? = nil,
+    accept: String = "text/event-stream",
     stopWhen: @escaping @Sendable (String) -> Bool = { _ in false }
 ) async throws -> (status: Int, headers: [(String, String)], capture: SSECapture) {
     let url = server.base + "/api/v2/imports/\(id)/stream"
@@ -208,8 +253,8 @@ func readSSE(
         request.headers.add(name: "Accept", value: accept)
         if let lastEventID { request.headers.add(name: "Last-Event-ID", value: lastEventID) }
         // 120 s bounds a hang only: loaded full-suite runs (a stalled test process) timed out at 30 s
-    // on the 8 MB upload.
-    let response = try await HTTPClient.shared.execute(request, timeout: .seconds(Int64(TestTime.seconds(120))))
+        // on the 8 MB upload.
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(Int64(TestTime.seconds(120))))
         var text = Data()
         var failure: String?
         do {
@@ -235,7 +280,9 @@ struct DeadlineExceeded: Error, CustomStringConvertible {
 
 /// Runs `body`, cancelling it and throwing `DeadlineExceeded` after `seconds` (scaled by `TestTime`).
 func withDeadline<T: Sendable>(
-    seconds: Int = 120, _ what: String, _ body: @escaping @Sendable () async throws -> T
+    seconds: Int = 120,
+    _ what: String,
+    _ body: @escaping @Sendable () async throws -> T
 ) async throws -> T {
     try await withThrowingTaskGroup(of: T?.self) { group in
         group.addTask { try await body() }

@@ -1,9 +1,8 @@
 import BooksTrackContract
+import BooksTrackServer
 import Foundation
 import NIOHTTP1
 import Testing
-
-import BooksTrackServer
 
 @Suite("SSE progress stream", .timeLimit(.minutes(TestTime.minutes(10))))
 struct SSERoutesTests {
@@ -88,7 +87,8 @@ struct SSERoutesTests {
                 let blocks = sseBlocks(capture.text)
                 #expect(
                     blocks.first?.comments.first
-                        == (lastID == nil ? "connection established" : "reconnected from event \(lastID ?? "")"))
+                        == (lastID == nil ? "connection established" : "reconnected from event \(lastID ?? "")")
+                )
                 let events = blocks.filter { $0.id != nil }
                 seen += events
                 lastID = events.last?.id ?? lastID
@@ -117,7 +117,8 @@ struct SSERoutesTests {
             }
             let kinds = sseBlocks(capture.text).map { $0.event ?? ($0.comments.first ?? "") }
             #expect(
-                kinds.prefix(5) == ["connection established", "initialized", "processing", "heartbeat", "heartbeat"])
+                kinds.prefix(5) == ["connection established", "initialized", "processing", "heartbeat", "heartbeat"]
+            )
             // The client hung up: the next heartbeat write fails and the stream unsubscribes.
             for _ in 0..<2000 where await server.engine.watcherCount(of: id) > 0 {
                 try await Task.sleep(for: .milliseconds(5))
@@ -140,7 +141,8 @@ struct SSERoutesTests {
             #expect(
                 blocks.map { $0.event ?? ($0.comments.first ?? "") } == [
                     "connection established", "initialized", "processing", "timeout",
-                ])
+                ]
+            )
             let last = try #require(blocks.last)
             #expect(last.id == nil)
             let payload = try JSONCoding.decoder().decode(StreamTimeoutPayload.self, from: Data((last.data ?? "").utf8))
@@ -153,7 +155,9 @@ struct SSERoutesTests {
     @Test func watchersOfACanceledJobGetTheCanceledEventAndTheStreamCloses() async throws {
         try await withJobServer(configure: { $0.itemsPerSecond = 20 }) { server in
             let accepted = try await uploadCSV(
-                server, Self.threeRows + String(repeating: "The Hobbit,Tolkien\n", count: 50))
+                server,
+                Self.threeRows + String(repeating: "The Hobbit,Tolkien\n", count: 50)
+            )
             let data = try accepted.data()
             let id = try #require(data["jobId"]?.stringValue)
             let token = try #require(data["authToken"]?.stringValue)
@@ -163,7 +167,10 @@ struct SSERoutesTests {
             }
             #expect(await server.engine.watcherCount(of: id) == 1)
             let cancel = try await httpRequest(
-                .DELETE, server.base + "/v1/jobs/\(id)", headers: [("Authorization", "Bearer \(token)")])
+                .DELETE,
+                server.base + "/v1/jobs/\(id)",
+                headers: [("Authorization", "Bearer \(token)")]
+            )
             #expect(cancel.status == 200)
             let capture = try await stream.capture
             #expect(capture.failure == nil)

@@ -8,10 +8,17 @@ import Testing
 struct SSESessionTests {
     static func event(_ seq: Int, _ status: JobState, processed: Int = 0, total: Int = 4) -> JobEvent {
         JobEvent(
-            jobID: "j1", sequence: seq, id: "1790000000000-\(seq)",
+            jobID: "j1",
+            sequence: seq,
+            id: "1790000000000-\(seq)",
             payload: JobEventPayload(
-                jobId: "j1", status: status, progress: total == 0 ? 0 : Double(processed) / Double(total),
-                processedCount: processed, totalCount: total))
+                jobId: "j1",
+                status: status,
+                progress: total == 0 ? 0 : Double(processed) / Double(total),
+                processedCount: processed,
+                totalCount: total
+            )
+        )
     }
 
     let t0 = ContinuousClock.now
@@ -22,13 +29,16 @@ struct SSESessionTests {
 
     @Test func openingBlocks() {
         #expect(
-            SSEFormat.opening(lastEventID: nil, retryMilliseconds: 5000) == ": connection established\nretry: 5000\n\n")
+            SSEFormat.opening(lastEventID: nil, retryMilliseconds: 5000) == ": connection established\nretry: 5000\n\n"
+        )
         #expect(
             SSEFormat.opening(lastEventID: "1790000000000-3", retryMilliseconds: 5000)
-                == ": reconnected from event 1790000000000-3\nretry: 5000\n\n")
+                == ": reconnected from event 1790000000000-3\nretry: 5000\n\n"
+        )
         #expect(
             SSEFormat.opening(lastEventID: "evil\r\nevent: x", retryMilliseconds: 1)
-                == ": reconnected from event evilevent: x\nretry: 1\n\n")
+                == ": reconnected from event evilevent: x\nretry: 1\n\n"
+        )
     }
 
     @Test func eventFraming() {

@@ -10,7 +10,12 @@ struct WSProgressSessionTests {
 
     func session() -> WSProgressSession {
         WSProgressSession(
-            jobID: "j1", pipeline: .batchEnrichment, readyTimeout: .seconds(10), pingInterval: .seconds(30), now: t0)
+            jobID: "j1",
+            pipeline: .batchEnrichment,
+            readyTimeout: .seconds(10),
+            pingInterval: .seconds(30),
+            now: t0
+        )
     }
 
     func types(_ outputs: [WSProgressSession.Output]) -> [String] {
@@ -29,10 +34,12 @@ struct WSProgressSessionTests {
         #expect(
             types(s.clientText(#"{"type":"ready"}"#, timestamp: 2, now: t0)) == [
                 "ready_ack", "job_started", "job_progress",
-            ])
+            ]
+        )
         #expect(
             types(s.event(SSESessionTests.event(3, .processing, processed: 2), summary: nil, timestamp: 3, now: t0))
-                == ["job_progress"])
+                == ["job_progress"]
+        )
         let summary = WSProgressSession.Summary(successCount: 3, failureCount: 1, durationMs: 12, expiresAt: "x")
         let end = s.event(SSESessionTests.event(4, .completed, processed: 4), summary: summary, timestamp: 4, now: t0)
         #expect(types(end) == ["job_complete", "close 1000"])
@@ -42,7 +49,8 @@ struct WSProgressSessionTests {
         }
         #expect(
             payload.summary
-                == .init(totalProcessed: 4, successCount: 3, failureCount: 1, duration: 12, resourceId: "j1"))
+                == .init(totalProcessed: 4, successCount: 3, failureCount: 1, duration: 12, resourceId: "j1")
+        )
         #expect(message.pipeline == .batchEnrichment)
         #expect(s.clientText(#"{"type":"ping"}"#, timestamp: 5, now: t0).isEmpty)
     }
@@ -81,7 +89,8 @@ struct WSProgressSessionTests {
         #expect(
             types(c.event(SSESessionTests.event(1, .canceled), summary: nil, timestamp: 1, now: t0)) == [
                 "error", "close 1000",
-            ])
+            ]
+        )
     }
 
     @Test func shutdownIsGoingAway() {
@@ -101,6 +110,7 @@ struct WSProgressSessionTests {
         #expect(
             types(s.clientText(#"{"type":"ready"}"#, timestamp: 2, now: t0)) == [
                 "ready_ack", "job_started", "job_progress", "job_complete", "close 1000",
-            ])
+            ]
+        )
     }
 }

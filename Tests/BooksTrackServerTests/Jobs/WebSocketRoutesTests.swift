@@ -1,4 +1,5 @@
 import BooksTrackContract
+import BooksTrackServer
 import Foundation
 import HTTPTypes
 import HummingbirdWSClient
@@ -7,8 +8,6 @@ import NIOCore
 import NIOHTTP1
 import NIOWebSocket
 import Testing
-
-import BooksTrackServer
 
 /// Collects what a WebSocket client receives (thread-safe).
 final class WSCollector: @unchecked Sendable {
@@ -29,7 +28,12 @@ final class WSCollector: @unchecked Sendable {
 @Suite("WebSocket progress", .serialized, .timeLimit(.minutes(TestTime.minutes(10))))
 struct WebSocketRoutesTests {
     /// Connects, sends a `ping` and `ready`, collects messages until the server closes.
-    func watch(_ server: JobTestServer, jobID: String, subprotocol: String?, queryToken: String? = nil) async throws
+    func watch(
+        _ server: JobTestServer,
+        jobID: String,
+        subprotocol: String?,
+        queryToken: String? = nil
+    ) async throws
         -> (
             close: WebSocketCloseFrame?, messages: [WSMessage]
         )
@@ -51,7 +55,10 @@ struct WebSocketRoutesTests {
         throw DeadlineExceeded(what: "WebSocket \(url)")
     }
 
-    private func watchOnce(url: String, headers: HTTPFields) async throws
+    private func watchOnce(
+        url: String,
+        headers: HTTPFields
+    ) async throws
         -> (close: WebSocketCloseFrame?, messages: [WSMessage])
     {
         let collector = WSCollector()
@@ -59,7 +66,9 @@ struct WebSocketRoutesTests {
         let close = try await withDeadline(seconds: 30, "WebSocket \(url)") {
             try await WebSocketClient.connect(url: url, configuration: configuration, logger: Logger(label: "ws-test"))
             {
-                inbound, outbound, _ in
+                inbound,
+                outbound,
+                _ in
                 try? await outbound.writeTextMessage(#"{"type":"ping"}"#)
                 try? await outbound.writeTextMessage(#"{"type":"ready"}"#)
                 do {
@@ -78,8 +87,11 @@ struct WebSocketRoutesTests {
     func startBatch(_ server: JobTestServer) async throws -> (id: String, token: String) {
         let body = #"{"barcodes":["0439023483","0439554934","9780000000002"]}"#
         let response = try await httpRequest(
-            .POST, server.base + "/v1/enrichment/batch", headers: [("Content-Type", "application/json")],
-            body: Array(body.utf8))
+            .POST,
+            server.base + "/v1/enrichment/batch",
+            headers: [("Content-Type", "application/json")],
+            body: Array(body.utf8)
+        )
         let data = try response.data()
         return (try #require(data["jobId"]?.stringValue), try #require(data["authToken"]?.stringValue))
     }
@@ -138,7 +150,10 @@ struct WebSocketRoutesTests {
             async let watching = watch(server, jobID: id, subprotocol: "bookstrack-auth.\(token)")
             _ = try await eventually { await server.engine.watcherCount(of: id) > 0 }
             let cancel = try await httpRequest(
-                .DELETE, server.base + "/v1/jobs/\(id)", headers: [("Authorization", "Bearer \(token)")])
+                .DELETE,
+                server.base + "/v1/jobs/\(id)",
+                headers: [("Authorization", "Bearer \(token)")]
+            )
             #expect(cancel.status == 200)
             let (close, messages) = try await watching
             #expect(close?.closeCode == .normalClosure)

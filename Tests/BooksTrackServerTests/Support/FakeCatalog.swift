@@ -1,7 +1,6 @@
-import Foundation
-
-import BooksTrackServer
 import BooksTrackCatalog
+import BooksTrackServer
+import Foundation
 
 /// A tiny in-memory catalog for fast route tests (the live catalog is tested in RealCatalogTests).
 struct FakeCatalog: CatalogQuerying {
@@ -16,22 +15,50 @@ struct FakeCatalog: CatalogQuerying {
     init(books: [CatalogBook] = FakeCatalog.sampleBooks) { self.books = books }
 
     static func book(
-        _ id: Int, _ isbn13: String, _ isbn10: String, _ title: String, _ authors: [String], year: Int?
+        _ id: Int,
+        _ isbn13: String,
+        _ isbn10: String,
+        _ title: String,
+        _ authors: [String],
+        year: Int?
     ) -> CatalogBook {
         CatalogBook(
-            id: id, goodreadsBookID: 1000 + id, goodreadsWorkID: 2000 + id, isbn10: isbn10, isbn13: isbn13,
-            title: title, originalTitle: nil, series: nil, seriesNumber: nil, authors: authors, year: year,
-            language: "en", averageRating: 4.0, ratingsCount: 1000 * (10 - id),
-            imageURL: "https://images.example/\(id).jpg", smallImageURL: nil)
+            id: id,
+            goodreadsBookID: 1000 + id,
+            goodreadsWorkID: 2000 + id,
+            isbn10: isbn10,
+            isbn13: isbn13,
+            title: title,
+            originalTitle: nil,
+            series: nil,
+            seriesNumber: nil,
+            authors: authors,
+            year: year,
+            language: "en",
+            averageRating: 4.0,
+            ratingsCount: 1000 * (10 - id),
+            imageURL: "https://images.example/\(id).jpg",
+            smallImageURL: nil
+        )
     }
 
     static let sampleBooks: [CatalogBook] = [
         book(
-            1, "9780439023481", "0439023483", "The Hunger Games (The Hunger Games, #1)", ["Suzanne Collins"], year: 2008
+            1,
+            "9780439023481",
+            "0439023483",
+            "The Hunger Games (The Hunger Games, #1)",
+            ["Suzanne Collins"],
+            year: 2008
         ),
         book(
-            2, "9780439554930", "0439554934", "Harry Potter and the Sorcerer's Stone (Harry Potter, #1)",
-            ["J.K. Rowling", "Mary GrandPré"], year: 1997),
+            2,
+            "9780439554930",
+            "0439554934",
+            "Harry Potter and the Sorcerer's Stone (Harry Potter, #1)",
+            ["J.K. Rowling", "Mary GrandPré"],
+            year: 1997
+        ),
         book(3, "9780316015844", "0316015849", "Twilight (Twilight, #1)", ["Stephenie Meyer"], year: 2005),
         book(4, "9780061120084", "0061120081", "To Kill a Mockingbird", ["Harper Lee"], year: 1960),
         book(5, "9780743273565", "0743273567", "The Great Gatsby", ["F. Scott Fitzgerald"], year: 1925),
@@ -64,7 +91,9 @@ struct FakeCatalog: CatalogQuerying {
 
     func semantic(_ query: String, limit: Int, offset: Int) throws -> [ScoredBook] {
         if let semanticUnavailable { throw semanticUnavailable }
-        return books.enumerated().dropFirst(offset).prefix(limit).map { ScoredBook(book: $1, score: 0.9 - Double($0) * 0.1) }
+        return books.enumerated().dropFirst(offset).prefix(limit).map {
+            ScoredBook(book: $1, score: 0.9 - Double($0) * 0.1)
+        }
     }
 
     func hybrid(_ query: String, limit: Int, offset: Int) throws -> [ScoredBook] {

@@ -1,12 +1,11 @@
 import AsyncHTTPClient
+import BooksTrackCatalog
 import BooksTrackContract
+import BooksTrackServer
 import Foundation
 import Hummingbird
 import Logging
 import NIOHTTP1
-
-import BooksTrackServer
-import BooksTrackCatalog
 
 /// A response read fully over real HTTP.
 struct TestResponse: Sendable {
@@ -40,7 +39,10 @@ struct TestServer: Sendable {
     /// The core routes plus a stand-in that claims the job features, so capability answers do not
     /// depend on whether the job routes are installed.
     static var allFeatureModules: [any ServerRouteModule] {
-        [CoreRoutes(), FeatureClaim(features: [.csvImport, .batchEnrichment, .sseProgress, .jobCancellation, .bookshelfScan])]
+        [
+            CoreRoutes(),
+            FeatureClaim(features: [.csvImport, .batchEnrichment, .sseProgress, .jobCancellation, .bookshelfScan]),
+        ]
     }
 
     static func testConfiguration() -> ServerConfiguration {
@@ -58,19 +60,33 @@ struct TestServer: Sendable {
         var now: @Sendable () -> Date = { Date() }
         if let clock { now = clock.closure }
         return try await LiveServer.running(
-            configuration, catalog: catalog, modules: modules, logLevel: .error, now: now
+            configuration,
+            catalog: catalog,
+            modules: modules,
+            logLevel: .error,
+            now: now
         ) { running in
             try await body(TestServer(running: running))
         }
     }
 
     func request(
-        _ method: String, _ path: String, headers: [(String, String)] = [], body: Data? = nil
+        _ method: String,
+        _ path: String,
+        headers: [(String, String)] = [],
+        body: Data? = nil
     ) async throws -> TestResponse {
         let result = try await httpRequest(
-            HTTPMethod(rawValue: method), running.baseURL.absoluteString + path, headers: headers,
-            body: body.map(Array.init))
-        return TestResponse(status: result.status, headers: result.headers.map { (name: $0.0, value: $0.1) }, body: result.body)
+            HTTPMethod(rawValue: method),
+            running.baseURL.absoluteString + path,
+            headers: headers,
+            body: body.map(Array.init)
+        )
+        return TestResponse(
+            status: result.status,
+            headers: result.headers.map { (name: $0.0, value: $0.1) },
+            body: result.body
+        )
     }
 
     func get(_ path: String, headers: [(String, String)] = []) async throws -> TestResponse {
@@ -79,7 +95,11 @@ struct TestServer: Sendable {
 
     func postJSON(_ path: String, _ json: String, headers: [(String, String)] = []) async throws -> TestResponse {
         try await request(
-            "POST", path, headers: [("Content-Type", "application/json")] + headers, body: Data(json.utf8))
+            "POST",
+            path,
+            headers: [("Content-Type", "application/json")] + headers,
+            body: Data(json.utf8)
+        )
     }
 }
 

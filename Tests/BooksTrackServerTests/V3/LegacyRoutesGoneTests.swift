@@ -1,8 +1,7 @@
 import BooksTrackContract
+import BooksTrackServer
 import Foundation
 import Testing
-
-import BooksTrackServer
 
 /// `--no-legacy-routes`: only /v3 (and /health, token refresh, WebSocket) answer, as production 3.x.
 @Suite("no legacy routes", .timeLimit(.minutes(TestTime.minutes(10))))

@@ -24,14 +24,22 @@ struct V3JobTests {
         var config = ServerConfiguration(port: 0)
         config.dialect = dialect
         try await LiveServer.running(
-            config, catalog: JobsFakeCatalog.standard,
-            modules: [CoreRoutes(), V3Routes(), JobRoutes(configure: configure)], logLevel: .error, body)
+            config,
+            catalog: JobsFakeCatalog.standard,
+            modules: [CoreRoutes(), V3Routes(), JobRoutes(configure: configure)],
+            logLevel: .error,
+            body
+        )
     }
 
     static func upload(_ server: RunningServer, _ csv: String) async throws -> HTTPResult {
         let form = multipart(content: Array(csv.utf8))
         return try await httpRequest(
-            .POST, server.base + "/v3/jobs/imports", headers: [("Content-Type", form.contentType)], body: form.body)
+            .POST,
+            server.base + "/v3/jobs/imports",
+            headers: [("Content-Type", form.contentType)],
+            body: form.body
+        )
     }
 
     /// jobId and token of a 202.
@@ -43,7 +51,10 @@ struct V3JobTests {
 
     /// Reads a v3 stream to its end (30 s deadline).
     static func readStream(
-        _ server: RunningServer, _ path: String, token: String?, accept: String = "text/event-stream"
+        _ server: RunningServer,
+        _ path: String,
+        token: String?,
+        accept: String = "text/event-stream"
     ) async throws -> (status: Int, text: String) {
         try await withDeadline("v3 stream \(path)") {
             var request = HTTPClientRequest(url: server.base + path)
@@ -124,7 +135,10 @@ struct V3JobTests {
             let path = "/v3/jobs/imports/\(id)/stream"
 
             let noAccept = try await httpRequest(
-                .GET, server.base + path, headers: [("Authorization", "Bearer \(token)")])
+                .GET,
+                server.base + path,
+                headers: [("Authorization", "Bearer \(token)")]
+            )
             #expect(noAccept.status == 400)
             #expect(try noAccept.json()["error"]?["code"]?.stringValue == "INVALID_ACCEPT_HEADER")
             #expect(try noAccept.json()["error"]?["hint"]?.stringValue != nil)
@@ -136,23 +150,33 @@ struct V3JobTests {
             #expect(try missing.json()["error"]?["code"]?.stringValue == "INVALID_TOKEN")
             #expect(
                 try missing.json()["error"]?["message"]?.stringValue
-                    == "Valid Bearer token required. Obtain from job initiation response.")
+                    == "Valid Bearer token required. Obtain from job initiation response."
+            )
             // A refreshed-style UUID token never opens a v3 stream.
             let uuid = try await httpRequest(
-                .GET, server.base + path, headers: sse + [("Authorization", "Bearer \(UUID().uuidString.lowercased())")]
+                .GET,
+                server.base + path,
+                headers: sse + [("Authorization", "Bearer \(UUID().uuidString.lowercased())")]
             )
             #expect(uuid.status == 401)
 
             let wrong = String(repeating: "ab", count: 32)
             let mismatch = try await httpRequest(
-                .GET, server.base + path, headers: sse + [("Authorization", "Bearer \(wrong)")])
+                .GET,
+                server.base + path,
+                headers: sse + [("Authorization", "Bearer \(wrong)")]
+            )
             #expect(mismatch.status == 401)
             #expect(
                 try mismatch.json()["error"]?["message"]?.stringValue
-                    == "Invalid auth token. Token does not match this job.")
+                    == "Invalid auth token. Token does not match this job."
+            )
 
             let unknown = try await Self.readStream(
-                server, "/v3/jobs/imports/\(UUID().uuidString.lowercased())/stream", token: wrong)
+                server,
+                "/v3/jobs/imports/\(UUID().uuidString.lowercased())/stream",
+                token: wrong
+            )
             #expect(unknown.status == 200)
             let error = try #require(sseBlocks(unknown.text).first { $0.event == "error" })
             #expect(try Self.json(error.data)["error"]?["code"]?.stringValue == "JOB_NOT_FOUND")
@@ -224,11 +248,15 @@ struct V3JobTests {
             let isbns = ["9780618260300", "9780451524935", "9780000000000"] + (0..<57).map { _ in "9780743273565" }
             let body = try JSONEncoder().encode(["isbns": JSONValue.array(isbns.map(JSONValue.string)), "async": true])
             let response = try await httpRequest(
-                .POST, server.base + "/v3/books/enrich", headers: [("Content-Type", "application/json")],
-                body: Array(body))
+                .POST,
+                server.base + "/v3/books/enrich",
+                headers: [("Content-Type", "application/json")],
+                body: Array(body)
+            )
             let (id, token) = try Self.accepted(response)
             #expect(
-                try response.data()["streamUrl"]?.stringValue?.hasSuffix("/v3/jobs/enrichment/\(id)/stream") == true)
+                try response.data()["streamUrl"]?.stringValue?.hasSuffix("/v3/jobs/enrichment/\(id)/stream") == true
+            )
 
             let stream = try await Self.readStream(server, "/v3/jobs/enrichment/\(id)/stream", token: token)
             let final = try #require(sseBlocks(stream.text).last)
@@ -249,13 +277,20 @@ struct V3JobTests {
     @Test func importRefusals() async throws {
         try await Self.withServer(configure: { $0.maxCSVBytes = 64 }) { server in
             let plain = try await httpRequest(
-                .POST, server.base + "/v3/jobs/imports", headers: [("Content-Type", "text/csv")],
-                body: Array(Self.threeRows.utf8))
+                .POST,
+                server.base + "/v3/jobs/imports",
+                headers: [("Content-Type", "text/csv")],
+                body: Array(Self.threeRows.utf8)
+            )
             #expect(plain.status == 400)
             #expect(try plain.json()["code"]?.stringValue == "INVALID_REQUEST")
             let form = multipart(name: "other", content: Array("Title\nDune\n".utf8))
             let noFile = try await httpRequest(
-                .POST, server.base + "/v3/jobs/imports", headers: [("Content-Type", form.contentType)], body: form.body)
+                .POST,
+                server.base + "/v3/jobs/imports",
+                headers: [("Content-Type", form.contentType)],
+                body: form.body
+            )
             #expect(noFile.status == 400)
             #expect(try noFile.json()["detail"]?.stringValue == "Missing file in multipart form data")
             let big = try await Self.upload(server, Self.threeRows + String(repeating: "Dune,Herbert\n", count: 10))
@@ -319,7 +354,10 @@ struct V3JobTests {
                 request.headers.add(name: "Accept", value: "text/event-stream")
                 request.headers.add(name: "Authorization", value: "Bearer \(token)")
                 request.headers.add(name: "Last-Event-ID", value: recent)
-                let response = try await HTTPClient.shared.execute(request, timeout: .seconds(Int64(TestTime.seconds(120))))
+                let response = try await HTTPClient.shared.execute(
+                    request,
+                    timeout: .seconds(Int64(TestTime.seconds(120)))
+                )
                 #expect(response.headers.first(name: "X-Accel-Buffering") == "no")
                 #expect(response.headers.first(name: "Access-Control-Allow-Origin") == "*")
                 var text = Data()
@@ -339,8 +377,10 @@ struct V3JobTests {
             let (id, token) = try Self.accepted(try await Self.upload(server, Self.threeRows))
             try await Task.sleep(for: .milliseconds(400))
             let response = try await httpRequest(
-                .GET, server.base + "/v3/jobs/imports/\(id)/stream",
-                headers: [("Accept", "text/event-stream"), ("Authorization", "Bearer \(token)")])
+                .GET,
+                server.base + "/v3/jobs/imports/\(id)/stream",
+                headers: [("Accept", "text/event-stream"), ("Authorization", "Bearer \(token)")]
+            )
             #expect(response.status == 401)
             #expect(try response.errorCode() == "TOKEN_EXPIRED")
         }
@@ -350,7 +390,10 @@ struct V3JobTests {
         var config = ServerConfiguration(port: 0)
         config.disabledFeatures = [.csvImport]
         try await LiveServer.running(
-            config, catalog: JobsFakeCatalog.standard, modules: LocalServer.defaultModules, logLevel: .error
+            config,
+            catalog: JobsFakeCatalog.standard,
+            modules: LocalServer.defaultModules,
+            logLevel: .error
         ) { server in
             let scan = try await httpRequest(.GET, server.base + "/v3/jobs/scans/\(UUID().uuidString)")
             #expect(scan.status == 404)
@@ -367,7 +410,8 @@ struct V3JobTests {
         let temp = try TempDir()
         defer { temp.cleanup() }
         let server = try await LocalServer.start(
-            ServerConfiguration(port: 0), catalog: JobsFakeCatalog.standard,
+            ServerConfiguration(port: 0),
+            catalog: JobsFakeCatalog.standard,
             modules: [
                 CoreRoutes(), V3Routes(), JobRoutes(dataDirectory: temp.url, configure: { $0.itemsPerSecond = 0.01 }),
             ]
@@ -387,20 +431,27 @@ struct V3JobTests {
         let temp = try TempDir()
         defer { temp.cleanup() }
         let server = try await LocalServer.start(
-            ServerConfiguration(port: 0), catalog: JobsFakeCatalog.standard,
+            ServerConfiguration(port: 0),
+            catalog: JobsFakeCatalog.standard,
             modules: [CoreRoutes(), V3Routes(), JobRoutes(dataDirectory: temp.url, opensLazily: true)],
-            listening: .onDemand)
+            listening: .onDemand
+        )
         let form = multipart(content: Array(Self.threeRows.utf8))
         var headers = HTTPFields()
         headers[.contentType] = form.contentType
         let local = try await server.responder.respond(
-            method: .post, target: "/v3/jobs/imports", headers: headers, body: ByteBuffer(bytes: form.body),
-            bodyLimit: 1 << 20)
+            method: .post,
+            target: "/v3/jobs/imports",
+            headers: headers,
+            body: ByteBuffer(bytes: form.body),
+            bodyLimit: 1 << 20
+        )
         #expect(local.status == 202)
         let data = try JSONDecoder().decode(JSONValue.self, from: Data(buffer: local.body))["data"]
         let id = try #require(data?["jobId"]?.stringValue)
         #expect(
-            data?["streamUrl"]?.stringValue == "http://127.0.0.1:\(server.port)/v3/jobs/imports/\(id)/stream")
+            data?["streamUrl"]?.stringValue == "http://127.0.0.1:\(server.port)/v3/jobs/imports/\(id)/stream"
+        )
         try await server.listen()
         let token = try #require(data?["token"]?.stringValue)
         let stream = try await Self.readStream(server, "/v3/jobs/imports/\(id)/stream", token: token)
@@ -434,7 +485,8 @@ struct V3JobTests {
             let (id, token) = try Self.accepted(response)
             #expect(
                 try response.data()["streamUrl"]?.stringValue
-                    == "https://127.0.0.1:\(server.port)/v3/jobs/imports/\(id)/stream")
+                    == "https://127.0.0.1:\(server.port)/v3/jobs/imports/\(id)/stream"
+            )
             let stream = try await Self.readStream(server, "/v3/jobs/imports/\(id)/stream", token: token)
             let final = try #require(sseBlocks(stream.text).last)
             #expect(try Self.json(final.data)["results"]?.arrayValue?.count == 2)
@@ -452,8 +504,10 @@ struct V3JobTests {
             #expect(try missing.json()["instance"]?.stringValue?.hasPrefix("https://127.0.0.1:") == true)
             // An unknown job's token is refused before any stream.
             let unknown = try await httpRequest(
-                .GET, server.base + "/v3/jobs/imports/\(UUID().uuidString.lowercased())/stream",
-                headers: [("Accept", "text/event-stream"), ("Authorization", "Bearer \(token)")])
+                .GET,
+                server.base + "/v3/jobs/imports/\(UUID().uuidString.lowercased())/stream",
+                headers: [("Accept", "text/event-stream"), ("Authorization", "Bearer \(token)")]
+            )
             #expect(unknown.status == 401)
             #expect(try unknown.errorCode() == "INVALID_TOKEN")
         }

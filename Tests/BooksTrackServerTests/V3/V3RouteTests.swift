@@ -20,7 +20,10 @@ struct V3RouteTests {
 
     /// The problem body's essentials.
     static func expectProblem(
-        _ response: TestResponse, status: Int, code: String, detail: String? = nil,
+        _ response: TestResponse,
+        status: Int,
+        code: String,
+        detail: String? = nil,
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> JSONValue {
         let body = try json(response)
@@ -31,7 +34,8 @@ struct V3RouteTests {
         #expect(
             body["type"]?.stringValue
                 == "https://api.oooefam.net/errors/" + code.lowercased().replacingOccurrences(of: "_", with: "-"),
-            sourceLocation: sourceLocation)
+            sourceLocation: sourceLocation
+        )
         #expect(body["title"]?.stringValue?.isEmpty == false, sourceLocation: sourceLocation)
         #expect(body["metadata"]?["requestId"]?.stringValue != nil, sourceLocation: sourceLocation)
         if let detail { #expect(body["detail"]?.stringValue == detail, sourceLocation: sourceLocation) }
@@ -75,16 +79,22 @@ struct V3RouteTests {
         try await TestServer.with(modules: Self.modules) { server in
             for bad in ["043902348X", "12345", "97804390234811"] {
                 let body = try Self.expectProblem(
-                    try await server.get("/v3/books/\(bad)"), status: 400, code: "INVALID_REQUEST",
-                    detail: "Validation failed")
+                    try await server.get("/v3/books/\(bad)"),
+                    status: 400,
+                    code: "INVALID_REQUEST",
+                    detail: "Validation failed"
+                )
                 #expect(body["errors"]?[0]?["field"]?.stringValue == "isbn")
                 #expect(body["errors"]?[0]?["message"]?.stringValue == "Must be ISBN-10 or ISBN-13")
                 #expect(body["instance"]?.stringValue == "\(server.running.baseURL.absoluteString)/v3/books/\(bad)")
                 #expect(body["retryable"]?.boolValue == false)
             }
             _ = try Self.expectProblem(
-                try await server.get("/v3/books/9780451524935"), status: 404, code: "NOT_FOUND",
-                detail: "Book not found")
+                try await server.get("/v3/books/9780451524935"),
+                status: 404,
+                code: "NOT_FOUND",
+                detail: "Book not found"
+            )
         }
     }
 
@@ -105,8 +115,11 @@ struct V3RouteTests {
             let longest = String(repeating: "a", count: SearchPageLimits.queryLength)
             #expect(try await server.get("/v3/books/search?q=\(longest)").status == 200)
             let body = try Self.expectProblem(
-                try await server.get("/v3/books/search?q=\(longest)a"), status: 400, code: "INVALID_REQUEST",
-                detail: "Validation failed")
+                try await server.get("/v3/books/search?q=\(longest)a"),
+                status: 400,
+                code: "INVALID_REQUEST",
+                detail: "Validation failed"
+            )
             #expect(body["errors"]?[0]?["message"]?.stringValue == "String must contain at most 200 character(s)")
         }
     }
@@ -123,14 +136,16 @@ struct V3RouteTests {
             #expect(next == "/v3/books/search?q=the&mode=text&limit=1&offset=1")
             #expect(first["_links"]?["prev"] == nil)
             #expect(
-                first["_links"]?["self"]?["href"]?.stringValue == "/v3/books/search?q=the&mode=text&limit=1&offset=0")
+                first["_links"]?["self"]?["href"]?.stringValue == "/v3/books/search?q=the&mode=text&limit=1&offset=0"
+            )
             #expect(first["_links"]?["next"]?["rel"]?.stringValue == "next")
 
             let second = try Self.json(try await server.get("/v3/books/search?q=the&limit=1&page=2"))
             #expect(second["data"]?["query"]?["offset"]?.intValue == 1)
             #expect(second["data"]?["results"]?[0]?["isbn"] != data["results"]?[0]?["isbn"])
             #expect(
-                second["_links"]?["prev"]?["href"]?.stringValue == "/v3/books/search?q=the&mode=text&limit=1&offset=0")
+                second["_links"]?["prev"]?["href"]?.stringValue == "/v3/books/search?q=the&mode=text&limit=1&offset=0"
+            )
 
             // Following production's `next` link (offset, no page) gives page 1 again.
             let followed = try Self.json(try await server.get(next))
@@ -144,13 +159,22 @@ struct V3RouteTests {
             #expect(none["data"]?["results"] == [] && none["data"]?["totalCount"]?.intValue == 0)
             #expect(none["_links"] == nil)
             let missing = try Self.expectProblem(
-                try await server.get("/v3/books/search"), status: 400, code: "INVALID_REQUEST")
+                try await server.get("/v3/books/search"),
+                status: 400,
+                code: "INVALID_REQUEST"
+            )
             #expect(missing["errors"]?[0]?["field"]?.stringValue == "q")
             let limit = try Self.expectProblem(
-                try await server.get("/v3/books/search?q=x&limit=101"), status: 400, code: "INVALID_REQUEST")
+                try await server.get("/v3/books/search?q=x&limit=101"),
+                status: 400,
+                code: "INVALID_REQUEST"
+            )
             #expect(limit["errors"]?[0]?["field"]?.stringValue == "limit")
             _ = try Self.expectProblem(
-                try await server.get("/v3/books/search?q=x&page=0"), status: 400, code: "INVALID_REQUEST")
+                try await server.get("/v3/books/search?q=x&page=0"),
+                status: 400,
+                code: "INVALID_REQUEST"
+            )
         }
     }
 
@@ -175,7 +199,9 @@ struct V3RouteTests {
     @Test func syncEnrich() async throws {
         try await TestServer.with(modules: Self.modules) { server in
             let response = try await server.postJSON(
-                "/v3/books/enrich", #"{"isbns": ["9780439023481", "0439554934", "9780451524935"]}"#)
+                "/v3/books/enrich",
+                #"{"isbns": ["9780439023481", "0439554934", "9780451524935"]}"#
+            )
             #expect(response.status == 200)
             let data = try #require(try Self.json(response)["data"])
             #expect(data["requested"]?.intValue == 3 && data["found"]?.intValue == 2)
@@ -188,8 +214,11 @@ struct V3RouteTests {
             #expect(barcodes.status == 200)
 
             _ = try Self.expectProblem(
-                try await server.postJSON("/v3/books/enrich", #"{"isbns": ["9780451524935"]}"#), status: 404,
-                code: "NOT_FOUND", detail: "No books found for provided ISBNs")
+                try await server.postJSON("/v3/books/enrich", #"{"isbns": ["9780451524935"]}"#),
+                status: 404,
+                code: "NOT_FOUND",
+                detail: "No books found for provided ISBNs"
+            )
         }
     }
 
@@ -197,20 +226,32 @@ struct V3RouteTests {
         try await TestServer.with(modules: Self.modules) { server in
             let many = (0..<51).map { String(format: "\"978000000%04d\"", $0) }.joined(separator: ",")
             let tooMany = try Self.expectProblem(
-                try await server.postJSON("/v3/books/enrich", "{\"isbns\": [\(many)]}"), status: 400,
-                code: "INVALID_REQUEST", detail: "Validation failed")
+                try await server.postJSON("/v3/books/enrich", "{\"isbns\": [\(many)]}"),
+                status: 400,
+                code: "INVALID_REQUEST",
+                detail: "Validation failed"
+            )
             #expect(
                 tooMany["errors"]?[0]?["message"]?.stringValue
-                    == "Sync mode limited to 50 ISBNs. Use async=true for batches >50 (up to 500 ISBNs)")
+                    == "Sync mode limited to 50 ISBNs. Use async=true for batches >50 (up to 500 ISBNs)"
+            )
             let bad = try Self.expectProblem(
                 try await server.postJSON("/v3/books/enrich", #"{"isbns": ["9780439023481", "043902348X"]}"#),
-                status: 400, code: "INVALID_REQUEST")
+                status: 400,
+                code: "INVALID_REQUEST"
+            )
             #expect(bad["errors"]?[0]?["field"]?.stringValue == "isbns.1")
             #expect(bad["errors"]?[0]?["message"]?.stringValue == "Must be ISBN-10 or ISBN-13")
             _ = try Self.expectProblem(
-                try await server.postJSON("/v3/books/enrich", #"{"isbns": []}"#), status: 400, code: "INVALID_REQUEST")
+                try await server.postJSON("/v3/books/enrich", #"{"isbns": []}"#),
+                status: 400,
+                code: "INVALID_REQUEST"
+            )
             _ = try Self.expectProblem(
-                try await server.postJSON("/v3/books/enrich", "not json"), status: 400, code: "INVALID_REQUEST")
+                try await server.postJSON("/v3/books/enrich", "not json"),
+                status: 400,
+                code: "INVALID_REQUEST"
+            )
         }
     }
 
@@ -238,7 +279,8 @@ struct V3RouteTests {
             #expect(
                 body["limits"] == [
                     "semantic_search_rpm": 10, "text_search_rpm": 60, "csv_max_rows": 1000, "batch_max_photos": 50,
-                ])
+                ]
+            )
             #expect(body["version"]?.stringValue == "3.4.3")
         }
     }
@@ -257,7 +299,10 @@ struct V3RouteTests {
             #expect(data["recommendations"]?[0]?["reason"]?.stringValue != nil)
             #expect(body["_links"]?["self"]?["href"]?.stringValue == "/v3/recommendations/weekly?limit=2")
             let tooMany = try Self.expectProblem(
-                try await server.get("/v3/recommendations/weekly?limit=21"), status: 400, code: "INVALID_REQUEST")
+                try await server.get("/v3/recommendations/weekly?limit=21"),
+                status: 400,
+                code: "INVALID_REQUEST"
+            )
             #expect(tooMany["errors"]?[0]?["field"]?.stringValue == "limit")
 
             let personal = try Self.json(try await server.get("/v3/recommendations/personalized?userId=u1&limit=3"))
@@ -265,18 +310,25 @@ struct V3RouteTests {
             #expect(personal["data"]?["total"]?.intValue == 3)
             #expect(
                 personal["_links"]?["self"]?["href"]?.stringValue
-                    == "/v3/recommendations/personalized?limit=3&userId=u1")
+                    == "/v3/recommendations/personalized?limit=3&userId=u1"
+            )
             #expect(personal["metadata"]?["source"]?.stringValue == "alexandria")
         }
         var empty = FakeCatalog()
         empty.hasRecommendations = false
         try await TestServer.with(catalog: empty, modules: Self.modules) { server in
             _ = try Self.expectProblem(
-                try await server.get("/v3/recommendations/weekly"), status: 404, code: "NOT_FOUND",
-                detail: "No recommendations available for this week")
+                try await server.get("/v3/recommendations/weekly"),
+                status: 404,
+                code: "NOT_FOUND",
+                detail: "No recommendations available for this week"
+            )
             _ = try Self.expectProblem(
-                try await server.get("/v3/recommendations/personalized"), status: 404, code: "NOT_FOUND",
-                detail: "No recommendations available at this time")
+                try await server.get("/v3/recommendations/personalized"),
+                status: 404,
+                code: "NOT_FOUND",
+                detail: "No recommendations available at this time"
+            )
         }
     }
 
@@ -347,7 +399,8 @@ extension JSONValue {
     @Test func knownVectors() {
         #expect(SHA256Digest.hex([]) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
         #expect(
-            SHA256Digest.hex(Array("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+            SHA256Digest.hex(Array("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        )
         let long = Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)
         #expect(SHA256Digest.hex(long) == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
     }

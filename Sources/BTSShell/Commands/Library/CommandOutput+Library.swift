@@ -8,8 +8,12 @@ import Foundation
 /// enrichment refreshes the books already there. The summary says what changed *in the library*.
 extension CommandOutput {
     /// `jobResults` plus the library: `{…, library: {created, updated, alreadyThere, skipped}}`.
-    static func savedJobResults(_ results: JobResults, jobID: String, record: SessionJob?,
-                                in context: isolated any CommandContext) async throws -> CommandOutput {
+    static func savedJobResults(
+        _ results: JobResults,
+        jobID: String,
+        record: SessionJob?,
+        in context: isolated any CommandContext
+    ) async throws -> CommandOutput {
         let recordLines = record?.file.flatMap { FileManager.default.contents(atPath: $0) }
             .flatMap { $0.count <= CSVPreflight.maxBytes ? CSVPreflight.recordLines($0) : nil }
         var output = CommandOutput.jobResults(results, jobID: jobID, recordLines: recordLines)
@@ -17,8 +21,12 @@ extension CommandOutput {
         do {
             library = try context.library()
         } catch {
-            throw ShellError(error.status, "job \(SessionJob.displayID(jobID)) finished, but " + error.message
-                                 + " ('results \(SessionJob.displayID(jobID))' saves its books once that is fixed)", code: error.code)
+            throw ShellError(
+                error.status,
+                "job \(SessionJob.displayID(jobID)) finished, but " + error.message
+                    + " ('results \(SessionJob.displayID(jobID))' saves its books once that is fixed)",
+                code: error.code
+            )
         }
         let summary: SaveSummary
         var note = ""
@@ -40,11 +48,18 @@ extension CommandOutput {
                 return output
             }
         } catch {
-            throw ShellError(.failure, "job \(SessionJob.displayID(jobID)) finished, but its books could not be saved to your library: \(error.message) ('results \(SessionJob.displayID(jobID))' saves them again)",
-                             code: .libraryError)
+            throw ShellError(
+                .failure,
+                "job \(SessionJob.displayID(jobID)) finished, but its books could not be saved to your library: \(error.message) ('results \(SessionJob.displayID(jobID))' saves them again)",
+                code: .libraryError
+            )
         }
         context.libraryChanged()
-        output.addLibrary(summary, refreshOnly: { if case .batch = results { return true } else { return false } }(), note: note)
+        output.addLibrary(
+            summary,
+            refreshOnly: { if case .batch = results { return true } else { return false } }(),
+            note: note
+        )
         return output
     }
 
@@ -52,12 +67,15 @@ extension CommandOutput {
     static func savedEnrichment(_ book: EnrichedBook, in context: isolated any CommandContext) async -> CommandOutput {
         var output = CommandOutput.enriched(book)
         guard let library = try? context.library(),
-              let summary = try? await library.refresh([BookData(book)], from: .enrichment(book.provider))
+            let summary = try? await library.refresh([BookData(book)], from: .enrichment(book.provider))
         else { return output }
         if summary.updated > 0 || summary.alreadyThere > 0 {
             context.libraryChanged()
             output.value = output.value.adding("library", summary.json)
-            output.view = .sections([output.view, .text(summary.updated > 0 ? "Updated in your library." : "Already up to date in your library.")])
+            output.view = .sections([
+                output.view,
+                .text(summary.updated > 0 ? "Updated in your library." : "Already up to date in your library."),
+            ])
         }
         return output
     }
@@ -66,19 +84,23 @@ extension CommandOutput {
     /// (Goodreads and StoryGraph columns: shelves, ratings, dates…); none otherwise.
     static func exportRows(_ record: SessionJob?, in context: isolated any CommandContext) -> [ImportedBook] {
         guard let path = record?.file, let data = FileManager.default.contents(atPath: path),
-              data.count <= CSVPreflight.maxBytes else { return [] }
+            data.count <= CSVPreflight.maxBytes
+        else { return [] }
         do {
             let file = try ExportReader.read(data)
             return file.books
         } catch {
-            context.output.warn("could not read your columns from \(path) again (\(error.message)); saving the server's books only")
+            context.output.warn(
+                "could not read your columns from \(path) again (\(error.message)); saving the server's books only"
+            )
             return []
         }
     }
 
     mutating func addLibrary(_ summary: SaveSummary, refreshOnly: Bool, note: String = "") {
         value = value.adding("library", summary.json)
-        let text = refreshOnly
+        let text =
+            refreshOnly
             ? "library: \(summary.updated) updated, \(summary.alreadyThere) already up to date, \(summary.skipped) not in your library"
             : "library: \(summary)" + note
         view = .sections([view, .text(text)])

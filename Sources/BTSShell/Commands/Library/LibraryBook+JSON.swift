@@ -33,7 +33,9 @@ extension LibraryBook {
 extension SaveSummary {
     /// `{created, updated, alreadyThere, skipped}`.
     var json: JSONValue {
-        .record([("created", created.json), ("updated", updated.json), ("alreadyThere", alreadyThere.json),
-                 ("skipped", skipped.json)])
+        .record([
+            ("created", created.json), ("updated", updated.json), ("alreadyThere", alreadyThere.json),
+            ("skipped", skipped.json),
+        ])
     }
 }

@@ -8,8 +8,12 @@ extension LibraryCommand {
     /// `library show`.
     struct Show: LibrarySubcommand {
         static let configuration = CommandSpec(
-            "show", group: .library, summary: "Show one book of your library",
-            positionals: [bookWords], examples: ["library show 9780439023481", "library show 3", "library show hunger games"])
+            "show",
+            group: .library,
+            summary: "Show one book of your library",
+            positionals: [bookWords],
+            examples: ["library show 9780439023481", "library show 3", "library show hunger games"]
+        )
 
         var words: [BoundValue]
 
@@ -22,32 +26,77 @@ extension LibraryCommand {
         }
     }
 
-    static let setShelf = OptionSpec("shelf", short: "s", type: .string, valueName: "SHELF",
-                                     help: "Move the book to SHELF (to-read, currently-reading, read, or your own)",
-                                     completion: .shelf)
-    static let setRating = OptionSpec("rating", short: "r", type: .string, valueName: "N",
-                                      help: "Rate it 1–5 stars (halves and quarters allowed); 'none' clears it")
-    static let setRead = OptionSpec("read", type: .string, valueName: "DATE",
-                                    help: "Date read: YYYY-MM-DD, YYYY/MM/DD, 'today', or 'none' (a date on a to-read or currently-reading book moves it to read and counts one read)")
-    static let setAdded = OptionSpec("added", type: .string, valueName: "DATE", help: "Date added: YYYY-MM-DD or 'today'")
-    static let setNotes = OptionSpec("notes", type: .string, valueName: "TEXT", help: "Your private notes ('' clears them)")
+    static let setShelf = OptionSpec(
+        "shelf",
+        short: "s",
+        type: .string,
+        valueName: "SHELF",
+        help: "Move the book to SHELF (to-read, currently-reading, read, or your own)",
+        completion: .shelf
+    )
+    static let setRating = OptionSpec(
+        "rating",
+        short: "r",
+        type: .string,
+        valueName: "N",
+        help: "Rate it 1–5 stars (halves and quarters allowed); 'none' clears it"
+    )
+    static let setRead = OptionSpec(
+        "read",
+        type: .string,
+        valueName: "DATE",
+        help:
+            "Date read: YYYY-MM-DD, YYYY/MM/DD, 'today', or 'none' (a date on a to-read or currently-reading book moves it to read and counts one read)"
+    )
+    static let setAdded = OptionSpec(
+        "added",
+        type: .string,
+        valueName: "DATE",
+        help: "Date added: YYYY-MM-DD or 'today'"
+    )
+    static let setNotes = OptionSpec(
+        "notes",
+        type: .string,
+        valueName: "TEXT",
+        help: "Your private notes ('' clears them)"
+    )
     static let setReview = OptionSpec("review", type: .string, valueName: "TEXT", help: "Your review ('' clears it)")
-    static let setTag = OptionSpec("tag", short: "t", type: .string, valueName: "TAG",
-                                   help: "Add a tag (several: separate with commas)", completion: .tag)
-    static let setUntag = OptionSpec("untag", type: .string, valueName: "TAG",
-                                     help: "Remove a tag (several: separate with commas)", completion: .tag)
+    static let setTag = OptionSpec(
+        "tag",
+        short: "t",
+        type: .string,
+        valueName: "TAG",
+        help: "Add a tag (several: separate with commas)",
+        completion: .tag
+    )
+    static let setUntag = OptionSpec(
+        "untag",
+        type: .string,
+        valueName: "TAG",
+        help: "Remove a tag (several: separate with commas)",
+        completion: .tag
+    )
     static let setReadCount = OptionSpec("read-count", type: .int(0...10_000), valueName: "N", help: "Times read")
 
     /// `library set`.
     struct Update: LibrarySubcommand {
         static let configuration = CommandSpec(
-            "set", group: .library, summary: "Change your shelf, rating, dates, notes or tags of one book",
+            "set",
+            group: .library,
+            summary: "Change your shelf, rating, dates, notes or tags of one book",
             positionals: [bookWords],
             options: [setShelf, setRating, setRead, setAdded, setNotes, setReview, setTag, setUntag, setReadCount],
-            examples: ["library set 9780439023481 --shelf read --rating 5 --read 2024-03-02",
-                       "library set 9780439023481 --tag dystopia,favourites --notes \"Reread before the film\""],
-            requirements: [.anyOf(["--shelf", "--rating", "--read", "--added", "--notes", "--review", "--tag", "--untag",
-                                   "--read-count"])])
+            examples: [
+                "library set 9780439023481 --shelf read --rating 5 --read 2024-03-02",
+                "library set 9780439023481 --tag dystopia,favourites --notes \"Reread before the film\"",
+            ],
+            requirements: [
+                .anyOf([
+                    "--shelf", "--rating", "--read", "--added", "--notes", "--review", "--tag", "--untag",
+                    "--read-count",
+                ])
+            ]
+        )
 
         static let changesLibrary = true
 
@@ -67,8 +116,12 @@ extension LibraryCommand {
     /// `library remove`.
     struct Remove: LibrarySubcommand {
         static let configuration = CommandSpec(
-            "remove", group: .library, summary: "Remove one book from your library",
-            positionals: [bookWords], examples: ["library remove 9780439023481"])
+            "remove",
+            group: .library,
+            summary: "Remove one book from your library",
+            positionals: [bookWords],
+            examples: ["library remove 9780439023481"]
+        )
 
         static let changesLibrary = true
 
@@ -105,8 +158,11 @@ extension LibraryCommand {
                 } else if let r = Double(t), ReadingFields.isValidRating(r) {
                     change.rating = .set(r)
                 } else {
-                    throw ShellError(.usage, "invalid value '\(text)' for --rating (expected 1–5 stars, e.g. 4 or 4.5, or none)",
-                                     range: range(LibraryCommand.setRating))
+                    throw ShellError(
+                        .usage,
+                        "invalid value '\(text)' for --rating (expected 1–5 stars, e.g. 4 or 4.5, or none)",
+                        range: range(LibraryCommand.setRating)
+                    )
                 }
             }
             if let text = resolved.string(LibraryCommand.setRead) {
@@ -119,8 +175,12 @@ extension LibraryCommand {
             if let text = resolved.string(LibraryCommand.setAdded) {
                 change.dateAdded = try Self.date(text, "--added", range(LibraryCommand.setAdded))
             }
-            if let text = resolved.string(LibraryCommand.setNotes) { change.privateNotes = text.isEmpty ? .clear : .set(text) }
-            if let text = resolved.string(LibraryCommand.setReview) { change.review = text.isEmpty ? .clear : .set(text) }
+            if let text = resolved.string(LibraryCommand.setNotes) {
+                change.privateNotes = text.isEmpty ? .clear : .set(text)
+            }
+            if let text = resolved.string(LibraryCommand.setReview) {
+                change.review = text.isEmpty ? .clear : .set(text)
+            }
             change.addTags = Self.tags(resolved.string(LibraryCommand.setTag))
             change.removeTags = Self.tags(resolved.string(LibraryCommand.setUntag))
             if let n = resolved.int(LibraryCommand.setReadCount) { change.readCount = .set(n) }
@@ -133,8 +193,11 @@ extension LibraryCommand {
         static func date(_ text: String, _ option: String, _ range: SourceRange?) throws(ShellError) -> BookDate {
             if text.lowercased() == "today" { return BookDate.today() }
             guard let date = BookDate(parsing: text) else {
-                throw ShellError(.usage, "invalid date '\(text)' for \(option) (expected YYYY-MM-DD or YYYY/MM/DD, or today)",
-                                 range: range)
+                throw ShellError(
+                    .usage,
+                    "invalid date '\(text)' for \(option) (expected YYYY-MM-DD or YYYY/MM/DD, or today)",
+                    range: range
+                )
             }
             return date
         }

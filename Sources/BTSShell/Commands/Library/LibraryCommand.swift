@@ -9,7 +9,8 @@ import Foundation
 /// opens a backend. Each subcommand is a type (``LibrarySubcommand``) in `LibraryCommand+<Concern>.swift`.
 struct LibraryCommand: CommandFamily {
     static let configuration = CommandSpec(
-        "library", group: .library,
+        "library",
+        group: .library,
         summary: "Your library: the books you saved or imported, kept offline",
         discussion: """
             The library is one file, $XDG_DATA_HOME/bts/library.sqlite (else ~/.local/share/bts/library.sqlite), \
@@ -17,7 +18,8 @@ struct LibraryCommand: CommandFamily {
             when they have none), each with your shelf, rating, dates, notes and tags. 'save' adds the books of \
             the last result; 'import FILE --watch' adds an import's books. No library command needs a server.
             """,
-        examples: ["library list --shelf read --sort rating", "library show 9780439023481", "library stats"])
+        examples: ["library list --shelf read --sort rating", "library show 9780439023481", "library stats"]
+    )
 
     static let subcommands: [any ShellCommand.Type] = [
         List.self, Search.self, Show.self, Update.self, Remove.self, Shelves.self, Stats.self, Export.self, Import.self,
@@ -26,10 +28,19 @@ struct LibraryCommand: CommandFamily {
     // MARK: Shared arguments
 
     static let bookWords = ArgumentSpec(
-        "BOOK", "An ISBN, a library ID (the number 'library list' shows; a number no book has as its ID is read as title words) or title words", variadic: true, completion: .title)
+        "BOOK",
+        "An ISBN, a library ID (the number 'library list' shows; a number no book has as its ID is read as title words) or title words",
+        variadic: true,
+        completion: .title
+    )
     static let shelfFilter = OptionSpec(
-        "shelf", short: "s", type: .string, valueName: "SHELF",
-        help: "Only books on this shelf (to-read, currently-reading, read, or your own)", completion: .shelf)
+        "shelf",
+        short: "s",
+        type: .string,
+        valueName: "SHELF",
+        help: "Only books on this shelf (to-read, currently-reading, read, or your own)",
+        completion: .shelf
+    )
 
     /// The shelf a book is put on (`save --shelf`, `library set --shelf`): any name makes a shelf,
     /// but a name that is not a shelf yet and is a typo away from one (`reed`) is a usage error
@@ -44,8 +55,12 @@ struct LibraryCommand: CommandFamily {
         guard !known.contains(shelf.rawValue), let near = Suggest.closest(to: shelf.rawValue, among: known) else {
             return shelf
         }
-        throw ShellError(.usage, "there is no shelf '\(shelf.rawValue)' yet; did you mean '\(near)'?", range: range,
-                         code: "UNKNOWN_SHELF")
+        throw ShellError(
+            .usage,
+            "there is no shelf '\(shelf.rawValue)' yet; did you mean '\(near)'?",
+            range: range,
+            code: "UNKNOWN_SHELF"
+        )
     }
 
     /// The one book `words` name: an ISBN, `#id` or title words; several matches are an error
@@ -65,11 +80,20 @@ struct LibraryCommand: CommandFamily {
         switch match {
         case .one(let book): return book
         case .none:
-            throw ShellError(.failure, "no book in your library matches '\(reference)' ('library search' finds words anywhere)",
-                             range: range, code: .notFound)
+            throw ShellError(
+                .failure,
+                "no book in your library matches '\(reference)' ('library search' finds words anywhere)",
+                range: range,
+                code: .notFound
+            )
         case .ambiguous(let books):
-            throw ShellError(.failure, "'\(reference)' matches \(books.count == 10 ? "10 or more" : String(books.count)) books; name one by ISBN or library ID",
-                             range: range, details: books.map(Self.handleLine), code: .ambiguous)
+            throw ShellError(
+                .failure,
+                "'\(reference)' matches \(books.count == 10 ? "10 or more" : String(books.count)) books; name one by ISBN or library ID",
+                range: range,
+                details: books.map(Self.handleLine),
+                code: .ambiguous
+            )
         }
     }
 
@@ -82,18 +106,29 @@ struct LibraryCommand: CommandFamily {
     static let bookColumns: [TableColumn] = [
         // Narrow terminals lose ISBN, then READ, before the title is cut (the ID names the book).
         .number("id", "ID"), TableColumn("isbn", "ISBN").optional(1), .bookTitle,
-        TableColumn("authors", "AUTHORS", flexible: true), TableColumn("shelf", "SHELF"), TableColumn("stars", "RATING"),
+        TableColumn("authors", "AUTHORS", flexible: true), TableColumn("shelf", "SHELF"),
+        TableColumn("stars", "RATING"),
         TableColumn("dateRead", "READ").optional(2),
     ]
 
     /// `{count, books}` shown as a table.
     static func books(_ books: [LibraryBook], total: Int, empty: String) -> CommandOutput {
-        let value = JSONValue.record([("count", books.count.json), ("total", total.json),
-                                      ("books", .array(books.map(\.json)))])
-        let footer = books.count == total
+        let value = JSONValue.record([
+            ("count", books.count.json), ("total", total.json),
+            ("books", .array(books.map(\.json))),
+        ])
+        let footer =
+            books.count == total
             ? "(\(total) book\(total == 1 ? "" : "s"))" : "(\(books.count) of \(total) books)"
-        return CommandOutput(value: value, view: .table(columns: bookColumns, rowsKey: "books",
-                                                         footer: books.isEmpty ? nil : footer, empty: empty))
+        return CommandOutput(
+            value: value,
+            view: .table(
+                columns: bookColumns,
+                rowsKey: "books",
+                footer: books.isEmpty ? nil : footer,
+                empty: empty
+            )
+        )
     }
 }
 

@@ -14,7 +14,8 @@ enum LibraryLookups {
 
     /// Why the server did not answer, as the library's note says it: a timeout as a timeout.
     static func unreachable(_ context: isolated any CommandContext) -> String {
-        context.serverTimedOut ? "the server did not answer in time (the request timed out)" : "the server is unreachable"
+        context.serverTimedOut
+            ? "the server did not answer in time (the request timed out)" : "the server is unreachable"
     }
 
     /// What a search asks the library when the server is unreachable.
@@ -38,7 +39,8 @@ enum LibraryLookups {
         var text: String {
             switch self {
             case .isbn(let text), .text(let text), .author(let text): return text
-            case .advanced(let title, let author): return [title, author.map { "by \($0)" }].compactMap { $0 }.joined(separator: " ")
+            case .advanced(let title, let author):
+                return [title, author.map { "by \($0)" }].compactMap { $0 }.joined(separator: " ")
             }
         }
     }
@@ -55,14 +57,17 @@ enum LibraryLookups {
         case .text(let words):
             books = (try? await library.search(words, limit: limit)) ?? []
         case .author(let name):
-            books = (try? await library.list(LibraryFilter(author: name), sort: LibrarySort(.title), limit: limit)) ?? []
+            books =
+                (try? await library.list(LibraryFilter(author: name), sort: LibrarySort(.title), limit: limit)) ?? []
         case .advanced(let title, let author):
             var filter = LibraryFilter(author: author)
             filter.text = title
             books = (try? await library.list(filter, sort: .relevance, limit: limit)) ?? []
         }
         guard !books.isEmpty else { return nil }
-        context.output.warn("\(unreachable(context)): answered from your library (\(books.count) book\(books.count == 1 ? "" : "s"))")
+        context.output.warn(
+            "\(unreachable(context)): answered from your library (\(books.count) book\(books.count == 1 ? "" : "s"))"
+        )
         let rows = books.map { book -> JSONValue in
             let d = book.data
             return .record([
@@ -73,12 +78,19 @@ enum LibraryLookups {
             ])
         }
         let value = JSONValue.record([
-            ("query", query.text.json), ("kind", query.kind.rawValue.json), ("totalCount", rows.count.json), ("count", rows.count.json),
+            ("query", query.text.json), ("kind", query.kind.rawValue.json), ("totalCount", rows.count.json),
+            ("count", rows.count.json),
             ("results", .array(rows)), ("answeredBy", "library".json),
         ])
-        return CommandOutput(value: value, view: .table(
-            columns: CommandOutput.bookColumns, rowsKey: "results",
-            footer: "(\(rows.count) from your library; \(unreachable(context)))", empty: nil))
+        return CommandOutput(
+            value: value,
+            view: .table(
+                columns: CommandOutput.bookColumns,
+                rowsKey: "results",
+                footer: "(\(rows.count) from your library; \(unreachable(context)))",
+                empty: nil
+            )
+        )
     }
 }
 
@@ -87,12 +99,15 @@ extension CommandOutput {
     /// table (`yes` or blank; gone when no row is held). Left as it is when the library cannot be read.
     func markingHeld(rowsKey: String = "results", in context: isolated any CommandContext) async -> CommandOutput {
         guard case .object(var members) = value, case .array(let rows)? = members[rowsKey],
-              let library = try? context.library() else { return self }
+            let library = try? context.library()
+        else { return self }
         let isbns = rows.compactMap { $0["isbn"]?.stringValue }
         guard let held = try? await library.holdings(of: isbns) else { return self }
-        members[rowsKey] = .array(rows.map { row in
-            row.adding("inLibrary", .bool(row["isbn"]?.stringValue.map(held.contains) ?? false))
-        })
+        members[rowsKey] = .array(
+            rows.map { row in
+                row.adding("inLibrary", .bool(row["isbn"]?.stringValue.map(held.contains) ?? false))
+            }
+        )
         var output = self
         output.value = .object(members)
         if case .table(var columns, let key, let footer, let empty) = view {
@@ -116,33 +131,50 @@ extension LibraryLookups {
     /// stderr; nil when the book is not there or nothing in the library is related.
     static func similar(to isbn: String, limit: Int, in context: isolated any CommandContext) async -> CommandOutput? {
         guard context.settings.answersOffline, let library = try? context.library(),
-              case .one(let source)? = try? await library.find(isbn) else { return nil }
+            case .one(let source)? = try? await library.find(isbn)
+        else { return nil }
         var related: [(book: LibraryBook, score: Double)] = []
         var seen: Set<Int64> = [source.id]
         if let series = source.data.series,
-           let books = try? await library.list(LibraryFilter(text: series), sort: .relevance, limit: 200) {
-            for book in books where book.data.series == series && seen.insert(book.id).inserted { related.append((book, 1)) }
+            let books = try? await library.list(LibraryFilter(text: series), sort: .relevance, limit: 200)
+        {
+            for book in books where book.data.series == series && seen.insert(book.id).inserted {
+                related.append((book, 1))
+            }
         }
         for author in source.authors.prefix(3) {
-            let books = (try? await library.list(LibraryFilter(author: author), sort: LibrarySort(.title), limit: 200)) ?? []
+            let books =
+                (try? await library.list(LibraryFilter(author: author), sort: LibrarySort(.title), limit: 200)) ?? []
             for book in books where seen.insert(book.id).inserted { related.append((book, 0.5)) }
         }
         guard !related.isEmpty else { return nil }
         let picked = related.prefix(limit)
-        context.output.warn("\(unreachable(context)): answered from your library (\(picked.count) book\(picked.count == 1 ? "" : "s") in the same series or by the same author)")
+        context.output.warn(
+            "\(unreachable(context)): answered from your library (\(picked.count) book\(picked.count == 1 ? "" : "s") in the same series or by the same author)"
+        )
         let rows = picked.map { entry in
-            JSONValue.record([("isbn", entry.book.isbn13.json), ("title", entry.book.title.json),
-                              ("authors", entry.book.authors.json), ("score", .number(entry.score)),
-                              ("inLibrary", .bool(true))])
+            JSONValue.record([
+                ("isbn", entry.book.isbn13.json), ("title", entry.book.title.json),
+                ("authors", entry.book.authors.json), ("score", .number(entry.score)),
+                ("inLibrary", .bool(true)),
+            ])
         }
         let value = JSONValue.record([
             ("sourceIsbn", (source.isbn13 ?? isbn).json), ("totalCount", rows.count.json), ("count", rows.count.json),
             ("results", .array(rows)), ("answeredBy", "library".json),
         ])
-        let columns = [TableColumn("isbn", "ISBN"), .bookTitle,
-                       TableColumn("authors", "AUTHORS", flexible: true), .number("score", "SCORE", decimals: 3)]
-        return CommandOutput(value: value, view: .table(
-            columns: columns, rowsKey: "results",
-            footer: "(\(rows.count) from your library, same series or author; \(unreachable(context)))", empty: nil))
+        let columns = [
+            TableColumn("isbn", "ISBN"), .bookTitle,
+            TableColumn("authors", "AUTHORS", flexible: true), .number("score", "SCORE", decimals: 3),
+        ]
+        return CommandOutput(
+            value: value,
+            view: .table(
+                columns: columns,
+                rowsKey: "results",
+                footer: "(\(rows.count) from your library, same series or author; \(unreachable(context)))",
+                empty: nil
+            )
+        )
     }
 }

@@ -17,11 +17,13 @@ package enum ReaderCompletion {
         if target == .embedded {
             let directory = paths.cacheDirectory
             store.catalogLookup = EmbeddedCatalogLookup {
-                SQLiteCatalog.isBuilt(cacheDirectory: directory) ? try? SQLiteCatalog.shared(cacheDirectory: directory) : nil
+                SQLiteCatalog.isBuilt(cacheDirectory: directory)
+                    ? try? SQLiteCatalog.shared(cacheDirectory: directory) : nil
             }
         }
         if let path = Shell.libraryPath(environment: environment), FileManager.default.fileExists(atPath: path.path),
-           let library = try? BookLibrary(path: path) {
+            let library = try? BookLibrary(path: path)
+        {
             await note(library, in: store)
         }
         store.update { $0.profiles = Set(BackendProfile.builtIn.map(\.name)) }

@@ -5,12 +5,18 @@ import BooksTrackLibrary
 /// `save [--shelf S]`: the books of the last result (`$_`) into the library.
 struct SaveCommand: ShellCommand {
     static let shelf = OptionSpec(
-        "shelf", short: "s", type: .string, valueName: "SHELF",
-        help: "The shelf the books go on, books already there included (without it: new books go on to-read, books already there keep theirs)",
-        completion: .shelf)
+        "shelf",
+        short: "s",
+        type: .string,
+        valueName: "SHELF",
+        help:
+            "The shelf the books go on, books already there included (without it: new books go on to-read, books already there keep theirs)",
+        completion: .shelf
+    )
 
     static let configuration = CommandSpec(
-        "save", group: .library,
+        "save",
+        group: .library,
         summary: "Save the books of the last result into your library",
         discussion: """
             Takes every book in $_ (the result of search, similar, semantic, recommend, enrich, results or \
@@ -21,7 +27,10 @@ struct SaveCommand: ShellCommand {
             $_ stays the saved books.
             """,
         options: [shelf],
-        examples: ["search isbn 9780439023481", "save", "search title dune --limit 3", "save --shelf currently-reading"])
+        examples: [
+            "search isbn 9780439023481", "save", "search title dune --limit 3", "save --shelf currently-reading",
+        ]
+    )
 
     var shelf: String?
     var shelfRange: SourceRange?
@@ -36,16 +45,23 @@ struct SaveCommand: ShellCommand {
         let books = BookData.books(in: result)
         guard !books.isEmpty else {
             let what = result == .null ? "there is no last result yet" : "the last result has no books"
-            throw ShellError(.failure, "nothing to save: \(what) (run search, similar, semantic, recommend or enrich first)",
-                             code: .nothingToSave)
+            throw ShellError(
+                .failure,
+                "nothing to save: \(what) (run search, similar, semantic, recommend or enrich first)",
+                code: .nothingToSave
+            )
         }
         let library = try context.library()
         var named: Shelf?
         if let shelf { named = try await LibraryCommand.shelf(shelf, range: shelfRange, library: library) }
         let summary: SaveSummary
         do {
-            summary = try await library.save(books, from: Self.provenance(of: result), shelf: named ?? .toRead,
-                                             movingStored: named != nil)
+            summary = try await library.save(
+                books,
+                from: Self.provenance(of: result),
+                shelf: named ?? .toRead,
+                movingStored: named != nil
+            )
         } catch {
             throw ShellError(error)
         }
@@ -53,12 +69,22 @@ struct SaveCommand: ShellCommand {
         // The confirmation is the result: a terminal reads the sentence, a pipe the same facts as JSON.
         let value = JSONValue.record([
             ("saved", books.count.json), ("library", summary.json), ("shelf", named?.rawValue.json),
-            ("books", .array(books.map { book in
-                .record([("isbn", book.isbn13.json), ("title", book.title.json), ("authors", book.authors.json)])
-            })),
+            (
+                "books",
+                .array(
+                    books.map { book in
+                        .record([
+                            ("isbn", book.isbn13.json), ("title", book.title.json), ("authors", book.authors.json),
+                        ])
+                    }
+                )
+            ),
         ])
-        return CommandOutput(value: value, view: .text("Saved \(books.count) book\(books.count == 1 ? "" : "s"): library \(summary)."),
-                             setsResult: false)
+        return CommandOutput(
+            value: value,
+            view: .text("Saved \(books.count) book\(books.count == 1 ? "" : "s"): library \(summary)."),
+            setsResult: false
+        )
     }
 
     /// Where the books came from, read from the result's shape.
@@ -68,7 +94,9 @@ struct SaveCommand: ShellCommand {
         if let kind = result["kind"]?.stringValue, let query = result["query"]?.stringValue {
             return kind == "semantic" ? .semantic(query) : .search(query)
         }
-        if result["provider"] != nil || result["enrichedAt"] != nil { return .enrichment(result["provider"]?.stringValue ?? "") }
+        if result["provider"] != nil || result["enrichedAt"] != nil {
+            return .enrichment(result["provider"]?.stringValue ?? "")
+        }
         if let job = result["jobId"]?.stringValue { return .importJob(job) }
         return .search()
     }

@@ -22,8 +22,11 @@ extension Shell {
         openedLibrary.library = nil
         openedLibrary.completionStale = true
         guard let path = currentLibraryPath() else {
-            throw ShellError(.failure, "cannot find the library: XDG_DATA_HOME is not an absolute path and no home directory is known",
-                             code: .libraryUnavailable)
+            throw ShellError(
+                .failure,
+                "cannot find the library: XDG_DATA_HOME is not an absolute path and no home directory is known",
+                code: .libraryUnavailable
+            )
         }
         do {
             let library = try BookLibrary(path: path)
@@ -46,8 +49,13 @@ extension Shell {
         if let directory = openedLibrary.scratchDirectory { return directory.appendingPathComponent("library.sqlite") }
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("bts-scratch-library-\(UUID().uuidString)", isDirectory: true)
-        guard (try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
-                                                        attributes: [.posixPermissions: 0o700])) != nil else { return nil }
+        guard
+            (try? FileManager.default.createDirectory(
+                at: directory,
+                withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700]
+            )) != nil
+        else { return nil }
         openedLibrary.scratchDirectory = directory
         return directory.appendingPathComponent("library.sqlite")
     }
@@ -71,7 +79,8 @@ extension Shell {
         if let library = openedLibrary.library, openedLibrary.openedFor == settings.library { return library }
         if settings.library == .scratch { return try? library() }
         guard let path = Self.libraryPath(environment: options.environment),
-              FileManager.default.fileExists(atPath: path.path) else { return nil }
+            FileManager.default.fileExists(atPath: path.path)
+        else { return nil }
         return try? library()
     }
 }

@@ -15,7 +15,11 @@ extension SimilarCommand {
         .number("score", "SCORE", decimals: 3).optional(1), TableColumn("because", "LIKE", flexible: true),
     ]
 
-    static func fromLibrary(shelf: String?, limit: Int, in context: isolated any CommandContext) async throws -> CommandOutput {
+    static func fromLibrary(
+        shelf: String?,
+        limit: Int,
+        in context: isolated any CommandContext
+    ) async throws -> CommandOutput {
         let library = try context.library()
         var filter = LibraryFilter()
         if let shelf { filter.shelf = try await LibraryCommand.shelf(shelf, range: nil, library: library) }
@@ -29,8 +33,11 @@ extension SimilarCommand {
         }
         let seeds = Array(candidates.filter { $0.isbn13 != nil }.prefix(librarySeeds))
         guard !seeds.isEmpty else {
-            throw ShellError(.failure, "your \(where_) has no books with an ISBN to start from ('save' or 'import' adds some)",
-                             code: .notFound)
+            throw ShellError(
+                .failure,
+                "your \(where_) has no books with an ISBN to start from ('save' or 'import' adds some)",
+                code: .notFound
+            )
         }
         try await BudgetAdmission.announce(seeds.count, of: budget, command: libraryLabel, in: context)
         var scores: [String: (item: SimilarResults.Item, score: Double, because: String)] = [:]
@@ -43,7 +50,7 @@ extension SimilarCommand {
                     try await api.similar(isbn: isbn, limit: 20)
                 }
             } catch let error as BooksTrackError where error.code == .notFound {
-                continue // no vector for this one
+                continue  // no vector for this one
             }
             asked += 1
             for item in response.value.items {
@@ -63,17 +70,24 @@ extension SimilarCommand {
         // On `similar`'s scale (0–1): the mean of its similarity to each book asked about (a book
         // not among one's answers counts 0 there), so the order is that of the sums.
         let rows = ranked.map { entry in
-            JSONValue.record([("isbn", entry.item.isbn.json), ("title", entry.item.title.json),
-                              ("authors", entry.item.authors.json), ("score", .number(entry.score / Double(max(1, asked)))),
-                              ("because", entry.because.json), ("coverUrl", entry.item.coverURL.json)])
+            JSONValue.record([
+                ("isbn", entry.item.isbn.json), ("title", entry.item.title.json),
+                ("authors", entry.item.authors.json), ("score", .number(entry.score / Double(max(1, asked)))),
+                ("because", entry.because.json), ("coverUrl", entry.item.coverURL.json),
+            ])
         }
         let value = JSONValue.record([
             ("source", where_.json), ("seeds", seeds.compactMap(\.isbn13).json), ("seedsAnswered", asked.json),
             ("count", rows.count.json), ("results", .array(rows)),
         ])
-        return CommandOutput(value: value, view: .table(
-            columns: libraryColumns, rowsKey: "results",
-            footer: "(\(rows.count) not in your library, like \(asked) books of your \(where_))",
-            empty: "No similar books that you do not already have."))
+        return CommandOutput(
+            value: value,
+            view: .table(
+                columns: libraryColumns,
+                rowsKey: "results",
+                footer: "(\(rows.count) not in your library, like \(asked) books of your \(where_))",
+                empty: "No similar books that you do not already have."
+            )
+        )
     }
 }

@@ -8,11 +8,16 @@ struct AliasCommand: ShellCommand {
     static let isMeasured = false
 
     static let nameArgument = ArgumentSpec("NAME", "The alias", optional: true)
-    static let textArgument = ArgumentSpec("TEXT", "The commands it stands for ($1…, $#, $@ read the call's words)",
-                                           optional: true, variadic: true)
+    static let textArgument = ArgumentSpec(
+        "TEXT",
+        "The commands it stands for ($1…, $#, $@ read the call's words)",
+        optional: true,
+        variadic: true
+    )
 
     static let configuration = CommandSpec(
-        "alias", group: .meta,
+        "alias",
+        group: .meta,
         summary: "Define a short name for commands; alone, list the aliases",
         discussion: """
             The words of TEXT are kept as written ($-references are read when the alias runs, not when it is \
@@ -23,7 +28,8 @@ struct AliasCommand: ShellCommand {
         usage: ["alias", "alias NAME TEXT..."],
         positionals: [nameArgument, textArgument],
         examples: ["alias hg search 9780439023481", "alias top 'search title $1 --limit ${2:-3}'", "alias"],
-        takesRawArguments: true)
+        takesRawArguments: true
+    )
 
     /// The name `command` defines when it is an `alias NAME …` (the lines after it may call it).
     static func definedName(by command: Command) -> String? {
@@ -47,18 +53,29 @@ struct AliasCommand: ShellCommand {
             return CommandOutput(value: value, view: .text(lines.joined(separator: "\n")), setsResult: false)
         }
         guard let name = nameWord.literalText, Self.isAliasName(name) else {
-            throw ShellError(.usage, "'\(nameWord.sourceForm)' cannot be an alias name (letters, digits, '-' and '_')",
-                             range: nameWord.range)
+            throw ShellError(
+                .usage,
+                "'\(nameWord.sourceForm)' cannot be an alias name (letters, digits, '-' and '_')",
+                range: nameWord.range
+            )
         }
         if Parser.keywords.contains(name) || CommandRegistry.standard.command(named: name) != nil {
-            throw ShellError(.usage, "'\(name)' is a bts command or keyword; an alias cannot replace it", range: nameWord.range)
+            throw ShellError(
+                .usage,
+                "'\(name)' is a bts command or keyword; an alias cannot replace it",
+                range: nameWord.range
+            )
         }
         let text = words.dropFirst().map(\.sourceForm).joined(separator: " ")
         guard !text.isEmpty else {
             guard let body = context.aliases[name] else {
                 throw ShellError(.usage, "no alias '\(name)'", range: nameWord.range)
             }
-            return CommandOutput(value: .string(body), view: .text("alias \(name) \(Self.quoted(body))"), setsResult: false)
+            return CommandOutput(
+                value: .string(body),
+                view: .text("alias \(name) \(Self.quoted(body))"),
+                setsResult: false
+            )
         }
         context.aliases[name] = text
         return nil
@@ -66,7 +83,9 @@ struct AliasCommand: ShellCommand {
 
     static func isAliasName(_ name: String) -> Bool {
         guard let first = name.unicodeScalars.first, first.properties.isAlphabetic || first == "_" else { return false }
-        return name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_") }
+        return name.unicodeScalars.allSatisfy {
+            $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_")
+        }
     }
 
     /// Text quoted so that bts reads it back as one word (always in quotes).
@@ -81,10 +100,12 @@ struct UnaliasCommand: ShellCommand {
     static let names = ArgumentSpec("NAME", "An alias", variadic: true)
 
     static let configuration = CommandSpec(
-        "unalias", group: .meta,
+        "unalias",
+        group: .meta,
         summary: "Forget aliases",
         positionals: [names],
-        examples: ["unalias hg"])
+        examples: ["unalias hg"]
+    )
 
     var names: [BoundValue]
 
@@ -97,7 +118,9 @@ struct UnaliasCommand: ShellCommand {
             let name = bound.text ?? ""
             guard context.aliases.removeValue(forKey: name) != nil else {
                 var message = "no alias '\(name)'"
-                if let guess = Suggest.closest(to: name, among: context.aliases.keys) { message += " (did you mean '\(guess)'?)" }
+                if let guess = Suggest.closest(to: name, among: context.aliases.keys) {
+                    message += " (did you mean '\(guess)'?)"
+                }
                 throw ShellError(.usage, message, range: bound.word.range)
             }
         }
@@ -112,7 +135,8 @@ extension AliasCommand {
         return tokens.contains { token in
             token.word?.parts.contains { part in
                 guard case .variable(let reference) = part else { return false }
-                return (reference.isPositional && reference.name != "0") || reference.name == "#" || reference.name == "@"
+                return (reference.isPositional && reference.name != "0") || reference.name == "#"
+                    || reference.name == "@"
             } ?? false
         }
     }

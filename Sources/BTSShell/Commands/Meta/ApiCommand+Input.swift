@@ -3,6 +3,7 @@ import BooksTrackClient
 import BooksTrackContract
 import Foundation
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -18,10 +19,12 @@ extension ApiCommand {
     /// of the script).
     static func standardInputRefusal(isTerminal: Bool, carriesCommands: Bool) -> String? {
         if isTerminal {
-            return "--input - reads the body from standard input, which is a terminal here: pipe the body in or give it as a file"
+            return
+                "--input - reads the body from standard input, which is a terminal here: pipe the body in or give it as a file"
         }
         if carriesCommands {
-            return "--input - cannot read standard input while bts reads its commands from it: run the commands with -c or as bts FILE, or give the body as a file"
+            return
+                "--input - cannot read standard input while bts reads its commands from it: run the commands with -c or as bts FILE, or give the body as a file"
         }
         return nil
     }
@@ -30,14 +33,20 @@ extension ApiCommand {
     static func body(from name: String, in context: isolated any CommandContext) async throws -> Data {
         guard name == standardInputName else { return try read(name, in: context) }
         let isTerminal = context.output.terminal.stdinIsTerminal
-        if let refusal = standardInputRefusal(isTerminal: isTerminal, carriesCommands: context.commandsComeFromStandardInput) {
+        if let refusal = standardInputRefusal(
+            isTerminal: isTerminal,
+            carriesCommands: context.commandsComeFromStandardInput
+        ) {
             throw ShellError(.usage, refusal)
         }
         let limit = BooksTrackAPI.maxRawRequestBodyBytes
         switch await StandardInputBody.read(STDIN_FILENO, limit: limit) {
         case .body(let data): return data
         case .tooLarge:
-            throw ShellError(.usage, "the body on standard input is larger than \(limit / 1024 / 1024) MiB, the most api sends")
+            throw ShellError(
+                .usage,
+                "the body on standard input is larger than \(limit / 1024 / 1024) MiB, the most api sends"
+            )
         case .failed(let reason):
             throw ShellError(.failure, "cannot read the body from standard input (\(reason))")
         case .cancelled:

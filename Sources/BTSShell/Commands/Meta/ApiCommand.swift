@@ -7,19 +7,42 @@ import Foundation
 /// route of the session's server, through the same client as every command.
 struct ApiCommand: ShellCommand {
     static let request = ArgumentSpec(
-        "REQUEST", "[METHOD] PATH: METHOD is one of \(BooksTrackAPI.rawMethods.joined(separator: ", ")) (GET when left out); PATH starts with /",
-        variadic: true, completion: .optionValue(BooksTrackAPI.rawMethods))
-    static let field = OptionSpec("field", short: "f", type: .string, valueName: "KEY=VALUE",
-                                  help: "A query parameter (GET, HEAD, DELETE) or a field of the JSON body (others); repeatable")
-    static let header = OptionSpec("header", short: "H", type: .string, valueName: "'NAME: VALUE'",
-                                   help: "A request header; repeatable")
-    static let input = OptionSpec("input", type: .string, valueName: "FILE",
-                                  help: "Send a regular file, or standard input for -, as the body: at most \(BooksTrackAPI.maxRawRequestBodyBytes / 1024 / 1024) MiB")
-    static let include = OptionSpec("include", short: "i", type: .flag,
-                                    help: "Print the status line and the response headers before the body")
+        "REQUEST",
+        "[METHOD] PATH: METHOD is one of \(BooksTrackAPI.rawMethods.joined(separator: ", ")) (GET when left out); PATH starts with /",
+        variadic: true,
+        completion: .optionValue(BooksTrackAPI.rawMethods)
+    )
+    static let field = OptionSpec(
+        "field",
+        short: "f",
+        type: .string,
+        valueName: "KEY=VALUE",
+        help: "A query parameter (GET, HEAD, DELETE) or a field of the JSON body (others); repeatable"
+    )
+    static let header = OptionSpec(
+        "header",
+        short: "H",
+        type: .string,
+        valueName: "'NAME: VALUE'",
+        help: "A request header; repeatable"
+    )
+    static let input = OptionSpec(
+        "input",
+        type: .string,
+        valueName: "FILE",
+        help:
+            "Send a regular file, or standard input for -, as the body: at most \(BooksTrackAPI.maxRawRequestBodyBytes / 1024 / 1024) MiB"
+    )
+    static let include = OptionSpec(
+        "include",
+        short: "i",
+        type: .flag,
+        help: "Print the status line and the response headers before the body"
+    )
 
     static let configuration = CommandSpec(
-        "api", group: .meta,
+        "api",
+        group: .meta,
         summary: "Send one request to any route of the server and print its answer",
         discussion: """
             A raw route, unlike the mission commands (search, similar, enrich, …): the server's body comes \
@@ -41,10 +64,14 @@ struct ApiCommand: ShellCommand {
             """,
         positionals: [request],
         options: [field, header, input, include],
-        examples: ["api /v1/search/title -f q=dune", "api -i /health", "api POST /api/v2/books/enrich -f 'isbn=\"9780340839935\"'",
-                   "api /api/v2/capabilities -H 'Accept: application/json'"],
+        examples: [
+            "api /v1/search/title -f q=dune", "api -i /health",
+            "api POST /api/v2/books/enrich -f 'isbn=\"9780340839935\"'",
+            "api /api/v2/capabilities -H 'Accept: application/json'",
+        ],
         takesRawArguments: true,
-        runsFromCommandLine: true)
+        runsFromCommandLine: true
+    )
 
     var method: String
     var path: String
@@ -91,8 +118,11 @@ struct ApiCommand: ShellCommand {
                     }
                     let name = item[..<colon].trimmingCharacters(in: .whitespaces)
                     let headerValue = item[item.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-                    guard !name.isEmpty, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_".contains($0)) }),
-                          !headerValue.contains(where: { $0.isNewline || ($0.asciiValue.map { $0 < 0x20 && $0 != 0x09 } ?? false) })
+                    guard !name.isEmpty,
+                        name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_".contains($0)) }),
+                        !headerValue.contains(where: {
+                            $0.isNewline || ($0.asciiValue.map { $0 < 0x20 && $0 != 0x09 } ?? false)
+                        })
                     else { throw ShellError(.usage, "'\(item)' is not a header 'Name: value'", range: range) }
                     headers.append(HeaderField(name: name, value: headerValue))
                 case "--input": input = try value(after: text)
@@ -104,17 +134,28 @@ struct ApiCommand: ShellCommand {
             index += 1
         }
         guard (1...2).contains(positionals.count) else {
-            throw ShellError(.usage, positionals.isEmpty ? "missing PATH for 'api'" : "'api' takes [METHOD] PATH, not \(positionals.count) words",
-                             range: range)
+            throw ShellError(
+                .usage,
+                positionals.isEmpty
+                    ? "missing PATH for 'api'" : "'api' takes [METHOD] PATH, not \(positionals.count) words",
+                range: range
+            )
         }
         let method = positionals.count == 2 ? positionals[0].uppercased() : "GET"
         guard BooksTrackAPI.rawMethods.contains(method) else {
-            throw ShellError(.usage, "unknown method '\(positionals[0])': use one of \(BooksTrackAPI.rawMethods.joined(separator: ", "))",
-                             range: range)
+            throw ShellError(
+                .usage,
+                "unknown method '\(positionals[0])': use one of \(BooksTrackAPI.rawMethods.joined(separator: ", "))",
+                range: range
+            )
         }
         var target = positionals[positionals.count - 1]
         guard target.hasPrefix("/"), !target.hasPrefix("//") else {
-            throw ShellError(.usage, "PATH must start with / (a route of the session's server, not '\(target)')", range: range)
+            throw ShellError(
+                .usage,
+                "PATH must start with / (a route of the session's server, not '\(target)')",
+                range: range
+            )
         }
         var query: [(name: String, value: String)] = []
         if let question = target.firstIndex(of: "?") {
@@ -126,7 +167,11 @@ struct ApiCommand: ShellCommand {
             target = String(target[..<question])
         }
         if input != nil, !fields.isEmpty {
-            throw ShellError(.usage, "--input and -f cannot be used together (the body is one or the other)", range: range)
+            throw ShellError(
+                .usage,
+                "--input and -f cannot be used together (the body is one or the other)",
+                range: range
+            )
         }
         if input != nil, Self.sendsQuery(method) {
             throw ShellError(.usage, "\(method) sends no body: --input needs POST, PUT or PATCH", range: range)
@@ -152,8 +197,11 @@ struct ApiCommand: ShellCommand {
         case "null": return .null
         default:
             if let first = text.first, first == "-" || first == "\"" || first.isNumber,
-               let data = text.data(using: .utf8), let value = try? JSONDecoder().decode(JSONValue.self, from: data),
-               value.isNumberOrString { return value }
+                let data = text.data(using: .utf8), let value = try? JSONDecoder().decode(JSONValue.self, from: data),
+                value.isNumberOrString
+            {
+                return value
+            }
             return .string(text)
         }
     }
@@ -166,12 +214,18 @@ struct ApiCommand: ShellCommand {
         } else if let input {
             body = try await Self.body(from: input, in: context)
         } else if !fields.isEmpty {
-            let object = JSONValue.object(Dictionary(fields.map { ($0.key, Self.typed($0.value)) }, uniquingKeysWith: { _, last in last }))
+            let object = JSONValue.object(
+                Dictionary(fields.map { ($0.key, Self.typed($0.value)) }, uniquingKeysWith: { _, last in last })
+            )
             body = Data(object.compactJSON.utf8)
         }
         var policy = context.callPolicy
-        policy.budget = BooksTrackAPI.rateLimitClass(method: method, path: path, mode: query.first { $0.name == "mode" }?.value,
-                                                     query: query.first { $0.name == "q" }?.value)
+        policy.budget = BooksTrackAPI.rateLimitClass(
+            method: method,
+            path: path,
+            mode: query.first { $0.name == "mode" }?.value,
+            query: query.first { $0.name == "q" }?.value
+        )
         let (method, path, headers) = (self.method, self.path, self.headers)
         let sentQuery = query
         let sentBody = body
@@ -207,7 +261,9 @@ struct ApiCommand: ShellCommand {
     /// A body as JSON, when it says it is (its type) or looks it (an object or an array) and parses.
     static func json(_ body: Data, contentType: String = "") -> JSONValue? {
         let first = body.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
-        guard contentType.contains("json") || first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else { return nil }
+        guard contentType.contains("json") || first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else {
+            return nil
+        }
         return try? JSONDecoder().decode(JSONValue.self, from: body)
     }
 
@@ -218,8 +274,8 @@ struct ApiCommand: ShellCommand {
     }
 }
 
-private extension JSONValue {
-    var isNumberOrString: Bool {
+extension JSONValue {
+    fileprivate var isNumberOrString: Bool {
         switch self {
         case .number, .string: return true
         default: return false

@@ -7,7 +7,8 @@ import Foundation
 /// opens the backend (they work offline). Each subcommand is a type of its own.
 struct CacheCommand: CommandFamily {
     static let configuration = CommandSpec(
-        "cache", group: .meta,
+        "cache",
+        group: .meta,
         summary: "Show or clear the response cache of this backend",
         discussion: """
             Answers of a remote server are kept in $XDG_CACHE_HOME/bts/responses-<backend>.sqlite (else \
@@ -17,14 +18,19 @@ struct CacheCommand: CommandFamily {
             reached ('set offline never' to fail instead). --no-cache makes one command ask the server. \
             The embedded backend's answers are not cached.
             """,
-        examples: ["cache show", "cache entries", "cache clear"])
+        examples: ["cache show", "cache entries", "cache clear"]
+    )
 
     static let subcommands: [any ShellCommand.Type] = [Show.self, Entries.self, Clear.self]
 
     /// `cache show`.
     struct Show: ShellCommand {
-        static let configuration = CommandSpec("show", group: .meta, summary: "Show the cache's file, size and entry count",
-                                               examples: ["cache show"])
+        static let configuration = CommandSpec(
+            "show",
+            group: .meta,
+            summary: "Show the cache's file, size and entry count",
+            examples: ["cache show"]
+        )
 
         init(_ resolved: ResolvedCommand) {}
 
@@ -40,7 +46,9 @@ struct CacheCommand: CommandFamily {
                 ("entries", summary.entries.json), ("fresh", summary.fresh.json), ("bytes", summary.bytes.json),
                 ("fileBytes", summary.fileBytes.json), ("maxBytes", cache.maxBytes.json),
             ])
-            let fields = ["backend", "file", "entries", "fresh", "bytes", "fileBytes", "maxBytes"].map { RecordField($0) }
+            let fields = ["backend", "file", "entries", "fresh", "bytes", "fileBytes", "maxBytes"].map {
+                RecordField($0)
+            }
             return CommandOutput(value: value, view: .record(fields: fields))
         }
     }
@@ -49,9 +57,13 @@ struct CacheCommand: CommandFamily {
     struct Entries: ShellCommand {
         static let limit = CommandSpec.limit(1...10_000, default: 50)
 
-        static let configuration = CommandSpec("entries", group: .meta,
-                                               summary: "List the cached answers, most recently used first",
-                                               options: [limit.spec], examples: ["cache entries --limit 10"])
+        static let configuration = CommandSpec(
+            "entries",
+            group: .meta,
+            summary: "List the cached answers, most recently used first",
+            options: [limit.spec],
+            examples: ["cache entries --limit 10"]
+        )
 
         var limit: Int
 
@@ -75,9 +87,15 @@ struct CacheCommand: CommandFamily {
                 TableColumn("key", "REQUEST", flexible: true), .number("ageSeconds", "AGE (s)"),
                 .number("expiresInSeconds", "EXPIRES IN (s)"), TableColumn("fresh", "FRESH"),
             ]
-            return CommandOutput(value: value, view: .table(
-                columns: columns, rowsKey: "entries", footer: nil,
-                empty: found == nil ? "(the \(backend)'s answers are not cached)" : "(no cached answers)"))
+            return CommandOutput(
+                value: value,
+                view: .table(
+                    columns: columns,
+                    rowsKey: "entries",
+                    footer: nil,
+                    empty: found == nil ? "(the \(backend)'s answers are not cached)" : "(no cached answers)"
+                )
+            )
         }
     }
 
@@ -85,8 +103,13 @@ struct CacheCommand: CommandFamily {
     struct Clear: ShellCommand {
         static let all = OptionSpec("all", type: .flag, help: "Clear the cache of every backend, not only this one")
 
-        static let configuration = CommandSpec("clear", group: .meta, summary: "Remove the cached answers", options: [all],
-                                               examples: ["cache clear", "cache clear --all"])
+        static let configuration = CommandSpec(
+            "clear",
+            group: .meta,
+            summary: "Remove the cached answers",
+            options: [all],
+            examples: ["cache clear", "cache clear --all"]
+        )
 
         var all: Bool
 
@@ -107,7 +130,9 @@ struct CacheCommand: CommandFamily {
                 }
             }
             let value = JSONValue.record([("backend", backend.json), ("removed", removed.json), ("files", files.json)])
-            let text = all ? "Removed \(removed) cached answers (\(files) backends).\n"
+            let text =
+                all
+                ? "Removed \(removed) cached answers (\(files) backends).\n"
                 : "Removed \(removed) cached answer\(removed == 1 ? "" : "s") of the \(backend).\n"
             return CommandOutput(value: value, view: .text(text))
         }

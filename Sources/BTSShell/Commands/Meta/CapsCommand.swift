@@ -8,15 +8,18 @@ struct CapsCommand: ShellCommand {
     static let refresh = OptionSpec("refresh", short: "r", type: .flag, help: "Fetch the capabilities again")
 
     static let configuration = CommandSpec(
-        "caps", group: .meta,
+        "caps",
+        group: .meta,
         summary: "Show the server's features and limits, and which commands they gate",
         discussion: "Capabilities are cached for an hour; --refresh fetches them now.",
         options: [refresh, CommandSpec.columnsOption(featureColumns + limitColumns)],
-        examples: ["caps", "caps --refresh"])
+        examples: ["caps", "caps --refresh"]
+    )
 
     /// The tables of features (with the commands they gate) and of limits.
     static let featureColumns: [TableColumn] = [
-        TableColumn("name", "FEATURE"), TableColumn("enabled", "ENABLED"), TableColumn("gates", "GATES", flexible: true),
+        TableColumn("name", "FEATURE"), TableColumn("enabled", "ENABLED"),
+        TableColumn("gates", "GATES", flexible: true),
     ]
     static let limitColumns: [TableColumn] = [TableColumn("name", "LIMIT"), .number("value", "VALUE")]
 
@@ -39,16 +42,21 @@ struct CapsCommand: ShellCommand {
         }
         let gates = CommandTable.gatedCommands()
         let features = capabilities.features.keys.sorted().map { name in
-            JSONValue.record([("name", name.json), ("enabled", .bool(capabilities.features[name] ?? false)),
-                              ("gates", (gates[name] ?? []).json)])
+            JSONValue.record([
+                ("name", name.json), ("enabled", .bool(capabilities.features[name] ?? false)),
+                ("gates", (gates[name] ?? []).json),
+            ])
         }
         var limits: [JSONValue] = []
         let limitPairs: [(String, Int?)] = [
-            ("semantic_search_rpm", capabilities.limits.semanticSearchRPM), ("text_search_rpm", capabilities.limits.textSearchRPM),
+            ("semantic_search_rpm", capabilities.limits.semanticSearchRPM),
+            ("text_search_rpm", capabilities.limits.textSearchRPM),
             ("csv_max_rows", capabilities.limits.csvMaxRows), ("max_batch_size", capabilities.limits.maxBatchSize),
             ("max_concurrent_jobs", capabilities.limits.maxConcurrentJobs),
         ]
-        for (name, value) in limitPairs { if let value { limits.append(.record([("name", name.json), ("value", value.json)])) } }
+        for (name, value) in limitPairs {
+            if let value { limits.append(.record([("name", name.json), ("value", value.json)])) }
+        }
         let sourceText: String
         switch source {
         case .none: sourceText = "unknown"
@@ -59,7 +67,8 @@ struct CapsCommand: ShellCommand {
         let dialect = await connection.api.dialect
         let dialectSource = await connection.api.dialectSource
         let value = JSONValue.record([
-            ("server", SecretMasking.maskURL(connection.api.baseURL.absoluteString).json), ("version", capabilities.version.json),
+            ("server", SecretMasking.maskURL(connection.api.baseURL.absoluteString).json),
+            ("version", capabilities.version.json),
             ("api", dialect.description.json), ("apiSource", dialectSource.rawValue.json),
             ("dialect", capabilities.dialect.rawValue.json), ("source", sourceText.json),
             ("features", .array(features)), ("limits", .array(limits)),

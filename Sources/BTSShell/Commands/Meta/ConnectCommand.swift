@@ -5,10 +5,15 @@ import Foundation
 
 /// `connect URL|PROFILE|embedded`.
 struct ConnectCommand: ShellCommand {
-    static let target = ArgumentSpec("TARGET", "A URL (http://host:port), a profile name, or 'embedded'", completion: .profile)
+    static let target = ArgumentSpec(
+        "TARGET",
+        "A URL (http://host:port), a profile name, or 'embedded'",
+        completion: .profile
+    )
 
     static let configuration = CommandSpec(
-        "connect", group: .meta,
+        "connect",
+        group: .meta,
         summary: "Switch to another server by URL or profile name",
         discussion: """
             Built-in profiles: \(KnownBackend.names); more in $XDG_CONFIG_HOME/bts/config.toml \
@@ -18,11 +23,19 @@ struct ConnectCommand: ShellCommand {
             """,
         positionals: [target],
         options: [force],
-        examples: ["connect embedded", "connect local", "connect \(KnownBackend.local.address)",
-                   "connect --force \(KnownBackend.local.address)"],
-        isSensitive: true)
+        examples: [
+            "connect embedded", "connect local", "connect \(KnownBackend.local.address)",
+            "connect --force \(KnownBackend.local.address)",
+        ],
+        isSensitive: true
+    )
 
-    static let force = OptionSpec("force", short: "f", type: .flag, help: "Switch even when the server cannot be reached")
+    static let force = OptionSpec(
+        "force",
+        short: "f",
+        type: .flag,
+        help: "Switch even when the server cannot be reached"
+    )
 
     var text: String
     var force: Bool
@@ -33,7 +46,10 @@ struct ConnectCommand: ShellCommand {
     }
 
     func run(in context: isolated any CommandContext) async throws -> CommandOutput? {
-        let target = try BackendSelection.target(forConnect: text, config: { () throws(ShellError) in try context.loadConfig() })
+        let target = try BackendSelection.target(
+            forConnect: text,
+            config: { () throws(ShellError) in try context.loadConfig() }
+        )
         let opened = try await context.open(target, requireReachable: !force)
         let capabilities = await opened.api.capabilities
         let value = JSONValue.record([
@@ -44,10 +60,15 @@ struct ConnectCommand: ShellCommand {
         ])
         if capabilities == nil {
             let absence = CapabilityAbsence(await opened.api.lastConnectError)
-            context.output.warn(absence.isUnreachable
-                ? "switched to \(SecretMasking.maskURL(target.label)), but it cannot be reached: \(absence.failure?.message ?? "")"
-                : "connected to \(SecretMasking.maskURL(target.label)), but it did not publish its capabilities (gated commands will try anyway)")
+            context.output.warn(
+                absence.isUnreachable
+                    ? "switched to \(SecretMasking.maskURL(target.label)), but it cannot be reached: \(absence.failure?.message ?? "")"
+                    : "connected to \(SecretMasking.maskURL(target.label)), but it did not publish its capabilities (gated commands will try anyway)"
+            )
         }
-        return CommandOutput(value: value, view: .record(fields: ["server", "target", "version", "api"].map { RecordField($0) }))
+        return CommandOutput(
+            value: value,
+            view: .record(fields: ["server", "target", "version", "api"].map { RecordField($0) })
+        )
     }
 }

@@ -7,7 +7,8 @@ struct EchoCommand: ShellCommand {
     static let words = ArgumentSpec("WORD", "Text to print", optional: true, variadic: true, completion: .variable)
 
     static let configuration = CommandSpec(
-        "echo", group: .meta,
+        "echo",
+        group: .meta,
         summary: "Print the words, with variables interpolated",
         discussion: """
             The words are echo's own output, not a result: they are written as they are into a pipe or a \
@@ -17,7 +18,8 @@ struct EchoCommand: ShellCommand {
             """,
         positionals: [words],
         examples: ["echo found ${_.totalCount} books", "echo $?"],
-        takesRawArguments: true)
+        takesRawArguments: true
+    )
 
     var words: [BoundValue]
 
@@ -30,7 +32,8 @@ struct EchoCommand: ShellCommand {
         // list (`echo $isbns`), not the list's JSON; `${list}` inside other text stays JSON.
         let texts = words.compactMap { bound -> String? in
             if bound.word.parts.count == 1, case .variable = bound.word.parts[0],
-               case .success(.array(let items)) = context.value(of: bound.word) {
+                case .success(.array(let items)) = context.value(of: bound.word)
+            {
                 return items.map(\.interpolationText).joined(separator: " ")
             }
             return bound.text

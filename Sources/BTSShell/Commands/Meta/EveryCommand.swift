@@ -13,17 +13,26 @@ struct EveryCommand: ShellCommand {
     static let isPaged = false
 
     static let interval = ArgumentSpec(
-        "DURATION", "How long to wait between runs, as sleep reads it: \(EveryPlan.minimumText) or more (2s, 1.5, 3m, 1h)",
-        type: .duration)
+        "DURATION",
+        "How long to wait between runs, as sleep reads it: \(EveryPlan.minimumText) or more (2s, 1.5, 3m, 1h)",
+        type: .duration
+    )
     static let commandLine = ArgumentSpec(
-        "COMMAND", "The command line to run; quote it whole to run several commands separated by ';'",
-        variadic: true)
-    static let countOption = OptionSpec("count", type: .int(1...1_000_000), valueName: "N",
-                                        help: "Stop after N runs (default: run until Ctrl-C)")
+        "COMMAND",
+        "The command line to run; quote it whole to run several commands separated by ';'",
+        variadic: true
+    )
+    static let countOption = OptionSpec(
+        "count",
+        type: .int(1...1_000_000),
+        valueName: "N",
+        help: "Stop after N runs (default: run until Ctrl-C)"
+    )
     static let failOption = OptionSpec("fail", type: .flag, help: "Stop at the first failing run, with its status")
 
     static let configuration = CommandSpec(
-        "every", group: .meta,
+        "every",
+        group: .meta,
         summary: "Run a command every DURATION until Ctrl-C, with the time of each run",
         discussion: """
             Without --count it runs until Ctrl-C (every 5s limits). Each run goes through the shell as if \
@@ -39,7 +48,8 @@ struct EveryCommand: ShellCommand {
         positionals: [interval, commandLine],
         options: [countOption, failOption],
         examples: ["every 2s --count 2 limits", "every 1s --count 3 jobs", "every 1s --count 2 'jobs; limits'"],
-        takesRawArguments: true)
+        takesRawArguments: true
+    )
 
     /// The command is read anew at each run.
     static let interpolatesArguments = false
@@ -52,16 +62,18 @@ struct EveryCommand: ShellCommand {
     }
 
     static func plan(of command: Command) -> Result<EveryPlan, EveryPlanError> {
-        EveryPlan.parse(command.arguments.map { argument in
-            let word = argument.word
-            let script: String
-            if let literal = word.literalText {
-                script = word.isQuoted ? AliasCommand.quoted(literal) : literal
-            } else {
-                script = word.isQuoted ? "\"\(word.sourceForm)\"" : word.sourceForm
+        EveryPlan.parse(
+            command.arguments.map { argument in
+                let word = argument.word
+                let script: String
+                if let literal = word.literalText {
+                    script = word.isQuoted ? AliasCommand.quoted(literal) : literal
+                } else {
+                    script = word.isQuoted ? "\"\(word.sourceForm)\"" : word.sourceForm
+                }
+                return EveryPlan.Word(literal: word.literalText, script: script, isQuoted: word.isQuoted)
             }
-            return EveryPlan.Word(literal: word.literalText, script: script, isQuoted: word.isQuoted)
-        })
+        )
     }
 
     var plan: EveryPlan

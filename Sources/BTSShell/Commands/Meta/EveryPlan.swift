@@ -57,7 +57,8 @@ struct EveryPlan: Sendable, Hashable {
             plan.count = count
         }
         guard !rest.isEmpty else { return .failure(.missingCommand) }
-        plan.commandLine = rest.count == 1 && rest.first?.isQuoted == true
+        plan.commandLine =
+            rest.count == 1 && rest.first?.isQuoted == true
             ? rest.map { $0.literal ?? $0.script }.joined()
             : rest.map(\.script).joined(separator: " ")
         return .success(plan)
@@ -83,9 +84,12 @@ enum EveryPlanError: Error, Sendable, Hashable {
         switch self {
         case .missingInterval: return "every needs an interval and a command, such as: every 5s limits"
         case .intervalNotLiteral: return "every's interval must be written out (such as 5s), not read from a variable"
-        case .badInterval(let text): return "'\(text)' is not an interval (expected a duration such as 2s, 1.5, 3m or 1h)"
-        case .intervalTooShort(let text): return "'\(text)' is too short: every waits at least \(EveryPlan.minimumText) between runs"
-        case .unknownOption(let option): return "unknown option '\(option)' for 'every' (its options, --count N and --fail, come before the command)"
+        case .badInterval(let text):
+            return "'\(text)' is not an interval (expected a duration such as 2s, 1.5, 3m or 1h)"
+        case .intervalTooShort(let text):
+            return "'\(text)' is too short: every waits at least \(EveryPlan.minimumText) between runs"
+        case .unknownOption(let option):
+            return "unknown option '\(option)' for 'every' (its options, --count N and --fail, come before the command)"
         case .badCount: return "--count needs a whole number of runs, 1 or more"
         case .missingCommand: return "every needs a command to run after its interval, such as: every 5s limits"
         }

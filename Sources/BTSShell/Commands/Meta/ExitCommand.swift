@@ -5,11 +5,14 @@ struct ExitCommand: ShellCommand {
     static let code = ArgumentSpec("CODE", "Exit status 0–255", type: .int(0...255), optional: true)
 
     static let configuration = CommandSpec(
-        "exit", aliases: ["quit"], group: .meta,
+        "exit",
+        aliases: ["quit"],
+        group: .meta,
         summary: "Leave the shell (default status: that of the last command)",
         discussion: "'quit' does the same. At the prompt, Ctrl-D on an empty line and psql's \\q leave with status 0.",
         positionals: [code],
-        examples: ["exit", "exit 3"])
+        examples: ["exit", "exit 3"]
+    )
 
     var code: Int32?
 

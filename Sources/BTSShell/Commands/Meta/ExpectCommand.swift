@@ -7,16 +7,20 @@ struct ExpectCommand: ShellCommand {
     static let expression = ArgumentSpec("EXPR", "The condition", variadic: true, completion: .variable)
 
     static let configuration = CommandSpec(
-        "expect", group: .meta,
+        "expect",
+        group: .meta,
         summary: "Check a condition; a failure stops the script with exit \(ExitStatus.expectationFailed.rawValue)",
         discussion: discussion,
         usage: usageLines,
         positionals: [expression],
-        examples: ["expect ${_.totalCount} > 0", "expect ${_.results[0].title} contains \"Hunger\"",
-                   "expect count ${_.results} >= 3", "expect exists ${_.results[0].isbn}",
-                   "expect ${_.results[0].isbn} matches '^97[89]'",
-                   "expect ${_.totalCount} > 0 and ( ${_.results[0].year} >= 2000 or not exists ${_.results[0].year} )"],
-        takesRawArguments: true)
+        examples: [
+            "expect ${_.totalCount} > 0", "expect ${_.results[0].title} contains \"Hunger\"",
+            "expect count ${_.results} >= 3", "expect exists ${_.results[0].isbn}",
+            "expect ${_.results[0].isbn} matches '^97[89]'",
+            "expect ${_.totalCount} > 0 and ( ${_.results[0].year} >= 2000 or not exists ${_.results[0].year} )",
+        ],
+        takesRawArguments: true
+    )
 
     private static let not = Expectation.Keyword.not.rawValue
     private static let and = Expectation.Keyword.and.rawValue
@@ -62,11 +66,21 @@ struct ExpectCommand: ShellCommand {
     }
 
     func run(in context: isolated any CommandContext) async throws -> CommandOutput? {
-        let (passed, details) = try Self.evaluate(command.arguments.map(\.word), what: Self.name, range: command.range, in: context)
+        let (passed, details) = try Self.evaluate(
+            command.arguments.map(\.word),
+            what: Self.name,
+            range: command.range,
+            in: context
+        )
         guard passed else {
             let text = command.arguments.map(\.word.sourceForm).joined(separator: " ")
-            throw ShellError(.expectationFailed, "expectation failed: \(text)", range: command.range, details: details,
-                             code: .expectFailed)
+            throw ShellError(
+                .expectationFailed,
+                "expectation failed: \(text)",
+                range: command.range,
+                details: details,
+                code: .expectFailed
+            )
         }
         return nil
     }
@@ -74,8 +88,12 @@ struct ExpectCommand: ShellCommand {
     /// Evaluates a condition (the words of `expect`, `if`, `elif` or `while`, `what` naming it):
     /// whether it holds, and the lines that show the sides of each atom evaluated. A missing path
     /// makes its atom false; a malformed condition is a usage error.
-    static func evaluate(_ words: [Word], what: String, range whole: SourceRange,
-                         in context: isolated any CommandContext) throws(ShellError) -> (passed: Bool, details: [String]) {
+    static func evaluate(
+        _ words: [Word],
+        what: String,
+        range whole: SourceRange,
+        in context: isolated any CommandContext
+    ) throws(ShellError) -> (passed: Bool, details: [String]) {
         let condition: Condition
         switch Condition.parse(words, what: what) {
         case .success(let parsed): condition = parsed

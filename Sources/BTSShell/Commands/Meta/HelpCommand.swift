@@ -5,11 +5,19 @@ import BooksTrackContract
 /// `help [CMD [SUB]]`: from the command types; gated commands whose feature is known to be off are
 /// marked unavailable (help never opens a backend just to find out).
 struct HelpCommand: ShellCommand {
-    static let topic = ArgumentSpec("COMMAND", "A command, optionally with its subcommand", type: .commandName,
-                                    optional: true, variadic: true, completion: .command)
+    static let topic = ArgumentSpec(
+        "COMMAND",
+        "A command, optionally with its subcommand",
+        type: .commandName,
+        optional: true,
+        variadic: true,
+        completion: .command
+    )
 
     static let configuration = CommandSpec(
-        "help", aliases: ["?"], group: .meta,
+        "help",
+        aliases: ["?"],
+        group: .meta,
         summary: "Show the commands, or details of one command",
         discussion: """
             The help is text on a terminal; into a pipe or a file it is a JSON string, as every result there \
@@ -17,7 +25,8 @@ struct HelpCommand: ShellCommand {
             COMMAND' on the command line does.
             """,
         positionals: [topic],
-        examples: ["help", "help search", "help search title"])
+        examples: ["help", "help search", "help search title"]
+    )
 
     var path: [String]
 

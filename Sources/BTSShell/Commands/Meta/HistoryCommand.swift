@@ -5,9 +5,11 @@ import BooksTrackContract
 /// `history`: the saved interactive history, numbered.
 struct HistoryCommand: ShellCommand {
     static let configuration = CommandSpec(
-        "history", group: .meta,
+        "history",
+        group: .meta,
         summary: "Show the command history",
-        examples: ["history"])
+        examples: ["history"]
+    )
 
     init(_ resolved: ResolvedCommand) {}
 
@@ -17,7 +19,9 @@ struct HistoryCommand: ShellCommand {
         let text = entries.enumerated().map { index, line in
             String(repeating: " ", count: width - String(index + 1).count) + "\(index + 1)  \(line)"
         }.joined(separator: "\n")
-        if entries.isEmpty, context.history == nil { context.output.note("no history is kept outside the interactive shell") }
+        if entries.isEmpty, context.history == nil {
+            context.output.note("no history is kept outside the interactive shell")
+        }
         return CommandOutput(value: .array(entries.map(JSONValue.string)), view: .text(text), setsResult: false)
     }
 }

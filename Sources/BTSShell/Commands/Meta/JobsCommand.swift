@@ -6,7 +6,8 @@ import BooksTrackContract
 /// server, each unfinished one's state asked afresh.
 struct JobsCommand: ShellCommand {
     static let configuration = CommandSpec(
-        "jobs", group: .meta,
+        "jobs",
+        group: .meta,
         summary: "List the jobs started here, and earlier on the same server, with fresh states",
         discussion: """
             Jobs that have not finished are asked for their state (at most 20, one request each). Jobs \
@@ -14,13 +15,16 @@ struct JobsCommand: ShellCommand {
             backend's jobs end with the session.
             """,
         options: [CommandSpec.columnsOption(columns(idLength: JobIDPrefix.minimumLength))],
-        examples: ["jobs"])
+        examples: ["jobs"]
+    )
 
     /// The table, job ids cut to `idLength` characters.
     static func columns(idLength: Int) -> [TableColumn] {
-        [TableColumn("jobId", "JOB", format: .abbreviatedJobID(length: idLength)), TableColumn("kind", "KIND"),
-         TableColumn("status", "STATUS"), .number("processedCount", "DONE"), .number("totalCount", "TOTAL"),
-         TableColumn("source", "SOURCE", flexible: true)]
+        [
+            TableColumn("jobId", "JOB", format: .abbreviatedJobID(length: idLength)), TableColumn("kind", "KIND"),
+            TableColumn("status", "STATUS"), .number("processedCount", "DONE"), .number("totalCount", "TOTAL"),
+            TableColumn("source", "SOURCE", flexible: true),
+        ]
     }
 
     static let budget: RateLimitClass? = .jobs
@@ -39,8 +43,12 @@ struct JobsCommand: ShellCommand {
                     try await api.jobStatus(job.id)
                 }
                 let status = response.value
-                context.jobs.update(job.id, status: .state(status.status), processed: status.processedCount,
-                                    total: status.totalCount)
+                context.jobs.update(
+                    job.id,
+                    status: .state(status.status),
+                    processed: status.processedCount,
+                    total: status.totalCount
+                )
             } catch let error as BooksTrackError where error.code == .notFound {
                 context.jobs.update(job.id, status: .gone)  // the server no longer has it
             } catch let error as ShellError where error.status == .interrupted {
@@ -52,7 +60,14 @@ struct JobsCommand: ShellCommand {
         }
         let value = JSONValue.record([("jobs", .array(context.jobs.all.map(\.json)))])
         let shown = JobIDPrefix.shownLength(of: context.jobs.all.map(\.id))
-        return CommandOutput(value: value, view: .table(columns: Self.columns(idLength: shown), rowsKey: "jobs", footer: nil,
-                                                         empty: "No jobs started in this session."))
+        return CommandOutput(
+            value: value,
+            view: .table(
+                columns: Self.columns(idLength: shown),
+                rowsKey: "jobs",
+                footer: nil,
+                empty: "No jobs started in this session."
+            )
+        )
     }
 }

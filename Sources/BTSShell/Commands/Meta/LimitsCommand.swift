@@ -6,9 +6,11 @@ import Foundation
 /// `limits`: every budget with a bar and the time to its reset.
 struct LimitsCommand: ShellCommand {
     static let configuration = CommandSpec(
-        "limits", group: .meta,
+        "limits",
+        group: .meta,
         summary: "Show the rate-limit budgets with reset countdowns",
-        examples: ["limits"])
+        examples: ["limits"]
+    )
 
     init(_ resolved: ResolvedCommand) {}
 

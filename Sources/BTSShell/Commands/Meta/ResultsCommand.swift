@@ -5,12 +5,18 @@ import BooksTrackContract
 /// `results JOB`.
 struct ResultsCommand: JobCommand {
     static let configuration = CommandSpec(
-        "results", group: .meta,
+        "results",
+        group: .meta,
         summary: "Show a finished job's results",
         positionals: [CommandSpec.jobArgument],
-        options: [CommandSpec.columnsOption(CommandOutput.importErrorColumns + CommandOutput.batchColumns
-                                            + CommandOutput.scanColumns)],
-        examples: ["results last"])
+        options: [
+            CommandSpec.columnsOption(
+                CommandOutput.importErrorColumns + CommandOutput.batchColumns
+                    + CommandOutput.scanColumns
+            )
+        ],
+        examples: ["results last"]
+    )
 
     static let budget: RateLimitClass? = .jobs
 
@@ -34,12 +40,26 @@ struct ResultsCommand: JobCommand {
 
     /// Why a job has no results, from its status (one more request, on this error path only); nil
     /// when the status says nothing more (a completed job whose results expired, an unknown job).
-    static func whyNoResults(_ id: String, record: SessionJob?, in context: isolated any CommandContext) async -> ShellError? {
+    static func whyNoResults(
+        _ id: String,
+        record: SessionJob?,
+        in context: isolated any CommandContext
+    ) async -> ShellError? {
         let shown = SessionJob.displayID(id)
-        guard let status = try? await context.call(as: context.callPolicy.spending(.jobs).gated(nil), { api in
-            try await api.jobStatus(id, pipeline: record?.pipeline)
-        }).value else { return nil }
-        context.jobs.update(id, status: .state(status.status), processed: status.processedCount, total: status.totalCount)
+        guard
+            let status = try? await context.call(
+                as: context.callPolicy.spending(.jobs).gated(nil),
+                { api in
+                    try await api.jobStatus(id, pipeline: record?.pipeline)
+                }
+            ).value
+        else { return nil }
+        context.jobs.update(
+            id,
+            status: .state(status.status),
+            processed: status.processedCount,
+            total: status.totalCount
+        )
         switch status.status {
         case .canceled:
             return ShellError(.failure, "job \(shown) was canceled: it has no results", code: .jobCanceled)
@@ -48,8 +68,11 @@ struct ResultsCommand: JobCommand {
             return ShellError(.failure, "job \(shown) failed\(reason): it has no results", code: .jobFailed)
         case .initialized, .processing:
             let done = status.totalCount > 0 ? " (\(status.processedCount) of \(status.totalCount))" : ""
-            return ShellError(.failure, "job \(shown) is still \(status.status.rawValue)\(done): 'watch \(shown)' follows it to its results",
-                              code: "JOB_NOT_FINISHED")
+            return ShellError(
+                .failure,
+                "job \(shown) is still \(status.status.rawValue)\(done): 'watch \(shown)' follows it to its results",
+                code: "JOB_NOT_FINISHED"
+            )
         default:
             return nil
         }

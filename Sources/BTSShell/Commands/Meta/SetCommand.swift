@@ -9,15 +9,24 @@ struct SetCommand: ShellCommand {
 
     static let nameArgument = ArgumentSpec("NAME", "A setting or variable name", type: .settingName, optional: true)
     /// Checked against the setting NAME names (``ValueType/settingName``); TAB offers its values.
-    static let valueArgument = ArgumentSpec("VALUE", "The new value (A of A OP B)", optional: true, completion: .settingValue)
+    static let valueArgument = ArgumentSpec(
+        "VALUE",
+        "The new value (A of A OP B)",
+        optional: true,
+        completion: .settingValue
+    )
     /// `set NAME A OP B`: the operator and the right operand (their shape is checked by ``problem(in:)``).
     static let operatorArgument = ArgumentSpec(
-        "OP", "An operator of integer arithmetic: " + Arithmetic.Operator.allCases.map(\.rawValue).joined(separator: " "),
-        optional: true, inOverview: false)
+        "OP",
+        "An operator of integer arithmetic: " + Arithmetic.Operator.allCases.map(\.rawValue).joined(separator: " "),
+        optional: true,
+        inOverview: false
+    )
     static let rightArgument = ArgumentSpec("B", "The right operand", optional: true, inOverview: false)
 
     static let configuration = CommandSpec(
-        "set", group: .meta,
+        "set",
+        group: .meta,
         summary: "Change a setting or assign a variable; alone, list both",
         discussion: "Settings: " + CommandRegistry.standardSettings.map(\.synopsis).joined(separator: ", ")
             + ". Any other NAME assigns a variable, read back as $NAME; 'set NAME A OP B' assigns the integer "
@@ -26,14 +35,16 @@ struct SetCommand: ShellCommand {
             + VariableScope.Exchange.synopsis + ".",
         usage: ["set", "set NAME VALUE", "set NAME A OP B"],
         positionals: [nameArgument, valueArgument, operatorArgument, rightArgument],
-        examples: ["set output json", "set wait off", "set book ${_.results[0].isbn}", "set n 6 * 7"])
+        examples: ["set output json", "set wait off", "set book ${_.results[0].isbn}", "set n 6 * 7"]
+    )
 
     /// Words after VALUE make arithmetic, `A OP B` with an unquoted operator, for a variable.
     static func problem(in command: Command) -> String? {
         let words = command.arguments.map(\.word)
         guard words.count > 2 else { return nil }
         let name = words[0].literalText ?? ""
-        let usage = "write 'set \(name) A OP B' (OP: \(Arithmetic.Operator.allCases.map(\.rawValue).joined(separator: " "))), "
+        let usage =
+            "write 'set \(name) A OP B' (OP: \(Arithmetic.Operator.allCases.map(\.rawValue).joined(separator: " "))), "
             + "or quote a value with blanks: set \(name) \"a b\""
         guard words.count == 4, !words[2].isQuoted, let text = words[2].literalText, Arithmetic.op(text) != nil else {
             return "'set' takes one VALUE; \(usage)"
@@ -47,7 +58,8 @@ struct SetCommand: ShellCommand {
     /// The variable `command` assigns (`set NAME …` with NAME a variable's name, not a setting's), if any.
     static func assignedVariable(by command: Command) -> String? {
         guard command.nameText == name, let text = command.arguments.first?.word.literalText,
-              CommandRegistry.isVariableName(text), CommandRegistry.standard.setting(named: text) == nil else { return nil }
+            CommandRegistry.isVariableName(text), CommandRegistry.standard.setting(named: text) == nil
+        else { return nil }
         return text
     }
 
@@ -59,8 +71,10 @@ struct SetCommand: ShellCommand {
     init(_ resolved: ResolvedCommand) {
         name = resolved.string(Self.nameArgument)
         value = resolved.values(Self.valueArgument).first
-        if let value, let op = resolved.values(Self.operatorArgument).first, let right = resolved.values(Self.rightArgument).first,
-           let text = op.word.literalText, let found = Arithmetic.op(text) {
+        if let value, let op = resolved.values(Self.operatorArgument).first,
+            let right = resolved.values(Self.rightArgument).first,
+            let text = op.word.literalText, let found = Arithmetic.op(text)
+        {
             arithmetic = (value, found, right)
         }
     }
@@ -77,7 +91,9 @@ struct SetCommand: ShellCommand {
             for key in context.variables.keys.sorted() {
                 lines.append("$\(key) = \(context.variables[key]?.compactJSON ?? "")")
             }
-            let value = JSONValue.record([("settings", .object(settingValues)), ("variables", .object(context.variables))])
+            let value = JSONValue.record([
+                ("settings", .object(settingValues)), ("variables", .object(context.variables)),
+            ])
             return CommandOutput(value: value, view: .text(lines.joined(separator: "\n")), setsResult: false)
         }
         guard let bound = value, let text = bound.text else {
@@ -93,7 +109,12 @@ struct SetCommand: ShellCommand {
             switch Arithmetic.evaluate(left.text ?? "", op, right.text ?? "") {
             case .success(let result): context.variables[name] = .number(Double(result))
             case .failure(let failure):
-                throw ShellError(.failure, failure.message, range: left.word.range.union(right.word.range), code: .arithmetic)
+                throw ShellError(
+                    .failure,
+                    failure.message,
+                    range: left.word.range.union(right.word.range),
+                    code: .arithmetic
+                )
             }
             return nil
         }

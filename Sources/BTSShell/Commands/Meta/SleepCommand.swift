@@ -5,10 +5,12 @@ struct SleepCommand: ShellCommand {
     static let duration = ArgumentSpec("DURATION", "500ms, 2s, 1.5 (seconds), 3m, 1h", type: .duration)
 
     static let configuration = CommandSpec(
-        "sleep", group: .meta,
+        "sleep",
+        group: .meta,
         summary: "Pause for a while (interruptible)",
         positionals: [duration],
-        examples: ["sleep 2s", "sleep 500ms"])
+        examples: ["sleep 2s", "sleep 500ms"]
+    )
 
     var duration: Duration?
 

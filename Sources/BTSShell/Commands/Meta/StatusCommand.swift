@@ -5,10 +5,12 @@ import BooksTrackContract
 /// `status JOB`.
 struct StatusCommand: JobCommand {
     static let configuration = CommandSpec(
-        "status", group: .meta,
+        "status",
+        group: .meta,
         summary: "Show a job's current status",
         positionals: [CommandSpec.jobArgument],
-        examples: ["status last", "status ${_.jobId}"])
+        examples: ["status last", "status ${_.jobId}"]
+    )
 
     static let budget: RateLimitClass? = .jobs
 
@@ -20,7 +22,12 @@ struct StatusCommand: JobCommand {
             try await api.jobStatus(id, pipeline: record?.pipeline)
         }
         let status = response.value
-        context.jobs.update(id, status: .state(status.status), processed: status.processedCount, total: status.totalCount)
+        context.jobs.update(
+            id,
+            status: .state(status.status),
+            processed: status.processedCount,
+            total: status.totalCount
+        )
         return .jobStatus(status)
     }
 }

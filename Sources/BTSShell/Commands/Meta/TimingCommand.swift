@@ -5,10 +5,12 @@ struct TimingCommand: ShellCommand {
     static let state = ArgumentSpec("STATE", "on or off", type: .enumeration(["on", "off"]), optional: true)
 
     static let configuration = CommandSpec(
-        "timing", group: .meta,
+        "timing",
+        group: .meta,
         summary: "Turn the per-command timing display on or off (toggles without argument)",
         positionals: [state],
-        examples: ["timing", "timing on"])
+        examples: ["timing", "timing on"]
+    )
 
     /// `timing` shows the previous command's cost, so it does not count as a command itself.
     static let isMeasured = false
@@ -25,7 +27,9 @@ struct TimingCommand: ShellCommand {
         } else {
             context.settings.timing.toggle()
         }
-        context.output.note("timing is \(context.settings.timing ? "on" : "off"); last command: \(context.lastMetrics.summary)")
+        context.output.note(
+            "timing is \(context.settings.timing ? "on" : "off"); last command: \(context.lastMetrics.summary)"
+        )
         return CommandOutput(value: context.lastMetrics.json, view: .none, setsResult: false)
     }
 }

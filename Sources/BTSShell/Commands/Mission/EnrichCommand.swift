@@ -7,16 +7,27 @@ import Foundation
 struct EnrichCommand: ShellCommand {
     static let isbns = ArgumentSpec("ISBN", "ISBNs to enrich", optional: true, variadic: true, completion: .isbn)
     static let provider = OptionSpec(
-        "provider", short: "p", type: .enumeration(["auto", "google_books", "openlibrary", "isbndb"]),
-        default: .string("auto"), valueName: "PROVIDER",
-        help: "Preferred provider: auto, google_books, openlibrary or isbndb (default auto; the embedded backend has none)",
-        completion: .provider)
-    static let from = OptionSpec("from", short: "f", type: .path(extensions: ["txt", "csv"]), valueName: "FILE",
-                                 help: "Read the ISBNs from FILE (starts a batch job)")
+        "provider",
+        short: "p",
+        type: .enumeration(["auto", "google_books", "openlibrary", "isbndb"]),
+        default: .string("auto"),
+        valueName: "PROVIDER",
+        help:
+            "Preferred provider: auto, google_books, openlibrary or isbndb (default auto; the embedded backend has none)",
+        completion: .provider
+    )
+    static let from = OptionSpec(
+        "from",
+        short: "f",
+        type: .path(extensions: ["txt", "csv"]),
+        valueName: "FILE",
+        help: "Read the ISBNs from FILE (starts a batch job)"
+    )
     static let watch = CommandSpec.watchOption
 
     static let configuration = CommandSpec(
-        "enrich", group: .mission,
+        "enrich",
+        group: .mission,
         summary: "Fetch full metadata for books from the providers",
         discussion: """
             One ISBN runs a single enrichment and prints the book. Several ISBNs, or --from FILE (one ISBN \
@@ -33,7 +44,8 @@ struct EnrichCommand: ShellCommand {
             "enrich 9780439023481 9780439023498 --watch",
             "enrich --from isbns.txt --watch",
         ],
-        requirements: [.anyOf(["ISBN", "--from"]), .exclusive(["ISBN", "--from"])])
+        requirements: [.anyOf(["ISBN", "--from"]), .exclusive(["ISBN", "--from"])]
+    )
 
     /// Only the batch form is gated (a single enrichment is not).
     static let gate: CommandGate? = CommandGate(.batchEnrichment, scope: "batch")
@@ -75,16 +87,33 @@ struct EnrichCommand: ShellCommand {
         }
         let jobID = UUID().uuidString.lowercased()
         let books = isbns.map { BatchBook(title: "", isbn: $0) }
-        let response = try await context.call(as: context.callPolicy.spending(Self.batchBudget).gated(Self.gate)) { api in
+        let response = try await context.call(as: context.callPolicy.spending(Self.batchBudget).gated(Self.gate)) {
+            api in
             try await api.batchEnrich(books: books, jobID: jobID)
         }
         let accepted = response.value
-        let record = SessionJob(id: accepted.jobId, pipeline: .batchEnrichment, token: accepted.authToken, startedAt: Date(),
-                                totalCount: accepted.totalCount, processedCount: 0, status: .initialized, source: source)
+        let record = SessionJob(
+            id: accepted.jobId,
+            pipeline: .batchEnrichment,
+            token: accepted.authToken,
+            startedAt: Date(),
+            totalCount: accepted.totalCount,
+            processedCount: 0,
+            status: .initialized,
+            source: source
+        )
         context.jobs.add(record)
         if watch { return try await WatchCommand.follow(record.id, record: record, in: context) }
-        context.output.note("started batch enrichment job \(SessionJob.displayID(record.id)) (\(accepted.totalCount) books); 'watch' follows it")
-        return CommandOutput(value: record.json, view: .record(fields: [RecordField("jobId", format: .jobID)] + ["kind", "status", "totalCount", "source"].map { RecordField($0) }))
+        context.output.note(
+            "started batch enrichment job \(SessionJob.displayID(record.id)) (\(accepted.totalCount) books); 'watch' follows it"
+        )
+        return CommandOutput(
+            value: record.json,
+            view: .record(
+                fields: [RecordField("jobId", format: .jobID)]
+                    + ["kind", "status", "totalCount", "source"].map { RecordField($0) }
+            )
+        )
     }
 
     /// Reads `--from FILE`: one ISBN per line; blank lines and `#` comments ignored.
@@ -93,7 +122,10 @@ struct EnrichCommand: ShellCommand {
             throw ShellError(.usage, "cannot read '\(url.path)': no such file or not readable", range: range)
         }
         var isbns: [String] = []
-        for (number, rawLine) in String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (number, rawLine) in String(decoding: data, as: UTF8.self).split(
+            separator: "\n",
+            omittingEmptySubsequences: false
+        ).enumerated() {
             var line = rawLine
             if let hash = line.firstIndex(of: "#") { line = line[..<hash] }
             let text = line.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -101,14 +133,21 @@ struct EnrichCommand: ShellCommand {
             do {
                 isbns.append(try ISBN(parsing: text).value)
             } catch {
-                throw ShellError(.usage, "\(url.lastPathComponent):\(number + 1): '\(text)': \(ErrorCode.invalidISBN.userMessage()): \(error.message)",
-                                 range: range, code: .invalidISBN)
+                throw ShellError(
+                    .usage,
+                    "\(url.lastPathComponent):\(number + 1): '\(text)': \(ErrorCode.invalidISBN.userMessage()): \(error.message)",
+                    range: range,
+                    code: .invalidISBN
+                )
             }
         }
         guard !isbns.isEmpty else { throw ShellError(.usage, "'\(url.path)' holds no ISBN", range: range) }
         guard isbns.count <= JobLimits.maxBatchSize else {
-            throw ShellError(.usage, "'\(url.path)' holds \(isbns.count) ISBNs; a batch takes at most \(JobLimits.maxBatchSize)",
-                             range: range)
+            throw ShellError(
+                .usage,
+                "'\(url.path)' holds \(isbns.count) ISBNs; a batch takes at most \(JobLimits.maxBatchSize)",
+                range: range
+            )
         }
         return isbns
     }

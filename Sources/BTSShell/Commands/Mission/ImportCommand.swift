@@ -6,12 +6,17 @@ import Foundation
 /// `import FILE.csv [--watch]`: checked locally first (exists, readable, ≤ `JobLimits.maxCSVBytes`, a header with
 /// at least 2 columns and a data row), then uploaded.
 struct ImportCommand: ShellCommand {
-    static let file = ArgumentSpec("FILE", "The CSV file", type: .path(extensions: ["csv"]),
-                                   completion: .filePath(extensions: ["csv"]))
+    static let file = ArgumentSpec(
+        "FILE",
+        "The CSV file",
+        type: .path(extensions: ["csv"]),
+        completion: .filePath(extensions: ["csv"])
+    )
     static let watch = CommandSpec.watchOption
 
     static let configuration = CommandSpec(
-        "import", group: .mission,
+        "import",
+        group: .mission,
         summary: "Import a CSV file (e.g. a Goodreads export) as a background job",
         discussion: """
             The file must have a header row and 1–\(JobLimits.maxCSVRowsText) rows, at most \(JobLimits.maxCSVSize). \
@@ -20,7 +25,8 @@ struct ImportCommand: ShellCommand {
             """,
         positionals: [file],
         options: [watch],
-        examples: ["import goodreads_library_export.csv --watch"])
+        examples: ["import goodreads_library_export.csv --watch"]
+    )
 
     static let gate: CommandGate? = CommandGate(.csvImport)
     static let budget: RateLimitClass? = .import
@@ -41,11 +47,23 @@ struct ImportCommand: ShellCommand {
             try await api.importCSV(fileAt: url)
         }
         let accepted = response.value
-        let record = SessionJob(id: accepted.jobId, pipeline: .csvImport, token: accepted.authToken, startedAt: Date(),
-                                status: .initialized, source: url.lastPathComponent, file: url.path)
+        let record = SessionJob(
+            id: accepted.jobId,
+            pipeline: .csvImport,
+            token: accepted.authToken,
+            startedAt: Date(),
+            status: .initialized,
+            source: url.lastPathComponent,
+            file: url.path
+        )
         context.jobs.add(record)
         if watch { return try await WatchCommand.follow(record.id, record: record, in: context) }
         context.output.note("started import job \(SessionJob.displayID(record.id)); 'watch' follows it")
-        return CommandOutput(value: record.json, view: .record(fields: [RecordField("jobId", format: .jobID)] + ["kind", "status", "source"].map { RecordField($0) }))
+        return CommandOutput(
+            value: record.json,
+            view: .record(
+                fields: [RecordField("jobId", format: .jobID)] + ["kind", "status", "source"].map { RecordField($0) }
+            )
+        )
     }
 }

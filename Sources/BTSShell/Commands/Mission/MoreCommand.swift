@@ -17,15 +17,23 @@ struct SearchPage: Sendable, Hashable {
 
 /// `more`: the next page of the last title or author search (same query, same `--limit`).
 struct MoreCommand: ShellCommand {
-    static let limit = OptionSpec("limit", short: "n", type: .int(SearchPageLimits.limit), valueName: "N",
-                                  help: "Results on this page, 1–100 (default: the last search's --limit)")
+    static let limit = OptionSpec(
+        "limit",
+        short: "n",
+        type: .int(SearchPageLimits.limit),
+        valueName: "N",
+        help: "Results on this page, 1–100 (default: the last search's --limit)"
+    )
 
     static let configuration = CommandSpec(
-        "more", group: .mission,
+        "more",
+        group: .mission,
         summary: "Show the next page of the last title or author search",
-        discussion: "Fails (exit \(ExitStatus.failure.rawValue)) when the last search has no more results. The server must honour 'offset' (the embedded one does).",
+        discussion:
+            "Fails (exit \(ExitStatus.failure.rawValue)) when the last search has no more results. The server must honour 'offset' (the embedded one does).",
         options: [limit, SearchCommand.columns],
-        examples: ["search the --limit 10", "more"])
+        examples: ["search the --limit 10", "more"]
+    )
 
     static let budget: RateLimitClass? = .search
 
@@ -37,11 +45,18 @@ struct MoreCommand: ShellCommand {
 
     func run(in context: isolated any CommandContext) async throws -> CommandOutput? {
         guard let last = context.lastSearch else {
-            throw ShellError(.usage, "no search to continue: 'more' follows a title or author search (e.g. 'search the')")
+            throw ShellError(
+                .usage,
+                "no search to continue: 'more' follows a title or author search (e.g. 'search the')"
+            )
         }
         let next = last.offset + last.count
         guard last.count > 0, next < last.total else {
-            throw ShellError(.failure, "no more results for '\(last.query)': all \(last.total) shown", code: .noMoreResults)
+            throw ShellError(
+                .failure,
+                "no more results for '\(last.query)': all \(last.total) shown",
+                code: .noMoreResults
+            )
         }
         let request: SearchRequest
         switch last.kind {

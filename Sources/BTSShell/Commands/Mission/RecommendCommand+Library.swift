@@ -59,9 +59,12 @@ extension RecommendCommand {
             }
         }
         guard seeds.contains(where: { $0.weight > 0 }) else {
-            throw ShellError(.failure, "none of your library's books is in the bundled catalog with shelves to go by "
-                             + "('save' or 'import' adds some; rated and read books count most)",
-                             code: .notFound)
+            throw ShellError(
+                .failure,
+                "none of your library's books is in the bundled catalog with shelves to go by "
+                    + "('save' or 'import' adds some; rated and read books count most)",
+                code: .notFound
+            )
         }
         // A few extra: books held under another edition's ISBN are dropped below.
         let found: [PersonalRecommendation]
@@ -85,10 +88,16 @@ extension RecommendCommand {
             ("source", "library".json), ("strategy", "library_shelves".json), ("seeds", seeds.count.json),
             ("count", rows.count.json), ("results", .array(rows)),
         ])
-        return CommandOutput(value: value, view: .table(
-            columns: libraryColumns, rowsKey: "results",
-            footer: "(\(rows.count) not in your library, from the shelves of \(seeds.count) of your books; computed locally)",
-            empty: "No recommendations: the catalog has nothing like your books that you do not already have."))
+        return CommandOutput(
+            value: value,
+            view: .table(
+                columns: libraryColumns,
+                rowsKey: "results",
+                footer:
+                    "(\(rows.count) not in your library, from the shelves of \(seeds.count) of your books; computed locally)",
+                empty: "No recommendations: the catalog has nothing like your books that you do not already have."
+            )
+        )
     }
 
     /// The catalog's book for a library book: by ISBN-13, else by title and first author when the

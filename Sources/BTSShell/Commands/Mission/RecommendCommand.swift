@@ -5,11 +5,16 @@ import BooksTrackContract
 /// `recommend [--limit N]` · `recommend --library [--limit N]`.
 struct RecommendCommand: ShellCommand {
     static let limit = CommandSpec.limit(1...50, default: 10)
-    static let library = OptionSpec("library", short: "L", type: .flag,
-                                    help: "Recommend for your library instead of this week's picks (which ignore it)")
+    static let library = OptionSpec(
+        "library",
+        short: "L",
+        type: .flag,
+        help: "Recommend for your library instead of this week's picks (which ignore it)"
+    )
 
     static let configuration = CommandSpec(
-        "recommend", group: .mission,
+        "recommend",
+        group: .mission,
         summary: "This week's picks (the same for everyone), or books for your library (--library)",
         discussion: """
             Without --library: the backend's weekly picks, which do not look at your library; each says \
@@ -21,8 +26,11 @@ struct RecommendCommand: ShellCommand {
             (strategy weekly_fallback). Never a book already in your library; higher ratings weigh more, \
             ratings of 1-2 push away; each pick says why ("shelved fantasy and magic, like The Hobbit you rated 5").
             """,
-        options: [limit.spec, library, CommandSpec.columnsOption(CommandOutput.recommendationColumns + libraryColumns)],
-        examples: ["recommend", "recommend --limit 3", "recommend --library --limit 5"])
+        options: [
+            limit.spec, library, CommandSpec.columnsOption(CommandOutput.recommendationColumns + libraryColumns),
+        ],
+        examples: ["recommend", "recommend --limit 3", "recommend --library --limit 5"]
+    )
 
     static let gate: CommandGate? = CommandGate(.weeklyRecommendations, scope: "weekly")
 

@@ -8,18 +8,30 @@ import Foundation
 struct ScanCommand: ShellCommand {
     static let extensions = ["jpg", "jpeg", "png", "webp"]
     static let photos = ArgumentSpec(
-        "PHOTO", "1–5 photos (JPEG, PNG or WebP; at most 10 MB each, 50 MB together)", type: .path(extensions: extensions),
-        variadic: true, completion: .filePath(extensions: extensions))
+        "PHOTO",
+        "1–5 photos (JPEG, PNG or WebP; at most 10 MB each, 50 MB together)",
+        type: .path(extensions: extensions),
+        variadic: true,
+        completion: .filePath(extensions: extensions)
+    )
     static let watch = CommandSpec.watchOption
     static let save = OptionSpec(
-        "save", short: "s", type: .flag,
-        help: "Follow the job, then add the approved books (confidence ≥ 0.8) to your library")
+        "save",
+        short: "s",
+        type: .flag,
+        help: "Follow the job, then add the approved books (confidence ≥ 0.8) to your library"
+    )
     static let shelf = OptionSpec(
-        "shelf", type: .string, valueName: "SHELF", help: "The shelf --save puts new books on (default to-read)",
-        completion: .shelf)
+        "shelf",
+        type: .string,
+        valueName: "SHELF",
+        help: "The shelf --save puts new books on (default to-read)",
+        completion: .shelf
+    )
 
     static let configuration = CommandSpec(
-        "scan", group: .mission,
+        "scan",
+        group: .mission,
         summary: "Find the books in photos of a shelf or of their back covers (a scan job)",
         discussion: """
             Uploads 1–5 photos as a bookshelf scan job; --watch follows it (the embedded backend's always) and lists the books found: \
@@ -34,7 +46,8 @@ struct ScanCommand: ShellCommand {
         positionals: [photos],
         options: [watch, save, shelf],
         examples: ["scan back-covers.jpg --watch", "scan back-covers.jpg --save --shelf owned"],
-        requirements: [.anyOf(["PHOTO"])])
+        requirements: [.anyOf(["PHOTO"])]
+    )
 
     static let gate: CommandGate? = CommandGate(.bookshelfScan)
     static let budget: RateLimitClass? = .scan
@@ -65,7 +78,9 @@ struct ScanCommand: ShellCommand {
         // The shelf is checked as `library set --shelf` checks it, before anything is sent.
         var checkedShelf: Shelf?
         if let shelf {
-            guard save else { throw ShellError(.usage, "--shelf says where --save puts the books: add --save", range: shelfRange) }
+            guard save else {
+                throw ShellError(.usage, "--shelf says where --save puts the books: add --save", range: shelfRange)
+            }
             checkedShelf = try await LibraryCommand.shelf(shelf, range: shelfRange, library: context.library())
         }
         // The embedded backend runs the scan in this process, in about the time an answer takes: followed.
@@ -75,12 +90,27 @@ struct ScanCommand: ShellCommand {
         }
         let accepted = response.value
         let source = urls.count == 1 ? urls[0].lastPathComponent : "\(urls.count) photos"
-        let record = SessionJob(id: accepted.jobId, pipeline: .bookshelfScan, token: accepted.authToken, startedAt: Date(),
-                                totalCount: urls.count, status: .initialized, source: source)
+        let record = SessionJob(
+            id: accepted.jobId,
+            pipeline: .bookshelfScan,
+            token: accepted.authToken,
+            startedAt: Date(),
+            totalCount: urls.count,
+            status: .initialized,
+            source: source
+        )
         context.jobs.add(record)
         guard watch || save || followsAnyway else {
-            context.output.note("started scan job \(SessionJob.displayID(record.id)) (\(urls.count) photo\(urls.count == 1 ? "" : "s")); 'watch' follows it")
-            return CommandOutput(value: record.json, view: .record(fields: [RecordField("jobId", format: .jobID)] + ["kind", "status", "source"].map { RecordField($0) }))
+            context.output.note(
+                "started scan job \(SessionJob.displayID(record.id)) (\(urls.count) photo\(urls.count == 1 ? "" : "s")); 'watch' follows it"
+            )
+            return CommandOutput(
+                value: record.json,
+                view: .record(
+                    fields: [RecordField("jobId", format: .jobID)]
+                        + ["kind", "status", "source"].map { RecordField($0) }
+                )
+            )
         }
         let followed = try await WatchCommand.follow(record.id, record: record, in: context)
         guard save else { return followed }
@@ -93,8 +123,12 @@ struct ScanCommand: ShellCommand {
 
     /// Adds the approved books to the library and lists those needing review with the command that
     /// saves one.
-    static func saved(_ books: [DetectedBook], jobID: String, shelf: String?,
-                      in context: isolated any CommandContext) async throws -> CommandOutput {
+    static func saved(
+        _ books: [DetectedBook],
+        jobID: String,
+        shelf: String?,
+        in context: isolated any CommandContext
+    ) async throws -> CommandOutput {
         var output = CommandOutput.scanResults(books, jobID: jobID)
         // An approved barcode of a book the backend does not know has an ISBN and nothing else: it is
         // listed with the command that looks it up, not saved as a book without a title.
@@ -105,7 +139,11 @@ struct ScanCommand: ShellCommand {
         let library = try context.library()
         let summary: SaveSummary
         do {
-            summary = try await library.save(approved, from: .scan(jobID), shelf: shelf.map { Shelf(rawValue: $0) } ?? .toRead)
+            summary = try await library.save(
+                approved,
+                from: .scan(jobID),
+                shelf: shelf.map { Shelf(rawValue: $0) } ?? .toRead
+            )
         } catch {
             throw ShellError(error)
         }
@@ -118,7 +156,8 @@ struct ScanCommand: ShellCommand {
         // Only a book the backend knew (it gave the title) is offered `search isbn`: the same backend
         // answers that search. Another ISBN is found by title, if it is another edition of a book.
         let save = "save" + (shelf.map { " --shelf \($0)" } ?? "")
-        let byTitle = "if it is another edition of a catalog book,\n  find that one by title: search title WORDS; \(save)"
+        let byTitle =
+            "if it is another edition of a catalog book,\n  find that one by title: search title WORDS; \(save)"
         for book in unknown {
             lines.append("Not known here: \(book.isbn ?? "") — \(byTitle)")
         }
@@ -126,7 +165,8 @@ struct ScanCommand: ShellCommand {
             let what = [book.title, book.isbn].compactMap { $0 }.joined(separator: ", ")
             let confidence = String(format: "%.2f", book.confidence)
             switch (book.isbn, (book.title ?? "").isEmpty) {
-            case (let isbn?, false): lines.append("Needs review (\(confidence)): \(what) — save it with: search isbn \(isbn); \(save)")
+            case (let isbn?, false):
+                lines.append("Needs review (\(confidence)): \(what) — save it with: search isbn \(isbn); \(save)")
             case (.some, true): lines.append("Needs review (\(confidence)): \(what) — \(byTitle)")
             case (nil, _): lines.append("Needs review (\(confidence)): \(what)")
             }

@@ -26,27 +26,44 @@ extension SearchCommand {
         static let isbnArgument = ArgumentSpec("ISBN", "ISBN-10 or ISBN-13 (hyphens allowed)", completion: .isbn)
 
         static let configuration = CommandSpec(
-            "isbn", group: .mission, summary: "Look up one book by ISBN-10 or ISBN-13",
-            positionals: [isbnArgument], options: [SearchCommand.columns], examples: ["search isbn 9780439023481"])
+            "isbn",
+            group: .mission,
+            summary: "Look up one book by ISBN-10 or ISBN-13",
+            positionals: [isbnArgument],
+            options: [SearchCommand.columns],
+            examples: ["search isbn 9780439023481"]
+        )
 
         var search: SearchRun
 
         init(_ resolved: ResolvedCommand) {
-            search = SearchRun(.isbn(resolved.values(Self.isbnArgument)), resolved: resolved, limit: SearchCommand.limit)
+            search = SearchRun(
+                .isbn(resolved.values(Self.isbnArgument)),
+                resolved: resolved,
+                limit: SearchCommand.limit
+            )
         }
     }
 
     /// `search title QUERY...`.
     struct ByTitle: WordSearch {
-        static let words = ArgumentSpec("QUERY", "Title words (series and author words too)", variadic: true,
-                                       completion: .title)
+        static let words = ArgumentSpec(
+            "QUERY",
+            "Title words (series and author words too)",
+            variadic: true,
+            completion: .title
+        )
         static let configuration = pagedSpec(
-            "title", "Search by title", words, example: "search title dune --limit 5",
+            "title",
+            "Search by title",
+            words,
+            example: "search title dune --limit 5",
             discussion: """
                 The words may be in the title, the series or an author's name ('search title foundation \
                 asimov'); an exact title comes first. Words that match nothing are searched again with \
                 their spelling corrected, saying so on stderr ("showing results for 'hunger games'").
-                """)
+                """
+        )
         static func request(_ text: String) -> SearchRequest { .title(text) }
 
         var search: SearchRun
@@ -56,21 +73,38 @@ extension SearchCommand {
     struct ByAuthor: WordSearch {
         static let words = ArgumentSpec("NAME", "Author name", variadic: true, completion: .author)
         static let configuration = pagedSpec(
-            "author", "Search by author name", words, example: "search author frank herbert",
+            "author",
+            "Search by author name",
+            words,
+            example: "search author frank herbert",
             discussion: """
                 Most-rated first. A name that matches no author is searched again with its spelling \
                 corrected, saying so on stderr ("showing results for 'tolkien'").
-                """)
+                """
+        )
         static func request(_ text: String) -> SearchRequest { .author(text) }
 
         var search: SearchRun
     }
 
     /// The spec of a paged search of words.
-    static func pagedSpec(_ name: String, _ summary: String, _ words: ArgumentSpec, example: String,
-                          discussion: String = "") -> CommandSpec {
-        CommandSpec(name, group: .mission, summary: summary, discussion: discussion, positionals: [words],
-                    options: pageOptions, examples: [example], requirements: pageRequirements)
+    static func pagedSpec(
+        _ name: String,
+        _ summary: String,
+        _ words: ArgumentSpec,
+        example: String,
+        discussion: String = ""
+    ) -> CommandSpec {
+        CommandSpec(
+            name,
+            group: .mission,
+            summary: summary,
+            discussion: discussion,
+            positionals: [words],
+            options: pageOptions,
+            examples: [example],
+            requirements: pageRequirements
+        )
     }
 }
 

@@ -6,25 +6,56 @@ import BooksTrackContract
 /// are types of their own (``SearchCommand/ByISBN``, ``SearchCommand/ByTitle``,
 /// ``SearchCommand/ByAuthor``). Every form runs as a ``SearchRun``.
 struct SearchCommand: SearchForm {
-    static let query = ArgumentSpec("QUERY", "An ISBN, or title and author words", optional: true, variadic: true, completion: .title)
-    static let titleOption = OptionSpec("title", short: "t", type: .string, valueName: "TITLE", help: "Title to search for",
-                                        completion: .title)
-    static let authorOption = OptionSpec("author", short: "a", type: .string, valueName: "NAME", help: "Author to search for")
+    static let query = ArgumentSpec(
+        "QUERY",
+        "An ISBN, or title and author words",
+        optional: true,
+        variadic: true,
+        completion: .title
+    )
+    static let titleOption = OptionSpec(
+        "title",
+        short: "t",
+        type: .string,
+        valueName: "TITLE",
+        help: "Title to search for",
+        completion: .title
+    )
+    static let authorOption = OptionSpec(
+        "author",
+        short: "a",
+        type: .string,
+        valueName: "NAME",
+        help: "Author to search for"
+    )
     static let limit = CommandSpec.limit(SearchPageLimits.limit, default: SearchPageLimits.defaultLimit)
-    static let offset = OptionSpec("offset", type: .int(SearchPageLimits.offset), valueName: "N",
-                                   help: "Skip the first N results (title and author searches; 'more' pages on)")
-    static let page = OptionSpec("page", type: .int(1...1_000), valueName: "P",
-                                 help: "Show page P of --limit results (title and author searches)")
-    static let all = OptionSpec("all", type: .flag, help: """
-        Follow the pages and return every match in one list (title and author searches; pages of \
-        \(SearchPageLimits.limit.upperBound), one budget call each, up to \(SearchRun.allBound) results: \
-        servers page no further than offset \(SearchPageLimits.offset.upperBound))
-        """)
+    static let offset = OptionSpec(
+        "offset",
+        type: .int(SearchPageLimits.offset),
+        valueName: "N",
+        help: "Skip the first N results (title and author searches; 'more' pages on)"
+    )
+    static let page = OptionSpec(
+        "page",
+        type: .int(1...1_000),
+        valueName: "P",
+        help: "Show page P of --limit results (title and author searches)"
+    )
+    static let all = OptionSpec(
+        "all",
+        type: .flag,
+        help: """
+            Follow the pages and return every match in one list (title and author searches; pages of \
+            \(SearchPageLimits.limit.upperBound), one budget call each, up to \(SearchRun.allBound) results: \
+            servers page no further than offset \(SearchPageLimits.offset.upperBound))
+            """
+    )
     /// `--columns`, of every form of `search` and of `more`.
     static let columns = CommandSpec.columnsOption(CommandOutput.bookColumns + CommandOutput.scoredColumns)
 
     static let configuration = CommandSpec(
-        "search", group: .mission,
+        "search",
+        group: .mission,
         summary: "Find books by ISBN, title or author",
         discussion: """
             With a plain QUERY, an ISBN-looking query (10 or 13 digits, hyphens allowed, ISBN-10 may end \
@@ -47,7 +78,8 @@ struct SearchCommand: SearchForm {
             "search title \"the left hand of darkness\" --limit 5",
             "search --title dune --author herbert",
         ],
-        requirements: [.anyOf(["QUERY", "--title", "--author"]), .exclusive(["QUERY", "--title"])] + pageRequirements)
+        requirements: [.anyOf(["QUERY", "--title", "--author"]), .exclusive(["QUERY", "--title"])] + pageRequirements
+    )
 
     static let subcommands: [any ShellCommand.Type] = [ByISBN.self, ByTitle.self, ByAuthor.self]
 
@@ -83,12 +115,18 @@ struct SearchCommand: SearchForm {
         }
         search = SearchRun(request, resolved: resolved, limit: Self.limit)
         if search.pagesAll, case .isbn = request {
-            throw ShellError(.usage, "--all follows the pages of a title or author search; an ISBN names one book",
-                             code: .usage)
+            throw ShellError(
+                .usage,
+                "--all follows the pages of a title or author search; an ISBN names one book",
+                code: .usage
+            )
         }
         if search.pagesAll, case .advanced = request {
-            throw ShellError(.usage, "--all follows the pages of a title or author search; --title with --author is one page",
-                             code: .usage)
+            throw ShellError(
+                .usage,
+                "--all follows the pages of a title or author search; --title with --author is one page",
+                code: .usage
+            )
         }
         // `--title T` or `--author A` alone asks the library as the advanced search does.
         if words.isEmpty { search.offline = .advanced(title: title, author: author) }

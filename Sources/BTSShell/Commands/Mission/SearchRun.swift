@@ -82,8 +82,12 @@ struct SearchRun: Sendable {
             // with exit 1 when the server does not know it, as `similar` and `enrich` do; searches
             // that match nothing succeed with an empty list.
             guard !response.value.items.isEmpty else {
-                throw ShellError(.failure, Self.unknownISBN(isbn.value, offline: context.connection?.target == .embedded),
-                                 range: BoundValue.range(of: words), code: .notFound)
+                throw ShellError(
+                    .failure,
+                    Self.unknownISBN(isbn.value, offline: context.connection?.target == .embedded),
+                    range: BoundValue.range(of: words),
+                    code: .notFound
+                )
             }
             return .search(response.value, query: isbn.value, kind: .isbn)
         case .title(let query) where pagesAll:
@@ -95,15 +99,31 @@ struct SearchRun: Sendable {
                 try await api.searchAuthor(name, limit: limit, offset: offset)
             }
         case .title(let query):
-            let response = try await context.call { api in try await api.searchTitle(query, limit: limit, offset: skip) }
+            let response = try await context.call { api in try await api.searchTitle(query, limit: limit, offset: skip)
+            }
             Self.noteCorrection(response.value, in: context)
             remember(.title, query: query, response.value, in: context)
-            return .search(response.value, query: query, kind: .title, offset: skip, offersMore: context.atPrompt, limit: limit)
+            return .search(
+                response.value,
+                query: query,
+                kind: .title,
+                offset: skip,
+                offersMore: context.atPrompt,
+                limit: limit
+            )
         case .author(let name):
-            let response = try await context.call { api in try await api.searchAuthor(name, limit: limit, offset: skip) }
+            let response = try await context.call { api in try await api.searchAuthor(name, limit: limit, offset: skip)
+            }
             Self.noteCorrection(response.value, in: context)
             remember(.author, query: name, response.value, in: context)
-            return .search(response.value, query: name, kind: .author, offset: skip, offersMore: context.atPrompt, limit: limit)
+            return .search(
+                response.value,
+                query: name,
+                kind: .author,
+                offset: skip,
+                offersMore: context.atPrompt,
+                limit: limit
+            )
         case .advanced(let title, let author):
             let response = try await context.call { api in
                 try await api.searchAdvanced(title: title, author: author, limit: limit)
@@ -117,7 +137,9 @@ struct SearchRun: Sendable {
     /// short, or the last offset a server takes (``allBound``, said on stderr when it cuts the list);
     /// each page is one call under the command's budget, its page number on the spinner.
     private func everyPage(
-        _ kind: SearchKind, _ query: String, in context: isolated any CommandContext,
+        _ kind: SearchKind,
+        _ query: String,
+        in context: isolated any CommandContext,
         _ fetch: @escaping @Sendable (BooksTrackAPI, Int, Int) async throws -> APIResponse<SearchResults>
     ) async throws -> CommandOutput {
         let size = SearchPageLimits.limit.upperBound
@@ -140,16 +162,21 @@ struct SearchRun: Sendable {
             let reported = first?.totalResults ?? 0
             if found.count < size || items.count >= reported { break }
             if items.count + size > Self.allBound {
-                context.output.warn("stopped at \(items.count) of \(reported) results: servers page no further than offset "
-                                    + "\(SearchPageLimits.offset.upperBound)")
+                context.output.warn(
+                    "stopped at \(items.count) of \(reported) results: servers page no further than offset "
+                        + "\(SearchPageLimits.offset.upperBound)"
+                )
                 break
             }
             page += 1
         }
         // `more` has nothing left to show of this search.
         context.lastSearch = nil
-        let results = SearchResults(items: items, totalResults: first?.totalResults ?? items.count,
-                                    correctedQuery: first?.correctedQuery)
+        let results = SearchResults(
+            items: items,
+            totalResults: first?.totalResults ?? items.count,
+            correctedQuery: first?.correctedQuery
+        )
         return .search(results, query: query, kind: kind)
     }
 
@@ -170,9 +197,19 @@ struct SearchRun: Sendable {
     }
 
     /// Keeps a title or author search for `more`: the page as it is shown.
-    private func remember(_ kind: SearchPage.Kind, query: String, _ results: SearchResults,
-                          in context: isolated any CommandContext) {
-        context.lastSearch = SearchPage(kind: kind, query: query, limit: limit, offset: skip,
-                                        count: results.shown(limit: limit).count, total: results.total(offset: skip))
+    private func remember(
+        _ kind: SearchPage.Kind,
+        query: String,
+        _ results: SearchResults,
+        in context: isolated any CommandContext
+    ) {
+        context.lastSearch = SearchPage(
+            kind: kind,
+            query: query,
+            limit: limit,
+            offset: skip,
+            count: results.shown(limit: limit).count,
+            total: results.total(offset: skip)
+        )
     }
 }

@@ -9,7 +9,8 @@ struct SemanticCommand: ShellCommand {
     static let limit = CommandSpec.limit(1...50, default: 20)
 
     static let configuration = CommandSpec(
-        "semantic", group: .mission,
+        "semantic",
+        group: .mission,
         summary: "Search by meaning (embedded backend: a sentence model over titles and shelves)",
         discussion: """
             All words form one query. The embedded backend and `bts serve` run the sentence model \
@@ -23,7 +24,8 @@ struct SemanticCommand: ShellCommand {
             """,
         positionals: [query],
         options: [limit.spec, CommandSpec.columnsOption(CommandOutput.scoredColumns)],
-        examples: ["semantic books about a desert planet and its politics", "semantic cozy mystery --limit 5"])
+        examples: ["semantic books about a desert planet and its politics", "semantic cozy mystery --limit 5"]
+    )
 
     static let gate: CommandGate? = CommandGate(.semanticSearch)
     static let budget: RateLimitClass? = .semantic

@@ -5,16 +5,32 @@ import BooksTrackContract
 
 /// `similar ISBN|TITLE... [--limit N]` · `similar --library [--shelf S]`.
 struct SimilarCommand: ShellCommand {
-    static let book = ArgumentSpec("BOOK", "The book to start from: its ISBN, or words of its title (the best title match)",
-                                   optional: true, variadic: true, completion: .isbn)
-    static let library = OptionSpec("library", short: "L", type: .flag,
-                                    help: "Start from your library's books; leave out those you have")
-    static let shelf = OptionSpec("shelf", short: "s", type: .string, valueName: "SHELF",
-                                  help: "With --library: start from this shelf's books", completion: .shelf)
+    static let book = ArgumentSpec(
+        "BOOK",
+        "The book to start from: its ISBN, or words of its title (the best title match)",
+        optional: true,
+        variadic: true,
+        completion: .isbn
+    )
+    static let library = OptionSpec(
+        "library",
+        short: "L",
+        type: .flag,
+        help: "Start from your library's books; leave out those you have"
+    )
+    static let shelf = OptionSpec(
+        "shelf",
+        short: "s",
+        type: .string,
+        valueName: "SHELF",
+        help: "With --library: start from this shelf's books",
+        completion: .shelf
+    )
     static let limit = CommandSpec.limit(1...50, default: 10)
 
     static let configuration = CommandSpec(
-        "similar", group: .mission,
+        "similar",
+        group: .mission,
         summary: "Books similar to a given book",
         discussion: """
             The source book itself is not listed. On the embedded backend and `bts serve`, similar means shelved \
@@ -29,11 +45,18 @@ struct SimilarCommand: ShellCommand {
             books (highest rated first) are the sources, and books you already have are left out.
             """,
         positionals: [book],
-        options: [limit.spec, library, shelf, CommandSpec.columnsOption(CommandOutput.similarColumns + libraryColumns)],
-        examples: ["similar 9780439023481", "similar the left hand of darkness --limit 5", "similar ${_.results[0].isbn}",
-                   "similar --library --shelf read"],
-        requirements: [.anyOf(["BOOK", "--library", "--shelf"]), .exclusive(["BOOK", "--library"]),
-                       .exclusive(["BOOK", "--shelf"])])
+        options: [
+            limit.spec, library, shelf, CommandSpec.columnsOption(CommandOutput.similarColumns + libraryColumns),
+        ],
+        examples: [
+            "similar 9780439023481", "similar the left hand of darkness --limit 5", "similar ${_.results[0].isbn}",
+            "similar --library --shelf read",
+        ],
+        requirements: [
+            .anyOf(["BOOK", "--library", "--shelf"]), .exclusive(["BOOK", "--library"]),
+            .exclusive(["BOOK", "--shelf"]),
+        ]
+    )
 
     static let gate: CommandGate? = CommandGate(.similarBooks)
     static let budget: RateLimitClass? = .similar
@@ -66,7 +89,10 @@ struct SimilarCommand: ShellCommand {
             } catch let error where LibraryLookups.isUnreachable(error) {
                 // A book of yours with that title: your books in its series or by its author, as for an ISBN.
                 if let isbn = await LibraryLookups.isbn(titled: text, in: context),
-                   let answer = await LibraryLookups.similar(to: isbn, limit: limit, in: context) { return answer }
+                    let answer = await LibraryLookups.similar(to: isbn, limit: limit, in: context)
+                {
+                    return answer
+                }
                 throw error
             }
         }
@@ -89,21 +115,28 @@ struct SimilarCommand: ShellCommand {
     /// embedded backend's catalog (open already, its server answering this command). Nil elsewhere.
     static func knownTitle(of isbn: String, in context: isolated any CommandContext) -> String? {
         guard context.connection?.server != nil, let catalog = try? context.catalog(),
-              let book = try? catalog.book(isbn13: ISBN(isbn)?.isbn13 ?? isbn) else { return nil }
+            let book = try? catalog.book(isbn13: ISBN(isbn)?.isbn13 ?? isbn)
+        else { return nil }
         return book.title
     }
 
     /// The ISBN and title of the first book a title search for `title` finds with an ISBN: a title
     /// search under the search budget, behind `similar`'s own gate.
     static func bookTitled(
-        _ title: String, range: SourceRange?, in context: isolated any CommandContext
+        _ title: String,
+        range: SourceRange?,
+        in context: isolated any CommandContext
     ) async throws -> (isbn: String, title: String?) {
         let found = try await context.call(as: context.callPolicy.spending(.search)) { api in
             try await api.searchTitle(title, limit: 10)
         }
         guard let book = found.value.items.first(where: { $0.isbn != nil }), let isbn = book.isbn else {
-            throw ShellError(.failure, "No book titled like '\(title)' in the catalog (search title \(title) to look).",
-                             range: range, code: .notFound)
+            throw ShellError(
+                .failure,
+                "No book titled like '\(title)' in the catalog (search title \(title) to look).",
+                range: range,
+                code: .notFound
+            )
         }
         return (isbn, book.title)
     }

@@ -8,11 +8,13 @@ struct WatchCommand: ShellCommand {
     static let job = ArgumentSpec("JOB", "A job id, or 'last' (the default)", optional: true, completion: .jobID)
 
     static let configuration = CommandSpec(
-        "watch", group: .mission,
+        "watch",
+        group: .mission,
         summary: "Follow a job's progress live, then show its results",
         discussion: "Uses server-sent events, falling back to polling. Ctrl-C stops watching; the job keeps running.",
         positionals: [job],
-        examples: ["watch", "watch last", "watch ${_.jobId}"])
+        examples: ["watch", "watch last", "watch ${_.jobId}"]
+    )
 
     static let budget: RateLimitClass? = .jobs
 
@@ -41,8 +43,12 @@ struct WatchCommand: ShellCommand {
     ///
     /// `detaches: false` (the shell finishing the embedded backend's jobs before it exits): Ctrl-C
     /// says nothing here and throws `CancellationError`; the caller says what becomes of the job.
-    static func follow(_ id: String, record: SessionJob?, detaches: Bool = true,
-                       in context: isolated any CommandContext) async throws -> CommandOutput {
+    static func follow(
+        _ id: String,
+        record: SessionJob?,
+        detaches: Bool = true,
+        in context: isolated any CommandContext
+    ) async throws -> CommandOutput {
         let api = try await context.backend().api
         let output = context.output
         let pipeline = record?.pipeline ?? .csvImport
@@ -61,28 +67,52 @@ struct WatchCommand: ShellCommand {
             for try await event in api.watch(jobID: id, pipeline: pipeline, token: record?.token) {
                 switch event {
                 case .channel(let channel):
-                    if events { output.progressEvent(JSONValue.record([("event", "channel".json), ("jobId", id.json), ("channel", channel.rawValue.json)])) }
-                case .progress(let update):
-                    context.jobs.update(id, status: .state(update.status), processed: update.processedCount,
-                                        total: update.totalCount, coalescing: true)
                     if events {
-                        output.progressEvent(JSONValue.record([
-                            ("event", "progress".json), ("jobId", id.json), ("status", update.status.rawValue.json),
-                            ("progress", update.fraction.json), ("processedCount", update.processedCount.json),
-                            ("totalCount", update.totalCount.json),
-                        ]))
+                        output.progressEvent(
+                            JSONValue.record([
+                                ("event", "channel".json), ("jobId", id.json), ("channel", channel.rawValue.json),
+                            ])
+                        )
+                    }
+                case .progress(let update):
+                    context.jobs.update(
+                        id,
+                        status: .state(update.status),
+                        processed: update.processedCount,
+                        total: update.totalCount,
+                        coalescing: true
+                    )
+                    if events {
+                        output.progressEvent(
+                            JSONValue.record([
+                                ("event", "progress".json), ("jobId", id.json), ("status", update.status.rawValue.json),
+                                ("progress", update.fraction.json), ("processedCount", update.processedCount.json),
+                                ("totalCount", update.totalCount.json),
+                            ])
+                        )
                     }
                     if bar {
                         let elapsed = clock.now - started
                         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
                         let perSecond = rate.observe(processed: update.processedCount, at: seconds)
-                        let text = line.render(fraction: update.fraction, processed: update.processedCount,
-                                               total: update.totalCount, rate: perSecond, status: update.status)
+                        let text = line.render(
+                            fraction: update.fraction,
+                            processed: update.processedCount,
+                            total: update.totalCount,
+                            rate: perSecond,
+                            status: update.status
+                        )
                         output.redraw(text)
                         drawn = true
                     }
                 case .reconnecting(let after, let reason):
-                    if events { output.progressEvent(JSONValue.record([("event", "reconnecting".json), ("jobId", id.json), ("reason", reason.json)])) }
+                    if events {
+                        output.progressEvent(
+                            JSONValue.record([
+                                ("event", "reconnecting".json), ("jobId", id.json), ("reason", reason.json),
+                            ])
+                        )
+                    }
                     if bar { output.redraw("watch: \(reason); reconnecting in \(after)") }
                 case .results(let fetched):
                     results = fetched
@@ -103,27 +133,46 @@ struct WatchCommand: ShellCommand {
         switch outcome {
         case .completed?:
             context.jobs.update(id, status: .state(.completed))
-            guard let results else { throw ShellError(.failure, "job \(SessionJob.displayID(id)) completed but sent no results") }
+            guard let results else {
+                throw ShellError(.failure, "job \(SessionJob.displayID(id)) completed but sent no results")
+            }
             context.jobs.collected.insert(id)
             return try await .savedJobResults(results, jobID: id, record: record, in: context)
         case .resultsUnavailable(let message)?:
             context.jobs.update(id, status: .state(.completed))
-            throw ShellError(.failure, "job \(SessionJob.displayID(id)) completed but its results are unavailable: \(message)")
+            throw ShellError(
+                .failure,
+                "job \(SessionJob.displayID(id)) completed but its results are unavailable: \(message)"
+            )
         case .failed(let code, let message, _)?:
             context.jobs.update(id, status: .state(.failed))
-            throw ShellError(.failure, "job \(SessionJob.displayID(id)) failed: \([code, message].compactMap { $0 }.joined(separator: ": "))",
-                             code: code.map(ErrorCode.init(rawValue:)) ?? .jobFailed)
+            throw ShellError(
+                .failure,
+                "job \(SessionJob.displayID(id)) failed: \([code, message].compactMap { $0 }.joined(separator: ": "))",
+                code: code.map(ErrorCode.init(rawValue:)) ?? .jobFailed
+            )
         case .canceled?:
             context.jobs.update(id, status: .state(.canceled))
             throw ShellError(.failure, "job \(SessionJob.displayID(id)) was canceled", code: .jobCanceled)
         case .notFound(let message)?:
             throw ShellError(.failure, message ?? "job \(SessionJob.displayID(id)) not found", code: .notFound)
         case .unauthorized?:
-            throw ShellError(.failure, "the server refused the job's token for \(SessionJob.displayID(id))", code: .unauthorized)
+            throw ShellError(
+                .failure,
+                "the server refused the job's token for \(SessionJob.displayID(id))",
+                code: .unauthorized
+            )
         case .unreachable(let reason)?:
-            throw ShellError(.network, "lost the server while watching job \(SessionJob.displayID(id)): \(reason)", code: .networkError)
+            throw ShellError(
+                .network,
+                "lost the server while watching job \(SessionJob.displayID(id)): \(reason)",
+                code: .networkError
+            )
         case .detached?, nil:
-            throw ShellError(.failure, "the progress stream of job \(SessionJob.displayID(id)) ended without a final status")
+            throw ShellError(
+                .failure,
+                "the progress stream of job \(SessionJob.displayID(id)) ended without a final status"
+            )
         }
     }
 }
