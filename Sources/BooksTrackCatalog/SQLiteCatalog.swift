@@ -2,6 +2,7 @@ import BooksTrackContract
 import BooksTrackEmbedding
 import Foundation
 import GRDB
+import Synchronization
 
 /// How `SQLiteCatalog` was opened (for the cold-start benchmark; figures are printed, never asserted).
 package struct CatalogOpenStats: Sendable, Hashable, CustomStringConvertible {
@@ -348,23 +349,19 @@ package final class SQLiteCatalog: CatalogQuerying {
 
 /// A value computed once on first use, thread-safe; concurrent first users wait for one load.
 /// A failed load is not kept (the next use tries again).
-final class OnceBox<Value: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value?
+final class OnceBox<Value: Sendable>: Sendable {
+    private let value = Mutex<Value?>(nil)
 
     /// The value if it was loaded already.
-    var current: Value? {
-        lock.lock()
-        defer { lock.unlock() }
-        return value
-    }
+    var current: Value? { value.withLock { $0 } }
 
-    func get(_ load: () throws -> Value) rethrows -> Value {
-        lock.lock()
-        defer { lock.unlock() }
-        if let value { return value }
-        let loaded = try load()
-        value = loaded
-        return loaded
+    /// The value, loaded by `load` while the others wait when none is yet.
+    func get(_ load: () throws -> Value) throws -> Value {
+        try value.withLock { value in
+            if let value { return value }
+            let loaded = try load()
+            value = loaded
+            return loaded
+        }
     }
 }

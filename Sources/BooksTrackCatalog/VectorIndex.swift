@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// L2-normalized vectors (so a dot product is a cosine), stored sparse by dimension: hashed
 /// embeddings set ~83 of 768 dimensions per book (827,468 values over the 10,000 books), so each
@@ -156,30 +157,33 @@ struct SparseEntry: Sendable, Hashable {
 }
 
 /// Reusable zeroed `Float` buffers for score scans (one per concurrent query; at most a few kept).
-final class ScratchPool: @unchecked Sendable {
-    private let lock = NSLock()
-    private var free: [UnsafeMutableBufferPointer<Float>] = []
+final class ScratchPool: Sendable {
+    /// A buffer as the pool holds it: owned by the pool while in it, by one query while taken out.
+    private struct Scratch: @unchecked Sendable {
+        let buffer: UnsafeMutableBufferPointer<Float>
+    }
+
+    private let free = Mutex<[Scratch]>([])
     static let kept = 8
 
     deinit {
-        for buffer in free { buffer.deallocate() }
+        free.withLock { free in for scratch in free { scratch.buffer.deallocate() } }
     }
 
     /// Runs `body` with a zeroed buffer of `count` values, then returns it to the pool.
     func withBuffer<R>(count: Int, _ body: (UnsafeMutableBufferPointer<Float>) throws -> R) rethrows -> R {
-        let buffer: UnsafeMutableBufferPointer<Float> = {
-            lock.lock()
-            defer { lock.unlock() }
-            if let index = free.firstIndex(where: { $0.count == count }) { return free.remove(at: index) }
-            return UnsafeMutableBufferPointer<Float>.allocate(capacity: count)
-        }()
-        buffer.initialize(repeating: 0)
+        let reused = free.withLock { free in free.firstIndex { $0.buffer.count == count }.map { free.remove(at: $0) } }
+        let scratch = reused ?? Scratch(buffer: .allocate(capacity: count))
+        scratch.buffer.initialize(repeating: 0)
         defer {
-            lock.lock()
-            if free.count < Self.kept { free.append(buffer) } else { buffer.deallocate() }
-            lock.unlock()
+            let kept = free.withLock { free in
+                guard free.count < Self.kept else { return false }
+                free.append(scratch)
+                return true
+            }
+            if !kept { scratch.buffer.deallocate() }
         }
-        return try body(buffer)
+        return try body(scratch.buffer)
     }
 }
 

@@ -1,41 +1,33 @@
 import BTSLanguage
 import BTSTerminal
 import Foundation
+import Synchronization
 
 /// The task of the command running now, so a signal can cancel it.
-final class RunningCommand: @unchecked Sendable {
-    private let lock = NSLock()
-    private var task: Task<Int32, Never>?
-    /// The signal that ended the session (SIGTERM, SIGHUP), once one did.
-    private var endingSignal: Int32?
-
-    func set(_ task: Task<Int32, Never>?) {
-        lock.lock()
-        defer { lock.unlock() }
-        self.task = task
+final class RunningCommand: Sendable {
+    private struct State {
+        var task: Task<Int32, Never>?
+        /// The signal that ended the session (SIGTERM, SIGHUP), once one did.
+        var endingSignal: Int32?
     }
+
+    private let state = Mutex(State())
+
+    func set(_ task: Task<Int32, Never>?) { state.withLock { $0.task = task } }
 
     /// Cancels the running command (Ctrl-C).
-    func cancel() {
-        lock.lock()
-        defer { lock.unlock() }
-        task?.cancel()
-    }
+    func cancel() { state.withLock { $0.task?.cancel() } }
 
     /// Cancels it and remembers that the session should end (SIGTERM, SIGHUP).
     func end(signal: Int32) {
-        lock.lock()
-        defer { lock.unlock() }
-        if endingSignal == nil { endingSignal = signal }
-        task?.cancel()
+        state.withLock { state in
+            if state.endingSignal == nil { state.endingSignal = signal }
+            state.task?.cancel()
+        }
     }
 
     /// The signal that ended the session, if one did.
-    var signal: Int32? {
-        lock.lock()
-        defer { lock.unlock() }
-        return endingSignal
-    }
+    var signal: Int32? { state.withLock { $0.endingSignal } }
 
     var hasEnded: Bool { signal != nil }
 }

@@ -4,6 +4,7 @@ import HTTPTypes
 import HummingbirdWSClient
 import Logging
 import NIOWebSocket
+import Synchronization
 
 /// What the socket task hands to the watcher loop.
 enum SocketItem: Sendable {
@@ -201,17 +202,8 @@ extension BooksTrackAPI {
 }
 
 /// A one-way flag shared with a watchdog.
-final class SynchronizedFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var flag = false
-    func set() {
-        lock.lock()
-        flag = true
-        lock.unlock()
-    }
-    var value: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return flag
-    }
+final class SynchronizedFlag: Sendable {
+    private let flag = Mutex(false)
+    func set() { flag.withLock { $0 = true } }
+    var value: Bool { flag.withLock { $0 } }
 }

@@ -1,21 +1,13 @@
 import Foundation
+import Synchronization
 
 /// Tracks the last time a stream showed life; shared between the reader and its watchdog.
-final class ActivityClock: @unchecked Sendable {
-    private let lock = NSLock()
-    private var last = ContinuousClock.now
+final class ActivityClock: Sendable {
+    private let last = Mutex(ContinuousClock.now)
 
-    func touch() {
-        lock.lock()
-        last = ContinuousClock.now
-        lock.unlock()
-    }
+    func touch() { last.withLock { $0 = ContinuousClock.now } }
 
-    var idle: Duration {
-        lock.lock()
-        defer { lock.unlock() }
-        return ContinuousClock.now - last
-    }
+    var idle: Duration { ContinuousClock.now - last.withLock { $0 } }
 }
 
 /// Thrown when a stream stays silent (no byte, not even a heartbeat) longer than allowed.
