@@ -3,31 +3,33 @@ import BooksTrackContract
 import Foundation
 import NIOCore
 import NIOHTTP1
+import Synchronization
 import Testing
 
 /// A server "in this process": records what it was asked and answers with a canned reply (or
 /// sleeps, or refuses an oversized body).
-final class FakeResponder: InProcessResponder, @unchecked Sendable {
+final class FakeResponder: InProcessResponder, Sendable {
     enum Behaviour {
         case answer(Int, String)
         case sleep, tooLarge
     }
-    private let lock = NSLock()
-    private var seen: [(method: String, target: String, headers: HTTPHeaders, body: String?)] = []
+    private struct State {
+        var seen: [(method: String, target: String, headers: HTTPHeaders, body: String?)] = []
+        var socketOpenings = 0
+    }
+    private let state = Mutex(State())
     let behaviour: Behaviour
 
     init(_ behaviour: Behaviour) { self.behaviour = behaviour }
 
-    private var socketOpenings = 0
-
     var requests: [(method: String, target: String, headers: HTTPHeaders, body: String?)] {
-        lock.withLock { seen }
+        state.withLock { $0.seen }
     }
 
-    var socketsOpened: Int { lock.withLock { socketOpenings } }
+    var socketsOpened: Int { state.withLock { $0.socketOpenings } }
 
     func openSocket() async throws {
-        lock.withLock { socketOpenings += 1 }
+        state.withLock { $0.socketOpenings += 1 }
     }
 
     func respond(
@@ -39,7 +41,8 @@ final class FakeResponder: InProcessResponder, @unchecked Sendable {
     ) async throws
         -> InProcessResponse
     {
-        lock.withLock { seen.append((method, target, headers, body.map { String(buffer: $0) })) }
+        let text = body.map { String(buffer: $0) }
+        state.withLock { $0.seen.append((method, target, headers, text)) }
         switch behaviour {
         case .answer(let status, let text):
             var fields = HTTPHeaders()

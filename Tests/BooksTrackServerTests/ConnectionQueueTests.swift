@@ -3,6 +3,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import NIOHTTP1
+import Synchronization
 import Testing
 
 @testable import BooksTrackServer
@@ -177,18 +178,17 @@ private struct FailingRouteModule: ServerRouteModule {
 }
 
 /// Log lines kept for a test to read.
-final class LogCapture: @unchecked Sendable {
+final class LogCapture: Sendable {
     struct Record: Sendable {
         let level: Logger.Level
         let text: String
     }
 
-    private let lock = NSLock()
-    private var kept: [Record] = []
+    private let kept = Mutex<[Record]>([])
 
-    var records: [Record] { lock.withLock { kept } }
+    var records: [Record] { kept.withLock { $0 } }
 
-    func append(_ record: Record) { lock.withLock { kept.append(record) } }
+    func append(_ record: Record) { kept.withLock { $0.append(record) } }
 }
 
 /// Keeps every line (message and metadata) in a `LogCapture`.

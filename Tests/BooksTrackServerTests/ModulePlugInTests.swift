@@ -2,6 +2,7 @@ import BooksTrackContract
 import Foundation
 import Hummingbird
 import Logging
+import Synchronization
 import Testing
 
 @testable import BooksTrackServer
@@ -27,11 +28,10 @@ struct ProbeModule: ServerRouteModule {
     }
 }
 
-final class ShutdownCounter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = 0
-    func increment() { lock.withLock { value += 1 } }
-    var count: Int { lock.withLock { value } }
+final class ShutdownCounter: Sendable {
+    private let value = Mutex(0)
+    func increment() { value.withLock { $0 += 1 } }
+    var count: Int { value.withLock { $0 } }
 }
 
 @Suite struct ModulePlugInTests {

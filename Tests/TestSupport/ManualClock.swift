@@ -1,22 +1,18 @@
 import Foundation
+import Synchronization
 
 /// A clock tests move by hand (rate-limit windows, idempotency expiry) instead of sleeping.
-package final class ManualClock: @unchecked Sendable {
-    private let lock = NSLock()
-    private var current: Date
+package final class ManualClock: Sendable {
+    private let current: Mutex<Date>
 
-    package init(_ start: Date = Date(timeIntervalSince1970: 1_800_000_000)) { current = start }
+    package init(_ start: Date = Date(timeIntervalSince1970: 1_800_000_000)) { current = Mutex(start) }
 
     package var now: Date {
-        lock.lock()
-        defer { lock.unlock() }
-        return current
+        current.withLock { $0 }
     }
 
     package func advance(by seconds: TimeInterval) {
-        lock.lock()
-        current = current.addingTimeInterval(seconds)
-        lock.unlock()
+        current.withLock { $0 = $0.addingTimeInterval(seconds) }
     }
 
     /// The closure handed to the server.

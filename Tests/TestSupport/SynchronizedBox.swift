@@ -1,18 +1,13 @@
-import Foundation
+import Synchronization
 
 /// A tiny lock box for test bookkeeping.
-package final class SynchronizedBox<Value: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: Value
-    package init(_ value: Value) { stored = value }
+package final class SynchronizedBox<Value: Sendable>: Sendable {
+    private let stored: Mutex<Value>
+    package init(_ value: Value) { stored = Mutex(value) }
     package var value: Value {
-        lock.lock()
-        defer { lock.unlock() }
-        return stored
+        stored.withLock { $0 }
     }
     package func mutate(_ body: (inout Value) -> Void) {
-        lock.lock()
-        body(&stored)
-        lock.unlock()
+        stored.withLock { body(&$0) }
     }
 }

@@ -42,38 +42,34 @@ package struct StandardOutputSink: OutputSink {
 }
 
 /// Collects output in memory (tests, captured runs).
-package final class BufferOutputSink: OutputSink, @unchecked Sendable {
-    private let lock = NSLock()
-    private var out = ""
-    private var err = ""
+package final class BufferOutputSink: OutputSink, Sendable {
+    private struct State {
+        var out = ""
+        var err = ""
+    }
+
+    private let state = Mutex(State())
 
     package init() {}
 
     package func write(_ text: String, to stream: OutputStream) {
-        lock.lock()
-        defer { lock.unlock() }
-        if stream == .standardOutput { out += text } else { err += text }
+        state.withLock { state in
+            if stream == .standardOutput { state.out += text } else { state.err += text }
+        }
     }
 
     /// Everything written to stdout so far.
     package var standardOutput: String {
-        lock.lock()
-        defer { lock.unlock() }
-        return out
+        state.withLock { $0.out }
     }
 
     /// Everything written to stderr so far.
     package var standardError: String {
-        lock.lock()
-        defer { lock.unlock() }
-        return err
+        state.withLock { $0.err }
     }
 
     /// Forgets what was written.
     package func reset() {
-        lock.lock()
-        defer { lock.unlock() }
-        out = ""
-        err = ""
+        state.withLock { $0 = State() }
     }
 }

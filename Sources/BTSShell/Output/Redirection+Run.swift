@@ -3,6 +3,7 @@ import BTSTerminal
 import BTSTerminalText
 import BooksTrackContract
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -10,9 +11,8 @@ import Glibc
 
 /// Collects what a command writes on stdout (for `> FILE`, `>> FILE`, `| pipeline`); stderr
 /// passes through to the sink underneath.
-final class CapturingSink: OutputSink, @unchecked Sendable {
-    private let lock = NSLock()
-    private var buffer: [UInt8] = []
+final class CapturingSink: OutputSink, Sendable {
+    private let buffer = Mutex<[UInt8]>([])
     let base: any OutputSink
 
     init(base: any OutputSink) {
@@ -24,15 +24,11 @@ final class CapturingSink: OutputSink, @unchecked Sendable {
             base.write(text, to: stream)
             return
         }
-        lock.lock()
-        defer { lock.unlock() }
-        buffer.append(contentsOf: text.utf8)
+        buffer.withLock { $0.append(contentsOf: text.utf8) }
     }
 
     var bytes: [UInt8] {
-        lock.lock()
-        defer { lock.unlock() }
-        return buffer
+        buffer.withLock { $0 }
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -98,42 +99,37 @@ package struct HistoryStoreError: Error, Sendable, Equatable, CustomStringConver
 }
 
 /// In-memory entries, guarded by a lock.
-private final class HistoryState: @unchecked Sendable {
-    private let lock = NSLock()
-    private var storage: [String] = []
-    private var lastError: HistoryStoreError?
+private final class HistoryState: Sendable {
+    private struct State {
+        var storage: [String] = []
+        var lastError: HistoryStoreError?
+    }
+
+    private let state = Mutex(State())
 
     var entries: [String] {
-        lock.lock()
-        defer { lock.unlock() }
-        return storage
+        state.withLock { $0.storage }
     }
 
     var error: HistoryStoreError? {
-        lock.lock()
-        defer { lock.unlock() }
-        return lastError
+        state.withLock { $0.lastError }
     }
 
     func replace(_ entries: [String]) {
-        lock.lock()
-        storage = entries
-        lock.unlock()
+        state.withLock { $0.storage = entries }
     }
 
     func setError(_ error: HistoryStoreError) {
-        lock.lock()
-        lastError = error
-        lock.unlock()
+        state.withLock { $0.lastError = error }
     }
 
     /// Appends unless `line` equals the last entry; keeps at most `limit` entries.
     func appendIfNew(_ line: String, limit: Int) -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        if storage.last == line { return false }
-        storage.append(line)
-        if storage.count > limit { storage.removeFirst(storage.count - limit) }
-        return true
+        state.withLock { state in
+            if state.storage.last == line { return false }
+            state.storage.append(line)
+            if state.storage.count > limit { state.storage.removeFirst(state.storage.count - limit) }
+            return true
+        }
     }
 }

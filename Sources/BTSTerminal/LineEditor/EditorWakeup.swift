@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -6,8 +7,7 @@ import Glibc
 
 /// Wakes the editor thread while it waits for a key: a self-pipe polled together with the
 /// terminal, plus the reason. Thread-safe; `post` may be called from any thread.
-final class EditorWakeup: @unchecked Sendable {
-    // @unchecked: `pending` is guarded by `lock`; the fds never change after init.
+final class EditorWakeup: Sendable {
     enum Reason: Sendable, Equatable {
         /// End the read with `sequence` (cancellation, `cancelRead()`).
         case abort(sequence: UInt64)
@@ -15,11 +15,19 @@ final class EditorWakeup: @unchecked Sendable {
         case resize
     }
 
-    private let lock = NSLock()
-    private var abortSequence: UInt64?
-    private var resizePending = false
-    private var sequence: UInt64 = 0
-    private var reading = false
+    private struct State {
+        var abortSequence: UInt64?
+        var resizePending = false
+        var sequence: UInt64 = 0
+        var reading = false
+
+        /// Records an abort.
+        mutating func post(abortOf target: UInt64) {
+            abortSequence = max(abortSequence ?? 0, target)
+        }
+    }
+
+    private let state = Mutex(State())
     let readFD: Int32
     private let writeFD: Int32
 
@@ -43,18 +51,13 @@ final class EditorWakeup: @unchecked Sendable {
     }
 
     func post(_ reason: Reason) {
-        lock.lock()
-        switch reason {
-        case .abort(let sequence): post(abortOf: sequence)
-        case .resize: resizePending = true
+        state.withLock { state in
+            switch reason {
+            case .abort(let sequence): state.post(abortOf: sequence)
+            case .resize: state.resizePending = true
+            }
         }
-        lock.unlock()
         poke()
-    }
-
-    /// Records an abort (caller holds `lock`).
-    private func post(abortOf target: UInt64) {
-        abortSequence = max(abortSequence ?? 0, target)
     }
 
     /// Wakes a poll on `readFD`.
@@ -65,42 +68,36 @@ final class EditorWakeup: @unchecked Sendable {
 
     /// Starts a read: allocates and returns its sequence number.
     func beginRead() -> UInt64 {
-        lock.lock()
-        defer { lock.unlock() }
-        sequence += 1
-        reading = true
-        return sequence
+        state.withLock { state in
+            state.sequence += 1
+            state.reading = true
+            return state.sequence
+        }
     }
 
     /// Marks the read started by `beginRead` as finished.
     func endRead() {
-        lock.lock()
-        reading = false
-        lock.unlock()
+        state.withLock { $0.reading = false }
     }
 
     /// Aborts the read in progress, or the next one when none is in progress.
     func abortCurrentOrNext() {
-        lock.lock()
-        post(abortOf: reading ? sequence : sequence + 1)
-        lock.unlock()
+        state.withLock { state in state.post(abortOf: state.reading ? state.sequence : state.sequence + 1) }
         poke()
     }
 
     /// True when an abort for `sequence` (or a later one) was posted.
     func isAborted(sequence: UInt64) -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return (abortSequence ?? 0) >= sequence && abortSequence != nil
+        state.withLock { state in (state.abortSequence ?? 0) >= sequence && state.abortSequence != nil }
     }
 
     /// Returns and clears the pending resize flag.
     func takeResize() -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        let pending = resizePending
-        resizePending = false
-        return pending
+        state.withLock { state in
+            let pending = state.resizePending
+            state.resizePending = false
+            return pending
+        }
     }
 
     /// Empties the pipe (called by the editor thread after poll reports it readable).

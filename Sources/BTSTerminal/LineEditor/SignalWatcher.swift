@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -89,12 +90,14 @@ package final class SignalWatcher: Sendable {
 }
 
 /// One subscription of a `SignalWatcher` to the hub.
-private final class SignalWatcherState: @unchecked Sendable {
-    // @unchecked: mutable state guarded by `lock`.
-    private let lock = NSLock()
+private final class SignalWatcherState: Sendable {
+    private struct State {
+        var active = true
+        var delivered = false
+    }
+
+    private let state = Mutex(State())
     private let id = UUID()
-    private var active = true
-    private var delivered = false
     private let watched: [SignalWatcher.Event]
     private let continuation: AsyncStream<SignalWatcher.Event>.Continuation
     private let onEvent: (@Sendable (SignalWatcher.Event) -> Void)?
@@ -111,9 +114,7 @@ private final class SignalWatcherState: @unchecked Sendable {
     }
 
     var hasDelivered: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return delivered
+        state.withLock { $0.delivered }
     }
 
     private func deliver(_ event: SignalWatcher.Event) {
@@ -121,16 +122,15 @@ private final class SignalWatcherState: @unchecked Sendable {
         // Yielded first: whoever sees `hasDelivered` and then stops the watcher finds the event
         // in the stream (marked first, a stop in between finished the stream before the yield).
         continuation.yield(event)
-        lock.lock()
-        delivered = true
-        lock.unlock()
+        state.withLock { $0.delivered = true }
     }
 
     func stop() {
-        lock.lock()
-        let wasActive = active
-        active = false
-        lock.unlock()
+        let wasActive = state.withLock { state in
+            let wasActive = state.active
+            state.active = false
+            return wasActive
+        }
         guard wasActive else { return }
         for event in watched { SignalHub.shared.unsubscribe(event, id: id) }
         continuation.finish()
@@ -149,55 +149,58 @@ private final class SignalWatcherState: @unchecked Sendable {
 /// left the pool since, or not be the one reading the `signalfd`: the signal was lost (seen: a
 /// SIGINT to `bts -c 'echo started; sleep 30s'` under a full test run did nothing). A handler
 /// that writes to a pipe loses nothing, whichever thread runs it.
-final class SignalHub: @unchecked Sendable {
+final class SignalHub: Sendable {
     static let shared = SignalHub()
-    // @unchecked: mutable state guarded by `lock`.
-    private let lock = NSLock()
-    // Arrays, not dictionaries: a handful of entries, and no Hashable conformance looked up at
-    // every start (each first lookup scans the binary's ~11,000 conformance records).
-    private var installed: [Int32] = []
-    private var subscribers: [(number: Int32, id: UUID, handler: @Sendable () -> Void)] = []
-    private var reader: Thread?
-    private var readFD: Int32 = -1
+
+    private struct State {
+        // Arrays, not dictionaries: a handful of entries, and no Hashable conformance looked up at
+        // every start (each first lookup scans the binary's ~11,000 conformance records).
+        var installed: [Int32] = []
+        var subscribers: [(number: Int32, id: UUID, handler: @Sendable () -> Void)] = []
+        var reader: Thread?
+        var readFD: Int32 = -1
+    }
+
+    private let state = Mutex(State())
 
     func subscribe(
         _ events: [SignalWatcher.Event],
         id: UUID,
         handler: @escaping @Sendable (SignalWatcher.Event) -> Void
     ) {
-        lock.lock()
-        defer { lock.unlock() }
-        startReaderIfNeeded()
-        for event in events {
-            let number = event.signalNumber
-            subscribers.removeAll { $0.number == number && $0.id == id }
-            subscribers.append((number, id, { handler(event) }))
-            guard !installed.contains(number), signalPipeWriteFD >= 0 else { continue }
-            // Synchronous: from here on the signal reaches the pipe (one that arrived blocked
-            // before is still pending and arrives now).
-            var action = sigaction()
-            action.__sigaction_handler.sa_handler = signalPipeHandler
-            action.sa_flags = SA_RESTART
-            sigemptyset(&action.sa_mask)
-            sigaction(number, &action, nil)
-            installed.append(number)
+        state.withLock { state in
+            startReaderIfNeeded(&state)
+            for event in events {
+                let number = event.signalNumber
+                state.subscribers.removeAll { $0.number == number && $0.id == id }
+                state.subscribers.append((number, id, { handler(event) }))
+                guard !state.installed.contains(number), signalPipeWriteFD >= 0 else { continue }
+                // Synchronous: from here on the signal reaches the pipe (one that arrived blocked
+                // before is still pending and arrives now).
+                var action = sigaction()
+                action.__sigaction_handler.sa_handler = signalPipeHandler
+                action.sa_flags = SA_RESTART
+                sigemptyset(&action.sa_mask)
+                sigaction(number, &action, nil)
+                state.installed.append(number)
+            }
         }
     }
 
-    /// The pipe and its read source, once (called with `lock` held).
-    private func startReaderIfNeeded() {
-        guard reader == nil else { return }
+    /// The pipe and its read source, once (called with the lock held).
+    private func startReaderIfNeeded(_ state: inout State) {
+        guard state.reader == nil else { return }
         var fds: [Int32] = [-1, -1]
         guard pipe(&fds) == 0 else { return }
         for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         // The handler never blocks: a full pipe drops the byte (64 KB of unread signals).
         _ = fcntl(fds[1], F_SETFL, fcntl(fds[1], F_GETFL) | O_NONBLOCK)
-        readFD = fds[0]
+        state.readFD = fds[0]
         signalPipeWriteFD = fds[1]
         // A thread of its own, blocked in `read`: a dispatch read source (on the global queue,
         // then on a queue of its own) once left a SIGINT unread for two minutes in a loaded test
         // process, its wake-up waiting on libdispatch's threads; this thread needs nobody.
-        let fd = readFD
+        let fd = state.readFD
         let thread = Thread { [weak self] in
             var buffer = [UInt8](repeating: 0, count: 64)
             while true {
@@ -210,19 +213,15 @@ final class SignalHub: @unchecked Sendable {
         thread.name = "bts.signals"
         thread.stackSize = 64 * 1024
         thread.start()
-        reader = thread
+        state.reader = thread
     }
 
     func unsubscribe(_ event: SignalWatcher.Event, id: UUID) {
-        lock.lock()
-        subscribers.removeAll { $0.number == event.signalNumber && $0.id == id }
-        lock.unlock()
+        state.withLock { state in state.subscribers.removeAll { $0.number == event.signalNumber && $0.id == id } }
     }
 
     private func deliver(_ number: Int32) {
-        lock.lock()
-        let handlers = subscribers.filter { $0.number == number }.map(\.handler)
-        lock.unlock()
+        let handlers = state.withLock { state in state.subscribers.filter { $0.number == number }.map(\.handler) }
         if handlers.isEmpty {
             guard number != SIGWINCH else { return }
             // Nobody watches: behave like the default action (terminate). The signal may be

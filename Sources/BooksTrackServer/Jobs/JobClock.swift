@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The wall clock the job engine reads for timestamps, event ids, token expiry and result TTLs.
 /// Injected so that tests can move time instead of sleeping. (Pacing and SSE timers use real time.)
@@ -14,23 +15,18 @@ package struct SystemJobClock: JobClock {
 }
 
 /// A clock that only moves when told to; for tests.
-package final class ManualJobClock: JobClock, @unchecked Sendable {
-    private let lock = NSLock()
-    private var current: Date
+package final class ManualJobClock: JobClock, Sendable {
+    private let current: Mutex<Date>
 
-    package init(_ start: Date = Date(timeIntervalSince1970: 1_790_000_000)) { current = start }
+    package init(_ start: Date = Date(timeIntervalSince1970: 1_790_000_000)) { current = Mutex(start) }
 
     package func now() -> Date {
-        lock.lock()
-        defer { lock.unlock() }
-        return current
+        current.withLock { $0 }
     }
 
     /// Moves the clock forward by `duration`.
     package func advance(by duration: Duration) {
-        lock.lock()
-        defer { lock.unlock() }
-        current = current.addingTimeInterval(duration.jobSeconds)
+        current.withLock { $0 = $0.addingTimeInterval(duration.jobSeconds) }
     }
 }
 

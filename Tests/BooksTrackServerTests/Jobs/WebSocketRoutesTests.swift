@@ -7,21 +7,17 @@ import Logging
 import NIOCore
 import NIOHTTP1
 import NIOWebSocket
+import Synchronization
 import Testing
 
 /// Collects what a WebSocket client receives (thread-safe).
-final class WSCollector: @unchecked Sendable {
-    private let lock = NSLock()
-    private var messages: [WSMessage] = []
+final class WSCollector: Sendable {
+    private let messages = Mutex<[WSMessage]>([])
     func append(_ message: WSMessage) {
-        lock.lock()
-        messages.append(message)
-        lock.unlock()
+        messages.withLock { $0.append(message) }
     }
     var all: [WSMessage] {
-        lock.lock()
-        defer { lock.unlock() }
-        return messages
+        messages.withLock { $0 }
     }
 }
 
