@@ -187,12 +187,68 @@ func bench(_ args: [String]) async {
     }
 }
 
+/// TAB completion from the catalog (`search author "tolk<TAB>`): one lookup of authors or titles per
+/// typed prefix, as the shell makes it (at most ``SQLiteCatalog/completionLimit`` answers), median and
+/// p99 per kind beside the 100 ms under which an answer feels instant.
+func completion(_ args: [String]) {
+    let runs = option("--runs", in: args).flatMap(Int.init) ?? 200
+    let cache = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "bts-completion-bench-\(UUID().uuidString.prefix(8))"
+    )
+    defer { try? FileManager.default.removeItem(at: cache) }
+    let catalog: SQLiteCatalog
+    do {
+        let started = ContinuousClock.now
+        catalog = try SQLiteCatalog.open(cacheDirectory: cache)
+        print(
+            String(
+                format: "catalog built in %.1f s (once per catalog; TAB never builds it)",
+                ms(ContinuousClock.now - started) / 1000
+            )
+        )
+    } catch {
+        fail("cannot open the catalog: \(error)")
+    }
+    let limit = SQLiteCatalog.completionLimit
+    let authors = ["t", "to", "tolk", "j.r", "king", "rowl", "gai", "austen", "le guin", "xyzq"]
+    let titles = ["the", "a", "harry", "hun", "lord of", "dune", "pride and", "zzzz"]
+    print("load average: \(loadAverage())")
+    print("first answer for 'tolk': \(catalog.authorCompletions("tolk", limit: limit).first ?? "none")")
+    for (kind, prefixes, lookup) in [
+        ("authors", authors, { catalog.authorCompletions($0, limit: limit) }),
+        ("titles", titles, { catalog.titleCompletions($0, limit: limit) }),
+    ] as [(String, [String], (String) -> [String])] {
+        var times: [Double] = []
+        for _ in 0..<runs {
+            for prefix in prefixes {
+                let started = ContinuousClock.now
+                _ = lookup(prefix)
+                times.append(ms(ContinuousClock.now - started))
+            }
+        }
+        times.sort()
+        print(
+            String(
+                format:
+                    "completion %@: median %.2f ms, p99 %.2f ms over %d lookups of %d prefixes (anchor: 100 ms feels instant)",
+                kind,
+                percentile(times, 0.5),
+                percentile(times, 0.99),
+                times.count,
+                prefixes.count
+            )
+        )
+    }
+}
+
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "write" {
     await writer(arguments)
+} else if arguments.first == "completion" {
+    completion(arguments)
 } else if arguments.first == "--help" || arguments.first == "-h" {
     print(
-        "usage: bts-library-bench [--books N] [--runs R] [--keep DIR] | write --db PATH --prefix DIGIT --count N [--shared N]"
+        "usage: bts-library-bench [--books N] [--runs R] [--keep DIR] | completion [--runs R] | write --db PATH --prefix DIGIT --count N [--shared N]"
     )
 } else {
     await bench(arguments)

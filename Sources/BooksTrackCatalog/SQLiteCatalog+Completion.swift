@@ -5,6 +5,8 @@ import GRDB
 extension SQLiteCatalog {
     /// The most matching books one completion reads (the most rated first).
     package static let completionScanLimit = 200
+    /// The most authors or titles one TAB takes from the catalog.
+    package static let completionLimit = 30
 
     /// Author names with a word starting with each typed word (`tolk` → "J.R.R. Tolkien"), the most
     /// rated first (ratings summed over their books), at most `limit`. One prefix query of the

@@ -1,11 +1,12 @@
 import BTSLanguage
+import BooksTrackCatalog
 import Foundation
 
 extension CompletionEngine {
     /// The most words before the cursor joined into one title query (`search title dune mes`).
     static let titleWordLimit = 8
     /// The most authors or titles one TAB takes from the catalog.
-    static let catalogLimit = 30
+    static let catalogLimit = SQLiteCatalog.completionLimit
 
     /// ISBNs when the typed word looks like the start of one, else titles seen earlier,
     /// matched case- and accent-insensitively on their beginning. For a multi-word query
