@@ -5,13 +5,13 @@ import Foundation
 /// whose bookkeeping is the `CallLedger`'s.
 extension Shell {
     /// The backend if one is open (never opens one).
-    var connection: BackendConnection? { backendSession.connection }
+    var connection: BackendConnection? { services.backendSession.connection }
 
     /// The open backend, opened (and its capabilities read) on first use.
     func backend() async throws(ShellError) -> BackendConnection {
-        let before = backendSession.connection
+        let before = services.backendSession.connection
         if before == nil { announceCatalogBuild() }
-        let current = try await backendSession.current(settings: settings, showsProgress: output.showsProgress)
+        let current = try await services.backendSession.current(settings: settings, showsProgress: output.showsProgress)
         if current !== before { adoptJobs(for: current.target) }
         return current
     }
@@ -20,19 +20,19 @@ extension Shell {
     /// where progress shows, so the screen is not silent meanwhile. Once: then it is built.
     private func announceCatalogBuild() {
         guard output.showsProgress, let embedded = options.backendOptions.embedded,
-            (try? backendSession.target()) == .embedded,
+            (try? services.backendSession.target()) == .embedded,
             embedded.buildsCatalog(cacheDirectory: options.backendOptions.cacheDirectory)
         else { return }
         note("building the catalog database (once: a few seconds)…")
     }
 
     /// The config file, loaded once.
-    func loadConfig() throws(ShellError) -> ShellConfig { try backendSession.loadConfig() }
+    func loadConfig() throws(ShellError) -> ShellConfig { try services.backendSession.loadConfig() }
 
     /// Opens `target` and makes it current (`connect`).
     @discardableResult
     func open(_ target: BackendTarget, requireReachable: Bool = false) async throws(ShellError) -> BackendConnection {
-        let opened = try await backendSession.open(
+        let opened = try await services.backendSession.open(
             target,
             requireReachable: requireReachable,
             settings: settings,
@@ -45,19 +45,19 @@ extension Shell {
     /// Jobs are remembered per backend; the embedded backend's end with the session.
     func adoptJobs(for target: BackendTarget) {
         if case .remote(let url, _, _, _) = target {
-            jobs.backend = SecretMasking.maskURL(url.absoluteString)
+            services.jobs.backend = SecretMasking.maskURL(url.absoluteString)
         } else {
-            jobs.backend = nil
+            services.jobs.backend = nil
         }
-        jobs.loadRemembered()
+        services.jobs.loadRemembered()
     }
 
     /// `last` or a job id → the id and the session's record of it. The jobs remembered for the
     /// backend the session will use are loaded first: with no backend open yet (a process's first
     /// command), `status last` and `cancel ID` still find the jobs earlier processes started.
     func findJob(_ reference: String?) throws(ShellError) -> (id: String, record: SessionJob?) {
-        if connection == nil, let target = try? backendSession.target() { adoptJobs(for: target) }
-        return try jobs.find(reference)
+        if connection == nil, let target = try? services.backendSession.target() { adoptJobs(for: target) }
+        return try services.jobs.find(reference)
     }
 
     /// Runs one API call: gate check, budget admission (wait with a countdown or fail with 5),
@@ -67,9 +67,9 @@ extension Shell {
         _ body: @Sendable (BooksTrackAPI) async throws -> APIResponse<T>
     ) async throws -> APIResponse<T> {
         let (budget, command) = (policy.budget, policy.label)
-        if let gate = policy.gate { backendSession.prepare(for: gate.feature) }
+        if let gate = policy.gate { services.backendSession.prepare(for: gate.feature) }
         let api = try await backend().api
-        backendSession.showsRetryLines.set(output.showsProgress)  // `set progress` applies at once
+        services.backendSession.showsRetryLines.set(output.showsProgress)  // `set progress` applies at once
         try await policy.gate?.require(command: command, api: api)
         let response: APIResponse<T>
         // A spent budget is not waited for when the answer is in the cache (it spends none).
@@ -92,11 +92,11 @@ extension Shell {
                 throw error
             }
         }
-        if let warning = calls.record(response.info) { warn(warning) }
+        if let warning = services.calls.record(response.info) { warn(warning) }
         noteOffline(response.info)
         if let budget {
             let state = await api.budget(for: budget)
-            calls.record(budget, state)
+            services.calls.record(budget, state)
         }
         return response
     }
@@ -109,7 +109,7 @@ extension Shell {
 
     /// The running command's call metrics (reset per command; `timing`).
     var currentMetrics: CommandMetrics {
-        get { calls.metrics }
-        set { calls.metrics = newValue }
+        get { services.calls.metrics }
+        set { services.calls.metrics = newValue }
     }
 }

@@ -40,7 +40,7 @@ extension Shell {
 
     /// The response cache of the backend the session uses (opened or not).
     func responseCache() throws(ShellError) -> (backend: String, directory: URL, cache: ResponseDiskCache?) {
-        let target = try backendSession.target()
+        let target = try services.backendSession.target()
         let directory = options.backendOptions.cacheDirectory
         guard case .remote(let url, let token, _, _) = target else { return (target.label, directory, nil) }
         let backend = ResponseDiskCache.backendName(url, bearerToken: token)

@@ -10,12 +10,12 @@ extension Shell {
     /// loop does, before showing the prompt); it never opens a backend or sends a request.
     package func updateCompletionContext(_ store: CompletionContextStore) async {
         let result = lastResult
-        let jobs = self.jobs.all
+        let jobs = services.jobs.all
         var names = Set(variables.keys)
         if result != .null { names.insert("_") }
         if lastExchange != nil { names.insert(VariableScope.Exchange.name) }
         let headers = lastExchange.map { CompletionEngine.pathKeys($0.headers.map { $0.name.lowercased() }) } ?? []
-        let profiles = (backendSession.loadedConfig?.profileNames ?? []) + BackendProfile.builtIn.map(\.name)
+        let profiles = (services.backendSession.loadedConfig?.profileNames ?? []) + BackendProfile.builtIn.map(\.name)
         var unavailable: [String: String] = [:]
         let routes = await connection?.api.offeredRoutes
         if let api = connection?.api {
@@ -45,7 +45,7 @@ extension Shell {
     /// session's (one lookup kept across commands; it opens the catalog on the first TAB that
     /// needs it, only if it is built).
     private func noteCatalog(in store: CompletionContextStore) {
-        guard case .embedded? = try? backendSession.target() else {
+        guard case .embedded? = try? services.backendSession.target() else {
             store.catalogLookup = nil
             return
         }

@@ -65,7 +65,7 @@ extension Shell {
         }
         for (line, chunk) in Self.logicalLines(text) where !chunk.allSatisfy(\.isWhitespace) {
             _ = await runSources([(chunk, url.path)], directory: url.deletingLastPathComponent(), firstLine: line)
-            if exitRequest != nil || Task.isCancelled { return }
+            if state.exitRequest != nil || Task.isCancelled { return }
         }
     }
 
@@ -154,7 +154,7 @@ struct InteractiveLoop {
         running.set(startup)
         _ = await startup.value
         running.set(nil)
-        if let code = await shell.exitRequest { return code }
+        if let code = await shell.state.exitRequest { return code }
         while !running.hasEnded {
             // TAB sees this session's jobs, books and variables; the prompt shows the backend
             // and, when low, the tightest budget (fresh after each command).
@@ -179,7 +179,7 @@ struct InteractiveLoop {
                 let status = await task.value
                 running.set(nil)
                 await shell.finishLine(status: status)
-                if let code = await shell.exitRequest { return code }
+                if let code = await shell.state.exitRequest { return code }
             }
         }
         if let signal = running.signal { return 128 + signal }

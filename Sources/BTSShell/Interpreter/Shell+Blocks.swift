@@ -21,7 +21,7 @@ extension Shell {
     }
 
     /// The checker of this session: its registry and the aliases defined so far.
-    var checker: ScriptChecker { ScriptChecker(registry: registry, aliases: Set(aliases.keys)) }
+    var checker: ScriptChecker { ScriptChecker(registry: registry, aliases: Set(state.aliases.keys)) }
 
     /// Runs statements in order. A failure stops them unless errors are to be continued past.
     /// The status is the first failure's when it stopped the run, else the status of a failure
@@ -29,9 +29,9 @@ extension Shell {
     /// command (like sh: a script that said `set onerror continue` checks `$?` itself).
     func execute(_ statements: [CheckedStatement], _ context: SourceContext) async -> Int32 {
         // Relative paths of loops and redirections resolve against this source's directory.
-        let previous = currentSource
-        currentSource = context
-        defer { currentSource = previous }
+        let previous = state.currentSource
+        state.currentSource = context
+        defer { state.currentSource = previous }
         var tally = RunTally()
         let flow = await run(statements, context, &tally)
         if flow == .stop { return tally.last }
@@ -132,7 +132,7 @@ extension Shell {
     /// Books a command's status; the flow to leave with when it ends the run.
     private func record(_ status: Int32, _ tally: inout RunTally) -> BlockFlow? {
         tally.last = status
-        if exitRequest != nil || unwindsNesting || outputFailed { return .stop }
+        if state.exitRequest != nil || state.unwindsNesting || outputFailed { return .stop }
         if status != 0 {
             if status == ExitStatus.interrupted.rawValue || stopsOnError { return .stop }
             if settings.onError == .stop { tally.remembered = status }
@@ -205,13 +205,13 @@ extension Shell {
         let name = command.nameText
         let scope = self.scope
         do {
-            guard let body = aliases[name] else {
+            guard let body = state.aliases[name] else {
                 throw ShellError(diagnostics: [registry.unknownCommand(name, range: command.name.range)])
             }
-            try enterNesting(
+            try state.enterNesting(
                 ShellError(
                     .usage,
-                    "alias '\(name)' nested too deeply (\(Self.maxNesting) levels); does it call itself?",
+                    "alias '\(name)' nested too deeply (\(InterpreterState.maxNesting) levels); does it call itself?",
                     range: command.name.range
                 )
             )
@@ -239,12 +239,12 @@ extension Shell {
                 report(ShellError(diagnostics: script.diagnostics), in: script.source, interactive: false)
                 throw ShellError(.usage, "alias '\(name)' has errors; nothing in it ran", range: command.name.range)
             }
-            let outer = positionalArguments
-            if readsArguments { positionalArguments = words }
-            sourceDepth += 1
+            let outer = state.positionalArguments
+            if readsArguments { state.positionalArguments = words }
+            state.sourceDepth += 1
             defer {
-                sourceDepth -= 1
-                positionalArguments = outer
+                state.sourceDepth -= 1
+                state.positionalArguments = outer
             }
             var status: Int32 = 0
             try await withRedirection(command.redirection, option: nil) {

@@ -7,11 +7,28 @@ import Foundation
 extension Shell: CommandContext {
     var history: HistoryStore? { options.history }
 
-    func requestExit(_ status: Int32) {
-        exitRequest = status
+    var aliases: [String: String] {
+        get { state.aliases }
+        set { state.aliases = newValue }
     }
 
-    var atPrompt: Bool { currentSource?.interactive ?? false }
+    var jobs: SessionJobs {
+        get { services.jobs }
+        set { services.jobs = newValue }
+    }
+
+    var callPolicy: CallPolicy { services.callPolicy }
+
+    var lastSearch: SearchPage? {
+        get { state.lastSearch }
+        set { state.lastSearch = newValue }
+    }
+
+    func requestExit(_ status: Int32) {
+        state.exitRequest = status
+    }
+
+    var atPrompt: Bool { state.currentSource?.interactive ?? false }
 
     var commandsComeFromStandardInput: Bool { options.commandsComeFromStandardInput }
 
@@ -22,15 +39,18 @@ extension Shell: CommandContext {
             let home = options.environment["HOME"] ?? NSHomeDirectory()
             return URL(fileURLWithPath: home).appendingPathComponent(String(path.dropFirst(2)))
         }
-        let directory = currentSource?.directory ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        let directory = state.currentSource?.directory ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
         return directory.appendingPathComponent(path).standardizedFileURL
     }
 
     /// Runs a script file in this session: all of it is checked first; a failing command has
     /// already reported itself, so only its status travels up.
     func source(_ url: URL, shownAs path: String, range: SourceRange?, arguments: [String]?) async throws {
-        try enterNesting(
-            ShellError(.usage, "'source' nested too deeply (\(Self.maxNesting) levels); is a script sourcing itself?")
+        try state.enterNesting(
+            ShellError(
+                .usage,
+                "'source' nested too deeply (\(InterpreterState.maxNesting) levels); is a script sourcing itself?"
+            )
         )
         let text: String
         do throws(ScriptFile.Failure) {
@@ -43,14 +63,14 @@ extension Shell: CommandContext {
             report(ShellError(diagnostics: script.diagnostics), in: script.source, interactive: false)
             throw ShellError(.usage, "'\(path)' has errors; nothing in it ran")
         }
-        sourceDepth += 1
-        defer { sourceDepth -= 1 }
+        state.sourceDepth += 1
+        defer { state.sourceDepth -= 1 }
         let inner = SourceContext(source: script.source, directory: url.deletingLastPathComponent(), interactive: false)
-        let outer = positionalArguments
-        if let arguments { positionalArguments = arguments }
-        defer { positionalArguments = outer }
+        let outer = state.positionalArguments
+        if let arguments { state.positionalArguments = arguments }
+        defer { state.positionalArguments = outer }
         let status = await execute(script.statements, inner)
-        if status != 0, exitRequest == nil {
+        if status != 0, state.exitRequest == nil {
             throw SilentFailure(status: status)
         }
     }

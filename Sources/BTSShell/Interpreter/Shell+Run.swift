@@ -36,7 +36,7 @@ extension Shell {
         interactive: Bool = false,
         firstLine: Int = 1
     ) async -> Int32 {
-        exitRequest = nil
+        state.exitRequest = nil
         let directory = directory ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
         let checked = sources.map {
             check(Parser.parse(SourceFile(name: $0.name, text: $0.text, firstLine: firstLine)))
@@ -55,7 +55,7 @@ extension Shell {
             let context = SourceContext(source: script.source, directory: directory, interactive: interactive)
             let sourceStatus = await execute(script.statements, context)
             if sourceStatus != 0 { status = sourceStatus }
-            if let exit = exitRequest { return exit }
+            if let exit = state.exitRequest { return exit }
             if outputFailed { return status }
             if sourceStatus != 0, stopsOnError || sourceStatus == ExitStatus.interrupted.rawValue {
                 return sourceStatus
@@ -161,10 +161,10 @@ extension Shell {
         let chosen =
             resolved.bound(CommandRegistry.outputOption) != nil
             ? resolved.string(CommandRegistry.outputOption).flatMap(OutputFormat.init(rawValue:)) : nil
-        let (previous, previousPolicy) = (currentSource, callPolicy)
-        currentSource = context
-        callPolicy = CallPolicy(route: route, label: command.displayName)
-        defer { (currentSource, callPolicy) = (previous, previousPolicy) }
+        let (previous, previousPolicy) = (state.currentSource, services.callPolicy)
+        state.currentSource = context
+        services.callPolicy = CallPolicy(route: route, label: command.displayName)
+        defer { (state.currentSource, services.callPolicy) = (previous, previousPolicy) }
         guard let ran = try await applyingCacheOption(resolved, { try await type.init(resolved).run(in: self) })
         else { return }
         let result = annotatingOffline(ran)

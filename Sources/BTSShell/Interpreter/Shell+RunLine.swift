@@ -6,15 +6,17 @@ extension Shell {
     /// text runs (not paged, errors located in the line): a run's errors are reported here and its
     /// status returned; a line with errors throws, having said what is wrong.
     func runLine(_ text: String, name: String) async throws -> Int32 {
-        try enterNesting(ShellError(.usage, "'\(name)' nested too deeply (\(Self.maxNesting) levels)"))
+        try state.enterNesting(
+            ShellError(.usage, "'\(name)' nested too deeply (\(InterpreterState.maxNesting) levels)")
+        )
         let script = check(Parser.parse(SourceFile(name: name, text: text)))
         if script.diagnostics.containsErrors {
             report(ShellError(diagnostics: script.diagnostics), in: script.source, interactive: false)
             throw SilentFailure(status: ExitStatus.usage.rawValue)
         }
-        sourceDepth += 1
-        defer { sourceDepth -= 1 }
-        let outer = currentSource
+        state.sourceDepth += 1
+        defer { state.sourceDepth -= 1 }
+        let outer = state.currentSource
         let inner = SourceContext(
             source: script.source,
             directory: outer?.directory ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath),

@@ -33,7 +33,7 @@ extension Shell {
             nextLine += text.utf8.reduce(1) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
             guard !text.allSatisfy(\.isWhitespace) else { continue }
             let status = await runSources([(text, name)], firstLine: first)
-            if let exit = exitRequest { return exit }
+            if let exit = state.exitRequest { return exit }
             if outputFailed { return status }
             if status != 0 {
                 if status == ExitStatus.interrupted.rawValue || stopsOnError { return status }

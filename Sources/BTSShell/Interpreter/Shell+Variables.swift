@@ -30,7 +30,7 @@ extension Shell {
             lastResult: lastResult,
             lastStatus: lastStatus,
             scriptName: options.scriptName,
-            scriptArguments: positionalArguments,
+            scriptArguments: state.positionalArguments,
             settingNames: Set(registry.settings.map(\.name)),
             environment: options.environment,
             exchange: lastExchange

@@ -80,35 +80,13 @@ package actor Shell {
     package internal(set) var lastStatus: Int32 = 0
     /// `$_http`: the last HTTP exchange of the commands run so far (``adoptLastExchange()``).
     package internal(set) var lastExchange: HTTPExchange?
-    /// Jobs started in this session, oldest first.
-    var jobs = SessionJobs()
     /// The cost of the last command (`timing`).
     package internal(set) var lastMetrics = CommandMetrics()
 
-    /// The backend: chosen, opened, switched and closed.
-    let backendSession: BackendSession
-    /// The calls' bookkeeping (`timing`, deprecation warnings once).
-    var calls = CallLedger()
-    /// Set by `exit`: stop everything and leave with this status.
-    var exitRequest: Int32?
-    /// How many alias calls and `source`s are running inside one another (see `Shell+Nesting.swift`).
-    var sourceDepth = 0
-    /// Set when an expansion went past `maxNesting`: every level of it stops.
-    var nestingOverflowed = false
-    /// Where the command running now came from (relative paths resolve against its directory).
-    var currentSource: SourceContext?
-    /// The running command's call policy (``perform(_:_:)`` sets it from the command's type).
-    var callPolicy = CallPolicy(gate: nil, budget: nil, label: "")
-    /// The user's library, once opened (see `Shell+Library.swift`), and whether completion must reload it.
-    var openedLibrary: LibraryState = LibraryState()
-    /// `$1..$n` as they stand: the script's, or those of a `source FILE ARG…` or an alias call running now.
-    var positionalArguments: [String]
-    /// `alias NAME TEXT`: the text run in place of NAME.
-    var aliases: [String: String] = [:]
-    /// The last title or author search (`more` fetches its next page).
-    var lastSearch: SearchPage?
-    /// Where stdout goes while a command with `> FILE`, `>> FILE` or `| pipeline` runs.
-    var redirect: ActiveRedirect?
+    /// The backend, the calls' bookkeeping, the call policy, the library and the jobs.
+    var services: SessionServices
+    /// The interpreter's per-run state (nesting, `$1..$n`, aliases, `exit`, redirection, last search).
+    var state: InterpreterState
     /// The terminal's width as last measured (SIGWINCH); nil until the first resize.
     var measuredColumns: Int?
     /// Every error reported, as data, when ``ShellOptions/recordsFailures`` is set.
@@ -120,15 +98,16 @@ package actor Shell {
         self.options = options
         self.settings = options.settings
         self.sink = sink
-        self.positionalArguments = options.scriptArguments
+        self.state = InterpreterState(positionalArguments: options.scriptArguments)
         self.variables = options.variables.mapValues(JSONValue.string)
-        backendSession = BackendSession(options: options, sink: sink)
-        self.jobs.store = SessionJobStore(stateDirectory: options.paths.stateDirectory)
+        var services = SessionServices(backendSession: BackendSession(options: options, sink: sink))
+        services.jobs.store = SessionJobStore(stateDirectory: options.paths.stateDirectory)
+        self.services = services
     }
 
     /// Stops the API client and the embedded server and deletes the scratch library. Safe to call more than once.
     package func shutdown() async {
-        await backendSession.shutdown()
+        await services.backendSession.shutdown()
         removeScratchLibrary()
     }
 
@@ -139,8 +118,8 @@ package actor Shell {
     var output: ShellOutput {
         var current = options.terminal
         if let measuredColumns { current.columns = measuredColumns }
-        guard let redirect, !redirect.keepsTerminal else {
-            if let redirect {
+        guard let redirect = state.redirect, !redirect.keepsTerminal else {
+            if let redirect = state.redirect {
                 return ShellOutput(
                     sink: redirect.sink,
                     terminal: current,

@@ -68,7 +68,7 @@ extension Shell {
             try await body()
             return
         }
-        let base = redirect?.sink ?? sink
+        let base = state.redirect?.sink ?? sink
         let capture = CapturingSink(base: base)
         var descriptor: Int32 = -1
         var shownPath = ""
@@ -98,16 +98,16 @@ extension Shell {
             break
         }
         defer { if descriptor >= 0 { Glibc.close(descriptor) } }
-        let previous = redirect
+        let previous = state.redirect
         // A file or a pipeline is not a terminal: JSON unless a format was chosen (one rule).
-        redirect = ActiveRedirect(sink: capture, format: .forDestination(isTerminal: false, chosen: chosen))
+        state.redirect = ActiveRedirect(sink: capture, format: .forDestination(isTerminal: false, chosen: chosen))
         var failure: (any Error)?
         do {
             try await body()
         } catch {
             failure = error
         }
-        redirect = previous
+        state.redirect = previous
         let bytes = capture.bytes
         switch redirection.kind {
         case .write, .append:

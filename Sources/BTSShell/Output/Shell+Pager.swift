@@ -9,7 +9,7 @@ extension Shell {
     /// Whether a command typed at the prompt has its output paged: stdout is a terminal, no
     /// redirection is already active, and `set pager` is on.
     func pages(_ context: SourceContext) -> Bool {
-        context.interactive && settings.pager && redirect == nil && options.terminal.stdoutIsTerminal
+        context.interactive && settings.pager && state.redirect == nil && options.terminal.stdoutIsTerminal
             && sink is StandardOutputSink
     }
 
@@ -17,15 +17,15 @@ extension Shell {
     /// terminal goes through `$PAGER` (default `less -FRX`), shorter output is printed as is.
     func withPager(_ body: () async throws -> Void) async throws {
         let capture = CapturingSink(base: sink)
-        redirect = ActiveRedirect(sink: capture, format: output.format, keepsTerminal: true)
-        defer { redirect = nil }
+        state.redirect = ActiveRedirect(sink: capture, format: output.format, keepsTerminal: true)
+        defer { state.redirect = nil }
         var failure: (any Error)?
         do {
             try await body()
         } catch {
             failure = error
         }
-        redirect = nil
+        state.redirect = nil
         let text = String(decoding: capture.bytes, as: UTF8.self)
         let rows = Self.terminalRows()
         let lines = text.reduce(0) { $1 == "\n" ? $0 + 1 : $0 }

@@ -33,7 +33,7 @@ extension Shell {
 
     /// `embedded`, a profile name, or the server's host.
     func promptBackendName() -> String {
-        guard let target = try? backendSession.target() else { return "?" }
+        guard let target = try? services.backendSession.target() else { return "?" }
         switch target {
         case .embedded:
             return "embedded"

@@ -17,7 +17,7 @@ extension Shell {
     package func finishEmbeddedJobs(after status: Int32) async -> Int32 {
         guard let connection, connection.server != nil else { return status }
         var result = status
-        for job in jobs.uncollected {
+        for job in services.jobs.uncollected {
             // One line at 80 columns with a 36-character id.
             note("finishing \(job.pipeline.commandName) job \(SessionJob.displayID(job.id)) (it runs inside bts)…")
             do {

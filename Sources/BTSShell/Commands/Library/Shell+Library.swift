@@ -18,9 +18,11 @@ extension Shell {
     /// The library at `$XDG_DATA_HOME/bts/library.sqlite` (`BTS_LIBRARY` overrides the path),
     /// opened on first use. Never opens a backend.
     func library() throws(ShellError) -> BookLibrary {
-        if let library = openedLibrary.library, openedLibrary.openedFor == settings.library { return library }
-        openedLibrary.library = nil
-        openedLibrary.completionStale = true
+        if let library = services.openedLibrary.library, services.openedLibrary.openedFor == settings.library {
+            return library
+        }
+        services.openedLibrary.library = nil
+        services.openedLibrary.completionStale = true
         guard let path = currentLibraryPath() else {
             throw ShellError(
                 .failure,
@@ -30,8 +32,8 @@ extension Shell {
         }
         do {
             let library = try BookLibrary(path: path)
-            openedLibrary.library = library
-            openedLibrary.openedFor = settings.library
+            services.openedLibrary.library = library
+            services.openedLibrary.openedFor = settings.library
             return library
         } catch {
             throw ShellError(error)
@@ -39,14 +41,16 @@ extension Shell {
     }
 
     func libraryChanged() {
-        openedLibrary.completionStale = true
+        services.openedLibrary.completionStale = true
     }
 
     /// The file of the library `set library` chooses: the reader's, or the session's scratch one
     /// (a new temporary directory, made at its first use).
     private func currentLibraryPath() -> URL? {
         guard settings.library == .scratch else { return Self.libraryPath(environment: options.environment) }
-        if let directory = openedLibrary.scratchDirectory { return directory.appendingPathComponent("library.sqlite") }
+        if let directory = services.openedLibrary.scratchDirectory {
+            return directory.appendingPathComponent("library.sqlite")
+        }
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("bts-scratch-library-\(UUID().uuidString)", isDirectory: true)
         guard
@@ -56,15 +60,15 @@ extension Shell {
                 attributes: [.posixPermissions: 0o700]
             )) != nil
         else { return nil }
-        openedLibrary.scratchDirectory = directory
+        services.openedLibrary.scratchDirectory = directory
         return directory.appendingPathComponent("library.sqlite")
     }
 
     /// Deletes the scratch library, if the session made one.
     func removeScratchLibrary() {
-        guard let directory = openedLibrary.scratchDirectory else { return }
-        if openedLibrary.openedFor == .scratch { openedLibrary.library = nil }
-        openedLibrary.scratchDirectory = nil
+        guard let directory = services.openedLibrary.scratchDirectory else { return }
+        if services.openedLibrary.openedFor == .scratch { services.openedLibrary.library = nil }
+        services.openedLibrary.scratchDirectory = nil
         try? FileManager.default.removeItem(at: directory)
     }
 
@@ -76,7 +80,9 @@ extension Shell {
 
     /// The library for completion: the open one, or the file when it exists (never creates it).
     func libraryForCompletion() -> BookLibrary? {
-        if let library = openedLibrary.library, openedLibrary.openedFor == settings.library { return library }
+        if let library = services.openedLibrary.library, services.openedLibrary.openedFor == settings.library {
+            return library
+        }
         if settings.library == .scratch { return try? library() }
         guard let path = Self.libraryPath(environment: options.environment),
             FileManager.default.fileExists(atPath: path.path)
@@ -102,8 +108,8 @@ extension Shell {
     /// Puts the library's shelves, tags, ISBNs and titles into the completion snapshot when the
     /// library changed since the last time (or was never read). Never creates the library file.
     func noteLibrary(in store: CompletionContextStore) async {
-        guard openedLibrary.completionStale else { return }
-        openedLibrary.completionStale = false
+        guard services.openedLibrary.completionStale else { return }
+        services.openedLibrary.completionStale = false
         guard let library = libraryForCompletion() else { return }
         await ReaderCompletion.note(library, in: store)
     }
