@@ -107,7 +107,8 @@ package final class TmuxSession {
     }
 
     /// Polls the screen (every 25 ms, at most `timeout`, scaled by `TestTime`) until it contains `text`,
-    /// also where the terminal wrapped it over two lines (a long path moves the wrap); returns the
+    /// also where the terminal wrapped it over two lines (a long path moves the wrap) or bts broke it
+    /// between two words; returns the
     /// capture that contained it (the joined one when only that did: the screen may have changed
     /// between the two captures, and an earlier capture would not show what was waited for).
     @discardableResult
@@ -118,13 +119,22 @@ package final class TmuxSession {
                 matched = screen
                 return true
             }
-            guard let joined = try? self.screen(joined: true, escapes: false), joined.contains(text) else {
-                return false
+            if let joined = try? self.screen(joined: true, escapes: false), joined.contains(text) {
+                matched = joined
+                return true
             }
-            matched = joined
+            // bts wraps prose between words to the terminal's width: a longer path before it moves
+            // the break, so the words may stand on two lines.
+            guard Self.words(screen).contains(Self.words(text)) else { return false }
+            matched = screen
             return true
         }
         return matched
+    }
+
+    /// `text` with each run of spaces and line breaks as one space.
+    private static func words(_ text: String) -> String {
+        text.split(whereSeparator: { $0 == " " || $0 == "\n" }).joined(separator: " ")
     }
 
     /// Polls the screen until `predicate` holds (bounded by `timeout`, scaled by `TestTime`); returns the screen.
