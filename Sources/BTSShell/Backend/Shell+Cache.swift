@@ -17,22 +17,11 @@ extension Shell {
 
     /// An answer the disk cache gave because the server could not be reached: one line on stderr
     /// ("offline (connection refused): answered from the cache, 3 h old"), and its age kept for the
-    /// command's JSON (`annotatingOffline`).
+    /// command's JSON (``OfflineAnswer/annotating(_:age:)``).
     func noteOffline(_ info: ResponseInfo) {
         guard case .offline(let age, let reason) = info.source else { return }
-        warn("offline (\(reason)): answered from the cache, \(Self.ageText(age)) old")
+        warn("offline (\(reason)): answered from the cache, \(OfflineAnswer.ageText(age)) old")
         currentMetrics.offlineAge = max(currentMetrics.offlineAge ?? .zero, age)
-    }
-
-    /// The command's JSON object with `answeredBy: "cache"` and `cacheAgeSeconds` when one of its
-    /// answers came from the disk cache offline (as a library answer carries `answeredBy: "library"`).
-    func annotatingOffline(_ output: CommandOutput) -> CommandOutput {
-        guard let age = currentMetrics.offlineAge, case .object = output.value, output.value["answeredBy"] == nil
-        else { return output }
-        var annotated = output
-        annotated.value = output.value.adding("answeredBy", "cache".json)
-            .adding("cacheAgeSeconds", Int(age.components.seconds).json)
-        return annotated
     }
 
     /// Whether a call of the running command timed out.
@@ -45,16 +34,5 @@ extension Shell {
         guard case .remote(let url, let token, _, _) = target else { return (target.label, directory, nil) }
         let backend = ResponseDiskCache.backendName(url, bearerToken: token)
         return (target.label, directory, ResponseDiskCache(directory: directory, backend: backend))
-    }
-
-    /// `45 s`, `12 min`, `3 h`, `2 d`.
-    static func ageText(_ age: Duration) -> String {
-        let seconds = Int(age.components.seconds)
-        switch seconds {
-        case ..<60: return "\(seconds) s"
-        case ..<3600: return "\(seconds / 60) min"
-        case ..<86_400: return "\(seconds / 3600) h"
-        default: return "\(seconds / 86_400) d"
-        }
     }
 }

@@ -26,7 +26,8 @@ extension Shell {
                 }
             }
         }
-        noteCatalog(in: store)
+        let embedded = (try? services.backendSession.target()) == .embedded
+        store.noteCatalog(embedded: embedded, backendOptions: options.backendOptions)
         await noteLibrary(in: store)
         store.harvest(result)
         store.update { context in
@@ -38,27 +39,6 @@ extension Shell {
             context.profiles = Set(profiles)
             context.unavailableCommands = unavailable
             context.apiRoutes = routes
-        }
-    }
-
-    /// Authors and titles complete from the bundled catalog while the embedded backend is the
-    /// session's (one lookup kept across commands; it opens the catalog on the first TAB that
-    /// needs it, only if it is built).
-    private func noteCatalog(in store: CompletionContextStore) {
-        guard case .embedded? = try? services.backendSession.target() else {
-            store.catalogLookup = nil
-            return
-        }
-        guard store.catalogLookup == nil else { return }
-        let embedded = options.backendOptions.embedded
-        let directory = options.backendOptions.cacheDirectory
-        store.catalogLookup = EmbeddedCatalogLookup {
-            if let embedded {
-                return embedded.buildsCatalog(cacheDirectory: directory)
-                    ? nil : try? embedded.catalog(cacheDirectory: directory)
-            }
-            return SQLiteCatalog.isBuilt(cacheDirectory: directory)
-                ? try? SQLiteCatalog.shared(cacheDirectory: directory) : nil
         }
     }
 }

@@ -63,29 +63,10 @@ extension Shell {
             _ = await runSources([(text, url.path)], directory: url.deletingLastPathComponent())
             return
         }
-        for (line, chunk) in Self.logicalLines(text) where !chunk.allSatisfy(\.isWhitespace) {
+        for (line, chunk) in ScriptFile.logicalLines(text) where !chunk.allSatisfy(\.isWhitespace) {
             _ = await runSources([(chunk, url.path)], directory: url.deletingLastPathComponent(), firstLine: line)
             if state.exitRequest != nil || Task.isCancelled { return }
         }
-    }
-
-    /// `text` cut into logical lines: each starts at the returned line number and runs on while
-    /// ``Parser/isComplete(_:)`` says it is unfinished (an open quote, a trailing `\`, a block).
-    static func logicalLines(_ text: String) -> [(line: Int, text: String)] {
-        var chunks: [(line: Int, text: String)] = []
-        var pending: [Substring] = []
-        var start = 1
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        for (index, line) in lines.enumerated() {
-            if pending.isEmpty { start = index + 1 }
-            pending.append(line)
-            let joined = pending.joined(separator: "\n")
-            if Parser.isComplete(joined) || index == lines.count - 1 {
-                chunks.append((start, joined))
-                pending = []
-            }
-        }
-        return chunks
     }
 
     /// Records the status of a line run at the prompt (`$?`).

@@ -7,7 +7,7 @@ struct SessionServices {
     var calls = CallLedger()
     /// The running command's call policy (``Shell/perform(_:_:)`` sets it from the command's type).
     var callPolicy = CallPolicy(gate: nil, budget: nil, label: "")
-    /// The user's library, once opened (see `Shell+Library.swift`), and whether completion must reload it.
+    /// The user's library, once opened (``LibraryState``), and whether completion must reload it.
     var openedLibrary = LibraryState()
     /// Jobs started in this session, oldest first.
     var jobs = SessionJobs()

@@ -43,40 +43,13 @@ extension Shell: CommandContext {
         return directory.appendingPathComponent(path).standardizedFileURL
     }
 
-    /// Runs a script file in this session: all of it is checked first; a failing command has
-    /// already reported itself, so only its status travels up.
+    /// Runs a script file in this session (``ScriptRunner/source(_:shownAs:range:arguments:on:)``).
     func source(_ url: URL, shownAs path: String, range: SourceRange?, arguments: [String]?) async throws {
-        try state.enterNesting(
-            ShellError(
-                .usage,
-                "'source' nested too deeply (\(InterpreterState.maxNesting) levels); is a script sourcing itself?"
-            )
-        )
-        let text: String
-        do throws(ScriptFile.Failure) {
-            text = try ScriptFile.read(url.path)
-        } catch {
-            throw ShellError(.usage, error.sentence(path), range: range)
-        }
-        let script = check(Parser.parse(SourceFile(name: url.path, text: text)))
-        if script.diagnostics.containsErrors {
-            report(ShellError(diagnostics: script.diagnostics), in: script.source, interactive: false)
-            throw ShellError(.usage, "'\(path)' has errors; nothing in it ran")
-        }
-        state.sourceDepth += 1
-        defer { state.sourceDepth -= 1 }
-        let inner = SourceContext(source: script.source, directory: url.deletingLastPathComponent(), interactive: false)
-        let outer = state.positionalArguments
-        if let arguments { state.positionalArguments = arguments }
-        defer { state.positionalArguments = outer }
-        let status = await execute(script.statements, inner)
-        if status != 0, state.exitRequest == nil {
-            throw SilentFailure(status: status)
-        }
+        try await ScriptRunner.source(url, shownAs: path, range: range, arguments: arguments, on: self)
     }
-}
 
-/// A failure already reported (by a sourced script's command): only the status travels up.
-struct SilentFailure: Error, Sendable {
-    var status: Int32
+    /// Runs `text` as commands of this session (``ScriptRunner/runLine(_:name:on:)``).
+    func runLine(_ text: String, name: String) async throws -> Int32 {
+        try await ScriptRunner.runLine(text, name: name, on: self)
+    }
 }

@@ -36,32 +36,13 @@ extension Shell {
         interactive: Bool = false,
         firstLine: Int = 1
     ) async -> Int32 {
-        state.exitRequest = nil
-        let directory = directory ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-        let checked = sources.map {
-            check(Parser.parse(SourceFile(name: $0.name, text: $0.text, firstLine: firstLine)))
-        }
-        var failed = false
-        for script in checked where script.diagnostics.containsErrors {
-            report(ShellError(diagnostics: script.diagnostics), in: script.source, interactive: interactive)
-            failed = true
-        }
-        if failed {
-            lastStatus = ExitStatus.usage.rawValue
-            return lastStatus
-        }
-        var status: Int32 = 0
-        for script in checked {
-            let context = SourceContext(source: script.source, directory: directory, interactive: interactive)
-            let sourceStatus = await execute(script.statements, context)
-            if sourceStatus != 0 { status = sourceStatus }
-            if let exit = state.exitRequest { return exit }
-            if outputFailed { return status }
-            if sourceStatus != 0, stopsOnError || sourceStatus == ExitStatus.interrupted.rawValue {
-                return sourceStatus
-            }
-        }
-        return status
+        await ScriptRunner.runSources(
+            sources,
+            directory: directory,
+            interactive: interactive,
+            firstLine: firstLine,
+            on: self
+        )
     }
 
     /// Runs a script file (`bts FILE.bts`): relative `source` paths resolve against its directory.
@@ -75,7 +56,12 @@ extension Shell {
                 ShellError(
                     .usage,
                     error.sentence(url.path, "cannot read script"),
-                    details: commandHint(for: url)
+                    details: ScriptFile.commandHint(
+                        for: url,
+                        word: options.scriptName,
+                        arguments: options.scriptArguments,
+                        registry: registry
+                    )
                 ),
                 in: nil,
                 interactive: false
@@ -83,17 +69,6 @@ extension Shell {
             return ExitStatus.usage.rawValue
         }
         return await run(text, name: name ?? url.path, directory: url.deletingLastPathComponent())
-    }
-
-    /// `bts search dune` names a command, not a script: when no such file exists and the word is a
-    /// command's name, the hint says how to run it (`bts -c 'search dune'`).
-    private func commandHint(for url: URL) -> [String] {
-        let word = options.scriptName
-        guard !FileManager.default.fileExists(atPath: url.path), !word.contains("/"),
-            registry.command(named: word) != nil
-        else { return [] }
-        let line = ScriptWords.line([word] + options.scriptArguments)
-        return ["'\(word)' is a bts command: to run it, say bts -c \(ScriptWords.posixQuoted(line))"]
     }
 
     var stopsOnError: Bool { settings.onError == .stop && !options.continueOnError }
@@ -127,16 +102,7 @@ extension Shell {
             } else {
                 report(shellError, in: context.source, interactive: context.interactive)
             }
-            lastResult = .record([
-                (
-                    "error",
-                    .record([
-                        ("code", shellError.code.rawValue.json), ("message", shellError.message.json),
-                        ("status", Int(shellError.status.rawValue).json),
-                    ])
-                ),
-                ("body", shellError.answer),
-            ])
+            lastResult = shellError.result
         }
         adoptLastExchange()
         if resolved.type?.isMeasured ?? true {
@@ -155,8 +121,11 @@ extension Shell {
         guard let type = route.last else {
             throw ShellError(.usage, "'\(command.displayName)' is not implemented", range: command.command.name.range)
         }
-        let expanded = type.interpolatesArguments ? try expandLists(command) : command
-        let resolved = type.interpolatesArguments ? try finish(expanded) : expanded
+        var resolved = command
+        if type.interpolatesArguments {
+            let scope = self.scope
+            resolved = try scope.finishing(scope.expandingLists(command, registry: registry), registry: registry)
+        }
         // The command's own `--output` wins; else the format in effect (one rule for every destination).
         let chosen =
             resolved.bound(CommandRegistry.outputOption) != nil
@@ -167,7 +136,7 @@ extension Shell {
         defer { (state.currentSource, services.callPolicy) = (previous, previousPolicy) }
         guard let ran = try await applyingCacheOption(resolved, { try await type.init(resolved).run(in: self) })
         else { return }
-        let result = annotatingOffline(ran)
+        let result = OfflineAnswer.annotating(ran, age: currentMetrics.offlineAge)
         if result.setsResult { lastResult = result.value }
         output.emit(result.value, result.view.selectingColumns(resolved.chosenColumns), format: chosen)
     }

@@ -118,35 +118,13 @@ package actor Shell {
     var output: ShellOutput {
         var current = options.terminal
         if let measuredColumns { current.columns = measuredColumns }
-        guard let redirect = state.redirect, !redirect.keepsTerminal else {
-            if let redirect = state.redirect {
-                return ShellOutput(
-                    sink: redirect.sink,
-                    terminal: current,
-                    noColor: options.noColor,
-                    environment: options.environment,
-                    settings: settings
-                )
-            }
-            return ShellOutput(
-                sink: sink,
-                terminal: current,
-                noColor: options.noColor,
-                environment: options.environment,
-                settings: settings
-            )
-        }
-        var shaped = settings
-        shaped.output = redirect.format
-        var terminal = current
-        terminal.stdoutIsTerminal = false
-        terminal.columns = nil
         return ShellOutput(
-            sink: redirect.sink,
-            terminal: terminal,
+            sink: sink,
+            redirect: state.redirect,
+            terminal: current,
             noColor: options.noColor,
             environment: options.environment,
-            settings: shaped
+            settings: settings
         )
     }
 

@@ -55,10 +55,9 @@ struct ActiveRedirect: Sendable {
 }
 
 extension Shell {
-    /// Runs `body` with stdout sent where `redirection` says: a file is opened before anything
-    /// runs (an unwritable file is an error and the command does not run), then written with
-    /// what the command printed; a pipeline gets it on its stdin. `option` is the command's own
-    /// `--output`, which wins over the file's extension.
+    /// Runs `body` with stdout sent where `redirection` says (``RedirectTarget``): the file is
+    /// opened before anything runs, and gets what the command printed once it ends; a pipeline
+    /// gets it on its stdin. `option` is the command's own `--output`.
     func withRedirection(
         _ redirection: Redirection?,
         option: OutputFormat?,
@@ -70,37 +69,16 @@ extension Shell {
         }
         let base = state.redirect?.sink ?? sink
         let capture = CapturingSink(base: base)
-        var descriptor: Int32 = -1
-        var shownPath = ""
-        var chosen = option ?? settings.output
-        switch redirection.kind {
-        case .write(let word), .append(let word):
-            let path: String
-            switch scope.interpolate(word) {
-            case .success(let text): path = text
-            case .failure(let error): throw error
-            }
-            guard !path.isEmpty else { throw ShellError(.usage, "the file name after '>' is empty", range: word.range) }
-            shownPath = path
-            if option == nil, let fromExtension = ActiveRedirect.format(forPath: path) { chosen = fromExtension }
-            var flags = O_WRONLY | O_CREAT | O_CLOEXEC
-            if case .append = redirection.kind { flags |= O_APPEND } else { flags |= O_TRUNC }
-            descriptor = Glibc.open(resolvePath(path).path, flags, 0o644)
-            guard descriptor >= 0 else {
-                throw ShellError(
-                    .failure,
-                    "cannot write '\(path)': \(String(cString: strerror(errno)))",
-                    range: word.range,
-                    code: .writeFailed
-                )
-            }
-        case .pipe:
-            break
-        }
-        defer { if descriptor >= 0 { Glibc.close(descriptor) } }
+        let target = try RedirectTarget(
+            redirection,
+            option: option,
+            setting: settings.output,
+            scope: scope,
+            resolvingPaths: resolvePath
+        )
+        defer { target.close() }
         let previous = state.redirect
-        // A file or a pipeline is not a terminal: JSON unless a format was chosen (one rule).
-        state.redirect = ActiveRedirect(sink: capture, format: .forDestination(isTerminal: false, chosen: chosen))
+        state.redirect = ActiveRedirect(sink: capture, format: target.format)
         var failure: (any Error)?
         do {
             try await body()
@@ -108,40 +86,15 @@ extension Shell {
             failure = error
         }
         state.redirect = previous
-        let bytes = capture.bytes
-        switch redirection.kind {
-        case .write, .append:
-            if let problem = ShellPipeline.writeAll(bytes, to: descriptor) {
-                throw ShellError(
-                    .failure,
-                    "cannot write '\(shownPath)': \(problem)",
-                    range: redirection.range,
-                    code: .writeFailed
-                )
-            }
-            if let failure { throw failure }
-        case .pipe(let pipeline):
-            if let failure { throw failure }
-            let inherit = previous == nil && sink is StandardOutputSink
-            // A session whose output is not the process's (`bts test`'s) keeps its pipelines' stderr
-            // too, and off the terminal.
-            let status = try await ShellPipeline.run(
-                pipeline,
-                input: bytes,
-                output: inherit ? nil : base,
-                errors: sink is StandardOutputSink ? nil : base
-            )
-            if status != 0 {
-                // bts's exit statuses keep their meaning (3 is the network, …): a failed pipeline is a
-                // failed command (1; 130 when Ctrl-C ended it), its own status said in the message.
-                throw ShellError(
-                    status == 128 + SIGINT ? .interrupted : .failure,
-                    "the pipeline '\(TerminalText.sanitize(pipeline, lines: .flatten))' exited with status \(status)",
-                    range: redirection.range,
-                    code: "PIPELINE_FAILED"
-                )
-            }
-        }
+        // A session whose output is not the process's (`bts test`'s) keeps its pipelines' stderr
+        // too, and off the terminal.
+        let inherit = previous == nil && sink is StandardOutputSink
+        try await target.deliver(
+            capture.bytes,
+            after: failure,
+            output: inherit ? nil : base,
+            errors: sink is StandardOutputSink ? nil : base
+        )
     }
 }
 

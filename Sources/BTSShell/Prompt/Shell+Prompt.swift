@@ -15,34 +15,17 @@ extension Shell {
             budget = PromptBudget(tightest)
             status = tightest
         }
-        let colour = colored(.standardOutput)
-        let backend = promptBackendName()
-        var prompt = PromptRenderer.render(backend: backend, budget: budget, colour: colour).linePrompt
-        let continuations = Dictionary(
-            uniqueKeysWithValues: OpenInput.allCases.map { open in
-                (open, PromptRenderer.continuation(marker: open.marker, backend: backend, colour: colour))
-            }
+        return PromptRenderer.interactive(
+            backend: promptBackendName(),
+            budget: budget,
+            status: status,
+            colour: colored(.standardOutput)
         )
-        let block = prompt.continuation
-        prompt.continuationAfter = { pending in OpenInput.of(pending).flatMap { continuations[$0] } ?? block }
-        if let status, prompt.right != nil {
-            prompt.liveRight = PromptRenderer.liveRight(status, colour: colour)
-        }
-        return prompt
     }
 
-    /// `embedded`, a profile name, or the server's host.
+    /// `embedded`, a profile name, or the server's host; `?` when no backend can be chosen.
     func promptBackendName() -> String {
         guard let target = try? services.backendSession.target() else { return "?" }
-        switch target {
-        case .embedded:
-            return "embedded"
-        case .remote(let url, _, let label, _):
-            return PromptRenderer.backendName(
-                url: url,
-                profile: label.contains("://") ? nil : label,
-                builtIn: BackendProfile.builtInNamesByURL
-            )
-        }
+        return PromptRenderer.backendName(of: target)
     }
 }

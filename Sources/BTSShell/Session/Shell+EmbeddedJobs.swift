@@ -22,7 +22,7 @@ extension Shell {
             note("finishing \(job.pipeline.commandName) job \(SessionJob.displayID(job.id)) (it runs inside bts)…")
             do {
                 let finished = try await WatchCommand.follow(job.id, record: job, detaches: false, in: self)
-                showOnStandardError(finished)
+                output.showOnStandardError(finished, sink: sink)
             } catch {
                 let failure = ShellError.from(error, range: SourceRange(offset: 0, length: 0))
                 if failure.status == .interrupted {
@@ -36,21 +36,5 @@ extension Shell {
             }
         }
         return result
-    }
-
-    /// A job's summary as a table on stderr (silenced by `--quiet`).
-    private func showOnStandardError(_ finished: CommandOutput) {
-        let shown = output
-        guard !shown.settings.quiet else { return }
-        let renderer = ResultRenderer(
-            format: .table,
-            colored: shown.colored(.standardError),
-            width: shown.terminal.stderrIsTerminal ? shown.terminal.columns : nil
-        )
-        let text = renderer.render(
-            finished.value,
-            view: shown.prose(finished.view, of: finished.value, on: .standardError)
-        )
-        if !text.isEmpty { sink.write(text, to: .standardError) }
     }
 }

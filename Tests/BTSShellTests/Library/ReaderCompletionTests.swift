@@ -40,7 +40,7 @@ struct ReaderCompletionTests {
         let store = CompletionContextStore()
         await ReaderCompletion.note(in: store, environment: environment)
         #expect(store.completionContext.shelves.isEmpty)
-        let path = try #require(Shell.libraryPath(environment: environment))
+        let path = try #require(LibraryState.path(environment: environment))
         #expect(!FileManager.default.fileExists(atPath: path.path))
     }
 }

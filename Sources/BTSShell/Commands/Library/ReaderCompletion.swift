@@ -21,7 +21,7 @@ package enum ReaderCompletion {
                     ? try? SQLiteCatalog.shared(cacheDirectory: directory) : nil
             }
         }
-        if let path = Shell.libraryPath(environment: environment), FileManager.default.fileExists(atPath: path.path),
+        if let path = LibraryState.path(environment: environment), FileManager.default.fileExists(atPath: path.path),
             let library = try? BookLibrary(path: path)
         {
             await note(library, in: store)
