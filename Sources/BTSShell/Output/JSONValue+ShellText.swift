@@ -26,16 +26,6 @@ extension JSONValue {
     /// cyan, `true`/`false` yellow, `null` dim; punctuation plain.
     package var coloredJSON: String { jsonText(indent: "  ", escaping: .terminal, marks: .terminal) }
 
-    /// Converts any `Encodable` value (a contract DTO) to a `JSONValue`.
-    package static func encoding(_ value: some Encodable) -> JSONValue {
-        do {
-            let data = try JSONEncoder().encode(value)
-            return try JSONDecoder().decode(JSONValue.self, from: data)
-        } catch {
-            return .null
-        }
-    }
-
     /// An object from key/value pairs, leaving out `nil` values.
     package static func record(_ pairs: [(String, JSONValue?)]) -> JSONValue {
         var members: [String: JSONValue] = [:]
