@@ -295,9 +295,7 @@ extension V3Handlers {
             }
         case .scans:
             let found = (try? decoder.decode([DetectedBook].self, from: data)) ?? []
-            return found.compactMap { book in
-                (try? JSONCoding.encoder().encode(book)).flatMap { try? decoder.decode(JSONValue.self, from: $0) }
-            }
+            return found.compactMap { try? JSONValueEncoder().encode($0) }
         }
     }
 
