@@ -112,10 +112,13 @@ extension Condition {
         var reason: Reason
         /// Where it is; nil: the whole condition.
         var range: SourceRange?
+        /// The word a message's "did you mean" puts in place of another, as a fix.
+        var suggestion: Diagnostic.FixIt?
 
-        init(_ message: String, at range: SourceRange? = nil) {
+        init(_ message: String, at range: SourceRange? = nil, suggestion: Diagnostic.FixIt? = nil) {
             reason = .message(message)
             self.range = range
+            self.suggestion = suggestion
         }
 
         init(_ reason: Reason, at range: SourceRange?) {
@@ -144,9 +147,10 @@ extension Condition {
 
         /// The replacement of the word by the words it should be, when `source` gives their text.
         func fixIt(in source: SourceFile?) -> Diagnostic.FixIt? {
+            if case .message = reason { return suggestion }
             guard let source else { return nil }
             switch reason {
-            case .message: return nil
+            case .message: return suggestion
             case .oneWord(let split, _), .glued(let split, _):
                 return split.texts(in: source).spaced.map { Diagnostic.FixIt(range: split.word.range, replacement: $0) }
             }
@@ -409,6 +413,7 @@ extension Condition {
                 return .value(first)
             }
             var message = "cannot read this '\(what)' condition; \(usage)"
+            var suggestion: Diagnostic.FixIt?
             let connectives = [Expectation.Keyword.and, .or].map(\.rawValue)
             if words.count == 3, let text = words[1].literalText,
                 let guess = Suggest.closest(
@@ -417,8 +422,9 @@ extension Condition {
                 )
             {
                 message += " (did you mean '\(guess)'?)"
+                suggestion = Diagnostic.FixIt(range: words[1].range, replacement: guess)
             }
-            throw Problem(message, at: range)
+            throw Problem(message, at: range, suggestion: suggestion)
         }
     }
 }

@@ -12,7 +12,7 @@ package struct CheckFinding: Sendable, Equatable {
     package var column: Int?
     /// `error`, `warning` or `note` (``Diagnostic/Severity``).
     package var severity: String
-    /// The error code (`USAGE`: the check's errors are usage errors, exit 2).
+    /// The error code (``code(of:)``: `USAGE`, the check's errors are usage errors, exit 2).
     package var code: String
     package var message: String
 
@@ -25,17 +25,23 @@ package struct CheckFinding: Sendable, Equatable {
         self.message = message
     }
 
+    /// The code a diagnostic of the check is reported with: the code of the error it makes when a
+    /// script is run (``ShellError/init(diagnostics:status:)``, `USAGE`), so `bts check`'s reports,
+    /// `bts test`'s and `bts lsp`'s diagnostics name the same failure alike.
+    package static func code(of diagnostic: Diagnostic) -> String {
+        ShellError(diagnostics: [diagnostic]).code.rawValue
+    }
+
     /// The findings of the check's `diagnostics` of `source`, in source order.
     package static func findings(_ diagnostics: [Diagnostic], in source: SourceFile) -> [CheckFinding] {
-        let code = ShellError(diagnostics: diagnostics).code.rawValue
-        return diagnostics.sorted { $0.range.offset < $1.range.offset }.map { diagnostic in
+        diagnostics.sorted { $0.range.offset < $1.range.offset }.map { diagnostic in
             let place = source.location(of: diagnostic.range.offset)
             return CheckFinding(
                 file: source.name,
                 line: place.line,
                 column: place.column,
                 severity: diagnostic.severity.rawValue,
-                code: code,
+                code: code(of: diagnostic),
                 message: diagnostic.message
             )
         }
