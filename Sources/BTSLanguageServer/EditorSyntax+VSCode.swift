@@ -1,3 +1,4 @@
+import BTSLanguage
 import BTSShell
 import BooksTrackContract
 
@@ -254,7 +255,23 @@ extension EditorSyntax {
         return manifest.prettyJSON + "\n"
     }
 
-    /// `language-configuration.json`: `#` line comments, brackets, and closing pairs for quotes and `${ }`.
+    /// The patterns of a line that opens or divides a block (a line after it is indented one level
+    /// more), and of one that divides or closes one (it sits one level out), as JavaScript regular
+    /// expressions: from the parser's keywords, read at the start of a line as `bts fmt` reads them
+    /// (a line that also closes its block, `if $x == 1; echo one; end`, indents nothing).
+    static var indentationPatterns: (increase: String, decrease: String) {
+        let wordEnd = #"(?=[\s;|]|$)"#
+        func words(_ names: Set<String>) -> String { "(?:" + names.sorted().joined(separator: "|") + ")" }
+        let closes = #"(?!.*;\s*"# + Parser.blockEnd + wordEnd + ")"
+        return (
+            #"^\s*"# + words(Parser.blockOpeners.union(Parser.branchKeywords)) + wordEnd + closes,
+            #"^\s*"# + words(Parser.branchKeywords.union([Parser.blockEnd])) + wordEnd
+        )
+    }
+
+    /// `language-configuration.json`: `#` line comments, brackets, closing pairs for quotes and
+    /// `${ }`, and indentation: a line after `for`, `if`, `while`, `elif` or `else` is indented, and
+    /// `elif`, `else` and `end` go one level out as they are typed.
     package static func vscodeLanguageConfiguration() -> String {
         func pair(_ open: String, _ close: String, notIn: [String] = []) -> JSONValue {
             var fields: [(String, JSONValue)] = [("open", .string(open)), ("close", .string(close))]
@@ -269,6 +286,22 @@ extension EditorSyntax {
                 .array([
                     pair("${", "}"), pair("[", "]"),
                     pair("\"", "\"", notIn: ["string", "comment"]), pair("'", "'", notIn: ["string", "comment"]),
+                ])
+            ),
+            (
+                "indentationRules",
+                .members([
+                    ("increaseIndentPattern", .string(indentationPatterns.increase)),
+                    ("decreaseIndentPattern", .string(indentationPatterns.decrease)),
+                ])
+            ),
+            (
+                "onEnterRules",
+                .array([
+                    .members([
+                        ("beforeText", .string(indentationPatterns.increase)),
+                        ("action", .members([("indent", .string("indent"))])),
+                    ])
                 ])
             ),
             (

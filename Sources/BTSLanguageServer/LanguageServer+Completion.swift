@@ -6,12 +6,14 @@ import Foundation
 extension LanguageServer {
     /// `textDocument/completion`: what TAB offers at the prompt for the cursor's line (the same
     /// engine and registry), with the variables and aliases the document defines above the cursor.
+    /// After `${_.`, `${LOOPVAR.` or `${_http.`, the declared fields (``fieldCompletion(in:at:)``).
     func completion(in document: Document, at offset: Int) -> LanguageServerResults.CompletionList {
+        if let fields = fieldCompletion(in: document, at: offset) { return fields }
         let line = document.index.line(of: offset)
         let lineBytes = document.index.lineBytes(line)
         let text = String(decoding: lineBytes, as: UTF8.self)
         let cursor = offset - lineBytes.startIndex
-        let defined = Self.definitions(in: document.text, before: offset)
+        let defined = visibleDefinitions(in: document, at: offset)
         var context = completionStore.completionContext
         context.variables.formUnion(defined.variables)
         let engine = CompletionEngine(registry: registry, context: context)

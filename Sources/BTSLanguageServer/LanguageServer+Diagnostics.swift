@@ -19,6 +19,8 @@ package struct PendingCheck: Sendable {
     let version: Int?
     let subject: Subject
     let checker: ScriptChecker
+    /// Whether the client shows related places (``LanguageServer/showsRelatedInformation``).
+    var showsRelatedInformation = false
 
     /// What the check found: the diagnostics to publish and their quick fixes.
     package struct Outcome: Sendable {
@@ -51,7 +53,13 @@ package struct PendingCheck: Sendable {
         case .text(let index):
             let text = String(decoding: index.bytes, as: UTF8.self)
             let found = checker.diagnostics(of: text, name: LanguageServer.displayName(uri))
-            return LanguageServer.outcome(found, uri: uri, version: version, in: index)
+            return LanguageServer.outcome(
+                found,
+                uri: uri,
+                version: version,
+                in: index,
+                showsRelatedInformation: showsRelatedInformation
+            )
         }
     }
 
@@ -80,7 +88,13 @@ extension LanguageServer {
                 let subject: PendingCheck.Subject =
                     document.index.bytes.count <= Self.maxDocument
                     ? .text(document.index) : .tooLarge(document.index)
-                return PendingCheck(ticket: ticket, version: document.version, subject: subject, checker: checker)
+                return PendingCheck(
+                    ticket: ticket,
+                    version: document.version,
+                    subject: subject,
+                    checker: checker,
+                    showsRelatedInformation: showsRelatedInformation
+                )
             }
             if let aside = setAside[ticket.uri] {
                 return PendingCheck(
@@ -117,22 +131,20 @@ extension LanguageServer {
         return published
     }
 
-    /// The diagnostics of a check as LSP's: each at its range, its notes under the message ("did
-    /// you mean" is in the message itself); the first ``maxDiagnostics``, then one that says how
-    /// many more there are.
-    static func outcome(_ found: [Diagnostic], uri: String, version: Int?, in index: LineIndex) -> PendingCheck.Outcome
-    {
+    /// The diagnostics of a check as LSP's (``published(_:uri:in:showsRelatedInformation:)``); the
+    /// first ``maxDiagnostics``, then one that says how many more there are.
+    static func outcome(
+        _ found: [Diagnostic],
+        uri: String,
+        version: Int?,
+        in index: LineIndex,
+        showsRelatedInformation: Bool = false
+    ) -> PendingCheck.Outcome {
         var items: [LanguageServerResults.Diagnostic] = []
         var fixes: [QuickFix] = []
         items.reserveCapacity(min(found.count, maxDiagnostics + 1))
         for diagnostic in found.prefix(maxDiagnostics) {
-            let notes = diagnostic.notes.map(\.message)
-            let message = DiagnosticRenderer.visible(([diagnostic.message] + notes).joined(separator: "\n"))
-            let item = LanguageServerResults.Diagnostic(
-                range: range(diagnostic.range.offset, diagnostic.range.end, in: index),
-                severity: severity(diagnostic.severity),
-                message: message
-            )
+            let item = published(diagnostic, uri: uri, in: index, showsRelatedInformation: showsRelatedInformation)
             items.append(item)
             if let fixIt = diagnostic.fixIt {
                 fixes.append(QuickFix(diagnostic: item, range: diagnostic.range, fixIt: fixIt))
@@ -156,6 +168,41 @@ extension LanguageServer {
         return PendingCheck.Outcome(
             notification: diagnosticsNotification(uri: uri, version: version, items),
             fixes: fixes
+        )
+    }
+
+    /// A diagnostic of the check as LSP's: at its range, with the code `bts check` and `bts test`
+    /// report it with (``CheckFinding/code(of:)``), its notes under the message ("did you mean" is in
+    /// the message itself), except those about another place: those are its `relatedInformation` for
+    /// a client that shows it, else lines of the message with their line and column (1-based).
+    static func published(
+        _ diagnostic: Diagnostic,
+        uri: String,
+        in index: LineIndex,
+        showsRelatedInformation: Bool
+    ) -> LanguageServerResults.Diagnostic {
+        var lines = [diagnostic.message]
+        var related: [LanguageServerResults.RelatedInformation] = []
+        for note in diagnostic.notes {
+            guard let place = note.range else {
+                lines.append(note.message)
+                continue
+            }
+            let at = range(place.offset, place.end, in: index)
+            if showsRelatedInformation {
+                related.append(
+                    .init(location: .init(uri: uri, range: at), message: DiagnosticRenderer.visible(note.message))
+                )
+            } else {
+                lines.append("\(note.message) (line \(at.start.line + 1), column \(at.start.character + 1))")
+            }
+        }
+        return LanguageServerResults.Diagnostic(
+            range: range(diagnostic.range.offset, diagnostic.range.end, in: index),
+            severity: severity(diagnostic.severity),
+            message: DiagnosticRenderer.visible(lines.joined(separator: "\n")),
+            code: CheckFinding.code(of: diagnostic),
+            relatedInformation: related.isEmpty ? nil : related
         )
     }
 

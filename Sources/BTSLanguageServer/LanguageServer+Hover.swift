@@ -3,10 +3,14 @@ import BTSShell
 import BooksTrackContract
 
 extension LanguageServer {
-    /// `textDocument/hover`: on a command's name (or its subcommand), that command's help; on an
-    /// option, the option's line of it; elsewhere nothing.
+    /// `textDocument/hover`: on a keyword, its syntax and an example; on a result field, `$_`,
+    /// `$_http` or `${env.NAME}` inside `${…}`, what it holds (``wordHover(in:parsed:at:)``); on a
+    /// command's name (or its subcommand), that command's help; on an option, the option's line of
+    /// it; elsewhere nothing.
     func hover(in document: Document, at offset: Int) -> LanguageServerResults.Hover? {
+        if let hover = variableHover(in: document, at: offset) { return hover }
         let parsed = Parser.parse(document.text, name: "<document>")
+        if let hover = wordHover(in: document, parsed: parsed, at: offset) { return hover }
         guard
             let command = parsed.script.commands.first(where: { $0.range.offset <= offset && offset <= $0.range.end }),
             var spec = registry.command(named: command.nameText)
@@ -40,7 +44,7 @@ extension LanguageServer {
         return nil
     }
 
-    private static func hover(_ text: String, range: SourceRange, in index: LineIndex) -> LanguageServerResults.Hover {
+    static func hover(_ text: String, range: SourceRange, in index: LineIndex) -> LanguageServerResults.Hover {
         LanguageServerResults.Hover(contents: .init(value: text), range: Self.range(range.offset, range.end, in: index))
     }
 }

@@ -4,10 +4,37 @@ import BooksTrackContract
 
 extension LanguageServer {
     /// `textDocument/documentSymbol`: aliases (functions), variables set at the top level of a
-    /// block, and blocks (`for`, `while`, `if`) with what they hold.
+    /// block, and blocks (`for`, `while`, `if`) with what they hold; of a broken document, those of
+    /// what parses (``symbolStatements(_:)``).
     func symbols(_ document: Document) -> [LanguageServerResults.DocumentSymbol] {
-        let parsed = Parser.parse(document.text, name: "<document>")
-        return symbols(parsed.script.statements, document.index).map(\.result)
+        symbols(Self.symbolStatements(document.text), document.index).map(\.result)
+    }
+
+    /// How many quotes (or `${`) left open the symbols' parse passes over (each a parse of the
+    /// whole text again).
+    static let maxReparses = 16
+
+    /// The statements symbols are read from: the text's parse, where a block never closed still
+    /// holds what follows it and a command with an error is left out (the parser's recovery). But
+    /// a quote or a `${` left open runs to the end of the input, one word that hides every line
+    /// after it: then the text is parsed again with that opening and the rest of its line blanked
+    /// (every other byte where it was, so the ranges stay), up to ``maxReparses`` times.
+    static func symbolStatements(_ text: String) -> [Statement] {
+        var parsed = Parser.parse(SourceFile(name: "<document>", text: text))
+        var bytes: [UInt8] = []
+        var reparses = 0
+        while parsed.isIncomplete, reparses < maxReparses,
+            let open = Lexer.tokenize(parsed.source).diagnostics.first(where: \.isIncompleteInput)
+        {
+            if bytes.isEmpty { bytes = Array(text.utf8) }
+            var end = open.range.offset
+            while end < bytes.count, bytes[end] != UInt8(ascii: "\n") { end += 1 }
+            guard open.range.offset >= 0, open.range.offset < end else { break }
+            for offset in open.range.offset..<end { bytes[offset] = UInt8(ascii: " ") }
+            parsed = Parser.parse(SourceFile(name: "<document>", text: String(decoding: bytes, as: UTF8.self)))
+            reparses += 1
+        }
+        return parsed.script.statements
     }
 
     struct Symbol {
@@ -76,7 +103,7 @@ extension LanguageServer {
         }
     }
 
-    /// A block from its header to its `end`.
+    /// A block from its header to its `end` (``extent(_:_:end:)``).
     private func block(
         _ name: String,
         header: SourceRange,
@@ -85,7 +112,7 @@ extension LanguageServer {
         _ index: LineIndex
     ) -> Symbol {
         let children = symbols(body, index)
-        let range = end.map(header.union) ?? body.reduce(header) { $0.union(Self.range(of: $1)) }
+        let range = Self.extent(header, body, end: end)
         return Symbol(name: name, kind: 3, range: range, selection: header, children: children, index: index)
     }
 
@@ -96,16 +123,26 @@ extension LanguageServer {
         return text.count > 60 ? String(text.prefix(60)) + "…" : text
     }
 
-    /// The source a statement covers (a block from its header to its `end`).
+    /// The source a statement covers (a block from its header to its `end`, ``extent(_:_:end:)``).
     private static func range(of statement: Statement) -> SourceRange {
         switch statement {
         case .command(let command): return command.range
-        case .forLoop(let loop): return loop.end.map(loop.range.union) ?? loop.range
-        case .whileLoop(let loop): return loop.end.map(loop.condition.range.union) ?? loop.condition.range
+        case .forLoop(let loop): return extent(loop.range, loop.body, end: loop.end)
+        case .whileLoop(let loop): return extent(loop.condition.range, loop.body, end: loop.end)
         case .conditional(let conditional):
             let header = conditional.branches.first?.condition.range ?? SourceRange(offset: 0, length: 0)
-            return conditional.end.map(header.union) ?? header
+            let last = conditional.branches.last.map { header.union($0.condition.range) } ?? header
+            let body = conditional.elseBody.flatMap { $0.isEmpty ? nil : $0 } ?? conditional.branches.last?.body ?? []
+            return extent(last, body, end: conditional.end)
         case .loopControl(let control): return control.range
         }
+    }
+
+    /// A block from `header` to its `end`; one never closed, to the end of its last statement (a
+    /// block in it included), so that it holds what it lists.
+    private static func extent(_ header: SourceRange, _ body: [Statement], end: SourceRange?) -> SourceRange {
+        if let end { return header.union(end) }
+        guard let last = body.last else { return header }
+        return header.union(range(of: last))
     }
 }

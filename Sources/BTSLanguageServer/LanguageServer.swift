@@ -19,6 +19,8 @@ package actor LanguageServer {
         case methodNotFound = -32601
         case invalidParams = -32602
         case serverNotInitialized = -32002
+        /// LSP's: a request understood that cannot be done (a rename that would clash).
+        case requestFailed = -32803
     }
 
     enum State { case starting, running, shuttingDown }
@@ -61,9 +63,13 @@ package actor LanguageServer {
     var schedule = CheckSchedule()
     /// The quick fixes of the diagnostics last published for each document, with their generation.
     var quickFixes: [String: (generation: Int, fixes: [QuickFix])] = [:]
+    /// Whether the client shows a diagnostic's related places (its `initialize` says so).
+    var showsRelatedInformation = false
     /// `bts fmt`'s edit of the document last formatted, at its generation (asked for again at every
     /// code action request of an unchanged document).
     var lastFormatting: (uri: String, generation: Int, edits: [LanguageServerResults.TextEdit])?
+    /// The last semantic tokens sent for recent documents, for deltas.
+    var semanticTokenResults = SemanticTokenStore()
     /// What completion knows of the reader's library (ISBNs, titles, shelves), read once.
     let completionStore = CompletionContextStore()
     /// Set by `exit`: the process's status (0 after `shutdown`, else 1).
@@ -132,6 +138,7 @@ package actor LanguageServer {
                 return .failure(Failure(code: .invalidRequest, message: "initialize was already received"))
             }
             state = .running
+            showsRelatedInformation = LanguageServerParams.showsRelatedInformation(params)
             await readCompletionContext(completionStore)
             return .success(Self.initializeResult)
         case "shutdown":
@@ -148,6 +155,44 @@ package actor LanguageServer {
             }
         case "textDocument/formatting":
             return withDocument(params) { document, _ in .success(formatting(document)) }
+        case "textDocument/rangeFormatting":
+            let range = LanguageServerParams.read(LanguageServerParams.RangeRequest.self, from: params)?.range ?? .zero
+            return withDocument(params) { document, _ in .success(rangeFormatting(document, range)) }
+        case "textDocument/semanticTokens/full":
+            return withDocument(params, empty: JSONValue.null) { document, _ in .success(semanticTokens(document)) }
+        case "textDocument/semanticTokens/full/delta":
+            let previous = LanguageServerParams.read(
+                LanguageServerParams.SemanticTokensDeltaRequest.self,
+                from: params
+            )?.previousResultId
+            return withDocument(params, empty: JSONValue.null) { document, _ in
+                .success(semanticTokensDelta(document, previous: previous))
+            }
+        case "textDocument/semanticTokens/range":
+            let range = LanguageServerParams.read(LanguageServerParams.RangeRequest.self, from: params)?.range ?? .zero
+            return withDocument(params, empty: JSONValue.null) { document, _ in
+                .success(semanticTokens(document, in: range))
+            }
+        case "textDocument/foldingRange":
+            return withDocument(params) { document, _ in .success(foldingRanges(document)) }
+        case "textDocument/definition":
+            return withDocument(params, empty: JSONValue.null) { document, offset in
+                .success(definition(in: document, at: offset))
+            }
+        case "textDocument/references":
+            let asked = LanguageServerParams.read(LanguageServerParams.ReferencesRequest.self, from: params)
+            return withDocument(params, empty: JSONValue.null) { document, offset in
+                .success(references(in: document, at: offset, includeDeclaration: asked?.includeDeclaration ?? false))
+            }
+        case "textDocument/prepareRename":
+            return withDocument(params, empty: JSONValue.null) { document, offset in
+                prepareRename(in: document, at: offset).map { $0 }
+            }
+        case "textDocument/rename":
+            let newName = LanguageServerParams.read(LanguageServerParams.RenameRequest.self, from: params)?.newName
+            return withDocument(params, empty: JSONValue.null) { document, offset in
+                rename(in: document, at: offset, to: newName).map { $0 }
+            }
         case "textDocument/documentSymbol":
             return withDocument(params) { document, _ in .success(symbols(document)) }
         case "textDocument/codeAction":
@@ -192,6 +237,7 @@ package actor LanguageServer {
             setAside[uri] = nil
             quickFixes[uri] = nil
             if lastFormatting?.uri == uri { lastFormatting = nil }
+            semanticTokenResults.forget(uri)
             schedule.closed(uri)
             return [LanguageServerResults.json(Self.diagnosticsNotification(uri: uri, version: nil, []))]
         default:
@@ -243,7 +289,13 @@ package actor LanguageServer {
             hoverProvider: true,
             documentFormattingProvider: true,
             documentSymbolProvider: true,
-            codeActionProvider: .init(codeActionKinds: [quickFixKind, formatKind])
+            codeActionProvider: .init(codeActionKinds: [quickFixKind, formatKind]),
+            semanticTokensProvider: .standard,
+            foldingRangeProvider: true,
+            documentRangeFormattingProvider: true,
+            definitionProvider: true,
+            referencesProvider: true,
+            renameProvider: .init(prepareProvider: true)
         ),
         serverInfo: .init(name: "bts", version: BTSVersion.current)
     )

@@ -83,6 +83,18 @@ enum LanguageServerParams {
         }
     }
 
+    /// The range of `textDocument/rangeFormatting` and `semanticTokens/range` (0:0–0:0 when it is
+    /// not one).
+    struct RangeRequest: Decodable {
+        var range: TextChange.Span
+
+        enum CodingKeys: String, CodingKey { case range }
+
+        init(from decoder: any Decoder) {
+            range = (try? decoder.container(keyedBy: CodingKeys.self))?.span(.range) ?? .zero
+        }
+    }
+
     /// `textDocument/codeAction`'s range and the kinds asked for (`context.only`; nil: every kind).
     struct CodeActionRequest: Decodable {
         var range: TextChange.Span

@@ -77,6 +77,12 @@ enum LanguageServerResults {
             var documentFormattingProvider: Bool
             var documentSymbolProvider: Bool
             var codeActionProvider: CodeActions
+            var semanticTokensProvider: SemanticTokensOptions? = nil
+            var foldingRangeProvider: Bool? = nil
+            var documentRangeFormattingProvider: Bool? = nil
+            var definitionProvider: Bool? = nil
+            var referencesProvider: Bool? = nil
+            var renameProvider: RenameOptions? = nil
         }
 
         struct ServerInfo: Encodable {
@@ -96,6 +102,11 @@ enum LanguageServerResults {
         var severity: Int
         let source = "bts"
         var message: String
+        /// The code `bts check` and `bts test` report the same failure with (`USAGE`); none on the
+        /// server's own warnings.
+        var code: String?
+        /// The other places the message speaks of (`first given here`); left out when none.
+        var relatedInformation: [RelatedInformation]?
     }
 
     struct PublishDiagnostics: Encodable, Sendable {
@@ -133,6 +144,10 @@ enum LanguageServerResults {
         var sortText: String
         var filterText: String
         var textEdit: TextEdit
+        /// A result field's type; left out elsewhere.
+        var detail: String? = nil
+        /// A result field's description; left out elsewhere.
+        var documentation: String? = nil
     }
 
     // MARK: textDocument/documentSymbol

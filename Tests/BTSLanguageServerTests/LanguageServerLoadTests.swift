@@ -182,4 +182,93 @@ struct LanguageServerLoadTests {
         #expect(found.first?.contains("unknown command '<U+FEFF>serch'") == true, "\(found)")
         await Client.close(home)
     }
+
+    /// Semantic tokens and folding ranges of 200,000 lines: one token a line is 1,000,000 integers,
+    /// and a change in the middle is a delta of a few; a denser document gets its first
+    /// ``LanguageServer/maxSemanticTokens`` tokens; range formatting, like formatting, leaves a
+    /// document over 1 MB as it is.
+    @Test func twoHundredThousandLinesGetTheirTokensFoldsAndDeltas() async throws {
+        typealias Tokens = LanguageServerTokenTests
+        let (server, home) = try await Client.started()
+        let lines = 200_000
+        _ = await Client.open(server, String(repeating: "search dune\n", count: lines))
+        let full = await Tokens.ask(server, "textDocument/semanticTokens/full")
+        let data = Tokens.integers(full?["data"])
+        #expect(data.count == 5 * lines)
+        #expect(Array(data.suffix(10)) == [1, 0, 6, 1, 0, 1, 0, 6, 1, 0])
+        let id = try #require(full?["resultId"]?.stringValue)
+        let middle: JSONValue = ["line": .number(Double(lines / 2)), "character": 0]
+        _ = await Client.change(
+            server,
+            version: 2,
+            [
+                [
+                    "range": ["start": middle, "end": ["line": .number(Double(lines / 2)), "character": 6]],
+                    "text": "serch",
+                ]
+            ]
+        )
+        let delta = await Tokens.ask(
+            server,
+            "textDocument/semanticTokens/full/delta",
+            ["previousResultId": .string(id)]
+        )
+        let edits = delta?["edits"]?.arrayValue ?? []
+        #expect(edits.count == 1 && edits.allSatisfy { ($0["data"]?.arrayValue?.count ?? 99) <= 5 }, "\(edits)")
+        #expect(edits.first?["start"]?.intValue == 5 * (lines / 2))
+        let block = "if $x == 1\n  echo a\nend\n"
+        _ = await Client.open(server, String(repeating: block, count: lines / 3), version: 3)
+        let folds = await Tokens.ask(server, "textDocument/foldingRange")?.arrayValue ?? []
+        #expect(folds.count == lines / 3)
+        #expect(folds.last?["startLine"]?.intValue == lines / 3 * 3 - 3)
+        #expect(
+            await LanguageServerTokenTests.rangeFormatting(server, (0, 0), (lines, 0)).isEmpty,
+            "over 1 MB: not formatted"
+        )
+        let dense = String(repeating: "search title dune --limit 5 # c\n", count: lines)
+        _ = await Client.open(server, dense, version: 4, uri: "file:///tmp/dense.bts")
+        let capped = await Tokens.ask(server, "textDocument/semanticTokens/full", uri: "file:///tmp/dense.bts")
+        #expect(Tokens.integers(capped?["data"]).count == 5 * LanguageServer.maxSemanticTokens)
+        await Client.close(home)
+    }
+
+    /// Semantic tokens, folding ranges and range formatting sent garbage: an error or a result,
+    /// one reply each.
+    @Test func garbageParametersOfTheTokenMethodsGetAnErrorOrAResult() async throws {
+        let (server, home) = try await Client.started()
+        _ = await Client.open(server, LanguageServerTokenTests.script)
+        let methods = [
+            "textDocument/semanticTokens/full", "textDocument/semanticTokens/full/delta",
+            "textDocument/semanticTokens/range", "textDocument/foldingRange", "textDocument/rangeFormatting",
+        ]
+        let garbage: [JSONValue] = [
+            .null, [], "x", 7, ["textDocument": 5], ["textDocument": ["uri": 5]],
+            ["textDocument": ["uri": "file:///nowhere.bts"]],
+            [
+                "textDocument": ["uri": .string(Client.uri)], "range": "x", "previousResultId": 7,
+            ],
+            [
+                "textDocument": ["uri": .string(Client.uri)],
+                "range": ["start": ["line": -5, "character": 1e300], "end": ["line": "z", "character": -1]],
+            ],
+            [
+                "textDocument": ["uri": .string(Client.uri)],
+                "range": ["start": ["line": 1e15, "character": 0], "end": ["line": 0, "character": 0]],
+            ],
+        ]
+        for method in methods {
+            for params in garbage {
+                let replies = await server.handle([
+                    "jsonrpc": "2.0", "id": 3, "method": .string(method), "params": params,
+                ])
+                #expect(replies.count == 1, "\(method) \(params)")
+                let reply = replies.first
+                #expect(
+                    reply?["error"]?["code"] == -32602 || reply?["result"] != nil,
+                    "\(method) \(params): \(String(describing: reply))"
+                )
+            }
+        }
+        await Client.close(home)
+    }
 }

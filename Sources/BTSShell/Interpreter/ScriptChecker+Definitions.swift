@@ -7,3 +7,8 @@ extension ScriptChecker {
     /// The variable `command` assigns (`set NAME VALUE`), if any.
     package static func variable(assignedBy command: Command) -> String? { SetCommand.assignedVariable(by: command) }
 }
+
+extension ScriptChecker {
+    /// Whether `name` has an alias name's form (``AliasCommand``: letters, digits, '-' and '_').
+    package static func isAliasName(_ name: String) -> Bool { AliasCommand.isAliasName(name) }
+}
