@@ -173,15 +173,15 @@ struct HostileServerTests {
 
     /// `X-Response-Time` in the forms servers send it.
     @Test func responseTimeHeaderForms() {
-        #expect(BooksTrackAPI.milliseconds("12") == 12)
-        #expect(BooksTrackAPI.milliseconds("12ms") == 12)
-        #expect(BooksTrackAPI.milliseconds(" 3.5 MS ") == 3.5)
-        #expect(BooksTrackAPI.milliseconds("12 ms") == 12)
-        #expect(BooksTrackAPI.milliseconds("0mS") == 0)
-        #expect(BooksTrackAPI.milliseconds("\t7Ms\t") == 7)
+        #expect(ResponseReading.milliseconds("12") == 12)
+        #expect(ResponseReading.milliseconds("12ms") == 12)
+        #expect(ResponseReading.milliseconds(" 3.5 MS ") == 3.5)
+        #expect(ResponseReading.milliseconds("12 ms") == 12)
+        #expect(ResponseReading.milliseconds("0mS") == 0)
+        #expect(ResponseReading.milliseconds("\t7Ms\t") == 7)
         for bad in ["fast", "", "ms", "12s", "\u{1B}[31m", "12m", "12 m s", "12ns", "12ｍｓ", "12m\u{301}s", "12\u{0}ms"]
         {
-            #expect(BooksTrackAPI.milliseconds(bad) == nil, "\(bad)")
+            #expect(ResponseReading.milliseconds(bad) == nil, "\(bad)")
         }
     }
 

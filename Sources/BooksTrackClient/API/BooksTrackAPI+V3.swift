@@ -20,19 +20,10 @@ extension BooksTrackAPI {
         limit: Int?,
         offset: Int
     ) async throws(BooksTrackError) -> APIResponse<SearchResults> {
-        let size = min(
-            max(limit ?? SearchPageLimits.defaultLimit, V3Limits.searchPage.lowerBound),
-            V3Limits.searchPage.upperBound
-        )
-        let page = offset / size + 1
-        var items: [(name: String, value: String)] = [
-            ("q", String(query.prefix(SearchPageLimits.queryLength))), ("limit", String(size)),
-        ]
-        if page > 1 { items.append(("page", String(page))) }
+        let (items, skip) = V3Mapping.searchQuery(query, limit: limit, offset: offset)
         var spec = RequestSpec(.GET, APIPath.v3Search, query: items)
         spec.offering = "title search"
         var response = try await call(V3SearchPage.self, spec).map(\.results)
-        let skip = offset % size
         if skip > 0 { response.value.items = Array(response.value.items.dropFirst(skip)) }
         return response
     }
@@ -100,30 +91,10 @@ extension BooksTrackAPI {
         if !job.token.isEmpty { v3Tokens[job.jobId] = job.token }
     }
 
-    /// The v3 route of a job: `/v3/jobs/{imports|enrichment|scans}/{id}` (+ `suffix`).
+    /// The v3 route of a job (``V3Mapping/jobPath(_:pipeline:suffix:)``), its pipeline as given or
+    /// as remembered.
     func v3JobPath(_ jobID: String, pipeline: Pipeline?, suffix: String = "") -> String {
-        let known = pipeline ?? jobPipelines[jobID] ?? .csvImport
-        return KnownRoute.v3Job(known, suffix: suffix).path(Self.pathSegment(jobID))
-    }
-
-    /// The pipelines to ask about a job whose pipeline is not known: production's job objects are
-    /// keyed by id alone (jobs/common.ts `getJobStateManagerDO`), so any route finds any job there;
-    /// a stand-in routes by pipeline.
-    func v3Candidates(_ jobID: String, pipeline: Pipeline?) -> [Pipeline] {
-        if let known = pipeline ?? jobPipelines[jobID] { return [known] }
-        return [.csvImport, .batchEnrichment, .bookshelfScan]
-    }
-
-    /// A v3 job id is a UUID (`z.string().uuid()` on every job route): any other is unknown there,
-    /// said as such rather than as the server's "Validation failed: jobId: Invalid uuid".
-    func requireV3JobID(_ jobID: String) throws(BooksTrackError) {
-        guard UUID(uuidString: jobID) == nil else { return }
-        throw BooksTrackError(
-            code: .notFound,
-            kind: .api,
-            message: "Job \(jobID) is unknown to this server (its job ids are UUIDs).",
-            httpStatus: 404
-        )
+        V3Mapping.jobPath(jobID, pipeline: pipeline ?? jobPipelines[jobID], suffix: suffix)
     }
 
     /// `GET /v3/jobs/{pipeline}/{id}`.
@@ -132,9 +103,9 @@ extension BooksTrackAPI {
         pipeline: Pipeline?,
         retries: Bool = true
     ) async throws(BooksTrackError) -> APIResponse<BooksTrackContract.JobStatus> {
-        try requireV3JobID(jobID)
+        try V3Mapping.requireJobID(jobID)
         var last: BooksTrackError?
-        for candidate in v3Candidates(jobID, pipeline: pipeline) {
+        for candidate in V3Mapping.candidates(known: pipeline ?? jobPipelines[jobID]) {
             var spec = RequestSpec(.GET, v3JobPath(jobID, pipeline: candidate))
             spec.retries = retries
             spec.offering = "job status"
@@ -153,22 +124,19 @@ extension BooksTrackAPI {
     /// `GET /v3/jobs/{pipeline}/{id}/results`; an empty list from a job whose `completed` event
     /// carried books (production's bug) gives the books kept from that event.
     func v3JobResults(_ jobID: String, pipeline: Pipeline?) async throws(BooksTrackError) -> APIResponse<JobResults> {
-        try requireV3JobID(jobID)
+        try V3Mapping.requireJobID(jobID)
         var spec = RequestSpec(.GET, v3JobPath(jobID, pipeline: pipeline, suffix: "/results"))
         spec.offering = "job results"
         spec.notFoundMessage = "No results for job \(jobID) (unknown job, not finished, or results expired)."
         let known = pipeline ?? jobPipelines[jobID] ?? .csvImport
         do {
             let response = try await call(V3JobResultsBody.self, spec)
-            // An empty list may be production's bug (not "nothing found"): only a list with books is whole,
-            // and the books a `completed` event carried win over an empty list.
-            let listed = response.value.results.arrayValue?.isEmpty == false
-            let results = JobResults(
-                v3: response.value.results,
+            let results = V3Mapping.results(
+                response.value.results,
                 pipeline: known,
-                requested: listed ? v3Requested[jobID] : nil
+                requested: v3Requested[jobID],
+                kept: v3Results[jobID]
             )
-            if results.isEmpty, let kept = v3Results[jobID], !kept.isEmpty { return response.map { _ in kept } }
             return response.map { _ in results }
         } catch  where error.category == .notFound {
             if let kept = v3Results[jobID] {
@@ -181,7 +149,7 @@ extension BooksTrackAPI {
     /// `DELETE /v3/jobs/{pipeline}/{id}`: 200 with the job (`status: failed`, `error.code: CANCELED`)
     /// is a cancel; 409 means the job had already finished.
     func v3Cancel(_ jobID: String, pipeline: Pipeline?) async throws(BooksTrackError) -> APIResponse<CancelResponse> {
-        try requireV3JobID(jobID)
+        try V3Mapping.requireJobID(jobID)
         var spec = RequestSpec(.DELETE, v3JobPath(jobID, pipeline: pipeline))
         spec.offering = "job cancellation"
         spec.notFoundMessage = "Job \(jobID) is unknown to this server."
@@ -190,29 +158,24 @@ extension BooksTrackAPI {
             jobEnded(jobID)
             return response
         } catch  where error.httpStatus == 409 {
-            var finished = error
-            finished.code = .conflict
-            finished.message = "Job \(jobID) has already finished; there is nothing to cancel."
-            throw finished
+            throw V3Mapping.alreadyFinished(error, jobID: jobID)
         }
     }
 
     /// The job token to present on a v3 stream: the one from the job's 202 (64 lowercase hex).
     func v3StreamToken(_ jobID: String, given: String?) -> String? {
-        for candidate in [v3Tokens[jobID], given] {
-            if let token = candidate, Self.isV3JobToken(token) { return token }
-        }
-        return nil
-    }
-
-    /// 64 lowercase hex (jobs/common.ts `validateTokenFormat`): a refreshed UUID token is not one.
-    static func isV3JobToken(_ token: String) -> Bool {
-        token.utf8.count == 64 && token.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+        V3Mapping.streamToken(kept: v3Tokens[jobID], given: given)
     }
 
     /// Keeps what a v3 `completed` event carried.
     func keep(results: JobResults, of jobID: String) {
         if v3Results.count > 64 { v3Results.removeAll(keepingCapacity: true) }
         v3Results[jobID] = results
+    }
+
+    /// Keeps the results a v3 job's `completed` event carried (`value`), read against the ISBNs the
+    /// job was asked for.
+    func keep(v3Results value: JSONValue, of jobID: String, pipeline: Pipeline) {
+        keep(results: JobResults(v3: value, pipeline: pipeline, requested: v3Requested[jobID]), of: jobID)
     }
 }

@@ -58,12 +58,10 @@ package actor BooksTrackAPI {
     var isShutdown = false
     /// The retry policy in force (from the configuration; changed by ``setRetryPolicy(_:)``).
     package private(set) var retryPolicy: RetryPolicy
-    /// Tokens of the jobs this client started, refreshed before they expire.
-    var tokens: JobTokenBook
+    /// Tokens of the jobs this client started, refreshed before they expire, and the refreshes in flight.
+    var tokens: JobTokenStore
     /// Sleeps until the next token refresh falls due (see `BooksTrackAPI+Tokens`).
     var tokenKeeper: Task<Void, Never>?
-    /// Token refreshes in flight per job, and who waits for them to end (`refreshSettled`).
-    var refreshesInFlight: [String: (count: Int, waiters: [CheckedContinuation<Void, Never>])] = [:]
     /// The last exchange of a call (``lastExchange``).
     let exchanges = ExchangeLog()
 
@@ -76,7 +74,7 @@ package actor BooksTrackAPI {
         self.ledger = ledger
         self.jitter = configuration.jitterSeed.map(SplitMix64.init(seed:))
         self.retryPolicy = configuration.retryPolicy
-        self.tokens = JobTokenBook(
+        self.tokens = JobTokenStore(
             lifetime: configuration.jobTokenLifetime.timeInterval,
             window: configuration.jobTokenRefreshWindow.timeInterval
         )

@@ -351,7 +351,7 @@ import Testing
                 Issue.record("expected a refusal")
             } catch let error as BooksTrackError {
                 #expect(error.httpStatus == (dialect == .production ? 401 : 400))
-                #expect(BooksTrackAPI.refreshRetryDelay(after: error) != nil)  // retried later, not given up
+                #expect(JobTokenStore.refreshRetryDelay(after: error) != nil)  // retried later, not given up
             }
             skew.mutate { $0 = 3100 }  // now in the window
             let refreshed = try await api.refreshJobToken(id, oldToken: token)
@@ -363,7 +363,7 @@ import Testing
                 Issue.record("expected 401")
             } catch let error as BooksTrackError {
                 #expect(error.httpStatus == 401)
-                #expect(BooksTrackAPI.refreshRetryDelay(after: error) == nil)
+                #expect(JobTokenStore.refreshRetryDelay(after: error) == nil)
             }
         }
     }

@@ -167,8 +167,7 @@ import Testing
             #expect(
                 try await eventually {
                     if cancelEnded.value { return true }
-                    let inFlight = await api.refreshesInFlight
-                    return (inFlight["job-1"]?.waiters.count ?? 0) > 0
+                    return await api.tokens.waiterCount("job-1") > 0
                 }
             )
             gate.open()

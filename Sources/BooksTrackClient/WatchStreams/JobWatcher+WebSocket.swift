@@ -13,12 +13,12 @@ enum SocketItem: Sendable {
     case closed(code: Int?)
 }
 
-extension BooksTrackAPI {
+extension JobWatcher {
     /// The WebSocket URL of a job (`ws(s)://host/ws/progress?jobId=&token=`). The token travels both
     /// in the `token` query parameter — the only place production's WebSocketConnectionDO reads it
     /// (websocket-connection.ts) — and as the `bookstrack-auth.<token>` subprotocol (the documented
     /// form). Traces mask it in both places.
-    nonisolated func webSocketURL(jobID: String, token: String? = nil) -> String {
+    func webSocketURL(jobID: String, token: String? = nil) -> String {
         var base = configuration.baseURL.absoluteString
         while base.hasSuffix("/") { base.removeLast() }
         if base.hasPrefix("https://") {
@@ -32,7 +32,7 @@ extension BooksTrackAPI {
     }
 
     /// One WebSocket connection: sends `ready`, answers `ping`, feeds messages to the machine.
-    nonisolated func runSocket(
+    func runSocket(
         jobID: String,
         token: String,
         machine: inout JobWatchStateMachine,
@@ -128,7 +128,7 @@ extension BooksTrackAPI {
                         responseBody: SecretMasking.maskText(text)
                     )
                 )
-                let step = machine.webSocketMessage(Self.socketMessage(text))
+                let step = machine.webSocketMessage(JobWatchDecoding.socketMessage(text))
                 switch step.action {
                 case .none, .sendPong:
                     for update in step.progress { continuation.yield(.progress(update)) }
@@ -143,61 +143,6 @@ extension BooksTrackAPI {
         }
         if Task.isCancelled { return machine.userDetached() }
         return machine.webSocketClosed(code: nil)
-    }
-
-    /// Decodes one server message for the watcher.
-    static func socketMessage(_ text: String) -> JobSocketMessage {
-        guard let message = try? JSONCoding.decoder().decode(WSMessage.self, from: Data(text.utf8)) else {
-            let type = (try? JSONCoding.decoder().decode(JSONValue.self, from: Data(text.utf8)))?["type"]?.stringValue
-            return JobSocketMessage(kind: .init(type: type ?? "unknown"))
-        }
-        let kind = JobSocketMessage.Kind(type: message.type.rawValue)
-        switch message.payload {
-        case .jobProgress(let p):
-            return JobSocketMessage(
-                kind: kind,
-                payload: WatchedJobEvent(
-                    jobID: message.jobId,
-                    status: JobState(wireName: p.status),
-                    progress: p.progress,
-                    processedCount: p.processedCount
-                )
-            )
-        case .jobStarted(let p):
-            return JobSocketMessage(
-                kind: kind,
-                payload: WatchedJobEvent(
-                    jobID: message.jobId,
-                    status: .processing,
-                    progress: 0,
-                    totalCount: p.totalCount
-                )
-            )
-        case .jobComplete(let p):
-            return JobSocketMessage(
-                kind: kind,
-                payload: WatchedJobEvent(
-                    jobID: message.jobId,
-                    status: .completed,
-                    progress: 1,
-                    processedCount: p.summary.totalProcessed,
-                    totalCount: p.summary.totalProcessed
-                )
-            )
-        case .error(let p):
-            return JobSocketMessage(
-                kind: kind,
-                payload: WatchedJobEvent(
-                    jobID: message.jobId,
-                    status: .failed,
-                    errorCode: p.code.rawValue,
-                    errorMessage: p.message,
-                    retryable: p.retryable
-                )
-            )
-        case .ping, .pong, .other:
-            return JobSocketMessage(kind: kind)
-        }
     }
 }
 
