@@ -45,6 +45,7 @@ struct BlockBuilder {
                 diagnostics.append(
                     .error(
                         "blocks are nested more than \(Self.maxDepth) deep",
+                        rule: .nestingTooDeep,
                         at: frame.opener.range,
                         notes: [Diagnostic.Note("move the inner blocks into a script of their own and 'source' it")]
                     )
@@ -92,6 +93,7 @@ struct BlockBuilder {
             diagnostics.append(
                 .error(
                     "'\(keyword)' cannot be piped; pipe the commands inside the block",
+                    rule: .badPipe,
                     at: pipe.range
                 )
             )
@@ -116,6 +118,7 @@ struct BlockBuilder {
                 diagnostics.append(
                     .error(
                         "missing condition after '\(keyword)'",
+                        rule: .badCondition,
                         at: SourceRange(offset: name.range.end, length: 0),
                         notes: [Diagnostic.Note(example)]
                     )
@@ -127,20 +130,21 @@ struct BlockBuilder {
         case "elif":
             if let top = dropped.last {
                 if top.kind != .conditional {
-                    diagnostics.append(.error("'elif' without an open 'if'", at: name.range))
+                    diagnostics.append(.error("'elif' without an open 'if'", rule: .misplacedBranch, at: name.range))
                 } else if top.hasElse {
-                    diagnostics.append(.error("'elif' after 'else'", at: name.range))
+                    diagnostics.append(.error("'elif' after 'else'", rule: .misplacedBranch, at: name.range))
                 }
                 return
             }
             guard let top = stack.last, top.kind == .conditional else {
-                diagnostics.append(.error("'elif' without an open 'if'", at: name.range))
+                diagnostics.append(.error("'elif' without an open 'if'", rule: .misplacedBranch, at: name.range))
                 return
             }
             guard top.elseBody == nil else {
                 diagnostics.append(
                     .error(
                         "'elif' after 'else'",
+                        rule: .misplacedBranch,
                         at: name.range,
                         notes: [Diagnostic.Note("'else' is here; it must be the last branch")]
                     )
@@ -149,7 +153,11 @@ struct BlockBuilder {
             }
             if arguments.isEmpty {
                 diagnostics.append(
-                    .error("missing condition after 'elif'", at: SourceRange(offset: name.range.end, length: 0))
+                    .error(
+                        "missing condition after 'elif'",
+                        rule: .badCondition,
+                        at: SourceRange(offset: name.range.end, length: 0)
+                    )
                 )
                 stack[stack.count - 1].isValid = false
             }
@@ -159,22 +167,25 @@ struct BlockBuilder {
         case "else":
             if let top = dropped.last {
                 if top.kind != .conditional {
-                    diagnostics.append(.error("'else' without an open 'if'", at: name.range))
+                    diagnostics.append(.error("'else' without an open 'if'", rule: .misplacedBranch, at: name.range))
                 } else if top.hasElse {
-                    diagnostics.append(.error("a second 'else' in the same 'if'", at: name.range))
+                    diagnostics.append(
+                        .error("a second 'else' in the same 'if'", rule: .misplacedBranch, at: name.range)
+                    )
                 } else {
                     dropped[dropped.count - 1].hasElse = true
                 }
                 return
             }
             guard let top = stack.last, top.kind == .conditional else {
-                diagnostics.append(.error("'else' without an open 'if'", at: name.range))
+                diagnostics.append(.error("'else' without an open 'if'", rule: .misplacedBranch, at: name.range))
                 return
             }
             if let extra = arguments.first, let last = arguments.last {
                 diagnostics.append(
                     .error(
                         "'else' takes no condition (did you mean 'elif'?)",
+                        rule: .extraArgument,
                         at: extra.range.union(last.range),
                         fixIt: Diagnostic.FixIt(range: name.range, replacement: "elif")
                     )
@@ -182,14 +193,16 @@ struct BlockBuilder {
                 stack[stack.count - 1].isValid = false
             }
             guard top.elseBody == nil else {
-                diagnostics.append(.error("a second 'else' in the same 'if'", at: name.range))
+                diagnostics.append(.error("a second 'else' in the same 'if'", rule: .misplacedBranch, at: name.range))
                 return
             }
             closeBranch()
             stack[stack.count - 1].elseBody = []
         case "end":
             if let extra = arguments.first, let last = arguments.last {
-                diagnostics.append(.error("'end' takes no arguments", at: extra.range.union(last.range)))
+                diagnostics.append(
+                    .error("'end' takes no arguments", rule: .extraArgument, at: extra.range.union(last.range))
+                )
             }
             if let top = dropped.popLast() {
                 if top.kind == .loop { openLoops -= 1 }
@@ -199,6 +212,7 @@ struct BlockBuilder {
                 diagnostics.append(
                     .error(
                         "'end' without an open block",
+                        rule: .strayEnd,
                         at: name.range,
                         notes: [Diagnostic.Note("blocks start with 'for', 'while' or 'if'")]
                     )
@@ -209,13 +223,16 @@ struct BlockBuilder {
             close(frame, end: name.range)
         default:  // break, continue
             if let extra = arguments.first, let last = arguments.last {
-                diagnostics.append(.error("'\(keyword)' takes no arguments", at: extra.range.union(last.range)))
+                diagnostics.append(
+                    .error("'\(keyword)' takes no arguments", rule: .extraArgument, at: extra.range.union(last.range))
+                )
                 return
             }
             guard openLoops > 0 else {
                 diagnostics.append(
                     .error(
                         "'\(keyword)' outside a loop",
+                        rule: .outsideLoop,
                         at: name.range,
                         notes: [Diagnostic.Note("'\(keyword)' works inside 'for … end' and 'while … end'")]
                     )
@@ -242,6 +259,7 @@ struct BlockBuilder {
                 Diagnostic(
                     .error,
                     "unclosed '\(keyword)' block: expected 'end'",
+                    rule: .unclosedBlock,
                     range: frame.opener.range,
                     notes: [Diagnostic.Note("the block starts here and runs to the end of the input")],
                     isIncompleteInput: true
@@ -317,6 +335,7 @@ struct BlockBuilder {
             diagnostics.append(
                 .error(
                     "missing loop variable after 'for'",
+                    rule: .badLoop,
                     at: SourceRange(offset: keyword.range.end, length: 0),
                     notes: [usage]
                 )
@@ -327,6 +346,7 @@ struct BlockBuilder {
             diagnostics.append(
                 .error(
                     "'\(variable.sourceForm)' is not a variable name",
+                    rule: .badVariableName,
                     at: variable.range,
                     notes: [Diagnostic.Note("write the name without '$': 'for book in …' then use '$book'"), usage]
                 )
@@ -337,6 +357,7 @@ struct BlockBuilder {
             diagnostics.append(
                 .error(
                     "expected 'in' after 'for \(name)'",
+                    rule: .badLoop,
                     at: SourceRange(offset: variable.range.end, length: 0),
                     notes: [usage]
                 )
@@ -351,7 +372,7 @@ struct BlockBuilder {
                 message += " (did you mean 'in'?)"
                 fixIt = Diagnostic.FixIt(range: inWord.range, replacement: "in")
             }
-            diagnostics.append(.error(message, at: inWord.range, notes: [usage], fixIt: fixIt))
+            diagnostics.append(.error(message, rule: .badLoop, at: inWord.range, notes: [usage], fixIt: fixIt))
             return nil
         }
         let items = Array(words.dropFirst(2))
@@ -359,6 +380,7 @@ struct BlockBuilder {
             diagnostics.append(
                 .error(
                     "missing the items to loop over after 'in'",
+                    rule: .badLoop,
                     at: SourceRange(offset: inWord.range.end, length: 0),
                     notes: [usage]
                 )
@@ -371,7 +393,9 @@ struct BlockBuilder {
                     items.count < 2
                     ? SourceRange(offset: first.range.end, length: 0)
                     : items[2].range.union(items[items.count - 1].range)
-                diagnostics.append(.error("'for \(name) in lines' takes one file", at: at, notes: [usage]))
+                diagnostics.append(
+                    .error("'for \(name) in lines' takes one file", rule: .badLoop, at: at, notes: [usage])
+                )
                 return nil
             }
             return (name, variable.range, .lines(items[1]))
@@ -381,6 +405,7 @@ struct BlockBuilder {
                 diagnostics.append(
                     .error(
                         "'for \(name) in words' needs the text to split",
+                        rule: .badLoop,
                         at: SourceRange(offset: first.range.end, length: 0),
                         notes: [usage]
                     )

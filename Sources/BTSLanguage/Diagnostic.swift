@@ -29,6 +29,8 @@ package struct Diagnostic: Sendable, Hashable, Error, CustomStringConvertible {
 
     package var severity: Severity
     package var message: String
+    /// Which mistake it is (``Rule``): what the check's reports and the language server name it by.
+    package var rule: Rule
     package var range: SourceRange
     package var notes: [Note]
     /// A suggested replacement (e.g. the "did you mean" option name).
@@ -40,6 +42,7 @@ package struct Diagnostic: Sendable, Hashable, Error, CustomStringConvertible {
     package init(
         _ severity: Severity = .error,
         _ message: String,
+        rule: Rule,
         range: SourceRange,
         notes: [Note] = [],
         fixIt: FixIt? = nil,
@@ -47,6 +50,7 @@ package struct Diagnostic: Sendable, Hashable, Error, CustomStringConvertible {
     ) {
         self.severity = severity
         self.message = message
+        self.rule = rule
         self.range = range
         self.notes = notes
         self.fixIt = fixIt
@@ -56,14 +60,15 @@ package struct Diagnostic: Sendable, Hashable, Error, CustomStringConvertible {
     /// Shorthand for an error.
     package static func error(
         _ message: String,
+        rule: Rule,
         at range: SourceRange,
         notes: [Note] = [],
         fixIt: FixIt? = nil
     ) -> Diagnostic {
-        Diagnostic(.error, message, range: range, notes: notes, fixIt: fixIt)
+        Diagnostic(.error, message, rule: rule, range: range, notes: notes, fixIt: fixIt)
     }
 
-    package var description: String { "\(severity.rawValue): \(message) @\(range)" }
+    package var description: String { "\(severity.rawValue): \(message) [\(rule.rawValue)] @\(range)" }
 
     /// The same diagnostic `delta` bytes further on: its range, its notes' and its fix's (what the
     /// same mistake elsewhere gives, when nothing but its place differs).

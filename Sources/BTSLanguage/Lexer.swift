@@ -138,6 +138,7 @@ package struct Lexer {
                     Diagnostic(
                         .error,
                         "backslash at the end of input",
+                        rule: .trailingBackslash,
                         range: SourceRange(offset: textEnd - 1, length: 1),
                         notes: [Diagnostic.Note("a trailing '\\' continues the command on the next line")],
                         isIncompleteInput: true
@@ -151,7 +152,7 @@ package struct Lexer {
             if bytes[textEnd - 1] == 13 { textEnd -= 1 }
         }
         if bytes[(start + 1)..<textEnd].contains(0) {
-            report(.error("unexpected NUL character", at: SourceRange(from: start, to: textEnd)))
+            report(.error("unexpected NUL character", rule: .nulCharacter, at: SourceRange(from: start, to: textEnd)))
             hasError = true
         }
         var first = start + 1
@@ -171,7 +172,7 @@ package struct Lexer {
     }
 
     private mutating func reportNUL() {
-        report(.error("unexpected NUL character", at: SourceRange(offset: index, length: 1)))
+        report(.error("unexpected NUL character", rule: .nulCharacter, at: SourceRange(offset: index, length: 1)))
     }
 
     // MARK: Words
@@ -194,6 +195,7 @@ package struct Lexer {
                         Diagnostic(
                             .error,
                             "backslash at the end of input",
+                            rule: .trailingBackslash,
                             range: SourceRange(offset: index, length: 1),
                             notes: [Diagnostic.Note("a trailing '\\' continues the command on the next line")],
                             isIncompleteInput: true
@@ -323,6 +325,7 @@ package struct Lexer {
             Diagnostic(
                 .error,
                 "unterminated \(what)",
+                rule: .unclosedQuote,
                 range: SourceRange(offset: open, length: 1),
                 notes: [Diagnostic.Note("the string starts here and runs to the end of the input")],
                 isIncompleteInput: true
@@ -374,6 +377,7 @@ package struct Lexer {
                 Diagnostic(
                     .error,
                     "unterminated '${'; expected '}'",
+                    rule: .badPath,
                     range: SourceRange(offset: start, length: 2),
                     isIncompleteInput: true
                 )
@@ -387,6 +391,7 @@ package struct Lexer {
             report(
                 .error(
                     "unterminated '${'; expected '}' before the end of the line",
+                    rule: .badPath,
                     at: SourceRange(offset: start, length: 2)
                 )
             )

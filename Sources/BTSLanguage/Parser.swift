@@ -68,6 +68,7 @@ package enum Parser {
                     diagnostics.append(
                         .error(
                             "'|' needs a command before it",
+                            rule: .badPipe,
                             at: SourceRange(offset: token.range.offset, length: 1),
                             notes: [Diagnostic.Note("e.g. 'search dune | sort'")]
                         )
@@ -77,6 +78,7 @@ package enum Parser {
                     diagnostics.append(
                         .error(
                             "missing command after '|'",
+                            rule: .badPipe,
                             at: SourceRange(offset: token.range.offset, length: 1),
                             notes: [Diagnostic.Note("e.g. 'search dune | sort'")]
                         )
@@ -143,6 +145,7 @@ package enum Parser {
                 diagnostics.append(
                     .error(
                         "a command cannot both write a file and pipe its output",
+                        rule: .badRedirection,
                         at: pipe.range,
                         notes: [
                             Diagnostic.Note("the redirection is here", range: redirection.range),
@@ -156,12 +159,13 @@ package enum Parser {
         }
         if let text = name.literalText {
             if text.isEmpty {
-                diagnostics.append(.error("empty command name", at: name.range))
+                diagnostics.append(.error("empty command name", rule: .badCommandName, at: name.range))
                 failed = true
             } else if text.hasPrefix("-"), !name.isQuoted {
                 diagnostics.append(
                     .error(
                         "expected a command name, found option '\(text)'",
+                        rule: .badCommandName,
                         at: name.range,
                         notes: [Diagnostic.Note("options come after the command, e.g. 'search dune \(text)'")]
                     )
@@ -172,6 +176,7 @@ package enum Parser {
             diagnostics.append(
                 .error(
                     "a command name cannot contain variables or '$?'",
+                    rule: .badCommandName,
                     at: name.range,
                     notes: [Diagnostic.Note("quote the '$' or escape it as '\\$' if you meant it literally")]
                 )
@@ -215,6 +220,7 @@ package enum Parser {
                 return .failure(
                     .error(
                         "missing file name after '\(append ? ">>" : ">")'",
+                        rule: .badRedirection,
                         at: word.range,
                         notes: [Diagnostic.Note("e.g. 'search dune > dune.json'")]
                     )
@@ -230,12 +236,15 @@ package enum Parser {
             target = Word(parts: parts, range: SourceRange(from: restRange.offset, to: word.range.end))
         }
         if target.literalText == "" || target.parts.isEmpty {
-            return .failure(.error("missing file name after '\(append ? ">>" : ">")'", at: word.range))
+            return .failure(
+                .error("missing file name after '\(append ? ">>" : ">")'", rule: .badRedirection, at: word.range)
+            )
         }
         if let stray = words.dropFirst(position + consumed).first {
             return .failure(
                 .error(
                     "unexpected '\(stray.sourceForm)' after the redirection; '> FILE' comes last",
+                    rule: .badRedirection,
                     at: stray.range,
                     notes: [Diagnostic.Note("quote '>' to use it as a word: '>'")]
                 )
@@ -278,13 +287,14 @@ package enum Parser {
                 nameBytes.isEmpty
                 ? "missing option name in '\(word.sourceForm)'"
                 : "invalid option name '\(String(decoding: bytes[..<(prefix + nameBytes.count)], as: UTF8.self))'"
-            return .failure(.error(message, at: nameRange.length > 0 ? nameRange : word.range))
+            return .failure(.error(message, rule: .malformedOption, at: nameRange.length > 0 ? nameRange : word.range))
         }
         guard let equals else {
             if word.parts.count > 1 {
                 return .failure(
                     .error(
                         "malformed option '\(word.sourceForm)'",
+                        rule: .malformedOption,
                         at: word.range,
                         notes: [
                             Diagnostic.Note(

@@ -114,7 +114,9 @@ package enum ValuePathParser {
         }
         guard let name = special ?? cursor.name(allowDigitStart: true) else {
             if cursor.atEnd {
-                return .failure(.error("empty variable reference; expected a name inside '${}'", at: cursor.here))
+                return .failure(
+                    .error("empty variable reference; expected a name inside '${}'", rule: .badPath, at: cursor.here)
+                )
             }
             return .failure(cursor.unexpected("where a variable name was expected"))
         }
@@ -128,7 +130,9 @@ package enum ValuePathParser {
             let componentStart = cursor.offset
             if byte == UInt8(ascii: ":") {
                 guard cursor.bytes.count > cursor.index + 1, cursor.bytes[cursor.index + 1] == UInt8(ascii: "-") else {
-                    return .failure(.error("expected ':-' before a default value, e.g. ${1:-5}", at: cursor.here))
+                    return .failure(
+                        .error("expected ':-' before a default value, e.g. ${1:-5}", rule: .badPath, at: cursor.here)
+                    )
                 }
                 fallback = String(decoding: cursor.bytes[(cursor.index + 2)...], as: UTF8.self)
                 cursor.index = cursor.bytes.count
@@ -141,7 +145,9 @@ package enum ValuePathParser {
                 cursor.index += 1
                 cursor.skipSpace()
                 guard let key = cursor.name(allowDigitStart: true) else {
-                    return .failure(.error("expected a key after '.' in variable path", at: cursor.here))
+                    return .failure(
+                        .error("expected a key after '.' in variable path", rule: .badPath, at: cursor.here)
+                    )
                 }
                 components.append(.key(key))
                 ranges.append(SourceRange(from: componentStart, to: cursor.offset))
@@ -156,6 +162,7 @@ package enum ValuePathParser {
                         return .failure(
                             .error(
                                 "expected ']' after '[*'",
+                                rule: .badPath,
                                 at: cursor.here,
                                 notes: [Diagnostic.Note("to match this '['", range: open)]
                             )
@@ -170,6 +177,7 @@ package enum ValuePathParser {
                     return .failure(
                         .error(
                             "expected an integer index or '*' after '['",
+                            rule: .badPath,
                             at: cursor.here,
                             notes: [Diagnostic.Note("'[' is here", range: open)]
                         )
@@ -180,6 +188,7 @@ package enum ValuePathParser {
                     return .failure(
                         .error(
                             "expected ']' to close the index",
+                            rule: .badPath,
                             at: cursor.here,
                             notes: [Diagnostic.Note("to match this '['", range: open)]
                         )
@@ -196,6 +205,7 @@ package enum ValuePathParser {
             return .failure(
                 .error(
                     "a list ('[*]' or '$@') cannot have a default value",
+                    rule: .badPath,
                     at: SourceRange(from: nameStart, to: cursor.offset)
                 )
             )
@@ -270,7 +280,7 @@ package enum ValuePathParser {
         func unexpected(_ context: String) -> Diagnostic {
             let range = here
             let character = String(decoding: bytes[index..<index + range.length], as: UTF8.self)
-            return .error("unexpected '\(character)' \(context)", at: range)
+            return .error("unexpected '\(character)' \(context)", rule: .badPath, at: range)
         }
     }
 }

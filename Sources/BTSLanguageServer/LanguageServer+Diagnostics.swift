@@ -171,8 +171,8 @@ extension LanguageServer {
         )
     }
 
-    /// A diagnostic of the check as LSP's: at its range, with the code `bts check` and `bts test`
-    /// report it with (``CheckFinding/code(of:)``), its notes under the message ("did you mean" is in
+    /// A diagnostic of the check as LSP's: at its range, with its rule as the code, as `bts check`
+    /// and `bts test` report it (``CheckFinding/rule(of:)``, e.g. `unknown-command`), its notes under the message ("did you mean" is in
     /// the message itself), except those about another place: those are its `relatedInformation` for
     /// a client that shows it, else lines of the message with their line and column (1-based).
     static func published(
@@ -201,7 +201,7 @@ extension LanguageServer {
             range: range(diagnostic.range.offset, diagnostic.range.end, in: index),
             severity: severity(diagnostic.severity),
             message: DiagnosticRenderer.visible(lines.joined(separator: "\n")),
-            code: CheckFinding.code(of: diagnostic),
+            code: CheckFinding.rule(of: diagnostic),
             relatedInformation: related.isEmpty ? nil : related
         )
     }

@@ -54,12 +54,15 @@ struct ScriptTestJSONReport: Encodable, Sendable, Hashable {
         var message: String
         var details: [String]
         var code: String
+        /// The check's rule (``Diagnostic/Rule``, e.g. `unknown-command`) of a failure that is a
+        /// diagnostic of the script's text; the key is left out otherwise.
+        var rule: String?
 
         enum CodingKeys: String, CodingKey {
-            case file, line, column, message, details, code
+            case file, line, column, message, details, code, rule
         }
 
-        /// Every key written, an unknown line or column as `null`.
+        /// Every key written, an unknown line or column as `null`; `rule` only when there is one.
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(file, forKey: .file)
@@ -68,6 +71,7 @@ struct ScriptTestJSONReport: Encodable, Sendable, Hashable {
             try container.encode(message, forKey: .message)
             try container.encode(details, forKey: .details)
             try container.encode(code, forKey: .code)
+            try container.encodeIfPresent(rule, forKey: .rule)
         }
     }
 
@@ -100,7 +104,8 @@ extension ScriptTestJSONReport {
                         column: failure.column,
                         message: failure.message,
                         details: failure.details,
-                        code: failure.code
+                        code: failure.code,
+                        rule: failure.rule
                     )
                 },
                 stdout: result.standardOutput,

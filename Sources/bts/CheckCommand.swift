@@ -24,7 +24,8 @@ struct CheckCommand: StandaloneCommand {
 
             --format text (the default): each error as file:line:col with the line and a caret, on \
             stderr. json: one JSON document on stdout, a list of {"file", "line", "column", "severity", \
-            "code", "message"} ([] when all is clean). github: a GitHub Actions workflow command per \
+            "code", "rule", "message"} ([] when all is clean; "rule" names the mistake, e.g. \
+            unknown-command). github: a GitHub Actions workflow command per \
             problem on stdout (::error file=F,line=L,col=C::MESSAGE), shown on the pull request. A \
             command-line error (no such file, no .bts files) is text on stderr in every format.
 

@@ -3,10 +3,11 @@ import BTSLanguageServer
 import BTSShell
 import BooksTrackContract
 import Foundation
+import TestSupport
 import Testing
 
-/// What a published diagnostic carries besides its message, message by message: the code `bts check`
-/// and `bts test` report the same failure with, the places its notes point to, a quick fix for every
+/// What a published diagnostic carries besides its message, message by message: its rule as the code
+/// (the `rule` `bts check` and `bts test` report the same failure with), the places its notes point to, a quick fix for every
 /// "did you mean"; and the symbols of a document that does not parse whole.
 @Suite("language server: diagnostic codes, related places, quick fixes")
 struct LanguageServerDiagnosticCodeTests {
@@ -132,7 +133,7 @@ struct LanguageServerDiagnosticCodeTests {
         return (String(decoding: fixed, as: UTF8.self), start)
     }
 
-    @Test func everyDiagnosticOfTheCheckCarriesTheCodeBtsCheckReportsItWith() async throws {
+    @Test func everyDiagnosticOfTheCheckCarriesTheRuleBtsCheckReportsItWith() async throws {
         let server = await Self.started(relatedInformation: true)
         let corpus = Self.repository.appendingPathComponent("Fuzz/language/corpus")
         let seeds = try FileManager.default.contentsOfDirectory(at: corpus, includingPropertiesForKeys: nil)
@@ -146,19 +147,31 @@ struct LanguageServerDiagnosticCodeTests {
             let items = await Self.published(server, script, version: version + 1)
             let source = SourceFile(name: "codes.bts", text: script)
             let findings = CheckFinding.findings(ScriptChecker().diagnostics(of: script, name: "codes.bts"), in: source)
-            // The same diagnostics as `bts check --format json` reports, each with its code.
+            // The same diagnostics as `bts check --format json` reports, each with its rule as the code.
             #expect(items.count == findings.count, "\(script)")
             for (item, finding) in zip(items, findings) {
-                #expect(item["code"] == .string(finding.code), "\(item)")
+                #expect(item["code"] == finding.rule.map(JSONValue.string), "\(item)")
+                #expect(item["code"]?.stringValue.flatMap(Diagnostic.Rule.init(rawValue:)) != nil, "\(item)")
                 #expect(item["source"] == "bts")
                 #expect(item["range"]?["start"]?["line"] == .number(Double((finding.line ?? 0) - 1)), "\(item)")
             }
             #expect(items.allSatisfy { $0["code"]?.stringValue?.isEmpty == false }, "\(items)")
             published += items.count
         }
-        // The mistakes alone make more than 25 diagnostics, every one with its code.
+        // The mistakes alone make more than 25 diagnostics, every one with its rule.
         #expect(published > 25 + Self.misspelt.count)
-        #expect(CheckFinding.code(of: .error("x", at: SourceRange(offset: 0, length: 0))) == "USAGE")
+        let unknown = Diagnostic.error("x", rule: .unknownCommand, at: SourceRange(offset: 0, length: 0))
+        #expect(CheckFinding.rule(of: unknown) == "unknown-command")
+        #expect(CheckFinding.code(of: unknown) == "USAGE")
+    }
+
+    @Test func eachRuleIsTheCodeOfADiagnosticOfItsScript() async throws {
+        let server = await Self.started(relatedInformation: true)
+        #expect(RuleCorpus.scripts.count + RuleCorpus.notFromTheCheck.count == Diagnostic.Rule.allCases.count)
+        for (version, (rule, script)) in RuleCorpus.scripts.sorted(by: { $0.key < $1.key }).enumerated() {
+            let codes = await Self.published(server, script, version: version + 1).map { $0["code"]?.stringValue }
+            #expect(codes.contains(rule), "\(rule): \(codes)")
+        }
     }
 
     @Test func theWireFormOfADiagnosticHasItsCodeAndRelatedPlaces() async throws {
@@ -166,7 +179,7 @@ struct LanguageServerDiagnosticCodeTests {
         let items = await Self.published(server, "search title dune --limit 1 --limit 2\n")
         #expect(
             items.map(\.compactJSON) == [
-                #"{"code":"USAGE","message":"option '--limit' given more than once","range":"#
+                #"{"code":"duplicate-option","message":"option '--limit' given more than once","range":"#
                     + #"{"end":{"character":35,"line":0},"start":{"character":28,"line":0}},"#
                     + #""relatedInformation":[{"location":{"range":{"end":{"character":25,"line":0},"#
                     + #""start":{"character":18,"line":0}},"uri":"file:///tmp/codes.bts"},"message":"first given here"}],"#
@@ -221,7 +234,8 @@ struct LanguageServerDiagnosticCodeTests {
             #expect(diagnostic["message"]?.stringValue.flatMap(Self.guess) == expected, "\(diagnostic)")
             let actions = await Self.codeActions(server, diagnostic["range"] ?? .null, only: ["quickfix"])
             try #require(actions.count == 1, "a quick fix for \(script): \(actions)")
-            #expect(actions[0]["diagnostics"]?.arrayValue?.first?["code"] == "USAGE")
+            #expect(actions[0]["diagnostics"]?.arrayValue?.first?["code"] == diagnostic["code"])
+            #expect(diagnostic["code"]?.stringValue.flatMap(Diagnostic.Rule.init(rawValue:)) != nil, "\(diagnostic)")
             let edit = try #require(actions[0]["edit"]?["changes"]?[Self.uri]?.arrayValue?.first)
             let (fixed, start) = try #require(Self.applying(edit, to: script), "\(edit)")
             #expect(Array(fixed.utf8).dropFirst(start).starts(with: expected.utf8), "\(script) → \(fixed)")

@@ -370,7 +370,7 @@ struct LanguageServerTests {
         #expect(
             opened.map(\.compactJSON) == [
                 #"{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":{"diagnostics":"#
-                    + #"[{"code":"USAGE","message":"unknown command 'serch' (did you mean 'search'?)\ntype 'help' to list the commands","range":"#
+                    + #"[{"code":"unknown-command","message":"unknown command 'serch' (did you mean 'search'?)\ntype 'help' to list the commands","range":"#
                     + #"{"end":{"character":5,"line":0},"start":{"character":0,"line":0}},"severity":1,"source":"bts"}],"#
                     + #""uri":"file:///tmp/script.bts","version":1}}"#
             ]

@@ -56,7 +56,11 @@ import Testing
         let word = String(repeating: "x", count: 10_000)
         let source = SourceFile(name: "t.bts", text: word)
         let rendered = DiagnosticRenderer().render(
-            Diagnostic.error("unknown command '\(word)'", at: SourceRange(offset: 0, length: word.utf8.count)),
+            Diagnostic.error(
+                "unknown command '\(word)'",
+                rule: .unknownCommand,
+                at: SourceRange(offset: 0, length: word.utf8.count)
+            ),
             in: source
         )
         #expect(rendered.utf8.count < 1_500, "\(rendered.utf8.count) bytes")

@@ -6,7 +6,7 @@ import Testing
 
     @Test func goldenPlain() {
         let source = SourceFile(name: "script.bts", text: "jobs\nlimits\nsearch title dune --limt 5\n")
-        let diagnostic = Diagnostic.error(unknownOption, at: SourceRange(offset: 30, length: 6))
+        let diagnostic = Diagnostic.error(unknownOption, rule: .unknownOption, at: SourceRange(offset: 30, length: 6))
         let expected = """
             script.bts:3:19: error: unknown option '--limt' for 'search' (did you mean '--limit'?)
               3 | search title dune --limt 5
@@ -20,7 +20,7 @@ import Testing
     /// its caret stay as they are.
     @Test func goldenWrappedToAWidth() {
         let source = SourceFile(name: "script.bts", text: "jobs\nlimits\nsearch title dune --limt 5\n")
-        let diagnostic = Diagnostic.error(unknownOption, at: SourceRange(offset: 30, length: 6))
+        let diagnostic = Diagnostic.error(unknownOption, rule: .unknownOption, at: SourceRange(offset: 30, length: 6))
         let expected = """
             script.bts:3:19: error: unknown option '--limt' for 'search'
               (did you mean '--limit'?)
@@ -37,7 +37,7 @@ import Testing
 
     @Test func goldenColored() {
         let source = SourceFile(name: "script.bts", text: "jobs\nlimits\nsearch title dune --limt 5\n")
-        let diagnostic = Diagnostic.error(unknownOption, at: SourceRange(offset: 30, length: 6))
+        let diagnostic = Diagnostic.error(unknownOption, rule: .unknownOption, at: SourceRange(offset: 30, length: 6))
         let expected =
             "\u{1B}[1mscript.bts:3:19: \u{1B}[0m\u{1B}[0;1;31merror: \u{1B}[0m"
             + "\u{1B}[1m\(unknownOption)\u{1B}[0m\n"
@@ -49,7 +49,7 @@ import Testing
     @Test func gutterFollowsLineNumberWidth() {
         let text = String(repeating: "jobs\n", count: 11) + "sleep 2x\n"
         let source = SourceFile(name: "<stdin>", text: text)
-        let diagnostic = Diagnostic.error("bad", at: SourceRange(offset: 61, length: 2))
+        let diagnostic = Diagnostic.error("bad", rule: .unknownCommand, at: SourceRange(offset: 61, length: 2))
         #expect(
             DiagnosticRenderer().render(diagnostic, in: source) == """
                 <stdin>:12:7: error: bad
@@ -62,7 +62,7 @@ import Testing
 
     @Test func tabsAreExpanded() {
         let source = SourceFile(name: "-c", text: "\tsearch\t--limt")
-        let diagnostic = Diagnostic.error("x", at: SourceRange(offset: 8, length: 6))
+        let diagnostic = Diagnostic.error("x", rule: .unknownCommand, at: SourceRange(offset: 8, length: 6))
         #expect(
             DiagnosticRenderer().render(diagnostic, in: source) == """
                 -c:1:17: error: x
@@ -75,7 +75,7 @@ import Testing
 
     @Test func wideCharactersShiftTheCaret() {
         let source = SourceFile(name: "-c", text: "echo 三体 --limt")
-        let diagnostic = Diagnostic.error("x", at: SourceRange(offset: 12, length: 6))
+        let diagnostic = Diagnostic.error("x", rule: .unknownCommand, at: SourceRange(offset: 12, length: 6))
         #expect(
             DiagnosticRenderer().render(diagnostic, in: source) == """
                 -c:1:11: error: x
@@ -90,6 +90,7 @@ import Testing
         let source = SourceFile(name: "s", text: "similar\nnext line")
         let missing = Diagnostic.error(
             "missing argument ISBN for 'similar'",
+            rule: .missingArgument,
             at: SourceRange(offset: 7, length: 0),
             notes: [Diagnostic.Note("usage: similar ISBN [--limit N]")]
         )
@@ -102,7 +103,7 @@ import Testing
 
                 """
         )
-        let spanning = Diagnostic.error("y", at: SourceRange(offset: 4, length: 10))
+        let spanning = Diagnostic.error("y", rule: .unknownCommand, at: SourceRange(offset: 4, length: 10))
         #expect(
             DiagnosticRenderer().render(spanning, in: source) == """
                 s:1:5: error: y
@@ -111,7 +112,7 @@ import Testing
 
                 """
         )
-        let beyond = Diagnostic(.warning, "z", range: SourceRange(offset: 500, length: 3))
+        let beyond = Diagnostic(.warning, "z", rule: .unknownCommand, range: SourceRange(offset: 500, length: 3))
         #expect(
             DiagnosticRenderer().render(beyond, in: source) == """
                 s:2:10: warning: z
@@ -126,6 +127,7 @@ import Testing
         let source = SourceFile(name: "s", text: "echo a\u{1}b --x --x")
         let diagnostic = Diagnostic.error(
             "dup",
+            rule: .unknownCommand,
             at: SourceRange(offset: 13, length: 3),
             notes: [Diagnostic.Note("first given here", range: SourceRange(offset: 9, length: 3))]
         )
@@ -158,6 +160,7 @@ import Testing
         let source = SourceFile(name: "script.bts", text: "\u{FEFF}serch dune\n")
         let diagnostic = Diagnostic.error(
             "unknown command '\u{FEFF}serch'",
+            rule: .unknownCommand,
             at: SourceRange(offset: 0, length: 8),
             notes: [Diagnostic.Note("'\u{FEFF}' is a byte order mark")]
         )
@@ -169,7 +172,7 @@ import Testing
 
             """
         #expect(DiagnosticRenderer().render(diagnostic, in: source) == expected)
-        let word = Diagnostic.error("here", at: SourceRange(offset: 9, length: 4))
+        let word = Diagnostic.error("here", rule: .unknownCommand, at: SourceRange(offset: 9, length: 4))
         #expect(
             DiagnosticRenderer().render(word, in: source).contains(
                 "  1 | <U+FEFF>serch dune\n    |               ^~~~\n"

@@ -26,7 +26,9 @@ import Testing
                     "here",
                     range: SourceRange(offset: Int.random(in: 0...count, using: &generator), length: 1)
                 )
-                diagnostics.append(.error("bad", at: SourceRange(offset: offset, length: length), notes: [note]))
+                diagnostics.append(
+                    .error("bad", rule: .unknownCommand, at: SourceRange(offset: offset, length: length), notes: [note])
+                )
             }
             for renderer in [DiagnosticRenderer(), DiagnosticRenderer(colored: true, showsPlace: false)] {
                 let alone = diagnostics.map { renderer.render($0, in: source) }.joined()

@@ -49,7 +49,7 @@ extension ShellCommand {
     static var isPaged: Bool { true }
     static func problem(in command: Command) -> String? { nil }
     static func diagnostic(in command: Command, source: SourceFile) -> Diagnostic? {
-        problem(in: command).map { Diagnostic.error($0, at: command.range) }
+        problem(in: command).map { Diagnostic.error($0, rule: .badArguments, at: command.range) }
     }
 
     /// The spec as help, completion, validation and the README see it: the configuration with

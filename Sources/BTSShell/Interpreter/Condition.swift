@@ -110,19 +110,28 @@ extension Condition {
         }
 
         var reason: Reason
+        /// Which mistake it is: a message's own, else a word that should be several.
+        var rule: Diagnostic.Rule
         /// Where it is; nil: the whole condition.
         var range: SourceRange?
         /// The word a message's "did you mean" puts in place of another, as a fix.
         var suggestion: Diagnostic.FixIt?
 
-        init(_ message: String, at range: SourceRange? = nil, suggestion: Diagnostic.FixIt? = nil) {
+        init(
+            _ message: String,
+            rule: Diagnostic.Rule,
+            at range: SourceRange? = nil,
+            suggestion: Diagnostic.FixIt? = nil
+        ) {
             reason = .message(message)
+            self.rule = rule
             self.range = range
             self.suggestion = suggestion
         }
 
         init(_ reason: Reason, at range: SourceRange?) {
             self.reason = reason
+            rule = .gluedWord
             self.range = range
         }
 
@@ -158,7 +167,7 @@ extension Condition {
 
         /// The problem as the check reports it; `whole` is the condition's command.
         func diagnostic(in source: SourceFile?, whole: SourceRange) -> Diagnostic {
-            .error(message(in: source), at: range ?? whole, fixIt: fixIt(in: source))
+            .error(message(in: source), rule: rule, at: range ?? whole, fixIt: fixIt(in: source))
         }
     }
 
@@ -249,7 +258,9 @@ extension Condition {
     /// Reads `words` (an `expect`'s arguments, or the words after `if`/`elif`/`while`); `what`
     /// names the command in messages.
     static func parse(_ words: [Word], what: String) -> Result<Condition, Problem> {
-        guard !words.isEmpty else { return .failure(Problem("'\(what)' needs a condition; \(usage)")) }
+        guard !words.isEmpty else {
+            return .failure(Problem("'\(what)' needs a condition; \(usage)", rule: .badCondition))
+        }
         var reader = Reader(words: words, what: what)
         do throws(Problem) {
             let condition = try reader.condition(depth: 0)
@@ -258,6 +269,7 @@ extension Condition {
                 throw Problem(
                     "'\(Expectation.Parenthesis.close.rawValue)' without a matching "
                         + "'\(Expectation.Parenthesis.open.rawValue)'",
+                    rule: .badCondition,
                     at: words[reader.index].range
                 )
             }
@@ -316,10 +328,14 @@ extension Condition {
             switch role {
             case .and, .or:
                 let word = words[index]
-                throw Problem("'\(word.sourceForm)' needs a condition before it", at: word.range)
+                throw Problem("'\(word.sourceForm)' needs a condition before it", rule: .badCondition, at: word.range)
             case .not, .open:
                 guard depth < maxDepth else {
-                    throw Problem("the condition nests more than \(maxDepth) deep", at: words[index].range)
+                    throw Problem(
+                        "the condition nests more than \(maxDepth) deep",
+                        rule: .nestingTooDeep,
+                        at: words[index].range
+                    )
                 }
                 let opener = words[index]
                 index += 1
@@ -330,6 +346,7 @@ extension Condition {
                     throw Problem(
                         "'\(Expectation.Parenthesis.open.rawValue)' is not closed; expected "
                             + "'\(Expectation.Parenthesis.close.rawValue)'",
+                        rule: .badCondition,
                         at: opener.range
                     )
                 }
@@ -343,9 +360,13 @@ extension Condition {
 
         /// Nothing where a condition belongs: said of the word before (`and`, `or`, `not`, `(`).
         private func missingCondition() -> Problem {
-            guard index > 0 else { return Problem("'\(what)' needs a condition; \(usage)") }
+            guard index > 0 else { return Problem("'\(what)' needs a condition; \(usage)", rule: .badCondition) }
             let previous = words[index - 1]
-            return Problem("'\(previous.sourceForm)' needs a condition after it", at: previous.range)
+            return Problem(
+                "'\(previous.sourceForm)' needs a condition after it",
+                rule: .badCondition,
+                at: previous.range
+            )
         }
 
         /// The run of words up to the next `and`, `or` or `)`, read as one of the forms.
@@ -380,6 +401,7 @@ extension Condition {
                 guard words.count == 2 else {
                     throw Problem(
                         "'\(what) exists' takes one value, e.g. \(what) exists ${_.results[0].isbn}",
+                        rule: .badCondition,
                         at: range
                     )
                 }
@@ -392,6 +414,7 @@ extension Condition {
                     throw Problem(
                         "'\(what) count' reads: \(what) count ${PATH} OP N (OP: "
                             + Condition.countOperators.map(\.rawValue).joined(separator: " ") + ")",
+                        rule: .badCondition,
                         at: range
                     )
                 }
@@ -402,7 +425,11 @@ extension Condition {
             }
             if words.count == 1 {
                 if let alone = Condition.op(first) {
-                    throw Problem("'\(alone.rawValue)' compares two values: write A \(alone.rawValue) B", at: range)
+                    throw Problem(
+                        "'\(alone.rawValue)' compares two values: write A \(alone.rawValue) B",
+                        rule: .badCondition,
+                        at: range
+                    )
                 }
                 if let found = Condition.operatorInside(first) {
                     throw Problem(
@@ -424,7 +451,13 @@ extension Condition {
                 message += " (did you mean '\(guess)'?)"
                 suggestion = Diagnostic.FixIt(range: words[1].range, replacement: guess)
             }
-            throw Problem(message, at: range, suggestion: suggestion)
+            // Three words whose middle one is not an operator; anything else is not a condition's shape.
+            throw Problem(
+                message,
+                rule: words.count == 3 ? .unknownOperator : .badCondition,
+                at: range,
+                suggestion: suggestion
+            )
         }
     }
 }

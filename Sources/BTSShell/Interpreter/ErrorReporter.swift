@@ -34,7 +34,7 @@ package struct ErrorReporter: Sendable {
         if !error.diagnostics.isEmpty, let source {
             output = renderer.render(error.diagnostics, in: source)
         } else if let source, let range = error.range, showsLocation || error.status == .usage {
-            output = renderer.render(Diagnostic.error(error.message, at: range), in: source)
+            output = renderer.render(Diagnostic.error(error.message, rule: .runError, at: range), in: source)
         } else {
             // "error: " takes 7 columns of the first line; later lines start 2 in.
             let lines = fitted(error.message, first: 7, rest: 2)

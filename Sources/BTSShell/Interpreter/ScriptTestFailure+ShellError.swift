@@ -22,7 +22,8 @@ extension ScriptTestFailure {
                     column: column,
                     message: clean(diagnostic.message),
                     details: diagnostic.notes.map { clean($0.message) },
-                    code: error.code.rawValue
+                    code: error.code.rawValue,
+                    rule: CheckFinding.rule(of: diagnostic)
                 )
             }
         }

@@ -13,6 +13,9 @@ package struct ScriptTestFailure: Sendable, Hashable, Codable {
     package var details: [String]
     /// The error code, e.g. `EXPECT_FAILED`, `USAGE`, `NOT_FOUND`.
     package var code: String
+    /// Which mistake of the check it is (``Diagnostic/Rule``, e.g. `unknown-command`), when the
+    /// failure is a diagnostic; nil otherwise.
+    package var rule: String?
 
     package init(
         file: String,
@@ -20,7 +23,8 @@ package struct ScriptTestFailure: Sendable, Hashable, Codable {
         column: Int? = nil,
         message: String,
         details: [String] = [],
-        code: String
+        code: String,
+        rule: String? = nil
     ) {
         self.file = file
         self.line = line
@@ -28,6 +32,7 @@ package struct ScriptTestFailure: Sendable, Hashable, Codable {
         self.message = message
         self.details = details
         self.code = code
+        self.rule = rule
     }
 
     /// `file:line:col`, `file:line` or `file`, as far as the position is known.

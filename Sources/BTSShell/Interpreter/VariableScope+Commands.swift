@@ -13,7 +13,7 @@ extension VariableScope {
             case .success(let text): return .success(text)
             case .failure(let error):
                 if failure == nil { failure = error }
-                return .failure(Diagnostic.error(error.message, at: error.range ?? word.range))
+                return .failure(Diagnostic.error(error.message, rule: .invalidValue, at: error.range ?? word.range))
             }
         }
         switch result {

@@ -14,14 +14,25 @@ package struct CheckFinding: Sendable, Equatable {
     package var severity: String
     /// The error code (``code(of:)``: `USAGE`, the check's errors are usage errors, exit 2).
     package var code: String
+    /// Which mistake it is (``Diagnostic/Rule``, ``rule(of:)``); nil for a file that cannot be read.
+    package var rule: String?
     package var message: String
 
-    package init(file: String, line: Int?, column: Int?, severity: String, code: String, message: String) {
+    package init(
+        file: String,
+        line: Int?,
+        column: Int?,
+        severity: String,
+        code: String,
+        rule: String?,
+        message: String
+    ) {
         self.file = file
         self.line = line
         self.column = column
         self.severity = severity
         self.code = code
+        self.rule = rule
         self.message = message
     }
 
@@ -30,6 +41,13 @@ package struct CheckFinding: Sendable, Equatable {
     /// `bts test`'s and `bts lsp`'s diagnostics name the same failure alike.
     package static func code(of diagnostic: Diagnostic) -> String {
         ShellError(diagnostics: [diagnostic]).code.rawValue
+    }
+
+    /// The rule a diagnostic of the check is reported with: its ``Diagnostic/Rule``'s name
+    /// (`unknown-command`), the `rule` of `bts check --format json` and of `bts test`'s JSON report,
+    /// and the `code` of `bts lsp`'s diagnostics.
+    package static func rule(of diagnostic: Diagnostic) -> String {
+        diagnostic.rule.rawValue
     }
 
     /// The findings of the check's `diagnostics` of `source`, in source order.
@@ -42,6 +60,7 @@ package struct CheckFinding: Sendable, Equatable {
                 column: place.column,
                 severity: diagnostic.severity.rawValue,
                 code: code(of: diagnostic),
+                rule: rule(of: diagnostic),
                 message: diagnostic.message
             )
         }
@@ -55,6 +74,7 @@ package struct CheckFinding: Sendable, Equatable {
             column: failure.place?.column,
             severity: "error",
             code: ShellError.defaultCode(.usage).rawValue,
+            rule: nil,
             message: failure.message(file)
         )
     }
@@ -62,8 +82,9 @@ package struct CheckFinding: Sendable, Equatable {
     /// Whether any finding is an error (the check's status is then 2).
     package var isError: Bool { severity == Diagnostic.Severity.error.rawValue }
 
-    /// `--format json`: one document, a list of `{file, line, column, severity, code, message}`
-    /// (keys sorted, null for an unknown line or column), with a final newline.
+    /// `--format json`: one document, a list of `{file, line, column, severity, code, rule, message}`
+    /// (keys sorted, null for an unknown line or column, and for the rule of a file that cannot be
+    /// read), with a final newline.
     package static func json(_ findings: [CheckFinding]) -> String {
         JSONValue.array(
             findings.map { finding in
@@ -71,6 +92,7 @@ package struct CheckFinding: Sendable, Equatable {
                     "file": .string(finding.file), "line": finding.line.json ?? .null,
                     "column": finding.column.json ?? .null,
                     "severity": .string(finding.severity), "code": .string(finding.code),
+                    "rule": finding.rule.map(JSONValue.string) ?? .null,
                     "message": .string(finding.message),
                 ])
             }

@@ -26,6 +26,7 @@ extension CommandRegistry {
                         Diagnostics([
                             .error(
                                 "missing subcommand for '\(path.joined(separator: " "))' (expected one of \(names))",
+                                rule: .missingArgument,
                                 at: at
                             )
                         ])
@@ -47,7 +48,9 @@ extension CommandRegistry {
                     message += " (did you mean '\(guess)'?)"
                     fixIt = Diagnostic.FixIt(range: first.word.range, replacement: guess)
                 }
-                return .failure(Diagnostics([.error(message, at: first.word.range, fixIt: fixIt)]))
+                return .failure(
+                    Diagnostics([.error(message, rule: .unknownSubcommand, at: first.word.range, fixIt: fixIt)])
+                )
             }
             break
         }
@@ -86,6 +89,7 @@ extension CommandRegistry {
                     diagnostics.append(
                         .error(
                             "option '\(option.spelling)' given more than once",
+                            rule: .duplicateOption,
                             at: syntax.nameRange,
                             notes: [Diagnostic.Note("first given here", range: previous.syntax.nameRange)]
                         )
@@ -97,6 +101,7 @@ extension CommandRegistry {
                         diagnostics.append(
                             .error(
                                 "option '\(option.spelling)' does not take a value",
+                                rule: .invalidValue,
                                 at: value.range
                             )
                         )
@@ -114,6 +119,7 @@ extension CommandRegistry {
                     diagnostics.append(
                         .error(
                             "missing value for '\(syntax.spelling)' (expected \(option.valueType.expectation))",
+                            rule: .missingArgument,
                             at: syntax.nameRange
                         )
                     )
@@ -169,6 +175,7 @@ extension CommandRegistry {
             diagnostics.append(
                 .error(
                     "too many arguments for '\(display)': unexpected '\(extra.sourceForm)' ('\(display)' \(expected))",
+                    rule: .extraArgument,
                     at: extra.range.union(last.range),
                     notes: usageNotes(spec, path: path)
                 )
@@ -286,6 +293,7 @@ extension CommandRegistry {
             return .failure(
                 .error(
                     "value \(text) for \(label)\(origin) is out of range: expected \(type.expectation)",
+                    rule: .invalidValue,
                     at: word.range
                 )
             )
@@ -293,6 +301,7 @@ extension CommandRegistry {
             return .failure(
                 .error(
                     "invalid value '\(text)' for \(label)\(origin): expected \(type.expectation)",
+                    rule: .invalidValue,
                     at: word.range
                 )
             )
@@ -307,7 +316,7 @@ extension CommandRegistry {
                 message += " (did you mean '\(guess)'?)"
                 if !word.hasInterpolation { fixIt = Diagnostic.FixIt(range: word.range, replacement: guess) }
             }
-            return .failure(.error(message, at: word.range, fixIt: fixIt))
+            return .failure(.error(message, rule: .invalidValue, at: word.range, fixIt: fixIt))
         }
     }
 
@@ -318,6 +327,7 @@ extension CommandRegistry {
             // `help while`: a keyword named where a command goes.
             return .error(
                 "'\(name)' is a keyword of the language, not a command",
+                rule: .unknownCommand,
                 at: range,
                 notes: [
                     Diagnostic.Note(
@@ -333,7 +343,13 @@ extension CommandRegistry {
             message += " (did you mean '\(guess)'?)"
             fixIt = Diagnostic.FixIt(range: range, replacement: guess)
         }
-        return .error(message, at: range, notes: [Diagnostic.Note("type 'help' to list the commands")], fixIt: fixIt)
+        return .error(
+            message,
+            rule: .unknownCommand,
+            at: range,
+            notes: [Diagnostic.Note("type 'help' to list the commands")],
+            fixIt: fixIt
+        )
     }
 
     private func unknownOption(_ syntax: OptionSyntax, command: String, available: [OptionSpec]) -> Diagnostic {
@@ -350,7 +366,7 @@ extension CommandRegistry {
             message += " (did you mean '\(guess)'?)"
             fixIt = Diagnostic.FixIt(range: syntax.nameRange, replacement: guess)
         }
-        return .error(message, at: syntax.nameRange, fixIt: fixIt)
+        return .error(message, rule: .unknownOption, at: syntax.nameRange, fixIt: fixIt)
     }
 
     private func usageNotes(_ spec: CommandSpec, path: [String]) -> [Diagnostic.Note] {
@@ -367,6 +383,7 @@ extension CommandRegistry {
     ) -> Diagnostic {
         .error(
             "missing argument \(name) for '\(command)'",
+            rule: .missingArgument,
             at: SourceRange(offset: end, length: 0),
             notes: usageNotes(spec, path: path)
         )
@@ -400,6 +417,7 @@ extension CommandRegistry {
             return [
                 .error(
                     "missing argument for '\(display)': give \(list)",
+                    rule: .missingArgument,
                     at: SourceRange(offset: end, length: 0),
                     notes: usageNotes(spec, path: path)
                 )
@@ -411,6 +429,7 @@ extension CommandRegistry {
             return given.dropFirst().map { name, range in
                 .error(
                     "\(name) cannot be combined with \(firstName) in '\(display)'",
+                    rule: .conflictingArguments,
                     at: range,
                     notes: [Diagnostic.Note("\(firstName) given here", range: firstRange)]
                 )
@@ -457,7 +476,7 @@ extension CommandRegistry {
                     message += " (did you mean '\(guess)'?)"
                     fixIt = Diagnostic.FixIt(range: bound.word.range, replacement: guess)
                 }
-                return [.error(message, at: bound.word.range, fixIt: fixIt)]
+                return [.error(message, rule: .unknownSubcommand, at: bound.word.range, fixIt: fixIt)]
             }
             spec = sub
             path.append(sub.name)
@@ -471,13 +490,20 @@ extension CommandRegistry {
         let valueName = usage.split(separator: " ").last ?? "VALUE"
         guard let name else { return [] }
         guard let text = name.word.literalText else {
-            return [.error("the name in '\(command)' must be written literally, not with '$'", at: name.word.range)]
+            return [
+                .error(
+                    "the name in '\(command)' must be written literally, not with '$'",
+                    rule: .badVariableName,
+                    at: name.word.range
+                )
+            ]
         }
         guard let value else {
             if setting(named: text) == nil, !Self.isVariableName(text) { return [invalidVariable(text, name.word)] }
             return [
                 .error(
                     "missing argument \(valueName) for '\(command)'",
+                    rule: .missingArgument,
                     at: SourceRange(offset: name.word.range.end, length: 0),
                     notes: [Diagnostic.Note("usage: \(usage)")]
                 )
@@ -507,6 +533,7 @@ extension CommandRegistry {
         }
         return .error(
             message,
+            rule: .badVariableName,
             at: word.range,
             notes: [
                 Diagnostic.Note(

@@ -143,8 +143,8 @@ struct NeovimQuickFixTests {
         let column = Self.broken[3].utf8.count - "--limt 5".utf8.count
         #expect(
             lines == [
-                "diagnostic 2:0:bts:USAGE",
-                "diagnostic 3:\(column):bts:USAGE",
+                "diagnostic 2:0:bts:unknown-command",
+                "diagnostic 3:\(column):bts:unknown-option",
                 "action Replace 'serch' with 'search'",
                 "line search dune",
                 "left 1",

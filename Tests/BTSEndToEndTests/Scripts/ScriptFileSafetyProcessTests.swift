@@ -232,12 +232,14 @@ struct ScriptFileSafetyProcessTests {
         )
         #expect(list.count == 3, "\(json)")
         #expect(
-            list.allSatisfy { Set($0.keys) == ["file", "line", "column", "severity", "code", "message"] },
+            list.allSatisfy { Set($0.keys) == ["file", "line", "column", "severity", "code", "rule", "message"] },
             "\(json)"
         )
         #expect(list.map { $0["file"] as? String } == ["c/errors.bts", "c/errors.bts", "c/latin1.bts"])
         #expect(list.map { $0["line"] as? Int } == [1, 2, 1] && list.map { $0["column"] as? Int } == [1, 19, 9])
         #expect(list.allSatisfy { $0["severity"] as? String == "error" && $0["code"] as? String == "USAGE" })
+        #expect(list.map { $0["rule"] as? String } == ["unknown-command", "unknown-option", nil], "\(json)")
+        #expect(list.last?["rule"] is NSNull, "a file that cannot be read has no rule: \(json)")
         #expect((list[0]["message"] as? String)?.hasPrefix("unknown command 'serch'") == true, "\(json)")
         #expect(json.stderr.isEmpty, "\(json)")
         let clean = try await Self.bts(workspace, ["check", "--format", "json", "c/clean.bts"])

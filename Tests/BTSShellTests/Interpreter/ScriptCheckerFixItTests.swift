@@ -97,6 +97,7 @@ struct ScriptCheckerFixItTests {
             for (diagnostic, finding) in zip(found, findings) {
                 #expect(!finding.code.isEmpty && finding.code == reported, "\(diagnostic)")
                 #expect(CheckFinding.code(of: diagnostic) == reported)
+                #expect(finding.rule == diagnostic.rule.rawValue, "\(diagnostic)")
             }
             seen += found.count
         }

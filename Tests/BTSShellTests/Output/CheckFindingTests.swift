@@ -12,6 +12,7 @@ struct CheckFindingTests {
             column: 7,
             severity: "error",
             code: "USAGE",
+            rule: "unknown-command",
             message: "100% wrong\r\nnext \u{1B}[31m"
         )
         #expect(finding.githubCommand == "::error file=a%2Cb%3Ac.bts,line=3,col=7::100%25 wrong%0Anext ␛[31m\n")
@@ -21,6 +22,7 @@ struct CheckFindingTests {
             column: nil,
             severity: "warning",
             code: "USAGE",
+            rule: nil,
             message: "a: b, c"
         )
         #expect(unplaced.githubCommand == "::warning file=f.bts::a: b, c\n")

@@ -353,7 +353,7 @@ import Testing
 
     @Test func interpolationFailuresPassThrough() throws {
         let pending = try #require(registryResolved("status ${_.jobId}"))
-        let unknown = Diagnostic.error("no value at '_.jobId'", at: SourceRange(offset: 7, length: 10))
+        let unknown = Diagnostic.error("no value at '_.jobId'", rule: .badPath, at: SourceRange(offset: 7, length: 10))
         guard
             case .failure(let failure) = CommandRegistry.standard.finish(
                 pending,
