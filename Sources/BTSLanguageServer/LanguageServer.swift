@@ -7,9 +7,12 @@ import Foundation
 /// a time and returns the messages to send (responses, and an empty list of diagnostics at a close);
 /// a change makes its document due a check, which ``startCheck()`` hands out and ``finish(_:_:)``
 /// turns into diagnostics to publish; the transport around it (``LanguageServerTransport``) reads
-/// and writes the framed stream and runs the checks. Diagnostics come from the whole-script check,
-/// completion from the REPL's completion engine, hover from the commands' help, formatting from
-/// ``ScriptFormatter``, quick fixes from the diagnostics' fixes. It holds no session, only a
+/// and writes the framed stream and runs the checks. Diagnostics come from the whole-script check;
+/// each other request is answered by a type of its own, handed the document's ``LineIndex``
+/// (``ScriptCompletion``, ``ScriptHover``, ``DocumentFormatting``, ``SemanticTokenProvider``,
+/// ``FoldingRanges``, ``Navigation``, ``DocumentSymbols``, ``CodeActions``), with what must outlive
+/// a request kept here (the semantic tokens for deltas, the quick fixes published, the last
+/// formatting). It holds no session, only a
 /// ``ScriptChecker`` (a value with no backend): it never runs a command, and no request reaches a server.
 package actor LanguageServer {
     /// JSON-RPC's and LSP's error codes.
@@ -42,7 +45,7 @@ package actor LanguageServer {
         var version: Int?
         var generation: Int
 
-        var text: String { String(decoding: index.bytes, as: UTF8.self) }
+        var text: String { index.text }
     }
 
     /// An open document whose text is not kept (it would have taken the open documents past
@@ -145,61 +148,108 @@ package actor LanguageServer {
             state = .shuttingDown
             return .success(JSONValue.null)
         case "textDocument/completion":
+            let context = completionStore.completionContext
             return withDocument(params, empty: LanguageServerResults.CompletionList.empty) { document, offset in
-                .success(completion(in: document, at: offset))
+                .success(ScriptCompletion.list(in: document.index, at: offset, registry: registry, context: context))
             }
         case "textDocument/hover":
             // Nothing to show: `"result": null`.
             return withDocument(params, empty: JSONValue.null) { document, offset in
-                .success(hover(in: document, at: offset))
+                .success(ScriptHover.hover(in: document.index, at: offset, registry: registry))
             }
         case "textDocument/formatting":
             return withDocument(params) { document, _ in .success(formatting(document)) }
         case "textDocument/rangeFormatting":
             let range = LanguageServerParams.read(LanguageServerParams.RangeRequest.self, from: params)?.range ?? .zero
-            return withDocument(params) { document, _ in .success(rangeFormatting(document, range)) }
+            return withDocument(params) { document, _ in
+                let formatted = DocumentFormatting.formatted(document.index, maxBytes: Self.maxDocument)
+                return .success(DocumentFormatting.range(document.index, range, formatted: formatted))
+            }
         case "textDocument/semanticTokens/full":
-            return withDocument(params, empty: JSONValue.null) { document, _ in .success(semanticTokens(document)) }
+            return withDocument(params, empty: JSONValue.null) { document, _ in
+                .success(
+                    SemanticTokenProvider.full(
+                        document.index,
+                        uri: document.uri,
+                        registry: registry,
+                        store: &semanticTokenResults
+                    )
+                )
+            }
         case "textDocument/semanticTokens/full/delta":
             let previous = LanguageServerParams.read(
                 LanguageServerParams.SemanticTokensDeltaRequest.self,
                 from: params
             )?.previousResultId
             return withDocument(params, empty: JSONValue.null) { document, _ in
-                .success(semanticTokensDelta(document, previous: previous))
+                .success(
+                    SemanticTokenProvider.delta(
+                        document.index,
+                        uri: document.uri,
+                        previous: previous,
+                        registry: registry,
+                        store: &semanticTokenResults
+                    )
+                )
             }
         case "textDocument/semanticTokens/range":
             let range = LanguageServerParams.read(LanguageServerParams.RangeRequest.self, from: params)?.range ?? .zero
             return withDocument(params, empty: JSONValue.null) { document, _ in
-                .success(semanticTokens(document, in: range))
+                .success(SemanticTokenProvider.range(document.index, range, registry: registry))
             }
         case "textDocument/foldingRange":
-            return withDocument(params) { document, _ in .success(foldingRanges(document)) }
+            return withDocument(params) { document, _ in
+                let highlights = SemanticTokenProvider.highlights(document.index, registry: registry)
+                return .success(FoldingRanges.of(highlights, in: document.index))
+            }
         case "textDocument/definition":
             return withDocument(params, empty: JSONValue.null) { document, offset in
-                .success(definition(in: document, at: offset))
+                .success(Navigation.definition(bindings(document), at: offset, in: document.index, uri: document.uri))
             }
         case "textDocument/references":
             let asked = LanguageServerParams.read(LanguageServerParams.ReferencesRequest.self, from: params)
+            let includeDeclaration = asked?.includeDeclaration ?? false
             return withDocument(params, empty: JSONValue.null) { document, offset in
-                .success(references(in: document, at: offset, includeDeclaration: asked?.includeDeclaration ?? false))
+                .success(
+                    Navigation.references(
+                        bindings(document),
+                        at: offset,
+                        includeDeclaration: includeDeclaration,
+                        in: document.index,
+                        uri: document.uri
+                    )
+                )
             }
         case "textDocument/prepareRename":
             return withDocument(params, empty: JSONValue.null) { document, offset in
-                prepareRename(in: document, at: offset).map { $0 }
+                Navigation.prepareRename(bindings(document), at: offset, in: document.index).map { $0 }
             }
         case "textDocument/rename":
             let newName = LanguageServerParams.read(LanguageServerParams.RenameRequest.self, from: params)?.newName
             return withDocument(params, empty: JSONValue.null) { document, offset in
-                rename(in: document, at: offset, to: newName).map { $0 }
+                Navigation.rename(
+                    bindings(document),
+                    at: offset,
+                    to: newName,
+                    in: document.index,
+                    uri: document.uri,
+                    registry: registry
+                ).map { $0 }
             }
         case "textDocument/documentSymbol":
-            return withDocument(params) { document, _ in .success(symbols(document)) }
+            return withDocument(params) { document, _ in .success(DocumentSymbols.of(document.index)) }
         case "textDocument/codeAction":
             let asked =
                 LanguageServerParams.read(LanguageServerParams.CodeActionRequest.self, from: params)
                 ?? LanguageServerParams.CodeActionRequest(range: .zero, only: nil)
-            return withDocument(params) { document, _ in .success(codeActions(document, asked)) }
+            return withDocument(params) { document, _ in
+                let published = quickFixes[document.uri].flatMap { $0.generation == document.generation ? $0 : nil }
+                return .success(
+                    CodeActions.actions(asked, in: document.index, uri: document.uri, fixes: published?.fixes) {
+                        formatting(document)
+                    }
+                )
+            }
         default:
             return .failure(Failure(code: .methodNotFound, message: "'\(method)' is not a method bts lsp answers"))
         }
@@ -281,6 +331,24 @@ package actor LanguageServer {
         return body(document, document.index.offset(line: asked.position.line, character: asked.position.character))
     }
 
+    /// The document's variables and aliases (``Navigation/bindings(of:registry:)``).
+    private func bindings(_ document: Document) -> ScriptBindings {
+        Navigation.bindings(of: document.index, registry: registry)
+    }
+
+    /// `textDocument/formatting`: `bts fmt`'s layout as one edit of the whole document
+    /// (``DocumentFormatting``), kept for the document's generation: code action requests (at
+    /// every move of the cursor) ask again.
+    private func formatting(_ document: Document) -> [LanguageServerResults.TextEdit] {
+        if let last = lastFormatting, last.uri == document.uri, last.generation == document.generation {
+            return last.edits
+        }
+        let formatted = DocumentFormatting.formatted(document.index, maxBytes: Self.maxDocument)
+        let edits = DocumentFormatting.whole(document.index, formatted: formatted)
+        lastFormatting = (document.uri, document.generation, edits)
+        return edits
+    }
+
     static let initializeResult = LanguageServerResults.InitializeResult(
         capabilities: .init(
             positionEncoding: "utf-16",
@@ -289,7 +357,7 @@ package actor LanguageServer {
             hoverProvider: true,
             documentFormattingProvider: true,
             documentSymbolProvider: true,
-            codeActionProvider: .init(codeActionKinds: [quickFixKind, formatKind]),
+            codeActionProvider: .init(codeActionKinds: [CodeActions.quickFixKind, CodeActions.formatKind]),
             semanticTokensProvider: .standard,
             foldingRangeProvider: true,
             documentRangeFormattingProvider: true,
@@ -313,11 +381,6 @@ package actor LanguageServer {
 
     /// An LSP range from two byte offsets.
     static func range(_ start: Int, _ end: Int, in index: LineIndex) -> LanguageServerResults.Range {
-        let (startLine, startCharacter) = index.position(of: start)
-        let (endLine, endCharacter) = index.position(of: end)
-        return .init(
-            start: .init(line: startLine, character: startCharacter),
-            end: .init(line: endLine, character: endCharacter)
-        )
+        index.range(start, end)
     }
 }

@@ -117,7 +117,7 @@ struct ScriptHighlights {
     /// The pieces of one command's words, which are then cleared.
     private mutating func flush(_ words: inout [Word]) {
         defer { words.removeAll(keepingCapacity: true) }
-        guard let name = words.first else { return }
+        guard !words.isEmpty else { return }
         command(words[...])
     }
 

@@ -185,7 +185,7 @@ struct LanguageServerLoadTests {
 
     /// Semantic tokens and folding ranges of 200,000 lines: one token a line is 1,000,000 integers,
     /// and a change in the middle is a delta of a few; a denser document gets its first
-    /// ``LanguageServer/maxSemanticTokens`` tokens; range formatting, like formatting, leaves a
+    /// ``SemanticTokenProvider/maxTokens`` tokens; range formatting, like formatting, leaves a
     /// document over 1 MB as it is.
     @Test func twoHundredThousandLinesGetTheirTokensFoldsAndDeltas() async throws {
         typealias Tokens = LanguageServerTokenTests
@@ -228,7 +228,7 @@ struct LanguageServerLoadTests {
         let dense = String(repeating: "search title dune --limit 5 # c\n", count: lines)
         _ = await Client.open(server, dense, version: 4, uri: "file:///tmp/dense.bts")
         let capped = await Tokens.ask(server, "textDocument/semanticTokens/full", uri: "file:///tmp/dense.bts")
-        #expect(Tokens.integers(capped?["data"]).count == 5 * LanguageServer.maxSemanticTokens)
+        #expect(Tokens.integers(capped?["data"]).count == 5 * SemanticTokenProvider.maxTokens)
         await Client.close(home)
     }
 

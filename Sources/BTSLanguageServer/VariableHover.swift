@@ -2,34 +2,25 @@ import BTSLanguage
 import BTSShell
 import BooksTrackContract
 
-extension LanguageServer {
+/// Hover on a variable or an alias (``ScriptBindings``): what it is, where it is set and, as far
+/// as the text says, to what.
+enum VariableHover {
     /// The most definitions a variable's hover lists (then how many more there are).
-    static let maxHoverDefinitions = 5
+    static let maxDefinitions = 5
 
-    /// The hover of the variable or alias under the cursor (``ScriptBindings``): what it is, where
-    /// it is set and, as far as the text says, to what; nil elsewhere.
-    func variableHover(in document: Document, at offset: Int) -> LanguageServerResults.Hover? {
-        let bindings = bindings(of: document)
+    /// The hover of the variable or alias at `offset`; nil elsewhere.
+    static func hover(_ bindings: ScriptBindings, at offset: Int, in index: LineIndex) -> LanguageServerResults.Hover? {
         guard let occurrence = bindings.occurrence(at: offset) else { return nil }
         let binding = bindings.binding(occurrence.binding)
-        let text = Self.hoverText(binding, uses: bindings.uses(of: binding), in: document.index)
+        let text = text(binding, uses: bindings.uses(of: binding), in: index)
         return LanguageServerResults.Hover(
             contents: .init(value: text),
-            range: Self.range(occurrence.range.offset, occurrence.range.end, in: document.index)
+            range: index.range(occurrence.range.offset, occurrence.range.end)
         )
     }
 
-    /// The names completion offers at `offset`: the variables a read there can see (a loop's only
-    /// inside its loop) and the aliases defined before it (``ScriptBindings/bindings(at:)``).
-    func visibleDefinitions(in document: Document, at offset: Int) -> (variables: Set<String>, aliases: Set<String>) {
-        let visible = bindings(of: document).bindings(at: offset)
-        return (
-            Set(visible.filter { $0.kind != .alias }.map(\.name)),
-            Set(visible.filter { $0.kind == .alias }.map(\.name))
-        )
-    }
-
-    static func hoverText(
+    /// The hover's text of `binding`, read at `uses`.
+    static func text(
         _ binding: ScriptBindings.Binding,
         uses: [ScriptBindings.Use],
         in index: LineIndex
@@ -49,11 +40,11 @@ extension LanguageServer {
             return text
         case .variable:
             var lines = ["$\(binding.name): variable (set)"]
-            for definition in binding.definitions.prefix(maxHoverDefinitions) {
+            for definition in binding.definitions.prefix(maxDefinitions) {
                 lines.append("line \(line(definition.range)): " + describe(definition.value))
             }
-            if binding.definitions.count > maxHoverDefinitions {
-                lines.append("and \(binding.definitions.count - maxHoverDefinitions) more")
+            if binding.definitions.count > maxDefinitions {
+                lines.append("and \(binding.definitions.count - maxDefinitions) more")
             }
             return lines.joined(separator: "\n")
         case .external:
@@ -64,7 +55,7 @@ extension LanguageServer {
             return lines.joined(separator: "\n")
         case .alias:
             var lines = ["\(binding.name): alias"]
-            for definition in binding.definitions.prefix(maxHoverDefinitions) {
+            for definition in binding.definitions.prefix(maxDefinitions) {
                 lines.append("line \(line(definition.range)): " + describe(definition.value))
             }
             return lines.joined(separator: "\n")

@@ -1,12 +1,18 @@
 import BTSLanguage
 import BTSShell
 
-extension LanguageServer {
-    /// Hover on a word's own meaning: a keyword (its syntax and an example: ``KeywordReference``),
-    /// a result field inside `${…}` (its type and description), `${env.NAME}` (which variable it
-    /// reads, never its value), `$_` and `$_http` themselves; nil elsewhere (a command's help
-    /// answers then).
-    func wordHover(in document: Document, parsed: ParseResult, at offset: Int) -> LanguageServerResults.Hover? {
+/// Hover on a word's own meaning: a keyword (its syntax and an example: ``KeywordReference``), a
+/// result field inside `${…}` (its type and description, from ``ResultFieldScope``), `${env.NAME}`
+/// (which variable it reads, never its value), `$_` and `$_http` themselves.
+enum WordHover {
+    /// The hover of the word at `offset` of `parsed` (the text `index` is of); nil elsewhere (a
+    /// command's help answers then).
+    static func hover(
+        _ parsed: ParseResult,
+        at offset: Int,
+        in index: LineIndex,
+        registry: CommandRegistry
+    ) -> LanguageServerResults.Hover? {
         var first: Word?
         for token in Lexer.tokenize(parsed.source).tokens {
             guard let word = token.word else {
@@ -17,17 +23,17 @@ extension LanguageServer {
             if commandWord { first = word }
             guard word.range.offset <= offset, offset <= word.range.end else { continue }
             if let text = word.literalText, !word.isQuoted, let entry = KeywordReference.entry(text) {
-                let conditional = first?.literalText.map { Self.conditionCommands.contains($0) } ?? false
+                let conditional = first?.literalText.map { conditionCommands.contains($0) } ?? false
                 guard entry.isConditionWord ? conditional && !commandWord : commandWord else { return nil }
-                return Self.hover(entry.text, range: word.range, in: document.index)
+                return ScriptHover.hover(entry.text, range: word.range, in: index)
             }
             for part in word.parts {
                 guard case .variable(let reference) = part, reference.range.offset <= offset,
                     offset <= reference.range.end
                 else { continue }
                 let scope = ResultFieldScope(script: parsed.script, registry: registry)
-                return variableHover(reference, scope: scope, source: parsed.source, at: offset).map {
-                    Self.hover($0.text, range: $0.range, in: document.index)
+                return referenceHover(reference, scope: scope, source: parsed.source, at: offset).map {
+                    ScriptHover.hover($0.text, range: $0.range, in: index)
                 }
             }
             return nil
@@ -39,7 +45,7 @@ extension LanguageServer {
     static let conditionCommands: Set<String> = ["expect", "if", "elif", "while"]
 
     /// What a `${…}` reference's part under `offset` means, and the part's range.
-    private func variableHover(
+    private static func referenceHover(
         _ reference: VariableReference,
         scope: ResultFieldScope,
         source: SourceFile,
@@ -87,7 +93,12 @@ extension LanguageServer {
     }
 
     /// `$_` (whose result it is, and its fields) and `$_http`; nil for other names (variables).
-    private func nameHover(_ name: String, scope: ResultFieldScope, source: SourceFile, at offset: Int) -> String? {
+    private static func nameHover(
+        _ name: String,
+        scope: ResultFieldScope,
+        source: SourceFile,
+        at offset: Int
+    ) -> String? {
         func fields(_ shape: ResultShape) -> String {
             shape.fields.map { "\($0.name): \($0.kind.name)" }.joined(separator: "\n")
         }

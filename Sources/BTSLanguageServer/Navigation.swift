@@ -2,83 +2,97 @@ import BTSLanguage
 import BTSShell
 import BooksTrackContract
 
-extension LanguageServer {
-    /// The document's bindings (``ScriptBindings``), read from what parses of it (a quote left open
-    /// hides no line after it: ``symbolStatements(_:)``).
-    func bindings(of document: Document) -> ScriptBindings {
-        let statements = Self.symbolStatements(document.text)
-        let script = Script(statements: statements, range: SourceRange(offset: 0, length: document.index.bytes.count))
+/// `textDocument/definition`, `references`, `prepareRename` and `rename`: where a document's
+/// variables and aliases are set and read, over its ``ScriptBindings``; a rename is refused with
+/// one sentence when it cannot be done (a reserved name, a setting, a clash).
+enum Navigation {
+    typealias Failure = LanguageServer.Failure
+
+    /// The bindings of `index`'s text, read from what parses of it (a quote left open hides no
+    /// line after it: ``DocumentSymbols/statements(_:)``).
+    static func bindings(of index: LineIndex, registry: CommandRegistry) -> ScriptBindings {
+        let statements = DocumentSymbols.statements(index.text)
+        let script = Script(statements: statements, range: SourceRange(offset: 0, length: index.bytes.count))
         return ScriptBindings(script, settingNames: Set(registry.settings.map(\.name)))
     }
 
-    /// `textDocument/definition`: where the variable or alias under the cursor is set (every `set`
-    /// of a script's variable, a loop variable's `for`, every `alias`); nothing for a variable
-    /// from outside or elsewhere.
-    func definition(in document: Document, at offset: Int) -> [LanguageServerResults.Location]? {
-        let bindings = bindings(of: document)
+    /// Where the variable or alias at `offset` is set (every `set` of a script's variable, a loop
+    /// variable's `for`, every `alias`); nothing for a variable from outside or elsewhere.
+    static func definition(
+        _ bindings: ScriptBindings,
+        at offset: Int,
+        in index: LineIndex,
+        uri: String
+    ) -> [LanguageServerResults.Location]? {
         guard let occurrence = bindings.occurrence(at: offset) else { return nil }
         let found = bindings.definitions(of: occurrence)
         guard !found.isEmpty else { return nil }
-        return found.map { location($0.range, in: document) }
+        return found.map { location($0.range, in: index, uri: uri) }
     }
 
-    /// `textDocument/references`: every read of the binding under the cursor (and its
-    /// definitions with `includeDeclaration`), not those of the same name in another scope.
-    func references(
-        in document: Document,
+    /// Every read of the binding at `offset` (and its definitions with `includeDeclaration`), not
+    /// those of the same name in another scope.
+    static func references(
+        _ bindings: ScriptBindings,
         at offset: Int,
-        includeDeclaration: Bool
+        includeDeclaration: Bool,
+        in index: LineIndex,
+        uri: String
     ) -> [LanguageServerResults.Location]? {
-        let bindings = bindings(of: document)
         guard let occurrence = bindings.occurrence(at: offset) else { return nil }
         return bindings.references(of: bindings.binding(occurrence.binding), includeDeclaration: includeDeclaration)
-            .map { location($0, in: document) }
+            .map { location($0, in: index, uri: uri) }
     }
 
-    /// `textDocument/prepareRename`: the name under the cursor and its range when it is a
-    /// variable or an alias the script binds; a reserved name or a setting is refused with a
-    /// sentence; anything else (a command, a keyword, a literal) is nothing to rename (nil).
-    func prepareRename(in document: Document, at offset: Int) -> Result<LanguageServerResults.PrepareRename?, Failure> {
-        let bindings = bindings(of: document)
+    /// The name at `offset` and its range when it is a variable or an alias the script binds; a
+    /// reserved name or a setting is refused with a sentence; anything else (a command, a keyword,
+    /// a literal) is nothing to rename (nil).
+    static func prepareRename(
+        _ bindings: ScriptBindings,
+        at offset: Int,
+        in index: LineIndex
+    ) -> Result<LanguageServerResults.PrepareRename?, Failure> {
         if let occurrence = bindings.occurrence(at: offset) {
             let binding = bindings.binding(occurrence.binding)
-            if binding.kind == .external { return .failure(Self.fromOutside(binding.name)) }
+            if binding.kind == .external { return .failure(fromOutside(binding.name)) }
             return .success(
                 LanguageServerResults.PrepareRename(
-                    range: Self.range(occurrence.range.offset, occurrence.range.end, in: document.index),
+                    range: index.range(occurrence.range.offset, occurrence.range.end),
                     placeholder: binding.name
                 )
             )
         }
         if let read = bindings.otherReads.first(where: { $0.target.offset <= offset && offset <= $0.target.end }) {
-            return .failure(Failure(code: .requestFailed, message: Self.notRenamable(read.name)))
+            return .failure(Failure(code: .requestFailed, message: notRenamable(read.name)))
         }
         return .success(nil)
     }
 
-    /// `textDocument/rename`: every definition and read of the binding under the cursor renamed
-    /// to `newName` (nothing else: not the same name in another loop, not text in quotes, not a
-    /// command), or why not: a name that cannot be a variable's (an alias's), or one that would
-    /// make another binding's reads see this one's values (``ScriptBindings/conflict(renaming:to:)``).
-    func rename(
-        in document: Document,
+    /// Every definition and read of the binding at `offset` renamed to `newName` (nothing else:
+    /// not the same name in another loop, not text in quotes, not a command), or why not: a name
+    /// that cannot be a variable's (an alias's), or one that would make another binding's reads see
+    /// this one's values (``ScriptBindings/conflict(renaming:to:)``).
+    static func rename(
+        _ bindings: ScriptBindings,
         at offset: Int,
-        to newName: String?
+        to newName: String?,
+        in index: LineIndex,
+        uri: String,
+        registry: CommandRegistry
     ) -> Result<LanguageServerResults.CodeAction.WorkspaceEdit?, Failure> {
-        let bindings = bindings(of: document)
         guard let occurrence = bindings.occurrence(at: offset) else {
             if let read = bindings.otherReads.first(where: { $0.target.offset <= offset && offset <= $0.target.end }) {
-                return .failure(Failure(code: .requestFailed, message: Self.notRenamable(read.name)))
+                return .failure(Failure(code: .requestFailed, message: notRenamable(read.name)))
             }
             return .success(nil)
         }
         guard let newName else { return .failure(Failure(code: .invalidParams, message: "newName is missing")) }
         let binding = bindings.binding(occurrence.binding)
-        if let problem = nameProblem(newName, for: binding) {
+        if let problem = nameProblem(newName, for: binding, registry: registry) {
             return .failure(Failure(code: .requestFailed, message: problem))
         }
         if let conflict = bindings.conflict(renaming: binding, to: newName) {
-            let line = document.index.line(of: conflict.range.offset) + 1
+            let line = index.line(of: conflict.range.offset) + 1
             return .failure(
                 Failure(
                     code: .requestFailed,
@@ -87,19 +101,20 @@ extension LanguageServer {
             )
         }
         let edits = bindings.references(of: binding, includeDeclaration: true).map { range in
-            LanguageServerResults.TextEdit(
-                range: Self.range(range.offset, range.end, in: document.index),
-                newText: newName
-            )
+            LanguageServerResults.TextEdit(range: index.range(range.offset, range.end), newText: newName)
         }
-        return .success(.init(changes: [document.uri: edits]))
+        return .success(.init(changes: [uri: edits]))
     }
 
     /// Why `newName` cannot name `binding`, or nil.
-    private func nameProblem(_ newName: String, for binding: ScriptBindings.Binding) -> String? {
+    static func nameProblem(
+        _ newName: String,
+        for binding: ScriptBindings.Binding,
+        registry: CommandRegistry
+    ) -> String? {
         switch binding.kind {
         case .external:
-            return Self.fromOutside(binding.name).message
+            return fromOutside(binding.name).message
         case .alias:
             guard ScriptChecker.isAliasName(newName) else {
                 return "'\(newName)' cannot be an alias name (letters, digits, '-' and '_')"
@@ -130,7 +145,7 @@ extension LanguageServer {
     }
 
     /// Why a read of a name that is no binding's cannot be renamed.
-    private static func notRenamable(_ name: String) -> String {
+    static func notRenamable(_ name: String) -> String {
         switch name {
         case "_": return "'$_' is the last result, not a variable: it cannot be renamed"
         case Parser.environmentName: return "'${env.NAME}' reads the environment: it cannot be renamed"
@@ -144,7 +159,11 @@ extension LanguageServer {
         }
     }
 
-    private func location(_ range: SourceRange, in document: Document) -> LanguageServerResults.Location {
-        .init(uri: document.uri, range: Self.range(range.offset, range.end, in: document.index))
+    private static func location(
+        _ range: SourceRange,
+        in index: LineIndex,
+        uri: String
+    ) -> LanguageServerResults.Location {
+        .init(uri: uri, range: index.range(range.offset, range.end))
     }
 }

@@ -1,20 +1,19 @@
 import BTSLanguage
 
-extension LanguageServer {
-    /// `textDocument/foldingRange`: each block and each branch of an `if` (from its keyword's line
-    /// to the line before the `elif`, `else` or `end` after it, which stays shown), and each run
-    /// of two or more lines holding only a comment. Blocks are read from the keywords at a
-    /// command's place, as `bts fmt` reads them: in a broken script the blocks that close fold,
-    /// one left open at the end does not.
-    func foldingRanges(_ document: Document) -> [LanguageServerResults.FoldingRange] {
-        let index = document.index
-        let found = highlights(document)
-        return Self.foldingRanges(blockWords: found.blockWords, comments: found.comments) { index.line(of: $0) }
+/// `textDocument/foldingRange`: each block and each branch of an `if` (from its keyword's line
+/// to the line before the `elif`, `else` or `end` after it, which stays shown), and each run
+/// of two or more lines holding only a comment. Blocks are read from the keywords at a
+/// command's place, as `bts fmt` reads them: in a broken script the blocks that close fold,
+/// one left open at the end does not.
+enum FoldingRanges {
+    /// The folding ranges of the script `highlights` were read from, whose lines `index` knows.
+    static func of(_ highlights: ScriptHighlights, in index: LineIndex) -> [LanguageServerResults.FoldingRange] {
+        of(blockWords: highlights.blockWords, comments: highlights.comments) { index.line(of: $0) }
     }
 
     /// The folding ranges of a script's block keywords and comments (in source order); `line`
     /// gives the line of a byte offset.
-    static func foldingRanges(
+    static func of(
         blockWords: [ScriptHighlights.BlockWord],
         comments: [ScriptHighlights.Comment],
         line: (Int) -> Int

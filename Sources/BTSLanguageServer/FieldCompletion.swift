@@ -2,7 +2,9 @@ import BTSLanguage
 import BTSShell
 import Foundation
 
-extension LanguageServer {
+/// Completion of a result's fields after `${_.`, `${LOOPVAR.` or `${_http.` (nested paths descend),
+/// from the shapes ``ResultFieldScope`` knows at the cursor.
+enum FieldCompletion {
     /// A `${NAME.PATH.PARTIAL` the cursor ends: the variable, the path before the last `.` and the
     /// field name typed so far (from byte `start` of the document).
     struct FieldPlace: Equatable {
@@ -18,10 +20,14 @@ extension LanguageServer {
     /// The fields a `${_.`, `${LOOPVAR.`, `${_http.` path can go on with (nested paths descend),
     /// those starting with what is typed; nil when the cursor is not after such a path or the
     /// path leads to no declared fields (then the prompt's completion answers).
-    func fieldCompletion(in document: Document, at offset: Int) -> LanguageServerResults.CompletionList? {
-        let lineBytes = document.index.lineBytes(document.index.line(of: offset))
-        guard let place = Self.fieldPlace(in: lineBytes, cursor: offset) else { return nil }
-        let parsed = Parser.parse(document.text, name: "<document>")
+    static func list(
+        in index: LineIndex,
+        at offset: Int,
+        registry: CommandRegistry
+    ) -> LanguageServerResults.CompletionList? {
+        let lineBytes = index.lineBytes(index.line(of: offset))
+        guard let place = fieldPlace(in: lineBytes, cursor: offset) else { return nil }
+        let parsed = Parser.parse(index.text, name: "<document>")
         let scope = ResultFieldScope(script: parsed.script, registry: registry)
         guard let shape = scope.kind(of: place.name, path: place.path, at: offset)?.fields else { return nil }
         // Right after `${_.`, a failed command's `{error, body}` too.
@@ -29,12 +35,12 @@ extension LanguageServer {
         if place.name == "_", place.path.isEmpty {
             offered += ResultShape.failure.fields.filter { shape[$0.name] == nil }.map { ($0, " (after a failure)") }
         }
-        let range = Self.range(place.start, offset, in: document.index)
+        let range = index.range(place.start, offset)
         let items = offered.filter { $0.0.name.hasPrefix(place.partial) }.enumerated().map { position, entry in
             let (field, note) = entry
             return LanguageServerResults.CompletionItem(
                 label: field.name,
-                kind: Self.fieldKind,
+                kind: fieldKind,
                 sortText: String(format: "%05d", position),
                 filterText: field.name,
                 textEdit: .init(range: range, newText: field.name),

@@ -1,56 +1,57 @@
 import BTSLanguage
 import BooksTrackContract
 
-extension LanguageServer {
+/// `textDocument/codeAction`: a quick fix for each diagnostic with a `fixIt` that meets the range
+/// asked about (of the quick fixes the server published for the document's current text), and
+/// "Format document" when `bts fmt` would change it; only the kinds asked for (`context.only`).
+enum CodeActions {
     /// The kind of a diagnostic's fix.
     static let quickFixKind = "quickfix"
     /// The kind of "Format document" (`bts fmt`'s layout): what an editor applies on saving with
     /// `source.fixAll`.
     static let formatKind = "source.fixAll"
 
-    /// `textDocument/codeAction`: a quick fix for each diagnostic with a `fixIt` that meets the
-    /// range asked about (of the diagnostics published for the document's current text), and
-    /// "Format document" when `bts fmt` would change it; only the kinds asked for (`context.only`).
-    func codeActions(
-        _ document: Document,
-        _ asked: LanguageServerParams.CodeActionRequest
+    /// The actions for `asked` in the document `uri`: `fixes` are the quick fixes published for
+    /// its current text (nil when none were), `formatting` its whole formatting's edits (asked
+    /// for only when that kind is wanted).
+    static func actions(
+        _ asked: LanguageServerParams.CodeActionRequest,
+        in index: LineIndex,
+        uri: String,
+        fixes: [QuickFix]?,
+        formatting: () -> [LanguageServerResults.TextEdit]
     ) -> [LanguageServerResults.CodeAction] {
         func wanted(_ kind: String) -> Bool {
             asked.only.map { $0.contains { kind == $0 || kind.hasPrefix($0 + ".") } } ?? true
         }
         var actions: [LanguageServerResults.CodeAction] = []
-        if wanted(Self.quickFixKind), let published = quickFixes[document.uri],
-            published.generation == document.generation
-        {
-            func offset(_ position: TextChange.Position) -> Int {
-                document.index.offset(line: position.line, character: position.character)
-            }
-            let start = offset(asked.range.start)
-            let end = max(start, offset(asked.range.end))
-            for fix in published.fixes where fix.range.offset <= end && start <= fix.range.end {
+        if wanted(quickFixKind), let fixes {
+            let start = index.offset(asked.range.start)
+            let end = max(start, index.offset(asked.range.end))
+            for fix in fixes where fix.range.offset <= end && start <= fix.range.end {
                 let edit = LanguageServerResults.TextEdit(
-                    range: Self.range(fix.fixIt.range.offset, fix.fixIt.range.end, in: document.index),
+                    range: index.range(fix.fixIt.range.offset, fix.fixIt.range.end),
                     newText: fix.fixIt.replacement
                 )
                 actions.append(
                     LanguageServerResults.CodeAction(
-                        title: Self.title(of: fix.fixIt, in: document.index),
-                        kind: Self.quickFixKind,
+                        title: title(of: fix.fixIt, in: index),
+                        kind: quickFixKind,
                         diagnostics: [fix.diagnostic],
                         isPreferred: true,
-                        edit: .init(changes: [document.uri: [edit]])
+                        edit: .init(changes: [uri: [edit]])
                     )
                 )
             }
         }
-        if wanted(Self.formatKind), case let edits = formatting(document), !edits.isEmpty {
+        if wanted(formatKind), case let edits = formatting(), !edits.isEmpty {
             actions.append(
                 LanguageServerResults.CodeAction(
                     title: "Format document",
-                    kind: Self.formatKind,
+                    kind: formatKind,
                     diagnostics: nil,
                     isPreferred: nil,
-                    edit: .init(changes: [document.uri: edits])
+                    edit: .init(changes: [uri: edits])
                 )
             )
         }

@@ -2,12 +2,13 @@ import BTSLanguage
 import BTSShell
 import BooksTrackContract
 
-extension LanguageServer {
-    /// `textDocument/documentSymbol`: aliases (functions), variables set at the top level of a
-    /// block, and blocks (`for`, `while`, `if`) with what they hold; of a broken document, those of
-    /// what parses (``symbolStatements(_:)``).
-    func symbols(_ document: Document) -> [LanguageServerResults.DocumentSymbol] {
-        symbols(Self.symbolStatements(document.text), document.index).map(\.result)
+/// `textDocument/documentSymbol`: aliases (functions), variables set at the top level of a block,
+/// and blocks (`for`, `while`, `if`) with what they hold; of a broken document, those of what
+/// parses (``statements(_:)``, which the bindings of ``Navigation`` are read from too).
+enum DocumentSymbols {
+    /// The symbols of `index`'s text.
+    static func of(_ index: LineIndex) -> [LanguageServerResults.DocumentSymbol] {
+        symbols(statements(index.text), index).map(\.result)
     }
 
     /// How many quotes (or `${`) left open the symbols' parse passes over (each a parse of the
@@ -19,7 +20,7 @@ extension LanguageServer {
     /// a quote or a `${` left open runs to the end of the input, one word that hides every line
     /// after it: then the text is parsed again with that opening and the rest of its line blanked
     /// (every other byte where it was, so the ranges stay), up to ``maxReparses`` times.
-    static func symbolStatements(_ text: String) -> [Statement] {
+    static func statements(_ text: String) -> [Statement] {
         var parsed = Parser.parse(SourceFile(name: "<document>", text: text))
         var bytes: [UInt8] = []
         var reparses = 0
@@ -49,15 +50,15 @@ extension LanguageServer {
             LanguageServerResults.DocumentSymbol(
                 name: name,
                 kind: kind,
-                range: LanguageServer.range(range.offset, range.end, in: index),
-                selectionRange: LanguageServer.range(selection.offset, selection.end, in: index),
+                range: index.range(range.offset, range.end),
+                selectionRange: index.range(selection.offset, selection.end),
                 children: children.isEmpty ? nil : children.map(\.result)
             )
         }
     }
 
     /// LSP's symbol kinds: 12 function, 13 variable, 3 namespace (a block).
-    private func symbols(_ statements: [Statement], _ index: LineIndex) -> [Symbol] {
+    private static func symbols(_ statements: [Statement], _ index: LineIndex) -> [Symbol] {
         statements.compactMap { statement -> Symbol? in
             switch statement {
             case .command(let command):
@@ -104,7 +105,7 @@ extension LanguageServer {
     }
 
     /// A block from its header to its `end` (``extent(_:_:end:)``).
-    private func block(
+    private static func block(
         _ name: String,
         header: SourceRange,
         _ body: [Statement],
