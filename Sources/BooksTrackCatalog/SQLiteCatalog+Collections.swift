@@ -26,7 +26,7 @@ extension SQLiteCatalog {
 
         init(_ source: CatalogBook) {
             self.source = source
-            sourceKeys = Set(SQLiteCatalog.workKeys(source))
+            sourceKeys = Set(WorkIdentity.keys(source))
             sourceWords = HashingEmbedding.tokens(CatalogFieldCleaning.series(inTitle: source.title).base)
         }
 
@@ -45,7 +45,7 @@ extension SQLiteCatalog {
             if joined,
                 base.components(separatedBy: " / ").contains(where: { part in
                     (candidate.authors.isEmpty ? [""] : candidate.authors).contains {
-                        sourceKeys.contains(SQLiteCatalog.workKey(title: part, author: $0))
+                        sourceKeys.contains(WorkIdentity.key(title: part, author: $0))
                     }
                 })
             {

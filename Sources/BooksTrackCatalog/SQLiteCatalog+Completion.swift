@@ -12,32 +12,17 @@ extension SQLiteCatalog {
     /// rated first (ratings summed over their books), at most `limit`. One prefix query of the
     /// full-text index, reading at most ``completionScanLimit`` books; empty on any error.
     package func authorCompletions(_ typed: String, limit: Int) -> [String] {
-        let words = FTSQuery.terms(typed).map(Self.foldWord)
         guard limit > 0, let rows = completionRows(typed, columns: Self.authorColumns, field: "authors") else {
             return []
         }
-        var ratings: [String: Int] = [:]
-        var order: [String] = []
-        for (authors, count) in rows {
-            for name in authors.split(separator: Self.authorSeparator).map(String.init)
-            where Self.nameMatches(name, words) {
-                if ratings[name] == nil { order.append(name) }
-                ratings[name, default: 0] += count
-            }
-        }
-        let ranked = order.enumerated().sorted { lhs, rhs in
-            let (l, r) = (ratings[lhs.element] ?? 0, ratings[rhs.element] ?? 0)
-            return l != r ? l > r : lhs.offset < rhs.offset
-        }
-        return ranked.prefix(limit).map(\.element)
+        return CompletionRanking.authors(rows, typed: typed, limit: limit)
     }
 
     /// Titles with a word starting with each typed word, the most rated first, at most `limit`
     /// (one prefix query of the full-text index; empty on any error).
     package func titleCompletions(_ typed: String, limit: Int) -> [String] {
         guard limit > 0, let rows = completionRows(typed, columns: Self.titleColumns, field: "title") else { return [] }
-        var seen: Set<String> = []
-        return Array(rows.map(\.text).filter { seen.insert($0).inserted }.prefix(limit))
+        return CompletionRanking.titles(rows, limit: limit)
     }
 
     /// `field` and the ratings count of the books matching `typed` in `columns`, most rated first.
@@ -54,15 +39,5 @@ extension SQLiteCatalog {
                 arguments: [expression, Self.completionScanLimit]
             ).map { (text: $0["text"] as String, count: $0["count"] as Int) }
         }
-    }
-
-    /// Whether every typed word starts a word of `name` (case and accents folded).
-    static func nameMatches(_ name: String, _ words: [String]) -> Bool {
-        let nameWords = FTSQuery.terms(name).map(foldWord)
-        return words.allSatisfy { word in nameWords.contains { $0.hasPrefix(word) } }
-    }
-
-    static func foldWord(_ word: String) -> String {
-        word.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
     }
 }

@@ -64,7 +64,7 @@ extension SQLiteCatalog {
         let found = neighbours(
             of: query,
             excludingRows: excludedRows,
-            excludingWorks: Set(excludedRows.flatMap { Self.workKeys(books.all[$0]) }),
+            excludingWorks: Set(excludedRows.flatMap { WorkIdentity.keys(books.all[$0]) }),
             limit: min(max(limit, 0), Self.maxLimit),
             perAuthor: Self.perAuthor
         ) { candidate in
@@ -77,12 +77,12 @@ extension SQLiteCatalog {
             let vector = shelves.rows[candidate.row]
             guard
                 let best = liked.max(by: { a, b in
-                    Float(a.seed.weight) * Self.dot(shelves.rows[a.row], vector)
-                        < Float(b.seed.weight) * Self.dot(shelves.rows[b.row], vector)
+                    Float(a.seed.weight) * ShelfVectors.dot(shelves.rows[a.row], vector)
+                        < Float(b.seed.weight) * ShelfVectors.dot(shelves.rows[b.row], vector)
                 })
             else { return nil }
             let like = books.all[best.row]
-            let shared = Self.sharedShelves(
+            let shared = ShelfVectors.sharedShelves(
                 shelves.rows[best.row],
                 vector,
                 names: shelves.names,

@@ -1,114 +1,14 @@
 import BooksTrackContract
-import BooksTrackSupport
 import Foundation
 
-/// ISO-8601 week arithmetic (UTC) for the weekly recommendations.
-package enum ISOWeek {
-    /// `(yearForWeekOfYear, weekOfYear, Monday 00:00 UTC)` of the week containing `date`.
-    package static func of(_ date: Date) -> (year: Int, week: Int, monday: Date) {
-        var calendar = Calendar(identifier: .iso8601)
-        calendar.timeZone = TimeZone(identifier: "UTC") ?? TimeZone(secondsFromGMT: 0) ?? calendar.timeZone
-        let parts = calendar.dateComponents([.yearForWeekOfYear, .weekOfYear], from: date)
-        let year = parts.yearForWeekOfYear ?? 1970
-        let week = parts.weekOfYear ?? 1
-        let monday = calendar.dateInterval(of: .weekOfYear, for: date)?.start ?? date
-        return (year, week, monday)
-    }
-}
-
 extension SQLiteCatalog {
-    /// Eligible for the weekly selection: average ≥ 4.0 with at least this many ratings and an ISBN.
-    static let recommendationMinRating = 4.0
-    static let recommendationMinRatings = 20_000
-
-    /// Picks `limit` well-rated books for the ISO week of `weekOf`: a seeded (FNV-1a of "YYYY-Www")
-    /// shuffle of the eligible books (series only from their first entry), taking at most one book
-    /// per author and per series.
+    /// `limit` well-rated books for the ISO week of `weekOf` (`WeeklyPicks`).
     package func weeklyRecommendations(weekOf: Date, limit: Int) throws -> [Recommendation] {
-        let limit = min(max(limit, 0), 100)
-        guard limit > 0 else { return [] }
-        let week = ISOWeek.of(weekOf)
-        let seedText = String(format: "%04d-W%02d", week.year, week.week)
-        var rng = SplitMix64(seed: HashingEmbedding.fnv1a64("weekly:" + seedText))
-        let eligible = try books.all.filter {
-            $0.averageRating >= Self.recommendationMinRating && $0.ratingsCount >= Self.recommendationMinRatings
-                && $0.isbn13 != nil && ($0.series == nil || ($0.seriesNumber ?? 1) <= 1)
-        }
-        var picked: [Recommendation] = []
-        var authors: Set<String> = []
-        var series: Set<String> = []
-        for book in eligible.shuffled(using: &rng) {
-            let author = book.authors.first?.lowercased() ?? ""
-            if authors.contains(author) { continue }
-            if let s = book.series?.lowercased(), series.contains(s) { continue }
-            authors.insert(author)
-            if let s = book.series?.lowercased() { series.insert(s) }
-            picked.append(Recommendation(book: book, reason: Self.reason(for: book, variant: rng.next())))
-            if picked.count == limit { break }
-        }
-        return picked
+        WeeklyPicks.picks(from: try books.all, weekOf: weekOf, limit: limit)
     }
 
-    /// A short reason built from the book's data.
-    static func reason(for book: CatalogBook, variant: UInt64) -> String {
-        let rated = "rated \(String(format: "%.2f", book.averageRating)) by \(readers(book.ratingsCount)) readers"
-        if let series = book.series {
-            if let n = book.seriesNumber, n <= 1 {
-                return "Starts \(seriesPhrase(series)), \(rated)"
-            }
-            let position = book.seriesNumber.map { n in n == n.rounded() ? " (#\(Int(n)))" : " (#\(n))" } ?? ""
-            return "Part of \(seriesPhrase(series))\(position), \(rated)"
-        }
-        if let year = book.year, variant % 2 == 0 {
-            let when = year < 0 ? "\(-year) BC" : "\(year)"
-            return year < 1900 ? "A classic from \(when), \(rated)" : "A \(when) favourite, \(rated)"
-        }
-        return "R" + rated.dropFirst()
-    }
-
-    /// "The Mortal Instruments" → "the Mortal Instruments series"; "The Ascendance Trilogy" → "the Ascendance Trilogy".
-    static func seriesPhrase(_ series: String) -> String {
-        var name = series
-        if name.lowercased().hasPrefix("the ") { name = String(name.dropFirst(4)) }
-        let last = name.split(separator: " ").last?.lowercased() ?? ""
-        let collective: Set<String> = [
-            "series", "trilogy", "saga", "chronicles", "cycle", "quartet", "sequence", "duology",
-        ]
-        return "the " + name + (collective.contains(last) ? "" : " series")
-    }
-
-    /// 1_234_567 → "1.2M", 45_300 → "45K", 812 → "812".
-    static func readers(_ n: Int) -> String {
-        if n >= 1_000_000 { return String(format: "%.1fM", Double(n) / 1_000_000) }
-        if n >= 10_000 { return "\(n / 1000)K" }
-        if n >= 1000 { return String(format: "%.1fK", Double(n) / 1000) }
-        return "\(n)"
-    }
-}
-
-extension SQLiteCatalog {
-    /// `picks` with the numbered books of each series in series order (#2 before #3), in the
-    /// places the ranking gave them: the series keeps the same rows, its first row holding its
-    /// lowest number. Books of no series, and a series' side books (a prequel #0.5, a novella
-    /// #2.5, a collection #0.1–0.4), stay where the ranking put them: a weaker side book does not
-    /// take the row a main book earned.
+    /// `picks` with each series' numbered books in series order (`SeriesOrder`).
     package static func inSeriesOrder<Pick>(_ picks: [Pick], book: (Pick) -> CatalogBook) -> [Pick] {
-        var rows: [String: [Int]] = [:]
-        for (index, pick) in picks.enumerated() {
-            let found = book(pick)
-            guard let series = found.series?.lowercased(), let number = found.seriesNumber,
-                number >= 1, number == number.rounded()
-            else { continue }
-            rows[series, default: []].append(index)
-        }
-        var ordered = picks
-        for indices in rows.values where indices.count > 1 {
-            let members = indices.sorted { a, b in
-                let (x, y) = (book(picks[a]).seriesNumber ?? 0, book(picks[b]).seriesNumber ?? 0)
-                return x != y ? x < y : a < b
-            }
-            for (row, member) in zip(indices, members) { ordered[row] = picks[member] }
-        }
-        return ordered
+        SeriesOrder.inSeriesOrder(picks, book: book)
     }
 }

@@ -153,18 +153,13 @@ extension SQLiteCatalog {
     /// Semantic search as it was before the sentence model: cosine of hashed title, author and
     /// series words (`HashingEmbedding`) with the popularity prior. Kept only to measure the
     /// relevance set's "before" figure (ThemeRelevanceTests); `semantic` uses the model.
-    /// The popularity prior of title-word hashing, as it ranked: cosine × (1 - w) + w × popularity × √cosine.
-    static let titleWordPopularityWeight: Float = 0.06
-
     func titleWordSemantic(_ query: String, limit: Int) throws -> [ScoredBook] {
         guard limit > 0, !HashingEmbedding.tokens(query).isEmpty else { return [] }
         let books = try self.books
         let q = HashingEmbedding.embed(query: query)
         return try vectors.withCosines(q) { scores in
             for row in 0..<min(scores.count, books.popularity.count) {
-                let cosine = scores[row]
-                let w = Self.titleWordPopularityWeight
-                scores[row] = min(1, max(0, cosine * (1 - w) + w * books.popularity[row] * max(0, cosine).squareRoot()))
+                scores[row] = SemanticRanking.titleWordScore(scores[row], popularity: books.popularity[row])
             }
             return VectorIndex.topK(UnsafeBufferPointer(scores), k: limit).filter { scores[$0] > 0 }
                 .map { ScoredBook(book: books.all[$0], score: Double(scores[$0])) }

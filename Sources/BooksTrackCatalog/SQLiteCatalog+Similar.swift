@@ -39,7 +39,7 @@ extension SQLiteCatalog {
         return neighbours(
             of: shelves.rows[row],
             excludingRows: [row],
-            excludingWorks: Set(Self.workKeys(source)),
+            excludingWorks: Set(WorkIdentity.keys(source)),
             limit: limit,
             perAuthor: share,
             own: (own, next, share),
@@ -59,18 +59,16 @@ extension SQLiteCatalog {
         return candidate.series == series && candidate.seriesNumber == (source.seriesNumber ?? 0) + 1
     }
 
-    /// The `limit` rows closest to the unit-length `query` by shelf cosine plus `nudge`, best
-    /// first, one row per work (`workKeys`), at most `perAuthor` per first author and at most
-    /// `own.limit` of the books `own.test` holds for, chosen by score after those `own.first` holds
-    /// for (which are placed whatever their scores); `excludingRows`, `excludingWorks` and books
-    /// whose nudge is nil are left out; the rows in `extra` are considered even outside the pool.
+    /// The `limit` rows closest to the unit-length `query` by shelf cosine plus `nudge`, best first,
+    /// chosen by `NeighbourSelection`; `excludingRows` and books whose nudge is nil are left out;
+    /// the rows in `extra` are considered even outside the pool.
     func neighbours(
         of query: [SparseEntry],
         excludingRows: Set<Int>,
         excludingWorks: Set<String>,
         limit: Int,
         perAuthor: Int = .max,
-        own: (test: (CatalogBook) -> Bool, first: (CatalogBook) -> Bool, limit: Int)? = nil,
+        own: NeighbourSelection.Own? = nil,
         considering extra: [Int] = [],
         nudge: (CatalogBook) -> Float?
     ) -> [(row: Int, score: Float)] {
@@ -83,43 +81,14 @@ extension SQLiteCatalog {
             let ranked = pool.filter { scores[$0] > 0 }
                 .compactMap { row in nudge(books.all[row]).map { (row: row, score: scores[row] + $0) } }
                 .sorted { $0.score != $1.score ? $0.score > $1.score : $0.row < $1.row }
-            var chosenOwn: Set<Int> = []
-            var reserved: Set<Int> = []
-            if let own {
-                // The own books allowed, one per work: those `first` holds for (kept a place however
-                // far down their scores are), then the rest in score order.
-                var seen = excludingWorks
-                let candidates = ranked.filter { own.test(books.all[$0.row]) }
-                let firsts = candidates.filter { own.first(books.all[$0.row]) }
-                for candidate in firsts + candidates where chosenOwn.count < own.limit {
-                    let keys = Self.workKeys(books.all[candidate.row])
-                    guard seen.isDisjoint(with: keys) else { continue }
-                    seen.formUnion(keys)
-                    chosenOwn.insert(candidate.row)
-                    if own.first(books.all[candidate.row]) { reserved.insert(candidate.row) }
-                }
-            }
-            var seen = excludingWorks
-            var byAuthor: [String: Int] = [:]
-            var out: [(row: Int, score: Float)] = []
-            var toPlace = reserved.count
-            for candidate in ranked {
-                let book = books.all[candidate.row]
-                let keys = Self.workKeys(book)
-                let author = book.authors.first ?? ""
-                guard seen.isDisjoint(with: keys), byAuthor[author, default: 0] < perAuthor else { continue }
-                if reserved.contains(candidate.row) {
-                    toPlace -= 1
-                } else {
-                    if let own, own.test(book), !chosenOwn.contains(candidate.row) { continue }
-                    guard out.count + toPlace < limit else { continue }
-                }
-                seen.formUnion(keys)
-                byAuthor[author, default: 0] += 1
-                out.append(candidate)
-                if out.count == limit { break }
-            }
-            return out
+            return NeighbourSelection.select(
+                ranked,
+                books: books.all,
+                excludingWorks: excludingWorks,
+                limit: limit,
+                perAuthor: perAuthor,
+                own: own
+            )
         }
     }
 }

@@ -51,7 +51,7 @@ import Testing
         let dir = try makeTempDirectory("corrupt")
         defer { try? FileManager.default.removeItem(at: dir) }
         let data = try bundledSubset(50)
-        let key = SQLiteCatalog.contentKey(for: data)
+        let key = CatalogBuilder.contentKey(for: data)
         try Data("not a database".utf8).write(to: dir.appendingPathComponent("catalog-\(key).sqlite"))
         let catalog = try SQLiteCatalog.open(cacheDirectory: dir, catalogTSV: data)
         #expect(catalog.lastOpenStats.outcome == .built)

@@ -169,9 +169,9 @@ struct HitRates: CustomStringConvertible {
         for id in [97, 71, 13, 7] {
             let found = try #require(try catalog.similar(id: id, limit: 20))
             let source = try #require(try catalog.book(id: id))
-            let keys = found.flatMap { SQLiteCatalog.workKeys($0.book) }
+            let keys = found.flatMap { WorkIdentity.keys($0.book) }
             #expect(Set(keys).count == keys.count, "\(source.title)")
-            #expect(Set(keys).isDisjoint(with: SQLiteCatalog.workKeys(source)), "\(source.title)")
+            #expect(Set(keys).isDisjoint(with: WorkIdentity.keys(source)), "\(source.title)")
         }
         // The three Jekyll and Hyde rows are one work: Dracula lists at most one.
         let dracula = try #require(try catalog.similar(id: 97, limit: 20)).map(\.book.id)

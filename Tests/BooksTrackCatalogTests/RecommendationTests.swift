@@ -37,7 +37,7 @@ import Testing
             for pick in picks {
                 #expect(pick.reason.contains(String(format: "%.2f", pick.book.averageRating)))
                 if let series = pick.book.series {
-                    #expect(pick.reason.contains(SQLiteCatalog.seriesPhrase(series)))
+                    #expect(pick.reason.contains(WeeklyPicks.seriesPhrase(series)))
                     #expect((pick.book.seriesNumber ?? 1) <= 1)
                 }
             }
@@ -54,9 +54,9 @@ import Testing
     }
 
     @Test func reasonsReadNaturally() {
-        #expect(SQLiteCatalog.seriesPhrase("The Mortal Instruments") == "the Mortal Instruments series")
-        #expect(SQLiteCatalog.seriesPhrase("The Ascendance Trilogy") == "the Ascendance Trilogy")
-        #expect(SQLiteCatalog.seriesPhrase("Harry Potter") == "the Harry Potter series")
+        #expect(WeeklyPicks.seriesPhrase("The Mortal Instruments") == "the Mortal Instruments series")
+        #expect(WeeklyPicks.seriesPhrase("The Ascendance Trilogy") == "the Ascendance Trilogy")
+        #expect(WeeklyPicks.seriesPhrase("Harry Potter") == "the Harry Potter series")
         let hp = CatalogBook(
             id: 2,
             goodreadsBookID: 3,
@@ -76,22 +76,22 @@ import Testing
             smallImageURL: nil
         )
         #expect(
-            SQLiteCatalog.reason(for: hp, variant: 0) == "Starts the Harry Potter series, rated 4.44 by 4.6M readers"
+            WeeklyPicks.reason(for: hp, variant: 0) == "Starts the Harry Potter series, rated 4.44 by 4.6M readers"
         )
         var standalone = hp
         standalone.series = nil
         standalone.seriesNumber = nil
-        #expect(SQLiteCatalog.reason(for: standalone, variant: 0) == "A 1997 favourite, rated 4.44 by 4.6M readers")
-        #expect(SQLiteCatalog.reason(for: standalone, variant: 1) == "Rated 4.44 by 4.6M readers")
+        #expect(WeeklyPicks.reason(for: standalone, variant: 0) == "A 1997 favourite, rated 4.44 by 4.6M readers")
+        #expect(WeeklyPicks.reason(for: standalone, variant: 1) == "Rated 4.44 by 4.6M readers")
         standalone.year = -800
         #expect(
-            SQLiteCatalog.reason(for: standalone, variant: 0) == "A classic from 800 BC, rated 4.44 by 4.6M readers"
+            WeeklyPicks.reason(for: standalone, variant: 0) == "A classic from 800 BC, rated 4.44 by 4.6M readers"
         )
     }
 
     @Test func readersFormatting() {
-        #expect(SQLiteCatalog.readers(1_234_567) == "1.2M")
-        #expect(SQLiteCatalog.readers(45_300) == "45K")
-        #expect(SQLiteCatalog.readers(812) == "812")
+        #expect(WeeklyPicks.readers(1_234_567) == "1.2M")
+        #expect(WeeklyPicks.readers(45_300) == "45K")
+        #expect(WeeklyPicks.readers(812) == "812")
     }
 }

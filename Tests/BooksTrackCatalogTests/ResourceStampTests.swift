@@ -8,14 +8,14 @@ import Testing
 @Suite(.onWorkThreads) struct ResourceStampTests {
     /// The resource found beside the executable is the file `Bundle.module` finds.
     @Test func theResourceBesideTheExecutableIsTheBundlesOne() throws {
-        let fast = try SQLiteCatalog.bundledResourceURL()
-        let bundled = try SQLiteCatalog.moduleBundleResourceURL()
+        let fast = try CatalogResources.url()
+        let bundled = try CatalogResources.moduleBundleURL()
         #expect(
             fast.resolvingSymlinksInPath().standardizedFileURL.path
                 == bundled.resolvingSymlinksInPath().standardizedFileURL.path
         )
         #expect(fast.lastPathComponent == "catalog.tsv")
-        let directory = try #require(SQLiteCatalog.executableDirectory())
+        let directory = try #require(CatalogResources.executableDirectory())
         #expect(fast.path.hasPrefix(directory + "/"), "found by the stat beside the executable")
     }
 
@@ -52,12 +52,12 @@ import Testing
         #expect(!SQLiteCatalog.isBuilt(cacheDirectory: dir), "an empty directory: the first open builds")
         let first = try await offThePool { try SQLiteCatalog.open(cacheDirectory: dir) }
         #expect(SQLiteCatalog.isBuilt(cacheDirectory: dir))
-        let urls = [try SQLiteCatalog.bundledResourceURL(), try SQLiteCatalog.bundledResourceURL("shelves")]
+        let urls = [try CatalogResources.url(), try CatalogResources.url("shelves")]
         let key = CatalogResourceStamp.storedKey(for: urls, in: dir)
         #expect(key == first.lastOpenStats.contentKey)
         #expect(
             key
-                == SQLiteCatalog.contentKey(
+                == CatalogBuilder.contentKey(
                     for: try SQLiteCatalog.bundledResource(),
                     shelves: try SQLiteCatalog.bundledResource("shelves")
                 )

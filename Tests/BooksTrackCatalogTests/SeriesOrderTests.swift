@@ -26,7 +26,7 @@ import Testing
     }
 
     static func titles(_ books: [CatalogBook]) -> [String] {
-        SQLiteCatalog.inSeriesOrder(books, book: { $0 }).map(\.title)
+        SeriesOrder.inSeriesOrder(books, book: { $0 }).map(\.title)
     }
 
     @Test func aSeriesTakesItsRowsInSeriesOrder() {

@@ -85,7 +85,7 @@ import Testing
     /// The shipped vectors belong to this catalog and to the installed model file (its sha256).
     @Test func bookVectorsMatchTheCatalogAndTheModel() throws {
         let catalog = try SharedCatalog.get()
-        let url = try SQLiteCatalog.bundledResourceURL(SQLiteCatalog.bookVectorsResourceName, extension: "bin")
+        let url = try CatalogResources.url(SemanticIndex.bookVectorsResourceName, extension: "bin")
         let stamp = try QuantizedVectors.stamp(at: url)
         #expect(
             stamp.catalog == catalog.resourceHash,
@@ -103,11 +103,11 @@ import Testing
         let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         #expect(output.hasPrefix(stamp.modelSHA256 + " "), "the vectors were made by another model file")
-        #expect(SQLiteCatalog.staleness(of: stamp, catalog: catalog.resourceHash) == nil)
+        #expect(SemanticIndex.staleness(of: stamp, catalog: catalog.resourceHash) == nil)
         var other = stamp
         other.catalog = "0123456789abcdef"
         #expect(
-            SQLiteCatalog.staleness(of: other, catalog: catalog.resourceHash)?.contains("scripts/build-book-vectors")
+            SemanticIndex.staleness(of: other, catalog: catalog.resourceHash)?.contains("scripts/build-book-vectors")
                 == true
         )
     }

@@ -2,71 +2,21 @@ import BooksTrackSupport
 import Foundation
 import GRDB
 
-extension SQLiteCatalog {
+/// The database's book rows: how the builder writes a book's authors, shelves and vectors and
+/// how the catalog reads them back.
+enum CatalogRows {
     /// Separator of author names in the `books.authors` column (and of shelf names in `books.shelves`).
     static let authorSeparator = "\u{1F}"
-
-    /// Creates the schema and inserts every book with its vector, shelves and FTS row (one transaction).
-    static func build(_ db: Database, books: [CatalogBook], shelves: ShelfTable?, key: String) throws {
-        try db.execute(
-            sql: """
-                CREATE TABLE meta(key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
-                CREATE TABLE books(
-                    id INTEGER PRIMARY KEY NOT NULL,
-                    goodreads_book_id INTEGER NOT NULL,
-                    goodreads_work_id INTEGER NOT NULL,
-                    isbn10 TEXT, isbn13 TEXT,
-                    title TEXT NOT NULL, original_title TEXT,
-                    series TEXT, series_number REAL,
-                    authors TEXT NOT NULL,
-                    year INTEGER, language TEXT,
-                    average_rating REAL NOT NULL, ratings_count INTEGER NOT NULL,
-                    image_url TEXT, small_image_url TEXT,
-                    vector BLOB NOT NULL,
-                    shelves TEXT NOT NULL, shelf_vector BLOB NOT NULL);
-                CREATE INDEX books_isbn13 ON books(isbn13);
-                CREATE INDEX books_popularity ON books(id, ratings_count);
-                CREATE VIRTUAL TABLE books_fts USING fts5(
-                    title, original_title, series, authors,
-                    tokenize = 'unicode61 remove_diacritics 2');
-                CREATE VIRTUAL TABLE books_vocab USING fts5vocab(books_fts, 'col');
-                """
-        )
-        let insertBook = try db.makeStatement(
-            sql: """
-                INSERT INTO books VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """
-        )
-        let insertFTS = try db.makeStatement(
-            sql: "INSERT INTO books_fts(rowid, title, original_title, series, authors) VALUES (?, ?, ?, ?, ?)"
-        )
-        try createShelfNames(db, shelves?.names ?? [])
-        for b in books {
-            let vector = HashingEmbedding.embed(b)
-            let bookShelves = shelves?.books[b.id] ?? []
-            let shown = bookShelves.prefix(shownShelves).compactMap { shelves?.names[$0.shelf] }
-            try insertBook.execute(arguments: [
-                b.id, b.goodreadsBookID, b.goodreadsWorkID, b.isbn10, b.isbn13, b.title, b.originalTitle,
-                b.series, b.seriesNumber, b.authors.joined(separator: authorSeparator), b.year, b.language,
-                b.averageRating, b.ratingsCount, b.imageURL, b.smallImageURL, encodeVector(vector),
-                shown.joined(separator: authorSeparator), encodeShelfVector(bookShelves),
-            ])
-            let base = CatalogFieldCleaning.series(inTitle: b.title).base
-            try insertFTS.execute(arguments: [
-                b.id, FTSQuery.indexed(base), b.originalTitle.map(FTSQuery.indexed), b.series.map(FTSQuery.indexed),
-                FTSQuery.indexed(b.authors.joined(separator: ", ")),
-            ])
-        }
-        try db.execute(
-            sql: "INSERT INTO meta(key, value) VALUES ('content_key', ?), ('books', ?), ('dimension', ?)",
-            arguments: [key, String(books.count), String(HashingEmbedding.dimension)]
-        )
-        try db.execute(sql: "INSERT INTO books_fts(books_fts) VALUES ('optimize')")
-    }
 
     /// Little-endian Float32 bytes.
     static func encodeVector(_ v: [Float]) -> Data {
         let words = v.map { $0.bitPattern.littleEndian }
+        return words.withUnsafeBufferPointer { Data(buffer: $0) }
+    }
+
+    /// Little-endian (UInt32 shelf, UInt32 weight) pairs.
+    static func encodeShelfVector(_ shelves: [ShelfWeight]) -> Data {
+        let words = shelves.flatMap { [UInt32($0.shelf).littleEndian, UInt32(max(0, $0.weight)).littleEndian] }
         return words.withUnsafeBufferPointer { Data(buffer: $0) }
     }
 
@@ -124,7 +74,7 @@ extension SQLiteCatalog {
         try columns.withUnsafeMutableBufferPointer { dst in
             while let row = try rows.next(), index < n {
                 let id: Int = row[0]
-                guard id == ids[index] else { throw OpenError.badVector(id: id) }
+                guard id == ids[index] else { throw SQLiteCatalog.OpenError.badVector(id: id) }
                 let copied = try row.withUnsafeData(atIndex: 1) { blob -> Bool in
                     guard let blob, blob.count == dimension * 4 else { return false }
                     blob.withUnsafeBytes { raw in
@@ -135,7 +85,7 @@ extension SQLiteCatalog {
                     }
                     return true
                 }
-                guard copied else { throw OpenError.badVector(id: id) }
+                guard copied else { throw SQLiteCatalog.OpenError.badVector(id: id) }
                 index += 1
             }
         }
