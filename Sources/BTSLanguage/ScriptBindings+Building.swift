@@ -1,7 +1,7 @@
 extension ScriptBindings {
     /// Walks a script's statements once, with the loops around each as a stack of scopes.
     struct Builder {
-        let settingNames: Set<String>
+        let vocabulary: Vocabulary
         let scriptRange: SourceRange
         var bindings: [Binding] = []
         var uses: [Use] = []
@@ -15,15 +15,15 @@ extension ScriptBindings {
         /// The names the script defines as aliases (anywhere: a call above its definition is one).
         var aliasNames: Set<String> = []
 
-        init(settingNames: Set<String>, scriptRange: SourceRange) {
-            self.settingNames = settingNames
+        init(vocabulary: Vocabulary, scriptRange: SourceRange) {
+            self.vocabulary = vocabulary
             self.scriptRange = scriptRange
         }
 
         /// The names `alias NAME TEXT…` defines anywhere in the script.
         mutating func collectAliases(_ commands: [Command]) {
             for command in commands {
-                if let name = Self.aliasDefined(by: command)?.name { aliasNames.insert(name) }
+                if let name = aliasDefined(by: command)?.name { aliasNames.insert(name) }
             }
         }
 
@@ -93,20 +93,20 @@ extension ScriptBindings {
             for argument in command.arguments { read(argument.word) }
             if case .write(let word)? = command.redirection?.kind { read(word) }
             if case .append(let word)? = command.redirection?.kind { read(word) }
-            if name == "set", let (variable, word) = Self.variableAssigned(by: command, settings: settingNames) {
+            if let (variable, word) = variableAssigned(by: command) {
                 let id = loops.last(where: { $0.name == variable })?.binding ?? scriptVariable(variable)
                 bindings[id].definitions.append(
                     Definition(range: word.range, statement: command.range, value: Self.value(of: command))
                 )
-            } else if let (alias, word) = Self.aliasDefined(by: command) {
+            } else if let (alias, word) = aliasDefined(by: command) {
                 let id = aliasBinding(alias)
                 let text = command.arguments.dropFirst().map(\.word.sourceForm).joined(separator: " ")
                 bindings[id].definitions.append(
                     Definition(range: word.range, statement: command.range, value: .aliasText(text))
                 )
-            } else if name == "alias" || name == "unalias" {
+            } else if !command.name.isQuoted, [vocabulary.alias, vocabulary.unalias].contains(name) {
                 // `alias NAME` shows the alias; `unalias NAME…` forgets them.
-                let named = name == "alias" ? Array(command.arguments.prefix(1)) : command.arguments
+                let named = name == vocabulary.alias ? Array(command.arguments.prefix(1)) : command.arguments
                 for argument in named where argument.option == nil {
                     if let text = argument.word.literalText, aliasNames.contains(text) {
                         useAlias(text, at: argument.word.range)
@@ -125,7 +125,7 @@ extension ScriptBindings {
                 if let loop = loops.last(where: { $0.name == name }) {
                     id = loop.binding
                 } else {
-                    guard Parser.isVariableName(name), !settingNames.contains(name) else {
+                    guard Parser.isVariableName(name), !vocabulary.settingNames.contains(name) else {
                         otherReads.append(OtherRead(name: name, target: target))
                         continue
                     }
@@ -179,17 +179,17 @@ extension ScriptBindings {
         }
 
         /// `set NAME VALUE…` with NAME a variable's name (not a setting's): the name and its word.
-        static func variableAssigned(by command: Command, settings: Set<String>) -> (String, Word)? {
-            guard command.nameText == "set", !command.name.isQuoted, command.arguments.count >= 2,
+        func variableAssigned(by command: Command) -> (String, Word)? {
+            guard command.nameText == vocabulary.set, !command.name.isQuoted, command.arguments.count >= 2,
                 let first = command.arguments.first, first.option == nil, let name = first.word.literalText,
-                Parser.isVariableName(name), !settings.contains(name)
+                Parser.isVariableName(name), !vocabulary.settingNames.contains(name)
             else { return nil }
             return (name, first.word)
         }
 
         /// `alias NAME TEXT…`: the name and its word (`alias NAME` alone shows the alias).
-        static func aliasDefined(by command: Command) -> (name: String, word: Word)? {
-            guard command.nameText == "alias", !command.name.isQuoted, command.arguments.count >= 2,
+        func aliasDefined(by command: Command) -> (name: String, word: Word)? {
+            guard command.nameText == vocabulary.alias, !command.name.isQuoted, command.arguments.count >= 2,
                 let first = command.arguments.first, first.option == nil, let name = first.word.literalText,
                 !name.isEmpty
             else { return nil }

@@ -113,9 +113,28 @@ package struct ScriptBindings: Sendable {
         self.otherReads = otherReads
     }
 
-    /// The bindings of `script`; `settingNames` are the settings `set` changes (not variables).
-    package init(_ script: Script, settingNames: Set<String> = []) {
-        var builder = Builder(settingNames: settingNames, scriptRange: script.range)
+    /// The names of the commands that bind names, and of the settings `set` changes (not
+    /// variables): the registry's, handed down (this module knows no command).
+    package struct Vocabulary: Sendable {
+        /// `set NAME VALUE…`
+        package var set: String
+        /// `alias NAME TEXT…` (and `alias NAME`, which shows it)
+        package var alias: String
+        /// `unalias NAME…`
+        package var unalias: String
+        package var settingNames: Set<String>
+
+        package init(set: String, alias: String, unalias: String, settingNames: Set<String>) {
+            self.set = set
+            self.alias = alias
+            self.unalias = unalias
+            self.settingNames = settingNames
+        }
+    }
+
+    /// The bindings of `script`, its commands named as `vocabulary` names them.
+    package init(_ script: Script, vocabulary: Vocabulary) {
+        var builder = Builder(vocabulary: vocabulary, scriptRange: script.range)
         builder.collectAliases(script.commands)
         builder.walk(script.statements)
         self = builder.finish()

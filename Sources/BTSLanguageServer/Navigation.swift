@@ -13,7 +13,7 @@ enum Navigation {
     static func bindings(of index: LineIndex, registry: CommandRegistry) -> ScriptBindings {
         let statements = DocumentSymbols.statements(index.text)
         let script = Script(statements: statements, range: SourceRange(offset: 0, length: index.bytes.count))
-        return ScriptBindings(script, settingNames: Set(registry.settings.map(\.name)))
+        return ScriptBindings(script, vocabulary: ScriptChecker.bindingVocabulary(of: registry))
     }
 
     /// Where the variable or alias at `offset` is set (every `set` of a script's variable, a loop

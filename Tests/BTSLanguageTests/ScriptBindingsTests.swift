@@ -4,7 +4,13 @@ import Testing
 /// Every binding of a name in a script, scoped as an editor shows it (definition, references,
 /// rename, the variables completion offers at a place).
 @Suite struct ScriptBindingsTests {
-    static let settings: Set<String> = ["output", "onerror"]
+    /// The registry's names as the shell hands them down (this module's tests cannot read it).
+    static let vocabulary = ScriptBindings.Vocabulary(
+        set: "set",
+        alias: "alias",
+        unalias: "unalias",
+        settingNames: ["output", "onerror"]
+    )
 
     /// A script's bindings and a way to find places in its text.
     struct Fixture {
@@ -14,7 +20,7 @@ import Testing
         init(_ text: String) {
             let result = Parser.parse(text, name: "t.bts")
             source = result.source
-            bindings = ScriptBindings(result.script, settingNames: ScriptBindingsTests.settings)
+            bindings = ScriptBindings(result.script, vocabulary: ScriptBindingsTests.vocabulary)
         }
 
         /// The byte offset of the `occurrence`th (from 0) `needle`, plus `plus`.

@@ -12,3 +12,16 @@ extension ScriptChecker {
     /// Whether `name` has an alias name's form (``AliasCommand``: letters, digits, '-' and '_').
     package static func isAliasName(_ name: String) -> Bool { AliasCommand.isAliasName(name) }
 }
+
+extension ScriptChecker {
+    /// What ``ScriptBindings`` needs to know of the registry: the commands that bind names
+    /// (``SetCommand``, ``AliasCommand``, ``UnaliasCommand``) and the settings `set` changes.
+    package static func bindingVocabulary(of registry: CommandRegistry) -> ScriptBindings.Vocabulary {
+        ScriptBindings.Vocabulary(
+            set: SetCommand.name,
+            alias: AliasCommand.name,
+            unalias: UnaliasCommand.name,
+            settingNames: Set(registry.settings.map(\.name))
+        )
+    }
+}
