@@ -65,7 +65,7 @@ struct ResultFieldScope {
     /// Whether `command` leaves `$_` as it was.
     private func leavesResult(_ command: Command) -> Bool {
         guard let spec = registry.command(named: command.nameText) else { return false }
-        return CommandResults.leavesResult.contains(spec.name)
+        return CommandResults.leavesResult([spec.name])
     }
 
     /// The last command that sets `$_` before `offset` among `statements` and, when `offset` is

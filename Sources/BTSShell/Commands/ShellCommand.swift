@@ -18,6 +18,9 @@ protocol ShellCommand: Sendable {
     static var gate: CommandGate? { get }
     /// The rate-limit class the command spends.
     static var budget: RateLimitClass? { get }
+    /// What the command leaves in `$_` (no default: every command states it; ``CommandResults``
+    /// reads it by path, and a test runs every command and holds its value to it).
+    static var result: CommandResult { get }
     /// Whether deferred `$var` values are interpolated before `init` (`expect` reads them itself).
     static var interpolatesArguments: Bool { get }
     /// Whether the command's cost is recorded for `timing` (not `timing` itself).

@@ -39,19 +39,26 @@ struct ResultShapeTests {
         }
     }
 
-    @Test func everyCommandDeclaresItsResultOrThatItSetsNone() {
-        for path in Self.paths {
-            let top = String(path.prefix { $0 != " " })
-            let declared = CommandResults.shapes[path] != nil || CommandResults.shapes[top] != nil
-            let none = CommandResults.leavesResult.contains(path) || CommandResults.leavesResult.contains(top)
-            let server = CommandResults.serverAnswer.contains(path) || CommandResults.serverAnswer.contains(top)
-            #expect([declared, none, server].filter { $0 }.count == 1, "\(path): declared in exactly one place")
+    /// Every command type states its result (the protocol has no default); what is left to hold:
+    /// each path the registry resolves finds a result, and only a command that runs through its
+    /// subcommands defers to them.
+    @Test func everyCommandPathHasADeclaredResult() {
+        for spec in CommandRegistry.standard.commands {
+            if case .ofSubcommand? = CommandResults.result(for: [spec.name]) {
+                #expect(!spec.subcommands.isEmpty, "\(spec.name) defers to subcommands it does not have")
+            }
         }
-        let known = Set(Self.paths + CommandRegistry.standard.commands.map(\.name))
-        let listed = Set(CommandResults.shapes.keys).union(CommandResults.leavesResult).union(
-            CommandResults.serverAnswer
-        )
-        #expect(listed.subtracting(known).isEmpty, "every entry names a command: \(listed.subtracting(known))")
+        for path in Self.paths {
+            switch CommandResults.result(for: path.split(separator: " ").map(String.init)) {
+            case nil: Issue.record("\(path): no command type")
+            case .ofSubcommand?: Issue.record("\(path): a runnable command defers to a subcommand")
+            default: break
+            }
+        }
+        #expect(CommandResults.result(for: ["nonesuch"]) == nil)
+        #expect(CommandResults.leavesResult(["echo"]) && !CommandResults.leavesResult(["search"]))
+        #expect(CommandResults.shape(for: ["api"]) == nil)
+        #expect(CommandResults.shape(for: ["library", "nonesuch"]) == nil)
     }
 
     /// The commands the live run below does not reach, and why.
@@ -111,7 +118,7 @@ struct ResultShapeTests {
                 #expect(status == 0, "\(line): \(harness.err)")
                 let value = await harness.lastResult()
                 let words = path.split(separator: " ").map(String.init)
-                if CommandResults.leavesResult.contains(words[0]) {
+                if CommandResults.leavesResult(words) {
                     #expect(value == before, "\(line) leaves $_ as it was")
                     continue
                 }
@@ -123,9 +130,12 @@ struct ResultShapeTests {
                     Self.problems(value, .record(shape), at: path).isEmpty,
                     "\(line): \(Self.problems(value, .record(shape), at: path))"
                 )
-                ran.insert(CommandResults.shapes[path] != nil ? path : words[0])
+                ran.insert(path)
             }
-            let unrun = Set(CommandResults.shapes.keys).subtracting(ran).subtracting(Self.notRun.keys)
+            let declared = CommandResults.declared.filter { $0.result.shape != nil }.map {
+                $0.path.joined(separator: " ")
+            }
+            let unrun = Set(declared).subtracting(ran).subtracting(Self.notRun.keys)
             #expect(unrun.isEmpty, "every declared command ran: \(unrun.sorted())")
 
             // A failure's value, and `$_http`'s fields.

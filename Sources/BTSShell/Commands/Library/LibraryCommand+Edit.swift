@@ -7,6 +7,8 @@ import Foundation
 extension LibraryCommand {
     /// `library show`.
     struct Show: LibrarySubcommand {
+        static let result: CommandResult = .shape(.libraryBook)
+
         static let configuration = CommandSpec(
             "show",
             group: .library,
@@ -80,6 +82,8 @@ extension LibraryCommand {
 
     /// `library set`.
     struct Update: LibrarySubcommand {
+        static let result: CommandResult = .shape(.libraryBook)
+
         static let configuration = CommandSpec(
             "set",
             group: .library,
@@ -115,6 +119,10 @@ extension LibraryCommand {
 
     /// `library remove`.
     struct Remove: LibrarySubcommand {
+        static let result: CommandResult = .shape([
+            ResultShape.Field("removed", .record(.libraryBook), "the book removed")
+        ])
+
         static let configuration = CommandSpec(
             "remove",
             group: .library,

@@ -8,6 +8,20 @@ import Foundation
 extension LibraryCommand {
     /// `library shelves`.
     struct Shelves: LibrarySubcommand {
+        static let result: CommandResult = .shape([
+            ResultShape.Field(
+                "shelves",
+                .list(
+                    .record([
+                        ResultShape.Field("name", .string, "the shelf's or tag's name"),
+                        ResultShape.Field("kind", .string, "shelf or tag"),
+                        ResultShape.Field("count", .number, "its books"),
+                    ])
+                ),
+                "the shelves and tags in use"
+            )
+        ])
+
         static let configuration = CommandSpec(
             "shelves",
             group: .library,
@@ -25,6 +39,8 @@ extension LibraryCommand {
 
     /// `library stats`.
     struct Stats: LibrarySubcommand {
+        static let result: CommandResult = .shape(.libraryStats)
+
         static let configuration = CommandSpec(
             "stats",
             group: .library,
@@ -52,6 +68,12 @@ extension LibraryCommand {
     )
     /// `library export`.
     struct Export: LibrarySubcommand {
+        static let result: CommandResult = .shape([
+            ResultShape.Field("file", .string, "the file written"),
+            ResultShape.Field("format", .string, "goodreads"),
+            ResultShape.Field("count", .number, "books written"),
+        ])
+
         static let configuration = CommandSpec(
             "export",
             group: .library,
@@ -87,6 +109,23 @@ extension LibraryCommand {
     )
     /// `library import`.
     struct Import: LibrarySubcommand {
+        static let result: CommandResult = .shape([
+            ResultShape.Field("file", .string, "the file read"),
+            ResultShape.Field("format", .string, "goodreads or storygraph"),
+            ResultShape.Field("rows", .number, "books read from it"),
+            ResultShape.Field("library", .record(.saveSummary), "what it did to your library"),
+            ResultShape.Field(
+                "problems",
+                .list(
+                    .record([
+                        ResultShape.Field("row", .number, "the file's row"),
+                        ResultShape.Field("problem", .string, "what is wrong with it"),
+                    ])
+                ),
+                "rows left out"
+            ),
+        ])
+
         static let configuration = CommandSpec(
             "import",
             group: .library,

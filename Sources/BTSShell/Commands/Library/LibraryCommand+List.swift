@@ -55,6 +55,8 @@ extension LibraryCommand {
 
     /// `library list`.
     struct List: LibrarySubcommand {
+        static let result: CommandResult = .shape(.libraryBooks)
+
         static let configuration = CommandSpec(
             "list",
             group: .library,
@@ -90,6 +92,8 @@ extension LibraryCommand {
 
     /// `library search`.
     struct Search: LibrarySubcommand {
+        static let result: CommandResult = .shape(.libraryBooks)
+
         static let configuration = CommandSpec(
             "search",
             group: .library,

@@ -8,6 +8,8 @@ import Foundation
 /// a SQLite file at `$XDG_DATA_HOME/bts/library.sqlite`. Every subcommand works offline: none
 /// opens a backend. Each subcommand is a type (``LibrarySubcommand``) in `LibraryCommand+<Concern>.swift`.
 struct LibraryCommand: CommandFamily {
+    static let result: CommandResult = .ofSubcommand
+
     static let configuration = CommandSpec(
         "library",
         group: .library,

@@ -4,6 +4,8 @@ import BooksTrackLibrary
 
 /// `save [--shelf S]`: the books of the last result (`$_`) into the library.
 struct SaveCommand: ShellCommand {
+    static let result: CommandResult = .leavesResult
+
     static let shelf = OptionSpec(
         "shelf",
         short: "s",

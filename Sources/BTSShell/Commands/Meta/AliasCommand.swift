@@ -4,6 +4,8 @@ import BooksTrackContract
 /// `alias` (list) · `alias NAME TEXT…` (define) — TEXT runs in place of NAME, its `$1`, `$#`, `$@`
 /// reading the call's words (without any, the call's words are appended).
 struct AliasCommand: ShellCommand {
+    static let result: CommandResult = .leavesResult
+
     /// Changes the session only: no timing line after it (`timing` still shows the last real command).
     static let isMeasured = false
 
@@ -94,6 +96,8 @@ struct AliasCommand: ShellCommand {
 
 /// `unalias NAME…`: forgets aliases.
 struct UnaliasCommand: ShellCommand {
+    static let result: CommandResult = .leavesResult
+
     /// Changes the session only: no timing line after it (`timing` still shows the last real command).
     static let isMeasured = false
 

@@ -6,6 +6,8 @@ import Foundation
 /// `api [METHOD] PATH [-f KEY=VALUE]… [-H 'Name: value']… [--input FILE] [-i]`: one request to any
 /// route of the session's server, through the same client as every command.
 struct ApiCommand: ShellCommand {
+    static let result: CommandResult = .serverAnswer
+
     static let request = ArgumentSpec(
         "REQUEST",
         "[METHOD] PATH: METHOD is one of \(BooksTrackAPI.rawMethods.joined(separator: ", ")) (GET when left out); PATH starts with /",

@@ -6,6 +6,8 @@ import Foundation
 /// `cache show|entries|clear`: the on-disk response cache of the session's backend. No subcommand
 /// opens the backend (they work offline). Each subcommand is a type of its own.
 struct CacheCommand: CommandFamily {
+    static let result: CommandResult = .ofSubcommand
+
     static let configuration = CommandSpec(
         "cache",
         group: .meta,
@@ -25,6 +27,8 @@ struct CacheCommand: CommandFamily {
 
     /// `cache show`.
     struct Show: ShellCommand {
+        static let result: CommandResult = .shape(.cacheSummary)
+
         static let configuration = CommandSpec(
             "show",
             group: .meta,
@@ -55,6 +59,8 @@ struct CacheCommand: CommandFamily {
 
     /// `cache entries [--limit N]`.
     struct Entries: ShellCommand {
+        static let result: CommandResult = .shape(.cacheEntries)
+
         static let limit = CommandSpec.limit(1...10_000, default: 50)
 
         static let configuration = CommandSpec(
@@ -101,6 +107,12 @@ struct CacheCommand: CommandFamily {
 
     /// `cache clear [--all]`.
     struct Clear: ShellCommand {
+        static let result: CommandResult = .shape([
+            ResultShape.Field("backend", .string, "the backend whose cache was cleared"),
+            ResultShape.Field("removed", .number, "stored answers removed"),
+            ResultShape.Field("files", .number, "the cache files cleared (--all: one a backend)"),
+        ])
+
         static let all = OptionSpec("all", type: .flag, help: "Clear the cache of every backend, not only this one")
 
         static let configuration = CommandSpec(

@@ -4,6 +4,8 @@ import BooksTrackContract
 
 /// `cancel JOB`: uses the token kept when the job was started.
 struct CancelCommand: JobCommand {
+    static let result: CommandResult = .shape(.cancellation)
+
     static let configuration = CommandSpec(
         "cancel",
         group: .meta,

@@ -5,6 +5,8 @@ import Foundation
 
 /// `caps [--refresh]`: the server's features and limits, and which commands they gate.
 struct CapsCommand: ShellCommand {
+    static let result: CommandResult = .shape(.capabilities)
+
     static let refresh = OptionSpec("refresh", short: "r", type: .flag, help: "Fetch the capabilities again")
 
     static let configuration = CommandSpec(

@@ -5,6 +5,8 @@ import Foundation
 
 /// `connect URL|PROFILE|embedded`.
 struct ConnectCommand: ShellCommand {
+    static let result: CommandResult = .shape(.connection)
+
     static let target = ArgumentSpec(
         "TARGET",
         "A URL (http://host:port), a profile name, or 'embedded'",

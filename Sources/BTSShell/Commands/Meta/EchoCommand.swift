@@ -4,6 +4,8 @@ import BooksTrackContract
 /// `echo WORD…`: the words, interpolated, on stdout: as they are into a pipe or a file, neutralised
 /// on a terminal (``ShellOutput/words(_:)``).
 struct EchoCommand: ShellCommand {
+    static let result: CommandResult = .leavesResult
+
     static let words = ArgumentSpec("WORD", "Text to print", optional: true, variadic: true, completion: .variable)
 
     static let configuration = CommandSpec(

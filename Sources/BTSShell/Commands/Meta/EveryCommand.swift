@@ -7,6 +7,8 @@ import Foundation
 /// through the dispatcher (gates, budgets, the spinner), under a header with its time; on a
 /// terminal each run replaces the last on the screen, elsewhere the runs follow one another.
 struct EveryCommand: ShellCommand {
+    static let result: CommandResult = .leavesResult
+
     /// The runs record their own cost; `every` itself is not a command to time.
     static let isMeasured = false
     /// It runs until Ctrl-C: its runs show as they come, never held for the pager.

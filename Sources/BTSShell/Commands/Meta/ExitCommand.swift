@@ -2,6 +2,8 @@ import BTSLanguage
 
 /// `exit [CODE]`: leave with CODE, or the last command's status.
 struct ExitCommand: ShellCommand {
+    static let result: CommandResult = .leavesResult
+
     static let code = ArgumentSpec("CODE", "Exit status 0–255", type: .int(0...255), optional: true)
 
     static let configuration = CommandSpec(

@@ -4,6 +4,8 @@ import BooksTrackContract
 /// `expect EXPR` (grammar in ``Condition``, semantics in ``Expectation``). Fails with exit 4 and
 /// prints the sides of each atom it evaluated.
 struct ExpectCommand: ShellCommand {
+    static let result: CommandResult = .leavesResult
+
     static let expression = ArgumentSpec("EXPR", "The condition", variadic: true, completion: .variable)
 
     static let configuration = CommandSpec(

@@ -5,6 +5,8 @@ import BooksTrackContract
 /// `help [CMD [SUB]]`: from the command types; gated commands whose feature is known to be off are
 /// marked unavailable (help never opens a backend just to find out).
 struct HelpCommand: ShellCommand {
+    static let result: CommandResult = .leavesResult
+
     static let topic = ArgumentSpec(
         "COMMAND",
         "A command, optionally with its subcommand",

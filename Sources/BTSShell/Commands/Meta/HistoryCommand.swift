@@ -4,6 +4,8 @@ import BooksTrackContract
 
 /// `history`: the saved interactive history, numbered.
 struct HistoryCommand: ShellCommand {
+    static let result: CommandResult = .leavesResult
+
     static let configuration = CommandSpec(
         "history",
         group: .meta,

@@ -5,6 +5,8 @@ import BooksTrackContract
 /// `jobs`: the jobs started in this session and those remembered from earlier sessions on the same
 /// server, each unfinished one's state asked afresh.
 struct JobsCommand: ShellCommand {
+    static let result: CommandResult = .shape([ResultShape.Field("jobs", .list(.record(.job)), "the session's jobs")])
+
     static let configuration = CommandSpec(
         "jobs",
         group: .meta,

@@ -5,6 +5,8 @@ import Foundation
 
 /// `limits`: every budget with a bar and the time to its reset.
 struct LimitsCommand: ShellCommand {
+    static let result: CommandResult = .shape(.limits)
+
     static let configuration = CommandSpec(
         "limits",
         group: .meta,

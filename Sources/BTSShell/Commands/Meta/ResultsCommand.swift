@@ -4,6 +4,8 @@ import BooksTrackContract
 
 /// `results JOB`.
 struct ResultsCommand: JobCommand {
+    static let result: CommandResult = .shape(.jobResults)
+
     static let configuration = CommandSpec(
         "results",
         group: .meta,

@@ -4,6 +4,8 @@ import BooksTrackContract
 /// `set` (list), `set NAME VALUE` (a setting or a variable; a lone `${…}` keeps its structure),
 /// `set NAME A OP B` (integer arithmetic, ``Arithmetic``).
 struct SetCommand: ShellCommand {
+    static let result: CommandResult = .leavesResult
+
     /// Changes the session only: no timing line after it (`timing` still shows the last real command).
     static let isMeasured = false
 

@@ -2,6 +2,8 @@ import BTSLanguage
 
 /// `sleep DURATION` (Ctrl-C interrupts it).
 struct SleepCommand: ShellCommand {
+    static let result: CommandResult = .leavesResult
+
     static let duration = ArgumentSpec("DURATION", "500ms, 2s, 1.5 (seconds), 3m, 1h", type: .duration)
 
     static let configuration = CommandSpec(

@@ -4,6 +4,8 @@ import Foundation
 /// `source FILE [ARG…]`: runs a script in this session (relative to the current script's directory);
 /// the ARGs are its `$1..$n` (without any, it sees the caller's).
 struct SourceCommand: ShellCommand {
+    static let result: CommandResult = .leavesResult
+
     static let file = ArgumentSpec(
         "FILE",
         "A .bts script",

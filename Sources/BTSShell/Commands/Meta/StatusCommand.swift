@@ -4,6 +4,8 @@ import BooksTrackContract
 
 /// `status JOB`.
 struct StatusCommand: JobCommand {
+    static let result: CommandResult = .shape(.jobStatus)
+
     static let configuration = CommandSpec(
         "status",
         group: .meta,

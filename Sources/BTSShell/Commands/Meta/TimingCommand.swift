@@ -2,6 +2,8 @@ import BTSLanguage
 
 /// `timing [on|off]`: toggles (or sets) the per-command display and shows the last command's cost.
 struct TimingCommand: ShellCommand {
+    static let result: CommandResult = .leavesResult
+
     static let state = ArgumentSpec("STATE", "on or off", type: .enumeration(["on", "off"]), optional: true)
 
     static let configuration = CommandSpec(

@@ -5,6 +5,8 @@ import Foundation
 
 /// `enrich ISBN [--provider P]` (single) or `enrich ISBN ISBN… | --from FILE [--watch]` (batch job).
 struct EnrichCommand: ShellCommand {
+    static let result: CommandResult = .shape(ResultShape.enrichedBook.union(.job).union(.jobResults))
+
     static let isbns = ArgumentSpec("ISBN", "ISBNs to enrich", optional: true, variadic: true, completion: .isbn)
     static let provider = OptionSpec(
         "provider",

@@ -6,6 +6,8 @@ import Foundation
 /// `import FILE.csv [--watch]`: checked locally first (exists, readable, ≤ `JobLimits.maxCSVBytes`, a header with
 /// at least 2 columns and a data row), then uploaded.
 struct ImportCommand: ShellCommand {
+    static let result: CommandResult = .shape(ResultShape.job.union(.jobResults))
+
     static let file = ArgumentSpec(
         "FILE",
         "The CSV file",

@@ -17,6 +17,8 @@ struct SearchPage: Sendable, Hashable {
 
 /// `more`: the next page of the last title or author search (same query, same `--limit`).
 struct MoreCommand: ShellCommand {
+    static let result: CommandResult = .shape(.bookList)
+
     static let limit = OptionSpec(
         "limit",
         short: "n",

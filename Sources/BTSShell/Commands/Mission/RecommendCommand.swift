@@ -4,6 +4,8 @@ import BooksTrackContract
 
 /// `recommend [--limit N]` · `recommend --library [--limit N]`.
 struct RecommendCommand: ShellCommand {
+    static let result: CommandResult = .shape(.recommendations)
+
     static let limit = CommandSpec.limit(1...50, default: 10)
     static let library = OptionSpec(
         "library",

@@ -6,6 +6,8 @@ import Foundation
 
 /// `scan PHOTO… [--watch] [--save] [--shelf NAME]`: a bookshelf scan job — photos in, books out.
 struct ScanCommand: ShellCommand {
+    static let result: CommandResult = .shape(ResultShape.job.union(.jobResults))
+
     static let extensions = ["jpg", "jpeg", "png", "webp"]
     static let photos = ArgumentSpec(
         "PHOTO",

@@ -7,6 +7,9 @@ protocol SearchForm: ShellCommand {
 }
 
 extension SearchForm {
+    /// Every form answers as a ``SearchRun`` does: a page of books.
+    static var result: CommandResult { .shape(.bookList) }
+
     func run(in context: isolated any CommandContext) async throws -> CommandOutput? {
         try await search.run(in: context)
     }

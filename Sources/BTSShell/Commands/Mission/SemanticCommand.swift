@@ -5,6 +5,8 @@ import Foundation
 
 /// `semantic QUERY... [--limit N]`; shows the budget afterwards.
 struct SemanticCommand: ShellCommand {
+    static let result: CommandResult = .shape(.bookList)
+
     static let query = ArgumentSpec("QUERY", "What you are looking for, in plain words", variadic: true)
     static let limit = CommandSpec.limit(1...50, default: 20)
 

@@ -5,6 +5,8 @@ import BooksTrackContract
 
 /// `similar ISBN|TITLE... [--limit N]` · `similar --library [--shelf S]`.
 struct SimilarCommand: ShellCommand {
+    static let result: CommandResult = .shape(.similarList)
+
     static let book = ArgumentSpec(
         "BOOK",
         "The book to start from: its ISBN, or words of its title (the best title match)",

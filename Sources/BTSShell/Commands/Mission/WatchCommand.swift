@@ -5,6 +5,8 @@ import Foundation
 
 /// `watch [JOB|last]`.
 struct WatchCommand: ShellCommand {
+    static let result: CommandResult = .shape(.jobResults)
+
     static let job = ArgumentSpec("JOB", "A job id, or 'last' (the default)", optional: true, completion: .jobID)
 
     static let configuration = CommandSpec(
