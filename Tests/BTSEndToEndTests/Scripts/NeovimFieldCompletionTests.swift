@@ -9,13 +9,11 @@ import Testing
 @Suite(
     "Neovim completes result fields from bts lsp",
     .enabled(
-        if: FileManager.default.isExecutableFile(atPath: "/usr/bin/nvim") && BTSExecutable.url != nil,
+        if: NeovimSession.isAvailable,
         "Neovim (/usr/bin/nvim) or the bts binary is missing"
     )
 )
 struct NeovimFieldCompletionTests {
-    static let neovim = URL(fileURLWithPath: "/usr/bin/nvim")
-
     /// The script Neovim opens; the two unfinished `${` lines are where completion is asked.
     static let script = [
         "search title dune",
@@ -34,20 +32,10 @@ struct NeovimFieldCompletionTests {
     /// BTS_NVIM_PLACES (`LINE:CHARACTER` pairs, 0-based) and `hover:TEXT` for the hover at
     /// BTS_NVIM_HOVER (line breaks become " | "). The waits are bounded by BTS_NVIM_TIMEOUT_MS;
     /// Neovim quits in every case, an error written as "error: ...".
-    static let lua = #"""
-        local bts = os.getenv('BTS_NVIM_BTS')
-        local dir = os.getenv('BTS_NVIM_DIR')
-        local file = os.getenv('BTS_NVIM_FILE')
-        local out = os.getenv('BTS_NVIM_OUT')
+    static let lua = NeovimSession.lua(
+        #"""
         local places = os.getenv('BTS_NVIM_PLACES')
         local hover = os.getenv('BTS_NVIM_HOVER')
-        local timeout = tonumber(os.getenv('BTS_NVIM_TIMEOUT_MS'))
-
-        local written = {}
-        local function emit(line)
-          table.insert(written, line)
-          vim.fn.writefile(written, out)
-        end
 
         local function position(text)
           local line, character = text:match('(%d+):(%d+)')
@@ -85,64 +73,26 @@ struct NeovimFieldCompletionTests {
           emit('hover:' .. (text:gsub('\n', ' | ')))
           vim.lsp.stop_client(client_id)
         end
-
-        local ok, err = pcall(main)
-        if not ok then emit('error: ' .. tostring(err)) end
-        vim.cmd('qa!')
         """#
+    )
 
     @Test func neovimCompletesResultFieldsAndExplainsAKeyword() async throws {
         let binary = try #require(BTSExecutable.url)
         let directory = try makeTempDirectory("neovim-fields")
         defer { try? FileManager.default.removeItem(at: directory) }
-        for sub in ["home", "config", "data", "state", "cache"] {
-            try FileManager.default.createDirectory(
-                at: directory.appendingPathComponent(sub),
-                withIntermediateDirectories: true
-            )
-        }
-        let scriptFile = directory.appendingPathComponent("fields.bts")
-        let luaFile = directory.appendingPathComponent("fields.lua")
-        let output = directory.appendingPathComponent("answers.txt")
-        try Data((Self.script.joined(separator: "\n") + "\n").utf8).write(to: scriptFile)
-        try Data(Self.lua.utf8).write(to: luaFile)
-
-        // Neovim reads no configuration of the user's and leaves nothing in their directories: its
-        // LSP log goes to the private cache directory, and is shown when the test fails.
-        var environment = ProcessInfo.processInfo.environment
-        for name in [
-            "VIMINIT", "EXINIT", "MYVIMRC", "VIM", "VIMRUNTIME", "NVIM", "NVIM_LISTEN_ADDRESS",
-            "NVIM_LOG_FILE", "NVIM_APPNAME", "BTS_API_URL",
-        ] {
-            environment.removeValue(forKey: name)
-        }
-        environment["HOME"] = directory.appendingPathComponent("home").path
-        environment["XDG_CONFIG_HOME"] = directory.appendingPathComponent("config").path
-        environment["XDG_DATA_HOME"] = directory.appendingPathComponent("data").path
-        environment["XDG_STATE_HOME"] = directory.appendingPathComponent("state").path
-        environment["XDG_CACHE_HOME"] = directory.appendingPathComponent("cache").path
-        environment["BTS_NVIM_BTS"] = binary.path
-        environment["BTS_NVIM_DIR"] = directory.path
-        environment["BTS_NVIM_FILE"] = scriptFile.path
-        environment["BTS_NVIM_OUT"] = output.path
-        // The ends of `echo ${_.re` and of `  echo ${b.ti`; `while`.
-        environment["BTS_NVIM_PLACES"] = "1:\(Self.script[1].utf16.count) 3:\(Self.script[3].utf16.count)"
-        environment["BTS_NVIM_HOVER"] = "5:2"
-        // Each wait only bounds a hang; the whole run's bound covers them all.
-        environment["BTS_NVIM_TIMEOUT_MS"] = String(TestTime.seconds(60) * 1000)
-
-        let outcome = try await ChildProcess.run(
-            Self.neovim,
-            ["--headless", "--clean", "-S", luaFile.path],
-            environment: environment,
-            directory: directory,
-            timeout: .seconds(180)
+        let session = try await NeovimSession.run(
+            binary,
+            in: directory,
+            scriptName: "fields.bts",
+            text: Self.script.joined(separator: "\n") + "\n",
+            lua: Self.lua,
+            environment: [
+                "BTS_NVIM_PLACES": "1:\(Self.script[1].utf16.count) 3:\(Self.script[3].utf16.count)",
+                "BTS_NVIM_HOVER": "5:2",
+            ]
         )
-        let written = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
-        let log =
-            (try? String(contentsOf: directory.appendingPathComponent("cache/nvim/lsp.log"), encoding: .utf8)) ?? ""
-        let report = "--- \(output.lastPathComponent)\n\(written)--- nvim \(outcome)\n--- lsp.log\n\(log)"
-        #expect(outcome.status == 0, "\(report)")
+        let (written, report) = (session.written, session.report)
+        #expect(session.outcome.status == 0, "\(report)")
 
         let lines = written.split(separator: "\n").map(String.init)
         try #require(lines.count == 3, "two completions and a hover: \(report)")

@@ -8,13 +8,11 @@ import Testing
 @Suite(
     "Neovim asks bts lsp for semantic tokens and folding ranges",
     .enabled(
-        if: FileManager.default.isExecutableFile(atPath: "/usr/bin/nvim") && BTSExecutable.url != nil,
+        if: NeovimSession.isAvailable,
         "Neovim (/usr/bin/nvim) or the bts binary is missing"
     )
 )
 struct NeovimSemanticTokenTests {
-    static let neovim = URL(fileURLWithPath: "/usr/bin/nvim")
-
     /// The script Neovim opens: a comment run, a command, a block with two branches; a misspelt
     /// command, whose diagnostic tells that the server has started.
     static let script = [
@@ -35,19 +33,8 @@ struct NeovimSemanticTokenTests {
     /// types (`legend:` and their names), the data (`data:` and its integers) and one line
     /// `fold:START-END:KIND` per folding range. Waits are bounded by BTS_NVIM_TIMEOUT_MS; Neovim
     /// quits in every case, an error written as "error: ...".
-    static let lua = #"""
-        local bts = os.getenv('BTS_NVIM_BTS')
-        local dir = os.getenv('BTS_NVIM_DIR')
-        local file = os.getenv('BTS_NVIM_FILE')
-        local out = os.getenv('BTS_NVIM_OUT')
-        local timeout = tonumber(os.getenv('BTS_NVIM_TIMEOUT_MS'))
-
-        local written = {}
-        local function emit(line)
-          table.insert(written, line)
-          vim.fn.writefile(written, out)
-        end
-
+    static let lua = NeovimSession.lua(
+        #"""
         local function ask(method)
           local params = { textDocument = vim.lsp.util.make_text_document_params() }
           local answers, err = vim.lsp.buf_request_sync(0, method, params, timeout)
@@ -81,59 +68,21 @@ struct NeovimSemanticTokenTests {
           end
           vim.lsp.stop_client(client_id)
         end
-
-        local ok, err = pcall(main)
-        if not ok then emit('error: ' .. tostring(err)) end
-        vim.cmd('qa!')
         """#
+    )
 
     @Test func neovimGetsTheTokensAndTheFoldingRanges() async throws {
         let binary = try #require(BTSExecutable.url)
         let directory = try makeTempDirectory("neovim-tokens")
         defer { try? FileManager.default.removeItem(at: directory) }
-        for sub in ["home", "config", "data", "state", "cache"] {
-            try FileManager.default.createDirectory(
-                at: directory.appendingPathComponent(sub),
-                withIntermediateDirectories: true
-            )
-        }
-        let script = directory.appendingPathComponent("books.bts")
-        let luaFile = directory.appendingPathComponent("ask.lua")
-        let output = directory.appendingPathComponent("answers.txt")
-        try Data((Self.script.joined(separator: "\n") + "\n").utf8).write(to: script)
-        try Data(Self.lua.utf8).write(to: luaFile)
-
-        // Neovim reads no configuration of the user's and leaves nothing in their directories.
-        var environment = ProcessInfo.processInfo.environment
-        for name in [
-            "VIMINIT", "EXINIT", "MYVIMRC", "VIM", "VIMRUNTIME", "NVIM", "NVIM_LISTEN_ADDRESS",
-            "NVIM_LOG_FILE", "NVIM_APPNAME", "BTS_API_URL",
-        ] {
-            environment.removeValue(forKey: name)
-        }
-        environment["HOME"] = directory.appendingPathComponent("home").path
-        environment["XDG_CONFIG_HOME"] = directory.appendingPathComponent("config").path
-        environment["XDG_DATA_HOME"] = directory.appendingPathComponent("data").path
-        environment["XDG_STATE_HOME"] = directory.appendingPathComponent("state").path
-        environment["XDG_CACHE_HOME"] = directory.appendingPathComponent("cache").path
-        environment["BTS_NVIM_BTS"] = binary.path
-        environment["BTS_NVIM_DIR"] = directory.path
-        environment["BTS_NVIM_FILE"] = script.path
-        environment["BTS_NVIM_OUT"] = output.path
-        environment["BTS_NVIM_TIMEOUT_MS"] = String(TestTime.seconds(60) * 1000)
-
-        let outcome = try await ChildProcess.run(
-            Self.neovim,
-            ["--headless", "--clean", "-S", luaFile.path],
-            environment: environment,
-            directory: directory,
-            timeout: .seconds(180)
+        let session = try await NeovimSession.run(
+            binary,
+            in: directory,
+            text: Self.script.joined(separator: "\n") + "\n",
+            lua: Self.lua
         )
-        let written = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
-        let log =
-            (try? String(contentsOf: directory.appendingPathComponent("cache/nvim/lsp.log"), encoding: .utf8)) ?? ""
-        let report = "--- \(output.lastPathComponent)\n\(written)--- nvim \(outcome)\n--- lsp.log\n\(log)"
-        #expect(outcome.status == 0, "\(report)")
+        let (written, report) = (session.written, session.report)
+        #expect(session.outcome.status == 0, "\(report)")
         let lines = written.split(separator: "\n").map(String.init)
         #expect(!lines.contains { $0.hasPrefix("error") || $0 == "no client" }, "\(report)")
 
