@@ -99,7 +99,7 @@ extension BookLibrary {
                 try LibraryStore.writeReading(db, editionID: id, fields: after, insert: false)
                 try LibraryStore.reindex(db, editionID: id)
             }
-            guard let book = try Self.hydrate(db, ids: [id]).first else { throw LibraryError.notFound("#\(id)") }
+            guard let book = try LibraryReader.books(db, ids: [id]).first else { throw LibraryError.notFound("#\(id)") }
             return book
         }
     }

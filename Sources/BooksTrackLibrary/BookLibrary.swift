@@ -160,13 +160,4 @@ package final class BookLibrary: Sendable {
             return opened
         }
     }
-
-    /// Runs a read, mapping errors.
-    func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(LibraryError) -> T {
-        do {
-            return try await readers.read(body)
-        } catch {
-            throw LibraryError.wrap(error, path: path.path)
-        }
-    }
 }

@@ -107,7 +107,7 @@ extension BookLibrary {
     ) async throws(LibraryError)
         -> GoodreadsExportFile
     {
-        let found = try await readableBooks(filter, sort: LibrarySort(.dateAdded, descending: false))
+        let found = try await reader.readableBooks(filter, sort: LibrarySort(.dateAdded, descending: false))
         return GoodreadsExportFile(
             csv: GoodreadsExport.csv(found.books),
             books: found.books.count,

@@ -27,7 +27,7 @@ package struct LibraryStats: Hashable, Sendable {
     package var pagesRead: Int
 }
 
-extension BookLibrary {
+extension LibraryReader {
     package func stats() async throws(LibraryError) -> LibraryStats {
         let shelves = try await shelves()
         return try await read { db in
