@@ -65,7 +65,7 @@ import Testing
         func lifetime(_ values: [String], default fallback: Duration? = .seconds(30)) -> TimeInterval? {
             var headers = HTTPHeaders()
             for v in values { headers.add(name: "Cache-Control", value: v) }
-            return BooksTrackAPI.cacheLifetime(headers, default: fallback)
+            return ResponseCaching.lifetime(headers, default: fallback)
         }
         #expect(lifetime([]) == 30)
         #expect(lifetime([], default: nil) == nil)

@@ -42,45 +42,52 @@ extension BooksTrackAPI {
         if disk != nil, spec.cacheTTL == nil {
             spec.cacheTTL = CacheSeeds.ttl(path: spec.path, mode: spec.queryValue("mode"), now: configuration.now())
         }
-        let cacheable = spec.isIdempotentRead && spec.cacheTTL != nil && configuration.cachePolicy == .on
+        let cacheable = ResponseCaching.isCacheable(spec, policy: configuration.cachePolicy)
         let reads = cacheable && !Self.bypassesCache
         if reads, let hit = cache.fresh(url, now: configuration.now()) {
             return cacheHit(hit, spec: spec, source: .memory, started: started)
         }
         var stored: ResponseDiskCache.Entry?
-        let diskKey = Self.diskKey(spec)
+        let diskKey = ResponseCaching.diskKey(spec)
         if reads, let disk, let entry = disk.entry(for: diskKey, now: configuration.now()) {
             let now = configuration.now()
             if entry.isFresh(at: now) {
-                let raw = Self.raw(entry, url: SecretMasking.maskURL(url))
+                let raw = ResponseCaching.raw(entry, url: SecretMasking.maskURL(url))
                 cache.store(raw, for: url, expires: entry.expiresAt)
                 statistics.diskHits += 1
-                return cacheHit(raw, spec: spec, source: .disk(age: Self.age(of: entry, now: now)), started: started)
+                return cacheHit(
+                    raw,
+                    spec: spec,
+                    source: .disk(age: ResponseCaching.age(of: entry, now: now)),
+                    started: started
+                )
             }
             stored = entry
-            if let etag = entry.etag { spec.headers.append(HeaderField(name: "If-None-Match", value: etag)) }
+            if let revalidation = ResponseCaching.revalidation(of: entry) { spec.headers.append(revalidation) }
         }
         if Self.answersOnlyFromCache { throw BooksTrackError.notCached(url: SecretMasking.maskURL(url)) }
         var outcome: CallOutcome
         do throws(BooksTrackError) {
             outcome = try await send(spec, url: url)
         } catch {
-            guard let stored, answersOffline, let reason = offlineReason(error) else { throw error }
+            guard let stored, answersOffline,
+                let reason = CallRules.offlineReason(error, timeout: configuration.timeout)
+            else { throw error }
             statistics.diskHits += 1
-            let raw = Self.raw(stored, url: SecretMasking.maskURL(url))
+            let raw = ResponseCaching.raw(stored, url: SecretMasking.maskURL(url))
             return cacheHit(
                 raw,
                 spec: spec,
-                source: .offline(age: Self.age(of: stored, now: configuration.now()), reason: reason),
+                source: .offline(age: ResponseCaching.age(of: stored, now: configuration.now()), reason: reason),
                 started: started
             )
         }
         if outcome.raw.status == 304, let stored, let disk {
             statistics.revalidations += 1
             let now = configuration.now()
-            let ttl = Self.cacheLifetime(outcome.raw.headers, default: spec.cacheTTL) ?? 0
+            let ttl = ResponseCaching.revalidatedLifetime(outcome.raw.headers, default: spec.cacheTTL)
             disk.revalidated(diskKey, now: now, expiresAt: now.addingTimeInterval(ttl))
-            var raw = Self.raw(stored, url: outcome.raw.url)
+            var raw = ResponseCaching.raw(stored, url: outcome.raw.url)
             raw.timeToHead = outcome.raw.timeToHead
             raw.duration = outcome.raw.duration
             var answered = raw
@@ -90,15 +97,15 @@ extension BooksTrackAPI {
             if ttl > 0 { cache.store(raw, for: url, expires: now.addingTimeInterval(ttl)) }
             return outcome
         }
-        // Another origin's answer (a redirect left the server) is not cached as the server's, nor
-        // is an answer larger than `maxCachedBodyBytes`.
-        if cacheable, !outcome.coalesced, !outcome.raw.crossedOrigin,
-            outcome.raw.body.readableBytes <= Self.maxCachedBodyBytes,
-            let ttl = Self.cacheLifetime(outcome.raw.headers, default: spec.cacheTTL)
-        {
+        if let ttl = ResponseCaching.storedLifetime(
+            of: outcome.raw,
+            cacheable: cacheable,
+            coalesced: outcome.coalesced,
+            default: spec.cacheTTL
+        ) {
             let now = configuration.now()
             cache.store(outcome.raw, for: url, expires: now.addingTimeInterval(ttl))
-            disk?.store(Self.entry(outcome.raw, key: diskKey, now: now, ttl: ttl))
+            disk?.store(ResponseCaching.entry(outcome.raw, key: diskKey, now: now, ttl: ttl))
         }
         return outcome
     }
@@ -108,33 +115,8 @@ extension BooksTrackAPI {
         guard spec.isIdempotentRead, configuration.coalescesRequests else {
             return try await runWithRetries(spec, url: url, onRetry: currentRetryObserver())
         }
-        var key = spec.method.rawValue
-        key += " "
-        key += url
-        key += " "
-        key += spec.accept
-        for header in spec.headers {
-            key += ";"
-            key += header.name
-            key += "="
-            key += header.value
-        }
+        let key = CallRules.coalescingKey(spec, url: url)
         return try await shared(key: key, spec: spec, url: url, onRetry: currentRetryObserver())
-    }
-
-    /// Why `error` means the server cannot be reached ("connection refused", "timed out after 30 s"),
-    /// nil for any other failure (an answer, even an error, is not offline).
-    func offlineReason(_ error: BooksTrackError) -> String? {
-        guard error.httpStatus == nil else { return nil }
-        switch error.kind {
-        case .timeout:
-            return "the request timed out after \(Int(configuration.timeout.timeInterval.rounded())) s"
-        case .dns: return "the server's host name did not resolve"
-        case .connection:
-            return
-                "the server could not be reached (\(error.retryableFailure == .transport(.cannotConnect) ? "connection refused" : "connection lost"))"
-        default: return nil
-        }
     }
 
     func currentRetryObserver() -> (@Sendable (RetryProgress) -> Void)? {

@@ -56,51 +56,6 @@ extension BooksTrackAPI {
             )
         )
     }
-
-    /// The largest body kept in the memory and disk caches. A search answer of 400,000 results
-    /// (15 MB) was cached whole and decoded again at every cached hit, as slowly as the first time;
-    /// the contract's answers are far smaller (100 results: about 100 KB).
-    static let maxCachedBodyBytes = 2 * 1024 * 1024
-
-    /// The disk cache's key of a request: method and target, secrets masked (no base URL: the file
-    /// is per backend).
-    static func diskKey(_ spec: RequestSpec) -> String {
-        "\(spec.method.rawValue) \(SecretMasking.maskURL(spec.target))"
-    }
-
-    static func age(of entry: ResponseDiskCache.Entry, now: Date) -> Duration {
-        .seconds(max(0, now.timeIntervalSince(entry.storedAt)))
-    }
-
-    /// A stored answer as a response (status 200 for a 304's body).
-    static func raw(_ entry: ResponseDiskCache.Entry, url: String) -> RawResponse {
-        var headers = HTTPHeaders()
-        for field in entry.headers { headers.add(name: field.name, value: field.value) }
-        return RawResponse(
-            status: entry.status,
-            headers: headers,
-            body: ByteBuffer(bytes: entry.body),
-            url: url,
-            timeToHead: .zero,
-            duration: .zero
-        )
-    }
-
-    /// What the disk keeps of a response: status, body, the harmless headers, the ETag.
-    static func entry(_ raw: RawResponse, key: String, now: Date, ttl: TimeInterval) -> ResponseDiskCache.Entry {
-        let kept = raw.headers.filter { ResponseDiskCache.keptHeaders.contains($0.name.lowercased()) }
-            .map { HeaderField(name: $0.name, value: $0.value) }
-        return ResponseDiskCache.Entry(
-            key: key,
-            status: raw.status,
-            headers: kept,
-            body: Data(buffer: raw.body),
-            etag: raw.headers.first(name: "etag"),
-            storedAt: now,
-            expiresAt: now.addingTimeInterval(ttl),
-            lastUsedAt: now
-        )
-    }
 }
 
 extension ErrorCode {

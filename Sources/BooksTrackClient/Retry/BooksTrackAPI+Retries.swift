@@ -39,10 +39,7 @@ extension BooksTrackAPI {
                 let raw = try await transport.send(spec, url: url, requestID: requestID, attempt: attempt)
                 record(spec, raw, cache: .miss, duration: raw.duration)
                 let observation = observe(raw, predicted: predicted)
-                // A 304 answers a revalidation (`If-None-Match`): the caller serves its stored body.
-                if (200..<300).contains(raw.status)
-                    || (raw.status == 304 && spec.headers.contains { $0.name == "If-None-Match" })
-                {
+                if CallRules.isAnswer(status: raw.status, to: spec) {
                     return CallOutcome(
                         raw: raw,
                         attempts: attempt,

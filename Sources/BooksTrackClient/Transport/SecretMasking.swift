@@ -86,7 +86,7 @@ package enum SecretMasking {
         // Compared by bytes: every response header passes here (no lowercased copy of an ASCII
         // name; another is lowercased first, so that e.g. a Kelvin sign still reads as "k").
         let name = name.utf8.allSatisfy { $0 < 0x80 } ? name[...] : name.lowercased()[...]
-        func `is`(_ word: StaticString) -> Bool { BooksTrackAPI.isASCII(name, ignoringCase: word) }
+        func `is`(_ word: StaticString) -> Bool { ResponseCaching.isASCII(name, ignoringCase: word) }
         if `is`("authorization") || `is`("proxy-authorization") {
             let parts = value.split(separator: " ", maxSplits: 1)
             return parts.count == 2 ? "\(parts[0]) \(mask)" : mask

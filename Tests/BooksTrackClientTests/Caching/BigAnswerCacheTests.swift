@@ -21,7 +21,7 @@ struct BigAnswerCacheTests {
         let dir = try TempDir("big-answers")
         defer { dir.cleanup() }
         let body = Self.search(shape.works)
-        #expect((body.utf8.count > BooksTrackAPI.maxCachedBodyBytes) == (shape.asked == 2))
+        #expect((body.utf8.count > ResponseCaching.maxCachedBodyBytes) == (shape.asked == 2))
         try await HostileServer.with({ _ in
             .raw(
                 Array(

@@ -6,7 +6,7 @@ import NIOHTTP1
 import Glibc
 #endif
 
-extension BooksTrackAPI {
+extension JobLauncher {
     /// Starts a bookshelf scan of 1–5 photos (JPEG, PNG or WebP, at most 10 MB each and 50 MB
     /// together): `POST /v3/jobs/scans` (multipart `photos[]`, bendv3 `src/api-v3/jobs/scans.ts` @
     /// 0077bbc) on v3, `POST /v1/scan/bookshelf` on a v1-era server. Every photo is checked before
@@ -14,7 +14,7 @@ extension BooksTrackAPI {
     package func scan(photos: [URL]) async throws(BooksTrackError) -> APIResponse<ImportAccepted> {
         let files = try Self.checkedPhotos(photos)
         let upload = try MultipartFileBody(files: files, fieldName: ScanPhotos.fieldName)
-        let v3 = dialect == .v3
+        let v3 = await client.dialect == .v3
         var spec = RequestSpec(.POST, v3 ? APIPath.v3Scans : APIPath.bookshelfScan)
         spec.body = .multipart(upload)
         spec.createsWork = true
@@ -22,9 +22,11 @@ extension BooksTrackAPI {
         // Slow links: one extra second per MB on top of the ordinary deadline.
         spec.timeout = configuration.timeout + .seconds(max(0, upload.fileSize / 1_000_000))
         let requestedAt = configuration.now()
-        let accepted = try await call(V3JobAccepted.self, spec)
-        adopt(job: accepted.value, pipeline: .bookshelfScan)
-        if !v3 { trackJobToken(accepted.value.jobId, token: accepted.value.token, requestedAt: requestedAt) }
+        let accepted = try await client.call(V3JobAccepted.self, spec)
+        await client.adopt(job: accepted.value, pipeline: .bookshelfScan)
+        if !v3 {
+            await client.trackJobToken(accepted.value.jobId, token: accepted.value.token, requestedAt: requestedAt)
+        }
         return accepted.map { ImportAccepted(jobId: $0.jobId, authToken: $0.token, sseUrl: $0.streamUrl) }
     }
 

@@ -2,12 +2,12 @@ import BooksTrackContract
 import Foundation
 import NIOHTTP1
 
-extension BooksTrackAPI {
+extension ResponseCaching {
     /// `Cache-Control: max-age` (seconds), `no-store`/`no-cache` → not cached, else the default (a
     /// client is a private cache: `private` responses may be kept). Read by bytes (RFC 9111 §5.2):
     /// directives split at commas, optional whitespace around each, names in any case, `max-age`'s
     /// delta-seconds as digits (also quoted); the first readable `max-age` counts.
-    static func cacheLifetime(_ headers: HTTPHeaders, default fallback: Duration?) -> TimeInterval? {
+    package static func lifetime(_ headers: HTTPHeaders, default fallback: Duration?) -> TimeInterval? {
         var maxAge: Int?
         for (name, value) in headers where name.utf8.count == 13 && isASCII(name[...], ignoringCase: "cache-control") {
             var bytes = value.utf8[...]
@@ -29,7 +29,7 @@ extension BooksTrackAPI {
 
     /// RFC 9111 delta-seconds: digits, in quotes or not; a value beyond 2^31 reads as 2^31
     /// (§1.2.2); anything else is not a number (`nil`).
-    static func deltaSeconds(_ bytes: Substring.UTF8View.SubSequence) -> Int? {
+    package static func deltaSeconds(_ bytes: Substring.UTF8View.SubSequence) -> Int? {
         var digits = bytes
         if digits.count >= 2, digits.first == UInt8(ascii: "\""), digits.last == UInt8(ascii: "\"") {
             digits = digits.dropFirst().dropLast()
@@ -45,12 +45,12 @@ extension BooksTrackAPI {
     }
 
     /// `text` is the lowercase ASCII `word` in any case.
-    static func isASCII(_ text: Substring, ignoringCase word: StaticString) -> Bool {
+    package static func isASCII(_ text: Substring, ignoringCase word: StaticString) -> Bool {
         isASCII(text.utf8[...], ignoringCase: word)
     }
 
     /// The bytes `text` are the lowercase ASCII `word` in any case.
-    static func isASCII(_ text: Substring.UTF8View.SubSequence, ignoringCase word: StaticString) -> Bool {
+    package static func isASCII(_ text: Substring.UTF8View.SubSequence, ignoringCase word: StaticString) -> Bool {
         guard text.count == word.utf8CodeUnitCount else { return false }
         for (offset, byte) in text.enumerated() {
             let lower = (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 32 : byte

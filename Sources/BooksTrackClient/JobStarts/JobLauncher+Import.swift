@@ -2,7 +2,7 @@ import BooksTrackContract
 import Foundation
 import NIOHTTP1
 
-extension BooksTrackAPI {
+extension JobLauncher {
     /// A copy of the CSV at `fileURL` with its ISBN-10 cells as ISBN-13 (`CSVISBNRewriter`), or nil
     /// when nothing changes (or the file is over the `JobLimits.maxCSVBytes` the server takes, or cannot be read).
     static func withISBN13Cells(_ fileURL: URL) -> URL? {
@@ -47,7 +47,7 @@ extension BooksTrackAPI {
         let upload = try MultipartFileBody(fileURL: rewritten ?? fileURL)
         // Slow links: one extra second per MB on top of the ordinary deadline.
         let timeout = configuration.timeout + .seconds(max(0, upload.fileSize / (1024 * 1024)))
-        if dialect == .v3 { return try await v3Import(upload, timeout: timeout) }
+        if await client.dialect == .v3 { return try await client.v3Import(upload, timeout: timeout) }
         var spec = RequestSpec(.POST, APIPath.imports)
         spec.body = .multipart(upload)
         spec.createsWork = true
@@ -55,8 +55,8 @@ extension BooksTrackAPI {
         spec.timeout = timeout
         spec.notFoundMessage = "This server has no CSV import route."
         let requestedAt = configuration.now()
-        let accepted = try await call(ImportAccepted.self, spec)
-        trackJobToken(accepted.value.jobId, token: accepted.value.authToken, requestedAt: requestedAt)
+        let accepted = try await client.call(ImportAccepted.self, spec)
+        await client.trackJobToken(accepted.value.jobId, token: accepted.value.authToken, requestedAt: requestedAt)
         return accepted
     }
 }
