@@ -54,13 +54,8 @@ struct NeovimFieldCompletionTests {
         end
 
         local function main()
-          vim.cmd('edit ' .. vim.fn.fnameescape(file))
-          local client_id = vim.lsp.start_client({ name = 'bts', cmd = { bts, 'lsp' }, root_dir = dir })
-          if not client_id then
-            emit('no client')
-            return
-          end
-          vim.lsp.buf_attach_client(0, client_id)
+          local client_id = attach()
+          if not client_id then return end
           vim.wait(timeout, function() return #vim.diagnostic.get(0) >= 1 end, 50)
           for place in places:gmatch('[^ ]+') do
             local result = answer('textDocument/completion', position(place)) or {}

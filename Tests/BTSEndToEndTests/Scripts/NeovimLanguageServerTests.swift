@@ -40,13 +40,8 @@ struct NeovimLanguageServerTests {
         local fixed = os.getenv('BTS_NVIM_FIXED')
 
         local function main()
-          vim.cmd('edit ' .. vim.fn.fnameescape(file))
-          local client_id = vim.lsp.start_client({ name = 'bts', cmd = { bts, 'lsp' }, root_dir = dir })
-          if not client_id then
-            emit('no client')
-            return
-          end
-          vim.lsp.buf_attach_client(0, client_id)
+          local client_id = attach()
+          if not client_id then return end
           vim.wait(timeout, function() return #vim.diagnostic.get(0) >= 2 end, 50)
           local found = vim.diagnostic.get(0)
           table.sort(found, function(a, b) return a.lnum < b.lnum or (a.lnum == b.lnum and a.col < b.col) end)

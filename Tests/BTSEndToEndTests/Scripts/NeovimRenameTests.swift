@@ -46,13 +46,8 @@ struct NeovimRenameTests {
     static let lua = NeovimSession.lua(
         #"""
         local function main()
-          vim.cmd('edit ' .. vim.fn.fnameescape(file))
-          local client_id = vim.lsp.start_client({ name = 'bts', cmd = { bts, 'lsp' }, root_dir = dir })
-          if not client_id then
-            emit('no client')
-            return
-          end
-          vim.lsp.buf_attach_client(0, client_id)
+          local client_id = attach()
+          if not client_id then return end
           vim.wait(timeout, function()
             local client = vim.lsp.get_client_by_id(client_id)
             return client ~= nil and client.initialized == true

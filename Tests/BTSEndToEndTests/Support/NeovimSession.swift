@@ -14,7 +14,8 @@ struct NeovimSession {
 
     /// A Lua script sourced with `-S`: `body` defines `main()`, which may use `bts` (the binary),
     /// `dir` (the session's directory), `file` (the script opened), `timeout` (the bound of each
-    /// wait, in ms) and `emit(line)` (appends a line to the output file); `main` runs protected, an
+    /// wait, in ms), `emit(line)` (appends a line to the output file) and `attach()` (opens the
+    /// script with `bts lsp` attached: the client's id, or nil); `main` runs protected, an
     /// error is written as "error: ...", and Neovim quits in every case.
     static func lua(_ body: String) -> String {
         """
@@ -28,6 +29,19 @@ struct NeovimSession {
         local function emit(line)
           table.insert(written, line)
           vim.fn.writefile(written, out)
+        end
+
+        -- Opens the script and attaches `bts lsp` to its buffer: the client's id, or nil (written
+        -- as 'no client').
+        local function attach()
+          vim.cmd('edit ' .. vim.fn.fnameescape(file))
+          local client_id = vim.lsp.start_client({ name = 'bts', cmd = { bts, 'lsp' }, root_dir = dir })
+          if not client_id then
+            emit('no client')
+            return nil
+          end
+          vim.lsp.buf_attach_client(0, client_id)
+          return client_id
         end
 
         \(body)
