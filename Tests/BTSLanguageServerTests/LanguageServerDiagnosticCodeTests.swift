@@ -48,26 +48,6 @@ struct LanguageServerDiagnosticCodeTests {
         echo "open
         """
 
-    /// Each mistake that has a "did you mean", alone in a script, and the text it suggests.
-    static let misspelt: [(script: String, guess: String)] = [
-        ("serch dune", "search"),
-        ("whiel $x == 1\nend", "while"),
-        ("ned", "end"),
-        ("search title dune --limt 5", "--limit"),
-        ("search title dune -limit 5", "--limit"),
-        ("search title dune --output jsn", "json"),
-        ("search title dune --columns titel", "title"),
-        ("cache shwo", "show"),
-        ("help serch", "search"),
-        ("help cache shwo", "show"),
-        ("set tim-ing on", "timing"),
-        ("set timing onn", "on"),
-        ("for x inn a b\n  echo $x\nend", "in"),
-        ("if $x == 1\n  echo a\nelse $x\n  echo b\nend", "elif"),
-        ("if $x contians y\n  echo c\nend", "contains"),
-        ("expect $x contians y", "contains"),
-    ]
-
     /// A server after `initialize`, its client showing related places or not.
     static func started(relatedInformation: Bool) async -> LanguageServer {
         let server = LanguageServer(checker: ScriptChecker())
@@ -140,7 +120,7 @@ struct LanguageServerDiagnosticCodeTests {
             .filter { $0.pathExtension == "bts" }.sorted { $0.path < $1.path }
         #expect(seeds.count >= 10, "the fuzzer's seed scripts: \(seeds)")
         let scripts =
-            try [Self.mistakes] + Self.misspelt.map(\.script)
+            try [Self.mistakes] + RuleCorpus.misspelt.map(\.script)
             + seeds.map { try String(contentsOf: $0, encoding: .utf8) }
         var published = 0
         for (version, script) in scripts.enumerated() {
@@ -159,7 +139,7 @@ struct LanguageServerDiagnosticCodeTests {
             published += items.count
         }
         // The mistakes alone make more than 25 diagnostics, every one with its rule.
-        #expect(published > 25 + Self.misspelt.count)
+        #expect(published > 25 + RuleCorpus.misspelt.count)
         let unknown = Diagnostic.error("x", rule: .unknownCommand, at: SourceRange(offset: 0, length: 0))
         #expect(CheckFinding.rule(of: unknown) == "unknown-command")
         #expect(CheckFinding.code(of: unknown) == "USAGE")
@@ -226,7 +206,7 @@ struct LanguageServerDiagnosticCodeTests {
 
     @Test func everyDidYouMeanHasAQuickFixThatWritesTheGuess() async throws {
         let server = await Self.started(relatedInformation: true)
-        for (version, (script, expected)) in Self.misspelt.enumerated() {
+        for (version, (script, expected)) in RuleCorpus.misspelt.enumerated() {
             let items = await Self.published(server, script, version: version + 1)
             let suggesting = items.filter { $0["message"]?.stringValue.flatMap(Self.guess) != nil }
             try #require(suggesting.count == 1, "one 'did you mean' in \(script): \(items)")

@@ -36,3 +36,28 @@ package enum RuleCorpus {
     /// The rules the check never reports, so with no script here.
     package static let notFromTheCheck: Set<String> = ["run-error"]
 }
+
+extension RuleCorpus {
+    /// Each place that suggests a word, misspelt alone in a script, and the word it suggests: a
+    /// command, a keyword, a long and a short option, an option's value, a column name, a
+    /// subcommand (of a command and of `help`), `help`'s command, a setting and its value, `for`'s
+    /// `in`, `else` given a condition, an operator of `if` and of `expect`.
+    package static let misspelt: [(script: String, guess: String)] = [
+        ("serch dune", "search"),
+        ("whiel $x == 1\nend", "while"),
+        ("ned", "end"),
+        ("search title dune --limt 5", "--limit"),
+        ("search title dune -limit 5", "--limit"),
+        ("search title dune --output jsn", "json"),
+        ("search title dune --columns titel", "title"),
+        ("cache shwo", "show"),
+        ("help serch", "search"),
+        ("help cache shwo", "show"),
+        ("set tim-ing on", "timing"),
+        ("set timing onn", "on"),
+        ("for x inn a b\n  echo $x\nend", "in"),
+        ("if $x == 1\n  echo a\nelse $x\n  echo b\nend", "elif"),
+        ("if $x contians y\n  echo c\nend", "contains"),
+        ("expect $x contians y", "contains"),
+    ]
+}

@@ -2,34 +2,13 @@ import BTSLanguage
 import BTSShell
 import BooksTrackContract
 import Foundation
+import TestSupport
 import Testing
 
 /// What the check's diagnostics carry for the reports and editors: every "did you mean" its fix,
 /// which writes the text suggested; every diagnostic the code the reports name it with.
 @Suite("script checker: fixes and codes")
 struct ScriptCheckerFixItTests {
-    /// Each place that suggests a word, misspelt alone in a script, and the word it suggests: a
-    /// command, a keyword, a long and a short option, an option's value, a column name, a
-    /// subcommand (of a command and of `help`), `help`'s command, a setting and its value, `for`'s
-    /// `in`, `else` given a condition, an operator of `if` and of `expect`.
-    static let misspelt: [(script: String, guess: String)] = [
-        ("serch dune", "search"),
-        ("whiel $x == 1\nend", "while"),
-        ("ned", "end"),
-        ("search title dune --limt 5", "--limit"),
-        ("search title dune -limit 5", "--limit"),
-        ("search title dune --output jsn", "json"),
-        ("search title dune --columns titel", "title"),
-        ("cache shwo", "show"),
-        ("help serch", "search"),
-        ("help cache shwo", "show"),
-        ("set tim-ing on", "timing"),
-        ("set timing onn", "on"),
-        ("for x inn a b\n  echo $x\nend", "in"),
-        ("if $x == 1\n  echo a\nelse $x\n  echo b\nend", "elif"),
-        ("if $x contians y\n  echo c\nend", "contains"),
-        ("expect $x contians y", "contains"),
-    ]
 
     /// Scripts with the parser's and the check's other mistakes (syntax, blocks, values, conditions).
     static let broken = [
@@ -52,7 +31,7 @@ struct ScriptCheckerFixItTests {
 
     @Test func everyDidYouMeanCarriesAFixThatWritesTheWordSuggested() throws {
         let checker = ScriptChecker()
-        for (script, expected) in Self.misspelt {
+        for (script, expected) in RuleCorpus.misspelt {
             let suggesting = checker.diagnostics(of: script, name: "t.bts").filter { Self.guess(in: $0.message) != nil }
             try #require(suggesting.count == 1, "one 'did you mean' in \(script): \(suggesting)")
             let diagnostic = suggesting[0]
@@ -86,7 +65,7 @@ struct ScriptCheckerFixItTests {
             .map { try String(contentsOf: $0, encoding: .utf8) }
         #expect(seeds.count >= 10)
         var seen = 0
-        for script in Self.broken + Self.misspelt.map(\.script) + seeds {
+        for script in Self.broken + RuleCorpus.misspelt.map(\.script) + seeds {
             let found = ScriptChecker().diagnostics(of: script, name: "t.bts")
             let source = SourceFile(name: "t.bts", text: script)
             let findings = CheckFinding.findings(found, in: source)
