@@ -16,13 +16,15 @@ struct LanguageServerCommand: StandaloneCommand {
         discussion: """
             The Language Server Protocol (JSON-RPC 2.0 with Content-Length framing, UTF-16 positions, \
             incremental document sync): diagnostics of the whole-script check as you type (of the newest \
-            text, at most \(LanguageServer.maxDiagnostics) a document), quick fixes of the "did you mean" \
-            kind and "Format document" (code actions), completion of commands, subcommands, options, \
-            values, variables and aliases (as TAB at the prompt), hover help of commands and options, \
-            formatting (bts fmt's layout) and document symbols (aliases, variables, blocks). It runs no \
-            command and contacts no server; completion reads your library. Open documents may hold \
-            \(LanguageServer.openDocumentsBudget >> 20) MB together. docs/editors.md shows how to start it \
-            from Vim, Neovim and VS Code, and its limits.
+            text, at most \(LanguageServer.maxDiagnostics) a document; each with its rule as its code, e.g. \
+            unknown-command), quick fixes of every "did you mean" and "Format document" (code actions), \
+            completion of commands, subcommands, options, values, variables and aliases (as TAB at the \
+            prompt) and of a result's fields after ${_. or ${LOOPVAR., hover (commands, options, keywords, \
+            variables, result fields), go to definition, references and rename of variables and aliases, \
+            formatting of the document or of a range (bts fmt's layout), semantic tokens, folding ranges \
+            and document symbols. It runs no command and contacts no server; completion reads your \
+            library. Open documents may hold \(LanguageServer.openDocumentsBudget >> 20) MB together. \
+            docs/editors.md shows how to start it from Vim, Neovim and VS Code, and its limits.
             """
     )
 
